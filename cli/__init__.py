@@ -1,0 +1,1 @@
+"""The ``lancards`` command: terminal client, self-play and benchmarks."""

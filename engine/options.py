@@ -1,0 +1,183 @@
+"""Named, validated rule options and the registry of rule sets.
+
+Every ruling that says "option" in ``rulings.md`` is an :class:`OptionSpec` here. An unknown
+option or an invalid value is a :class:`~engine.core.RulesError`, never silently replaced.
+
+Options of kind ``file`` take the *text* of a file (the CLI reads the file; the engine does no
+I/O), for example a TOML level-card file (ruling L8-14) or an objectives file (ruling E-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.core import Game, RulesError
+
+OptionValue = str | bool | int
+OptionKind = Literal["choice", "bool", "int", "file", "text"]
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One rule option.
+
+    Attributes:
+        name: the key used on the command line (``--option KEY=VALUE``).
+        kind: ``choice`` (one of ``choices``), ``bool``, ``int`` (within ``lo..hi``), ``file``
+            (the text of a file; default empty = not given) or ``text`` (free text).
+        default: the value when the option is not given (the ruling's default).
+        ruling: the ruling id the option comes from.
+        doc: one line for ``--help`` and the docs.
+    """
+
+    name: str
+    kind: OptionKind
+    default: OptionValue
+    ruling: str
+    doc: str
+    choices: tuple[str, ...] = ()
+    lo: int = 0
+    hi: int = 0
+
+    def parse(self, raw: OptionValue) -> OptionValue:
+        """Validate ``raw`` (a string from the command line, or an already typed value).
+
+        Raises:
+            RulesError: the value is not valid for this option.
+        """
+        if self.kind == "choice":
+            if isinstance(raw, str) and raw in self.choices:
+                return raw
+            raise RulesError(
+                f"option {self.name!r}: invalid value {raw!r}; choose one of "
+                f"{', '.join(self.choices)} (ruling {self.ruling})"
+            )
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("true", "yes", "on", "1"):
+                return True
+            if text in ("false", "no", "off", "0"):
+                return False
+            raise RulesError(f"option {self.name!r}: invalid value {raw!r}; use true or false")
+        if self.kind == "int":
+            try:
+                value = int(raw)
+            except (TypeError, ValueError):
+                raise RulesError(
+                    f"option {self.name!r}: invalid value {raw!r}; expected a whole number"
+                ) from None
+            if not self.lo <= value <= self.hi:
+                raise RulesError(
+                    f"option {self.name!r}: {value} is outside {self.lo}..{self.hi}"
+                )
+            return value
+        return str(raw)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSetSpec:
+    """A named rule set (``level8-master``, ``level8``, ``level8-en``, ``eights``).
+
+    Attributes:
+        name: the registry name.
+        game: the engine that plays it.
+        options: every option this rule set accepts.
+        build: makes the engine's rules value from validated options (may raise RulesError).
+        min_players: smallest seat count.
+        max_players: largest seat count.
+        summary: one line for ``--help``.
+    """
+
+    name: str
+    game: Game[Any, Any]
+    options: tuple[OptionSpec, ...]
+    build: Callable[[Mapping[str, OptionValue]], Any]
+    min_players: int
+    max_players: int
+    summary: str
+    aliases: tuple[str, ...] = field(default=())
+
+    def option(self, name: str) -> OptionSpec:
+        """The spec of option ``name``. Raises RulesError if this rule set has no such option."""
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        known = ", ".join(s.name for s in self.options) or "none"
+        raise RulesError(f"rule set {self.name!r} has no option {name!r} (options: {known})")
+
+    def validate(self, raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+        """All options with defaults filled in and every given value validated."""
+        values: dict[str, OptionValue] = {s.name: s.default for s in self.options}
+        for key, value in raw.items():
+            values[key] = self.option(key).parse(value)
+        return values
+
+    def make_rules(self, raw: Mapping[str, OptionValue] | None = None) -> Any:
+        """The engine's rules value for these options.
+
+        Raises:
+            RulesError: an unknown option, an invalid value or an invalid combination.
+        """
+        return self.build(self.validate(raw or {}))
+
+
+_REGISTRY: dict[str, RuleSetSpec] = {}
+
+
+def register(spec: RuleSetSpec) -> RuleSetSpec:
+    """Add a rule set to the registry (done once by each game module at import)."""
+    for key in (spec.name, *spec.aliases):
+        _REGISTRY[key] = spec
+    return spec
+
+
+def rule_set(name: str) -> RuleSetSpec:
+    """The rule set called ``name``.
+
+    Raises:
+        RulesError: no rule set has that name.
+    """
+    _load_games()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise RulesError(
+            f"unknown game {name!r}; choose one of {', '.join(rule_set_names())}"
+        ) from None
+
+
+def rule_set_names() -> list[str]:
+    """Names of every registered rule set (aliases excluded), sorted."""
+    _load_games()
+    return sorted({spec.name for spec in _REGISTRY.values()})
+
+
+def parse_option_args(items: list[str]) -> dict[str, str]:
+    """Parse ``KEY=VALUE`` strings from the command line.
+
+    Raises:
+        RulesError: an item without ``=`` or with an empty key.
+    """
+    result: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"option {item!r} is not of the form KEY=VALUE")
+        result[key.strip()] = value.strip()
+    return result
+
+
+def _load_games() -> None:
+    # Importing the game packages registers their rule sets.
+    import importlib
+
+    for module in ("engine.level8", "engine.eights"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:  # a game package not written yet
+            if exc.name != module:
+                raise

@@ -1,0 +1,1 @@
+"""Everything between peers: mental poker (pure), the peer protocol (sans-I/O), thin adapters."""
