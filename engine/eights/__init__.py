@@ -1,0 +1,123 @@
+"""8s Rule!: a trick-taking game in eight rounds for 3 to 6 players (rulings E-1 to E-10).
+
+Importing this package registers the rule set ``eights`` with options:
+
+- ``partners`` (bool, default false, ruling E-10): partners sit opposite; 4 or 6 players only
+  (refused for 3 or 5 players by ``new_game``).
+- ``objectives`` (file, default: the built-in set, ruling E-6): the text of a TOML objectives
+  file for rounds 1..7. The built-in objectives are lancards' own, **not from the publisher**.
+- ``first_dealer`` (int -1..5, default -1 = high cut, ruling E-2): the dealer of round 1, e.g.
+  the previous game's winner.
+
+See ``docs/rules-eights.md`` for the rules as implemented and the notation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.core import RulesError
+from engine.options import OptionSpec, OptionValue, RuleSetSpec, register
+
+from .actions import EightsAction, Pass, Play, format_action, parse_action
+from .bot import EightsBot
+from .cards import CARDS, Card, Suit, parse_card
+from .game import MAX_PLAYERS, MIN_PLAYERS, EightsGame
+from .objectives import (
+    DEFAULT_OBJECTIVES_TOML,
+    Objective,
+    ObjectiveKind,
+    Objectives,
+    default_objectives,
+    parse_objectives,
+)
+from .state import EightsRules, EightsState, Phase, Renege, RoundResult
+
+EIGHTS = EightsGame()
+"""The 8s Rule! engine."""
+
+
+def make_rules(values: Mapping[str, OptionValue]) -> EightsRules:
+    """The rules value from validated options (see the package docstring).
+
+    Raises:
+        RulesError: an invalid objectives file.
+    """
+    text = str(values.get("objectives", "") or "")
+    objectives = parse_objectives(text) if text.strip() else default_objectives()
+    first = values.get("first_dealer", -1)
+    if not isinstance(first, int):  # pragma: no cover - OptionSpec.parse returns int
+        raise RulesError(f"option 'first_dealer': {first!r} is not a seat")
+    return EightsRules(
+        partners=bool(values.get("partners", False)),
+        objectives=objectives,
+        first_dealer=None if first < 0 else first,
+    )
+
+
+SPEC = register(
+    RuleSetSpec(
+        name="eights",
+        game=EIGHTS,
+        options=(
+            OptionSpec(
+                "partners",
+                "bool",
+                False,
+                "E-10",
+                "partners sit opposite, team totals, team winner (4 or 6 players)",
+            ),
+            OptionSpec(
+                "objectives",
+                "file",
+                "",
+                "E-6",
+                "TOML file of the round 1-7 objectives (default: lancards' own, not from the "
+                "publisher)",
+            ),
+            OptionSpec(
+                "first_dealer",
+                "int",
+                -1,
+                "E-2",
+                "dealer of round 1, e.g. the last game's winner (-1: high cut)",
+                lo=-1,
+                hi=MAX_PLAYERS - 1,
+            ),
+        ),
+        build=make_rules,
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        summary="8s Rule! (60 cards, 8 rounds of tricks and a layout; round objectives are "
+        "lancards defaults, not from the publisher)",
+        aliases=("8s-rule",),
+    )
+)
+
+__all__ = [
+    "CARDS",
+    "DEFAULT_OBJECTIVES_TOML",
+    "EIGHTS",
+    "SPEC",
+    "Card",
+    "EightsAction",
+    "EightsBot",
+    "EightsGame",
+    "EightsRules",
+    "EightsState",
+    "Objective",
+    "ObjectiveKind",
+    "Objectives",
+    "Pass",
+    "Phase",
+    "Play",
+    "Renege",
+    "RoundResult",
+    "Suit",
+    "default_objectives",
+    "format_action",
+    "make_rules",
+    "parse_action",
+    "parse_card",
+    "parse_objectives",
+]

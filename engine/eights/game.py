@@ -1,0 +1,583 @@
+"""The 8s Rule! engine: :class:`EightsGame` implements :class:`engine.core.Game`.
+
+Flow of a game (rulings E-1 to E-10):
+
+1. High cut (E-2): chance shuffles the 60 cards, then one card per cutting seat is revealed
+   (cutter ``i`` is shown the pile's card ``i``); the highest number deals; the tied seats cut
+   again from a new shuffle. Skipped when the rules name the first dealer.
+2. Each round: chance shuffles the deck and the engine deals it one card at a time clockwise,
+   starting left of the dealer (E-1); a dealt slot is known to its holder only.
+3. Rounds 1..7 are tricks (E-3, E-4) and may end early (E-5); round 8 is the layout (E-7).
+4. Round end: every card left in a hand is revealed (public), the audit finds reneges (E-8),
+   the round is scored, and the deal passes left (E-2). After round 8 the game is over (E-9).
+
+Legality depends only on public information and on what the acting seat claims, so every peer
+decides the same way: a played card's claimed identity is refused only if this engine knows the
+slot holds another card, or knows the claimed card to be elsewhere. Follow suit (E-3) and the
+round-8 duty to play (E-7) are not checked when a card is played (other hands are hidden); the
+round-end audit finds those reneges (E-8). ``legal_actions`` offers only legal plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.core import (
+    ALL_SEATS,
+    CHANCE,
+    ChanceRequest,
+    EngineError,
+    IllegalActionError,
+    InvalidActionError,
+    KnowledgeError,
+    Outcome,
+    RandomInt,
+    Reveal,
+    RevealRequest,
+    RulesError,
+    Seat,
+    Shuffle,
+    ShuffleRequest,
+    SlotId,
+)
+
+from .actions import EightsAction, Pass, Play, format_action, parse_action, public_form
+from .audit import dealt_hands, find_reneges
+from .cards import CARDS, DECK_SIZE, NUMBERS, Card
+from .objectives import ObjectiveKind
+from .outcome import final_outcome
+from .play import (
+    EMPTY_LAYOUT,
+    TrickPlay,
+    describe_layout,
+    follow_suit_cards,
+    is_eight_of_led_suit,
+    is_playable,
+    lay,
+    playable_cards,
+    trick_winner,
+)
+from .state import (
+    CARD_LEFT_POINTS,
+    GOING_OUT_POINTS,
+    ROUNDS,
+    EightsRules,
+    EightsState,
+    Event,
+    Phase,
+    RoundResult,
+)
+from .verify import invariant_violations
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+
+
+def _without(hands: tuple[tuple[SlotId, ...], ...], seat: Seat, slot: SlotId) -> Any:
+    hand = hands[seat]
+    index = hand.index(slot)
+    return (*hands[:seat], hand[:index] + hand[index + 1 :], *hands[seat + 1 :])
+
+
+def _set(values: tuple[int, ...], offset: int, value: int) -> tuple[int, ...]:
+    if values[offset] == value:
+        return values
+    return (*values[:offset], value, *values[offset + 1 :])
+
+
+class EightsGame:
+    """The 8s Rule! rules engine (rulings E-1 to E-10). Stateless; all methods are pure."""
+
+    name = "eights"
+
+    # -----------------------------------------------------------------------------------------
+    # Setup and whose turn
+
+    def new_game(self, rules: EightsRules, n_seats: int) -> EightsState:
+        """The state before the first chance event: the deck, slots 0..59, public.
+
+        Args:
+            rules: from ``rule_set("eights").make_rules(...)`` or ``EightsRules(...)``.
+            n_seats: 3..6 (ruling E-1).
+
+        Raises:
+            RulesError: ``rules`` is not an ``EightsRules``; the seat count is not 3..6; partners
+                with 3 or 5 seats (ruling E-10); a first dealer outside the table.
+        """
+        if not isinstance(rules, EightsRules):
+            raise RulesError(f"8s Rule! needs EightsRules, got {type(rules).__name__}")
+        if not isinstance(n_seats, int) or not MIN_PLAYERS <= n_seats <= MAX_PLAYERS:
+            raise RulesError(f"8s Rule! is for 3 to 6 players, not {n_seats!r} (ruling E-1)")
+        if rules.partners and n_seats not in (4, 6):
+            raise RulesError(f"option 'partners' needs 4 or 6 players, not {n_seats} (ruling E-10)")
+        first = rules.first_dealer
+        if first is not None and not 0 <= first < n_seats:
+            raise RulesError(f"first dealer {first} is not a seat of {n_seats} (ruling E-2)")
+        common: dict[str, Any] = {
+            "rules": rules,
+            "n": n_seats,
+            "base": 0,
+            "ident": tuple(range(DECK_SIZE)),
+            "known": (ALL_SEATS,) * DECK_SIZE,
+            "pile": tuple(range(DECK_SIZE)),
+            "hands": ((),) * n_seats,
+            "won": ((),) * n_seats,
+        }
+        if first is None:
+            return EightsState(phase=Phase.CUT_SHUFFLE, cutters=tuple(range(n_seats)), **common)
+        return EightsState(phase=Phase.DEAL, round=1, dealer=first, **common)
+
+    def to_act(self, state: EightsState) -> Seat | None:
+        """The seat to act, :data:`~engine.core.CHANCE` (cut, deal, audit), or None when over."""
+        phase = state.phase
+        if phase is Phase.TRICKS or phase is Phase.LAYOUT:
+            return state.turn
+        if phase is Phase.OVER:
+            return None
+        return CHANCE
+
+    def chance_request(self, state: EightsState) -> ChanceRequest:
+        """What chance must supply now.
+
+        Returns:
+            ``ShuffleRequest`` of all 60 current slots (ascending) before a cut or a deal;
+            ``RevealRequest`` of one slot during a cut (ruling E-2) or the round-end audit
+            (ruling E-8).
+
+        Raises:
+            EngineError: chance is not to act.
+        """
+        phase = state.phase
+        if phase is Phase.CUT_SHUFFLE or phase is Phase.DEAL:
+            return ShuffleRequest(state.pile, state.base + DECK_SIZE)
+        if phase is Phase.CUT_REVEAL:
+            return RevealRequest(state.pile[len(state.cut_numbers)])
+        if phase is Phase.AUDIT:
+            slot = _next_audit_slot(state)
+            if slot is not None:
+                return RevealRequest(slot)
+        raise EngineError(f"chance is not to act now ({phase.name.lower()})")
+
+    # -----------------------------------------------------------------------------------------
+    # Legal actions
+
+    def legal_actions(self, state: EightsState, seat: Seat) -> list[EightsAction]:
+        """Every legal play of ``seat`` now, ordered by card (``take`` before ``no-take``).
+
+        Rounds 1..7: the cards that follow suit (E-3), each 8 of the led suit twice, with
+        "take" and "no take" (E-4). Round 8: the playable cards, or a pass if none (E-7). Only
+        cards whose identity this state knows are offered; empty when ``seat`` is not to act
+        (chance actions are not listed).
+        """
+        phase = state.phase
+        if (phase is not Phase.TRICKS and phase is not Phase.LAYOUT) or seat != state.turn:
+            return []
+        base, ident = state.base, state.ident
+        known = {ident[slot - base]: slot for slot in state.hands[seat] if ident[slot - base] >= 0}
+        actions: list[EightsAction] = []
+        if phase is Phase.LAYOUT:
+            for card in playable_cards(known, state.layout):
+                actions.append(Play(seat, known[card], CARDS[card]))
+            return actions or [Pass(seat)]
+        led = state.trick[0].card // NUMBERS if state.trick else None
+        for card in follow_suit_cards(known, led):
+            if is_eight_of_led_suit(card, led):
+                actions.append(Play(seat, known[card], CARDS[card], True))
+                actions.append(Play(seat, known[card], CARDS[card], False))
+            else:
+                actions.append(Play(seat, known[card], CARDS[card]))
+        return actions
+
+    # -----------------------------------------------------------------------------------------
+    # Check and apply
+
+    def check(self, state: EightsState, action: EightsAction) -> None:
+        """Raise unless ``action`` may be applied now.
+
+        Raises:
+            InvalidActionError: not an 8s Rule! action, a bad seat, slot, card or shuffle order.
+            IllegalActionError: against the rules: out of turn, a slot not in the hand, a claim
+                contradicting a known identity, a missing or misplaced "take"/"no take" (E-4), a
+                card that does not fit the layout (E-7), a pass outside round 8, a chance action
+                that is not the one requested. The message names the seat and the ruling.
+        """
+        self._verify(state, action)
+
+    def apply(self, state: EightsState, action: EightsAction) -> EightsState:
+        """Check ``action`` (raising as :meth:`check`), then return the state after it."""
+        card = self._verify(state, action)
+        if isinstance(action, Play):
+            if state.phase is Phase.TRICKS:
+                return self._play_to_trick(state, action, card)
+            return self._lay(state, action, card)
+        if isinstance(action, Pass):
+            return replace(
+                state,
+                history=(*state.history, Event(action.seat, -1, len(state.history) + 1)),
+                turn=(action.seat + 1) % state.n,
+            )
+        if isinstance(action, Shuffle):
+            return self._shuffle(state, action.order)
+        assert isinstance(action, Reveal)
+        return self._reveal(state, action.slot, card)
+
+    def _verify(self, state: EightsState, action: object) -> int:
+        """Check ``action``; return the card index it plays or reveals (-1 if none)."""
+        if isinstance(action, Play | Pass):
+            return self._verify_turn(state, action)
+        if isinstance(action, Shuffle | Reveal | RandomInt):
+            if action.seat != CHANCE:
+                raise InvalidActionError(f"{action}: chance actions have seat {CHANCE}")
+            if self.to_act(state) != CHANCE:
+                raise IllegalActionError(
+                    f"{action}: chance is not to act, seat {self.to_act(state)} is"
+                )
+            request = self.chance_request(state)
+            if isinstance(action, Shuffle) and isinstance(request, ShuffleRequest):
+                order = action.order
+                if order is not None and sorted(order) != list(range(DECK_SIZE)):
+                    raise InvalidActionError(
+                        f"shuffle order is not a permutation of 0..{DECK_SIZE - 1}"
+                    )
+                return -1
+            if isinstance(action, Reveal) and isinstance(request, RevealRequest):
+                if action.slot != request.slot:
+                    raise IllegalActionError(
+                        f"{action}: slot #{request.slot} is to be revealed, not #{action.slot}"
+                    )
+                return self._verify_identity(state, "reveal", action.slot, action.card)
+            raise IllegalActionError(f"{action}: chance must answer {request}")
+        raise InvalidActionError(f"{action!r} is not an 8s Rule! action")
+
+    def _verify_turn(self, state: EightsState, action: Play | Pass) -> int:
+        seat = action.seat
+        if not isinstance(seat, int) or not 0 <= seat < state.n:
+            raise InvalidActionError(f"{action}: seat {seat!r} is not at this table")
+        phase = state.phase
+        if phase is not Phase.TRICKS and phase is not Phase.LAYOUT:
+            raise IllegalActionError(f"{action}: no seat plays now ({phase.name.lower()})")
+        if seat != state.turn:
+            raise IllegalActionError(
+                f"{action}: seat {seat} acts out of turn; seat {state.turn} is to play (ruling E-3)"
+            )
+        if isinstance(action, Pass):
+            if phase is Phase.TRICKS:
+                raise IllegalActionError(
+                    f"{action}: seat {seat} may not pass in round {state.round}; passing is "
+                    "only in round 8 (rulings E-3, E-7)"
+                )
+            return -1  # a pass with a playable card is a renege found by the audit (E-8)
+        if action.slot not in state.hands[seat]:
+            raise IllegalActionError(f"{action}: slot #{action.slot} is not in seat {seat}'s hand")
+        card = self._verify_identity(state, f"seat {seat}", action.slot, action.card)
+        take = action.take
+        if phase is Phase.LAYOUT:
+            if take is not None:
+                raise IllegalActionError(
+                    f"{action}: 'take' and 'no-take' are for trick rounds only (ruling E-4)"
+                )
+            if not is_playable(card, state.layout):
+                raise IllegalActionError(
+                    f"{action}: {action.card} does not fit the layout "
+                    f"({describe_layout(state.layout)}); play an 8, or the next card up or down "
+                    "in an opened suit (ruling E-7)"
+                )
+            return card
+        led = state.trick[0].card // NUMBERS if state.trick else None
+        if is_eight_of_led_suit(card, led):
+            if not isinstance(take, bool):
+                raise IllegalActionError(
+                    f"{action}: seat {seat} must declare 'take' or 'no-take' with the 8 of the "
+                    "led suit (ruling E-4)"
+                )
+        elif take is not None:
+            raise IllegalActionError(
+                f"{action}: only the 8 of the led suit is played with 'take' or 'no-take' "
+                "(ruling E-4)"
+            )
+        return card
+
+    def _verify_identity(self, state: EightsState, who: str, slot: SlotId, card: object) -> int:
+        if not isinstance(card, Card):
+            raise InvalidActionError(f"{who}: {card!r} is not a card of the 60-card deck")
+        index = card.index
+        offset = slot - state.base
+        if not 0 <= offset < DECK_SIZE:
+            raise InvalidActionError(f"{who}: slot #{slot} is not a current card slot")
+        current = state.ident[offset]
+        if current >= 0 and current != index:
+            raise IllegalActionError(
+                f"{who}: claims slot #{slot} is {card}, but it holds {CARDS[current]}"
+            )
+        if current < 0 and index in state.ident:
+            elsewhere = state.base + state.ident.index(index)
+            raise IllegalActionError(
+                f"{who}: claims slot #{slot} is {card}, but {card} is known to be slot #{elsewhere}"
+            )
+        return index
+
+    # -----------------------------------------------------------------------------------------
+    # Transitions
+
+    def _shuffle(self, state: EightsState, order: tuple[int, ...] | None) -> EightsState:
+        base = state.base + DECK_SIZE
+        if order is None:
+            ident: tuple[int, ...] = (-1,) * DECK_SIZE
+        else:
+            old = state.ident
+            ident = tuple(old[i] for i in order)
+        pile = tuple(range(base, base + DECK_SIZE))
+        if state.phase is Phase.CUT_SHUFFLE:
+            return replace(
+                state,
+                phase=Phase.CUT_REVEAL,
+                base=base,
+                ident=ident,
+                known=(0,) * DECK_SIZE,
+                pile=pile,
+                cut_numbers=(),
+            )
+        # The deal (ruling E-1): one card at a time clockwise, starting left of the dealer.
+        n = state.n
+        first = (state.dealer + 1) % n
+        holders = [(first + i) % n for i in range(DECK_SIZE)]
+        hands = tuple(
+            tuple(base + i for i in range((seat - first) % n, DECK_SIZE, n)) for seat in range(n)
+        )
+        scoring = 0
+        if state.round < ROUNDS:
+            objective = state.rules.objectives.rounds[state.round - 1]
+            scoring = sum(1 for points in objective.card_points if points)
+        return replace(
+            state,
+            phase=Phase.TRICKS if state.round < ROUNDS else Phase.LAYOUT,
+            base=base,
+            ident=ident,
+            known=tuple(1 << seat for seat in holders),
+            pile=(),
+            hands=hands,
+            turn=first,
+            scoring_left=scoring,
+            cutters=(),
+            cut_numbers=(),
+        )
+
+    def _reveal(self, state: EightsState, slot: SlotId, card: int) -> EightsState:
+        offset = slot - state.base
+        state = replace(
+            state,
+            ident=_set(state.ident, offset, card),
+            known=_set(state.known, offset, ALL_SEATS),
+        )
+        if state.phase is Phase.AUDIT:
+            return self._finish_round(state) if _next_audit_slot(state) is None else state
+        numbers = (*state.cut_numbers, card % NUMBERS + 1)
+        if len(numbers) < len(state.cutters):
+            return replace(state, cut_numbers=numbers)
+        top = max(numbers)
+        tied = tuple(s for s, number in zip(state.cutters, numbers, strict=True) if number == top)
+        if len(tied) > 1:  # ruling E-2: the tied players cut again
+            return replace(state, phase=Phase.CUT_SHUFFLE, cutters=tied, cut_numbers=())
+        return replace(state, phase=Phase.DEAL, round=1, dealer=tied[0], cutters=(), cut_numbers=())
+
+    def _play_to_trick(self, state: EightsState, action: Play, card: int) -> EightsState:
+        seat, slot, n = action.seat, action.slot, state.n
+        offset = slot - state.base
+        trick = (*state.trick, TrickPlay(seat, slot, card, action.take))
+        history = (*state.history, Event(seat, card, len(state.trick_winners) + 1))
+        ident = _set(state.ident, offset, card)
+        known = _set(state.known, offset, ALL_SEATS)
+        hands = _without(state.hands, seat, slot)
+        if len(trick) < n:
+            return replace(
+                state,
+                ident=ident,
+                known=known,
+                hands=hands,
+                trick=trick,
+                history=history,
+                turn=(seat + 1) % n,
+            )
+        winner = trick_winner(trick)  # ruling E-4
+        objective = state.rules.objectives.rounds[state.round - 1]
+        scoring_left = state.scoring_left
+        if objective.card_points:
+            scoring_left -= sum(1 for play in trick if objective.card_points[play.card])
+        won = state.won
+        won = (*won[:winner], won[winner] + tuple(p.slot for p in trick), *won[winner + 1 :])
+        state = replace(
+            state,
+            ident=ident,
+            known=known,
+            hands=hands,
+            trick=(),
+            history=history,
+            won=won,
+            trick_winners=(*state.trick_winners, winner),
+            scoring_left=scoring_left,
+            turn=winner,  # ruling E-3: the winner leads the next trick
+        )
+        met = objective.kind is ObjectiveKind.CARDS and objective.early_end and scoring_left == 0
+        if met or not any(hands):  # ruling E-5: the round ends as soon as the objective is met
+            return self._start_audit(state)
+        return state
+
+    def _lay(self, state: EightsState, action: Play, card: int) -> EightsState:
+        seat, slot = action.seat, action.slot
+        offset = slot - state.base
+        hands = _without(state.hands, seat, slot)
+        state = replace(
+            state,
+            ident=_set(state.ident, offset, card),
+            known=_set(state.known, offset, ALL_SEATS),
+            hands=hands,
+            layout=lay(card, state.layout),
+            table=(*state.table, slot),
+            history=(*state.history, Event(seat, card, len(state.history) + 1)),
+            turn=(seat + 1) % state.n,
+        )
+        if not hands[seat]:  # ruling E-7: the game ends the moment a hand empties
+            return self._start_audit(replace(state, went_out=seat))
+        return state
+
+    def _start_audit(self, state: EightsState) -> EightsState:
+        state = replace(state, phase=Phase.AUDIT, turn=-1)
+        return self._finish_round(state) if _next_audit_slot(state) is None else state
+
+    def _finish_round(self, state: EightsState) -> EightsState:
+        n, base, ident, number = state.n, state.base, state.ident, state.round
+        left = [[ident[slot - base] for slot in hand] for hand in state.hands]
+        if number < ROUNDS:
+            objective = state.rules.objectives.rounds[number - 1]
+            won = [[ident[slot - base] for slot in taken] for taken in state.won]
+            points = objective.score(won, state.trick_winners, n)
+            went_out = None
+        else:
+            went_out = state.went_out
+            points = tuple(
+                GOING_OUT_POINTS if seat == went_out else CARD_LEFT_POINTS * len(left[seat])
+                for seat in range(n)
+            )
+        reneges = find_reneges(number, state.history, dealt_hands(n, state.history, left))
+        result = RoundResult(
+            round=number,
+            dealer=state.dealer,
+            points=points,
+            reneges=reneges,
+            tricks=len(state.trick_winners),
+            ended_early=number < ROUNDS and any(left),
+            went_out=went_out,
+        )
+        last = number == ROUNDS
+        return replace(
+            state,
+            phase=Phase.OVER if last else Phase.DEAL,
+            round=number if last else number + 1,
+            dealer=state.dealer if last else (state.dealer + 1) % n,  # ruling E-2
+            pile=tuple(range(base, base + DECK_SIZE)),
+            hands=((),) * n,
+            turn=-1,
+            trick=(),
+            won=((),) * n,
+            trick_winners=(),
+            scoring_left=0,
+            layout=EMPTY_LAYOUT,
+            table=(),
+            history=(),
+            went_out=-1,
+            results=(*state.results, result),
+        )
+
+    # -----------------------------------------------------------------------------------------
+    # Knowledge
+
+    def view(self, state: EightsState, seat: Seat | None) -> EightsState:
+        """``state`` with every identity ``seat`` does not know removed.
+
+        Args:
+            state: any state (a peer's partial state too).
+            seat: a seat, or None for a spectator (public identities only).
+
+        Raises:
+            EngineError: ``seat`` is not at this table.
+        """
+        if seat is None:
+            ident = tuple(
+                c if k == ALL_SEATS else -1 for c, k in zip(state.ident, state.known, strict=True)
+            )
+        else:
+            if not isinstance(seat, int) or not 0 <= seat < state.n:
+                raise EngineError(f"seat {seat!r} is not at this table of {state.n}")
+            bit = 1 << seat
+            ident = tuple(
+                c if k & bit else -1 for c, k in zip(state.ident, state.known, strict=True)
+            )
+        return replace(state, ident=ident)
+
+    def learn(self, state: EightsState, slot: SlotId, card: Any) -> EightsState:
+        """Record that ``slot`` holds ``card`` (a peer's own dealt card, learned privately).
+
+        Raises:
+            KnowledgeError: ``card`` is not a card of the deck, ``slot`` is not a current slot,
+                the slot is known to hold another card, or the card is known to be elsewhere.
+        """
+        try:
+            index = self._verify_identity(state, "learn", slot, card)
+        except (InvalidActionError, IllegalActionError) as exc:
+            raise KnowledgeError(str(exc)) from None
+        return replace(state, ident=_set(state.ident, slot - state.base, index))
+
+    def public_action(self, action: EightsAction) -> EightsAction:
+        """The form of ``action`` in the shared record: ``Shuffle(order)`` becomes
+        ``Shuffle(None)``; a played card is public and stays."""
+        return public_form(action)
+
+    def identity(self, state: EightsState, slot: SlotId) -> Card | None:
+        """The card in ``slot`` if this state knows it, else None."""
+        return state.card(slot)
+
+    # -----------------------------------------------------------------------------------------
+    # Results, checks, notation, bot
+
+    def outcome(self, state: EightsState) -> Outcome | None:
+        """Winners, totals and details once the game is over (ruling E-9; partners E-10)."""
+        if state.phase is not Phase.OVER:
+            return None
+        return final_outcome(state)
+
+    def invariant_violations(self, state: EightsState) -> list[str]:
+        """Every broken invariant; empty when sound (every card in exactly one place...)."""
+        return invariant_violations(state)
+
+    def parse_action(self, text: str) -> EightsAction:
+        """Parse action notation. Raises ``InvalidActionError``."""
+        return parse_action(text)
+
+    def format_action(self, action: EightsAction) -> str:
+        """Action notation; :meth:`parse_action` round-trips it."""
+        return format_action(action)
+
+    def bot(self) -> Any:
+        """A new standard bot (:class:`engine.eights.bot.EightsBot`)."""
+        from .bot import EightsBot
+
+        return EightsBot()
+
+    def objective_lines(self, state: EightsState) -> list[str]:
+        """The round objectives for the interface, the source line first (ruling E-6)."""
+        objectives = state.rules.objectives
+        lines = [f"Objectives: {objectives.notice}"]
+        lines += [f"Round {o.number}. {o.describe()}" for o in objectives.rounds]
+        lines.append("Round 8. Layout from the 8s: +10 per card left, -25 for going out")
+        return lines
+
+
+def _next_audit_slot(state: EightsState) -> SlotId | None:
+    """The first hand slot not yet public (seat order, then ascending slot), or None."""
+    base, known = state.base, state.known
+    for hand in state.hands:
+        for slot in hand:
+            if known[slot - base] != ALL_SEATS:
+                return slot
+    return None
