@@ -1,0 +1,160 @@
+"""The peer layer's errors, split by who is at fault and why.
+
+Model: h11 and websockets. A :class:`LocalProtocolError` means this program misused the API (a
+bug here, or a user's mistake such as joining a full table); a :class:`RemoteProtocolError`
+means a peer broke the protocol: it always names the sender and carries a machine-readable
+:class:`Reason`, so a receiver can reject, record and report the message and carry on. A bad
+message from a peer never crashes a peer. The mental-poker package has its own errors under
+``p2p.crypto``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Reason(StrEnum):
+    """Why a peer's message was rejected (the ``reason`` of a :class:`RemoteProtocolError`).
+
+    The values are stable strings; they appear in logs, in recorded rejections and in
+    ``docs/protocol.md``.
+    """
+
+    MALFORMED = "malformed"
+    """Not UTF-8, not JSON, a duplicate key, a float, or a field of the wrong type or shape."""
+    OVERSIZED = "oversized"
+    """More bytes than the receiver's limit."""
+    UNKNOWN_TYPE = "unknown-type"
+    """A message type the receiver does not know."""
+    UNSIGNED = "unsigned"
+    """The signature is missing or empty."""
+    BAD_SIGNATURE = "bad-signature"
+    """The signature does not verify under the claimed author's key."""
+    WRONG_SENDER = "wrong-sender"
+    """The claimed author is not the authenticated peer of the link, or not who was expected."""
+    WRONG_TABLE = "wrong-table"
+    """The message or entry names another table."""
+    REPLAYED = "replayed"
+    """A message or record entry that was already received."""
+    OUT_OF_ORDER = "out-of-order"
+    """A record entry whose sequence number leaves a gap or refers to a settled position."""
+    BROKEN_CHAIN = "broken-chain"
+    """A record entry whose ``prev`` is not the hash of the entry before it."""
+    NOT_SEATED = "not-seated"
+    """The author is not a seated peer of the table."""
+    EQUIVOCATION = "equivocation"
+    """Two validly signed, different record entries with one sequence number and one author."""
+    ILLEGAL = "illegal"
+    """The caller's validator (the engine, the deck) refused the entry."""
+    OUT_OF_TURN = "out-of-turn"
+    """The author is not the seat the engine says is to act (raised by the caller's validator)."""
+    WRONG_STATE = "wrong-state-hash"
+    """The entry's state hash differs from this peer's engine state (the caller's validator)."""
+    WRONG_RECIPIENT = "wrong-recipient"
+    """A sealed payload addressed to another peer."""
+    UNDECRYPTABLE = "undecryptable"
+    """A sealed payload whose authentication tag does not verify."""
+    HANDSHAKE = "handshake"
+    """The transport's hello handshake failed (wrong key, bad proof, wrong version)."""
+    TABLE_RULES = "table-rules"
+    """A table message that breaks the rules of table formation (full, started, mismatch)."""
+
+
+class PeerError(Exception):
+    """Root of every error the peer layer (``p2p`` outside ``p2p.crypto``) raises."""
+
+
+class LocalProtocolError(PeerError):
+    """This side misused the API or asked for something the protocol does not allow."""
+
+
+class IdentityError(PeerError):
+    """The identity file cannot be read, created or trusted (bad mode, bad contents)."""
+
+
+class TransportError(PeerError):
+    """A transport failure on this side: a timeout, a full queue, a closed mesh."""
+
+
+class QueueFullError(TransportError):
+    """A peer's outgoing queue is at its cap; the message was not queued."""
+
+
+class RemoteProtocolError(PeerError):
+    """A peer broke the protocol.
+
+    Attributes:
+        sender: who sent the offending bytes, as people see it (nickname and fingerprint, or
+            the authenticated link's name when the claimed author cannot be trusted).
+        reason: why, as a stable :class:`Reason`.
+        detail: one lowercase sentence with the offending value.
+        seq: the record entry's or message's sequence number when known, else ``None``.
+    """
+
+    def __init__(self, sender: str, reason: Reason, detail: str, seq: int | None = None) -> None:
+        self.sender = sender
+        self.reason = reason
+        self.detail = detail
+        self.seq = seq
+        where = "" if seq is None else f" (entry {seq})"
+        super().__init__(f"rejected message from {sender}{where}: {reason.value}: {detail}")
+
+
+class MessageError(RemoteProtocolError):
+    """A message envelope was rejected (``p2p.wire``)."""
+
+
+class RecordError(RemoteProtocolError):
+    """A record entry was rejected (``p2p.record``)."""
+
+
+class EquivocationError(RecordError):
+    """Two validly signed entries with one sequence number from one author.
+
+    Attributes:
+        first: the entry already in the record (its dict form).
+        second: the conflicting entry (its dict form). Both are kept as evidence.
+    """
+
+    def __init__(
+        self,
+        sender: str,
+        detail: str,
+        seq: int,
+        first: dict[str, object],
+        second: dict[str, object],
+    ) -> None:
+        super().__init__(sender, Reason.EQUIVOCATION, detail, seq)
+        self.first = first
+        self.second = second
+
+
+class RecordFileError(PeerError):
+    """A record file does not verify.
+
+    Attributes:
+        line: the 1-based line number of the first bad line.
+        entry: the record entry's sequence number on that line, when the line is an entry.
+        cause: the underlying rejection, when there is one.
+    """
+
+    def __init__(
+        self, line: int, entry: int | None, detail: str, cause: PeerError | None = None
+    ) -> None:
+        self.line = line
+        self.entry = entry
+        self.cause = cause
+        where = f"line {line}" + ("" if entry is None else f" (entry {entry})")
+        super().__init__(f"record file {where}: {detail}")
+
+
+class SealedError(RemoteProtocolError):
+    """A sealed private payload cannot be opened (``p2p.sealed``)."""
+
+
+class TableError(RemoteProtocolError):
+    """A table-formation message was rejected (``p2p.table``)."""
+
+
+class HandshakeError(RemoteProtocolError):
+    """The transport's hello handshake failed (``p2p.transport``)."""

@@ -1,0 +1,283 @@
+"""A user's identity: an Ed25519 signing key, the X25519 key derived from it, and a nickname.
+
+The identity file is JSON (``docs/protocol.md``, "Identity file")::
+
+    {"ed25519_seed": "<64 hex digits>", "format": "lancards-identity", "nick": "alice", "v": 1}
+
+It lives in the user's config folder (``platformdirs.user_config_dir("lancards")``), or in the
+folder named by the ``LANCARDS_HOME`` environment variable, or at an explicit path; it is created
+on first use with file mode 0600 and refused when other users may read it (as ssh does).
+
+The X25519 key for sealed private payloads is *derived*, not stored: its private scalar is
+``HKDF-SHA256(ikm = Ed25519 seed, salt = "", info = "lancards/v1/x25519", L = 32)`` (RFC 5869;
+X25519 clamps it, RFC 7748 section 5). Its public key is announced in the signed table join, so
+peers bind it to the Ed25519 identity by signature, never by mDNS.
+
+The fingerprint people compare is ``SHA-256(Ed25519 public key)``, its first 10 bytes in RFC 4648
+base32 (16 characters), shown in 4 groups of 4: ``"K7QF-2MZD-PX4A-3CWE"``-style (base32 uses A-Z
+and 2-7).
+"""
+
+from __future__ import annotations
+
+import base64
+import getpass
+import hashlib
+import json
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from platformdirs import user_config_dir
+
+from p2p.errors import IdentityError, LocalProtocolError
+
+FILE_NAME = "identity.json"
+"""The identity file's name inside the config folder."""
+
+HOME_ENV = "LANCARDS_HOME"
+"""Environment variable naming the folder that holds the identity file."""
+
+MAX_NICK_CHARS = 24
+"""The longest nickname, in characters."""
+
+_X25519_INFO = b"lancards/v1/x25519"
+
+
+def fingerprint(public_key: bytes) -> str:
+    """The short fingerprint of an Ed25519 public key, for people to compare.
+
+    Args:
+        public_key: 32 bytes.
+
+    Returns:
+        19 characters: 4 groups of 4 base32 characters joined by ``-``.
+    """
+    text = base64.b32encode(hashlib.sha256(public_key).digest()[:10]).decode("ascii")
+    return "-".join(text[i : i + 4] for i in range(0, 16, 4))
+
+
+def describe(public_key: bytes, nick: str | None = None) -> str:
+    """How a peer is named in messages and errors: ``"alice [ABCD-EFGH-IJKL-MNOP]"``."""
+    fp = fingerprint(public_key)
+    return f"{nick} [{fp}]" if nick else f"[{fp}]"
+
+
+def check_nickname(nick: str) -> str:
+    """Validate a nickname: 1 to 24 printable characters, no leading or trailing space.
+
+    Raises:
+        LocalProtocolError: the nickname is empty, too long or holds a control character.
+    """
+    if not isinstance(nick, str) or not nick or nick != nick.strip():
+        raise LocalProtocolError(f"nickname {nick!r} must be non-empty without outer spaces")
+    if len(nick) > MAX_NICK_CHARS:
+        raise LocalProtocolError(f"nickname {nick!r} is longer than {MAX_NICK_CHARS} characters")
+    if not nick.isprintable():
+        raise LocalProtocolError(f"nickname {nick!r} holds a control character")
+    return nick
+
+
+def verify_signature(public_key: bytes, signature: bytes, message: bytes) -> bool:
+    """Whether ``signature`` (64 bytes) is a valid Ed25519 signature (RFC 8032) of ``message``.
+
+    A malformed key or signature is reported as ``False``, never raised.
+    """
+    try:
+        Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
+    except (InvalidSignature, ValueError):
+        return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class PublicIdentity:
+    """What other peers know of a user.
+
+    Attributes:
+        public_key: the Ed25519 public key, 32 bytes: *the* identity.
+        x25519_public: the X25519 public key for sealed payloads, 32 bytes.
+        nick: the nickname (a hint for people, not unique, not proof of anything).
+    """
+
+    public_key: bytes
+    x25519_public: bytes
+    nick: str
+
+    @property
+    def fingerprint(self) -> str:
+        """The short fingerprint of :attr:`public_key`."""
+        return fingerprint(self.public_key)
+
+    def __str__(self) -> str:
+        return describe(self.public_key, self.nick)
+
+
+class Identity:
+    """A user's private identity: signs messages, opens sealed payloads.
+
+    Args:
+        seed: the 32-byte Ed25519 private key seed (RFC 8032 section 5.1.5).
+        nick: the nickname.
+
+    Raises:
+        IdentityError: the seed is not 32 bytes.
+        LocalProtocolError: the nickname is invalid.
+    """
+
+    def __init__(self, seed: bytes, nick: str) -> None:
+        if len(seed) != 32:
+            raise IdentityError(f"an Ed25519 seed has 32 bytes, not {len(seed)}")
+        self._seed = seed
+        self.nick = check_nickname(nick)
+        self._signing = Ed25519PrivateKey.from_private_bytes(seed)
+        self.public_key: bytes = self._signing.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+        scalar = HKDF(hashes.SHA256(), 32, salt=None, info=_X25519_INFO).derive(seed)
+        self.x25519_private = X25519PrivateKey.from_private_bytes(scalar)
+        self.x25519_public: bytes = self.x25519_private.public_key().public_bytes(
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
+
+    @classmethod
+    def generate(cls, nick: str) -> Identity:
+        """A fresh identity from the operating system's random source."""
+        return cls(os.urandom(32), nick)
+
+    def sign(self, message: bytes) -> bytes:
+        """The 64-byte Ed25519 signature of ``message``."""
+        return self._signing.sign(message)
+
+    def public(self) -> PublicIdentity:
+        """The public part, to announce to other peers."""
+        return PublicIdentity(self.public_key, self.x25519_public, self.nick)
+
+    @property
+    def fingerprint(self) -> str:
+        """The short fingerprint of the public key."""
+        return fingerprint(self.public_key)
+
+    def __repr__(self) -> str:
+        return f"Identity(nick={self.nick!r}, fingerprint={self.fingerprint!r})"
+
+    def to_json(self) -> str:
+        """The identity file's contents (holds the private seed)."""
+        body = {
+            "ed25519_seed": self._seed.hex(),
+            "format": "lancards-identity",
+            "nick": self.nick,
+            "v": 1,
+        }
+        return json.dumps(body, sort_keys=True, indent=1) + "\n"
+
+
+def identity_path(
+    path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+) -> Path:
+    """Where the identity file is: ``path`` if given, else ``$LANCARDS_HOME/identity.json``,
+    else ``identity.json`` in the user's config folder (platformdirs)."""
+    if path is not None:
+        return Path(path)
+    environ = os.environ if env is None else env
+    home = environ.get(HOME_ENV)
+    if home:
+        return Path(home) / FILE_NAME
+    return Path(user_config_dir("lancards")) / FILE_NAME
+
+
+def _default_nick() -> str:
+    try:
+        name = getpass.getuser().strip()[:MAX_NICK_CHARS].strip()
+    except (OSError, KeyError):
+        name = ""
+    return name if name and name.isprintable() else "player"
+
+
+def load_identity(path: str | os.PathLike[str]) -> Identity:
+    """Read an identity file.
+
+    Raises:
+        IdentityError: the file is missing, readable by other users (mode not 0600 or
+            stricter), not an identity file, or holds a bad seed or nickname.
+    """
+    file = Path(path)
+    try:
+        mode = stat.S_IMODE(file.stat().st_mode)
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise IdentityError(f"cannot read identity file {file}: {exc.strerror}") from None
+    if mode & 0o077:
+        raise IdentityError(
+            f"identity file {file} has mode {mode:04o}; other users may read it "
+            f"(fix with: chmod 600 {file})"
+        )
+    try:
+        data = json.loads(text)
+        if data.get("format") != "lancards-identity" or data.get("v") != 1:
+            raise ValueError("not a version 1 lancards identity")
+        seed = bytes.fromhex(data["ed25519_seed"])
+        return Identity(seed, data["nick"])
+    except (ValueError, KeyError, TypeError, AttributeError, LocalProtocolError) as exc:
+        raise IdentityError(f"identity file {file} is not valid: {exc}") from None
+
+
+def load_or_create_identity(
+    path: str | os.PathLike[str] | None = None,
+    nick: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Identity:
+    """The user's identity, created (mode 0600, folder 0700) on first use.
+
+    Args:
+        path: an explicit identity file; else see :func:`identity_path`.
+        nick: the nickname for a new identity (default: the login name); an existing file
+            keeps its own nickname (use :func:`save_nickname` to change it).
+        env: the environment to read ``LANCARDS_HOME`` from (default ``os.environ``).
+
+    Raises:
+        IdentityError: as :func:`load_identity`, or the file cannot be created.
+        LocalProtocolError: ``nick`` is not a valid nickname.
+    """
+    file = identity_path(path, env)
+    if file.exists():
+        return load_identity(file)
+    identity = Identity.generate(check_nickname(nick) if nick is not None else _default_nick())
+    _write_private(file, identity.to_json())
+    return identity
+
+
+def save_nickname(path: str | os.PathLike[str], nick: str) -> Identity:
+    """Change the nickname stored in an identity file (same key).
+
+    Raises:
+        IdentityError: as :func:`load_identity`.
+        LocalProtocolError: ``nick`` is not a valid nickname.
+    """
+    old = load_identity(path)
+    new = Identity(old._seed, check_nickname(nick))
+    file = Path(path)
+    tmp = file.with_name(file.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    _write_private(tmp, new.to_json())
+    os.replace(tmp, file)
+    return new
+
+
+def _write_private(file: Path, text: str) -> None:
+    try:
+        file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise IdentityError(f"cannot create identity file {file}: {exc.strerror}") from None

@@ -1,0 +1,398 @@
+"""The message envelope: canonical JSON, Ed25519 signatures, validated decoding.
+
+Every message between peers is one envelope (``docs/protocol.md``, "Envelope")::
+
+    {"body": {...}, "from": "<64 hex: Ed25519 key>", "seq": 7, "sig": "<128 hex>",
+     "tbl": "<16 hex: table id>", "type": "table.join", "v": 1}
+
+encoded as canonical JSON (:func:`canonical`): keys sorted, no spaces, UTF-8, integers only
+(no floats, within +-(2**53 - 1)), no duplicate keys. ``sig`` is the Ed25519 signature (RFC 8032)
+of ``b"lancards/v1/envelope\\x00" + canonical(envelope without "sig")``. ``seq`` is the sender's
+message counter for that table, strictly increasing (:class:`ReplayGuard`).
+
+A receiver decodes with :func:`decode_envelope`, which checks, in this order: size, UTF-8,
+JSON, the envelope's fields and types, the author against the link's authenticated peer, the
+signature, the message type and the body's fields and types. Every rejection is a
+:class:`~p2p.errors.MessageError` naming the link's peer and the :class:`~p2p.errors.Reason`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from p2p.errors import LocalProtocolError, MessageError, Reason, RemoteProtocolError
+from p2p.identity import Identity, describe, verify_signature
+
+PROTOCOL_VERSION: Final = 1
+"""The protocol version in envelopes, the hello handshake and the mDNS TXT key ``v``."""
+
+MAX_MESSAGE_BYTES: Final = 256 * 1024
+"""Default size limit of one message, in bytes (a 108-card proof of shuffle is about 50 KB)."""
+
+MAX_INT: Final = 2**53 - 1
+"""The largest integer magnitude allowed in canonical JSON (exact in every JSON reader)."""
+
+ENVELOPE_TAG: Final = b"lancards/v1/envelope\x00"
+"""Domain tag prefixed to the canonical bytes an envelope signature covers."""
+
+TABLE_ID = re.compile(r"[0-9a-f]{16}")
+"""A table id: 16 lowercase hex digits (8 random bytes)."""
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_HEX128 = re.compile(r"[0-9a-f]{128}")
+_TYPE_NAME = re.compile(r"[a-z][a-z0-9.\-]{0,39}")
+
+FieldType = type | tuple[type, ...]
+Schema = Mapping[str, FieldType]
+"""A body schema: field name -> required Python type(s); every field is required, no others."""
+
+MESSAGE_TYPES: Final[Mapping[str, Schema]] = {
+    # Table formation (p2p.table).
+    "table.join": {"nick": str, "xpk": str, "game": str},
+    "table.leave": {},
+    "table.roster": {"version": int, "members": list, "spec": dict},
+    "table.start": {"statement": dict},
+    "table.sign": {"statement_hash": str, "sig": str},
+    "table.started": {"statement": dict, "sigs": dict},
+    # The game record (p2p.record) and private payloads (p2p.sealed).
+    "record.entry": {"entry": dict},
+    "record.evidence": {"first": dict, "second": dict},
+    "sealed": {"payload": dict},
+    # People.
+    "chat": {"text": str},
+}
+"""Every message type this version knows, with its body schema (see ``docs/protocol.md``).
+
+The later protocol core extends it by passing its own mapping to :func:`decode_envelope`.
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# Canonical JSON.
+
+
+def _check_value(value: Any, path: str) -> None:
+    if value is None or isinstance(value, (bool, str)):
+        return
+    if isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise LocalProtocolError(f"integer at {path} is beyond +-(2**53 - 1)")
+        return
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _check_value(item, f"{path}[{i}]")
+        return
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise LocalProtocolError(f"key {key!r} at {path} is not a string")
+            _check_value(item, f"{path}.{key}")
+        return
+    raise LocalProtocolError(f"value at {path} has type {type(value).__name__}, not JSON")
+
+
+def canonical(value: Any) -> bytes:
+    """The canonical JSON encoding of ``value``: sorted keys, no spaces, UTF-8.
+
+    Args:
+        value: ``None``, bool, int (within +-(2**53 - 1)), str, list/tuple or dict with string
+            keys, nested.
+
+    Raises:
+        LocalProtocolError: a float, an out-of-range integer, a non-string key or another type.
+    """
+    _check_value(value, "$")
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
+
+
+class _Reject(ValueError):
+    pass
+
+
+def _no_float(text: str) -> Any:
+    raise _Reject(f"number {text} is not an integer")
+
+
+def _no_constant(text: str) -> Any:
+    raise _Reject(f"{text} is not JSON")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > 17 or abs(int(text)) > MAX_INT:
+        raise _Reject(f"integer {text[:20]} is beyond +-(2**53 - 1)")
+    return int(text)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _Reject(f"duplicate key {key!r}")
+        result[key] = value
+    return result
+
+
+def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -> Any:
+    """Parse bytes that must be canonical-compatible JSON (no floats, no duplicate keys).
+
+    Args:
+        data: the bytes received.
+        sender: who sent them, for the error.
+        max_size: the limit in bytes.
+
+    Raises:
+        MessageError: ``oversized`` beyond ``max_size``; ``malformed`` for bad UTF-8, bad JSON,
+            a float, NaN or Infinity, an integer beyond +-(2**53 - 1), a duplicate key, or
+            nesting too deep.
+    """
+    if len(data) > max_size:
+        raise MessageError(sender, Reason.OVERSIZED, f"{len(data)} bytes, limit {max_size}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise MessageError(sender, Reason.MALFORMED, f"not UTF-8 at byte {exc.start}") from None
+    try:
+        return json.loads(
+            text,
+            parse_float=_no_float,
+            parse_int=_bounded_int,
+            parse_constant=_no_constant,
+            object_pairs_hook=_no_duplicates,
+        )
+    except _Reject as exc:
+        raise MessageError(sender, Reason.MALFORMED, str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise MessageError(
+            sender, Reason.MALFORMED, f"bad JSON at char {exc.pos}: {exc.msg.lower()}"
+        ) from None
+    except (RecursionError, ValueError) as exc:
+        raise MessageError(sender, Reason.MALFORMED, f"bad JSON: {exc}") from None
+
+
+def require(
+    data: Any,
+    schema: Schema,
+    sender: str,
+    where: str,
+    *,
+    error: type[RemoteProtocolError] = MessageError,
+) -> dict[str, Any]:
+    """Check that ``data`` is an object with exactly the fields of ``schema``, typed.
+
+    ``bool`` never passes for ``int``.
+
+    Raises:
+        MessageError (or ``error``): ``malformed``, naming ``where`` and the field.
+    """
+    if not isinstance(data, dict):
+        raise error(sender, Reason.MALFORMED, f"{where} is {type(data).__name__}, not an object")
+    missing = sorted(set(schema) - set(data))
+    if missing:
+        raise error(sender, Reason.MALFORMED, f"{where} lacks field {missing[0]!r}")
+    extra = sorted(set(data) - set(schema))
+    if extra:
+        raise error(sender, Reason.MALFORMED, f"{where} has unknown field {extra[0]!r}")
+    for name, kind in schema.items():
+        value = data[name]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+            wanted = "/".join(k.__name__ for k in kinds)
+            raise error(
+                sender,
+                Reason.MALFORMED,
+                f"{where} field {name!r} is {type(value).__name__}, not {wanted}",
+            )
+    return data
+
+
+def hex_field(
+    value: str,
+    length: int,
+    sender: str,
+    what: str,
+    *,
+    error: type[RemoteProtocolError] = MessageError,
+) -> bytes:
+    """Decode a lowercase hex field of ``length`` bytes.
+
+    Raises:
+        MessageError (or ``error``): ``malformed`` when it is not ``2 * length`` lowercase hex.
+    """
+    if len(value) != 2 * length or not re.fullmatch(r"[0-9a-f]*", value):
+        raise error(sender, Reason.MALFORMED, f"{what} {value[:80]!r} is not {length} hex bytes")
+    return bytes.fromhex(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Envelopes.
+
+_ENVELOPE_SCHEMA: Final[Schema] = {
+    "v": int,
+    "type": str,
+    "from": str,
+    "tbl": str,
+    "seq": int,
+    "body": dict,
+    "sig": str,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    """One signed message.
+
+    Attributes:
+        type: the message type, a key of :data:`MESSAGE_TYPES`.
+        sender: the author's Ed25519 public key, 32 bytes.
+        table: the table id (16 lowercase hex digits).
+        seq: the author's message counter for this table, 0 or more, strictly increasing.
+        body: the type's fields (JSON object).
+        sig: the Ed25519 signature, 64 bytes.
+    """
+
+    type: str
+    sender: bytes
+    table: str
+    seq: int
+    body: dict[str, Any] = field(hash=False)
+    sig: bytes
+
+    def unsigned(self) -> dict[str, Any]:
+        """The envelope's fields without ``sig``."""
+        return {
+            "v": PROTOCOL_VERSION,
+            "type": self.type,
+            "from": self.sender.hex(),
+            "tbl": self.table,
+            "seq": self.seq,
+            "body": self.body,
+        }
+
+    def signed_bytes(self) -> bytes:
+        """The bytes the signature covers: the domain tag, then the canonical unsigned fields."""
+        return ENVELOPE_TAG + canonical(self.unsigned())
+
+    def encode(self) -> bytes:
+        """The wire bytes (canonical JSON)."""
+        return canonical({**self.unsigned(), "sig": self.sig.hex()})
+
+
+def sign_envelope(
+    identity: Identity, type: str, table: str, seq: int, body: Mapping[str, Any]
+) -> Envelope:
+    """Build and sign an envelope.
+
+    Raises:
+        LocalProtocolError: a bad table id, a negative ``seq`` or a body that is not canonical
+            JSON.
+    """
+    if not TABLE_ID.fullmatch(table):
+        raise LocalProtocolError(f"table id {table!r} is not 16 lowercase hex digits")
+    if not 0 <= seq <= MAX_INT:
+        raise LocalProtocolError(f"sequence number {seq} is out of range")
+    draft = Envelope(type, identity.public_key, table, seq, dict(body), b"")
+    return Envelope(
+        type, identity.public_key, table, seq, dict(body), identity.sign(draft.signed_bytes())
+    )
+
+
+def decode_envelope(
+    data: bytes,
+    link: str,
+    *,
+    expected_sender: bytes | None = None,
+    types: Mapping[str, Schema] = MESSAGE_TYPES,
+    max_size: int = MAX_MESSAGE_BYTES,
+) -> Envelope:
+    """Decode and verify one envelope received over a link.
+
+    Args:
+        data: the bytes of one message.
+        link: the name of the link's authenticated peer (for errors).
+        expected_sender: the link's authenticated Ed25519 key; the envelope's author must be it.
+        types: the message types accepted and their body schemas.
+        max_size: the limit in bytes.
+
+    Returns:
+        The verified envelope.
+
+    Raises:
+        MessageError: with reason ``oversized``, ``malformed`` (encoding, JSON, fields, types,
+            version), ``wrong-sender``, ``unsigned``, ``bad-signature`` or ``unknown-type``.
+    """
+    raw = require(parse_json(data, link, max_size=max_size), _ENVELOPE_SCHEMA, link, "envelope")
+    if raw["v"] != PROTOCOL_VERSION:
+        raise MessageError(link, Reason.MALFORMED, f"protocol version {raw['v']} is not 1")
+    if not _TYPE_NAME.fullmatch(raw["type"]):
+        raise MessageError(link, Reason.MALFORMED, f"message type {raw['type'][:40]!r} is bad")
+    if not TABLE_ID.fullmatch(raw["tbl"]):
+        raise MessageError(link, Reason.MALFORMED, f"table id {raw['tbl'][:40]!r} is bad")
+    if raw["seq"] < 0:
+        raise MessageError(link, Reason.MALFORMED, f"sequence number {raw['seq']} is negative")
+    if not _HEX64.fullmatch(raw["from"]):
+        raise MessageError(link, Reason.MALFORMED, f"author {raw['from'][:80]!r} is not a key")
+    sender = bytes.fromhex(raw["from"])
+    if expected_sender is not None and sender != expected_sender:
+        raise MessageError(
+            link, Reason.WRONG_SENDER, f"author {raw['from'][:16]}... is not the link's peer"
+        )
+    if raw["sig"] == "":
+        raise MessageError(link, Reason.UNSIGNED, "the envelope has an empty signature")
+    if not _HEX128.fullmatch(raw["sig"]):
+        raise MessageError(link, Reason.BAD_SIGNATURE, "the signature is not 64 hex bytes")
+    env = Envelope(
+        raw["type"], sender, raw["tbl"], raw["seq"], raw["body"], bytes.fromhex(raw["sig"])
+    )
+    if not verify_signature(sender, env.sig, env.signed_bytes()):
+        raise MessageError(
+            link,
+            Reason.BAD_SIGNATURE,
+            f"signature of {raw['type']!r} seq {raw['seq']} does not verify",
+            raw["seq"],
+        )
+    schema = types.get(env.type)
+    if schema is None:
+        raise MessageError(link, Reason.UNKNOWN_TYPE, f"message type {env.type!r} is unknown")
+    require(env.body, schema, link, f"{env.type!r} body")
+    return env
+
+
+class ReplayGuard:
+    """Rejects envelopes whose ``seq`` is not above the last one accepted from that author for
+    that table (a replayed or reordered message).
+
+    Args:
+        names: maps an author's key to its name for errors (default: the fingerprint).
+    """
+
+    def __init__(self, names: Callable[[bytes], str] | None = None) -> None:
+        self._last: dict[tuple[bytes, str], int] = {}
+        self._names = names
+
+    def last(self, sender: bytes, table: str) -> int | None:
+        """The last sequence number accepted from ``sender`` for ``table``."""
+        return self._last.get((sender, table))
+
+    def accept(self, env: Envelope) -> None:
+        """Accept ``env`` if its ``seq`` is fresh, remembering it.
+
+        Raises:
+            MessageError: ``replayed`` when ``env.seq`` is not above the last accepted one.
+        """
+        key = (env.sender, env.table)
+        last = self._last.get(key)
+        if last is not None and env.seq <= last:
+            name = self._names(env.sender) if self._names else describe(env.sender)
+            raise MessageError(
+                name,
+                Reason.REPLAYED,
+                f"{env.type!r} seq {env.seq} is not above the last accepted seq {last}",
+                env.seq,
+            )
+        self._last[key] = env.seq
