@@ -1,0 +1,30 @@
+"""Level 8 and Level 8 Master: cards, levels, melds, the engine and its bot.
+
+Rule sets registered here: ``level8-master`` (108 cards), ``level8`` (98) and ``level8-en`` (99),
+ruling L8-1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.level8.game import LEVEL8, Level8Game
+from engine.level8.rules import OPTIONS, Level8Rules, build
+from engine.options import OptionValue, RuleSetSpec, register
+
+
+def _builder(edition: str):  # type: ignore[no-untyped-def]
+    def make(values: Mapping[str, OptionValue]) -> Level8Rules:
+        return build(edition, values)  # type: ignore[arg-type]
+
+    return make
+
+
+for _name, _summary in (
+    ("level8-master", "Level 8 Master: 108 cards, ranged jokers, three special cards"),
+    ("level8", "Level 8: 98 cards, 5 wild jokers, Skip cards"),
+    ("level8-en", "Level 8, English rule sheet: 99 cards, 6 wild jokers, Skip cards"),
+):
+    register(RuleSetSpec(_name, LEVEL8, OPTIONS, _builder(_name), 2, 6, _summary))
+
+__all__ = ["LEVEL8", "Level8Game", "Level8Rules"]
