@@ -9,7 +9,7 @@ from p2p.record import Record
 from p2p.table import Lobby, Outgoing, OptionValue, StartedTable
 from p2p.wire import ReplayGuard, decode_envelope
 
-NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
+NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay", "gus")
 TABLE = "00112233aabbccdd"
 
 
