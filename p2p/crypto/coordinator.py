@@ -1,0 +1,671 @@
+"""The deck coordinator: one peer's sans-I/O state machine of the mental-poker deck.
+
+Each peer runs one :class:`DeckCoordinator` for its seat. The peer layer feeds it every message
+it receives (:meth:`~DeckCoordinator.accept`), asks it for the messages this seat must send
+(``make_*``), tells it what the engine wants (:meth:`~DeckCoordinator.begin_shuffle`,
+:meth:`~DeckCoordinator.request_private`, :meth:`~DeckCoordinator.request_public`) and drains
+what happened (:meth:`~DeckCoordinator.take_events`). It never touches a socket, a clock or a
+global random generator: every random input comes from the ``random_bytes`` callable.
+
+The steps (``docs/mental-poker.md`` has the whole protocol):
+
+1. Joint key (epoch 0, :mod:`p2p.crypto.keygen`): every seat sends ``key_commit``; once all
+   commitments are in, every seat sends ``key_reveal``.
+2. Shuffle epochs 1, 2, ...: for an engine ``ShuffleRequest`` every peer calls
+   ``begin_shuffle``; seats 0, 1, ... in turn send a proven re-encryption shuffle of the
+   current list. When the last one verifies, output ``i`` becomes slot ``first_new_slot + i``.
+3. Reveals: a private reveal (deal, draw) makes every other seat owe the holder a decryption
+   share, sent to the holder alone; a public reveal makes every seat owe a public share. A
+   holder may later open a card it knows (``make_open``) with its own share and the others'.
+
+Every message is checked when it arrives; a failure raises a
+:class:`~p2p.crypto.errors.PeerFaultError` naming the seat at fault and the epoch, and leaves
+the coordinator's state unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from p2p.crypto.deck import (
+    CardLearned,
+    CardOpened,
+    CardRevealed,
+    Debt,
+    DeckEvent,
+    EpochComplete,
+    KeyReady,
+    Seat,
+    ShuffleVerified,
+    SlotId,
+    TableParams,
+)
+from p2p.crypto.elgamal import (
+    Ciphertext,
+    card_lookup,
+    card_points,
+    decrypt_with_shares,
+    open_encryption,
+)
+from p2p.crypto.errors import DeckError, DeckUsageError, ProofError, ProtocolViolationError
+from p2p.crypto.group import ORDER, Point, RandomBytes, random_scalar
+from p2p.crypto.keygen import KeyPhase
+from p2p.crypto.messages import (
+    KeyCommit,
+    KeyReveal,
+    Message,
+    OpenMessage,
+    Share,
+    SharesMessage,
+    ShuffleMessage,
+    decode_message,
+    encode_message,
+)
+from p2p.crypto.proofs import PUBLIC, check_share, prove_share
+from p2p.crypto.shuffle import check_shuffle_proof, gen_shuffle, gen_shuffle_proof
+from p2p.crypto.transcript import ProofContext
+
+OPENING = "card opening"
+"""The name of the proof an ``open`` message makes (its shares decrypt to the claimed card)."""
+
+
+@dataclass(slots=True)
+class _Slot:
+    ciphertext: Ciphertext
+    epoch: int
+    card: int | None = None
+    public: bool = False
+
+
+@dataclass(slots=True)
+class _Epoch:
+    number: int
+    input_slots: tuple[SlotId, ...]
+    first_new_slot: SlotId
+    current: list[Ciphertext]
+    turn: Seat = 0
+
+
+@dataclass(slots=True)
+class _Reveal:
+    """One (slot, recipient) pair: whether the engine asked for it, and the verified shares."""
+
+    requested: bool = False
+    shares: dict[Seat, Share] = field(default_factory=dict)
+    sent: bool = False
+
+
+class DeckCoordinator:
+    """The mental-poker deck as seen by one seat.
+
+    Args:
+        params: the table's parameters (the same at every peer).
+        seat: this peer's seat.
+        random_bytes: the source of every random input (``secrets.token_bytes`` in play, a
+            :class:`~p2p.crypto.group.SeededRandomBytes` in tests).
+        secret_key: this seat's key share ``x`` when restoring after a restart; a new one is
+            drawn when omitted. The peer layer must store it durably before sending anything.
+
+    Raises:
+        DeckUsageError: the seat is not at the table or the secret key is out of range.
+    """
+
+    def __init__(
+        self,
+        params: TableParams,
+        seat: Seat,
+        random_bytes: RandomBytes,
+        *,
+        secret_key: int | None = None,
+    ) -> None:
+        if not 0 <= seat < params.n_seats:
+            raise DeckUsageError(f"seat {seat} is not at a table of {params.n_seats}")
+        if secret_key is not None and not 0 < secret_key < ORDER:
+            raise DeckUsageError("the secret key must be in 1..n-1 (n the group order)")
+        self.params = params
+        self.seat = seat
+        self._random = random_bytes
+        self._secret = secret_key if secret_key is not None else random_scalar(random_bytes)
+        self._keys = KeyPhase(params, seat, self._secret, random_bytes)
+        self._epoch_number = 0
+        self._epoch: _Epoch | None = None
+        self._slots: dict[SlotId, _Slot] = {}
+        self._reveals: dict[tuple[SlotId, Seat], _Reveal] = {}
+        self._events: list[DeckEvent] = []
+
+    # -----------------------------------------------------------------------------------------
+    # Queries.
+
+    @property
+    def secret_key(self) -> int:
+        """This seat's key share ``x`` (store it durably; never send it)."""
+        return self._secret
+
+    @property
+    def joint_key(self) -> Point | None:
+        """The joint public key once every key share verified, else ``None``."""
+        return self._keys.joint_key
+
+    @property
+    def epoch(self) -> int:
+        """The current epoch: 0 during the joint-key phase, then the last shuffle epoch."""
+        return self._epoch_number
+
+    def take_events(self) -> list[DeckEvent]:
+        """Every event since the last call, in order."""
+        events, self._events = self._events, []
+        return events
+
+    def shuffle_turn(self) -> Seat | None:
+        """The seat whose shuffle the running epoch waits for, or ``None`` if none runs."""
+        return None if self._epoch is None else self._epoch.turn
+
+    def ciphertext(self, slot: SlotId) -> Ciphertext | None:
+        """The ciphertext of a hidden slot, or ``None`` (unknown or public)."""
+        state = self._slots.get(slot)
+        return None if state is None or state.public else state.ciphertext
+
+    def card(self, slot: SlotId) -> int | None:
+        """The card in ``slot`` if this seat knows it (public, or revealed to us), else ``None``."""
+        state = self._slots.get(slot)
+        return None if state is None else state.card
+
+    def is_public(self, slot: SlotId) -> bool:
+        """True once ``slot`` was revealed publicly or opened."""
+        state = self._slots.get(slot)
+        return state is not None and state.public
+
+    def can_open(self, slot: SlotId) -> bool:
+        """True if this seat knows the hidden card in ``slot`` and holds every other share."""
+        state = self._slots.get(slot)
+        reveal = self._reveals.get((slot, self.seat))
+        return (
+            state is not None
+            and not state.public
+            and state.card is not None
+            and reveal is not None
+            and len(reveal.shares) == self.params.n_seats - 1
+        )
+
+    def owed(self) -> list[Debt]:
+        """What is owed by whom, as far as this seat can know, sorted.
+
+        Key and shuffle debts are known to all. Shares owed to a holder other than this seat
+        travel privately and only the holder sees them arrive, so they are listed only for
+        this seat's own debts; shares owed to this seat and public shares are listed for all.
+        """
+        if self.joint_key is None:
+            return self._keys.debts()
+        debts: list[Debt] = []
+        if self._epoch is not None:
+            debts.append(Debt(self._epoch.turn, "shuffle", self._epoch.number))
+        owed: dict[tuple[Seat, Seat], list[SlotId]] = {}
+        for (slot, recipient), reveal in self._reveals.items():
+            if not reveal.requested or self._slots[slot].public:
+                continue
+            if recipient not in (PUBLIC, self.seat):
+                if not reveal.sent:
+                    owed.setdefault((self.seat, recipient), []).append(slot)
+                continue
+            for debtor in range(self.params.n_seats):
+                if debtor != recipient and debtor not in reveal.shares:
+                    owed.setdefault((debtor, recipient), []).append(slot)
+        for (debtor, recipient), slots in sorted(owed.items()):
+            debts.append(Debt(debtor, "shares", None, tuple(sorted(slots)), recipient))
+        return debts
+
+    def _context(self, epoch: int, seat: Seat) -> ProofContext:
+        return ProofContext(self.params.game_id, self.params.table_id, epoch, seat)
+
+    # -----------------------------------------------------------------------------------------
+    # Joint key (epoch 0).
+
+    def make_key_commit(self) -> Message:
+        """This seat's ``key_commit`` message (broadcast)."""
+        return encode_message(self._keys.make_commit())
+
+    def make_key_reveal(self) -> Message:
+        """This seat's ``key_reveal`` message (broadcast).
+
+        Raises:
+            DeckUsageError: not every seat's commitment has arrived yet (revealing earlier
+                would let a later peer choose its key after seeing ours).
+        """
+        message, ready = self._keys.make_reveal()
+        self._key_ready(ready)
+        return encode_message(message)
+
+    def _key_ready(self, ready: bool) -> None:
+        if ready and self.joint_key is not None:
+            self._events.append(KeyReady(self.joint_key))
+
+    # -----------------------------------------------------------------------------------------
+    # Shuffle epochs.
+
+    def begin_shuffle(
+        self,
+        slots: Sequence[SlotId],
+        first_new_slot: SlotId,
+        open_cards: Mapping[SlotId, int] | None = None,
+    ) -> int:
+        """Start a shuffle epoch for an engine ``ShuffleRequest`` (every peer calls it).
+
+        The input list has one ciphertext per slot of ``slots``, in that order: the slot's
+        ciphertext if it is hidden, the open encryption ``(M_c + PK, G)`` if it is public.
+
+        Args:
+            slots: the request's slots (ascending, as the engine gives them), 1 or more.
+            first_new_slot: output ``i`` becomes slot ``first_new_slot + i``.
+            open_cards: card indexes of slots this coordinator has never seen (the initial
+                deck: ``{slot: card}`` in the game's canonical order).
+
+        Returns:
+            The new epoch's number.
+
+        Raises:
+            DeckUsageError: no joint key yet, an epoch already running, an empty or repeated
+                list, an unknown slot, an open card given for a hidden slot or out of range,
+                shares still owed for an input slot, or a new slot id already in use.
+        """
+        joint_key = self.joint_key
+        if joint_key is None:
+            raise DeckUsageError("cannot shuffle before the joint key is ready")
+        if self._epoch is not None:
+            raise DeckUsageError(f"epoch {self._epoch.number} is still shuffling")
+        if not slots or len(set(slots)) != len(slots):
+            raise DeckUsageError(f"cannot shuffle an empty list or repeated slots: {slots!r}")
+        open_cards = dict(open_cards or {})
+        points = card_points(self.params.game_id, self.params.n_cards)
+        inputs: list[Ciphertext] = []
+        for slot in slots:
+            state = self._slots.get(slot)
+            card = open_cards.get(slot)
+            if card is not None and not 0 <= card < self.params.n_cards:
+                raise DeckUsageError(f"slot {slot}: card {card} is not in a deck of {len(points)}")
+            if state is not None and not state.public:
+                if card is not None:
+                    raise DeckUsageError(f"slot {slot} is hidden; its card cannot be given")
+                if self._pending(slot):
+                    raise DeckUsageError(f"shares are still owed for slot {slot}")
+                inputs.append(state.ciphertext)
+                continue
+            if state is not None:
+                if card is not None and card != state.card:
+                    raise DeckUsageError(f"slot {slot} is public as card {state.card}, not {card}")
+                card = state.card
+            if card is None:
+                raise DeckUsageError(f"slot {slot} is unknown; give its card in open_cards")
+            inputs.append(open_encryption(points[card], joint_key))
+        new_slots = range(first_new_slot, first_new_slot + len(slots))
+        clash = [s for s in new_slots if s in self._slots and s not in slots]
+        if clash or first_new_slot < 0:
+            raise DeckUsageError(f"new slot ids {clash[:5] or [first_new_slot]} are not free")
+        self._epoch_number += 1
+        self._epoch = _Epoch(self._epoch_number, tuple(slots), first_new_slot, inputs)
+        return self._epoch_number
+
+    def _pending(self, slot: SlotId) -> bool:
+        """True while this seat waits for or owes shares of ``slot``."""
+        for (s, recipient), reveal in self._reveals.items():
+            if s != slot or not reveal.requested:
+                continue
+            if recipient == PUBLIC and len(reveal.shares) < self.params.n_seats:
+                return True
+            if recipient == self.seat and len(reveal.shares) < self.params.n_seats - 1:
+                return True
+            if recipient not in (PUBLIC, self.seat) and not reveal.sent:
+                return True
+        return False
+
+    def make_shuffle(self) -> Message:
+        """This seat's shuffle of the current list, with its proof of shuffle (broadcast).
+
+        Raises:
+            DeckUsageError: no epoch running, or not this seat's turn.
+        """
+        epoch = self._epoch
+        joint_key = self.joint_key
+        if epoch is None or epoch.turn != self.seat or joint_key is None:
+            raise DeckUsageError(f"it is not seat {self.seat}'s turn to shuffle")
+        outputs, witness = gen_shuffle(epoch.current, joint_key, self._random)
+        proof = gen_shuffle_proof(
+            self._context(epoch.number, self.seat),
+            epoch.current,
+            outputs,
+            witness,
+            joint_key,
+            self._random,
+        )
+        message = ShuffleMessage(self.seat, epoch.number, tuple(outputs), proof)
+        self._advance(epoch, outputs)
+        return encode_message(message)
+
+    def _accept_shuffle(self, sender: Seat, message: ShuffleMessage, joint_key: Point) -> None:
+        epoch = self._epoch
+        if epoch is None:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a shuffle while no shuffle is running",
+                seat=sender,
+                epoch=message.epoch,
+            )
+        if message.epoch != epoch.number:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a shuffle for epoch {message.epoch} in epoch {epoch.number}",
+                seat=sender,
+                epoch=epoch.number,
+            )
+        if sender != epoch.turn:
+            raise ProtocolViolationError(
+                f"seat {sender} shuffled out of turn (seat {epoch.turn} is to shuffle)",
+                seat=sender,
+                epoch=epoch.number,
+            )
+        check_shuffle_proof(
+            self._context(epoch.number, sender),
+            epoch.current,
+            message.outputs,
+            message.proof,
+            joint_key,
+        )
+        self._advance(epoch, list(message.outputs))
+
+    def _advance(self, epoch: _Epoch, outputs: list[Ciphertext]) -> None:
+        self._events.append(ShuffleVerified(epoch.number, epoch.turn))
+        epoch.current = outputs
+        epoch.turn += 1
+        if epoch.turn < self.params.n_seats:
+            return
+        for slot in epoch.input_slots:
+            self._slots.pop(slot, None)
+        self._reveals = {k: v for k, v in self._reveals.items() if k[0] in self._slots}
+        new_slots = tuple(range(epoch.first_new_slot, epoch.first_new_slot + len(outputs)))
+        for slot, ciphertext in zip(new_slots, outputs, strict=True):
+            self._slots[slot] = _Slot(ciphertext, epoch.number)
+        self._epoch = None
+        self._events.append(EpochComplete(epoch.number, new_slots))
+
+    # -----------------------------------------------------------------------------------------
+    # Reveals.
+
+    def _hidden(self, slot: SlotId) -> _Slot:
+        state = self._slots.get(slot)
+        if state is None:
+            raise DeckUsageError(f"slot {slot} is not a slot of the deck")
+        if state.public:
+            raise DeckUsageError(f"slot {slot} is already public")
+        return state
+
+    def request_private(self, slots: Iterable[SlotId], holder: Seat) -> None:
+        """The engine deals or draws ``slots`` to ``holder``: every other seat owes it shares.
+
+        Raises:
+            DeckUsageError: a slot unknown or public, or ``holder`` not at the table.
+        """
+        if not 0 <= holder < self.params.n_seats:
+            raise DeckUsageError(f"seat {holder} is not at the table")
+        self._request(slots, holder)
+
+    def request_public(self, slots: Iterable[SlotId]) -> None:
+        """The engine turns ``slots`` face up: every seat owes a public share for each.
+
+        Raises:
+            DeckUsageError: a slot unknown or already public.
+        """
+        self._request(slots, PUBLIC)
+
+    def _request(self, slots: Iterable[SlotId], recipient: Seat) -> None:
+        slot_list = list(slots)
+        for slot in slot_list:
+            self._hidden(slot)
+        for slot in slot_list:
+            self._reveals.setdefault((slot, recipient), _Reveal()).requested = True
+            self._complete(slot, recipient)
+
+    def _owes(self, slot: SlotId, recipient: Seat) -> bool:
+        reveal = self._reveals.get((slot, recipient))
+        return (
+            reveal is not None
+            and reveal.requested
+            and not reveal.sent
+            and not self._slots[slot].public
+        )
+
+    def make_shares(self, recipient: Seat, slots: Iterable[SlotId] | None = None) -> Message | None:
+        """This seat's decryption shares for ``recipient`` (a seat or ``PUBLIC``).
+
+        Send the message to the recipient alone (encrypted end to end) for a private reveal,
+        to everyone for a public one. Public shares count locally at once.
+
+        Args:
+            recipient: the holder, or ``PUBLIC``.
+            slots: which requested slots; every one this seat still owes ``recipient`` if
+                omitted.
+
+        Returns:
+            The ``shares`` message, or ``None`` when nothing is owed.
+
+        Raises:
+            DeckUsageError: ``recipient`` is this seat, or a slot has no such request.
+        """
+        if recipient == self.seat:
+            raise DeckUsageError("a seat never sends shares to itself")
+        if slots is None:
+            slots = sorted(s for s, r in self._reveals if r == recipient and self._owes(s, r))
+        items: list[Share] = []
+        for slot in slots:
+            state = self._hidden(slot)
+            reveal = self._reveals.get((slot, recipient))
+            if reveal is None or not reveal.requested:
+                raise DeckUsageError(f"no reveal of slot {slot} to {recipient} was requested")
+            share, proof = prove_share(
+                self._context(state.epoch, self.seat),
+                self._secret,
+                state.ciphertext,
+                slot,
+                recipient,
+                self._random,
+            )
+            items.append(Share(self.seat, slot, share, proof))
+        if not items:
+            return None
+        for item in items:
+            reveal = self._reveals[(item.slot, recipient)]
+            reveal.sent = True
+            if recipient == PUBLIC:
+                reveal.shares[self.seat] = item
+                self._complete(item.slot, PUBLIC)
+        return encode_message(SharesMessage(self.seat, recipient, tuple(items)))
+
+    def make_owed_shares(self) -> list[tuple[Seat, Message]]:
+        """Every share this seat owes now, as ``(recipient, message)`` pairs (``PUBLIC`` last)."""
+        recipients = sorted(
+            {r for s, r in self._reveals if r != self.seat and self._owes(s, r)},
+            key=lambda r: (r == PUBLIC, r),
+        )
+        out = []
+        for recipient in recipients:
+            message = self.make_shares(recipient)
+            if message is not None:
+                out.append((recipient, message))
+        return out
+
+    def _check_share(self, item: Share, recipient: Seat, sender: Seat) -> None:
+        state = self._slots.get(item.slot)
+        if state is None:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a share for slot {item.slot}, which is not in the deck",
+                seat=sender,
+                epoch=self._epoch_number,
+            )
+        if not 0 <= item.seat < self.params.n_seats:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a share by seat {item.seat}, who is not at the table",
+                seat=sender,
+                epoch=state.epoch,
+            )
+        check_share(
+            self._context(state.epoch, item.seat),
+            self._keys.keys[item.seat],
+            state.ciphertext,
+            item.slot,
+            recipient,
+            item.share,
+            item.proof,
+        )
+
+    def _accept_shares(self, sender: Seat, message: SharesMessage) -> None:
+        recipient = message.recipient
+        if recipient not in (PUBLIC, self.seat) or recipient == sender:
+            raise ProtocolViolationError(
+                f"seat {sender} sent this seat shares addressed to {recipient}",
+                seat=sender,
+                epoch=self._epoch_number,
+            )
+        fresh: list[Share] = []
+        for item in message.shares:
+            reveal = self._reveals.get((item.slot, recipient))
+            known = None if reveal is None else reveal.shares.get(sender)
+            state = self._slots.get(item.slot)
+            if (known is not None and known.share == item.share) or (
+                state is not None and state.public
+            ):
+                continue  # a repeat, or too late to matter
+            self._check_share(item, recipient, sender)
+            fresh.append(item)
+        for item in fresh:
+            self._reveals.setdefault((item.slot, recipient), _Reveal()).shares[sender] = item
+        for item in fresh:
+            self._complete(item.slot, recipient)
+
+    def _complete(self, slot: SlotId, recipient: Seat) -> None:
+        reveal = self._reveals.get((slot, recipient))
+        state = self._slots[slot]
+        if reveal is None or not reveal.requested or state.public:
+            return
+        shares = [s.share for s in reveal.shares.values()]
+        if recipient == PUBLIC and len(shares) == self.params.n_seats:
+            state.card, state.public = self._decrypt(state.ciphertext, shares), True
+            self._events.append(CardRevealed(slot, state.card))
+        elif (
+            recipient == self.seat and state.card is None and len(shares) == self.params.n_seats - 1
+        ):
+            own = state.ciphertext.b * self._secret
+            state.card = self._decrypt(state.ciphertext, [*shares, own])
+            self._events.append(CardLearned(slot, state.card))
+
+    def _decrypt(self, ciphertext: Ciphertext, shares: list[Point]) -> int:
+        point = decrypt_with_shares(ciphertext, shares)
+        card = card_lookup(self.params.game_id, self.params.n_cards).get(point.encode())
+        if card is None:  # pragma: no cover - impossible once every proof verified
+            raise DeckError("a decryption gave no card: the deck is corrupt")
+        return card
+
+    # -----------------------------------------------------------------------------------------
+    # Opening a card the holder knows.
+
+    def make_open(self, slot: SlotId) -> Message:
+        """Open a card this seat holds (lay down, discard, play): broadcast the message.
+
+        Raises:
+            DeckUsageError: this seat does not know the card or lacks some seat's share.
+        """
+        state = self._slots.get(slot)
+        if state is None or state.card is None or not self.can_open(slot):
+            raise DeckUsageError(f"seat {self.seat} cannot open slot {slot}")
+        own, proof = prove_share(
+            self._context(state.epoch, self.seat),
+            self._secret,
+            state.ciphertext,
+            slot,
+            self.seat,
+            self._random,
+        )
+        received = self._reveals[(slot, self.seat)].shares
+        shares = sorted([Share(self.seat, slot, own, proof), *received.values()], key=_by_seat)
+        state.public = True
+        self._events.append(CardOpened(slot, state.card, self.seat))
+        return encode_message(OpenMessage(self.seat, slot, state.card, tuple(shares)))
+
+    def _accept_open(self, sender: Seat, message: OpenMessage) -> None:
+        state = self._slots.get(message.slot)
+        epoch = self._epoch_number if state is None else state.epoch
+
+        def violation(problem: str) -> ProtocolViolationError:
+            text = f"seat {sender} opened slot {message.slot} {problem}"
+            return ProtocolViolationError(text, seat=sender, epoch=epoch)
+
+        if state is None or state.public:
+            raise violation("which is not a hidden slot")
+        seats = sorted(s.seat for s in message.shares)
+        if seats != list(range(self.params.n_seats)):
+            raise violation(f"with the shares of seats {seats}")
+        if any(s.slot != message.slot for s in message.shares):
+            raise violation("with the shares of another slot")
+        for item in message.shares:
+            try:
+                self._check_share(item, sender, sender)
+            except ProofError as exc:  # whoever made the share, the opener vouched for it
+                raise ProofError(OPENING, str(exc), seat=sender, epoch=epoch) from None
+        point = decrypt_with_shares(state.ciphertext, [s.share for s in message.shares])
+        points = card_points(self.params.game_id, self.params.n_cards)
+        if not 0 <= message.card < len(points) or point != points[message.card]:
+            raise ProofError(
+                OPENING,
+                f"slot {message.slot} does not hold card {message.card}",
+                seat=sender,
+                epoch=epoch,
+            )
+        state.card, state.public = message.card, True
+        self._events.append(CardOpened(message.slot, message.card, sender))
+
+    # -----------------------------------------------------------------------------------------
+    # Input.
+
+    def accept(self, sender: Seat, value: Any) -> None:
+        """Check and apply one message from ``sender`` (the seat the peer layer authenticated).
+
+        Messages must arrive in the order of the shared log; a private ``shares`` message
+        must come after the log entries before it. Read the results with :meth:`take_events`.
+        On any error the state is unchanged.
+
+        Raises:
+            InvalidMessageError: the message is malformed (names ``sender``).
+            ProtocolViolationError: the message is not allowed now (names ``sender``).
+            ProofError: a proof fails (names the proof, the prover and the epoch).
+            DeckUsageError: ``sender`` is not at the table.
+        """
+        if not 0 <= sender < self.params.n_seats:
+            raise DeckUsageError(f"seat {sender} is not at the table")
+        size = None if self._epoch is None else len(self._epoch.current)
+        message = decode_message(value, sender, shuffle_size=size)
+        if message.seat != sender:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a message in the name of seat {message.seat}",
+                seat=sender,
+                epoch=self._epoch_number,
+            )
+        if isinstance(message, KeyCommit):
+            self._keys.accept_commit(sender, message)
+            return
+        if isinstance(message, KeyReveal):
+            self._key_ready(self._keys.accept_reveal(sender, message))
+            return
+        joint_key = self.joint_key
+        if joint_key is None:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a {value['type']} message before the joint key was ready",
+                seat=sender,
+                epoch=0,
+            )
+        if isinstance(message, ShuffleMessage):
+            self._accept_shuffle(sender, message, joint_key)
+        elif isinstance(message, SharesMessage):
+            self._accept_shares(sender, message)
+        else:
+            self._accept_open(sender, message)
+
+
+def _by_seat(share: Share) -> Seat:
+    return share.seat

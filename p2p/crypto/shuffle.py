@@ -1,0 +1,294 @@
+"""Re-encryption shuffle with the Terelius-Wikström proof of shuffle.
+
+The algorithms follow the pseudo-code of Haenni, Locher, Koenig, Dubuis, "Pseudo-Code
+Algorithms for Verifiable Re-Encryption Mix-Nets" (FC 2017 workshops, LNCS 10323), section 4
+(Algorithms 4.1-4.6: GenShuffle, GenPermutationCommitment, GenCommitmentChain, GenShuffleProof,
+CheckShuffleProof), as in the CHVote specification, written additively for an elliptic curve:
+their ``g^x`` is ``x*G`` here, a product of powers is a sum of multiples, ``pk^{-s}`` is
+``(-s)*PK``. Based on Terelius and Wikström, "Proofs of Restricted Shuffles", AFRICACRYPT 2010.
+
+Conventions: the permutation ``psi`` maps output positions to inputs: output ``i`` is input
+``psi[i]`` re-encrypted (``ẽ_i = ReEnc(e_{psi(i)}, r̃_{psi(i)})``), the same convention as
+``engine.core.Shuffle.order``. Lists are 0-based. The challenges ``u_j`` are indexed by input,
+``u'_i = u_{psi(i)}`` by output.
+
+Cost (N cards): proving takes 6N variable-base and 4N fixed-base multiplications (the shuffle
+itself included), verifying 8N variable-base and N fixed-base ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from p2p.crypto.elgamal import Ciphertext, chain_generator, reencrypt, shuffle_generators
+from p2p.crypto.errors import ProofError
+from p2p.crypto.group import (
+    ORDER,
+    G,
+    Point,
+    RandomBytes,
+    linear_combination,
+    mul_base,
+    point_sum,
+    random_permutation,
+    random_scalar,
+)
+from p2p.crypto.transcript import ProofContext, Transcript
+
+SHUFFLE_PROOF: Final[str] = "proof of shuffle"
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleProof:
+    """A proof of shuffle (Haenni et al. 2017, Algorithm 4.4 output, plus ``c`` and ``ĉ``).
+
+    Every tuple has one entry per card (``N``).
+
+    Attributes:
+        commitments: the permutation commitment ``c_j = r_j*G + h_i`` for ``j = psi(i)``
+            (indexed by input ``j``).
+        chain: the commitment chain ``ĉ_i = r̂_i*G + u'_i*ĉ_{i-1}``, ``ĉ_0 = h`` (``ĉ_1..ĉ_N``).
+        t1, t2, t3, t41, t42: the first messages ``t_1, t_2, t_3, t_{4,1}, t_{4,2}``.
+        t_hat: the first messages ``t̂_1..t̂_N``.
+        s1, s2, s3, s4: the responses ``s_1..s_4``.
+        s_hat: the responses ``ŝ_1..ŝ_N``.
+        s_prime: the responses ``s'_1..s'_N``.
+    """
+
+    commitments: tuple[Point, ...]
+    chain: tuple[Point, ...]
+    t1: Point
+    t2: Point
+    t3: Point
+    t41: Point
+    t42: Point
+    t_hat: tuple[Point, ...]
+    s1: int
+    s2: int
+    s3: int
+    s4: int
+    s_hat: tuple[int, ...]
+    s_prime: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleWitness:
+    """The prover's secret: the permutation and the re-encryption randomness (per input)."""
+
+    permutation: tuple[int, ...]
+    randomness: tuple[int, ...]
+
+
+def gen_shuffle(
+    ciphertexts: Sequence[Ciphertext], public_key: Point, random_bytes: RandomBytes
+) -> tuple[list[Ciphertext], ShuffleWitness]:
+    """GenShuffle (Algorithm 4.1): permute and re-encrypt a list of ``N`` ciphertexts.
+
+    Returns:
+        The ``N`` output ciphertexts and the witness for :func:`gen_shuffle_proof`.
+    """
+    permutation = random_permutation(len(ciphertexts), random_bytes)
+    randomness = tuple(random_scalar(random_bytes) for _ in ciphertexts)
+    reencrypted = [
+        reencrypt(e, public_key, r) for e, r in zip(ciphertexts, randomness, strict=True)
+    ]
+    return [reencrypted[j] for j in permutation], ShuffleWitness(permutation, randomness)
+
+
+def _challenges_u(
+    context: ProofContext,
+    public_key: Point,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    commitments: Sequence[Point],
+) -> tuple[Transcript, list[int]]:
+    """The transcript over every public input and the challenges ``u_1..u_N``."""
+    transcript = Transcript("shuffle", context)
+    transcript.append_int("N", len(inputs))
+    transcript.append_point("PK", public_key)
+    transcript.append_points("e.a", [e.a for e in inputs])
+    transcript.append_points("e.b", [e.b for e in inputs])
+    transcript.append_points("e~.a", [e.a for e in outputs])
+    transcript.append_points("e~.b", [e.b for e in outputs])
+    transcript.append_points("c", commitments)
+    return transcript, transcript.challenges("u", len(inputs))
+
+
+def _challenge_c(
+    transcript: Transcript,
+    chain: Sequence[Point],
+    t: Sequence[Point],
+    t_hat: Sequence[Point],
+) -> int:
+    transcript.append_points("c^", chain)
+    transcript.append_points("t", t)
+    transcript.append_points("t^", t_hat)
+    return transcript.challenge("c")
+
+
+def gen_shuffle_proof(
+    context: ProofContext,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    witness: ShuffleWitness,
+    public_key: Point,
+    random_bytes: RandomBytes,
+) -> ShuffleProof:
+    """GenShuffleProof (Algorithm 4.4): prove that ``outputs`` is a re-encryption shuffle.
+
+    Args:
+        context: game, table, epoch and prover seat (all hashed into every challenge).
+        inputs: the ``N`` input ciphertexts.
+        outputs: the ``N`` outputs of :func:`gen_shuffle`.
+        witness: the permutation and randomness :func:`gen_shuffle` returned.
+        public_key: the joint key.
+        random_bytes: the source of every random scalar.
+    """
+    n = len(inputs)
+    psi = witness.permutation
+    h = chain_generator(context.game_id)
+    hs = shuffle_generators(context.game_id, n)
+    # GenPermutationCommitment (Algorithm 4.2): c_{psi(i)} = r_{psi(i)}*G + h_i.
+    r = [random_scalar(random_bytes) for _ in range(n)]
+    commitments: list[Point] = [G] * n
+    for i, j in enumerate(psi):
+        commitments[j] = mul_base(r[j]) + hs[i]
+    transcript, u = _challenges_u(context, public_key, inputs, outputs, commitments)
+    u_prime = [u[j] for j in psi]
+    # GenCommitmentChain (Algorithm 4.3): ĉ_i = r̂_i*G + u'_i*ĉ_{i-1}, ĉ_0 = h.
+    r_hat = [random_scalar(random_bytes) for _ in range(n)]
+    chain: list[Point] = []
+    previous = h
+    for i in range(n):
+        previous = mul_base(r_hat[i]) + previous * u_prime[i]
+        chain.append(previous)
+    w1, w2, w3, w4 = (random_scalar(random_bytes) for _ in range(4))
+    w_hat = [random_scalar(random_bytes) for _ in range(n)]
+    w_prime = [random_scalar(random_bytes) for _ in range(n)]
+    t1 = mul_base(w1)
+    t2 = mul_base(w2)
+    t3 = mul_base(w3) + linear_combination(w_prime, hs)
+    t41 = point_sum((public_key * -w4, linear_combination(w_prime, [e.a for e in outputs])))
+    t42 = point_sum((mul_base(-w4), linear_combination(w_prime, [e.b for e in outputs])))
+    chain_before = [h, *chain[:-1]]
+    t_hat = [mul_base(w_hat[i]) + chain_before[i] * w_prime[i] for i in range(n)]
+    c = _challenge_c(transcript, chain, (t1, t2, t3, t41, t42), t_hat)
+    # Responses.
+    r_bar = sum(r) % ORDER
+    v = [1] * n  # v_i = prod_{k > i} u'_k
+    for i in range(n - 2, -1, -1):
+        v[i] = u_prime[i + 1] * v[i + 1] % ORDER
+    r_chain = sum(rh * vi for rh, vi in zip(r_hat, v, strict=True)) % ORDER
+    r_tilde = sum(rj * uj for rj, uj in zip(r, u, strict=True)) % ORDER
+    r_reenc = sum(rj * uj for rj, uj in zip(witness.randomness, u, strict=True)) % ORDER
+    return ShuffleProof(
+        commitments=tuple(commitments),
+        chain=tuple(chain),
+        t1=t1,
+        t2=t2,
+        t3=t3,
+        t41=t41,
+        t42=t42,
+        t_hat=tuple(t_hat),
+        s1=(w1 - c * r_bar) % ORDER,
+        s2=(w2 - c * r_chain) % ORDER,
+        s3=(w3 - c * r_tilde) % ORDER,
+        s4=(w4 - c * r_reenc) % ORDER,
+        s_hat=tuple((w_hat[i] - c * r_hat[i]) % ORDER for i in range(n)),
+        s_prime=tuple((w_prime[i] - c * u_prime[i]) % ORDER for i in range(n)),
+    )
+
+
+def check_shuffle_proof(
+    context: ProofContext,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    proof: ShuffleProof,
+    public_key: Point,
+) -> None:
+    """CheckShuffleProof (Algorithm 4.5): verify a proof of shuffle.
+
+    Args:
+        context: game, table, epoch and the prover's seat.
+        inputs: the ``N`` ciphertexts the prover received.
+        outputs: the ``N`` ciphertexts the prover published.
+        proof: the proof; every list of length ``N``.
+        public_key: the joint key.
+
+    Raises:
+        ProofError: a list of the wrong length, or the proof does not verify; names the
+            prover's seat and the epoch.
+    """
+    n = len(inputs)
+
+    def fail(message: str) -> ProofError:
+        return ProofError(SHUFFLE_PROOF, message, seat=context.seat, epoch=context.epoch)
+
+    lengths = {
+        "outputs": len(outputs),
+        "commitments": len(proof.commitments),
+        "chain": len(proof.chain),
+        "t_hat": len(proof.t_hat),
+        "s_hat": len(proof.s_hat),
+        "s_prime": len(proof.s_prime),
+    }
+    for name, length in lengths.items():
+        if length != n:
+            raise fail(f"{name} has {length} entries for {n} input cards")
+    if n == 0:
+        raise fail("an empty list cannot be shuffled")
+    h = chain_generator(context.game_id)
+    hs = shuffle_generators(context.game_id, n)
+    transcript, u = _challenges_u(context, public_key, inputs, outputs, proof.commitments)
+    c = _challenge_c(
+        transcript, proof.chain, (proof.t1, proof.t2, proof.t3, proof.t41, proof.t42), proof.t_hat
+    )
+    cu = [c * uj % ORDER for uj in u]
+    u_product = 1
+    for uj in u:
+        u_product = u_product * uj % ORDER
+    # c̄ = sum c_j - sum h_i;  ĉ = ĉ_N - (prod u)*h.
+    c_bar = point_sum(proof.commitments) - point_sum(hs)
+    c_hat = proof.chain[-1] - h * u_product
+    t1 = point_sum((c_bar * c, mul_base(proof.s1)))
+    t2 = point_sum((c_hat * c, mul_base(proof.s2)))
+    t3 = point_sum(
+        (
+            linear_combination(cu, proof.commitments),
+            mul_base(proof.s3),
+            linear_combination(proof.s_prime, hs),
+        )
+    )
+    t41 = point_sum(
+        (
+            linear_combination(cu, [e.a for e in inputs]),
+            public_key * -proof.s4,
+            linear_combination(proof.s_prime, [e.a for e in outputs]),
+        )
+    )
+    t42 = point_sum(
+        (
+            linear_combination(cu, [e.b for e in inputs]),
+            mul_base(-proof.s4),
+            linear_combination(proof.s_prime, [e.b for e in outputs]),
+        )
+    )
+    for name, ours, theirs in (
+        ("t1", t1, proof.t1),
+        ("t2", t2, proof.t2),
+        ("t3", t3, proof.t3),
+        ("t41", t41, proof.t41),
+        ("t42", t42, proof.t42),
+    ):
+        if ours != theirs:
+            raise fail(f"{name} does not verify")
+    previous = h
+    for i in range(n):
+        t_hat = point_sum(
+            (proof.chain[i] * c, mul_base(proof.s_hat[i]), previous * proof.s_prime[i])
+        )
+        if t_hat != proof.t_hat[i]:
+            raise fail(f"t_hat[{i}] does not verify")
+        previous = proof.chain[i]
