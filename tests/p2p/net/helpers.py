@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from p2p.identity import Identity
 from p2p.record import Record
-from p2p.table import Lobby, Outgoing, OptionValue, StartedTable
+from p2p.table import Lobby, OptionValue, Outgoing, StartedTable
 from p2p.wire import ReplayGuard, decode_envelope
 
 NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay", "gus")
@@ -18,7 +18,9 @@ def people(n: int = 4) -> list[Identity]:
     return [Identity(bytes([i + 1]) * 32, NICKS[i]) for i in range(n)]
 
 
-def rules_check(game: str, options: Mapping[str, OptionValue]) -> tuple[dict[str, OptionValue], int, int]:
+def rules_check(
+    game: str, options: Mapping[str, OptionValue]
+) -> tuple[dict[str, OptionValue], int, int]:
     """A stand-in rule registry: game ``test-game`` with one bool option ``fast``."""
     if game != "test-game":
         raise ValueError(f"unknown game {game!r}")
@@ -54,15 +56,16 @@ class LobbyNet:
             self.post(to, lobby.receive(env))
 
 
-def start_table(ids: Sequence[Identity], options: Mapping[str, OptionValue] | None = None,
-                ) -> tuple[list[Lobby], LobbyNet]:
+def start_table(
+    ids: Sequence[Identity],
+    options: Mapping[str, OptionValue] | None = None,
+) -> tuple[list[Lobby], LobbyNet]:
     """A table hosted by ``ids[0]``, joined by the others, started by everyone."""
     host = Lobby.create(ids[0], "test-game", options, table=TABLE, rules_check=rules_check)
     lobbies = [host]
     net = LobbyNet([host])
     for me in ids[1:]:
-        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game",
-                                 rules_check=rules_check)
+        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game", rules_check=rules_check)
         lobbies.append(lobby)
         net.by_key[me.public_key] = lobby
         net.guards[me.public_key] = ReplayGuard()

@@ -57,8 +57,12 @@ def test_readable_by_others_is_refused(tmp_path: Path) -> None:
         ("not json", "not valid"),
         ('{"format": "other", "v": 1}', "not a version 1"),
         ('{"format": "lancards-identity", "v": 1, "ed25519_seed": "00", "nick": "a"}', "32 bytes"),
-        ('{"format": "lancards-identity", "v": 1, "ed25519_seed": "' + "00" * 32 + '", "nick": ""}',
-         "nickname"),
+        (
+            '{"format": "lancards-identity", "v": 1, "ed25519_seed": "'
+            + "00" * 32
+            + '", "nick": ""}',
+            "nickname",
+        ),
     ],
 )
 def test_bad_file_contents(tmp_path: Path, text: str, problem: str) -> None:

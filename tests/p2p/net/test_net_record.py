@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import IllegalActionError
-from p2p.errors import EquivocationError, RecordError, RecordFileError, Reason
+from p2p.errors import EquivocationError, Reason, RecordError, RecordFileError
 from p2p.identity import Identity
 from p2p.record import Entry, Record, read_record, sha256_hex, sign_entry, verify_lines
 from p2p.table import check_record_genesis
@@ -39,14 +39,16 @@ def test_entries_chain_and_hash() -> None:
 def test_forged_signature_names_the_link_that_delivered_it() -> None:
     ids, record = record_with(2)
     good = record.next_entry(ids[2], {"move": "x"}, state_hash(2))
-    forged = Entry(good.table, good.seq, good.author, good.prev, {"move": "y"}, good.state,
-                   good.sig)
+    forged = Entry(
+        good.table, good.seq, good.author, good.prev, {"move": "y"}, good.state, good.sig
+    )
     err = rejection(record, forged, link="bob [link]")
     assert (err.reason, err.sender, err.seq) == (Reason.BAD_SIGNATURE, "bob [link]", 2)
     # Signed by someone else in the author's name:
     other = sign_entry(ids[0], good.table, 2, good.prev, {"move": "x"}, good.state)
-    impostor = Entry(good.table, 2, ids[2].public_key, good.prev, other.payload, other.state,
-                     other.sig)
+    impostor = Entry(
+        good.table, 2, ids[2].public_key, good.prev, other.payload, other.state, other.sig
+    )
     assert rejection(record, impostor).reason is Reason.BAD_SIGNATURE
     unsigned = {**good.to_dict(), "sig": ""}
     assert rejection(record, unsigned, link="bob").reason is Reason.UNSIGNED
@@ -110,8 +112,9 @@ def test_validator_refusal_names_the_author() -> None:
 
 def test_equivocation_is_kept_as_evidence() -> None:
     ids, record = record_with(3)
-    second = sign_entry(ids[1], record.table, 1, record.entries[1].prev, {"move": "other"},
-                        state_hash(1))
+    second = sign_entry(
+        ids[1], record.table, 1, record.entries[1].prev, {"move": "other"}, state_hash(1)
+    )
     with pytest.raises(EquivocationError) as info:
         record.append(second)
     err = info.value

@@ -66,8 +66,7 @@ def test_expected_purpose_and_impersonated_sender() -> None:
         open_sealed(BOB, sealed, ANN.public(), table=TABLE, purpose="share:deal:18")
     assert info.value.reason is Reason.WRONG_TABLE
     # Cyd seals in Ann's name: the static-static DH part fails.
-    fake = dataclasses.replace(seal(CYD, BOB.public(), TABLE, "p", SHARE),
-                               sender=ANN.public_key)
+    fake = dataclasses.replace(seal(CYD, BOB.public(), TABLE, "p", SHARE), sender=ANN.public_key)
     with pytest.raises(SealedError) as info:
         open_sealed(BOB, fake, ANN.public(), table=TABLE)
     assert info.value.reason is Reason.UNDECRYPTABLE
@@ -77,12 +76,34 @@ def test_expected_purpose_and_impersonated_sender() -> None:
     ("data", "detail"),
     [
         ({"sender": "00"}, "lacks field"),
-        ({**dict.fromkeys(["sender", "recipient", "epk"], "00" * 32), "tbl": TABLE,
-          "purpose": "BAD", "ct": "00" * 20}, "bad table or purpose"),
-        ({**dict.fromkeys(["sender", "recipient", "epk"], "00" * 32), "tbl": TABLE,
-          "purpose": "p", "ct": "00" * 4}, "ciphertext of 4 bytes"),
-        ({**dict.fromkeys(["sender", "recipient"], "00" * 32), "epk": "zz", "tbl": TABLE,
-          "purpose": "p", "ct": "00" * 20}, "epk"),
+        (
+            {
+                **dict.fromkeys(["sender", "recipient", "epk"], "00" * 32),
+                "tbl": TABLE,
+                "purpose": "BAD",
+                "ct": "00" * 20,
+            },
+            "bad table or purpose",
+        ),
+        (
+            {
+                **dict.fromkeys(["sender", "recipient", "epk"], "00" * 32),
+                "tbl": TABLE,
+                "purpose": "p",
+                "ct": "00" * 4,
+            },
+            "ciphertext of 4 bytes",
+        ),
+        (
+            {
+                **dict.fromkeys(["sender", "recipient"], "00" * 32),
+                "epk": "zz",
+                "tbl": TABLE,
+                "purpose": "p",
+                "ct": "00" * 20,
+            },
+            "epk",
+        ),
     ],
 )
 def test_malformed_dict_form(data: dict[str, object], detail: str) -> None:

@@ -21,8 +21,9 @@ def test_four_peers_form_and_start_a_table() -> None:
     table = tables[0]
     assert table is not None
     assert table.spec.options == {"fast": True} and table.spec.game == "test-game"
-    expected = sorted(ids, key=lambda p: hashlib.sha256(SEAT_TAG + TABLE.encode()
-                                                        + p.public_key).digest())
+    expected = sorted(
+        ids, key=lambda p: hashlib.sha256(SEAT_TAG + TABLE.encode() + p.public_key).digest()
+    )
     assert [m.public_key for m in table.seats] == [p.public_key for p in expected]
     assert [m.nick for m in table.seats] == [p.nick for p in expected]
     assert set(table.sigs) == {p.public_key.hex() for p in ids}
@@ -45,8 +46,7 @@ def test_leave_before_start_and_free_seats() -> None:
     net = LobbyNet([host])
     guests = []
     for me in ids[1:]:
-        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game",
-                                 rules_check=rules_check)
+        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game", rules_check=rules_check)
         guests.append(lobby)
         net.by_key[me.public_key], net.guards[me.public_key] = lobby, ReplayGuard()
         net.post(me.public_key, [join])
@@ -59,7 +59,9 @@ def test_leave_before_start_and_free_seats() -> None:
     net.post(ids[0].public_key, host.propose_start())
     net.run()
     assert host.started is not None and [m.nick for m in host.started.seats] in (
-        ["ann", "cyd"], ["cyd", "ann"])
+        ["ann", "cyd"],
+        ["cyd", "ann"],
+    )
     assert guests[1].started == host.started and guests[0].started is None
 
 
@@ -75,11 +77,21 @@ def test_rejections_name_the_sender_and_leave_the_lobby_unchanged() -> None:
     cases = [
         (ids[1], "table.join", {**join, "game": "poker"}, Reason.TABLE_RULES, "this table plays"),
         (ids[1], "table.join", {**join, "xpk": "00"}, Reason.MALFORMED, "X25519"),
-        (ids[1], "table.roster", {"version": 9, "members": [], "spec": {}}, Reason.WRONG_SENDER,
-         "not expected"),
+        (
+            ids[1],
+            "table.roster",
+            {"version": 9, "members": [], "spec": {}},
+            Reason.WRONG_SENDER,
+            "not expected",
+        ),
         (ids[1], "table.leave", {}, Reason.TABLE_RULES, "is not at the table"),
-        (ids[1], "table.sign", {"statement_hash": "00", "sig": "00"}, Reason.TABLE_RULES,
-         "before any start"),
+        (
+            ids[1],
+            "table.sign",
+            {"statement_hash": "00", "sig": "00"},
+            Reason.TABLE_RULES,
+            "before any start",
+        ),
     ]
     for sender, type_, body, reason, detail in cases:
         with pytest.raises(TableError) as info:
@@ -88,8 +100,9 @@ def test_rejections_name_the_sender_and_leave_the_lobby_unchanged() -> None:
         assert info.value.sender.startswith(f"[{sender.fingerprint}]")
         assert len(host.members) == 1
     for me in ids[1:6]:
-        host.receive(message(me, "table.join", {**join, "nick": me.nick,
-                                                "xpk": me.x25519_public.hex()}))  # type: ignore[arg-type]
+        host.receive(
+            message(me, "table.join", {**join, "nick": me.nick, "xpk": me.x25519_public.hex()})
+        )  # type: ignore[arg-type]
     assert host.free_seats == 0
     with pytest.raises(TableError, match=r"full \(6 seats\)"):
         host.receive(message(ids[6], "table.join", {**join, "xpk": ids[6].x25519_public.hex()}))  # type: ignore[arg-type]
@@ -102,14 +115,19 @@ def test_guest_refuses_a_start_that_differs_from_its_view() -> None:
     lobbies, _ = start_table(ids[:2])
     host, guest = lobbies
     assert guest.started is not None
-    fresh, _join = Lobby.join(ids[2], TABLE, ids[0].public_key, "test-game",
-                              rules_check=rules_check)
-    roster = {"version": 1, "spec": host.spec.to_dict(),
-              "members": [{"pk": m.public_key.hex(), "xpk": m.x25519_public.hex(),
-                           "nick": m.nick} for m in (ids[0].public(), ids[2].public())]}
+    fresh, _join = Lobby.join(
+        ids[2], TABLE, ids[0].public_key, "test-game", rules_check=rules_check
+    )
+    roster = {
+        "version": 1,
+        "spec": host.spec.to_dict(),
+        "members": [
+            {"pk": m.public_key.hex(), "xpk": m.x25519_public.hex(), "nick": m.nick}
+            for m in (ids[0].public(), ids[2].public())
+        ],
+    }
     fresh.receive(message(ids[0], "table.roster", roster, 1))  # type: ignore[arg-type]
-    sneaky = {**host.spec.to_dict(), "options": {"fast": True},
-              "seats": roster["members"]}
+    sneaky = {**host.spec.to_dict(), "options": {"fast": True}, "seats": roster["members"]}
     with pytest.raises(TableError) as info:
         fresh.receive(message(ids[0], "table.start", {"statement": sneaky}, 2))  # type: ignore[arg-type]
     assert info.value.reason is Reason.TABLE_RULES
@@ -141,7 +159,8 @@ def test_local_misuse_is_a_local_error() -> None:
     host = Lobby.create(ids[0], "test-game", rules_check=rules_check)
     with pytest.raises(LocalProtocolError, match=r"at least 2 players \(currently 1\)"):
         host.propose_start()
-    guest, _ = Lobby.join(ids[1], host.spec.table, ids[0].public_key, "test-game",
-                          rules_check=rules_check)
+    guest, _ = Lobby.join(
+        ids[1], host.spec.table, ids[0].public_key, "test-game", rules_check=rules_check
+    )
     with pytest.raises(LocalProtocolError, match="only the table's host"):
         guest.propose_start()

@@ -46,7 +46,12 @@ def test_round_trip_keeps_every_field() -> None:
     back = decode_envelope(data, LINK, expected_sender=ANN.public_key)
     assert back == env
     assert (back.type, back.sender, back.table, back.seq, back.body) == (
-        "chat", ANN.public_key, TABLE, 3, {"text": "hi ☺"})
+        "chat",
+        ANN.public_key,
+        TABLE,
+        3,
+        {"text": "hi ☺"},
+    )
 
 
 def signed_raw(type_: str, body: object) -> bytes:
@@ -64,8 +69,12 @@ CASES: list[tuple[str, bytes, Reason, str]] = [
     ("huge int", raw(envelope_dict(seq=2**60)), Reason.MALFORMED, "beyond"),
     ("duplicate key", b'{"v":1,"v":1}', Reason.MALFORMED, "duplicate key 'v'"),
     ("deep nesting", b"[" * 100_000 + b"]" * 100_000, Reason.MALFORMED, "bad JSON"),
-    ("missing field", raw({k: v for k, v in envelope_dict().items() if k != "tbl"}),
-     Reason.MALFORMED, "lacks field 'tbl'"),
+    (
+        "missing field",
+        raw({k: v for k, v in envelope_dict().items() if k != "tbl"}),
+        Reason.MALFORMED,
+        "lacks field 'tbl'",
+    ),
     ("extra field", raw(envelope_dict(extra=1)), Reason.MALFORMED, "unknown field 'extra'"),
     ("seq is a string", raw(envelope_dict(seq="3")), Reason.MALFORMED, "'seq' is str, not int"),
     ("seq is a bool", raw(envelope_dict(seq=True)), Reason.MALFORMED, "'seq' is bool, not int"),
@@ -73,13 +82,21 @@ CASES: list[tuple[str, bytes, Reason, str]] = [
     ("bad version", raw(envelope_dict(v=2)), Reason.MALFORMED, "protocol version 2"),
     ("bad table id", raw(envelope_dict(tbl="XYZ")), Reason.MALFORMED, "table id"),
     ("bad author", raw(envelope_dict(**{"from": "zz"})), Reason.MALFORMED, "not a key"),
-    ("other author", raw(envelope_dict(**{"from": BOB.public_key.hex()})),
-     Reason.WRONG_SENDER, "not the link's peer"),
+    (
+        "other author",
+        raw(envelope_dict(**{"from": BOB.public_key.hex()})),
+        Reason.WRONG_SENDER,
+        "not the link's peer",
+    ),
     ("unsigned", raw(envelope_dict(sig="")), Reason.UNSIGNED, "empty signature"),
     ("short signature", raw(envelope_dict(sig="ab" * 10)), Reason.BAD_SIGNATURE, "64 hex"),
     ("bad signature", raw(envelope_dict(sig="00" * 64)), Reason.BAD_SIGNATURE, "does not verify"),
-    ("changed body", raw(envelope_dict(body={"text": "ho"})), Reason.BAD_SIGNATURE,
-     "'chat' seq 3 does not verify"),
+    (
+        "changed body",
+        raw(envelope_dict(body={"text": "ho"})),
+        Reason.BAD_SIGNATURE,
+        "'chat' seq 3 does not verify",
+    ),
     ("unknown type", signed_raw("poker.bet", {"text": "x"}), Reason.UNKNOWN_TYPE, "'poker.bet'"),
     ("body field type", signed_raw("chat", {"text": 5}), Reason.MALFORMED, "'text' is int"),
     ("body missing field", signed_raw("chat", {}), Reason.MALFORMED, "lacks field 'text'"),
@@ -120,15 +137,21 @@ def test_replayed_sequence_is_rejected_naming_the_author() -> None:
     guard.accept(first)
     for seq in (5, 4):  # the same message again, then an older one
         replay = decode_envelope(
-            sign_envelope(ANN, "chat", TABLE, seq, {"text": "a"}).encode(), LINK)
+            sign_envelope(ANN, "chat", TABLE, seq, {"text": "a"}).encode(), LINK
+        )
         with pytest.raises(MessageError) as info:
             guard.accept(replay)
         assert (info.value.sender, info.value.reason, info.value.seq) == (
-            "ann", Reason.REPLAYED, seq)
+            "ann",
+            Reason.REPLAYED,
+            seq,
+        )
         assert "not above the last accepted seq 5" in info.value.detail
-    guard.accept(decode_envelope(sign_envelope(ANN, "chat", TABLE, 6, {"text": "b"}).encode(),
-                                 LINK))
+    guard.accept(
+        decode_envelope(sign_envelope(ANN, "chat", TABLE, 6, {"text": "b"}).encode(), LINK)
+    )
     assert guard.last(ANN.public_key, TABLE) == 6
     # Another author or another table has its own counter.
-    guard.accept(decode_envelope(sign_envelope(BOB, "chat", TABLE, 0, {"text": "c"}).encode(),
-                                 LINK))
+    guard.accept(
+        decode_envelope(sign_envelope(BOB, "chat", TABLE, 0, {"text": "c"}).encode(), LINK)
+    )

@@ -1,0 +1,282 @@
+"""The websocket mesh on 127.0.0.1: 4 peers, a dropped link, refused and oversized peers.
+
+Every wait is bounded; every server and link is closed in ``finally``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
+
+import pytest
+
+from p2p.errors import LocalProtocolError, QueueFullError, Reason, TransportError
+from p2p.identity import Identity
+from p2p.transport import (
+    Connected,
+    Disconnected,
+    Mesh,
+    Received,
+    Rejected,
+    TransportConfig,
+    TransportEvent,
+)
+
+from .helpers import people
+
+T = TypeVar("T")
+
+FAST = TransportConfig(
+    ping_interval=1.0,
+    ping_timeout=2.0,
+    open_timeout=2.0,
+    handshake_timeout=2.0,
+    close_timeout=1.0,
+    backoff_initial=0.02,
+    backoff_max=0.2,
+)
+
+
+def run(main: Callable[[], Awaitable[None]], limit: float = 20.0) -> None:
+    async def bounded() -> None:
+        async with asyncio.timeout(limit):
+            await main()
+
+    asyncio.run(bounded())
+
+
+async def until(
+    mesh: Mesh,
+    want: Callable[[TransportEvent], bool],
+    timeout: float = 5.0,
+) -> list[TransportEvent]:
+    """Events of ``mesh`` up to and including the first one ``want`` accepts."""
+    seen: list[TransportEvent] = []
+    while True:
+        event = await mesh.next_event(timeout)
+        seen.append(event)
+        if want(event):
+            return seen
+
+
+async def collect(mesh: Mesh, kind: type[T], n: int) -> list[T]:
+    """The next ``n`` events of type ``kind`` (others are skipped)."""
+    found: list[T] = []
+    while len(found) < n:
+        event = await mesh.next_event(5.0)
+        if isinstance(event, kind):
+            found.append(event)
+    return found
+
+
+async def start_mesh(ids: Sequence[Identity], config: TransportConfig = FAST) -> list[Mesh]:
+    meshes = [Mesh(me, config) for me in ids]
+    ports = [await m.start() for m in meshes]
+    for a, mesh in enumerate(meshes):
+        for b, other in enumerate(ids):
+            if a != b:
+                mesh.add_peer(other.public_key, "127.0.0.1", ports[b])
+    return meshes
+
+
+async def close_all(meshes: Sequence[Mesh]) -> None:
+    await asyncio.gather(*(m.close() for m in meshes))
+
+
+def test_four_peers_exchange_messages_in_order() -> None:
+    ids = people(4)
+
+    async def main() -> None:
+        meshes = await start_mesh(ids)
+        try:
+            for mesh in meshes:
+                await collect(mesh, Connected, 3)
+            for a, mesh in enumerate(meshes):
+                for b, other in enumerate(ids):
+                    if a != b:
+                        for k in range(5):
+                            mesh.send(other.public_key, f"{a}->{b} #{k}".encode())
+            for b, mesh in enumerate(meshes):
+                got = await collect(mesh, Received, 15)
+                for a, sender in enumerate(ids):
+                    if a != b:
+                        assert [r.data for r in got if r.peer == sender.public_key] == [
+                            f"{a}->{b} #{k}".encode() for k in range(5)
+                        ]
+            assert all(
+                m.connected(o.public_key)
+                for m in meshes
+                for o in ids
+                if o.public_key != m.identity.public_key
+            )
+        finally:
+            await close_all(meshes)
+
+    run(main)
+
+
+class Proxy:
+    """A TCP relay on 127.0.0.1 whose connections the test can cut (a dropped Wi-Fi link)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self.writers += [writer, up_writer]
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(65536):
+                    dst.write(data)
+                    await dst.drain()
+            except (ConnectionError, asyncio.CancelledError):
+                pass
+            finally:
+                dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        for writer in self.writers:
+            writer.transport.abort()
+        self.writers.clear()
+
+    async def close(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+
+def test_dropped_link_reconnects_and_delivers_what_was_queued() -> None:
+    low, high = sorted(people(2), key=lambda p: p.public_key)
+
+    async def main() -> None:
+        dialer, listener = Mesh(low, FAST), Mesh(high, FAST)
+        proxy = Proxy(await listener.start())
+        try:
+            await dialer.start()
+            listener.add_peer(low.public_key, "127.0.0.1", dialer.port)
+            dialer.add_peer(high.public_key, "127.0.0.1", await proxy.start())
+            await until(dialer, lambda e: isinstance(e, Connected))
+            await until(listener, lambda e: isinstance(e, Connected))
+            dialer.send(high.public_key, b"before")
+            await until(listener, lambda e: isinstance(e, Received) and e.data == b"before")
+            proxy.cut()
+            down = await until(dialer, lambda e: isinstance(e, Disconnected))
+            assert down[-1].peer == high.public_key  # type: ignore[union-attr]
+            await until(listener, lambda e: isinstance(e, Disconnected))
+            dialer.send(high.public_key, b"during")  # queued while the link is down
+            listener.send(low.public_key, b"back")
+            await until(dialer, lambda e: isinstance(e, Connected), timeout=5.0)
+            events = await until(listener, lambda e: isinstance(e, Received))
+            assert [e.data for e in events if isinstance(e, Received)] == [b"during"]
+            events = await until(dialer, lambda e: isinstance(e, Received))
+            assert [e.data for e in events if isinstance(e, Received)] == [b"back"]
+        finally:
+            await close_all([dialer, listener])
+            await proxy.close()
+
+    run(main)
+
+
+def test_unknown_peer_is_refused_in_the_handshake() -> None:
+    ann, bob, mal = people(3)
+
+    async def main() -> None:
+        host, stranger = Mesh(ann, FAST), Mesh(mal, FAST)
+        try:
+            port = await host.start()
+            await stranger.start()
+            host.add_peer(bob.public_key, "127.0.0.1", 9)  # known, but not the stranger
+            stranger.add_peer(ann.public_key, "127.0.0.1", port, dial=True)
+            events = await until(host, lambda e: isinstance(e, Rejected))
+            error = events[-1].error  # type: ignore[union-attr]
+            assert error.reason is Reason.NOT_SEATED
+            assert error.sender.startswith(f"[{mal.fingerprint}] at 127.0.0.1:")
+            assert not host.connected(mal.public_key)
+        finally:
+            await close_all([host, stranger])
+
+    run(main)
+
+
+def test_dialer_refuses_a_listener_with_another_key() -> None:
+    ann, bob, cyd = sorted(people(3), key=lambda p: p.public_key)
+
+    async def main() -> None:
+        dialer, impostor = Mesh(ann, FAST), Mesh(cyd, FAST, accept=lambda pk: True)
+        try:
+            await dialer.start()
+            port = await impostor.start()
+            dialer.add_peer(bob.public_key, "127.0.0.1", port)  # bob's address, cyd answers
+            events = await until(dialer, lambda e: isinstance(e, Rejected))
+            error = events[-1].error  # type: ignore[union-attr]
+            assert error.reason is Reason.WRONG_SENDER
+            assert f"expected [{bob.fingerprint}]" in error.detail
+        finally:
+            await close_all([dialer, impostor])
+
+    run(main)
+
+
+def test_oversized_message_closes_the_link_naming_the_sender() -> None:
+    low, high = sorted(people(2), key=lambda p: p.public_key)
+    small = dataclasses.replace(FAST, max_size=4096)
+
+    async def main() -> None:
+        sender, receiver = Mesh(low, FAST), Mesh(high, small)
+        meshes = [sender, receiver]
+        try:
+            await sender.start()
+            sender.add_peer(high.public_key, "127.0.0.1", await receiver.start())
+            receiver.add_peer(low.public_key, "127.0.0.1", sender.port)
+            await until(receiver, lambda e: isinstance(e, Connected))
+            sender.send(high.public_key, b"x" * 10_000)
+            events = await until(receiver, lambda e: isinstance(e, Disconnected))
+            reason = events[-1].reason  # type: ignore[union-attr]
+            assert reason == f"closed 1009: [{low.fingerprint}] sent an oversized message"
+            await until(receiver, lambda e: isinstance(e, Connected))
+            sender.send(high.public_key, b"small")
+            events = await until(receiver, lambda e: isinstance(e, Received))
+            assert events[-1].data == b"small"  # type: ignore[union-attr]
+        finally:
+            await close_all(meshes)
+
+    run(main)
+
+
+def test_queue_cap_and_local_limits() -> None:
+    ann, bob = people(2)
+
+    async def main() -> None:
+        mesh = Mesh(ann, TransportConfig(queue_cap=3, max_size=100, backoff_initial=0.05))
+        try:
+            await mesh.start()
+            mesh.add_peer(bob.public_key, "127.0.0.1", 9, dial=True)  # nobody listens there
+            for i in range(3):
+                mesh.send(bob.public_key, bytes([i]))
+            assert mesh.queued(bob.public_key) == 3
+            with pytest.raises(QueueFullError, match=r"full \(3 messages\)"):
+                mesh.send(bob.public_key, b"4")
+            with pytest.raises(LocalProtocolError, match="exceeds 100"):
+                mesh.send(bob.public_key, bytes(101))
+            with pytest.raises(LocalProtocolError, match="unknown peer"):
+                mesh.send(people(3)[2].public_key, b"x")
+            with pytest.raises(TransportError, match=r"no transport event within 0\.1 s"):
+                await mesh.next_event(0.1)
+        finally:
+            await mesh.close()
+        with pytest.raises(TransportError, match="closed"):
+            mesh.send(bob.public_key, b"late")
+
+    run(main)
