@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -53,7 +54,7 @@ def test_readdressed_payload_does_not_decrypt() -> None:
         ({"epk": bytes(32)}, Reason.UNDECRYPTABLE),  # a low-order point
     ],
 )
-def test_tampering_is_detected(change: dict[str, object], reason: Reason) -> None:
+def test_tampering_is_detected(change: dict[str, Any], reason: Reason) -> None:
     sealed = dataclasses.replace(seal(ANN, BOB.public(), TABLE, "share:deal:17", SHARE), **change)
     with pytest.raises(SealedError) as info:
         open_sealed(BOB, sealed, ANN.public(), table=TABLE)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
 
 from p2p.errors import LocalProtocolError, Reason, TableError
+from p2p.identity import Identity
 from p2p.table import SEAT_TAG, Lobby, seat_order, sign_statement, verify_started
-from p2p.wire import ReplayGuard, decode_envelope, sign_envelope
+from p2p.wire import Envelope, ReplayGuard, decode_envelope, sign_envelope
 
 from .helpers import TABLE, LobbyNet, people, rules_check, start_table
 
@@ -65,8 +67,8 @@ def test_leave_before_start_and_free_seats() -> None:
     assert guests[1].started == host.started and guests[0].started is None
 
 
-def message(sender: object, type_: str, body: dict[str, object], seq: int = 50) -> object:
-    env = sign_envelope(sender, type_, TABLE, seq, body)  # type: ignore[arg-type]
+def message(sender: Identity, type_: str, body: dict[str, Any], seq: int = 50) -> Envelope:
+    env = sign_envelope(sender, type_, TABLE, seq, body)
     return decode_envelope(env.encode(), "link")
 
 
@@ -74,7 +76,7 @@ def test_rejections_name_the_sender_and_leave_the_lobby_unchanged() -> None:
     ids = people(7)
     host = Lobby.create(ids[0], "test-game", table=TABLE, rules_check=rules_check)
     join = {"nick": "bob", "xpk": ids[1].x25519_public.hex(), "game": "test-game"}
-    cases = [
+    cases: list[tuple[Identity, str, dict[str, Any], Reason, str]] = [
         (ids[1], "table.join", {**join, "game": "poker"}, Reason.TABLE_RULES, "this table plays"),
         (ids[1], "table.join", {**join, "xpk": "00"}, Reason.MALFORMED, "X25519"),
         (
@@ -95,19 +97,19 @@ def test_rejections_name_the_sender_and_leave_the_lobby_unchanged() -> None:
     ]
     for sender, type_, body, reason, detail in cases:
         with pytest.raises(TableError) as info:
-            host.receive(message(sender, type_, body))  # type: ignore[arg-type]
+            host.receive(message(sender, type_, body))
         assert (info.value.reason, detail in info.value.detail) == (reason, True), info.value
         assert info.value.sender.startswith(f"[{sender.fingerprint}]")
         assert len(host.members) == 1
     for me in ids[1:6]:
         host.receive(
             message(me, "table.join", {**join, "nick": me.nick, "xpk": me.x25519_public.hex()})
-        )  # type: ignore[arg-type]
+        )
     assert host.free_seats == 0
     with pytest.raises(TableError, match=r"full \(6 seats\)"):
-        host.receive(message(ids[6], "table.join", {**join, "xpk": ids[6].x25519_public.hex()}))  # type: ignore[arg-type]
+        host.receive(message(ids[6], "table.join", {**join, "xpk": ids[6].x25519_public.hex()}))
     with pytest.raises(TableError, match="already at the table"):
-        host.receive(message(ids[1], "table.join", {**join, "nick": "bob"}))  # type: ignore[arg-type]
+        host.receive(message(ids[1], "table.join", {**join, "nick": "bob"}))
 
 
 def test_guest_refuses_a_start_that_differs_from_its_view() -> None:
@@ -126,10 +128,10 @@ def test_guest_refuses_a_start_that_differs_from_its_view() -> None:
             for m in (ids[0].public(), ids[2].public())
         ],
     }
-    fresh.receive(message(ids[0], "table.roster", roster, 1))  # type: ignore[arg-type]
+    fresh.receive(message(ids[0], "table.roster", roster, 1))
     sneaky = {**host.spec.to_dict(), "options": {"fast": True}, "seats": roster["members"]}
     with pytest.raises(TableError) as info:
-        fresh.receive(message(ids[0], "table.start", {"statement": sneaky}, 2))  # type: ignore[arg-type]
+        fresh.receive(message(ids[0], "table.start", {"statement": sneaky}, 2))
     assert info.value.reason is Reason.TABLE_RULES
     assert "differs from this peer's view" in info.value.detail
 

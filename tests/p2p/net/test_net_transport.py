@@ -172,8 +172,8 @@ def test_dropped_link_reconnects_and_delivers_what_was_queued() -> None:
             dialer.send(high.public_key, b"before")
             await until(listener, lambda e: isinstance(e, Received) and e.data == b"before")
             proxy.cut()
-            down = await until(dialer, lambda e: isinstance(e, Disconnected))
-            assert down[-1].peer == high.public_key  # type: ignore[union-attr]
+            (down,) = await collect(dialer, Disconnected, 1)
+            assert down.peer == high.public_key
             await until(listener, lambda e: isinstance(e, Disconnected))
             dialer.send(high.public_key, b"during")  # queued while the link is down
             listener.send(low.public_key, b"back")
@@ -199,8 +199,8 @@ def test_unknown_peer_is_refused_in_the_handshake() -> None:
             await stranger.start()
             host.add_peer(bob.public_key, "127.0.0.1", 9)  # known, but not the stranger
             stranger.add_peer(ann.public_key, "127.0.0.1", port, dial=True)
-            events = await until(host, lambda e: isinstance(e, Rejected))
-            error = events[-1].error  # type: ignore[union-attr]
+            (rejected,) = await collect(host, Rejected, 1)
+            error = rejected.error
             assert error.reason is Reason.NOT_SEATED
             assert error.sender.startswith(f"[{mal.fingerprint}] at 127.0.0.1:")
             assert not host.connected(mal.public_key)
@@ -219,8 +219,8 @@ def test_dialer_refuses_a_listener_with_another_key() -> None:
             await dialer.start()
             port = await impostor.start()
             dialer.add_peer(bob.public_key, "127.0.0.1", port)  # bob's address, cyd answers
-            events = await until(dialer, lambda e: isinstance(e, Rejected))
-            error = events[-1].error  # type: ignore[union-attr]
+            (rejected,) = await collect(dialer, Rejected, 1)
+            error = rejected.error
             assert error.reason is Reason.WRONG_SENDER
             assert f"expected [{bob.fingerprint}]" in error.detail
         finally:
@@ -242,13 +242,13 @@ def test_oversized_message_closes_the_link_naming_the_sender() -> None:
             receiver.add_peer(low.public_key, "127.0.0.1", sender.port)
             await until(receiver, lambda e: isinstance(e, Connected))
             sender.send(high.public_key, b"x" * 10_000)
-            events = await until(receiver, lambda e: isinstance(e, Disconnected))
-            reason = events[-1].reason  # type: ignore[union-attr]
+            (closed,) = await collect(receiver, Disconnected, 1)
+            reason = closed.reason
             assert reason == f"closed 1009: [{low.fingerprint}] sent an oversized message"
             await until(receiver, lambda e: isinstance(e, Connected))
             sender.send(high.public_key, b"small")
-            events = await until(receiver, lambda e: isinstance(e, Received))
-            assert events[-1].data == b"small"  # type: ignore[union-attr]
+            (received,) = await collect(receiver, Received, 1)
+            assert received.data == b"small"
         finally:
             await close_all(meshes)
 

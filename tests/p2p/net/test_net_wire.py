@@ -23,7 +23,7 @@ LINK = "ann [link]"
 
 def envelope_dict(**changes: object) -> dict[str, object]:
     env = sign_envelope(ANN, "chat", TABLE, 3, {"text": "hi ☺"})
-    data = json.loads(env.encode())
+    data: dict[str, object] = json.loads(env.encode())
     data.update(changes)
     return data
 
