@@ -64,9 +64,9 @@ class Kind(Enum):
 SPECIAL_KINDS = frozenset({Kind.TAKE, Kind.SWAP, Kind.KEEP, Kind.SKIP})
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card face.
+    """One card face. Faces are singletons (made once here), so equality is identity.
 
     Attributes:
         kind: number card, joker or a special card.
@@ -85,6 +85,15 @@ class Card:
 
     def __str__(self) -> str:
         return _FORMAT[self]
+
+    def __hash__(self) -> int:
+        return self.sort_key
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key < other.sort_key
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return parse_card, (str(self),)
 
     def __repr__(self) -> str:
         return f"card({str(self)!r})"

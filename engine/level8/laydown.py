@@ -29,7 +29,7 @@ from itertools import combinations, product
 from engine.core import SlotId
 from engine.level8.cards import COLOURS, Card, Colour
 from engine.level8.levels import Component, ComponentKind, Level
-from engine.level8.melds import Placed
+from engine.level8.melds import Placed, natural
 
 MAX_LAYDOWNS = 48
 """The most lay-downs ``legal_actions`` offers in one position."""
@@ -189,6 +189,8 @@ def enumerate_laydowns(
             for p in cand.template:
                 if p.slot < 0:
                     p = Placed(free[p.card].pop(0), p.card, p.number, p.colour)
+                elif p.card.is_number:
+                    p = natural(p.slot, p.card)
                 group.append(p)
             groups.append(tuple(group))
         return tuple(groups)

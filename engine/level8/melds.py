@@ -222,7 +222,7 @@ def add_options(meld: Meld, slot: SlotId, face: Card) -> list[Placed]:
     kind = meld.kind
     if face.is_number:
         p = natural(slot, face)
-        return [for_kind(p, kind)] if add_error(meld, p) is None else []
+        return [p] if add_error(meld, p) is None else []
     if not face.is_joker:
         return []
     if kind.is_run:

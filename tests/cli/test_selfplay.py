@@ -1,0 +1,50 @@
+"""``lancards selfplay``: one JSON summary; bad arguments are usage errors (exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli.main import main
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_selfplay_prints_one_json_summary(capsys):
+    status, out, _ = run(capsys, "selfplay", "--game", "level8-master", "--players", "3",
+                         "--games", "2", "--seed", "2026")
+    assert status == 0
+    summary = json.loads(out)
+    assert summary["games"] == 2 and summary["invariant_violations"] == 0
+    assert sum(summary["winners"]) == 2 and len(summary["winners"]) == 3
+    # seed 2026 is the golden game: seat 0 wins after 8 rounds (tests/level8/golden).
+    assert summary["winners"][0] >= 1
+    assert summary["actions"] > 300 and summary["rounds"] >= 8
+    assert summary["games_per_second"] > 0
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--game", "poker"], "unknown game 'poker'"),
+    (["--players", "7"], "level8-master is for 2 to 6 players"),
+    (["--games", "0"], "play at least one game"),
+    (["--option", "reshuffle"], "is not of the form KEY=VALUE"),
+    (["--option", "colour=blue"], "has no option 'colour'"),
+    (["--option", "reshuffle=never"], "invalid value 'never'"),
+    (["--option", "level_cards=/nonexistent/file.toml"], "cannot read"),
+])
+def test_selfplay_bad_arguments_exit_2_with_one_line(capsys, argv, message):
+    status, out, err = run(capsys, "selfplay", *argv)
+    assert status == 2 and out == ""
+    assert message in err and err.count("\n") == 1 and err.startswith("lancards selfplay: error:")
+
+
+def test_unknown_flag_is_an_argparse_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["selfplay", "--colour", "red"])
+    assert exc.value.code == 2
+    assert "unrecognized arguments: --colour red" in capsys.readouterr().err
