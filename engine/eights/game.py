@@ -254,6 +254,13 @@ class EightsGame:
         seat = action.seat
         if not isinstance(seat, int) or not 0 <= seat < state.n:
             raise InvalidActionError(f"{action}: seat {seat!r} is not at this table")
+        if isinstance(action, Play):
+            if not isinstance(action.card, Card):
+                raise InvalidActionError(f"{action}: {action.card!r} is not a card of the deck")
+            if not isinstance(action.slot, int) or not 0 <= action.slot - state.base < DECK_SIZE:
+                raise InvalidActionError(f"{action}: slot #{action.slot} is not a current slot")
+            if action.take is not None and not isinstance(action.take, bool):
+                raise InvalidActionError(f"{action}: take must be True, False or None")
         phase = state.phase
         if phase is not Phase.TRICKS and phase is not Phase.LAYOUT:
             raise IllegalActionError(f"{action}: no seat plays now ({phase.name.lower()})")
