@@ -22,11 +22,20 @@ TARGETS: dict[str, str] = {
 
 def machine() -> dict[str, Any]:
     """Facts about this machine to print beside the figures."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
     return {
         "python": platform.python_version(),
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
-        "processor": platform.processor() or platform.machine(),
+        "processor": model,
     }
 
 

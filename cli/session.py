@@ -1,0 +1,100 @@
+"""What the terminal client talks to: one seat at one table, local or over the network.
+
+The screens never touch the engine's transitions or the network directly: they read a
+:class:`TableSnapshot` and call :meth:`Session.submit`. Two implementations exist: a local one
+(engine and bots in this process, for tests of the screens) and the networked one (real peers,
+mental poker, the signed record). Key handlers never wait on the network: ``submit`` checks the
+action against the local engine at once (raising ``EngineError`` for a bad one) and queues it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from engine.core import Game, Outcome, Seat
+
+BannerKind = Literal["info", "waiting", "cheat", "error", "result"]
+
+
+@dataclass(frozen=True, slots=True)
+class Banner:
+    """A line shown prominently above the table (a missing peer, a cheater, a result)."""
+
+    kind: BannerKind
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    """One line of the table's log: a move in notation with who made it, or a chat line."""
+
+    text: str
+    seat: Seat | None = None
+    chat: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """Everything a screen draws, at one moment.
+
+    Attributes:
+        game: the engine (``engine.level8.LEVEL8`` or ``engine.eights.EIGHTS``).
+        rule_set: the rule-set name (``level8-master``...).
+        seat: this client's seat.
+        names: one nickname per seat (length = seat count).
+        view: the engine state as this seat knows it (``game.view(state, seat)``).
+        to_act: the seat to act, -1 for chance (a shuffle or deal under way), None when over.
+        legal: this seat's legal actions now (empty when it is not this seat's move).
+        log: the most recent log lines, oldest first.
+        banners: banners to show, most important first.
+        progress: a progress line while the deck is shuffled and proven
+            (``"shuffle 3 of 6, verifying"``), else ``""``.
+        outcome: the outcome once the game is over.
+    """
+
+    game: Game[Any, Any]
+    rule_set: str
+    seat: Seat
+    names: tuple[str, ...]
+    view: Any
+    to_act: Seat | None
+    legal: Sequence[Any]
+    log: Sequence[LogLine] = ()
+    banners: Sequence[Banner] = ()
+    progress: str = ""
+    outcome: Outcome | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Session(Protocol):
+    """One seat at one table."""
+
+    def snapshot(self) -> TableSnapshot:
+        """The current state of the table for drawing (cheap; called on every redraw)."""
+        ...
+
+    def submit(self, action: Any) -> None:
+        """Play ``action`` for this seat.
+
+        Raises:
+            EngineError: the action is malformed or illegal now (nothing is sent).
+        """
+        ...
+
+    def send_chat(self, text: str) -> None:
+        """Send a chat line to the table (at most 200 characters are kept)."""
+        ...
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (from the event loop) whenever the snapshot changes."""
+        ...
+
+    async def run(self) -> None:
+        """Drive the session until the game is over or :meth:`close` is called."""
+        ...
+
+    async def close(self) -> None:
+        """Leave the table (the game record stays on disk for ``lancards resume``)."""
+        ...
