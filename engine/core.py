@@ -170,7 +170,9 @@ def parse_chance(tokens: Sequence[str], parse_card: Any) -> ChanceAction:
             value_text, sep, n_text = args[0].partition("/")
             value, n = int(value_text), int(n_text)
             if not sep or not 0 <= value < n:
-                raise InvalidActionError(f"random needs VALUE/N with 0 <= VALUE < N, got {args[0]!r}")
+                raise InvalidActionError(
+                    f"random needs VALUE/N with 0 <= VALUE < N, got {args[0]!r}"
+                )
             return RandomInt(value, n)
     except ValueError:
         raise InvalidActionError(f"malformed chance action {' '.join(tokens)!r}") from None
@@ -288,10 +290,13 @@ class Game(Protocol[S, A]):
         ...
 
 
-class Bot(Protocol[S, A]):
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class Bot(Protocol[S_contra, A]):
     """A strategy. It sees only its seat's view and chooses among the legal actions."""
 
-    def choose(self, view: S, seat: Seat, legal: Sequence[A]) -> A:
+    def choose(self, view: S_contra, seat: Seat, legal: Sequence[A]) -> A:
         """One of ``legal`` (never empty)."""
         ...
 

@@ -106,7 +106,9 @@ def _plain(action: Action, p: Placed) -> None:
 # Chance
 
 
-def shuffle_into_pile(state: Level8State, slots: tuple[SlotId, ...], action: Shuffle) -> dict[str, Any]:
+def shuffle_into_pile(
+    state: Level8State, slots: tuple[SlotId, ...], action: Shuffle
+) -> dict[str, Any]:
     """Changes for shuffling ``slots`` (ascending) into a new draw pile of fresh slots."""
     if action.order is not None and len(action.order) != len(slots):
         malformed(action, f"the order has {len(action.order)} places for {len(slots)} cards")

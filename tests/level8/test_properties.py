@@ -92,7 +92,7 @@ def test_random_games_keep_every_invariant(edition, n):
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_whole_greedy_games_end_with_a_winner(edition):
     for n in (2, 4, 6):
-        state, log = run_checked_game(edition, n, 7 * n, max_steps=20_000, explore=0.0)
+        state, _ = run_checked_game(edition, n, 7 * n, max_steps=20_000, explore=0.0)
         outcome = G.outcome(state)
         assert outcome is not None, f"{edition} {n} players did not finish"
         assert len(outcome.winners) == 1 and outcome.scores[outcome.winners[0]] == 9

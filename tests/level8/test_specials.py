@@ -1,4 +1,4 @@
-"""Special cards of Master (L8M-1..3), the draw pile running out (L8-9) and drawing (L8-3, L8-15)."""
+"""Master special cards (L8M-1..3), the draw pile running out (L8-9), drawing (L8-3, L8-15)."""
 
 from __future__ import annotations
 
