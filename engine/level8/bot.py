@@ -4,6 +4,7 @@ only among the legal actions it is given; it is deterministic."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from engine.core import Seat
@@ -25,8 +26,22 @@ from engine.level8.melds import add_options
 from engine.level8.state import Level8State, Phase
 
 
-def card_value(view: Level8State, seat: Seat, card: Card, hand: Sequence[Card]) -> int:
-    """How much ``card`` helps ``seat`` now (higher = keep it). Jokers are worth most."""
+class HandStats:
+    """Counts of a hand's number cards, computed once per decision."""
+
+    def __init__(self, hand: Sequence[Card]) -> None:
+        numbers = [c for c in hand if c.is_number]
+        self.by_number = Counter(c.number for c in numbers)
+        self.by_colour = Counter(c.colour for c in numbers)
+        self.pairs = Counter((c.colour, c.number) for c in numbers)
+
+
+def card_value(view: Level8State, seat: Seat, card: Card, stats: HandStats,
+               in_hand: bool = True) -> int:
+    """How much ``card`` helps ``seat`` now (higher = keep it). Jokers are worth most.
+
+    ``stats`` describe the hand; ``in_hand`` says whether ``card`` is counted in them.
+    """
     if card.is_joker:
         return 20
     if card.is_special:
@@ -34,19 +49,22 @@ def card_value(view: Level8State, seat: Seat, card: Card, hand: Sequence[Card]) 
     if view.down[seat]:
         fits = any(add_options(m, -1, card) for m in view.melds)
         return 8 if fits else 0
+    own = 1 if in_hand else 0
     best = 0
-    others = [c for c in hand if c.is_number and c is not card]
     for component in view.level(seat):
         kind = component.kind
         if kind is ComponentKind.SET:
-            same = sum(1 for c in others if c.number == card.number)
+            same = stats.by_number[card.number] - own
             score = 3 * min(same, component.size - 1) + 1
         elif kind is ComponentKind.COLOUR_GROUP:
-            score = 2 * sum(1 for c in others if c.colour is card.colour)
+            score = 2 * (stats.by_colour[card.colour] - own)
         else:
-            near = {c.number for c in others if 0 < abs(c.number - card.number) <= 2
-                    and (kind is ComponentKind.RUN or c.colour is card.colour)}
-            score = 2 * len(near) + 1
+            n = card.number
+            if kind is ComponentKind.RUN:
+                near = sum(1 for d in (-2, -1, 1, 2) if stats.by_number[n + d])
+            else:
+                near = sum(1 for d in (-2, -1, 1, 2) if stats.pairs[(card.colour, n + d)])
+            score = 2 * near + 1
         best = max(best, score)
     return best
 
@@ -59,10 +77,11 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         hand = [c for _, c in view.hand_cards(seat) if c is not None]
-        value = {c: card_value(view, seat, c, hand) for c in set(hand)}
+        stats = HandStats(hand)
+        value = {c: card_value(view, seat, c, stats) for c in set(hand)}
         phase = view.phase
         if phase is Phase.DRAW:
-            return self._draw(view, seat, legal, hand)
+            return self._draw(view, seat, legal, value, stats)
         if phase is Phase.PLAY:
             return self._play(view, seat, legal, value)
         if phase is Phase.SHOW:
@@ -73,7 +92,7 @@ class GreedyBot:
             if picks:
                 def worth(a: Choose) -> int:
                     card = view.cards.get(a.slot) if a.slot is not None else None
-                    return card_value(view, seat, card, hand) if card else -1
+                    return card_value(view, seat, card, stats, False) if card else -1
                 best = max(picks, key=worth)
                 if worth(best) > 0:
                     return best
@@ -93,16 +112,16 @@ class GreedyBot:
         return legal[0]
 
     def _draw(self, view: Level8State, seat: Seat, legal: Sequence[Action],
-              hand: list[Card]) -> Action:
+              value: dict[Card, int], stats: HandStats) -> Action:
         best: Action = legal[0]
-        worst_in_hand = min((card_value(view, seat, c, hand) for c in hand), default=0)
+        worst_in_hand = min(value.values(), default=0)
         best_value = max(5, worst_in_hand + 2)
         for action in legal:
             if isinstance(action, DrawDiscard) and action.owner != seat:
                 top = view.cards[view.discards[action.owner][-1]]
                 if top.is_special:
                     continue
-                v = card_value(view, seat, top, [*hand, top])
+                v = card_value(view, seat, top, stats, False)
                 if v > best_value:
                     best, best_value = action, v
         return best

@@ -20,7 +20,7 @@ so that colour is never the only cue.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
@@ -82,6 +82,17 @@ class Card:
     colour: Colour | None = None
     lo: int = 0
     hi: int = 0
+    is_number: bool = field(init=False)
+    """True for number cards."""
+    is_joker: bool = field(init=False)
+    """True for jokers (wild or ranged)."""
+    is_special: bool = field(init=False)
+    """True for "I'll take that!", "I'll swap that!", "I'll keep that!" and "Skip!"."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_number", self.kind is Kind.NUMBER)
+        object.__setattr__(self, "is_joker", self.kind is Kind.JOKER)
+        object.__setattr__(self, "is_special", self.kind in SPECIAL_KINDS)
 
     def __str__(self) -> str:
         return _FORMAT[self]
@@ -97,21 +108,6 @@ class Card:
 
     def __repr__(self) -> str:
         return f"card({str(self)!r})"
-
-    @property
-    def is_number(self) -> bool:
-        """True for number cards."""
-        return self.kind is Kind.NUMBER
-
-    @property
-    def is_joker(self) -> bool:
-        """True for jokers (wild or ranged)."""
-        return self.kind is Kind.JOKER
-
-    @property
-    def is_special(self) -> bool:
-        """True for "I'll take that!", "I'll swap that!", "I'll keep that!" and "Skip!"."""
-        return self.kind in SPECIAL_KINDS
 
     def can_be(self, number: int) -> bool:
         """Whether a joker may stand for ``number`` (ruling L8-6); for number cards, equality."""
