@@ -509,17 +509,16 @@ class EightsGame:
         Raises:
             EngineError: ``seat`` is not at this table.
         """
+        pairs = zip(state.ident, state.known, strict=True)
         if seat is None:
-            ident = tuple(
-                c if k == ALL_SEATS else -1 for c, k in zip(state.ident, state.known, strict=True)
-            )
+            ident = tuple([c if k == ALL_SEATS else -1 for c, k in pairs])
         else:
             if not isinstance(seat, int) or not 0 <= seat < state.n:
                 raise EngineError(f"seat {seat!r} is not at this table of {state.n}")
             bit = 1 << seat
-            ident = tuple(
-                c if k & bit else -1 for c, k in zip(state.ident, state.known, strict=True)
-            )
+            ident = tuple([c if k & bit else -1 for c, k in pairs])
+        if ident == state.ident:
+            return state
         return replace(state, ident=ident)
 
     def learn(self, state: EightsState, slot: SlotId, card: Any) -> EightsState:
