@@ -49,7 +49,13 @@ from p2p.crypto.elgamal import (
     decrypt_with_shares,
     open_encryption,
 )
-from p2p.crypto.errors import DeckError, DeckUsageError, ProofError, ProtocolViolationError
+from p2p.crypto.errors import (
+    DeckError,
+    DeckUsageError,
+    InvalidMessageError,
+    ProofError,
+    ProtocolViolationError,
+)
 from p2p.crypto.group import ORDER, Point, RandomBytes, random_scalar
 from p2p.crypto.keygen import KeyPhase
 from p2p.crypto.messages import (
@@ -161,6 +167,10 @@ class DeckCoordinator:
     def shuffle_turn(self) -> Seat | None:
         """The seat whose shuffle the running epoch waits for, or ``None`` if none runs."""
         return None if self._epoch is None else self._epoch.turn
+
+    def shuffle_input(self) -> list[Ciphertext]:
+        """The list the next shuffle of the running epoch takes (empty if none runs)."""
+        return [] if self._epoch is None else list(self._epoch.current)
 
     def ciphertext(self, slot: SlotId) -> Ciphertext | None:
         """The ciphertext of a hidden slot, or ``None`` (unknown or public)."""
@@ -429,6 +439,7 @@ class DeckCoordinator:
             reveal is not None
             and reveal.requested
             and not reveal.sent
+            and self.seat not in reveal.shares
             and not self._slots[slot].public
         )
 
@@ -639,7 +650,11 @@ class DeckCoordinator:
         if not 0 <= sender < self.params.n_seats:
             raise DeckUsageError(f"seat {sender} is not at the table")
         size = None if self._epoch is None else len(self._epoch.current)
-        message = decode_message(value, sender, shuffle_size=size)
+        try:
+            message = decode_message(value, sender, shuffle_size=size)
+        except InvalidMessageError as exc:
+            exc.epoch = self._epoch_number  # the epoch in which it arrived
+            raise
         if message.seat != sender:
             raise ProtocolViolationError(
                 f"seat {sender} sent a message in the name of seat {message.seat}",
