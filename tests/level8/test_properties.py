@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import ALL_SEATS, CHANCE, seat_bit
+from engine.digest import state_digest
 from engine.driver import SeededChance
 from engine.level8 import LEVEL8 as G
 from engine.level8.actions import LayDown
@@ -72,6 +73,8 @@ def run_checked_game(edition: str, n: int, seed: int, max_steps: int, explore: f
                         if peer.cards.get(k) != view.cards.get(k)}
                 raise AssertionError(f"peer {s} after {action}: {diff}")
             assert all(state.known[slot] & seat_bit(s) for slot in view.cards)
+            if len(log) % 25 == 0:
+                assert state_digest(G, peer) == state_digest(G, state)
             peers[s] = peer
         spectator = G.view(state, None)
         assert all(state.known[slot] == ALL_SEATS for slot in spectator.cards)
