@@ -74,7 +74,9 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 
 
-def _without(hands: tuple[tuple[SlotId, ...], ...], seat: Seat, slot: SlotId) -> Any:
+def _without(
+    hands: tuple[tuple[SlotId, ...], ...], seat: Seat, slot: SlotId
+) -> tuple[tuple[SlotId, ...], ...]:
     hand = hands[seat]
     index = hand.index(slot)
     return (*hands[:seat], hand[:index] + hand[index + 1 :], *hands[seat + 1 :])
@@ -84,6 +86,16 @@ def _set(values: tuple[int, ...], offset: int, value: int) -> tuple[int, ...]:
     if values[offset] == value:
         return values
     return (*values[:offset], value, *values[offset + 1 :])
+
+
+def _is_permutation(order: object) -> bool:
+    """Whether ``order`` is a tuple holding each of 0..59 once."""
+    return (
+        isinstance(order, tuple)
+        and len(order) == DECK_SIZE
+        and all(type(i) is int for i in order)
+        and sorted(order) == list(range(DECK_SIZE))
+    )
 
 
 class EightsGame:
@@ -236,7 +248,7 @@ class EightsGame:
             request = self.chance_request(state)
             if isinstance(action, Shuffle) and isinstance(request, ShuffleRequest):
                 order = action.order
-                if order is not None and sorted(order) != list(range(DECK_SIZE)):
+                if order is not None and not _is_permutation(order):
                     raise InvalidActionError(
                         f"shuffle order is not a permutation of 0..{DECK_SIZE - 1}"
                     )

@@ -83,8 +83,9 @@ def test_chance_must_answer_the_request() -> None:
     state = GAME.new_game(EightsRules(), 4)
     with pytest.raises(IllegalActionError, match=r"chance must answer ShuffleRequest"):
         GAME.check(state, Reveal(0, Card(Suit.RED, 1)))
-    with pytest.raises(InvalidActionError, match=r"not a permutation of 0\.\.59"):
-        GAME.check(state, Shuffle((0, 1, 2)))
+    for order in [(0, 1, 2), ("a",) * 60, (0,) * 60, [*range(60)]]:
+        with pytest.raises(InvalidActionError, match=r"not a permutation of 0\.\.59"):
+            GAME.check(state, Shuffle(order))  # type: ignore[arg-type]
     with pytest.raises(IllegalActionError, match="no seat plays now"):
         GAME.check(state, Pass(0))
     with pytest.raises(IllegalActionError, match="chance must answer ShuffleRequest"):
