@@ -138,10 +138,8 @@ def _lead(view: EightsState, plan: Plan, values: list[int], plays: list[Play]) -
 
 def _unseen_by_suit(view: EightsState) -> list[int]:
     """Per suit, how many cards are neither in this seat's hand nor played this round."""
-    base, ident = view.base, view.ident
     seen = [0, 0, 0, 0]
-    for slot in range(base, base + DECK_SIZE):
-        card = ident[slot - base]
+    for card in view.ident:  # the view knows only its own hand and the public cards
         if card >= 0:
             seen[card // NUMBERS] += 1
     return [NUMBERS - count for count in seen]
