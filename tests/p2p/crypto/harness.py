@@ -50,6 +50,8 @@ class Table:
         ]
         self.events: list[list[DeckEvent]] = [[] for _ in range(n_seats)]
         self.log: list[tuple[int, tuple[int, ...], Any]] = []
+        self.intercept: Callable[[int, int, Any], Any] | None = None
+        """``intercept(index, sender, value)`` may replace the ``index``-th message delivered."""
 
     @property
     def seats(self) -> range:
@@ -61,6 +63,8 @@ class Table:
             tuple(s for s in self.seats if s != sender) if recipients is None else tuple(recipients)
         )
         value = wire(message)
+        if self.intercept is not None:
+            value = self.intercept(len(self.log), sender, value)
         self.log.append((sender, targets, value))
         for seat in targets:
             self.peers[seat].accept(sender, value)
