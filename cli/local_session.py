@@ -1,0 +1,231 @@
+"""A :class:`cli.session.Session` in one process: the engine, a seeded chance and bots.
+
+The engine holds the full state (every identity); chance comes from
+:class:`engine.driver.SeededChance`; every seat but the player's is played by the game's
+standard bot (``game.bot()``) after a small delay, so a person can follow the table. The
+screens see only ``game.view(state, seat)``, exactly as with the networked session. Used by the
+screen tests and by ``lancards play --local`` (and, until the networked session lands, by every
+``lancards play``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from cli.session import Banner, LogLine, TableSnapshot
+from engine.core import CHANCE, Bot, EngineError, IllegalActionError, RandomInt, Reveal, Seat
+from engine.driver import SeededChance
+from engine.options import OptionValue, RuleSetSpec
+from engine.options import rule_set as get_rule_set
+
+LOG_KEEP = 200
+"""How many log lines a snapshot carries (the most recent)."""
+
+CHAT_MAX = 200
+"""Characters of a chat line that are kept (``Session.send_chat``)."""
+
+BOT_NAMES: tuple[str, ...] = ("Ada", "Bert", "Cleo", "Dov", "Eli", "Fay")
+"""Default nicknames of the bot seats, in seat order skipping the player's seat."""
+
+
+def default_names(n_seats: int, seat: Seat, name: str) -> tuple[str, ...]:
+    """``name`` at ``seat`` and a bot nickname at every other seat (length ``n_seats``)."""
+    bots = iter(n for n in BOT_NAMES if n != name)
+    return tuple(name if s == seat else f"{next(bots)} (bot)" for s in range(n_seats))
+
+
+class LocalSession:
+    """One seat at a table whose other seats are bots, all in this process.
+
+    Args:
+        rule_set: a rule-set name (``level8-master``, ``level8``, ``level8-en``, ``eights``).
+        options: rule options (``--option`` values, file options already read as text).
+        seat: the player's seat, 0-based.
+        names: one nickname per seat; its length is the seat count. ``None``: the player is
+            ``"You"`` and ``bots + 1`` seats are named from :data:`BOT_NAMES`.
+        bots: how many bot seats (the seat count is ``bots + 1``); ignored when ``names`` is
+            given.
+        seed: seed of the chance generator (deals, shuffles, first dealer).
+        bot_delay: seconds a bot waits before each move in :meth:`run` (0 in tests).
+        state: start from this full-knowledge state instead of a new game (tests build exact
+            positions); its seat count must match.
+        autoplay: the player's seat is played by a bot as well (``lancards play --autoplay``).
+
+    Raises:
+        RulesError: an unknown rule set, option or value, or a seat count the game does not
+            allow.
+        EngineError: ``seat`` is not a seat of the table, or ``state`` has another seat count.
+    """
+
+    def __init__(
+        self,
+        rule_set: str,
+        options: Mapping[str, OptionValue] | None = None,
+        seat: Seat = 0,
+        names: Sequence[str] | None = None,
+        bots: int = 3,
+        seed: int = 0,
+        bot_delay: float = 0.4,
+        *,
+        state: Any = None,
+        autoplay: bool = False,
+    ) -> None:
+        self.spec: RuleSetSpec = get_rule_set(rule_set)
+        self.game = self.spec.game
+        n_seats = len(names) if names is not None else bots + 1
+        if not 0 <= seat < n_seats:
+            raise EngineError(f"seat {seat} is not a seat of a table of {n_seats}")
+        self.seat = seat
+        self.names = tuple(names) if names is not None else default_names(n_seats, seat, "You")
+        self.bot_delay = max(0.0, bot_delay)
+        self.chance = SeededChance(seed)
+        if state is None:
+            state = self.game.new_game(self.spec.make_rules(dict(options or {})), n_seats)
+        elif getattr(state, "n", n_seats) != n_seats:
+            raise EngineError(f"the given state has {state.n} seats, the names {n_seats}")
+        self.state: Any = state
+        self.bots: dict[Seat, Bot[Any, Any]] = {
+            s: self.game.bot() for s in range(n_seats) if s != seat or autoplay
+        }
+        self.history: list[Any] = []
+        self._log: list[LogLine] = []
+        self._callbacks: list[Callable[[], None]] = []
+        self._wake = asyncio.Event()
+        self._closed = False
+        self._cached: TableSnapshot | None = None
+
+    # -- Session protocol ------------------------------------------------------------------
+
+    def snapshot(self) -> TableSnapshot:
+        """The table as this seat sees it (cached until the next change)."""
+        if self._cached is None:
+            view = self.game.view(self.state, self.seat)
+            to_act = self.game.to_act(self.state)
+            legal = self.game.legal_actions(view, self.seat) if to_act == self.seat else []
+            outcome = self.game.outcome(self.state)
+            banners: list[Banner] = []
+            if outcome is not None:
+                won = " and ".join(self.names[s] for s in outcome.winners)
+                banners.append(Banner("result", f"game over: {won} won"))
+            self._cached = TableSnapshot(
+                game=self.game,
+                rule_set=self.spec.name,
+                seat=self.seat,
+                names=self.names,
+                view=view,
+                to_act=to_act,
+                legal=tuple(legal),
+                log=tuple(self._log[-LOG_KEEP:]),
+                banners=tuple(banners),
+                progress="",
+                outcome=outcome,
+            )
+        return self._cached
+
+    def submit(self, action: Any) -> None:
+        """Check ``action`` against the engine and play it for this seat at once.
+
+        Raises:
+            EngineError: ``action`` is malformed, not this seat's, or illegal now
+                (``InvalidActionError`` / ``IllegalActionError``); nothing is played.
+        """
+        actor = getattr(action, "seat", None)
+        if actor != self.seat:
+            raise IllegalActionError(
+                f"{self.names[self.seat]} plays seat {self.seat}, not seat {actor!r}"
+            )
+        self.game.check(self.state, action)
+        self._apply(action)
+
+    def send_chat(self, text: str) -> None:
+        """Add a chat line from this seat (at most :data:`CHAT_MAX` characters are kept)."""
+        text = " ".join(text.split())[:CHAT_MAX]
+        if text:
+            self._log.append(LogLine(f"{self.names[self.seat]}: {text}", self.seat, chat=True))
+            self._changed()
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` after every change of the snapshot."""
+        self._callbacks.append(callback)
+
+    async def run(self) -> None:
+        """Play chance and the bots until the game is over or :meth:`close` is called.
+
+        A bot waits ``bot_delay`` seconds before each move; chance acts at once. While the
+        player is to act, this waits for :meth:`submit`.
+        """
+        while not self._closed and self.game.to_act(self.state) is not None:
+            if self._waiting_for_player():
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            actor = self.game.to_act(self.state)
+            if actor != CHANCE:
+                await asyncio.sleep(self.bot_delay)
+                if self._closed or self.game.to_act(self.state) != actor:
+                    continue
+            else:
+                await asyncio.sleep(0)
+            self.step()
+
+    async def close(self) -> None:
+        """Stop :meth:`run` (a local game keeps no record)."""
+        self._closed = True
+        self._wake.set()
+
+    # -- local driving ---------------------------------------------------------------------
+
+    def step(self) -> bool:
+        """Play one chance or bot action now; False when the player is to act or it is over."""
+        actor = self.game.to_act(self.state)
+        if actor is None or self._waiting_for_player():
+            return False
+        if actor == CHANCE:
+            action = self.chance.resolve(self.game, self.state)
+        else:
+            view = self.game.view(self.state, actor)
+            legal = self.game.legal_actions(view, actor)
+            action = self.bots[actor].choose(view, actor, legal)
+        self._apply(action)
+        return True
+
+    def advance(self, max_actions: int = 100_000) -> int:
+        """Play chance and bots without delay until the player is to act or the game is over.
+
+        Returns:
+            How many actions were played.
+
+        Raises:
+            EngineError: the game did not stop within ``max_actions`` actions.
+        """
+        for count in range(max_actions):
+            if not self.step():
+                return count
+        raise EngineError(f"no stop after {max_actions} actions")
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over."""
+        return self.game.to_act(self.state) is None
+
+    def _waiting_for_player(self) -> bool:
+        return self.game.to_act(self.state) == self.seat and self.seat not in self.bots
+
+    def _apply(self, action: Any) -> None:
+        self.state = self.game.apply(self.state, action)
+        self.history.append(action)
+        if not isinstance(action, Reveal | RandomInt):  # reveals and cuts flood the log
+            text = self.game.format_action(self.game.public_action(action))
+            seat = None if action.seat == CHANCE else action.seat
+            self._log.append(LogLine(text, seat))
+            del self._log[:-LOG_KEEP]
+        self._changed()
+        self._wake.set()
+
+    def _changed(self) -> None:
+        self._cached = None
+        for callback in list(self._callbacks):
+            callback()
+

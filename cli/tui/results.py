@@ -1,0 +1,151 @@
+"""Round and game results as text, for the result panels and ``lancards play --autoplay``.
+
+No prompt-toolkit here: the same sentences appear on the screen and in the autoplay output.
+Level 8 round results are read off the levels (ruling L8-10: +2 for going out, +1 for laying
+down); 8s Rule! round results come from the state's ``results`` (rulings E-5 to E-8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import Outcome
+
+WIN_LEVEL = 9
+"""The level value that means WIN (ruling L8-10)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReport:
+    """The result of one finished round.
+
+    Attributes:
+        round: the round number, from 1.
+        summary: one line (``round 2: Ada went out (level 1 -> 3); ...``).
+        lines: the detail lines for the result panel (one per seat, then reneges).
+    """
+
+    round: int
+    summary: str
+    lines: tuple[str, ...]
+
+
+def level_text(level: int) -> str:
+    """``"level 3"``, or ``"WIN"`` for the level past 8 (ruling L8-10)."""
+    return "WIN" if level >= WIN_LEVEL else f"level {level}"
+
+
+def level8_round(number: int, names: Sequence[str], before: Sequence[int],
+                 after: Sequence[int]) -> RoundReport:
+    """The report of a Level 8 round from the levels before and after it (ruling L8-10)."""
+    lines = []
+    parts = []
+    for name, old, new in zip(names, before, after, strict=True):
+        gain = new - old
+        how = {2: "went out", 1: "laid down"}.get(gain, "stays") if new < WIN_LEVEL else "wins"
+        if gain >= 2 and new >= WIN_LEVEL:
+            how = "went out and wins"
+        lines.append(f"{name}: {level_text(old)} -> {level_text(new)} ({how})")
+        parts.append(f"{name} {level_text(new)}")
+    return RoundReport(number, f"round {number}: {', '.join(parts)}", tuple(lines))
+
+
+def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
+                 objective: str) -> RoundReport:
+    """The report of an 8s Rule! round (``engine.eights.RoundResult``) with running totals."""
+    lines = [objective] if objective else []
+    for seat, name in enumerate(names):
+        extra = f", renege +{result.penalties[seat]}" if result.penalties[seat] else ""
+        out = " (went out)" if result.went_out == seat else ""
+        lines.append(
+            f"{name}: {result.points[seat]:+d}{extra}{out}, total {totals[seat]}"
+        )
+    for renege in result.reneges:
+        lines.append("renege: " + renege_text(renege, names))
+    if result.ended_early:
+        lines.append(f"the round ended early after {result.tricks} tricks (ruling E-5)")
+    parts = ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True))
+    summary = f"round {result.round}: {parts}"
+    if result.reneges:
+        summary += f" ({len(result.reneges)} renege{'s' if len(result.reneges) > 1 else ''})"
+    return RoundReport(result.round, summary, tuple(lines))
+
+
+def renege_text(renege: Any, names: Sequence[str]) -> str:
+    """A renege (``engine.eights.Renege``) with the offender's name (ruling E-8)."""
+    who = names[renege.seat]
+    if renege.played is None:
+        return (f"round {renege.round}, turn {renege.number}: {who} passed while holding "
+                f"the playable {renege.held} (+50, ruling E-8)")
+    led = renege.led.title if renege.led is not None else "?"
+    return (f"round {renege.round}, trick {renege.number}: {who} played {renege.played} "
+            f"on a {led} lead while holding {renege.held} (+50, ruling E-8)")
+
+
+def final_lines(outcome: Outcome, names: Sequence[str], game_name: str) -> list[str]:
+    """The game result: the winner line first, then one line per seat (and team)."""
+    winners = " and ".join(names[s] for s in outcome.winners)
+    verb = "wins" if len(outcome.winners) == 1 else "win"
+    if game_name == "level8":
+        lines = [f"result: {winners} {verb} after {outcome.detail.get('rounds', '?')} rounds"]
+        lines += [f"{n}: {level_text(v)}" for n, v in zip(names, outcome.scores, strict=True)]
+        return lines
+    tie = outcome.detail.get("tie_break", "none")
+    note = {"round-7": " (tie broken by the round-7 totals)", "shared": " (shared win)"}
+    lines = [f"result: {winners} {verb} with the lowest total{note.get(tie, '')}"]
+    lines += [f"{n}: {v} points" for n, v in zip(names, outcome.scores, strict=True)]
+    for team, total in zip(outcome.detail.get("teams", []),
+                           outcome.detail.get("team_totals", []), strict=False):
+        lines.append(f"team {' + '.join(names[s] for s in team)}: {total} points")
+    return lines
+
+
+@dataclass
+class RoundTracker:
+    """Turns a stream of views into round reports (each round reported once).
+
+    Call :meth:`observe` with every view seen (a Level 8 or 8s Rule! state); Level 8 needs to
+    see each round at least once before it ends, which every session guarantees by notifying
+    after each action.
+    """
+
+    names: Sequence[str]
+    _start: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    _reported: set[int] = field(default_factory=set)
+
+    def observe(self, game_name: str, view: Any) -> list[RoundReport]:
+        """New round reports since the last call, oldest first."""
+        if game_name == "level8":
+            return self._level8(view)
+        return self._eights(view)
+
+    def _level8(self, view: Any) -> list[RoundReport]:
+        out: list[RoundReport] = []
+        number, levels = view.round, tuple(view.levels)
+        if number < 1:
+            return out
+        over = view.phase.value == "over"
+        for done in sorted(r for r in self._start if r < number and r not in self._reported):
+            out.append(level8_round(done, self.names, self._start[done], levels))
+            self._reported.add(done)
+        self._start.setdefault(number, levels)
+        if over and number not in self._reported:
+            out.append(level8_round(number, self.names, self._start[number], levels))
+            self._reported.add(number)
+        return out
+
+    def _eights(self, view: Any) -> list[RoundReport]:
+        out: list[RoundReport] = []
+        totals = [0] * len(self.names)
+        for result in view.results:
+            totals = [t + v for t, v in zip(totals, result.totals, strict=True)]
+            if result.round in self._reported:
+                continue
+            self._reported.add(result.round)
+            objective = ""
+            if result.round < 8:
+                objective = view.rules.objectives.for_round(result.round).describe()
+            out.append(eights_round(result, self.names, totals, objective))
+        return out
