@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 import pytest
 
 from engine.core import CHANCE, Reveal, RevealRequest, Shuffle, ShuffleRequest
@@ -116,3 +119,38 @@ def test_card_notation_covers_the_deck() -> None:
     assert [str(c) for c in CARDS[:3]] == ["R1", "R2", "R3"]
     assert str(CARDS[59]) == "G15"
     assert all(parse_card(str(card)) == card for card in CARDS)
+
+
+def corrupt(state: EightsState, how: str) -> EightsState:
+    hands = list(state.hands)
+    if how == "card in two places":
+        hands[1] = (*hands[1], hands[0][0])
+    elif how == "lost card":
+        hands[0] = hands[0][1:]
+    elif how == "identity twice":
+        return replace(state, ident=(state.ident[1], *state.ident[1:]))
+    elif how == "hidden hand card":
+        return replace(state, known=(0, *state.known[1:]))
+    elif how == "layout":
+        return replace(state, layout=((8, 9), (0, 0), (0, 0), (0, 0)))
+    elif how == "scoring count":
+        return replace(state, scoring_left=state.scoring_left + 1)
+    return replace(state, hands=tuple(hands))
+
+
+@pytest.mark.parametrize(
+    ("how", "message"),
+    [
+        ("card in two places", r"slot #\d+ is in 2 places \['hand of seat 0', 'hand of seat 1'\]"),
+        ("lost card", r"slot #\d+ is in 0 places"),
+        ("identity twice", r"is known to be in 2 slots"),
+        ("hidden hand card", r"seat 1 does not know its own slot #60"),
+        ("layout", r"the layout .* does not match the cards laid"),
+        ("scoring count", r"5 scoring cards counted left, 4 really left"),
+    ],
+)
+def test_invariant_checker_catches_corruption(how: str, message: str) -> None:
+    state = deal(4, {}, round_number=3, dealer=0)
+    assert GAME.invariant_violations(state) == []
+    problems = GAME.invariant_violations(corrupt(state, how))
+    assert any(re.search(message, p) for p in problems), problems
