@@ -26,13 +26,10 @@ the coordinator's state unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from p2p.crypto.deck import (
-    CardLearned,
-    CardOpened,
-    CardRevealed,
     Debt,
     DeckEvent,
     EpochComplete,
@@ -44,16 +41,12 @@ from p2p.crypto.deck import (
 )
 from p2p.crypto.elgamal import (
     Ciphertext,
-    card_lookup,
     card_points,
-    decrypt_with_shares,
     open_encryption,
 )
 from p2p.crypto.errors import (
-    DeckError,
     DeckUsageError,
     InvalidMessageError,
-    ProofError,
     ProtocolViolationError,
 )
 from p2p.crypto.group import ORDER, Point, RandomBytes, random_scalar
@@ -62,27 +55,17 @@ from p2p.crypto.messages import (
     KeyCommit,
     KeyReveal,
     Message,
-    OpenMessage,
-    Share,
     SharesMessage,
     ShuffleMessage,
     decode_message,
     encode_message,
 )
-from p2p.crypto.proofs import PUBLIC, check_share, prove_share
+from p2p.crypto.proofs import PUBLIC
 from p2p.crypto.shuffle import check_shuffle_proof, gen_shuffle, gen_shuffle_proof
+from p2p.crypto.slots import OPENING, SlotTable
 from p2p.crypto.transcript import ProofContext
 
-OPENING = "card opening"
-"""The name of the proof an ``open`` message makes (its shares decrypt to the claimed card)."""
-
-
-@dataclass(slots=True)
-class _Slot:
-    ciphertext: Ciphertext
-    epoch: int
-    card: int | None = None
-    public: bool = False
+__all__ = ["OPENING", "DeckCoordinator"]
 
 
 @dataclass(slots=True)
@@ -92,15 +75,6 @@ class _Epoch:
     first_new_slot: SlotId
     current: list[Ciphertext]
     turn: Seat = 0
-
-
-@dataclass(slots=True)
-class _Reveal:
-    """One (slot, recipient) pair: whether the engine asked for it, and the verified shares."""
-
-    requested: bool = False
-    shares: dict[Seat, Share] = field(default_factory=dict)
-    sent: bool = False
 
 
 class DeckCoordinator:
@@ -137,9 +111,16 @@ class DeckCoordinator:
         self._keys = KeyPhase(params, seat, self._secret, random_bytes)
         self._epoch_number = 0
         self._epoch: _Epoch | None = None
-        self._slots: dict[SlotId, _Slot] = {}
-        self._reveals: dict[tuple[SlotId, Seat], _Reveal] = {}
         self._events: list[DeckEvent] = []
+        self._table = SlotTable(
+            params,
+            seat,
+            self._secret,
+            self._keys.keys,
+            random_bytes,
+            self._events,
+            lambda: self.epoch,
+        )
 
     # -----------------------------------------------------------------------------------------
     # Queries.
@@ -161,7 +142,8 @@ class DeckCoordinator:
 
     def take_events(self) -> list[DeckEvent]:
         """Every event since the last call, in order."""
-        events, self._events = self._events, []
+        events = list(self._events)
+        self._events.clear()
         return events
 
     def shuffle_turn(self) -> Seat | None:
@@ -174,30 +156,22 @@ class DeckCoordinator:
 
     def ciphertext(self, slot: SlotId) -> Ciphertext | None:
         """The ciphertext of a hidden slot, or ``None`` (unknown or public)."""
-        state = self._slots.get(slot)
+        state = self._table.slots.get(slot)
         return None if state is None or state.public else state.ciphertext
 
     def card(self, slot: SlotId) -> int | None:
         """The card in ``slot`` if this seat knows it (public, or revealed to us), else ``None``."""
-        state = self._slots.get(slot)
+        state = self._table.slots.get(slot)
         return None if state is None else state.card
 
     def is_public(self, slot: SlotId) -> bool:
         """True once ``slot`` was revealed publicly or opened."""
-        state = self._slots.get(slot)
+        state = self._table.slots.get(slot)
         return state is not None and state.public
 
     def can_open(self, slot: SlotId) -> bool:
         """True if this seat knows the hidden card in ``slot`` and holds every other share."""
-        state = self._slots.get(slot)
-        reveal = self._reveals.get((slot, self.seat))
-        return (
-            state is not None
-            and not state.public
-            and state.card is not None
-            and reveal is not None
-            and len(reveal.shares) == self.params.n_seats - 1
-        )
+        return self._table.can_open(slot)
 
     def owed(self) -> list[Debt]:
         """What is owed by whom, as far as this seat can know, sorted.
@@ -211,19 +185,7 @@ class DeckCoordinator:
         debts: list[Debt] = []
         if self._epoch is not None:
             debts.append(Debt(self._epoch.turn, "shuffle", self._epoch.number))
-        owed: dict[tuple[Seat, Seat], list[SlotId]] = {}
-        for (slot, recipient), reveal in self._reveals.items():
-            if not reveal.requested or self._slots[slot].public:
-                continue
-            if recipient not in (PUBLIC, self.seat):
-                if not reveal.sent:
-                    owed.setdefault((self.seat, recipient), []).append(slot)
-                continue
-            for debtor in range(self.params.n_seats):
-                if debtor != recipient and debtor not in reveal.shares:
-                    owed.setdefault((debtor, recipient), []).append(slot)
-        for (debtor, recipient), slots in sorted(owed.items()):
-            debts.append(Debt(debtor, "shares", None, tuple(sorted(slots)), recipient))
+        debts.extend(self._table.share_debts())
         return debts
 
     def _context(self, epoch: int, seat: Seat) -> ProofContext:
@@ -290,14 +252,14 @@ class DeckCoordinator:
         points = card_points(self.params.game_id, self.params.n_cards)
         inputs: list[Ciphertext] = []
         for slot in slots:
-            state = self._slots.get(slot)
+            state = self._table.slots.get(slot)
             card = open_cards.get(slot)
             if card is not None and not 0 <= card < self.params.n_cards:
                 raise DeckUsageError(f"slot {slot}: card {card} is not in a deck of {len(points)}")
             if state is not None and not state.public:
                 if card is not None:
                     raise DeckUsageError(f"slot {slot} is hidden; its card cannot be given")
-                if self._pending(slot):
+                if self._table.pending(slot):
                     raise DeckUsageError(f"shares are still owed for slot {slot}")
                 inputs.append(state.ciphertext)
                 continue
@@ -309,25 +271,12 @@ class DeckCoordinator:
                 raise DeckUsageError(f"slot {slot} is unknown; give its card in open_cards")
             inputs.append(open_encryption(points[card], joint_key))
         new_slots = range(first_new_slot, first_new_slot + len(slots))
-        clash = [s for s in new_slots if s in self._slots and s not in slots]
+        clash = [s for s in new_slots if s in self._table.slots and s not in slots]
         if clash or first_new_slot < 0:
             raise DeckUsageError(f"new slot ids {clash[:5] or [first_new_slot]} are not free")
         self._epoch_number += 1
         self._epoch = _Epoch(self._epoch_number, tuple(slots), first_new_slot, inputs)
         return self._epoch_number
-
-    def _pending(self, slot: SlotId) -> bool:
-        """True while this seat waits for or owes shares of ``slot``."""
-        for (s, recipient), reveal in self._reveals.items():
-            if s != slot or not reveal.requested:
-                continue
-            if recipient == PUBLIC and len(reveal.shares) < self.params.n_seats:
-                return True
-            if recipient == self.seat and len(reveal.shares) < self.params.n_seats - 1:
-                return True
-            if recipient not in (PUBLIC, self.seat) and not reveal.sent:
-                return True
-        return False
 
     def make_shuffle(self) -> Message:
         """This seat's shuffle of the current list, with its proof of shuffle (broadcast).
@@ -387,25 +336,14 @@ class DeckCoordinator:
         epoch.turn += 1
         if epoch.turn < self.params.n_seats:
             return
-        for slot in epoch.input_slots:
-            self._slots.pop(slot, None)
-        self._reveals = {k: v for k, v in self._reveals.items() if k[0] in self._slots}
-        new_slots = tuple(range(epoch.first_new_slot, epoch.first_new_slot + len(outputs)))
-        for slot, ciphertext in zip(new_slots, outputs, strict=True):
-            self._slots[slot] = _Slot(ciphertext, epoch.number)
+        new_slots = self._table.replace(
+            epoch.input_slots, epoch.first_new_slot, outputs, epoch.number
+        )
         self._epoch = None
         self._events.append(EpochComplete(epoch.number, new_slots))
 
     # -----------------------------------------------------------------------------------------
-    # Reveals.
-
-    def _hidden(self, slot: SlotId) -> _Slot:
-        state = self._slots.get(slot)
-        if state is None:
-            raise DeckUsageError(f"slot {slot} is not a slot of the deck")
-        if state.public:
-            raise DeckUsageError(f"slot {slot} is already public")
-        return state
+    # Reveals and openings (the slot table does the work).
 
     def request_private(self, slots: Iterable[SlotId], holder: Seat) -> None:
         """The engine deals or draws ``slots`` to ``holder``: every other seat owes it shares.
@@ -415,7 +353,7 @@ class DeckCoordinator:
         """
         if not 0 <= holder < self.params.n_seats:
             raise DeckUsageError(f"seat {holder} is not at the table")
-        self._request(slots, holder)
+        self._table.request(slots, holder)
 
     def request_public(self, slots: Iterable[SlotId]) -> None:
         """The engine turns ``slots`` face up: every seat owes a public share for each.
@@ -423,25 +361,7 @@ class DeckCoordinator:
         Raises:
             DeckUsageError: a slot unknown or already public.
         """
-        self._request(slots, PUBLIC)
-
-    def _request(self, slots: Iterable[SlotId], recipient: Seat) -> None:
-        slot_list = list(slots)
-        for slot in slot_list:
-            self._hidden(slot)
-        for slot in slot_list:
-            self._reveals.setdefault((slot, recipient), _Reveal()).requested = True
-            self._complete(slot, recipient)
-
-    def _owes(self, slot: SlotId, recipient: Seat) -> bool:
-        reveal = self._reveals.get((slot, recipient))
-        return (
-            reveal is not None
-            and reveal.requested
-            and not reveal.sent
-            and self.seat not in reveal.shares
-            and not self._slots[slot].public
-        )
+        self._table.request(slots, PUBLIC)
 
     def make_shares(self, recipient: Seat, slots: Iterable[SlotId] | None = None) -> Message | None:
         """This seat's decryption shares for ``recipient`` (a seat or ``PUBLIC``).
@@ -463,36 +383,15 @@ class DeckCoordinator:
         if recipient == self.seat:
             raise DeckUsageError("a seat never sends shares to itself")
         if slots is None:
-            slots = sorted(s for s, r in self._reveals if r == recipient and self._owes(s, r))
-        items: list[Share] = []
-        for slot in slots:
-            state = self._hidden(slot)
-            reveal = self._reveals.get((slot, recipient))
-            if reveal is None or not reveal.requested:
-                raise DeckUsageError(f"no reveal of slot {slot} to {recipient} was requested")
-            share, proof = prove_share(
-                self._context(state.epoch, self.seat),
-                self._secret,
-                state.ciphertext,
-                slot,
-                recipient,
-                self._random,
-            )
-            items.append(Share(self.seat, slot, share, proof))
-        if not items:
-            return None
-        for item in items:
-            reveal = self._reveals[(item.slot, recipient)]
-            reveal.sent = True
-            if recipient == PUBLIC:
-                reveal.shares[self.seat] = item
-                self._complete(item.slot, PUBLIC)
-        return encode_message(SharesMessage(self.seat, recipient, tuple(items)))
+            table = self._table
+            slots = sorted(s for s, r in table.reveals if r == recipient and table.owes(s, r))
+        message = self._table.make_shares(recipient, slots)
+        return None if message is None else encode_message(message)
 
     def make_owed_shares(self) -> list[tuple[Seat, Message]]:
         """Every share this seat owes now, as ``(recipient, message)`` pairs (``PUBLIC`` last)."""
         recipients = sorted(
-            {r for s, r in self._reveals if r != self.seat and self._owes(s, r)},
+            {r for s, r in self._table.reveals if r != self.seat and self._table.owes(s, r)},
             key=lambda r: (r == PUBLIC, r),
         )
         out = []
@@ -502,134 +401,13 @@ class DeckCoordinator:
                 out.append((recipient, message))
         return out
 
-    def _check_share(self, item: Share, recipient: Seat, sender: Seat) -> None:
-        state = self._slots.get(item.slot)
-        if state is None:
-            raise ProtocolViolationError(
-                f"seat {sender} sent a share for slot {item.slot}, which is not in the deck",
-                seat=sender,
-                epoch=self._epoch_number,
-            )
-        if not 0 <= item.seat < self.params.n_seats:
-            raise ProtocolViolationError(
-                f"seat {sender} sent a share by seat {item.seat}, who is not at the table",
-                seat=sender,
-                epoch=state.epoch,
-            )
-        check_share(
-            self._context(state.epoch, item.seat),
-            self._keys.keys[item.seat],
-            state.ciphertext,
-            item.slot,
-            recipient,
-            item.share,
-            item.proof,
-        )
-
-    def _accept_shares(self, sender: Seat, message: SharesMessage) -> None:
-        recipient = message.recipient
-        if recipient not in (PUBLIC, self.seat) or recipient == sender:
-            raise ProtocolViolationError(
-                f"seat {sender} sent this seat shares addressed to {recipient}",
-                seat=sender,
-                epoch=self._epoch_number,
-            )
-        fresh: list[Share] = []
-        for item in message.shares:
-            reveal = self._reveals.get((item.slot, recipient))
-            known = None if reveal is None else reveal.shares.get(sender)
-            state = self._slots.get(item.slot)
-            if (known is not None and known.share == item.share) or (
-                state is not None and state.public
-            ):
-                continue  # a repeat, or too late to matter
-            self._check_share(item, recipient, sender)
-            fresh.append(item)
-        for item in fresh:
-            self._reveals.setdefault((item.slot, recipient), _Reveal()).shares[sender] = item
-        for item in fresh:
-            self._complete(item.slot, recipient)
-
-    def _complete(self, slot: SlotId, recipient: Seat) -> None:
-        reveal = self._reveals.get((slot, recipient))
-        state = self._slots[slot]
-        if reveal is None or not reveal.requested or state.public:
-            return
-        shares = [s.share for s in reveal.shares.values()]
-        if recipient == PUBLIC and len(shares) == self.params.n_seats:
-            state.card, state.public = self._decrypt(state.ciphertext, shares), True
-            self._events.append(CardRevealed(slot, state.card))
-        elif (
-            recipient == self.seat and state.card is None and len(shares) == self.params.n_seats - 1
-        ):
-            own = state.ciphertext.b * self._secret
-            state.card = self._decrypt(state.ciphertext, [*shares, own])
-            self._events.append(CardLearned(slot, state.card))
-
-    def _decrypt(self, ciphertext: Ciphertext, shares: list[Point]) -> int:
-        point = decrypt_with_shares(ciphertext, shares)
-        card = card_lookup(self.params.game_id, self.params.n_cards).get(point.encode())
-        if card is None:  # pragma: no cover - impossible once every proof verified
-            raise DeckError("a decryption gave no card: the deck is corrupt")
-        return card
-
-    # -----------------------------------------------------------------------------------------
-    # Opening a card the holder knows.
-
     def make_open(self, slot: SlotId) -> Message:
         """Open a card this seat holds (lay down, discard, play): broadcast the message.
 
         Raises:
             DeckUsageError: this seat does not know the card or lacks some seat's share.
         """
-        state = self._slots.get(slot)
-        if state is None or state.card is None or not self.can_open(slot):
-            raise DeckUsageError(f"seat {self.seat} cannot open slot {slot}")
-        own, proof = prove_share(
-            self._context(state.epoch, self.seat),
-            self._secret,
-            state.ciphertext,
-            slot,
-            self.seat,
-            self._random,
-        )
-        received = self._reveals[(slot, self.seat)].shares
-        shares = sorted([Share(self.seat, slot, own, proof), *received.values()], key=_by_seat)
-        state.public = True
-        self._events.append(CardOpened(slot, state.card, self.seat))
-        return encode_message(OpenMessage(self.seat, slot, state.card, tuple(shares)))
-
-    def _accept_open(self, sender: Seat, message: OpenMessage) -> None:
-        state = self._slots.get(message.slot)
-        epoch = self._epoch_number if state is None else state.epoch
-
-        def violation(problem: str) -> ProtocolViolationError:
-            text = f"seat {sender} opened slot {message.slot} {problem}"
-            return ProtocolViolationError(text, seat=sender, epoch=epoch)
-
-        if state is None or state.public:
-            raise violation("which is not a hidden slot")
-        seats = sorted(s.seat for s in message.shares)
-        if seats != list(range(self.params.n_seats)):
-            raise violation(f"with the shares of seats {seats}")
-        if any(s.slot != message.slot for s in message.shares):
-            raise violation("with the shares of another slot")
-        for item in message.shares:
-            try:
-                self._check_share(item, sender, sender)
-            except ProofError as exc:  # whoever made the share, the opener vouched for it
-                raise ProofError(OPENING, str(exc), seat=sender, epoch=epoch) from None
-        point = decrypt_with_shares(state.ciphertext, [s.share for s in message.shares])
-        points = card_points(self.params.game_id, self.params.n_cards)
-        if not 0 <= message.card < len(points) or point != points[message.card]:
-            raise ProofError(
-                OPENING,
-                f"slot {message.slot} does not hold card {message.card}",
-                seat=sender,
-                epoch=epoch,
-            )
-        state.card, state.public = message.card, True
-        self._events.append(CardOpened(message.slot, message.card, sender))
+        return encode_message(self._table.make_open(slot))
 
     # -----------------------------------------------------------------------------------------
     # Input.
@@ -677,10 +455,6 @@ class DeckCoordinator:
         if isinstance(message, ShuffleMessage):
             self._accept_shuffle(sender, message, joint_key)
         elif isinstance(message, SharesMessage):
-            self._accept_shares(sender, message)
+            self._table.accept_shares(sender, message)
         else:
-            self._accept_open(sender, message)
-
-
-def _by_seat(share: Share) -> Seat:
-    return share.seat
+            self._table.accept_open(sender, message)

@@ -1,0 +1,365 @@
+"""The slot table of one seat: every hidden or public card slot, and the reveals under way.
+
+A slot holds its ciphertext and the epoch that produced it; once revealed it also holds its card
+index (public, or known to this seat alone). A *reveal* is one (slot, recipient) pair, the
+recipient a seat (a private reveal: deal, draw) or ``PUBLIC``; it records whether the engine
+asked for it, whether this seat sent its decryption share, and the verified shares received.
+:class:`~p2p.crypto.coordinator.DeckCoordinator` owns one table and drives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from p2p.crypto.deck import (
+    CardLearned,
+    CardOpened,
+    CardRevealed,
+    Debt,
+    DeckEvent,
+    Seat,
+    SlotId,
+    TableParams,
+)
+from p2p.crypto.elgamal import Ciphertext, card_lookup, card_points, decrypt_with_shares
+from p2p.crypto.errors import DeckError, DeckUsageError, ProofError, ProtocolViolationError
+from p2p.crypto.group import Point, RandomBytes
+from p2p.crypto.messages import OpenMessage, Share, SharesMessage
+from p2p.crypto.proofs import PUBLIC, check_share, prove_share
+from p2p.crypto.transcript import ProofContext
+
+OPENING: Final[str] = "card opening"
+"""The name of the proof an ``open`` message makes (its shares decrypt to the claimed card)."""
+
+
+@dataclass(slots=True)
+class Slot:
+    """One slot: its ciphertext, the epoch that made it, its card once known."""
+
+    ciphertext: Ciphertext
+    epoch: int
+    card: int | None = None
+    public: bool = False
+
+
+@dataclass(slots=True)
+class Reveal:
+    """One (slot, recipient) pair: requested by the engine? our share sent? shares received."""
+
+    requested: bool = False
+    sent: bool = False
+    shares: dict[Seat, Share] = field(default_factory=dict)
+
+
+class SlotTable:
+    """Slots, reveals and decryption shares as one seat sees them.
+
+    Args:
+        params: the table.
+        seat: this seat.
+        secret: this seat's key share ``x``.
+        keys: every seat's key share ``X_i`` (filled by the joint-key phase).
+        random_bytes: the source of the proofs' nonces.
+        events: where to append events.
+        current_epoch: the coordinator's epoch, named in errors about unknown slots.
+    """
+
+    def __init__(
+        self,
+        params: TableParams,
+        seat: Seat,
+        secret: int,
+        keys: Mapping[Seat, Point],
+        random_bytes: RandomBytes,
+        events: list[DeckEvent],
+        current_epoch: Callable[[], int],
+    ) -> None:
+        self.params = params
+        self.seat = seat
+        self._secret = secret
+        self._keys = keys
+        self._random = random_bytes
+        self._events = events
+        self._current_epoch = current_epoch
+        self.slots: dict[SlotId, Slot] = {}
+        self.reveals: dict[tuple[SlotId, Seat], Reveal] = {}
+
+    def _context(self, epoch: int, seat: Seat) -> ProofContext:
+        return ProofContext(self.params.game_id, self.params.table_id, epoch, seat)
+
+    # -----------------------------------------------------------------------------------------
+    # Slots.
+
+    def hidden(self, slot: SlotId) -> Slot:
+        """The hidden slot ``slot``.
+
+        Raises:
+            DeckUsageError: no such slot, or it is public.
+        """
+        state = self.slots.get(slot)
+        if state is None:
+            raise DeckUsageError(f"slot {slot} is not a slot of the deck")
+        if state.public:
+            raise DeckUsageError(f"slot {slot} is already public")
+        return state
+
+    def replace(
+        self, old: Iterable[SlotId], first_new_slot: SlotId, outputs: list[Ciphertext], epoch: int
+    ) -> tuple[SlotId, ...]:
+        """A shuffle epoch completed: drop the input slots, add the outputs as new slots."""
+        for slot in old:
+            self.slots.pop(slot, None)
+        self.reveals = {k: v for k, v in self.reveals.items() if k[0] in self.slots}
+        new_slots = tuple(range(first_new_slot, first_new_slot + len(outputs)))
+        for slot, ciphertext in zip(new_slots, outputs, strict=True):
+            self.slots[slot] = Slot(ciphertext, epoch)
+        return new_slots
+
+    def can_open(self, slot: SlotId) -> bool:
+        """True if this seat knows the hidden card in ``slot`` and holds every other share."""
+        state = self.slots.get(slot)
+        reveal = self.reveals.get((slot, self.seat))
+        return (
+            state is not None
+            and not state.public
+            and state.card is not None
+            and reveal is not None
+            and len(reveal.shares) == self.params.n_seats - 1
+        )
+
+    def pending(self, slot: SlotId) -> bool:
+        """True while this seat waits for or owes shares of ``slot``."""
+        for (s, recipient), reveal in self.reveals.items():
+            if s != slot or not reveal.requested:
+                continue
+            if recipient == PUBLIC and len(reveal.shares) < self.params.n_seats:
+                return True
+            if recipient == self.seat and len(reveal.shares) < self.params.n_seats - 1:
+                return True
+            if recipient not in (PUBLIC, self.seat) and not reveal.sent:
+                return True
+        return False
+
+    def share_debts(self) -> list[Debt]:
+        """Shares owed, as far as this seat knows (see ``DeckCoordinator.owed``), sorted."""
+        owed: dict[tuple[Seat, Seat], list[SlotId]] = {}
+        for (slot, recipient), reveal in self.reveals.items():
+            if not reveal.requested or self.slots[slot].public:
+                continue
+            if recipient not in (PUBLIC, self.seat):
+                if not reveal.sent:
+                    owed.setdefault((self.seat, recipient), []).append(slot)
+                continue
+            for debtor in range(self.params.n_seats):
+                if debtor != recipient and debtor not in reveal.shares:
+                    owed.setdefault((debtor, recipient), []).append(slot)
+        return [
+            Debt(debtor, "shares", None, tuple(sorted(slots)), recipient)
+            for (debtor, recipient), slots in sorted(owed.items())
+        ]
+
+    # -----------------------------------------------------------------------------------------
+    # Reveals.
+
+    def request(self, slots: Iterable[SlotId], recipient: Seat) -> None:
+        """The engine asks to reveal ``slots`` to ``recipient`` (a seat or ``PUBLIC``).
+
+        Raises:
+            DeckUsageError: a slot unknown or already public.
+        """
+        slot_list = list(slots)
+        for slot in slot_list:
+            self.hidden(slot)
+        for slot in slot_list:
+            self.reveals.setdefault((slot, recipient), Reveal()).requested = True
+            self._complete(slot, recipient)
+
+    def owes(self, slot: SlotId, recipient: Seat) -> bool:
+        """True if this seat still owes ``recipient`` its share of ``slot``."""
+        reveal = self.reveals.get((slot, recipient))
+        return (
+            reveal is not None
+            and reveal.requested
+            and not reveal.sent
+            and self.seat not in reveal.shares
+            and not self.slots[slot].public
+        )
+
+    def make_shares(self, recipient: Seat, slots: Iterable[SlotId]) -> SharesMessage | None:
+        """This seat's proven shares of ``slots`` for ``recipient``; ``None`` for no slot.
+
+        Raises:
+            DeckUsageError: a slot without a request for ``recipient``.
+        """
+        items: list[Share] = []
+        for slot in slots:
+            state = self.hidden(slot)
+            reveal = self.reveals.get((slot, recipient))
+            if reveal is None or not reveal.requested:
+                raise DeckUsageError(f"no reveal of slot {slot} to {recipient} was requested")
+            share, proof = prove_share(
+                self._context(state.epoch, self.seat),
+                self._secret,
+                state.ciphertext,
+                slot,
+                recipient,
+                self._random,
+            )
+            items.append(Share(self.seat, slot, share, proof))
+        if not items:
+            return None
+        for item in items:
+            reveal = self.reveals[(item.slot, recipient)]
+            reveal.sent = True
+            if recipient == PUBLIC:
+                reveal.shares[self.seat] = item
+                self._complete(item.slot, PUBLIC)
+        return SharesMessage(self.seat, recipient, tuple(items))
+
+    def _check_share(self, item: Share, recipient: Seat, sender: Seat) -> None:
+        state = self.slots.get(item.slot)
+        if state is None:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a share for slot {item.slot}, which is not in the deck",
+                seat=sender,
+                epoch=self._current_epoch(),
+            )
+        if not 0 <= item.seat < self.params.n_seats:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a share by seat {item.seat}, who is not at the table",
+                seat=sender,
+                epoch=state.epoch,
+            )
+        check_share(
+            self._context(state.epoch, item.seat),
+            self._keys[item.seat],
+            state.ciphertext,
+            item.slot,
+            recipient,
+            item.share,
+            item.proof,
+        )
+
+    def accept_shares(self, sender: Seat, message: SharesMessage) -> None:
+        """Check every share of ``message``, then record them all (or none).
+
+        Raises:
+            ProtocolViolationError: addressed to another seat, or an unknown slot.
+            ProofError: a decryption share proof fails.
+        """
+        recipient = message.recipient
+        if recipient not in (PUBLIC, self.seat) or recipient == sender:
+            raise ProtocolViolationError(
+                f"seat {sender} sent this seat shares addressed to {recipient}",
+                seat=sender,
+                epoch=self._current_epoch(),
+            )
+        fresh: list[Share] = []
+        for item in message.shares:
+            reveal = self.reveals.get((item.slot, recipient))
+            known = None if reveal is None else reveal.shares.get(sender)
+            state = self.slots.get(item.slot)
+            if (known is not None and known.share == item.share) or (
+                state is not None and state.public
+            ):
+                continue  # a repeat, or too late to matter
+            self._check_share(item, recipient, sender)
+            fresh.append(item)
+        for item in fresh:
+            self.reveals.setdefault((item.slot, recipient), Reveal()).shares[sender] = item
+        for item in fresh:
+            self._complete(item.slot, recipient)
+
+    def _complete(self, slot: SlotId, recipient: Seat) -> None:
+        reveal = self.reveals.get((slot, recipient))
+        state = self.slots[slot]
+        if reveal is None or not reveal.requested or state.public:
+            return
+        shares = [s.share for s in reveal.shares.values()]
+        if recipient == PUBLIC and len(shares) == self.params.n_seats:
+            state.card, state.public = self._decrypt(state.ciphertext, shares), True
+            self._events.append(CardRevealed(slot, state.card))
+        elif (
+            recipient == self.seat and state.card is None and len(shares) == self.params.n_seats - 1
+        ):
+            own = state.ciphertext.b * self._secret
+            state.card = self._decrypt(state.ciphertext, [*shares, own])
+            self._events.append(CardLearned(slot, state.card))
+
+    def _decrypt(self, ciphertext: Ciphertext, shares: list[Point]) -> int:
+        point = decrypt_with_shares(ciphertext, shares)
+        card = card_lookup(self.params.game_id, self.params.n_cards).get(point.encode())
+        if card is None:  # pragma: no cover - impossible once every proof verified
+            raise DeckError("a decryption gave no card: the deck is corrupt")
+        return card
+
+    # -----------------------------------------------------------------------------------------
+    # Opening a card the holder knows.
+
+    def make_open(self, slot: SlotId) -> OpenMessage:
+        """Open a card this seat holds; the slot is public afterwards.
+
+        Raises:
+            DeckUsageError: this seat does not know the card or lacks some seat's share.
+        """
+        state = self.slots.get(slot)
+        if state is None or state.card is None or not self.can_open(slot):
+            raise DeckUsageError(f"seat {self.seat} cannot open slot {slot}")
+        own, proof = prove_share(
+            self._context(state.epoch, self.seat),
+            self._secret,
+            state.ciphertext,
+            slot,
+            self.seat,
+            self._random,
+        )
+        received = self.reveals[(slot, self.seat)].shares
+        shares = sorted([Share(self.seat, slot, own, proof), *received.values()], key=_by_seat)
+        state.public = True
+        self._events.append(CardOpened(slot, state.card, self.seat))
+        return OpenMessage(self.seat, slot, state.card, tuple(shares))
+
+    def accept_open(self, sender: Seat, message: OpenMessage) -> None:
+        """Check an opening: one valid share per seat, decrypting to the claimed card.
+
+        Raises:
+            ProtocolViolationError: not a hidden slot, or the wrong set of shares.
+            ProofError: ``OPENING`` failed: a share is invalid (the opener vouched for it) or
+                the card is not the one in the slot.
+        """
+        state = self.slots.get(message.slot)
+        epoch = self._current_epoch() if state is None else state.epoch
+
+        def violation(problem: str) -> ProtocolViolationError:
+            text = f"seat {sender} opened slot {message.slot} {problem}"
+            return ProtocolViolationError(text, seat=sender, epoch=epoch)
+
+        if state is None or state.public:
+            raise violation("which is not a hidden slot")
+        seats = sorted(s.seat for s in message.shares)
+        if seats != list(range(self.params.n_seats)):
+            raise violation(f"with the shares of seats {seats}")
+        if any(s.slot != message.slot for s in message.shares):
+            raise violation("with the shares of another slot")
+        for item in message.shares:
+            try:
+                self._check_share(item, sender, sender)
+            except ProofError as exc:
+                raise ProofError(OPENING, str(exc), seat=sender, epoch=epoch) from None
+        point = decrypt_with_shares(state.ciphertext, [s.share for s in message.shares])
+        points = card_points(self.params.game_id, self.params.n_cards)
+        if not 0 <= message.card < len(points) or point != points[message.card]:
+            raise ProofError(
+                OPENING,
+                f"slot {message.slot} does not hold card {message.card}",
+                seat=sender,
+                epoch=epoch,
+            )
+        state.card, state.public = message.card, True
+        self._events.append(CardOpened(message.slot, message.card, sender))
+
+
+def _by_seat(share: Share) -> Seat:
+    return share.seat
