@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from p2p.crypto.coordinator import OPENING
 from p2p.crypto.elgamal import Ciphertext, reencrypt
@@ -456,3 +458,42 @@ def test_identity_key_share() -> None:
     reveal = dict(table.peers[2].make_key_reveal(), key="00")
     errors = rejected_by_all(table, 2, reveal, InvalidMessageError, 0)
     assert "identity" in str(errors[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# Fuzzing: whatever a peer sends, the receiver raises a PeerFaultError naming it, or accepts.
+
+_json_leaf = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-3, max_value=2**33)
+    | st.sampled_from(["", "00", "02" + "11" * 32, "ab" * 32, "zz", mul_base(3).hex()])
+)
+_json = st.recursive(_json_leaf, lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+
+
+def _leaf_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k in sorted(value) for p in _leaf_paths(value[k], (*path, k))]
+    if isinstance(value, list):
+        return [p for i, item in enumerate(value) for p in _leaf_paths(item, (*path, i))]
+    return [path]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["shuffle", "open"]), st.data())
+def test_fuzzed_messages_only_raise_peer_faults(kind: str, data: st.DataObject) -> None:
+    if kind == "shuffle":
+        table = shuffling_table()
+        message = crafted_shuffle(table, 1)
+    else:
+        table, message = opened_table()
+    path = data.draw(st.sampled_from(_leaf_paths(message)))
+    target: Any = message
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = data.draw(_json)
+    try:
+        table.peers[0].accept(1, wire(message))
+    except PeerFaultError as exc:
+        assert exc.seat == 1

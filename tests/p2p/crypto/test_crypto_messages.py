@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -9,6 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from p2p.crypto.errors import InvalidMessageError
 from p2p.crypto.group import ORDER
@@ -142,3 +145,44 @@ def test_not_a_message(value: Any) -> None:
     with pytest.raises(InvalidMessageError, match="with a string 'type'") as info:
         decode_message(value, 0)
     assert info.value.seat == 0
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**40), max_value=2**40)
+    | st.text(alphabet="0123456789abcdefABx", max_size=70),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(json_values)
+def test_arbitrary_json_never_crashes_the_decoder(value: Any) -> None:
+    with contextlib.suppress(InvalidMessageError):
+        decode_message(value, 1)
+
+
+def _leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        return [p for k in sorted(value) for p in _leaves(value[k], (*path, k))]
+    if isinstance(value, list):
+        return [p for i, item in enumerate(value) for p in _leaves(item, (*path, i))]
+    return [path]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(KINDS)), st.data())
+def test_mutated_messages_are_rejected_not_crashing(kind: str, data: st.DataObject) -> None:
+    """Any leaf replaced by any JSON value: the decoder returns or raises InvalidMessageError."""
+    value = copy.deepcopy(samples()[kind])
+    path = data.draw(st.sampled_from(_leaves(value)))
+    target = value
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = data.draw(json_values)
+    with contextlib.suppress(InvalidMessageError):
+        decode_message(value, value.get("seat", 0) if isinstance(value.get("seat"), int) else 0)
