@@ -277,12 +277,31 @@ class Game(Protocol[S, A]):
         """The identity of ``slot`` if this state knows it, else ``None``."""
         ...
 
+    def knowledge(self, state: S) -> Mapping[SlotId, int]:
+        """For every slot in play, the bit mask of seats that know its identity (public
+        knowledge: it follows from the actions alone)."""
+        ...
+
+    def canonical_deck(self, rules: Any) -> Sequence[Any]:
+        """The game's cards in canonical order: card index ``i`` is ``canonical_deck[i]``;
+        the initial slots ``0..len-1`` hold them in this order (the mental-poker deck encodes
+        card index ``i``)."""
+        ...
+
     def outcome(self, state: S) -> Outcome | None:
         """The outcome once the game is over, else ``None``."""
         ...
 
     def invariant_violations(self, state: S) -> list[str]:
         """Every broken invariant (a card in two places, a lost card...); empty when sound."""
+        ...
+
+    def parse_action(self, text: str) -> A:
+        """Parse action notation. Raises ``InvalidActionError``."""
+        ...
+
+    def format_action(self, action: A) -> str:
+        """Format an action as notation; ``parse_action`` round-trips it."""
         ...
 
     def bot(self) -> Bot[S, A]:
@@ -298,12 +317,4 @@ class Bot(Protocol[S_contra, A]):
 
     def choose(self, view: S_contra, seat: Seat, legal: Sequence[A]) -> A:
         """One of ``legal`` (never empty)."""
-        ...
-
-    def parse_action(self, text: str) -> A:
-        """Parse action notation. Raises ``InvalidActionError``."""
-        ...
-
-    def format_action(self, action: A) -> str:
-        """Format an action as notation; ``parse_action`` round-trips it."""
         ...

@@ -20,6 +20,7 @@ round-end audit finds those reneges (E-8). ``legal_actions`` offers only legal p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -550,6 +551,14 @@ class EightsGame:
         """The form of ``action`` in the shared record: ``Shuffle(order)`` becomes
         ``Shuffle(None)``; a played card is public and stays."""
         return public_form(action)
+
+    def knowledge(self, state: EightsState) -> Mapping[SlotId, int]:
+        """Who knows each of the 60 current slots (bit masks; ``ALL_SEATS`` = public)."""
+        return {state.base + i: mask for i, mask in enumerate(state.known)}
+
+    def canonical_deck(self, rules: EightsRules) -> tuple[Card, ...]:
+        """The 60 cards by index (ruling E-1)."""
+        return CARDS
 
     def identity(self, state: EightsState, slot: SlotId) -> Card | None:
         """The card in ``slot`` if this state knows it, else None."""

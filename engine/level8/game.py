@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -240,6 +240,14 @@ class Level8Game:
         cards = dict(state.cards)
         cards[slot] = card
         return state.evolve(cards=cards)
+
+    def knowledge(self, state: Level8State) -> Mapping[SlotId, int]:
+        """Who knows each slot in play (bit masks; ``ALL_SEATS`` = public)."""
+        return state.known
+
+    def canonical_deck(self, rules: Level8Rules) -> tuple[Card, ...]:
+        """The edition's deck in canonical order (ruling L8-1)."""
+        return rules.deck
 
     def identity(self, state: Level8State, slot: SlotId) -> Card | None:
         """The identity of ``slot`` if ``state`` knows it."""
