@@ -275,7 +275,8 @@ def test_reveal_before_commit_and_second_commitment() -> None:
             ),
         )
     )
-    rejected_by_all(table, 1, reveal, ProtocolViolationError, 0)
+    errors = rejected_by_all(table, 1, reveal, ProtocolViolationError, 0)
+    assert "revealed its key share before committing to it" in str(errors[0])
     commit = table.peers[0].make_key_commit()
     other = dict(commit, commitment="ab" * 32)
     with pytest.raises(ProtocolViolationError, match="second, different key commitment"):
