@@ -1,0 +1,173 @@
+"""The lay-down builder's model: hand cards assigned to the level's components (L8-5, L8-6).
+
+The player assigns cards to components and picks each joker's declared identity among the valid
+choices (a number in its range for runs and sets, a colour and number for colour runs, a colour
+for colour groups; ruling L8-6). The candidate :class:`~engine.level8.actions.LayDown` is checked
+with ``game.check`` after every change, so the reason an arrangement is invalid shows at once.
+The quick path loads one of the engine's offered lay-downs (``legal_actions``) instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import EngineError, Seat, SlotId
+from engine.level8.actions import LayDown
+from engine.level8.cards import COLOURS, Card
+from engine.level8.levels import ComponentKind, Level
+from engine.level8.melds import Placed, make_meld, natural
+
+
+def joker_choices(slot: SlotId, card: Card, kind: ComponentKind) -> list[Placed]:
+    """Every identity a joker may declare in a ``kind`` combination (ruling L8-6).
+
+    Returns:
+        Runs and sets: one per number of the joker's range; colour runs: colour x number (six
+        colours); colour groups: one per colour.
+    """
+    numbers = range(card.lo, card.hi + 1)
+    if kind is ComponentKind.COLOUR_GROUP:
+        return [Placed(slot, card, 0, c) for c in COLOURS]
+    if kind is ComponentKind.COLOUR_RUN:
+        return [Placed(slot, card, n, c) for c in COLOURS for n in numbers]
+    return [Placed(slot, card, n) for n in numbers]
+
+
+@dataclass
+class LayDownBuilder:
+    """Cards of one hand assigned to the components of one level.
+
+    Attributes:
+        seat: the player's seat.
+        level: the level's components (length k; components are numbered 1..k on screen).
+        hand: the player's hand as (slot, card) pairs.
+        groups: per component, the placed cards assigned to it (jokers carry a declaration).
+    """
+
+    seat: Seat
+    level: Level
+    hand: Sequence[tuple[SlotId, Card]]
+    groups: list[list[Placed]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.groups:
+            self.groups = [[] for _ in self.level]
+
+    def component_of(self, slot: SlotId) -> int | None:
+        """The index (0-based) of the component ``slot`` is assigned to, or None."""
+        for index, group in enumerate(self.groups):
+            if any(p.slot == slot for p in group):
+                return index
+        return None
+
+    def placed(self, slot: SlotId) -> Placed | None:
+        """The placed card of ``slot`` if assigned."""
+        for group in self.groups:
+            for p in group:
+                if p.slot == slot:
+                    return p
+        return None
+
+    def assign(self, slot: SlotId, component: int) -> str | None:
+        """Assign the hand card in ``slot`` to component ``component`` (0-based).
+
+        A joker gets the first declaration that makes the group valid, else the first one.
+
+        Returns:
+            None, or why it cannot be assigned (not a number card or joker, no such component).
+        """
+        if not 0 <= component < len(self.level):
+            return f"level has {len(self.level)} components; there is no component {component + 1}"
+        card = dict(self.hand).get(slot)
+        if card is None:
+            return f"slot #{slot} is not in the hand"
+        if not (card.is_number or card.is_joker):
+            return f"{card} is a special card and cannot be part of a combination"
+        self.unassign(slot)
+        group = self.groups[component]
+        kind = self.level[component].kind
+        if card.is_number:
+            group.append(natural(slot, card))
+        else:
+            group.append(joker_choices(slot, card, kind)[0])
+        self._refit(component)
+        return None
+
+    def _refit(self, component: int) -> None:
+        """Give each joker of the group the first declaration that makes the group valid,
+        unless the group is valid already (ruling L8-6)."""
+        kind = self.level[component].kind
+        group = self.groups[component]
+
+        def valid(cards: list[Placed]) -> bool:
+            return not isinstance(make_meld(0, self.seat, kind, 1, cards), str)
+
+        if valid(group):
+            return
+        for at, p in enumerate(group):
+            if not p.card.is_joker:
+                continue
+            for choice in joker_choices(p.slot, p.card, kind):
+                trial = [*group[:at], choice, *group[at + 1 :]]
+                others = [q for q in trial if not q.card.is_joker or q is choice]
+                if valid(trial) or valid(others):
+                    group[at] = choice
+                    break
+
+    def unassign(self, slot: SlotId) -> None:
+        """Take ``slot`` out of its component (nothing if unassigned)."""
+        for group in self.groups:
+            group[:] = [p for p in group if p.slot != slot]
+
+    def choices(self, slot: SlotId) -> list[Placed]:
+        """The declarations the assigned joker in ``slot`` may take (empty for other cards)."""
+        index = self.component_of(slot)
+        card = dict(self.hand).get(slot)
+        if index is None or card is None or not card.is_joker:
+            return []
+        return joker_choices(slot, card, self.level[index].kind)
+
+    def cycle(self, slot: SlotId, step: int = 1) -> Placed | None:
+        """Move the joker in ``slot`` to the next (``step`` 1) or previous (-1) declaration."""
+        options = self.choices(slot)
+        index = self.component_of(slot)
+        if not options or index is None:
+            return None
+        group = self.groups[index]
+        at = next(i for i, p in enumerate(group) if p.slot == slot)
+        now = options.index(group[at]) if group[at] in options else -1
+        group[at] = options[(now + step) % len(options)]
+        return group[at]
+
+    def declare(self, slot: SlotId, choice: Placed) -> None:
+        """Give the joker in ``slot`` the declaration ``choice`` (one of :meth:`choices`)."""
+        index = self.component_of(slot)
+        if index is None or choice not in self.choices(slot):
+            return
+        group = self.groups[index]
+        group[:] = [choice if p.slot == slot else p for p in group]
+
+    def clear(self) -> None:
+        """Unassign every card."""
+        self.groups = [[] for _ in self.level]
+
+    def load(self, laydown: LayDown) -> None:
+        """Take the assignment of ``laydown`` (the quick path: an offered lay-down)."""
+        self.groups = [list(g) for g in laydown.groups]
+
+    def laydown(self) -> LayDown:
+        """The candidate lay-down (groups in level order)."""
+        return LayDown(self.seat, tuple(tuple(g) for g in self.groups))
+
+    def error(self, game: Any, view: Any) -> str | None:
+        """Why the candidate is not a valid lay-down now, or None (from ``game.check``)."""
+        for component, group in zip(self.level, self.groups, strict=True):
+            if not group:
+                return f"no cards for the {component} yet"
+        try:
+            game.check(view, self.laydown())
+        except EngineError as exc:
+            return str(exc)
+        return None

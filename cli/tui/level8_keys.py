@@ -1,0 +1,357 @@
+"""The Level 8 keys: every move of both editions by keyboard, each a legal action of the snapshot
+or a lay-down the engine accepts (ruling ids in :mod:`engine.level8.actions`).
+
+Normal keys (``?`` lists them in the game): Left/Right move the cursor over the hand, Space marks
+a card, ``s`` sorts by number or colour; ``d`` draws from the draw pile, ``1``-``6`` draw the top
+of that player's discard pile; ``l`` opens the lay-down builder; ``a`` adds the card under the
+cursor to a meld; ``x`` discards it; ``p`` plays it as a special card; ``e`` ends a swap, the
+keeping or a skipped turn; ``k`` keeps a card at round end; Enter shows the marked cards (I'll
+take that!) or chooses a shown card; ``m`` lists every legal move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from cli.session import TableSnapshot
+from cli.tui import level8_view as draw
+from cli.tui.builder import LayDownBuilder
+from cli.tui.cards import placed_text
+from cli.tui.controller import BaseController, KeyHelp, name_of, styled_cards
+from engine.core import SlotId
+from engine.level8.actions import (
+    Add,
+    Choose,
+    Discard,
+    Draw,
+    DrawDiscard,
+    EndTurn,
+    Keep,
+    KeepEnd,
+    LayDown,
+    PlaySpecial,
+    ServeSkip,
+    Show,
+    SwapEnd,
+    SwapPut,
+)
+from engine.level8.cards import Card, Kind
+from engine.level8.state import Level8State, Phase
+
+A = TypeVar("A")
+
+HELP: tuple[KeyHelp, ...] = (
+    ("Left/Right", "move the cursor over your hand"),
+    ("Space", "mark or unmark the card under the cursor"),
+    ("s", "sort the hand by number or by colour"),
+    ("d", "draw the top card of the draw pile"),
+    ("1-6", "draw the top card of that player's discard pile"),
+    ("l", "lay down your level: the builder (1-9 assign, j/J or v joker value, Tab offers)"),
+    ("a", "add the card under the cursor to a meld on the table"),
+    ("x", "discard the card under the cursor (ends the turn)"),
+    ("p", "play the special card under the cursor (TAKE, SWAP, KEEP, SKIP)"),
+    ("Enter", "show the 3 marked cards / choose a shown card / serve a Skip"),
+    ("x (swap)", "put the card under the cursor on your discard pile; e: draw as many"),
+    ("k (keep)", "keep the card under the cursor into the next round; e: done"),
+    ("e", "end: finish swapping or keeping, serve a Skip, end an empty-handed turn"),
+    ("m", "list every legal move and pick one"),
+)
+
+BUILDER_HELP: tuple[KeyHelp, ...] = (
+    ("1-9", "assign the marked cards (or the card under the cursor) to that component"),
+    ("0 / Backspace", "take the card(s) out of their component"),
+    ("j / J", "next / previous declared value of the joker under the cursor"),
+    ("v", "choose the joker's value from a list"),
+    ("Tab / Shift-Tab", "load the next / previous lay-down the engine offers"),
+    ("u", "clear the builder"),
+    ("Enter", "lay down"),
+    ("Esc", "close the builder"),
+)
+
+
+def _of(legal: Any, kind: type[A], test: Callable[[A], bool] = lambda a: True) -> list[A]:
+    return [a for a in legal if isinstance(a, kind) and test(a)]
+
+
+@dataclass
+class Level8Controller(BaseController):
+    """Keys and screen parts of the Level 8 table."""
+
+    by_colour: bool = False
+    cursor: int = 0
+    builder: LayDownBuilder | None = None
+    offer: int = -1
+
+    # -- drawing -----------------------------------------------------------------------------
+
+    def hand(self, snap: TableSnapshot) -> list[tuple[SlotId, Card]]:
+        """The own hand, sorted as chosen."""
+        return draw.sorted_hand(snap.view, snap.seat, self.by_colour)
+
+    def title(self, snap: TableSnapshot) -> StyleAndTextTuples:
+        return draw.title(snap)
+
+    def table(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
+        return draw.table(snap, width)
+
+    def hand_view(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
+        cards = self.hand(snap)
+        self.cursor = min(self.cursor, max(0, len(cards) - 1))
+        labels: dict[SlotId, str] = {}
+        if self.builder is not None:
+            for index, group in enumerate(self.builder.groups):
+                for p in group:
+                    labels[p.slot] = str(index + 1)
+        self.marks &= {s for s, _ in cards}
+        sort = "colour" if self.by_colour else "number"
+        out: StyleAndTextTuples = [("class:header", f" your hand ({len(cards)} cards, "
+                                                    f"by {sort}; s sorts):\n")]
+        return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
+
+    def panel(self, snap: TableSnapshot, height: int) -> StyleAndTextTuples | None:
+        """The picker or the lay-down builder, if open."""
+        if self.picker is not None:
+            return self.picker.render(height)
+        if self.builder is not None:
+            return self._builder_panel(snap)
+        return None
+
+    def _builder_panel(self, snap: TableSnapshot) -> StyleAndTextTuples:
+        builder = self.builder
+        assert builder is not None
+        view: Level8State = snap.view
+        out: StyleAndTextTuples = [(
+            "class:picker.title",
+            f" lay down level {view.levels[snap.seat]}: {draw.requirement(builder.level)} ")]
+        offers = len(_of(snap.legal, LayDown))
+        out.append(("", f"  ({offers} offered; Tab cycles)\n"))
+        for index, (component, group) in enumerate(
+                zip(builder.level, builder.groups, strict=True)):
+            out.append(("", f"  {index + 1} {component!s:<22} "))
+            out.extend(styled_cards(" ".join(placed_text(p) for p in group) or "-"))
+            out.append(("", "\n"))
+        error = builder.error(snap.game, view)
+        if error:
+            out.append(("class:error", f"  not valid: {error}\n"))
+        else:
+            out.append(("class:ok", "  valid: Enter lays it down\n"))
+        return out
+
+    def hints(self, snap: TableSnapshot) -> str:
+        """The keys that do something now."""
+        if self.picker is not None:
+            return "up/down or 1-9 and Enter to choose, Esc to cancel"
+        if self.builder is not None:
+            return "1-9 assign · 0 unassign · j/J/v joker value · Tab offers · Enter lay down · Esc"
+        if snap.to_act != snap.seat:
+            return "s sort · m moves · c chat"
+        phase = snap.view.phase
+        return {
+            Phase.DRAW: "d draw pile · 1-6 a discard pile · s sort",
+            Phase.PLAY: "l lay down · a add · x discard · p play special · m moves",
+            Phase.SHOW: "Space mark 3 cards · Enter show them · m moves",
+            Phase.CHOOSE: "Enter choose a shown card · n none · m moves",
+            Phase.SWAP: "x put the card on your discard pile (up to 3) · e draw and end",
+            Phase.KEEP: "k keep the card under the cursor · e done",
+            Phase.SKIPPED: "Enter or e: serve the Skip (your turn is skipped)",
+        }.get(phase, "m moves")
+
+    def help(self) -> tuple[KeyHelp, ...]:
+        return HELP + BUILDER_HELP
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def handle(self, key: str, snap: TableSnapshot) -> None:
+        """React to one key (never waits)."""
+        if self.handle_picker(key):
+            return
+        cards = self.hand(snap)
+        current = cards[self.cursor] if 0 <= self.cursor < len(cards) else None
+        if key == "left":
+            self.cursor = max(0, self.cursor - 1)
+        elif key == "right":
+            self.cursor = min(len(cards) - 1, self.cursor + 1) if cards else 0
+        elif key == "space" and current is not None:
+            self.marks ^= {current[0]}
+        elif key == "s":
+            self.by_colour = not self.by_colour
+            self.say(f"hand sorted by {'colour' if self.by_colour else 'number'}")
+        elif key == "m":
+            self.menu_of_moves(snap)
+        elif self.builder is not None:
+            self._builder_key(key, snap, current)
+        else:
+            self._move_key(key, snap, current)
+
+    def _move_key(self, key: str, snap: TableSnapshot,
+                  current: tuple[SlotId, Card] | None) -> None:
+        legal = snap.legal
+        view: Level8State = snap.view
+        face = current[1] if current else None
+        if not legal:
+            if key in "dlaxpkne" or key == "enter":
+                who = "nobody" if snap.to_act is None or snap.to_act < 0 else \
+                    snap.names[snap.to_act]
+                self.say(f"not your move: waiting for {who}", error=True)
+            return
+        if key == "d":
+            self._one(_of(legal, Draw), "you cannot draw now")
+        elif key.isdigit() and view.phase is Phase.DRAW:
+            owner = int(key) - 1
+            self._one(_of(legal, DrawDiscard, lambda a: a.owner == owner),
+                      f"there is no card to draw from player {key}'s discard pile")
+        elif key == "x" and view.phase is Phase.SWAP:
+            self._one(_of(legal, SwapPut, lambda a: a.card.card is face),
+                      "you cannot put that card down now (at most 3 are swapped)")
+        elif key == "x":
+            self._one(_of(legal, Discard, lambda a: a.card.card is face),
+                      "you cannot discard now")
+        elif key == "p":
+            self._special(snap, face)
+        elif key == "l":
+            self._open_builder(snap)
+        elif key == "a":
+            self._add(snap, face)
+        elif key == "k":
+            self._one(_of(legal, Keep, lambda a: view.cards.get(a.slot) is face),
+                      "you cannot keep that card (none left to keep, or it is kept already)")
+        elif key == "e":
+            self._one(_of(legal, SwapEnd) + _of(legal, KeepEnd) + _of(legal, ServeSkip)
+                      + _of(legal, EndTurn), "nothing to end now")
+        elif key == "n" and view.phase is Phase.CHOOSE:
+            self._one(_of(legal, Choose, lambda a: a.slot is None), "no choice is due")
+        elif key == "enter":
+            self._enter(snap)
+
+    def _one(self, actions: list[Any], failure: str) -> None:
+        if not actions:
+            self.say(failure, error=True)
+        else:
+            self.submit(actions[0])
+
+    def _enter(self, snap: TableSnapshot) -> None:
+        legal, view = snap.legal, snap.view
+        if view.phase is Phase.SHOW:
+            faces = sorted(view.cards[s] for s in self.marks)
+            need = len(_of(legal, Show)[0].cards) if _of(legal, Show) else 3
+            match = _of(legal, Show, lambda a: sorted(p.card for p in a.cards) == faces)
+            if not match:
+                self.say(f"mark exactly {need} of your cards (Space), then Enter", error=True)
+            else:
+                self.submit(match[0])
+        elif view.phase is Phase.CHOOSE:
+            chooses = _of(legal, Choose)
+            labels = ["take none"] + [
+                f"{name_of(snap, self._owner(view, a.slot))}'s {view.cards.get(a.slot, '?')}"
+                for a in chooses if a.slot is not None]
+            ordered = [a for a in chooses if a.slot is None]
+            ordered += [a for a in chooses if a.slot is not None]
+            self.open_picker("take which shown card (I'll take that!)", labels,
+                             lambda i: self._submit_later(ordered[i]))
+        elif view.phase is Phase.SKIPPED:
+            self._one(_of(legal, ServeSkip), "nothing to serve")
+        else:
+            self.say("Enter does nothing now; press ? for the keys", error=True)
+
+    @staticmethod
+    def _owner(view: Level8State, slot: SlotId | None) -> int:
+        return next(s for s, slots in enumerate(view.shown) if slot in slots)
+
+    def _special(self, snap: TableSnapshot, face: Card | None) -> None:
+        plays = _of(snap.legal, PlaySpecial, lambda a: a.card.card is face)
+        if not plays:
+            self.say("put the cursor on a special card you may play now", error=True)
+        elif face is not None and face.kind is Kind.SKIP:
+            labels = [f"skip {name_of(snap, a.target)}" for a in plays if a.target is not None]
+            self.open_picker("put the Skip card in front of", labels,
+                             lambda i: self._submit_later(plays[i]))
+        else:
+            self.submit(plays[0])
+
+    def _add(self, snap: TableSnapshot, face: Card | None) -> None:
+        adds = _of(snap.legal, Add, lambda a: a.card.card is face)
+        if not adds:
+            reason = ("lay down your level first (ruling L8-7)" if not snap.view.down[snap.seat]
+                      else f"{face} fits no meld on the table")
+            self.say(reason, error=True)
+            return
+        melds = sorted({a.meld for a in adds})
+        by_id = {m.id: m for m in snap.view.melds}
+
+        def pick_meld(index: int) -> None:
+            options = [a for a in adds if a.meld == melds[index]]
+            if len(options) == 1:
+                self.submit(options[0])
+                return
+            labels = [f"{placed_text(a.card)}" for a in options]
+            self.open_picker("the joker's value", labels,
+                             lambda i: self._submit_later(options[i]))
+
+        labels = [draw.meld_label(by_id[m], snap.names) for m in melds]
+        self.open_picker(f"add {face} to which meld", labels, pick_meld)
+
+    # -- the lay-down builder ----------------------------------------------------------------
+
+    def _open_builder(self, snap: TableSnapshot) -> None:
+        view: Level8State = snap.view
+        if view.phase is not Phase.PLAY or view.down[snap.seat]:
+            self.say("you lay down after drawing, once per round", error=True)
+            return
+        hand = [(s, c) for s, c in view.hand_cards(snap.seat) if c is not None]
+        self.builder = LayDownBuilder(snap.seat, view.level(snap.seat), hand)
+        self.offer = -1
+        if not _of(snap.legal, LayDown):
+            self.say("the engine finds no lay-down in your hand; you may still try", error=True)
+        else:
+            self.say("assign cards with 1-9, or Tab for the lay-downs the engine offers")
+
+    def _builder_key(self, key: str, snap: TableSnapshot,
+                     current: tuple[SlotId, Card] | None) -> None:
+        builder = self.builder
+        assert builder is not None
+        targets = sorted(self.marks) or ([current[0]] if current else [])
+        if key == "escape":
+            self.builder = None
+            self.say("builder closed")
+        elif key.isdigit() and key != "0":
+            for slot in targets:
+                problem = builder.assign(slot, int(key) - 1)
+                if problem:
+                    self.say(problem, error=True)
+                    return
+            self.marks.clear()
+        elif key in ("0", "backspace"):
+            for slot in targets:
+                builder.unassign(slot)
+            self.marks.clear()
+        elif key in ("j", "J") and current is not None:
+            if builder.cycle(current[0], 1 if key == "j" else -1) is None:
+                self.say("put the cursor on a joker assigned to a component", error=True)
+        elif key == "v" and current is not None:
+            choices = builder.choices(current[0])
+            if not choices:
+                self.say("put the cursor on a joker assigned to a component", error=True)
+                return
+            slot = current[0]
+            self.open_picker(f"value of {current[1]}", [placed_text(c) for c in choices],
+                             lambda i: builder.declare(slot, choices[i]))
+        elif key in ("tab", "s-tab"):
+            offers = _of(snap.legal, LayDown)
+            if not offers:
+                self.say("the engine offers no lay-down for this hand", error=True)
+                return
+            self.offer = (self.offer + (1 if key == "tab" else -1)) % len(offers)
+            builder.load(offers[self.offer])
+            self.say(f"offered lay-down {self.offer + 1} of {len(offers)}")
+        elif key == "u":
+            builder.clear()
+        elif key == "enter":
+            error = builder.error(snap.game, snap.view)
+            if error:
+                self.say(error, error=True)
+            elif self.submit(builder.laydown()):
+                self.builder = None

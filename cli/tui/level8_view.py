@@ -1,0 +1,237 @@
+"""Drawing the Level 8 table (both editions) from a snapshot: players, piles, melds, the hand.
+
+Pure functions from a :class:`~cli.session.TableSnapshot` (whose ``view`` is a
+``Level8State``) to prompt-toolkit formatted text; the keys live in :mod:`cli.tui.level8_keys`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from cli.session import TableSnapshot
+from cli.tui.cards import card_fragment, placed_text
+from cli.tui.controller import name_of, styled_cards
+from engine.core import CHANCE, SlotId
+from engine.level8.cards import COLOUR_INDEX, Card
+from engine.level8.levels import Component, ComponentKind
+from engine.level8.melds import Meld
+from engine.level8.state import Level8State, Phase
+
+EDITION_TITLES = {
+    "level8-master": "Level 8 Master",
+    "level8": "Level 8",
+    "level8-en": "Level 8 (English rule sheet)",
+}
+
+PHASE_DOING = {
+    Phase.DRAW: "draws",
+    Phase.PLAY: "plays (lay down, add, then discard)",
+    Phase.SHOW: "shows cards for I'll take that!",
+    Phase.CHOOSE: "chooses one shown card (I'll take that!)",
+    Phase.SWAP: "swaps cards (I'll swap that!)",
+    Phase.KEEP: "chooses cards to keep",
+    Phase.SKIPPED: "is skipped (Skip!)",
+}
+
+
+def number_key(entry: tuple[SlotId, Card | None]) -> tuple[int, int, int, int]:
+    """Sort by number: number cards by number then colour, then jokers, then specials."""
+    slot, card = entry
+    if card is None:
+        return (3, 0, 0, slot)
+    if card.is_number:
+        assert card.colour is not None
+        return (0, card.number, COLOUR_INDEX[card.colour], slot)
+    return (1 if card.is_joker else 2, card.sort_key, 0, slot)
+
+
+def colour_key(entry: tuple[SlotId, Card | None]) -> tuple[int, int, int, int]:
+    """Sort by colour: number cards by colour then number, then jokers, then specials."""
+    slot, card = entry
+    if card is None:
+        return (3, 0, 0, slot)
+    if card.is_number:
+        assert card.colour is not None
+        return (0, COLOUR_INDEX[card.colour], card.number, slot)
+    return (1 if card.is_joker else 2, card.sort_key, 0, slot)
+
+
+def sorted_hand(view: Level8State, seat: int, by_colour: bool) -> list[tuple[SlotId, Card]]:
+    """``seat``'s hand with known identities, sorted by number or by colour."""
+    hand = [(s, c) for s, c in view.hand_cards(seat) if c is not None]
+    return sorted(hand, key=colour_key if by_colour else number_key)
+
+
+_NOUNS = ("pair", "triplet", "quadruplet", "quintuplet", "run", "set")
+
+
+def requirement(level: Sequence[Component]) -> str:
+    """A level's components with repeats counted: ``"4 pairs"``, ``"triplet + run of 4"``."""
+    groups: list[list[Any]] = []
+    for component in level:
+        if groups and groups[-1][0] == component:
+            groups[-1][1] += 1
+        else:
+            groups.append([component, 1])
+    parts = []
+    for component, count in groups:
+        text = str(component)
+        if count > 1:
+            words = text.split(" ")
+            at = next((i for i, w in enumerate(words) if w in _NOUNS), None)
+            if at is None:
+                text = f"{count} x {text}"
+            else:
+                words[at] += "s"
+                text = f"{count} {' '.join(words)}"
+        parts.append(text)
+    return " + ".join(parts)
+
+
+def meld_label(meld: Meld, names: Sequence[str]) -> str:
+    """``"2 Ada: run 3-6: R3 B4 J1-5=5 G6"`` (jokers with their declared values, ruling L8-6)."""
+    kind = meld.kind
+    if kind is ComponentKind.SET:
+        what = f"set of {meld.number}s"
+    elif kind is ComponentKind.RUN:
+        what = f"run {meld.lo}-{meld.hi}"
+    elif kind is ComponentKind.COLOUR_RUN:
+        what = f"colour run {meld.colour} {meld.lo}-{meld.hi}"
+    else:
+        colour = meld.colour.display if meld.colour else "?"
+        what = f"colour group {meld.colour} ({colour})"
+    cards = " ".join(placed_text(p) for p in meld.cards)
+    return f"{meld.id} {names[meld.owner]}: {what}: {cards}"
+
+
+def title(snap: TableSnapshot) -> StyleAndTextTuples:
+    """The top line: game, round, dealer, whose turn and what they do."""
+    view: Level8State = snap.view
+    parts = [EDITION_TITLES.get(snap.rule_set, snap.rule_set)]
+    if view.round:
+        parts.append(f"round {view.round}")
+    if view.dealer >= 0:
+        parts.append(f"dealer {snap.names[view.dealer]}")
+    out: StyleAndTextTuples = [("class:title", " " + " · ".join(parts) + " ")]
+    out.append(("", "  "))
+    out.append(turn_fragment(snap))
+    return out
+
+
+def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
+    """Whose turn it is and what they may do."""
+    view: Level8State = snap.view
+    if snap.outcome is not None or snap.to_act is None:
+        return ("class:result", "game over")
+    if snap.to_act == CHANCE:
+        return ("class:dim", "shuffling and dealing..." if view.phase is not Phase.DRAW
+                else "reshuffling the discard piles (ruling L8-9)...")
+    doing = PHASE_DOING.get(view.phase, view.phase.value)
+    if snap.to_act == snap.seat:
+        return ("class:yourturn", f"YOUR TURN: you {doing.split(' ', 1)[0].rstrip('s')}"
+                f"{' ' + doing.split(' ', 1)[1] if ' ' in doing else ''}")
+    return ("class:turn", f"{snap.names[snap.to_act]} {doing}")
+
+
+def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
+    """The players, the draw pile, the melds and any shown cards."""
+    view: Level8State = snap.view
+    out: StyleAndTextTuples = []
+    name_w = max(6, min(14, max(len(n) for n in snap.names) + 1))
+    req_w = max(12, min(30, width - name_w - 40))
+    out.append(("class:header", f"   # {'player':<{name_w}} lvl {'requirement':<{req_w}} "
+                                f"down hand discard  front\n"))
+    for seat in range(view.n):
+        mark = ">" if snap.to_act == seat else " "
+        style = "class:me" if seat == snap.seat else ""
+        level = view.levels[seat]
+        lvl = "WIN" if level >= 9 else f"{level:>3}"
+        req = requirement(view.level(seat)) if level < 9 else "-"
+        down = "yes" if view.down[seat] else "no"
+        row = (f" {mark} {seat + 1} {snap.names[seat][:name_w]:<{name_w}} {lvl} "
+               f"{req[:req_w]:<{req_w}} {down:<4} {len(view.hands[seat]):>4} ")
+        out.append((style, row))
+        pile = view.discards[seat]
+        if pile:
+            top = view.cards.get(pile[-1])
+            out.append(card_fragment(top if top is not None else "?"))
+            out.append(("", f"({len(pile)})".ljust(9 - len(str(top)))))
+        else:
+            out.append(("class:dim", "-".ljust(9)))
+        front = [view.cards.get(s) for s in view.in_front[seat]]
+        for card in front:
+            out.append(("", " "))
+            out.append(card_fragment(card if card is not None else "?"))
+        out.append(("", "\n"))
+    under = [view.cards.get(s) for s in view.under]
+    out.append(("", f" draw pile: {len(view.pile)} cards"))
+    if under:
+        out.append(("", " · face up under it: "))
+        for index, card in enumerate(under):
+            out.extend([("", " ")] if index else [])
+            out.append(card_fragment(card if card is not None else "?"))
+    out.append(("", "\n"))
+    if view.melds:
+        out.append(("class:header", " on the table:\n"))
+        for meld in view.melds:
+            out.append(("", "  "))
+            out.extend(styled_cards(meld_label(meld, snap.names)))
+            out.append(("", "\n"))
+    else:
+        out.append(("class:dim", " nothing laid down yet\n"))
+    if view.phase in (Phase.SHOW, Phase.CHOOSE) and view.shown:
+        out.append(("class:header", " shown for I'll take that!:\n"))
+        for seat, slots in enumerate(view.shown):
+            if slots:
+                cards = " ".join(str(view.cards.get(s, "?")) for s in slots)
+                out.append(("", f"  {name_of(snap, seat)}: "))
+                out.extend(styled_cards(cards))
+                out.append(("", "\n"))
+    if view.phase is Phase.KEEP and view.kept and view.kept[snap.seat]:
+        kept = " ".join(str(view.cards.get(s, "?")) for s in view.kept[snap.seat])
+        out.append(("", " you keep: "))
+        out.extend(styled_cards(kept))
+        out.append(("", "\n"))
+    return out
+
+
+def hand_lines(
+    cards: Sequence[tuple[SlotId, Card]],
+    cursor: int,
+    marks: set[SlotId],
+    width: int,
+    labels: dict[SlotId, str] | None = None,
+) -> StyleAndTextTuples:
+    """The hand as card lines, each with a marker line under it.
+
+    Under each card: ``^`` the cursor, ``*`` a marked card, or the builder's label (the
+    component number it is assigned to), so nothing depends on colour alone.
+    """
+    labels = labels or {}
+    out: StyleAndTextTuples = []
+    row: StyleAndTextTuples = []
+    under: list[str] = []
+    used = 1
+    row.append(("", " "))
+    under.append(" ")
+    for index, (slot, card) in enumerate(cards):
+        text = str(card)
+        cell = len(text) + 1
+        if used + cell > width - 1 and used > 1:
+            out.extend([*row, ("", "\n"), ("class:marks", "".join(under) + "\n")])
+            row, under, used = [("", " ")], [" "], 1
+        extra = "reverse" if index == cursor else ""
+        row.append(card_fragment(card, extra))
+        row.append(("", " "))
+        mark = labels.get(slot, "")
+        if index == cursor:
+            mark = "^" + mark
+        elif slot in marks:
+            mark = "*" + mark
+        under.append(mark[:cell].ljust(cell))
+        used += cell
+    out.extend([*row, ("", "\n"), ("class:marks", "".join(under) + "\n")])
+    return out

@@ -1,0 +1,182 @@
+"""The lobby screen (skeleton): tables found on the network, create, join, a manual address.
+
+The networked part feeds it: it builds :class:`TableEntry` values from the mDNS browser, calls
+:meth:`LobbyScreen.set_tables` whenever the list changes, and receives the user's choice through
+the callbacks. Keys: Up/Down select a table, Enter joins it, ``n`` creates a table, ``a`` types a
+``HOST:PORT`` address, ``q`` leaves. The screen never waits on the network: callbacks return at
+once, then the lobby closes with the choice's name (``"join"``, ``"create"``, ``"manual"``) as its
+result, or ``None`` when the user left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.output import Output
+from prompt_toolkit.widgets import TextArea
+
+from cli.tui.app import STYLE
+
+
+@dataclass(frozen=True, slots=True)
+class TableEntry:
+    """One table seen on the network (or typed in).
+
+    Attributes:
+        table_id: the table's id (as advertised).
+        game: the rule-set name (``level8-master``...).
+        host: the host's nickname and key fingerprint, e.g. ``"Ann 3f2a9c"``.
+        address: ``HOST:PORT``.
+        seats: the seat count of the table.
+        players: nicknames of the players seated so far (length <= seats).
+        started: whether the game has started (nobody can join then).
+    """
+
+    table_id: str
+    game: str
+    host: str
+    address: str
+    seats: int
+    players: tuple[str, ...] = ()
+    started: bool = False
+
+    @property
+    def joinable(self) -> bool:
+        """Whether a seat is free and the game has not started."""
+        return not self.started and len(self.players) < self.seats
+
+
+class LobbyScreen:
+    """The lobby (see the module docstring).
+
+    Args:
+        tables: the tables known now.
+        identity: the user's nickname and key fingerprint, shown at the top.
+        on_join: called with the chosen table.
+        on_create: called when the user creates a table.
+        on_manual: called with a typed ``HOST:PORT``.
+        input: a prompt-toolkit input (tests); default the terminal.
+        output: a prompt-toolkit output (tests); default the terminal.
+    """
+
+    def __init__(self, tables: Sequence[TableEntry], identity: str,
+                 on_join: Callable[[TableEntry], None], on_create: Callable[[], None],
+                 on_manual: Callable[[str], None], *, input: Input | None = None,
+                 output: Output | None = None) -> None:
+        self.tables = list(tables)
+        self.identity = identity
+        self.on_join, self.on_create, self.on_manual = on_join, on_create, on_manual
+        self.index = 0
+        self.message = ""
+        self.typing = False
+        self.address = TextArea(height=1, prompt="address (HOST:PORT)> ", multiline=False,
+                                accept_handler=self._accept_address)
+        body = HSplit([
+            Window(FormattedTextControl(self._render)),
+            ConditionalContainer(self.address, filter=Condition(lambda: self.typing)),
+        ])
+        self.app: Application[str | None] = Application(
+            layout=Layout(body), key_bindings=self._bindings(), style=STYLE, full_screen=True,
+            input=input, output=output)
+        self.app.ttimeoutlen = 0.05
+
+    def set_tables(self, tables: Sequence[TableEntry]) -> None:
+        """Replace the list of tables (from the network browser) and redraw."""
+        self.tables = list(tables)
+        self.index = min(self.index, max(0, len(self.tables) - 1))
+        with contextlib.suppress(Exception):
+            self.app.invalidate()
+
+    def _render(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [("class:title", " lancards lobby "),
+                                   ("", f"  you are {self.identity}\n\n")]
+        out.append(("class:header", f"   {'game':<15} {'host':<18} {'seats':<6} "
+                                    f"{'players':<28} address\n"))
+        if not self.tables:
+            out.append(("class:dim", "   no tables found yet on this network (looking...)\n"))
+        for i, table in enumerate(self.tables):
+            mark = ">" if i == self.index else " "
+            state = "started" if table.started else (
+                "full" if not table.joinable else f"{len(table.players)}/{table.seats}")
+            style = "class:picker.selected" if i == self.index else (
+                "" if table.joinable else "class:dim")
+            players = ", ".join(table.players)[:28]
+            out.append((style, f" {mark} {table.game:<15} {table.host[:18]:<18} {state:<6} "
+                               f"{players:<28} {table.address}\n"))
+        out.append(("", "\n"))
+        if self.message:
+            out.append(("class:error", f" {self.message}\n"))
+        out.append(("class:hints", " Up/Down select · Enter join · n create a table · "
+                                   "a type an address · q quit"))
+        return out
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        idle = Condition(lambda: not self.typing)
+
+        @kb.add(Keys.Up, filter=idle)
+        def _up(event: KeyPressEvent) -> None:
+            self.index = max(0, self.index - 1)
+
+        @kb.add(Keys.Down, filter=idle)
+        def _down(event: KeyPressEvent) -> None:
+            self.index = min(max(0, len(self.tables) - 1), self.index + 1)
+
+        @kb.add(Keys.ControlM, filter=idle)
+        def _join(event: KeyPressEvent) -> None:
+            if not self.tables:
+                self.message = "no table to join; press n to create one or a for an address"
+                return
+            table = self.tables[self.index]
+            if not table.joinable:
+                self.message = (f"the table of {table.host} has "
+                                f"{'started' if table.started else 'no free seat'}")
+                return
+            self.on_join(table)
+            self.app.exit(result="join")
+
+        @kb.add("n", filter=idle)
+        def _create(event: KeyPressEvent) -> None:
+            self.on_create()
+            self.app.exit(result="create")
+
+        @kb.add("a", filter=idle)
+        def _manual(event: KeyPressEvent) -> None:
+            self.typing = True
+            self.app.layout.focus(self.address)
+
+        @kb.add("q", filter=idle)
+        def _quit(event: KeyPressEvent) -> None:
+            self.app.exit(result=None)
+
+        @kb.add(Keys.Escape, filter=Condition(lambda: self.typing), eager=True)
+        def _cancel(event: KeyPressEvent) -> None:
+            self.typing = False
+            self.address.text = ""
+
+        return kb
+
+    def _accept_address(self, buffer: Any) -> bool:
+        text = buffer.text.strip()
+        host, sep, port = text.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            self.message = f"{text!r} is not HOST:PORT (for example 192.0.2.7:48100)"
+            return True
+        self.typing = False
+        self.on_manual(text)
+        self.app.exit(result="manual")
+        return False
+
+    async def run(self) -> str | None:
+        """Show the lobby until a choice is made or the user leaves."""
+        return await self.app.run_async()

@@ -1,0 +1,110 @@
+"""Drive the table screen headless: prompt-toolkit pipe input, output into a pyte terminal.
+
+``Driver`` runs ``run_table`` in an asyncio loop; ``press`` sends keys and waits until the
+screen has handled them (polling a condition with a time limit, never a fixed sleep).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pyte
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from cli.local_session import LocalSession
+from cli.tui.app import TableScreen
+
+KEYS = {
+    "left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B",
+    "enter": "\r", "escape": "\x1b", "tab": "\t", "s-tab": "\x1b[Z", "space": " ",
+    "backspace": "\x7f",
+}
+
+
+class PyteTerminal:
+    """A text stream that feeds a pyte screen (what a person would see)."""
+
+    encoding = "utf-8"
+
+    def __init__(self, columns: int, lines: int) -> None:
+        self.screen = pyte.Screen(columns, lines)
+        self.stream = pyte.Stream(self.screen)
+
+    def write(self, data: str) -> int:
+        self.stream.feed(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+
+class Driver:
+    """A table screen on a LocalSession, with keys in and the screen text out."""
+
+    def __init__(self, session: LocalSession, pipe: Any, columns: int, lines: int) -> None:
+        self.session = session
+        self.pipe = pipe
+        self.term = PyteTerminal(columns, lines)
+        output = Vt100_Output(self.term, lambda: Size(rows=lines, columns=columns),  # type: ignore[arg-type]
+                              term="xterm-256color", enable_cpr=False)
+        self.screen = TableScreen(session, input=pipe, output=output)
+        self.loop = asyncio.new_event_loop()
+        self.task: asyncio.Task[int] | None = None
+
+    def start(self) -> None:
+        self.task = self.loop.create_task(self.screen.run())
+        self.settle()
+
+    def settle(self, until: Callable[[], bool] = lambda: True, limit: float = 5.0) -> None:
+        """Run the loop until the screen is redrawn and ``until()`` holds (or ``limit`` s)."""
+        deadline = time.monotonic() + limit
+        while True:
+            self.loop.run_until_complete(asyncio.sleep(0.03))
+            if until() and not self.screen.app.is_done:
+                self.loop.run_until_complete(asyncio.sleep(0.03))
+                return
+            if self.screen.app.is_done or time.monotonic() > deadline:
+                return
+
+    def press(self, *keys: str, until: Callable[[], bool] = lambda: True) -> str:
+        """Send keys (names from KEYS or literal text), one at a time; return the screen."""
+        for key in keys:
+            self.pipe.send_text(KEYS.get(key, key))
+            self.settle()
+        self.settle(until)
+        return self.text()
+
+    def text(self) -> str:
+        return self.term.text()
+
+    def finish(self) -> int | None:
+        if self.task is not None and not self.task.done():
+            self.screen.app.exit(result=1)
+            self.loop.run_until_complete(asyncio.wait_for(self.task, 5))
+        result = self.task.result() if self.task is not None else None
+        self.loop.close()
+        return result
+
+
+@contextmanager
+def driven(session: LocalSession, columns: int = 100, lines: int = 30) -> Iterator[Driver]:
+    """A started Driver; the application is closed afterwards."""
+    with create_pipe_input() as pipe:
+        driver = Driver(session, pipe, columns, lines)
+        driver.start()
+        try:
+            yield driver
+        finally:
+            driver.finish()
