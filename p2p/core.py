@@ -77,7 +77,14 @@ from p2p.identity import Identity, PublicIdentity
 from p2p.record import Entry, Record
 from p2p.sealed import SealedPayload, open_sealed, seal
 from p2p.table import StartedTable
-from p2p.wire import MESSAGE_TYPES, Envelope, Schema, decode_envelope, sign_envelope
+from p2p.wire import (
+    MESSAGE_TYPES,
+    Envelope,
+    ReplayGuard,
+    Schema,
+    decode_envelope,
+    sign_envelope,
+)
 
 GAME_TYPES: dict[str, Schema] = {**MESSAGE_TYPES, "record.sync": {"have": int}}
 """Message types the game core accepts (``record.sync`` asks for entries from ``have`` on)."""
@@ -101,11 +108,13 @@ class Send:
 class Persist:
     """Make ``line`` durable before anything later is sent.
 
-    ``kind``: ``entry`` (a record entry, in order), ``private`` (a sealed payload received,
-    with the record length when it was accepted), ``evidence`` (equivocation evidence).
+    ``kind``: ``secret`` (this seat's deck key share, before anything is sent; keep it in a
+    file only this user can read), ``entry`` (a record entry, in order), ``private`` (the
+    decryption shares received privately, with the record length when they arrived),
+    ``evidence`` (equivocation evidence).
     """
 
-    kind: Literal["entry", "private", "evidence"]
+    kind: Literal["secret", "entry", "private", "evidence"]
     line: dict[str, Any]
 
 
@@ -208,6 +217,9 @@ class GameCore:
         self._early: list[tuple[Seat, dict[str, Any]]] = []
         self._epoch_begun_for: tuple[int, ...] | None = None
         self._out: list[Output] = []
+        self._guard = ReplayGuard(self._name)
+        self._secret_saved = secret_key is not None
+        self._replaying = False
         self.progress = ""
 
     # -----------------------------------------------------------------------------------------
@@ -215,6 +227,9 @@ class GameCore:
 
     def start(self) -> list[Output]:
         """Begin (or, after :meth:`restore`, continue): append whatever this seat owes."""
+        if not self._secret_saved:
+            self._secret_saved = True
+            self._out.append(Persist("secret", {"x": f"{self.deck.secret_key:064x}"}))
         self._advance()
         return self._flush()
 
@@ -232,6 +247,7 @@ class GameCore:
             env = decode_envelope(data, link, expected_sender=sender, types=GAME_TYPES)
             if env.table != self.table_id:
                 raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"table {env.table}")
+            self._guard.accept(env)
             self._dispatch(env, link)
         except RemoteProtocolError as exc:
             self._notice("rejected", str(exc), self._seat_of.get(sender))
@@ -336,6 +352,15 @@ class GameCore:
         Raises:
             PeerError: the persisted data does not verify (a corrupt store).
         """
+        self._replaying = True
+        try:
+            self._replay(lines)
+        finally:
+            self._replaying = False
+        self._out = [o for o in self._out if not isinstance(o, Persist | Send)]
+        return self.start()
+
+    def _replay(self, lines: Sequence[tuple[str, dict[str, Any]]]) -> None:
         for kind, line in lines:
             if kind == "entry":
                 entry = Entry.from_dict(line, "the local record")
@@ -345,8 +370,6 @@ class GameCore:
                 self._accept_private(int(line["from"]), line["payload"], persist=False)
             elif kind == "evidence":
                 self.record.add_evidence(line["first"], line["second"], link="the local record")
-        self._out = [o for o in self._out if not isinstance(o, Persist)]
-        return self.start()
 
     # -----------------------------------------------------------------------------------------
     # Dispatch.
@@ -569,6 +592,8 @@ class GameCore:
         if any(s not in self._requested for s in slots):
             self._early.append((sender, message))  # the entry that deals it is still to come
             return
+        if all(self.deck.ciphertext(s) is None for s in slots):
+            return  # too late: the cards went back into the deck (or are public by now)
         try:
             self.deck.accept(sender, message)
         except DeckError as exc:
@@ -601,7 +626,8 @@ class GameCore:
                         if s < len(self.faces) and self.deck.card(s) is None
                         and self.deck.ciphertext(s) is None
                     }
-                    self.deck.begin_shuffle(request.slots, request.first_new_slot, unseen)
+                    self.deck.begin_shuffle(request.slots, request.first_new_slot, unseen,
+                                            abandon_reveals=True)
                     self.progress = f"shuffle 1 of {self.n}, waiting"
             elif isinstance(request, RevealRequest) and self._holder(request.slot) is None:
                 if request.slot not in self._requested:
@@ -611,7 +637,7 @@ class GameCore:
 
     def _advance(self) -> None:
         """Append every entry this seat owes now, and send the private shares it owes."""
-        while not self.halted:
+        while not self.halted and not self._replaying:
             self._send_owed_private()
             self._prepare_chance()
             expected = self.expected()

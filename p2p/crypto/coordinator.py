@@ -221,6 +221,8 @@ class DeckCoordinator:
         slots: Sequence[SlotId],
         first_new_slot: SlotId,
         open_cards: Mapping[SlotId, int] | None = None,
+        *,
+        abandon_reveals: bool = False,
     ) -> int:
         """Start a shuffle epoch for an engine ``ShuffleRequest`` (every peer calls it).
 
@@ -232,6 +234,9 @@ class DeckCoordinator:
             first_new_slot: output ``i`` becomes slot ``first_new_slot + i``.
             open_cards: card indexes of slots this coordinator has never seen (the initial
                 deck: ``{slot: card}`` in the game's canonical order).
+            abandon_reveals: give up unfinished private reveals of input slots instead of
+                refusing (the peer layer's choice: a card going back into the deck no longer
+                needs revealing, and peers may disagree on whether the last share arrived).
 
         Returns:
             The new epoch's number.
@@ -259,7 +264,7 @@ class DeckCoordinator:
             if state is not None and not state.public:
                 if card is not None:
                     raise DeckUsageError(f"slot {slot} is hidden; its card cannot be given")
-                if self._table.pending(slot):
+                if not abandon_reveals and self._table.pending(slot):
                     raise DeckUsageError(f"shares are still owed for slot {slot}")
                 inputs.append(state.ciphertext)
                 continue

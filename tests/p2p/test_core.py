@@ -1,0 +1,261 @@
+"""The protocol core with in-memory peers: whole games, a crash and resume, and every attack."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.core import ALL_SEATS, seat_bit
+from p2p.core import GameCore, Persist, Send
+from p2p.crypto.group import SeededRandomBytes
+from p2p.record import Entry
+from p2p.sealed import seal
+from p2p.wire import sign_envelope
+from tests.p2p.core_harness import Network, make_cores, make_table
+
+
+def finished(cores):
+    records = {tuple(e.hash for e in c.record.entries) for c in cores}
+    assert len(records) == 1, "records differ"
+    assert len({c.state_hash() for c in cores}) == 1
+    outcomes = [c.game.outcome(c.state) for c in cores]
+    assert all(o == outcomes[0] for o in outcomes)
+    outcome = outcomes[0]
+    assert outcome is not None and len(outcome.winners) >= 1
+    return outcome
+
+
+def no_leaks(core):
+    """A peer's engine knows only public cards and its own."""
+    knowledge = core.game.knowledge(core.state)
+    for slot, mask in knowledge.items():
+        if core.game.identity(core.state, slot) is not None:
+            assert mask == ALL_SEATS or mask & seat_bit(core.seat), (core.seat, slot, mask)
+
+
+@pytest.mark.parametrize(("n", "game"), [
+    (2, "level8-master"), (3, "level8-master"), (4, "level8-master"), (6, "level8-master"),
+    (3, "level8"), (4, "eights"),
+])
+def test_whole_game_through_the_protocol_core(n, game):
+    cores, net = make_cores(n, game, seed=f"game-{n}-{game}")
+    net.start()
+    net.run()
+    outcome = finished(cores)
+    for key, notices in net.notices.items():
+        assert [x for x in notices if x.kind in ("cheat", "rejected")] == [], key
+    for core in cores:
+        no_leaks(core)
+        assert core.expected() is None and core.halted is None
+    assert outcome.detail["rounds"] >= 1
+
+
+def test_crash_and_resume_finishes_with_identical_records():
+    cores, net = make_cores(3, "level8-master", seed="crash")
+    net.start()
+    net.run(limit=600)  # mid-game
+    victim = cores[1]
+    assert 20 < len(victim.record) and victim.to_act() is not None
+    key = victim.me.public_key
+    saved = list(net.persisted[key])
+    secret = int(next(line["x"] for kind, line in saved if kind == "secret"), 16)
+    # The process dies: what was in flight to it is lost.
+    net.queue = [m for m in net.queue if m[1] != key and m[0] != key]
+    reborn = GameCore(victim.me, victim.table, SeededRandomBytes("crash-reborn"),
+                      secret_key=secret, bot=victim.game.bot(), envelope_seq=10**9)
+    outputs = reborn.restore(saved)
+    assert len(reborn.record) == len([k for k, _ in saved if k == "entry"])
+    assert reborn.state_hash() == cores[0].state_hash() or len(reborn.record) <= len(
+        cores[0].record)
+    cores[1] = reborn
+    net.cores[key] = reborn
+    net.post(key, outputs)
+    for core in cores:  # links come back up: everyone asks for what it lacks
+        for other in cores:
+            if other is not core:
+                net.post(core.me.public_key, core.peer_connected(other.me.public_key))
+    net.run()
+    finished(cores)
+    assert [k for k, _ in net.persisted[key] if k == "secret"] == ["secret"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Attacks: each rejected with the sender named; the honest records stay intact.
+
+
+def running(n=3, seed="attack", limit=400):
+    cores, net = make_cores(n, "level8-master", seed=seed)
+    net.start()
+    net.run(limit=limit)
+    return cores, net
+
+
+def envelope(core, type_, body, seq=None):
+    seq = core._env_seq + 1000 if seq is None else seq
+    return sign_envelope(core.me, type_, core.table_id, seq, body).encode()
+
+
+def deliver(net, sender, receiver, data):
+    return receiver.receive(sender.me.public_key, data)
+
+
+def last_entry(core):
+    return core.record.entries[-1]
+
+
+def test_forged_signature_is_rejected_naming_the_link():
+    cores, net = running()
+    a, b = cores[0], cores[1]
+    env = json.loads(envelope(a, "chat", {"text": "hi"}))
+    env["sig"] = "00" * 64
+    out = b.receive(a.me.public_key, json.dumps(env).encode())
+    [notice] = out
+    assert notice.kind == "rejected" and "bad-signature" in notice.text and a.me.nick in notice.text
+
+
+def test_replayed_envelope_is_rejected():
+    cores, net = running()
+    a, b = cores[0], cores[1]
+    data = envelope(a, "chat", {"text": "once"})
+    assert [x.kind for x in b.receive(a.me.public_key, data)] == ["chat"]
+    [notice] = b.receive(a.me.public_key, data)
+    assert notice.kind == "rejected" and "replayed" in notice.text and a.me.nick in notice.text
+
+
+def test_oversized_and_malformed_messages_are_rejected():
+    cores, net = running()
+    a, b = cores[0], cores[1]
+    [big] = b.receive(a.me.public_key, b"{" + b" " * 300_000 + b"}")
+    assert big.kind == "rejected" and "oversized" in big.text
+    [bad] = b.receive(a.me.public_key, b'{"v": 1, "type": ')
+    assert bad.kind == "rejected" and "malformed" in bad.text
+    before = len(b.record)
+    assert len(b.record) == before and b.halted is None
+
+
+def forge_entry(cheater, payload, state=None, seq=None, prev=None):
+    record = cheater.record
+    entry = Entry(record.table, len(record) if seq is None else seq, cheater.me.public_key,
+                  record.head if prev is None else prev, payload, state or cheater.state_hash(),
+                  b"")
+    entry = Entry(entry.table, entry.seq, entry.author, entry.prev, entry.payload, entry.state,
+                  cheater.me.sign(entry.signed_bytes()))
+    return entry
+
+
+def wait_for_turn(cores, net, seat, limit=5000):
+    """Run until ``seat`` is to act (its move not yet made); return the cores."""
+    target = cores[seat]
+    target.bot = None
+    for _ in range(limit):
+        if target.to_act() == seat and target.hand_ready() and not net.queue:
+            return
+        if not net.queue:
+            break
+        sender, to, data = net.queue.pop(0)
+        net.post(to, net.cores[to].receive(sender, data))
+    assert target.to_act() == seat
+
+
+def test_out_of_turn_entry_names_the_cheater():
+    cores, net = running(limit=10)
+    wait_for_turn(cores, net, 0)
+    cheater, honest = cores[1], cores[2]
+    before = [e.hash for e in honest.record.entries]
+    entry = forge_entry(cheater, {"t": "action", "a": "1: draw", "open": []})
+    out = honest.receive(cheater.me.public_key, envelope(cheater, "record.entry",
+                                                       {"entry": entry.to_dict()}))
+    cheat = [x for x in out if getattr(x, "kind", None) == "cheat"]
+    assert cheat and cheat[0].seat == 1 and "out-of-turn" in cheat[0].text
+    assert cheater.me.nick in cheat[0].text and cheat[0].evidence["entry"]["seq"] == entry.seq
+    assert [e.hash for e in honest.record.entries] == before and honest.halted
+
+
+def test_illegal_move_names_the_cheater():
+    cores, net = running(limit=10)
+    wait_for_turn(cores, net, 0)
+    cheater, honest = cores[0], cores[2]
+    entry = forge_entry(cheater, {"t": "action", "a": "0: discard R1#5", "open": []})
+    out = honest.receive(cheater.me.public_key, envelope(cheater, "record.entry",
+                                                       {"entry": entry.to_dict()}))
+    [cheat] = [x for x in out if getattr(x, "kind", None) == "cheat"]
+    assert cheat.seat == 0 and cheater.me.nick in cheat.text and "illegal" in cheat.text
+
+
+def test_wrong_state_hash_names_the_cheater():
+    cores, net = running(limit=10)
+    wait_for_turn(cores, net, 0)
+    cheater, honest = cores[0], cores[2]
+    entry = forge_entry(cheater, {"t": "action", "a": "0: draw", "open": []}, state="ab" * 32)
+    out = honest.receive(cheater.me.public_key, envelope(cheater, "record.entry",
+                                                       {"entry": entry.to_dict()}))
+    [cheat] = [x for x in out if getattr(x, "kind", None) == "cheat"]
+    assert cheat.seat == 0 and "wrong-state-hash" in cheat.text
+
+
+def test_equivocation_is_kept_as_evidence():
+    cores, net = running()
+    honest = cores[2]
+    settled = last_entry(honest)
+    author = next(c for c in cores if c.me.public_key == settled.author)
+    other = dict(settled.payload, extra=1)
+    twin = forge_entry(author, other, state=settled.state, seq=settled.seq, prev=settled.prev)
+    out = honest.receive(author.me.public_key, envelope(author, "record.entry",
+                                                      {"entry": twin.to_dict()}))
+    [cheat] = [x for x in out if getattr(x, "kind", None) == "cheat"]
+    assert cheat.seat == author.seat and "two different entries" in cheat.text
+    assert honest.record.evidence and honest.record.entries[-1] == settled
+    assert [x.kind for x in out if isinstance(x, Persist)] == ["evidence"]
+    sent = [x for x in out if isinstance(x, Send)]
+    assert sent and b"record.evidence" in sent[0].data
+
+
+def test_swapped_card_claim_is_caught_by_the_opening():
+    """The cheater discards claiming another card than the one its slot holds."""
+    cores, net = running(limit=10)
+    wait_for_turn(cores, net, 0)
+    cheater, honest = cores[0], cores[2]
+    state = cheater.state
+    for action in cheater.legal_actions():
+        if type(action).__name__ == "Draw":
+            net.post(cheater.me.public_key, cheater.submit(action))
+            break
+    net.run(limit=net.delivered + 50)
+    hand = cheater.state.hands[0]
+    slot = hand[0]
+    real = cheater.game.identity(cheater.state, slot)
+    fake = next(c for c in cheater.faces if c.is_number and c != real and all(
+        cheater.game.identity(cheater.state, s) != c for s in cheater.state.known))
+    opening = cheater.deck.make_open(slot)
+    action = f"0: discard {fake}#{slot}"
+    entry = forge_entry(cheater, {"t": "action", "a": action, "open": [opening]})
+    out = honest.receive(cheater.me.public_key, envelope(cheater, "record.entry",
+                                                       {"entry": entry.to_dict()}))
+    [cheat] = [x for x in out if getattr(x, "kind", None) == "cheat"]
+    assert cheat.seat == 0 and f"claimed #{slot} is {fake}" in cheat.text
+    assert str(real) in cheat.text
+    del state
+
+
+def test_private_share_sent_to_the_wrong_peer_is_rejected():
+    cores, net = running()
+    a, c, d = cores[0], cores[1], cores[2]
+    payload = seal(a.me, c.players[c.seat], a.table_id, "deck.shares", b"{}")
+    out = d.receive(a.me.public_key, envelope(a, "sealed", {"payload": payload.to_dict()}))
+    [notice] = out
+    assert notice.kind == "rejected" and "wrong-recipient" in notice.text and a.me.nick in notice.text
+
+
+def test_unseated_sender_is_rejected():
+    cores, net = running()
+    ids, table = make_table(3)
+    stranger = make_table(4)[0][3]
+    [notice] = cores[0].receive(stranger.public_key, b"{}")
+    assert notice.kind == "rejected" and "not-seated" in notice.text
+    del ids, table
+
+
+def test_network_class_is_in_memory_only():
+    cores, net = make_cores(2, seed="tiny")
+    assert isinstance(net, Network) and len(net.cores) == 2
