@@ -254,7 +254,7 @@ class TableScreen:
                 filter=~wide),
             ConditionalContainer(
                 Window(FormattedTextControl(self._panel), height=Dimension(max=10),
-                       dont_extend_height=True),
+                       dont_extend_height=True, wrap_lines=True),
                 filter=Condition(lambda: self._panel() != [])),
             self._hand_window,
             Window(FormattedTextControl(self._status), height=2),

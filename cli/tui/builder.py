@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import product
+from math import prod
 from typing import Any
 
 from engine.core import EngineError, Seat, SlotId
@@ -18,6 +20,10 @@ from engine.level8.actions import LayDown
 from engine.level8.cards import COLOURS, Card
 from engine.level8.levels import ComponentKind, Level
 from engine.level8.melds import Placed, make_meld, natural
+
+
+MAX_COMBINATIONS = 4000
+"""The most joker declaration combinations the builder tries when fitting a group."""
 
 
 def joker_choices(slot: SlotId, card: Card, kind: ComponentKind) -> list[Placed]:
@@ -96,8 +102,8 @@ class LayDownBuilder:
         return None
 
     def _refit(self, component: int) -> None:
-        """Give each joker of the group the first declaration that makes the group valid,
-        unless the group is valid already (ruling L8-6)."""
+        """Give the group's jokers declarations that make the group valid, unless it is valid
+        already (ruling L8-6): every combination when there are few, else joker by joker."""
         kind = self.level[component].kind
         group = self.groups[component]
 
@@ -106,14 +112,22 @@ class LayDownBuilder:
 
         if valid(group):
             return
-        for at, p in enumerate(group):
-            if not p.card.is_joker:
-                continue
-            for choice in joker_choices(p.slot, p.card, kind):
-                trial = [*group[:at], choice, *group[at + 1 :]]
-                others = [q for q in trial if not q.card.is_joker or q is choice]
-                if valid(trial) or valid(others):
-                    group[at] = choice
+        at = [i for i, p in enumerate(group) if p.card.is_joker]
+        options = [joker_choices(group[i].slot, group[i].card, kind) for i in at]
+        if prod(len(o) for o in options) <= MAX_COMBINATIONS:
+            for combo in product(*options):
+                trial = list(group)
+                for i, choice in zip(at, combo, strict=True):
+                    trial[i] = choice
+                if valid(trial):
+                    group[:] = trial
+                    return
+            return
+        for i, choices in zip(at, options, strict=True):
+            for choice in choices:
+                trial = [*group[:i], choice, *group[i + 1 :]]
+                if valid([q for q in trial if not q.card.is_joker or q is choice]):
+                    group[i] = choice
                     break
 
     def unassign(self, slot: SlotId) -> None:
@@ -160,6 +174,17 @@ class LayDownBuilder:
     def laydown(self) -> LayDown:
         """The candidate lay-down (groups in level order)."""
         return LayDown(self.seat, tuple(tuple(g) for g in self.groups))
+
+    def group_errors(self) -> list[str | None]:
+        """Per component, why its cards do not form it (rulings L8-4, L8-6), or None."""
+        out: list[str | None] = []
+        for component, group in zip(self.level, self.groups, strict=True):
+            if not group:
+                out.append("no cards yet")
+                continue
+            meld = make_meld(0, self.seat, component.kind, component.size, group)
+            out.append(meld if isinstance(meld, str) else None)
+        return out
 
     def error(self, game: Any, view: Any) -> str | None:
         """Why the candidate is not a valid lay-down now, or None (from ``game.check``)."""

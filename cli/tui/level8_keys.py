@@ -11,6 +11,7 @@ take that!) or chooses a shown card; ``m`` lists every legal move.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -73,6 +74,14 @@ BUILDER_HELP: tuple[KeyHelp, ...] = (
 )
 
 
+_PREFIX = re.compile(r"^(seat \d+: )?(illegal|malformed) '[^']*': ")
+
+
+def short_error(text: str) -> str:
+    """An engine error without the repeated action notation (the screen shows the cards)."""
+    return _PREFIX.sub("", text)
+
+
 def _of(legal: Any, kind: type[A], test: Callable[[A], bool] = lambda a: True) -> list[A]:
     return [a for a in legal if isinstance(a, kind) and test(a)]
 
@@ -129,14 +138,17 @@ class Level8Controller(BaseController):
             f" lay down level {view.levels[snap.seat]}: {draw.requirement(builder.level)} ")]
         offers = len(_of(snap.legal, LayDown))
         out.append(("", f"  ({offers} offered; Tab cycles)\n"))
+        problems = builder.group_errors()
         for index, (component, group) in enumerate(
                 zip(builder.level, builder.groups, strict=True)):
             out.append(("", f"  {index + 1} {component!s:<22} "))
             out.extend(styled_cards(" ".join(placed_text(p) for p in group) or "-"))
+            problem = problems[index]
+            out.append(("class:error", f"  x {problem}") if problem else ("class:ok", "  ok"))
             out.append(("", "\n"))
         error = builder.error(snap.game, view)
         if error:
-            out.append(("class:error", f"  not valid: {error}\n"))
+            out.append(("class:error", f"  not valid: {short_error(error)}\n"))
         else:
             out.append(("class:ok", "  valid: Enter lays it down\n"))
         return out
@@ -352,6 +364,6 @@ class Level8Controller(BaseController):
         elif key == "enter":
             error = builder.error(snap.game, snap.view)
             if error:
-                self.say(error, error=True)
+                self.say(short_error(error), error=True)
             elif self.submit(builder.laydown()):
                 self.builder = None

@@ -28,12 +28,22 @@ EDITION_TITLES = {
 
 PHASE_DOING = {
     Phase.DRAW: "draws",
-    Phase.PLAY: "plays (lay down, add, then discard)",
+    Phase.PLAY: "plays: lay down, add, discard",
     Phase.SHOW: "shows cards for I'll take that!",
     Phase.CHOOSE: "chooses one shown card (I'll take that!)",
     Phase.SWAP: "swaps cards (I'll swap that!)",
     Phase.KEEP: "chooses cards to keep",
     Phase.SKIPPED: "is skipped (Skip!)",
+}
+
+YOU_DOING = {
+    Phase.DRAW: "draw a card",
+    Phase.PLAY: "lay down, add, then discard",
+    Phase.SHOW: "show 3 cards for I'll take that!",
+    Phase.CHOOSE: "take one shown card, or none",
+    Phase.SWAP: "swap up to 3 cards",
+    Phase.KEEP: "choose cards to keep",
+    Phase.SKIPPED: "you are skipped",
 }
 
 
@@ -129,11 +139,9 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
     if snap.to_act == CHANCE:
         return ("class:dim", "shuffling and dealing..." if view.phase is not Phase.DRAW
                 else "reshuffling the discard piles (ruling L8-9)...")
-    doing = PHASE_DOING.get(view.phase, view.phase.value)
     if snap.to_act == snap.seat:
-        return ("class:yourturn", f"YOUR TURN: you {doing.split(' ', 1)[0].rstrip('s')}"
-                f"{' ' + doing.split(' ', 1)[1] if ' ' in doing else ''}")
-    return ("class:turn", f"{snap.names[snap.to_act]} {doing}")
+        return ("class:yourturn", f"YOUR TURN: {YOU_DOING.get(view.phase, view.phase.value)}")
+    return ("class:turn", f"{snap.names[snap.to_act]} {PHASE_DOING.get(view.phase, '')}")
 
 
 def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:

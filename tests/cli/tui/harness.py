@@ -72,11 +72,14 @@ class Driver:
         deadline = time.monotonic() + limit
         while True:
             self.loop.run_until_complete(asyncio.sleep(0.03))
-            if until() and not self.screen.app.is_done:
-                self.loop.run_until_complete(asyncio.sleep(0.03))
+            if until() or time.monotonic() > deadline or self.done:
+                self.loop.run_until_complete(asyncio.sleep(0.02))
                 return
-            if self.screen.app.is_done or time.monotonic() > deadline:
-                return
+
+    @property
+    def done(self) -> bool:
+        """Whether the screen has closed."""
+        return self.task is not None and self.task.done()
 
     def press(self, *keys: str, until: Callable[[], bool] = lambda: True) -> str:
         """Send keys (names from KEYS or literal text), one at a time; return the screen."""

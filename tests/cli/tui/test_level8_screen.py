@@ -1,0 +1,313 @@
+"""The Level 8 table driven by keys, as a person would: exact cards on screen, exact states.
+
+Positions come from ``tests.level8.scenario.build``; the bots wait 60 s before a move, so the
+state after a key is exactly the player's action (``session.advance()`` lets them act).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cli.local_session import LocalSession
+from engine.level8.levels import ComponentKind as K
+from engine.level8.state import Level8State, Phase
+from tests.cli.tui.harness import Driver, driven
+from tests.level8.scenario import build, hand_text
+
+NAMES = ("Ann", "Ben", "Cat")
+
+
+def session_at(state: Level8State, edition: str = "level8-master") -> LocalSession:
+    return LocalSession(edition, names=NAMES[: state.n], state=state, bot_delay=60)
+
+
+def line_with(text: str, screen: str) -> str:
+    return next(line for line in screen.splitlines() if text in line)
+
+
+def cards_of(state: Level8State, slots: tuple[int, ...]) -> list[str]:
+    return [str(state.cards[s]) for s in slots]
+
+
+def test_draw_from_the_draw_pile_shows_the_new_card_and_then_discard():
+    state = build("level8-master", [["R3", "O7", "B12"], ["Y1"], ["Y2"]], turn=0,
+                  phase=Phase.DRAW, pile_top=["G9"])
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.text()
+        assert "YOUR TURN: draw a card" in screen
+        assert line_with("your hand", screen).strip().startswith("your hand (3 cards")
+        assert "R3 O7 B12" in screen
+        screen = d.press("d")
+        assert hand_text(session.state, 0) == ["B12", "G9", "O7", "R3"]
+        assert "R3 O7 G9 B12" in screen  # sorted by number
+        assert len(session.state.pile) == 102  # 108 cards - 5 in hands - the one drawn
+        assert "draw pile: 102 cards" in screen
+        screen = d.press("right", "right", "x")  # the cursor is on G9
+        assert hand_text(session.state, 0) == ["B12", "O7", "R3"]
+        assert cards_of(session.state, session.state.discards[0]) == ["G9"]
+        assert session.state.turn == 1 and session.state.phase is Phase.DRAW
+        assert "1 Ann" in line_with("G9(1)", screen)
+
+
+def test_draw_from_another_players_discard_pile_by_its_number():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW,
+                  discards=[[], ["B5", "O11"], []])
+    session = session_at(state)
+    with driven(session) as d:
+        assert "O11(2)" in line_with("2 Ben", d.text())
+        d.press("2")
+        assert hand_text(session.state, 0) == ["O11", "R3"]
+        assert cards_of(session.state, session.state.discards[1]) == ["B5"]
+        assert session.state.phase is Phase.PLAY
+
+
+def test_sort_toggles_between_number_and_colour():
+    state = build("level8-master", [["B2", "R9", "R2", "J1-5", "TAKE"], ["Y1"], ["Y2"]],
+                  turn=0, phase=Phase.DRAW)
+    with driven(session_at(state)) as d:
+        assert "R2 B2 R9 J1-5 TAKE" in d.text()
+        screen = d.press("s")
+        assert "R2 R9 B2 J1-5 TAKE" in screen
+        assert "by colour" in screen
+
+
+def test_lay_down_with_a_joker_choosing_its_value_in_the_builder():
+    hand = ["R9", "O9", "B2", "B3", "B4", "J1-5", "G12"]
+    state = build("level8-master", [hand, ["Y1"], ["Y2"]], levels=(2, 1, 1), turn=0,
+                  phase=Phase.PLAY)
+    session = session_at(state)
+    with driven(session) as d:
+        # by number: B2 B3 B4 R9 O9 G12 J1-5
+        screen = d.press("l")
+        assert "lay down level 2: triplet + run of 4" in screen
+        assert "not valid: no cards for the triplet yet" in screen
+        d.press("right", "right", "right", "space", "right", "space", "1")
+        screen = d.text()
+        assert "not valid: no cards for the run of 4 yet" in screen
+        d.press("left", "left", "left", "left", "space", "right", "space", "right", "space")
+        d.press("right", "right", "right", "right", "space", "2")
+        screen = d.text()
+        # the joker got the first value that makes the run valid: 1 (before B2)
+        assert "J1-5=1 B2 B3 B4" in screen or "B2 B3 B4 J1-5=1" in screen
+        assert "not valid: group 1 is not a triplet" in screen
+        # choose the joker's value from the list: 5, at the top of the run
+        screen = d.press("v")
+        assert "value of J1-5" in screen and "5. J1-5=5" in screen
+        d.press("5")
+        assert "B2 B3 B4 J1-5=5" in d.text()
+        # an invalid value shows why at once
+        screen = d.press("J")  # previous value: 4, a second 4 in the run
+        assert "numbers 2 3 4 4 are not consecutive" in screen
+        d.press("j")
+        assert "B2 B3 B4 J1-5=5  ok" in d.text()
+        # G12 does not make the triplet of 9s; taken out again, the triplet lacks a card
+        assert "numbers 9 12 are not all the same" in d.press("left", "1")
+        assert "R9 O9  x a set here needs at least 3 cards, got 2" in d.press("0")
+        screen = d.press("enter")
+        assert "group 1 is not a triplet" in screen.splitlines()[-2]
+        d.press("escape")
+    assert session.history == []  # nothing invalid was sent
+    assert session.state.down == (False, False, False)
+
+
+def test_lay_down_a_level_with_a_joker_then_add_a_card_to_a_meld():
+    hand = ["R9", "O9", "J6-10", "B2", "B3", "B4", "J1-5", "B5", "G12", "R1"]
+    state = build("level8-master", [hand, ["Y1"], ["Y2"]], levels=(2, 1, 1), turn=0,
+                  phase=Phase.PLAY)
+    session = session_at(state)
+    with driven(session) as d:
+        # by number: R1 B2 B3 B4 B5 R9 O9 G12 J1-5 J6-10
+        d.press("l")
+        d.press("right", "space", "right", "space", "right", "space", "2")  # B2 B3 B4 -> run
+        d.press(*["right"] * 5, "2")  # J1-5 -> run
+        d.press("left", "left", "left", "space", "right", "space", "right", "right", "right",
+                "space", "1")  # R9 O9 J6-10 -> triplet
+        screen = d.text()
+        assert "R9 O9 J6-10=9  ok" in screen
+        assert "B2 B3 B4 J1-5=1  ok" in screen
+        assert "valid: Enter lays it down" in screen
+        screen = d.press("enter")
+        after = session.state
+        assert after.down == (True, False, False)
+        assert [(str(p.card), p.number) for p in after.melds[0].cards] == [
+            ("R9", 9), ("O9", 9), ("J6-10", 9)]
+        assert [(str(p.card), p.number) for p in after.melds[1].cards] == [
+            ("J1-5", 1), ("B2", 2), ("B3", 3), ("B4", 4)]
+        assert hand_text(after, 0) == ["B5", "G12", "R1"]
+        assert "0 Ann: set of 9s: R9 O9 J6-10=9" in screen
+        assert "1 Ann: run 1-4: J1-5=1 B2 B3 B4" in screen
+        assert "R1 B5 G12" in screen
+        # G12 fits no meld; B5 extends the run at its top end (ruling L8-7).
+        screen = d.press("right", "right", "a")
+        assert "G12 fits no meld on the table" in screen
+        screen = d.press("left", "a")
+        assert "add B5 to which meld" in screen and "1. 1 Ann: run 1-4" in screen
+        screen = d.press("enter")
+        assert [str(p.card) for p in session.state.melds[1].cards] == [
+            "J1-5", "B2", "B3", "B4", "B5"]
+        assert "1 Ann: run 1-5: J1-5=1 B2 B3 B4 B5" in screen
+        d.press("right", "x")  # G12
+        assert cards_of(session.state, session.state.discards[0]) == ["G12"]
+        assert hand_text(session.state, 0) == ["R1"] and session.state.turn == 1
+
+
+def test_add_a_joker_to_a_run_choosing_the_end():
+    state = build("level8", [["J", "R1"], ["Y1"], ["Y2"]], turn=0, phase=Phase.PLAY,
+                  down=(True, False, False), melds=[(1, K.RUN, ["R4", "O5", "R6"])])
+    session = session_at(state, "level8")
+    with driven(session) as d:
+        # by number: R1 J
+        screen = d.press("right", "a")
+        assert "add J to which meld" in screen and "0 Ben: run 4-6: R4 O5 R6" in screen
+        screen = d.press("enter")
+        assert "the joker's value" in screen and "J=3" in screen and "J=7" in screen
+        d.press("down", "enter")
+        assert [p.number for p in session.state.melds[0].cards] == [4, 5, 6, 7]
+        assert hand_text(session.state, 0) == ["R1"]
+        assert "0 Ben: run 4-7: R4 O5 R6 J=7" in d.text()
+
+
+def test_take_that_choosing_a_shown_card():
+    hands = [["TAKE", "R1", "R2"], ["O1", "O2", "O3", "O4"], ["Y1", "Y2"]]
+    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"])
+    session = session_at(state)
+    with driven(session) as d:
+        # by number: R1 R2 TAKE
+        d.press("right", "right", "p")
+        assert session.state.phase is Phase.SHOW
+        session.advance()  # Ben and Cat show their cards
+        screen = d.press("enter", until=lambda: "take which shown card" in d.text())
+        assert session.state.phase is Phase.CHOOSE
+        assert "Ben: O" in screen and "Cat: Y1 Y2" in screen
+        assert "1. take none" in screen
+        labels = [line for line in screen.splitlines() if "Cat's Y2" in line]
+        assert labels, screen
+        number = labels[0].split(".")[0].strip().lstrip(">").strip()
+        d.press(number)
+        assert hand_text(session.state, 0) == ["R1", "R2", "Y2"]
+        assert hand_text(session.state, 2) == ["P9", "Y1"]  # the replacement (L8M-1)
+        assert cards_of(session.state, session.state.under) == ["TAKE"]
+
+
+def test_showing_three_cards_when_asked():
+    state = build("level8-master", [["R1", "R2", "R3", "R4"], ["TAKE", "O1"], ["Y1"]],
+                  turn=1, dealer=0)
+    state = state.evolve(phase=Phase.SHOW, show_queue=(0, 2), shown=((), (), ()))
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.press("enter")
+        assert "mark exactly 3 of your cards" in screen
+        d.press("space", "right", "space", "right", "right", "space", "enter")
+        assert cards_of(session.state, session.state.shown[0]) == ["R1", "R2", "R4"]
+        assert session.state.show_queue == (2,)
+
+
+def test_swap_that_puts_two_cards_and_draws_two():
+    state = build("level8-master", [["SWAP", "R1", "R2", "R3", "R4"], ["O1"], ["Y1"]],
+                  turn=0, pile_top=["P9", "P10", "P11"])
+    session = session_at(state)
+    with driven(session) as d:
+        # by number: R1 R2 R3 R4 SWAP
+        d.press("right", "right", "right", "right", "p")
+        assert session.state.phase is Phase.SWAP
+        d.press("left", "left", "left", "left", "x")  # R1
+        d.press("x")  # the cursor stays at the first card: R2
+        assert cards_of(session.state, session.state.discards[0]) == ["R1", "R2"]
+        screen = d.press("e")
+        assert hand_text(session.state, 0) == ["P10", "P9", "R3", "R4"]
+        assert session.state.turn == 1
+        assert "R3 R4 P9 P10" in screen
+
+
+def test_keep_that_lies_in_front_of_the_player():
+    state = build("level8-master", [["KEEP", "R1"], ["O1"], ["Y1"]], turn=0)
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.press("right", "p")
+        assert cards_of(session.state, session.state.in_front[0]) == ["KEEP"]
+        assert "KEEP" in line_with("1 Ann", screen)
+
+
+def test_skip_a_chosen_player():
+    state = build("level8", [["SKIP", "R1"], ["O1"], ["Y1"]], turn=0)
+    session = session_at(state, "level8")
+    with driven(session) as d:
+        screen = d.press("right", "p")
+        assert "put the Skip card in front of" in screen
+        assert "1. skip Ben" in screen and "2. skip Cat" in screen
+        d.press("2")
+        assert cards_of(session.state, session.state.in_front[2]) == ["SKIP"]
+        assert session.state.turn == 1
+
+
+def test_keeping_cards_at_round_end():
+    state = build("level8-master", [["R1", "R2", "R5", "B7", "G9"], ["O1"], ["Y1"]],
+                  levels=(5, 3, 3), turn=1)
+    state = state.evolve(phase=Phase.KEEP, keep_queue=(0,), kept=((), (), ()))
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.press("right", "right", "k")  # R5
+        assert "you keep: R5" in screen
+        d.press("right", "k")  # B7
+        kept = session.state.kept[0]
+        assert cards_of(session.state, kept) == ["R5", "B7"]
+        d.press("e")
+        assert session.state.round == 2
+        assert set(kept) <= set(session.state.hands[0])  # kept into the next round (L8-13)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)])
+def test_the_table_fits_small_terminals(size: tuple[int, int]):
+    state = build("level8-master", [["R3", "O7", "B12"], ["Y1"], ["Y2"]], turn=0,
+                  phase=Phase.DRAW, discards=[["G1"], ["G2"], ["G3"]])
+    with driven(session_at(state), *size) as d:
+        screen = d.text()
+        lines = screen.splitlines()
+        assert "YOUR TURN: draw a card" in lines[0]
+        assert any("R3 O7 B12" in line for line in lines)
+        assert "d draw pile" in lines[-1]
+        screen = d.press("?")
+        assert "keys (any key closes)" in screen
+        assert "keys (any key closes)" not in d.press("space")
+
+
+def _quit(d: Driver) -> None:
+    d.press("q")
+    assert "Leave the table?" in d.text()
+    d.press("y")
+
+
+def test_quit_asks_first_and_returns_status_1():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW)
+    with driven(session_at(state)) as d:
+        d.press("q")
+        assert "Leave the table?" in d.text()
+        d.press("n")
+        assert "Leave the table?" not in d.text()
+        _quit(d)
+        d.settle(lambda: d.done)
+        assert d.done
+    assert d.task is not None and d.task.result() == 1
+
+
+def test_chat_line_goes_to_the_log():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW)
+    session = session_at(state)
+    with driven(session) as d:
+        d.press("c")
+        screen = d.press("h", "i", "!", "enter")
+        assert session.snapshot().log[-1].text == "Ann: hi!"
+        assert "Ann: hi!" in screen
+
+
+def test_a_refused_key_names_the_reason_and_sends_nothing():
+    state = build("level8-master", [["R3", "B4"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW)
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.press("x")
+        assert "you cannot discard now" in screen
+        assert session.history == []
+        screen = d.press("5")
+        assert "there is no card to draw from player 5's discard pile" in screen
+        assert session.history == []
