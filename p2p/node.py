@@ -1,0 +1,148 @@
+"""The asyncio adapter: runs one :class:`~p2p.core.GameCore` over a websocket mesh and a store.
+
+It only moves bytes and events: transport events go into the core, the core's outputs go to
+the store (``Persist``, made durable first), to the mesh (``Send``) and to listeners
+(``Notice``). Key handlers of the terminal client call :meth:`PeerNode.submit`, which returns
+at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from p2p.core import GameCore, Notice, Output, Persist, Send
+from p2p.errors import PeerError, TransportError
+from p2p.store import TableStore
+from p2p.transport import Connected, Disconnected, Mesh, Received, Rejected
+
+
+@dataclass(frozen=True, slots=True)
+class PeerAddress:
+    """Where a seated peer listens."""
+
+    host: str
+    port: int
+
+
+class PeerNode:
+    """One peer: the game core, its mesh links and its store.
+
+    Args:
+        core: the protocol core (new, or restored from the store).
+        mesh: the websocket mesh, already listening (:meth:`Mesh.start`).
+        store: where the journal goes, or ``None`` (tests that keep nothing).
+        on_change: called after every batch of outputs (to redraw a screen).
+    """
+
+    def __init__(
+        self,
+        core: GameCore,
+        mesh: Mesh,
+        store: TableStore | None = None,
+        *,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.core = core
+        self.mesh = mesh
+        self.store = store
+        self.on_change = on_change
+        self.notices: list[Notice] = []
+        self.connected: set[bytes] = set()
+        self._others = [m.public_key for m in core.players if m.public_key != core.me.public_key]
+        self._stop = asyncio.Event()
+
+    def connect(self, addresses: Mapping[bytes, PeerAddress]) -> None:
+        """Keep links to every other seated peer at ``addresses``."""
+        for key in self._others:
+            address = addresses.get(key)
+            if address is not None:
+                self.mesh.add_peer(key, address.host, address.port)
+
+    def handle(self, outputs: Sequence[Output]) -> None:
+        """Carry out the core's outputs in order (durable writes before later sends)."""
+        for out in outputs:
+            if isinstance(out, Persist):
+                if self.store is not None:
+                    self.store.append(out.kind, out.line)
+            elif isinstance(out, Send):
+                targets = self._others if out.to is None else [out.to]
+                for key in targets:
+                    with contextlib.suppress(PeerError):
+                        self.mesh.send(key, out.data)
+            else:
+                self.notices.append(out)
+        if self.on_change is not None:
+            self.on_change()
+
+    def submit(self, action: object) -> None:
+        """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``)."""
+        self.handle(self.core.submit(action))
+
+    def chat(self, text: str) -> None:
+        """Send a chat line."""
+        self.handle(self.core.chat(text))
+
+    def waiting_for(self) -> str | None:
+        """The nickname of the missing peer the table waits for, if any."""
+        expected = self.core.expected()
+        if expected is None:
+            return None
+        key = self.core.players[expected[0]].public_key
+        if key == self.core.me.public_key or key in self.connected:
+            return None
+        return self.core.players[expected[0]].nick
+
+    def over(self) -> bool:
+        """The game ended (or the table halted on a cheat)."""
+        return self.core.halted is not None or self.core.to_act() is None
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return."""
+        self._stop.set()
+
+    async def run(self, *, restored: bool = False, linger: float = 1.0,
+                  deadline: float | None = None) -> None:
+        """Drive the core until the game is over (then ``linger`` seconds more so that the
+        last entries reach everyone), :meth:`stop` is called, or ``deadline`` seconds pass.
+
+        Args:
+            restored: the core was restored from the store (its outputs were replayed).
+            linger: seconds to keep serving peers after the end.
+            deadline: an overall bound in seconds (``None``: none).
+        """
+        loop = asyncio.get_running_loop()
+        end = None if deadline is None else loop.time() + deadline
+        if not restored:
+            self.handle(self.core.start())
+        over_at: float | None = None
+        while not self._stop.is_set():
+            now = loop.time()
+            if end is not None and now > end:
+                raise TimeoutError(f"the game did not finish within {deadline} s")
+            if self.over():
+                over_at = now if over_at is None else over_at
+                if now - over_at >= linger:
+                    return
+            try:
+                event = await self.mesh.next_event(0.2)
+            except TransportError:
+                continue
+            if isinstance(event, Connected):
+                self.connected.add(event.peer)
+                self.handle(self.core.peer_connected(event.peer))
+            elif isinstance(event, Disconnected):
+                self.connected.discard(event.peer)
+                self.handle([])
+            elif isinstance(event, Received):
+                self.handle(self.core.receive(event.peer, event.data))
+            elif isinstance(event, Rejected):
+                self.notices.append(Notice("rejected", str(event.error)))
+
+    async def close(self) -> None:
+        """Close the mesh and the store."""
+        await self.mesh.close()
+        if self.store is not None:
+            self.store.close()
