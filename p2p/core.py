@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from engine.core import (
@@ -52,7 +52,7 @@ from engine.core import (
 )
 from engine.digest import state_digest
 from engine.options import rule_set
-from p2p.crypto.coordinator import DeckCoordinator
+from p2p.crypto.coordinator import OBSERVER, DeckCoordinator
 from p2p.crypto.deck import (
     CardLearned,
     CardOpened,
@@ -147,19 +147,6 @@ def joint_random(table: str, joint_key: bytes, counter: int, n: int) -> int:
     return int.from_bytes(digest, "big") % n
 
 
-@dataclass
-class _Pending:
-    private: list[tuple[Seat, dict[str, Any]]] = field(default_factory=list)
-
-
-class CheatError(Exception):
-    """A seated peer signed something that breaks the rules (internal)."""
-
-    def __init__(self, seat: Seat, text: str) -> None:
-        super().__init__(text)
-        self.seat = seat
-
-
 class GameCore:
     """One peer's game at a started table.
 
@@ -178,7 +165,7 @@ class GameCore:
 
     def __init__(
         self,
-        me: Identity,
+        me: Identity | None,
         table: StartedTable,
         random_bytes: RandomBytes,
         *,
@@ -186,14 +173,18 @@ class GameCore:
         bot: Any = None,
         envelope_seq: int = 0,
     ) -> None:
-        self.me = me
+        self.me: Identity = me if me is not None else Identity(bytes(32), "auditor")
         self.table = table
         self.table_id = table.spec.table
         self.players: tuple[PublicIdentity, ...] = table.seats
         keys = [m.public_key for m in table.seats]
-        if me.public_key not in keys:
+        if me is None:
+            self.seat = OBSERVER
+        elif me.public_key in keys:
+            self.seat = keys.index(me.public_key)
+        else:
             raise LocalProtocolError("this peer is not seated at the table")
-        self.seat = keys.index(me.public_key)
+        self.view_seat: Seat | None = None if me is None else self.seat
         self.n = len(keys)
         self._seat_of = {k: i for i, k in enumerate(keys)}
         spec = rule_set(table.spec.game)
@@ -204,7 +195,7 @@ class GameCore:
         params = TableParams(spec.name, self.table_id, self.n, len(self.faces))
         self.deck = DeckCoordinator(params, self.seat, random_bytes, secret_key=secret_key)
         self.record: Record = table.new_record()
-        self.state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.seat)
+        self.state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
         self.bot = bot
         self.pending_action: Any = None
         self.halted: str | None = None
@@ -318,6 +309,8 @@ class GameCore:
 
     def hand_ready(self) -> bool:
         """Whether this seat knows every card it holds (its private reveals are complete)."""
+        if self.view_seat is None:
+            return False
         mine = seat_bit(self.seat)
         knowledge = self.game.knowledge(self.state)
         return all(
@@ -391,7 +384,9 @@ class GameCore:
             try:
                 message = json.loads(plaintext)
             except ValueError:
-                raise RemoteProtocolError(link, Reason.MALFORMED, "sealed shares are not JSON")
+                raise RemoteProtocolError(
+                    link, Reason.MALFORMED, "sealed shares are not JSON"
+                ) from None
             self._out.append(
                 Persist("private", {"from": sender_seat, "payload": message,
                                     "at": len(self.record)})
@@ -453,9 +448,6 @@ class GameCore:
             else:
                 self._notice("rejected", str(exc), author)
             return
-        except CheatError as exc:
-            self._cheat(exc.seat, str(exc), {"entry": entry.to_dict()})
-            return
         self._out.append(Persist("entry", entry.to_dict()))
         self._after_append()
 
@@ -468,6 +460,11 @@ class GameCore:
 
     # -----------------------------------------------------------------------------------------
     # Checking and applying entries.
+
+    def validator(self, link: str) -> Callable[[Record, Entry], None]:
+        """The check of every entry against the engine and the deck (for :func:`verify_lines`:
+        an auditor replays a record file through it)."""
+        return self._validator(link)
 
     def _validator(self, link: str) -> Callable[[Record, Entry], None]:
         def validate(record: Record, entry: Entry) -> None:
@@ -484,9 +481,11 @@ class GameCore:
             try:
                 self._apply_payload(author, entry.payload)
             except (DeckError, EngineError) as exc:
-                raise CheatError(author, f"{name}: {exc}") from exc
+                raise RecordError(name, Reason.ILLEGAL, str(exc), entry.seq) from exc
             except (KeyError, TypeError, ValueError) as exc:
-                raise RecordError(name, Reason.MALFORMED, f"bad payload: {exc!r}", entry.seq)
+                raise RecordError(
+                    name, Reason.MALFORMED, f"bad payload: {exc!r}", entry.seq
+                ) from None
             digest = self.state_hash()
             if digest != entry.state:
                 raise RecordError(name, Reason.WRONG_STATE,
@@ -548,7 +547,7 @@ class GameCore:
             self.progress = f"shuffle {event.seat + 1} of {self.n}, verified"
 
     def _engine(self, action: Any) -> Any:
-        return self.game.view(self.game.apply(self.state, action), self.seat)
+        return self.game.view(self.game.apply(self.state, action), self.view_seat)
 
     def _after_engine_change(self) -> None:
         """Request the private reveals the engine's last step calls for (deal, draw)."""
@@ -563,7 +562,7 @@ class GameCore:
             self._requested.add(slot)
             self._private_for[holder].add(slot)
             self.deck.request_private([slot], holder)
-        self.state = self.game.view(self.state, self.seat)
+        self.state = self.game.view(self.state, self.view_seat)
 
     def _holder(self, slot: SlotId) -> Seat | None:
         mask = self.game.knowledge(self.state).get(slot, 0)
@@ -629,10 +628,13 @@ class GameCore:
                     self.deck.begin_shuffle(request.slots, request.first_new_slot, unseen,
                                             abandon_reveals=True)
                     self.progress = f"shuffle 1 of {self.n}, waiting"
-            elif isinstance(request, RevealRequest) and self._holder(request.slot) is None:
-                if request.slot not in self._requested:
-                    self._requested.add(request.slot)
-                    self.deck.request_public([request.slot])
+            elif (
+                isinstance(request, RevealRequest)
+                and self._holder(request.slot) is None
+                and request.slot not in self._requested
+            ):
+                self._requested.add(request.slot)
+                self.deck.request_public([request.slot])
             return
 
     def _advance(self) -> None:
@@ -745,4 +747,4 @@ class GameCore:
         return out
 
 
-__all__ = ["GameCore", "Notice", "Output", "Persist", "Send", "joint_random", "PeerError"]
+__all__ = ["GameCore", "Notice", "Output", "PeerError", "Persist", "Send", "joint_random"]

@@ -77,6 +77,10 @@ class _Epoch:
     turn: Seat = 0
 
 
+OBSERVER = -2
+"""The seat of an auditor: it verifies every message of the log and makes none."""
+
+
 class DeckCoordinator:
     """The mental-poker deck as seen by one seat.
 
@@ -100,7 +104,9 @@ class DeckCoordinator:
         *,
         secret_key: int | None = None,
     ) -> None:
-        if not 0 <= seat < params.n_seats:
+        if seat == OBSERVER:
+            secret_key = 1  # an auditor verifies; it never makes a share
+        elif not 0 <= seat < params.n_seats:
             raise DeckUsageError(f"seat {seat} is not at a table of {params.n_seats}")
         if secret_key is not None and not 0 < secret_key < ORDER:
             raise DeckUsageError("the secret key must be in 1..n-1 (n the group order)")
