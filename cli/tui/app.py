@@ -136,6 +136,7 @@ class TableScreen:
             layout=Layout(self._root()), key_bindings=self._bindings(), style=STYLE,
             full_screen=True, input=input, output=output, mouse_support=False)
         self.app.ttimeoutlen = 0.05
+        self.tracker.observe(self.game_name, snap.view)  # rounds before we sat down: no panel
         self._observe()
         session.subscribe(self._changed)
 

@@ -21,7 +21,6 @@ from engine.level8.cards import COLOURS, Card
 from engine.level8.levels import ComponentKind, Level
 from engine.level8.melds import Placed, make_meld, natural
 
-
 MAX_COMBINATIONS = 4000
 """The most joker declaration combinations the builder tries when fitting a group."""
 

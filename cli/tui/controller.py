@@ -124,7 +124,8 @@ class BaseController:
         except EngineError as exc:
             self.say(str(exc), error=True)
             return False
-        self.say(f"you played {strip_slots(str(action)).split(': ', 1)[-1]}")
+        text = strip_slots(str(action)).split(": ", 1)[-1]
+        self.say(f"you played {text.removeprefix('play ')}")
         self.marks.clear()
         return True
 

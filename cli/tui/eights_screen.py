@@ -154,7 +154,7 @@ class EightsController(BaseController):
                 left, right = ("[", "]") if index == self.cursor else (" ", " ")
                 out.append(("", left))
                 out.append(card_fragment(card, extra))
-                out.append(("", right + ("+" if slot in playable and snap.legal else " ")))
+                out.append(("", ("+" if slot in playable else " ") + right))
                 index += 1
             out.append(("", "\n"))
         if snap.legal:

@@ -311,3 +311,36 @@ def test_a_refused_key_names_the_reason_and_sends_nothing():
         screen = d.press("5")
         assert "there is no card to draw from player 5's discard pile" in screen
         assert session.history == []
+
+
+def test_going_out_shows_the_round_result_panel():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, down=(True, False, False),
+                  levels=(1, 2, 1))
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.press("x", until=lambda: "round 1 over" in d.text())
+        assert "Ann: level 1 -> level 3 (went out)" in screen
+        assert "Ben: level 2 -> level 2 (stays)" in screen
+        assert session.state.levels == (3, 2, 1) and session.state.round == 2
+        assert "round 1 over" not in d.press("enter")
+
+
+def test_quick_path_lays_down_level_8_and_wins():
+    hand = ["R1", "O1", "Y1", "R2", "O2", "Y2", "G2", "B2", "P15"]
+    state = build("level8-master", [hand, ["Y4"], ["Y5"]], turn=0, levels=(8, 3, 1))
+    session = session_at(state)
+    with driven(session) as d:
+        d.press("l")
+        screen = d.press("tab")
+        assert "offered lay-down 1 of 1" in screen
+        assert "R1 O1 Y1  ok" in screen and "R2 O2 Y2 G2 B2  ok" in screen
+        screen = d.press("enter", until=lambda: "round 1 over" in d.text())
+        assert "RESULT: game over: Ann won" in screen.splitlines()[0]
+        assert "Ann: level 8 -> WIN (wins)" in screen
+        screen = d.press("enter", until=lambda: "result: Ann wins" in d.text())
+        assert "result: Ann wins after 1 rounds" in screen
+        assert "Ann: WIN" in screen and "Ben: level 3" in screen
+        assert session.state.winners == (0,)
+        d.press("q")
+        d.settle(lambda: d.done)
+    assert d.task is not None and d.task.result() == 0

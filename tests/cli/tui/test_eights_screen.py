@@ -1,0 +1,81 @@
+"""The 8s Rule! table driven by keys: a trick with an 8 and its declaration, round 8's layout."""
+
+from __future__ import annotations
+
+from cli.local_session import LocalSession
+from engine.eights import EightsState, Phase
+from tests.cli.tui.harness import driven
+from tests.eights.helpers import deal, play_all
+
+NAMES = ("Ann", "Ben", "Cat")
+
+
+def session_at(state: EightsState) -> LocalSession:
+    return LocalSession("eights", names=NAMES, state=state, bot_delay=60)
+
+
+def test_leading_an_8_with_take_wins_the_trick():
+    # Dealer Cat (seat 2): Ann (seat 0) leads. Ben and Cat hold Blue cards above 8.
+    state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2)
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.text()
+        assert "8s Rule! · round 1 of 8 · dealer Cat" in screen
+        assert "YOUR TURN: play a card" in screen
+        assert "No tricks: +10 per trick" in screen
+        assert "not from the publisher" in screen
+        assert "trick 1: Ann (you) leads" in screen
+        blue = next(line for line in screen.splitlines() if line.strip().startswith("Blue"))
+        assert "B8" in blue
+        # the hand is by suit: R1 .. R15, then B1 B2 B3 B4 B8; jump to the Blue row, onto B8
+        d.press("down")
+        assert "[B1+]" in d.text()
+        screen = d.press("right", "right", "right", "right")
+        assert "[B8+]" in screen
+        screen = d.press("enter")
+        assert "play B8: the 8 of the led suit (ruling E-4)" in screen
+        assert "1. take (this 8 wins the trick)" in screen
+        d.press("1")
+        assert session.state.trick[0].card == 22 and session.state.trick[0].take is True
+        assert "Ann (you) led Blue: Ann B8 take" in d.text()
+        session.advance()  # Ben and Cat follow suit with B14 and B15 (they must)
+        d.settle(lambda: "took it" in d.text())
+        assert session.state.trick_winners == (0,)
+        assert "last trick (Ann (you) took it): B8 B14 B15" in d.text()
+
+
+def test_following_with_the_8_and_no_take_by_key():
+    # Dealer Ann: Ben (seat 1) leads G9, Cat follows with G2; Ann holds G8 and G15.
+    state = deal(3, {0: "G8 G15 R1", 1: "G9", 2: "G2"}, dealer=0)
+    state = play_all(state, ["G9", "G2"])
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.text()
+        assert "YOUR TURN: play a card" in screen
+        assert "Ben led Green: Ben G9 · Cat G2" in screen
+        green = next(line for line in screen.splitlines() if line.strip().startswith("Green"))
+        assert green.split() == ["Green", "G8+", "G15+"]  # only Green follows suit
+        assert "[R1 ]" in screen
+        assert "R1 cannot be played: follow suit: Green was led (ruling E-3)" in d.press("enter")
+        d.press("up", "n")  # up from Red wraps to Green: G8, played with "no take"
+        assert session.state.trick == ()
+        assert session.state.trick_winners == (1,)  # Ben's G9 wins (ruling E-4)
+        assert [str(e) for e in session.state.history][-1].startswith("Event(seat=0")
+        assert "last trick (Ben took it): G9 G2 G8" in d.text()
+
+
+def test_round_8_shows_the_layout_as_four_suit_rows():
+    state = deal(3, {0: "R8 R7 B1", 1: "G8", 2: "Y8"}, round_number=8, dealer=2)
+    session = session_at(state)
+    with driven(session) as d:
+        screen = d.text()
+        assert "round 8 of 8" in screen
+        assert "round 8, the layout" in screen
+        for suit in ("Red", "Blue", "Yellow", "Green"):
+            assert f"{suit:<7}- (needs its 8)" in screen
+        assert "YOUR TURN: lay a card on the layout or pass" in screen
+        screen = d.press("m")  # the list of legal moves: only R8 (ruling E-7)
+        assert "1. play R8" in screen and "2." not in screen
+        screen = d.press("1")
+        assert session.state.layout[0] == (8, 8)
+        assert "Red    R8" in screen
