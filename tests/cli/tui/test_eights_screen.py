@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cli.local_session import LocalSession
-from engine.eights import EightsState, Phase
+from engine.eights import EightsState
 from tests.cli.tui.harness import driven
 from tests.eights.helpers import deal, play_all
 
