@@ -1,0 +1,261 @@
+"""The networked session: this seat at a table of real peers on this machine.
+
+``lancards play`` starts one peer for the player and one for each bot, all in this process but
+each with its own Ed25519 key, its own websocket listener on 127.0.0.1, its own mental-poker key
+share and its own journal: every move travels over websockets, every shuffle is proven, every
+peer verifies every move with its own engine. Bots are ordinary peers whose moves come from the
+game's bot.
+
+Files: the player's identity (``p2p.identity``) and, per table, ``tables/<id>/`` under the data
+folder (:mod:`p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's, so that
+``lancards resume`` can restart the whole table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cli.session import Banner, LogLine, TableSnapshot
+from engine.core import Seat
+from engine.options import OptionValue
+from p2p.core import GameCore
+from p2p.identity import Identity
+from p2p.node import PeerAddress, PeerNode
+from p2p.store import TableStore, data_home
+from p2p.table import StartedTable, start_local, verify_started
+from p2p.transport import Mesh, TransportConfig
+
+BOT_NICKS = ("Ada", "Bram", "Cleo", "Dov", "Edda")
+LOG_KEEP = 200
+CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=8.0, backoff_max=1.0)
+
+
+class NetworkSession:
+    """This seat at a table of peers on 127.0.0.1 (see the module docstring).
+
+    Use :meth:`create` for a new table and :meth:`resume` to continue one from disk.
+    """
+
+    def __init__(self, nodes: list[PeerNode], seat: Seat, rule_set: str, home: Path,
+                 *, bot_delay: float, autoplay: bool, record_path: str | None) -> None:
+        self.nodes = nodes
+        self.node = nodes[seat]
+        self.seat = seat
+        self.rule_set = rule_set
+        self.home = home
+        self.bot_delay = bot_delay
+        self.autoplay = autoplay
+        self.record_path = record_path
+        self.core = self.node.core
+        self.game = self.core.game
+        self.names = tuple(m.nick for m in self.core.players)
+        self._callbacks: list[Callable[[], None]] = []
+        self._log: list[LogLine] = []
+        self._logged = 0
+        self._bots = [n for n in nodes if n is not self.node or autoplay]
+        for node in nodes:
+            node.on_change = self._changed
+        self._stopped = False
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    async def create(
+        cls,
+        rule_set: str,
+        options: Mapping[str, OptionValue],
+        me: Identity,
+        bots: int,
+        *,
+        home: Path | None = None,
+        bot_delay: float = 0.6,
+        autoplay: bool = False,
+        record_path: str | None = None,
+    ) -> NetworkSession:
+        """A new table: the player and ``bots`` bot peers, formed and started locally.
+
+        Raises:
+            RulesError: an invalid game or option.
+            TransportError: no port could be bound on 127.0.0.1.
+        """
+        home = home or data_home()
+        bot_ids = [Identity.generate(BOT_NICKS[i % len(BOT_NICKS)]) for i in range(bots)]
+        table = start_local([me, *bot_ids], rule_set, options)
+        store = TableStore.for_table(table.spec.table, home)
+        store.save_table({
+            "statement": table.statement,
+            "sigs": table.sigs,
+            "me": me.public_key.hex(),
+            "bots": [{"seed": json.loads(b.to_json())["ed25519_seed"], "nick": b.nick}
+                     for b in bot_ids],
+            "rule_set": rule_set,
+        })
+        nodes = [await _node(p, table, _store_of(store, i), None)
+                 for i, p in _in_seat_order(table, [me, *bot_ids])]
+        seat = [m.public_key for m in table.seats].index(me.public_key)
+        session = cls(nodes, seat, rule_set, home, bot_delay=bot_delay, autoplay=autoplay,
+                      record_path=record_path)
+        session._connect()
+        return session
+
+    @classmethod
+    async def resume(cls, folder: Path, me: Identity, *, bot_delay: float = 0.6,
+                     autoplay: bool = False, record_path: str | None = None) -> NetworkSession:
+        """Continue the table stored in ``folder`` (after a crash): every peer of this machine
+        restarts from its journal, verifying it all again.
+
+        Raises:
+            LocalProtocolError: the folder holds no table of this user.
+            PeerError: a journal does not verify.
+        """
+        store = TableStore(folder)
+        data = store.load_table()
+        table = verify_started(data["statement"], data["sigs"], "the table file")
+        bots = [Identity(bytes.fromhex(b["seed"]), b["nick"]) for b in data["bots"]]
+        nodes = []
+        for i, identity in _in_seat_order(table, [me, *bots]):
+            sub = _store_of(store, i)
+            nodes.append(await _node(identity, table, sub, sub))
+        seat = [m.public_key for m in table.seats].index(me.public_key)
+        session = cls(nodes, seat, str(data["rule_set"]), folder.parent.parent,
+                      bot_delay=bot_delay, autoplay=autoplay, record_path=record_path)
+        session._connect()
+        return session
+
+    def _connect(self) -> None:
+        addresses = {n.core.me.public_key: PeerAddress("127.0.0.1", n.mesh.port)
+                     for n in self.nodes}
+        for node in self.nodes:
+            node.connect(addresses)
+
+    # -- Session ------------------------------------------------------------------------------
+
+    def snapshot(self) -> TableSnapshot:
+        """The table as this seat knows it."""
+        self._update_log()
+        banners: list[Banner] = []
+        if self.core.halted:
+            banners.append(Banner("cheat", f"cheating caught: {self.core.halted}"))
+        waiting = self.node.waiting_for()
+        if waiting:
+            banners.append(Banner("waiting", f"waiting for {waiting}"))
+        outcome = self.game.outcome(self.core.state)
+        to_act = self.core.to_act()
+        progress = self.core.progress if to_act == -1 else ""
+        return TableSnapshot(
+            game=self.game,
+            rule_set=self.rule_set,
+            seat=self.seat,
+            names=self.names,
+            view=self.core.state,
+            to_act=to_act,
+            legal=[] if self.autoplay else self.core.legal_actions(),
+            log=tuple(self._log[-LOG_KEEP:]),
+            banners=tuple(banners),
+            progress=progress,
+            outcome=outcome,
+            extra={"table": self.core.table_id},
+        )
+
+    def submit(self, action: Any) -> None:
+        """Play ``action`` (checked at once; raises ``EngineError`` when illegal)."""
+        self.node.submit(action)
+
+    def send_chat(self, text: str) -> None:
+        """Send a chat line to the table."""
+        self.node.chat(text)
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` on every change."""
+        self._callbacks.append(callback)
+
+    async def run(self) -> None:
+        """Run every peer and the bots until the game ends or :meth:`close` is called."""
+        tasks = [asyncio.create_task(node.run(linger=0.5)) for node in self.nodes]
+        bot_tasks = [asyncio.create_task(self._bot_loop(node)) for node in self._bots]
+        try:
+            await asyncio.gather(*tasks)
+        finally:
+            for task in bot_tasks:
+                task.cancel()
+            for task in tasks:
+                task.cancel()
+            self.write_record()
+
+    async def close(self) -> None:
+        """Stop every peer (the journals stay on disk for ``lancards resume``)."""
+        self._stopped = True
+        for node in self.nodes:
+            node.stop()
+        for node in self.nodes:
+            with contextlib.suppress(Exception):
+                await node.close()
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def write_record(self) -> None:
+        """Write the signed record to ``record_path`` (and to the table folder)."""
+        folder = self.node.store.folder if self.node.store is not None else None
+        if folder is not None and len(self.core.record):
+            self.core.record.write(folder / "record.jsonl")
+        if self.record_path:
+            self.core.record.write(self.record_path)
+
+    async def _bot_loop(self, node: PeerNode) -> None:
+        bot = node.core.game.bot()
+        while not node.over() and not self._stopped:
+            await asyncio.sleep(self.bot_delay if self.bot_delay else 0.001)
+            legal = node.core.legal_actions()
+            if legal and node.core.pending_action is None:
+                with contextlib.suppress(Exception):
+                    node.submit(bot.choose(node.core.state, node.core.seat, legal))
+
+    def _update_log(self) -> None:
+        entries = self.core.record.entries
+        for entry in entries[self._logged:]:
+            payload = entry.payload
+            if payload.get("t") == "action":
+                seat = self.core._seat_of.get(entry.author)
+                self._log.append(LogLine(str(payload["a"]), seat))
+        self._logged = len(entries)
+        for notice in self.node.notices:
+            if notice.kind == "chat":
+                self._log.append(LogLine(notice.text, notice.seat, chat=True))
+            elif notice.kind in ("cheat", "rejected"):
+                self._log.append(LogLine(f"! {notice.text}", notice.seat))
+        self.node.notices.clear()
+
+    def _changed(self) -> None:
+        for callback in self._callbacks:
+            callback()
+
+
+def _in_seat_order(table: StartedTable, people: list[Identity]) -> list[tuple[int, Identity]]:
+    """(index in ``people``, identity) pairs in seat order (index 0 is the player)."""
+    index = {p.public_key: i for i, p in enumerate(people)}
+    return [(index[m.public_key], people[index[m.public_key]]) for m in table.seats]
+
+
+def _store_of(store: TableStore, index: int) -> TableStore:
+    return store if index == 0 else TableStore(store.folder / "bots" / str(index))
+
+
+async def _node(identity: Identity, table: StartedTable, store: TableStore,
+                restore_from: TableStore | None) -> PeerNode:
+    secret = restore_from.load_secret() if restore_from is not None else None
+    seq = time.time_ns() // 1000  # envelope numbers keep rising across restarts
+    core = GameCore(identity, table, secrets.token_bytes, secret_key=secret, envelope_seq=seq)
+    mesh = Mesh(identity, CONFIG)
+    await mesh.start("127.0.0.1", 0)
+    node = PeerNode(core, mesh, store)
+    if restore_from is not None:
+        lines: Sequence[tuple[str, dict[str, Any]]] = list(restore_from.journal())
+        node.handle(core.restore(lines))
+    return node
