@@ -1,0 +1,50 @@
+"""LocalSession: the Session protocol in one process."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from cli.local_session import LocalSession
+from engine.core import IllegalActionError
+from engine.level8.actions import Draw
+from engine.level8.state import Phase
+from tests.level8.scenario import build
+
+
+def test_run_plays_a_whole_game_and_notifies_every_change():
+    session = LocalSession("eights", bots=2, seed=4, bot_delay=0, autoplay=True)
+    changes: list[int] = []
+    session.subscribe(lambda: changes.append(len(session.history)))
+    asyncio.run(asyncio.wait_for(session.run(), 60))
+    snap = session.snapshot()
+    assert snap.outcome is not None and snap.to_act is None
+    assert changes == list(range(1, len(session.history) + 1))
+    assert snap.banners[-1].kind == "result"
+    assert snap.banners[-1].text.startswith("game over: ")
+
+
+def test_submit_checks_seat_and_legality_and_plays_nothing_wrong():
+    state = build("level8-master", [["R3", "B4"], ["Y1"]], turn=0, phase=Phase.DRAW)
+    session = LocalSession("level8-master", names=("Ann", "Ben"), state=state, bot_delay=0)
+    with pytest.raises(IllegalActionError, match="Ann plays seat 0, not seat 1"):
+        session.submit(Draw(1))
+    with pytest.raises(IllegalActionError, match=r"it is seat 0's move \(draw\)"):
+        session.submit(session.game.parse_action("0: discard R3#0"))
+    assert session.history == []
+    assert [str(a) for a in session.snapshot().legal] == ["0: draw"]
+    session.submit(Draw(0))
+    assert str(session.history[0]) == "0: draw"
+    assert session.snapshot().view.phase is Phase.PLAY
+
+
+def test_snapshot_hides_other_hands_and_chat_is_cut_to_200():
+    state = build("level8-master", [["R3"], ["Y1"]], turn=0, phase=Phase.DRAW)
+    session = LocalSession("level8-master", names=("Ann", "Ben"), state=state, bot_delay=0)
+    view = session.snapshot().view
+    assert [str(view.cards.get(s)) for s in view.hands[0]] == ["R3"]
+    assert [view.cards.get(s) for s in view.hands[1]] == [None]
+    session.send_chat("x" * 300)
+    line = session.snapshot().log[-1]
+    assert line.chat and line.text == "Ann: " + "x" * 200
