@@ -19,6 +19,7 @@ COMMANDS: tuple[str, ...] = (
     "cli.bench",
     "cli.play",
     "cli.record_tools",
+    "cli.node_cmd",
 )
 
 

@@ -56,7 +56,9 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
     """Audit the lines of a record file (without newlines). Never raises for bad input."""
     try:
         header = json.loads(lines[0]) if lines else None
-        genesis = header["genesis"] if isinstance(header, dict) else None
+        if not isinstance(header, dict) or not isinstance(header.get("genesis"), dict):
+            raise ValueError("no genesis in the header")
+        genesis = header["genesis"]
         table = verify_started(genesis["statement"], genesis["sigs"], "record file")
     except (ValueError, KeyError, TypeError, IndexError, PeerError) as exc:
         return AuditReport(False, error=f"line 1: the header's start statement does not verify: "

@@ -1,0 +1,86 @@
+"""``lancards node CONFIG``: run one peer of an already started table (scripts and tests).
+
+CONFIG is a JSON file::
+
+    {"statement": {...}, "sigs": {...},          the signed start (p2p.table)
+     "seed": "<64 hex>", "nick": "ann",          this peer's Ed25519 seed and nickname
+     "listen": ["127.0.0.1", 47001],             where this peer listens
+     "peers": {"<key hex>": ["127.0.0.1", 47002], ...},
+     "folder": "/path/to/store",                 journal, secret (restored from if present)
+     "record": "/path/to/record.jsonl"}          written when the game ends (optional)
+
+A bot plays the seat. The peer restores itself from ``folder`` when a journal is there, so a
+peer killed at any moment is restarted with the same command. Exit 0 when the game ended, 1
+when the table halted on a cheat, 2 on a bad config.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import secrets
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from p2p.core import GameCore
+from p2p.identity import Identity
+from p2p.node import PeerAddress, PeerNode
+from p2p.store import TableStore
+from p2p.table import verify_started
+from p2p.transport import Mesh, TransportConfig
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "node",
+        help="run one bot peer of a started table from a config file (scripts, tests)",
+        description=(__doc__ or "").split("\n\n")[0],
+    )
+    parser.add_argument("config", help="the peer's JSON config (see docs/protocol.md)")
+    parser.add_argument("--deadline", type=float, default=600.0,
+                        help="give up after this many seconds (default 600)")
+    parser.set_defaults(run=run)
+
+
+async def run_node(config: dict[str, Any], deadline: float) -> int:
+    """Run the peer described by ``config`` until the game ends."""
+    table = verify_started(config["statement"], config["sigs"], "config")
+    me = Identity(bytes.fromhex(config["seed"]), config["nick"])
+    store = TableStore(config["folder"])
+    secret = store.load_secret()
+    core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
+                    envelope_seq=time.time_ns() // 1000)
+    core.bot = core.game.bot()
+    mesh = Mesh(me, TransportConfig(ping_interval=2.0, ping_timeout=6.0, backoff_max=1.0))
+    host, port = config["listen"]
+    await mesh.start(host, int(port))
+    node = PeerNode(core, mesh, store)
+    journal = list(store.journal())
+    restored = bool(journal) or secret is not None
+    if restored:
+        node.handle(core.restore(journal))
+    node.connect({bytes.fromhex(k): PeerAddress(h, int(p))
+                  for k, (h, p) in config["peers"].items()})
+    try:
+        await node.run(restored=restored, linger=2.0, deadline=deadline)
+    finally:
+        if config.get("record"):
+            core.record.write(config["record"])
+        await node.close()
+    for notice in node.notices:
+        if notice.kind in ("cheat", "rejected"):
+            print(f"{notice.kind}: {notice.text}", file=sys.stderr)
+    return 1 if core.halted else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from cli.main import UsageError
+
+    try:
+        config = json.loads(Path(args.config).read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read the config {args.config}: {exc}") from None
+    return asyncio.run(run_node(config, args.deadline))
