@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import secrets
 import time
@@ -26,6 +27,7 @@ from cli.session import Banner, LogLine, TableSnapshot
 from engine.core import Seat
 from engine.options import OptionValue
 from p2p.core import GameCore
+from p2p.crypto.group import RandomBytes, SeededRandomBytes
 from p2p.identity import Identity
 from p2p.node import PeerAddress, PeerNode
 from p2p.store import TableStore, data_home
@@ -78,16 +80,27 @@ class NetworkSession:
         bot_delay: float = 0.6,
         autoplay: bool = False,
         record_path: str | None = None,
+        seed: int | None = None,
     ) -> NetworkSession:
         """A new table: the player and ``bots`` bot peers, formed and started locally.
+
+        With ``seed``, the bots' keys, the table id and every peer's deck randomness come
+        from it, so a demo can be repeated (the player's own key still decides the seats).
+        Never use a seed with people: whoever knows it knows every card.
 
         Raises:
             RulesError: an invalid game or option.
             TransportError: no port could be bound on 127.0.0.1.
         """
         home = home or data_home()
-        bot_ids = [Identity.generate(BOT_NICKS[i % len(BOT_NICKS)]) for i in range(bots)]
-        table = start_local([me, *bot_ids], rule_set, options)
+        if seed is None:
+            bot_ids = [Identity.generate(BOT_NICKS[i % len(BOT_NICKS)]) for i in range(bots)]
+            table_id = None
+        else:
+            bot_ids = [Identity(_derive(f"bot-{seed}-{i}"), BOT_NICKS[i % len(BOT_NICKS)])
+                       for i in range(bots)]
+            table_id = _derive(f"table-{seed}").hex()[:16]
+        table = start_local([me, *bot_ids], rule_set, options, table=table_id)
         store = TableStore.for_table(table.spec.table, home)
         store.save_table({
             "statement": table.statement,
@@ -97,8 +110,11 @@ class NetworkSession:
                      for b in bot_ids],
             "rule_set": rule_set,
         })
-        nodes = [await _node(p, table, _store_of(store, i), None)
-                 for i, p in _in_seat_order(table, [me, *bot_ids])]
+        nodes = [
+            await _node(p, table, _store_of(store, i), None,
+                        None if seed is None else SeededRandomBytes(f"deck-{seed}-{i}"))
+            for i, p in _in_seat_order(table, [me, *bot_ids])
+        ]
         seat = [m.public_key for m in table.seats].index(me.public_key)
         session = cls(nodes, seat, rule_set, home, bot_delay=bot_delay, autoplay=autoplay,
                       record_path=record_path)
@@ -247,11 +263,17 @@ def _store_of(store: TableStore, index: int) -> TableStore:
     return store if index == 0 else TableStore(store.folder / "bots" / str(index))
 
 
+def _derive(label: str) -> bytes:
+    return hashlib.sha256(f"lancards/v1/demo/{label}".encode()).digest()
+
+
 async def _node(identity: Identity, table: StartedTable, store: TableStore,
-                restore_from: TableStore | None) -> PeerNode:
+                restore_from: TableStore | None, random_bytes: RandomBytes | None = None,
+                ) -> PeerNode:
     secret = restore_from.load_secret() if restore_from is not None else None
     seq = time.time_ns() // 1000  # envelope numbers keep rising across restarts
-    core = GameCore(identity, table, secrets.token_bytes, secret_key=secret, envelope_seq=seq)
+    core = GameCore(identity, table, random_bytes or secrets.token_bytes, secret_key=secret,
+                    envelope_seq=seq)
     mesh = Mesh(identity, CONFIG)
     await mesh.start("127.0.0.1", 0)
     node = PeerNode(core, mesh, store)

@@ -7,7 +7,8 @@ CONFIG is a JSON file::
      "listen": ["127.0.0.1", 47001],             where this peer listens
      "peers": {"<key hex>": ["127.0.0.1", 47002], ...},
      "folder": "/path/to/store",                 journal, secret (restored from if present)
-     "record": "/path/to/record.jsonl"}          written when the game ends (optional)
+     "record": "/path/to/record.jsonl",          written when the game ends (optional)
+     "timings": "/path/to/timings.jsonl"}        when each entry was verified here (optional)
 
 A bot plays the seat. The peer restores itself from ``folder`` when a journal is there, so a
 peer killed at any moment is restarted with the same command. Exit 0 when the game ended, 1
@@ -58,6 +59,8 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     host, port = config["listen"]
     await mesh.start(host, int(port))
     node = PeerNode(core, mesh, store)
+    if config.get("timings"):
+        node.timings = open(config["timings"], "a", encoding="utf-8")  # noqa: SIM115
     journal = list(store.journal())
     restored = bool(journal) or secret is not None
     if restored:

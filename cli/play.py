@@ -1,9 +1,11 @@
 """``lancards play``: sit at a table with bots and play in the full-screen client.
 
-Every mode runs on :class:`cli.local_session.LocalSession` for now; :func:`make_session` is the
-one seam where the networked session (real peers on 127.0.0.1, mental poker, the signed record)
-replaces it. ``--autoplay`` lets a bot play the player's seat with no screen and prints one line
-per round and the final result.
+By default the table is real: the player and every bot are peers on 127.0.0.1, each with its
+own key, websocket listener and mental-poker key share, and every peer verifies every move
+(:class:`cli.net_session.NetworkSession`). ``--local`` runs the engine and bots in this process
+instead (:class:`cli.local_session.LocalSession`; no record). ``--autoplay`` lets a bot play
+the player's seat with no screen and prints one line per round and the final result.
+``lancards resume`` continues the last networked table after a crash.
 """
 
 from __future__ import annotations
@@ -38,9 +40,9 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--autoplay", action="store_true",
                         help="a bot plays your seat; no screen; one line per round")
     parser.add_argument("--record", metavar="FILE", default=None,
-                        help="write the game record to FILE (networked sessions only for now)")
+                        help="write the signed game record to FILE when the game ends")
     parser.add_argument("--local", action="store_true",
-                        help="engine and bots in this process, no peers (the default for now)")
+                        help="engine and bots in this process: no peers, no mental poker")
     parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                         help="seconds each bot waits before a move (default 0.6)")
     parser.set_defaults(run=run)
@@ -71,10 +73,15 @@ def validate(args: argparse.Namespace) -> None:
     if args.bot_delay < 0 or args.bot_delay > 10:
         raise UsageError(f"--bot-delay {args.bot_delay}: use 0 to 10 seconds")
     if args.record is not None:
-        raise UsageError(
-            "--record: a local table keeps no signed record; it is written by the networked "
-            "session (not available yet)"
-        )
+        if args.local:
+            raise UsageError("--record: a --local table keeps no signed record")
+        from pathlib import Path
+
+        target = Path(args.record)
+        if target.exists():
+            raise UsageError(f"--record {args.record}: the file exists; nothing is written over")
+        if not target.parent.is_dir():
+            raise UsageError(f"--record {args.record}: no folder {target.parent}")
 
 
 def make_session(args: argparse.Namespace) -> LocalSession:
@@ -116,16 +123,80 @@ def autoplay(session: LocalSession, out: TextIO) -> int:
     return 0
 
 
+def player_identity(name: str) -> Any:
+    """The user's identity (created on first use in the config folder), shown as ``name``."""
+    import json
+
+    from p2p.identity import Identity, load_or_create_identity
+
+    me = load_or_create_identity(nick=name)
+    if me.nick != name:
+        me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), name)
+    return me
+
+
+async def make_network_session(args: argparse.Namespace) -> Any:
+    """The networked session for the arguments (the player and bot peers on 127.0.0.1)."""
+    from cli.net_session import NetworkSession
+
+    _, _, raw = rules_from_args(args)
+    return await NetworkSession.create(
+        args.game, raw, player_identity(args.name.strip()), args.bots,
+        bot_delay=0.0 if args.autoplay else args.bot_delay, autoplay=args.autoplay,
+        record_path=args.record, seed=args.seed,
+    )
+
+
+async def autoplay_network(session: Any, out: TextIO) -> int:
+    """Play a networked table with a bot in the player's seat; print a line per round."""
+    tracker = RoundTracker(session.names)
+    game_name = session.game.name
+
+    def changed() -> None:
+        view = session.game.view(session.core.state, None)
+        for report in tracker.observe(game_name, view):
+            print(report.summary, file=out, flush=True)
+
+    session.subscribe(changed)
+    try:
+        await session.run()
+    finally:
+        await session.close()
+    if session.core.halted:
+        print(f"result: the table halted: {session.core.halted}", file=out)
+        return 1
+    outcome = session.game.outcome(session.core.state)
+    if outcome is None:
+        print("result: the game stopped without a result", file=out)
+        return 1
+    for line in final_lines(outcome, session.names, game_name):
+        print(line, file=out)
+    if session.record_path:
+        print(f"record: {session.record_path}", file=out)
+    return 0
+
+
+async def _play_network(args: argparse.Namespace) -> int:
+    session = await make_network_session(args)
+    if args.autoplay:
+        return await autoplay_network(session, sys.stdout)
+    from cli.tui.app import run_table
+
+    return await run_table(session)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``lancards play``; returns the exit status."""
     validate(args)
-    session = make_session(args)
-    if args.autoplay:
-        return autoplay(session, sys.stdout)
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
+    if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         from cli.main import UsageError
 
         raise UsageError("the table needs a terminal; use --autoplay to play without one")
+    if not args.local:
+        return asyncio.run(_play_network(args))
+    session = make_session(args)
+    if args.autoplay:
+        return autoplay(session, sys.stdout)
     from cli.tui.app import run_table
 
     return asyncio.run(run_table(session))

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TextIO
 
 from p2p.core import GameCore, Notice, Output, Persist, Send
 from p2p.errors import PeerError, TransportError
@@ -53,6 +56,8 @@ class PeerNode:
         self.connected: set[bytes] = set()
         self._others = [m.public_key for m in core.players if m.public_key != core.me.public_key]
         self._stop = asyncio.Event()
+        self.timings: TextIO | None = None
+        self._dealt = False
 
     def connect(self, addresses: Mapping[bytes, PeerAddress]) -> None:
         """Keep links to every other seated peer at ``addresses``."""
@@ -67,6 +72,8 @@ class PeerNode:
             if isinstance(out, Persist):
                 if self.store is not None:
                     self.store.append(out.kind, out.line)
+                if self.timings is not None and out.kind == "entry":
+                    self._timing({"seq": out.line["seq"], "author": out.line["author"][:16]})
             elif isinstance(out, Send):
                 targets = self._others if out.to is None else [out.to]
                 for key in targets:
@@ -74,8 +81,18 @@ class PeerNode:
                         self.mesh.send(key, out.data)
             else:
                 self.notices.append(out)
+        if self.timings is not None and not self._dealt:
+            to_act = self.core.to_act()
+            if to_act is not None and to_act >= 0 and self.core.hand_ready():
+                self._dealt = True
+                self._timing({"dealt": True})
         if self.on_change is not None:
             self.on_change()
+
+    def _timing(self, item: dict[str, object]) -> None:
+        """Append a timestamped line to the timings file (benchmarks only)."""
+        assert self.timings is not None
+        self.timings.write(json.dumps({**item, "t": time.time()}) + "\n")
 
     def submit(self, action: object) -> None:
         """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``)."""
@@ -115,6 +132,8 @@ class PeerNode:
         """
         loop = asyncio.get_running_loop()
         end = None if deadline is None else loop.time() + deadline
+        if self.timings is not None:
+            self._timing({"started": True})
         if not restored:
             self.handle(self.core.start())
         over_at: float | None = None
@@ -146,3 +165,5 @@ class PeerNode:
         await self.mesh.close()
         if self.store is not None:
             self.store.close()
+        if self.timings is not None:
+            self.timings.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cli.main import main
@@ -11,9 +13,40 @@ from engine.options import rule_set
 GAMES = ["level8-master", "level8", "level8-en", "eights"]
 
 
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    """Identity and table folders in a temporary LANCARDS_HOME."""
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_autoplay_finishes_a_whole_game(game: str, capsys: pytest.CaptureFixture[str]):
-    status = main(["play", "--game", game, "--autoplay", "--seed", "11", "--name", "Zoe"])
+def test_autoplay_plays_a_whole_networked_game_and_its_record_audits(
+        game: str, tmp_path, capsys: pytest.CaptureFixture[str]):
+    """Real peers on 127.0.0.1 (websockets, mental poker); the record it writes verifies."""
+    record = tmp_path / "game.jsonl"
+    status = main(["play", "--game", game, "--autoplay", "--seed", "11", "--name", "Zoe",
+                   "--record", str(record)])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 0
+    assert main(["audit", "--json", str(record)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] and verdict["finished"] and verdict["game"] == game
+    header = json.loads(record.read_text().splitlines()[0])
+    names = header["nicks"]
+    assert "Zoe" in names and len(names) == 4
+    winners = " and ".join(names[s] for s in verdict["winners"])
+    result = [line for line in out if line.startswith("result: ")]
+    assert len(result) == 1 and result[0].startswith(f"result: {winners} win")
+    assert out[-5:-1] == [f"{n}: {_score(game, v)}" for n, v in zip(names, verdict["scores"],
+                                                                      strict=True)]
+    assert out[-1] == f"record: {record}"
+
+
+def test_local_autoplay_is_the_seeded_local_game(capsys: pytest.CaptureFixture[str]):
+    game = "level8-master"
+    status = main(["play", "--game", game, "--autoplay", "--local", "--seed", "11",
+                   "--name", "Zoe"])
     out = capsys.readouterr().out.splitlines()
     assert status == 0
     # The same seed with bots in every seat is the same game (one seeded chance, same bots).
@@ -47,7 +80,8 @@ def _score(game: str, value: int) -> str:
         (["--option", "colour=blue"], "rule set 'level8-master' has no option 'colour'"),
         (["--option", "reshuffle=never"], "option 'reshuffle': invalid value 'never'"),
         (["--name", ""], "--name '': use 1 to 16 printable characters"),
-        (["--record", "game.jsonl"], "--record: a local table keeps no signed record"),
+        (["--record", "game.jsonl", "--local"], "--record: a --local table keeps no signed record"),
+        (["--record", "/nonexistent/x.jsonl"], "--record /nonexistent/x.jsonl: no folder"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(argv: list[str], message: str,
