@@ -27,6 +27,7 @@ from cli.session import Banner, LogLine, TableSnapshot
 from engine.core import Seat
 from engine.options import OptionValue
 from p2p.core import GameCore
+from p2p.errors import LocalProtocolError
 from p2p.crypto.group import RandomBytes, SeededRandomBytes
 from p2p.identity import Identity
 from p2p.node import PeerAddress, PeerNode
@@ -134,6 +135,12 @@ class NetworkSession:
         store = TableStore(folder)
         data = store.load_table()
         table = verify_started(data["statement"], data["sigs"], "the table file")
+        if data.get("me") != me.public_key.hex():
+            raise LocalProtocolError(
+                f"the table in {folder} was played by another identity ({data.get('me')})"
+            )
+        member = next(m for m in table.seats if m.public_key == me.public_key)
+        me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), member.nick)
         bots = [Identity(bytes.fromhex(b["seed"]), b["nick"]) for b in data["bots"]]
         nodes = []
         for i, identity in _in_seat_order(table, [me, *bots]):
@@ -221,6 +228,8 @@ class NetworkSession:
         folder = self.node.store.folder if self.node.store is not None else None
         if folder is not None and len(self.core.record):
             self.core.record.write(folder / "record.jsonl")
+            if self.node.over():
+                (folder / "finished").touch()
         if self.record_path:
             self.core.record.write(self.record_path)
 

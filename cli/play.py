@@ -46,6 +46,21 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                         help="seconds each bot waits before a move (default 0.6)")
     parser.set_defaults(run=run)
+    resume = sub.add_parser(
+        "resume",
+        help="continue a networked table after a crash, from the journals on disk",
+        description="Restart every peer of a table this machine played (the player and its "
+        "bots) from their journals, verifying everything again, and continue the game.",
+    )
+    resume.add_argument("table", nargs="?", default=None,
+                        help="the table id (default: the most recent unfinished table)")
+    resume.add_argument("--autoplay", action="store_true",
+                        help="a bot plays your seat; no screen; one line per round")
+    resume.add_argument("--record", metavar="FILE", default=None,
+                        help="write the signed game record to FILE when the game ends")
+    resume.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                        help="seconds each bot waits before a move (default 0.6)")
+    resume.set_defaults(run=run_resume)
 
 
 def validate(args: argparse.Namespace) -> None:
@@ -183,6 +198,54 @@ async def _play_network(args: argparse.Namespace) -> int:
     from cli.tui.app import run_table
 
     return await run_table(session)
+
+
+def find_table(table: str | None) -> Any:
+    """The folder of ``table`` or of the most recent unfinished table.
+
+    Raises:
+        UsageError: no such table, or none left unfinished.
+    """
+    from cli.main import UsageError
+    from p2p.store import data_home
+
+    tables = data_home() / "tables"
+    if table is not None:
+        folder = tables / table
+        if not (folder / "table.json").is_file():
+            raise UsageError(f"no table {table} in {tables}")
+        return folder
+    candidates = [
+        f for f in tables.glob("*")
+        if (f / "journal.jsonl").is_file() and not (f / "finished").exists()
+    ]
+    if not candidates:
+        raise UsageError(f"no unfinished table to resume in {tables}")
+    return max(candidates, key=lambda f: (f / "journal.jsonl").stat().st_mtime)
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    """Run ``lancards resume``."""
+    from cli.main import UsageError
+
+    if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
+        raise UsageError("the table needs a terminal; use --autoplay to play without one")
+    folder = find_table(args.table)
+
+    async def go() -> int:
+        from cli.net_session import NetworkSession
+        from p2p.identity import load_or_create_identity
+
+        session = await NetworkSession.resume(
+            folder, load_or_create_identity(), bot_delay=0.0 if args.autoplay else args.bot_delay,
+            autoplay=args.autoplay, record_path=args.record)
+        if args.autoplay:
+            return await autoplay_network(session, sys.stdout)
+        from cli.tui.app import run_table
+
+        return await run_table(session)
+
+    return asyncio.run(go())
 
 
 def run(args: argparse.Namespace) -> int:
