@@ -20,6 +20,7 @@ COMMANDS: tuple[str, ...] = (
     "cli.play",
     "cli.record_tools",
     "cli.node_cmd",
+    "cli.host_join",
 )
 
 

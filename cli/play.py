@@ -231,6 +231,15 @@ def run_resume(args: argparse.Namespace) -> int:
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError("the table needs a terminal; use --autoplay to play without one")
     folder = find_table(args.table)
+    import json as _json
+
+    if _json.loads((folder / "table.json").read_text("utf-8")).get("mode") == "remote":
+        from cli.host_join import resume_remote
+        from p2p.identity import load_or_create_identity
+
+        if not args.autoplay:
+            raise UsageError("a host/join table resumes with --autoplay for now")
+        return asyncio.run(resume_remote(folder, load_or_create_identity(), args))
 
     async def go() -> int:
         from cli.net_session import NetworkSession

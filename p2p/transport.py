@@ -182,6 +182,8 @@ class Mesh:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._rng = random.Random(os.urandom(8))
+        self.remote_hosts: dict[bytes, str] = {}
+        """The address each listener-side link came from (a lobby host learns joiners' hosts)."""
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -346,6 +348,7 @@ class Mesh:
             return
         except (ConnectionClosed, TimeoutError, OSError):
             return
+        self.remote_hosts[peer] = str(ws.remote_address[0])
         await self._run_link(ws, peer)
 
     async def _recv_hello(
@@ -472,3 +475,36 @@ class Mesh:
             except asyncio.CancelledError:
                 outbox.push_front(data)
                 raise
+
+
+async def probe_key(host: str, port: int, identity: Identity, timeout: float = 5.0) -> bytes:
+    """The Ed25519 key of the peer listening at ``host:port`` (for a join by address).
+
+    Sends a hello and reads the listener's signed reply; the key is then proven again by the
+    real link's handshake. The link is closed at once.
+
+    Raises:
+        TransportError: nothing answers, or the answer is not a valid hello.
+    """
+    url = f"ws://{host}:{port}/" if ":" not in host else f"ws://[{host}]:{port}/"
+    try:
+        async with asyncio.timeout(timeout):
+            async with connect(url, compression=None, proxy=None, open_timeout=timeout) as ws:
+                mine = os.urandom(32)
+                await ws.send(canonical({"t": "hello", "v": PROTOCOL_VERSION,
+                                         "pk": identity.public_key.hex(), "nonce": mine.hex()}))
+                data = await ws.recv()
+    except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
+        raise TransportError(f"no lancards table answers at {host}:{port} ({exc})") from None
+    try:
+        hello = parse_json(data if isinstance(data, bytes) else data.encode(), f"{host}:{port}")
+        pk = bytes.fromhex(hello["pk"])
+        theirs = bytes.fromhex(hello["nonce"])
+        sig = bytes.fromhex(hello["sig"])
+    except (MessageError, KeyError, TypeError, ValueError):
+        raise TransportError(f"{host}:{port} did not answer with a lancards hello") from None
+    if len(pk) != 32 or not verify_signature(
+        pk, sig, _proof_message(identity.public_key, pk, mine, theirs, "listener")
+    ):
+        raise TransportError(f"{host}:{port} answered with a hello that does not verify")
+    return pk
