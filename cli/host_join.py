@@ -328,6 +328,13 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         if key != me.public_key and mesh.connected(key):
             node.connected.add(key)
             node.handle(core.peer_connected(key))
+    if not quiet and not args.autoplay:
+        from cli.net_session import NetworkSession
+        from cli.tui.app import run_table
+
+        session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
+                                 autoplay=False, record_path=args.record)
+        return await run_table(session)
     cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
     status = await _drive(node, args, quiet, cheat)
     dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
@@ -448,9 +455,8 @@ def run_join(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace, go: Any) -> int:
     from cli.main import UsageError
 
-    if not args.autoplay:
-        raise UsageError("the networked table screen for host/join is not ready yet; "
-                         "use --autoplay (or lancards play for the full-screen table)")
+    if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
+        raise UsageError("the table needs a terminal; use --autoplay to play without one")
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; nothing is written over")
     return int(asyncio.run(go()))

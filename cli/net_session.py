@@ -27,8 +27,8 @@ from cli.session import Banner, LogLine, TableSnapshot
 from engine.core import Seat
 from engine.options import OptionValue
 from p2p.core import GameCore
-from p2p.errors import LocalProtocolError
 from p2p.crypto.group import RandomBytes, SeededRandomBytes
+from p2p.errors import LocalProtocolError
 from p2p.identity import Identity
 from p2p.node import PeerAddress, PeerNode
 from p2p.store import TableStore, data_home
@@ -50,7 +50,7 @@ class NetworkSession:
                  *, bot_delay: float, autoplay: bool, record_path: str | None) -> None:
         self.nodes = nodes
         self.node = nodes[seat]
-        self.seat = seat
+        self.seat = self.node.core.seat
         self.rule_set = rule_set
         self.home = home
         self.bot_delay = bot_delay
