@@ -37,6 +37,8 @@ from p2p.transport import Connected, Mesh, Received, TransportConfig, probe_key
 from p2p.wire import MESSAGE_TYPES, Schema, decode_envelope, sign_envelope
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
+JOIN_ANSWER_S = 15.0
+"""Seconds a joiner waits for the host to seat it (a full or started table never answers)."""
 LOBBY_TYPES: dict[str, Schema] = {
     **MESSAGE_TYPES,
     "table.port": {"port": int},
@@ -284,6 +286,14 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
         except PeerError as exc:
             print(f"rejected: {exc}", file=sys.stderr)
 
+    from cli.main import UsageError
+
+    try:
+        await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S)
+    except TimeoutError:
+        await mesh.close()
+        raise UsageError(f"the table at {host}:{port} did not take this join within "
+                         f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
     await lobbyist.pump(on_message, lambda: lobby.started is not None and bool(book), 3600.0)
     table = lobby.started
     assert table is not None

@@ -52,3 +52,16 @@ def test_four_peers_play_a_whole_game_over_websockets(tmp_path):
                    if kind == "entry"]
         assert len(entries) == len(cores[0].record)
         assert TableStore(tmp_path / f"peer{i}").load_secret() == node.core.deck.secret_key
+
+
+def test_waiting_for_names_the_missing_peer_the_table_waits_for():
+    from tests.p2p.core_harness import make_cores
+
+    cores, _ = make_cores(3, "level8-master", seed="waiting")
+    me = cores[2]
+    node = PeerNode(me, Mesh(me.me, CONFIG))
+    node.handle(me.start())
+    assert me.expected() == (0, "key")  # seat 0 commits to its key first
+    assert node.waiting_for() == cores[0].me.nick
+    node.connected.add(cores[0].me.public_key)
+    assert node.waiting_for() is None
