@@ -27,7 +27,14 @@ from typing import Any
 
 from cli.selfplay import add_rules_arguments, rules_from_args
 from p2p.core import GameCore
-from p2p.discovery import Advertiser, Browser, TableAdvert, TableFound, TableUpdated
+from p2p.discovery import (
+    Advertiser,
+    Browser,
+    TableAdvert,
+    TableFound,
+    TableRemoved,
+    TableUpdated,
+)
 from p2p.errors import PeerError, RemoteProtocolError
 from p2p.identity import Identity
 from p2p.node import PeerAddress, PeerNode
@@ -452,9 +459,66 @@ def run_host(args: argparse.Namespace) -> int:
     return _run(args, go)
 
 
+async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | None:
+    """Show the lobby screen fed by the mDNS browser; returns a join target or ``None``.
+
+    The target is a table id (``args.table`` is set to it) or ``ID@HOST:PORT``.
+    """
+    from cli.tui.lobby import LobbyScreen, TableEntry
+
+    adverts: dict[str, TableAdvert] = {}
+    choice: dict[str, Any] = {}
+    screen = LobbyScreen(
+        [], f"{me.nick} [{me.fingerprint}]",
+        on_join=lambda entry: choice.update(target=entry.table_id),
+        on_create=lambda: choice.update(create=True),
+        on_manual=lambda text: choice.update(target=text),
+    )
+
+    def show() -> None:
+        screen.set_tables([
+            TableEntry(a.table, a.game, f"{a.nick} {a.public_key.hex()[:6]}",
+                       f"{a.addresses[0]}:{a.port}", a.free_seats)
+            for a in adverts.values()
+        ])
+
+    browser = Browser(args.interface)
+    await browser.start()
+
+    async def feed() -> None:
+        while True:
+            try:
+                event = await browser.next_event(1.0)
+            except (PeerError, TimeoutError):
+                continue
+            if isinstance(event, TableFound | TableUpdated):
+                adverts[event.advert.table] = event.advert
+            elif isinstance(event, TableRemoved):
+                for table, advert in list(adverts.items()):
+                    if event.name.startswith(advert.instance_name.split(".")[0]):
+                        del adverts[table]
+            show()
+
+    feeder = asyncio.create_task(feed())
+    try:
+        await screen.run()
+    finally:
+        feeder.cancel()
+        await browser.close()
+    if choice.get("create"):
+        print("to create a table: lancards host --game GAME --players N [--bots N]")
+        return None
+    return choice.get("target")
+
+
 def run_join(args: argparse.Namespace) -> int:
     async def go() -> int:
         me = _identity(args.name)
+        if args.table is None and not args.autoplay:
+            target = await lobby_choice(args, me)
+            if target is None:
+                return 0
+            args.table = target
         table_id, key, host, port, game = await find_table(args, me)
         me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host, port, game)
         return int(await play_table(args, me2, table, mesh, lobbyist))
