@@ -27,7 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="4 peers only")
 
 
-def _ports(n: int) -> list[int]:
+def free_ports(n: int) -> list[int]:
+    """``n`` TCP ports free on 127.0.0.1 right now (for peer processes that must listen on
+    ports known in advance)."""
     socks = [socket.socket() for _ in range(n)]
     for s in socks:
         s.bind(("127.0.0.1", 0))
@@ -43,7 +45,7 @@ def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
     table = start_local(ids, game)
     by_key = {p.public_key: p for p in ids}
     seats = [by_key[m.public_key] for m in table.seats]
-    ports = _ports(n)
+    ports = free_ports(n)
     procs = []
     started = time.time()
     for i, me in enumerate(seats):

@@ -6,26 +6,16 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+from cli.bench_net import free_ports
 from p2p.audit import audit_lines
 from tests.p2p.core_harness import make_table
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_ports(n):
-    socks = [socket.socket() for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
 
 
 def journal_entries(folder: Path) -> int:
