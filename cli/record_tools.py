@@ -60,31 +60,51 @@ def run_audit(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def public_summary(state: Any) -> str:
+    """One line of what everyone sees: hand sizes, and the round's public situation."""
+    hands = "/".join(str(len(h)) for h in state.hands)
+    if hasattr(state, "melds"):  # Level 8
+        tops = " ".join(str(state.cards.get(d[-1], "?")) if d else "-" for d in state.discards)
+        levels = "/".join(str(level) if level < 9 else "WIN" for level in state.levels)
+        return (f"round {state.round} · levels {levels} · hands {hands} · draw pile "
+                f"{len(state.pile)} · discard tops {tops} · melds {len(state.melds)}")
+    totals = "/".join(str(t) for t in state.totals())
+    return f"round {state.round} · hands {hands} · tricks {len(state.trick_winners)} · " \
+        f"totals {totals}"
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from cli.main import UsageError
+    from p2p.core import GameCore
+    from p2p.record import Entry
+    from p2p.table import verify_started
 
     lines = _read(args.file)
     report = audit_lines(lines)
     if not report.ok:
         raise UsageError(f"the record does not verify: {report.error}")
     header = json.loads(lines[0])
-    nicks = header.get("nicks", [])
-    seats = header.get("seats", [])
+    table = verify_started(header["genesis"]["statement"], header["genesis"]["sigs"], "record")
+    observer = GameCore(None, table, bytes)
+    record = table.new_record()
+    names = [m.nick for m in table.seats]
     print(f"{report.game}: {', '.join(report.names)}")
     move = 0
     for line in lines[1:]:
         item = json.loads(line)
         if item.get("kind") != "entry":
             continue
-        entry = item["entry"]
-        payload = entry["payload"]
-        author = nicks[seats.index(entry["author"])] if entry["author"] in seats else "?"
+        entry = Entry.from_dict(item["entry"], "record file")
+        record.append(entry, observer.validator("record file"))
+        payload = entry.payload
+        author = names[record.seat_of(entry.author) or 0]
         if payload.get("t") == "action":
             move += 1
             print(f"{move:4d}  {author:>10}  {payload['a']}")
+            print(f"      {public_summary(observer.state)}")
+            if args.step and sys.stdin.isatty():
+                input()
         elif payload.get("t") == "shuffle":
             print(f"      {author:>10}  shuffles and proves the shuffle")
-        if args.step and payload.get("t") == "action" and sys.stdin.isatty():
-            input()
     print(describe_outcome(report))
     return 0

@@ -56,6 +56,11 @@ def test_audit_json_and_replay(record_file, capsys):
     actions = [e.payload["a"] for e in core.record.entries if e.payload["t"] == "action"]
     moves = [line.split(None, 2)[2] for line in out if line[:4].strip().isdigit()]
     assert moves == actions
+    summaries = [line.strip() for line in out if line.startswith("      round ")]
+    assert len(summaries) == len(actions)
+    final = core.game.view(core.state, None)
+    levels = "/".join(str(v) if v < 9 else "WIN" for v in final.levels)
+    assert summaries[-1].startswith(f"round {final.round} · levels {levels} · hands ")
 
 
 @pytest.mark.parametrize(("content", "message"), [
