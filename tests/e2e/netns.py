@@ -1,0 +1,287 @@
+"""A home network on one machine: network namespaces joined by a bridge in a namespace of its own.
+
+Layout for a LAN tagged ``T`` (``lc-<pid>`` by default) with hosts ``a``, ``b``, ...::
+
+    namespace T-br:  bridge br0 (10.231.0.1/24, IGMP snooping off), ports vT<letter>
+    namespace T-a:   eth0 10.231.0.11/24  <- veth ->  T-br: v<tag>a (port of br0)
+    namespace T-b:   eth0 10.231.0.12/24  <- veth ->  T-br: v<tag>b
+    ...
+
+Every link is created directly inside the namespaces (``ip -n NS link add ... netns OTHER``),
+so the machine's own interfaces and routes are never touched, and nothing is ever sent on
+them: every address lives in 10.231.0.0/24 inside namespaces this harness made. Each namespace
+has ``lo`` up, IPv6 off (no duplicate-address detection, no v6 mDNS noise), multicast on and a
+route for 224.0.0.0/4 on its ``eth0`` (mDNS, RFC 6762, needs both).
+
+Processes run with ``ip netns exec``, each in a session of its own; :meth:`Lan.close` ends
+every process it started (by process group), then every process still inside its namespaces
+(``ip netns pids``), then deletes the namespaces, which deletes the veth pairs and the bridge.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Final
+
+SUBNET: Final = "10.231.0"
+"""The /24 every address of the test network lies in."""
+
+BRIDGE_ADDRESS: Final = f"{SUBNET}.1"
+"""The bridge's own address (its namespace runs ``dig`` and the passive listener)."""
+
+LETTERS: Final = "abcdefgh"
+"""Host names; host ``i`` has the address ``10.231.0.(11 + i)``."""
+
+ROOT: Final = Path(__file__).resolve().parents[2]
+
+
+class NetnsError(RuntimeError):
+    """A step of building or tearing down the test network failed: the command and its stderr."""
+
+
+def _ip(*args: str, check: bool = True, timeout: float = 10.0) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(["ip", *args], capture_output=True, text=True, timeout=timeout,
+                          check=False)
+    if check and proc.returncode != 0:
+        raise NetnsError(f"ip {' '.join(args)}: {proc.stderr.strip() or proc.returncode}")
+    return proc
+
+
+def unavailable() -> str | None:
+    """Why network namespaces cannot be used here, or ``None`` when they can.
+
+    Probes the real thing: creates and deletes a namespace with a veth pair.
+    """
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return "the e2e suite needs root (network namespaces)"
+    if shutil.which("ip") is None:
+        return "the e2e suite needs the 'ip' command (Debian package iproute2)"
+    probe = f"lc-{os.getpid()}-probe"
+    try:
+        _ip("netns", "add", probe)
+        _ip("-n", probe, "link", "add", "p0", "type", "veth", "peer", "name", "p1")
+    except (NetnsError, OSError, subprocess.TimeoutExpired) as exc:
+        return f"cannot create network namespaces with veth pairs here: {exc}"
+    finally:
+        _ip("netns", "del", probe, check=False)
+    return None
+
+
+def netem_unavailable() -> str | None:
+    """Why ``tc qdisc ... netem`` cannot be used here, or ``None`` when it can."""
+    if shutil.which("tc") is None:
+        return "the 'tc' command is missing (Debian package iproute2)"
+    probe = f"lc-{os.getpid()}-netem"
+    try:
+        _ip("netns", "add", probe)
+        proc = subprocess.run(
+            ["tc", "-n", probe, "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms"],
+            capture_output=True, text=True, timeout=10, check=False)
+        if proc.returncode != 0:
+            return f"the kernel has no netem qdisc (tc: {proc.stderr.strip()})"
+    except (NetnsError, OSError, subprocess.TimeoutExpired) as exc:
+        return f"cannot probe netem: {exc}"
+    finally:
+        _ip("netns", "del", probe, check=False)
+    return None
+
+
+def remove_stale() -> list[str]:
+    """Delete namespaces ``lc-<pid>-*`` left by an earlier run whose process is gone.
+
+    Returns:
+        The names deleted.
+    """
+    proc = _ip("netns", "list", check=False)
+    gone = []
+    for line in proc.stdout.splitlines():
+        name = line.split()[0] if line.split() else ""
+        parts = name.split("-")
+        if len(parts) >= 3 and parts[0] == "lc" and parts[1].isdigit():
+            pid = int(parts[1])
+            if pid != os.getpid() and not Path(f"/proc/{pid}").exists():
+                _ip("netns", "del", name, check=False)
+                gone.append(name)
+    return gone
+
+
+@dataclass(frozen=True, slots=True)
+class Host:
+    """One machine of the test network.
+
+    Attributes:
+        letter: ``"a"``, ``"b"``, ...
+        netns: its namespace name.
+        address: its IPv4 address on ``eth0``.
+        port: the name of its veth end in the bridge namespace (a port of ``br0``).
+    """
+
+    letter: str
+    netns: str
+    address: str
+    port: str
+
+
+class Lan:
+    """A bridge and ``size`` hosts; use as a context manager, or call :meth:`close`.
+
+    Args:
+        size: how many hosts, 1 to 8.
+        tag: namespace name prefix (default ``lc-<pid>``); interface names use it too, so it
+            must be short (at most 10 characters).
+
+    Raises:
+        NetnsError: a step failed (what was built so far is torn down first).
+    """
+
+    def __init__(self, size: int = 4, tag: str | None = None) -> None:
+        if not 1 <= size <= len(LETTERS):
+            raise ValueError(f"a LAN has 1 to {len(LETTERS)} hosts (asked for {size})")
+        self.tag = tag or f"lc-{os.getpid()}"
+        if len(self.tag) > 10:
+            raise ValueError(f"tag {self.tag!r} is longer than 10 characters")
+        short = self.tag.replace("-", "")
+        self.bridge_ns = f"{self.tag}-br"
+        self.hosts: tuple[Host, ...] = tuple(
+            Host(c, f"{self.tag}-{c}", f"{SUBNET}.{11 + i}", f"v{short}{c}")
+            for i, c in enumerate(LETTERS[:size]))
+        self._procs: list[subprocess.Popen[bytes]] = []
+        self._made: list[str] = []
+        try:
+            self._build()
+        except BaseException:
+            self.close()
+            raise
+
+    # -- building -------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        br = self.bridge_ns
+        self._add_netns(br)
+        _ip("-n", br, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0")
+        _ip("-n", br, "addr", "add", f"{BRIDGE_ADDRESS}/24", "dev", "br0")
+        _ip("-n", br, "link", "set", "br0", "up", "multicast", "on")
+        _ip("-n", br, "route", "add", "224.0.0.0/4", "dev", "br0")
+        for host in self.hosts:
+            self._add_netns(host.netns)
+            _ip("-n", br, "link", "add", host.port, "type", "veth",
+                "peer", "name", "eth0", "netns", host.netns)
+            _ip("-n", br, "link", "set", host.port, "master", "br0")
+            _ip("-n", br, "link", "set", host.port, "up", "multicast", "on")
+            _ip("-n", host.netns, "addr", "add", f"{host.address}/24", "dev", "eth0")
+            _ip("-n", host.netns, "link", "set", "eth0", "up", "multicast", "on")
+            _ip("-n", host.netns, "route", "add", "224.0.0.0/4", "dev", "eth0")
+
+    def _add_netns(self, name: str) -> None:
+        _ip("netns", "add", name)
+        self._made.append(name)
+        _ip("-n", name, "link", "set", "lo", "up")
+        subprocess.run(["ip", "netns", "exec", name, "sysctl", "-qw",
+                        "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"],
+                       capture_output=True, timeout=10, check=False)
+
+    # -- running --------------------------------------------------------------------------------
+
+    def namespace(self, where: Host | str) -> str:
+        """The namespace name of a host, or of ``"br"`` (the bridge)."""
+        if isinstance(where, Host):
+            return where.netns
+        return self.bridge_ns if where == "br" else f"{self.tag}-{where}"
+
+    def spawn(
+        self,
+        where: Host | str,
+        argv: Sequence[str],
+        *,
+        env: Mapping[str, str] | None = None,
+        log: Path | None = None,
+    ) -> subprocess.Popen[bytes]:
+        """Start ``argv`` inside a namespace, in a session of its own, in the project folder.
+
+        Args:
+            where: a host, or ``"br"`` for the bridge's namespace.
+            argv: the command.
+            env: extra environment variables (added to this process's environment).
+            log: a file that receives stdout and stderr (default: discarded).
+        """
+        out: IO[bytes] | int = log.open("ab") if log is not None else subprocess.DEVNULL
+        try:
+            proc = subprocess.Popen(
+                ["ip", "netns", "exec", self.namespace(where), *argv],
+                cwd=ROOT, env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL,
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        finally:
+            if not isinstance(out, int):
+                out.close()
+        self._procs.append(proc)
+        return proc
+
+    def run(self, where: Host | str, argv: Sequence[str], *, timeout: float = 30.0,
+            env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        """Run ``argv`` inside a namespace to the end; stdout and stderr are captured as text."""
+        return subprocess.run(["ip", "netns", "exec", self.namespace(where), *argv],
+                              cwd=ROOT, env={**os.environ, **(env or {})},
+                              capture_output=True, text=True, timeout=timeout, check=False)
+
+    def impair(self, *, loss_percent: float, delay_ms: int) -> None:
+        """Put ``netem`` loss and delay on every link: the egress of every host's ``eth0``.
+
+        A packet from one host to another leaves through exactly one impaired ``eth0``, so it is
+        lost with probability ``loss_percent`` % and otherwise delayed ``delay_ms`` ms.
+
+        Raises:
+            NetnsError: ``tc`` failed (no netem in the kernel: see :func:`netem_unavailable`).
+        """
+        for host in self.hosts:
+            proc = subprocess.run(
+                ["tc", "-n", host.netns, "qdisc", "add", "dev", "eth0", "root", "netem",
+                 "loss", f"{loss_percent}%", "delay", f"{delay_ms}ms"],
+                capture_output=True, text=True, timeout=10, check=False)
+            if proc.returncode != 0:
+                raise NetnsError(f"tc netem on {host.netns}: {proc.stderr.strip()}")
+
+    # -- teardown -------------------------------------------------------------------------------
+
+    def stop(self, proc: subprocess.Popen[bytes], timeout: float = 5.0) -> int:
+        """End one process started here (SIGTERM to its group, then SIGKILL); its exit code."""
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout)
+        return proc.returncode
+
+    def close(self) -> None:
+        """End every process started here, then delete every namespace (idempotent)."""
+        for proc in self._procs:
+            with contextlib.suppress(OSError, subprocess.TimeoutExpired):
+                self.stop(proc, timeout=2.0)
+        self._procs.clear()
+        for name in reversed(self._made):
+            pids = _ip("netns", "pids", name, check=False).stdout.split()
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, ValueError):
+                    os.kill(int(pid), signal.SIGKILL)
+            if pids:
+                time.sleep(0.1)
+            _ip("netns", "del", name, check=False)
+        self._made.clear()
+
+    def __enter__(self) -> Lan:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

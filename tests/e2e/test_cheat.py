@@ -1,0 +1,44 @@
+"""A tampering peer is caught by every honest peer, named with evidence; records stay intact.
+
+``cyd`` runs with ``LANCARDS_TEST_CHEAT=swap-claim``: on its first discard it claims a card
+other than the one it holds; the opening (decryption shares with Chaum-Pedersen proofs) shows
+the real card, so every honest peer's engine rejects the entry (design: "Between peers").
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.peers import finish, logs, open_table, seat_peers
+
+pytestmark = pytest.mark.e2e
+
+CHEATER = 2  # cyd, a joiner
+
+
+def test_swap_claim_is_caught_by_every_honest_peer(lan, tmp_path):
+    peers = seat_peers(lan, tmp_path, 4, env={CHEATER: {"LANCARDS_TEST_CHEAT": "swap-claim"}})
+    open_table(peers, "level8")
+    codes = finish(peers, 120)
+    assert codes == [1, 1, 1, 1], logs(peers)
+    cheater = peers[CHEATER]
+    honest = [p for p in peers if p is not cheater]
+    header = json.loads(honest[0].record.read_text("utf-8").splitlines()[0])
+    seat = header["nicks"].index("cyd")
+    records = {p.record.read_bytes() for p in honest}
+    assert len(records) == 1, "the honest peers' records differ"
+    for peer in honest:
+        verdict = peer.audit()
+        assert (verdict["exit"], verdict["ok"], verdict["finished"]) == (0, True, False), verdict
+        assert verdict["entries"] > 0
+        cheat_lines = [line for line in peer.output().splitlines() if line.startswith("cheat:")]
+        assert len(cheat_lines) == 1, peer.output()
+        line = cheat_lines[0]
+        assert "from cyd [" in line and f"(seat {seat})" in line, line
+        assert f"(entry {verdict['entries']})" in line, line
+        assert "but the opening shows" in line, line
+        assert "result: the table halted: rejected message from cyd" in peer.output()
+    assert "cheat:" not in cheater.output()
+    assert "the table halted: this peer cheated" in cheater.output()
