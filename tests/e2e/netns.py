@@ -1,10 +1,10 @@
 """A home network on one machine: network namespaces joined by a bridge in a namespace of its own.
 
-Layout for a LAN tagged ``T`` (``lc-<pid>`` by default) with hosts ``a``, ``b``, ...::
+Layout for a LAN tagged ``T`` (``lc-<pid>-<n>`` by default) with hosts ``a``, ``b``, ...::
 
-    namespace T-br:  bridge br0 (10.231.0.1/24, IGMP snooping off), ports vT<letter>
-    namespace T-a:   eth0 10.231.0.11/24  <- veth ->  T-br: v<tag>a (port of br0)
-    namespace T-b:   eth0 10.231.0.12/24  <- veth ->  T-br: v<tag>b
+    namespace T-br:  bridge br0 (10.231.0.1/24, IGMP snooping off)
+    namespace T-a:   eth0 10.231.0.11/24  <- veth ->  T-br: port vTa of br0 (T without dashes)
+    namespace T-b:   eth0 10.231.0.12/24  <- veth ->  T-br: port vTb of br0
     ...
 
 Every link is created directly inside the namespaces (``ip -n NS link add ... netns OTHER``),
@@ -21,6 +21,7 @@ every process it started (by process group), then every process still inside its
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import signal
@@ -41,6 +42,8 @@ LETTERS: Final = "abcdefgh"
 """Host names; host ``i`` has the address ``10.231.0.(11 + i)``."""
 
 ROOT: Final = Path(__file__).resolve().parents[2]
+
+_COUNTER = itertools.count(1)
 
 
 class NetnsError(RuntimeError):
@@ -135,8 +138,8 @@ class Lan:
 
     Args:
         size: how many hosts, 1 to 8.
-        tag: namespace name prefix (default ``lc-<pid>``); interface names use it too, so it
-            must be short (at most 10 characters).
+        tag: namespace name prefix (default ``lc-<pid>-<n>``, unique in this process); the
+            bridge's port names use it too, so it must be short (at most 13 characters).
 
     Raises:
         NetnsError: a step failed (what was built so far is torn down first).
@@ -145,9 +148,9 @@ class Lan:
     def __init__(self, size: int = 4, tag: str | None = None) -> None:
         if not 1 <= size <= len(LETTERS):
             raise ValueError(f"a LAN has 1 to {len(LETTERS)} hosts (asked for {size})")
-        self.tag = tag or f"lc-{os.getpid()}"
-        if len(self.tag) > 10:
-            raise ValueError(f"tag {self.tag!r} is longer than 10 characters")
+        self.tag = tag or f"lc-{os.getpid()}-{next(_COUNTER)}"
+        if len(self.tag) > 13:
+            raise ValueError(f"tag {self.tag!r} is longer than 13 characters")
         short = self.tag.replace("-", "")
         self.bridge_ns = f"{self.tag}-br"
         self.hosts: tuple[Host, ...] = tuple(

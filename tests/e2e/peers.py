@@ -46,6 +46,17 @@ class Peer:
     proc: subprocess.Popen[bytes] | None = None
 
     @property
+    def address(self) -> str:
+        return self.host.address
+
+    def public_key(self) -> str:
+        """Its Ed25519 key (hex); creates its identity file in ``home`` on first use."""
+        from p2p.identity import identity_path, load_or_create_identity
+
+        path = identity_path(env={"LANCARDS_HOME": str(self.home)})
+        return load_or_create_identity(path, nick=self.nick).public_key.hex()
+
+    @property
     def home(self) -> Path:
         return self.folder / "home"
 
