@@ -10,6 +10,7 @@ and SHA-256.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -30,17 +31,38 @@ def canonical(value: Any) -> Any:
     if isinstance(value, Enum):
         return canonical(value.value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [type(value).__name__] + [
-            canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
-        ]
+        params = getattr(type(value), "__dataclass_params__", None)
+        if params is not None and params.frozen:
+            try:
+                return _frozen(value)
+            except TypeError:  # a frozen record holding a mutable mapping: not hashable
+                pass
+        return _fields(value)
     if isinstance(value, Mapping):
         items = [(canonical(k), canonical(v)) for k, v in value.items()]
+        keys = [k for k, _ in items]
+        if all(type(k) is int for k in keys) or all(type(k) is str for k in keys):
+            return sorted(items, key=lambda kv: kv[0])
         return sorted(items, key=lambda kv: json.dumps(kv[0], sort_keys=True))
     if isinstance(value, frozenset | set):
         return sorted((canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
     if isinstance(value, tuple | list):
         return [canonical(v) for v in value]
     raise TypeError(f"no canonical form for {type(value).__name__}")
+
+
+def _fields(value: Any) -> list[Any]:
+    return [type(value).__name__] + [
+        canonical(getattr(value, f.name)) for f in dataclasses.fields(value)
+    ]
+
+
+@functools.lru_cache(maxsize=4096)
+def _frozen(value: Any) -> Any:
+    """The canonical form of a hashable frozen record (cards, placed cards, melds), cached.
+
+    The cache returns the same list object for equal values; callers never mutate it."""
+    return _fields(value)
 
 
 def state_digest(game: Game[Any, Any], state: Any) -> str:
