@@ -13,9 +13,9 @@ import dataclasses
 import functools
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from enum import Enum
-from typing import Any
+from typing import Any, cast
 
 from engine.core import Game
 
@@ -34,7 +34,7 @@ def canonical(value: Any) -> Any:
         params = getattr(type(value), "__dataclass_params__", None)
         if params is not None and params.frozen:
             try:
-                return _frozen(value)
+                return _frozen(cast(Hashable, value))
             except TypeError:  # a frozen record holding a mutable mapping: not hashable
                 pass
         return _fields(value)
