@@ -26,6 +26,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -235,22 +236,45 @@ class Lan:
                               cwd=ROOT, env={**os.environ, **(env or {})},
                               capture_output=True, text=True, timeout=timeout, check=False)
 
-    def impair(self, *, loss_percent: float, delay_ms: int) -> None:
-        """Put ``netem`` loss and delay on every link: the egress of every host's ``eth0``.
+    def impair(self, *, loss_percent: float, delay_ms: int, log: Path | None = None) -> str:
+        """Lose ``loss_percent`` % of the packets on every link and delay the rest ``delay_ms``.
 
-        A packet from one host to another leaves through exactly one impaired ``eth0``, so it is
-        lost with probability ``loss_percent`` % and otherwise delayed ``delay_ms`` ms.
+        With the kernel's netem: ``tc qdisc add dev eth0 root netem loss L% delay D ms`` on every
+        host, so a packet leaves through exactly one impaired ``eth0``. Without netem, the ports
+        leave ``br0`` and :mod:`tests.e2e.impair` forwards frames between them in user space
+        with the same loss and delay per frame.
+
+        Args:
+            loss_percent: percent of packets dropped.
+            delay_ms: milliseconds added to every packet.
+            log: where the user-space forwarder's output goes.
+
+        Returns:
+            ``"netem"`` or ``"user space"``: which one is in place.
 
         Raises:
-            NetnsError: ``tc`` failed (no netem in the kernel: see :func:`netem_unavailable`).
+            NetnsError: the forwarder did not start.
         """
+        if netem_unavailable() is None:
+            for host in self.hosts:
+                subprocess.run(
+                    ["tc", "-n", host.netns, "qdisc", "add", "dev", "eth0", "root", "netem",
+                     "loss", f"{loss_percent}%", "delay", f"{delay_ms}ms"],
+                    capture_output=True, text=True, timeout=10, check=True)
+            return "netem"
         for host in self.hosts:
-            proc = subprocess.run(
-                ["tc", "-n", host.netns, "qdisc", "add", "dev", "eth0", "root", "netem",
-                 "loss", f"{loss_percent}%", "delay", f"{delay_ms}ms"],
-                capture_output=True, text=True, timeout=10, check=False)
-            if proc.returncode != 0:
-                raise NetnsError(f"tc netem on {host.netns}: {proc.stderr.strip()}")
+            _ip("-n", self.bridge_ns, "link", "set", host.port, "nomaster")
+            _ip("-n", self.bridge_ns, "link", "set", host.port, "promisc", "on")
+        log = log or Path(os.devnull)
+        proc = self.spawn("br", [sys.executable, "-m", "tests.e2e.impair",
+                                 *(h.port for h in self.hosts), "--loss", str(loss_percent),
+                                 "--delay", str(delay_ms)], log=log)
+        deadline = time.monotonic() + 10
+        while b"forwarding" not in (log.read_bytes() if log.exists() else b""):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise NetnsError(f"the user-space forwarder did not start (exit {proc.poll()})")
+            time.sleep(0.05)
+        return "user space"
 
     # -- teardown -------------------------------------------------------------------------------
 

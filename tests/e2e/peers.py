@@ -159,19 +159,28 @@ def open_table(peers: Sequence[Peer], game: str, timeout: float = 30.0) -> str:
     return table
 
 
-def finish(peers: Sequence[Peer], timeout: float) -> list[int]:
-    """Wait for every peer's process to end; their exit codes.
+def finish(peers: Sequence[Peer], timeout: float, *, fail_fast: bool = True) -> list[int]:
+    """Wait for every peer's process to end; their exit codes in the order of ``peers``.
+
+    Args:
+        peers: the peers.
+        timeout: seconds to wait in all.
+        fail_fast: stop waiting as soon as one peer exits with a non-zero status.
 
     Raises:
-        AssertionError: one still runs after ``timeout`` seconds in all (the logs say where).
+        AssertionError: one still runs after ``timeout`` seconds, or (``fail_fast``) one failed
+            (the logs say where).
     """
     deadline = time.monotonic() + timeout
-    codes = []
-    for peer in peers:
-        assert peer.proc is not None
-        try:
-            codes.append(peer.proc.wait(max(0.1, deadline - time.monotonic())))
-        except subprocess.TimeoutExpired:
-            raise AssertionError(f"{peer.nick} still runs after {timeout:.0f} s\n"
-                                 f"{logs(peers)}") from None
-    return codes
+    while True:
+        codes = [p.proc.poll() if p.proc is not None else -1 for p in peers]
+        failed = [p.nick for p, c in zip(peers, codes, strict=True) if c not in (None, 0)]
+        if fail_fast and failed:
+            raise AssertionError(f"{', '.join(failed)} failed: {codes}\n{logs(peers)}")
+        if all(c is not None for c in codes):
+            return [int(c) for c in codes if c is not None]
+        if time.monotonic() > deadline:
+            running = [p.nick for p, c in zip(peers, codes, strict=True) if c is None]
+            raise AssertionError(f"{', '.join(running)} still run after {timeout:.0f} s\n"
+                                 f"{logs(peers)}")
+        time.sleep(0.1)

@@ -1,0 +1,27 @@
+"""With 10% packet loss and 100 ms delay on every link (``tc netem``), a game still finishes.
+
+Where the kernel has no netem qdisc (``sch_netem``), the same loss and delay per frame come from
+a user-space forwarder that replaces the bridge (:mod:`tests.e2e.impair`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.netns import netem_unavailable
+from tests.e2e.peers import finish, logs, open_table, seat_peers
+
+pytestmark = pytest.mark.e2e
+
+
+def test_lossy_slow_links_game_finishes(lan, tmp_path):
+    how = lan.impair(loss_percent=10, delay_ms=100, log=tmp_path / "impair.txt")
+    assert how == ("netem" if netem_unavailable() is None else "user space")
+    peers = seat_peers(lan, tmp_path, 3)
+    open_table(peers, "level8", timeout=60)
+    codes = finish(peers, 200)
+    assert codes == [0, 0, 0], logs(peers)
+    records = [p.record.read_bytes() for p in peers]
+    assert all(r == records[0] for r in records)
+    verdict = peers[0].audit()
+    assert verdict["ok"] and verdict["finished"], verdict
