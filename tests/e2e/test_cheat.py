@@ -2,12 +2,15 @@
 
 ``cyd`` runs with ``LANCARDS_TEST_CHEAT=swap-claim``: on its first discard it claims a card
 other than the one it holds; the opening (decryption shares with Chaum-Pedersen proofs) shows
-the real card, so every honest peer's engine rejects the entry (design: "Between peers").
+the real card, so every honest peer's engine rejects the entry (design: "Between peers"); when
+the claimed card is one every peer already knows to be elsewhere, the engine rejects the claim
+before the opening is even compared (ruling L8-3).
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -38,7 +41,8 @@ def test_swap_claim_is_caught_by_every_honest_peer(lan, tmp_path):
         line = cheat_lines[0]
         assert "from cyd [" in line and f"(seat {seat})" in line, line
         assert f"(entry {verdict['entries']})" in line, line
-        assert "but the opening shows" in line, line
+        # The evidence: the opening shows another card, or the claimed card cannot be there.
+        assert re.search(r"illegal: .*(but the opening shows|is known to be elsewhere)", line), line
         assert "result: the table halted: rejected message from cyd" in peer.output()
     assert "cheat:" not in cheater.output()
     assert "the table halted: this peer cheated" in cheater.output()
