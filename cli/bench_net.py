@@ -39,66 +39,79 @@ def free_ports(n: int) -> list[int]:
     return ports
 
 
-def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
-    """Play one whole game with ``n`` peer processes and measure it."""
+def new_table(n: int, game: str) -> tuple[Any, list[Identity]]:
+    """A started table of ``n`` fresh identities and the identities in seat order."""
     ids = [Identity.generate(NICKS[i]) for i in range(n)]
     table = start_local(ids, game)
     by_key = {p.public_key: p for p in ids}
-    seats = [by_key[m.public_key] for m in table.seats]
-    ports = free_ports(n)
-    procs = []
-    started = time.time()
+    return table, [by_key[m.public_key] for m in table.seats]
+
+
+def write_configs(table: Any, seats: list[Identity], listen: list[tuple[str, int]],
+                  folder: Path) -> list[Path]:
+    """One ``lancards node`` config per seat, with timings, in ``folder``."""
+    paths = []
     for i, me in enumerate(seats):
         cfg = {
             "statement": table.statement, "sigs": table.sigs,
             "seed": json.loads(me.to_json())["ed25519_seed"], "nick": me.nick,
-            "listen": ["127.0.0.1", ports[i]],
-            "peers": {seats[j].public_key.hex(): ["127.0.0.1", ports[j]]
-                      for j in range(n) if j != i},
+            "listen": list(listen[i]),
+            "peers": {seats[j].public_key.hex(): list(listen[j])
+                      for j in range(len(seats)) if j != i},
             "folder": str(folder / f"peer{i}"), "record": str(folder / f"record{i}.jsonl"),
             "timings": str(folder / f"timings{i}.jsonl"),
         }
         path = folder / f"peer{i}.json"
         path.write_text(json.dumps(cfg))
-        procs.append(subprocess.Popen([sys.executable, "-m", "cli", "node", str(path)],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-    codes = [p.wait(900) for p in procs]
-    wall = time.time() - started
+        paths.append(path)
+    return paths
+
+
+def analyse(folder: Path, n: int) -> dict[str, Any]:
+    """Deal time and draw/discard latency from the timings and record ``write_configs`` asked
+    for: "dealt" runs from the first peer starting its game to every peer knowing its whole
+    first hand; a move's latency from its author recording it to the last peer verifying it."""
     lines = [[json.loads(x) for x in (folder / f"timings{i}.jsonl").read_text().splitlines()]
              for i in range(n)]
     start = min(x["t"] for peer in lines for x in peer if x.get("started"))
     dealt = max(next(x["t"] for x in peer if x.get("dealt")) for peer in lines)
-    record = [json.loads(x) for x in (folder / "record0.jsonl").read_text().splitlines()[1:]]
-    kinds = {e["entry"]["seq"]: e["entry"]["payload"] for e in record if e.get("kind") == "entry"}
-    seen: dict[int, dict[str, float]] = defaultdict(dict)
-    for i, peer in enumerate(lines):
+    seen: dict[int, list[float]] = defaultdict(list)
+    for peer in lines:
         for x in peer:
             if "seq" in x:
-                seen[x["seq"]][seats[i].public_key.hex()[:16]] = x["t"]
+                seen[x["seq"]].append(x["t"])
+    record = [json.loads(x) for x in (folder / "record0.jsonl").read_text().splitlines()[1:]]
+    entries = [item["entry"] for item in record if item.get("kind") == "entry"]
     latencies = []
-    for seq, payload in kinds.items():
+    for entry in entries:
+        payload = entry["payload"]
         verb = str(payload.get("a", "")).split(":", 1)[-1].split()[:1]
-        if payload.get("t") != "action" or verb not in (["draw"], ["discard"]):
-            continue
-        times = seen.get(seq, {})
-        author = next((e["entry"]["author"][:16] for e in record
-                       if e.get("kind") == "entry" and e["entry"]["seq"] == seq), "")
-        if author in times and len(times) == n:
-            latencies.append(max(times.values()) - times[author])
+        times = seen.get(entry["seq"], [])
+        if payload.get("t") == "action" and verb in (["draw"], ["discard"]) and len(times) == n:
+            latencies.append(max(times) - min(times))  # the author records it first
     latencies.sort()
     return {
-        "bench": "net",
-        "game": game,
-        "peers": n,
-        "exit_codes": codes,
         "deal_s": round(dealt - start, 3),
         "moves": len(latencies),
         "move_median_ms": round(1000 * statistics.median(latencies), 2) if latencies else None,
         "move_p95_ms": round(1000 * latencies[int(0.95 * (len(latencies) - 1))], 2)
         if latencies else None,
-        "game_wall_s": round(wall, 2),
-        "entries": len(kinds),
+        "entries": len(entries),
     }
+
+
+def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
+    """Play one whole game with ``n`` peer processes on 127.0.0.1 and measure it."""
+    table, seats = new_table(n, game)
+    paths = write_configs(table, seats, [("127.0.0.1", p) for p in free_ports(n)], folder)
+    started = time.time()
+    procs = [subprocess.Popen([sys.executable, "-m", "cli", "node", str(path)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for path in paths]
+    codes = [p.wait(900) for p in procs]
+    wall = time.time() - started
+    return {"bench": "net", "game": game, "peers": n, "exit_codes": codes,
+            **analyse(folder, n), "game_wall_s": round(wall, 2)}
 
 
 def run(args: argparse.Namespace) -> int:

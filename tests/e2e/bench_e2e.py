@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from tests.e2e.netns import Lan, unavailable
-from tests.e2e.peers import NICKS, finish, lancards, open_table, seat_peers
+from tests.e2e.peers import finish, lancards, open_table, seat_peers
 
 PORT = 47000
 """Every node listens on this port of its own namespace's address."""
@@ -40,62 +38,19 @@ def machine() -> dict[str, Any]:
 
 def deal_and_latency(n: int, game: str, folder: Path) -> dict[str, Any]:
     """One whole game of ``n`` node processes across namespaces, with timings."""
-    from p2p.identity import Identity
-    from p2p.table import start_local
+    from cli.bench_net import analyse, new_table, write_configs
 
-    ids = [Identity.generate(NICKS[i]) for i in range(n)]
-    table = start_local(ids, game)
-    by_key = {p.public_key: p for p in ids}
-    seats = [by_key[m.public_key] for m in table.seats]
+    table, seats = new_table(n, game)
     with Lan(n) as lan:
-        addresses = [h.address for h in lan.hosts]
-        procs = []
+        listen = [(h.address, PORT) for h in lan.hosts]
+        paths = write_configs(table, seats, listen, folder)
         started = time.time()
-        for i, me in enumerate(seats):
-            cfg = {
-                "statement": table.statement, "sigs": table.sigs,
-                "seed": json.loads(me.to_json())["ed25519_seed"], "nick": me.nick,
-                "listen": [addresses[i], PORT],
-                "peers": {seats[j].public_key.hex(): [addresses[j], PORT]
-                          for j in range(n) if j != i},
-                "folder": str(folder / f"peer{i}"), "record": str(folder / f"record{i}.jsonl"),
-                "timings": str(folder / f"timings{i}.jsonl"),
-            }
-            path = folder / f"peer{i}.json"
-            path.write_text(json.dumps(cfg))
-            procs.append(lan.spawn(lan.hosts[i], lancards("node", str(path)),
-                                   log=folder / f"peer{i}.log"))
+        procs = [lan.spawn(lan.hosts[i], lancards("node", str(path)),
+                           log=folder / f"peer{i}.log") for i, path in enumerate(paths)]
         codes = [p.wait(900) for p in procs]
         wall = time.time() - started
-    timings = [[json.loads(x) for x in (folder / f"timings{i}.jsonl").read_text().splitlines()]
-               for i in range(n)]
-    start = min(x["t"] for peer in timings for x in peer if x.get("started"))
-    dealt = max(next(x["t"] for x in peer if x.get("dealt")) for peer in timings)
-    seen: dict[int, list[float]] = defaultdict(list)
-    for peer in timings:
-        for x in peer:
-            if "seq" in x:
-                seen[x["seq"]].append(x["t"])
-    record = [json.loads(x) for x in (folder / "record0.jsonl").read_text().splitlines()[1:]]
-    latencies = []
-    for item in record:
-        if item.get("kind") != "entry":
-            continue
-        entry = item["entry"]
-        verb = str(entry["payload"].get("a", "")).split(":", 1)[-1].split()[:1]
-        times = seen.get(entry["seq"], [])
-        if entry["payload"].get("t") == "action" and verb in (["draw"], ["discard"]) \
-                and len(times) == n:
-            latencies.append(max(times) - min(times))
-    latencies.sort()
-    return {
-        "bench": "e2e-deal", "game": game, "peers": n, "exit_codes": codes,
-        "deal_s": round(dealt - start, 3), "moves": len(latencies),
-        "move_median_ms": round(1000 * statistics.median(latencies), 2) if latencies else None,
-        "move_p95_ms": round(1000 * latencies[int(0.95 * (len(latencies) - 1))], 2)
-        if latencies else None,
-        "game_wall_s": round(wall, 2),
-    }
+    return {"bench": "e2e-deal", "game": game, "peers": n, "exit_codes": codes,
+            **analyse(folder, n), "game_wall_s": round(wall, 2)}
 
 
 def whole_game(n: int, game: str, folder: Path) -> dict[str, Any]:

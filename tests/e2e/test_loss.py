@@ -14,14 +14,14 @@ from tests.e2e.peers import finish, logs, open_table, seat_peers
 pytestmark = pytest.mark.e2e
 
 
-@pytest.mark.slow  # a whole game at 100 ms a hop: 2 to 5 minutes, by the game's length
+@pytest.mark.slow  # a whole game at 100 ms a hop: a two-player game keeps it near a minute
 def test_lossy_slow_links_game_finishes(lan, tmp_path):
     how = lan.impair(loss_percent=10, delay_ms=100, log=tmp_path / "impair.txt")
     assert how == ("netem" if netem_unavailable() is None else "user space")
-    peers = seat_peers(lan, tmp_path, 3)
+    peers = seat_peers(lan, tmp_path, 2)
     open_table(peers, "level8", timeout=60)
     codes = finish(peers, 360)
-    assert codes == [0, 0, 0], logs(peers)
+    assert codes == [0, 0], logs(peers)
     records = [p.record.read_bytes() for p in peers]
     assert all(r == records[0] for r in records)
     verdict = peers[0].audit()
