@@ -384,8 +384,9 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
             if not legal or core.pending_action is not None:
                 continue
             action = bot.choose(core.state, core.seat, legal)
-            if cheat == "swap-claim" and not cheated and type(action).__name__ == "Discard":
-                cheated = True
+            if (cheat == "swap-claim" and not cheated and type(action).__name__ == "Discard"
+                    and not core.deck.is_public(action.card.slot)):
+                cheated = True  # a card still hidden: its opening will contradict the claim
                 node.handle(_forge_swapped_discard(core, action))
                 continue
             with contextlib.suppress(Exception):

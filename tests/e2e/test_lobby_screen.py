@@ -1,0 +1,56 @@
+"""``lancards join`` in a terminal as a person would: the lobby screen lists the table it found
+by mDNS on its own, Enter joins it, and the game's table screen comes up (tmux at 100x30)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.e2e.netns import ROOT
+from tests.e2e.peers import host_args, seat_peers
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10).stdout
+
+
+def wait_screen(session: str, pattern: str, limit: float) -> str:
+    deadline = time.monotonic() + limit
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = tmux("capture-pane", "-p", "-t", session)
+        if re.search(pattern, screen):
+            return screen
+        time.sleep(0.2)
+    raise AssertionError(f"{pattern!r} did not show within {limit} s; the screen:\n{screen}")
+
+
+def test_lobby_lists_the_table_found_by_mdns_and_joins_it(lan, tmp_path):
+    ann, bob = seat_peers(lan, tmp_path, 2)
+    ann.start(host_args(ann, "level8", 2))
+    bob.folder.mkdir(parents=True, exist_ok=True)
+    session = f"lc-lobby-{lan.tag}"
+    command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
+               f"{sys.executable} -m cli join --name bob --interface {bob.address}")
+    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, command)
+    try:
+        screen = wait_screen(session, r"level8 +ann ", 30)
+        assert "lancards lobby" in screen and "you are bob [" in screen
+        assert f"{ann.address}:" in screen
+        tmux("send-keys", "-t", session, "Enter")
+        screen = wait_screen(session, r"Level 8 · round 1", 60)
+        assert re.search(r"^ (?:>| ) \d bob ", screen, re.MULTILINE), screen
+        assert re.search(r"^ (?:>| ) \d ann ", screen, re.MULTILINE), screen
+        assert "your hand (10 cards" in screen or "your hand (11 cards" in screen
+    finally:
+        tmux("kill-session", "-t", session)
