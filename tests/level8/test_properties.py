@@ -19,12 +19,11 @@ from engine.core import ALL_SEATS, CHANCE, seat_bit
 from engine.digest import state_digest
 from engine.driver import SeededChance
 from engine.level8 import LEVEL8 as G
-from engine.level8.actions import LayDown
 from engine.level8.bot import GreedyBot
 from engine.level8.cards import make_deck
 from engine.level8.laydown import enumerate_laydowns
 from engine.level8.levels import CLASSIC_FRONT, MASTER_FRONT, Component, ComponentKind
-from engine.level8.melds import Placed, make_meld
+from engine.level8.melds import make_meld
 from engine.options import rule_set
 
 EDITIONS = ("level8-master", "level8", "level8-en")
@@ -189,8 +188,3 @@ def test_laydowns_are_offered_without_duplicates():
             keys = [tuple(sorted(tuple(sorted((p.slot, p.number) for p in g)) for g in groups))
                     for groups in found]
             assert len(keys) == len(set(keys))
-
-
-def test_layDown_is_an_action_type():
-    assert LayDown(0, ((Placed(1, deck_card := make_deck("level8")[0], 1),),)).groups[0][0].card \
-        is deck_card

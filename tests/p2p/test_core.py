@@ -12,7 +12,7 @@ from p2p.crypto.group import SeededRandomBytes
 from p2p.record import Entry
 from p2p.sealed import seal
 from p2p.wire import sign_envelope
-from tests.p2p.core_harness import Network, make_cores, make_table
+from tests.p2p.core_harness import make_cores, make_table
 
 
 def finished(cores):
@@ -255,8 +255,3 @@ def test_unseated_sender_is_rejected():
     [notice] = cores[0].receive(stranger.public_key, b"{}")
     assert notice.kind == "rejected" and "not-seated" in notice.text
     del ids, table
-
-
-def test_network_class_is_in_memory_only():
-    _cores, net = make_cores(2, seed="tiny")
-    assert isinstance(net, Network) and len(net.cores) == 2
