@@ -44,6 +44,8 @@ from p2p.transport import Connected, Mesh, Received, TransportConfig, probe_key
 from p2p.wire import MESSAGE_TYPES, Schema, decode_envelope, sign_envelope
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
+CREATE = "\x00create"
+"""What :func:`lobby_choice` returns when the user creates a table."""
 JOIN_ANSWER_S = 15.0
 """Seconds a joiner waits for the host to seat it (a full or started table never answers)."""
 LOBBY_TYPES: dict[str, Schema] = {
@@ -72,7 +74,10 @@ def add_parser(sub: Any) -> None:
     join.add_argument("table", nargs="?", default=None,
                       help="TABLE-ID (from the list) or TABLE-ID@HOST:PORT (no mDNS needed)")
     join.add_argument("--game", default="level8-master",
-                      help="the table's game, when joining by TABLE-ID@HOST:PORT")
+                      help="the table's game when joining by TABLE-ID@HOST:PORT, or the game "
+                      "of a table created from the lobby (n)")
+    join.add_argument("--players", type=int, default=4,
+                      help="seats of a table created from the lobby (default 4)")
     join.add_argument("--wait", type=float, default=10.0,
                       help="seconds to look for tables (default 10)")
     _common(join)
@@ -507,8 +512,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | None:
         feeder.cancel()
         await browser.close()
     if choice.get("create"):
-        print("to create a table: lancards host --game GAME --players N [--bots N]")
-        return None
+        return CREATE
     return choice.get("target")
 
 
@@ -519,6 +523,12 @@ def run_join(args: argparse.Namespace) -> int:
             target = await lobby_choice(args, me)
             if target is None:
                 return 0
+            if target == CREATE:  # host a table of --game for --players from the lobby
+                hosting = argparse.Namespace(
+                    game=args.game, option=[], players=args.players, bots=0, name=args.name,
+                    interface=args.interface, port=0, autoplay=False, record=args.record)
+                me2, table, mesh, lobbyist, _ = await host_table(hosting)
+                return await play_table(hosting, me2, table, mesh, lobbyist)
             args.table = target
         table_id, key, host, port, game = await find_table(args, me)
         me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host, port, game)

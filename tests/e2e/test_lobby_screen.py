@@ -54,3 +54,25 @@ def test_lobby_lists_the_table_found_by_mdns_and_joins_it(lan, tmp_path):
         assert "your hand (10 cards" in screen or "your hand (11 cards" in screen
     finally:
         tmux("kill-session", "-t", session)
+
+
+def test_lobby_creates_a_table_that_another_peer_joins(lan, tmp_path):
+    from tests.e2e.peers import join_args
+
+    ann, bob = seat_peers(lan, tmp_path, 2)
+    bob.folder.mkdir(parents=True, exist_ok=True)
+    session = f"lc-create-{lan.tag}"
+    command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
+               f"{sys.executable} -m cli join --name bob --interface {bob.address} "
+               "--game level8 --players 2")
+    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, command)
+    try:
+        wait_screen(session, r"lancards lobby", 30)
+        tmux("send-keys", "-t", session, "n")
+        wait_screen(session, r"waiting for 1 players", 30)
+        ann.start(join_args(ann))
+        screen = wait_screen(session, r"Level 8 · round 1", 60)
+        assert re.search(r"^ (?:>| ) \d bob ", screen, re.MULTILINE), screen
+        assert re.search(r"^ (?:>| ) \d ann ", screen, re.MULTILINE), screen
+    finally:
+        tmux("kill-session", "-t", session)
