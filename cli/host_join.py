@@ -193,7 +193,9 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     lobbyist.addrs[me.public_key] = PeerAddress(bind if bind != "0.0.0.0" else "127.0.0.1",
                                                 port)
     bots = [await _start_bot_joiner(i, lobby, me, port, args) for i in range(args.bots)]
-    print(f"table {lobby.spec.table} ({spec.name}): waiting for {args.players - 1} players; "
+    others = args.players - 1
+    print(f"table {lobby.spec.table} ({spec.name}): waiting for {others} "
+          f"player{'s' if others != 1 else ''}; "
           f"they run: lancards join, or lancards join --game {spec.name} "
           f"{lobby.spec.table}@{advertiser.advert.addresses[0]}:{port}", flush=True)
     proposed = False

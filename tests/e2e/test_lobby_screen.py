@@ -69,7 +69,7 @@ def test_lobby_creates_a_table_that_another_peer_joins(lan, tmp_path):
     try:
         wait_screen(session, r"lancards lobby", 30)
         tmux("send-keys", "-t", session, "n")
-        wait_screen(session, r"waiting for 1 players", 30)
+        wait_screen(session, r"waiting for 1 player;", 30)
         ann.start(join_args(ann))
         screen = wait_screen(session, r"Level 8 · round 1", 60)
         assert re.search(r"^ (?:>| ) \d bob ", screen, re.MULTILINE), screen
