@@ -151,7 +151,8 @@ class GameCore:
     """One peer's game at a started table.
 
     Args:
-        me: this peer's identity (must be seated).
+        me: this peer's identity (must be seated), or ``None`` for an auditor that replays a
+            record as an observer (:mod:`p2p.audit`): it verifies everything, appends nothing.
         table: the started table (seats, game, options).
         random_bytes: the source of every random input of the deck.
         secret_key: this seat's deck key share when restoring; drawn anew when omitted.

@@ -7,6 +7,7 @@ screen has handled them (polling a condition with a time limit, never a fixed sl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -94,7 +95,10 @@ class Driver:
 
     def finish(self) -> int | None:
         if self.task is not None and not self.task.done():
-            self.screen.app.exit(result=1)
+            # A key may have made the app exit already (result set, task not finished yet):
+            # then this exit is refused, harmlessly, and the task ends on its own.
+            with contextlib.suppress(Exception):
+                self.screen.app.exit(result=1)
             self.loop.run_until_complete(asyncio.wait_for(self.task, 5))
         result = self.task.result() if self.task is not None else None
         self.loop.close()

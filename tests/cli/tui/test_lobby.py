@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
@@ -37,7 +38,10 @@ def drive(keys: list[str]) -> tuple[str | None, list[object], str]:
                 await asyncio.sleep(0.08)
             screen = term.text()
             if not task.done():
-                lobby.app.exit(result=None)
+                # The keys may have made the lobby exit already (its result is set but the
+                # task has not finished yet): then this exit is refused, harmlessly.
+                with contextlib.suppress(Exception):
+                    lobby.app.exit(result=None)
             return await task, screen
 
     result, screen = asyncio.run(main())
