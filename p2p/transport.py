@@ -495,7 +495,10 @@ async def probe_key(host: str, port: int, identity: Identity, timeout: float = 5
                                          "pk": identity.public_key.hex(), "nonce": mine.hex()}))
                 data = await ws.recv()
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
-        raise TransportError(f"no lancards table answers at {host}:{port} ({exc})") from None
+        raise TransportError(
+            f"no lancards table answers at {host}:{port}, or it takes no more players "
+            f"(full or started) ({type(exc).__name__})"
+        ) from None
     try:
         hello = parse_json(data if isinstance(data, bytes) else data.encode(), f"{host}:{port}")
         pk = bytes.fromhex(hello["pk"])

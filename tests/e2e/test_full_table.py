@@ -1,0 +1,30 @@
+"""Joining a table that is full and started, by its address: one line, exit 2, nothing kept."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.peers import finish, host_args, join_args, logs, seat_peers, wait_for
+
+pytestmark = pytest.mark.e2e
+
+
+def test_join_by_address_a_started_table_is_refused(lan, tmp_path):
+    ann, bob, cyd = seat_peers(lan, tmp_path, 3)
+    ann.start(host_args(ann, "level8", 2))
+    wait_for(lambda: "lancards join --game level8" in ann.output(), 30, "ann's table", [ann])
+    target = re.search(r"(\w{16}@[\d.]+:\d+)", ann.output())
+    assert target, ann.output()
+    bob.start(join_args(bob))
+    wait_for(lambda: bob.journal_entries() > 5, 60, "the game under way", [ann, bob])
+    cyd.start(["join", "--autoplay", "--name", cyd.nick, "--interface", cyd.address,
+               "--game", "level8", target.group(1)])
+    assert cyd.proc is not None and cyd.proc.wait(60) == 2
+    out = cyd.output().strip().splitlines()
+    assert len(out) == 1 and out[0].startswith("lancards join: error: "), out
+    assert "takes no more players (full or started)" in out[0] or \
+        "may be full, started or gone" in out[0]
+    assert not list(cyd.home.glob("tables/*"))  # nothing kept for a table it never sat at
+    assert finish([ann, bob], 240) == [0, 0], logs([ann, bob])
