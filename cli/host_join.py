@@ -372,7 +372,6 @@ def mesh_bind(args: argparse.Namespace) -> str:
 
 
 async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str) -> int:
-    from cli.play import autoplay_network  # noqa: F401 - the same output as play
     from cli.tui.results import RoundTracker, final_lines
 
     core = node.core

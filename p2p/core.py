@@ -68,7 +68,6 @@ from p2p.crypto.proofs import PUBLIC
 from p2p.errors import (
     EquivocationError,
     LocalProtocolError,
-    PeerError,
     Reason,
     RecordError,
     RemoteProtocolError,
@@ -361,7 +360,7 @@ class GameCore:
                 self.record.append(entry, self._validator("the local record"))
                 self._after_append()
             elif kind == "private":
-                self._accept_private(int(line["from"]), line["payload"], persist=False)
+                self._accept_private(int(line["from"]), line["payload"])
             elif kind == "evidence":
                 self.record.add_evidence(line["first"], line["second"], link="the local record")
 
@@ -392,7 +391,7 @@ class GameCore:
                 Persist("private", {"from": sender_seat, "payload": message,
                                     "at": len(self.record)})
             )
-            self._accept_private(sender_seat, message, persist=True)
+            self._accept_private(sender_seat, message)
         elif env.type == "record.sync":
             self._on_sync(env.sender, env.body["have"])
         elif env.type == "record.evidence":
@@ -456,7 +455,7 @@ class GameCore:
         if self._early:
             early, self._early = self._early, []
             for seat, message in early:
-                self._accept_private(seat, message, persist=False)
+                self._accept_private(seat, message)
         self._advance()
 
     # -----------------------------------------------------------------------------------------
@@ -585,8 +584,7 @@ class GameCore:
         payload = seal(self.me, self.players[recipient], self.table_id, SHARES_PURPOSE, plaintext)
         self._send(self.players[recipient].public_key, "sealed", {"payload": payload.to_dict()})
 
-    def _accept_private(self, sender: Seat, message: Any, *, persist: bool) -> None:
-        del persist
+    def _accept_private(self, sender: Seat, message: Any) -> None:
         slots = [item.get("slot") for item in message.get("shares", [])] if isinstance(
             message, dict) else []
         if any(s not in self._requested for s in slots):
@@ -657,13 +655,10 @@ class GameCore:
             self._send(None, "record.entry", {"entry": entry.to_dict()})
 
     def _send_owed_private(self) -> None:
-        for recipient in range(self.n):
-            if recipient == self.seat:
-                continue
-            owed = [d for d in self.deck.owed() if d.kind == "shares" and d.seat == self.seat
-                    and d.recipient == recipient]
-            for debt in owed:
-                self._send_shares(recipient, debt.slots)
+        for debt in self.deck.owed():
+            if debt.kind == "shares" and debt.seat == self.seat and debt.recipient is not None \
+                    and debt.recipient not in (PUBLIC, self.seat):
+                self._send_shares(debt.recipient, debt.slots)
 
     def _make_payload(self, kind: str) -> dict[str, Any] | None:
         if kind == "key":
@@ -748,4 +743,4 @@ class GameCore:
         return out
 
 
-__all__ = ["GameCore", "Notice", "Output", "PeerError", "Persist", "Send", "joint_random"]
+__all__ = ["GameCore", "Notice", "Output", "Persist", "Send", "joint_random"]
