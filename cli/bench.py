@@ -14,9 +14,9 @@ import platform
 from typing import Any
 
 TARGETS: dict[str, str] = {
-    "engine": "cli.bench_engine",
-    "deck": "cli.bench_deck",
-    "net": "cli.bench_net",
+    "engine": "lancards.cli.bench_engine",
+    "deck": "lancards.cli.bench_deck",
+    "net": "lancards.cli.bench_net",
 }
 
 

@@ -29,11 +29,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from cli.bench import machine
-from p2p.crypto.coordinator import DeckCoordinator
-from p2p.crypto.deck import TableParams
-from p2p.crypto.group import SeededRandomBytes
-from p2p.crypto.messages import Message
+from lancards.cli.bench import machine
+from lancards.p2p.crypto.coordinator import DeckCoordinator
+from lancards.p2p.crypto.deck import TableParams
+from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.crypto.messages import Message
 
 DEFAULT_CONFIGS = ("3x60", "6x108")
 GOALS = {"critical_path_s": (6, 108, 1.0), "draw_cpu_ms": 5.0}
@@ -64,7 +64,7 @@ def _cpu(call: Callable[[], T]) -> tuple[T, float]:
 
 
 def _parse_config(text: str) -> tuple[int, int]:
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     peers, sep, cards = text.lower().partition("x")
     try:
@@ -146,7 +146,7 @@ def run_once(peers: int, cards: int, seed: str) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     if args.repeats < 1:
         raise UsageError("--repeats must be 1 or more")

@@ -9,8 +9,8 @@ import statistics
 import time
 from typing import Any
 
-from engine.driver import play_local
-from engine.options import rule_set, rule_set_names
+from lancards.engine.driver import play_local
+from lancards.engine.options import rule_set, rule_set_names
 
 CONFIGS: tuple[tuple[str, int], ...] = (
     ("level8-master", 4),
@@ -56,9 +56,9 @@ def selfplay_rate(name: str, players: int, games: int, repeats: int) -> dict[str
 def legal_actions_timing(positions: int) -> dict[str, Any]:
     """Median time of legal_actions for an 11-card hand with two jokers (Master, play phase,
     level not down), over random hands and every front-side level."""
-    from engine.core import ALL_SEATS, seat_bit
-    from engine.level8 import LEVEL8
-    from engine.level8.state import Phase
+    from lancards.engine.core import ALL_SEATS, seat_bit
+    from lancards.engine.level8 import LEVEL8
+    from lancards.engine.level8.state import Phase
 
     rules = rule_set("level8-master").make_rules()
     base = LEVEL8.new_game(rules, 4)
@@ -95,7 +95,7 @@ def legal_actions_timing(positions: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.bench import machine
+    from lancards.cli.bench import machine
 
     games, repeats, positions = args.games, args.repeats, args.positions
     if args.quick:

@@ -14,8 +14,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from p2p.identity import Identity
-from p2p.table import start_local
+from lancards.p2p.identity import Identity
+from lancards.p2p.table import start_local
 
 NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
 
@@ -105,7 +105,7 @@ def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
     table, seats = new_table(n, game)
     paths = write_configs(table, seats, [("127.0.0.1", p) for p in free_ports(n)], folder)
     started = time.time()
-    procs = [subprocess.Popen([sys.executable, "-m", "cli", "node", str(path)],
+    procs = [subprocess.Popen([sys.executable, "-m", "lancards", "node", str(path)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
              for path in paths]
     codes = [p.wait(900) for p in procs]
@@ -115,7 +115,7 @@ def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.bench import machine
+    from lancards.cli.bench import machine
 
     counts = [4] if args.quick else args.peers
     for n in counts:

@@ -25,9 +25,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cli.selfplay import add_rules_arguments, rules_from_args
-from p2p.core import GameCore
-from p2p.discovery import (
+from lancards.cli.selfplay import add_rules_arguments, rules_from_args
+from lancards.p2p.core import GameCore
+from lancards.p2p.discovery import (
     Advertiser,
     Browser,
     TableAdvert,
@@ -35,13 +35,13 @@ from p2p.discovery import (
     TableRemoved,
     TableUpdated,
 )
-from p2p.errors import PeerError, RemoteProtocolError
-from p2p.identity import Identity
-from p2p.node import PeerAddress, PeerNode
-from p2p.store import TableStore, data_home
-from p2p.table import Lobby, Outgoing, StartedTable, verify_started
-from p2p.transport import Connected, Mesh, Received, TransportConfig, probe_key
-from p2p.wire import MESSAGE_TYPES, Schema, decode_envelope, sign_envelope
+from lancards.p2p.errors import PeerError, RemoteProtocolError
+from lancards.p2p.identity import Identity
+from lancards.p2p.node import PeerAddress, PeerNode
+from lancards.p2p.store import TableStore, data_home
+from lancards.p2p.table import Lobby, Outgoing, StartedTable, verify_started
+from lancards.p2p.transport import Connected, Mesh, Received, TransportConfig, probe_key
+from lancards.p2p.wire import MESSAGE_TYPES, Schema, decode_envelope, sign_envelope
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 CREATE = "\x00create"
@@ -95,8 +95,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _identity(name: str | None) -> Identity:
-    from cli.play import player_identity
-    from p2p.identity import load_or_create_identity
+    from lancards.cli.play import player_identity
+    from lancards.p2p.identity import load_or_create_identity
 
     return player_identity(name) if name else load_or_create_identity()
 
@@ -172,7 +172,7 @@ def _local_addresses() -> list[str]:
 async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, Mesh,
                                                           _Lobbyist, list[Any]]:
     """Advertise, gather the players, start; returns what the game needs."""
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     spec, _, raw = rules_from_args(args)
     if not spec.min_players <= args.players <= spec.max_players:
@@ -240,7 +240,7 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
 
 async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes, str, int, str]:
     """(table id, host key, host address, port, game) from the argument or mDNS."""
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     target = args.table
     if target and ":" in target:
@@ -300,7 +300,7 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
         except PeerError as exc:
             print(f"rejected: {exc}", file=sys.stderr)
 
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     try:
         await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S)
@@ -353,8 +353,8 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
             node.connected.add(key)
             node.handle(core.peer_connected(key))
     if not quiet and not args.autoplay:
-        from cli.net_session import NetworkSession
-        from cli.tui.app import run_table
+        from lancards.cli.net_session import NetworkSession
+        from lancards.cli.tui.app import run_table
 
         session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
                                  autoplay=False, record_path=args.record)
@@ -372,7 +372,7 @@ def mesh_bind(args: argparse.Namespace) -> str:
 
 
 async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str) -> int:
-    from cli.tui.results import RoundTracker, final_lines
+    from lancards.cli.tui.results import RoundTracker, final_lines
 
     core = node.core
     names = tuple(m.nick for m in core.players)
@@ -427,7 +427,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
 
 def _forge_swapped_discard(core: GameCore, action: Any) -> list[Any]:
     """Test hook: discard ``action``'s card but claim another one (the opening will differ)."""
-    from p2p.core import Send
+    from lancards.p2p.core import Send
 
     slot = action.card.slot
     real = core.game.identity(core.state, slot)
@@ -444,7 +444,7 @@ def _forge_swapped_discard(core: GameCore, action: Any) -> list[Any]:
 
 
 def _dump_hand(core: GameCore, path: Path) -> None:
-    from engine.core import ALL_SEATS, seat_bit
+    from lancards.engine.core import ALL_SEATS, seat_bit
 
     mine = seat_bit(core.seat)
     tokens = [f"{core.game.identity(core.state, s)}#{s}"
@@ -471,7 +471,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | None:
 
     The target is a table id (``args.table`` is set to it) or ``ID@HOST:PORT``.
     """
-    from cli.tui.lobby import LobbyScreen, TableEntry
+    from lancards.cli.tui.lobby import LobbyScreen, TableEntry
 
     adverts: dict[str, TableAdvert] = {}
     choice: dict[str, Any] = {}
@@ -539,7 +539,7 @@ def run_join(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, go: Any) -> int:
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError("the table needs a terminal; use --autoplay to play without one")

@@ -1,7 +1,7 @@
-"""A :class:`cli.session.Session` in one process: the engine, a seeded chance and bots.
+"""A :class:`lancards.cli.session.Session` in one process: the engine, a seeded chance and bots.
 
 The engine holds the full state (every identity); chance comes from
-:class:`engine.driver.SeededChance`; every seat but the player's is played by the game's
+:class:`lancards.engine.driver.SeededChance`; every seat but the player's is played by the game's
 standard bot (``game.bot()``) after a small delay, so a person can follow the table. The
 screens see only ``game.view(state, seat)``, exactly as with the networked session. Used by the
 screen tests and by ``lancards play --local`` (and, until the networked session lands, by every
@@ -14,11 +14,19 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from cli.session import Banner, LogLine, TableSnapshot
-from engine.core import CHANCE, Bot, EngineError, IllegalActionError, RandomInt, Reveal, Seat
-from engine.driver import SeededChance
-from engine.options import OptionValue, RuleSetSpec
-from engine.options import rule_set as get_rule_set
+from lancards.cli.session import Banner, LogLine, TableSnapshot
+from lancards.engine.core import (
+    CHANCE,
+    Bot,
+    EngineError,
+    IllegalActionError,
+    RandomInt,
+    Reveal,
+    Seat,
+)
+from lancards.engine.driver import SeededChance
+from lancards.engine.options import OptionValue, RuleSetSpec
+from lancards.engine.options import rule_set as get_rule_set
 
 LOG_KEEP = 200
 """How many log lines a snapshot carries (the most recent)."""

@@ -11,16 +11,16 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from engine.core import EngineError
+from lancards.engine.core import EngineError
 
 # (module, command) pairs; a module not written yet is skipped.
 COMMANDS: tuple[str, ...] = (
-    "cli.selfplay",
-    "cli.bench",
-    "cli.play",
-    "cli.record_tools",
-    "cli.node_cmd",
-    "cli.host_join",
+    "lancards.cli.selfplay",
+    "lancards.cli.bench",
+    "lancards.cli.play",
+    "lancards.cli.record_tools",
+    "lancards.cli.node_cmd",
+    "lancards.cli.host_join",
 )
 
 

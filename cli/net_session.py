@@ -7,7 +7,7 @@ peer verifies every move with its own engine. Bots are ordinary peers whose move
 game's bot.
 
 Files: the player's identity (``p2p.identity``) and, per table, ``tables/<id>/`` under the data
-folder (:mod:`p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's, so that
+folder (:mod:`lancards.p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's, so that
 ``lancards resume`` can restart the whole table.
 """
 
@@ -23,17 +23,17 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cli.session import Banner, LogLine, TableSnapshot
-from engine.core import Seat
-from engine.options import OptionValue
-from p2p.core import GameCore
-from p2p.crypto.group import RandomBytes, SeededRandomBytes
-from p2p.errors import LocalProtocolError
-from p2p.identity import Identity
-from p2p.node import PeerAddress, PeerNode
-from p2p.store import TableStore, data_home
-from p2p.table import StartedTable, start_local, verify_started
-from p2p.transport import Mesh, TransportConfig
+from lancards.cli.session import Banner, LogLine, TableSnapshot
+from lancards.engine.core import Seat
+from lancards.engine.options import OptionValue
+from lancards.p2p.core import GameCore
+from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
+from lancards.p2p.errors import LocalProtocolError
+from lancards.p2p.identity import Identity
+from lancards.p2p.node import PeerAddress, PeerNode
+from lancards.p2p.store import TableStore, data_home
+from lancards.p2p.table import StartedTable, start_local, verify_started
+from lancards.p2p.transport import Mesh, TransportConfig
 
 BOT_NICKS = ("Ada", "Bram", "Cleo", "Dov", "Edda")
 LOG_KEEP = 200

@@ -26,12 +26,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from p2p.core import GameCore
-from p2p.identity import Identity
-from p2p.node import PeerAddress, PeerNode
-from p2p.store import TableStore
-from p2p.table import verify_started
-from p2p.transport import Mesh, TransportConfig
+from lancards.p2p.core import GameCore
+from lancards.p2p.identity import Identity
+from lancards.p2p.node import PeerAddress, PeerNode
+from lancards.p2p.store import TableStore
+from lancards.p2p.table import verify_started
+from lancards.p2p.transport import Mesh, TransportConfig
 
 
 def add_parser(sub: Any) -> None:
@@ -80,7 +80,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     try:
         config = json.loads(Path(args.config).read_text("utf-8"))

@@ -2,8 +2,8 @@
 
 By default the table is real: the player and every bot are peers on 127.0.0.1, each with its
 own key, websocket listener and mental-poker key share, and every peer verifies every move
-(:class:`cli.net_session.NetworkSession`). ``--local`` runs the engine and bots in this process
-instead (:class:`cli.local_session.LocalSession`; no record). ``--autoplay`` lets a bot play
+(:class:`lancards.cli.net_session.NetworkSession`). ``--local`` runs the engine and bots in this process
+instead (:class:`lancards.cli.local_session.LocalSession`; no record). ``--autoplay`` lets a bot play
 the player's seat with no screen and prints one line per round and the final result.
 ``lancards resume`` continues the last networked table after a crash.
 """
@@ -15,9 +15,9 @@ import asyncio
 import sys
 from typing import Any, TextIO
 
-from cli.local_session import LocalSession, default_names
-from cli.selfplay import add_rules_arguments, rules_from_args
-from cli.tui.results import RoundTracker, final_lines
+from lancards.cli.local_session import LocalSession, default_names
+from lancards.cli.selfplay import add_rules_arguments, rules_from_args
+from lancards.cli.tui.results import RoundTracker, final_lines
 
 GAMES: tuple[str, ...] = ("level8-master", "level8", "level8-en", "eights")
 NAME_MAX = 16
@@ -70,7 +70,7 @@ def validate(args: argparse.Namespace) -> None:
         UsageError: an unknown game name, a bad bot count, nickname, delay or record path.
         RulesError: an unknown option or invalid value (from the rule set).
     """
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     if args.game not in GAMES:
         raise UsageError(f"--game {args.game!r}: choose one of {', '.join(GAMES)}")
@@ -142,7 +142,7 @@ def player_identity(name: str) -> Any:
     """The user's identity (created on first use in the config folder), shown as ``name``."""
     import json
 
-    from p2p.identity import Identity, load_or_create_identity
+    from lancards.p2p.identity import Identity, load_or_create_identity
 
     me = load_or_create_identity(nick=name)
     if me.nick != name:
@@ -152,7 +152,7 @@ def player_identity(name: str) -> Any:
 
 async def make_network_session(args: argparse.Namespace) -> Any:
     """The networked session for the arguments (the player and bot peers on 127.0.0.1)."""
-    from cli.net_session import NetworkSession
+    from lancards.cli.net_session import NetworkSession
 
     _, _, raw = rules_from_args(args)
     return await NetworkSession.create(
@@ -195,7 +195,7 @@ async def _play_network(args: argparse.Namespace) -> int:
     session = await make_network_session(args)
     if args.autoplay:
         return await autoplay_network(session, sys.stdout)
-    from cli.tui.app import run_table
+    from lancards.cli.tui.app import run_table
 
     return await run_table(session)
 
@@ -206,8 +206,8 @@ def find_table(table: str | None) -> Any:
     Raises:
         UsageError: no such table, or none left unfinished.
     """
-    from cli.main import UsageError
-    from p2p.store import data_home
+    from lancards.cli.main import UsageError
+    from lancards.p2p.store import data_home
 
     tables = data_home() / "tables"
     if table is not None:
@@ -226,7 +226,7 @@ def find_table(table: str | None) -> Any:
 
 def run_resume(args: argparse.Namespace) -> int:
     """Run ``lancards resume``."""
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError("the table needs a terminal; use --autoplay to play without one")
@@ -234,23 +234,23 @@ def run_resume(args: argparse.Namespace) -> int:
     import json as _json
 
     if _json.loads((folder / "table.json").read_text("utf-8")).get("mode") == "remote":
-        from cli.host_join import resume_remote
-        from p2p.identity import load_or_create_identity
+        from lancards.cli.host_join import resume_remote
+        from lancards.p2p.identity import load_or_create_identity
 
         if not args.autoplay:
             raise UsageError("a host/join table resumes with --autoplay for now")
         return asyncio.run(resume_remote(folder, load_or_create_identity(), args))
 
     async def go() -> int:
-        from cli.net_session import NetworkSession
-        from p2p.identity import load_or_create_identity
+        from lancards.cli.net_session import NetworkSession
+        from lancards.p2p.identity import load_or_create_identity
 
         session = await NetworkSession.resume(
             folder, load_or_create_identity(), bot_delay=0.0 if args.autoplay else args.bot_delay,
             autoplay=args.autoplay, record_path=args.record)
         if args.autoplay:
             return await autoplay_network(session, sys.stdout)
-        from cli.tui.app import run_table
+        from lancards.cli.tui.app import run_table
 
         return await run_table(session)
 
@@ -261,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``lancards play``; returns the exit status."""
     validate(args)
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
-        from cli.main import UsageError
+        from lancards.cli.main import UsageError
 
         raise UsageError("the table needs a terminal; use --autoplay to play without one")
     if not args.local:
@@ -269,6 +269,6 @@ def run(args: argparse.Namespace) -> int:
     session = make_session(args)
     if args.autoplay:
         return autoplay(session, sys.stdout)
-    from cli.tui.app import run_table
+    from lancards.cli.tui.app import run_table
 
     return asyncio.run(run_table(session))

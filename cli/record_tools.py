@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from p2p.audit import audit_lines, describe_outcome, report_json
+from lancards.p2p.audit import audit_lines, describe_outcome, report_json
 
 
 def _read(path: str) -> list[bytes]:
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     try:
         data = Path(path).read_bytes()
@@ -74,10 +74,10 @@ def public_summary(state: Any) -> str:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from cli.main import UsageError
-    from p2p.core import GameCore
-    from p2p.record import Entry
-    from p2p.table import verify_started
+    from lancards.cli.main import UsageError
+    from lancards.p2p.core import GameCore
+    from lancards.p2p.record import Entry
+    from lancards.p2p.table import verify_started
 
     lines = _read(args.file)
     report = audit_lines(lines)

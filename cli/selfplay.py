@@ -8,8 +8,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.driver import play_local
-from engine.options import OptionValue, RuleSetSpec, parse_option_args, rule_set, rule_set_names
+from lancards.engine.driver import play_local
+from lancards.engine.options import (
+    OptionValue,
+    RuleSetSpec,
+    parse_option_args,
+    rule_set,
+    rule_set_names,
+)
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
@@ -34,7 +40,7 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[st
     Raises:
         RulesError: unknown game or option, invalid value, unreadable file.
     """
-    from engine.core import RulesError
+    from lancards.engine.core import RulesError
 
     spec = rule_set(args.game)
     raw: dict[str, OptionValue] = dict(parse_option_args(args.option))
@@ -68,7 +74,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.main import UsageError
+    from lancards.cli.main import UsageError
 
     spec, rules, _ = rules_from_args(args)
     if not spec.min_players <= args.players <= spec.max_players:

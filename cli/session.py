@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from engine.core import Game, Outcome, Seat
+from lancards.engine.core import Game, Outcome, Seat
 
 BannerKind = Literal["info", "waiting", "cheat", "error", "result"]
 

@@ -17,7 +17,7 @@ from collections.abc import Hashable, Mapping
 from enum import Enum
 from typing import Any, cast
 
-from engine.core import Game
+from lancards.engine.core import Game
 
 
 def canonical(value: Any) -> Any:

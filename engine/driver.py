@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import (
+from lancards.engine.core import (
     CHANCE,
     ChanceAction,
     Game,

@@ -1,7 +1,7 @@
 """Named, validated rule options and the registry of rule sets.
 
 Every ruling that says "option" in ``rulings.md`` is an :class:`OptionSpec` here. An unknown
-option or an invalid value is a :class:`~engine.core.RulesError`, never silently replaced.
+option or an invalid value is a :class:`~lancards.engine.core.RulesError`, never silently replaced.
 
 Options of kind ``file`` take the *text* of a file (the CLI reads the file; the engine does no
 I/O), for example a TOML level-card file (ruling L8-14) or an objectives file (ruling E-6).
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.core import Game, RulesError
+from lancards.engine.core import Game, RulesError
 
 OptionValue = str | bool | int
 OptionKind = Literal["choice", "bool", "int", "file", "text"]
@@ -175,7 +175,7 @@ def _load_games() -> None:
     # Importing the game packages registers their rule sets.
     import importlib
 
-    for module in ("engine.level8", "engine.eights"):
+    for module in ("lancards.engine.level8", "lancards.engine.eights"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:  # a game package not written yet

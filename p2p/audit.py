@@ -1,7 +1,7 @@
 """Auditing a game record file end to end, as a spectator who was not at the table.
 
 :func:`audit_lines` checks the header's start statement and every seat's signature of it, every
-entry's signature, number and hash chain (:func:`p2p.record.verify_lines`), and replays every
+entry's signature, number and hash chain (:func:`lancards.p2p.record.verify_lines`), and replays every
 entry through the engine and the mental-poker deck as an observer: every proof of shuffle, every
 decryption share and every card opening is verified, every move is checked against the rules,
 every state hash is compared. Breaches found by the rules themselves (reneges in 8s Rule!,
@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Outcome
-from p2p.core import GameCore
-from p2p.errors import PeerError, RecordFileError
-from p2p.record import verify_lines
-from p2p.table import check_record_genesis, verify_started
+from lancards.engine.core import Outcome
+from lancards.p2p.core import GameCore
+from lancards.p2p.errors import PeerError, RecordFileError
+from lancards.p2p.record import verify_lines
+from lancards.p2p.table import check_record_genesis, verify_started
 
 
 @dataclass

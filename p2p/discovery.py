@@ -34,9 +34,9 @@ from typing import Any, Final
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from p2p.errors import LocalProtocolError, MessageError, Reason
-from p2p.identity import MAX_NICK_CHARS
-from p2p.wire import PROTOCOL_VERSION, TABLE_ID
+from lancards.p2p.errors import LocalProtocolError, MessageError, Reason
+from lancards.p2p.identity import MAX_NICK_CHARS
+from lancards.p2p.wire import PROTOCOL_VERSION, TABLE_ID
 
 SERVICE_TYPE: Final = "_lancards._tcp.local."
 """The DNS-SD service type of a table."""

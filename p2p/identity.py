@@ -37,7 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from platformdirs import user_config_dir
 
-from p2p.errors import IdentityError, LocalProtocolError
+from lancards.p2p.errors import IdentityError, LocalProtocolError
 
 FILE_NAME = "identity.json"
 """The identity file's name inside the config folder."""

@@ -1,4 +1,4 @@
-"""The asyncio adapter: runs one :class:`~p2p.core.GameCore` over a websocket mesh and a store.
+"""The asyncio adapter: runs one :class:`~lancards.p2p.core.GameCore` over a websocket mesh and a store.
 
 It only moves bytes and events: transport events go into the core, the core's outputs go to
 the store (``Persist``, made durable first), to the mesh (``Send``) and to listeners
@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from p2p.core import GameCore, Notice, Output, Persist, Send
-from p2p.errors import PeerError, TransportError
-from p2p.store import TableStore
-from p2p.transport import Connected, Disconnected, Mesh, Received, Rejected
+from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
+from lancards.p2p.errors import PeerError, TransportError
+from lancards.p2p.store import TableStore
+from lancards.p2p.transport import Connected, Disconnected, Mesh, Received, Rejected
 
 
 @dataclass(frozen=True, slots=True)

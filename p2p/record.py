@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from engine.core import EngineError
-from p2p.errors import (
+from lancards.engine.core import EngineError
+from lancards.p2p.errors import (
     EquivocationError,
     LocalProtocolError,
     MessageError,
@@ -43,8 +43,8 @@ from p2p.errors import (
     RecordError,
     RecordFileError,
 )
-from p2p.identity import Identity, describe, verify_signature
-from p2p.wire import TABLE_ID, canonical, hex_field, parse_json, require
+from lancards.p2p.identity import Identity, describe, verify_signature
+from lancards.p2p.wire import TABLE_ID, canonical, hex_field, parse_json, require
 
 ENTRY_TAG: Final = b"lancards/v1/record-entry\x00"
 """Domain tag of record entry signatures."""
@@ -452,7 +452,7 @@ def verify_lines(
     """Verify a whole record end to end and rebuild it.
 
     Every line must be canonical JSON; the header must be well formed; ``genesis_check`` (e.g.
-    :func:`p2p.table.check_record_genesis`) checks the header against its signed start
+    :func:`lancards.p2p.table.check_record_genesis`) checks the header against its signed start
     statement; every entry passes :meth:`Record.append` (signature, numbering, chain, author,
     ``validator``); every evidence line holds a real equivocation.
 

@@ -29,9 +29,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from p2p.errors import LocalProtocolError, Reason, SealedError
-from p2p.identity import Identity, PublicIdentity, describe
-from p2p.wire import TABLE_ID, canonical, hex_field, require
+from lancards.p2p.errors import LocalProtocolError, Reason, SealedError
+from lancards.p2p.identity import Identity, PublicIdentity, describe
+from lancards.p2p.wire import TABLE_ID, canonical, hex_field, require
 
 AD_TAG: Final = b"lancards/v1/sealed\x00"
 """Domain tag that starts the associated data."""

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from p2p.errors import LocalProtocolError
-from p2p.wire import canonical
+from lancards.p2p.errors import LocalProtocolError
+from lancards.p2p.wire import canonical
 
 
 def data_home() -> Path:

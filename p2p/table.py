@@ -11,7 +11,7 @@ Seat order (``docs/protocol.md``, "Seat order"): members sorted by
 join time, so every peer computes the same order; the first dealer is then drawn from the joint
 randomness (ruling L8-2).
 
-Messages (bodies in :data:`p2p.wire.MESSAGE_TYPES`): ``table.join`` (guest to host),
+Messages (bodies in :data:`lancards.p2p.wire.MESSAGE_TYPES`): ``table.join`` (guest to host),
 ``table.leave`` (either way; from the host it closes the lobby), ``table.roster`` (host to all),
 ``table.start`` (host to all: the statement), ``table.sign`` (each seat to the host),
 ``table.started`` (host to all: statement and every signature).
@@ -25,10 +25,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from p2p.errors import LocalProtocolError, Reason, TableError
-from p2p.identity import Identity, PublicIdentity, check_nickname, describe, verify_signature
-from p2p.record import Record
-from p2p.wire import TABLE_ID, Envelope, canonical, hex_field, require, sign_envelope
+from lancards.p2p.errors import LocalProtocolError, Reason, TableError
+from lancards.p2p.identity import (
+    Identity,
+    PublicIdentity,
+    check_nickname,
+    describe,
+    verify_signature,
+)
+from lancards.p2p.record import Record
+from lancards.p2p.wire import TABLE_ID, Envelope, canonical, hex_field, require, sign_envelope
 
 SEAT_TAG: Final = b"lancards/v1/seat\x00"
 """Domain tag of the seat order hash."""
@@ -61,7 +67,7 @@ def registry_rules_check(
     Raises:
         engine.core.RulesError: an unknown game, option or value.
     """
-    from engine.options import rule_set
+    from lancards.engine.options import rule_set
 
     spec = rule_set(game)
     values = spec.validate(options)
@@ -231,7 +237,7 @@ def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
 
 
 def check_record_genesis(record: Record) -> None:
-    """``genesis_check`` for :func:`p2p.record.verify_lines`: the header's genesis is a fully
+    """``genesis_check`` for :func:`lancards.p2p.record.verify_lines`: the header's genesis is a fully
     signed start statement whose table, seats and nicknames are the header's.
 
     Raises:
@@ -269,7 +275,7 @@ class Lobby:
     """One peer's view of a table before it starts (host or guest).
 
     Use :meth:`create` (host) or :meth:`join` (guest). Feed every verified ``table.*`` envelope
-    (after :func:`p2p.wire.decode_envelope` and a :class:`p2p.wire.ReplayGuard`) to
+    (after :func:`lancards.p2p.wire.decode_envelope` and a :class:`lancards.p2p.wire.ReplayGuard`) to
     :meth:`receive`; send what it returns.
 
     Attributes:

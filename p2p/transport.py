@@ -38,7 +38,7 @@ from websockets.asyncio.connection import Connection
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from p2p.errors import (
+from lancards.p2p.errors import (
     HandshakeError,
     LocalProtocolError,
     MessageError,
@@ -46,8 +46,8 @@ from p2p.errors import (
     Reason,
     TransportError,
 )
-from p2p.identity import Identity, describe, verify_signature
-from p2p.wire import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, canonical, parse_json, require
+from lancards.p2p.identity import Identity, describe, verify_signature
+from lancards.p2p.wire import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, canonical, parse_json, require
 
 HELLO_TAG: Final = b"lancards/v1/hello\x00"
 """Domain tag of handshake signatures."""

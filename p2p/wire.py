@@ -13,7 +13,7 @@ message counter for that table, strictly increasing (:class:`ReplayGuard`).
 A receiver decodes with :func:`decode_envelope`, which checks, in this order: size, UTF-8,
 JSON, the envelope's fields and types, the author against the link's authenticated peer, the
 signature, the message type and the body's fields and types. Every rejection is a
-:class:`~p2p.errors.MessageError` naming the link's peer and the :class:`~p2p.errors.Reason`.
+:class:`~lancards.p2p.errors.MessageError` naming the link's peer and the :class:`~lancards.p2p.errors.Reason`.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from p2p.errors import LocalProtocolError, MessageError, Reason, RemoteProtocolError
-from p2p.identity import Identity, describe, verify_signature
+from lancards.p2p.errors import LocalProtocolError, MessageError, Reason, RemoteProtocolError
+from lancards.p2p.identity import Identity, describe, verify_signature
 
 PROTOCOL_VERSION: Final = 1
 """The protocol version in envelopes, the hello handshake and the mDNS TXT key ``v``."""

@@ -1,4 +1,4 @@
-"""The full-screen table: one prompt-toolkit ``Application`` over a :class:`~cli.session.Session`.
+"""The full-screen table: one prompt-toolkit ``Application`` over a :class:`~lancards.cli.session.Session`.
 
 One asyncio loop runs the screen and ``session.run()``; the session's change callback only
 invalidates the screen, and key handlers only call ``submit`` (which returns at once), so nothing
@@ -37,12 +37,12 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import Frame, TextArea
 
-from cli.session import Session, TableSnapshot
-from cli.tui.cards import strip_slots
-from cli.tui.controller import BaseController, KeyHelp, styled_cards
-from cli.tui.eights_screen import EightsController
-from cli.tui.level8_keys import Level8Controller
-from cli.tui.results import RoundReport, RoundTracker, final_lines
+from lancards.cli.session import Session, TableSnapshot
+from lancards.cli.tui.cards import strip_slots
+from lancards.cli.tui.controller import BaseController, KeyHelp, styled_cards
+from lancards.cli.tui.eights_screen import EightsController
+from lancards.cli.tui.level8_keys import Level8Controller
+from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 
 WIDE = 120
 """From this many columns the log stands at the right of the table."""

@@ -2,7 +2,7 @@
 
 The player assigns cards to components and picks each joker's declared identity among the valid
 choices (a number in its range for runs and sets, a colour and number for colour runs, a colour
-for colour groups; ruling L8-6). The candidate :class:`~engine.level8.actions.LayDown` is checked
+for colour groups; ruling L8-6). The candidate :class:`~lancards.engine.level8.actions.LayDown` is checked
 with ``game.check`` after every change, so the reason an arrangement is invalid shows at once.
 The quick path loads one of the engine's offered lay-downs (``legal_actions``) instead.
 """
@@ -15,11 +15,11 @@ from itertools import product
 from math import prod
 from typing import Any
 
-from engine.core import EngineError, Seat, SlotId
-from engine.level8.actions import LayDown
-from engine.level8.cards import COLOURS, Card
-from engine.level8.levels import ComponentKind, Level
-from engine.level8.melds import Placed, make_meld, natural
+from lancards.engine.core import EngineError, Seat, SlotId
+from lancards.engine.level8.actions import LayDown
+from lancards.engine.level8.cards import COLOURS, Card
+from lancards.engine.level8.levels import ComponentKind, Level
+from lancards.engine.level8.melds import Placed, make_meld, natural
 
 MAX_COMBINATIONS = 4000
 """The most joker declaration combinations the builder tries when fitting a group."""

@@ -13,9 +13,9 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from cli.session import Session, TableSnapshot
-from cli.tui.cards import card_style, strip_slots
-from engine.core import EngineError
+from lancards.cli.session import Session, TableSnapshot
+from lancards.cli.tui.cards import card_style, strip_slots
+from lancards.engine.core import EngineError
 
 KeyHelp = tuple[str, str]
 """(keys, what they do) for the ``?`` screen."""

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from cli.session import TableSnapshot
-from cli.tui.cards import card_fragment, cards_line
-from cli.tui.controller import BaseController, KeyHelp, name_of
-from engine.core import CHANCE, SlotId
-from engine.eights import EightsState, Pass, Phase, Play, Suit
-from engine.eights.cards import CARDS, NUMBERS, Card
+from lancards.cli.session import TableSnapshot
+from lancards.cli.tui.cards import card_fragment, cards_line
+from lancards.cli.tui.controller import BaseController, KeyHelp, name_of
+from lancards.engine.core import CHANCE, SlotId
+from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
+from lancards.engine.eights.cards import CARDS, NUMBERS, Card
 
 HELP: tuple[KeyHelp, ...] = (
     ("Left/Right", "move the cursor over your hand"),

@@ -1,5 +1,5 @@
 """The Level 8 keys: every move of both editions by keyboard, each a legal action of the snapshot
-or a lay-down the engine accepts (ruling ids in :mod:`engine.level8.actions`).
+or a lay-down the engine accepts (ruling ids in :mod:`lancards.engine.level8.actions`).
 
 Normal keys (``?`` lists them in the game): Left/Right move the cursor over the hand, Space marks
 a card, ``s`` sorts by number or colour; ``d`` draws from the draw pile, ``1``-``6`` draw the top
@@ -18,13 +18,13 @@ from typing import Any, TypeVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from cli.session import TableSnapshot
-from cli.tui import level8_view as draw
-from cli.tui.builder import LayDownBuilder
-from cli.tui.cards import placed_text
-from cli.tui.controller import BaseController, KeyHelp, name_of, styled_cards
-from engine.core import SlotId
-from engine.level8.actions import (
+from lancards.cli.session import TableSnapshot
+from lancards.cli.tui import level8_view as draw
+from lancards.cli.tui.builder import LayDownBuilder
+from lancards.cli.tui.cards import placed_text
+from lancards.cli.tui.controller import BaseController, KeyHelp, name_of, styled_cards
+from lancards.engine.core import SlotId
+from lancards.engine.level8.actions import (
     Add,
     Choose,
     Discard,
@@ -40,8 +40,8 @@ from engine.level8.actions import (
     SwapEnd,
     SwapPut,
 )
-from engine.level8.cards import Card, Kind
-from engine.level8.state import Level8State, Phase
+from lancards.engine.level8.cards import Card, Kind
+from lancards.engine.level8.state import Level8State, Phase
 
 A = TypeVar("A")
 

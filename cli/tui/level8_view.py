@@ -1,7 +1,7 @@
 """Drawing the Level 8 table (both editions) from a snapshot: players, piles, melds, the hand.
 
-Pure functions from a :class:`~cli.session.TableSnapshot` (whose ``view`` is a
-``Level8State``) to prompt-toolkit formatted text; the keys live in :mod:`cli.tui.level8_keys`.
+Pure functions from a :class:`~lancards.cli.session.TableSnapshot` (whose ``view`` is a
+``Level8State``) to prompt-toolkit formatted text; the keys live in :mod:`lancards.cli.tui.level8_keys`.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from cli.session import TableSnapshot
-from cli.tui.cards import card_fragment, placed_text
-from cli.tui.controller import name_of, styled_cards
-from engine.core import CHANCE, SlotId
-from engine.level8.cards import COLOUR_INDEX, Card
-from engine.level8.levels import Component, ComponentKind
-from engine.level8.melds import Meld
-from engine.level8.state import Level8State, Phase
+from lancards.cli.session import TableSnapshot
+from lancards.cli.tui.cards import card_fragment, placed_text
+from lancards.cli.tui.controller import name_of, styled_cards
+from lancards.engine.core import CHANCE, SlotId
+from lancards.engine.level8.cards import COLOUR_INDEX, Card
+from lancards.engine.level8.levels import Component, ComponentKind
+from lancards.engine.level8.melds import Meld
+from lancards.engine.level8.state import Level8State, Phase
 
 EDITION_TITLES = {
     "level8-master": "Level 8 Master",

@@ -25,7 +25,7 @@ from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HS
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from cli.tui.app import STYLE
+from lancards.cli.tui.app import STYLE
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Outcome
+from lancards.engine.core import Outcome
 
 WIN_LEVEL = 9
 """The level value that means WIN (ruling L8-10)."""

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.core import RulesError
-from engine.options import OptionSpec, OptionValue, RuleSetSpec, register
+from lancards.engine.core import RulesError
+from lancards.engine.options import OptionSpec, OptionValue, RuleSetSpec, register
 
 from .actions import EightsAction, Pass, Play, format_action, parse_action
 from .bot import EightsBot

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import (
+from lancards.engine.core import (
     ChanceAction,
     InvalidActionError,
     RandomInt,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from engine.core import Seat
+from lancards.engine.core import Seat
 
 from .actions import EightsAction, Play, format_action, parse_action
 from .cards import DECK_SIZE, EIGHT, NUMBERS

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Final
 
-from engine.core import InvalidActionError
+from lancards.engine.core import InvalidActionError
 
 SUITS_IN_DECK: Final = 4
 NUMBERS: Final = 15

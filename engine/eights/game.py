@@ -1,4 +1,4 @@
-"""The 8s Rule! engine: :class:`EightsGame` implements :class:`engine.core.Game`.
+"""The 8s Rule! engine: :class:`EightsGame` implements :class:`lancards.engine.core.Game`.
 
 Flow of a game (rulings E-1 to E-10):
 
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from engine.core import (
+from lancards.engine.core import (
     ALL_SEATS,
     CHANCE,
     ChanceRequest,
@@ -142,7 +142,7 @@ class EightsGame:
         return EightsState(phase=Phase.DEAL, round=1, dealer=first, **common)
 
     def to_act(self, state: EightsState) -> Seat | None:
-        """The seat to act, :data:`~engine.core.CHANCE` (cut, deal, audit), or None when over."""
+        """The seat to act, :data:`~lancards.engine.core.CHANCE` (cut, deal, audit), or None when over."""
         phase = state.phase
         if phase is Phase.TRICKS or phase is Phase.LAYOUT:
             return state.turn
@@ -586,7 +586,7 @@ class EightsGame:
         return format_action(action)
 
     def bot(self) -> Any:
-        """A new standard bot (:class:`engine.eights.bot.EightsBot`)."""
+        """A new standard bot (:class:`lancards.engine.eights.bot.EightsBot`)."""
         from .bot import EightsBot
 
         return EightsBot()

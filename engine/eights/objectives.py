@@ -25,7 +25,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, Final, TypeGuard
 
-from engine.core import InvalidActionError, RulesError
+from lancards.engine.core import InvalidActionError, RulesError
 
 from .cards import CARDS, DECK_SIZE, NUMBERS, Suit, parse_card
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 from typing import Any, Literal
 
-from engine.core import Outcome, Seat
+from lancards.engine.core import Outcome, Seat
 
 from .state import EightsState
 

@@ -4,7 +4,7 @@ Hidden information (see ``docs/rules-eights.md``): every physical card occupies 
 cards always belong to one *generation* of slots, ``base .. base + 59``; every shuffle takes all
 60 cards and gives them the next 60 slot ids, so ids are never reused. For each slot the state
 keeps the card index (``-1`` when this state does not know it) and a knowledge mask (which seats
-know it; :data:`engine.core.ALL_SEATS` = public).
+know it; :data:`lancards.engine.core.ALL_SEATS` = public).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
 
-from engine.core import Seat, SlotId
+from lancards.engine.core import Seat, SlotId
 
 from .cards import CARDS, Card, Suit
 from .objectives import Objectives, default_objectives

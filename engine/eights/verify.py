@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.core import ALL_SEATS
+from lancards.engine.core import ALL_SEATS
 
 from .cards import CARDS, DECK_SIZE
 from .objectives import ObjectiveKind

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.level8.game import LEVEL8, Level8Game
-from engine.level8.rules import OPTIONS, Level8Rules, build
-from engine.options import OptionValue, RuleSetSpec, register
+from lancards.engine.level8.game import LEVEL8, Level8Game
+from lancards.engine.level8.rules import OPTIONS, Level8Rules, build
+from lancards.engine.options import OptionValue, RuleSetSpec, register
 
 
 def _builder(edition: str):  # type: ignore[no-untyped-def]

@@ -1,8 +1,8 @@
 """Level 8 actions: a closed set of immutable types with one text notation.
 
-Every action is written ``SEAT: VERB ARGS`` (chance: ``*: ...``, see :mod:`engine.core`);
+Every action is written ``SEAT: VERB ARGS`` (chance: ``*: ...``, see :mod:`lancards.engine.core`);
 :func:`parse_action` and ``str(action)`` round-trip. Cards are written as placed cards
-(:mod:`engine.level8.melds`): ``R7#17``, ``J1-5#18=5``.
+(:mod:`lancards.engine.level8.melds`): ``R7#17``, ``J1-5#18=5``.
 
 =============================================  ===================================================
 ``2: draw``                                    draw the top card of the draw pile (L8-3)
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core import (
+from lancards.engine.core import (
     CHANCE,
     ChanceAction,
     InvalidActionError,
@@ -34,8 +34,8 @@ from engine.core import (
     parse_chance,
     split_tokens,
 )
-from engine.level8.cards import parse_card
-from engine.level8.melds import Placed, parse_placed
+from lancards.engine.level8.cards import parse_card
+from lancards.engine.level8.melds import Placed, parse_placed
 
 
 @dataclass(frozen=True, slots=True)

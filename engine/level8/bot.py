@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.core import Seat
-from engine.level8.actions import (
+from lancards.engine.core import Seat
+from lancards.engine.level8.actions import (
     Action,
     Add,
     Choose,
@@ -20,10 +20,10 @@ from engine.level8.actions import (
     Show,
     SwapPut,
 )
-from engine.level8.cards import Card, Kind
-from engine.level8.levels import ComponentKind
-from engine.level8.melds import add_options
-from engine.level8.state import Level8State, Phase
+from lancards.engine.level8.cards import Card, Kind
+from lancards.engine.level8.levels import ComponentKind
+from lancards.engine.level8.melds import add_options
+from lancards.engine.level8.state import Level8State, Phase
 
 
 class HandStats:

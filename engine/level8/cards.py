@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
 
-from engine.core import InvalidActionError
+from lancards.engine.core import InvalidActionError
 
 
 class Colour(Enum):

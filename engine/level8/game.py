@@ -1,4 +1,4 @@
-"""The Level 8 engine: both editions behind the one interface of :class:`engine.core.Game`."""
+"""The Level 8 engine: both editions behind the one interface of :class:`lancards.engine.core.Game`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from engine.core import (
+from lancards.engine.core import (
     ALL_SEATS,
     CHANCE,
     ChanceRequest,
@@ -23,8 +23,8 @@ from engine.core import (
     SlotId,
     seat_bit,
 )
-from engine.level8 import steps
-from engine.level8.actions import (
+from lancards.engine.level8 import steps
+from lancards.engine.level8.actions import (
     Action,
     Add,
     Choose,
@@ -43,11 +43,11 @@ from engine.level8.actions import (
     format_action,
     parse_action,
 )
-from engine.level8.cards import Card, Kind, deck_counts
-from engine.level8.laydown import enumerate_laydowns
-from engine.level8.melds import Placed, add_options, natural
-from engine.level8.rules import Level8Rules
-from engine.level8.state import Level8State, Phase
+from lancards.engine.level8.cards import Card, Kind, deck_counts
+from lancards.engine.level8.laydown import enumerate_laydowns
+from lancards.engine.level8.melds import Placed, add_options, natural
+from lancards.engine.level8.rules import Level8Rules
+from lancards.engine.level8.state import Level8State, Phase
 
 
 def _plain(slot: SlotId, card: Card) -> Placed:
@@ -130,7 +130,7 @@ class Level8Game:
     def legal_actions(self, state: Level8State, seat: Seat) -> list[Action]:
         """Every legal action of ``seat``, deterministic order; empty if ``seat`` is not to act.
 
-        Lay-downs are canonical and at most :data:`engine.level8.laydown.MAX_LAYDOWNS`
+        Lay-downs are canonical and at most :data:`lancards.engine.level8.laydown.MAX_LAYDOWNS`
         (see that module); identical faces (jokers, special cards) appear once, with the lowest
         slot. Only cards whose identity this state knows are offered.
         """
@@ -299,7 +299,7 @@ class Level8Game:
     # -- notation and bot ----------------------------------------------------------------------
 
     def parse_action(self, text: str) -> Action:
-        """Parse action notation (:mod:`engine.level8.actions`)."""
+        """Parse action notation (:mod:`lancards.engine.level8.actions`)."""
         return parse_action(text)
 
     def format_action(self, action: Action) -> str:
@@ -307,8 +307,8 @@ class Level8Game:
         return format_action(action)
 
     def bot(self) -> Any:
-        """The greedy bot (:class:`engine.level8.bot.GreedyBot`)."""
-        from engine.level8.bot import GreedyBot
+        """The greedy bot (:class:`lancards.engine.level8.bot.GreedyBot`)."""
+        from lancards.engine.level8.bot import GreedyBot
 
         return GreedyBot()
 

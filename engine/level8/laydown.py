@@ -26,10 +26,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from engine.core import SlotId
-from engine.level8.cards import COLOURS, Card, Colour
-from engine.level8.levels import Component, ComponentKind, Level
-from engine.level8.melds import Placed, natural
+from lancards.engine.core import SlotId
+from lancards.engine.level8.cards import COLOURS, Card, Colour
+from lancards.engine.level8.levels import Component, ComponentKind, Level
+from lancards.engine.level8.melds import Placed, natural
 
 MAX_LAYDOWNS = 48
 """The most lay-downs ``legal_actions`` offers in one position."""

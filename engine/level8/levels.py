@@ -24,7 +24,7 @@ import tomllib
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.core import RulesError
+from lancards.engine.core import RulesError
 
 
 class ComponentKind(Enum):

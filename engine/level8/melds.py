@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core import InvalidActionError, Seat, SlotId
-from engine.level8.cards import Card, Colour, parse_card
-from engine.level8.levels import ComponentKind
+from lancards.engine.core import InvalidActionError, Seat, SlotId
+from lancards.engine.level8.cards import Card, Colour, parse_card
+from lancards.engine.level8.levels import ComponentKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from engine.core import RulesError
-from engine.level8.cards import Card, make_deck
-from engine.level8.levels import CLASSIC_FRONT, MASTER_FRONT, LevelCard, parse_level_card
-from engine.options import OptionSpec, OptionValue
+from lancards.engine.core import RulesError
+from lancards.engine.level8.cards import Card, make_deck
+from lancards.engine.level8.levels import CLASSIC_FRONT, MASTER_FRONT, LevelCard, parse_level_card
+from lancards.engine.options import OptionSpec, OptionValue
 
 Edition = Literal["level8-master", "level8", "level8-en"]
 

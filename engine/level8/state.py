@@ -7,11 +7,11 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from engine.core import Seat, SlotId
-from engine.level8.cards import Card
-from engine.level8.levels import Level, LevelCard
-from engine.level8.melds import Meld
-from engine.level8.rules import Level8Rules
+from lancards.engine.core import Seat, SlotId
+from lancards.engine.level8.cards import Card
+from lancards.engine.level8.levels import Level, LevelCard
+from lancards.engine.level8.melds import Meld
+from lancards.engine.level8.rules import Level8Rules
 
 
 class Phase(Enum):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from engine.core import (
+from lancards.engine.core import (
     ALL_SEATS,
     CHANCE,
     IllegalActionError,
@@ -24,7 +24,7 @@ from engine.core import (
     SlotId,
     seat_bit,
 )
-from engine.level8.actions import (
+from lancards.engine.level8.actions import (
     Action,
     Add,
     Choose,
@@ -41,10 +41,10 @@ from engine.level8.actions import (
     SwapEnd,
     SwapPut,
 )
-from engine.level8.cards import Card, Kind, deck_counts
-from engine.level8.melds import Meld, Placed, add_error, make_meld, natural, with_card
-from engine.level8.rules import HAND_SIZE, WIN_LEVEL
-from engine.level8.state import Level8State, Phase, set_at, without
+from lancards.engine.level8.cards import Card, Kind, deck_counts
+from lancards.engine.level8.melds import Meld, Placed, add_error, make_meld, natural, with_card
+from lancards.engine.level8.rules import HAND_SIZE, WIN_LEVEL
+from lancards.engine.level8.state import Level8State, Phase, set_at, without
 
 
 def fail(state: Level8State, action: Action, reason: str, ruling: str) -> NoReturn:

@@ -2,5 +2,5 @@
 
 ElGamal over secp256k1 with a joint key, one proven re-encryption shuffle per peer
 (Terelius-Wikström), Chaum-Pedersen decryption shares; see ``docs/mental-poker.md``. The peer
-layer drives one :class:`p2p.crypto.coordinator.DeckCoordinator` per seat.
+layer drives one :class:`lancards.p2p.crypto.coordinator.DeckCoordinator` per seat.
 """

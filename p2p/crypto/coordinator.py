@@ -9,7 +9,7 @@ global random generator: every random input comes from the ``random_bytes`` call
 
 The steps (``docs/mental-poker.md`` has the whole protocol):
 
-1. Joint key (epoch 0, :mod:`p2p.crypto.keygen`): every seat sends ``key_commit``; once all
+1. Joint key (epoch 0, :mod:`lancards.p2p.crypto.keygen`): every seat sends ``key_commit``; once all
    commitments are in, every seat sends ``key_reveal``.
 2. Shuffle epochs 1, 2, ...: for an engine ``ShuffleRequest`` every peer calls
    ``begin_shuffle``; seats 0, 1, ... in turn send a proven re-encryption shuffle of the
@@ -19,7 +19,7 @@ The steps (``docs/mental-poker.md`` has the whole protocol):
    holder may later open a card it knows (``make_open``) with its own share and the others'.
 
 Every message is checked when it arrives; a failure raises a
-:class:`~p2p.crypto.errors.PeerFaultError` naming the seat at fault and the epoch, and leaves
+:class:`~lancards.p2p.crypto.errors.PeerFaultError` naming the seat at fault and the epoch, and leaves
 the coordinator's state unchanged.
 """
 
@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from p2p.crypto.deck import (
+from lancards.p2p.crypto.deck import (
     Debt,
     DeckEvent,
     EpochComplete,
@@ -39,19 +39,19 @@ from p2p.crypto.deck import (
     SlotId,
     TableParams,
 )
-from p2p.crypto.elgamal import (
+from lancards.p2p.crypto.elgamal import (
     Ciphertext,
     card_points,
     open_encryption,
 )
-from p2p.crypto.errors import (
+from lancards.p2p.crypto.errors import (
     DeckUsageError,
     InvalidMessageError,
     ProtocolViolationError,
 )
-from p2p.crypto.group import ORDER, Point, RandomBytes, random_scalar
-from p2p.crypto.keygen import KeyPhase
-from p2p.crypto.messages import (
+from lancards.p2p.crypto.group import ORDER, Point, RandomBytes, random_scalar
+from lancards.p2p.crypto.keygen import KeyPhase
+from lancards.p2p.crypto.messages import (
     KeyCommit,
     KeyReveal,
     Message,
@@ -60,10 +60,10 @@ from p2p.crypto.messages import (
     decode_message,
     encode_message,
 )
-from p2p.crypto.proofs import PUBLIC
-from p2p.crypto.shuffle import check_shuffle_proof, gen_shuffle, gen_shuffle_proof
-from p2p.crypto.slots import OPENING, SlotTable
-from p2p.crypto.transcript import ProofContext
+from lancards.p2p.crypto.proofs import PUBLIC
+from lancards.p2p.crypto.shuffle import check_shuffle_proof, gen_shuffle, gen_shuffle_proof
+from lancards.p2p.crypto.slots import OPENING, SlotTable
+from lancards.p2p.crypto.transcript import ProofContext
 
 __all__ = ["OPENING", "DeckCoordinator"]
 
@@ -88,7 +88,7 @@ class DeckCoordinator:
         params: the table's parameters (the same at every peer).
         seat: this peer's seat.
         random_bytes: the source of every random input (``secrets.token_bytes`` in play, a
-            :class:`~p2p.crypto.group.SeededRandomBytes` in tests).
+            :class:`~lancards.p2p.crypto.group.SeededRandomBytes` in tests).
         secret_key: this seat's key share ``x`` when restoring after a restart; a new one is
             drawn when omitted. The peer layer must store it durably before sending anything.
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from p2p.crypto.errors import DeckUsageError
-from p2p.crypto.group import Point
+from lancards.p2p.crypto.errors import DeckUsageError
+from lancards.p2p.crypto.group import Point
 
 Seat = int
 """A seat number, 0-based (``engine.core.Seat``)."""

@@ -22,7 +22,7 @@ from typing import Final
 
 from coincurve import PublicKey
 
-from p2p.crypto.errors import EncodingError
+from lancards.p2p.crypto.errors import EncodingError
 
 ORDER: Final[int] = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 """The order n of secp256k1 (SEC 2 v2, section 2.4.1)."""

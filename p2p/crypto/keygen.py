@@ -10,12 +10,12 @@ Cryptography", v0.6, section 22.4). Nobody knows the joint secret ``sum x_i``.
 
 from __future__ import annotations
 
-from p2p.crypto.deck import Debt, Seat, TableParams
-from p2p.crypto.errors import DeckError, DeckUsageError, ProtocolViolationError
-from p2p.crypto.group import Point, RandomBytes, mul_base, point_sum
-from p2p.crypto.messages import KeyCommit, KeyReveal
-from p2p.crypto.proofs import check_key, key_commitment, prove_key
-from p2p.crypto.transcript import ProofContext
+from lancards.p2p.crypto.deck import Debt, Seat, TableParams
+from lancards.p2p.crypto.errors import DeckError, DeckUsageError, ProtocolViolationError
+from lancards.p2p.crypto.group import Point, RandomBytes, mul_base, point_sum
+from lancards.p2p.crypto.messages import KeyCommit, KeyReveal
+from lancards.p2p.crypto.proofs import check_key, key_commitment, prove_key
+from lancards.p2p.crypto.transcript import ProofContext
 
 
 class KeyPhase:

@@ -17,9 +17,9 @@ import hashlib
 from dataclasses import dataclass
 from typing import Final
 
-from p2p.crypto.elgamal import Ciphertext
-from p2p.crypto.errors import ProofError
-from p2p.crypto.group import (
+from lancards.p2p.crypto.elgamal import Ciphertext
+from lancards.p2p.crypto.errors import ProofError
+from lancards.p2p.crypto.group import (
     ORDER,
     Point,
     RandomBytes,
@@ -28,7 +28,7 @@ from p2p.crypto.group import (
     point_sum,
     random_scalar,
 )
-from p2p.crypto.transcript import DOMAIN_TAG, ProofContext, Transcript
+from lancards.p2p.crypto.transcript import DOMAIN_TAG, ProofContext, Transcript
 
 KEY_PROOF: Final[str] = "key proof of knowledge"
 SHARE_PROOF: Final[str] = "decryption share proof"

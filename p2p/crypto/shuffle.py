@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from p2p.crypto.elgamal import Ciphertext, chain_generator, reencrypt, shuffle_generators
-from p2p.crypto.errors import ProofError
-from p2p.crypto.group import (
+from lancards.p2p.crypto.elgamal import Ciphertext, chain_generator, reencrypt, shuffle_generators
+from lancards.p2p.crypto.errors import ProofError
+from lancards.p2p.crypto.group import (
     ORDER,
     G,
     Point,
@@ -35,7 +35,7 @@ from p2p.crypto.group import (
     random_permutation,
     random_scalar,
 )
-from p2p.crypto.transcript import ProofContext, Transcript
+from lancards.p2p.crypto.transcript import ProofContext, Transcript
 
 SHUFFLE_PROOF: Final[str] = "proof of shuffle"
 

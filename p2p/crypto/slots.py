@@ -4,7 +4,7 @@ A slot holds its ciphertext and the epoch that produced it; once revealed it als
 index (public, or known to this seat alone). A *reveal* is one (slot, recipient) pair, the
 recipient a seat (a private reveal: deal, draw) or ``PUBLIC``; it records whether the engine
 asked for it, whether this seat sent its decryption share, and the verified shares received.
-:class:`~p2p.crypto.coordinator.DeckCoordinator` owns one table and drives it.
+:class:`~lancards.p2p.crypto.coordinator.DeckCoordinator` owns one table and drives it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from p2p.crypto.deck import (
+from lancards.p2p.crypto.deck import (
     CardLearned,
     CardOpened,
     CardRevealed,
@@ -23,12 +23,12 @@ from p2p.crypto.deck import (
     SlotId,
     TableParams,
 )
-from p2p.crypto.elgamal import Ciphertext, card_lookup, card_points, decrypt_with_shares
-from p2p.crypto.errors import DeckError, DeckUsageError, ProofError, ProtocolViolationError
-from p2p.crypto.group import Point, RandomBytes
-from p2p.crypto.messages import OpenMessage, Share, SharesMessage
-from p2p.crypto.proofs import PUBLIC, check_share, prove_share
-from p2p.crypto.transcript import ProofContext
+from lancards.p2p.crypto.elgamal import Ciphertext, card_lookup, card_points, decrypt_with_shares
+from lancards.p2p.crypto.errors import DeckError, DeckUsageError, ProofError, ProtocolViolationError
+from lancards.p2p.crypto.group import Point, RandomBytes
+from lancards.p2p.crypto.messages import OpenMessage, Share, SharesMessage
+from lancards.p2p.crypto.proofs import PUBLIC, check_share, prove_share
+from lancards.p2p.crypto.transcript import ProofContext
 
 OPENING: Final[str] = "card opening"
 """The name of the proof an ``open`` message makes (its shares decrypt to the claimed card)."""

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from p2p.crypto.group import ORDER, Point, encode_scalar, frame
+from lancards.p2p.crypto.group import ORDER, Point, encode_scalar, frame
 
 DOMAIN_TAG: Final[bytes] = b"lancards/mental-poker/v1"
 """The protocol's domain tag; first item of every transcript and every commitment."""

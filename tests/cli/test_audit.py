@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cli.main import main
+from lancards.cli.main import main
 from tests.p2p.core_harness import make_cores
 
 

@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from cli.bench_net import free_ports
-from cli.main import main
+from lancards.cli.bench_net import free_ports
+from lancards.cli.main import main
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from cli.main import main
+from lancards.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,7 +25,7 @@ def entries(home: Path) -> int:
 def test_resume_after_sigkill(tmp_path, monkeypatch, capsys):
     home = tmp_path / "home"
     env = {**os.environ, "LANCARDS_HOME": str(home)}
-    proc = subprocess.Popen([sys.executable, "-m", "cli", "play", "--autoplay", "--seed", "4"],
+    proc = subprocess.Popen([sys.executable, "-m", "lancards", "play", "--autoplay", "--seed", "4"],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cli.main import main
+from lancards.cli.main import main
 
 
 def run(capsys, *argv):

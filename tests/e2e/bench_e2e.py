@@ -31,14 +31,14 @@ PORT = 47000
 
 
 def machine() -> dict[str, Any]:
-    from cli.bench import machine as describe
+    from lancards.cli.bench import machine as describe
 
     return dict(describe())
 
 
 def deal_and_latency(n: int, game: str, folder: Path) -> dict[str, Any]:
     """One whole game of ``n`` node processes across namespaces, with timings."""
-    from cli.bench_net import analyse, new_table, write_configs
+    from lancards.cli.bench_net import analyse, new_table, write_configs
 
     table, seats = new_table(n, game)
     with Lan(n) as lan:

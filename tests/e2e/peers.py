@@ -22,7 +22,7 @@ NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay", "gus", "hal")
 
 def lancards(*args: str) -> list[str]:
     """The command line of ``lancards ARGS`` with this interpreter."""
-    return [sys.executable, "-m", "cli", *args]
+    return [sys.executable, "-m", "lancards", *args]
 
 
 @dataclass
@@ -51,7 +51,7 @@ class Peer:
 
     def public_key(self) -> str:
         """Its Ed25519 key (hex); creates its identity file in ``home`` on first use."""
-        from p2p.identity import identity_path, load_or_create_identity
+        from lancards.p2p.identity import identity_path, load_or_create_identity
 
         path = identity_path(env={"LANCARDS_HOME": str(self.home)})
         return load_or_create_identity(path, nick=self.nick).public_key.hex()

@@ -41,7 +41,7 @@ def test_lobby_lists_the_table_found_by_mdns_and_joins_it(lan, tmp_path):
     bob.folder.mkdir(parents=True, exist_ok=True)
     session = f"lc-lobby-{lan.tag}"
     command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
-               f"{sys.executable} -m cli join --name bob --interface {bob.address}")
+               f"{sys.executable} -m lancards join --name bob --interface {bob.address}")
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, command)
     try:
         screen = wait_screen(session, r"level8 +ann ", 30)
@@ -63,7 +63,7 @@ def test_lobby_creates_a_table_that_another_peer_joins(lan, tmp_path):
     bob.folder.mkdir(parents=True, exist_ok=True)
     session = f"lc-create-{lan.tag}"
     command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
-               f"{sys.executable} -m cli join --name bob --interface {bob.address} "
+               f"{sys.executable} -m lancards join --name bob --interface {bob.address} "
                "--game level8 --players 2")
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, command)
     try:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from engine.core import CHANCE, Reveal, RevealRequest, Shuffle
-from engine.eights import EIGHTS, EightsRules, EightsState, Pass, Phase, Play, parse_card
-from engine.eights.actions import EightsAction
-from engine.eights.cards import DECK_SIZE
-from engine.eights.state import RoundResult
+from lancards.engine.core import CHANCE, Reveal, RevealRequest, Shuffle
+from lancards.engine.eights import EIGHTS, EightsRules, EightsState, Pass, Phase, Play, parse_card
+from lancards.engine.eights.actions import EightsAction
+from lancards.engine.eights.cards import DECK_SIZE
+from lancards.engine.eights.state import RoundResult
 
 GAME = EIGHTS
 

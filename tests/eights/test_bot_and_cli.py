@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
-from engine.core import CHANCE
-from engine.driver import SeededChance
-from engine.eights import EightsAction, EightsBot, EightsRules, EightsState, Phase, Play
+from lancards.cli.main import main
+from lancards.engine.core import CHANCE
+from lancards.engine.driver import SeededChance
+from lancards.engine.eights import EightsAction, EightsBot, EightsRules, EightsState, Phase, Play
 
 from .helpers import GAME, deal, first_legal, play_all
 
@@ -119,7 +119,7 @@ def test_selfplay_eights(capsys: pytest.CaptureFixture[str], players: int) -> No
 
 
 def test_selfplay_with_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from engine.eights import DEFAULT_OBJECTIVES_TOML
+    from lancards.engine.eights import DEFAULT_OBJECTIVES_TOML
 
     path = tmp_path / "objectives.toml"
     path.write_text(DEFAULT_OBJECTIVES_TOML.replace("points = 10 ", "points = 20 "), "utf-8")

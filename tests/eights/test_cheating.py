@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import (
+from lancards.engine.core import (
     EngineError,
     IllegalActionError,
     InvalidActionError,
@@ -14,7 +14,16 @@ from engine.core import (
     RevealRequest,
     Shuffle,
 )
-from engine.eights import Card, EightsRules, EightsState, Pass, Phase, Play, Suit, parse_card
+from lancards.engine.eights import (
+    Card,
+    EightsRules,
+    EightsState,
+    Pass,
+    Phase,
+    Play,
+    Suit,
+    parse_card,
+)
 
 from .helpers import GAME, deal, play, slot_of
 

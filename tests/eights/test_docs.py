@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from engine.eights import default_objectives, parse_objectives
+from lancards.engine.eights import default_objectives, parse_objectives
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules-eights.md"

@@ -11,8 +11,8 @@ import json
 import os
 from pathlib import Path
 
-from engine.driver import play_local
-from engine.eights import EIGHTS, EightsRules, parse_action
+from lancards.engine.driver import play_local
+from lancards.engine.eights import EIGHTS, EightsRules, parse_action
 
 GOLDEN = Path(__file__).parent / "golden" / "eights_4p_seed7.txt"
 

@@ -8,9 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import InvalidActionError, Reveal, Shuffle
-from engine.eights import CARDS, EIGHTS, Card, EightsBot, Pass, Play, Suit, parse_action, parse_card
-from engine.eights.actions import EightsAction
+from lancards.engine.core import InvalidActionError, Reveal, Shuffle
+from lancards.engine.eights import (
+    CARDS,
+    EIGHTS,
+    Card,
+    EightsBot,
+    Pass,
+    Play,
+    Suit,
+    parse_action,
+    parse_card,
+)
+from lancards.engine.eights.actions import EightsAction
 
 
 @pytest.mark.parametrize(

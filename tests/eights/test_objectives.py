@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import RulesError
-from engine.eights import (
+from lancards.engine.core import RulesError
+from lancards.engine.eights import (
     DEFAULT_OBJECTIVES_TOML,
     EIGHTS,
     SPEC,
@@ -13,7 +13,7 @@ from engine.eights import (
     default_objectives,
     parse_objectives,
 )
-from engine.options import rule_set
+from lancards.engine.options import rule_set
 
 from .helpers import cards, deal, finish_round, play_all
 

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import ALL_SEATS, CHANCE
-from engine.driver import SeededChance, play_local
-from engine.eights import EIGHTS, EightsRules, EightsState, Pass, Phase, Play, parse_action
-from engine.eights.actions import EightsAction
-from engine.eights.cards import CARDS, NUMBERS
-from engine.eights.play import is_eight_of_led_suit, is_playable
+from lancards.engine.core import ALL_SEATS, CHANCE
+from lancards.engine.driver import SeededChance, play_local
+from lancards.engine.eights import EIGHTS, EightsRules, EightsState, Pass, Phase, Play, parse_action
+from lancards.engine.eights.actions import EightsAction
+from lancards.engine.eights.cards import CARDS, NUMBERS
+from lancards.engine.eights.play import is_eight_of_led_suit, is_playable
 
 GAME = EIGHTS
 PLAYERS = [3, 4, 5, 6]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import CHANCE, IllegalActionError, RevealRequest
-from engine.eights import Card, EightsState, Pass, Phase, Play, Suit
-from engine.eights.play import EMPTY_LAYOUT, is_playable, lay
-from engine.eights.state import Renege
+from lancards.engine.core import CHANCE, IllegalActionError, RevealRequest
+from lancards.engine.eights import Card, EightsState, Pass, Phase, Play, Suit
+from lancards.engine.eights.play import EMPTY_LAYOUT, is_playable, lay
+from lancards.engine.eights.state import Renege
 
 from .helpers import GAME, cards, deal, first_legal, move, play, reveal_all
 

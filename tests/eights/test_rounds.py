@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from engine.core import CHANCE, Reveal, RevealRequest, Shuffle, ShuffleRequest
-from engine.eights import CARDS, EightsRules, EightsState, Phase, parse_card
-from engine.eights.objectives import default_objectives
+from lancards.engine.core import CHANCE, Reveal, RevealRequest, Shuffle, ShuffleRequest
+from lancards.engine.eights import CARDS, EightsRules, EightsState, Phase, parse_card
+from lancards.engine.eights.objectives import default_objectives
 
 from .helpers import GAME, deal, finish_round, play, play_all
 

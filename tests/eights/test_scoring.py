@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from engine.core import RulesError
-from engine.eights import EIGHTS, SPEC, EightsRules, EightsState, Phase, RoundResult
-from engine.eights.outcome import ranking, teams
+from lancards.engine.core import RulesError
+from lancards.engine.eights import EIGHTS, SPEC, EightsRules, EightsState, Phase, RoundResult
+from lancards.engine.eights.outcome import ranking, teams
 
 
 def finished(n: int, rows: list[list[int]], *, partners: bool = False) -> EightsState:

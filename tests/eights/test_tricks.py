@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalActionError
-from engine.eights import Card, Pass, Play, Suit, parse_card
-from engine.eights.play import TrickPlay, trick_winner
-from engine.eights.state import Renege
+from lancards.engine.core import IllegalActionError
+from lancards.engine.eights import Card, Pass, Play, Suit, parse_card
+from lancards.engine.eights.play import TrickPlay, trick_winner
+from lancards.engine.eights.state import Renege
 
 from .helpers import GAME, deal, finish_round, move, play, play_all, slot_of
 

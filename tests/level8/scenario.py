@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from engine.core import ALL_SEATS, seat_bit
-from engine.level8 import LEVEL8
-from engine.level8.actions import Action, parse_action
-from engine.level8.cards import Card, parse_card
-from engine.level8.levels import ComponentKind
-from engine.level8.melds import Meld, make_meld, parse_placed
-from engine.level8.state import Level8State, Phase
-from engine.options import rule_set
+from lancards.engine.core import ALL_SEATS, seat_bit
+from lancards.engine.level8 import LEVEL8
+from lancards.engine.level8.actions import Action, parse_action
+from lancards.engine.level8.cards import Card, parse_card
+from lancards.engine.level8.levels import ComponentKind
+from lancards.engine.level8.melds import Meld, make_meld, parse_placed
+from lancards.engine.level8.state import Level8State, Phase
+from lancards.engine.options import rule_set
 
 G = LEVEL8
 

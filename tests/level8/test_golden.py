@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.driver import play_local
-from engine.level8 import LEVEL8 as G
-from engine.options import rule_set
+from lancards.engine.driver import play_local
+from lancards.engine.level8 import LEVEL8 as G
+from lancards.engine.options import rule_set
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import ALL_SEATS, IllegalActionError, seat_bit
-from engine.level8.actions import LayDown
-from engine.level8.levels import ComponentKind as K
-from engine.level8.melds import make_meld, parse_placed
-from engine.level8.state import Phase
+from lancards.engine.core import ALL_SEATS, IllegalActionError, seat_bit
+from lancards.engine.level8.actions import LayDown
+from lancards.engine.level8.levels import ComponentKind as K
+from lancards.engine.level8.melds import make_meld, parse_placed
+from lancards.engine.level8.state import Phase
 from tests.level8.scenario import G, act, build, hand_text, resolve, slot_of
 
 

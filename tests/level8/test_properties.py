@@ -15,16 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import ALL_SEATS, CHANCE, seat_bit
-from engine.digest import state_digest
-from engine.driver import SeededChance
-from engine.level8 import LEVEL8 as G
-from engine.level8.bot import GreedyBot
-from engine.level8.cards import make_deck
-from engine.level8.laydown import enumerate_laydowns
-from engine.level8.levels import CLASSIC_FRONT, MASTER_FRONT, Component, ComponentKind
-from engine.level8.melds import make_meld
-from engine.options import rule_set
+from lancards.engine.core import ALL_SEATS, CHANCE, seat_bit
+from lancards.engine.digest import state_digest
+from lancards.engine.driver import SeededChance
+from lancards.engine.level8 import LEVEL8 as G
+from lancards.engine.level8.bot import GreedyBot
+from lancards.engine.level8.cards import make_deck
+from lancards.engine.level8.laydown import enumerate_laydowns
+from lancards.engine.level8.levels import CLASSIC_FRONT, MASTER_FRONT, Component, ComponentKind
+from lancards.engine.level8.melds import make_meld
+from lancards.engine.options import rule_set
 
 EDITIONS = ("level8-master", "level8", "level8-en")
 

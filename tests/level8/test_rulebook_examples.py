@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalActionError
-from engine.level8.levels import ComponentKind as K
-from engine.level8.melds import make_meld, parse_placed
-from engine.level8.state import Phase
+from lancards.engine.core import IllegalActionError
+from lancards.engine.level8.levels import ComponentKind as K
+from lancards.engine.level8.melds import make_meld, parse_placed
+from lancards.engine.level8.state import Phase
 from tests.level8.scenario import G, act, build, hand_text, resolve
 
 RUN, CRUN, SET = K.RUN, K.COLOUR_RUN, K.SET

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import CHANCE, IllegalActionError, RevealRequest, Shuffle, ShuffleRequest
-from engine.level8.state import Phase
+from lancards.engine.core import CHANCE, IllegalActionError, RevealRequest, Shuffle, ShuffleRequest
+from lancards.engine.level8.state import Phase
 from tests.level8.scenario import G, act, build, hand_text, resolve, slot_of
 
 

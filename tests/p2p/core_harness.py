@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from p2p.core import GameCore, Notice, Output, Persist, Send
-from p2p.crypto.group import SeededRandomBytes
-from p2p.identity import Identity
-from p2p.table import StartedTable, start_local
+from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
+from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.identity import Identity
+from lancards.p2p.table import StartedTable, start_local
 
 NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
 

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from engine.core import ALL_SEATS, seat_bit
-from p2p.core import GameCore, Persist, Send
-from p2p.crypto.group import SeededRandomBytes
-from p2p.record import Entry
-from p2p.sealed import seal
-from p2p.wire import sign_envelope
+from lancards.engine.core import ALL_SEATS, seat_bit
+from lancards.p2p.core import GameCore, Persist, Send
+from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.record import Entry
+from lancards.p2p.sealed import seal
+from lancards.p2p.wire import sign_envelope
 from tests.p2p.core_harness import make_cores, make_table
 
 

@@ -11,8 +11,8 @@ import sys
 import time
 from pathlib import Path
 
-from cli.bench_net import free_ports
-from p2p.audit import audit_lines
+from lancards.cli.bench_net import free_ports
+from lancards.p2p.audit import audit_lines
 from tests.p2p.core_harness import make_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +28,7 @@ def journal_entries(folder: Path) -> int:
 
 def start(cfg: Path, log: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "cli", "node", str(cfg), "--deadline", "300"],
+        [sys.executable, "-m", "lancards", "node", str(cfg), "--deadline", "300"],
         cwd=ROOT, stdout=log.open("ab"), stderr=subprocess.STDOUT,
     )
 

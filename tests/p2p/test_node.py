@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
-from p2p.core import GameCore
-from p2p.crypto.group import SeededRandomBytes
-from p2p.node import PeerAddress, PeerNode
-from p2p.store import TableStore
-from p2p.transport import Mesh, TransportConfig
+from lancards.p2p.core import GameCore
+from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.node import PeerAddress, PeerNode
+from lancards.p2p.store import TableStore
+from lancards.p2p.transport import Mesh, TransportConfig
 from tests.p2p.core_harness import make_table
 
 CONFIG = TransportConfig(ping_interval=2.0, ping_timeout=5.0, backoff_max=0.5)

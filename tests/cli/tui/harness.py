@@ -18,8 +18,8 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from cli.local_session import LocalSession
-from cli.tui.app import TableScreen
+from lancards.cli.local_session import LocalSession
+from lancards.cli.tui.app import TableScreen
 
 KEYS = {
     "left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B",

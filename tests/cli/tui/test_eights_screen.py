@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cli.local_session import LocalSession
-from engine.eights import EightsState
+from lancards.cli.local_session import LocalSession
+from lancards.engine.eights import EightsState
 from tests.cli.tui.harness import driven
 from tests.eights.helpers import deal, play_all
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from cli.local_session import LocalSession
-from engine.level8.levels import ComponentKind as K
-from engine.level8.state import Level8State, Phase
+from lancards.cli.local_session import LocalSession
+from lancards.engine.level8.levels import ComponentKind as K
+from lancards.engine.level8.state import Level8State, Phase
 from tests.cli.tui.harness import Driver, driven
 from tests.level8.scenario import build, hand_text
 

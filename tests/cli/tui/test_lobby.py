@@ -9,7 +9,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from cli.tui.lobby import LobbyScreen, TableEntry
+from lancards.cli.tui.lobby import LobbyScreen, TableEntry
 from tests.cli.tui.harness import KEYS, PyteTerminal
 
 TABLES = [

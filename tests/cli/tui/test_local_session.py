@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
-from cli.local_session import LocalSession
-from engine.core import IllegalActionError
-from engine.level8.actions import Draw
-from engine.level8.state import Phase
+from lancards.cli.local_session import LocalSession
+from lancards.engine.core import IllegalActionError
+from lancards.engine.level8.actions import Draw
+from lancards.engine.level8.state import Phase
 from tests.level8.scenario import build
 
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from cli.main import main
-from engine.driver import play_local
-from engine.options import rule_set
+from lancards.cli.main import main
+from lancards.engine.driver import play_local
+from lancards.engine.options import rule_set
 
 GAMES = ["level8-master", "level8", "level8-en", "eights"]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from p2p.identity import Identity, identity_path
+from lancards.p2p.identity import Identity, identity_path
 
 TMUX = shutil.which("tmux")
 REPO = Path(__file__).resolve().parents[3]
@@ -53,7 +53,7 @@ def test_play_in_tmux_shows_the_hand_a_draw_and_a_discard(tmp_path):
     path.write_text(Identity(bytes([7]) * 32, "Tess").to_json())
     path.chmod(0o600)
     name = f"lancards-test-{os.getpid()}"
-    command = (f"cd {REPO} && LANCARDS_HOME={tmp_path} {sys.executable} -m cli play --seed 2 "
+    command = (f"cd {REPO} && LANCARDS_HOME={tmp_path} {sys.executable} -m lancards play --seed 2 "
                "--bot-delay 0.05 --name Tess")
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", name, command)
     try:

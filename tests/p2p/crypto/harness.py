@@ -11,11 +11,11 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from p2p.crypto.coordinator import DeckCoordinator
-from p2p.crypto.deck import DeckEvent, TableParams
-from p2p.crypto.group import SeededRandomBytes
-from p2p.crypto.messages import Message
-from p2p.crypto.proofs import PUBLIC
+from lancards.p2p.crypto.coordinator import DeckCoordinator
+from lancards.p2p.crypto.deck import DeckEvent, TableParams
+from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.crypto.messages import Message
+from lancards.p2p.crypto.proofs import PUBLIC
 
 GAME = "test-game"
 

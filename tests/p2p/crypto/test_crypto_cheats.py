@@ -10,19 +10,24 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from p2p.crypto.coordinator import OPENING
-from p2p.crypto.elgamal import Ciphertext, reencrypt
-from p2p.crypto.errors import (
+from lancards.p2p.crypto.coordinator import OPENING
+from lancards.p2p.crypto.elgamal import Ciphertext, reencrypt
+from lancards.p2p.crypto.errors import (
     InvalidMessageError,
     PeerFaultError,
     ProofError,
     ProtocolViolationError,
 )
-from p2p.crypto.group import G, SeededRandomBytes, mul_base
-from p2p.crypto.messages import KeyReveal, ShuffleMessage, encode_message
-from p2p.crypto.proofs import KEY_PROOF, SHARE_PROOF, key_commitment, prove_key
-from p2p.crypto.shuffle import SHUFFLE_PROOF, ShuffleWitness, gen_shuffle, gen_shuffle_proof
-from p2p.crypto.transcript import ProofContext
+from lancards.p2p.crypto.group import G, SeededRandomBytes, mul_base
+from lancards.p2p.crypto.messages import KeyReveal, ShuffleMessage, encode_message
+from lancards.p2p.crypto.proofs import KEY_PROOF, SHARE_PROOF, key_commitment, prove_key
+from lancards.p2p.crypto.shuffle import (
+    SHUFFLE_PROOF,
+    ShuffleWitness,
+    gen_shuffle,
+    gen_shuffle_proof,
+)
+from lancards.p2p.crypto.transcript import ProofContext
 
 from .harness import GAME, Table, wire
 

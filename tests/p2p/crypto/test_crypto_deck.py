@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from p2p.crypto.coordinator import DeckCoordinator
-from p2p.crypto.deck import (
+from lancards.p2p.crypto.coordinator import DeckCoordinator
+from lancards.p2p.crypto.deck import (
     CardLearned,
     CardOpened,
     CardRevealed,
@@ -15,9 +15,9 @@ from p2p.crypto.deck import (
     ShuffleVerified,
     TableParams,
 )
-from p2p.crypto.errors import DeckUsageError
-from p2p.crypto.group import SeededRandomBytes
-from p2p.crypto.proofs import PUBLIC
+from lancards.p2p.crypto.errors import DeckUsageError
+from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.crypto.proofs import PUBLIC
 
 from .harness import Table
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p.crypto.elgamal import card_points, chain_generator, shuffle_generators
-from p2p.crypto.errors import DeckError, EncodingError
-from p2p.crypto.group import (
+from lancards.p2p.crypto.elgamal import card_points, chain_generator, shuffle_generators
+from lancards.p2p.crypto.errors import DeckError, EncodingError
+from lancards.p2p.crypto.group import (
     FIELD_PRIME,
     HASH_TO_CURVE_TAG,
     IDENTITY,

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p.crypto.errors import InvalidMessageError
-from p2p.crypto.group import ORDER
-from p2p.crypto.messages import (
+from lancards.p2p.crypto.errors import InvalidMessageError
+from lancards.p2p.crypto.group import ORDER
+from lancards.p2p.crypto.messages import (
     KeyCommit,
     KeyReveal,
     OpenMessage,
@@ -24,7 +24,7 @@ from p2p.crypto.messages import (
     decode_message,
     encode_message,
 )
-from p2p.crypto.proofs import PUBLIC
+from lancards.p2p.crypto.proofs import PUBLIC
 
 from .harness import Table
 

@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from p2p.crypto.elgamal import Ciphertext, card_points, decrypt_with_shares, reencrypt
-from p2p.crypto.errors import ProofError
-from p2p.crypto.group import G, SeededRandomBytes, mul_base
-from p2p.crypto.proofs import (
+from lancards.p2p.crypto.elgamal import Ciphertext, card_points, decrypt_with_shares, reencrypt
+from lancards.p2p.crypto.errors import ProofError
+from lancards.p2p.crypto.group import G, SeededRandomBytes, mul_base
+from lancards.p2p.crypto.proofs import (
     KEY_PROOF,
     PUBLIC,
     SHARE_PROOF,
@@ -20,7 +20,7 @@ from p2p.crypto.proofs import (
     prove_key,
     prove_share,
 )
-from p2p.crypto.transcript import ProofContext
+from lancards.p2p.crypto.transcript import ProofContext
 
 CONTEXT = ProofContext("test-game", "table-1", 0, 2)
 SECRET = 0x1234567890ABCDEF

@@ -10,17 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from p2p.crypto.elgamal import Ciphertext, card_lookup, initial_deck, reencrypt
-from p2p.crypto.errors import ProofError
-from p2p.crypto.group import G, SeededRandomBytes, mul_base
-from p2p.crypto.shuffle import (
+from lancards.p2p.crypto.elgamal import Ciphertext, card_lookup, initial_deck, reencrypt
+from lancards.p2p.crypto.errors import ProofError
+from lancards.p2p.crypto.group import G, SeededRandomBytes, mul_base
+from lancards.p2p.crypto.shuffle import (
     SHUFFLE_PROOF,
     ShuffleProof,
     check_shuffle_proof,
     gen_shuffle,
     gen_shuffle_proof,
 )
-from p2p.crypto.transcript import ProofContext
+from lancards.p2p.crypto.transcript import ProofContext
 
 GAME = "test-game"
 SECRET = 0xC0FFEE

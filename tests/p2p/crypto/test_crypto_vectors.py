@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from p2p.crypto.errors import PeerFaultError
+from lancards.p2p.crypto.errors import PeerFaultError
 
 from .harness import Table
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from p2p.identity import Identity
-from p2p.record import Record
-from p2p.table import Lobby, OptionValue, Outgoing, StartedTable
-from p2p.wire import ReplayGuard, decode_envelope
+from lancards.p2p.identity import Identity
+from lancards.p2p.record import Record
+from lancards.p2p.table import Lobby, OptionValue, Outgoing, StartedTable
+from lancards.p2p.wire import ReplayGuard, decode_envelope
 
 NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay", "gus")
 TABLE = "00112233aabbccdd"

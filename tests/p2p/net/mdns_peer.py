@@ -11,7 +11,7 @@ import asyncio
 import json
 import sys
 
-from p2p.discovery import (
+from lancards.p2p.discovery import (
     Advertiser,
     Browser,
     Ignored,

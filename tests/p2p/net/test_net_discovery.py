@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from p2p.discovery import SERVICE_TYPE, TableAdvert, advert_to_txt, txt_to_advert
-from p2p.errors import LocalProtocolError, MessageError, Reason
+from lancards.p2p.discovery import SERVICE_TYPE, TableAdvert, advert_to_txt, txt_to_advert
+from lancards.p2p.errors import LocalProtocolError, MessageError, Reason
 
 ROOT = Path(__file__).resolve().parents[3]
 HELPER = Path(__file__).with_name("mdns_peer.py")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from p2p.errors import IdentityError, LocalProtocolError
-from p2p.identity import (
+from lancards.p2p.errors import IdentityError, LocalProtocolError
+from lancards.p2p.identity import (
     Identity,
     fingerprint,
     identity_path,

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import IllegalActionError
-from p2p.errors import EquivocationError, Reason, RecordError, RecordFileError
-from p2p.identity import Identity
-from p2p.record import Entry, Record, read_record, sha256_hex, sign_entry, verify_lines
-from p2p.table import check_record_genesis
-from p2p.wire import canonical
+from lancards.engine.core import IllegalActionError
+from lancards.p2p.errors import EquivocationError, Reason, RecordError, RecordFileError
+from lancards.p2p.identity import Identity
+from lancards.p2p.record import Entry, Record, read_record, sha256_hex, sign_entry, verify_lines
+from lancards.p2p.table import check_record_genesis
+from lancards.p2p.wire import canonical
 
 from .helpers import record_with, state_hash
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from p2p.errors import LocalProtocolError, Reason, SealedError
-from p2p.sealed import SealedPayload, open_sealed, seal
+from lancards.p2p.errors import LocalProtocolError, Reason, SealedError
+from lancards.p2p.sealed import SealedPayload, open_sealed, seal
 
 from .helpers import TABLE, people
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from p2p.errors import LocalProtocolError, Reason, TableError
-from p2p.identity import Identity
-from p2p.table import SEAT_TAG, Lobby, seat_order, sign_statement, verify_started
-from p2p.wire import Envelope, ReplayGuard, decode_envelope, sign_envelope
+from lancards.p2p.errors import LocalProtocolError, Reason, TableError
+from lancards.p2p.identity import Identity
+from lancards.p2p.table import SEAT_TAG, Lobby, seat_order, sign_statement, verify_started
+from lancards.p2p.wire import Envelope, ReplayGuard, decode_envelope, sign_envelope
 
 from .helpers import TABLE, LobbyNet, people, rules_check, start_table
 

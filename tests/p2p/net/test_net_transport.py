@@ -12,9 +12,9 @@ from typing import TypeVar
 
 import pytest
 
-from p2p.errors import LocalProtocolError, QueueFullError, Reason, TransportError
-from p2p.identity import Identity
-from p2p.transport import (
+from lancards.p2p.errors import LocalProtocolError, QueueFullError, Reason, TransportError
+from lancards.p2p.identity import Identity
+from lancards.p2p.transport import (
     Connected,
     Disconnected,
     Mesh,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from p2p.errors import LocalProtocolError, MessageError, Reason
-from p2p.wire import (
+from lancards.p2p.errors import LocalProtocolError, MessageError, Reason
+from lancards.p2p.wire import (
     MAX_MESSAGE_BYTES,
     ReplayGuard,
     canonical,
