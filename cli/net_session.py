@@ -7,7 +7,7 @@ peer verifies every move with its own engine. Bots are ordinary peers whose move
 game's bot.
 
 Files: the player's identity (``p2p.identity``) and, per table, ``tables/<id>/`` under the data
-folder (:mod:`lancards.p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's, so that
+folder (:mod:`p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's, so that
 ``lancards resume`` can restart the whole table.
 """
 

@@ -1,7 +1,7 @@
 """Auditing a game record file end to end, as a spectator who was not at the table.
 
 :func:`audit_lines` checks the header's start statement and every seat's signature of it, every
-entry's signature, number and hash chain (:func:`lancards.p2p.record.verify_lines`), and replays every
+entry's signature, number and hash chain (:func:`p2p.record.verify_lines`), and replays every
 entry through the engine and the mental-poker deck as an observer: every proof of shuffle, every
 decryption share and every card opening is verified, every move is checked against the rules,
 every state hash is compared. Breaches found by the rules themselves (reneges in 8s Rule!,

@@ -1,7 +1,7 @@
 """The protocol core: one peer's game, sans-I/O (bytes and events in, bytes and events out).
 
-A :class:`GameCore` ties together the signed game record (:mod:`lancards.p2p.record`), the game engine
-(every peer replays every move) and the mental-poker deck (:mod:`lancards.p2p.crypto.coordinator`). It
+A :class:`GameCore` ties together the signed game record (:mod:`p2p.record`), the game engine
+(every peer replays every move) and the mental-poker deck (:mod:`p2p.crypto.coordinator`). It
 never touches a socket, a file or the clock: the adapter feeds it bytes from authenticated links
 (:meth:`GameCore.receive`), local moves (:meth:`GameCore.submit`) and link events, and carries
 out the :data:`Output` items it returns **in order**: ``Persist`` items must be durable before
@@ -22,7 +22,7 @@ Cards dealt or drawn to a seat are revealed privately: every other seat sends th
 decryption shares sealed to it (X25519 + HKDF + ChaCha20-Poly1305), beside the log.
 
 Every entry is checked on arrival with the engine and the deck; the state hash it carries must
-equal the receiver's (:func:`lancards.engine.digest.state_digest`). A signed entry that breaks the rules
+equal the receiver's (:func:`engine.digest.state_digest`). A signed entry that breaks the rules
 proves its author cheated: the author is named with the evidence, the entry is not recorded,
 and the table halts.
 """
@@ -151,7 +151,7 @@ class GameCore:
 
     Args:
         me: this peer's identity (must be seated), or ``None`` for an auditor that replays a
-            record as an observer (:mod:`lancards.p2p.audit`): it verifies everything, appends nothing.
+            record as an observer (:mod:`p2p.audit`): it verifies everything, appends nothing.
         table: the started table (seats, game, options).
         random_bytes: the source of every random input of the deck.
         secret_key: this seat's deck key share when restoring; drawn anew when omitted.

@@ -1,4 +1,4 @@
-"""The asyncio adapter: runs one :class:`~lancards.p2p.core.GameCore` over a websocket mesh and a store.
+"""The asyncio adapter: runs one :class:`~p2p.core.GameCore` over a websocket mesh and a store.
 
 It only moves bytes and events: transport events go into the core, the core's outputs go to
 the store (``Persist``, made durable first), to the mesh (``Send``) and to listeners

@@ -237,7 +237,7 @@ def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
 
 
 def check_record_genesis(record: Record) -> None:
-    """``genesis_check`` for :func:`lancards.p2p.record.verify_lines`: the header's genesis is a fully
+    """``genesis_check`` for :func:`p2p.record.verify_lines`: the header's genesis is a fully
     signed start statement whose table, seats and nicknames are the header's.
 
     Raises:
@@ -275,7 +275,7 @@ class Lobby:
     """One peer's view of a table before it starts (host or guest).
 
     Use :meth:`create` (host) or :meth:`join` (guest). Feed every verified ``table.*`` envelope
-    (after :func:`lancards.p2p.wire.decode_envelope` and a :class:`lancards.p2p.wire.ReplayGuard`) to
+    (after :func:`p2p.wire.decode_envelope` and a :class:`p2p.wire.ReplayGuard`) to
     :meth:`receive`; send what it returns.
 
     Attributes:

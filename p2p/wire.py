@@ -13,7 +13,7 @@ message counter for that table, strictly increasing (:class:`ReplayGuard`).
 A receiver decodes with :func:`decode_envelope`, which checks, in this order: size, UTF-8,
 JSON, the envelope's fields and types, the author against the link's authenticated peer, the
 signature, the message type and the body's fields and types. Every rejection is a
-:class:`~lancards.p2p.errors.MessageError` naming the link's peer and the :class:`~lancards.p2p.errors.Reason`.
+:class:`~p2p.errors.MessageError` naming the link's peer and the :class:`~p2p.errors.Reason`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The full-screen table: one prompt-toolkit ``Application`` over a :class:`~lancards.cli.session.Session`.
+"""The full-screen table: one prompt-toolkit ``Application`` over a :class:`~cli.session.Session`.
 
 One asyncio loop runs the screen and ``session.run()``; the session's change callback only
 invalidates the screen, and key handlers only call ``submit`` (which returns at once), so nothing

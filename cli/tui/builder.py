@@ -2,7 +2,7 @@
 
 The player assigns cards to components and picks each joker's declared identity among the valid
 choices (a number in its range for runs and sets, a colour and number for colour runs, a colour
-for colour groups; ruling L8-6). The candidate :class:`~lancards.engine.level8.actions.LayDown` is checked
+for colour groups; ruling L8-6). The candidate :class:`~engine.level8.actions.LayDown` is checked
 with ``game.check`` after every change, so the reason an arrangement is invalid shows at once.
 The quick path loads one of the engine's offered lay-downs (``legal_actions``) instead.
 """

@@ -1,7 +1,7 @@
 """Drawing the Level 8 table (both editions) from a snapshot: players, piles, melds, the hand.
 
 Pure functions from a :class:`~lancards.cli.session.TableSnapshot` (whose ``view`` is a
-``Level8State``) to prompt-toolkit formatted text; the keys live in :mod:`lancards.cli.tui.level8_keys`.
+``Level8State``) to prompt-toolkit formatted text; the keys live in :mod:`cli.tui.level8_keys`.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ The steps (``docs/mental-poker.md`` has the whole protocol):
    holder may later open a card it knows (``make_open``) with its own share and the others'.
 
 Every message is checked when it arrives; a failure raises a
-:class:`~lancards.p2p.crypto.errors.PeerFaultError` naming the seat at fault and the epoch, and leaves
+:class:`~p2p.crypto.errors.PeerFaultError` naming the seat at fault and the epoch, and leaves
 the coordinator's state unchanged.
 """
 

@@ -1,7 +1,7 @@
 """ElGamal over secp256k1 with a joint key, and the public points every peer derives.
 
 A card ``c`` (an index ``0 <= c < N`` into the game's canonical deck) is the point ``M_c`` made
-by :func:`~lancards.p2p.crypto.group.hash_to_curve` from the game id (Barnett and Smart, "Mental Poker
+by :func:`~p2p.crypto.group.hash_to_curve` from the game id (Barnett and Smart, "Mental Poker
 Revisited", 2003, section 4: cards are group elements nobody knows a relation between). A
 ciphertext of ``M`` under the joint key ``PK`` with randomness ``r`` is ``(M + r*PK, r*G)``. The
 *open encryption* ``(M_c + PK, G)`` (randomness 1) is the initial deck's card and the input form
