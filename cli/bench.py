@@ -8,35 +8,19 @@ machine is printed with them. Speed is measured here, never inside a test.
 from __future__ import annotations
 
 import argparse
-import importlib
-import os
-import platform
+from types import ModuleType
 from typing import Any
 
-TARGETS: dict[str, str] = {
-    "engine": "lancards.cli.bench_engine",
-    "deck": "lancards.cli.bench_deck",
-    "net": "lancards.cli.bench_net",
+from lancards.cli import bench_deck, bench_engine, bench_net
+from lancards.cli.machine import machine
+
+__all__ = ["TARGETS", "add_parser", "machine", "run"]
+
+TARGETS: dict[str, ModuleType] = {
+    "engine": bench_engine,
+    "deck": bench_deck,
+    "net": bench_net,
 }
-
-
-def machine() -> dict[str, Any]:
-    """Facts about this machine to print beside the figures."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "cpus": os.cpu_count(),
-        "processor": model,
-    }
 
 
 def add_parser(sub: Any) -> None:
@@ -47,13 +31,7 @@ def add_parser(sub: Any) -> None:
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET")
     targets.required = True
-    for name, module_name in TARGETS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                continue
-            raise
+    for name, module in TARGETS.items():
         target = targets.add_parser(name, help=(module.__doc__ or name).strip().splitlines()[0])
         module.add_arguments(target)
         target.set_defaults(run=module.run)

@@ -29,7 +29,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from lancards.cli.bench import machine
+from lancards.cli.errors import UsageError
+from lancards.cli.machine import machine
 from lancards.p2p.crypto.coordinator import DeckCoordinator
 from lancards.p2p.crypto.deck import TableParams
 from lancards.p2p.crypto.group import SeededRandomBytes
@@ -64,8 +65,6 @@ def _cpu(call: Callable[[], T]) -> tuple[T, float]:
 
 
 def _parse_config(text: str) -> tuple[int, int]:
-    from lancards.cli.main import UsageError
-
     peers, sep, cards = text.lower().partition("x")
     try:
         config = int(peers), int(cards)
@@ -146,8 +145,6 @@ def run_once(peers: int, cards: int, seed: str) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lancards.cli.main import UsageError
-
     if args.repeats < 1:
         raise UsageError("--repeats must be 1 or more")
     configs = args.config or (["2x22", "3x60"] if args.quick else list(DEFAULT_CONFIGS))

@@ -95,7 +95,7 @@ def legal_actions_timing(positions: int) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lancards.cli.bench import machine
+    from lancards.cli.machine import machine
 
     games, repeats, positions = args.games, args.repeats, args.positions
     if args.quick:

@@ -115,7 +115,7 @@ def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lancards.cli.bench import machine
+    from lancards.cli.machine import machine
 
     counts = [4] if args.quick else args.peers
     for n in counts:

@@ -95,10 +95,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _identity(name: str | None) -> Identity:
-    from lancards.cli.play import player_identity
-    from lancards.p2p.identity import load_or_create_identity
+    from lancards.cli.identity import player_identity
 
-    return player_identity(name) if name else load_or_create_identity()
+    return player_identity(name)
 
 
 def _send(mesh: Mesh, outgoing: list[Outgoing]) -> None:

@@ -7,25 +7,21 @@ errors a user can fix print one line and exit with status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
+import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
+import lancards
+from lancards.cli import bench, host_join, node_cmd, play, record_tools, selfplay
+from lancards.cli.errors import UsageError
 from lancards.engine.core import EngineError
 
-# (module, command) pairs; a module not written yet is skipped.
-COMMANDS: tuple[str, ...] = (
-    "lancards.cli.selfplay",
-    "lancards.cli.bench",
-    "lancards.cli.play",
-    "lancards.cli.record_tools",
-    "lancards.cli.node_cmd",
-    "lancards.cli.host_join",
-)
+# The modules that add sub-commands, in the order a person meets them in ``--help``: play
+# (and resume), host and join, audit and replay, then the tools (selfplay, bench, node).
+COMMANDS: tuple[ModuleType, ...] = (play, host_join, record_tools, selfplay, bench, node_cmd)
 
-
-class UsageError(Exception):
-    """A mistake the user can fix; printed as one line, exit status 2."""
+__all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,15 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Card games with friends on a home network: no server, mental poker, "
         "every move verified by every peer.",
     )
+    parser.add_argument("--version", action="version", version=f"lancards {lancards.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
+    for module in COMMANDS:
         module.add_parser(sub)
     return parser
 
@@ -60,8 +51,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into a pager or head that stopped reading
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     return int(status or 0)

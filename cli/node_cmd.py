@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.errors import UsageError
 from lancards.p2p.core import GameCore
 from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress, PeerNode
@@ -80,8 +81,6 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lancards.cli.main import UsageError
-
     try:
         config = json.loads(Path(args.config).read_text("utf-8"))
     except (OSError, ValueError) as exc:

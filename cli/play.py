@@ -2,9 +2,10 @@
 
 By default the table is real: the player and every bot are peers on 127.0.0.1, each with its
 own key, websocket listener and mental-poker key share, and every peer verifies every move
-(:class:`lancards.cli.net_session.NetworkSession`). ``--local`` runs the engine and bots in this process
-instead (:class:`lancards.cli.local_session.LocalSession`; no record). ``--autoplay`` lets a bot play
-the player's seat with no screen and prints one line per round and the final result.
+(:class:`lancards.cli.net_session.NetworkSession`). ``--local`` runs the engine and bots in this
+process
+instead (:class:`lancards.cli.local_session.LocalSession`; no record). ``--autoplay`` lets a bot
+play the player's seat with no screen and prints one line per round and the final result.
 ``lancards resume`` continues the last networked table after a crash.
 """
 
@@ -15,6 +16,8 @@ import asyncio
 import sys
 from typing import Any, TextIO
 
+from lancards.cli.errors import UsageError
+from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.tui.results import RoundTracker, final_lines
@@ -70,7 +73,6 @@ def validate(args: argparse.Namespace) -> None:
         UsageError: an unknown game name, a bad bot count, nickname, delay or record path.
         RulesError: an unknown option or invalid value (from the rule set).
     """
-    from lancards.cli.main import UsageError
 
     if args.game not in GAMES:
         raise UsageError(f"--game {args.game!r}: choose one of {', '.join(GAMES)}")
@@ -138,18 +140,6 @@ def autoplay(session: LocalSession, out: TextIO) -> int:
     return 0
 
 
-def player_identity(name: str) -> Any:
-    """The user's identity (created on first use in the config folder), shown as ``name``."""
-    import json
-
-    from lancards.p2p.identity import Identity, load_or_create_identity
-
-    me = load_or_create_identity(nick=name)
-    if me.nick != name:
-        me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), name)
-    return me
-
-
 async def make_network_session(args: argparse.Namespace) -> Any:
     """The networked session for the arguments (the player and bot peers on 127.0.0.1)."""
     from lancards.cli.net_session import NetworkSession
@@ -206,7 +196,6 @@ def find_table(table: str | None) -> Any:
     Raises:
         UsageError: no such table, or none left unfinished.
     """
-    from lancards.cli.main import UsageError
     from lancards.p2p.store import data_home
 
     tables = data_home() / "tables"
@@ -226,7 +215,6 @@ def find_table(table: str | None) -> Any:
 
 def run_resume(args: argparse.Namespace) -> int:
     """Run ``lancards resume``."""
-    from lancards.cli.main import UsageError
 
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError("the table needs a terminal; use --autoplay to play without one")
@@ -261,7 +249,6 @@ def run(args: argparse.Namespace) -> int:
     """Run ``lancards play``; returns the exit status."""
     validate(args)
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
-        from lancards.cli.main import UsageError
 
         raise UsageError("the table needs a terminal; use --autoplay to play without one")
     if not args.local:

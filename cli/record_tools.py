@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.errors import UsageError
 from lancards.p2p.audit import audit_lines, describe_outcome, report_json
 
 
 def _read(path: str) -> list[bytes]:
-    from lancards.cli.main import UsageError
-
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -74,7 +73,6 @@ def public_summary(state: Any) -> str:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from lancards.cli.main import UsageError
     from lancards.p2p.core import GameCore
     from lancards.p2p.record import Entry
     from lancards.p2p.table import verify_started

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.errors import UsageError
 from lancards.engine.driver import play_local
 from lancards.engine.options import (
     OptionValue,
@@ -74,8 +75,6 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from lancards.cli.main import UsageError
-
     spec, rules, _ = rules_from_args(args)
     if not spec.min_players <= args.players <= spec.max_players:
         raise UsageError(

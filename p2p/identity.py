@@ -214,7 +214,7 @@ def load_identity(path: str | os.PathLike[str]) -> Identity:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
         raise IdentityError(f"cannot read identity file {file}: {exc.strerror}") from None
-    if mode & 0o077:
+    if os.name == "posix" and mode & 0o077:  # Windows has no such mode bits: its ACLs apply
         raise IdentityError(
             f"identity file {file} has mode {mode:04o}; other users may read it "
             f"(fix with: chmod 600 {file})"

@@ -1,7 +1,8 @@
 """Drive the table screen headless: prompt-toolkit pipe input, output into a pyte terminal.
 
 ``Driver`` runs ``run_table`` in an asyncio loop; ``press`` sends keys and waits until the
-screen has handled them (polling a condition with a time limit, never a fixed sleep).
+application has handled each of them (its key processor's ``after_key_press`` event) and has
+redrawn (no redraw pending), polling in small slices with a time limit, never a fixed sleep.
 """
 
 from __future__ import annotations
@@ -63,18 +64,28 @@ class Driver:
         self.screen = TableScreen(session, input=pipe, output=output)
         self.loop = asyncio.new_event_loop()
         self.task: asyncio.Task[int] | None = None
+        self.keys_handled = 0
+
+        def count(_: object) -> None:
+            self.keys_handled += 1
+
+        self.screen.app.key_processor.after_key_press += count
 
     def start(self) -> None:
         self.task = self.loop.create_task(self.screen.run())
-        self.settle()
+        self.settle(lambda: self.screen.app.render_counter > 0)
+
+    def redrawn(self) -> bool:
+        """Whether the screen shows the latest state (drawn once, no redraw pending)."""
+        app = self.screen.app
+        return app.render_counter > 0 and not app.invalidated
 
     def settle(self, until: Callable[[], bool] = lambda: True, limit: float = 5.0) -> None:
-        """Run the loop until the screen is redrawn and ``until()`` holds (or ``limit`` s)."""
+        """Run the loop until ``until()`` holds and the screen is redrawn (or ``limit`` s)."""
         deadline = time.monotonic() + limit
         while True:
-            self.loop.run_until_complete(asyncio.sleep(0.03))
-            if until() or time.monotonic() > deadline or self.done:
-                self.loop.run_until_complete(asyncio.sleep(0.02))
+            self.loop.run_until_complete(asyncio.sleep(0.005))
+            if (until() and self.redrawn()) or time.monotonic() > deadline or self.done:
                 return
 
     @property
@@ -85,8 +96,9 @@ class Driver:
     def press(self, *keys: str, until: Callable[[], bool] = lambda: True) -> str:
         """Send keys (names from KEYS or literal text), one at a time; return the screen."""
         for key in keys:
+            handled = self.keys_handled
             self.pipe.send_text(KEYS.get(key, key))
-            self.settle()
+            self.settle(lambda handled=handled: self.keys_handled > handled)
         self.settle(until)
         return self.text()
 
