@@ -11,7 +11,7 @@ import argparse
 from types import ModuleType
 from typing import Any
 
-from lancards.cli import bench_deck, bench_engine, bench_net
+from lancards.cli import bench_deck, bench_engine, bench_net, bench_play
 from lancards.cli.machine import machine
 
 __all__ = ["TARGETS", "add_parser", "machine", "run"]
@@ -20,13 +20,14 @@ TARGETS: dict[str, ModuleType] = {
     "engine": bench_engine,
     "deck": bench_deck,
     "net": bench_net,
+    "play": bench_play,
 }
 
 
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "bench",
-        help="run a benchmark (engine, deck, net) and print JSON lines",
+        help="run a benchmark (engine, deck, net, play) and print JSON lines",
         description="Run a benchmark and print one JSON object per line and configuration.",
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET")
