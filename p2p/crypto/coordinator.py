@@ -26,7 +26,7 @@ the coordinator's state unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lancards.p2p.crypto.deck import (
@@ -61,7 +61,12 @@ from lancards.p2p.crypto.messages import (
     encode_message,
 )
 from lancards.p2p.crypto.proofs import PUBLIC
-from lancards.p2p.crypto.shuffle import check_shuffle_proof, gen_shuffle, gen_shuffle_proof
+from lancards.p2p.crypto.shuffle import (
+    PreparedShuffle,
+    check_shuffle_proof,
+    finish_shuffle,
+    prepare_shuffle,
+)
 from lancards.p2p.crypto.slots import OPENING, SlotTable
 from lancards.p2p.crypto.transcript import ProofContext
 
@@ -75,6 +80,8 @@ class _Epoch:
     first_new_slot: SlotId
     current: list[Ciphertext]
     turn: Seat = 0
+    # Shuffles taken in before their proof was checked (pipelining): (prover, inputs, message).
+    unchecked: list[tuple[Seat, list[Ciphertext], ShuffleMessage]] = field(default_factory=list)
 
 
 OBSERVER = -2
@@ -117,6 +124,7 @@ class DeckCoordinator:
         self._keys = KeyPhase(params, seat, self._secret, random_bytes)
         self._epoch_number = 0
         self._epoch: _Epoch | None = None
+        self._prepared: tuple[int, PreparedShuffle] | None = None  # (epoch, offline phase)
         self._events: list[DeckEvent] = []
         self._table = SlotTable(
             params,
@@ -289,8 +297,32 @@ class DeckCoordinator:
         self._epoch = _Epoch(self._epoch_number, tuple(slots), first_new_slot, inputs)
         return self._epoch_number
 
+    def prepare_shuffle(self) -> bool:
+        """Compute the offline phase of this seat's coming shuffle in the running epoch
+        (:func:`~lancards.p2p.crypto.shuffle.prepare_shuffle`), so that :meth:`make_shuffle`
+        only does the online phase once the previous shuffle is in. Call it while waiting.
+
+        The random draws are the ones :meth:`make_shuffle` would make, in the same order, so
+        calling it or not changes no output for a given random source.
+
+        Returns:
+            True if a preparation was made; False when there is nothing to prepare (no epoch,
+            this seat has shuffled already or is an observer, or it is prepared already).
+        """
+        epoch = self._epoch
+        joint_key = self.joint_key
+        if (epoch is None or joint_key is None or self.seat == OBSERVER or epoch.turn > self.seat
+                or (self._prepared is not None and self._prepared[0] == epoch.number)):
+            return False
+        prepared = prepare_shuffle(self.params.game_id, len(epoch.current), joint_key,
+                                   self._random)
+        self._prepared = (epoch.number, prepared)
+        return True
+
     def make_shuffle(self) -> Message:
         """This seat's shuffle of the current list, with its proof of shuffle (broadcast).
+
+        Uses the offline phase of :meth:`prepare_shuffle` when it was made, else makes it now.
 
         Raises:
             DeckUsageError: no epoch running, or not this seat's turn.
@@ -299,20 +331,21 @@ class DeckCoordinator:
         joint_key = self.joint_key
         if epoch is None or epoch.turn != self.seat or joint_key is None:
             raise DeckUsageError(f"it is not seat {self.seat}'s turn to shuffle")
-        outputs, witness = gen_shuffle(epoch.current, joint_key, self._random)
-        proof = gen_shuffle_proof(
-            self._context(epoch.number, self.seat),
-            epoch.current,
-            outputs,
-            witness,
-            joint_key,
-            self._random,
+        self.prepare_shuffle()
+        assert self._prepared is not None and self._prepared[0] == epoch.number
+        _, prepared = self._prepared
+        self._prepared = None
+        outputs, proof = finish_shuffle(
+            self._context(epoch.number, self.seat), epoch.current, prepared
         )
         message = ShuffleMessage(self.seat, epoch.number, tuple(outputs), proof)
+        self._events.append(ShuffleVerified(epoch.number, self.seat))
         self._advance(epoch, outputs)
         return encode_message(message)
 
-    def _accept_shuffle(self, sender: Seat, message: ShuffleMessage, joint_key: Point) -> None:
+    def _accept_shuffle(
+        self, sender: Seat, message: ShuffleMessage, joint_key: Point, defer_proof: bool
+    ) -> None:
         epoch = self._epoch
         if epoch is None:
             raise ProtocolViolationError(
@@ -332,23 +365,65 @@ class DeckCoordinator:
                 seat=sender,
                 epoch=epoch.number,
             )
-        check_shuffle_proof(
-            self._context(epoch.number, sender),
-            epoch.current,
-            message.outputs,
-            message.proof,
-            joint_key,
-        )
+        if defer_proof:
+            epoch.unchecked.append((sender, epoch.current, message))
+        else:
+            check_shuffle_proof(
+                self._context(epoch.number, sender),
+                epoch.current,
+                message.outputs,
+                message.proof,
+                joint_key,
+            )
+            self._events.append(ShuffleVerified(epoch.number, sender))
         self._advance(epoch, list(message.outputs))
 
+    @property
+    def deferred_proofs(self) -> int:
+        """How many proofs of shuffle of the running epoch wait for :meth:`check_deferred`."""
+        return 0 if self._epoch is None else len(self._epoch.unchecked)
+
+    def check_deferred(self, limit: int | None = None) -> int:
+        """Check proofs of shuffle taken in with ``defer_proof``, oldest first.
+
+        Args:
+            limit: check at most this many (``None``: all of them).
+
+        Returns:
+            The number checked. When the last shuffle of the epoch is in and every proof is
+            checked, the epoch completes (:class:`~lancards.p2p.crypto.deck.EpochComplete`).
+
+        Raises:
+            ProofError: a proof fails; names the prover and the epoch. The epoch can then never
+                complete: the peer layer names the prover a cheater and halts.
+        """
+        epoch = self._epoch
+        joint_key = self.joint_key
+        if epoch is None or joint_key is None:
+            return 0
+        done = 0
+        while epoch.unchecked and (limit is None or done < limit):
+            prover, inputs, message = epoch.unchecked[0]
+            check_shuffle_proof(
+                self._context(epoch.number, prover), inputs, message.outputs, message.proof,
+                joint_key,
+            )
+            epoch.unchecked.pop(0)
+            self._events.append(ShuffleVerified(epoch.number, prover))
+            done += 1
+        self._complete_if_done(epoch)
+        return done
+
     def _advance(self, epoch: _Epoch, outputs: list[Ciphertext]) -> None:
-        self._events.append(ShuffleVerified(epoch.number, epoch.turn))
         epoch.current = outputs
         epoch.turn += 1
-        if epoch.turn < self.params.n_seats:
+        self._complete_if_done(epoch)
+
+    def _complete_if_done(self, epoch: _Epoch) -> None:
+        if epoch.turn < self.params.n_seats or epoch.unchecked or self._epoch is not epoch:
             return
         new_slots = self._table.replace(
-            epoch.input_slots, epoch.first_new_slot, outputs, epoch.number
+            epoch.input_slots, epoch.first_new_slot, epoch.current, epoch.number
         )
         self._epoch = None
         self._events.append(EpochComplete(epoch.number, new_slots))
@@ -423,12 +498,18 @@ class DeckCoordinator:
     # -----------------------------------------------------------------------------------------
     # Input.
 
-    def accept(self, sender: Seat, value: Any) -> None:
+    def accept(self, sender: Seat, value: Any, *, defer_proof: bool = False) -> None:
         """Check and apply one message from ``sender`` (the seat the peer layer authenticated).
 
         Messages must arrive in the order of the shared log; a private ``shares`` message
         must come after the log entries before it. Read the results with :meth:`take_events`.
         On any error the state is unchanged.
+
+        With ``defer_proof``, a shuffle's proof of shuffle is not checked yet: its output
+        becomes the next shuffler's input at once (pipelining; ``docs/mental-poker.md``,
+        "Pipelined shuffles"), and :meth:`check_deferred` checks it later. The epoch does not
+        complete, so no decryption share of its cards can be made, until every proof of the
+        epoch has been checked.
 
         Raises:
             InvalidMessageError: the message is malformed (names ``sender``).
@@ -464,7 +545,7 @@ class DeckCoordinator:
                 epoch=0,
             )
         if isinstance(message, ShuffleMessage):
-            self._accept_shuffle(sender, message, joint_key)
+            self._accept_shuffle(sender, message, joint_key, defer_proof)
         elif isinstance(message, SharesMessage):
             self._table.accept_shares(sender, message)
         else:

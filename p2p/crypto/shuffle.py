@@ -14,6 +14,17 @@ Conventions: the permutation ``psi`` maps output positions to inputs: output ``i
 
 Cost (N cards): proving takes 6N variable-base and 4N fixed-base multiplications (the shuffle
 itself included), verifying 8N variable-base and N fixed-base ones.
+
+Offline and online phases (Wikström, "A Commitment-Consistent Proof of a Shuffle", ACISP 2009,
+section 1: everything that does not depend on the input list can be computed before it
+arrives): :func:`prepare_shuffle` draws the permutation and every random scalar and computes the
+re-encryption pairs ``(r̃_j*PK, r̃_j*G)``, the permutation commitment, ``t_1``, ``t_2``, ``t_3``,
+``-w_4*PK``, ``-w_4*G`` and the fixed-base parts ``r̂_i*G`` and ``ŵ_i*G``
+(2N variable-base and 4N fixed-base multiplications); once the input list is there,
+:func:`finish_shuffle` needs only 4N variable-base ones (the commitment chain, ``t_{4,1}``,
+``t_{4,2}``, ``t̂_i``) and additions. The two phases draw the same random scalars in the same
+order as :func:`gen_shuffle` followed by :func:`gen_shuffle_proof`, so for one random source
+they give byte-identical outputs and proofs.
 """
 
 from __future__ import annotations
@@ -199,6 +210,162 @@ def gen_shuffle_proof(
         s_hat=tuple((w_hat[i] - c * r_hat[i]) % ORDER for i in range(n)),
         s_prime=tuple((w_prime[i] - c * u_prime[i]) % ORDER for i in range(n)),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedShuffle:
+    """The offline phase of one shuffle of ``n`` cards under one joint key (secret: never sent).
+
+    Every tuple has ``n`` entries. ``pairs[j]`` is ``(r̃_j*PK, r̃_j*G)``, what re-encrypting input
+    ``j`` adds; the other fields are the proof's randomness and the parts computed from it
+    (names as in :func:`gen_shuffle_proof`).
+    """
+
+    game_id: str
+    public_key: Point
+    witness: ShuffleWitness
+    pairs: tuple[tuple[Point, Point], ...]
+    r: tuple[int, ...]
+    commitments: tuple[Point, ...]
+    r_hat: tuple[int, ...]
+    r_hat_g: tuple[Point, ...]
+    w: tuple[int, int, int, int]
+    w_hat: tuple[int, ...]
+    w_hat_g: tuple[Point, ...]
+    w_prime: tuple[int, ...]
+    t1: Point
+    t2: Point
+    t3: Point
+    minus_w4_pk: Point
+    minus_w4_g: Point
+
+    @property
+    def size(self) -> int:
+        """``n``, the number of cards this preparation shuffles."""
+        return len(self.pairs)
+
+
+def prepare_shuffle(
+    game_id: str, n: int, public_key: Point, random_bytes: RandomBytes
+) -> PreparedShuffle:
+    """The offline phase of a shuffle of ``n`` cards (see the module docstring).
+
+    Args:
+        game_id: the game whose generators the permutation commitment uses.
+        n: the number of cards, 1 or more.
+        public_key: the joint key the shuffle re-encrypts under.
+        random_bytes: the source of every random scalar (drawn in :func:`gen_shuffle`'s and
+            :func:`gen_shuffle_proof`'s order).
+
+    Raises:
+        ValueError: ``n`` is below 1.
+    """
+    if n < 1:
+        raise ValueError(f"a shuffle needs 1 card or more, got {n}")
+    permutation = random_permutation(n, random_bytes)
+    randomness = tuple(random_scalar(random_bytes) for _ in range(n))
+    pairs = tuple((public_key * rj, mul_base(rj)) for rj in randomness)
+    hs = shuffle_generators(game_id, n)
+    r = tuple(random_scalar(random_bytes) for _ in range(n))
+    commitments: list[Point] = [G] * n
+    for i, j in enumerate(permutation):
+        commitments[j] = mul_base(r[j]) + hs[i]
+    r_hat = tuple(random_scalar(random_bytes) for _ in range(n))
+    w1, w2, w3, w4 = (random_scalar(random_bytes) for _ in range(4))
+    w_hat = tuple(random_scalar(random_bytes) for _ in range(n))
+    w_prime = tuple(random_scalar(random_bytes) for _ in range(n))
+    return PreparedShuffle(
+        game_id=game_id,
+        public_key=public_key,
+        witness=ShuffleWitness(permutation, randomness),
+        pairs=pairs,
+        r=r,
+        commitments=tuple(commitments),
+        r_hat=r_hat,
+        r_hat_g=tuple(mul_base(x) for x in r_hat),
+        w=(w1, w2, w3, w4),
+        w_hat=w_hat,
+        w_hat_g=tuple(mul_base(x) for x in w_hat),
+        w_prime=w_prime,
+        t1=mul_base(w1),
+        t2=mul_base(w2),
+        t3=mul_base(w3) + linear_combination(w_prime, hs),
+        minus_w4_pk=public_key * -w4,
+        minus_w4_g=mul_base(-w4),
+    )
+
+
+def finish_shuffle(
+    context: ProofContext, inputs: Sequence[Ciphertext], prepared: PreparedShuffle
+) -> tuple[list[Ciphertext], ShuffleProof]:
+    """The online phase: shuffle ``inputs`` and prove it with a :class:`PreparedShuffle`.
+
+    Equal to :func:`gen_shuffle` then :func:`gen_shuffle_proof` with the same random draws.
+
+    Args:
+        context: game, table, epoch and prover seat (all hashed into every challenge).
+        inputs: the ``N`` input ciphertexts.
+        prepared: an unused preparation for ``N`` cards, this game and the joint key.
+
+    Returns:
+        The ``N`` output ciphertexts and the proof of shuffle.
+
+    Raises:
+        ValueError: the preparation is for another size, game or key.
+    """
+    n = len(inputs)
+    if prepared.size != n or prepared.game_id != context.game_id:
+        raise ValueError(
+            f"the preparation is for {prepared.size} cards of game {prepared.game_id!r}, "
+            f"not {n} of {context.game_id!r}"
+        )
+    public_key = prepared.public_key
+    psi = prepared.witness.permutation
+    reencrypted = [
+        Ciphertext(e.a + pk_part, e.b + g_part)
+        for e, (pk_part, g_part) in zip(inputs, prepared.pairs, strict=True)
+    ]
+    outputs = [reencrypted[j] for j in psi]
+    h = chain_generator(context.game_id)
+    transcript, u = _challenges_u(context, public_key, inputs, outputs, prepared.commitments)
+    u_prime = [u[j] for j in psi]
+    chain: list[Point] = []
+    previous = h
+    for i in range(n):
+        previous = point_sum((prepared.r_hat_g[i], previous * u_prime[i]))
+        chain.append(previous)
+    w1, w2, w3, w4 = prepared.w
+    w_prime = prepared.w_prime
+    t41 = point_sum((prepared.minus_w4_pk, linear_combination(w_prime, [e.a for e in outputs])))
+    t42 = point_sum((prepared.minus_w4_g, linear_combination(w_prime, [e.b for e in outputs])))
+    chain_before = [h, *chain[:-1]]
+    t_hat = [point_sum((prepared.w_hat_g[i], chain_before[i] * w_prime[i])) for i in range(n)]
+    c = _challenge_c(transcript, chain, (prepared.t1, prepared.t2, prepared.t3, t41, t42), t_hat)
+    r, r_hat, w_hat = prepared.r, prepared.r_hat, prepared.w_hat
+    r_bar = sum(r) % ORDER
+    v = [1] * n  # v_i = prod_{k > i} u'_k
+    for i in range(n - 2, -1, -1):
+        v[i] = u_prime[i + 1] * v[i + 1] % ORDER
+    r_chain = sum(rh * vi for rh, vi in zip(r_hat, v, strict=True)) % ORDER
+    r_tilde = sum(rj * uj for rj, uj in zip(r, u, strict=True)) % ORDER
+    r_reenc = sum(rj * uj for rj, uj in zip(prepared.witness.randomness, u, strict=True)) % ORDER
+    proof = ShuffleProof(
+        commitments=prepared.commitments,
+        chain=tuple(chain),
+        t1=prepared.t1,
+        t2=prepared.t2,
+        t3=prepared.t3,
+        t41=t41,
+        t42=t42,
+        t_hat=tuple(t_hat),
+        s1=(w1 - c * r_bar) % ORDER,
+        s2=(w2 - c * r_chain) % ORDER,
+        s3=(w3 - c * r_tilde) % ORDER,
+        s4=(w4 - c * r_reenc) % ORDER,
+        s_hat=tuple((w_hat[i] - c * r_hat[i]) % ORDER for i in range(n)),
+        s_prime=tuple((w_prime[i] - c * u_prime[i]) % ORDER for i in range(n)),
+    )
+    return outputs, proof
 
 
 def check_shuffle_proof(

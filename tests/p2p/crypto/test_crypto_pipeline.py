@@ -1,0 +1,118 @@
+"""The offline phase of a shuffle and pipelined proof checks (issue 16).
+
+- ``prepare_shuffle`` + ``finish_shuffle`` give byte for byte what ``gen_shuffle`` +
+  ``gen_shuffle_proof`` give from the same random source.
+- With ``defer_proof`` every seat shuffles on the previous output before checking it; the epoch
+  completes (and shares can be made) only once every proof is checked; a bad proof found late
+  still names its prover, and nobody can make a decryption share of that epoch's cards.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from lancards.p2p.crypto.coordinator import DeckCoordinator
+from lancards.p2p.crypto.deck import EpochComplete, ShuffleVerified
+from lancards.p2p.crypto.elgamal import card_points, open_encryption
+from lancards.p2p.crypto.errors import DeckUsageError, ProofError
+from lancards.p2p.crypto.group import SeededRandomBytes, mul_base
+from lancards.p2p.crypto.shuffle import (
+    check_shuffle_proof,
+    finish_shuffle,
+    gen_shuffle,
+    gen_shuffle_proof,
+    prepare_shuffle,
+)
+from lancards.p2p.crypto.transcript import ProofContext
+
+from .harness import Table, wire
+
+CONTEXT = ProofContext("level8-master", "table-9", 3, 1)
+PK = mul_base(0xC0FFEE)
+
+
+@pytest.mark.parametrize("n", [1, 2, 17, 108])
+def test_offline_and_online_phases_equal_the_one_shot_shuffle(n: int) -> None:
+    deck = [open_encryption(p, PK) for p in card_points("level8-master", 108)[:n]]
+    one, two = SeededRandomBytes("same"), SeededRandomBytes("same")
+    outputs, witness = gen_shuffle(deck, PK, one)
+    proof = gen_shuffle_proof(CONTEXT, deck, outputs, witness, PK, one)
+    prepared = prepare_shuffle("level8-master", n, PK, two)
+    outputs2, proof2 = finish_shuffle(CONTEXT, deck, prepared)
+    assert outputs2 == outputs
+    assert proof2 == proof
+    assert one(32) == two(32)  # the same number of random bytes drawn
+    check_shuffle_proof(CONTEXT, deck, outputs2, proof2, PK)
+
+
+def test_a_preparation_for_another_size_or_game_is_refused() -> None:
+    deck = [open_encryption(p, PK) for p in card_points("level8-master", 108)[:5]]
+    prepared = prepare_shuffle("level8-master", 6, PK, SeededRandomBytes("x"))
+    with pytest.raises(ValueError, match="for 6 cards of game 'level8-master', not 5"):
+        finish_shuffle(CONTEXT, deck, prepared)
+    with pytest.raises(ValueError, match="1 card or more, got 0"):
+        prepare_shuffle("level8-master", 0, PK, SeededRandomBytes("x"))
+
+
+def _pipelined_epoch(table: Table, tamper_seat: int | None = None) -> None:
+    """Keys, then one epoch over 8 cards where every proof is taken in unchecked."""
+    table.run_keys()
+    table.begin(range(8), 8, {s: s for s in range(8)})
+    for peer in table.peers[1:]:
+        assert peer.prepare_shuffle()  # the offline phase while seat 0 shuffles
+    for seat in table.seats:
+        message = table.peers[seat].make_shuffle()
+        if seat == tamper_seat:
+            message = copy.deepcopy(message)
+            message["outputs"][0], message["outputs"][1] = (message["outputs"][1],
+                                                            message["outputs"][0])
+        for other in table.seats:
+            if other != seat:
+                table.peers[other].accept(seat, wire(message), defer_proof=True)
+        table.collect()
+
+
+def test_pipelined_epoch_completes_only_after_every_proof_is_checked() -> None:
+    pipelined, plain = Table(3, 8, seed="pipe"), Table(3, 8, seed="pipe")
+    _pipelined_epoch(pipelined)
+    plain.run_keys()
+    plain.run_shuffle(range(8), 8, {s: s for s in range(8)})
+    # Seat 2 shuffled last: it has the proofs of seats 0 and 1 still to check.
+    assert [p.deferred_proofs for p in pipelined.peers] == [2, 2, 2]
+    assert not any(isinstance(e, EpochComplete) for e in pipelined.events[2])
+    with pytest.raises(DeckUsageError):
+        pipelined.peers[2].request_private([8], 0)  # slot 8 does not exist before completion
+    for seat in pipelined.seats:
+        assert pipelined.peers[seat].check_deferred(limit=1) == 1
+        assert pipelined.peers[seat].check_deferred() == 1
+    pipelined.collect()
+    for seat in pipelined.seats:
+        verified = [e.seat for e in pipelined.events[seat] if isinstance(e, ShuffleVerified)]
+        assert sorted(verified) == [0, 1, 2]
+        assert [e.epoch for e in pipelined.events[seat] if isinstance(e, EpochComplete)] == [1]
+    # The same cards in the same places as without pipelining.
+    for seat in pipelined.seats:
+        assert ([pipelined.peers[seat].ciphertext(s) for s in range(8, 16)]
+                == [plain.peers[seat].ciphertext(s) for s in range(8, 16)])
+    pipelined.deal({0: [8, 9], 1: [10], 2: [11]})
+    plain.deal({0: [8, 9], 1: [10], 2: [11]})
+    assert [pipelined.peers[0].card(s) for s in (8, 9)] == [plain.peers[0].card(s) for s in (8, 9)]
+
+
+def test_a_bad_proof_found_late_names_its_prover_and_the_epoch_never_completes() -> None:
+    table = Table(3, 8, seed="pipe")
+    _pipelined_epoch(table, tamper_seat=1)
+    for seat in (0, 2):
+        peer: DeckCoordinator = table.peers[seat]
+        if seat == 2:
+            assert peer.check_deferred(limit=1) == 1  # seat 0's proof is fine
+        with pytest.raises(ProofError) as info:
+            peer.check_deferred()
+        assert (info.value.seat, info.value.epoch) == (1, 1)
+        # Seat 1's (failed) proof stays first in line, and the one after it unchecked.
+        assert peer.deferred_proofs == (2 if seat == 0 else 1)
+        with pytest.raises(DeckUsageError):
+            peer.request_private([8], seat)
+        assert not any(isinstance(e, EpochComplete) for e in peer.take_events())
