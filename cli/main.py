@@ -11,6 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 import lancards
 from lancards.cli import bench, host_join, node_cmd, play, record_tools, selfplay
@@ -21,12 +22,22 @@ from lancards.engine.core import EngineError
 # (and resume), host and join, audit and replay, then the tools (selfplay, bench, node).
 COMMANDS: tuple[ModuleType, ...] = (play, host_join, record_tools, selfplay, bench, node_cmd)
 
-__all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
+__all__ = ["COMMANDS", "OneLineParser", "UsageError", "build_parser", "main"]
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line (``lancards play: error: ...``) and
+    exit status 2, without the usage block (``--help`` still shows it). Sub-command parsers
+    inherit the class (``add_subparsers`` makes them of the parent's type)."""
+
+    def error(self, message: str) -> NoReturn:
+        hint = f" (see '{self.prog} --help')"
+        self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with every available sub-command."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="lancards",
         description="Card games with friends on a home network: no server, mental poker, "
         "every move verified by every peer.",

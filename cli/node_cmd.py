@@ -39,7 +39,8 @@ def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "node",
         help="run one bot peer of a started table from a config file (scripts, tests)",
-        description=(__doc__ or "").split("\n\n")[0],
+        description="Run one peer of an already started table from its JSON config file "
+        "(scripts and tests; the format is in docs/protocol.md).",
     )
     parser.add_argument("config", help="the peer's JSON config (see docs/protocol.md)")
     parser.add_argument("--deadline", type=float, default=600.0,
