@@ -1,4 +1,4 @@
-"""The ``lancards`` command line itself: one import package, help order, version, one-line errors."""
+"""The ``lancards`` command: one import package, help order, version, one-line errors."""
 
 from __future__ import annotations
 
