@@ -52,3 +52,18 @@ def test_usage_errors_are_one_line_with_status_2(argv: list[str], line: str,
     assert status == 2
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith(line)
+
+
+def test_the_distribution_ships_one_top_level_package() -> None:
+    from importlib.metadata import distributions
+
+    # The installed one (with a RECORD), not the lancards.egg-info a build leaves in the tree.
+    installed = [d for d in distributions(name="lancards") if d.read_text("RECORD")]
+    assert len(installed) == 1
+    dist = installed[0]
+    assert (dist.read_text("top_level.txt") or "").split() == ["lancards"]
+    modules = [str(f) for f in dist.files or () if str(f).endswith(".py")]
+    if any("__editable__" in name for name in modules):  # pip install -e: a path finder
+        return
+    roots = {name.split("/")[0] for name in modules if not name.startswith("..")}
+    assert roots == {"lancards"}, roots
