@@ -48,11 +48,15 @@ class Point:
     ``P == Q`` and ``hash(P)`` work as expected; :meth:`encode` gives the SEC 1 bytes.
     """
 
-    __slots__ = ("_key",)
+    __slots__ = ("_encoding", "_key")
 
-    def __init__(self, key: PublicKey | None) -> None:
-        """Wrap a coincurve key; ``None`` is the identity. Use :func:`decode_point` for bytes."""
+    def __init__(self, key: PublicKey | None, encoding: bytes | None = None) -> None:
+        """Wrap a coincurve key; ``None`` is the identity. Use :func:`decode_point` for bytes.
+
+        ``encoding``, when the caller has it already (a decoded point), saves computing it.
+        """
         self._key = key
+        self._encoding = encoding
 
     @property
     def is_identity(self) -> bool:
@@ -60,8 +64,12 @@ class Point:
         return self._key is None
 
     def encode(self) -> bytes:
-        """33 compressed bytes, or ``b"\\x00"`` for the identity."""
-        return IDENTITY_ENCODING if self._key is None else self._key.format(compressed=True)
+        """33 compressed bytes, or ``b"\\x00"`` for the identity (computed once, then kept)."""
+        encoding = self._encoding
+        if encoding is None:
+            encoding = IDENTITY_ENCODING if self._key is None else self._key.format(compressed=True)
+            self._encoding = encoding
+        return encoding
 
     def hex(self) -> str:
         """:meth:`encode` as lowercase hex (66 characters; ``"00"`` for the identity)."""
@@ -73,8 +81,9 @@ class Point:
     def __neg__(self) -> Point:
         if self._key is None:
             return self
-        data = self._key.format(compressed=True)
-        return Point(PublicKey(bytes((data[0] ^ 1,)) + data[1:]))
+        data = self.encode()
+        negated = bytes((data[0] ^ 1,)) + data[1:]
+        return Point(PublicKey(negated), negated)
 
     def __sub__(self, other: Point) -> Point:
         return point_sum((self, -other))
@@ -159,7 +168,7 @@ def decode_point(data: bytes, *, allow_identity: bool = False) -> Point:
             f"starting with {data[:1].hex() or 'nothing'}"
         )
     try:
-        return Point(PublicKey(data))
+        return Point(PublicKey(data), bytes(data))
     except ValueError:
         raise EncodingError(f"{data.hex()} is not a point of secp256k1") from None
 

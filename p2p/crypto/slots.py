@@ -25,7 +25,7 @@ from lancards.p2p.crypto.deck import (
 )
 from lancards.p2p.crypto.elgamal import Ciphertext, card_lookup, card_points, decrypt_with_shares
 from lancards.p2p.crypto.errors import DeckError, DeckUsageError, ProofError, ProtocolViolationError
-from lancards.p2p.crypto.group import Point, RandomBytes
+from lancards.p2p.crypto.group import Point, RandomBytes, mul_base
 from lancards.p2p.crypto.messages import OpenMessage, Share, SharesMessage
 from lancards.p2p.crypto.proofs import PUBLIC, check_share, prove_share
 from lancards.p2p.crypto.transcript import ProofContext
@@ -79,6 +79,7 @@ class SlotTable:
         self.params = params
         self.seat = seat
         self._secret = secret
+        self._key_share = mul_base(secret)  # X = x*G, hashed into every share proof
         self._keys = keys
         self._random = random_bytes
         self._events = events
@@ -206,6 +207,7 @@ class SlotTable:
                 slot,
                 recipient,
                 self._random,
+                self._key_share,
             )
             items.append(Share(self.seat, slot, share, proof))
         if not items:
@@ -314,6 +316,7 @@ class SlotTable:
             slot,
             self.seat,
             self._random,
+            self._key_share,
         )
         received = self.reveals[(slot, self.seat)].shares
         shares = sorted([Share(self.seat, slot, own, proof), *received.values()], key=_by_seat)
