@@ -15,10 +15,11 @@ import pytest
 
 from lancards.p2p.crypto.coordinator import DeckCoordinator
 from lancards.p2p.crypto.deck import EpochComplete, ShuffleVerified
-from lancards.p2p.crypto.elgamal import card_points, open_encryption
+from lancards.p2p.crypto.elgamal import Ciphertext, card_points, open_encryption
 from lancards.p2p.crypto.errors import DeckUsageError, ProofError
-from lancards.p2p.crypto.group import SeededRandomBytes, mul_base
+from lancards.p2p.crypto.group import ORDER, SeededRandomBytes, mul_base
 from lancards.p2p.crypto.shuffle import (
+    ShuffleProof,
     check_shuffle_proof,
     finish_shuffle,
     gen_shuffle,
@@ -116,3 +117,43 @@ def test_a_bad_proof_found_late_names_its_prover_and_the_epoch_never_completes()
         with pytest.raises(DeckUsageError):
             peer.request_private([8], seat)
         assert not any(isinstance(e, EpochComplete) for e in peer.take_events())
+
+
+def _proof_of_shuffle(n: int = 12) -> tuple[list[Ciphertext], list[Ciphertext], ShuffleProof]:
+    deck = [open_encryption(p, PK) for p in card_points("level8-master", 108)[:n]]
+    prepared = prepare_shuffle("level8-master", n, PK, SeededRandomBytes("batch"))
+    outputs, proof = finish_shuffle(CONTEXT, deck, prepared)
+    return deck, outputs, proof
+
+
+def test_one_bad_t_hat_response_is_named_by_its_index() -> None:
+    import dataclasses
+
+    deck, outputs, proof = _proof_of_shuffle()
+    s_hat = list(proof.s_hat)
+    s_hat[5] = (s_hat[5] + 1) % ORDER
+    bad = dataclasses.replace(proof, s_hat=tuple(s_hat))
+    with pytest.raises(ProofError, match=r"t_hat\[5\] does not verify"):
+        check_shuffle_proof(CONTEXT, deck, outputs, bad, PK)
+
+
+def test_responses_that_cancel_under_the_honest_weights_are_caught() -> None:
+    """The batch weights hash the responses: errors chosen to cancel under the weights of the
+    honest proof no longer cancel, since changing the responses changes the weights."""
+    import dataclasses
+
+    from lancards.p2p.crypto.shuffle import _challenge_c, _challenges_u
+
+    deck, outputs, proof = _proof_of_shuffle()
+    p = proof
+    transcript, _ = _challenges_u(CONTEXT, PK, deck, outputs, p.commitments)
+    _challenge_c(transcript, p.chain, (p.t1, p.t2, p.t3, p.t41, p.t42), p.t_hat)
+    for scalar in (p.s1, p.s2, p.s3, p.s4, *p.s_hat, *p.s_prime):
+        transcript.append_scalar("s", scalar)
+    rho = transcript.challenges("batch t^", len(deck))
+    s_hat = list(p.s_hat)
+    s_hat[0] = (s_hat[0] + rho[1]) % ORDER  # rho_0*rho_1 - rho_1*rho_0 = 0 on the G term
+    s_hat[1] = (s_hat[1] - rho[0]) % ORDER
+    bad = dataclasses.replace(p, s_hat=tuple(s_hat))
+    with pytest.raises(ProofError, match=r"t_hat\[0\] does not verify"):
+        check_shuffle_proof(CONTEXT, deck, outputs, bad, PK)
