@@ -142,7 +142,8 @@ class EightsGame:
         return EightsState(phase=Phase.DEAL, round=1, dealer=first, **common)
 
     def to_act(self, state: EightsState) -> Seat | None:
-        """The seat to act, :data:`~lancards.engine.core.CHANCE` (cut, deal, audit), or None when over."""
+        """The seat to act, :data:`~lancards.engine.core.CHANCE` (cut, deal, audit), or None
+        when over."""
         phase = state.phase
         if phase is Phase.TRICKS or phase is Phase.LAYOUT:
             return state.turn

@@ -1,4 +1,5 @@
-"""The Level 8 engine: both editions behind the one interface of :class:`lancards.engine.core.Game`."""
+"""The Level 8 engine: both editions behind the one interface of
+:class:`lancards.engine.core.Game`."""
 
 from __future__ import annotations
 
