@@ -380,16 +380,16 @@ def read_position(text: str) -> EightsState:
 def _read_results(groups: dict[str, list[Line]], n: int) -> tuple[RoundResult, ...]:
     reneges: dict[int, list[Renege]] = {}
     for line in groups.get("renege", []):
-        words = dict(zip(line.words[::2], line.words[1::2], strict=False))
-        if line.seat is None or set(words) != {"seat", "number", "played", "held", "led"}:
+        fields = dict(zip(line.words[::2], line.words[1::2], strict=False))
+        if line.seat is None or set(fields) != {"seat", "number", "played", "held", "led"}:
             raise line.fail("expected renege R: seat S number N played CARD|pass held CARD "
                             "led SUIT|-")
         try:
             renege = Renege(
-                round=line.seat, seat=int(words["seat"]), number=int(words["number"]),
-                played=None if words["played"] == "pass" else parse_card(words["played"]),
-                held=parse_card(words["held"]),
-                led=None if words["led"] == "-" else Suit.parse(words["led"]),
+                round=line.seat, seat=int(fields["seat"]), number=int(fields["number"]),
+                played=None if fields["played"] == "pass" else parse_card(fields["played"]),
+                held=parse_card(fields["held"]),
+                led=None if fields["led"] == "-" else Suit.parse(fields["led"]),
             )
         except (ValueError, InvalidActionError) as exc:
             raise line.fail(str(exc)) from None
