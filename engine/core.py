@@ -304,6 +304,33 @@ class Game(Protocol[S, A]):
         """Format an action as notation; ``parse_action`` round-trips it."""
         ...
 
+    def write_position(self, state: S) -> str:
+        """The position text of ``state``: the whole position, with ``?`` for identities this
+        state does not know (notation in ``docs/engine.md``, :mod:`lancards.engine.position`)."""
+        ...
+
+    def read_position(self, text: str) -> S:
+        """The state of a position text; slots are numbered afresh in the order written.
+
+        Raises:
+            PositionError: the message names the line and what is wrong.
+        """
+        ...
+
+    def describe_action(self, state: S, action: A) -> str:
+        """Action notation with card names, ``#SLOT`` left out where the name alone picks the
+        card in ``state``; :meth:`read_action` reads it back."""
+        ...
+
+    def read_action(self, state: S, text: str) -> A:
+        """Parse action notation in ``state``, with or without slots.
+
+        Raises:
+            InvalidActionError: malformed, or a name ``state`` cannot place.
+            IllegalActionError: the actor holds no such card.
+        """
+        ...
+
     def bot(self) -> Bot[S, A]:
         """A new instance of the game's standard bot."""
         ...

@@ -26,7 +26,7 @@ the numbering of its slots.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -268,16 +268,10 @@ def read_position(text: str) -> tuple[Game[Any, Any], Any]:
         spec = rule_set(name)
     except RulesError as exc:
         raise PositionError(f"position: {exc}") from None
-    reader: Callable[[str], Any] = spec.game.read_position  # type: ignore[attr-defined]
-    return spec.game, reader(text)
+    return spec.game, spec.game.read_position(text)
 
 
 def write_position(game: Game[Any, Any], state: Any) -> str:
     """The position text of ``state`` (see the module docstring and ``docs/engine.md``)."""
-    writer: Callable[[Any], str] = game.write_position  # type: ignore[attr-defined]
-    return writer(state)
+    return game.write_position(state)
 
-
-def expand(items: Iterator[str]) -> list[str]:
-    """Helper for writers: the items as a list (keeps writer code flat)."""
-    return list(items)
