@@ -181,3 +181,47 @@ def test_eights_card_totals_and_totals_are_checked():
     wrong = EIGHTS_TEXT.replace("totals: 30 80 90", "totals: 30 80 91")
     with pytest.raises(PositionError, match=r"line 14 .*the results add up to 30 80 90"):
         read_position(wrong)
+
+
+def test_eights_round_8_and_the_end_as_positions():
+    """Round 8 (layout turns, passes) and the finished game round-trip; the totals line is the
+    sum of the eight results (ruling E-9)."""
+    from lancards.engine.driver import play_local
+    from lancards.engine.eights.state import Phase as EPhase
+    from lancards.engine.options import rule_set
+
+    seen: dict[str, str] = {}
+
+    def grab(state, action):
+        if state.phase is EPhase.LAYOUT and state.history and "layout" not in seen:
+            seen["layout"] = write_position(EIGHTS, state)
+
+    played = play_local(EIGHTS, rule_set("eights").make_rules(), 4, seed=8, on_step=grab)
+    layout = seen["layout"].splitlines()
+    assert "round 8" in layout and "phase layout" in layout
+    turns = next(line for line in layout if line.startswith("turns: "))
+    assert turns.split()[2] in ("R8", "B8", "Y8", "G8", "pass")
+    assert write_position(EIGHTS, read_position(seen["layout"])[1]) == seen["layout"]
+    final = write_position(EIGHTS, played.final)
+    lines = final.splitlines()
+    assert "phase over" in lines and sum(line.startswith("result ") for line in lines) == 8
+    totals = tuple(int(v) for v in lines[-1].split()[1:])
+    assert lines[-1].startswith("totals: ") and totals == played.final.totals()
+    game, back = read_position(final)
+    assert game.outcome(back) == EIGHTS.outcome(played.final)
+
+
+def test_a_finished_level8_game_as_a_position_names_the_winner():
+    hands = [["P15"], ["B1", "B2"]]
+    state = build("level8-master", hands, levels=(7, 8), down=(True, True), turn=0,
+                  melds=[(0, K.SET, ["R3", "O3", "Y3", "G3"]), (0, K.SET, ["R9", "O9", "Y9", "G9"]),
+                         (1, K.SET, ["R4", "O4", "Y4"]), (1, K.SET, ["R10", "O10", "Y10", "G10",
+                                                                     "B10"])],
+                  options={"level8_win": "on_going_out"})
+    final = act(state, "0: discard P15")
+    text = write_position(LEVEL8, final)
+    assert "option level8_win=on_going_out" in text.splitlines()
+    assert "levels WIN 8" in text.splitlines() and "winners: 0" in text.splitlines()
+    assert "turn 0 over" in text.splitlines() and "went-out 0" in text.splitlines()
+    game, back = read_position(text)
+    assert game.outcome(back).winners == (0,) and game.to_act(back) is None
