@@ -225,3 +225,27 @@ def test_a_finished_level8_game_as_a_position_names_the_winner():
     assert "turn 0 over" in text.splitlines() and "went-out 0" in text.splitlines()
     game, back = read_position(text)
     assert game.outcome(back).winners == (0,) and game.to_act(back) is None
+
+
+def test_options_and_rule_files_round_trip_as_json_strings():
+    """Options that differ from their defaults are written, files as JSON strings (L8-14, E-6)."""
+    from lancards.engine.eights import DEFAULT_OBJECTIVES_TOML, make_rules
+
+    back = ('levels = [["set 3"], ["set 3"], ["set 3"], ["set 3"], ["set 3"], ["set 3"], '
+            '["set 3"], ["colour-run 4", "pair"]]')
+    state = build("level8", [["R1"], ["R2"]], options={
+        "sides": "front,back", "level_cards": back, "reshuffle": "lazy",
+        "specials_drawable": "false"})
+    text = write_position(LEVEL8, state)
+    assert text.splitlines()[2:5] == [
+        "option reshuffle=lazy", "option specials_drawable=false", "option sides=front,back"]
+    assert text.splitlines()[5].startswith('option level_cards="name = ')
+    assert read_position(text)[1].rules == state.rules
+    objectives = DEFAULT_OBJECTIVES_TOML.replace("points = 10            #", "points = 7 #")
+    rules = make_rules({"partners": True, "first_dealer": 2, "objectives": objectives})
+    eights = EIGHTS.new_game(rules, 4)
+    text = write_position(EIGHTS, eights)
+    assert "option partners=true" in text.splitlines()
+    assert "option first_dealer=2" in text.splitlines()
+    assert read_position(text)[1].rules == rules
+    assert write_position(EIGHTS, read_position(text)[1]) == text
