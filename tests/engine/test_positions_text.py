@@ -247,5 +247,7 @@ def test_options_and_rule_files_round_trip_as_json_strings():
     text = write_position(EIGHTS, eights)
     assert "option partners=true" in text.splitlines()
     assert "option first_dealer=2" in text.splitlines()
+    assert rules.objectives.rounds[0].per_trick == 7
+    assert '\\npoints = 7\\n' in next(x for x in text.splitlines() if x.startswith("option obj"))
     assert read_position(text)[1].rules == rules
     assert write_position(EIGHTS, read_position(text)[1]) == text
