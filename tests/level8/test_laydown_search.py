@@ -17,6 +17,8 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lancards.engine.level8.actions import LayDown
+from lancards.engine.level8.builder import G, build
 from lancards.engine.level8.cards import Card, make_deck, parse_card
 from lancards.engine.level8.laydown import enumerate_laydowns
 from lancards.engine.level8.levels import (
@@ -25,8 +27,10 @@ from lancards.engine.level8.levels import (
     Component,
     ComponentKind,
     Level,
+    LevelCard,
 )
 from lancards.engine.level8.melds import make_meld
+from lancards.engine.level8.position import level_card_toml
 
 EXAMPLES = int(os.environ.get("LANCARDS_FUZZ_EXAMPLES", "150"))
 K = ComponentKind
@@ -143,6 +147,16 @@ def test_a_laydown_is_offered_whenever_one_exists_joker_heavy(edition, data):
     hand = [(s, deck[s]) for s in picked]
     found = enumerate_laydowns(hand, level)
     assert bool(found) == brute_force_exists([c for _, c in hand], level), (hand, level)
+    # End to end: the engine offers a lay-down in a real position exactly then, and it passes.
+    back = level_card_toml(LevelCard("random back side", (level,) * 8))
+    other = next(str(c) for c in deck if c.is_number and c not in {f for _, f in hand})
+    on_level = data.draw(st.integers(1, 8), label="on level")
+    state = build(edition, [[other], [str(c) for _, c in hand]], levels=(1, on_level),
+                  options={"sides": "front,back", "level_cards": back})
+    offered = [a for a in G.legal_actions(state, 1) if isinstance(a, LayDown)]
+    assert bool(offered) == bool(found)
+    for action in offered[:3]:
+        G.check(state, action)
     for groups in found:
         assert len(groups) == len(level)
         used = [p.slot for g in groups for p in g]
