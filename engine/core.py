@@ -194,6 +194,12 @@ def seat_bit(seat: Seat) -> int:
 _TOKEN = re.compile(r"\S+")
 
 
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is a whole number in notation: ASCII digits only, at most 18 of them
+    (so ``int(text)`` never fails: no ``'²'``, no 5000-digit numbers)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 def split_tokens(text: str) -> list[str]:
     """Split action notation into whitespace-separated tokens."""
     return _TOKEN.findall(text)

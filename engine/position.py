@@ -30,10 +30,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lancards.engine.core import ALL_SEATS, EngineError, Game, RulesError, seat_bit
+from lancards.engine.core import ALL_SEATS, EngineError, Game, RulesError, is_digits, seat_bit
 
 HEADER = "lancards-position 1"
 """The first line of every position (notation version 1)."""
+
+MAX_CARDS = 1000
+"""The largest ``?*N`` count read (every deck is far smaller)."""
+
+MAX_TEXT = 1_000_000
+"""The longest position text read, in characters."""
 
 
 class PositionError(EngineError):
@@ -84,6 +90,8 @@ def split_lines(text: str) -> list[Line]:
     """
     if not isinstance(text, str):
         raise PositionError(f"a position is text, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise PositionError(f"a position of {len(text)} characters is over {MAX_TEXT}")
     raw = text.splitlines()
     body = [(i + 1, s) for i, s in enumerate(raw) if s.strip() and not s.lstrip().startswith("#")]
     if not body or body[0][1].strip() != HEADER:
@@ -97,7 +105,7 @@ def split_lines(text: str) -> list[Line]:
                 raise PositionError(f"position line {number} ({source.strip()!r}): bad key")
             seat = None
             if len(parts) == 2:
-                if not parts[1].isdigit():
+                if not is_digits(parts[1]):
                     raise PositionError(
                         f"position line {number} ({source.strip()!r}): {parts[1]!r} is not a seat"
                     )
@@ -178,13 +186,13 @@ def parse_tokens(line: Line, default: int, n: int, words: Sequence[str] | None =
             else:
                 mask = 0
                 for part in who.split("."):
-                    if not part.isdigit() or not 0 <= int(part) < n:
+                    if not is_digits(part) or not 0 <= int(part) < n:
                         raise line.fail(f"{word!r}: {part!r} is not a seat of {n}")
                     mask |= seat_bit(int(part))
         count = 1
         if body.startswith("?*"):
-            if not body[2:].isdigit() or int(body[2:]) == 0:
-                raise line.fail(f"{word!r}: expected ?*N with N a positive count")
+            if not is_digits(body[2:]) or not 0 < int(body[2:]) <= MAX_CARDS:
+                raise line.fail(f"{word!r}: expected ?*N with N a count 1..{MAX_CARDS}")
             count, body = int(body[2:]), "?"
         decl = ""
         if declarations and "=" in body:

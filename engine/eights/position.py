@@ -47,6 +47,7 @@ from lancards.engine.core import (
     RevealRequest,
     RulesError,
     SlotId,
+    is_digits,
     seat_bit,
     split_tokens,
 )
@@ -216,7 +217,7 @@ def _read_plays(line: Line, trick: bool) -> list[tuple[int, int, bool | None]]:
     out: list[tuple[int, int, bool | None]] = []
     i = 0
     while i < len(words):
-        if not words[i].isdigit() or i + 1 >= len(words):
+        if not is_digits(words[i]) or i + 1 >= len(words):
             raise line.fail(f"expected SEAT CARD pairs, got {' '.join(words[i:i + 2])!r}")
         seat = int(words[i])
         if words[i + 1] == "pass" and not trick:
@@ -411,7 +412,7 @@ def _read_results(groups: dict[str, list[Line]], n: int) -> tuple[RoundResult, .
         went_out = None
         if "went-out" in rest:
             at = rest.index("went-out")
-            if at + 1 >= len(rest) or not rest[at + 1].isdigit():
+            if at + 1 >= len(rest) or not is_digits(rest[at + 1]):
                 raise line.fail("expected went-out SEAT")
             went_out = int(rest[at + 1])
         results.append(RoundResult(expected, dealer, points, tuple(reneges.get(expected, [])),
@@ -459,7 +460,7 @@ def read_action(state: EightsState, text: str) -> EightsAction:
             if not isinstance(request, RevealRequest):
                 raise InvalidActionError(f"{text!r}: no card is to be revealed; write CARD#SLOT")
             return parse_action(f"*: reveal {tokens[1]}#{request.slot}")
-        if head.strip().isdigit() and tokens[0] == "play":
+        if is_digits(head.strip()) and tokens[0] == "play":
             seat = int(head.strip())
             card = parse_card(tokens[1])
             hand = state.hands[seat] if seat < len(state.hands) else ()

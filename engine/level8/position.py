@@ -48,6 +48,7 @@ from lancards.engine.core import (
     RulesError,
     Seat,
     SlotId,
+    is_digits,
     seat_bit,
     split_tokens,
 )
@@ -306,7 +307,7 @@ def _read_meld(line: Line, n: int, take: Any) -> Meld:
     if line.seat is None or len(line.words) < 3:
         raise line.fail("expected meld ID: SEAT KIND CARDS")
     owner_text, kind_text, *words = line.words
-    if not owner_text.isdigit() or not 0 <= int(owner_text) < n:
+    if not is_digits(owner_text) or not 0 <= int(owner_text) < n:
         raise line.fail(f"{owner_text!r} is not a seat of {n}")
     try:
         kind = ComponentKind(kind_text)
@@ -502,7 +503,7 @@ def read_action(state: Level8State, text: str) -> Action:
                 raise InvalidActionError(f"{text!r}: no card is to be turned up; write CARD#SLOT")
             return parse_action(f"*: reveal {tokens[1]}#{request.slot}")
         return parse_action(text)
-    if not head.strip().isdigit():
+    if not is_digits(head.strip()):
         return parse_action(text)
     seat = int(head.strip())
     verb, args = tokens[0], tokens[1:]
