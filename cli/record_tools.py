@@ -37,10 +37,12 @@ def add_parser(sub: Any) -> None:
         "replay",
         help="step through a finished game in public view",
         description="Print every move of a verified game record in public view; with --step, "
-        "wait for Enter between moves.",
+        "wait for Enter between moves; with --positions, the position text after each move.",
     )
     replay.add_argument("file", help="the record file")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    replay.add_argument("--positions", action="store_true",
+                        help="print the whole public position (docs/engine.md) after every move")
     replay.set_defaults(run=run_replay)
 
 
@@ -73,6 +75,7 @@ def public_summary(state: Any) -> str:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from lancards.engine.position import write_position
     from lancards.p2p.core import GameCore
     from lancards.p2p.record import Entry
     from lancards.p2p.table import verify_started
@@ -100,6 +103,8 @@ def run_replay(args: argparse.Namespace) -> int:
             move += 1
             print(f"{move:4d}  {author:>10}  {payload['a']}")
             print(f"      {public_summary(observer.state)}")
+            if args.positions:
+                print(write_position(observer.game, observer.state))
             if args.step and sys.stdin.isatty():
                 input()
         elif payload.get("t") == "shuffle":

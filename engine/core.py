@@ -194,6 +194,12 @@ def seat_bit(seat: Seat) -> int:
 _TOKEN = re.compile(r"\S+")
 
 
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is a whole number in notation: ASCII digits only, at most 18 of them
+    (so ``int(text)`` never fails: no ``'²'``, no 5000-digit numbers)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 def split_tokens(text: str) -> list[str]:
     """Split action notation into whitespace-separated tokens."""
     return _TOKEN.findall(text)
@@ -302,6 +308,33 @@ class Game(Protocol[S, A]):
 
     def format_action(self, action: A) -> str:
         """Format an action as notation; ``parse_action`` round-trips it."""
+        ...
+
+    def write_position(self, state: S) -> str:
+        """The position text of ``state``: the whole position, with ``?`` for identities this
+        state does not know (notation in ``docs/engine.md``, :mod:`lancards.engine.position`)."""
+        ...
+
+    def read_position(self, text: str) -> S:
+        """The state of a position text; slots are numbered afresh in the order written.
+
+        Raises:
+            PositionError: the message names the line and what is wrong.
+        """
+        ...
+
+    def describe_action(self, state: S, action: A) -> str:
+        """Action notation with card names, ``#SLOT`` left out where the name alone picks the
+        card in ``state``; :meth:`read_action` reads it back."""
+        ...
+
+    def read_action(self, state: S, text: str) -> A:
+        """Parse action notation in ``state``, with or without slots.
+
+        Raises:
+            InvalidActionError: malformed, or a name ``state`` cannot place.
+            IllegalActionError: the actor holds no such card.
+        """
         ...
 
     def bot(self) -> Bot[S, A]:

@@ -1,4 +1,7 @@
-"""Named, validated rule options and the registry of rule sets.
+"""Named, validated rule options and the lookup of rule sets.
+
+The rule sets themselves are listed in one static table, :data:`lancards.engine.rulesets.RULE_SETS`
+(no import-time registration, no import loop).
 
 Every ruling that says "option" in ``rulings.md`` is an :class:`OptionSpec` here. An unknown
 option or an invalid value is a :class:`~lancards.engine.core.RulesError`, never silently replaced.
@@ -125,25 +128,25 @@ class RuleSetSpec:
         return self.build(self.validate(raw or {}))
 
 
-_REGISTRY: dict[str, RuleSetSpec] = {}
+def _registry() -> dict[str, RuleSetSpec]:
+    """Every rule set by name and alias, from the static table :data:`RULE_SETS`."""
+    from lancards.engine.rulesets import RULE_SETS  # the game packages import this module
 
-
-def register(spec: RuleSetSpec) -> RuleSetSpec:
-    """Add a rule set to the registry (done once by each game module at import)."""
-    for key in (spec.name, *spec.aliases):
-        _REGISTRY[key] = spec
-    return spec
+    table: dict[str, RuleSetSpec] = {}
+    for spec in RULE_SETS:
+        for key in (spec.name, *spec.aliases):
+            table[key] = spec
+    return table
 
 
 def rule_set(name: str) -> RuleSetSpec:
-    """The rule set called ``name``.
+    """The rule set called ``name`` (a name or an alias).
 
     Raises:
         RulesError: no rule set has that name.
     """
-    _load_games()
     try:
-        return _REGISTRY[name]
+        return _registry()[name]
     except KeyError:
         raise RulesError(
             f"unknown game {name!r}; choose one of {', '.join(rule_set_names())}"
@@ -152,8 +155,9 @@ def rule_set(name: str) -> RuleSetSpec:
 
 def rule_set_names() -> list[str]:
     """Names of every registered rule set (aliases excluded), sorted."""
-    _load_games()
-    return sorted({spec.name for spec in _REGISTRY.values()})
+    from lancards.engine.rulesets import RULE_SETS
+
+    return sorted(spec.name for spec in RULE_SETS)
 
 
 def parse_option_args(items: list[str]) -> dict[str, str]:
@@ -170,14 +174,3 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
         result[key.strip()] = value.strip()
     return result
 
-
-def _load_games() -> None:
-    # Importing the game packages registers their rule sets.
-    import importlib
-
-    for module in ("lancards.engine.level8", "lancards.engine.eights"):
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:  # a game package not written yet
-            if exc.name != module:
-                raise

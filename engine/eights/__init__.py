@@ -1,6 +1,6 @@
 """8s Rule!: a trick-taking game in eight rounds for 3 to 6 players (rulings E-1 to E-10).
 
-Importing this package registers the rule set ``eights`` with options:
+The rule set ``eights`` (:data:`SPEC`, listed in ``lancards.engine.rulesets``) has options:
 
 - ``partners`` (bool, default false, ruling E-10): partners sit opposite; 4 or 6 players only
   (refused for 3 or 5 players by ``new_game``).
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from lancards.engine.core import RulesError
-from lancards.engine.options import OptionSpec, OptionValue, RuleSetSpec, register
+from lancards.engine.options import OptionSpec, OptionValue, RuleSetSpec
 
 from .actions import EightsAction, Pass, Play, format_action, parse_action
 from .bot import EightsBot
@@ -55,44 +55,43 @@ def make_rules(values: Mapping[str, OptionValue]) -> EightsRules:
     )
 
 
-SPEC = register(
-    RuleSetSpec(
-        name="eights",
-        game=EIGHTS,
-        options=(
-            OptionSpec(
-                "partners",
-                "bool",
-                False,
-                "E-10",
-                "partners sit opposite, team totals, team winner (4 or 6 players)",
-            ),
-            OptionSpec(
-                "objectives",
-                "file",
-                "",
-                "E-6",
-                "TOML file of the round 1-7 objectives (default: lancards' own, not from the "
-                "publisher)",
-            ),
-            OptionSpec(
-                "first_dealer",
-                "int",
-                -1,
-                "E-2",
-                "dealer of round 1, e.g. the last game's winner (-1: high cut)",
-                lo=-1,
-                hi=MAX_PLAYERS - 1,
-            ),
+SPEC = RuleSetSpec(
+    name="eights",
+    game=EIGHTS,
+    options=(
+        OptionSpec(
+            "partners",
+            "bool",
+            False,
+            "E-10",
+            "partners sit opposite, team totals, team winner (4 or 6 players)",
         ),
-        build=make_rules,
-        min_players=MIN_PLAYERS,
-        max_players=MAX_PLAYERS,
-        summary="8s Rule! (60 cards, 8 rounds of tricks and a layout; round objectives are "
-        "lancards defaults, not from the publisher)",
-        aliases=("8s-rule",),
-    )
+        OptionSpec(
+            "objectives",
+            "file",
+            "",
+            "E-6",
+            "TOML file of the round 1-7 objectives (default: lancards' own, not from the "
+            "publisher)",
+        ),
+        OptionSpec(
+            "first_dealer",
+            "int",
+            -1,
+            "E-2",
+            "dealer of round 1, e.g. the last game's winner (-1: high cut)",
+            lo=-1,
+            hi=MAX_PLAYERS - 1,
+        ),
+    ),
+    build=make_rules,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    summary="8s Rule! (60 cards, 8 rounds of tricks and a layout; round objectives are "
+    "lancards defaults, not from the publisher)",
+    aliases=("8s-rule",),
 )
+"""The rule set ``eights`` (alias ``8s-rule``), listed in :mod:`lancards.engine.rulesets`."""
 
 __all__ = [
     "CARDS",

@@ -24,6 +24,7 @@ from lancards.engine.core import (
     Seat,
     Shuffle,
     SlotId,
+    is_digits,
     parse_chance,
     split_tokens,
 )
@@ -98,7 +99,7 @@ def parse_action(text: str) -> EightsAction:
         return Pass(seat)
     if tokens and tokens[0] == "play" and len(tokens) in (2, 3):
         card_text, hash_sign, slot_text = tokens[1].rpartition("#")
-        if not hash_sign or not (slot_text.isascii() and slot_text.isdigit()):
+        if not hash_sign or not is_digits(slot_text):
             raise InvalidActionError(f"action {text!r}: a played card is CARD#SLOT, e.g. B8#17")
         card = parse_card(card_text)
         take: bool | None = None

@@ -44,49 +44,33 @@ from lancards.engine.core import (
 )
 
 from .actions import EightsAction, Pass, Play, format_action, parse_action, public_form
-from .audit import dealt_hands, find_reneges
 from .cards import CARDS, DECK_SIZE, NUMBERS, Card
-from .objectives import ObjectiveKind
 from .outcome import final_outcome
 from .play import (
-    EMPTY_LAYOUT,
-    TrickPlay,
     describe_layout,
     follow_suit_cards,
     is_eight_of_led_suit,
     is_playable,
-    lay,
     playable_cards,
-    trick_winner,
 )
 from .state import (
-    CARD_LEFT_POINTS,
-    GOING_OUT_POINTS,
-    ROUNDS,
     EightsRules,
     EightsState,
     Event,
     Phase,
-    RoundResult,
+)
+from .transitions import (
+    lay_card,
+    next_audit_slot,
+    play_to_trick,
+    reveal,
+    set_at,
+    shuffle,
 )
 from .verify import invariant_violations
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
-
-
-def _without(
-    hands: tuple[tuple[SlotId, ...], ...], seat: Seat, slot: SlotId
-) -> tuple[tuple[SlotId, ...], ...]:
-    hand = hands[seat]
-    index = hand.index(slot)
-    return (*hands[:seat], hand[:index] + hand[index + 1 :], *hands[seat + 1 :])
-
-
-def _set(values: tuple[int, ...], offset: int, value: int) -> tuple[int, ...]:
-    if values[offset] == value:
-        return values
-    return (*values[:offset], value, *values[offset + 1 :])
 
 
 def _is_permutation(order: object) -> bool:
@@ -142,7 +126,8 @@ class EightsGame:
         return EightsState(phase=Phase.DEAL, round=1, dealer=first, **common)
 
     def to_act(self, state: EightsState) -> Seat | None:
-        """The seat to act, :data:`~engine.core.CHANCE` (cut, deal, audit), or None when over."""
+        """The seat to act, :data:`~lancards.engine.core.CHANCE` (cut, deal, audit), or None
+        when over."""
         phase = state.phase
         if phase is Phase.TRICKS or phase is Phase.LAYOUT:
             return state.turn
@@ -167,7 +152,7 @@ class EightsGame:
         if phase is Phase.CUT_REVEAL:
             return RevealRequest(state.pile[len(state.cut_numbers)])
         if phase is Phase.AUDIT:
-            slot = _next_audit_slot(state)
+            slot = next_audit_slot(state)
             if slot is not None:
                 return RevealRequest(slot)
         raise EngineError(f"chance is not to act now ({phase.name.lower()})")
@@ -222,8 +207,8 @@ class EightsGame:
         card = self._verify(state, action)
         if isinstance(action, Play):
             if state.phase is Phase.TRICKS:
-                return self._play_to_trick(state, action, card)
-            return self._lay(state, action, card)
+                return play_to_trick(state, action, card)
+            return lay_card(state, action, card)
         if isinstance(action, Pass):
             return replace(
                 state,
@@ -231,9 +216,9 @@ class EightsGame:
                 turn=(action.seat + 1) % state.n,
             )
         if isinstance(action, Shuffle):
-            return self._shuffle(state, action.order)
+            return shuffle(state, action.order)
         assert isinstance(action, Reveal)
-        return self._reveal(state, action.slot, card)
+        return reveal(state, action.slot, card)
 
     def _verify(self, state: EightsState, action: object) -> int:
         """Check ``action``; return the card index it plays or reveals (-1 if none)."""
@@ -338,178 +323,6 @@ class EightsGame:
         return index
 
     # -----------------------------------------------------------------------------------------
-    # Transitions
-
-    def _shuffle(self, state: EightsState, order: tuple[int, ...] | None) -> EightsState:
-        base = state.base + DECK_SIZE
-        if order is None:
-            ident: tuple[int, ...] = (-1,) * DECK_SIZE
-        else:
-            old = state.ident
-            ident = tuple(old[i] for i in order)
-        pile = tuple(range(base, base + DECK_SIZE))
-        if state.phase is Phase.CUT_SHUFFLE:
-            return replace(
-                state,
-                phase=Phase.CUT_REVEAL,
-                base=base,
-                ident=ident,
-                known=(0,) * DECK_SIZE,
-                pile=pile,
-                cut_numbers=(),
-            )
-        # The deal (ruling E-1): one card at a time clockwise, starting left of the dealer.
-        n = state.n
-        first = (state.dealer + 1) % n
-        holders = [(first + i) % n for i in range(DECK_SIZE)]
-        hands = tuple(
-            tuple(base + i for i in range((seat - first) % n, DECK_SIZE, n)) for seat in range(n)
-        )
-        scoring = 0
-        if state.round < ROUNDS:
-            objective = state.rules.objectives.rounds[state.round - 1]
-            scoring = sum(1 for points in objective.card_points if points)
-        return replace(
-            state,
-            phase=Phase.TRICKS if state.round < ROUNDS else Phase.LAYOUT,
-            base=base,
-            ident=ident,
-            known=tuple(1 << seat for seat in holders),
-            pile=(),
-            hands=hands,
-            turn=first,
-            scoring_left=scoring,
-            cutters=(),
-            cut_numbers=(),
-        )
-
-    def _reveal(self, state: EightsState, slot: SlotId, card: int) -> EightsState:
-        offset = slot - state.base
-        state = replace(
-            state,
-            ident=_set(state.ident, offset, card),
-            known=_set(state.known, offset, ALL_SEATS),
-        )
-        if state.phase is Phase.AUDIT:
-            return self._finish_round(state) if _next_audit_slot(state) is None else state
-        numbers = (*state.cut_numbers, card % NUMBERS + 1)
-        if len(numbers) < len(state.cutters):
-            return replace(state, cut_numbers=numbers)
-        top = max(numbers)
-        tied = tuple(s for s, number in zip(state.cutters, numbers, strict=True) if number == top)
-        if len(tied) > 1:  # ruling E-2: the tied players cut again
-            return replace(state, phase=Phase.CUT_SHUFFLE, cutters=tied, cut_numbers=())
-        return replace(state, phase=Phase.DEAL, round=1, dealer=tied[0], cutters=(), cut_numbers=())
-
-    def _play_to_trick(self, state: EightsState, action: Play, card: int) -> EightsState:
-        seat, slot, n = action.seat, action.slot, state.n
-        offset = slot - state.base
-        trick = (*state.trick, TrickPlay(seat, slot, card, action.take))
-        history = (*state.history, Event(seat, card, len(state.trick_winners) + 1))
-        ident = _set(state.ident, offset, card)
-        known = _set(state.known, offset, ALL_SEATS)
-        hands = _without(state.hands, seat, slot)
-        if len(trick) < n:
-            return replace(
-                state,
-                ident=ident,
-                known=known,
-                hands=hands,
-                trick=trick,
-                history=history,
-                turn=(seat + 1) % n,
-            )
-        winner = trick_winner(trick)  # ruling E-4
-        objective = state.rules.objectives.rounds[state.round - 1]
-        scoring_left = state.scoring_left
-        if objective.card_points:
-            scoring_left -= sum(1 for play in trick if objective.card_points[play.card])
-        won = state.won
-        won = (*won[:winner], won[winner] + tuple(p.slot for p in trick), *won[winner + 1 :])
-        state = replace(
-            state,
-            ident=ident,
-            known=known,
-            hands=hands,
-            trick=(),
-            history=history,
-            won=won,
-            trick_winners=(*state.trick_winners, winner),
-            scoring_left=scoring_left,
-            turn=winner,  # ruling E-3: the winner leads the next trick
-        )
-        met = objective.kind is ObjectiveKind.CARDS and objective.early_end and scoring_left == 0
-        if met or not any(hands):  # ruling E-5: the round ends as soon as the objective is met
-            return self._start_audit(state)
-        return state
-
-    def _lay(self, state: EightsState, action: Play, card: int) -> EightsState:
-        seat, slot = action.seat, action.slot
-        offset = slot - state.base
-        hands = _without(state.hands, seat, slot)
-        state = replace(
-            state,
-            ident=_set(state.ident, offset, card),
-            known=_set(state.known, offset, ALL_SEATS),
-            hands=hands,
-            layout=lay(card, state.layout),
-            table=(*state.table, slot),
-            history=(*state.history, Event(seat, card, len(state.history) + 1)),
-            turn=(seat + 1) % state.n,
-        )
-        if not hands[seat]:  # ruling E-7: the game ends the moment a hand empties
-            return self._start_audit(replace(state, went_out=seat))
-        return state
-
-    def _start_audit(self, state: EightsState) -> EightsState:
-        state = replace(state, phase=Phase.AUDIT, turn=-1)
-        return self._finish_round(state) if _next_audit_slot(state) is None else state
-
-    def _finish_round(self, state: EightsState) -> EightsState:
-        n, base, ident, number = state.n, state.base, state.ident, state.round
-        left = [[ident[slot - base] for slot in hand] for hand in state.hands]
-        if number < ROUNDS:
-            objective = state.rules.objectives.rounds[number - 1]
-            won = [[ident[slot - base] for slot in taken] for taken in state.won]
-            points = objective.score(won, state.trick_winners, n)
-            went_out = None
-        else:
-            went_out = state.went_out
-            points = tuple(
-                GOING_OUT_POINTS if seat == went_out else CARD_LEFT_POINTS * len(left[seat])
-                for seat in range(n)
-            )
-        reneges = find_reneges(number, state.history, dealt_hands(n, state.history, left))
-        result = RoundResult(
-            round=number,
-            dealer=state.dealer,
-            points=points,
-            reneges=reneges,
-            tricks=len(state.trick_winners),
-            ended_early=number < ROUNDS and any(left),
-            went_out=went_out,
-        )
-        last = number == ROUNDS
-        return replace(
-            state,
-            phase=Phase.OVER if last else Phase.DEAL,
-            round=number if last else number + 1,
-            dealer=state.dealer if last else (state.dealer + 1) % n,  # ruling E-2
-            pile=tuple(range(base, base + DECK_SIZE)),
-            hands=((),) * n,
-            turn=-1,
-            trick=(),
-            won=((),) * n,
-            trick_winners=(),
-            scoring_left=0,
-            layout=EMPTY_LAYOUT,
-            table=(),
-            history=(),
-            went_out=-1,
-            results=(*state.results, result),
-        )
-
-    # -----------------------------------------------------------------------------------------
     # Knowledge
 
     def view(self, state: EightsState, seat: Seat | None) -> EightsState:
@@ -545,7 +358,7 @@ class EightsGame:
             index = self._verify_identity(state, "learn", slot, card)
         except (InvalidActionError, IllegalActionError) as exc:
             raise KnowledgeError(str(exc)) from None
-        return replace(state, ident=_set(state.ident, slot - state.base, index))
+        return replace(state, ident=set_at(state.ident, slot - state.base, index))
 
     def public_action(self, action: EightsAction) -> EightsAction:
         """The form of ``action`` in the shared record: ``Shuffle(order)`` becomes
@@ -585,6 +398,32 @@ class EightsGame:
         """Action notation; :meth:`parse_action` round-trips it."""
         return format_action(action)
 
+    def write_position(self, state: EightsState) -> str:
+        """The position text of ``state`` (:mod:`lancards.engine.eights.position`)."""
+        from .position import write_position
+
+        return write_position(state)
+
+    def read_position(self, text: str) -> EightsState:
+        """The state of a position text. Raises ``PositionError`` naming the bad line."""
+        from .position import read_position
+
+        return read_position(text)
+
+    def describe_action(self, state: EightsState, action: EightsAction) -> str:
+        """Action notation with the card's name alone where it finds the card
+        (``2: play B8 take``)."""
+        from .position import describe_action
+
+        return describe_action(state, action)
+
+    def read_action(self, state: EightsState, text: str) -> EightsAction:
+        """Parse notation with or without slots in ``state`` (InvalidActionError,
+        IllegalActionError)."""
+        from .position import read_action
+
+        return read_action(state, text)
+
     def bot(self) -> Any:
         """A new standard bot (:class:`lancards.engine.eights.bot.EightsBot`)."""
         from .bot import EightsBot
@@ -599,12 +438,3 @@ class EightsGame:
         lines.append("Round 8. Layout from the 8s: +10 per card left, -25 for going out")
         return lines
 
-
-def _next_audit_slot(state: EightsState) -> SlotId | None:
-    """The first hand slot not yet public (seat order, then ascending slot), or None."""
-    base, known = state.base, state.known
-    for hand in state.hands:
-        for slot in hand:
-            if known[slot - base] != ALL_SEATS:
-                return slot
-    return None

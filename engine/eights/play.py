@@ -1,9 +1,9 @@
 """The rules of play as pure functions over card indexes: follow suit (E-3), the trick winner
 with the 8s' "take" / "no take" (E-4), and the round-8 layout (E-7).
 
-Cards are indexes 0..59 (see :mod:`engine.eights.cards`). A layout is a tuple of 4 pairs, one per
-suit: ``(low, high)``, the lowest and highest numbers laid in that suit, or ``(0, 0)`` while the
-suit's 8 is not out.
+Cards are indexes 0..59 (see :mod:`lancards.engine.eights.cards`). A layout is a tuple of 4
+pairs, one per suit: ``(low, high)``, the lowest and highest numbers laid in that suit, or
+``(0, 0)`` while the suit's 8 is not out.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Level 8 and Level 8 Master: cards, levels, melds, the engine and its bot.
 
-Rule sets registered here: ``level8-master`` (108 cards), ``level8`` (98) and ``level8-en`` (99),
-ruling L8-1.
+Rule sets defined here (listed in ``lancards.engine.rulesets``): ``level8-master`` (108
+cards), ``level8`` (98) and ``level8-en`` (99), ruling L8-1.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from lancards.engine.level8.game import LEVEL8, Level8Game
 from lancards.engine.level8.rules import OPTIONS, Level8Rules, build
-from lancards.engine.options import OptionValue, RuleSetSpec, register
+from lancards.engine.options import OptionValue, RuleSetSpec
 
 
 def _builder(edition: str):  # type: ignore[no-untyped-def]
@@ -20,11 +20,14 @@ def _builder(edition: str):  # type: ignore[no-untyped-def]
     return make
 
 
-for _name, _summary in (
-    ("level8-master", "Level 8 Master: 108 cards, ranged jokers, three special cards"),
-    ("level8", "Level 8: 98 cards, 5 wild jokers, Skip cards"),
-    ("level8-en", "Level 8, English rule sheet: 99 cards, 6 wild jokers, Skip cards"),
-):
-    register(RuleSetSpec(_name, LEVEL8, OPTIONS, _builder(_name), 2, 6, _summary))
+SPECS: tuple[RuleSetSpec, ...] = tuple(
+    RuleSetSpec(name, LEVEL8, OPTIONS, _builder(name), 2, 6, summary)
+    for name, summary in (
+        ("level8-master", "Level 8 Master: 108 cards, ranged jokers, three special cards"),
+        ("level8", "Level 8: 98 cards, 5 wild jokers, Skip cards"),
+        ("level8-en", "Level 8, English rule sheet: 99 cards, 6 wild jokers, Skip cards"),
+    )
+)
+"""The three Level 8 rule sets (ruling L8-1), listed in :mod:`lancards.engine.rulesets`."""
 
-__all__ = ["LEVEL8", "Level8Game", "Level8Rules"]
+__all__ = ["LEVEL8", "SPECS", "Level8Game", "Level8Rules"]

@@ -31,6 +31,7 @@ from lancards.engine.core import (
     InvalidActionError,
     Seat,
     SlotId,
+    is_digits,
     parse_chance,
     split_tokens,
 )
@@ -211,13 +212,13 @@ Action = PlayerAction | ChanceAction
 
 
 def _slot(text: str) -> SlotId:
-    if not text.startswith("#") or not text[1:].isdigit():
+    if not text.startswith("#") or not is_digits(text[1:]):
         raise InvalidActionError(f"expected a slot like '#17', got {text!r}")
     return int(text[1:])
 
 
 def _int(text: str, what: str) -> int:
-    if not text.isdigit():
+    if not is_digits(text):
         raise InvalidActionError(f"expected {what}, got {text!r}")
     return int(text)
 

@@ -1,4 +1,5 @@
-"""The Level 8 engine: both editions behind the one interface of :class:`engine.core.Game`."""
+"""The Level 8 engine: both editions behind the one interface of
+:class:`lancards.engine.core.Game`."""
 
 from __future__ import annotations
 
@@ -305,6 +306,31 @@ class Level8Game:
     def format_action(self, action: Action) -> str:
         """Format an action; :meth:`parse_action` round-trips it."""
         return format_action(action)
+
+    def write_position(self, state: Level8State) -> str:
+        """The position text of ``state`` (:mod:`lancards.engine.level8.position`)."""
+        from lancards.engine.level8.position import write_position
+
+        return write_position(state)
+
+    def read_position(self, text: str) -> Level8State:
+        """The state of a position text. Raises ``PositionError`` naming the bad line."""
+        from lancards.engine.level8.position import read_position
+
+        return read_position(text)
+
+    def describe_action(self, state: Level8State, action: Action) -> str:
+        """Action notation with card names where they alone pick the card (``1: discard R7``)."""
+        from lancards.engine.level8.position import describe_action
+
+        return describe_action(state, action)
+
+    def read_action(self, state: Level8State, text: str) -> Action:
+        """Parse notation with or without slots in ``state`` (InvalidActionError,
+        IllegalActionError)."""
+        from lancards.engine.level8.position import read_action
+
+        return read_action(state, text)
 
     def bot(self) -> Any:
         """The greedy bot (:class:`lancards.engine.level8.bot.GreedyBot`)."""

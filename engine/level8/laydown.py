@@ -1,4 +1,4 @@
-"""Enumerating lay-downs of a level from a hand, canonically and without blow-up (L8-5, L8-6).
+"""Enumerating lay-downs of a level from a hand, canonically and completely (L8-5, L8-6).
 
 ``legal_actions`` offers the lay-downs this module finds; ``check`` accepts any valid lay-down,
 including ones not offered. How the offered choices are made canonical:
@@ -11,23 +11,28 @@ including ones not offered. How the offered choices are made canonical:
 3. A joker's declaration is forced by its place: the set's number, the group's colour, the run
    position it fills (a run position can be filled by at most one joker range in Master, and by
    any wild joker in Level 8).
-4. A group made only of jokers is offered once, with the canonical declaration: the lowest
-   number the jokers allow (sets, runs) and red (colour groups, colour runs).
-5. Identical components of one level (two runs of three, four pairs) take candidates in
-   increasing canonical order, so the same lay-down is never offered twice in another order.
+4. A group made only of jokers is offered once per multiset of joker faces it uses, with the
+   canonical declaration: the lowest number that multiset allows (sets, runs: four 1-5 jokers
+   make the run 1-4; three 1-5 and one 6-10 joker make 3-6) and red (colour groups, colour
+   runs). Which naturals and which joker faces a component uses is all that matters to the
+   rest of the lay-down, so no lay-down is lost.
+5. Identical adjacent components of one level (two runs of three, four pairs) take candidates
+   in non-decreasing canonical order, so the same lay-down is never offered twice in another
+   order; a candidate of jokers only may serve several identical components (``J=1 J=1`` twice).
 6. Candidates that use fewer jokers come first; at most :data:`MAX_LAYDOWNS` lay-downs are
-   offered. If any valid lay-down exists, at least one is offered (the search is exhaustive
-   until it finds one).
+   offered. The search is exhaustive (with a memo of dead ends): if any valid lay-down exists,
+   at least one is offered (``tests/level8/test_laydown_search.py`` compares it with a brute
+   force over joker-heavy hands).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations
 
 from lancards.engine.core import SlotId
-from lancards.engine.level8.cards import COLOURS, Card, Colour
+from lancards.engine.level8.cards import COLOURS, Card
 from lancards.engine.level8.levels import Component, ComponentKind, Level
 from lancards.engine.level8.melds import Placed, natural
 
@@ -77,7 +82,7 @@ class _Builder:
         self.n_jokers = sum(n for _, n in self.joker_faces)
 
     def _cand(self, nats: Sequence[tuple[SlotId, Card]], jokers: Sequence[Placed],
-              placed: list[Placed]) -> _Candidate:
+              placed: Sequence[Placed]) -> _Candidate:
         need = _need([p.card for p in jokers])
         key = (len(jokers), tuple(c.sort_key for _, c in nats))
         return _Candidate(frozenset(s for s, _ in nats), need, tuple(placed), key)
@@ -89,14 +94,11 @@ class _Builder:
             usable = [(f, n) for f, n in self.joker_faces if f.can_be(v)]
             n_usable = sum(n for _, n in usable)
             for m in range(min(size, len(nats)), max(0, size - n_usable) - 1, -1):
-                if m == 0 and any(f.lo < v for f, _ in usable):
-                    continue  # all-joker set: only the lowest declarable number (rule 4)
                 for combo in combinations(nats, m):
                     for faces in _multisets(usable, size - m):
                         jokers = [Placed(-1, f, v) for f in faces]
                         placed = [Placed(s, c, v) for s, c in combo] + jokers
                         out.append(self._cand(combo, jokers, placed))
-                        break  # one face multiset suffices: at most one range can be v
         return out
 
     def colour_groups(self, size: int) -> list[_Candidate]:
@@ -104,8 +106,6 @@ class _Builder:
         for colour in COLOURS:
             nats = [(s, c) for s, c in self.naturals if c.colour is colour]
             for m in range(min(size, len(nats)), max(0, size - self.n_jokers) - 1, -1):
-                if m == 0 and colour is not Colour.RED:
-                    continue  # all-joker group: red only (rule 4)
                 for combo in combinations(nats, m):
                     for faces in _multisets(self.joker_faces, size - m):
                         jokers = [Placed(-1, f, 0, colour) for f in faces]
@@ -115,7 +115,6 @@ class _Builder:
 
     def runs(self, size: int, coloured: bool) -> list[_Candidate]:
         out: list[_Candidate] = []
-        all_joker_done = False
         for colour in COLOURS if coloured else (None,):
             for start in range(1, 17 - size):
                 options: list[list[Placed]] = []
@@ -132,17 +131,22 @@ class _Builder:
                         break
                     options.append(here)
                 else:
-                    for combo in product(*options):
-                        jokers = [p for p in combo if p.slot < 0]
-                        if len(jokers) > self.n_jokers:
-                            continue
-                        if len(jokers) == size:
-                            if all_joker_done or colour not in (None, Colour.RED):
-                                continue
-                            all_joker_done = True  # rule 4: one all-joker run
-                        nats = [(p.slot, p.card) for p in combo if p.slot >= 0]
-                        out.append(self._cand(nats, jokers, list(combo)))
+                    self._fill(options, 0, [], 0, out)
         return out
+
+    def _fill(self, options: list[list[Placed]], i: int, chosen: list[Placed], jokers: int,
+              out: list[_Candidate]) -> None:
+        """Every choice of one card per run position, with at most ``n_jokers`` jokers."""
+        if i == len(options):
+            nats = [(p.slot, p.card) for p in chosen if p.slot >= 0]
+            out.append(self._cand(nats, [p for p in chosen if p.slot < 0], chosen))
+            return
+        for p in options[i]:
+            extra = 1 if p.slot < 0 else 0
+            if jokers + extra <= self.n_jokers:
+                chosen.append(p)
+                self._fill(options, i + 1, chosen, jokers + extra, out)
+                chosen.pop()
 
     def candidates(self, component: Component) -> list[_Candidate]:
         kind, size = component.kind, component.size
@@ -153,9 +157,18 @@ class _Builder:
         else:
             found = self.runs(size, coloured=kind is ComponentKind.COLOUR_RUN)
         jokers = dict(self.joker_faces)
-        found = [c for c in found if all(jokers.get(f, 0) >= k for f, k in c.jokers)]
-        found.sort(key=lambda c: c.key)
-        return found
+        kept: list[_Candidate] = []
+        all_joker: set[JokerNeed] = set()
+        for c in found:
+            if not all(jokers.get(f, 0) >= k for f, k in c.jokers):
+                continue
+            if not c.naturals:  # rule 4: one all-joker group per multiset of faces
+                if c.jokers in all_joker:
+                    continue
+                all_joker.add(c.jokers)
+            kept.append(c)
+        kept.sort(key=lambda c: c.key)
+        return kept
 
 
 def enumerate_laydowns(
@@ -170,16 +183,21 @@ def enumerate_laydowns(
 
     Returns:
         Each lay-down as one group per component, in level order; jokers carry declarations.
-        At least one lay-down whenever any exists and ``limit`` >= 1. Empty if the level needs
-        more cards than the hand can spare (one card must stay for the discard, L8-8).
+        At least one lay-down whenever any exists and ``limit`` >= 1 (rulings L8-5, L8-6).
+        Empty if the level needs more cards than the hand can spare (one card must stay for
+        the discard, L8-8).
     """
     if sum(c.size for c in level) > len(hand) - 1:
         return []
     builder = _Builder(hand)
     cands = [builder.candidates(c) for c in level]
+    if any(not c for c in cands):
+        return []
     results: list[tuple[tuple[Placed, ...], ...]] = []
     chosen: list[_Candidate] = []
+    faces = [f for f, _ in builder.joker_faces]
     left = dict(builder.joker_faces)
+    dead: set[tuple[int, frozenset[SlotId], tuple[int, ...], int]] = set()
 
     def assign() -> tuple[tuple[Placed, ...], ...]:
         free = {f: list(v) for f, v in builder.joker_slots.items()}
@@ -195,13 +213,16 @@ def enumerate_laydowns(
             groups.append(tuple(group))
         return tuple(groups)
 
-    def search(i: int, used: frozenset[SlotId], floor: int) -> None:
-        if len(results) >= limit:
-            return
+    def search(i: int, used: frozenset[SlotId], floor: int) -> bool:
+        """Extend the partial lay-down; True when at least one lay-down was found from here."""
         if i == len(level):
             results.append(assign())
-            return
+            return True
+        key = (i, used, tuple(left[f] for f in faces), floor)
+        if key in dead:
+            return False
         same_as_next = i + 1 < len(level) and level[i + 1] == level[i]
+        found = False
         for index in range(floor, len(cands[i])):
             cand = cands[i][index]
             if cand.naturals & used or any(left[f] < k for f, k in cand.jokers):
@@ -209,12 +230,15 @@ def enumerate_laydowns(
             for f, k in cand.jokers:
                 left[f] -= k
             chosen.append(cand)
-            search(i + 1, used | cand.naturals, index + 1 if same_as_next else 0)
+            found = search(i + 1, used | cand.naturals, index if same_as_next else 0) or found
             chosen.pop()
             for f, k in cand.jokers:
                 left[f] += k
             if len(results) >= limit:
-                return
+                return True
+        if not found:
+            dead.add(key)
+        return found
 
     search(0, frozenset(), 0)
     return results

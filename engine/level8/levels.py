@@ -24,7 +24,7 @@ import tomllib
 from dataclasses import dataclass
 from enum import Enum
 
-from lancards.engine.core import RulesError
+from lancards.engine.core import RulesError, is_digits
 
 
 class ComponentKind(Enum):
@@ -147,7 +147,7 @@ def parse_component(text: str) -> Component:
     if len(words) == 1 and words[0] in _ALIASES:
         kind, size = _ALIASES[words[0]]
         return Component(kind, size)
-    if len(words) != 2 or words[0] not in _KINDS or not words[1].isdigit():
+    if len(words) != 2 or words[0] not in _KINDS or not is_digits(words[1]):
         raise RulesError(
             f"level card: component {text!r} is not 'KIND N' with KIND one of "
             "run, colour-run, set, colour-group (or pair, triplet, quadruplet, quintuplet)"

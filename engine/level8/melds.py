@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from lancards.engine.core import InvalidActionError, Seat, SlotId
+from lancards.engine.core import InvalidActionError, Seat, SlotId, is_digits
 from lancards.engine.level8.cards import Card, Colour, parse_card
 from lancards.engine.level8.levels import ComponentKind
 
@@ -50,7 +50,7 @@ def parse_placed(text: str) -> Placed:
     """
     body, _, decl = text.partition("=")
     face_text, sep, slot_text = body.partition("#")
-    if not sep or not slot_text.isdigit():
+    if not sep or not is_digits(slot_text):
         raise InvalidActionError(f"card {text!r} is not CARD#SLOT[=DECLARATION]")
     face = parse_card(face_text)
     slot = int(slot_text)
@@ -65,7 +65,7 @@ def parse_placed(text: str) -> Placed:
         except ValueError:
             raise InvalidActionError(f"card {text!r}: unknown colour {decl[0]!r}") from None
         decl = decl[1:]
-    if decl and not decl.isdigit():
+    if decl and not is_digits(decl):
         raise InvalidActionError(f"card {text!r}: bad joker declaration")
     return Placed(slot, face, int(decl) if decl else 0, colour)
 

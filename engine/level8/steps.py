@@ -223,9 +223,15 @@ def keep_allowance(state: Level8State, seat: Seat) -> int:
 
 
 def round_end(state: Level8State, went_out: Seat) -> Level8State:
-    """Levels advance (L8-10), the game may be won (L8-11), else cards are kept (L8-13)."""
+    """Levels advance (L8-10), the game may be won (L8-11), else cards are kept (L8-13).
+
+    Only the seat that went out can pass level 8 (two levels past 7, or out from level 8); a
+    seat that laid down but did not go out advances one level and stops at 8 (ruling L8-11,
+    which matters under ``level8_win=on_going_out``), so a game never has two winners.
+    """
     levels = tuple(
-        min(WIN_LEVEL, level + (2 if seat == went_out else 1 if state.down[seat] else 0))
+        min(WIN_LEVEL, level + 2) if seat == went_out
+        else min(8, level + 1) if state.down[seat] else level
         for seat, level in enumerate(state.levels)
     )
     winners = tuple(s for s, level in enumerate(levels) if level >= WIN_LEVEL)
