@@ -32,9 +32,11 @@ from typing import Any
 from lancards.p2p.crypto.deck import (
     Debt,
     DeckEvent,
+    EpochAbandoned,
     EpochComplete,
     KeyReady,
     Seat,
+    SeatLeft,
     ShuffleVerified,
     SlotId,
     TableParams,
@@ -49,7 +51,7 @@ from lancards.p2p.crypto.errors import (
     InvalidMessageError,
     ProtocolViolationError,
 )
-from lancards.p2p.crypto.group import ORDER, Point, RandomBytes, random_scalar
+from lancards.p2p.crypto.group import ORDER, Point, RandomBytes, point_sum, random_scalar
 from lancards.p2p.crypto.keygen import KeyPhase
 from lancards.p2p.crypto.messages import (
     KeyCommit,
@@ -146,8 +148,18 @@ class DeckCoordinator:
 
     @property
     def joint_key(self) -> Point | None:
-        """The joint public key once every key share verified, else ``None``."""
-        return self._keys.joint_key
+        """The joint public key once every key share verified, else ``None``: the sum of the
+        key shares of the seats still present (:attr:`present`)."""
+        joint = self._keys.joint_key
+        if joint is None or len(self._table.present) == self.params.n_seats:
+            return joint
+        return point_sum(self._keys.keys[s] for s in self._table.present)
+
+    @property
+    def present(self) -> tuple[Seat, ...]:
+        """The seats whose key shares encrypt the deck, ascending (every seat until one
+        leaves; :meth:`make_leave`, :meth:`accept_leave`)."""
+        return tuple(self._table.present)
 
     @property
     def epoch(self) -> int:
@@ -294,7 +306,9 @@ class DeckCoordinator:
         if clash or first_new_slot < 0:
             raise DeckUsageError(f"new slot ids {clash[:5] or [first_new_slot]} are not free")
         self._epoch_number += 1
-        self._epoch = _Epoch(self._epoch_number, tuple(slots), first_new_slot, inputs)
+        self._epoch = _Epoch(
+            self._epoch_number, tuple(slots), first_new_slot, inputs, self._table.present[0]
+        )
         return self._epoch_number
 
     def prepare_shuffle(self) -> bool:
@@ -416,7 +430,8 @@ class DeckCoordinator:
 
     def _advance(self, epoch: _Epoch, outputs: list[Ciphertext]) -> None:
         epoch.current = outputs
-        epoch.turn += 1
+        later = [s for s in self._table.present if s > epoch.turn]
+        epoch.turn = later[0] if later else self.params.n_seats
         self._complete_if_done(epoch)
 
     def _complete_if_done(self, epoch: _Epoch) -> None:
@@ -429,6 +444,74 @@ class DeckCoordinator:
         self._events.append(EpochComplete(epoch.number, new_slots))
 
     # -----------------------------------------------------------------------------------------
+    # Leaving for good (rulings D-1..D-5; docs/mental-poker.md, "Leaving").
+
+    def leave_slots(self, hand: Iterable[SlotId]) -> tuple[SlotId, ...]:
+        """The hidden slots a leaver holding ``hand`` strips its layer from (ascending)."""
+        return self._table.leave_slots(hand)
+
+    def make_leave(self, hand: Iterable[SlotId]) -> Message:
+        """This seat leaves for good: its proven decryption share of every hidden slot not in
+        ``hand`` (its own hand, which is never opened), to put in the record. Applied here
+        too, as every other seat applies it with :meth:`accept_leave`.
+
+        Raises:
+            DeckUsageError: this seat has left already, is an observer, or would leave
+                nobody at the table.
+        """
+        if self.seat not in self._table.present or len(self._table.present) < 2:
+            raise DeckUsageError(f"seat {self.seat} cannot leave the table")
+        hand = tuple(hand)
+        message = self._table.make_leave(hand)
+        self._leave(self.seat, message, hand)
+        return encode_message(message)
+
+    def accept_leave(self, sender: Seat, value: Any, hand: Iterable[SlotId]) -> None:
+        """Check and apply ``sender``'s leave message (:meth:`make_leave`); ``hand`` is the
+        leaver's hand as the engine knows it (the same at every peer).
+
+        Afterwards ``sender``'s layer is gone from every hidden slot, its hand's slots are out
+        of play, :attr:`joint_key` is the sum of the remaining key shares (every later shuffle
+        re-encrypts under it), no share is owed by or to ``sender``, and a shuffle epoch that
+        was running is abandoned (:class:`~lancards.p2p.crypto.deck.EpochAbandoned`): its
+        input slots are still there, and the peer layer begins it again with the new key.
+
+        Raises:
+            InvalidMessageError: the message is malformed (names ``sender``).
+            ProtocolViolationError: not a leave of exactly the hidden slots outside ``hand``,
+                by a seat still at the table (names ``sender``).
+            ProofError: a decryption share proof fails (names ``sender``).
+            DeckUsageError: ``sender`` is not a seat, or is the last one at the table.
+        """
+        if not 0 <= sender < self.params.n_seats:
+            raise DeckUsageError(f"seat {sender} is not at the table")
+        if sender not in self._table.present:
+            raise ProtocolViolationError(
+                f"seat {sender} left the table already", seat=sender, epoch=self._epoch_number
+            )
+        if len(self._table.present) < 2:
+            raise DeckUsageError("the last seat at the table cannot leave")
+        message = decode_message(value, sender)
+        if not isinstance(message, SharesMessage):
+            raise ProtocolViolationError(
+                f"seat {sender} left with a {value.get('type')!r} message instead of shares",
+                seat=sender,
+                epoch=self._epoch_number,
+            )
+        hand = tuple(hand)
+        self._table.check_leave(sender, message, hand)
+        self._leave(sender, message, hand)
+
+    def _leave(self, seat: Seat, message: SharesMessage, hand: tuple[SlotId, ...]) -> None:
+        epoch = self._epoch
+        if epoch is not None:
+            self._epoch = None
+            self._events.append(EpochAbandoned(epoch.number, seat))
+        self._prepared = None
+        self._table.strip(seat, message, hand)
+        self._events.append(SeatLeft(seat))
+
+    # -----------------------------------------------------------------------------------------
     # Reveals and openings (the slot table does the work).
 
     def request_private(self, slots: Iterable[SlotId], holder: Seat) -> None:
@@ -437,7 +520,7 @@ class DeckCoordinator:
         Raises:
             DeckUsageError: a slot unknown or public, or ``holder`` not at the table.
         """
-        if not 0 <= holder < self.params.n_seats:
+        if holder not in self._table.present:
             raise DeckUsageError(f"seat {holder} is not at the table")
         self._table.request(slots, holder)
 
@@ -519,6 +602,12 @@ class DeckCoordinator:
         """
         if not 0 <= sender < self.params.n_seats:
             raise DeckUsageError(f"seat {sender} is not at the table")
+        if sender not in self._table.present:
+            raise ProtocolViolationError(
+                f"seat {sender} sent a deck message after leaving the table",
+                seat=sender,
+                epoch=self._epoch_number,
+            )
         size = None if self._epoch is None else len(self._epoch.current)
         try:
             message = decode_message(value, sender, shuffle_size=size)

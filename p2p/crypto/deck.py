@@ -90,7 +90,33 @@ class CardOpened:
     seat: Seat
 
 
-DeckEvent = KeyReady | ShuffleVerified | EpochComplete | CardLearned | CardRevealed | CardOpened
+@dataclass(frozen=True, slots=True)
+class EpochAbandoned:
+    """``epoch`` stopped before it completed because ``seat`` left: its input slots are still
+    there (under the new joint key); the peer layer begins the shuffle again."""
+
+    epoch: int
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class SeatLeft:
+    """``seat`` left the table for good: its layer is gone from every hidden card, its hand
+    is out of play, and the joint key is the sum of the remaining key shares."""
+
+    seat: Seat
+
+
+DeckEvent = (
+    KeyReady
+    | ShuffleVerified
+    | EpochComplete
+    | CardLearned
+    | CardRevealed
+    | CardOpened
+    | EpochAbandoned
+    | SeatLeft
+)
 
 DebtKind = Literal["key_commit", "key_reveal", "shuffle", "shares"]
 

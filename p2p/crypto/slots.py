@@ -86,6 +86,8 @@ class SlotTable:
         self._current_epoch = current_epoch
         self.slots: dict[SlotId, Slot] = {}
         self.reveals: dict[tuple[SlotId, Seat], Reveal] = {}
+        self.present: list[Seat] = list(range(params.n_seats))
+        """The seats whose key shares still encrypt the deck (all, until somebody leaves)."""
 
     def _context(self, epoch: int, seat: Seat) -> ProofContext:
         return ProofContext(self.params.game_id, self.params.table_id, epoch, seat)
@@ -127,7 +129,7 @@ class SlotTable:
             and not state.public
             and state.card is not None
             and reveal is not None
-            and len(reveal.shares) == self.params.n_seats - 1
+            and len(reveal.shares) == len(self.present) - 1
         )
 
     def pending(self, slot: SlotId) -> bool:
@@ -135,9 +137,9 @@ class SlotTable:
         for (s, recipient), reveal in self.reveals.items():
             if s != slot or not reveal.requested:
                 continue
-            if recipient == PUBLIC and len(reveal.shares) < self.params.n_seats:
+            if recipient == PUBLIC and len(reveal.shares) < len(self.present):
                 return True
-            if recipient == self.seat and len(reveal.shares) < self.params.n_seats - 1:
+            if recipient == self.seat and len(reveal.shares) < len(self.present) - 1:
                 return True
             if recipient not in (PUBLIC, self.seat) and not reveal.sent:
                 return True
@@ -153,7 +155,7 @@ class SlotTable:
                 if not reveal.sent:
                     owed.setdefault((self.seat, recipient), []).append(slot)
                 continue
-            for debtor in range(self.params.n_seats):
+            for debtor in self.present:
                 if debtor != recipient and debtor not in reveal.shares:
                     owed.setdefault((debtor, recipient), []).append(slot)
         return [
@@ -228,7 +230,7 @@ class SlotTable:
                 seat=sender,
                 epoch=self._current_epoch(),
             )
-        if not 0 <= item.seat < self.params.n_seats:
+        if item.seat not in self.present:
             raise ProtocolViolationError(
                 f"seat {sender} sent a share by seat {item.seat}, who is not at the table",
                 seat=sender,
@@ -280,11 +282,11 @@ class SlotTable:
         if reveal is None or not reveal.requested or state.public:
             return
         shares = [s.share for s in reveal.shares.values()]
-        if recipient == PUBLIC and len(shares) == self.params.n_seats:
+        if recipient == PUBLIC and len(shares) == len(self.present):
             state.card, state.public = self._decrypt(state.ciphertext, shares), True
             self._events.append(CardRevealed(slot, state.card))
         elif (
-            recipient == self.seat and state.card is None and len(shares) == self.params.n_seats - 1
+            recipient == self.seat and state.card is None and len(shares) == len(self.present) - 1
         ):
             own = state.ciphertext.b * self._secret
             state.card = self._decrypt(state.ciphertext, [*shares, own])
@@ -296,6 +298,78 @@ class SlotTable:
         if card is None:  # pragma: no cover - impossible once every proof verified
             raise DeckError("a decryption gave no card: the deck is corrupt")
         return card
+
+    # -----------------------------------------------------------------------------------------
+    # A seat leaving for good.
+
+    def leave_slots(self, hand: Iterable[SlotId]) -> tuple[SlotId, ...]:
+        """The hidden slots a leaver must strip its layer from: every hidden slot not in
+        ``hand`` (the leaver's own hand, which goes out of play unopened), ascending."""
+        out = set(hand)
+        return tuple(
+            sorted(s for s, state in self.slots.items() if not state.public and s not in out)
+        )
+
+    def make_leave(self, hand: Iterable[SlotId]) -> SharesMessage:
+        """This seat's proven decryption shares of :meth:`leave_slots` (recipient ``PUBLIC``):
+        with them every other seat strips this seat's layer."""
+        items = []
+        for slot in self.leave_slots(hand):
+            state = self.slots[slot]
+            share, proof = prove_share(
+                self._context(state.epoch, self.seat), self._secret, state.ciphertext, slot,
+                PUBLIC, self._random, self._key_share,
+            )
+            items.append(Share(self.seat, slot, share, proof))
+        return SharesMessage(self.seat, PUBLIC, tuple(items))
+
+    def check_leave(self, sender: Seat, message: SharesMessage, hand: Iterable[SlotId]) -> None:
+        """Check a leave message: public shares by ``sender`` of exactly :meth:`leave_slots`,
+        each proven.
+
+        Raises:
+            ProtocolViolationError: another recipient, another seat's shares, or not exactly
+                the hidden slots outside the leaver's hand.
+            ProofError: a decryption share proof fails.
+        """
+        epoch = self._current_epoch()
+        expected = self.leave_slots(hand)
+        got = tuple(item.slot for item in message.shares)
+        if message.recipient != PUBLIC or any(item.seat != sender for item in message.shares):
+            raise ProtocolViolationError(
+                f"seat {sender} left with shares that are not its own public shares",
+                seat=sender, epoch=epoch,
+            )
+        if got != expected:
+            missing = sorted(set(expected) - set(got))[:5]
+            extra = sorted(set(got) - set(expected))[:5]
+            raise ProtocolViolationError(
+                f"seat {sender} left with shares of the wrong slots (missing {missing}, "
+                f"not wanted {extra}, or out of order)",
+                seat=sender, epoch=epoch,
+            )
+        for item in message.shares:
+            self._check_share(item, PUBLIC, sender)
+
+    def strip(self, seat: Seat, message: SharesMessage, hand: Iterable[SlotId]) -> None:
+        """Apply a checked leave: remove ``seat``'s layer from every slot it gave a share of
+        (``a - D``; the decryption shares of the others stay valid, ``b`` is unchanged), drop
+        its hand's slots (out of play, never opened) and every reveal addressed to it, forget
+        its shares, and finish the reveals that now have every share they need."""
+        for item in message.shares:
+            state = self.slots[item.slot]
+            state.ciphertext = Ciphertext(state.ciphertext.a - item.share, state.ciphertext.b)
+        for slot in set(hand):
+            self.slots.pop(slot, None)
+        self.present.remove(seat)
+        self.reveals = {
+            key: reveal for key, reveal in self.reveals.items()
+            if key[0] in self.slots and key[1] != seat
+        }
+        for reveal in self.reveals.values():
+            reveal.shares.pop(seat, None)
+        for slot, recipient in list(self.reveals):
+            self._complete(slot, recipient)
 
     # -----------------------------------------------------------------------------------------
     # Opening a card the holder knows.
@@ -342,7 +416,7 @@ class SlotTable:
         if state is None or state.public:
             raise violation("which is not a hidden slot")
         seats = sorted(s.seat for s in message.shares)
-        if seats != list(range(self.params.n_seats)):
+        if seats != self.present:
             raise violation(f"with the shares of seats {seats}")
         if any(s.slot != message.slot for s in message.shares):
             raise violation("with the shares of another slot")
