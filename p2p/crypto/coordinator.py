@@ -36,11 +36,11 @@ from lancards.p2p.crypto.deck import (
     EpochComplete,
     KeyReady,
     Seat,
-    SeatLeft,
     ShuffleVerified,
     SlotId,
     TableParams,
 )
+from lancards.p2p.crypto.departures import Departures
 from lancards.p2p.crypto.elgamal import (
     Ciphertext,
     card_points,
@@ -90,7 +90,7 @@ OBSERVER = -2
 """The seat of an auditor: it verifies every message of the log and makes none."""
 
 
-class DeckCoordinator:
+class DeckCoordinator(Departures):
     """The mental-poker deck as seen by one seat.
 
     Args:
@@ -127,6 +127,10 @@ class DeckCoordinator:
         self._epoch_number = 0
         self._epoch: _Epoch | None = None
         self._prepared: tuple[int, PreparedShuffle] | None = None  # (epoch, offline phase)
+        self._escrow: dict[Seat, dict[Seat, Point]] = {}  # dealer -> holder -> part commitment
+        self._parts: dict[Seat, int] = {}  # dealer -> this seat's part of its key share
+        # vanished -> sender -> its rescue share of each slot
+        self._rescue: dict[Seat, dict[Seat, dict[SlotId, Point]]] = {}
         self._events: list[DeckEvent] = []
         self._table = SlotTable(
             params,
@@ -443,73 +447,13 @@ class DeckCoordinator:
         self._epoch = None
         self._events.append(EpochComplete(epoch.number, new_slots))
 
-    # -----------------------------------------------------------------------------------------
-    # Leaving for good (rulings D-1..D-5; docs/mental-poker.md, "Leaving").
-
-    def leave_slots(self, hand: Iterable[SlotId]) -> tuple[SlotId, ...]:
-        """The hidden slots a leaver holding ``hand`` strips its layer from (ascending)."""
-        return self._table.leave_slots(hand)
-
-    def make_leave(self, hand: Iterable[SlotId]) -> Message:
-        """This seat leaves for good: its proven decryption share of every hidden slot not in
-        ``hand`` (its own hand, which is never opened), to put in the record. Applied here
-        too, as every other seat applies it with :meth:`accept_leave`.
-
-        Raises:
-            DeckUsageError: this seat has left already, is an observer, or would leave
-                nobody at the table.
-        """
-        if self.seat not in self._table.present or len(self._table.present) < 2:
-            raise DeckUsageError(f"seat {self.seat} cannot leave the table")
-        hand = tuple(hand)
-        message = self._table.make_leave(hand)
-        self._leave(self.seat, message, hand)
-        return encode_message(message)
-
-    def accept_leave(self, sender: Seat, value: Any, hand: Iterable[SlotId]) -> None:
-        """Check and apply ``sender``'s leave message (:meth:`make_leave`); ``hand`` is the
-        leaver's hand as the engine knows it (the same at every peer).
-
-        Afterwards ``sender``'s layer is gone from every hidden slot, its hand's slots are out
-        of play, :attr:`joint_key` is the sum of the remaining key shares (every later shuffle
-        re-encrypts under it), no share is owed by or to ``sender``, and a shuffle epoch that
-        was running is abandoned (:class:`~lancards.p2p.crypto.deck.EpochAbandoned`): its
-        input slots are still there, and the peer layer begins it again with the new key.
-
-        Raises:
-            InvalidMessageError: the message is malformed (names ``sender``).
-            ProtocolViolationError: not a leave of exactly the hidden slots outside ``hand``,
-                by a seat still at the table (names ``sender``).
-            ProofError: a decryption share proof fails (names ``sender``).
-            DeckUsageError: ``sender`` is not a seat, or is the last one at the table.
-        """
-        if not 0 <= sender < self.params.n_seats:
-            raise DeckUsageError(f"seat {sender} is not at the table")
-        if sender not in self._table.present:
-            raise ProtocolViolationError(
-                f"seat {sender} left the table already", seat=sender, epoch=self._epoch_number
-            )
-        if len(self._table.present) < 2:
-            raise DeckUsageError("the last seat at the table cannot leave")
-        message = decode_message(value, sender)
-        if not isinstance(message, SharesMessage):
-            raise ProtocolViolationError(
-                f"seat {sender} left with a {value.get('type')!r} message instead of shares",
-                seat=sender,
-                epoch=self._epoch_number,
-            )
-        hand = tuple(hand)
-        self._table.check_leave(sender, message, hand)
-        self._leave(sender, message, hand)
-
-    def _leave(self, seat: Seat, message: SharesMessage, hand: tuple[SlotId, ...]) -> None:
+    def _abandon_epoch(self, seat: Seat) -> None:
+        """``seat`` leaves: a running epoch stops (its input slots are still there)."""
         epoch = self._epoch
         if epoch is not None:
             self._epoch = None
             self._events.append(EpochAbandoned(epoch.number, seat))
         self._prepared = None
-        self._table.strip(seat, message, hand)
-        self._events.append(SeatLeft(seat))
 
     # -----------------------------------------------------------------------------------------
     # Reveals and openings (the slot table does the work).

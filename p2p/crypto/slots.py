@@ -323,9 +323,16 @@ class SlotTable:
             items.append(Share(self.seat, slot, share, proof))
         return SharesMessage(self.seat, PUBLIC, tuple(items))
 
-    def check_leave(self, sender: Seat, message: SharesMessage, hand: Iterable[SlotId]) -> None:
+    def check_leave(
+        self,
+        sender: Seat,
+        message: SharesMessage,
+        hand: Iterable[SlotId],
+        proven: tuple[Point, int] | None = None,
+    ) -> None:
         """Check a leave message: public shares by ``sender`` of exactly :meth:`leave_slots`,
-        each proven.
+        each proven (with ``proven = (S, recipient)``: rescue shares, each proven against the
+        escrow commitment ``S`` for that recipient value instead of the sender's key share).
 
         Raises:
             ProtocolViolationError: another recipient, another seat's shares, or not exactly
@@ -349,16 +356,37 @@ class SlotTable:
                 seat=sender, epoch=epoch,
             )
         for item in message.shares:
-            self._check_share(item, PUBLIC, sender)
-
-    def strip(self, seat: Seat, message: SharesMessage, hand: Iterable[SlotId]) -> None:
-        """Apply a checked leave: remove ``seat``'s layer from every slot it gave a share of
-        (``a - D``; the decryption shares of the others stay valid, ``b`` is unchanged), drop
-        its hand's slots (out of play, never opened) and every reveal addressed to it, forget
-        its shares, and finish the reveals that now have every share they need."""
-        for item in message.shares:
+            if proven is None:
+                self._check_share(item, PUBLIC, sender)
+                continue
             state = self.slots[item.slot]
-            state.ciphertext = Ciphertext(state.ciphertext.a - item.share, state.ciphertext.b)
+            check_share(self._context(state.epoch, sender), proven[0], state.ciphertext,
+                        item.slot, proven[1], item.share, item.proof)
+
+    def make_rescue(
+        self, part: int, commitment: Point, recipient: int, hand: Iterable[SlotId]
+    ) -> SharesMessage:
+        """This seat's rescue shares: ``part*b`` for every slot of :meth:`leave_slots`, each
+        proven against the escrow ``commitment = part*G`` for ``recipient``."""
+        items = []
+        for slot in self.leave_slots(hand):
+            state = self.slots[slot]
+            share, proof = prove_share(
+                self._context(state.epoch, self.seat), part, state.ciphertext, slot, recipient,
+                self._random, commitment,
+            )
+            items.append(Share(self.seat, slot, share, proof))
+        return SharesMessage(self.seat, PUBLIC, tuple(items))
+
+    def strip(self, seat: Seat, shares: Mapping[SlotId, Point], hand: Iterable[SlotId]) -> None:
+        """Apply a checked leave or rescue: remove ``seat``'s layer from every slot of
+        ``shares`` (its decryption share ``D`` of the slot: ``a - D``; the decryption shares of
+        the others stay valid, ``b`` is unchanged), drop its hand's slots (out of play, never
+        opened) and every reveal addressed to it, forget its shares, and finish the reveals
+        that now have every share they need."""
+        for slot, share in shares.items():
+            state = self.slots[slot]
+            state.ciphertext = Ciphertext(state.ciphertext.a - share, state.ciphertext.b)
         for slot in set(hand):
             self.slots.pop(slot, None)
         self.present.remove(seat)

@@ -204,3 +204,97 @@ def test_the_last_seat_cannot_leave() -> None:
     leave(table, 1, [])
     with pytest.raises(DeckUsageError, match="cannot leave"):
         table.peers[0].make_leave([])
+
+
+# ---------------------------------------------------------------------------------------------
+# Key escrow and the rescue of a seat that vanished (ruling D-5).
+
+
+def escrowed_table() -> Table:
+    """The dealt table with every seat's key share escrowed among the three others."""
+    table = dealt_table()
+    for dealer in table.seats:
+        commitments, parts = table.peers[dealer].make_escrow()
+        assert sorted(parts) == [s for s in table.seats if s != dealer]
+        for holder in table.seats:
+            if holder != dealer:
+                table.peers[holder].accept_escrow(dealer, commitments)
+                table.peers[holder].accept_escrow_part(dealer, parts[holder])
+    return table
+
+
+def rescue(table: Table, vanished: int, hand: list[int], rescuers: tuple[int, ...]) -> None:
+    for sender in rescuers:
+        message = table.peers[sender].make_rescue(vanished, hand)
+        for other in rescuers:
+            if other != sender:
+                table.peers[other].accept_rescue(sender, vanished, wire(message), hand)
+    table.collect()
+
+
+def test_a_vanished_seat_is_removed_by_the_others_parts_and_play_goes_on() -> None:
+    table = escrowed_table()
+    assert all(table.peers[s].can_rescue(2) for s in (0, 1, 3))
+    rescue(table, 2, HANDS[2], (0, 1, 3))
+    for seat in (0, 1, 3):
+        peer = table.peers[seat]
+        assert peer.present == (0, 1, 3)
+        assert SeatLeft(2) in table.events[seat]
+    # Exactly as if seat 2 had left: the same ciphertexts at every remaining seat.
+    left = dealt_table()
+    leave(left, 2, HANDS[2])
+    for slot in range(32, 40):
+        assert table.peers[0].ciphertext(slot) == left.peers[0].ciphertext(slot)
+    for peer in (table.peers[0], table.peers[1], table.peers[3]):
+        peer.request_public([34])
+    for seat in (0, 1, 3):  # the vanished seat's program is gone: nothing reaches it
+        for _, message in table.peers[seat].make_owed_shares():
+            table.deliver(seat, message, [s for s in (0, 1, 3) if s != seat])
+    assert {table.peers[s].card(34) for s in (0, 1, 3)} == {left_card(34)}
+    # The parts seat 2 held are gone: the others' key shares must be escrowed again.
+    assert not table.peers[0].can_rescue(1)
+
+
+def left_card(slot: int) -> int | None:
+    """The card in ``slot`` of the dealt table, revealed with all four keys."""
+    table = dealt_table()
+    table.reveal([slot])
+    return table.peers[0].card(slot)
+
+
+def test_the_removal_waits_for_every_remaining_seats_part() -> None:
+    table = escrowed_table()
+    rescue(table, 2, HANDS[2], (0, 1))  # seat 3 has not sent its part yet
+    assert table.peers[0].present == (0, 1, 2, 3)
+    assert not any(isinstance(e, SeatLeft) for e in table.events[0])
+
+
+def test_a_bad_escrow_deal_names_its_dealer() -> None:
+    table = dealt_table()
+    commitments, parts = table.peers[1].make_escrow()
+    wrong_sum = {**commitments, 0: commitments[2]}
+    with pytest.raises(ProofError, match="do not add up") as info:
+        table.peers[0].accept_escrow(1, wrong_sum)
+    assert info.value.seat == 1
+    table.peers[0].accept_escrow(1, commitments)
+    with pytest.raises(ProofError, match="does not match its commitment") as info:
+        table.peers[0].accept_escrow_part(1, parts[2])  # seat 2's part sealed to seat 0
+    assert info.value.seat == 1
+    missing_holder = {s: c for s, c in commitments.items() if s != 3}
+    with pytest.raises(ProofError, match=r"parts for seats \[0, 2\], not \[0, 2, 3\]"):
+        table.peers[2].accept_escrow(1, missing_holder)
+
+
+def test_a_bad_rescue_share_names_its_sender() -> None:
+    table = escrowed_table()
+    message = copy.deepcopy(table.peers[1].make_rescue(2, HANDS[2]))
+    message["shares"][0]["share"] = message["shares"][1]["share"]
+    with pytest.raises(ProofError) as info:
+        table.peers[0].accept_rescue(1, 2, wire(message), HANDS[2])
+    assert info.value.seat == 1
+    # A public share of the vanished seat's slot cannot pass for a rescue share.
+    for peer in table.peers:
+        peer.request_public([33])
+    public = next(m for r, m in table.peers[1].make_owed_shares())
+    with pytest.raises(ProtocolViolationError, match="wrong slots"):
+        table.peers[0].accept_rescue(1, 2, wire(public), HANDS[2])
