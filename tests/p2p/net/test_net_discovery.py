@@ -7,6 +7,7 @@ bound to its namespace's address: nothing is multicast on the machine's real int
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import queue
@@ -19,9 +20,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from zeroconf import ServiceStateChange
 
-from lancards.p2p.discovery import SERVICE_TYPE, TableAdvert, advert_to_txt, txt_to_advert
-from lancards.p2p.errors import LocalProtocolError, MessageError, Reason
+from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses
+from lancards.p2p.discovery import (
+    SERVICE_TYPE,
+    Browser,
+    Resolved,
+    TableAdvert,
+    TableRemoved,
+    advert_to_txt,
+    order_addresses,
+    parse_txt,
+    reachable_address,
+    txt_to_advert,
+)
+from lancards.p2p.errors import LocalProtocolError, MessageError, Reason, TransportError
 
 ROOT = Path(__file__).resolve().parents[3]
 HELPER = Path(__file__).with_name("mdns_peer.py")
@@ -54,7 +68,10 @@ def test_txt_round_trip() -> None:
         ({"nick": b""}, "nick ''"),
         ({"nick": b"\xff"}, "not UTF-8"),
         ({"pk": b"00"}, "pk '00'"),
-        ({"game": None}, "'game' is missing"),
+        ({"game": None}, "'game' has no value"),
+        ({"size": b"7"}, "size '7'"),
+        ({"size": b"2", "seats": b"2", "p1": b"bob"}, "1 seated and 2 free exceed size 2"),
+        ({"p1": b"\x07"}, "player '\\x07'"),
     ],
 )
 def test_malformed_txt_is_rejected(change: dict[str, bytes | None], detail: str) -> None:
@@ -71,6 +88,193 @@ def test_malformed_txt_is_rejected(change: dict[str, bytes | None], detail: str)
         txt_to_advert(props, "t._lancards._tcp.local.")
     assert (info.value.reason, info.value.sender) == (Reason.MALFORMED, "t._lancards._tcp.local.")
     assert detail in info.value.detail
+
+
+def test_missing_key_is_named() -> None:
+    with pytest.raises(MessageError, match="TXT key 'pk' is missing"):
+        txt_to_advert({b"v": b"1", b"tbl": b"00112233aabbccdd", b"game": b"eights",
+                       b"seats": b"2", b"nick": b"bob"})
+
+
+def txt_record(*strings: bytes) -> bytes:
+    """A raw TXT record: length-prefixed strings (RFC 6763 section 6.1)."""
+    return b"".join(bytes([len(s)]) + s for s in strings)
+
+
+GOOD = (b"v=1", b"tbl=00112233aabbccdd", b"game=eights", b"seats=1", b"nick=bob",
+        b"pk=" + PK.hex().encode(), b"size=2", b"p1=bob")
+
+
+def test_txt_keys_are_case_insensitive() -> None:
+    # RFC 6763 section 6.4: "Case is ignored when interpreting a key".
+    record = txt_record(*(s.split(b"=", 1)[0].upper() + b"=" + s.split(b"=", 1)[1]
+                          for s in GOOD))
+    advert = txt_to_advert(parse_txt(record), "x", 4000, ["10.0.0.1"])
+    assert (advert.table, advert.game, advert.free_seats, advert.nick, advert.size,
+            advert.players) == ("00112233aabbccdd", "eights", 1, "bob", 2, ("bob",))
+    assert txt_to_advert({b"V": b"1", **{k: v for k, v in parse_txt(txt_record(*GOOD)).items()
+                                        if k != b"v"}}).table == "00112233aabbccdd"
+
+
+def test_the_first_of_a_repeated_key_wins() -> None:
+    # RFC 6763 section 6.4: all but the first occurrence of a key are silently ignored.
+    record = txt_record(*GOOD[:3], b"SEATS=0", *GOOD[3:], b"nick=mallory", b"Seats=1")
+    advert = txt_to_advert(parse_txt(record))
+    assert (advert.free_seats, advert.nick) == (0, "bob")
+
+
+def test_empty_strings_and_empty_keys_are_skipped() -> None:
+    # Section 6.1 (an empty string) and 6.4 (a string starting with '=' is ignored).
+    assert parse_txt(txt_record(b"", b"=oops", b"flag", b"k=")) == {b"flag": None, b"k": b""}
+
+
+@pytest.mark.parametrize(
+    ("record", "detail"),
+    [
+        (txt_record(*GOOD, b"x=" + b"y" * 250, b"z=" + b"y" * 250, b"w=" + b"y" * 250,
+                    b"u=" + b"y" * 250, b"t=" + b"y" * 250), "over 1300 (RFC 6763 section 6.2)"),
+        (bytes([9]) + b"v=1", "runs past the record's end"),
+        (txt_record(b"k\xe9y=1"), "not printable US-ASCII"),
+        (txt_record(b"k\ty=1"), "not printable US-ASCII"),
+    ],
+)
+def test_txt_record_limits(record: bytes, detail: str) -> None:
+    with pytest.raises(MessageError) as info:
+        parse_txt(record, "t._lancards._tcp.local.")
+    assert info.value.reason is Reason.MALFORMED and detail in info.value.detail
+
+
+def test_addresses_are_tried_in_order_until_the_advertised_key_answers() -> None:
+    advert = TableAdvert("00112233aabbccdd", "eights", 1, "bob", PK, 4000,
+                         order_addresses(["fe80::1%eth0", "10.9.0.1", "fd00::1", "10.0.0.1"]))
+    assert advert.addresses == ("10.9.0.1", "10.0.0.1", "fd00::1", "fe80::1%eth0")
+    tried: list[str] = []
+
+    async def probe(host: str, port: int) -> bytes:
+        tried.append(f"{host}:{port}")
+        if host == "10.9.0.1":
+            raise TransportError("no lancards table answers at 10.9.0.1:4000")
+        if host == "10.0.0.1":
+            return bytes(32)  # another key: an impostor or another program
+        return PK
+
+    address, failed = asyncio.run(reachable_address(advert, probe))
+    assert address == "fd00::1"
+    assert tried == ["10.9.0.1:4000", "10.0.0.1:4000", "fd00::1:4000"]
+    assert failed == ["10.9.0.1: no lancards table answers at 10.9.0.1:4000",
+                      "10.0.0.1: answered with another key than the advertised one"]
+
+    async def nobody(host: str, port: int) -> bytes:
+        raise OSError("unreachable")
+
+    with pytest.raises(LocalProtocolError, match="answers at none of its addresses"):
+        asyncio.run(reachable_address(advert, nobody))
+
+
+def resolved(seats: int = 1) -> Resolved:
+    strings = [s if not s.startswith(b"seats=") else b"seats=%d" % seats for s in GOOD]
+    return Resolved(txt_record(*strings), 4000, ("10.0.0.1",))
+
+
+class SlowBrowser(Browser):
+    """A browser whose resolutions wait for the test to release them (no network)."""
+
+    def __init__(self) -> None:
+        super().__init__([LocalAddress("lo", 1, "127.0.0.1", 4)])
+        self.release = asyncio.Event()
+        self.answer = resolved()
+
+    async def _request(self, zeroconf: Any, name: str) -> Resolved | None:
+        await self.release.wait()
+        return self.answer
+
+
+NAME = f"00112233aabbccdd-00010203.{SERVICE_TYPE}"
+
+
+def test_a_goodbye_during_a_resolution_leaves_no_ghost() -> None:
+    async def main() -> tuple[dict[str, TableAdvert], list[object]]:
+        browser = SlowBrowser()
+        browser._on_change(None, SERVICE_TYPE, NAME, ServiceStateChange.Added)  # type: ignore[arg-type]
+        await asyncio.sleep(0.01)
+        browser._on_change(None, SERVICE_TYPE, NAME, ServiceStateChange.Removed)  # type: ignore[arg-type]
+        browser.release.set()
+        await asyncio.sleep(0.05)
+        return browser.tables, [browser.events.get_nowait() for _ in range(browser.events.qsize())]
+
+    tables, events = asyncio.run(main())
+    assert tables == {} and events == []
+
+
+def test_a_table_added_again_after_its_goodbye_is_found() -> None:
+    async def main() -> list[object]:
+        browser = SlowBrowser()
+        browser.release.set()
+        for change in (ServiceStateChange.Added, ServiceStateChange.Removed,
+                       ServiceStateChange.Added):
+            browser._on_change(None, SERVICE_TYPE, NAME, change)  # type: ignore[arg-type]
+            await asyncio.sleep(0.02)
+        return [browser.events.get_nowait() for _ in range(browser.events.qsize())]
+
+    events = asyncio.run(main())
+    assert [type(e).__name__ for e in events] == ["TableFound", "TableRemoved", "TableFound"]
+
+
+class FakeCache:
+    def __init__(self, records: list[Any]) -> None:
+        self.records = records
+
+    def async_all_by_details(self, name: str, type_: int, class_: int) -> list[Any]:
+        return self.records if type_ == 33 else []
+
+
+class FakeRecord:
+    def __init__(self, expired: bool, stale: bool) -> None:
+        self.expired, self.stale = expired, stale
+
+    def is_expired(self, now: float) -> bool:
+        return self.expired
+
+    def is_stale(self, now: float) -> bool:
+        return self.stale
+
+
+class FakeZeroconf:
+    def __init__(self, records: list[Any]) -> None:
+        self.cache = FakeCache(records)
+        self.sent: list[Any] = []
+
+    def async_send(self, out: Any) -> None:
+        self.sent.append(out)
+
+
+@pytest.mark.parametrize(("records", "kept", "queried"), [
+    ([FakeRecord(expired=False, stale=False)], True, False),
+    ([FakeRecord(expired=False, stale=True)], True, True),
+    ([FakeRecord(expired=True, stale=True)], False, False),
+    ([], False, False),
+])
+def test_sweep_refreshes_stale_records_and_drops_expired_tables(
+        records: list[Any], kept: bool, queried: bool) -> None:
+    async def main() -> tuple[Browser, FakeZeroconf]:
+        browser = SlowBrowser()
+        browser.release.set()
+        browser._on_change(None, SERVICE_TYPE, NAME, ServiceStateChange.Added)  # type: ignore[arg-type]
+        await asyncio.sleep(0.02)
+        zc = FakeZeroconf(records)
+        browser.sweep(zc)  # type: ignore[arg-type]
+        return browser, zc
+
+    browser, zc = asyncio.run(main())
+    assert (NAME in browser.tables) is kept
+    assert bool(zc.sent) is queried
+    if queried:
+        questions = {(q.name, q.type) for q in zc.sent[0].questions}
+        host = "lancards-00112233aabbccdd-00010203.local."
+        assert questions == {(NAME, 33), (NAME, 16), (host, 1), (host, 28)}
+    if not kept:
+        removed = [browser.events.get_nowait() for _ in range(browser.events.qsize())][-1]
+        assert isinstance(removed, TableRemoved) and removed.name == NAME
 
 
 def test_cannot_advertise_bad_values() -> None:
@@ -202,3 +406,65 @@ def test_table_found_updated_and_withdrawn_across_namespaces(
         browser.stop()
         if advertiser is not None:
             advertiser.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# Choosing addresses (fake interfaces: ifaddr's own types).
+
+
+def adapters() -> list[Any]:
+    import ifaddr
+
+    def adapter(name: str, index: int, ips: list[Any]) -> Any:
+        return ifaddr.Adapter(name.encode(), name, [ifaddr.IP(ip, 24, name) for ip in ips],
+                              index=index)
+
+    return [
+        adapter("lo", 1, ["127.0.0.1", ("::1", 0, 0)]),
+        adapter("eth0", 2, ["192.0.2.2", ("fd00::2", 0, 0), ("fe80::2", 0, 2)]),
+        adapter("wlan0", 3, ["198.51.100.7", ("fe80::2", 0, 3)]),
+    ]
+
+
+def test_default_is_every_address_but_loopback_with_link_local_scoped() -> None:
+    chosen = choose_addresses(None, adapters())
+    assert [a.text for a in chosen] == ["192.0.2.2", "198.51.100.7", "fd00::2", "fe80::2%eth0",
+                                        "fe80::2%wlan0"]
+    assert [a.zeroconf_interface for a in chosen] == ["192.0.2.2", "198.51.100.7", 2, 2, 3]
+
+
+@pytest.mark.parametrize(("wanted", "texts"), [
+    (["eth0"], ["192.0.2.2", "fd00::2", "fe80::2%eth0"]),
+    (["wlan0", "192.0.2.2"], ["198.51.100.7", "192.0.2.2", "fe80::2%wlan0"]),
+    (["fe80::2%wlan0"], ["fe80::2%wlan0"]),
+    (["fe80::2%3"], ["fe80::2%wlan0"]),
+    (["[fd00::2]"], ["fd00::2"]),
+    (["lo"], ["127.0.0.1", "::1"]),
+    (["127.0.0.1"], ["127.0.0.1"]),
+])
+def test_interface_by_name_or_address(wanted: list[str], texts: list[str]) -> None:
+    assert [a.text for a in choose_addresses(wanted, adapters())] == texts
+
+
+@pytest.mark.parametrize(("wanted", "message"), [
+    (["1.2.3.4"], "--interface 1.2.3.4: no interface of this machine has this address "
+                  "(its addresses: 127.0.0.1, 192.0.2.2, 198.51.100.7, ::1, fd00::2, "
+                  "fe80::2%eth0, fe80::2%wlan0)"),
+    (["fe80::1%eth0"], "--interface fe80::1%eth0: no interface of this machine has this "
+                       "address"),
+    (["fe80::2%eth9"], "--interface fe80::2%eth9: fe80::2 is on eth0, wlan0, not on eth9"),
+    (["fe80::2"], "--interface fe80::2: a link-local address needs its interface, one of "
+                  "fe80::2%eth0, fe80::2%wlan0"),
+    (["wlan9"], "--interface wlan9: neither an interface of this machine (eth0, lo, wlan0) "
+                "nor an IP address"),
+])
+def test_interface_errors_name_the_problem(wanted: list[str], message: str) -> None:
+    with pytest.raises(AddressError) as info:
+        choose_addresses(wanted, adapters())
+    assert str(info.value).startswith(message) and "\n" not in str(info.value)
+
+
+def test_only_loopback_is_an_error() -> None:
+    with pytest.raises(AddressError, match=r"only loopback\): connect to a network, or use "
+                                           r"--interface 127.0.0.1"):
+        choose_addresses(None, adapters()[:1])
