@@ -38,12 +38,23 @@ class LocalAddress:
         index: the interface index (``if_nametoindex``), the scope id of a link-local address.
         ip: the address without scope (``"10.0.0.2"``, ``"fe80::1"``).
         version: 4 or 6.
+        prefix: the network prefix length (``24`` for a /24).
     """
 
     interface: str
     index: int
     ip: str
     version: int
+    prefix: int = 0
+
+    def on_link(self, address: str) -> bool:
+        """Whether ``address`` (text, scope allowed) lies in this address's network."""
+        try:
+            other = ipaddress.ip_address(address.partition("%")[0])
+            net = ipaddress.ip_network(f"{self.ip}/{self.prefix}", strict=False)
+        except ValueError:
+            return False
+        return self.prefix > 0 and other.version == self.version and other in net
 
     @property
     def link_local(self) -> bool:
@@ -78,9 +89,10 @@ def local_addresses(adapters: Sequence[ifaddr.Adapter] | None = None) -> list[Lo
         for ip in adapter.ips:
             if isinstance(ip.ip, tuple):
                 address = LocalAddress(adapter.nice_name, int(adapter.index or ip.ip[2]),
-                                       ip.ip[0].split("%")[0], 6)
+                                       ip.ip[0].split("%")[0], 6, int(ip.network_prefix))
             else:
-                address = LocalAddress(adapter.nice_name, int(adapter.index or 0), ip.ip, 4)
+                address = LocalAddress(adapter.nice_name, int(adapter.index or 0), ip.ip, 4,
+                                       int(ip.network_prefix))
             if address not in found:
                 found.append(address)
     return sorted(found, key=lambda a: a.version)

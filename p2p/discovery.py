@@ -251,16 +251,19 @@ def txt_to_advert(
                        int(size), tuple(players))
 
 
-def order_addresses(addresses: Sequence[str]) -> tuple[str, ...]:
-    """The order a joiner tries a table's addresses in: IPv4, then IPv6, link-local last
-    (a link-local address works only on its own link); repeats dropped."""
+def order_addresses(addresses: Sequence[str],
+                    local: Sequence[LocalAddress] = ()) -> tuple[str, ...]:
+    """The order a joiner tries a table's addresses in: those in a network of one of its
+    ``local`` addresses first, then IPv4, then IPv6, link-local last (a link-local address
+    works only on its own link); repeats dropped, the order kept otherwise."""
 
-    def rank(text: str) -> int:
+    def rank(text: str) -> tuple[int, int]:
         try:
             ip = ipaddress.ip_address(text.partition("%")[0])
         except ValueError:
-            return 3
-        return 0 if ip.version == 4 else (2 if ip.is_link_local else 1)
+            return 1, 3
+        near = 0 if any(a.on_link(text) for a in local) and not ip.is_link_local else 1
+        return near, 0 if ip.version == 4 else (2 if ip.is_link_local else 1)
 
     return tuple(sorted(dict.fromkeys(addresses), key=rank))
 
@@ -556,7 +559,7 @@ class Browser:
             return  # nothing, or a goodbye arrived meanwhile: the goodbye wins
         try:
             advert = txt_to_advert(parse_txt(resolved.text, name), name, resolved.port,
-                                   order_addresses(resolved.addresses))
+                                   order_addresses(resolved.addresses, self._addresses))
             if not advert.addresses or not advert.port:
                 raise MessageError(name, Reason.MALFORMED, "no address or port")
         except MessageError as exc:

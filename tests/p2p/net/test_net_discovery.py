@@ -333,10 +333,10 @@ def namespaces() -> Iterator[tuple[str, str]]:
 class Side:
     """A helper process in a namespace, its output lines read by a thread into a queue."""
 
-    def __init__(self, ns: str, role: str, address: str) -> None:
+    def __init__(self, ns: str, role: str, address: str, *extra: str) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen(
-            ["ip", "netns", "exec", ns, sys.executable, str(HELPER), role, address],
+            ["ip", "netns", "exec", ns, sys.executable, str(HELPER), role, address, *extra],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -394,6 +394,8 @@ def test_table_found_updated_and_withdrawn_across_namespaces(
             "pk": PK.hex(),
             "port": 40123,
             "addresses": ["10.213.0.1"],
+            "size": 0,
+            "players": [],
         }
         advertiser.tell("update 1")
         updated = browser.expect("updated")
@@ -468,3 +470,116 @@ def test_only_loopback_is_an_error() -> None:
     with pytest.raises(AddressError, match=r"only loopback\): connect to a network, or use "
                                            r"--interface 127.0.0.1"):
         choose_addresses(None, adapters()[:1])
+
+
+def test_addresses_on_a_network_of_this_machine_come_first() -> None:
+    mine = [LocalAddress("eth0", 2, "10.232.0.12", 4, 24)]
+    assert order_addresses(["10.231.0.11", "fe80::11%eth0", "10.232.0.11"], mine) == (
+        "10.232.0.11", "10.231.0.11", "fe80::11%eth0")
+
+
+def collect(side: Side, until: str, timeout: float) -> list[dict[str, Any]]:
+    """Every line of ``side`` up to and including the first ``until`` event."""
+    lines = []
+    while True:
+        try:
+            got = side.lines.get(timeout=timeout)
+        except queue.Empty:
+            side.proc.kill()
+            raise AssertionError(f"no {until!r} within {timeout} s; got {lines}") from None
+        lines.append(got)
+        if got["event"] == until:
+            return lines
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_ten_tables_listed_with_their_seats_then_withdrawn_within_two_seconds(
+    namespaces: tuple[str, str],
+) -> None:
+    from lancards.cli.tui.lobby import entries_from
+
+    ns_a, ns_b = namespaces
+    browser = Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "40")
+    tables: Side | None = None
+    try:
+        browser.expect("browsing")
+        tables = Side(ns_a, "many", "10.213.0.1", "10", "--for", "30")
+        tables.expect("advertised")
+        found: dict[str, TableAdvert] = {}
+        while len(found) < 10:
+            got = browser.expect("found", timeout=15)
+            found[got["tbl"]] = TableAdvert(
+                got["tbl"], got["game"], got["seats"], got["nick"], bytes.fromhex(got["pk"]),
+                got["port"], tuple(got["addresses"]), got["size"], tuple(got["players"]))
+        rows = entries_from({a.instance_name: (a, a.addresses[0]) for a in found.values()})
+        assert [(r.table_id, r.taken, r.seats, r.players) for r in rows] == [
+            (f"{i:016x}", 1 + min(i % 3, 1 + i % 5), 2 + i % 5,
+             ("host", *(f"guest{j}" for j in range(min(i % 3, 1 + i % 5)))))
+            for i in range(10)]
+        assert all(not r.duplicate and r.address == f"10.213.0.1:{40000 + i}"
+                   for i, r in enumerate(rows))
+        tables.tell("withdraw")
+        tables.expect("withdrawn")
+        # Every goodbye is in once "withdrawn" is printed; each must have removed its table
+        # within 2 s of it (the browser prints "removed" as each one is handled).
+        removed = set()
+        deadline = 2.0
+        import time
+
+        start = time.monotonic()
+        while len(removed) < 10:
+            left = deadline - (time.monotonic() - start)
+            assert left > 0, f"only {len(removed)} of 10 tables removed within 2 s"
+            removed.add(browser.expect("removed", timeout=left)["name"])
+        assert removed == {a.instance_name for a in found.values()}
+    finally:
+        browser.stop()
+        if tables is not None:
+            tables.stop()
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_goodbyes_while_resolving_leave_no_ghost(namespaces: tuple[str, str]) -> None:
+    ns_a, ns_b = namespaces
+    browser = Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "8")
+    tables: Side | None = None
+    try:
+        browser.expect("browsing")
+        # Ten tables registered and withdrawn at once: the goodbyes arrive while the browser is
+        # still resolving the announcements.
+        tables = Side(ns_a, "many", "10.213.0.1", "10", "--flash")
+        tables.expect("withdrawn")
+        lines = collect(browser, "done", timeout=20)
+        assert lines[-1] == {"event": "done", "tables": []}, lines
+    finally:
+        browser.stop()
+        if tables is not None:
+            tables.stop()
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_a_killed_advertiser_leaves_when_its_records_expire(namespaces: tuple[str, str]) -> None:
+    # SIGKILL: no goodbye. python-zeroconf keeps PTR records at least 1125 s; the browser's own
+    # SRV expiry check removes the table once its (here 4 s) records run out.
+    import time
+
+    ns_a, ns_b = namespaces
+    browser = Side(ns_b, "browse", "10.213.0.2", "--for", "40", "--sweep", "1")
+    advertiser: Side | None = None
+    try:
+        browser.expect("browsing")
+        advertiser = Side(ns_a, "advertise", "10.213.0.1", "--ttl", "4")
+        browser.expect("found")
+        advertiser.proc.kill()
+        advertiser.proc.wait(5)
+        killed = time.monotonic()
+        removed = browser.expect("removed", timeout=20)
+        assert removed["name"] == f"00112233aabbccdd-00010203.{SERVICE_TYPE}"
+        assert time.monotonic() - killed <= 4 + 1 + 2  # TTL + one sweep + slack
+    finally:
+        browser.stop()
+        if advertiser is not None:
+            advertiser.stop()
