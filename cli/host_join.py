@@ -7,9 +7,16 @@ other (the lower key dials), exactly as in ``lancards play``. Addresses: each jo
 host its listening port; the host, which sees where each joiner connects from, sends every
 member the address book when the table starts (message ``table.addrs``).
 
+Addresses: ``--interface`` (names or addresses, repeatable) picks the interfaces; without it,
+every address of every interface but loopback is advertised, IPv6 link-local ones with their
+scope (:mod:`lancards.p2p.addresses`). A joiner tries a table's addresses until the advertised
+key answers and prints the one that did. SIGINT, SIGTERM and SIGHUP end a host with the mDNS
+goodbye sent (exit status 128 + the signal's number).
+
 Test hooks (environment, never set in normal use): ``LANCARDS_TEST_CHEAT=swap-claim`` makes
 this peer claim another card than the one it holds on its first discard;
-``LANCARDS_TEST_DUMP_HAND=FILE`` writes this peer's final hidden hand at exit.
+``LANCARDS_TEST_DUMP_HAND=FILE`` writes this peer's final hidden hand at exit;
+``LANCARDS_TEST_MDNS_TTL=S`` gives the table's mDNS records a TTL of S seconds.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from lancards.p2p.core import GameCore
 from lancards.p2p.discovery import (
     Advertiser,
     Browser,
+    Ignored,
     TableAdvert,
     TableFound,
     TableRemoved,
@@ -165,7 +173,8 @@ async def _advertise(lobby: Lobby, me: Identity, port: int, chosen: list[LocalAd
     """Advertise the table on the chosen interfaces, every one of their addresses."""
     advert = TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick, me.public_key,
                          port, tuple(a.text for a in chosen), size, (me.nick,))
-    advertiser = Advertiser(advert, chosen)
+    ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
+    advertiser = Advertiser(advert, chosen, **({"ttl": ttl} if ttl > 0 else {}))
     await advertiser.start()
     return advertiser
 
@@ -263,10 +272,13 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
         bind if bind not in ("0.0.0.0", "") else "127.0.0.1", port)
     bots = [await _start_bot_joiner(i, lobby, me, port, args) for i in range(args.bots)]
     others = args.players - 1
+    first = advertiser.advert.addresses[0]
     print(f"table {lobby.spec.table} ({spec.name}): waiting for {others} "
           f"player{'s' if others != 1 else ''}; "
           f"they run: lancards join, or lancards join --game {spec.name} "
-          f"{lobby.spec.table}@{advertiser.advert.addresses[0]}:{port}", flush=True)
+          f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}", flush=True)
+    if len(advertiser.advert.addresses) > 1:
+        print(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}", flush=True)
     proposed = False
 
     def on_message(peer: bytes, env: Any) -> None:
@@ -383,6 +395,9 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
             try:
                 event = await browser.next_event(left)
             except (PeerError, TimeoutError):
+                continue
+            if isinstance(event, Ignored):
+                print(f"ignored an advert: {event.error}", flush=True)
                 continue
             if not isinstance(event, TableFound | TableUpdated):
                 continue

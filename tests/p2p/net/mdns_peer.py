@@ -5,14 +5,15 @@ Usage (one JSON object per output line; every wait bounded, the process ends by 
     python mdns_peer.py advertise ADDRESS [--ttl S]   then stdin: ``update N``, ``withdraw``
     python mdns_peer.py browse ADDRESS [--for S] [--keep] [--sweep S]
     python mdns_peer.py many ADDRESS N [--for S] [--flash]
-    python mdns_peer.py listen ADDRESS [--for S]
+    python mdns_peer.py listen ADDRESS [--for S] [--table ID]
 
 ``browse`` prints ``found``/``updated``/``removed``/``ignored`` events (it stops at the first
 ``removed`` unless ``--keep``). ``many`` advertises N tables at once (table ``i`` has size
 ``2 + i % 5`` and ``i % 3`` players besides the host), prints ``advertised``, withdraws them all
 on stdin ``withdraw`` (or, with ``--flash``, at once after registering: goodbyes while
 browsers are still resolving). ``listen`` starts a lancards transport listener with a fresh key
-(what a probe needs) and prints ``listening`` with its key and port.
+(what a probe needs) and prints ``listening`` with its key and port; with ``--table`` it also
+advertises that table id under its own key (an impostor of another host's table).
 """
 
 from __future__ import annotations
@@ -114,17 +115,25 @@ async def many(address: str, n: int, limit: float, flash: bool) -> None:
         say(event="withdrawn")
 
 
-async def listen(address: str, limit: float) -> None:
-    from lancards.p2p.identity import Identity
+async def listen(address: str, limit: float, table: str | None) -> None:
+    from lancards.p2p.identity import Identity, fingerprint
     from lancards.p2p.transport import Mesh, TransportConfig
 
-    me = Identity.generate("avahi-table")
+    me = Identity.generate("ann")
     mesh = Mesh(me, TransportConfig(), accept=lambda key: True)
     port = await mesh.start(address, 0)
-    say(event="listening", pk=me.public_key.hex(), port=port)
+    advertiser = None
+    if table is not None:  # an impostor: another key advertising this table id
+        advertiser = Advertiser(TableAdvert(table, "level8", 1, "ann", me.public_key, port,
+                                            (address,), 2, ("ann",)), [address])
+        await advertiser.start()
+    say(event="listening", pk=me.public_key.hex(), port=port,
+        fingerprint=fingerprint(me.public_key))
     try:
         await asyncio.sleep(limit)
     finally:
+        if advertiser is not None:
+            await advertiser.withdraw()
         await mesh.close()
 
 
@@ -138,6 +147,7 @@ def main() -> None:
     parser.add_argument("--flash", action="store_true")
     parser.add_argument("--sweep", type=float, default=5.0)
     parser.add_argument("--ttl", type=int, default=120)
+    parser.add_argument("--table", default=None)
     args = parser.parse_args()
     if args.role == "advertise":
         asyncio.run(advertise(args.address, args.limit, args.ttl))
@@ -146,7 +156,7 @@ def main() -> None:
     elif args.role == "many":
         asyncio.run(many(args.address, args.count, args.limit, args.flash))
     else:
-        asyncio.run(listen(args.address, args.limit))
+        asyncio.run(listen(args.address, args.limit, args.table))
 
 
 if __name__ == "__main__":
