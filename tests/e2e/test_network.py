@@ -264,3 +264,24 @@ def test_the_lobby_counts_the_hosts_seat_and_shows_its_fingerprint(lan: Lan, tmp
         subprocess.run([*tmux, "send-keys", "-t", session, "q"], timeout=10)
     finally:
         subprocess.run([*tmux, "kill-session", "-t", session], capture_output=True, timeout=10)
+
+
+@pytest.mark.timeout(150)
+def test_the_advert_follows_the_seats_and_leaves_when_the_table_starts(lan: Lan, tmp_path: Path):
+    ann, bob, cyd = seat_peers(lan, tmp_path, 3)
+    observer = Observer(lan, lan.hosts[3], "browse", "--keep", "--for", "120")
+    try:
+        observer.expect("browsing")
+        table, _ = start_host(ann, host_args(ann, "level8", 3))
+        first = observer.expect("found")
+        assert (first["tbl"], first["size"], first["seats"], first["players"]) == (
+            table, 3, 2, ["ann"])
+        bob.start(join_args(bob))
+        update = observer.expect("updated", timeout=30)
+        assert (update["seats"], sorted(update["players"])) == (1, ["ann", "bob"])
+        cyd.start(join_args(cyd))
+        # Full and started: the advert is withdrawn (the goodbye), nobody else can join.
+        assert observer.expect("removed", timeout=30)["name"].startswith(f"{table}-")
+        assert finish([ann, bob, cyd], 120) == [0, 0, 0]
+    finally:
+        observer.stop()
