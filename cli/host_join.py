@@ -377,6 +377,7 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
             key = await probe_key(host.strip("[]"), int(port_text), me)
         except PeerError as exc:
             raise UsageError(str(exc)) from None
+        print(f"host: {describe(key)} at {address}", flush=True)
         return table_id, key, host.strip("[]"), int(port_text), args.game
     browser = _browser(args)
     await browser.start()
