@@ -336,11 +336,15 @@ _LIVE_ADVERTS: list[Advertiser] = []
 
 async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
                             args: argparse.Namespace) -> Any:
-    """A bot peer on this machine that joins the table at 127.0.0.1 like anyone else."""
+    """A bot peer on this machine that joins the table like anyone else: at 127.0.0.1, or at
+    the one address the host listens on (``--interface ADDRESS``)."""
     bot = Identity.generate(f"bot{index + 1}")
-    ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None)
+    listen = getattr(args, "listen_host", "")
+    dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
+    ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
+                            listen_host="0.0.0.0" if ":" not in dial else "")
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
-                                          "127.0.0.1", port, lobby.spec.game, play=True))
+                                          dial, port, lobby.spec.game, play=True))
 
 
 def _probe(me: Identity) -> Any:

@@ -285,3 +285,15 @@ def test_the_advert_follows_the_seats_and_leaves_when_the_table_starts(lan: Lan,
         assert finish([ann, bob, cyd], 120) == [0, 0, 0]
     finally:
         observer.stop()
+
+
+@pytest.mark.timeout(150)
+def test_a_bot_seat_joins_a_host_bound_to_one_address(lan: Lan, tmp_path: Path):
+    # --interface ADDRESS makes the host listen on that address only: its bots dial it there
+    # (they dialled 127.0.0.1, where nothing listened, and the table never filled).
+    ann, bob = seat_peers(lan, tmp_path, 2)
+    start_host(ann, host_args(ann, "level8", 3, "--bots", "1", "--interface", ann.address))
+    bob.start(join_args(bob))
+    same_records([ann, bob], finish([ann, bob], 120))
+    header = json.loads(ann.record.read_text("utf-8").splitlines()[0])
+    assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
