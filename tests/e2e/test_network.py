@@ -104,6 +104,20 @@ def test_ipv6_link_local_only_host_and_join_by_mdns(netns_ok: None, tmp_path: Pa
         assert found(bob)[0] == table and found(bob)[4] == "fe80::11%eth0"
 
 
+@pytest.mark.timeout(200)
+def test_dual_stack_advertises_both_and_joins_over_ipv4(netns_ok: None, tmp_path: Path):
+    # The usual home network: IPv4 and an IPv6 link-local address on every machine. Both are
+    # advertised; the joiner tries IPv4 first.
+    with Lan(2, ipv4=True, ipv6=True) as lan:
+        ann, bob = seat_peers(lan, tmp_path, 2)
+        table, printed = start_host(ann, host_args(ann, "level8", 2))
+        assert printed == "10.231.0.11"
+        assert "advertised at 10.231.0.11, fe80::11%eth0 port" in ann.output()
+        bob.start(join_args(bob))
+        same_records([ann, bob], finish([ann, bob], 150))
+        assert found(bob)[0] == table and found(bob)[4] == "10.231.0.11"
+
+
 @pytest.mark.timeout(240)
 def test_a_host_on_two_networks_is_reached_from_each(netns_ok: None, tmp_path: Path):
     # Host a is on both bridges (eth0 10.231.0.11, eth1 10.232.0.11) and forwards between
