@@ -49,6 +49,7 @@ async def read_line() -> str:
 async def advertise(address: str, limit: float, ttl: int) -> None:
     advert = TableAdvert(TABLE, "level8-master", 3, "ann", PK, 40123, (address,))
     advertiser = Advertiser(advert, [address], ttl=ttl)
+    say(event="registering")
     await advertiser.start()
     say(event="advertised", name=advert.instance_name)
     try:
