@@ -53,7 +53,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from zeroconf import IPVersion, ServiceStateChange, Zeroconf
+from zeroconf import IPVersion, ServiceStateChange, Zeroconf, current_time_millis
 from zeroconf._dns import DNSQuestion
 from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
@@ -581,7 +581,7 @@ class Browser:
     def sweep(self, zeroconf: Zeroconf) -> None:
         """Drop every known table whose SRV record expired; ask again for the SRV, TXT and
         address records of those past half their TTL (RFC 6762 section 5.2)."""
-        now = _now_ms()
+        now = current_time_millis()  # python-zeroconf's record clock (monotonic)
         ask: list[tuple[str, int]] = []
         for name, advert in list(self.tables.items()):
             cached: list[Any] = zeroconf.cache.async_all_by_details(name, _TYPE_SRV, _CLASS_IN)
@@ -596,9 +596,3 @@ class Browser:
             for name, rtype in ask:
                 out.add_question(DNSQuestion(name, rtype, _CLASS_IN))
             zeroconf.async_send(out)
-
-
-def _now_ms() -> float:
-    import time
-
-    return time.time() * 1000.0

@@ -583,3 +583,24 @@ def test_a_killed_advertiser_leaves_when_its_records_expire(namespaces: tuple[st
         browser.stop()
         if advertiser is not None:
             advertiser.stop()
+
+
+@pytest.mark.e2e
+@pytest.mark.timeout(120)
+def test_a_live_table_stays_listed_past_its_ttl(namespaces: tuple[str, str]) -> None:
+    # Records of 4 s, a browser sweeping every second for 14 s: its refresh queries (RFC 6762
+    # section 5.2) keep the table's SRV record alive, so the table is never dropped.
+    ns_a, ns_b = namespaces
+    browser = Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "14", "--sweep", "1")
+    advertiser: Side | None = None
+    try:
+        browser.expect("browsing")
+        advertiser = Side(ns_a, "advertise", "10.213.0.1", "--ttl", "4", "--for", "40")
+        lines = collect(browser, "done", timeout=30)
+        name = f"00112233aabbccdd-00010203.{SERVICE_TYPE}"
+        assert [e["event"] for e in lines] == ["found", "done"], lines
+        assert lines[-1]["tables"] == [name]
+    finally:
+        browser.stop()
+        if advertiser is not None:
+            advertiser.stop()
