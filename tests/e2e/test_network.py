@@ -252,11 +252,16 @@ def test_a_killed_host_leaves_within_its_ttl(lan: Lan, tmp_path: Path):
 @pytest.mark.timeout(120)
 def test_the_lobby_counts_the_hosts_seat_and_shows_its_fingerprint(lan: Lan, tmp_path: Path):
     # Situation 7: a 2-seat table whose host is seated shows 1/2 and the host's name; the
-    # selected table's host is shown with its full fingerprint before Enter joins.
+    # selected table's host is shown with its full fingerprint before Enter joins; a table
+    # that does not answer is not offered.
     from lancards.p2p.identity import fingerprint
 
     ann, bob = seat_peers(lan, tmp_path, 2)
     start_host(ann, host_args(ann, "level8", 2))
+    # An advert where nothing answers (mdns_peer.py advertises port 40123 on cyd, no listener):
+    # the lobby never offers it.
+    ghost = Observer(lan, lan.hosts[2], "advertise", "--for", "60")
+    ghost.expect("advertised")
     bob.folder.mkdir(parents=True, exist_ok=True)
     session = f"lc-seats-{lan.tag}"
     command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
@@ -275,8 +280,13 @@ def test_the_lobby_counts_the_hosts_seat_and_shows_its_fingerprint(lan: Lan, tmp
         assert re.search(r"level8 +ann \w{4} +1/2 +ann +10\.231\.0\.11:\d+", row), screen
         fp = fingerprint(bytes.fromhex(ann.public_key()))
         assert f"host ann [{fp}], table " in screen, screen
+        time.sleep(4)  # more than the probe's bound: the ghost had its chance and failed
+        screen = subprocess.run([*tmux, "capture-pane", "-p", "-t", session],
+                                capture_output=True, text=True, timeout=10).stdout
+        assert "level8-master" not in screen and "10.231.0.13" not in screen, screen
         subprocess.run([*tmux, "send-keys", "-t", session, "q"], timeout=10)
     finally:
+        ghost.stop()
         subprocess.run([*tmux, "kill-session", "-t", session], capture_output=True, timeout=10)
 
 
