@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
-from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses
+from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses, rescope
 from lancards.p2p.core import GameCore
 from lancards.p2p.discovery import (
     Advertiser,
@@ -726,13 +726,22 @@ def run_join(args: argparse.Namespace) -> int:
                 table_id, key, host, port, game = target
                 me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host,
                                                               port, game)
+                _rescope_book(lobbyist, host)
                 return int(await play_table(args, me2, table, mesh, lobbyist))
             args.table = target  # TABLE-ID@HOST:PORT, typed in the lobby
         table_id, key, host, port, game = await find_table(args, me)
         me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host, port, game)
+        _rescope_book(lobbyist, host)
         return int(await play_table(args, me2, table, mesh, lobbyist))
 
     return _run(args, go)
+
+
+def _rescope_book(lobbyist: _Lobbyist, reached: str) -> None:
+    """Give the link-local addresses of the host's address book the scope of the interface
+    this peer reached the host over (the host wrote its own interface names)."""
+    lobbyist.addrs = {key: PeerAddress(rescope(a.host, reached), a.port)
+                      for key, a in lobbyist.addrs.items()}
 
 
 EXIT_SIGNALS: tuple[str, ...] = ("SIGINT", "SIGTERM", "SIGHUP")

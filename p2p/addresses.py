@@ -177,3 +177,21 @@ def scope_name(address: str) -> str:
         except OSError:
             return address
     return address
+
+
+def rescope(address: str, reached: str) -> str:
+    """``address`` (from another peer's address book) with the scope of ``reached``.
+
+    A link-local address's scope names an interface of the machine that wrote it; on this
+    machine the same link has the interface over which the table's host was ``reached``. So
+    ``rescope("fe80::12%wlan0", "fe80::11%enp3s0")`` is ``"fe80::12%enp3s0"``. Any other
+    address is returned unchanged (RFC 4007 section 6: zone indexes are local to a node).
+    """
+    text, _, _ = address.partition("%")
+    _, sep, zone = reached.partition("%")
+    try:
+        link_local = ipaddress.ip_address(text).version == 6 and \
+            ipaddress.ip_address(text).is_link_local
+    except ValueError:
+        return address
+    return f"{text}%{zone}" if link_local and sep and zone else address

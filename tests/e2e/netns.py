@@ -160,6 +160,8 @@ class Lan:
         networks: per host, the networks it is on (``0``: ``br0``, ``1``: ``br1``); default
             every host on ``br0`` only.
         routed: the first host on both networks forwards between them.
+        links: per host, the name of its first interface (default ``eth0`` everywhere; other
+            names model laptops whose Wi-Fi and Ethernet interfaces are named differently).
 
     Raises:
         NetnsError: a step failed (what was built so far is torn down first).
@@ -167,7 +169,7 @@ class Lan:
 
     def __init__(self, size: int = 4, tag: str | None = None, *, ipv4: bool = True,
                  ipv6: bool = False, networks: Sequence[Sequence[int]] | None = None,
-                 routed: bool = False) -> None:
+                 routed: bool = False, links: Sequence[str] | None = None) -> None:
         if not 1 <= size <= len(LETTERS):
             raise ValueError(f"a LAN has 1 to {len(LETTERS)} hosts (asked for {size})")
         if not (ipv4 or ipv6):
@@ -180,10 +182,11 @@ class Lan:
         self.ipv4, self.ipv6, self.routed = ipv4, ipv6, routed
         self.networks: tuple[tuple[int, ...], ...] = tuple(
             tuple(networks[i]) if networks is not None else (0,) for i in range(size))
+        self.links: tuple[str, ...] = tuple(links) if links is not None else ("eth0",) * size
 
         def address(i: int, net: int) -> str:
             if not ipv4:
-                return f"fe80::{11 + i}%eth0"
+                return f"fe80::{11 + i}%{self.links[i]}"
             return f"{SUBNET if net == 0 else SUBNET2}.{11 + i}"
 
         self.hosts: tuple[Host, ...] = tuple(
@@ -216,7 +219,8 @@ class Lan:
         for i, host in enumerate(self.hosts):
             self._add_netns(host.netns, ipv6=self.ipv6)
             for k, net in enumerate(self.networks[i]):
-                dev, subnet = f"eth{k}", SUBNET if net == 0 else SUBNET2
+                dev = self.links[i] if k == 0 else f"eth{k}"
+                subnet = SUBNET if net == 0 else SUBNET2
                 port = host.port if net == 0 else f"w{self._short}{host.letter}"
                 _ip("-n", br, "link", "add", port, "type", "veth",
                     "peer", "name", dev, "netns", host.netns)

@@ -321,3 +321,19 @@ def test_a_bot_seat_joins_a_host_bound_to_one_address(lan: Lan, tmp_path: Path):
     same_records([ann, bob], finish([ann, bob], 120))
     header = json.loads(ann.record.read_text("utf-8").splitlines()[0])
     assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
+
+
+@pytest.mark.timeout(200)
+def test_ipv6_link_local_three_laptops_with_different_interface_names(netns_ok: None,
+                                                                       tmp_path: Path):
+    # Three laptops on one IPv6-only link whose interfaces are named eth0, wlan0 and enp3s0: a
+    # link-local address in the host's address book carries the host's interface name, which
+    # the joiners re-scope to the interface they reached the host over (RFC 4007 section 6).
+    with Lan(3, ipv4=False, ipv6=True, links=("eth0", "wlan0", "enp3s0")) as lan:
+        ann, bob, cyd = seat_peers(lan, tmp_path, 3)
+        assert (bob.address, cyd.address) == ("fe80::12%wlan0", "fe80::13%enp3s0")
+        start_host(ann, host_args(ann, "level8", 3))
+        bob.start(join_args(bob))
+        cyd.start(join_args(cyd))
+        same_records([ann, bob, cyd], finish([ann, bob, cyd], 150))
+        assert found(bob)[4] == "fe80::11%wlan0" and found(cyd)[4] == "fe80::11%enp3s0"

@@ -604,3 +604,18 @@ def test_a_live_table_stays_listed_past_its_ttl(namespaces: tuple[str, str]) -> 
         browser.stop()
         if advertiser is not None:
             advertiser.stop()
+
+
+@pytest.mark.parametrize(("address", "reached", "result"), [
+    ("fe80::12%wlan0", "fe80::11%enp3s0", "fe80::12%enp3s0"),
+    ("fe80::12", "fe80::11%eth1", "fe80::12%eth1"),
+    ("fe80::12%wlan0", "10.0.0.1", "fe80::12%wlan0"),
+    ("10.0.0.2", "fe80::11%eth1", "10.0.0.2"),
+    ("fd00::2", "fe80::11%eth1", "fd00::2"),
+    ("nonsense", "fe80::11%eth1", "nonsense"),
+])
+def test_rescope_a_link_local_address_to_this_machine(address: str, reached: str,
+                                                      result: str) -> None:
+    from lancards.p2p.addresses import rescope
+
+    assert rescope(address, reached) == result
