@@ -76,6 +76,12 @@ RECOMMENDED", RFC 6763 section 6.2)."""
 MAX_SEATS: Final = 6
 """The most seats a table has (``p1`` to ``p6``)."""
 
+MAX_ADDRESSES_TRIED: Final = 8
+"""The most addresses of one table a joiner tries (an advert may list many)."""
+
+MAX_TABLES: Final = 256
+"""The most tables a browser keeps; adverts beyond are ignored (a flood of adverts)."""
+
 _GAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,31}")
 _PK = re.compile(r"[0-9a-f]{64}")
 _KEY = re.compile(r"[\x20-\x3c\x3e-\x7e]+")
@@ -155,11 +161,11 @@ def parse_txt(record: bytes, name: str = "mDNS advert") -> dict[bytes, bytes | N
     a repeated key (in any case) wins (6.4).
 
     Raises:
-        MessageError: ``malformed``: longer than :data:`MAX_TXT_BYTES`, a string that runs past
-            the end, a key with a character outside printable US-ASCII.
+        MessageError: ``oversized``: longer than :data:`MAX_TXT_BYTES`; ``malformed``: a string
+            that runs past the end, a key with a character outside printable US-ASCII.
     """
     if len(record) > MAX_TXT_BYTES:
-        raise MessageError(name, Reason.MALFORMED,
+        raise MessageError(name, Reason.OVERSIZED,
                            f"TXT record of {len(record)} bytes is over {MAX_TXT_BYTES} "
                            "(RFC 6763 section 6.2)")
     keys: dict[bytes, bytes | None] = {}
@@ -281,13 +287,14 @@ async def reachable_address(
 
     Returns:
         The address that answered, and one line per address tried before it (why it failed).
+        At most :data:`MAX_ADDRESSES_TRIED` addresses are tried.
 
     Raises:
         LocalProtocolError: no address answered with the advertised key (the text lists why
             for each).
     """
     failed: list[str] = []
-    for address in advert.addresses:
+    for address in advert.addresses[:MAX_ADDRESSES_TRIED]:
         try:
             key = await probe(address, advert.port)
         except (PeerError, OSError, TimeoutError) as exc:
@@ -452,7 +459,8 @@ class Browser:
     """Browses for tables; events arrive on :attr:`events` (bounded; excess are dropped).
 
     :attr:`tables` maps instance names to the latest advert; an instance name holds the table
-    id and the start of the host's key, so two tables with one id are two entries.
+    id and the start of the host's key, so two tables with one id are two entries. At most
+    :data:`MAX_TABLES` are kept; further adverts are reported as :class:`Ignored`.
 
     Args:
         interfaces: ``--interface`` arguments or chosen addresses (``None``: every interface
@@ -566,6 +574,10 @@ class Browser:
             self._emit(Ignored(name, exc))
             return
         known = self.tables.get(name)
+        if known is None and len(self.tables) >= MAX_TABLES:
+            self._emit(Ignored(name, MessageError(
+                name, Reason.OVERSIZED, f"more than {MAX_TABLES} tables advertised")))
+            return
         self.tables[name] = advert
         if known is None:
             self._emit(TableFound(advert))

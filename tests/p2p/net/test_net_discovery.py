@@ -26,6 +26,7 @@ from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses
 from lancards.p2p.discovery import (
     SERVICE_TYPE,
     Browser,
+    Ignored,
     Resolved,
     TableAdvert,
     TableRemoved,
@@ -129,19 +130,53 @@ def test_empty_strings_and_empty_keys_are_skipped() -> None:
 
 
 @pytest.mark.parametrize(
-    ("record", "detail"),
+    ("record", "reason", "detail"),
     [
         (txt_record(*GOOD, b"x=" + b"y" * 250, b"z=" + b"y" * 250, b"w=" + b"y" * 250,
-                    b"u=" + b"y" * 250, b"t=" + b"y" * 250), "over 1300 (RFC 6763 section 6.2)"),
-        (bytes([9]) + b"v=1", "runs past the record's end"),
-        (txt_record(b"k\xe9y=1"), "not printable US-ASCII"),
-        (txt_record(b"k\ty=1"), "not printable US-ASCII"),
+                    b"u=" + b"y" * 250, b"t=" + b"y" * 250), Reason.OVERSIZED,
+         "over 1300 (RFC 6763 section 6.2)"),
+        (bytes([9]) + b"v=1", Reason.MALFORMED, "runs past the record's end"),
+        (txt_record(b"k\xe9y=1"), Reason.MALFORMED, "not printable US-ASCII"),
+        (txt_record(b"k\ty=1"), Reason.MALFORMED, "not printable US-ASCII"),
     ],
 )
-def test_txt_record_limits(record: bytes, detail: str) -> None:
+def test_txt_record_limits(record: bytes, reason: Reason, detail: str) -> None:
     with pytest.raises(MessageError) as info:
         parse_txt(record, "t._lancards._tcp.local.")
-    assert info.value.reason is Reason.MALFORMED and detail in info.value.detail
+    assert info.value.reason is reason and detail in info.value.detail
+
+
+def test_a_flood_of_adverts_is_capped() -> None:
+    from lancards.p2p.discovery import MAX_TABLES
+
+    async def main() -> tuple[int, list[object]]:
+        browser = SlowBrowser()
+        browser.events = asyncio.Queue(1000)  # room for every event (the default keeps 256)
+        browser.release.set()
+        for i in range(MAX_TABLES + 3):
+            name = f"{i:016x}-00010203.{SERVICE_TYPE}"
+            browser._on_change(None, SERVICE_TYPE, name, ServiceStateChange.Added)  # type: ignore[arg-type]
+        await asyncio.sleep(0.2)
+        events = [browser.events.get_nowait() for _ in range(browser.events.qsize())]
+        return len(browser.tables), [e for e in events if isinstance(e, Ignored)]
+
+    kept, ignored = asyncio.run(main())
+    assert kept == MAX_TABLES and len(ignored) == 3
+    assert all("more than 256 tables advertised" in str(e.error) for e in ignored)
+
+
+def test_at_most_eight_addresses_are_tried() -> None:
+    advert = TableAdvert("00112233aabbccdd", "eights", 1, "bob", PK, 4000,
+                         tuple(f"10.0.0.{i}" for i in range(1, 21)))
+    tried: list[str] = []
+
+    async def nobody(host: str, port: int) -> bytes:
+        tried.append(host)
+        raise OSError("unreachable")
+
+    with pytest.raises(LocalProtocolError):
+        asyncio.run(reachable_address(advert, nobody))
+    assert tried == [f"10.0.0.{i}" for i in range(1, 9)]
 
 
 def test_addresses_are_tried_in_order_until_the_advertised_key_answers() -> None:
