@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from zeroconf import Error as ZeroconfError
+
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses, rescope
 from lancards.p2p.core import GameCore
@@ -262,7 +264,7 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     port = await _listen(mesh, bind, args.port, "interface" if args.interface else "port")
     try:
         advertiser = await _advertise(lobby, me, port, chosen, args.players)
-    except (PeerError, OSError, TimeoutError) as exc:
+    except (PeerError, OSError, TimeoutError, ZeroconfError) as exc:
         await mesh.close()
         raise UsageError(f"cannot advertise the table on "
                          f"{', '.join(a.text for a in chosen)}: {exc}") from None
@@ -354,13 +356,22 @@ def _probe(me: Identity) -> Any:
     return probe
 
 
-def _browser(args: argparse.Namespace) -> Browser:
+async def _browser(args: argparse.Namespace) -> Browser:
+    """A started mDNS browser on the chosen interfaces.
+
+    Raises:
+        UsageError: no such interface or address, or mDNS cannot start there (one line).
+    """
     from lancards.cli.main import UsageError
 
     try:
-        return Browser(_local_addresses(args))
-    except AddressError as exc:
-        raise UsageError(str(exc)) from None
+        chosen = _local_addresses(args)
+        browser = Browser(chosen)
+        await browser.start()
+    except (OSError, ZeroconfError) as exc:
+        raise UsageError(f"cannot look for tables by mDNS on "
+                         f"{', '.join(a.text for a in chosen)}: {exc}") from None
+    return browser
 
 
 async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes, str, int, str]:
@@ -383,8 +394,7 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
             raise UsageError(str(exc)) from None
         print(f"host: {describe(key)} at {address}", flush=True)
         return table_id, key, host.strip("[]"), int(port_text), args.game
-    browser = _browser(args)
-    await browser.start()
+    browser = await _browser(args)
     probe = _probe(me)
     try:
         loop = asyncio.get_running_loop()
@@ -648,8 +658,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
         on_create=lambda: choice.update(create=True),
         on_manual=lambda text: choice.update(target=text),
     )
-    browser = _browser(args)
-    await browser.start()
+    browser = await _browser(args)
     probe = _probe(me)
     probing: dict[str, asyncio.Task[None]] = {}
 
