@@ -400,11 +400,16 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
         loop = asyncio.get_running_loop()
         deadline = loop.time() + args.wait
         matches: dict[str, tuple[TableAdvert, str]] = {}
+        why_not: dict[str, str] = {}  # table id -> why a table seen was not joined
         while True:
             left = deadline - loop.time()
             if left <= 0:
                 if matches:
                     break
+                if target is not None and target in why_not:
+                    raise UsageError(why_not[target])
+                if why_not:
+                    raise UsageError("no table to join: " + "; ".join(why_not.values()))
                 raise UsageError("no table found on the network; ask the host for HOST:PORT, "
                                  "and check that UDP port 5353 is open")
             try:
@@ -420,11 +425,16 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
             if advert.free_seats <= 0 or (target is not None and target != advert.table):
                 print(f"seen table {advert.table} ({advert.game}) of {advert.nick}: "
                       f"{advert.free_seats} free seats", flush=True)
+                if advert.free_seats <= 0:
+                    why_not[advert.table] = (f"table {advert.table} of "
+                                             f"{describe(advert.public_key, advert.nick)} "
+                                             "has no free seat")
                 continue
             try:
                 address, failed = await reachable_address(advert, probe)
             except LocalProtocolError as exc:
                 print(f"skipped: {exc}", flush=True)
+                why_not[advert.table] = str(exc)
                 continue
             for line in failed:
                 print(f"tried {line}", flush=True)

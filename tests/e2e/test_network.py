@@ -187,10 +187,41 @@ class Observer:
             if got["event"] == event:
                 return got
 
+    def tell(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.communicate(timeout=5)
+
+
+@pytest.mark.timeout(120)
+def test_join_table_id_says_why_a_table_seen_is_not_joined(lan: Lan, tmp_path: Path):
+    # An advert where nothing answers, then the same advert with no free seat: `join TABLE-ID`
+    # names that, not "no table found".
+    bob = seat_peers(lan, tmp_path, 2)[1]
+    ghost = Observer(lan, lan.hosts[2], "advertise", "--for", "60")
+    try:
+        ghost.expect("advertised")
+        for expected in ("table 00112233aabbccdd of ann answers at none of its addresses "
+                         "(10.231.0.13: no lancards table answers at 10.231.0.13:40123",
+                         "table 00112233aabbccdd of ann [", ):
+            before = len(bob.output())
+            bob.start(["join", "--autoplay", "--name", "bob", "--wait", "6",
+                       "00112233aabbccdd"])
+            assert bob.proc is not None and bob.proc.wait(60) == 2
+            errors = [line for line in bob.output()[before:].splitlines()
+                      if line.startswith("lancards join: error: ")]
+            assert len(errors) == 1 and expected in errors[0], bob.output()[before:]
+            if expected.endswith("["):
+                assert errors[0].endswith("] has no free seat"), errors[0]
+            ghost.tell("update 0")
+            ghost.expect("updated-sent")
+    finally:
+        ghost.stop()
 
 
 @pytest.mark.timeout(180)
