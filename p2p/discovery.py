@@ -367,11 +367,22 @@ class Advertiser:
         )
 
     async def start(self, timeout: float = 5.0) -> None:
-        """Register the service (probing, then announcing), waiting at most ``timeout`` s."""
+        """Register the service (probing, then announcing), waiting at most ``timeout`` s.
+
+        Raises:
+            TimeoutError: not registered in time (the sockets are closed again).
+            OSError, zeroconf.Error: mDNS could not start on the interfaces (likewise).
+        """
         self._azc = _zeroconf(self._addresses)
         self._info = self._service_info()
-        async with asyncio.timeout(timeout):
-            await (await self._azc.async_register_service(self._info, allow_name_change=True))
+        try:
+            async with asyncio.timeout(timeout):
+                await (await self._azc.async_register_service(self._info,
+                                                              allow_name_change=True))
+        except BaseException:
+            azc, self._azc, self._info = self._azc, None, None
+            await azc.async_close()
+            raise
 
     async def update(self, *, free_seats: int, players: Sequence[str] | None = None,
                      timeout: float = 5.0) -> None:
