@@ -7,9 +7,16 @@ other (the lower key dials), exactly as in ``lancards play``. Addresses: each jo
 host its listening port; the host, which sees where each joiner connects from, sends every
 member the address book when the table starts (message ``table.addrs``).
 
+Addresses: ``--interface`` (names or addresses, repeatable) picks the interfaces; without it,
+every address of every interface but loopback is advertised, IPv6 link-local ones with their
+scope (:mod:`lancards.p2p.addresses`). A joiner tries a table's addresses until the advertised
+key answers and prints the one that did. SIGINT, SIGTERM and SIGHUP end a host with the mDNS
+goodbye sent (exit status 128 + the signal's number).
+
 Test hooks (environment, never set in normal use): ``LANCARDS_TEST_CHEAT=swap-claim`` makes
 this peer claim another card than the one it holds on its first discard;
-``LANCARDS_TEST_DUMP_HAND=FILE`` writes this peer's final hidden hand at exit.
+``LANCARDS_TEST_DUMP_HAND=FILE`` writes this peer's final hidden hand at exit;
+``LANCARDS_TEST_MDNS_TTL=S`` gives the table's mDNS records a TTL of S seconds.
 """
 
 from __future__ import annotations
@@ -20,23 +27,30 @@ import contextlib
 import json
 import os
 import secrets
+import signal
+import socket
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+from zeroconf import Error as ZeroconfError
+
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
+from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses, rescope
 from lancards.p2p.core import GameCore
 from lancards.p2p.discovery import (
     Advertiser,
     Browser,
+    Ignored,
     TableAdvert,
     TableFound,
     TableRemoved,
     TableUpdated,
+    reachable_address,
 )
-from lancards.p2p.errors import PeerError, RemoteProtocolError
-from lancards.p2p.identity import Identity
+from lancards.p2p.errors import LocalProtocolError, PeerError, RemoteProtocolError
+from lancards.p2p.identity import Identity, describe
 from lancards.p2p.node import PeerAddress, PeerNode
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import Lobby, Outgoing, StartedTable, verify_started
@@ -48,6 +62,10 @@ CREATE = "\x00create"
 """What :func:`lobby_choice` returns when the user creates a table."""
 JOIN_ANSWER_S = 15.0
 """Seconds a joiner waits for the host to seat it (a full or started table never answers)."""
+PROBE_S = 3.0
+"""Seconds one address of a table found by mDNS has to answer the hello probe."""
+SETTLE_S = 1.5
+"""Seconds ``join TABLE-ID`` keeps looking after a match, to see a second table with that id."""
 LOBBY_TYPES: dict[str, Schema] = {
     **MESSAGE_TYPES,
     "table.port": {"port": int},
@@ -69,8 +87,10 @@ def add_parser(sub: Any) -> None:
     host.set_defaults(run=run_host)
     join = sub.add_parser(
         "join", help="find tables on the network (mDNS) and join one",
-        description="Without TABLE: list the tables found and join the first one. TABLE is a "
-        "table id seen in the list, or TABLE-ID@HOST:PORT as the host prints it.")
+        description="Without TABLE: in a terminal, the lobby lists the tables found (each "
+        "checked to answer) and you choose one; with --autoplay, the first table found with a "
+        "free seat that answers is joined. TABLE is a table id seen in the list, or "
+        "TABLE-ID@HOST:PORT as the host prints it.")
     join.add_argument("table", nargs="?", default=None,
                       help="TABLE-ID (from the list) or TABLE-ID@HOST:PORT (no mDNS needed)")
     join.add_argument("--game", default="level8-master",
@@ -86,8 +106,10 @@ def add_parser(sub: Any) -> None:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="your nickname (default: your identity's)")
-    parser.add_argument("--interface", action="append", default=None, metavar="IP",
-                        help="use only the network interface with this address (repeatable)")
+    parser.add_argument("--interface", action="append", default=None, metavar="NAME|IP",
+                        help="use only this network interface: its name (eth0, wlan0) or one "
+                        "of its addresses (fe80::1%%eth0 for a link-local one); repeatable; "
+                        "default: every interface but loopback")
     parser.add_argument("--autoplay", action="store_true",
                         help="a bot plays your seat; no screen; one line per round")
     parser.add_argument("--record", metavar="FILE", default=None,
@@ -147,25 +169,78 @@ class _Lobbyist:
                 self.stash.append((event.peer, b""))
 
 
-async def _advertise(lobby: Lobby, me: Identity, port: int, interfaces: list[str] | None,
-                     free: int) -> Advertiser:
-    addresses = tuple(interfaces or _local_addresses())
-    advert = TableAdvert(lobby.spec.table, lobby.spec.game, free, me.nick, me.public_key, port,
-                         addresses)
-    advertiser = Advertiser(advert, interfaces)
+async def _advertise(lobby: Lobby, me: Identity, port: int, chosen: list[LocalAddress],
+                     size: int) -> Advertiser:
+    """Advertise the table on the chosen interfaces, every one of their addresses."""
+    advert = TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick, me.public_key,
+                         port, tuple(a.text for a in chosen), size, (me.nick,))
+    ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
+    advertiser = Advertiser(advert, chosen, **({"ttl": ttl} if ttl > 0 else {}))
     await advertiser.start()
     return advertiser
 
 
-def _local_addresses() -> list[str]:
-    import socket
+def _local_addresses(args: argparse.Namespace) -> list[LocalAddress]:
+    """The addresses ``--interface`` chooses (default: every interface but loopback).
+
+    Raises:
+        UsageError: the argument names no interface or address of this machine (one line).
+    """
+    from lancards.cli.main import UsageError
 
     try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("10.255.255.255", 1))  # no packet is sent: picks the outgoing interface
-            return [s.getsockname()[0]]
-    except OSError:
-        return ["127.0.0.1"]
+        return choose_addresses(args.interface)
+    except AddressError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _check_port(port: int) -> None:
+    from lancards.cli.main import UsageError
+
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: a TCP port is 1 to 65535 (0: any free port)")
+
+
+def _listen_host(args: argparse.Namespace, chosen: list[LocalAddress]) -> str:
+    """Where the transport listens: the one address given by ``--interface ADDRESS``, else
+    every interface (``""``: IPv4 and IPv6 when an IPv6 address is chosen, else 0.0.0.0)."""
+    if len(chosen) == 1 and args.interface and args.interface[0] not in {
+            a.interface for a in chosen}:
+        return chosen[0].text
+    return "" if any(a.version == 6 for a in chosen) else "0.0.0.0"
+
+
+def _free_port(host: str) -> int:
+    """A TCP port free on IPv4 and IPv6 at once (a listener on ``""`` binds both with one
+    port; asyncio would give each family its own ephemeral port)."""
+    if host != "":
+        return 0
+    for _ in range(50):
+        with socket.socket(socket.AF_INET) as four:
+            four.bind(("", 0))
+            port = int(four.getsockname()[1])
+            try:
+                with socket.socket(socket.AF_INET6) as six:
+                    six.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                    six.bind(("::", port))
+            except OSError as exc:
+                if exc.errno == 98:  # EADDRINUSE: try another
+                    continue
+            return port
+    return 0
+
+
+async def _listen(mesh: Mesh, host: str, port: int, what: str) -> int:
+    """Start ``mesh`` listening; a bind error becomes one line naming the real problem."""
+    from lancards.cli.main import UsageError
+
+    try:
+        return await mesh.start(host, port or _free_port(host))
+    except PeerError as exc:
+        text = str(exc)
+        hint = "choose another --port" if "in use" in text else (
+            "check --interface" if what == "interface" else "check the network")
+        raise UsageError(f"{text}; {hint}") from None
 
 
 async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, Mesh,
@@ -179,24 +254,32 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
                          f"to {spec.max_players} players")
     if not 0 <= args.bots < args.players:
         raise UsageError(f"--bots {args.bots}: use 0 to {args.players - 1}")
+    _check_port(args.port)
+    chosen = _local_addresses(args)
     me = _identity(args.name)
     lobby = Lobby.create(me, spec.name, raw)
     mesh = Mesh(me, CONFIG, accept=lambda key: lobby.started is None and not lobby.closed)
-    bind = "0.0.0.0" if not args.interface else args.interface[0]
+    bind = args.listen_host = _listen_host(args, chosen)
+    port = await _listen(mesh, bind, args.port, "interface" if args.interface else "port")
     try:
-        port = await mesh.start(bind, args.port)
-    except PeerError as exc:
-        raise UsageError(f"{exc}; choose another --port") from None
-    advertiser = await _advertise(lobby, me, port, args.interface, args.players - 1)
+        advertiser = await _advertise(lobby, me, port, chosen, args.players)
+    except (PeerError, OSError, TimeoutError, ZeroconfError) as exc:
+        await mesh.close()
+        raise UsageError(f"cannot advertise the table on "
+                         f"{', '.join(a.text for a in chosen)}: {exc}") from None
+    _LIVE_ADVERTS.append(advertiser)  # withdrawn by _run on any way out
     lobbyist = _Lobbyist(me, lobby, mesh)
-    lobbyist.addrs[me.public_key] = PeerAddress(bind if bind != "0.0.0.0" else "127.0.0.1",
-                                                port)
+    lobbyist.addrs[me.public_key] = PeerAddress(
+        bind if bind not in ("0.0.0.0", "") else "127.0.0.1", port)
     bots = [await _start_bot_joiner(i, lobby, me, port, args) for i in range(args.bots)]
     others = args.players - 1
+    first = advertiser.advert.addresses[0]
     print(f"table {lobby.spec.table} ({spec.name}): waiting for {others} "
           f"player{'s' if others != 1 else ''}; "
           f"they run: lancards join, or lancards join --game {spec.name} "
-          f"{lobby.spec.table}@{advertiser.advert.addresses[0]}:{port}", flush=True)
+          f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}", flush=True)
+    if len(advertiser.advert.addresses) > 1:
+        print(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}", flush=True)
     proposed = False
 
     def on_message(peer: bytes, env: Any) -> None:
@@ -210,14 +293,17 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
         except PeerError as exc:
             print(f"rejected: {exc}", file=sys.stderr)
             return
+        _readvertise(advertiser, lobby, args.players)
         if len(lobby.seats()) == args.players and not proposed:
             proposed = True
             _send(mesh, lobby.propose_start())
 
-    await lobbyist.pump(on_message, lambda: lobby.started is not None, 3600.0)
+    try:
+        await lobbyist.pump(on_message, lambda: lobby.started is not None, 3600.0)
+    finally:
+        await advertiser.withdraw()
     table = lobby.started
     assert table is not None
-    await advertiser.withdraw()
     public_host = advertiser.advert.addresses[0]
     book = {k.hex(): [public_host if a.host.startswith("127.") else a.host, a.port]
             for k, a in lobbyist.addrs.items()}
@@ -228,17 +314,71 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     return me, table, mesh, lobbyist, bots
 
 
+def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:
+    """Publish the seats and players after a lobby change (in the background)."""
+    players = tuple(m.nick for m in lobby.seats())
+    free = max(0, size - len(players))
+    if (free, players) == (advertiser.advert.free_seats, advertiser.advert.players):
+        return
+
+    async def update() -> None:
+        with contextlib.suppress(PeerError, OSError, TimeoutError):
+            await advertiser.update(free_seats=free, players=players)
+
+    task = asyncio.ensure_future(update())
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+
+
+_BACKGROUND: set[asyncio.Task[None]] = set()
+_LIVE_ADVERTS: list[Advertiser] = []
+"""Advertisers of this process: :func:`_run` sends their goodbyes on every way out."""
+
+
 async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
                             args: argparse.Namespace) -> Any:
-    """A bot peer on this machine that joins the table at 127.0.0.1 like anyone else."""
+    """A bot peer on this machine that joins the table like anyone else: at 127.0.0.1, or at
+    the one address the host listens on (``--interface ADDRESS``)."""
     bot = Identity.generate(f"bot{index + 1}")
-    ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None)
+    listen = getattr(args, "listen_host", "")
+    dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
+    ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
+                            listen_host="0.0.0.0" if ":" not in dial else "")
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
-                                          "127.0.0.1", port, lobby.spec.game, play=True))
+                                          dial, port, lobby.spec.game, play=True))
+
+
+def _probe(me: Identity) -> Any:
+    async def probe(host: str, port: int) -> bytes:
+        return await probe_key(host, port, me, timeout=PROBE_S)
+
+    return probe
+
+
+async def _browser(args: argparse.Namespace) -> Browser:
+    """A started mDNS browser on the chosen interfaces.
+
+    Raises:
+        UsageError: no such interface or address, or mDNS cannot start there (one line).
+    """
+    from lancards.cli.main import UsageError
+
+    try:
+        chosen = _local_addresses(args)
+        browser = Browser(chosen)
+        await browser.start()
+    except (OSError, ZeroconfError) as exc:
+        raise UsageError(f"cannot look for tables by mDNS on "
+                         f"{', '.join(a.text for a in chosen)}: {exc}") from None
+    return browser
 
 
 async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes, str, int, str]:
-    """(table id, host key, host address, port, game) from the argument or mDNS."""
+    """(table id, host key, host address, port, game) from the argument or mDNS.
+
+    Without a table id, the first table found with a free seat whose advertised key answers
+    at one of its addresses; with one, that table, refused when two hosts advertise the id.
+    """
     from lancards.cli.main import UsageError
 
     target = args.table
@@ -251,30 +391,69 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
             key = await probe_key(host.strip("[]"), int(port_text), me)
         except PeerError as exc:
             raise UsageError(str(exc)) from None
+        print(f"host: {describe(key)} at {address}", flush=True)
         return table_id, key, host.strip("[]"), int(port_text), args.game
-    browser = Browser(args.interface)
-    await browser.start()
+    browser = await _browser(args)
+    probe = _probe(me)
     try:
-        deadline = asyncio.get_running_loop().time() + args.wait
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + args.wait
+        matches: dict[str, tuple[TableAdvert, str]] = {}
+        why_not: dict[str, str] = {}  # table id -> why a table seen was not joined
         while True:
-            left = deadline - asyncio.get_running_loop().time()
+            left = deadline - loop.time()
             if left <= 0:
+                if matches:
+                    break
+                if target is not None and target in why_not:
+                    raise UsageError(why_not[target])
+                if why_not:
+                    raise UsageError("no table to join: " + "; ".join(why_not.values()))
                 raise UsageError("no table found on the network; ask the host for HOST:PORT, "
                                  "and check that UDP port 5353 is open")
             try:
                 event = await browser.next_event(left)
             except (PeerError, TimeoutError):
                 continue
-            if isinstance(event, TableFound | TableUpdated):
-                advert = event.advert
-                print(f"found table {advert.table} ({advert.game}) of {advert.nick}: "
-                      f"{advert.free_seats} free seats at "
-                      f"{', '.join(advert.addresses)} port {advert.port}", flush=True)
-                if advert.free_seats > 0 and (target is None or target == advert.table):
-                    return (advert.table, advert.public_key, advert.addresses[0], advert.port,
-                            advert.game)
+            if isinstance(event, Ignored):
+                print(f"ignored an advert: {event.error}", flush=True)
+                continue
+            if not isinstance(event, TableFound | TableUpdated):
+                continue
+            advert = event.advert
+            if advert.free_seats <= 0 or (target is not None and target != advert.table):
+                print(f"seen table {advert.table} ({advert.game}) of {advert.nick}: "
+                      f"{advert.free_seats} free seats", flush=True)
+                if advert.free_seats <= 0:
+                    why_not[advert.table] = (f"table {advert.table} of "
+                                             f"{describe(advert.public_key, advert.nick)} "
+                                             "has no free seat")
+                continue
+            try:
+                address, failed = await reachable_address(advert, probe)
+            except LocalProtocolError as exc:
+                print(f"skipped: {exc}", flush=True)
+                why_not[advert.table] = str(exc)
+                continue
+            for line in failed:
+                print(f"tried {line}", flush=True)
+            print(f"found table {advert.table} ({advert.game}) of {advert.nick}: "
+                  f"{advert.free_seats} free seats at {address} port {advert.port}", flush=True)
+            print(f"host: {describe(advert.public_key, advert.nick)}", flush=True)
+            matches[advert.public_key.hex()] = (advert, address)
+            if target is None:
+                break
+            deadline = min(deadline, loop.time() + SETTLE_S)  # a second table with this id?
     finally:
         await browser.close()
+    if len(matches) > 1:
+        raise UsageError(
+            f"{len(matches)} tables use the id {target}: "
+            + "; ".join(f"{describe(a.public_key, a.nick)} at {addr}:{a.port}"
+                        for a, addr in matches.values())
+            + "; check the host's fingerprint and join by TABLE-ID@HOST:PORT")
+    advert, address = next(iter(matches.values()))
+    return advert.table, advert.public_key, address, advert.port, advert.game
 
 
 async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host_key: bytes,
@@ -282,8 +461,10 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     """Join the table, wait for its start and the address book; then play if ``play``."""
     lobby, join = Lobby.join(me, table_id or "0" * 16, host_key, game or "level8-master")
     mesh = Mesh(me, CONFIG, accept=lambda key: any(m.public_key == key for m in lobby.seats()))
-    bind = args.interface[0] if args.interface else "0.0.0.0"
-    my_port = await mesh.start(bind, 0)
+    if not hasattr(args, "listen_host"):
+        args.listen_host = _listen_host(args, _local_addresses(args)) if args.interface \
+            else ("0.0.0.0" if ":" not in host else "")
+    my_port = await _listen(mesh, args.listen_host, 0, "interface")
     mesh.add_peer(host_key, host, port, dial=True)
     lobbyist = _Lobbyist(me, lobby, mesh)
     _send(mesh, [join])
@@ -367,6 +548,9 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
 
 
 def mesh_bind(args: argparse.Namespace) -> str:
+    listen = getattr(args, "listen_host", None)
+    if listen is not None:
+        return str(listen)
     return args.interface[0] if getattr(args, "interface", None) else "0.0.0.0"
 
 
@@ -465,31 +649,40 @@ def run_host(args: argparse.Namespace) -> int:
     return _run(args, go)
 
 
-async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | None:
-    """Show the lobby screen fed by the mDNS browser; returns a join target or ``None``.
+async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[Any, ...] | None:
+    """Show the lobby screen fed by the mDNS browser; returns the choice or ``None``.
 
-    The target is a table id (``args.table`` is set to it) or ``ID@HOST:PORT``.
+    The choice is :data:`CREATE`, a typed ``HOST:PORT``, or for a listed table the tuple
+    ``(table id, host key, address, port, game)``: the key whose fingerprint the lobby showed,
+    at the address that answered. A table is listed only once its advertised key answered the
+    hello probe at one of its addresses (:func:`lancards.p2p.discovery.reachable_address`).
     """
-    from lancards.cli.tui.lobby import LobbyScreen, TableEntry
+    from lancards.cli.tui.lobby import LobbyScreen, entries_from
 
-    adverts: dict[str, TableAdvert] = {}
+    answered: dict[str, tuple[TableAdvert, str]] = {}
     choice: dict[str, Any] = {}
     screen = LobbyScreen(
-        [], f"{me.nick} [{me.fingerprint}]",
-        on_join=lambda entry: choice.update(target=entry.table_id),
+        [], describe(me.public_key, me.nick),
+        on_join=lambda entry: choice.update(entry=entry),
         on_create=lambda: choice.update(create=True),
         on_manual=lambda text: choice.update(target=text),
     )
+    browser = await _browser(args)
+    probe = _probe(me)
+    probing: dict[str, asyncio.Task[None]] = {}
 
     def show() -> None:
-        screen.set_tables([
-            TableEntry(a.table, a.game, f"{a.nick} {a.public_key.hex()[:6]}",
-                       f"{a.addresses[0]}:{a.port}", a.free_seats)
-            for a in adverts.values()
-        ])
+        screen.set_tables(entries_from(answered))
 
-    browser = Browser(args.interface)
-    await browser.start()
+    async def check(name: str, advert: TableAdvert) -> None:
+        try:
+            address, _ = await reachable_address(advert, probe)
+        except LocalProtocolError:
+            answered.pop(name, None)
+        else:
+            if browser.tables.get(name) == advert:  # not withdrawn meanwhile
+                answered[name] = (advert, address)
+        show()
 
     async def feed() -> None:
         while True:
@@ -498,22 +691,40 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | None:
             except (PeerError, TimeoutError):
                 continue
             if isinstance(event, TableFound | TableUpdated):
-                adverts[event.advert.table] = event.advert
+                name = event.advert.instance_name
+                known = answered.get(name)
+                if known is not None and (known[0].addresses, known[0].port) == (
+                        event.advert.addresses, event.advert.port):
+                    answered[name] = (event.advert, known[1])  # seats changed: no new probe
+                    show()
+                    continue
+                if name in probing:
+                    probing[name].cancel()
+                probing[name] = asyncio.create_task(check(name, event.advert))
             elif isinstance(event, TableRemoved):
-                for table, advert in list(adverts.items()):
-                    if event.name.startswith(advert.instance_name.split(".")[0]):
-                        del adverts[table]
-            show()
+                if event.name in probing:
+                    probing.pop(event.name).cancel()
+                answered.pop(event.name, None)
+                show()
 
     feeder = asyncio.create_task(feed())
     try:
         await screen.run()
     finally:
         feeder.cancel()
+        for task in probing.values():
+            task.cancel()
         await browser.close()
     if choice.get("create"):
         return CREATE
-    return choice.get("target")
+    entry = choice.get("entry")
+    if entry is not None:
+        advert, address = answered.get(entry.name, (None, None))
+        if advert is None or address is None:
+            return None
+        return (advert.table, advert.public_key, address, advert.port, advert.game)
+    target = choice.get("target")
+    return str(target) if target is not None else None
 
 
 def run_join(args: argparse.Namespace) -> int:
@@ -529,22 +740,76 @@ def run_join(args: argparse.Namespace) -> int:
                     interface=args.interface, port=0, autoplay=False, record=args.record)
                 me2, table, mesh, lobbyist, _ = await host_table(hosting)
                 return await play_table(hosting, me2, table, mesh, lobbyist)
-            args.table = target
+            if isinstance(target, tuple):
+                table_id, key, host, port, game = target
+                me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host,
+                                                              port, game)
+                _rescope_book(lobbyist, host)
+                return int(await play_table(args, me2, table, mesh, lobbyist))
+            args.table = target  # TABLE-ID@HOST:PORT, typed in the lobby
         table_id, key, host, port, game = await find_table(args, me)
         me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host, port, game)
+        _rescope_book(lobbyist, host)
         return int(await play_table(args, me2, table, mesh, lobbyist))
 
     return _run(args, go)
 
 
+def _rescope_book(lobbyist: _Lobbyist, reached: str) -> None:
+    """Give the link-local addresses of the host's address book the scope of the interface
+    this peer reached the host over (the host wrote its own interface names)."""
+    lobbyist.addrs = {key: PeerAddress(rescope(a.host, reached), a.port)
+                      for key, a in lobbyist.addrs.items()}
+
+
+EXIT_SIGNALS: tuple[str, ...] = ("SIGINT", "SIGTERM", "SIGHUP")
+"""The signals that end a table with a goodbye (those a platform lacks are skipped: Windows
+has no SIGHUP)."""
+
+
 def _run(args: argparse.Namespace, go: Any) -> int:
+    """Run ``go()``; SIGINT, SIGTERM and SIGHUP cancel it so that every ``finally`` runs (the
+    table's mDNS goodbye among them), then the exit status is 128 + the signal number."""
     from lancards.cli.main import UsageError
 
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError("the table needs a terminal; use --autoplay to play without one")
     if args.record and Path(args.record).exists():
         raise UsageError(f"--record {args.record}: the file exists; nothing is written over")
-    return int(asyncio.run(go()))
+
+    async def main() -> int:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        caught: list[int] = []
+        installed: list[signal.Signals] = []
+
+        def stop(signum: int) -> None:
+            caught.append(signum)
+            task.cancel()
+
+        for name in EXIT_SIGNALS:
+            sig = getattr(signal, name, None)
+            if sig is None:
+                continue
+            try:
+                loop.add_signal_handler(sig, stop, int(sig))
+            except (NotImplementedError, RuntimeError, ValueError):
+                continue  # no signal handlers in this loop (Windows): KeyboardInterrupt only
+            installed.append(sig)
+        try:
+            return int(await go())
+        except asyncio.CancelledError:
+            if not caught:
+                raise
+            return 128 + caught[0]
+        finally:
+            while _LIVE_ADVERTS:
+                await _LIVE_ADVERTS.pop().withdraw()
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+
+    return int(asyncio.run(main()))
 
 
 async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) -> int:

@@ -1,24 +1,46 @@
 """The zeroconf adapter: advertise tables by mDNS / DNS-SD and browse for them.
 
 A table is a DNS-SD service (RFC 6763) of type ``_lancards._tcp.local.`` named
-``"<tbl>-<first 8 hex of pk>._lancards._tcp.local."`` with the TXT keys (RFC 6763 section 6):
+``"<tbl>-<first 8 hex of pk>._lancards._tcp.local."`` on the host name
+``"lancards-<tbl>-<first 8 hex of pk>.local."`` (one host name per table, so that a dead
+table's records never resolve to a live table's address), with the TXT keys (RFC 6763
+section 6):
 
-=======  ============================================================
-``v``    protocol version (``1``)
-``tbl``  table id, 16 lowercase hex digits
-``game`` rule set name (``level8-master``...)
-``seats`` free seats, ``0`` to ``6``
-``nick`` the host's nickname (at most 24 characters)
-``pk``   the host's Ed25519 public key, 64 lowercase hex digits
-=======  ============================================================
+=========  ============================================================
+``v``      protocol version (``1``)
+``tbl``    table id, 16 lowercase hex digits
+``game``   rule set name (``level8-master``...)
+``seats``  free seats, ``0`` to ``6``
+``nick``   the host's nickname (at most 24 characters)
+``pk``     the host's Ed25519 public key, 64 lowercase hex digits
+``size``   the table's seat count, ``2`` to ``6`` (optional: unknown when absent)
+``p1``...  the nicknames of the players seated so far, in seat order (optional)
+=========  ============================================================
+
+The TXT record is read as RFC 6763 section 6 says: keys are compared without regard to case
+(section 6.4), only the first of a repeated key counts (6.4), a string that starts with ``=``
+is ignored (6.4), and a record longer than :data:`MAX_TXT_BYTES` is refused (6.2).
+
+Addresses: every address of the chosen interfaces is advertised (A and AAAA records); a
+browser keeps IPv6 link-local addresses with the scope of the interface they arrived on
+(``fe80::1%eth0``) and lists IPv4 first, then IPv6, link-local last, the order in which a
+joiner tries them (:func:`reachable_address`).
+
+Lifetime: every record has a TTL of :data:`RECORD_TTL` seconds (RFC 6762 section 10 uses 120 s
+for host records); the advertiser answers queries while the table lives, and the browser asks
+again for a table's SRV and TXT records once they are half-way through their TTL (RFC 6762
+section 5.2) and drops a table whose SRV record expired, so a table whose host was killed
+leaves within about two minutes even where the PTR record lives longer (python-zeroconf keeps
+PTR records at least 1125 s). A goodbye (TTL 0, RFC 6762 section 10.1) removes a table at
+once, also when it arrives while the table is still being resolved.
 
 mDNS is only a hint, never proof: anyone on the network can advertise anything. The Ed25519 key
 is the identity, proven in the transport's hello handshake. Malformed adverts are ignored (they
 are reported as :class:`Ignored` events, never raised).
 
 The TXT parsing and formatting are pure functions; :class:`Advertiser` and :class:`Browser`
-only move them to and from ``zeroconf.asyncio.AsyncZeroconf``. Both take an explicit list of
-interface addresses (needed inside network namespaces; default: every interface).
+only move them to and from ``zeroconf.asyncio.AsyncZeroconf``. Both take the ``--interface``
+arguments (interface names or addresses, see :mod:`lancards.p2p.addresses`).
 """
 
 from __future__ import annotations
@@ -27,22 +49,45 @@ import asyncio
 import contextlib
 import ipaddress
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from zeroconf import IPVersion, ServiceStateChange, Zeroconf
+from zeroconf import IPVersion, ServiceStateChange, Zeroconf, current_time_millis
+from zeroconf._dns import DNSQuestion
+from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from lancards.p2p.errors import LocalProtocolError, MessageError, Reason
+from lancards.p2p.addresses import LocalAddress, choose_addresses, scope_name
+from lancards.p2p.errors import LocalProtocolError, MessageError, PeerError, Reason
 from lancards.p2p.identity import MAX_NICK_CHARS
 from lancards.p2p.wire import PROTOCOL_VERSION, TABLE_ID
 
 SERVICE_TYPE: Final = "_lancards._tcp.local."
 """The DNS-SD service type of a table."""
 
+RECORD_TTL: Final = 120
+"""Seconds every record of an advertisement lives without a refresh (RFC 6762 section 10)."""
+
+MAX_TXT_BYTES: Final = 1300
+"""The longest TXT record read, in bytes ("Using TXT records larger than 1300 bytes is NOT
+RECOMMENDED", RFC 6763 section 6.2)."""
+
+MAX_SEATS: Final = 6
+"""The most seats a table has (``p1`` to ``p6``)."""
+
+MAX_ADDRESSES_TRIED: Final = 8
+"""The most addresses of one table a joiner tries (an advert may list many)."""
+
+MAX_TABLES: Final = 256
+"""The most tables a browser keeps; adverts beyond are ignored (a flood of adverts)."""
+
 _GAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,31}")
 _PK = re.compile(r"[0-9a-f]{64}")
+_KEY = re.compile(r"[\x20-\x3c\x3e-\x7e]+")
+"""A TXT key: printable US-ASCII except ``=`` (RFC 6763 section 6.4)."""
+_TYPE_A, _TYPE_TXT, _TYPE_AAAA, _TYPE_SRV, _CLASS_IN = 1, 16, 28, 33, 1
+"""DNS record types (RFC 1035, RFC 3596, RFC 2782) and the Internet class."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +101,10 @@ class TableAdvert:
         nick: the host's nickname.
         public_key: the host's Ed25519 key, 32 bytes.
         port: the host's transport port.
-        addresses: the host's addresses as text (``"10.213.0.1"``).
+        addresses: the host's addresses as text (``"10.213.0.1"``, ``"fe80::1%eth0"``), in
+            the order to try them.
+        size: the table's seat count (0: not advertised).
+        players: nicknames of the players seated so far, in seat order.
     """
 
     table: str
@@ -66,18 +114,26 @@ class TableAdvert:
     public_key: bytes
     port: int = 0
     addresses: tuple[str, ...] = ()
+    size: int = 0
+    players: tuple[str, ...] = ()
 
     @property
     def instance_name(self) -> str:
         """The DNS-SD service instance name."""
         return f"{self.table}-{self.public_key.hex()[:8]}.{SERVICE_TYPE}"
 
+    @property
+    def host_name(self) -> str:
+        """The mDNS host name of this table's addresses (one per table)."""
+        return f"lancards-{self.table}-{self.public_key.hex()[:8]}.local."
+
 
 def advert_to_txt(advert: TableAdvert) -> dict[str, str]:
-    """The TXT keys of an advertisement.
+    """The TXT keys of an advertisement, in the order they are sent.
 
     Raises:
-        LocalProtocolError: a value that would not parse back (bad id, game, seats, nickname).
+        LocalProtocolError: a value that would not parse back (bad id, game, seats, nickname,
+            more players than seats).
     """
     txt = {
         "v": str(PROTOCOL_VERSION),
@@ -87,11 +143,52 @@ def advert_to_txt(advert: TableAdvert) -> dict[str, str]:
         "nick": advert.nick,
         "pk": advert.public_key.hex(),
     }
+    if advert.size:
+        txt["size"] = str(advert.size)
+    txt.update({f"p{i}": nick for i, nick in enumerate(advert.players, 1)})
     try:
         txt_to_advert({k.encode(): v.encode() for k, v in txt.items()})
     except MessageError as exc:
         raise LocalProtocolError(f"cannot advertise: {exc.detail}") from None
     return txt
+
+
+def parse_txt(record: bytes, name: str = "mDNS advert") -> dict[bytes, bytes | None]:
+    """The keys of a raw TXT record (RFC 6763 section 6), keys lowercased.
+
+    Length-prefixed strings ``key=value``; ``key`` alone is a key without a value (``None``,
+    section 6.4); an empty string or one starting with ``=`` is skipped (6.1, 6.4); the first of
+    a repeated key (in any case) wins (6.4).
+
+    Raises:
+        MessageError: ``oversized``: longer than :data:`MAX_TXT_BYTES`; ``malformed``: a string
+            that runs past the end, a key with a character outside printable US-ASCII.
+    """
+    if len(record) > MAX_TXT_BYTES:
+        raise MessageError(name, Reason.OVERSIZED,
+                           f"TXT record of {len(record)} bytes is over {MAX_TXT_BYTES} "
+                           "(RFC 6763 section 6.2)")
+    keys: dict[bytes, bytes | None] = {}
+    at = 0
+    while at < len(record):
+        size = record[at]
+        item = record[at + 1 : at + 1 + size]
+        if len(item) != size:
+            raise MessageError(name, Reason.MALFORMED, "TXT string runs past the record's end")
+        at += 1 + size
+        key, eq, value = item.partition(b"=")
+        if not key:
+            continue
+        try:
+            text = key.decode("ascii")
+        except UnicodeDecodeError:
+            text = ""
+        if not _KEY.fullmatch(text):
+            raise MessageError(name, Reason.MALFORMED,
+                               f"TXT key {key[:20]!r} is not printable US-ASCII "
+                               "(RFC 6763 section 6.4)")
+        keys.setdefault(key.lower(), value if eq else None)
+    return keys
 
 
 def txt_to_advert(
@@ -100,69 +197,159 @@ def txt_to_advert(
     port: int = 0,
     addresses: Sequence[str] = (),
 ) -> TableAdvert:
-    """Parse the TXT keys of an advertisement.
+    """Parse the TXT keys of an advertisement (keys in any case; the first of a repeat wins).
 
     Raises:
         MessageError: ``malformed`` (a missing or bad key, another protocol version), naming
             ``name``.
     """
+    lowered: dict[bytes, bytes | None] = {}
+    for raw_key, raw_value in properties.items():
+        lowered.setdefault(raw_key.lower(), raw_value)
 
-    def get(key: str) -> str:
-        value = properties.get(key.encode())
-        if value is None:
+    def get(key: str, default: str | None = None) -> str:
+        if key.encode() not in lowered:
+            if default is not None:
+                return default
             raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} is missing")
+        value = lowered[key.encode()]
+        if value is None:
+            raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} has no value")
         try:
             return value.decode("utf-8")
         except UnicodeDecodeError:
             raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} is not UTF-8") from None
 
     if get("v") != str(PROTOCOL_VERSION):
-        raise MessageError(name, Reason.MALFORMED, f"protocol version {get('v')!r} is not 1")
+        raise MessageError(name, Reason.MALFORMED, f"protocol version {get('v')[:10]!r} is not 1")
     table, game, seats, nick, pk = get("tbl"), get("game"), get("seats"), get("nick"), get("pk")
+    size = get("size", "0")
+    players: list[str] = []
+    for i in range(1, MAX_SEATS + 2):
+        player = get(f"p{i}", "")
+        if not player:
+            break
+        players.append(player)
+
+    def good_nick(text: str) -> bool:
+        return 0 < len(text) <= MAX_NICK_CHARS and text.isprintable()
+
+    sized = size.isdigit() and len(size) == 1 and (size == "0" or 2 <= int(size) <= MAX_SEATS)
     problems = [
-        (not TABLE_ID.fullmatch(table), f"table id {table!r}"),
-        (not _GAME.fullmatch(game), f"game {game!r}"),
-        (not (seats.isdigit() and len(seats) == 1 and int(seats) <= 6), f"seats {seats!r}"),
-        (not (0 < len(nick) <= MAX_NICK_CHARS and nick.isprintable()), f"nick {nick!r}"),
+        (not TABLE_ID.fullmatch(table), f"table id {table[:20]!r}"),
+        (not _GAME.fullmatch(game), f"game {game[:40]!r}"),
+        (not (seats.isdigit() and len(seats) == 1 and int(seats) <= MAX_SEATS),
+         f"seats {seats[:10]!r}"),
+        (not good_nick(nick), f"nick {nick[:30]!r}"),
         (not _PK.fullmatch(pk), f"pk {pk[:70]!r}"),
+        (not sized, f"size {size[:10]!r}"),
+        (len(players) > MAX_SEATS, "players: more than 6"),
     ]
+    problems += [(not good_nick(p), f"player {p[:30]!r}") for p in players]
+    if sized and int(size) and not problems[2][0]:
+        problems.append((len(players) + int(seats) > int(size),
+                         f"seats {seats!r}: {len(players)} seated and {seats} free exceed "
+                         f"size {size}"))
     for bad, what in problems:
         if bad:
             raise MessageError(name, Reason.MALFORMED, f"TXT {what} is invalid")
-    return TableAdvert(table, game, int(seats), nick, bytes.fromhex(pk), port, tuple(addresses))
+    return TableAdvert(table, game, int(seats), nick, bytes.fromhex(pk), port, tuple(addresses),
+                       int(size), tuple(players))
 
 
-def _ip_version(interfaces: Sequence[str] | None) -> IPVersion:
-    if not interfaces:
-        return IPVersion.V4Only
-    versions = {ipaddress.ip_address(a).version for a in interfaces}
-    if versions == {4}:
-        return IPVersion.V4Only
-    return IPVersion.V6Only if versions == {6} else IPVersion.All
+def order_addresses(addresses: Sequence[str],
+                    local: Sequence[LocalAddress] = ()) -> tuple[str, ...]:
+    """The order a joiner tries a table's addresses in: those in a network of one of its
+    ``local`` addresses first, then IPv4, then IPv6, link-local last (a link-local address
+    works only on its own link); repeats dropped, the order kept otherwise."""
+
+    def rank(text: str) -> tuple[int, int]:
+        try:
+            ip = ipaddress.ip_address(text.partition("%")[0])
+        except ValueError:
+            return 1, 3
+        near = 0 if any(a.on_link(text) for a in local) and not ip.is_link_local else 1
+        return near, 0 if ip.version == 4 else (2 if ip.is_link_local else 1)
+
+    return tuple(sorted(dict.fromkeys(addresses), key=rank))
 
 
-def _zeroconf(interfaces: Sequence[str] | None) -> AsyncZeroconf:
-    if interfaces is None:
-        return AsyncZeroconf()
-    if not interfaces:
+async def reachable_address(
+    advert: TableAdvert,
+    probe: Callable[[str, int], Awaitable[bytes]],
+) -> tuple[str, list[str]]:
+    """The first of ``advert``'s addresses where the advertised key answers.
+
+    Args:
+        advert: the table (its ``addresses`` in the order to try).
+        probe: ``probe(host, port)`` returns the key that answers there (the transport's signed
+            hello) or raises :class:`~lancards.p2p.errors.PeerError` (or ``OSError``).
+
+    Returns:
+        The address that answered, and one line per address tried before it (why it failed).
+        At most :data:`MAX_ADDRESSES_TRIED` addresses are tried.
+
+    Raises:
+        LocalProtocolError: no address answered with the advertised key (the text lists why
+            for each).
+    """
+    failed: list[str] = []
+    for address in advert.addresses[:MAX_ADDRESSES_TRIED]:
+        try:
+            key = await probe(address, advert.port)
+        except (PeerError, OSError, TimeoutError) as exc:
+            failed.append(f"{address}: {exc}")
+            continue
+        if key == advert.public_key:
+            return address, failed
+        failed.append(f"{address}: answered with another key than the advertised one")
+    raise LocalProtocolError(
+        f"table {advert.table} of {advert.nick} answers at none of its addresses "
+        f"({'; '.join(failed) or 'none advertised'})")
+
+
+def _zeroconf(addresses: Sequence[LocalAddress]) -> AsyncZeroconf:
+    """An mDNS stack on exactly the interfaces of ``addresses`` (IPv4 by address, IPv6 by
+    interface index, as python-zeroconf takes them)."""
+    if not addresses:
         raise LocalProtocolError("an explicit interface list must not be empty")
-    return AsyncZeroconf(interfaces=list(interfaces), ip_version=_ip_version(interfaces))
+    versions = {a.version for a in addresses}
+    ip_version = (IPVersion.V4Only if versions == {4} else
+                  IPVersion.V6Only if versions == {6} else IPVersion.All)
+    interfaces = list(dict.fromkeys(a.zeroconf_interface for a in addresses))
+    return AsyncZeroconf(interfaces=interfaces, ip_version=ip_version)
+
+
+def _addresses(interfaces: Sequence[str | LocalAddress] | None) -> list[LocalAddress]:
+    if interfaces is not None and all(isinstance(i, LocalAddress) for i in interfaces):
+        return [i for i in interfaces if isinstance(i, LocalAddress)]
+    return choose_addresses([str(i) for i in interfaces or ()])
 
 
 class Advertiser:
     """Advertises one table; :meth:`withdraw` (or leaving ``async with``) sends the goodbye.
 
     Args:
-        advert: the table (its ``port`` and ``addresses`` are what peers dial).
-        interfaces: the addresses of the interfaces to use (``None``: all interfaces).
+        advert: the table (its ``port`` and ``addresses`` are what peers dial; the addresses
+            are published without their scope, an AAAA record has none).
+        interfaces: ``--interface`` arguments (names or addresses) or chosen addresses
+            (``None``: every interface but loopback).
+        ttl: seconds the records live (:data:`RECORD_TTL`; tests shorten it).
+
+    Raises:
+        LocalProtocolError: no addresses or port, or values that cannot be advertised.
+        AddressError: an ``interfaces`` item names nothing of this machine.
     """
 
-    def __init__(self, advert: TableAdvert, interfaces: Sequence[str] | None = None) -> None:
+    def __init__(self, advert: TableAdvert,
+                 interfaces: Sequence[str | LocalAddress] | None = None,
+                 *, ttl: int = RECORD_TTL) -> None:
         if not advert.addresses or not advert.port:
             raise LocalProtocolError("an advertised table needs addresses and a port")
         advert_to_txt(advert)
         self.advert = advert
-        self._interfaces = interfaces
+        self._addresses = _addresses(interfaces)
+        self._ttl = ttl
         self._azc: AsyncZeroconf | None = None
         self._info: AsyncServiceInfo | None = None
 
@@ -172,29 +359,44 @@ class Advertiser:
             name or self.advert.instance_name,
             port=self.advert.port,
             properties=advert_to_txt(self.advert),
-            server=f"lancards-{self.advert.public_key.hex()[:12]}.local.",
-            parsed_addresses=list(self.advert.addresses),
+            server=self.advert.host_name,
+            host_ttl=self._ttl,
+            other_ttl=self._ttl,
+            parsed_addresses=list(dict.fromkeys(a.partition("%")[0]
+                                                for a in self.advert.addresses)),
         )
 
     async def start(self, timeout: float = 5.0) -> None:
-        """Register the service (probing, then announcing), waiting at most ``timeout`` s."""
-        self._azc = _zeroconf(self._interfaces)
-        self._info = self._service_info()
-        async with asyncio.timeout(timeout):
-            await (await self._azc.async_register_service(self._info, allow_name_change=True))
+        """Register the service (probing, then announcing), waiting at most ``timeout`` s.
 
-    async def update(self, *, free_seats: int, timeout: float = 5.0) -> None:
-        """Publish a new free-seat count.
+        Raises:
+            TimeoutError: not registered in time (the sockets are closed again).
+            OSError, zeroconf.Error: mDNS could not start on the interfaces (likewise).
+        """
+        self._azc = _zeroconf(self._addresses)
+        self._info = self._service_info()
+        try:
+            async with asyncio.timeout(timeout):
+                await (await self._azc.async_register_service(self._info,
+                                                              allow_name_change=True))
+        except BaseException:
+            azc, self._azc, self._info = self._azc, None, None
+            await azc.async_close()
+            raise
+
+    async def update(self, *, free_seats: int, players: Sequence[str] | None = None,
+                     timeout: float = 5.0) -> None:
+        """Publish a new free-seat count (and the players seated, when given).
 
         Raises:
             LocalProtocolError: not started, or a bad count.
         """
         if self._azc is None or self._info is None:
             raise LocalProtocolError("the advertiser is not started")
-        a = self.advert
-        self.advert = TableAdvert(
-            a.table, a.game, free_seats, a.nick, a.public_key, a.port, a.addresses
-        )
+        advert = replace(self.advert, free_seats=free_seats,
+                         players=self.advert.players if players is None else tuple(players))
+        advert_to_txt(advert)
+        self.advert = advert
         info = self._service_info(self._info.name)  # keep a name chosen on a conflict
         self._info = info
         async with asyncio.timeout(timeout):
@@ -238,9 +440,10 @@ class TableUpdated:
 
 @dataclass(frozen=True, slots=True)
 class TableRemoved:
-    """A table was withdrawn (or its advertisement expired)."""
+    """A table was withdrawn (or its advertisement expired): ``name`` is its instance name."""
 
     name: str
+    advert: TableAdvert | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,36 +457,61 @@ class Ignored:
 DiscoveryEvent = TableFound | TableUpdated | TableRemoved | Ignored
 
 
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """What resolving one instance name gave: its raw TXT record, port and addresses."""
+
+    text: bytes
+    port: int
+    addresses: tuple[str, ...]
+
+
 class Browser:
     """Browses for tables; events arrive on :attr:`events` (bounded; excess are dropped).
 
+    :attr:`tables` maps instance names to the latest advert; an instance name holds the table
+    id and the start of the host's key, so two tables with one id are two entries. At most
+    :data:`MAX_TABLES` are kept; further adverts are reported as :class:`Ignored`.
+
     Args:
-        interfaces: the addresses of the interfaces to use (``None``: all interfaces).
+        interfaces: ``--interface`` arguments or chosen addresses (``None``: every interface
+            but loopback).
         resolve_timeout: bound on resolving one advertisement, in seconds.
         event_cap: the most events kept waiting.
+        sweep_interval: seconds between checks of the known tables' records (refresh queries,
+            expiry).
+
+    Raises:
+        AddressError: an ``interfaces`` item names nothing of this machine.
     """
 
     def __init__(
         self,
-        interfaces: Sequence[str] | None = None,
+        interfaces: Sequence[str | LocalAddress] | None = None,
         *,
         resolve_timeout: float = 3.0,
         event_cap: int = 256,
+        sweep_interval: float = 5.0,
     ) -> None:
         self.events: asyncio.Queue[DiscoveryEvent] = asyncio.Queue(event_cap)
         self.tables: dict[str, TableAdvert] = {}
-        self._interfaces = interfaces
+        self._addresses = _addresses(interfaces)
         self._resolve_timeout = resolve_timeout
+        self._sweep_interval = sweep_interval
         self._azc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._generation: dict[str, int] = {}
+        """Per instance name, how many goodbyes were seen: a resolution started before the
+        latest goodbye is dropped when it ends."""
 
     async def start(self) -> None:
         """Start browsing."""
-        self._azc = _zeroconf(self._interfaces)
+        self._azc = _zeroconf(self._addresses)
         self._browser = AsyncServiceBrowser(
             self._azc.zeroconf, SERVICE_TYPE, handlers=[self._on_change]
         )
+        self._spawn(self._sweep_loop())
 
     async def next_event(self, timeout: float) -> DiscoveryEvent:
         """The next event, waiting at most ``timeout`` seconds (raises ``TimeoutError``)."""
@@ -292,7 +520,7 @@ class Browser:
 
     async def close(self) -> None:
         """Stop browsing and close the sockets."""
-        for task in self._tasks:
+        for task in list(self._tasks):
             task.cancel()
         if self._browser is not None:
             await self._browser.async_cancel()
@@ -311,6 +539,17 @@ class Browser:
         with contextlib.suppress(asyncio.QueueFull):
             self.events.put_nowait(event)
 
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _remove(self, name: str) -> None:
+        self._generation[name] = self._generation.get(name, 0) + 1
+        advert = self.tables.pop(name, None)
+        if advert is not None:
+            self._emit(TableRemoved(name, advert))
+
     def _on_change(
         self,
         zeroconf: Zeroconf,
@@ -320,25 +559,63 @@ class Browser:
         **_: Any,
     ) -> None:
         if state_change is ServiceStateChange.Removed:
-            if self.tables.pop(name, None) is not None:
-                self._emit(TableRemoved(name))
+            self._remove(name)
             return
-        task = asyncio.ensure_future(self._resolve(zeroconf, name))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._resolve(zeroconf, name))
 
-    async def _resolve(self, zeroconf: Zeroconf, name: str) -> None:
+    async def _request(self, zeroconf: Zeroconf, name: str) -> Resolved | None:
+        """Resolve ``name`` (SRV, TXT, A/AAAA), or ``None`` when it does not resolve in time."""
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         if not await info.async_request(zeroconf, int(self._resolve_timeout * 1000)):
-            return
+            return None
+        return Resolved(info.text or b"", info.port or 0,
+                        tuple(scope_name(a) for a in info.parsed_scoped_addresses()))
+
+    async def _resolve(self, zeroconf: Zeroconf, name: str) -> None:
+        generation = self._generation.get(name, 0)
+        resolved = await self._request(zeroconf, name)
+        if resolved is None or self._generation.get(name, 0) != generation:
+            return  # nothing, or a goodbye arrived meanwhile: the goodbye wins
         try:
-            advert = txt_to_advert(info.properties, name, info.port or 0, info.parsed_addresses())
+            advert = txt_to_advert(parse_txt(resolved.text, name), name, resolved.port,
+                                   order_addresses(resolved.addresses, self._addresses))
+            if not advert.addresses or not advert.port:
+                raise MessageError(name, Reason.MALFORMED, "no address or port")
         except MessageError as exc:
             self._emit(Ignored(name, exc))
             return
         known = self.tables.get(name)
+        if known is None and len(self.tables) >= MAX_TABLES:
+            self._emit(Ignored(name, MessageError(
+                name, Reason.OVERSIZED, f"more than {MAX_TABLES} tables advertised")))
+            return
         self.tables[name] = advert
         if known is None:
             self._emit(TableFound(advert))
         elif known != advert:
             self._emit(TableUpdated(advert))
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self._sweep_interval)
+            if self._azc is not None:
+                self.sweep(self._azc.zeroconf)
+
+    def sweep(self, zeroconf: Zeroconf) -> None:
+        """Drop every known table whose SRV record expired; ask again for the SRV, TXT and
+        address records of those past half their TTL (RFC 6762 section 5.2)."""
+        now = current_time_millis()  # python-zeroconf's record clock (monotonic)
+        ask: list[tuple[str, int]] = []
+        for name, advert in list(self.tables.items()):
+            cached: list[Any] = zeroconf.cache.async_all_by_details(name, _TYPE_SRV, _CLASS_IN)
+            records = [r for r in cached if not r.is_expired(now)]
+            if not records:
+                self._remove(name)
+            elif any(r.is_stale(now) for r in records):
+                ask += [(name, _TYPE_SRV), (name, _TYPE_TXT),
+                        (advert.host_name, _TYPE_A), (advert.host_name, _TYPE_AAAA)]
+        if ask:
+            out = DNSOutgoing(0)  # a query (RFC 6762 section 18.2: QR bit clear)
+            for name, rtype in ask:
+                out.add_question(DNSQuestion(name, rtype, _CLASS_IN))
+            zeroconf.async_send(out)

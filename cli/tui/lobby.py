@@ -1,18 +1,26 @@
-"""The lobby screen (skeleton): tables found on the network, create, join, a manual address.
+"""The lobby screen: tables found on the network, create, join, a manual address.
 
-The networked part feeds it: it builds :class:`TableEntry` values from the mDNS browser, calls
-:meth:`LobbyScreen.set_tables` whenever the list changes, and receives the user's choice through
-the callbacks. Keys: Up/Down select a table, Enter joins it, ``n`` creates a table, ``a`` types a
-``HOST:PORT`` address, ``q`` leaves. The screen never waits on the network: callbacks return at
-once, then the lobby closes with the choice's name (``"join"``, ``"create"``, ``"manual"``) as its
-result, or ``None`` when the user left.
+The networked part feeds it: it builds :class:`TableEntry` values from the mDNS browser (only
+tables whose advertised key answered at one of their addresses, see
+:func:`lancards.cli.host_join.lobby_choice`), calls :meth:`LobbyScreen.set_tables` whenever the
+list changes, and receives the user's choice through the callbacks. Keys: Up/Down select a
+table, Enter joins it, ``n`` creates a table, ``a`` types a ``TABLE-ID@HOST:PORT`` address,
+``q`` leaves. The screen never waits on the network: callbacks return at once, then the lobby
+closes with the choice's name (``"join"``, ``"create"``, ``"manual"``) as its result, or
+``None`` when the user left.
+
+Rows are keyed by table id and host key together: two tables that advertise one id (one of
+them an impostor, or a coincidence) are both listed, each marked ``!``. The selected row's host
+is shown with its full key fingerprint before Enter joins it.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -26,6 +34,11 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.tui.app import STYLE
+from lancards.p2p.discovery import TableAdvert
+from lancards.p2p.identity import fingerprint
+
+_TARGET = re.compile(r"[0-9a-f]{16}@(\S+):(\d{1,5})")
+"""What the host prints for a join by address: ``TABLE-ID@HOST:PORT``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,25 +48,55 @@ class TableEntry:
     Attributes:
         table_id: the table's id (as advertised).
         game: the rule-set name (``level8-master``...).
-        host: the host's nickname and key fingerprint, e.g. ``"Ann 3f2a9c"``.
-        address: ``HOST:PORT``.
+        host: the host's nickname.
+        fingerprint: the host key's fingerprint (``ABCD-EFGH-IJKL-MNOP``).
+        address: ``HOST:PORT`` (the address that answered).
         seats: the seat count of the table.
-        players: nicknames of the players seated so far (length <= seats).
+        taken: seats taken (the host's among them).
+        players: nicknames of the players seated so far (length <= taken).
         started: whether the game has started (nobody can join then).
+        name: the key of the row: the advert's instance name (table id and host key).
+        duplicate: another row advertises the same table id (with another key).
     """
 
     table_id: str
     game: str
     host: str
+    fingerprint: str
     address: str
     seats: int
+    taken: int
     players: tuple[str, ...] = ()
     started: bool = False
+    name: str = ""
+    duplicate: bool = False
 
     @property
     def joinable(self) -> bool:
         """Whether a seat is free and the game has not started."""
-        return not self.started and len(self.players) < self.seats
+        return not self.started and self.taken < self.seats
+
+
+def entry_from(advert: TableAdvert, address: str) -> TableEntry:
+    """The row of a table whose key answered at ``address``.
+
+    The seat count is the advertised ``size`` (else seated plus free); the seats taken are
+    ``size`` minus the free seats, so a host's own seat counts.
+    """
+    seats = advert.size or (len(advert.players) + advert.free_seats)
+    host = f"[{address}]" if ":" in address else address
+    return TableEntry(advert.table, advert.game, advert.nick, fingerprint(advert.public_key),
+                      f"{host}:{advert.port}", seats, seats - advert.free_seats,
+                      advert.players, name=advert.instance_name)
+
+
+def entries_from(answered: Mapping[str, tuple[TableAdvert, str]]) -> list[TableEntry]:
+    """The rows for the tables that answered (instance name -> advert, address), sorted by
+    table id then host; rows sharing a table id are marked ``duplicate``."""
+    rows = sorted((entry_from(advert, address) for advert, address in answered.values()),
+                  key=lambda e: (e.table_id, e.host, e.fingerprint))
+    count = Counter(e.table_id for e in rows)
+    return [replace(e, duplicate=count[e.table_id] > 1) for e in rows]
 
 
 class LobbyScreen:
@@ -79,7 +122,8 @@ class LobbyScreen:
         self.index = 0
         self.message = ""
         self.typing = False
-        self.address = TextArea(height=1, prompt="address (HOST:PORT)> ", multiline=False,
+        self.address = TextArea(height=1, prompt="address (TABLE-ID@HOST:PORT)> ",
+                                multiline=False,
                                 accept_handler=self._accept_address)
         body = HSplit([
             Window(FormattedTextControl(self._render)),
@@ -100,20 +144,30 @@ class LobbyScreen:
     def _render(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:title", " lancards lobby "),
                                    ("", f"  you are {self.identity}\n\n")]
-        out.append(("class:header", f"   {'game':<15} {'host':<18} {'seats':<6} "
-                                    f"{'players':<28} address\n"))
+        out.append(("class:header", f"   {'game':<15} {'host':<18} {'seats':<7} "
+                                    f"{'players':<26} address\n"))
         if not self.tables:
             out.append(("class:dim", "   no tables found yet on this network (looking...)\n"))
         for i, table in enumerate(self.tables):
             mark = ">" if i == self.index else " "
+            flag = "!" if table.duplicate else " "
             state = "started" if table.started else (
-                "full" if not table.joinable else f"{len(table.players)}/{table.seats}")
+                "full" if not table.joinable else f"{table.taken}/{table.seats}")
             style = "class:picker.selected" if i == self.index else (
                 "" if table.joinable else "class:dim")
-            players = ", ".join(table.players)[:28]
-            out.append((style, f" {mark} {table.game:<15} {table.host[:18]:<18} {state:<6} "
-                               f"{players:<28} {table.address}\n"))
+            host = f"{table.host[:12]} {table.fingerprint[:4]}"
+            players = ", ".join(table.players)[:26]
+            out.append((style, f" {mark}{flag}{table.game:<15} {host:<18} {state:<7} "
+                               f"{players:<26} {table.address}\n"))
         out.append(("", "\n"))
+        if self.tables:
+            table = self.tables[self.index]
+            out.append(("", f" host {table.host} [{table.fingerprint}], table {table.table_id}"
+                            f" at {table.address}\n"))
+            if table.duplicate:
+                out.append(("class:error", f" ! two tables use the id {table.table_id}: "
+                                           "compare the fingerprint with the host's before "
+                                           "joining\n"))
         if self.message:
             out.append(("class:error", f" {self.message}\n"))
         out.append(("class:hints", " Up/Down select · Enter join · n create a table · "
@@ -139,7 +193,7 @@ class LobbyScreen:
                 return
             table = self.tables[self.index]
             if not table.joinable:
-                self.message = (f"the table of {table.host} has "
+                self.message = (f"the table of {table.host} [{table.fingerprint}] has "
                                 f"{'started' if table.started else 'no free seat'}")
                 return
             self.on_join(table)
@@ -168,9 +222,10 @@ class LobbyScreen:
 
     def _accept_address(self, buffer: Any) -> bool:
         text = buffer.text.strip()
-        host, sep, port = text.rpartition(":")
-        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-            self.message = f"{text!r} is not HOST:PORT (for example 192.0.2.7:48100)"
+        match = _TARGET.fullmatch(text)
+        if match is None or not 0 < int(match.group(2)) < 65536:
+            self.message = (f"{text!r} is not TABLE-ID@HOST:PORT as the host prints it "
+                            "(for example 00112233aabbccdd@192.0.2.7:48100)")
             return True
         self.typing = False
         self.on_manual(text)

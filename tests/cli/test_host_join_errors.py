@@ -52,3 +52,26 @@ def test_join_a_malformed_target(capsys, target):
 def test_host_bad_arguments(capsys, argv, message):
     assert main(["host", "--autoplay", "--interface", "127.0.0.1", *argv]) == 2
     assert message in one_line_error(capsys, "host")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--interface", "127.0.0.1", "--port", "99999"],
+     "--port 99999: a TCP port is 1 to 65535 (0: any free port)"),
+    (["--interface", "127.0.0.1", "--port", "-1"], "--port -1: a TCP port is 1 to 65535"),
+    (["--interface", "1.2.3.4"],
+     "--interface 1.2.3.4: no interface of this machine has this address (its addresses: "),
+    (["--interface", "fe80::1%eth0"],
+     "--interface fe80::1%eth0: no interface of this machine has this address"),
+    (["--interface", "no-such-if0"],
+     "--interface no-such-if0: neither an interface of this machine ("),
+])
+def test_host_address_and_port_errors(capsys, argv, message):
+    assert main(["host", "--autoplay", *argv]) == 2
+    err = one_line_error(capsys, "host")
+    assert message in err and "choose another --port" not in err
+
+
+def test_join_on_an_address_this_machine_lacks(capsys):
+    assert main(["join", "--autoplay", "--interface", "1.2.3.4", "--wait", "1"]) == 2
+    assert "--interface 1.2.3.4: no interface of this machine has this address" in \
+        one_line_error(capsys, "join")

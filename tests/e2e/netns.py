@@ -13,6 +13,14 @@ them: every address lives in 10.231.0.0/24 inside namespaces this harness made. 
 has ``lo`` up, IPv6 off (no duplicate-address detection, no v6 mDNS noise), multicast on and a
 route for 224.0.0.0/4 on its ``eth0`` (mDNS, RFC 6762, needs both).
 
+Variants (keyword arguments of :class:`Lan`): ``ipv4=False, ipv6=True`` gives every host only
+an IPv6 link-local address, ``fe80::(11 + i)/64`` on ``eth0`` (no IPv4 at all: two laptops on a
+cable); ``networks`` puts hosts on a second bridge ``br1`` (``10.232.0.0/24``, port
+``w<T><letter>``): a host on both has ``eth0`` on ``br0`` and ``eth1`` on ``br1``, a host on
+the second only has ``eth0`` there; ``routed=True`` lets the first host on both networks
+forward between them (the other hosts get a route to the other /24 through it, still no default
+route).
+
 Processes run with ``ip netns exec``, each in a session of its own; :meth:`Lan.close` ends
 every process it started (by process group), then every process still inside its namespaces
 (``ip netns pids``), then deletes the namespaces, which deletes the veth pairs and the bridge.
@@ -35,6 +43,9 @@ from typing import IO, Final
 
 SUBNET: Final = "10.231.0"
 """The /24 every address of the test network lies in."""
+
+SUBNET2: Final = "10.232.0"
+"""The /24 of the second network (``networks``)."""
 
 BRIDGE_ADDRESS: Final = f"{SUBNET}.1"
 """The bridge's own address (its namespace runs ``dig`` and the passive listener)."""
@@ -124,14 +135,16 @@ class Host:
     Attributes:
         letter: ``"a"``, ``"b"``, ...
         netns: its namespace name.
-        address: its IPv4 address on ``eth0``.
+        address: its address on ``eth0`` (IPv4, or ``fe80::...%eth0`` on an IPv6-only LAN).
         port: the name of its veth end in the bridge namespace (a port of ``br0``).
+        addresses: every address it has, one per network it is on.
     """
 
     letter: str
     netns: str
     address: str
     port: str
+    addresses: tuple[str, ...] = ()
 
 
 class Lan:
@@ -141,22 +154,46 @@ class Lan:
         size: how many hosts, 1 to 8.
         tag: namespace name prefix (default ``lc-<pid>-<n>``, unique in this process); the
             bridge's port names use it too, so it must be short (at most 13 characters).
+        ipv4: give hosts IPv4 addresses (the default).
+        ipv6: turn IPv6 on, with the link-local address ``fe80::(11 + i)`` on ``eth0`` (on a
+            LAN without IPv4, that is the only address).
+        networks: per host, the networks it is on (``0``: ``br0``, ``1``: ``br1``); default
+            every host on ``br0`` only.
+        routed: the first host on both networks forwards between them.
+        links: per host, the name of its first interface (default ``eth0`` everywhere; other
+            names model laptops whose Wi-Fi and Ethernet interfaces are named differently).
 
     Raises:
         NetnsError: a step failed (what was built so far is torn down first).
     """
 
-    def __init__(self, size: int = 4, tag: str | None = None) -> None:
+    def __init__(self, size: int = 4, tag: str | None = None, *, ipv4: bool = True,
+                 ipv6: bool = False, networks: Sequence[Sequence[int]] | None = None,
+                 routed: bool = False, links: Sequence[str] | None = None) -> None:
         if not 1 <= size <= len(LETTERS):
             raise ValueError(f"a LAN has 1 to {len(LETTERS)} hosts (asked for {size})")
+        if not (ipv4 or ipv6):
+            raise ValueError("a LAN needs IPv4 or IPv6")
         self.tag = tag or f"lc-{os.getpid()}-{next(_COUNTER)}"
         if len(self.tag) > 13:
             raise ValueError(f"tag {self.tag!r} is longer than 13 characters")
         short = self.tag.replace("-", "")
         self.bridge_ns = f"{self.tag}-br"
+        self.ipv4, self.ipv6, self.routed = ipv4, ipv6, routed
+        self.networks: tuple[tuple[int, ...], ...] = tuple(
+            tuple(networks[i]) if networks is not None else (0,) for i in range(size))
+        self.links: tuple[str, ...] = tuple(links) if links is not None else ("eth0",) * size
+
+        def address(i: int, net: int) -> str:
+            if not ipv4:
+                return f"fe80::{11 + i}%{self.links[i]}"
+            return f"{SUBNET if net == 0 else SUBNET2}.{11 + i}"
+
         self.hosts: tuple[Host, ...] = tuple(
-            Host(c, f"{self.tag}-{c}", f"{SUBNET}.{11 + i}", f"v{short}{c}")
+            Host(c, f"{self.tag}-{c}", address(i, self.networks[i][0]), f"v{short}{c}",
+                 tuple(address(i, n) for n in self.networks[i]))
             for i, c in enumerate(LETTERS[:size]))
+        self._short = short
         self._procs: list[subprocess.Popen[bytes]] = []
         self._made: list[str] = []
         try:
@@ -169,28 +206,55 @@ class Lan:
 
     def _build(self) -> None:
         br = self.bridge_ns
-        self._add_netns(br)
-        _ip("-n", br, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0")
-        _ip("-n", br, "addr", "add", f"{BRIDGE_ADDRESS}/24", "dev", "br0")
-        _ip("-n", br, "link", "set", "br0", "up", "multicast", "on")
-        _ip("-n", br, "route", "add", "224.0.0.0/4", "dev", "br0")
-        for host in self.hosts:
-            self._add_netns(host.netns)
-            _ip("-n", br, "link", "add", host.port, "type", "veth",
-                "peer", "name", "eth0", "netns", host.netns)
-            _ip("-n", br, "link", "set", host.port, "master", "br0")
-            _ip("-n", br, "link", "set", host.port, "up", "multicast", "on")
-            _ip("-n", host.netns, "addr", "add", f"{host.address}/24", "dev", "eth0")
-            _ip("-n", host.netns, "link", "set", "eth0", "up", "multicast", "on")
-            _ip("-n", host.netns, "route", "add", "224.0.0.0/4", "dev", "eth0")
+        self._add_netns(br, ipv6=False)
+        bridges = sorted({n for nets in self.networks for n in nets})
+        for net in bridges:
+            dev, subnet = f"br{net}", SUBNET if net == 0 else SUBNET2
+            _ip("-n", br, "link", "add", dev, "type", "bridge", "mcast_snooping", "0")
+            _ip("-n", br, "addr", "add", f"{subnet}.1/24", "dev", dev)
+            _ip("-n", br, "link", "set", dev, "up", "multicast", "on")
+            if net == 0:
+                _ip("-n", br, "route", "add", "224.0.0.0/4", "dev", dev)
+        router = next((i for i, nets in enumerate(self.networks) if len(nets) > 1), None)
+        for i, host in enumerate(self.hosts):
+            self._add_netns(host.netns, ipv6=self.ipv6)
+            for k, net in enumerate(self.networks[i]):
+                dev = self.links[i] if k == 0 else f"eth{k}"
+                subnet = SUBNET if net == 0 else SUBNET2
+                port = host.port if net == 0 else f"w{self._short}{host.letter}"
+                _ip("-n", br, "link", "add", port, "type", "veth",
+                    "peer", "name", dev, "netns", host.netns)
+                _ip("-n", br, "link", "set", port, "master", f"br{net}")
+                _ip("-n", br, "link", "set", port, "up", "multicast", "on")
+                if self.ipv6:
+                    _ip("-n", host.netns, "link", "set", dev, "addrgenmode", "none")
+                    _ip("-n", host.netns, "addr", "add", f"fe80::{11 + i}/64", "dev", dev,
+                        "nodad")
+                if self.ipv4:
+                    _ip("-n", host.netns, "addr", "add", f"{subnet}.{11 + i}/24", "dev", dev)
+                _ip("-n", host.netns, "link", "set", dev, "up", "multicast", "on")
+                if self.ipv4 and k == 0:
+                    _ip("-n", host.netns, "route", "add", "224.0.0.0/4", "dev", dev)
+        if self.routed and router is not None and self.ipv4:
+            subprocess.run(["ip", "netns", "exec", self.hosts[router].netns, "sysctl", "-qw",
+                            "net.ipv4.ip_forward=1"], capture_output=True, timeout=10,
+                           check=False)
+            for i, host in enumerate(self.hosts):
+                if i == router:
+                    continue
+                net = self.networks[i][0]
+                other, via = (SUBNET2, SUBNET) if net == 0 else (SUBNET, SUBNET2)
+                _ip("-n", host.netns, "route", "add", f"{other}.0/24", "via",
+                    f"{via}.{11 + router}")
 
-    def _add_netns(self, name: str) -> None:
+    def _add_netns(self, name: str, ipv6: bool = False) -> None:
         _ip("netns", "add", name)
         self._made.append(name)
         _ip("-n", name, "link", "set", "lo", "up")
+        flag = "0" if ipv6 else "1"
         subprocess.run(["ip", "netns", "exec", name, "sysctl", "-qw",
-                        "net.ipv6.conf.all.disable_ipv6=1",
-                        "net.ipv6.conf.default.disable_ipv6=1"],
+                        f"net.ipv6.conf.all.disable_ipv6={flag}",
+                        f"net.ipv6.conf.default.disable_ipv6={flag}"],
                        capture_output=True, timeout=10, check=False)
 
     # -- running --------------------------------------------------------------------------------

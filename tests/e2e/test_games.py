@@ -127,11 +127,11 @@ def test_dig_reads_the_advertisement(master_game: PlayedGame):
     assert ptr[0] == "_lancards._tcp.local." and ptr[-2:] == ["PTR", instance]
     srv = master_game.dig_answers["SRV"].split()
     assert srv[0] == instance and srv[-5:] == ["SRV", "0", "0", str(port),
-                                               f"lancards-{pk[:12]}.local."]
+                                               f"lancards-{table}-{pk[:8]}.local."]
     txt = master_game.dig_answers["TXT"].split()
     assert txt[0] == instance and txt[txt.index("TXT") + 1:] == [
         '"v=1"', f'"tbl={table}"', '"game=level8-master"', '"seats=3"', '"nick=ann"',
-        f'"pk={pk}"']
+        f'"pk={pk}"', '"size=4"', '"p1=ann"']
     # The answer to dig's multicast query went out too (legacy unicast, seen on the bridge).
     assert any(table.encode() in reply for reply in master_game.multicast_reply)
 

@@ -1,4 +1,6 @@
-"""The lobby skeleton: tables listed, a full table refused with the reason, join, address."""
+"""The lobby: tables listed with seats counted right, a full table refused with the reason,
+the full fingerprint before joining, two tables with one id both shown and marked, join,
+address."""
 
 from __future__ import annotations
 
@@ -9,16 +11,22 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from lancards.cli.tui.lobby import LobbyScreen, TableEntry
+from lancards.cli.tui.lobby import LobbyScreen, TableEntry, entries_from, entry_from
+from lancards.p2p.discovery import TableAdvert
+from lancards.p2p.identity import fingerprint
 from tests.cli.tui.harness import KEYS, PyteTerminal
 
+ANN, CAT, MAL = bytes(range(32)), bytes(range(1, 33)), bytes(range(2, 34))
 TABLES = [
-    TableEntry("t1", "level8-master", "Ann 3f2a9c", "192.0.2.7:48100", 4, ("Ann", "Ben"),),
-    TableEntry("t2", "eights", "Cat 77e01b", "192.0.2.8:48100", 3, ("Cat", "Dov", "Eli")),
+    entry_from(TableAdvert("00112233aabbccdd", "level8-master", 2, "Ann", ANN, 48100,
+                           ("192.0.2.7",), 4, ("Ann", "Ben")), "192.0.2.7"),
+    entry_from(TableAdvert("0011223344556677", "eights", 0, "Cat", CAT, 48100,
+                           ("192.0.2.8",), 3, ("Cat", "Dov", "Eli")), "192.0.2.8"),
 ]
 
 
-def drive(keys: list[str]) -> tuple[str | None, list[object], str]:
+def drive(keys: list[str], tables: list[TableEntry] = TABLES,
+          ) -> tuple[str | None, list[object], str]:
     chosen: list[object] = []
     first: list[str] = []
     term = PyteTerminal(100, 30)
@@ -27,7 +35,7 @@ def drive(keys: list[str]) -> tuple[str | None, list[object], str]:
         with create_pipe_input() as pipe:
             output = Vt100_Output(term, lambda: Size(rows=30, columns=100),  # type: ignore[arg-type]
                                   enable_cpr=False)
-            lobby = LobbyScreen(TABLES, "Zoe 0badf0", chosen.append,
+            lobby = LobbyScreen(tables, "Zoe 0badf0", chosen.append,
                                 lambda: chosen.append("create"), chosen.append,
                                 input=pipe, output=output)
             task = asyncio.ensure_future(lobby.run())
@@ -57,15 +65,58 @@ def test_lists_tables_and_joins_the_selected_one():
 
 def test_a_full_table_is_refused_with_the_reason():
     result, chosen, screen = drive(["down", "enter"])
-    assert "the table of Cat 77e01b has no free seat" in screen
+    assert f"the table of Cat [{fingerprint(CAT)}] has no free seat" in screen
     assert result is None and chosen == []
 
 
 def test_a_typed_address_is_checked_then_used():
     result, chosen, screen = drive(["a", *"nonsense", "enter"])
-    assert "'nonsense' is not HOST:PORT" in screen
-    result, chosen, _ = drive(["a", *"192.0.2.9:48100", "enter"])
-    assert result == "manual" and chosen == ["192.0.2.9:48100"]
+    assert "'nonsense' is not TABLE-ID@HOST:PORT" in screen
+    result, chosen, _ = drive(["a", *"192.0.2.9:48100", "enter"])  # no table id: refused
+    assert result is None and chosen == []
+    result, chosen, _ = drive(["a", *"00112233aabbccdd@192.0.2.9:48100", "enter"])
+    assert result == "manual" and chosen == ["00112233aabbccdd@192.0.2.9:48100"]
+
+
+def test_seats_count_the_host_and_list_its_name():
+    # A 2-seat table whose host is seated: 1 free seat, the host's name listed.
+    advert = TableAdvert("00112233aabbccdd", "level8", 1, "Ann", ANN, 48100, ("192.0.2.7",),
+                         2, ("Ann",))
+    entry = entry_from(advert, "192.0.2.7")
+    assert (entry.taken, entry.seats, entry.players, entry.joinable) == (1, 2, ("Ann",), True)
+    _, _, screen = drive([], [entry])
+    row = term_line(screen, "level8 ")
+    assert "1/2" in row and " Ann " in row and "192.0.2.7:48100" in row
+    assert f"host Ann [{fingerprint(ANN)}], table 00112233aabbccdd at 192.0.2.7:48100" in screen
+
+
+def test_an_ipv6_address_is_bracketed():
+    advert = TableAdvert("00112233aabbccdd", "level8", 1, "Ann", ANN, 48100,
+                         ("fe80::1%eth0",), 2, ("Ann",))
+    assert entry_from(advert, "fe80::1%eth0").address == "[fe80::1%eth0]:48100"
+
+
+def test_two_tables_with_one_id_are_both_shown_and_marked():
+    real = TableAdvert("00112233aabbccdd", "level8", 1, "Ann", ANN, 48100, ("192.0.2.7",),
+                       2, ("Ann",))
+    fake = TableAdvert("00112233aabbccdd", "level8", 1, "Ann", MAL, 48100, ("192.0.2.66",),
+                       2, ("Ann",))
+    other = TableAdvert("ffeeddccbbaa9988", "eights", 2, "Cat", CAT, 48100, ("192.0.2.8",),
+                        3, ("Cat",))
+    rows = entries_from({real.instance_name: (real, "192.0.2.7"),
+                         fake.instance_name: (fake, "192.0.2.66"),
+                         other.instance_name: (other, "192.0.2.8")})
+    assert len({r.name for r in rows}) == 3
+    assert [(r.table_id, r.duplicate) for r in rows] == [
+        ("00112233aabbccdd", True), ("00112233aabbccdd", True), ("ffeeddccbbaa9988", False)]
+    result, chosen, screen = drive(["down", "enter"], rows)
+    lines = [line for line in screen.splitlines() if "level8 " in line and "Ann" in line]
+    assert len(lines) == 2 and all(line.lstrip(" >").startswith("!") for line in lines)
+    assert "! two tables use the id 00112233aabbccdd: compare the fingerprint" in screen
+    # The second row was selected, its full fingerprint shown, and it is the one joined.
+    assert result == "join" and chosen == [rows[1]]
+    shown = [fingerprint(ANN), fingerprint(MAL)]
+    assert rows[1].fingerprint in shown
 
 
 def term_line(screen: str, marker: str) -> str:
