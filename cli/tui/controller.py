@@ -23,14 +23,18 @@ KeyHelp = tuple[str, str]
 
 @dataclass
 class Picker:
-    """A list of choices shown above the hand: up/down (or 1-9) and Enter pick, Esc cancels.
+    """A list of choices shown above the hand: up/down and Enter, or the choice's number, pick;
+    Esc cancels.
 
     Attributes:
         title: what is being chosen.
         labels: one line per choice.
         on_pick: called with the index chosen.
-        index: the highlighted choice.
+        index: the highlighted choice (open on the likely one).
         cancellable: whether Esc closes it (a choice the rules force cannot be cancelled).
+        numbers: the number shown and typed for each choice (default 1, 2, 3...): a picker of
+            things numbered on the table (combinations, seats) uses the table's numbers, so a
+            person sees one numbering.
     """
 
     title: str
@@ -38,9 +42,19 @@ class Picker:
     on_pick: Callable[[int], None]
     index: int = 0
     cancellable: bool = True
+    numbers: list[int] = field(default_factory=list)
+    typed: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.numbers) != len(self.labels):
+            self.numbers = list(range(1, len(self.labels) + 1))
 
     def handle(self, key: str) -> bool | None:
-        """Returns True when picked, False when cancelled, None to stay open."""
+        """Returns True when picked, False when cancelled, None to stay open.
+
+        A digit picks the choice of that number at once, unless a longer number starts with
+        it (then it highlights and waits for the next digit or Enter).
+        """
         if key in ("up", "k"):
             self.index = (self.index - 1) % len(self.labels)
         elif key in ("down", "j"):
@@ -48,10 +62,21 @@ class Picker:
         elif key == "enter":
             self.on_pick(self.index)
             return True
-        elif key.isdigit() and 1 <= int(key) <= min(9, len(self.labels)):
-            self.index = int(key) - 1
-            self.on_pick(self.index)
-            return True
+        elif key.isdigit():
+            typed = self.typed + key
+            texts = [str(n) for n in self.numbers]
+            if not any(t.startswith(typed) for t in texts):
+                typed = key
+            matches = [i for i, t in enumerate(texts) if t.startswith(typed)]
+            self.typed = typed
+            if not matches:
+                self.typed = ""
+                return None
+            self.index = matches[0]
+            if len(matches) == 1 and texts[matches[0]] == typed:
+                self.typed = ""
+                self.on_pick(self.index)
+                return True
         elif key == "escape" and self.cancellable:
             return False
         return None
@@ -60,15 +85,20 @@ class Picker:
         """The title and a window of at most ``height - 1`` choices around the highlight."""
         rows = max(1, height - 1)
         start = min(max(0, self.index - rows // 2), max(0, len(self.labels) - rows))
+        cancel = "; Esc cancels" if self.cancellable else ""
         out: StyleAndTextTuples = [("class:picker.title", f" {self.title} "),
-                                   ("", "  (up/down, 1-9, Enter; Esc cancels)\n")]
+                                   ("", f"  (its number, or up/down and Enter{cancel})\n")]
+        width = len(str(max(self.numbers, default=1)))
         for i in range(start, min(len(self.labels), start + rows)):
             mark = ">" if i == self.index else " "
             style = "class:picker.selected" if i == self.index else ""
-            number = f"{i + 1}." if i < 9 else "  "
-            out.append((style, f" {mark} {number} "))
+            out.append((style, f" {mark} {self.numbers[i]:>{width}}. "))
             out.extend(styled_cards(self.labels[i], style))
             out.append(("", "\n"))
+        hidden = len(self.labels) - rows
+        if hidden > 0:
+            out.append(("class:more", f" {len(self.labels)} choices, {rows} shown: up/down "
+                                      "for the others \n"))
         return out
 
 
@@ -113,26 +143,59 @@ class BaseController:
     picker: Picker | None = None
     marks: set[int] = field(default_factory=set)
 
+    own_after: int | None = None
+
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the message line."""
         self.message, self.error = text, error
+        self.own_after = None
 
     def submit(self, action: Any) -> bool:
-        """Submit ``action``; an ``EngineError`` becomes the (error) message. True if sent."""
+        """Submit ``action``; an ``EngineError`` becomes the (error) message. True if sent.
+
+        Once sent, the message line tells the move as the log does ("You drew P9 from the draw
+        pile"), as soon as the session has logged it (see :meth:`own_move`).
+        """
+        log = self.session.snapshot().log
+        after = log[-1].index if log else 0
         try:
             self.session.submit(action)
         except EngineError as exc:
             self.say(str(exc), error=True)
             return False
         text = strip_slots(str(action)).split(": ", 1)[-1]
-        self.say(f"you played {text.removeprefix('play ')}")
+        self.say(f"sent: {text.removeprefix('play ')}")
+        self.own_after = after
         self.marks.clear()
         return True
+
+    def own_move(self, snap: TableSnapshot) -> str:
+        """The log's words for this seat's last submitted move, once logged, else ``""``."""
+        if self.own_after is None or self.error:
+            return ""
+        for line in snap.log:
+            if line.index > self.own_after and line.seat == snap.seat and not line.chat:
+                return str(line.text)
+        return ""
+
+    def state_changed(self, snap: TableSnapshot) -> None:
+        """The turn or phase changed: an error about the earlier state is stale, so it goes."""
+        if self.error:
+            self.say("")
+
+    def objective(self, snap: TableSnapshot) -> list[str]:
+        """The full text of what is played for now (the ``o`` panel)."""
+        return []
 
     def open_picker(self, title: str, labels: Sequence[str], on_pick: Callable[[int], None],
                     cancellable: bool = True) -> None:
         """Open a picker (see :class:`Picker`)."""
         self.picker = Picker(title, list(labels), on_pick, 0, cancellable)
+
+    def open_numbered(self, title: str, labels: Sequence[str], numbers: Sequence[int],
+                      on_pick: Callable[[int], None], start: int = 0) -> None:
+        """Open a picker whose choices carry the table's own numbers (see :class:`Picker`)."""
+        self.picker = Picker(title, list(labels), on_pick, start, True, list(numbers))
 
     def menu_of_moves(self, snap: TableSnapshot) -> None:
         """Open a picker of every legal move in notation (the fallback for any situation)."""
@@ -161,3 +224,8 @@ def name_of(snap: TableSnapshot, seat: int) -> str:
     """The nickname of ``seat``, ``"you"``-marked for the own seat."""
     name = snap.names[seat]
     return f"{name} (you)" if seat == snap.seat and not name.lower().startswith("you") else name
+
+
+def verb_for(name: str, singular: str, plural: str) -> str:
+    """``"Ada leads"`` but ``"You lead"``: the verb agreeing with ``name``."""
+    return f"{name} {plural if name == 'You' else singular}"

@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import name_of, styled_cards
+from lancards.cli.tui.narrate import plural
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.level8.cards import COLOUR_INDEX, Card
 from lancards.engine.level8.levels import Component, ComponentKind
@@ -102,7 +103,11 @@ def requirement(level: Sequence[Component]) -> str:
 
 
 def meld_label(meld: Meld, names: Sequence[str]) -> str:
-    """``"2 Ada: run 3-6: R3 B4 J1-5=5 G6"`` (jokers with their declared values, ruling L8-6)."""
+    """``"2 Ada: run 3-6: R3 B4 J1-5=5 G6"`` (jokers with their declared values, ruling L8-6).
+
+    The leading number is the combination's number on screen, from 1 (the engine's meld id
+    plus one): the ``a`` picker and the log ("added R7 to combination 2") use the same one.
+    """
     kind = meld.kind
     if kind is ComponentKind.SET:
         what = f"set of {meld.number}s"
@@ -114,7 +119,7 @@ def meld_label(meld: Meld, names: Sequence[str]) -> str:
         colour = meld.colour.display if meld.colour else "?"
         what = f"colour group {meld.colour} ({colour})"
     cards = " ".join(placed_text(p) for p in meld.cards)
-    return f"{meld.id} {names[meld.owner]}: {what}: {cards}"
+    return f"{meld.id + 1} {names[meld.owner]}: {what}: {cards}"
 
 
 def title(snap: TableSnapshot) -> StyleAndTextTuples:
@@ -183,7 +188,8 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
             out.append(card_fragment(card if card is not None else "?"))
     out.append(("", "\n"))
     if view.melds:
-        out.append(("class:header", " on the table:\n"))
+        out.append(("class:header", f" on the table ({plural(len(view.melds), 'combination')}"
+                                    "):\n"))
         for meld in view.melds:
             out.append(("", "  "))
             out.extend(styled_cards(meld_label(meld, snap.names)))
@@ -198,11 +204,6 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
                 out.append(("", f"  {name_of(snap, seat)}: "))
                 out.extend(styled_cards(cards))
                 out.append(("", "\n"))
-    if view.phase is Phase.KEEP and view.kept and view.kept[snap.seat]:
-        kept = " ".join(str(view.cards.get(s, "?")) for s in view.kept[snap.seat])
-        out.append(("", " you keep: "))
-        out.extend(styled_cards(kept))
-        out.append(("", "\n"))
     return out
 
 
