@@ -382,7 +382,7 @@ class TableScreen:
             return [("class:error", " Leave the table? The game goes on without you. "
                                     "y: leave  n: stay")]
         return [("class:error", f" The window is {columns}x{rows}; the table needs "
-                                f"{MIN_COLUMNS}x{MIN_ROWS}. Enlarge it, or q to leave.")]
+                                f"{MIN_COLUMNS}x{MIN_ROWS}.\n Enlarge it, or q to leave.")]
 
     def _title_lines(self, width: int) -> Lines:
         return to_lines(self.controller.title(self._snap()))
@@ -413,9 +413,11 @@ class TableScreen:
         snap = self._snap()
         text = c.own_move(snap) or c.message
         message = ("class:error" if c.error else "class:message", " " + text)
-        hints = ("class:hints", " " + self.controller.hints(snap) +
-                 " · o goal · ? keys · q quit")
-        return [[message], [hints]]
+        hints = " " + self.controller.hints(snap)
+        for extra in (" · ? keys", " · q quit", " · o goal"):
+            if len(hints) + len(extra) <= width:  # what fits: the rest is in the ? list
+                hints += extra
+        return [[message], [("class:hints", hints)]]
 
     def _overlay_lines(self, width: int) -> Lines:
         if self.confirm_quit:

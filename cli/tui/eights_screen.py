@@ -17,7 +17,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import BaseController, KeyHelp, name_of, verb_for
-from lancards.cli.tui.narrate import plural
+from lancards.cli.tui.narrate import objective_text, plural
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
 from lancards.engine.eights.cards import CARDS, NUMBERS, Card
@@ -56,7 +56,7 @@ def objective_line(view: EightsState) -> str:
     if view.round < 1:
         return "cutting for the first dealer (ruling E-2)"
     objective = view.rules.objectives.for_round(view.round)
-    return f"objective: {objective.describe()} [{view.rules.objectives.notice}]"
+    return f"objective: {objective_text(objective)} [{view.rules.objectives.notice}]"
 
 
 @dataclass
@@ -185,7 +185,7 @@ class EightsController(BaseController):
         out = [objective_line(view), ""]
         for number in range(1, 8):
             mark = ">" if number == view.round else " "
-            out.append(f" {mark} round {number}: {objectives.for_round(number).describe()}")
+            out.append(f" {mark} round {number}: {objective_text(objectives.for_round(number))}")
         mark = ">" if view.round >= 8 else " "
         out.append(f" {mark} round 8: the layout: +10 per card left, -25 for going out "
                    "(ruling E-7)")

@@ -283,3 +283,20 @@ def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         dealer = w.name(after.dealer) if after.dealer >= 0 else ""
         out.append(round_marker(after.round, dealer))
     return out
+
+
+def objective_text(objective: Any) -> str:
+    """A round objective in full (ruling E-6): every card worth points is named, grouped by
+    its points (``describe()`` shortens long lists with "...")."""
+    if not objective.card_points:
+        return str(objective.describe())
+    from lancards.engine.eights.cards import CARDS
+
+    groups: dict[int, list[str]] = {}
+    for index, points in enumerate(objective.card_points):
+        if points:
+            groups.setdefault(points, []).append(card_name(CARDS[index]))
+    parts = [f"{' '.join(cards)} {points:+d} each" if len(cards) > 1 else
+             f"{cards[0]} {points:+d}" for points, cards in groups.items()]
+    end = "; the round ends when none is left to take" if objective.early_end else ""
+    return f"{objective.title}: {'; '.join(parts)}{end}"

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lancards.cli.tui.narrate import plural
+from lancards.cli.tui.narrate import objective_text, plural
 from lancards.engine.core import Outcome
 
 WIN_LEVEL = 9
@@ -167,7 +167,7 @@ class RoundTracker:
             self.history.append((result.round, tuple(totals)))
             objective = ""
             if result.round < 8:
-                objective = view.rules.objectives.for_round(result.round).describe()
+                objective = objective_text(view.rules.objectives.for_round(result.round))
             out.append(eights_round(result, self.names, totals, objective))
         return out
 
