@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.session import Banner, LogLine, TableSnapshot
-from lancards.cli.tui.narrate import ROUND_MARK, narrate
+from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.p2p.core import GameCore
@@ -251,6 +251,16 @@ class NetworkSession:
         new = [e for e in entries[self._logged:] if e.payload.get("t") == "action"]
         before = getattr(self, "_log_view", None) if len(new) == 1 else None
         after = self.core.state
+        pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
+        if pending is not None:
+            at, old_slots = pending
+            drawn = [s for s in after.hands[self.seat] if s not in old_slots]
+            card = after.cards.get(drawn[0]) if drawn else None
+            if card is not None:
+                line = self._log[at]
+                text = line.text.replace(" drew from ", f" drew {card_name(card)} from ", 1)
+                self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
+                self._log_pending = None
         for entry in new:
             seat = self.core._seat_of.get(entry.author)
             try:
@@ -259,6 +269,8 @@ class NetworkSession:
             except Exception:  # never lose a log line to a wording problem
                 lines = [str(entry.payload["a"])]
             for text in lines:
+                if text == "You drew from the draw pile" and before is not None:
+                    self._log_pending = (len(self._log), before.hands[self.seat])
                 self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
                                          index=len(self._log) + 1))
         self._log_view = after

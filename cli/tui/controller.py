@@ -15,6 +15,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
+from lancards.cli.tui.narrate import move_label
 from lancards.engine.core import EngineError
 
 KeyHelp = tuple[str, str]
@@ -52,8 +53,9 @@ class Picker:
     def handle(self, key: str) -> bool | None:
         """Returns True when picked, False when cancelled, None to stay open.
 
-        A digit picks the choice of that number at once, unless a longer number starts with
-        it (then it highlights and waits for the next digit or Enter).
+        A digit picks the choice of that number at once; when no choice has that number but
+        longer ones start with it (combinations 10, 11...), it highlights the first of them
+        and waits for the next digit or Enter.
         """
         if key in ("up", "k"):
             self.index = (self.index - 1) % len(self.labels)
@@ -72,8 +74,9 @@ class Picker:
             if not matches:
                 self.typed = ""
                 return None
-            self.index = matches[0]
-            if len(matches) == 1 and texts[matches[0]] == typed:
+            exact = [i for i in matches if texts[i] == typed]
+            self.index = exact[0] if exact else matches[0]
+            if exact:
                 self.typed = ""
                 self.on_pick(self.index)
                 return True
@@ -203,7 +206,8 @@ class BaseController:
         if not legal:
             self.say("you have no move now", error=True)
             return
-        labels = [strip_slots(str(a)).split(": ", 1)[-1] for a in legal]
+        labels = [move_label(snap.game.name, snap.view, a, snap.names, snap.seat)
+                  for a in legal]
         self.open_picker("every legal move", labels, lambda i: self._submit_later(legal[i]))
 
     def _submit_later(self, action: Any) -> None:

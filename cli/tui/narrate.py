@@ -103,6 +103,25 @@ def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequenc
     return _eights(before, action, after, words)
 
 
+IMPERATIVE = (("laid down", "lay down"), ("laid", "lay"), ("drew", "draw"),
+              ("discarded", "discard"), ("added", "add"), ("played", "play"), ("led", "lead"),
+              ("showed", "show"), ("took", "take"), ("keep", "keep"), ("kept", "keep"),
+              ("put", "put"), ("passed", "pass"), ("ended", "end"), ("are done", "be done"))
+
+
+def move_label(game_name: str, view: Any, action: Any, names: Sequence[str],
+               viewer: int) -> str:
+    """A legal move of ``viewer`` as a choice in a list: ``"discard R7"``, ``"draw O11 from
+    Ada's discard pile"``, ``"take Bram's O3 (I'll take that!)"`` (cards by name)."""
+    lines = narrate(game_name, view, action, view, names, viewer)
+    text = lines[0] if lines else _SLOT.sub("", str(action)).split(": ", 1)[-1]
+    text = text.removeprefix("You ")
+    for past, now in IMPERATIVE:
+        if text.startswith(past + " "):
+            return now + text[len(past):]
+    return text
+
+
 # -- Level 8 -------------------------------------------------------------------------------------
 
 
