@@ -7,6 +7,7 @@ and draws its parts of the screen as prompt-toolkit formatted text. Controllers 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,18 @@ from lancards.engine.core import EngineError
 
 KeyHelp = tuple[str, str]
 """(keys, what they do) for the ``?`` screen."""
+
+_PREFIX = re.compile(r"^(seat \d+: )?(illegal|malformed) '[^']*': ")
+_RULINGS = re.compile(r"\(ruling ([\w-]+)\)(?: \(ruling ([\w-]+)\))+")
+
+
+def short_error(text: str) -> str:
+    """An engine error for the message line: without the repeated action notation (the
+    screen shows the cards), without slot ids, and with ruling ids said once
+    (``(ruling L8-4) (ruling L8-5)`` becomes ``(rulings L8-4, L8-5)``)."""
+    text = strip_slots(_PREFIX.sub("", text))
+    return _RULINGS.sub(lambda m: "(rulings " + ", ".join(
+        re.findall(r"ruling ([\w-]+)", m.group(0))) + ")", text)
 
 
 @dataclass
@@ -164,7 +177,7 @@ class BaseController:
         try:
             self.session.submit(action)
         except EngineError as exc:
-            self.say(str(exc), error=True)
+            self.say(short_error(str(exc)), error=True)
             return False
         text = strip_slots(str(action)).split(": ", 1)[-1]
         self.say(f"sent: {text.removeprefix('play ')}")

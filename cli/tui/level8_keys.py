@@ -11,7 +11,6 @@ take that!) or chooses a shown card; ``m`` lists every legal move.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -22,7 +21,13 @@ from lancards.cli.session import TableSnapshot
 from lancards.cli.tui import level8_view as draw
 from lancards.cli.tui.builder import LayDownBuilder
 from lancards.cli.tui.cards import placed_text
-from lancards.cli.tui.controller import BaseController, KeyHelp, name_of, styled_cards
+from lancards.cli.tui.controller import (
+    BaseController,
+    KeyHelp,
+    name_of,
+    short_error,
+    styled_cards,
+)
 from lancards.cli.tui.narrate import plural
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
@@ -73,14 +78,6 @@ BUILDER_HELP: tuple[KeyHelp, ...] = (
     ("Enter", "lay down"),
     ("Esc", "close the builder"),
 )
-
-
-_PREFIX = re.compile(r"^(seat \d+: )?(illegal|malformed) '[^']*': ")
-
-
-def short_error(text: str) -> str:
-    """An engine error without the repeated action notation (the screen shows the cards)."""
-    return _PREFIX.sub("", text)
 
 
 def _of(legal: Any, kind: type[A], test: Callable[[A], bool] = lambda a: True) -> list[A]:
@@ -246,9 +243,13 @@ class Level8Controller(BaseController):
         face = current[1] if current else None
         if not legal:
             if key in "dlaxpkne" or key == "enter":
-                who = "nobody" if snap.to_act is None or snap.to_act < 0 else \
-                    snap.names[snap.to_act]
-                self.say(f"not your move: waiting for {who}", error=True)
+                if snap.to_act == snap.seat:
+                    self.say("your move is on its way to the table; a moment", error=True)
+                    return
+                who = "the game is over" if snap.to_act is None else \
+                    "waiting for the shuffle and deal" if snap.to_act < 0 else \
+                    f"waiting for {snap.names[snap.to_act]}"
+                self.say(f"not your move: {who}", error=True)
             return
         if key == "d":
             self._one(_of(legal, Draw), "you cannot draw now")

@@ -103,6 +103,29 @@ def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequenc
     return _eights(before, action, after, words)
 
 
+def narrate_game(game: Any, state: Any, actions: Sequence[Any], names: Sequence[str],
+                 viewer: int = -1) -> list[tuple[int, str]]:
+    """A whole game (or a part) told in words: ``(action number from 1, sentence)`` pairs.
+
+    For ``lancards replay`` and the like: ``state`` is the full state before the first action
+    (``game.new_game(...)`` or a loaded one), ``actions`` are applied in order with
+    ``game.apply``; each is told as ``viewer`` saw it (-1: a spectator, who sees only public
+    cards; ``game.view(state, None)``).
+
+    Raises:
+        EngineError: an action is illegal where it stands (from ``game.apply``).
+    """
+    out: list[tuple[int, str]] = []
+    seat = None if viewer < 0 else viewer
+    for number, action in enumerate(actions, start=1):
+        after = game.apply(state, action)
+        for line in narrate(game.name, game.view(state, seat), action, game.view(after, seat),
+                            names, viewer):
+            out.append((number, line))
+        state = after
+    return out
+
+
 IMPERATIVE = (("laid down", "lay down"), ("laid", "lay"), ("drew", "draw"),
               ("discarded", "discard"), ("added", "add"), ("played", "play"), ("led", "lead"),
               ("showed", "show"), ("took", "take"), ("keep", "keep"), ("kept", "keep"),

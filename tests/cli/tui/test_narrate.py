@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lancards.cli.tui.narrate import move_label, narrate, plural, round_marker
+from lancards.cli.local_session import LocalSession
+from lancards.cli.tui.narrate import move_label, narrate, narrate_game, plural, round_marker
 from lancards.engine.eights import EIGHTS
 from lancards.engine.level8 import LEVEL8
 from lancards.engine.level8.levels import ComponentKind as K
@@ -106,3 +107,20 @@ def test_a_move_in_a_list_is_told_as_an_order_with_its_card():
     assert "draw O11 from Ben's discard pile" in labels
     assert "draw from the draw pile" in labels
     assert not any("#" in label for label in labels)
+
+
+def test_a_whole_game_told_to_a_spectator_names_no_hidden_card():
+    session = LocalSession("level8-master", names=("Ann", "Ben", "Cat"), bots=2, seed=2,
+                           bot_delay=0, autoplay=True)
+    start = session.state
+    session.advance()
+    lines = narrate_game(LEVEL8, start, session.history, session.names)
+    texts = [text for _, text in lines]
+    assert texts[0] == "── round 1 · dealer " + texts[0].split("dealer ")[1]
+    assert any(t.endswith("wins the game") for t in texts)
+    assert all("#" not in t for t in texts)
+    assert not any(t.startswith("You ") for t in texts)  # a spectator is nobody's "you"
+    draws = [t for t in texts if " drew " in t and "draw pile" in t]
+    assert draws and all(t.endswith("drew from the draw pile") for t in draws)
+    numbers = [n for n, _ in lines]
+    assert numbers == sorted(numbers) and numbers[-1] <= len(session.history)

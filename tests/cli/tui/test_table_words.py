@@ -95,3 +95,14 @@ def test_eights_says_you_lead_and_its_objective_is_whole_at_80_columns():
         words = " ".join(screen.split())
         assert "No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5 each; R15 +15; " \
                "the round ends when none is left to take" in words
+
+
+def test_an_engine_refusal_reads_without_slot_ids_or_doubled_ruling_ids():
+    from lancards.cli.tui.controller import short_error
+
+    text = ("seat 0: illegal '0: laydown R9#8 O9#23 G12#56 | B2#61': group 1 is not a "
+            "triplet: numbers 9 12 are not all the same (ruling L8-4) (ruling L8-5)")
+    assert short_error(text) == ("group 1 is not a triplet: numbers 9 12 are not all the "
+                                 "same (rulings L8-4, L8-5)")
+    assert short_error("R7#44 cannot be added (ruling L8-7)") == \
+        "R7 cannot be added (ruling L8-7)"
