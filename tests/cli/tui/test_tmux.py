@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,6 +119,21 @@ def changed(name: str, before: str, limit: float = 10.0) -> str:
     return screen
 
 
+def settled(name: str, check: Any, limit: float = 10.0) -> str:
+    """The screen once ``check(screen)`` passes (a capture may catch a redraw half done);
+    after ``limit`` s, the check's own failure."""
+    deadline = time.monotonic() + limit
+    while True:
+        screen = capture(name)
+        try:
+            check(screen)
+            return screen
+        except AssertionError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
 def check_screen(screen: str, size: tuple[int, int]) -> None:
     """What every screen of the table must show (issue 15)."""
     lines = screen.splitlines()
@@ -142,7 +158,9 @@ def play_round_by_keys(name: str, size: tuple[int, int], level8: bool) -> list[s
     deadline = time.monotonic() + 90
     while "round 1 over" not in screen:
         assert time.monotonic() < deadline, screen
-        check_screen(screen, size)
+        screen = settled(name, lambda text: check_screen(text, size))
+        if "round 1 over" in screen:
+            break
         screens.append(screen)
         pile = re.search(r"^   2 Ada \(bot\) .* ([ROYGBP]\d+)\(\d+\)", screen, re.MULTILINE)
         if "YOUR TURN: draw a card" in screen and pile and not from_pile:
@@ -229,13 +247,15 @@ def test_a_round_of_eights_by_keys_in_tmux(tmp_path, size):
     try:
         first = wait_for(name, r"objective")
         # the objective is never cut: every word of it shows, at 80, 100 and 130 columns
-        for width in (size[0], 130):
-            tmux("resize-window", "-t", name, "-x", str(width), "-y", str(size[1]))
-            screen = wait_for(name, r"objective")
+        def whole_objective(screen: str) -> None:
             table = "\n".join(line.split("│")[0] for line in screen.splitlines())
             words = " ".join(table.split())  # the table column (the log stands right from 120)
             assert "No tricks: +10 per trick [lancards defaults (ruling E-6), not from the " \
                    "publisher]" in words, screen
+
+        for width in (size[0], 130):
+            tmux("resize-window", "-t", name, "-x", str(width), "-y", str(size[1]))
+            settled(name, whole_objective)
         tmux("resize-window", "-t", name, "-x", str(size[0]), "-y", str(size[1]))
         assert first
         screens = play_round_by_keys(name, size, level8=False)
