@@ -50,6 +50,10 @@ WIDE = 120
 """From this many columns the log stands at the right of the table."""
 
 LOG_WIDTH = 40
+"""The least columns of the log when it stands at the right of the table."""
+
+TABLE_WIDTH = 90
+"""Columns the table keeps when the log stands at its right; the log takes the rest."""
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
@@ -178,7 +182,7 @@ class TableScreen:
         if snap.outcome is not None and not self.final_shown:
             self.final_shown = True
             lines = final_lines(snap.outcome, snap.names, self.game_name)
-            final = RoundReport(0, lines[0], tuple(lines[1:]) + self.tracker.chart())
+            final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
             self.reports.append(final)
             self.last_report = final
         seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
@@ -313,7 +317,7 @@ class TableScreen:
             ConditionalContainer(VSplit([
                 Window(self.table_view),
                 Window(width=1, char="│", style="class:dim"),
-                Window(self.log_view, width=LOG_WIDTH, style="class:dim"),
+                Window(self.log_view, width=lambda: self._log_width(), style="class:dim"),
             ], height=Dimension(min=4, preferred=4, max=1000)), filter=wide),
             ConditionalContainer(log, filter=~wide),
             ConditionalContainer(
@@ -356,8 +360,12 @@ class TableScreen:
     def _width(self) -> int:
         return self._size()[0]
 
+    def _log_width(self) -> int:
+        """Columns of the log at the right (from :data:`WIDE`): what the table leaves."""
+        return max(LOG_WIDTH, self._width() - TABLE_WIDTH - 1)
+
     def _table_width(self) -> int:
-        return self._width() - (LOG_WIDTH + 1 if self._width() >= WIDE else 0)
+        return self._width() - (self._log_width() + 1 if self._width() >= WIDE else 0)
 
     def _snap(self) -> TableSnapshot:
         return self.session.snapshot()

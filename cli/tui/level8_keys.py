@@ -125,7 +125,9 @@ class Level8Controller(BaseController):
             names = " ".join(str(view.cards.get(s, "?")) for s in kept) or "nothing yet"
             out.append(("", " · you keep: "))
             out.extend(styled_cards(names))
-        out.append(("", ":\n"))
+            out.append(("", "\n"))
+        else:
+            out.append(("", ":\n"))
         return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
 
     def panel(self, snap: TableSnapshot, height: int) -> StyleAndTextTuples | None:

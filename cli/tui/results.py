@@ -129,7 +129,9 @@ class RoundTracker:
         if not self.history:
             return ()
         if self.game == "level8":
-            return level8_chart(self.names, self.history)
+            first = min(self._start) if self._start else 0
+            start = self._start.get(first, tuple(1 for _ in self.names))
+            return level8_chart(self.names, self.history, start)
         return eights_chart(self.names, self.history)
 
     def observe(self, game_name: str, view: Any) -> list[RoundReport]:
@@ -172,14 +174,15 @@ class RoundTracker:
         return out
 
 
-def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]]
-                 ) -> tuple[str, ...]:
+def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]],
+                 start: Sequence[int] | None = None) -> tuple[str, ...]:
     """``Ada    ###.....  level 4  (1 2 4)``: per player a bar of the 8 levels (``#`` one
-    level climbed, ``.`` one to go), the level now and the level after each round."""
+    level climbed, ``.`` one to go), the level now, and the level at ``start`` (default 1)
+    then after each round."""
     name_w = max(len(n) for n in names)
     lines = ["levels climbed (# climbed, . to go; then the level after each round):"]
     for seat, name in enumerate(names):
-        path = [1, *(values[seat] for _, values in history)]
+        path = [start[seat] if start else 1, *(values[seat] for _, values in history)]
         now = path[-1]
         bar = "#" * (min(now, WIN_LEVEL) - 1) + "." * (WIN_LEVEL - min(now, WIN_LEVEL))
         steps = " ".join("W" if v >= WIN_LEVEL else str(v) for v in path)

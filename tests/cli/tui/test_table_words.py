@@ -106,3 +106,17 @@ def test_an_engine_refusal_reads_without_slot_ids_or_doubled_ruling_ids():
                                  "same (rulings L8-4, L8-5)")
     assert short_error("R7#44 cannot be added (ruling L8-7)") == \
         "R7 cannot be added (ruling L8-7)"
+
+
+def test_the_round_panel_shows_progress_and_r_shows_it_again():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, down=(True, False, False),
+                  levels=(1, 2, 1))
+    session = level8_at(state)
+    with driven(session, 80, 24) as d:
+        screen = d.press("x", until=lambda: "round 1 over" in d.text())
+        assert "levels climbed (# climbed, . to go; then the level after each round):" in screen
+        assert " Ann  ##......  level 3  (1 3)" in screen
+        assert " Ben  #.......  level 2  (2 2)" in screen  # Ben sat down on level 2
+        assert "round 1 over" not in d.press("enter")
+        assert " Ann  ##......  level 3  (1 3)" in d.press("r")
+        assert "round 1 over" not in d.press("escape")
