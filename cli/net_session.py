@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.session import Banner, LogLine, TableSnapshot
-from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate
+from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.p2p.core import GameCore
@@ -273,6 +273,14 @@ class NetworkSession:
                     self._log_pending = (len(self._log), before.hands[self.seat])
                 self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
                                          index=len(self._log) + 1))
+        number = getattr(after, "round", 0)
+        if number >= 1 and number != getattr(self, "_log_round", 0):
+            self._log_round = number  # a new round: marked even when its moves came in a batch
+            if not any(line.mark and f" round {number}" in line.text for line in self._log[-8:]):
+                dealer = getattr(after, "dealer", -1)
+                text = round_marker(number, self.names[dealer] if 0 <= dealer < len(self.names)
+                                    else "")
+                self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
         self._log_view = after
         self._logged = len(entries)
         for notice in self.node.notices:

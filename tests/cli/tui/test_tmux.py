@@ -71,6 +71,8 @@ def test_play_in_tmux_shows_the_hand_a_draw_and_a_discard(tmp_path):
         tmux("send-keys", "-t", name, "x")
         screen = wait_for(name, r"You discarded")
         assert f"You discarded {first}" in screen
+        # the networked log: in words, the round marked, never notation or slot ids
+        assert "── round 1 · dealer " in screen and not NOTATION.search(screen), screen
         tess = next(line for line in screen.splitlines() if f" {seat} Tess" in line)
         assert f" {first}(" in tess  # the top of Tess's discard pile
         # a smaller terminal: prompt-toolkit redraws on resize
