@@ -152,7 +152,8 @@ class TableScreen:
         self.confirm_quit = False
         self.chatting = False
         self._seen: tuple[Any, ...] = ()
-        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn")
+        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn",
+                                   key=self._log_key)
         self.table_view = FitControl(self._table_lines, keys="< >")
         self.overlay_view = FitControl(self._overlay_lines, keys="Up/Down")
         self.panel_view = FitControl(self._panel_lines, keys="Up/Down")
@@ -397,6 +398,12 @@ class TableScreen:
 
     def _table_lines(self, width: int) -> Lines:
         return to_lines(self.controller.table(self._snap(), width))
+
+    def _log_key(self) -> object:
+        """What identifies the log's content: its length and its last lines (a networked
+        session may complete a line it already showed, e.g. the card of an own draw)."""
+        log = self._snap().log
+        return (len(log), tuple(line.text for line in list(log)[-8:]))
 
     def _log_lines(self, width: int) -> Lines:
         snap = self._snap()

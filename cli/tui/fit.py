@@ -81,6 +81,8 @@ class FitControl(UIControl):
         get_lines: the panel's lines for a width (before wrapping).
         anchor_bottom: show the end when not scrolled (a log); else the top.
         keys: the scroll keys named in the mark line (``"PgUp/PgDn"``).
+        key: what identifies the lines' content (any value compared with ``==``); with it, the
+            wrapped lines are reused until it changes.
         style: a style for the mark line.
 
     Attributes:
@@ -89,8 +91,11 @@ class FitControl(UIControl):
     """
 
     def __init__(self, get_lines: Callable[[int], Lines], *, anchor_bottom: bool = False,
-                 keys: str = "PgUp/PgDn", style: str = "class:more") -> None:
+                 keys: str = "PgUp/PgDn", style: str = "class:more",
+                 key: Callable[[], object] | None = None) -> None:
         self.get_lines = get_lines
+        self.key = key
+        self._cached: tuple[object, Lines] | None = None
         self.anchor_bottom = anchor_bottom
         self.keys = keys
         self.style = style
@@ -99,8 +104,14 @@ class FitControl(UIControl):
         self.hidden = 0
 
     def wrapped(self, width: int) -> Lines:
-        """The panel's lines wrapped at ``width``."""
-        return wrap_all(self.get_lines(width), width)
+        """The panel's lines wrapped at ``width`` (kept while ``key()`` and the width stay the
+        same, when a ``key`` is given: a long log is wrapped once per change, not per draw)."""
+        if self.key is None:
+            return wrap_all(self.get_lines(width), width)
+        stamp = (self.key(), width)
+        if self._cached is None or self._cached[0] != stamp:
+            self._cached = (stamp, wrap_all(self.get_lines(width), width))
+        return self._cached[1]
 
     def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
                          get_line_prefix: GetLinePrefixCallable | None) -> int | None:
