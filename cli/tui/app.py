@@ -156,7 +156,8 @@ class TableScreen:
                                    key=self._log_key)
         self.table_view = FitControl(self._table_lines, keys="< >")
         self.overlay_view = FitControl(self._overlay_lines, keys="Up/Down")
-        self.panel_view = FitControl(self._panel_lines, keys="Up/Down")
+        self.panel_view = FitControl(self._panel_lines, keys="Up/Down",
+                                     get_sized=self._panel_sized)
         self.chat = TextArea(height=1, prompt="chat> ", multiline=False,
                              accept_handler=self._send_chat)
         self.app: Application[int] = Application(
@@ -419,6 +420,10 @@ class TableScreen:
 
     def _panel_lines(self, width: int) -> Lines:
         return to_lines(self._panel()) if self._panel() else []
+
+    def _panel_sized(self, width: int, rows: int) -> Lines:
+        panel = self.controller.panel(self._snap(), rows)
+        return to_lines(panel) if panel else []
 
     def _hand_lines(self, width: int) -> Lines:
         return to_lines(self.controller.hand_view(self._snap(), width))

@@ -98,8 +98,9 @@ class Picker:
         return None
 
     def render(self, height: int) -> StyleAndTextTuples:
-        """The title and a window of at most ``height - 1`` choices around the highlight."""
-        rows = max(1, height - 1)
+        """The title and a window of choices around the highlight, in ``height`` rows: all
+        choices when they fit, else ``height - 2`` of them and a line saying so."""
+        rows = len(self.labels) if len(self.labels) + 1 <= height else max(1, height - 2)
         start = min(max(0, self.index - rows // 2), max(0, len(self.labels) - rows))
         cancel = "; Esc cancels" if self.cancellable else ""
         out: StyleAndTextTuples = [("class:picker.title", f" {self.title} "),
@@ -111,10 +112,9 @@ class Picker:
             out.append((style, f" {mark} {self.numbers[i]:>{width}}. "))
             out.extend(styled_cards(self.labels[i], style))
             out.append(("", "\n"))
-        hidden = len(self.labels) - rows
-        if hidden > 0:
-            out.append(("class:more", f" {len(self.labels)} choices, {rows} shown: up/down "
-                                      "for the others \n"))
+        if len(self.labels) > rows:
+            out.append(("class:more", f" {len(self.labels)} choices, {start + 1}-"
+                                      f"{start + rows} shown: up/down for the others \n"))
         return out
 
 

@@ -83,6 +83,8 @@ class FitControl(UIControl):
         keys: the scroll keys named in the mark line (``"PgUp/PgDn"``).
         key: what identifies the lines' content (any value compared with ``==``); with it, the
             wrapped lines are reused until it changes.
+        get_sized: the lines for the exact room ``(width, rows)`` once it is known (a picker
+            keeps its highlighted choice in view); ``get_lines`` still gives the wanted height.
         style: a style for the mark line.
 
     Attributes:
@@ -92,8 +94,10 @@ class FitControl(UIControl):
 
     def __init__(self, get_lines: Callable[[int], Lines], *, anchor_bottom: bool = False,
                  keys: str = "PgUp/PgDn", style: str = "class:more",
-                 key: Callable[[], object] | None = None) -> None:
+                 key: Callable[[], object] | None = None,
+                 get_sized: Callable[[int, int], Lines] | None = None) -> None:
         self.get_lines = get_lines
+        self.get_sized = get_sized
         self.key = key
         self._cached: tuple[object, Lines] | None = None
         self.anchor_bottom = anchor_bottom
@@ -127,6 +131,8 @@ class FitControl(UIControl):
     def create_content(self, width: int, height: int | None) -> UIContent:
         lines = self.wrapped(width)
         rows = height if height is not None else len(lines)
+        if self.get_sized is not None and rows < len(lines):
+            lines = wrap_all(self.get_sized(width, rows), width)
         shown = self.window(lines, max(1, rows), width)
         return UIContent(get_line=lambda i: shown[i] if i < len(shown) else [],
                          line_count=len(shown), show_cursor=False)
