@@ -3,6 +3,8 @@ numbering, the log's scroll-back, the objective panel, and keys that do nothing 
 
 from __future__ import annotations
 
+import re
+
 from lancards.cli.local_session import LocalSession
 from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
@@ -120,3 +122,18 @@ def test_the_round_panel_shows_progress_and_r_shows_it_again():
         assert "round 1 over" not in d.press("enter")
         assert " Ann  ##......  level 3  (1 3)" in d.press("r")
         assert "round 1 over" not in d.press("escape")
+
+
+def test_a_long_picker_keeps_its_highlight_in_view_at_80x24():
+    hand = ["R1", "O2", "Y3", "G4", "B5", "P6", "R7", "O8", "Y9", "G10", "B11"]
+    state = build("level8-master", [hand, ["Y1"], ["Y2"]], turn=0, phase=Phase.PLAY)
+    with driven(level8_at(state), 80, 24) as d:
+        screen = d.press("m")
+        assert "every legal move" in screen
+        assert re.search(r"^ >  1\. discard", screen, re.MULTILINE), screen
+        screen = d.press(*["down"] * 9)
+        highlighted = [line for line in screen.splitlines()
+                       if line.startswith(" > ") and "discard" in line]
+        assert len(highlighted) == 1 and highlighted[0].startswith(" > 10. discard"), screen
+        assert re.search(r"11 choices, \d+-\d+ shown: up/down for the others", screen)
+        assert all(len(line) <= 80 for line in screen.splitlines())
