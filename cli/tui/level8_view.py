@@ -145,7 +145,11 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
         return ("class:dim", "shuffling and dealing..." if view.phase is not Phase.DRAW
                 else "reshuffling the discard piles (ruling L8-9)...")
     if snap.to_act == snap.seat:
-        return ("class:yourturn", f"YOUR TURN: {YOU_DOING.get(view.phase, view.phase.value)}")
+        doing = YOU_DOING.get(view.phase, view.phase.value)
+        shows = [a for a in snap.legal if type(a).__name__ == "Show"]
+        if view.phase is Phase.SHOW and shows:  # all of them when fewer than 3 (L8M-1)
+            doing = f"show {plural(len(shows[0].cards), 'card')} for I'll take that!"
+        return ("class:yourturn", f"YOUR TURN: {doing}")
     return ("class:turn", f"{snap.names[snap.to_act]} {PHASE_DOING.get(view.phase, '')}")
 
 

@@ -137,3 +137,14 @@ def test_a_long_picker_keeps_its_highlight_in_view_at_80x24():
         assert len(highlighted) == 1 and highlighted[0].startswith(" > 10. discard"), screen
         assert re.search(r"11 choices, \d+-\d+ shown: up/down for the others", screen)
         assert all(len(line) <= 80 for line in screen.splitlines())
+
+
+def test_showing_says_how_many_cards_when_fewer_than_three():
+    state = build("level8-master", [["R1"], ["TAKE", "O1"], ["Y1"]], turn=1, dealer=0)
+    state = state.evolve(phase=Phase.SHOW, show_queue=(0, 2), shown=((), (), ()))
+    with driven(level8_at(state), 80, 24) as d:
+        screen = d.text()
+        assert "YOUR TURN: show 1 card for I'll take that!" in " ".join(screen.split())
+        assert "Space marks 1 card (0 marked) · Enter shows them" in screen
+        assert "3 cards" not in screen
+        assert "Space marks 1 card (1 marked)" in d.press("space")
