@@ -115,7 +115,9 @@ SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34,
 
 
 def log_text(line: Any, names: tuple[str, ...]) -> str:
-    """A log line for the screen: the seat number replaced by the name, slots removed."""
+    """A log line for the screen. Sessions tell moves in words already
+    (:mod:`lancards.cli.tui.narrate`); a line still in notation (a fallback) gets the name for
+    its seat number and loses its slot ids."""
     if line.chat:
         return str(line.text)
     text = strip_slots(str(line.text))
