@@ -118,7 +118,8 @@ def meld_label(meld: Meld, names: Sequence[str]) -> str:
     else:
         colour = meld.colour.display if meld.colour else "?"
         what = f"colour group {meld.colour} ({colour})"
-    cards = " ".join(placed_text(p) for p in meld.cards)
+    placed = sorted(meld.cards, key=lambda p: p.number) if kind.is_run else meld.cards
+    cards = " ".join(placed_text(p) for p in placed)
     return f"{meld.id + 1} {names[meld.owner]}: {what}: {cards}"
 
 
