@@ -327,9 +327,12 @@ class Level8Controller(BaseController):
         if not plays:
             self.say("put the cursor on a special card you may play now", error=True)
         elif face is not None and face.kind is Kind.SKIP:
-            labels = [f"skip {name_of(snap, a.target)}" for a in plays if a.target is not None]
-            self.open_picker("put the Skip card in front of", labels,
-                             lambda i: self._submit_later(plays[i]))
+            targets = [a for a in plays if a.target is not None]
+            labels = [f"skip {name_of(snap, a.target)}" for a in targets if a.target is not None]
+            # the seats' own numbers, as on the table
+            self.open_numbered("put the Skip card in front of", labels,
+                               [a.target + 1 for a in targets if a.target is not None],
+                               lambda i: self._submit_later(targets[i]))
         else:
             self.submit(plays[0])
 

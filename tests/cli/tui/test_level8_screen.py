@@ -244,8 +244,9 @@ def test_skip_a_chosen_player():
     with driven(session) as d:
         screen = d.press("right", "p")
         assert "put the Skip card in front of" in screen
-        assert "1. skip Ben" in screen and "2. skip Cat" in screen
-        d.press("2")
+        # the picker numbers the players as the table does (Ben 2, Cat 3)
+        assert "2. skip Ben" in screen and "3. skip Cat" in screen
+        d.press("3")
         assert cards_of(session.state, session.state.in_front[2]) == ["SKIP"]
         assert session.state.turn == 1
 
