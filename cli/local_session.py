@@ -15,21 +15,20 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from lancards.cli.session import Banner, LogLine, TableSnapshot
+from lancards.cli.tui.narrate import ROUND_MARK, narrate
 from lancards.engine.core import (
     CHANCE,
     Bot,
     EngineError,
     IllegalActionError,
-    RandomInt,
-    Reveal,
     Seat,
 )
 from lancards.engine.driver import SeededChance
 from lancards.engine.options import OptionValue, RuleSetSpec
 from lancards.engine.options import rule_set as get_rule_set
 
-LOG_KEEP = 200
-"""How many log lines a snapshot carries (the most recent)."""
+LOG_KEEP = 20_000
+"""How many log lines a snapshot carries (the most recent; a whole game fits)."""
 
 CHAT_MAX = 200
 """Characters of a chat line that are kept (``Session.send_chat``)."""
@@ -151,7 +150,7 @@ class LocalSession:
         """Add a chat line from this seat (at most :data:`CHAT_MAX` characters are kept)."""
         text = " ".join(text.split())[:CHAT_MAX]
         if text:
-            self._log.append(LogLine(f"{self.names[self.seat]}: {text}", self.seat, chat=True))
+            self._add_log(LogLine(f"{self.names[self.seat]}: {text}", self.seat, chat=True))
             self._changed()
 
     def subscribe(self, callback: Callable[[], None]) -> None:
@@ -222,14 +221,19 @@ class LocalSession:
         return self.game.to_act(self.state) == self.seat and self.seat not in self.bots
 
     def _apply(self, action: Any) -> None:
+        before = self.game.view(self.state, self.seat)
         self.state = self.game.apply(self.state, action)
         self.history.append(action)
-        if not isinstance(action, Reveal | RandomInt):  # reveals and cuts flood the log
-            text = self.game.format_action(self.game.public_action(action))
-            seat = None if action.seat == CHANCE else action.seat
-            self._log.append(LogLine(text, seat))
-            del self._log[:-LOG_KEEP]
+        after = self.game.view(self.state, self.seat)
+        seat = None if action.seat == CHANCE else action.seat
+        for text in narrate(self.game.name, before, action, after, self.names, self.seat):
+            self._add_log(LogLine(text, seat, mark=text.startswith(ROUND_MARK)))
         self._changed()
+
+    def _add_log(self, line: LogLine) -> None:
+        number = self._log[-1].index + 1 if self._log else 1
+        self._log.append(LogLine(line.text, line.seat, line.chat, line.mark, number))
+        del self._log[:-LOG_KEEP]
         self._wake.set()
 
     def _changed(self) -> None:

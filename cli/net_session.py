@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.session import Banner, LogLine, TableSnapshot
+from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.p2p.core import GameCore
@@ -243,18 +244,54 @@ class NetworkSession:
                     node.submit(bot.choose(node.core.state, node.core.seat, legal))
 
     def _update_log(self) -> None:
+        """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines
+        with their author. A move's cards come from this peer's view just before it when
+        exactly one move arrived since the last call, else the move is told without them."""
         entries = self.core.record.entries
-        for entry in entries[self._logged:]:
-            payload = entry.payload
-            if payload.get("t") == "action":
-                seat = self.core._seat_of.get(entry.author)
-                self._log.append(LogLine(str(payload["a"]), seat))
+        new = [e for e in entries[self._logged:] if e.payload.get("t") == "action"]
+        before = getattr(self, "_log_view", None) if len(new) == 1 else None
+        after = self.core.state
+        pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
+        if pending is not None:
+            at, old_slots = pending
+            drawn = [s for s in after.hands[self.seat] if s not in old_slots]
+            card = after.cards.get(drawn[0]) if drawn else None
+            if card is not None:
+                line = self._log[at]
+                text = line.text.replace(" drew from ", f" drew {card_name(card)} from ", 1)
+                self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
+                self._log_pending = None
+        for entry in new:
+            seat = self.core._seat_of.get(entry.author)
+            try:
+                action = self.game.parse_action(str(entry.payload["a"]))
+                lines = narrate(self.game.name, before, action, after, self.names, self.seat)
+            except Exception:  # never lose a log line to a wording problem
+                lines = [str(entry.payload["a"])]
+            for text in lines:
+                if text == "You drew from the draw pile" and before is not None:
+                    self._log_pending = (len(self._log), before.hands[self.seat])
+                self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
+                                         index=len(self._log) + 1))
+        number = getattr(after, "round", 0)
+        if number >= 1 and number != getattr(self, "_log_round", 0):
+            self._log_round = number  # a new round: marked even when its moves came in a batch
+            if not any(line.mark and f" round {number}" in line.text for line in self._log[-8:]):
+                dealer = getattr(after, "dealer", -1)
+                text = round_marker(number, self.names[dealer] if 0 <= dealer < len(self.names)
+                                    else "")
+                self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
+        self._log_view = after
         self._logged = len(entries)
         for notice in self.node.notices:
+            who = self.names[notice.seat] if notice.seat is not None and \
+                0 <= notice.seat < len(self.names) else "?"
             if notice.kind == "chat":
-                self._log.append(LogLine(notice.text, notice.seat, chat=True))
+                self._log.append(LogLine(f"{who}: {notice.text}", notice.seat, chat=True,
+                                         index=len(self._log) + 1))
             elif notice.kind in ("cheat", "rejected"):
-                self._log.append(LogLine(f"! {notice.text}", notice.seat))
+                self._log.append(LogLine(f"! {notice.text}", notice.seat,
+                                         index=len(self._log) + 1))
         self.node.notices.clear()
 
     def _changed(self) -> None:

@@ -28,11 +28,22 @@ class Banner:
 
 @dataclass(frozen=True, slots=True)
 class LogLine:
-    """One line of the table's log: a move in notation with who made it, or a chat line."""
+    """One line of the table's log: a move told in words, a round marker, or a chat line.
+
+    Attributes:
+        text: the line as shown (``"Ada took your O3 (I'll take that!)"``; a chat line is
+            ``"NAME: text"``; see :mod:`lancards.cli.tui.narrate`).
+        seat: the seat that made the move or wrote the line (None: chance, the table).
+        chat: a chat line.
+        mark: a round marker (``"── round 2 · dealer Ada ──"``).
+        index: the line's number in the whole game's log, from 1 (0: not numbered).
+    """
 
     text: str
     seat: Seat | None = None
     chat: bool = False
+    mark: bool = False
+    index: int = 0
 
 
 @dataclass(frozen=True, slots=True)

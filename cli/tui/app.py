@@ -3,10 +3,14 @@
 One asyncio loop runs the screen and ``session.run()``; the session's change callback only
 invalidates the screen, and key handlers only call ``submit`` (which returns at once), so nothing
 ever waits on the network. Layout, top to bottom: banners (a cheater caught, "waiting for NAME",
-the result) and the progress line; the title with whose turn it is; the table (with the log and
-chat at the right from 100 columns, below it when narrower); the picker or lay-down builder; the
-hand; the message and key hints; the chat input. ``?`` shows every key; ``q`` leaves (with a
-confirmation while the game runs). Works from 80x24 up; prompt-toolkit redraws on resize.
+the result) and the progress line; the title with whose turn it is; the table; the log of moves
+told in words (:mod:`lancards.cli.tui.narrate`) with chat, taking every free row (at the right
+of the table from 120 columns); the picker or lay-down builder; the hand; the message and key
+hints; the chat input. Every panel wraps its lines and, when taller than its room, scrolls with a
+visible "more" mark (:mod:`lancards.cli.tui.fit`). ``?`` (keys), ``o`` (the level card or round
+objective in full) and the round results take the whole screen and scroll; ``q`` leaves (with a
+confirmation while the game runs). Works from 80x24 up; below that the screen says so and only
+``q`` acts. prompt-toolkit redraws on resize.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ import contextlib
 from typing import Any
 
 from prompt_toolkit.application import Application, get_app
-from prompt_toolkit.data_structures import Point
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
@@ -24,8 +27,6 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import (
     ConditionalContainer,
-    Float,
-    FloatContainer,
     FormattedTextControl,
     HSplit,
     Layout,
@@ -35,12 +36,13 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
-from prompt_toolkit.widgets import Frame, TextArea
+from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import BaseController, KeyHelp, styled_cards
 from lancards.cli.tui.eights_screen import EightsController
+from lancards.cli.tui.fit import FitControl, Lines, to_lines, wrap_all
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 
@@ -48,15 +50,26 @@ WIDE = 120
 """From this many columns the log stands at the right of the table."""
 
 LOG_WIDTH = 40
+"""The least columns of the log when it stands at the right of the table."""
+
+TABLE_WIDTH = 90
+"""Columns the table keeps when the log stands at its right; the log takes the rest."""
+
+MIN_COLUMNS, MIN_ROWS = 80, 24
+"""The smallest terminal the table is drawn in; below it only the quit keys act."""
 
 STATUS_OK, STATUS_LEFT = 0, 1
 """``run_table`` exit statuses: the game ended; the player left before the end."""
 
 GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("?", "show or hide this list of keys"),
+    ("o", "the full text of the current level card / round objective"),
+    ("r", "the progress of every player after the last round"),
+    ("PgUp / PgDn", "scroll the log back / forward through the whole game (also - and +)"),
+    ("< / >", "scroll the table up / down when it does not fit"),
     ("c", "chat: type a line, Enter sends, Esc cancels"),
     ("q", "leave the table (asks first while the game runs)"),
-    ("Enter / Esc", "close a result panel"),
+    ("Enter / Esc", "close a result panel (Up/Down scroll a long one)"),
 )
 
 STYLE = Style.from_dict({
@@ -77,6 +90,8 @@ STYLE = Style.from_dict({
     "picker.title": "bold reverse",
     "picker.selected": "reverse",
     "log.chat": "fg:#87d7ff",
+    "log.mark": "bold",
+    "more": "reverse",
     "banner.info": "bold fg:#ffffff bg:#005f87",
     "banner.waiting": "bold fg:#000000 bg:#ffd700",
     "banner.cheat": "bold fg:#ffffff bg:#af0000",
@@ -92,11 +107,17 @@ _KEY_NAMES = {
     Keys.Left: "left", Keys.Right: "right", Keys.Up: "up", Keys.Down: "down",
     Keys.ControlM: "enter", Keys.Escape: "escape", Keys.ControlI: "tab",
     Keys.BackTab: "s-tab", Keys.ControlH: "backspace", Keys.Backspace: "backspace",
+    Keys.PageUp: "pgup", Keys.PageDown: "pgdn",
 }
+
+SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34, "j": 0.34}
+"""Keys that scroll an open panel (help, objective, a result), in pages."""
 
 
 def log_text(line: Any, names: tuple[str, ...]) -> str:
-    """A log line for the screen: the seat number replaced by the name, slots removed."""
+    """A log line for the screen. Sessions tell moves in words already
+    (:mod:`lancards.cli.tui.narrate`); a line still in notation (a fallback) gets the name for
+    its seat number and loses its slot ids."""
     if line.chat:
         return str(line.text)
     text = strip_slots(str(line.text))
@@ -126,10 +147,19 @@ class TableScreen:
             Level8Controller(session) if self.game_name == "level8" else EightsController(session))
         self.tracker = RoundTracker(snap.names)
         self.reports: list[RoundReport] = []
+        self.last_report: RoundReport | None = None
         self.final_shown = False
         self.show_help = False
+        self.show_objective = False
         self.confirm_quit = False
         self.chatting = False
+        self._seen: tuple[Any, ...] = ()
+        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn",
+                                   key=self._log_key)
+        self.table_view = FitControl(self._table_lines, keys="< >")
+        self.overlay_view = FitControl(self._overlay_lines, keys="Up/Down")
+        self.panel_view = FitControl(self._panel_lines, keys="Up/Down",
+                                     get_sized=self._panel_sized)
         self.chat = TextArea(height=1, prompt="chat> ", multiline=False,
                              accept_handler=self._send_chat)
         self.app: Application[int] = Application(
@@ -149,11 +179,20 @@ class TableScreen:
 
     def _observe(self) -> None:
         snap = self.session.snapshot()
-        self.reports += self.tracker.observe(self.game_name, snap.view)
+        new = self.tracker.observe(self.game_name, snap.view)
+        self.reports += new
+        if new:
+            self.last_report = new[-1]
         if snap.outcome is not None and not self.final_shown:
             self.final_shown = True
             lines = final_lines(snap.outcome, snap.names, self.game_name)
-            self.reports.append(RoundReport(0, lines[0], tuple(lines[1:])))
+            final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
+            self.reports.append(final)
+            self.last_report = final
+        seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
+        if seen != self._seen:
+            self._seen = seen
+            self.controller.state_changed(snap)
 
     # -- keys --------------------------------------------------------------------------------
 
@@ -185,8 +224,16 @@ class TableScreen:
 
         return kb
 
+    def too_small(self) -> bool:
+        """Whether the terminal is below :data:`MIN_COLUMNS` x :data:`MIN_ROWS`."""
+        columns, rows = self._size()
+        return columns < MIN_COLUMNS or rows < MIN_ROWS
+
     def on_key(self, key: str) -> None:
-        """Handle one key name (``"left"``, ``"enter"``, ``"x"``...); never waits."""
+        """Handle one key name (``"left"``, ``"enter"``, ``"x"``...); never waits.
+
+        Below the minimum size only ``q`` (then ``y`` / ``n``) acts.
+        """
         snap = self.session.snapshot()
         over = snap.outcome is not None
         if self.confirm_quit:
@@ -195,8 +242,19 @@ class TableScreen:
             elif key in ("n", "N", "escape"):
                 self.confirm_quit = False
             return
-        if self.show_help:
-            self.show_help = False
+        if self.too_small():
+            if key == "q":
+                if over:
+                    self.app.exit(result=STATUS_OK)
+                else:
+                    self.confirm_quit = True
+            return
+        if self.show_help or self.show_objective:
+            if key in SCROLL_KEYS:
+                self.overlay_view.scroll_by(SCROLL_KEYS[key])
+            else:
+                self.show_help = self.show_objective = False
+                self.overlay_view.scroll = 0
             return
         if key == "q" and (over or not self.reports):
             if over:
@@ -205,15 +263,30 @@ class TableScreen:
                 self.confirm_quit = True
             return
         if self.reports:
-            if key in ("enter", "escape", "space"):
+            if key in SCROLL_KEYS:
+                self.overlay_view.scroll_by(SCROLL_KEYS[key])
+            elif key in ("enter", "escape", "space"):
                 self.reports.pop(0)
+                self.overlay_view.scroll = 0
             return
         if key == "?":
             self.show_help = True
+        elif key == "o":
+            self.show_objective = True
+        elif key == "r" and self.last_report is not None:
+            self.reports.append(self.last_report)
+        elif key in ("pgup", "-"):
+            self.log_view.scroll_by(1)
+        elif key in ("pgdn", "+"):
+            self.log_view.scroll_by(-1)
+        elif key in ("<", ">"):
+            self.table_view.scroll_by(1 if key == ">" else -1)
         elif key == "c":
             self.chatting = True
             self.app.layout.focus(self.chat)
         else:
+            if self.controller.error:
+                self.controller.say("")
             self.controller.handle(key, snap)
 
     def _send_chat(self, buffer: Any) -> bool:
@@ -231,58 +304,72 @@ class TableScreen:
 
     # -- layout ------------------------------------------------------------------------------
 
-    def _root(self) -> FloatContainer:
+    def _root(self) -> HSplit:
         wide = Condition(lambda: self._width() >= WIDE)
-        log_lines = lambda: self._log_lines()  # noqa: E731
-        self._hand_window = Window(FormattedTextControl(self._hand, focusable=True),
-                                   dont_extend_height=True, wrap_lines=False)
+        overlay = Condition(lambda: self._overlay_open())
+        small = Condition(lambda: self.too_small())
+        self._hand_window = Window(FitControl(self._hand_lines), dont_extend_height=True,
+                                   height=lambda: self._fit_height(self._hand_lines, 2))
+        table = Window(self.table_view, height=lambda: self._fit_height(
+            self._table_lines, 4, self._table_width()))
+        log = Window(self.log_view, style="class:dim",
+                     height=Dimension(min=2, preferred=2, max=1000))
         body = HSplit([
+            Window(FitControl(self._title_lines), dont_extend_height=True,
+                   height=lambda: self._fit_height(self._title_lines, 1)),
+            ConditionalContainer(table, filter=~wide),
+            ConditionalContainer(VSplit([
+                Window(self.table_view),
+                Window(width=1, char="│", style="class:dim"),
+                Window(self.log_view, width=lambda: self._log_width(), style="class:dim"),
+            ], height=Dimension(min=4, preferred=4, max=1000)), filter=wide),
+            ConditionalContainer(log, filter=~wide),
             ConditionalContainer(
-                Window(FormattedTextControl(self._banners), dont_extend_height=True),
-                filter=Condition(lambda: bool(self._banner_lines()))),
-            Window(FormattedTextControl(self._title), height=1),
-            VSplit([
-                Window(FormattedTextControl(self._table), wrap_lines=False),
-                ConditionalContainer(VSplit([
-                    Window(width=1, char="│", style="class:dim"),
-                    Window(FormattedTextControl(
-                        log_lines, get_cursor_position=self._log_end), width=LOG_WIDTH),
-                ]), filter=wide),
-            ]),
-            ConditionalContainer(
-                Window(FormattedTextControl(log_lines, get_cursor_position=self._log_end),
-                       height=3, style="class:dim"),
-                filter=~wide),
-            ConditionalContainer(
-                Window(FormattedTextControl(self._panel), height=Dimension(max=10),
-                       dont_extend_height=True, wrap_lines=True),
+                Window(self.panel_view, dont_extend_height=True,
+                       height=lambda: self._fit_height(self._panel_lines, 3, top=12)),
                 filter=Condition(lambda: self._panel() != [])),
             self._hand_window,
-            Window(FormattedTextControl(self._status), height=2),
+            Window(FitControl(self._status_lines), dont_extend_height=True,
+                   height=lambda: self._fit_height(self._status_lines, 2)),
             ConditionalContainer(self.chat, filter=Condition(lambda: self.chatting)),
         ])
-        floats = [
-            Float(ConditionalContainer(
-                Frame(Window(FormattedTextControl(self._help_text), dont_extend_width=True,
-                             dont_extend_height=True), title="keys (any key closes)"),
-                filter=Condition(lambda: self.show_help))),
-            Float(ConditionalContainer(
-                Frame(Window(FormattedTextControl(self._report_text), dont_extend_width=True,
-                             dont_extend_height=True), title=lambda: self._report_title()),
-                filter=Condition(lambda: bool(self.reports) and not self.show_help))),
-            Float(ConditionalContainer(
-                Frame(Window(FormattedTextControl(
-                    " Leave the table? The game goes on without you.\n y: leave   n: stay "),
-                    dont_extend_width=True, dont_extend_height=True), title="quit"),
-                filter=Condition(lambda: self.confirm_quit))),
-        ]
-        return FloatContainer(body, floats)
+        return HSplit([
+            ConditionalContainer(
+                Window(FormattedTextControl(self._banners), dont_extend_height=True),
+                filter=~small & Condition(lambda: bool(self._banner_lines()))),
+            ConditionalContainer(Window(FormattedTextControl(self._small_text),
+                                        wrap_lines=True), filter=small),
+            ConditionalContainer(Window(self.overlay_view), filter=~small & overlay),
+            ConditionalContainer(body, filter=~small & ~overlay),
+        ])
+
+    def _fit_height(self, lines: Any, least: int, width: int | None = None,
+                    top: int | None = None) -> Dimension:
+        """Rows for a panel: its wrapped lines (at least ``least``, at most ``top``)."""
+        count = len(wrap_all(lines(width or self._width()), width or self._width()))
+        count = min(count, top) if top else count
+        return Dimension(min=min(least, count), preferred=count, max=count)
+
+    def _overlay_open(self) -> bool:
+        return self.show_help or self.show_objective or bool(self.reports) or \
+            self.confirm_quit
+
+    def _size(self) -> tuple[int, int]:
+        try:
+            size = get_app().output.get_size()
+            return int(size.columns), int(size.rows)
+        except Exception:
+            return 80, 24
 
     def _width(self) -> int:
-        try:
-            return int(get_app().output.get_size().columns)
-        except Exception:
-            return 80
+        return self._size()[0]
+
+    def _log_width(self) -> int:
+        """Columns of the log at the right (from :data:`WIDE`): what the table leaves."""
+        return max(LOG_WIDTH, self._width() - TABLE_WIDTH - 1)
+
+    def _table_width(self) -> int:
+        return self._width() - (self._log_width() + 1 if self._width() >= WIDE else 0)
 
     def _snap(self) -> TableSnapshot:
         return self.session.snapshot()
@@ -301,59 +388,89 @@ class TableScreen:
             out += [(style, text.ljust(self._width())), ("", "\n")]
         return out[:-1]
 
-    def _title(self) -> StyleAndTextTuples:
-        return self.controller.title(self._snap())
+    def _small_text(self) -> StyleAndTextTuples:
+        columns, rows = self._size()
+        if self.confirm_quit:
+            return [("class:error", " Leave the table? The game goes on without you. "
+                                    "y: leave  n: stay")]
+        return [("class:error", f" The window is {columns}x{rows}; the table needs "
+                                f"{MIN_COLUMNS}x{MIN_ROWS}.\n Enlarge it, or q to leave.")]
 
-    def _table(self) -> StyleAndTextTuples:
-        width = self._width() - (LOG_WIDTH + 1 if self._width() >= WIDE else 0)
-        return self.controller.table(self._snap(), width)
+    def _title_lines(self, width: int) -> Lines:
+        return to_lines(self.controller.title(self._snap()))
 
-    def _log_lines(self) -> StyleAndTextTuples:
+    def _table_lines(self, width: int) -> Lines:
+        return to_lines(self.controller.table(self._snap(), width))
+
+    def _log_key(self) -> object:
+        """What identifies the log's content: its length and its last lines (a networked
+        session may complete a line it already showed, e.g. the card of an own draw)."""
+        log = self._snap().log
+        return (len(log), tuple(line.text for line in list(log)[-8:]))
+
+    def _log_lines(self, width: int) -> Lines:
         snap = self._snap()
-        out: StyleAndTextTuples = []
-        limit = LOG_WIDTH - 1 if self._width() >= WIDE else self._width() - 1
-        for line in list(snap.log)[-60:]:
-            style = "class:log.chat" if line.chat else ""
-            out += [(style, " " + log_text(line, snap.names)[:limit - 1]), ("", "\n")]
-        return out[:-1] or [("class:dim", " (log and chat)")]
-
-    def _log_end(self) -> Point:
-        return Point(0, max(0, min(60, len(self._snap().log)) - 1))
+        out: Lines = []
+        for line in snap.log:
+            style = "class:log.chat" if line.chat else "class:log.mark" if \
+                getattr(line, "mark", False) else ""
+            out.append([(style, " " + log_text(line, snap.names))])
+        return out or [[("class:dim", " (the log of moves and chat)")]]
 
     def _panel(self) -> StyleAndTextTuples:
-        return self.controller.panel(self._snap(), 10) or []
+        return self.controller.panel(self._snap(), 12) or []
 
-    def _hand(self) -> StyleAndTextTuples:
-        return self.controller.hand_view(self._snap(), self._width())
+    def _panel_lines(self, width: int) -> Lines:
+        return to_lines(self._panel()) if self._panel() else []
 
-    def _status(self) -> StyleAndTextTuples:
+    def _panel_sized(self, width: int, rows: int) -> Lines:
+        panel = self.controller.panel(self._snap(), rows)
+        return to_lines(panel) if panel else []
+
+    def _hand_lines(self, width: int) -> Lines:
+        return to_lines(self.controller.hand_view(self._snap(), width))
+
+    def _status_lines(self, width: int) -> Lines:
         c: BaseController = self.controller
-        message = ("class:error" if c.error else "class:message", " " + c.message)
-        hints = ("class:hints", " " + self.controller.hints(self._snap()) + " · ? keys · q quit")
-        return [message, ("", "\n"), hints]
+        snap = self._snap()
+        text = c.own_move(snap) or c.message
+        message = ("class:error" if c.error else "class:message", " " + text)
+        hints = " " + self.controller.hints(snap)
+        for extra in (" · ? keys", " · q quit", " · o goal"):
+            if len(hints) + len(extra) <= width:  # what fits: the rest is in the ? list
+                hints += extra
+        return [[message], [("class:hints", hints)]]
 
-    def _help_text(self) -> StyleAndTextTuples:
-        rows = (*self.controller.help(), *GLOBAL_HELP)
-        width = max(len(k) for k, _ in rows)
-        return [("", "".join(f" {k:<{width}}  {v} \n" for k, v in rows).rstrip("\n"))]
+    def _overlay_lines(self, width: int) -> Lines:
+        if self.confirm_quit:
+            return [[("class:picker.title", " quit ")],
+                    [("", " Leave the table? The game goes on without you.")],
+                    [("class:hints", " y: leave   n: stay")]]
+        if self.show_help:
+            rows = (*self.controller.help(), *GLOBAL_HELP)
+            key_w = max(len(k) for k, _ in rows)
+            out: Lines = [[("class:picker.title", " keys (Up/Down scroll, any other key "
+                                                  "closes) ")]]
+            out += [[("", f" {k:<{key_w}}  {v}")] for k, v in rows]
+            return out
+        if self.show_objective:
+            out = [[("class:picker.title", " objective (any key closes) ")]]
+            out += [[("", " " + line)] for line in self.controller.objective(self._snap())]
+            return out
+        return self._report_lines()
 
-    def _report_title(self) -> str:
-        if not self.reports:
-            return ""
-        report = self.reports[0]
-        return "game over" if report.round == 0 else f"round {report.round} over"
-
-    def _report_text(self) -> StyleAndTextTuples:
+    def _report_lines(self) -> Lines:
         if not self.reports:
             return []
         report = self.reports[0]
-        out: StyleAndTextTuples = []
+        title = "game over" if report.round == 0 else f"round {report.round} over"
+        out: Lines = [[("class:picker.title", f" {title} ")]]
         if report.round == 0:
-            out.append(("class:result", f" {report.summary} \n"))
+            out.append([("class:result", f" {report.summary}")])
         for line in report.lines:
-            out += [("", " "), *styled_cards(line), ("", " \n")]
+            out.append([("", " "), *styled_cards(line)])
         more = "q: leave" if report.round == 0 else "Enter: continue"
-        out.append(("class:hints", f" {more} "))
+        out.append([("class:hints", f" {more}")])
         return out
 
     # -- running -----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ and draws its parts of the screen as prompt-toolkit formatted text. Controllers 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,22 +16,39 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
+from lancards.cli.tui.narrate import move_label
 from lancards.engine.core import EngineError
 
 KeyHelp = tuple[str, str]
 """(keys, what they do) for the ``?`` screen."""
 
+_PREFIX = re.compile(r"^(seat \d+: )?(illegal|malformed) '[^']*': ")
+_RULINGS = re.compile(r"\(ruling ([\w-]+)\)(?: \(ruling ([\w-]+)\))+")
+
+
+def short_error(text: str) -> str:
+    """An engine error for the message line: without the repeated action notation (the
+    screen shows the cards), without slot ids, and with ruling ids said once
+    (``(ruling L8-4) (ruling L8-5)`` becomes ``(rulings L8-4, L8-5)``)."""
+    text = strip_slots(_PREFIX.sub("", text))
+    return _RULINGS.sub(lambda m: "(rulings " + ", ".join(
+        re.findall(r"ruling ([\w-]+)", m.group(0))) + ")", text)
+
 
 @dataclass
 class Picker:
-    """A list of choices shown above the hand: up/down (or 1-9) and Enter pick, Esc cancels.
+    """A list of choices shown above the hand: up/down and Enter, or the choice's number, pick;
+    Esc cancels.
 
     Attributes:
         title: what is being chosen.
         labels: one line per choice.
         on_pick: called with the index chosen.
-        index: the highlighted choice.
+        index: the highlighted choice (open on the likely one).
         cancellable: whether Esc closes it (a choice the rules force cannot be cancelled).
+        numbers: the number shown and typed for each choice (default 1, 2, 3...): a picker of
+            things numbered on the table (combinations, seats) uses the table's numbers, so a
+            person sees one numbering.
     """
 
     title: str
@@ -38,9 +56,20 @@ class Picker:
     on_pick: Callable[[int], None]
     index: int = 0
     cancellable: bool = True
+    numbers: list[int] = field(default_factory=list)
+    typed: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.numbers) != len(self.labels):
+            self.numbers = list(range(1, len(self.labels) + 1))
 
     def handle(self, key: str) -> bool | None:
-        """Returns True when picked, False when cancelled, None to stay open."""
+        """Returns True when picked, False when cancelled, None to stay open.
+
+        A digit picks the choice of that number at once; when no choice has that number but
+        longer ones start with it (combinations 10, 11...), it highlights the first of them
+        and waits for the next digit or Enter.
+        """
         if key in ("up", "k"):
             self.index = (self.index - 1) % len(self.labels)
         elif key in ("down", "j"):
@@ -48,27 +77,44 @@ class Picker:
         elif key == "enter":
             self.on_pick(self.index)
             return True
-        elif key.isdigit() and 1 <= int(key) <= min(9, len(self.labels)):
-            self.index = int(key) - 1
-            self.on_pick(self.index)
-            return True
+        elif key.isdigit():
+            typed = self.typed + key
+            texts = [str(n) for n in self.numbers]
+            if not any(t.startswith(typed) for t in texts):
+                typed = key
+            matches = [i for i, t in enumerate(texts) if t.startswith(typed)]
+            self.typed = typed
+            if not matches:
+                self.typed = ""
+                return None
+            exact = [i for i in matches if texts[i] == typed]
+            self.index = exact[0] if exact else matches[0]
+            if exact:
+                self.typed = ""
+                self.on_pick(self.index)
+                return True
         elif key == "escape" and self.cancellable:
             return False
         return None
 
     def render(self, height: int) -> StyleAndTextTuples:
-        """The title and a window of at most ``height - 1`` choices around the highlight."""
-        rows = max(1, height - 1)
+        """The title and a window of choices around the highlight, in ``height`` rows: all
+        choices when they fit, else ``height - 2`` of them and a line saying so."""
+        rows = len(self.labels) if len(self.labels) + 1 <= height else max(1, height - 2)
         start = min(max(0, self.index - rows // 2), max(0, len(self.labels) - rows))
+        cancel = "; Esc cancels" if self.cancellable else ""
         out: StyleAndTextTuples = [("class:picker.title", f" {self.title} "),
-                                   ("", "  (up/down, 1-9, Enter; Esc cancels)\n")]
+                                   ("", f"  (its number, or up/down and Enter{cancel})\n")]
+        width = len(str(max(self.numbers, default=1)))
         for i in range(start, min(len(self.labels), start + rows)):
             mark = ">" if i == self.index else " "
             style = "class:picker.selected" if i == self.index else ""
-            number = f"{i + 1}." if i < 9 else "  "
-            out.append((style, f" {mark} {number} "))
+            out.append((style, f" {mark} {self.numbers[i]:>{width}}. "))
             out.extend(styled_cards(self.labels[i], style))
             out.append(("", "\n"))
+        if len(self.labels) > rows:
+            out.append(("class:more", f" {len(self.labels)} choices, {start + 1}-"
+                                      f"{start + rows} shown: up/down for the others \n"))
         return out
 
 
@@ -113,26 +159,59 @@ class BaseController:
     picker: Picker | None = None
     marks: set[int] = field(default_factory=set)
 
+    own_after: int | None = None
+
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the message line."""
         self.message, self.error = text, error
+        self.own_after = None
 
     def submit(self, action: Any) -> bool:
-        """Submit ``action``; an ``EngineError`` becomes the (error) message. True if sent."""
+        """Submit ``action``; an ``EngineError`` becomes the (error) message. True if sent.
+
+        Once sent, the message line tells the move as the log does ("You drew P9 from the draw
+        pile"), as soon as the session has logged it (see :meth:`own_move`).
+        """
+        log = self.session.snapshot().log
+        after = log[-1].index if log else 0
         try:
             self.session.submit(action)
         except EngineError as exc:
-            self.say(str(exc), error=True)
+            self.say(short_error(str(exc)), error=True)
             return False
         text = strip_slots(str(action)).split(": ", 1)[-1]
-        self.say(f"you played {text.removeprefix('play ')}")
+        self.say(f"sent: {text.removeprefix('play ')}")
+        self.own_after = after
         self.marks.clear()
         return True
+
+    def own_move(self, snap: TableSnapshot) -> str:
+        """The log's words for this seat's last submitted move, once logged, else ``""``."""
+        if self.own_after is None or self.error:
+            return ""
+        for line in snap.log:
+            if line.index > self.own_after and line.seat == snap.seat and not line.chat:
+                return str(line.text)
+        return ""
+
+    def state_changed(self, snap: TableSnapshot) -> None:
+        """The turn or phase changed: an error about the earlier state is stale, so it goes."""
+        if self.error:
+            self.say("")
+
+    def objective(self, snap: TableSnapshot) -> list[str]:
+        """The full text of what is played for now (the ``o`` panel)."""
+        return []
 
     def open_picker(self, title: str, labels: Sequence[str], on_pick: Callable[[int], None],
                     cancellable: bool = True) -> None:
         """Open a picker (see :class:`Picker`)."""
         self.picker = Picker(title, list(labels), on_pick, 0, cancellable)
+
+    def open_numbered(self, title: str, labels: Sequence[str], numbers: Sequence[int],
+                      on_pick: Callable[[int], None], start: int = 0) -> None:
+        """Open a picker whose choices carry the table's own numbers (see :class:`Picker`)."""
+        self.picker = Picker(title, list(labels), on_pick, start, True, list(numbers))
 
     def menu_of_moves(self, snap: TableSnapshot) -> None:
         """Open a picker of every legal move in notation (the fallback for any situation)."""
@@ -140,7 +219,8 @@ class BaseController:
         if not legal:
             self.say("you have no move now", error=True)
             return
-        labels = [strip_slots(str(a)).split(": ", 1)[-1] for a in legal]
+        labels = [move_label(snap.game.name, snap.view, a, snap.names, snap.seat)
+                  for a in legal]
         self.open_picker("every legal move", labels, lambda i: self._submit_later(legal[i]))
 
     def _submit_later(self, action: Any) -> None:
@@ -161,3 +241,8 @@ def name_of(snap: TableSnapshot, seat: int) -> str:
     """The nickname of ``seat``, ``"you"``-marked for the own seat."""
     name = snap.names[seat]
     return f"{name} (you)" if seat == snap.seat and not name.lower().startswith("you") else name
+
+
+def verb_for(name: str, singular: str, plural: str) -> str:
+    """``"Ada leads"`` but ``"You lead"``: the verb agreeing with ``name``."""
+    return f"{name} {plural if name == 'You' else singular}"

@@ -16,7 +16,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
-from lancards.cli.tui.controller import BaseController, KeyHelp, name_of
+from lancards.cli.tui.controller import BaseController, KeyHelp, name_of, verb_for
+from lancards.cli.tui.narrate import objective_text, plural
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
 from lancards.engine.eights.cards import CARDS, NUMBERS, Card
@@ -55,7 +56,7 @@ def objective_line(view: EightsState) -> str:
     if view.round < 1:
         return "cutting for the first dealer (ruling E-2)"
     objective = view.rules.objectives.for_round(view.round)
-    return f"objective: {objective.describe()} [{view.rules.objectives.notice}]"
+    return f"objective: {objective_text(objective)} [{view.rules.objectives.notice}]"
 
 
 @dataclass
@@ -84,8 +85,7 @@ class EightsController(BaseController):
 
     def table(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         view: EightsState = snap.view
-        out: StyleAndTextTuples = [("class:objective", " " + objective_line(view)[:width - 2]
-                                    + "\n")]
+        out: StyleAndTextTuples = [("class:objective", " " + objective_line(view) + "\n")]
         totals = view.totals()
         name_w = max(6, min(16, max(len(n) for n in snap.names) + 1))
         out.append(("class:header", f"   # {'player':<{name_w}} hand tricks total\n"))
@@ -130,7 +130,8 @@ class EightsController(BaseController):
                     out.append(("class:declare", " take" if play.take else " no take"))
             out.append(("", "\n"))
         elif view.phase is Phase.TRICKS and view.turn >= 0:
-            out.append(("", f" trick {number}: {name_of(snap, view.turn)} leads\n"))
+            out.append(("", f" trick {number}: "
+                            f"{verb_for(name_of(snap, view.turn), 'leads', 'lead')}\n"))
         if view.trick_winners:
             last = len(view.trick_winners)
             cards = [CARDS[e.card] for e in view.history if e.number == last and e.card >= 0]
@@ -145,7 +146,8 @@ class EightsController(BaseController):
         flat = flat_hand(view, snap.seat)
         self.cursor = min(self.cursor, max(0, len(flat) - 1))
         playable = {a.slot for a in snap.legal if isinstance(a, Play)}
-        out: StyleAndTextTuples = [("class:header", f" your hand ({len(flat)} cards):\n")]
+        out: StyleAndTextTuples = [("class:header",
+                                    f" your hand ({plural(len(flat), 'card')}):\n")]
         index = 0
         for suit, cards in suit_rows(view, snap.seat):
             out.append(("", f"  {suit.title:<7}"))
@@ -166,7 +168,7 @@ class EightsController(BaseController):
 
     def hints(self, snap: TableSnapshot) -> str:
         if self.picker is not None:
-            return "up/down or 1-9 and Enter to choose, Esc to cancel"
+            return "a choice's number, or up/down and Enter · Esc cancels"
         if snap.to_act != snap.seat:
             return "m moves · c chat"
         if any(isinstance(a, Pass) for a in snap.legal):
@@ -175,6 +177,21 @@ class EightsController(BaseController):
 
     def help(self) -> tuple[KeyHelp, ...]:
         return HELP
+
+    def objective(self, snap: TableSnapshot) -> list[str]:
+        """This round's objective in full, then every round's (ruling E-6; round 8: E-7)."""
+        view: EightsState = snap.view
+        objectives = view.rules.objectives
+        out = [objective_line(view), ""]
+        for number in range(1, 8):
+            mark = ">" if number == view.round else " "
+            out.append(f" {mark} round {number}: {objective_text(objectives.for_round(number))}")
+        mark = ">" if view.round >= 8 else " "
+        out.append(f" {mark} round 8: the layout: +10 per card left, -25 for going out "
+                   "(ruling E-7)")
+        out += ["", f"objectives: {objectives.notice}",
+                "the lowest total after round 8 wins (ruling E-9)"]
+        return out
 
     def handle(self, key: str, snap: TableSnapshot) -> None:
         """React to one key (never waits)."""
@@ -209,7 +226,12 @@ class EightsController(BaseController):
 
     def _play(self, snap: TableSnapshot, current: tuple[SlotId, Card], key: str) -> None:
         if not snap.legal:
-            self.say("not your turn", error=True)
+            if snap.to_act == snap.seat:
+                self.say("your move is on its way to the table; a moment", error=True)
+            else:
+                who = snap.names[snap.to_act] if snap.to_act is not None and \
+                    0 <= snap.to_act < len(snap.names) else "the deal"
+                self.say(f"not your turn: waiting for {who}", error=True)
             return
         slot, card = current
         plays = [a for a in snap.legal if isinstance(a, Play) and a.slot == slot]

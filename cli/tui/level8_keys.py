@@ -11,7 +11,6 @@ take that!) or chooses a shown card; ``m`` lists every legal move.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -22,7 +21,14 @@ from lancards.cli.session import TableSnapshot
 from lancards.cli.tui import level8_view as draw
 from lancards.cli.tui.builder import LayDownBuilder
 from lancards.cli.tui.cards import placed_text
-from lancards.cli.tui.controller import BaseController, KeyHelp, name_of, styled_cards
+from lancards.cli.tui.controller import (
+    BaseController,
+    KeyHelp,
+    name_of,
+    short_error,
+    styled_cards,
+)
+from lancards.cli.tui.narrate import plural
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
     Add,
@@ -74,14 +80,6 @@ BUILDER_HELP: tuple[KeyHelp, ...] = (
 )
 
 
-_PREFIX = re.compile(r"^(seat \d+: )?(illegal|malformed) '[^']*': ")
-
-
-def short_error(text: str) -> str:
-    """An engine error without the repeated action notation (the screen shows the cards)."""
-    return _PREFIX.sub("", text)
-
-
 def _of(legal: Any, kind: type[A], test: Callable[[A], bool] = lambda a: True) -> list[A]:
     return [a for a in legal if isinstance(a, kind) and test(a)]
 
@@ -117,8 +115,19 @@ class Level8Controller(BaseController):
                     labels[p.slot] = str(index + 1)
         self.marks &= {s for s, _ in cards}
         sort = "colour" if self.by_colour else "number"
-        out: StyleAndTextTuples = [("class:header", f" your hand ({len(cards)} cards, "
-                                                    f"by {sort}; s sorts):\n")]
+        view: Level8State = snap.view
+        kept = list(view.kept[snap.seat]) if view.kept and view.phase is Phase.KEEP else []
+        for slot in kept:
+            labels[slot] = "k"
+        out: StyleAndTextTuples = [("class:header", f" your hand ({plural(len(cards), 'card')}, "
+                                                    f"by {sort}; s sorts)")]
+        if view.phase is Phase.KEEP:
+            names = " ".join(str(view.cards.get(s, "?")) for s in kept) or "nothing yet"
+            out.append(("", " · you keep: "))
+            out.extend(styled_cards(names))
+            out.append(("", "\n"))
+        else:
+            out.append(("", ":\n"))
         return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
 
     def panel(self, snap: TableSnapshot, height: int) -> StyleAndTextTuples | None:
@@ -142,7 +151,8 @@ class Level8Controller(BaseController):
         for index, (component, group) in enumerate(
                 zip(builder.level, builder.groups, strict=True)):
             out.append(("", f"  {index + 1} {component!s:<22} "))
-            out.extend(styled_cards(" ".join(placed_text(p) for p in group) or "-"))
+            shown = sorted(group, key=lambda p: p.number) if component.kind.is_run else group
+            out.extend(styled_cards(" ".join(placed_text(p) for p in shown) or "-"))
             problem = problems[index]
             out.append(("class:error", f"  x {problem}") if problem else ("class:ok", "  ok"))
             out.append(("", "\n"))
@@ -156,24 +166,53 @@ class Level8Controller(BaseController):
     def hints(self, snap: TableSnapshot) -> str:
         """The keys that do something now."""
         if self.picker is not None:
-            return "up/down or 1-9 and Enter to choose, Esc to cancel"
+            return "a choice's number, or up/down and Enter · Esc cancels"
         if self.builder is not None:
-            return "1-9 assign · 0 unassign · j/J/v joker value · Tab offers · Enter lay down · Esc"
+            return "1-9 assign · 0 unassign · j/J/v joker · Tab offers · Enter lay down · Esc"
         if snap.to_act != snap.seat:
             return "s sort · m moves · c chat"
         phase = snap.view.phase
         return {
-            Phase.DRAW: "d draw pile · 1-6 a discard pile · s sort",
+            Phase.DRAW: f"d draw pile · 1-{snap.view.n} a discard pile · s sort",
             Phase.PLAY: "l lay down · a add · x discard · p play special · m moves",
-            Phase.SHOW: "Space mark 3 cards · Enter show them · m moves",
+            Phase.SHOW: self._show_hint(snap),
             Phase.CHOOSE: "Enter choose a shown card · n none · m moves",
             Phase.SWAP: "x put the card on your discard pile (up to 3) · e draw and end",
             Phase.KEEP: "k keep the card under the cursor · e done",
             Phase.SKIPPED: "Enter or e: serve the Skip (your turn is skipped)",
         }.get(phase, "m moves")
 
+    def _show_hint(self, snap: TableSnapshot) -> str:
+        shows = _of(snap.legal, Show)
+        need = len(shows[0].cards) if shows else 0
+        return (f"Space marks {plural(need, 'card')} ({len(self.marks)} marked) · "
+                "Enter shows them · m moves")
+
     def help(self) -> tuple[KeyHelp, ...]:
         return HELP + BUILDER_HELP
+
+    def objective(self, snap: TableSnapshot) -> list[str]:
+        """Every player's level card side: the current level of each, then the whole card."""
+        view: Level8State = snap.view
+        out = [f"{draw.EDITION_TITLES.get(snap.rule_set, snap.rule_set)}: lay down your "
+               "level's combinations, then go out; climb 8 levels to win (rulings L8-4, L8-10).",
+               ""]
+        for seat in range(view.n):
+            level = view.levels[seat]
+            who = name_of(snap, seat)
+            if level >= 9:
+                out.append(f"{seat + 1} {who}: WIN")
+            else:
+                out.append(f"{seat + 1} {who}: level {level}: "
+                           f"{draw.requirement(view.level(seat))}")
+        card = view.level_cards[snap.seat] if view.level_cards else None
+        if card is not None:
+            out += ["", f"your level card ({card.name}):"]
+            mine = view.levels[snap.seat]
+            for number, level_ in enumerate(card.levels, start=1):
+                mark = ">" if number == mine else " "
+                out.append(f" {mark} level {number}: {draw.requirement(level_)}")
+        return out
 
     # -- keys --------------------------------------------------------------------------------
 
@@ -206,16 +245,25 @@ class Level8Controller(BaseController):
         face = current[1] if current else None
         if not legal:
             if key in "dlaxpkne" or key == "enter":
-                who = "nobody" if snap.to_act is None or snap.to_act < 0 else \
-                    snap.names[snap.to_act]
-                self.say(f"not your move: waiting for {who}", error=True)
+                if snap.to_act == snap.seat:
+                    self.say("your move is on its way to the table; a moment", error=True)
+                    return
+                who = "the game is over" if snap.to_act is None else \
+                    "waiting for the shuffle and deal" if snap.to_act < 0 else \
+                    f"waiting for {snap.names[snap.to_act]}"
+                self.say(f"not your move: {who}", error=True)
             return
         if key == "d":
             self._one(_of(legal, Draw), "you cannot draw now")
         elif key.isdigit() and view.phase is Phase.DRAW:
             owner = int(key) - 1
+            if not 0 <= owner < view.n:
+                self.say(f"there is no player {key}: the players are 1 to {view.n}",
+                         error=True)
+                return
+            whose = "your" if owner == snap.seat else f"{snap.names[owner]}'s"
             self._one(_of(legal, DrawDiscard, lambda a: a.owner == owner),
-                      f"there is no card to draw from player {key}'s discard pile")
+                      f"{whose} discard pile ({owner + 1}) is empty")
         elif key == "x" and view.phase is Phase.SWAP:
             self._one(_of(legal, SwapPut, lambda a: a.card.card is face),
                       "you cannot put that card down now (at most 3 are swapped)")
@@ -257,11 +305,12 @@ class Level8Controller(BaseController):
                 self.submit(match[0])
         elif view.phase is Phase.CHOOSE:
             chooses = _of(legal, Choose)
-            labels = ["take none"] + [
-                f"{name_of(snap, self._owner(view, a.slot))}'s {view.cards.get(a.slot, '?')}"
-                for a in chooses if a.slot is not None]
-            ordered = [a for a in chooses if a.slot is None]
-            ordered += [a for a in chooses if a.slot is not None]
+            ordered = [a for a in chooses if a.slot is not None]
+            labels = [f"{name_of(snap, self._owner(view, a.slot))}'s "
+                      f"{view.cards.get(a.slot, '?')}" for a in ordered]
+            ordered += [a for a in chooses if a.slot is None]
+            labels += ["take none"] * (len(ordered) - len(labels))
+            # the picker opens on the first shown card: Enter Enter never throws it away
             self.open_picker("take which shown card (I'll take that!)", labels,
                              lambda i: self._submit_later(ordered[i]))
         elif view.phase is Phase.SKIPPED:
@@ -278,9 +327,12 @@ class Level8Controller(BaseController):
         if not plays:
             self.say("put the cursor on a special card you may play now", error=True)
         elif face is not None and face.kind is Kind.SKIP:
-            labels = [f"skip {name_of(snap, a.target)}" for a in plays if a.target is not None]
-            self.open_picker("put the Skip card in front of", labels,
-                             lambda i: self._submit_later(plays[i]))
+            targets = [a for a in plays if a.target is not None]
+            labels = [f"skip {name_of(snap, a.target)}" for a in targets if a.target is not None]
+            # the seats' own numbers, as on the table
+            self.open_numbered("put the Skip card in front of", labels,
+                               [a.target + 1 for a in targets if a.target is not None],
+                               lambda i: self._submit_later(targets[i]))
         else:
             self.submit(plays[0])
 
@@ -288,7 +340,7 @@ class Level8Controller(BaseController):
         adds = _of(snap.legal, Add, lambda a: a.card.card is face)
         if not adds:
             reason = ("lay down your level first (ruling L8-7)" if not snap.view.down[snap.seat]
-                      else f"{face} fits no meld on the table")
+                      else f"{face} fits no combination on the table")
             self.say(reason, error=True)
             return
         melds = sorted({a.meld for a in adds})
@@ -303,8 +355,9 @@ class Level8Controller(BaseController):
             self.open_picker("the joker's value", labels,
                              lambda i: self._submit_later(options[i]))
 
-        labels = [draw.meld_label(by_id[m], snap.names) for m in melds]
-        self.open_picker(f"add {face} to which meld", labels, pick_meld)
+        labels = [draw.meld_label(by_id[m], snap.names).split(" ", 1)[1] for m in melds]
+        self.open_numbered(f"add {face} to which combination", labels,
+                           [m + 1 for m in melds], pick_meld)
 
     # -- the lay-down builder ----------------------------------------------------------------
 

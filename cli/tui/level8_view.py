@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import name_of, styled_cards
+from lancards.cli.tui.narrate import plural
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.level8.cards import COLOUR_INDEX, Card
 from lancards.engine.level8.levels import Component, ComponentKind
@@ -102,7 +103,11 @@ def requirement(level: Sequence[Component]) -> str:
 
 
 def meld_label(meld: Meld, names: Sequence[str]) -> str:
-    """``"2 Ada: run 3-6: R3 B4 J1-5=5 G6"`` (jokers with their declared values, ruling L8-6)."""
+    """``"2 Ada: run 3-6: R3 B4 J1-5=5 G6"`` (jokers with their declared values, ruling L8-6).
+
+    The leading number is the combination's number on screen, from 1 (the engine's meld id
+    plus one): the ``a`` picker and the log ("added R7 to combination 2") use the same one.
+    """
     kind = meld.kind
     if kind is ComponentKind.SET:
         what = f"set of {meld.number}s"
@@ -113,8 +118,9 @@ def meld_label(meld: Meld, names: Sequence[str]) -> str:
     else:
         colour = meld.colour.display if meld.colour else "?"
         what = f"colour group {meld.colour} ({colour})"
-    cards = " ".join(placed_text(p) for p in meld.cards)
-    return f"{meld.id} {names[meld.owner]}: {what}: {cards}"
+    placed = sorted(meld.cards, key=lambda p: p.number) if kind.is_run else meld.cards
+    cards = " ".join(placed_text(p) for p in placed)
+    return f"{meld.id + 1} {names[meld.owner]}: {what}: {cards}"
 
 
 def title(snap: TableSnapshot) -> StyleAndTextTuples:
@@ -140,7 +146,11 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
         return ("class:dim", "shuffling and dealing..." if view.phase is not Phase.DRAW
                 else "reshuffling the discard piles (ruling L8-9)...")
     if snap.to_act == snap.seat:
-        return ("class:yourturn", f"YOUR TURN: {YOU_DOING.get(view.phase, view.phase.value)}")
+        doing = YOU_DOING.get(view.phase, view.phase.value)
+        shows = [a for a in snap.legal if type(a).__name__ == "Show"]
+        if view.phase is Phase.SHOW and shows:  # all of them when fewer than 3 (L8M-1)
+            doing = f"show {plural(len(shows[0].cards), 'card')} for I'll take that!"
+        return ("class:yourturn", f"YOUR TURN: {doing}")
     return ("class:turn", f"{snap.names[snap.to_act]} {PHASE_DOING.get(view.phase, '')}")
 
 
@@ -183,7 +193,8 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
             out.append(card_fragment(card if card is not None else "?"))
     out.append(("", "\n"))
     if view.melds:
-        out.append(("class:header", " on the table:\n"))
+        out.append(("class:header", f" on the table ({plural(len(view.melds), 'combination')}"
+                                    "):\n"))
         for meld in view.melds:
             out.append(("", "  "))
             out.extend(styled_cards(meld_label(meld, snap.names)))
@@ -198,11 +209,6 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
                 out.append(("", f"  {name_of(snap, seat)}: "))
                 out.extend(styled_cards(cards))
                 out.append(("", "\n"))
-    if view.phase is Phase.KEEP and view.kept and view.kept[snap.seat]:
-        kept = " ".join(str(view.cards.get(s, "?")) for s in view.kept[snap.seat])
-        out.append(("", " you keep: "))
-        out.extend(styled_cards(kept))
-        out.append(("", "\n"))
     return out
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lancards.cli.tui.narrate import objective_text, plural
 from lancards.engine.core import Outcome
 
 WIN_LEVEL = 9
@@ -87,9 +88,11 @@ def renege_text(renege: Any, names: Sequence[str]) -> str:
 def final_lines(outcome: Outcome, names: Sequence[str], game_name: str) -> list[str]:
     """The game result: the winner line first, then one line per seat (and team)."""
     winners = " and ".join(names[s] for s in outcome.winners)
-    verb = "wins" if len(outcome.winners) == 1 else "win"
+    verb = "wins" if len(outcome.winners) == 1 and winners != "You" else "win"
     if game_name == "level8":
-        lines = [f"result: {winners} {verb} after {outcome.detail.get('rounds', '?')} rounds"]
+        rounds = outcome.detail.get("rounds")
+        after = plural(rounds, "round") if isinstance(rounds, int) else "? rounds"
+        lines = [f"result: {winners} {verb} after {after}"]
         lines += [f"{n}: {level_text(v)}" for n, v in zip(names, outcome.scores, strict=True)]
         return lines
     tie = outcome.detail.get("tie_break", "none")
@@ -114,12 +117,29 @@ class RoundTracker:
     names: Sequence[str]
     _start: dict[int, tuple[int, ...]] = field(default_factory=dict)
     _reported: set[int] = field(default_factory=set)
+    history: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    """Per finished round, ``(round, values)``: Level 8 the levels after it, 8s Rule! the
+    running totals after it."""
+    game: str = ""
+
+    def chart(self) -> tuple[str, ...]:
+        """Every player's progress so far as text: Level 8 the levels climbed (a bar of 8
+        cells and the level after each round), 8s Rule! the running totals by round with a
+        bar of the latest total."""
+        if not self.history:
+            return ()
+        if self.game == "level8":
+            first = min(self._start) if self._start else 0
+            start = self._start.get(first, tuple(1 for _ in self.names))
+            return level8_chart(self.names, self.history, start)
+        return eights_chart(self.names, self.history)
 
     def observe(self, game_name: str, view: Any) -> list[RoundReport]:
-        """New round reports since the last call, oldest first."""
-        if game_name == "level8":
-            return self._level8(view)
-        return self._eights(view)
+        """New round reports since the last call, oldest first (each with the chart)."""
+        self.game = game_name
+        reports = self._level8(view) if game_name == "level8" else self._eights(view)
+        return [RoundReport(r.round, r.summary, (*r.lines, "", *self.chart()))
+                for r in reports]
 
     def _level8(self, view: Any) -> list[RoundReport]:
         out: list[RoundReport] = []
@@ -128,10 +148,12 @@ class RoundTracker:
             return out
         over = view.phase.value == "over"
         for done in sorted(r for r in self._start if r < number and r not in self._reported):
+            self.history.append((done, levels))
             out.append(level8_round(done, self.names, self._start[done], levels))
             self._reported.add(done)
         self._start.setdefault(number, levels)
         if over and number not in self._reported:
+            self.history.append((number, levels))
             out.append(level8_round(number, self.names, self._start[number], levels))
             self._reported.add(number)
         return out
@@ -144,8 +166,43 @@ class RoundTracker:
             if result.round in self._reported:
                 continue
             self._reported.add(result.round)
+            self.history.append((result.round, tuple(totals)))
             objective = ""
             if result.round < 8:
-                objective = view.rules.objectives.for_round(result.round).describe()
+                objective = objective_text(view.rules.objectives.for_round(result.round))
             out.append(eights_round(result, self.names, totals, objective))
         return out
+
+
+def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]],
+                 start: Sequence[int] | None = None) -> tuple[str, ...]:
+    """``Ada    ###.....  level 4  (1 2 4)``: per player a bar of the 8 levels (``#`` one
+    level climbed, ``.`` one to go), the level now, and the level at ``start`` (default 1)
+    then after each round."""
+    name_w = max(len(n) for n in names)
+    lines = ["levels climbed (# climbed, . to go; then the level after each round):"]
+    for seat, name in enumerate(names):
+        path = [start[seat] if start else 1, *(values[seat] for _, values in history)]
+        now = path[-1]
+        bar = "#" * (min(now, WIN_LEVEL) - 1) + "." * (WIN_LEVEL - min(now, WIN_LEVEL))
+        steps = " ".join("W" if v >= WIN_LEVEL else str(v) for v in path)
+        lines.append(f"{name:<{name_w}}  {bar}  {level_text(now):<8} ({steps})")
+    return tuple(lines)
+
+
+def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]]
+                 ) -> tuple[str, ...]:
+    """The running totals by round, one column per round, and a bar of the latest total
+    (``+`` per step above 0, ``-`` below; lower is better, ruling E-9)."""
+    name_w = max(len(n) for n in names)
+    rounds = [number for number, _ in history]
+    latest = history[-1][1]
+    scale = max(1, max(abs(t) for t in latest))
+    lines = ["totals by round (lowest wins):",
+             " " * name_w + " " + "".join(f"{'r' + str(r):>6}" for r in rounds)]
+    for seat, name in enumerate(names):
+        row = "".join(f"{values[seat]:>6}" for _, values in history)
+        cells = round(10 * abs(latest[seat]) / scale)
+        bar = ("+" if latest[seat] >= 0 else "-") * cells
+        lines.append(f"{name:<{name_w}} {row}  {bar}")
+    return tuple(lines)

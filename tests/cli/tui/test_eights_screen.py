@@ -75,7 +75,7 @@ def test_round_8_shows_the_layout_as_four_suit_rows():
             assert f"{suit:<7}- (needs its 8)" in screen
         assert "YOUR TURN: lay a card on the layout or pass" in screen
         screen = d.press("m")  # the list of legal moves: only R8 (ruling E-7)
-        assert "1. play R8" in screen and "2." not in screen
+        assert "1. lay R8 on the layout" in screen and "2." not in screen
         screen = d.press("1")
         assert session.state.layout[0] == (8, 8)
         assert "Red    R8" in screen

@@ -25,6 +25,14 @@ def line_with(text: str, screen: str) -> str:
     return next(line for line in screen.splitlines() if text in line)
 
 
+def message_line(screen: str) -> str:
+    """The message line: the line just above the key hints (which may wrap)."""
+    lines = screen.splitlines()
+    hints = next(i for i, line in enumerate(lines) if "? keys" in line or line.startswith(
+        (" 1-9 assign", " d draw", " l lay down", " a choice's")))
+    return lines[hints - 1]
+
+
 def cards_of(state: Level8State, slots: tuple[int, ...]) -> list[str]:
     return [str(state.cards[s]) for s in slots]
 
@@ -105,7 +113,7 @@ def test_lay_down_with_a_joker_choosing_its_value_in_the_builder():
         assert "numbers 9 12 are not all the same" in d.press("left", "1")
         assert "R9 O9  x a set here needs at least 3 cards, got 2" in d.press("0")
         screen = d.press("enter")
-        assert "group 1 is not a triplet" in screen.splitlines()[-2]
+        assert "group 1 is not a triplet" in message_line(screen)
         d.press("escape")
     assert session.history == []  # nothing invalid was sent
     assert session.state.down == (False, False, False)
@@ -125,7 +133,7 @@ def test_lay_down_a_level_with_a_joker_then_add_a_card_to_a_meld():
                 "space", "1")  # R9 O9 J6-10 -> triplet
         screen = d.text()
         assert "R9 O9 J6-10=9  ok" in screen
-        assert "B2 B3 B4 J1-5=1  ok" in screen
+        assert "J1-5=1 B2 B3 B4  ok" in screen  # a run is listed in order
         assert "valid: Enter lays it down" in screen
         screen = d.press("enter")
         after = session.state
@@ -135,18 +143,18 @@ def test_lay_down_a_level_with_a_joker_then_add_a_card_to_a_meld():
         assert [(str(p.card), p.number) for p in after.melds[1].cards] == [
             ("J1-5", 1), ("B2", 2), ("B3", 3), ("B4", 4)]
         assert hand_text(after, 0) == ["B5", "G12", "R1"]
-        assert "0 Ann: set of 9s: R9 O9 J6-10=9" in screen
-        assert "1 Ann: run 1-4: J1-5=1 B2 B3 B4" in screen
+        assert "1 Ann: set of 9s: R9 O9 J6-10=9" in screen  # combinations count from 1
+        assert "2 Ann: run 1-4: J1-5=1 B2 B3 B4" in screen
         assert "R1 B5 G12" in screen
         # G12 fits no meld; B5 extends the run at its top end (ruling L8-7).
         screen = d.press("right", "right", "a")
-        assert "G12 fits no meld on the table" in screen
+        assert "G12 fits no combination on the table" in screen
         screen = d.press("left", "a")
-        assert "add B5 to which meld" in screen and "1. 1 Ann: run 1-4" in screen
+        assert "add B5 to which combination" in screen and "> 2. Ann: run 1-4" in screen
         screen = d.press("enter")
         assert [str(p.card) for p in session.state.melds[1].cards] == [
             "J1-5", "B2", "B3", "B4", "B5"]
-        assert "1 Ann: run 1-5: J1-5=1 B2 B3 B4 B5" in screen
+        assert "2 Ann: run 1-5: J1-5=1 B2 B3 B4 B5" in screen
         d.press("right", "x")  # G12
         assert cards_of(session.state, session.state.discards[0]) == ["G12"]
         assert hand_text(session.state, 0) == ["R1"] and session.state.turn == 1
@@ -159,13 +167,13 @@ def test_add_a_joker_to_a_run_choosing_the_end():
     with driven(session) as d:
         # by number: R1 J
         screen = d.press("right", "a")
-        assert "add J to which meld" in screen and "0 Ben: run 4-6: R4 O5 R6" in screen
+        assert "add J to which combination" in screen and "1. Ben: run 4-6: R4 O5 R6" in screen
         screen = d.press("enter")
         assert "the joker's value" in screen and "J=3" in screen and "J=7" in screen
         d.press("down", "enter")
         assert [p.number for p in session.state.melds[0].cards] == [4, 5, 6, 7]
         assert hand_text(session.state, 0) == ["R1"]
-        assert "0 Ben: run 4-7: R4 O5 R6 J=7" in d.text()
+        assert "1 Ben: run 4-7: R4 O5 R6 J=7" in d.text()
 
 
 def test_take_that_choosing_a_shown_card():
@@ -180,7 +188,8 @@ def test_take_that_choosing_a_shown_card():
         screen = d.press("enter", until=lambda: "take which shown card" in d.text())
         assert session.state.phase is Phase.CHOOSE
         assert "Ben: O" in screen and "Cat: Y1 Y2" in screen
-        assert "1. take none" in screen
+        # the picker opens on the first shown card, "take none" comes last
+        assert "> 1. Ben's O" in screen and "take none" in screen.split("Cat's Y2")[1]
         labels = [line for line in screen.splitlines() if "Cat's Y2" in line]
         assert labels, screen
         number = labels[0].split(".")[0].strip().lstrip(">").strip()
@@ -235,8 +244,9 @@ def test_skip_a_chosen_player():
     with driven(session) as d:
         screen = d.press("right", "p")
         assert "put the Skip card in front of" in screen
-        assert "1. skip Ben" in screen and "2. skip Cat" in screen
-        d.press("2")
+        # the picker numbers the players as the table does (Ben 2, Cat 3)
+        assert "2. skip Ben" in screen and "3. skip Cat" in screen
+        d.press("3")
         assert cards_of(session.state, session.state.in_front[2]) == ["SKIP"]
         assert session.state.turn == 1
 
@@ -268,8 +278,8 @@ def test_the_table_fits_small_terminals(size: tuple[int, int]):
         assert any("R3 O7 B12" in line for line in lines)
         assert "d draw pile" in lines[-1]
         screen = d.press("?")
-        assert "keys (any key closes)" in screen
-        assert "keys (any key closes)" not in d.press("space")
+        assert "keys (Up/Down scroll, any other key closes)" in screen
+        assert "keys (Up/Down" not in d.press("space")
 
 
 def _quit(d: Driver) -> None:
@@ -309,7 +319,7 @@ def test_a_refused_key_names_the_reason_and_sends_nothing():
         assert "you cannot discard now" in screen
         assert session.history == []
         screen = d.press("5")
-        assert "there is no card to draw from player 5's discard pile" in screen
+        assert "there is no player 5: the players are 1 to 3" in screen
         assert session.history == []
 
 
@@ -338,7 +348,7 @@ def test_quick_path_lays_down_level_8_and_wins():
         assert "RESULT: game over: Ann won" in screen.splitlines()[0]
         assert "Ann: level 8 -> WIN (wins)" in screen
         screen = d.press("enter", until=lambda: "result: Ann wins" in d.text())
-        assert "result: Ann wins after 1 rounds" in screen
+        assert "result: Ann wins after 1 round" in screen and "1 rounds" not in screen
         assert "Ann: WIN" in screen and "Ben: level 3" in screen
         assert session.state.winners == (0,)
         d.press("q")

@@ -1,0 +1,160 @@
+"""Panels that never lose text: long lines wrap, and a panel taller than its room scrolls with a
+visible "more" mark.
+
+:class:`FitControl` is a prompt-toolkit ``UIControl`` drawn from a function of the width (a list
+of formatted lines). It knows the exact room it is given (``create_content(width, height)``), so
+it wraps every line at the width (at a space when one is near, continuation lines indented) and,
+when the lines are more than the rows, shows a window of them with a mark line saying how many
+lines are hidden above or below and which keys scroll. A log anchors at its end (the newest
+line shows; scrolling goes back in time); a panel anchors at its top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.formatted_text.utils import split_lines
+from prompt_toolkit.layout.controls import GetLinePrefixCallable, UIContent, UIControl
+
+Lines = list[StyleAndTextTuples]
+INDENT = "   "
+"""What a wrapped line's continuation starts with."""
+
+
+def to_lines(text: StyleAndTextTuples) -> Lines:
+    """Formatted text split at its newlines (a trailing newline adds no empty line)."""
+    lines = [list(line) for line in split_lines(text)]
+    if len(lines) > 1 and not any(t for _, t, *_ in lines[-1]):
+        lines.pop()
+    return lines
+
+
+def line_length(line: StyleAndTextTuples) -> int:
+    """How many columns ``line`` takes (every character one column)."""
+    return sum(len(fragment[1]) for fragment in line)
+
+
+def wrap_line(line: StyleAndTextTuples, width: int) -> Lines:
+    """``line`` cut into pieces of at most ``width`` columns, at a space when one is in the
+    last half of the piece; continuation pieces start with :data:`INDENT`. Nothing is lost."""
+    chars = [(fragment[0], ch) for fragment in line for ch in fragment[1]]
+    if width <= len(INDENT) + 1 or len(chars) <= width:
+        return [_join(chars)] if len(chars) <= max(width, 1) else \
+            [_join(chars[i:i + max(width, 1)]) for i in range(0, len(chars), max(width, 1))]
+    out: Lines = []
+    first = True
+    while chars:
+        room = width if first else width - len(INDENT)
+        if len(chars) <= room:
+            piece, chars = chars, []
+        else:
+            cut = next((i for i in range(room, room // 2, -1) if chars[i][1] == " "), None)
+            if cut is None:
+                piece, chars = chars[:room], chars[room:]
+            else:
+                piece, chars = chars[:cut], chars[cut + 1:]
+        out.append(_join(piece) if first else [("", INDENT), *_join(piece)])
+        first = False
+    return out
+
+
+def _join(chars: list[tuple[str, str]]) -> StyleAndTextTuples:
+    out: StyleAndTextTuples = []
+    for style, ch in chars:
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + ch)
+        else:
+            out.append((style, ch))
+    return out
+
+
+def wrap_all(lines: Lines, width: int) -> Lines:
+    """Every line wrapped at ``width``."""
+    return [piece for line in lines for piece in wrap_line(line, width)]
+
+
+class FitControl(UIControl):
+    """A panel drawn from ``get_lines(width)``; see the module docstring.
+
+    Args:
+        get_lines: the panel's lines for a width (before wrapping).
+        anchor_bottom: show the end when not scrolled (a log); else the top.
+        keys: the scroll keys named in the mark line (``"PgUp/PgDn"``).
+        key: what identifies the lines' content (any value compared with ``==``); with it, the
+            wrapped lines are reused until it changes.
+        get_sized: the lines for the exact room ``(width, rows)`` once it is known (a picker
+            keeps its highlighted choice in view); ``get_lines`` still gives the wanted height.
+        style: a style for the mark line.
+
+    Attributes:
+        scroll: lines scrolled away from the anchor (clamped at every draw).
+        page: the rows of text shown at the last draw (a page for the scroll keys).
+    """
+
+    def __init__(self, get_lines: Callable[[int], Lines], *, anchor_bottom: bool = False,
+                 keys: str = "PgUp/PgDn", style: str = "class:more",
+                 key: Callable[[], object] | None = None,
+                 get_sized: Callable[[int, int], Lines] | None = None) -> None:
+        self.get_lines = get_lines
+        self.get_sized = get_sized
+        self.key = key
+        self._cached: tuple[object, Lines] | None = None
+        self.anchor_bottom = anchor_bottom
+        self.keys = keys
+        self.style = style
+        self.scroll = 0
+        self.page = 1
+        self.hidden = 0
+
+    def wrapped(self, width: int) -> Lines:
+        """The panel's lines wrapped at ``width`` (kept while ``key()`` and the width stay the
+        same, when a ``key`` is given: a long log is wrapped once per change, not per draw)."""
+        if self.key is None:
+            return wrap_all(self.get_lines(width), width)
+        stamp = (self.key(), width)
+        if self._cached is None or self._cached[0] != stamp:
+            self._cached = (stamp, wrap_all(self.get_lines(width), width))
+        return self._cached[1]
+
+    def preferred_height(self, width: int, max_available_height: int, wrap_lines: bool,
+                         get_line_prefix: GetLinePrefixCallable | None) -> int | None:
+        return len(self.wrapped(width))
+
+    def is_focusable(self) -> bool:
+        return False
+
+    def scroll_by(self, pages: float) -> None:
+        """Scroll ``pages`` pages away from the anchor (negative: towards it)."""
+        self.scroll = max(0, self.scroll + int(pages * max(1, self.page - 1)))
+
+    def create_content(self, width: int, height: int | None) -> UIContent:
+        lines = self.wrapped(width)
+        rows = height if height is not None else len(lines)
+        if self.get_sized is not None and rows < len(lines):
+            lines = wrap_all(self.get_sized(width, rows), width)
+        shown = self.window(lines, max(1, rows), width)
+        return UIContent(get_line=lambda i: shown[i] if i < len(shown) else [],
+                         line_count=len(shown), show_cursor=False)
+
+    def window(self, lines: Lines, rows: int, width: int) -> Lines:
+        """The lines shown in ``rows`` rows, with the mark line when some are hidden."""
+        self.hidden = max(0, len(lines) - rows)
+        if not self.hidden:
+            self.scroll, self.page = 0, rows
+            return lines
+        text_rows = max(1, rows - 1)
+        self.page = text_rows
+        extra = len(lines) - text_rows
+        self.scroll = min(self.scroll, extra)
+        start = extra - self.scroll if self.anchor_bottom else self.scroll
+        above, below = start, len(lines) - start - text_rows
+        parts = []
+        if above:
+            parts.append(f"▲ {above} more above")
+        if below:
+            parts.append(f"▼ {below} more below")
+        mark = f" {' · '.join(parts)} ({self.keys}) "
+        mark_line: StyleAndTextTuples = [(self.style, mark[:width])]
+        body = lines[start:start + text_rows]
+        return [mark_line, *body] if self.anchor_bottom else [*body, mark_line]

@@ -1,0 +1,126 @@
+"""Moves told in words (cli/tui/narrate.py): exact sentences, cards by name, seats by name,
+hidden cards never named, as each seat saw the move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lancards.cli.local_session import LocalSession
+from lancards.cli.tui.narrate import move_label, narrate, narrate_game, plural, round_marker
+from lancards.engine.eights import EIGHTS
+from lancards.engine.level8 import LEVEL8
+from lancards.engine.level8.levels import ComponentKind as K
+from lancards.engine.level8.state import Phase
+from tests.eights.helpers import deal, move, play_all
+from tests.level8.scenario import act, build, resolve
+
+NAMES = ("Ann", "Ben", "Cat")
+
+
+def told(state: Any, text: str, viewer: int, game: Any = LEVEL8) -> list[str]:
+    """The sentences of the move ``text`` in ``state`` as ``viewer`` saw it."""
+    action = resolve(state, text) if game is LEVEL8 else move(state, text)
+    after = game.apply(state, action)
+    return narrate(game.name, game.view(state, viewer), action, game.view(after, viewer),
+                   NAMES, viewer)
+
+
+def test_plural_counts_one_as_singular():
+    assert plural(1, "card") == "1 card" and plural(0, "card") == "0 cards"
+    assert plural(2, "free seat") == "2 free seats"
+
+
+def test_a_draw_names_the_card_only_to_the_drawer():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW,
+                  pile_top=["P9"])
+    assert told(state, "0: draw", 0) == ["You drew P9 from the draw pile"]
+    assert told(state, "0: draw", 1) == ["Ann drew from the draw pile"]
+
+
+def test_a_draw_from_a_discard_pile_names_the_card_and_the_owner():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=1, phase=Phase.DRAW,
+                  discards=[[], [], ["B5", "P9"]])
+    assert told(state, "1: draw-discard 2", 0) == ["Ben drew P9 from Cat's discard pile"]
+    assert told(state, "1: draw-discard 2", 2) == ["Ben drew P9 from your discard pile"]
+
+
+def test_take_that_says_whose_card_was_taken():
+    hands = [["TAKE", "R1", "R2"], ["O1", "O2", "O3", "O4"], ["Y1", "Y2"]]
+    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"])
+    assert told(state, "0: play TAKE", 1) == ["Ann played TAKE (I'll take that!)"]
+    state = act(state, "0: play TAKE")
+    assert told(state, "1: show O1 O2 O3", 2) == ["Ben showed O1 O2 O3"]
+    state = act(state, "1: show O1 O2 O3", "2: show Y1 Y2")
+    assert state.phase is Phase.CHOOSE
+    slot = state.shown[1][2]
+    assert str(state.cards[slot]) == "O3"
+    text = f"0: choose #{slot}"
+    assert told(state, text, 1) == ["Ann took your O3 (I'll take that!)"]
+    assert told(state, text, 2) == ["Ann took Ben's O3 (I'll take that!)"]
+    assert told(state, "0: choose none", 2) == ["Ann took none of the shown cards "
+                                                "(I'll take that!)"]
+
+
+def test_a_lay_down_tells_the_level_and_each_combination_in_order():
+    hand = ["R9", "O9", "J6-10", "B4", "B2", "B3", "J1-5", "B5"]
+    state = build("level8-master", [hand, ["Y1"], ["Y2"]], levels=(2, 1, 1), turn=0,
+                  phase=Phase.PLAY)
+    text = "0: laydown R9 O9 J6-10=9 | B4 B2 J1-5=1 B3"
+    assert told(state, text, 2) == [
+        "Ann laid down level 2 (triplet + run of 4): R9 O9 J6-10=9 | J1-5=1 B2 B3 B4"]
+
+
+def test_an_add_names_the_combination_by_its_number_from_1():
+    state = build("level8", [["J", "R1"], ["Y1"], ["Y2"]], turn=0, phase=Phase.PLAY,
+                  down=(True, False, False), melds=[(1, K.RUN, ["R4", "O5", "R6"])])
+    assert told(state, "0: add 0 J=7", 1) == ["Ann added J=7 to combination 1 (your run 4-6)"]
+
+
+def test_going_out_ends_the_round_and_marks_the_next():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, down=(True, False, False),
+                  levels=(1, 2, 1))
+    lines = told(state, "0: discard R3", 1)
+    assert lines[:2] == ["Ann discarded R3", "Ann went out: round 1 is over"]
+    assert round_marker(2, "Ben") == "── round 2 · dealer Ben ──"
+
+
+def test_a_skip_names_who_is_skipped():
+    state = build("level8", [["SKIP", "R1"], ["Y1"], ["Y2"]], turn=0)
+    assert told(state, "0: play SKIP 2", 1) == ["Ann put SKIP in front of Cat (Skip!)"]
+    assert told(state, "0: play SKIP 2", 2) == ["Ann put SKIP in front of you (Skip!)"]
+
+
+def test_eights_leads_follows_and_the_trick_winner():
+    state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2)
+    assert told(state, "B8 take", 1, EIGHTS) == ["Ann led B8 (take)"]
+    assert told(state, "B8 take", 0, EIGHTS) == ["You led B8 (take)"]
+    state = play_all(state, ["B8 take", "B14"])
+    assert told(state, "B15", 1, EIGHTS) == ["Cat played B15", "Ann takes trick 1: B8 B14 B15"]
+    assert told(state, "B15", 0, EIGHTS)[1] == "You take trick 1: B8 B14 B15"
+
+
+def test_a_move_in_a_list_is_told_as_an_order_with_its_card():
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW,
+                  discards=[[], ["B5", "O11"], []])
+    view = LEVEL8.view(state, 0)
+    labels = [move_label("level8", view, a, NAMES, 0) for a in LEVEL8.legal_actions(view, 0)]
+    assert "draw O11 from Ben's discard pile" in labels
+    assert "draw from the draw pile" in labels
+    assert not any("#" in label for label in labels)
+
+
+def test_a_whole_game_told_to_a_spectator_names_no_hidden_card():
+    session = LocalSession("level8-master", names=("Ann", "Ben", "Cat"), bots=2, seed=2,
+                           bot_delay=0, autoplay=True)
+    start = session.state
+    session.advance()
+    lines = narrate_game(LEVEL8, start, session.history, session.names)
+    texts = [text for _, text in lines]
+    assert texts[0] == "── round 1 · dealer " + texts[0].split("dealer ")[1]
+    assert any(t.endswith("wins the game") for t in texts)
+    assert all("#" not in t for t in texts)
+    assert not any(t.startswith("You ") for t in texts)  # a spectator is nobody's "you"
+    draws = [t for t in texts if " drew " in t and "draw pile" in t]
+    assert draws and all(t.endswith("drew from the draw pile") for t in draws)
+    numbers = [n for n, _ in lines]
+    assert numbers == sorted(numbers) and numbers[-1] <= len(session.history)
