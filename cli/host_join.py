@@ -423,7 +423,7 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
             advert = event.advert
             if advert.free_seats <= 0 or (target is not None and target != advert.table):
                 print(f"seen table {advert.table} ({advert.game}) of {advert.nick}: "
-                      f"{advert.free_seats} free seats", flush=True)
+                      f"{_free_seats(advert.free_seats)}", flush=True)
                 if advert.free_seats <= 0:
                     why_not[advert.table] = (f"table {advert.table} of "
                                              f"{describe(advert.public_key, advert.nick)} "
@@ -438,7 +438,7 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
             for line in failed:
                 print(f"tried {line}", flush=True)
             print(f"found table {advert.table} ({advert.game}) of {advert.nick}: "
-                  f"{advert.free_seats} free seats at {address} port {advert.port}", flush=True)
+                  f"{_free_seats(advert.free_seats)} at {address} port {advert.port}", flush=True)
             print(f"host: {describe(advert.public_key, advert.nick)}", flush=True)
             matches[advert.public_key.hex()] = (advert, address)
             if target is None:
@@ -828,3 +828,10 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) ->
 
 
 __all__ = ["add_parser", "data_home"]
+
+
+def _free_seats(count: int) -> str:
+    """``"no free seat"``, ``"1 free seat"``, ``"3 free seats"``."""
+    if count <= 0:
+        return "no free seat"
+    return f"{count} free seat{'s' if count != 1 else ''}"

@@ -37,7 +37,7 @@ from lancards.p2p.table import StartedTable, start_local, verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
 
 BOT_NICKS = ("Ada", "Bram", "Cleo", "Dov", "Edda")
-LOG_KEEP = 200
+LOG_KEEP = 20_000
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=8.0, backoff_max=1.0)
 
 
