@@ -30,7 +30,7 @@ from tests.e2e.peers import Peer, finish, logs, seat_peers, wait_for
 pytestmark = pytest.mark.e2e
 
 HELPER = ROOT / "tests" / "p2p" / "net" / "mdns_peer.py"
-FOUND = re.compile(r"found table (\w{16}) \((\S+)\) of (\S+): (\d) free seats at (\S+) port (\d+)")
+FOUND = re.compile(r"found table (\w{16}) \((\S+)\) of (\S+): (\d) free seats? at (\S+) port (\d+)")
 
 
 def host_args(peer: Peer, game: str, players: int, *extra: str) -> list[str]:
