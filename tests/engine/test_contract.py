@@ -251,7 +251,7 @@ def test_leaves_keep_the_game_contract(name: str, seats: int) -> None:
         bot = game.bot()
         state = game.new_game(rules, seats)
         peers = [game.view(state, s) for s in range(seats)]
-        # leave at two target moments (rotating with the seed), at most 120 (8s Rule!: 600) moves apart
+        # leave at two target moments (rotating with the seed), 120 (8s: 600) moves apart at most
         targets = [moments[(seed + k) % len(moments)] for k in range(2)]
         secret: dict[int, int] = {}  # slot of a leaver's hand -> its knowledge mask
         log: list[Any] = []
