@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from lancards.engine.core import (
+    ALL_SEATS,
     IllegalActionError,
     InvalidActionError,
     Leave,
@@ -289,3 +290,39 @@ def test_a_position_with_leavers_round_trips_and_plays_the_same():
     bad = text.replace("left 2\n", "")
     with pytest.raises(Exception, match="seat 2 has not left"):
         read_position(bad)
+
+
+def empty_pile(state):
+    """``state`` with its draw pile moved under the draw pile, face up (L8-9 then reshuffles)."""
+    known = dict(state.known)
+    for slot in state.pile:
+        known[slot] = ALL_SEATS
+    return state.evolve(pile=(), under=(*state.under, *state.pile), known=known)
+
+
+def test_d1_a_face_down_card_owed_to_the_leaver_is_not_handed_out_and_l8_9_returns_its_pile():
+    state = build("level8-master", [["SWAP", "R1", "R2", "R3"], ["O1"], ["P3"]], turn=0)
+    state = act(empty_pile(state), "0: play SWAP", "0: swap-put R1", "0: swap-put R2",
+                "0: swap-end")
+    assert state.owed == (0, 0) and state.reshuffle_due and state.turn == 1
+    out = state.hands[0]
+    r1, r2 = state.discards[0]
+    state = act(state, "0: leave")
+    assert state.owed == () and names(state, state.out[0]) == ["R3"]
+    request = G.chance_request(state)
+    assert isinstance(request, ShuffleRequest) and not set(request.slots) & set(out)
+    assert r1 in request.slots and r2 not in request.slots  # the leaver's pile but its top
+    state = G.apply(state, Shuffle(tuple(range(len(request.slots)))))
+    assert state.hands[0] == () and state.discards[0] == (r2,)
+    assert len(state.pile) == len(request.slots) and G.to_act(state) == 1
+
+
+def test_d1_a_replacement_owed_to_a_leaver_who_was_robbed_is_not_handed_out():
+    state = act(empty_pile(take_table()), "0: play TAKE", "1: show O1 O2 O3",
+                "2: show Y1 Y2", "0: choose Y2")
+    assert state.owed == (2,) and state.reshuffle_due
+    state = act(state, "2: leave")
+    assert state.owed == () and names(state, state.out[0]) == ["Y1"]
+    request = G.chance_request(state)
+    state = G.apply(state, Shuffle(tuple(range(len(request.slots)))))
+    assert state.hands[2] == () and G.to_act(state) == 1 and state.phase is Phase.DRAW
