@@ -73,6 +73,10 @@ def _phase_problems(state: EightsState) -> list[str]:
     present = [sizes[s] for s in range(n) if s not in state.left]
     if any(sizes[s] or state.won[s] for s in state.left):
         problems.append(f"a seat that left ({state.left}) holds or has taken cards")
+    if state.turn in state.left or set(state.cutters) & set(state.left):
+        problems.append(f"a seat that left ({state.left}) is to play or to cut")
+    if state.round >= 1 and state.phase is not Phase.OVER and state.dealer in state.left:
+        problems.append(f"seat {state.dealer} left but deals round {state.round}")
     if phase is Phase.TRICKS and max(present) - min(present) > 1:
         problems.append(f"hand sizes {sizes} differ by more than one in a trick round")
     if phase is Phase.TRICKS and len(state.trick) >= len(present):

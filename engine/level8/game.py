@@ -334,6 +334,13 @@ class Level8Game:
                 problems.append(f"seat {seat} left a table of {state.n}")
             elif state.hands[seat] or state.in_front[seat]:
                 problems.append(f"seat {seat} left but holds cards or has cards in front")
+        queued = {*state.show_queue, *state.keep_queue, *state.owed}
+        if queued & set(state.left):
+            problems.append(f"a seat that left ({state.left}) is still queued or owed a card")
+        turn_phases = (Phase.DRAW, Phase.PLAY, Phase.SKIPPED, Phase.SWAP, Phase.SHOW,
+                       Phase.CHOOSE)
+        if state.phase in turn_phases and state.turn in state.left:
+            problems.append(f"seat {state.turn} left but has the turn ({state.phase.value})")
         return problems
 
     # -- notation and bot ----------------------------------------------------------------------
