@@ -20,7 +20,7 @@ from lancards.engine.core import (
 )
 from lancards.engine.eights import EIGHTS, EightsRules, Phase, RoundResult
 from lancards.engine.eights.cards import CARDS, DECK_SIZE
-from lancards.engine.position import read_position, write_position
+from lancards.engine.position import PositionError, read_position, write_position
 from tests.eights.helpers import GAME, deal, first_legal
 
 
@@ -196,3 +196,7 @@ def test_a_position_with_a_leaver_round_trips():
     assert game is GAME and write_position(GAME, back) == text and back.left == (4,)
     spectator = write_position(GAME, GAME.view(state, None))
     assert write_position(GAME, read_position(spectator)[1]) == spectator
+    with pytest.raises(PositionError, match="named twice"):
+        read_position(text.replace("left 4\n", "left 4 4\n"))
+    with pytest.raises(PositionError, match="a seat that left"):
+        read_position(text.replace("left 4\n", "left 4 0\n"))

@@ -23,7 +23,7 @@ from lancards.engine.core import (
 )
 from lancards.engine.level8.levels import ComponentKind
 from lancards.engine.level8.state import Phase
-from lancards.engine.position import read_position, write_position
+from lancards.engine.position import PositionError, read_position, write_position
 from tests.level8.scenario import G, act, build, hand_text, resolve, slot_of
 
 
@@ -288,8 +288,12 @@ def test_a_position_with_leavers_round_trips_and_plays_the_same():
     assert game is G and write_position(G, back) == text
     assert back.left == (2,) and names(back, back.out[0]) == ["Y1", "Y2"]
     bad = text.replace("left 2\n", "")
-    with pytest.raises(Exception, match="seat 2 has not left"):
+    with pytest.raises(PositionError, match="seat 2 has not left"):
         read_position(bad)
+    with pytest.raises(PositionError, match="named twice"):
+        read_position(text.replace("left 2\n", "left 2 2\n"))
+    with pytest.raises(PositionError, match="seat 1 left but holds cards"):
+        read_position(text.replace("left 2\n", "left 2 1\n"))
 
 
 def empty_pile(state):
