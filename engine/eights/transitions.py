@@ -25,6 +25,10 @@ from .state import (
 )
 
 
+MIN_PLAYERS_LEFT = 3
+"""8s Rule! goes on while at least 3 players are at the table (rulings E-1, D-3)."""
+
+
 def without(
     hands: tuple[tuple[SlotId, ...], ...], seat: Seat, slot: SlotId
 ) -> tuple[tuple[SlotId, ...], ...]:
@@ -262,7 +266,7 @@ def leave(state: EightsState, seat: Seat) -> EightsState:
         went_out=-1,
         cut_numbers=(),
     )
-    if state.n - len(left) < MIN_PLAYERS or state.rules.partners:
+    if state.n - len(left) < MIN_PLAYERS_LEFT or state.rules.partners:
         return replace(state, phase=Phase.OVER, cutters=())
     if state.round == 0:
         cutters = tuple(s for s in state.cutters if s != seat)
@@ -272,6 +276,3 @@ def leave(state: EightsState, seat: Seat) -> EightsState:
     dealer = state.dealer if state.dealer not in left else state.next_seat(state.dealer)
     return replace(state, phase=Phase.DEAL, dealer=dealer)
 
-
-MIN_PLAYERS = 3
-"""8s Rule! needs 3 players (rulings E-1, D-3)."""
