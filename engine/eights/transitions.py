@@ -24,7 +24,6 @@ from .state import (
     RoundResult,
 )
 
-
 MIN_PLAYERS_LEFT = 3
 """8s Rule! goes on while at least 3 players are at the table (rulings E-1, D-3)."""
 
