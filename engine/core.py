@@ -180,6 +180,35 @@ def parse_chance(tokens: Sequence[str], parse_card: Any) -> ChanceAction:
 
 
 # ---------------------------------------------------------------------------------------------
+# Leaving a table for good: a player action every game accepts (rulings D-1 to D-4).
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Seat ``seat`` leaves the table for good (rulings D-1 to D-4). Notation ``3: leave``.
+
+    The action comes from the peer layer (a signed leave entry, or a removal under ruling D-5),
+    never from a move choice: ``legal_actions`` never offers it, and ``check``/``apply`` accept it
+    at any moment of a game that is not over, whoever is to act (chance included), for a seat
+    that is at the table and has not left. Each game applies D-1 to D-4 (see its ``apply``) and
+    answers :meth:`Game.left_seats`.
+
+    The engine never asks chance to reveal a card of the leaver's hand after this action, and a
+    pending reveal of one is dropped; the peer layer relies on this (the leaver's decryption
+    share of its own hand is never published, design "Leaving for good").
+    """
+
+    seat: Seat
+
+    def __str__(self) -> str:
+        return f"{self.seat}: leave"
+
+
+LEAVE_VERB: Final[str] = "leave"
+"""The verb of :class:`Leave` in action notation."""
+
+
+# ---------------------------------------------------------------------------------------------
 # Card knowledge helpers shared by games.
 
 ALL_SEATS: Final[int] = (1 << 16) - 1
@@ -335,6 +364,11 @@ class Game(Protocol[S, A]):
             InvalidActionError: malformed, or a name ``state`` cannot place.
             IllegalActionError: the actor holds no such card.
         """
+        ...
+
+    def left_seats(self, state: S) -> tuple[Seat, ...]:
+        """The seats that have left the table for good, in the order they left (ruling D-2);
+        ``seat in game.left_seats(state)`` asks whether ``seat`` has left."""
         ...
 
     def bot(self) -> Bot[S, A]:

@@ -6,6 +6,7 @@ Notation (``str(action)`` formats, :func:`parse_action` parses; they round-trip)
     2: play B8#17 no-take   ... declaring "no take"
     0: play R15#130         any other card (and every card of round 8)
     1: pass                 round 8 only, without a playable card (ruling E-7)
+    3: leave                seat 3 leaves for good (rulings D-1 to D-4; from the peer layer)
     *: shuffle 4 0 3 ...    chance: a shuffle (``*: shuffle ?`` in the shared record)
     *: reveal G14#75        chance: a public reveal (cut, round-end audit)
 
@@ -17,8 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lancards.engine.core import (
+    LEAVE_VERB,
     ChanceAction,
     InvalidActionError,
+    Leave,
     RandomInt,
     Reveal,
     Seat,
@@ -67,7 +70,7 @@ class Pass:
         return f"{self.seat}: pass"
 
 
-EightsAction = Play | Pass | ChanceAction
+EightsAction = Play | Pass | Leave | ChanceAction
 """Every action an 8s Rule! engine accepts."""
 
 
@@ -97,6 +100,8 @@ def parse_action(text: str) -> EightsAction:
         raise InvalidActionError(f"action {text!r}: seat {seat} is negative")
     if tokens == ["pass"]:
         return Pass(seat)
+    if tokens == [LEAVE_VERB]:
+        return Leave(seat)
     if tokens and tokens[0] == "play" and len(tokens) in (2, 3):
         card_text, hash_sign, slot_text = tokens[1].rpartition("#")
         if not hash_sign or not is_digits(slot_text):
@@ -125,6 +130,7 @@ __all__ = [
     "NO_TAKE",
     "TAKE",
     "EightsAction",
+    "Leave",
     "Pass",
     "Play",
     "RandomInt",

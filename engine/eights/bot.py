@@ -61,7 +61,7 @@ def _plan(view: EightsState) -> tuple[Plan, list[int]]:
         return ("duck" if per_trick > 0 else "win" if per_trick < 0 else "shed"), values
     if objective.kind is ObjectiveKind.CARDS:
         return ("win" if sum(values) < 0 else "duck"), values
-    total = DECK_SIZE // view.n
+    total = DECK_SIZE // (view.n - len(view.left))
     trick_number = len(view.trick_winners) + 1
     late = trick_number > total - len(objective.last_tricks)
     return ("duck" if late else "shed"), values
@@ -83,7 +83,7 @@ def _choose_trick(view: EightsState, seat: Seat, plays: list[Play]) -> Play:
         return _lead(view, plan, values, plays)
     led = trick[0].card // NUMBERS
     following = plays[0].card.suit == led
-    last = len(trick) == view.n - 1
+    last = len(trick) == view.n - len(view.left) - 1
     at_stake = sum(values[p.card] for p in trick)
     if not following:  # void: discard
         if plan == "win":

@@ -32,6 +32,7 @@ from lancards.engine.core import (
     IllegalActionError,
     InvalidActionError,
     KnowledgeError,
+    Leave,
     Outcome,
     RandomInt,
     Reveal,
@@ -61,6 +62,7 @@ from .state import (
 )
 from .transitions import (
     lay_card,
+    leave,
     next_audit_slot,
     play_to_trick,
     reveal,
@@ -199,6 +201,12 @@ class EightsGame:
                 contradicting a known identity, a missing or misplaced "take"/"no take" (E-4), a
                 card that does not fit the layout (E-7), a pass outside round 8, a chance action
                 that is not the one requested. The message names the seat and the ruling.
+
+        :class:`~lancards.engine.core.Leave` is legal at any moment before the game is over,
+        whoever is to act (chance too), for a seat that has not left: an unknown seat is an
+        ``InvalidActionError``, a seat that already left or a finished game an
+        ``IllegalActionError`` (rulings D-1, D-3). Its effect:
+        :func:`lancards.engine.eights.transitions.leave`.
         """
         self._verify(state, action)
 
@@ -213,8 +221,10 @@ class EightsGame:
             return replace(
                 state,
                 history=(*state.history, Event(action.seat, -1, len(state.history) + 1)),
-                turn=(action.seat + 1) % state.n,
+                turn=state.next_seat(action.seat),
             )
+        if isinstance(action, Leave):
+            return leave(state, action.seat)
         if isinstance(action, Shuffle):
             return shuffle(state, action.order)
         assert isinstance(action, Reveal)
@@ -222,6 +232,17 @@ class EightsGame:
 
     def _verify(self, state: EightsState, action: object) -> int:
         """Check ``action``; return the card index it plays or reveals (-1 if none)."""
+        if isinstance(action, Leave):
+            seat = action.seat
+            if type(seat) is not int or not 0 <= seat < state.n:
+                raise InvalidActionError(f"{action}: seat {seat!r} is not at this table")
+            if state.phase is Phase.OVER:
+                raise IllegalActionError(f"{action}: the game is over (ruling D-3)")
+            if seat in state.left:
+                raise IllegalActionError(
+                    f"{action}: seat {seat} has already left the table (ruling D-1)"
+                )
+            return -1
         if isinstance(action, Play | Pass):
             return self._verify_turn(state, action)
         if isinstance(action, Shuffle | Reveal | RandomInt):
@@ -385,6 +406,10 @@ class EightsGame:
         if state.phase is not Phase.OVER:
             return None
         return final_outcome(state)
+
+    def left_seats(self, state: EightsState) -> tuple[Seat, ...]:
+        """The seats that left the table for good, in the order they left (ruling D-2)."""
+        return state.left
 
     def invariant_violations(self, state: EightsState) -> list[str]:
         """Every broken invariant; empty when sound (every card in exactly one place...)."""

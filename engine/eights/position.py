@@ -25,7 +25,8 @@ suit followed by ``take`` or ``no-take``), ``trick-now:`` (the trick in progress
 (round 8: ``SEAT CARD`` or ``SEAT pass`` in order), ``went-out S``, ``result R:`` (a finished
 round: ``dealer D tricks T points P...``, then ``early`` and ``went-out S`` when they apply),
 ``renege R: seat S number N played CARD|pass held CARD led SUIT|-``, ``totals:`` (checked
-against the results). Trick winners, the cards won, the layout, the count of scoring cards
+against the results), ``left S...`` (the seats that left for good, in the order they left,
+rulings D-1, D-2). Trick winners, the cards won, the layout, the count of scoring cards
 left and the audit history are derived.
 
 Default knowledge: a hand card is known to its holder, the pile to nobody, played cards to
@@ -73,7 +74,7 @@ from .state import ROUNDS, EightsRules, EightsState, Event, Phase, Renege, Round
 
 KEYS = {
     "game", "option", "seats", "round", "dealer", "phase", "turn", "cutters", "cut", "pile",
-    "hand", "trick", "trick-now", "turns", "went-out", "result", "renege", "totals",
+    "hand", "trick", "trick-now", "turns", "went-out", "result", "renege", "totals", "left",
 }
 PHASES = {p.name.lower().replace("_", "-"): p for p in Phase}
 
@@ -139,6 +140,8 @@ def write_position(state: EightsState) -> str:
               f"dealer {'-' if state.dealer < 0 else state.dealer}",
               f"phase {state.phase.name.lower().replace('_', '-')}",
               f"turn {'-' if state.turn < 0 else state.turn}"]
+    if state.left:
+        lines.append("left " + " ".join(map(str, state.left)))
     if state.cutters:
         lines.append("cutters: " + " ".join(map(str, state.cutters)))
     if state.cut_numbers:
@@ -358,6 +361,10 @@ def read_position(text: str) -> EightsState:
         scoring = sum(1 for p in points if p) - taken
     cutters_line = one(groups, "cutters", required=False)
     cut_line = one(groups, "cut", required=False)
+    left_line = one(groups, "left", required=False)
+    left = () if left_line is None else tuple(left_line.ints(0, n - 1))
+    if left_line is not None and len(set(left)) != len(left):
+        raise left_line.fail("a seat is named twice")
     state = EightsState(
         rules=rules, n=n, phase=phase, base=0, ident=tuple(ident), known=tuple(known),
         pile=pile, round=number, dealer=opt_seat("dealer"),
@@ -365,7 +372,7 @@ def read_position(text: str) -> EightsState:
         cut_numbers=() if cut_line is None else tuple(cut_line.ints(1, NUMBERS)),
         hands=tuple(hands), turn=opt_seat("turn"), trick=trick, won=tuple(won),
         trick_winners=tuple(winners), scoring_left=scoring, layout=layout, table=tuple(table),
-        history=tuple(history), went_out=opt_seat("went-out"), results=results,
+        history=tuple(history), went_out=opt_seat("went-out"), results=results, left=left,
     )
     totals_line = one(groups, "totals", required=False)
     if totals_line is not None:

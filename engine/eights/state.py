@@ -178,6 +178,8 @@ class EightsState:
         history: this round's plays and passes, for the audit (ruling E-8).
         went_out: round 8: the seat that played its last card, else -1.
         results: every finished round, round 1 first.
+        left: the seats that left the table for good, in the order they left (rulings D-1,
+            D-2); they are dealt no cards and play passes over them.
     """
 
     rules: EightsRules
@@ -202,6 +204,20 @@ class EightsState:
     history: tuple[Event, ...] = ()
     went_out: Seat = -1
     results: tuple[RoundResult, ...] = ()
+    left: tuple[Seat, ...] = ()
+
+    def present(self) -> tuple[Seat, ...]:
+        """The seats still at the table, ascending (ruling D-1)."""
+        return tuple(s for s in range(self.n) if s not in self.left)
+
+    def next_seat(self, seat: Seat) -> Seat:
+        """The next seat to the left of ``seat`` still at the table: play and the deal pass
+        over a seat that left (ruling D-1)."""
+        for k in range(1, self.n + 1):
+            other = (seat + k) % self.n
+            if other not in self.left:
+                return other
+        return seat
 
     def card(self, slot: SlotId) -> Card | None:
         """The card in ``slot`` if this state knows it (``None`` also for a slot of an earlier

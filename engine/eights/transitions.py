@@ -24,6 +24,9 @@ from .state import (
     RoundResult,
 )
 
+MIN_PLAYERS_LEFT = 3
+"""8s Rule! goes on while at least 3 players are at the table (rulings E-1, D-3)."""
+
 
 def without(
     hands: tuple[tuple[SlotId, ...], ...], seat: Seat, slot: SlotId
@@ -60,12 +63,16 @@ def shuffle(state: EightsState, order: tuple[int, ...] | None) -> EightsState:
             pile=pile,
             cut_numbers=(),
         )
-    # The deal (ruling E-1): one card at a time clockwise, starting left of the dealer.
+    # The deal (ruling E-1): one card at a time clockwise, starting left of the dealer, over
+    # the seats still at the table (ruling D-1: E-1 sizes for the number of players left).
     n = state.n
-    first = (state.dealer + 1) % n
-    holders = [(first + i) % n for i in range(DECK_SIZE)]
+    first = state.next_seat(state.dealer)
+    seats = [s for k in range(n) if (s := (first + k) % n) not in state.left]
+    holders = [seats[i % len(seats)] for i in range(DECK_SIZE)]
     hands = tuple(
-        tuple(base + i for i in range((seat - first) % n, DECK_SIZE, n)) for seat in range(n)
+        tuple(base + i for i in range(seats.index(seat), DECK_SIZE, len(seats)))
+        if seat in seats else ()
+        for seat in range(n)
     )
     scoring = 0
     if state.round < ROUNDS:
@@ -111,7 +118,7 @@ def play_to_trick(state: EightsState, action: Play, card: int) -> EightsState:
     ident = set_at(state.ident, offset, card)
     known = set_at(state.known, offset, ALL_SEATS)
     hands = without(state.hands, seat, slot)
-    if len(trick) < n:
+    if len(trick) < n - len(state.left):
         return replace(
             state,
             ident=ident,
@@ -119,7 +126,7 @@ def play_to_trick(state: EightsState, action: Play, card: int) -> EightsState:
             hands=hands,
             trick=trick,
             history=history,
-            turn=(seat + 1) % n,
+            turn=state.next_seat(seat),
         )
     winner = trick_winner(trick)  # ruling E-4
     objective = state.rules.objectives.rounds[state.round - 1]
@@ -157,7 +164,7 @@ def lay_card(state: EightsState, action: Play, card: int) -> EightsState:
         layout=lay(card, state.layout),
         table=(*state.table, slot),
         history=(*state.history, Event(seat, card, len(state.history) + 1)),
-        turn=(seat + 1) % state.n,
+        turn=state.next_seat(seat),
     )
     if not hands[seat]:  # ruling E-7: the game ends the moment a hand empties
         return start_audit(replace(state, went_out=seat))
@@ -196,7 +203,7 @@ def finish_round(state: EightsState) -> EightsState:
         state,
         phase=Phase.OVER if last else Phase.DEAL,
         round=number if last else number + 1,
-        dealer=state.dealer if last else (state.dealer + 1) % n,  # ruling E-2
+        dealer=state.dealer if last else state.next_seat(state.dealer),  # rulings E-2, D-1
         pile=tuple(range(base, base + DECK_SIZE)),
         hands=((),) * n,
         turn=-1,
@@ -220,3 +227,51 @@ def next_audit_slot(state: EightsState) -> SlotId | None:
             if known[slot - base] != ALL_SEATS:
                 return slot
     return None
+
+
+def leave(state: EightsState, seat: Seat) -> EightsState:
+    """The state after ``seat`` leaves for good (rulings D-1 to D-3); the caller has checked
+    that the game is not over and that ``seat`` is at the table.
+
+    D-1: the round in progress is abandoned with no score (none of its hidden cards is ever
+    revealed: its slots leave play, a pending audit or cut reveal is dropped) and dealt again
+    with E-1 sizes for the seats left, the round number unchanged. The deck starts a new slot
+    generation ``base + 60 .. base + 119`` holding the canonical deck in public, card index
+    ``i`` in slot ``base + 60 + i``, as slots ``0..59`` at the start of a game: the peer layer
+    encrypts it afresh, so no card of the leaver's hand (still under the leaver's key) is ever
+    shuffled again. A dealer who left passes the deal to the next seat to the left. Before the
+    first round the high cut starts again among the cutters left (one cutter left deals).
+    D-3: with fewer than 3 players left, or with partners (E-10: the leaver's team loses), the
+    game is over.
+    """
+    left = (*state.left, seat)
+    base = state.base + DECK_SIZE
+    state = replace(
+        state,
+        left=left,
+        base=base,
+        ident=tuple(range(DECK_SIZE)),
+        known=(ALL_SEATS,) * DECK_SIZE,
+        pile=tuple(range(base, base + DECK_SIZE)),
+        hands=((),) * state.n,
+        turn=-1,
+        trick=(),
+        won=((),) * state.n,
+        trick_winners=(),
+        scoring_left=0,
+        layout=EMPTY_LAYOUT,
+        table=(),
+        history=(),
+        went_out=-1,
+        cut_numbers=(),
+    )
+    if state.n - len(left) < MIN_PLAYERS_LEFT or state.rules.partners:
+        return replace(state, phase=Phase.OVER, cutters=())
+    if state.round == 0:
+        cutters = tuple(s for s in state.cutters if s != seat)
+        if len(cutters) > 1:
+            return replace(state, phase=Phase.CUT_SHUFFLE, cutters=cutters)
+        return replace(state, phase=Phase.DEAL, round=1, dealer=cutters[0], cutters=())
+    dealer = state.dealer if state.dealer not in left else state.next_seat(state.dealer)
+    return replace(state, phase=Phase.DEAL, dealer=dealer)
+

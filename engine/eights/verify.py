@@ -70,14 +70,24 @@ def _phase_problems(state: EightsState) -> list[str]:
         problems.append(f"{len(state.pile)} cards lie in the pile during play")
     if not playing and any(sizes):
         problems.append(f"hands hold cards {sizes} outside play ({phase.name.lower()})")
-    if phase is Phase.TRICKS and max(sizes) - min(sizes) > 1:
+    present = [sizes[s] for s in range(n) if s not in state.left]
+    if any(sizes[s] or state.won[s] for s in state.left):
+        problems.append(f"a seat that left ({state.left}) holds or has taken cards")
+    if state.turn in state.left or set(state.cutters) & set(state.left):
+        problems.append(f"a seat that left ({state.left}) is to play or to cut")
+    if state.round >= 1 and state.phase is not Phase.OVER and state.dealer in state.left:
+        problems.append(f"seat {state.dealer} left but deals round {state.round}")
+    if phase is Phase.TRICKS and max(present) - min(present) > 1:
         problems.append(f"hand sizes {sizes} differ by more than one in a trick round")
-    if phase is Phase.TRICKS and len(state.trick) >= n:
+    if phase is Phase.TRICKS and len(state.trick) >= len(present):
         problems.append(f"the current trick holds {len(state.trick)} cards for {n} seats")
-    finished = state.round if phase is Phase.OVER else state.round - 1
+    # rulings D-3, E-10: too few players, or a partner who left, end the game early
+    ended_by_leave = phase is Phase.OVER and (
+        len(present) < 3 or (state.rules.partners and bool(state.left)))
+    finished = state.round if phase is Phase.OVER and not ended_by_leave else state.round - 1
     if state.round >= 1 and len(state.results) != max(finished, 0):
         problems.append(f"{len(state.results)} round results in round {state.round}")
-    if phase is Phase.OVER and len(state.results) != ROUNDS:
+    if phase is Phase.OVER and not ended_by_leave and len(state.results) != ROUNDS:
         problems.append(f"the game ended after {len(state.results)} rounds, not 8")
     layout = EMPTY_LAYOUT
     for slot in state.table:

@@ -18,6 +18,7 @@ Every action is written ``SEAT: VERB ARGS`` (chance: ``*: ...``, see :mod:`lanca
 ``3: serve-skip``                              the skipped turn (L8C-1)
 ``4: keep #44`` / ``4: keep-end``              keep a hand card at round end, secretly (L8-13)
 ``2: end-turn``                                end a turn with an empty hand (only then)
+``2: leave``                                   seat 2 leaves for good (D-1..D-4; peer layer only)
 =============================================  ===================================================
 """
 
@@ -27,8 +28,10 @@ from dataclasses import dataclass
 
 from lancards.engine.core import (
     CHANCE,
+    LEAVE_VERB,
     ChanceAction,
     InvalidActionError,
+    Leave,
     Seat,
     SlotId,
     is_digits,
@@ -207,6 +210,7 @@ PlayerAction = (
     | Keep
     | KeepEnd
     | EndTurn
+    | Leave
 )
 Action = PlayerAction | ChanceAction
 
@@ -277,6 +281,8 @@ def parse_action(text: str) -> Action:
         return KeepEnd(seat)
     if verb == "end-turn" and n == 0:
         return EndTurn(seat)
+    if verb == LEAVE_VERB and n == 0:
+        return Leave(seat)
     raise InvalidActionError(f"unknown action {text!r}")
 
 

@@ -47,7 +47,7 @@ from lancards.engine.level8.actions import (
 from lancards.engine.level8.cards import Card, Kind, deck_counts
 from lancards.engine.level8.laydown import enumerate_laydowns
 from lancards.engine.level8.melds import Placed, add_options, natural
-from lancards.engine.level8.rules import Level8Rules
+from lancards.engine.level8.rules import WIN_LEVEL, Level8Rules
 from lancards.engine.level8.state import Level8State, Phase
 
 
@@ -119,7 +119,7 @@ class Level8Game:
         if steps.actor(state) != CHANCE or state.phase is Phase.OVER:
             raise EngineError("chance is not to act")
         if state.phase is Phase.DEALER:
-            return RandomIntRequest(state.n, "first dealer")
+            return RandomIntRequest(len(state.present()), "first dealer")
         if state.reshuffle_due:
             return ShuffleRequest(tuple(sorted(state.reshufflable())), state.next_slot)
         if state.phase is Phase.SHUFFLE:
@@ -184,7 +184,8 @@ class Level8Game:
                         out.extend(Add(seat, meld.id, p) for p in add_options(meld, slot, card))
         skip_free = [
             t for t in range(state.n)
-            if t != seat and not any(state.cards[s].kind is Kind.SKIP for s in state.in_front[t])
+            if t != seat and t not in state.left
+            and not any(state.cards[s].kind is Kind.SKIP for s in state.in_front[t])
         ]
         for slot, card in _distinct(hand):
             out.append(Discard(seat, _plain(slot, card)))
@@ -209,7 +210,11 @@ class Level8Game:
 
     def check(self, state: Level8State, action: Action) -> None:
         """Raise ``InvalidActionError`` (malformed) or ``IllegalActionError`` (against the
-        rules; the message names seat, action and ruling) unless ``action`` is legal."""
+        rules; the message names seat, action and ruling) unless ``action`` is legal.
+
+        :class:`~lancards.engine.core.Leave` is legal at any moment before the game is over
+        for a seat that has not left (rulings D-1 to D-4,
+        :func:`lancards.engine.level8.steps.do_leave`)."""
         steps.step(state, action)
 
     def apply(self, state: Level8State, action: Action) -> Level8State:
@@ -263,10 +268,37 @@ class Level8Game:
     # -- the end -------------------------------------------------------------------------------
 
     def outcome(self, state: Level8State) -> Outcome | None:
-        """Winners (ruling L8-11) and levels reached (9 = WIN), or None while playing."""
+        """Winners (ruling L8-11, or D-3) and levels reached (9 = WIN), or None while playing.
+
+        ``detail``: ``rounds``; ``places``, per seat its 1-based place: the seats at the table
+        by level, highest first, equal levels sharing a place (the winners first; ruling
+        D-3), then the seats that left, the later leaver higher (ruling D-2); ``left``, the
+        seats that left, in the order they left (each marked "left").
+        """
         if state.phase is not Phase.OVER:
             return None
-        return Outcome(state.winners, state.levels, {"rounds": state.round})
+        detail = {"rounds": state.round, "places": list(self.places(state)),
+                  "left": list(state.left)}
+        return Outcome(state.winners, state.levels, detail)
+
+    def places(self, state: Level8State) -> tuple[int, ...]:
+        """Per seat, its 1-based place now (rulings D-2, D-3): winners first, then the seats
+        at the table by level (equal levels share a place), then the seats that left, the
+        later leaver higher."""
+        def key(seat: Seat) -> int:
+            return WIN_LEVEL + 1 if seat in state.winners else state.levels[seat]
+
+        present = state.present()
+        places = [0] * state.n
+        for seat in present:
+            places[seat] = 1 + sum(1 for other in present if key(other) > key(seat))
+        for rank, seat in enumerate(reversed(state.left)):
+            places[seat] = len(present) + 1 + rank
+        return tuple(places)
+
+    def left_seats(self, state: Level8State) -> tuple[Seat, ...]:
+        """The seats that left the table for good, in the order they left (ruling D-2)."""
+        return state.left
 
     def invariant_violations(self, state: Level8State) -> list[str]:
         """Every card in exactly one place; the deck complete; known identities consistent."""
@@ -295,6 +327,20 @@ class Level8Game:
         for seat, hand in enumerate(state.hands):
             if state.phase in (Phase.DRAW, Phase.PLAY) and len(hand) > 40:
                 problems.append(f"seat {seat} holds {len(hand)} cards")
+        if len(set(state.left)) != len(state.left) or len(state.out) != len(state.left):
+            problems.append(f"the seats that left {state.left} do not match their hands")
+        for seat in state.left:
+            if not 0 <= seat < state.n:
+                problems.append(f"seat {seat} left a table of {state.n}")
+            elif state.hands[seat] or state.in_front[seat]:
+                problems.append(f"seat {seat} left but holds cards or has cards in front")
+        queued = {*state.show_queue, *state.keep_queue, *state.owed}
+        if queued & set(state.left):
+            problems.append(f"a seat that left ({state.left}) is still queued or owed a card")
+        turn_phases = (Phase.DRAW, Phase.PLAY, Phase.SKIPPED, Phase.SWAP, Phase.SHOW,
+                       Phase.CHOOSE)
+        if state.phase in turn_phases and state.turn in state.left:
+            problems.append(f"seat {state.turn} left but has the turn ({state.phase.value})")
         return problems
 
     # -- notation and bot ----------------------------------------------------------------------

@@ -25,10 +25,12 @@ CARDS`` (kind run, colour-run, set or colour-group; jokers with their declaratio
 ``J=R5``, ``J=R``), ``shown S: I...`` and ``kept S: I...`` (0-based places in ``hand S``),
 ``show-queue:``, ``keep-queue:``, ``owed:`` (seats owed a face-down card), ``swaps N``,
 ``reshuffle-due``, ``went-out S``, ``winners:``, ``next-meld N`` (only when it is not one
-past the last meld), ``actions N``.
+past the last meld), ``actions N``; ``left S...`` (the seats that left for good, in the order
+they left, ruling D-2) and ``out S:`` (the hand of a seat that left, out of play face down,
+ruling D-1; one line per seat that left).
 
-Default knowledge: a hand card is known to its holder, the draw pile to nobody, every other
-place to everyone.
+Default knowledge: a hand card and a hand out of play are known to their holder, the draw pile
+to nobody, every other place to everyone.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ KEYS = {
     "game", "option", "seats", "dealer", "round", "turn", "levels", "down", "pile", "under",
     "gathered", "hand", "discard", "front", "meld", "shown", "kept", "show-queue",
     "keep-queue", "owed", "swaps", "reshuffle-due", "went-out", "winners", "next-meld",
-    "actions",
+    "actions", "left", "out",
 }
 
 
@@ -157,6 +159,10 @@ def write_position(state: Level8State) -> str:
         place(f"discard {s}", state.discards[s], ALL_SEATS, always=True)
     for s in range(n):
         place(f"front {s}", state.in_front[s], ALL_SEATS)
+    if state.left:
+        lines.append("left " + " ".join(map(str, state.left)))
+    for s in sorted(state.left):
+        place(f"out {s}", state.out[state.left.index(s)], seat_bit(s), always=True)
     for meld in state.melds:
         words = [_placed_text(p) + _suffix(state, p.slot) for p in meld.cards]
         lines.append(f"meld {meld.id}: {meld.owner} {meld.kind.value} {' '.join(words)}")
@@ -286,6 +292,13 @@ def read_position(text: str) -> Level8State:
     hands = per_seat("hand", seat_bit)
     discards = per_seat("discard", lambda s: ALL_SEATS)
     in_front = per_seat("front", lambda s: ALL_SEATS)
+    left = _seat_list(one(groups, "left", required=False), n)
+    if len(set(left)) != len(left):
+        raise PositionError(f"position: a seat is named twice in 'left {' '.join(map(str, left))}'")
+    outs = per_seat("out", seat_bit)
+    for line in groups.get("out", []):
+        if line.seat not in left:
+            raise line.fail(f"seat {line.seat} has not left (line 'left')")
     melds = []
     for line in groups.get("meld", []):
         melds.append(_read_meld(line, n, take))
@@ -294,7 +307,8 @@ def read_position(text: str) -> Level8State:
     state = start.evolve(
         cards=cards, known=known, next_slot=next_slot, gathered=gathered, hands=tuple(hands),
         pile=pile, under=under, discards=tuple(discards), melds=tuple(melds),
-        in_front=tuple(in_front), next_meld=_derived_next_meld(melds),
+        in_front=tuple(in_front), next_meld=_derived_next_meld(melds), left=left,
+        out=tuple(outs[s] for s in left),
     )
     state = _read_fields(state, groups, n)
     problems = LEVEL8.invariant_violations(state)

@@ -64,6 +64,9 @@ class Level8State:
         went_out: the seat that ended the round by going out, else -1.
         winners: the winners once the game is over.
         actions: how many actions led here.
+        left: the seats that left the table for good, in the order they left (ruling D-2).
+        out: the hands of those seats, out of play face down (ruling D-1), parallel to
+            ``left``; never gathered, shuffled or revealed again.
     """
 
     rules: Level8Rules
@@ -96,6 +99,8 @@ class Level8State:
     went_out: Seat = -1
     winners: tuple[Seat, ...] = ()
     actions: int = 0
+    left: tuple[Seat, ...] = ()
+    out: tuple[tuple[SlotId, ...], ...] = ()
 
     def level(self, seat: Seat) -> Level:
         """The components of ``seat``'s current level (levels 1..8)."""
@@ -128,6 +133,21 @@ class Level8State:
             yield f"in front of {seat}", self.in_front[seat]
         for meld in self.melds:
             yield f"meld {meld.id}", tuple(p.slot for p in meld.cards)
+        for seat, slots in zip(self.left, self.out, strict=True):
+            yield f"out of play {seat}", slots
+
+    def present(self) -> tuple[Seat, ...]:
+        """The seats still at the table, ascending (ruling D-1)."""
+        return tuple(s for s in range(self.n) if s not in self.left)
+
+    def next_seat(self, seat: Seat) -> Seat:
+        """The next seat to the left of ``seat`` that has not left: play passes over an
+        empty seat (ruling D-1). ``seat`` itself if nobody else is left."""
+        for k in range(1, self.n + 1):
+            other = (seat + k) % self.n
+            if other not in self.left:
+                return other
+        return seat
 
     def where(self, slot: SlotId) -> str:
         """A description of the place of ``slot`` (for error messages)."""

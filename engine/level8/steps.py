@@ -17,6 +17,7 @@ from lancards.engine.core import (
     CHANCE,
     IllegalActionError,
     InvalidActionError,
+    Leave,
     RandomInt,
     Reveal,
     Seat,
@@ -131,9 +132,11 @@ def shuffle_into_pile(
 def chance(state: Level8State, action: Action) -> Level8State:
     """Apply a chance action."""
     if isinstance(action, RandomInt):
-        if state.phase is not Phase.DEALER or action.n != state.n:
+        present = state.present()
+        if state.phase is not Phase.DEALER or action.n != len(present):
             fail(state, action, f"no random seat out of {action.n} is due", "L8-2")
-        return state.evolve(dealer=action.value, round=1, phase=Phase.SHUFFLE)
+        # the value-th seat still at the table (all seats unless one left first, D-1)
+        return state.evolve(dealer=present[action.value], round=1, phase=Phase.SHUFFLE)
     if isinstance(action, Shuffle):
         if state.reshuffle_due:
             slots = tuple(sorted(state.reshufflable()))
@@ -157,16 +160,17 @@ def chance(state: Level8State, action: Action) -> Level8State:
         changes = reveal(state, [Placed(action.slot, action.card)])
         discards = set_at(state.discards, state.dealer, (action.slot,))
         return state.evolve(**changes, pile=state.pile[1:], discards=discards,
-                            phase=Phase.DRAW, turn=(state.dealer + 1) % state.n)
+                            phase=Phase.DRAW, turn=state.next_seat(state.dealer))
     malformed(action, "not a chance action")
 
 
 def deal(state: Level8State) -> Level8State:
-    """Deal up to 10 cards each, one at a time from the dealer's left (L8-2, L8-12)."""
+    """Deal up to 10 cards each, one at a time from the dealer's left (L8-2, L8-12), over
+    the seats still at the table (D-1)."""
     hands = [list(h) for h in state.hands]
     known = dict(state.known)
     pile = list(state.pile)
-    order = [(state.dealer + 1 + k) % state.n for k in range(state.n)]
+    order = _seats_from_left_of(state, state.dealer)
     while pile and any(len(hands[s]) < HAND_SIZE for s in order):
         for seat in order:
             if len(hands[seat]) < HAND_SIZE and pile:
@@ -204,9 +208,16 @@ def settle(state: Level8State) -> Level8State:
 # Turn flow
 
 
+def _seats_from_left_of(state: Level8State, seat: Seat) -> list[Seat]:
+    """The seats still at the table in play order, starting left of ``seat`` (D-1)."""
+    return [s for k in range(1, state.n + 1)
+            if (s := (seat + k) % state.n) not in state.left]
+
+
 def next_turn(state: Level8State) -> Level8State:
-    """End the current turn: the next seat draws, or serves a Skip card in front of it."""
-    seat = (state.turn + 1) % state.n
+    """End the current turn: the next seat draws, or serves a Skip card in front of it; play
+    passes over the seats that left (ruling D-1)."""
+    seat = state.next_seat(state.turn)
     skipped = any(state.cards.get(s) is not None and state.cards[s].kind is Kind.SKIP
                   for s in state.in_front[seat])
     return settle(state.evolve(turn=seat, phase=Phase.SKIPPED if skipped else Phase.DRAW))
@@ -230,7 +241,8 @@ def round_end(state: Level8State, went_out: Seat) -> Level8State:
     which matters under ``level8_win=on_going_out``), so a game never has two winners.
     """
     levels = tuple(
-        min(WIN_LEVEL, level + 2) if seat == went_out
+        level if seat in state.left
+        else min(WIN_LEVEL, level + 2) if seat == went_out
         else min(8, level + 1) if state.down[seat] else level
         for seat, level in enumerate(state.levels)
     )
@@ -238,7 +250,7 @@ def round_end(state: Level8State, went_out: Seat) -> Level8State:
     if winners:
         return state.evolve(levels=levels, went_out=went_out, winners=winners, phase=Phase.OVER,
                             owed=(), reshuffle_due=False)
-    order = [(state.dealer + 1 + k) % state.n for k in range(state.n)]
+    order = _seats_from_left_of(state, state.dealer)
     queue = tuple(s for s in order if keep_allowance(state, s) > 0)
     state = state.evolve(went_out=went_out, phase=Phase.KEEP, keep_queue=queue,
                          kept=((),) * state.n, owed=(), reshuffle_due=False)
@@ -264,7 +276,7 @@ def new_round(state: Level8State) -> Level8State:
         gathered=tuple(gathered), hands=kept, known=known, pile=(), under=(), discards=empty,
         melds=(), in_front=empty, down=(False,) * state.n, next_meld=0, shown=(),
         show_queue=(), swaps=0, keep_queue=(), kept=(), went_out=-1, owed=(),
-        dealer=(state.dealer + 1) % state.n, round=state.round + 1, phase=Phase.SHUFFLE,
+        dealer=state.next_seat(state.dealer), round=state.round + 1, phase=Phase.SHUFFLE,
     )
 
 
@@ -413,6 +425,8 @@ def do_play_special(state: Level8State, action: PlaySpecial) -> Level8State:
             malformed(action, f"there is no seat {target}")
         if target == seat:
             fail(state, action, "a Skip card goes in front of another player", "L8C-1")
+        if target in state.left:
+            fail(state, action, f"seat {target} has left the table", "D-1")
         if any(state.cards[s].kind is Kind.SKIP for s in state.in_front[target]):
             fail(state, action, f"seat {target} already has a Skip card in front", "L8C-1")
     state = state.evolve(**reveal(state, [action.card]), hands=_move_out(state, seat, slot))
@@ -429,9 +443,7 @@ def do_play_special(state: Level8State, action: PlaySpecial) -> Level8State:
     state = state.evolve(under=(*state.under, slot))
     if kind is Kind.SWAP:
         return state.evolve(phase=Phase.SWAP, swaps=0)
-    queue = tuple(
-        s for k in range(1, state.n) if state.hands[s := (seat + k) % state.n]
-    )
+    queue = tuple(s for s in _seats_from_left_of(state, seat) if s != seat and state.hands[s])
     if not queue:
         return next_turn(state)
     return state.evolve(phase=Phase.SHOW, show_queue=queue, shown=((),) * state.n)
@@ -522,6 +534,59 @@ def do_end_turn(state: Level8State, action: EndTurn) -> Level8State:
     return next_turn(state)
 
 
+def do_leave(state: Level8State, action: Leave) -> Level8State:
+    """Seat ``action.seat`` leaves for good, at any moment (rulings D-1 to D-4).
+
+    D-1: the hand (kept cards included) goes out of play face down into ``state.out``: never
+    gathered, shuffled or revealed again (no chance request ever names one of its slots; the
+    peer layer relies on it); the cards in front (Master "I'll keep that!", Skip cards, also a
+    Skip aimed at the leaver: D-4) are gathered as at a round end; the discard pile and the
+    combinations stay. If it was the leaver's turn (draw, play, a skipped turn, "I'll swap
+    that!"), the next seat to the left plays. D-4: a leaver who owed a reply to "I'll take
+    that!" is dropped from the showing, which goes on without them; shown cards of the leaver
+    leave the choice; a leaver who played it and had not chosen takes nothing. A face-down card
+    owed to the leaver (L8M-1, L8M-2) is not handed out. At a round end the leaver keeps
+    nothing. D-3: with fewer than 2 seats left the game is over; the one remaining seat wins.
+
+    Raises:
+        InvalidActionError: there is no such seat.
+        IllegalActionError: the game is over, or the seat has already left.
+    """
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < state.n:
+        malformed(action, f"there is no seat {seat!r}")
+    if state.phase is Phase.OVER:
+        fail(state, action, "the game is over", "D-3")
+    if seat in state.left:
+        fail(state, action, f"seat {seat} has already left the table", "D-1")
+    empty: tuple[SlotId, ...] = ()
+    shown = set_at(state.shown, seat, empty) if state.shown else state.shown
+    kept = set_at(state.kept, seat, empty) if state.kept else state.kept
+    state = state.evolve(
+        left=(*state.left, seat), out=(*state.out, state.hands[seat]),
+        hands=set_at(state.hands, seat, empty), in_front=set_at(state.in_front, seat, empty),
+        gathered=(*state.gathered, *state.in_front[seat]),
+        owed=tuple(s for s in state.owed if s != seat),
+        show_queue=tuple(s for s in state.show_queue if s != seat),
+        keep_queue=tuple(s for s in state.keep_queue if s != seat),
+        shown=shown, kept=kept,
+    )
+    present = state.present()
+    if len(present) < 2:  # D-3: too few players
+        return state.evolve(phase=Phase.OVER, winners=present, owed=(), reshuffle_due=False,
+                            show_queue=(), keep_queue=(), shown=(), kept=(), swaps=0)
+    phase, own_turn = state.phase, state.turn == seat
+    if phase in (Phase.SHOW, Phase.CHOOSE) and own_turn:
+        return next_turn(state.evolve(show_queue=(), shown=()))  # D-4: takes nothing
+    if phase is Phase.SHOW and not state.show_queue:
+        return state.evolve(phase=Phase.CHOOSE)  # D-4: the showing goes on without them
+    if phase in (Phase.DRAW, Phase.PLAY, Phase.SKIPPED, Phase.SWAP) and own_turn:
+        return next_turn(state.evolve(swaps=0))
+    if phase is Phase.KEEP and not state.keep_queue:
+        return new_round(state)
+    return state
+
+
 HANDLERS: dict[type, Callable[[Level8State, Any], Level8State]] = {
     Draw: do_draw,
     DrawDiscard: do_draw_discard,
@@ -537,6 +602,7 @@ HANDLERS: dict[type, Callable[[Level8State, Any], Level8State]] = {
     Keep: do_keep,
     KeepEnd: do_keep_end,
     EndTurn: do_end_turn,
+    Leave: do_leave,
 }
 
 
@@ -547,7 +613,7 @@ def step(state: Level8State, action: Action) -> Level8State:
         InvalidActionError: a malformed action.
         IllegalActionError: an action the rules do not allow now.
     """
-    if action.seat == CHANCE:
+    if action.seat == CHANCE and not isinstance(action, Leave):
         if _actor(state) != CHANCE:
             fail(state, action, f"chance is not to act: {_whose(state)}", "L8-3")
         result = chance(state, action)
