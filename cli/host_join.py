@@ -335,11 +335,12 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
                           "listen": [mesh_bind(args), mesh.port],
                           "peers": {k.hex(): [a.host, a.port] for k, a in addrs.items()}})
     secret = store.load_secret() if restore is not None else None
+    journal = store.read()  # raises JournalDamaged (one line naming file and line)
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
-                    envelope_seq=time.time_ns() // 1000)
+                    envelope_seq=journal.next_envelope)
     node = PeerNode(core, mesh, store)
     if restore is not None:
-        node.handle(core.restore(list(store.journal())))
+        node.handle(core.restore(journal.lines))
     for key, address in addrs.items():
         if key != me.public_key and not mesh.connected(key):
             mesh.add_peer(key, address.host, address.port)
@@ -437,7 +438,7 @@ def _forge_swapped_discard(core: GameCore, action: Any) -> list[Any]:
     opening = core.deck.make_open(slot)
     payload = {"t": "action", "a": f"{core.seat}: discard {fake}#{slot}", "open": [opening]}
     entry = core.record.next_entry(core.me, payload, core.state_hash())
-    env = sign_envelope(core.me, "record.entry", core.table_id, time.time_ns() // 1000,
+    env = sign_envelope(core.me, "record.entry", core.table_id, core.next_envelope_seq,
                         {"entry": entry.to_dict()})
     core.halted = "this peer cheated (test hook)"
     return [Send(None, env.encode())]

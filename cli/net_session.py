@@ -7,8 +7,8 @@ peer verifies every move with its own engine. Bots are ordinary peers whose move
 game's bot.
 
 Files: the player's identity (``p2p.identity``) and, per table, ``tables/<id>/`` under the data
-folder (:mod:`lancards.p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's, so that
-``lancards resume`` can restart the whole table.
+folder (:mod:`lancards.p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's,
+so that ``lancards resume`` can restart the whole table.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ import contextlib
 import hashlib
 import json
 import secrets
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -280,13 +279,12 @@ async def _node(identity: Identity, table: StartedTable, store: TableStore,
                 restore_from: TableStore | None, random_bytes: RandomBytes | None = None,
                 ) -> PeerNode:
     secret = restore_from.load_secret() if restore_from is not None else None
-    seq = time.time_ns() // 1000  # envelope numbers keep rising across restarts
+    journal = store.read()  # raises JournalDamaged before anything starts
     core = GameCore(identity, table, random_bytes or secrets.token_bytes, secret_key=secret,
-                    envelope_seq=seq)
+                    envelope_seq=journal.next_envelope)
     mesh = Mesh(identity, CONFIG)
     await mesh.start("127.0.0.1", 0)
     node = PeerNode(core, mesh, store)
     if restore_from is not None:
-        lines: Sequence[tuple[str, dict[str, Any]]] = list(restore_from.journal())
-        node.handle(core.restore(lines))
+        node.handle(core.restore(journal.lines))
     return node

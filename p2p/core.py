@@ -325,6 +325,12 @@ class GameCore:
             return []
         return self.game.legal_actions(self.state, self.seat)
 
+    @property
+    def next_envelope_seq(self) -> int:
+        """The sequence number the next envelope this peer signs will carry (the adapter
+        leases numbers on disk before sending: :meth:`TableStore.lease_envelopes`)."""
+        return self._env_seq
+
     def state_hash(self) -> str:
         """The digest of the public view (what the next entry's predecessor carries)."""
         return state_digest(self.game, self.state)

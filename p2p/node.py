@@ -1,4 +1,5 @@
-"""The asyncio adapter: runs one :class:`~lancards.p2p.core.GameCore` over a websocket mesh and a store.
+"""The asyncio adapter: runs one :class:`~lancards.p2p.core.GameCore` over a websocket mesh and
+a store.
 
 It only moves bytes and events: transport events go into the core, the core's outputs go to
 the store (``Persist``, made durable first), to the mesh (``Send``) and to listeners
@@ -67,8 +68,17 @@ class PeerNode:
                 self.mesh.add_peer(key, address.host, address.port)
 
     def handle(self, outputs: Sequence[Output]) -> None:
-        """Carry out the core's outputs in order (durable writes before later sends)."""
+        """Carry out the core's outputs in order (durable writes before later sends).
+
+        Before the first ``Send`` of a batch the store leases the envelope numbers the core
+        has used so far (:meth:`TableStore.lease_envelopes`), so a restarted peer never signs
+        an envelope number twice.
+        """
+        leased = False
         for out in outputs:
+            if isinstance(out, Send) and not leased and self.store is not None:
+                leased = True
+                self.store.lease_envelopes(self.core.next_envelope_seq)
             if isinstance(out, Persist):
                 if self.store is not None:
                     self.store.append(out.kind, out.line)

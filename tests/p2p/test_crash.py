@@ -73,3 +73,143 @@ def test_sigkill_mid_round_and_resume(tmp_path):
     assert all(r == records[0] for r in records)
     report = audit_lines(records[0].rstrip(b"\n").split(b"\n"))
     assert report.ok and report.finished and report.entries > killed_at
+
+
+# -- the journal: torn tails, damage, envelope leases, crash points ------------------------------
+
+def _lines(n: int) -> list[tuple[str, dict[str, int]]]:
+    return [("entry", {"seq": i, "x": i * 7}) for i in range(n)]
+
+
+def test_a_torn_tail_is_cut_before_the_next_append_and_nothing_is_lost(tmp_path):
+    from lancards.p2p.store import TableStore, encode_line
+
+    store = TableStore(tmp_path)
+    for kind, line in _lines(5):
+        store.append(kind, line)
+    store.close()
+    # The crash tore the sixth line: half of it reached the file.
+    sixth = encode_line("entry", {"seq": 5, "x": 35})
+    with open(store.journal_path, "ab") as f:
+        f.write(sixth[:9])
+    restarted = TableStore(tmp_path)
+    assert restarted.read().torn == 9 and len(restarted.read().lines) == 5
+    restarted.append("entry", {"seq": 5, "x": 99})
+    restarted.append("entry", {"seq": 6, "x": 98})
+    restarted.close()
+    # A second restart reads every line written after the torn one (issue 12, situation 4).
+    again = TableStore(tmp_path).read()
+    assert again.torn == 0
+    assert again.lines == [*_lines(5), ("entry", {"seq": 5, "x": 99}),
+                           ("entry", {"seq": 6, "x": 98})]
+
+
+def test_a_damaged_line_before_the_tail_refuses_with_file_and_line_number(tmp_path):
+    import pytest
+
+    from lancards.p2p.store import JournalDamaged, TableStore
+
+    store = TableStore(tmp_path)
+    for kind, line in _lines(4):
+        store.append(kind, line)
+    store.close()
+    raw = bytearray(store.journal_path.read_bytes())
+    second = raw.index(b'"x":7')
+    raw[second + 5] = ord("8")  # "x":7 -> "x":78... a bit flip inside line 2
+    store.journal_path.write_bytes(bytes(raw))
+    with pytest.raises(JournalDamaged) as caught:
+        TableStore(tmp_path).read()
+    assert str(caught.value) == (
+        f"the journal {store.journal_path} is damaged at line 2 (checksum mismatch); "
+        "not resuming from it")
+    # Appending refuses too: nothing is written after damage.
+    with pytest.raises(JournalDamaged):
+        TableStore(tmp_path).append("entry", {"seq": 4})
+    assert bytes(raw) == store.journal_path.read_bytes()
+
+
+def test_a_line_without_checksum_is_damage_not_a_silent_cut(tmp_path):
+    import pytest
+
+    from lancards.p2p.store import JournalDamaged, TableStore
+
+    store = TableStore(tmp_path)
+    store.append("entry", {"seq": 0})
+    store.close()
+    with open(store.journal_path, "ab") as f:
+        f.write(b'{"kind":"entry","line":{"seq":1}}\n')
+    with pytest.raises(JournalDamaged, match="damaged at line 2"):
+        TableStore(tmp_path).read()
+
+
+def test_envelope_numbers_are_leased_on_disk_and_never_signed_twice(tmp_path, monkeypatch):
+    """A restarted peer numbers its envelopes above every number it used, whatever the clock
+    says (issue 12, situation 5: the clock a minute behind after a restart)."""
+    import time as time_module
+
+    from lancards.p2p.core import GAME_TYPES, GameCore, Send
+    from lancards.p2p.crypto.group import SeededRandomBytes
+    from lancards.p2p.node import PeerNode
+    from lancards.p2p.store import LEASE_BLOCK, TableStore
+    from lancards.p2p.transport import Mesh
+    from lancards.p2p.wire import ReplayGuard, decode_envelope
+    from tests.p2p.core_harness import make_cores
+
+    def no_clock() -> int:
+        raise AssertionError("envelope numbering read the clock")
+
+    monkeypatch.setattr(time_module, "time_ns", no_clock)
+    cores, _ = make_cores(3, "level8-master", seed="lease")
+    me = cores[0]
+    store = TableStore(tmp_path)
+    sent: list[bytes] = []
+
+    class Recorder(Mesh):
+        def send(self, peer: bytes, data: bytes) -> None:
+            if peer == cores[1].me.public_key:
+                sent.append(data)
+
+    node = PeerNode(me, Recorder(me.me), store)
+    node.handle(me.start())
+    for _ in range(LEASE_BLOCK + 3):  # enough envelopes to need a second lease
+        node.chat("hello")
+    store.close()
+    guard = ReplayGuard()
+    key = me.me.public_key
+    seqs = []
+    for data in sent:
+        env = decode_envelope(data, "ann", expected_sender=key, types=GAME_TYPES)
+        guard.accept(env)
+        seqs.append(env.seq)
+    # The crash: a new store and a new core from the journal.
+    restarted = TableStore(tmp_path)
+    first = restarted.next_envelope()
+    assert first > max(seqs)
+    assert [k for k, _ in restarted.read().lines] == ["entry"]  # marks are not core lines
+    again = GameCore(me.me, me.table, SeededRandomBytes("lease-0"),
+                     secret_key=restarted.load_secret(), envelope_seq=first)
+    outs = again.restore(restarted.read().lines)
+    outs += again.chat("back")
+    resent = [decode_envelope(o.data, "ann", expected_sender=key, types=GAME_TYPES)
+              for o in outs if isinstance(o, Send)]
+    assert resent and all(env.seq >= first for env in resent)
+    for env in resent:
+        guard.accept(env)  # accepted: above every number the peer used before the crash
+
+
+def test_the_crash_hook_kills_the_process_before_torn_or_after_the_chosen_fsync(tmp_path):
+    from lancards.p2p.store import CRASH_ENV, TableStore
+
+    script = ("import sys\nfrom lancards.p2p.store import TableStore\n"
+              "s = TableStore(sys.argv[1])\n"
+              "for i in range(6):\n    s.append('entry', {'seq': i})\n")
+    kept = {}
+    for when in ("before", "torn", "after"):
+        folder = tmp_path / when
+        proc = subprocess.run([sys.executable, "-c", script, str(folder)], cwd=ROOT,
+                              env={**os.environ, CRASH_ENV: f"{when}:4"}, timeout=60)
+        assert proc.returncode == -signal.SIGKILL
+        state = TableStore(folder).read()
+        kept[when] = ([line["seq"] for _, line in state.lines], state.torn > 0)
+    assert kept == {"before": ([0, 1, 2], False), "torn": ([0, 1, 2], True),
+                    "after": ([0, 1, 2, 3], False)}
