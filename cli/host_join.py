@@ -342,10 +342,8 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
     if restore is not None:
         node.handle(core.restore(journal.lines))
     for key, address in addrs.items():
-        if key != me.public_key and not mesh.connected(key):
+        if key != me.public_key:  # from now on the lower key dials whenever no link is up
             mesh.add_peer(key, address.host, address.port)
-        elif key != me.public_key:
-            mesh.add_peer(key, address.host, address.port, dial=False)
     if lobbyist is not None:
         for peer, data in lobbyist.stash:
             node.handle(core.peer_connected(peer) if not data else core.receive(peer, data))

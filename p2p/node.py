@@ -56,12 +56,13 @@ class PeerNode:
         self.notices: list[Notice] = []
         self.connected: set[bytes] = set()
         self._others = [m.public_key for m in core.players if m.public_key != core.me.public_key]
+        mesh.admit(self._others)  # a seated member may (re)connect at any time
         self._stop = asyncio.Event()
         self.timings: TextIO | None = None
         self._dealt = False
 
     def connect(self, addresses: Mapping[bytes, PeerAddress]) -> None:
-        """Keep links to every other seated peer at ``addresses``."""
+        """Keep links to every other seated peer at ``addresses`` (the lower key dials)."""
         for key in self._others:
             address = addresses.get(key)
             if address is not None:
