@@ -165,9 +165,14 @@ class NetworkSession:
         banners: list[Banner] = []
         if self.core.halted:
             banners.append(Banner("cheat", f"cheating caught: {self.core.halted}"))
-        waiting = self.node.waiting_for()
-        if waiting:
-            banners.append(Banner("waiting", f"waiting for {waiting}"))
+        if self.node.catching_up:
+            banners.append(Banner("info", f"catching up: {len(self.core.record)} entries "
+                                          "verified so far"))
+        wait = self.node.waiting()
+        extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending()}
+        if wait is not None:
+            banners.append(Banner("waiting", wait.text()))
+            extra["waiting"] = wait.text()
         outcome = self.game.outcome(self.core.state)
         to_act = self.core.to_act()
         progress = self.core.progress if to_act == -1 else ""
@@ -183,8 +188,17 @@ class NetworkSession:
             banners=tuple(banners),
             progress=progress,
             outcome=outcome,
-            extra={"table": self.core.table_id},
+            extra=extra,
         )
+
+    def _pending(self) -> int:
+        """How many cards this seat holds whose face it does not know yet (private shares
+        still to come): shown as pending, never as a missing card."""
+        from lancards.engine.core import ALL_SEATS, seat_bit
+
+        mine, game, state = seat_bit(self.seat), self.game, self.core.state
+        return sum(1 for slot, mask in game.knowledge(state).items()
+                   if mask & mine and mask != ALL_SEATS and game.identity(state, slot) is None)
 
     def submit(self, action: Any) -> None:
         """Play ``action`` (checked at once; raises ``EngineError`` when illegal)."""

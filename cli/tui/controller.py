@@ -161,3 +161,20 @@ def name_of(snap: TableSnapshot, seat: int) -> str:
     """The nickname of ``seat``, ``"you"``-marked for the own seat."""
     name = snap.names[seat]
     return f"{name} (you)" if seat == snap.seat and not name.lower().startswith("you") else name
+
+def not_now(snap: TableSnapshot) -> str:
+    """Why a move key does nothing now, naming the peer the table waits for."""
+    waiting = snap.extra.get("waiting")
+    if snap.to_act == snap.seat:
+        return f"your move is pending: {waiting}" if waiting else \
+            "your move is pending: a card you drew is still being revealed"
+    if waiting:
+        return f"not your move: {waiting}"
+    who = "nobody" if snap.to_act is None or snap.to_act < 0 else snap.names[snap.to_act]
+    return f"not your move: waiting for {who}"
+
+
+def pending_text(snap: TableSnapshot) -> str:
+    """``" + 1 pending"`` while cards of the hand are still hidden from this seat."""
+    pending = int(snap.extra.get("pending", 0))
+    return f" + {pending} pending" if pending else ""

@@ -16,7 +16,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
-from lancards.cli.tui.controller import BaseController, KeyHelp, name_of
+from lancards.cli.tui.controller import BaseController, KeyHelp, name_of, not_now, pending_text
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
 from lancards.engine.eights.cards import CARDS, NUMBERS, Card
@@ -145,7 +145,8 @@ class EightsController(BaseController):
         flat = flat_hand(view, snap.seat)
         self.cursor = min(self.cursor, max(0, len(flat) - 1))
         playable = {a.slot for a in snap.legal if isinstance(a, Play)}
-        out: StyleAndTextTuples = [("class:header", f" your hand ({len(flat)} cards):\n")]
+        out: StyleAndTextTuples = [("class:header", f" your hand ({len(flat)} cards"
+                                                    f"{pending_text(snap)}):\n")]
         index = 0
         for suit, cards in suit_rows(view, snap.seat):
             out.append(("", f"  {suit.title:<7}"))
@@ -209,7 +210,7 @@ class EightsController(BaseController):
 
     def _play(self, snap: TableSnapshot, current: tuple[SlotId, Card], key: str) -> None:
         if not snap.legal:
-            self.say("not your turn", error=True)
+            self.say(not_now(snap), error=True)
             return
         slot, card = current
         plays = [a for a in snap.legal if isinstance(a, Play) and a.slot == slot]

@@ -22,7 +22,14 @@ from lancards.cli.session import TableSnapshot
 from lancards.cli.tui import level8_view as draw
 from lancards.cli.tui.builder import LayDownBuilder
 from lancards.cli.tui.cards import placed_text
-from lancards.cli.tui.controller import BaseController, KeyHelp, name_of, styled_cards
+from lancards.cli.tui.controller import (
+    BaseController,
+    KeyHelp,
+    name_of,
+    not_now,
+    pending_text,
+    styled_cards,
+)
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
     Add,
@@ -117,7 +124,8 @@ class Level8Controller(BaseController):
                     labels[p.slot] = str(index + 1)
         self.marks &= {s for s, _ in cards}
         sort = "colour" if self.by_colour else "number"
-        out: StyleAndTextTuples = [("class:header", f" your hand ({len(cards)} cards, "
+        out: StyleAndTextTuples = [("class:header", f" your hand ({len(cards)} cards"
+                                                    f"{pending_text(snap)}, "
                                                     f"by {sort}; s sorts):\n")]
         return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
 
@@ -206,9 +214,7 @@ class Level8Controller(BaseController):
         face = current[1] if current else None
         if not legal:
             if key in "dlaxpkne" or key == "enter":
-                who = "nobody" if snap.to_act is None or snap.to_act < 0 else \
-                    snap.names[snap.to_act]
-                self.say(f"not your move: waiting for {who}", error=True)
+                self.say(not_now(snap), error=True)
             return
         if key == "d":
             self._one(_of(legal, Draw), "you cannot draw now")
@@ -367,3 +373,4 @@ class Level8Controller(BaseController):
                 self.say(short_error(error), error=True)
             elif self.submit(builder.laydown()):
                 self.builder = None
+
