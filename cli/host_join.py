@@ -357,9 +357,10 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
 
         session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
                                  autoplay=False, record_path=args.record)
+        session.restored = restore is not None  # "catching up" until current
         return await run_table(session)
     cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
-    status = await _drive(node, args, quiet, cheat)
+    status = await _drive(node, args, quiet, cheat, restored=restore is not None)
     dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
     if dump and not quiet:
         _dump_hand(core, Path(dump))
@@ -370,7 +371,8 @@ def mesh_bind(args: argparse.Namespace) -> str:
     return args.interface[0] if getattr(args, "interface", None) else "0.0.0.0"
 
 
-async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str) -> int:
+async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str, *,
+                 restored: bool = False) -> int:
     from lancards.cli.tui.results import RoundTracker, final_lines
 
     core = node.core
@@ -378,7 +380,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     tracker = RoundTracker(names)
     bot = core.game.bot()
     cheated = False
-    run = asyncio.create_task(node.run(linger=1.5))
+    run = asyncio.create_task(node.run(linger=1.5, restored=restored))
     try:
         while not run.done():
             await asyncio.sleep(0.01)
@@ -548,7 +550,16 @@ def _run(args: argparse.Namespace, go: Any) -> int:
 
 
 async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) -> int:
-    """Continue a host/join table from its journal after a crash."""
+    """Continue a host/join table from its journal after a crash: the full-screen table for a
+    person (showing "catching up" until current), or a bot with ``--autoplay``.
+
+    The peer listens where it listened before and links to every seated peer again (the lower
+    key dials; every peer accepts seated members at any time), then catches up from whichever
+    peers answer.
+
+    Raises:
+        JournalDamaged: a complete journal line is damaged (names the file and line).
+    """
     store = TableStore(folder)
     data = store.load_table()
     table = verify_started(data["statement"], data["sigs"], "the table file")
@@ -558,7 +569,7 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) ->
     mesh = Mesh(me, CONFIG)
     await mesh.start(str(host), int(port))
     ns = argparse.Namespace(interface=[host] if host != "0.0.0.0" else None,
-                            record=args.record, autoplay=True)
+                            record=args.record, autoplay=bool(args.autoplay))
     return await play_table(ns, me, table, mesh, None, restore=store)
 
 

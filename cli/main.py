@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from lancards.engine.core import EngineError
+from lancards.p2p.store import JournalDamaged
 
 # (module, command) pairs; a module not written yet is skipped.
 COMMANDS: tuple[str, ...] = (
@@ -54,7 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status = args.run(args)
-    except (UsageError, EngineError) as exc:
+    except (UsageError, EngineError, JournalDamaged) as exc:  # JournalDamaged: resume refused
         print(f"lancards {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

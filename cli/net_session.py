@@ -65,6 +65,8 @@ class NetworkSession:
         for node in nodes:
             node.on_change = self._changed
         self._stopped = False
+        self.restored = False
+        """Whether the peers were restored from their journals (they show "catching up")."""
 
     # -- construction -------------------------------------------------------------------------
 
@@ -148,6 +150,7 @@ class NetworkSession:
         seat = [m.public_key for m in table.seats].index(me.public_key)
         session = cls(nodes, seat, str(data["rule_set"]), folder.parent.parent,
                       bot_delay=bot_delay, autoplay=autoplay, record_path=record_path)
+        session.restored = True
         session._connect()
         return session
 
@@ -214,7 +217,8 @@ class NetworkSession:
 
     async def run(self) -> None:
         """Run every peer and the bots until the game ends or :meth:`close` is called."""
-        tasks = [asyncio.create_task(node.run(linger=0.5)) for node in self.nodes]
+        tasks = [asyncio.create_task(node.run(linger=0.5, restored=self.restored))
+                 for node in self.nodes]
         bot_tasks = [asyncio.create_task(self._bot_loop(node)) for node in self._bots]
         try:
             await asyncio.gather(*tasks)

@@ -56,3 +56,49 @@ def test_resume_unknown_table_is_a_usage_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
     assert main(["resume", "--autoplay", "0123456789abcdef"]) == 2
     assert "no table 0123456789abcdef" in capsys.readouterr().err
+
+
+def _play_until_crash(home: Path, crash: str, *args: str) -> None:
+    """Run ``lancards ARGS`` until the store's crash hook kills it (SIGKILL) at ``crash``."""
+    env = {**os.environ, "LANCARDS_HOME": str(home), "LANCARDS_TEST_CRASH_AT": crash}
+    proc = subprocess.run([sys.executable, "-m", "lancards", *args], cwd=ROOT, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
+    assert proc.returncode == -signal.SIGKILL
+
+
+def test_crash_resume_crash_again_resume_loses_nothing(tmp_path, monkeypatch, capsys):
+    """Issue 12, situation 4: the first crash tears the journal's last line; the resumed peer
+    appends after it (cut back first), crashes again during the resume, and the next resume
+    reads every line: the game finishes and audits."""
+    home = tmp_path / "home"
+    _play_until_crash(home, "torn:120", "play", "--autoplay", "--seed", "7")
+    journal = next(j for j in home.glob("tables/**/journal.jsonl")
+                   if not j.read_bytes().endswith(b"\n"))  # a torn last line (of some peer)
+    _play_until_crash(home, "after:9", "resume", "--autoplay")
+    monkeypatch.setenv("LANCARDS_HOME", str(home))
+    from lancards.p2p.store import TableStore
+
+    kept = TableStore(journal.parent).read()
+    assert kept.torn == 0 and len(kept.lines) > 0
+    record = tmp_path / "game.jsonl"
+    assert main(["resume", "--autoplay", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["audit", "--json", str(record)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] and verdict["finished"]
+    entries_kept = sum(1 for kind, _ in kept.lines if kind == "entry")
+    assert verdict["entries"] > entries_kept
+
+
+def test_a_damaged_journal_line_refuses_the_resume_in_one_line(tmp_path, monkeypatch, capsys):
+    home = tmp_path / "home"
+    _play_until_crash(home, "after:60", "play", "--autoplay", "--seed", "5")
+    journal = next(home.glob("tables/*/journal.jsonl"))
+    lines = journal.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"seq":', b'"seq": ', 1)  # one space more on line 3
+    journal.write_bytes(b"\n".join(lines))
+    monkeypatch.setenv("LANCARDS_HOME", str(home))
+    assert main(["resume", "--autoplay"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"lancards resume: error: the journal {journal} is damaged at line 3 "
+                   "(checksum mismatch); not resuming from it\n")
