@@ -21,7 +21,6 @@ import json
 import os
 import secrets
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -40,12 +39,22 @@ from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress, PeerNode
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import Lobby, Outgoing, StartedTable, verify_started
-from lancards.p2p.transport import Connected, Mesh, Received, TransportConfig, probe_key
+from lancards.p2p.transport import (
+    Connected,
+    Disconnected,
+    Mesh,
+    Received,
+    TransportConfig,
+    probe_key,
+)
 from lancards.p2p.wire import MESSAGE_TYPES, Schema, decode_envelope, sign_envelope
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 CREATE = "\x00create"
 """What :func:`lobby_choice` returns when the user creates a table."""
+LOBBY_GRACE_S = float(os.environ.get("LANCARDS_LOBBY_GRACE", "10"))
+"""Seconds a guest's seat is kept after its link drops before the start (then freed; the same
+key may join again at any time)."""
 JOIN_ANSWER_S = 15.0
 """Seconds a joiner waits for the host to seat it (a full or started table never answers)."""
 LOBBY_TYPES: dict[str, Schema] = {
@@ -117,15 +126,22 @@ class _Lobbyist:
         self.mesh = mesh
         self.addrs: dict[bytes, PeerAddress] = {}
         self.stash: list[tuple[bytes, bytes]] = []
-        self._seq = time.time_ns() // 1000
+        self._seq = 1 << 40  # above the Lobby's own numbers; nothing is kept before the start
 
     def envelope(self, type_: str, body: dict[str, Any]) -> bytes:
         self._seq += 1
         return sign_envelope(self.me, type_, self.lobby.spec.table, self._seq, body).encode()
 
-    async def pump(self, on_message: Any, done: Any, timeout: float) -> None:
+    async def pump(self, on_message: Any, done: Any, timeout: float, *,
+                   on_link: Any = None, tick: Any = None) -> None:
+        """Feed lobby messages to ``on_message(peer, env)`` until ``done()``; link changes go
+        to ``on_link(peer, up)`` and ``tick()`` runs at least once a second."""
         deadline = asyncio.get_running_loop().time() + timeout
         while not done():
+            if tick is not None:
+                tick()
+                if done():
+                    break
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 raise TimeoutError("the table did not start in time")
@@ -146,6 +162,10 @@ class _Lobbyist:
                     self.stash.append((event.peer, event.data))
             elif isinstance(event, Connected):
                 self.stash.append((event.peer, b""))
+                if on_link is not None:
+                    on_link(event.peer, True)
+            elif isinstance(event, Disconnected) and on_link is not None:
+                on_link(event.peer, False)
 
 
 async def _advertise(lobby: Lobby, me: Identity, port: int, interfaces: list[str] | None,
@@ -198,10 +218,25 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
           f"player{'s' if others != 1 else ''}; "
           f"they run: lancards join, or lancards join --game {spec.name} "
           f"{lobby.spec.table}@{advertiser.advert.addresses[0]}:{port}", flush=True)
-    proposed = False
+    down: dict[bytes, float] = {}  # guests whose link dropped, since when
+    clock = asyncio.get_running_loop().time
+    said = [""]
+
+    def status() -> None:
+        """Print whom the host waits for, when that changes."""
+        lost = [f"{lobby.name(k).split(' [')[0]} (link lost)" for k in down]
+        if lobby.proposed:
+            text = "waiting for the start signatures of " + ", ".join(
+                m.nick for m in lobby.unsigned())
+        else:
+            free = args.players - len(lobby.seats())
+            text = f"waiting for {free} player{'s' if free != 1 else ''}"
+        text += "; " + ", ".join(lost) if lost else ""
+        if text != said[0]:
+            said[0] = text
+            print(text, flush=True)
 
     def on_message(peer: bytes, env: Any) -> None:
-        nonlocal proposed
         if env.type == "table.port":
             host = mesh.remote_hosts.get(peer, "127.0.0.1")
             lobbyist.addrs[peer] = PeerAddress(host, int(env.body["port"]))
@@ -211,11 +246,33 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
         except PeerError as exc:
             print(f"rejected: {exc}", file=sys.stderr)
             return
-        if len(lobby.seats()) == args.players and not proposed:
-            proposed = True
+        if len(lobby.seats()) == args.players and not lobby.proposed:
             _send(mesh, lobby.propose_start())
+        status()
 
-    await lobbyist.pump(on_message, lambda: lobby.started is not None, 3600.0)
+    def on_link(peer: bytes, up: bool) -> None:
+        if up:
+            down.pop(peer, None)
+        elif any(m.public_key == peer for m in lobby.members):
+            down[peer] = clock()
+        status()
+
+    def tick() -> None:
+        for key, since in list(down.items()):
+            if clock() - since < LOBBY_GRACE_S or lobby.started is not None:
+                continue
+            del down[key]
+            name = lobby.name(key)
+            out = lobby.drop(key)
+            lobbyist.addrs.pop(key, None)
+            if out:
+                print(f"freed the seat of {name}: its link was lost for "
+                      f"{LOBBY_GRACE_S:.0f} s", flush=True)
+                _send(mesh, out)
+            status()
+
+    await lobbyist.pump(on_message, lambda: lobby.started is not None, 3600.0,
+                        on_link=on_link, tick=tick)
     table = lobby.started
     assert table is not None
     await advertiser.withdraw()

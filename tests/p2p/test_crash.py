@@ -249,3 +249,90 @@ def test_crash_point_sweep(tmp_path, game, players, victim):
     report = audit_lines(records[0].rstrip(b"\n").split(b"\n"))
     assert report.ok and report.finished
     assert main(["audit", str(tmp_path / "record0.jsonl")]) == 0
+
+
+# -- before the start: a guest that crashed ---------------------------------------------------
+
+def _lobby_with(n: int):
+    from lancards.p2p.table import Lobby
+    from lancards.p2p.wire import ReplayGuard
+    from tests.p2p.net.helpers import TABLE, LobbyNet, people, rules_check
+
+    ids = people(n + 1)
+    host = Lobby.create(ids[0], "test-game", table=TABLE, rules_check=rules_check)
+    net = LobbyNet([host])
+    guests = []
+    for me in ids[1:n]:
+        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game",
+                                 rules_check=rules_check)
+        guests.append(lobby)
+        net.by_key[me.public_key] = lobby
+        net.guards[me.public_key] = ReplayGuard()
+        net.post(me.public_key, [join])
+        net.run()
+    return ids, host, guests, net
+
+
+def test_a_guest_killed_during_the_start_proposal_is_dropped_and_another_takes_the_seat():
+    """Issue 12, situation 6: the seat of a guest whose link stayed down is freed, the
+    proposal naming it is withdrawn, a newcomer is seated and the table starts."""
+    from lancards.p2p.table import Lobby
+    from lancards.p2p.wire import ReplayGuard
+    from tests.p2p.net.helpers import TABLE, rules_check
+
+    ids, host, guests, net = _lobby_with(3)
+    net.post(host.me.public_key, host.propose_start())
+    dead = guests[1]
+    net.by_key.pop(dead.me.public_key)  # killed: it never signs
+    net.run()
+    assert host.started is None and host.proposed
+    assert [m.nick for m in host.unsigned()] == [dead.me.nick]
+    # The grace is over: the host frees the seat.
+    net.post(host.me.public_key, host.drop(dead.me.public_key))
+    net.run()
+    assert not host.proposed and host.free_seats == 4
+    assert [m.public_key for m in guests[0].members] == [m.public_key for m in host.members]
+    newcomer, join = Lobby.join(ids[3], TABLE, ids[0].public_key, "test-game",
+                                rules_check=rules_check)
+    net.by_key[ids[3].public_key] = newcomer
+    net.guards[ids[3].public_key] = ReplayGuard()
+    net.post(ids[3].public_key, [join])
+    net.run()
+    net.post(host.me.public_key, host.propose_start())
+    net.run()
+    assert host.started is not None and guests[0].started == host.started
+    assert newcomer.started == host.started
+    assert {m.nick for m in host.started.seats} == {ids[0].nick, ids[1].nick, ids[3].nick}
+
+
+def test_the_same_guest_joining_again_at_once_keeps_its_seat_and_the_table_starts():
+    """Issue 12, situation 6: the same key running the same join again is seated, not refused
+    ("already at the table"); a start proposed meanwhile is withdrawn and proposed anew."""
+    from lancards.p2p.table import Lobby
+    from lancards.p2p.wire import ReplayGuard
+    from tests.p2p.net.helpers import TABLE, rules_check
+
+    ids, host, guests, net = _lobby_with(3)
+    net.post(host.me.public_key, host.propose_start())
+    crashed = guests[1].me
+    net.by_key.pop(crashed.public_key)
+    net.run()
+    again, join = Lobby.join(crashed, TABLE, ids[0].public_key, "test-game",
+                             rules_check=rules_check)
+    net.by_key[crashed.public_key] = again
+    net.guards[crashed.public_key] = ReplayGuard()
+    net.guards[host.me.public_key] = ReplayGuard()  # a new program: numbers start anew
+    net.post(crashed.public_key, [join])
+    net.run()
+    assert not host.proposed and len(host.members) == 3
+    assert again.roster_version > 0
+    net.post(host.me.public_key, host.propose_start())
+    net.run()
+    assert host.started is not None and again.started == host.started
+    # Dropping a seat is only for the host, and only before the start.
+    import pytest
+
+    from lancards.p2p.errors import LocalProtocolError
+
+    with pytest.raises(LocalProtocolError, match="the lobby has closed or started"):
+        host.drop(crashed.public_key)
