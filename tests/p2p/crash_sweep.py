@@ -4,6 +4,7 @@ restarted from its journal, again and again, until the game ends."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -72,7 +73,18 @@ def start(cfg: Path, log: Path, crash: str | None) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "lancards", "node", str(cfg), "--deadline", "300"],
         cwd=ROOT, env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT,
+        preexec_fn=die_with_parent,
     )
+
+
+def die_with_parent() -> None:
+    """In the child: get SIGKILL when the test process dies (Linux ``PR_SET_PDEATHSIG``), so a
+    test run stopped by SIGTERM or SIGKILL leaves no peer behind."""
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
 
 
 def run_game(tmp: Path, sweep: SweepGame, limit: float = 300.0) -> list[bytes]:
