@@ -17,6 +17,7 @@ TARGETS: dict[str, str] = {
     "engine": "lancards.cli.bench_engine",
     "deck": "lancards.cli.bench_deck",
     "net": "lancards.cli.bench_net",
+    "resume": "lancards.cli.bench_resume",
 }
 
 
