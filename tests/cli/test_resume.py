@@ -102,3 +102,25 @@ def test_a_damaged_journal_line_refuses_the_resume_in_one_line(tmp_path, monkeyp
     err = capsys.readouterr().err
     assert err == (f"lancards resume: error: the journal {journal} is damaged at line 3 "
                    "(checksum mismatch); not resuming from it\n")
+
+
+def test_move_keys_name_the_missing_peer_not_the_player_and_count_pending_cards():
+    """Issue 12, situation 3: ``x`` said the game waited for the very player who pressed it."""
+    from lancards.cli.session import TableSnapshot
+    from lancards.cli.tui.controller import not_now, pending_text
+    from lancards.engine.level8 import LEVEL8
+
+    waiting = "waiting for cyd (shares for your draw), 4 s"
+    mine = TableSnapshot(game=LEVEL8, rule_set="level8", seat=0, names=("ann", "bob", "cyd"),
+                         view=None, to_act=0, legal=[],
+                         extra={"waiting": waiting, "pending": 1})
+    assert not_now(mine) == f"your move is pending: {waiting}"
+    assert pending_text(mine) == " + 1 pending"
+    theirs = TableSnapshot(game=LEVEL8, rule_set="level8", seat=0, names=("ann", "bob", "cyd"),
+                           view=None, to_act=2, legal=[],
+                           extra={"waiting": "waiting for cyd (their move), 12 s"})
+    assert not_now(theirs) == "not your move: waiting for cyd (their move), 12 s"
+    assert pending_text(theirs) == ""
+    quiet = TableSnapshot(game=LEVEL8, rule_set="level8", seat=0, names=("ann", "bob", "cyd"),
+                          view=None, to_act=1, legal=[])
+    assert not_now(quiet) == "not your move: waiting for bob"
