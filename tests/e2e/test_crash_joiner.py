@@ -26,20 +26,23 @@ KILL_AT = 100
 """Journal entries the joiner has before it is killed."""
 
 
-def lower_key_than(peer: Peer, other: Peer) -> None:
-    """Give ``peer`` a key lower than ``other``'s (the case a restarted peer must dial)."""
+def key_order(peer: Peer, other: Peer, lower: bool) -> None:
+    """Give ``peer`` a key lower (or higher) than ``other``'s."""
     from lancards.p2p.identity import identity_path
 
     target = other.public_key()
-    while peer.public_key() > target:
+    while (peer.public_key() < target) != lower:
         identity_path(env={"LANCARDS_HOME": str(peer.home)}).unlink()
 
 
 @pytest.mark.timeout(400)
-def test_joiner_killed_mid_round_resumes_and_the_game_finishes(lan, tmp_path):
+@pytest.mark.parametrize("lower", [True, False], ids=["joiner-dials", "host-dials"])
+def test_joiner_killed_mid_round_resumes_and_the_game_finishes(lan, tmp_path, lower):
+    """Lower key: the resumed joiner dials the running host, which must still accept it.
+    Higher key: the host must dial the joiner again (the lobby link was the joiner's)."""
     peers = seat_peers(lan, tmp_path, 3)
     host, victim = peers[0], peers[2]
-    lower_key_than(victim, host)  # the resumed joiner must dial the running host
+    key_order(victim, host, lower)
     open_table(peers, "level8-master")
     wait_for(lambda: victim.journal_entries() >= KILL_AT, 120, "the game did not get going",
              peers)
