@@ -400,7 +400,8 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         node.handle(core.restore(journal.lines))
     for key, address in addrs.items():
         if key != me.public_key:  # from now on the lower key dials whenever no link is up
-            mesh.add_peer(key, address.host, address.port)
+            mesh.add_peer(key, address.host, address.port,
+                          dial=True if getattr(args, "dial_all", False) else None)
     if lobbyist is not None:
         for peer, data in lobbyist.stash:
             node.handle(core.peer_connected(peer) if not data else core.receive(peer, data))
@@ -624,9 +625,19 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) ->
     member = next(m for m in table.seats if m.public_key == me.public_key)
     me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), member.nick)
     mesh = Mesh(me, CONFIG)
-    await mesh.start(str(host), int(port))
+    dial_all = False
+    try:
+        await mesh.start(str(host), int(port))
+    except PeerError:
+        # The old port is taken: listen anywhere and dial every peer ourselves (they still
+        # know only the old port).
+        await mesh.start(str(host), 0)
+        dial_all = True
+        print(f"port {port} is taken; listening on {mesh.port} and dialling every peer",
+              file=sys.stderr, flush=True)
     ns = argparse.Namespace(interface=[host] if host != "0.0.0.0" else None,
-                            record=args.record, autoplay=bool(args.autoplay))
+                            record=args.record, autoplay=bool(args.autoplay),
+                            dial_all=dial_all)
     return await play_table(ns, me, table, mesh, None, restore=store)
 
 

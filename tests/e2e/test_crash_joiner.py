@@ -4,8 +4,10 @@ seat after the grace, another peer takes it and the game starts."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import sys
 
 import pytest
 
@@ -36,10 +38,13 @@ def key_order(peer: Peer, other: Peer, lower: bool) -> None:
 
 
 @pytest.mark.timeout(400)
-@pytest.mark.parametrize("lower", [True, False], ids=["joiner-dials", "host-dials"])
-def test_joiner_killed_mid_round_resumes_and_the_game_finishes(lan, tmp_path, lower):
+@pytest.mark.parametrize(("lower", "port_taken"), [(True, False), (False, False), (False, True)],
+                         ids=["joiner-dials", "host-dials", "port-taken"])
+def test_joiner_killed_mid_round_resumes_and_the_game_finishes(lan, tmp_path, lower,
+                                                              port_taken):
     """Lower key: the resumed joiner dials the running host, which must still accept it.
-    Higher key: the host must dial the joiner again (the lobby link was the joiner's)."""
+    Higher key: the host must dial the joiner again (the lobby link was the joiner's). Port
+    taken: another program holds the joiner's old port; it listens elsewhere and dials."""
     peers = seat_peers(lan, tmp_path, 3)
     host, victim = peers[0], peers[2]
     key_order(victim, host, lower)
@@ -51,6 +56,14 @@ def test_joiner_killed_mid_round_resumes_and_the_game_finishes(lan, tmp_path, lo
     assert victim.proc.wait(10) == -signal.SIGKILL
     killed_at = victim.journal_entries()
     assert all(p.proc is not None and p.proc.poll() is None for p in peers[:2]), logs(peers)
+    if port_taken:
+        table = json.loads(next(victim.home.glob("tables/*/table.json")).read_text())
+        address, port = table["listen"]
+        squatter = lan.spawn(victim.host, [sys.executable, "-c", (
+            "import socket, time\ns = socket.socket()\n"
+            f"s.bind(({address!r}, {port}))\ns.listen()\ntime.sleep(300)")])
+        wait_for(lambda: str(port) in lan.run(victim.host, ["ss", "-ltn"]).stdout, 10,
+                 "the squatter did not bind", [])
     victim.start(["resume", "--autoplay", "--record", str(victim.record)])
     codes = finish(peers, 240)
     assert codes == [0, 0, 0], logs(peers)
@@ -59,6 +72,9 @@ def test_joiner_killed_mid_round_resumes_and_the_game_finishes(lan, tmp_path, lo
     verdict = victim.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
     assert verdict["entries"] > killed_at
+    if port_taken:
+        assert f"port {port} is taken; listening on" in victim.output()
+        lan.stop(squatter)
 
 
 @pytest.mark.timeout(400)
