@@ -54,3 +54,38 @@ def test_a_persons_session_killed_and_resumed_in_tmux_shows_the_table_again(lan,
     finally:
         tmux("kill-session", "-t", first)
         tmux("kill-session", "-t", second)
+
+
+@pytest.mark.timeout(300)
+def test_a_person_sees_whom_the_table_waits_for_and_the_game_goes_on_after_its_resume(
+        lan, tmp_path):
+    """Issue 12, situation 3, on a real terminal: cyd's program dies right after the start
+    (the store's crash hook, at its 3rd durable write); bob's screen names cyd and what the
+    table waits for, with the seconds; once cyd resumes, the deal completes on bob's screen."""
+    from tests.e2e.peers import join_args
+
+    ann, bob, cyd = seat_peers(lan, tmp_path, 3, env={2: {"LANCARDS_TEST_CRASH_AT": "after:3"}})
+    ann.start(host_args(ann, "level8", 3))
+    wait_for(lambda: "waiting for" in ann.output(), 30, "the host did not advertise", [ann])
+    table = ann.output().split("table ", 1)[1].split()[0]
+    bob.folder.mkdir(parents=True, exist_ok=True)
+    session = f"lc-wait-{lan.tag}"
+    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session,
+         f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
+         f"{sys.executable} -m lancards join --name bob --interface {bob.address} --wait 30 "
+         f"{table}")
+    try:
+        wait_for(lambda: "waiting for 1 player" in ann.output(), 60, "bob was not seated",
+                 [ann])
+        cyd.start(join_args(cyd))
+        assert cyd.proc is not None
+        assert cyd.proc.wait(60) == -signal.SIGKILL
+        screen = wait_screen(session, r"waiting for cyd \((?:the joint key|a shuffle)\), "
+                                      r"(?:[3-9]|\d\d+) s", 60)
+        assert "WAITING: waiting for cyd" in screen and "your hand (0 cards" in screen
+        cyd.env.pop("LANCARDS_TEST_CRASH_AT")
+        cyd.start(["resume", "--autoplay", "--record", str(cyd.record)])
+        screen = wait_screen(session, r"your hand \((?:10|11) cards", 90)
+        assert "waiting for cyd" not in screen
+    finally:
+        tmux("kill-session", "-t", session)
