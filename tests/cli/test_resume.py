@@ -141,7 +141,8 @@ def test_play_session_crash_point_sweep(tmp_path, monkeypatch, capsys):
     command = ["play", "--autoplay", "--game", "level8-en", "--bots", "2", "--seed", "9"]
     for _ in range(points):
         when = rng.choice(["before", "torn", "after"])
-        _play_until_crash(home, f"{when}:{rng.randint(1, 120)}", *command)
+        far = max(2, 480 // points)  # they must fit in one game (about 1000 writes)
+        _play_until_crash(home, f"{when}:{rng.randint(1, far)}", *command)
         command = ["resume", "--autoplay"]
     monkeypatch.setenv("LANCARDS_HOME", str(home))
     record = tmp_path / "game.jsonl"

@@ -38,9 +38,10 @@ def plan(rng: random.Random, points: int) -> list[str]:
     """``points`` crash points: a few far into the game, and crashes right after a restart
     (during the resume's catch-up) in between."""
     out = []
+    far = max(4, 240 // points)  # the points must fit in one game (about 300 writes a seat)
     for i in range(points):
         when = rng.choice(["before", "torn", "after"])
-        n = rng.randint(1, 4) if i % 2 else rng.randint(3, 60)
+        n = rng.randint(1, 4) if i % 2 else rng.randint(3, far)
         out.append(f"{when}:{n}")
     return out
 
