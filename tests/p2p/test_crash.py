@@ -336,3 +336,54 @@ def test_the_same_guest_joining_again_at_once_keeps_its_seat_and_the_table_start
 
     with pytest.raises(LocalProtocolError, match="the lobby has closed or started"):
         host.drop(crashed.public_key)
+
+
+@pytest.mark.timeout(300)
+def test_a_resumed_peer_catches_up_from_whichever_peer_answers(tmp_path):
+    """cyd is killed, then bob; cyd resumes while bob is still down and catches up from ann
+    alone; then bob resumes and the game ends with identical, audited records."""
+    from tests.p2p.crash_sweep import configs, start
+
+    paths = configs(tmp_path, "level8-master", 3)
+    logs = [tmp_path / f"peer{i}.log" for i in range(3)]
+    procs = [start(p, logs[i], None) for i, p in enumerate(paths)]
+    folders = [tmp_path / f"peer{i}" for i in range(3)]
+
+    def wait(predicate, what: str, limit: float = 120) -> None:
+        deadline = time.monotonic() + limit
+        while not predicate():
+            assert time.monotonic() < deadline, f"{what}: " + logs[2].read_text()[-2000:]
+            time.sleep(0.05)
+
+    try:
+        for attempt in range(6):
+            goal = 80 + 40 * attempt
+            wait(lambda goal=goal: journal_entries(folders[2]) >= goal,
+                 "the game did not get going")
+            os.kill(procs[2].pid, signal.SIGKILL)
+            procs[2].wait(10)
+            cyd_had = journal_entries(folders[2])
+            deadline = time.monotonic() + 3  # ann and bob go on until they need cyd...
+            while journal_entries(folders[0]) <= cyd_had and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if journal_entries(folders[0]) > cyd_had:
+                break
+            procs[2] = start(paths[2], logs[2], None)  # ...unless cyd was next: try later
+        os.kill(procs[1].pid, signal.SIGKILL)
+        procs[1].wait(10)
+        ann_has = journal_entries(folders[0])
+        assert ann_has > cyd_had  # there is something to catch up
+        procs[2] = start(paths[2], logs[2], None)
+        wait(lambda: journal_entries(folders[2]) >= ann_has, "cyd did not catch up from ann")
+        assert procs[1].poll() == -signal.SIGKILL  # bob was down all along
+        procs[1] = start(paths[1], logs[1], None)
+        for i, proc in enumerate(procs):
+            assert proc.wait(240) == 0, logs[i].read_text()[-3000:]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+    records = [(tmp_path / f"record{i}.jsonl").read_bytes() for i in range(3)]
+    assert all(r == records[0] for r in records)
+    assert audit_lines(records[0].rstrip(b"\n").split(b"\n")).finished
