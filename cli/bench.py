@@ -43,7 +43,7 @@ def machine() -> dict[str, Any]:
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "bench",
-        help="run a benchmark (engine, deck, net) and print JSON lines",
+        help="run a benchmark (engine, deck, net, resume) and print JSON lines",
         description="Run a benchmark and print one JSON object per line and configuration.",
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET")
