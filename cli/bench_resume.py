@@ -14,8 +14,12 @@ timed (wall clock, ``time.perf_counter``, median of ``--repeats``):
 * ``current_s``: the sum, i.e. from reading the journal to being current with the table.
 
 Per entry kind the replay time is split (``by_kind``) to show what dominates. Process start
-(``python -m lancards --help``) is measured once as ``startup_s``; on a LAN the round trip of
-the sync adds a few milliseconds.
+(``python -m lancards --help``) is measured once as ``startup_s``.
+
+Then, end to end (``--process-fractions``): every seat's journal is cut where the record had
+that many entries, seats 1.. run as ``lancards node`` processes on 127.0.0.1 restored from
+theirs, and seat 0's process is timed from its spawn to its ``current`` mark (its record as
+long as every length its peers reported in ``record.sync``): ``process_to_current_s``.
 """
 
 from __future__ import annotations
@@ -48,10 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeats", type=int, default=3, help="repeats per figure (default 3)")
     parser.add_argument("--fractions", type=float, nargs="*", default=[0.25, 0.5, 0.75, 1.0],
                         help="journal lengths to measure, as fractions of the whole game")
+    parser.add_argument("--process-fractions", type=float, nargs="*", default=[0.5, 0.95],
+                        help="journal lengths at which every seat runs as a `lancards node` "
+                        "process and seat 0 is timed from its spawn to being current")
 
 
 def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity], list[GameCore]]:
-    """A whole seeded game in memory; seat 0's journal goes to ``folder``."""
+    """A whole seeded game in memory; seat 0's journal goes to ``folder``, seat i's to the
+    sibling folder ``seat<i>``."""
     ids = [Identity(bytes([i + 1]) * 32, NICKS[i]) for i in range(n)]
     table = start_local(ids, game, None, table="0123456789abcdef")
     order = {m.public_key: i for i, m in enumerate(table.seats)}
@@ -62,13 +70,14 @@ def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity],
         core.bot = core.game.bot()
         cores.append(core)
     by_key = {c.me.public_key: c for c in cores}
-    store = TableStore(folder)
+    stores = {me.public_key: TableStore(folder if i == 0 else folder.parent / f"seat{i}")
+              for i, me in enumerate(ids)}
     queue: list[tuple[bytes, bytes, bytes]] = []
 
     def post(sender: bytes, outputs: list[Any]) -> None:
         for out in outputs:
-            if isinstance(out, Persist) and sender == ids[0].public_key:
-                store.append(out.kind, out.line)
+            if isinstance(out, Persist):
+                stores[sender].append(out.kind, out.line)
             elif isinstance(out, Send):
                 targets = [out.to] if out.to is not None else [k for k in by_key if k != sender]
                 queue.extend((sender, to, out.data) for to in targets)
@@ -78,7 +87,8 @@ def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity],
     while queue:
         sender, to, data = queue.pop(0)
         post(to, by_key[to].receive(sender, data))
-    store.close()
+    for store in stores.values():
+        store.close()
     return table, ids, cores
 
 
@@ -86,7 +96,7 @@ def resume_once(table: StartedTable, me: Identity, folder: Path, lines_kept: int
                 helper: GameCore) -> dict[str, Any]:
     """Time one resume of seat 0 from the first ``lines_kept`` journal lines."""
     raw = (folder / "journal.jsonl").read_bytes().split(b"\n")
-    cut = Path(tempfile.mkdtemp(prefix="lancards-bench-resume-"))
+    cut = Path(tempfile.mkdtemp(prefix="cut-", dir=folder.parent))
     (cut / "journal.jsonl").write_bytes(b"\n".join(raw[:lines_kept]) + b"\n")
     (cut / "secret.json").write_bytes((folder / "secret.json").read_bytes())
     t0 = time.perf_counter()
@@ -129,6 +139,84 @@ def replay_by_kind(table: StartedTable, me: Identity, folder: Path) -> dict[str,
     return {k: round(v, 3) for k, v in sorted(spent.items(), key=lambda kv: -kv[1])}
 
 
+def cut_journal(source: Path, target: Path, entries: int) -> None:
+    """Copy ``source``'s journal up to (not including) the entry numbered ``entries``, and its
+    secret, into ``target``: the peer as it was when the record had ``entries`` entries."""
+    target.mkdir(parents=True, exist_ok=True)
+    kept = []
+    for line in (source / "journal.jsonl").read_bytes().split(b"\n"):
+        if not line:
+            continue
+        head = line[:4096]
+        if head.startswith(b'{"kind":"entry"'):
+            item = json.loads(line.rpartition(b" ")[0])
+            if int(item["line"]["seq"]) >= entries:
+                break
+        kept.append(line)
+    (target / "journal.jsonl").write_bytes(b"\n".join(kept) + b"\n")
+    (target / "secret.json").write_bytes((source / "secret.json").read_bytes())
+
+
+def process_resume(table: StartedTable, ids: list[Identity], folder: Path, entries: int,
+                   limit: float = 300.0) -> dict[str, float]:
+    """Every seat as a ``lancards node`` process restored from its journal cut at ``entries``;
+    seats 1.. first; then seat 0 is started and timed from its spawn to being current (its
+    ``current`` timing mark: its record as long as the lengths its peers reported)."""
+    from lancards.cli.bench_net import free_ports
+    n = len(ids)
+    ports = free_ports(n)
+    keys = [m.public_key.hex() for m in table.seats]
+    work = folder.parent / f"procs-{entries}"
+    configs = []
+    for i, me in enumerate(ids):
+        cut_journal(folder if i == 0 else folder.parent / f"seat{i}", work / f"seat{i}", entries)
+        cfg = {"statement": table.statement, "sigs": table.sigs,
+               "seed": json.loads(me.to_json())["ed25519_seed"], "nick": me.nick,
+               "listen": ["127.0.0.1", ports[i]],
+               "peers": {keys[j]: ["127.0.0.1", ports[j]] for j in range(n) if j != i},
+               "folder": str(work / f"seat{i}"), "timings": str(work / f"timings{i}.jsonl")}
+        path = work / f"seat{i}.json"
+        path.write_text(json.dumps(cfg))
+        configs.append(path)
+
+    def marks(i: int) -> list[dict[str, Any]]:
+        try:
+            text = (work / f"timings{i}.jsonl").read_text()
+        except FileNotFoundError:
+            return []
+        return [json.loads(x) for x in text.splitlines() if x.strip()]
+
+    def spawn(i: int) -> subprocess.Popen[bytes]:
+        return subprocess.Popen([sys.executable, "-m", "lancards", "node", str(configs[i]),
+                                 "--deadline", str(limit)], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+
+    procs = [spawn(i) for i in range(1, n)]
+    try:
+        deadline = time.monotonic() + limit
+        while not all(any("started" in m for m in marks(i)) for i in range(1, n)):
+            if time.monotonic() > deadline:
+                raise TimeoutError("the other seats did not restore in time")
+            time.sleep(0.05)
+        spawned = time.time()
+        procs.append(spawn(0))
+        while True:
+            done = [m for m in marks(0) if "current" in m]
+            if done:
+                break
+            if time.monotonic() > deadline:
+                raise TimeoutError("seat 0 did not become current in time")
+            time.sleep(0.05)
+        started = next(m["t"] for m in marks(0) if "started" in m)
+        return {"process_to_current_s": round(done[0]["t"] - spawned, 3),
+                "process_to_restored_s": round(started - spawned, 3),
+                "entries_at_current": int(done[0]["current"])}
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait(10)
+
+
 def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="lancards-bench-resume-") as tmp:
         folder = Path(tmp) / "seat0"
@@ -155,5 +243,13 @@ def run(args: argparse.Namespace) -> int:
                                    "entries_caught_up": runs[0]["entries_caught_up"]}
             for key in ("read_s", "replay_s", "catch_up_s", "current_s"):
                 row[key] = round(statistics.median(r[key] for r in runs), 3)
+            print(json.dumps(row), flush=True)
+        for fraction in args.process_fractions:
+            entries = max(1, round(len(cores[0].record) * fraction))
+            runs2 = [process_resume(table, ids, folder, entries) for _ in range(args.repeats)]
+            row = {"fraction": fraction, "entries_in_journal": entries, "process": True}
+            for key in ("process_to_restored_s", "process_to_current_s"):
+                row[key] = round(statistics.median(r[key] for r in runs2), 3)
+            row["entries_at_current"] = runs2[0]["entries_at_current"]
             print(json.dumps(row), flush=True)
     return 0

@@ -24,8 +24,6 @@ from lancards.p2p.transport import Connected, Disconnected, Mesh, Received, Reje
 
 SILENT_S = 5.0
 """Seconds without a new entry after which an awaited, connected peer counts as silent."""
-CURRENT_QUIET_S = 1.0
-"""A resumed peer is current once linked to a peer and no entry arrived for this long."""
 
 WHAT: dict[str, str] = {
     "action": "their move",
@@ -101,7 +99,8 @@ class PeerNode:
         self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._length = len(core.record)
         self.catching_up = False
-        """Set by :meth:`run` for a restored peer until it is current (:data:`CURRENT_QUIET_S`)."""
+        """Set by :meth:`run` for a restored peer until it is current: linked, and its record as
+        long as every length the peers reported (``record.sync``)."""
 
     def connect(self, addresses: Mapping[bytes, PeerAddress]) -> None:
         """Keep links to every other seated peer at ``addresses`` (the lower key dials)."""
@@ -149,6 +148,7 @@ class PeerNode:
         """Append a timestamped line to the timings file (benchmarks only)."""
         assert self.timings is not None
         self.timings.write(json.dumps({**item, "t": time.time()}) + "\n")
+        self.timings.flush()  # read while the peer runs (lancards bench resume)
 
     def submit(self, action: object) -> None:
         """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``)."""
@@ -224,8 +224,8 @@ class PeerNode:
         over_at: float | None = None
         while not self._stop.is_set():
             now = loop.time()
-            if (self.catching_up and self.connected
-                    and self._clock() - self._progress_at >= CURRENT_QUIET_S):
+            if self.catching_up and self.connected and self.core.peer_has and len(
+                    self.core.record) >= max(self.core.peer_has.values()):
                 self.catching_up = False
                 if self.timings is not None:
                     self._timing({"current": len(self.core.record)})
