@@ -166,7 +166,7 @@ def process_resume(table: StartedTable, ids: list[Identity], folder: Path, entri
     n = len(ids)
     ports = free_ports(n)
     keys = [m.public_key.hex() for m in table.seats]
-    work = folder.parent / f"procs-{entries}"
+    work = Path(tempfile.mkdtemp(prefix=f"procs-{entries}-", dir=folder.parent))
     configs = []
     for i, me in enumerate(ids):
         cut_journal(folder if i == 0 else folder.parent / f"seat{i}", work / f"seat{i}", entries)

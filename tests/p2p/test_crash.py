@@ -373,8 +373,17 @@ def test_a_resumed_peer_catches_up_from_whichever_peer_answers(tmp_path):
         procs[1].wait(10)
         ann_has = journal_entries(folders[0])
         assert ann_has > cyd_had  # there is something to catch up
+        config = json.loads(paths[2].read_text())
+        timings = tmp_path / "cyd-timings.jsonl"
+        paths[2].write_text(json.dumps({**config, "timings": str(timings)}))
         procs[2] = start(paths[2], logs[2], None)
         wait(lambda: journal_entries(folders[2]) >= ann_has, "cyd did not catch up from ann")
+        # cyd says it is current once its record is as long as ann reported (record.sync).
+        wait(lambda: timings.exists() and b'"current"' in timings.read_bytes(),
+             "cyd never said it was current")
+        current = next(json.loads(x)["current"] for x in timings.read_text().splitlines()
+                       if '"current"' in x)
+        assert current >= ann_has
         assert procs[1].poll() == -signal.SIGKILL  # bob was down all along
         procs[1] = start(paths[1], logs[1], None)
         for i, proc in enumerate(procs):
