@@ -61,6 +61,7 @@ def test_joiner_killed_mid_round_resumes_and_the_game_finishes(lan, tmp_path, lo
         address, port = table["listen"]
         squatter = lan.spawn(victim.host, [sys.executable, "-c", (
             "import socket, time\ns = socket.socket()\n"
+            "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"  # past TIME_WAIT
             f"s.bind(({address!r}, {port}))\ns.listen()\ntime.sleep(300)")])
         wait_for(lambda: str(port) in lan.run(victim.host, ["ss", "-ltn"]).stdout, 10,
                  "the squatter did not bind", [])
