@@ -30,7 +30,6 @@ import secrets
 import signal
 import socket
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +53,22 @@ from lancards.p2p.identity import Identity, describe
 from lancards.p2p.node import PeerAddress, PeerNode
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import Lobby, Outgoing, StartedTable, verify_started
-from lancards.p2p.transport import Connected, Mesh, Received, TransportConfig, probe_key
+from lancards.p2p.transport import (
+    Connected,
+    Disconnected,
+    Mesh,
+    Received,
+    TransportConfig,
+    probe_key,
+)
 from lancards.p2p.wire import MESSAGE_TYPES, Schema, decode_envelope, sign_envelope
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 CREATE = "\x00create"
 """What :func:`lobby_choice` returns when the user creates a table."""
+LOBBY_GRACE_S = float(os.environ.get("LANCARDS_LOBBY_GRACE", "10"))
+"""Seconds a guest's seat is kept after its link drops before the start (then freed; the same
+key may join again at any time)."""
 JOIN_ANSWER_S = 15.0
 """Seconds a joiner waits for the host to seat it (a full or started table never answers)."""
 PROBE_S = 3.0
@@ -138,15 +147,22 @@ class _Lobbyist:
         self.mesh = mesh
         self.addrs: dict[bytes, PeerAddress] = {}
         self.stash: list[tuple[bytes, bytes]] = []
-        self._seq = time.time_ns() // 1000
+        self._seq = 1 << 40  # above the Lobby's own numbers; nothing is kept before the start
 
     def envelope(self, type_: str, body: dict[str, Any]) -> bytes:
         self._seq += 1
         return sign_envelope(self.me, type_, self.lobby.spec.table, self._seq, body).encode()
 
-    async def pump(self, on_message: Any, done: Any, timeout: float) -> None:
+    async def pump(self, on_message: Any, done: Any, timeout: float, *,
+                   on_link: Any = None, tick: Any = None) -> None:
+        """Feed lobby messages to ``on_message(peer, env)`` until ``done()``; link changes go
+        to ``on_link(peer, up)`` and ``tick()`` runs at least once a second."""
         deadline = asyncio.get_running_loop().time() + timeout
         while not done():
+            if tick is not None:
+                tick()
+                if done():
+                    break
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:
                 raise TimeoutError("the table did not start in time")
@@ -167,6 +183,10 @@ class _Lobbyist:
                     self.stash.append((event.peer, event.data))
             elif isinstance(event, Connected):
                 self.stash.append((event.peer, b""))
+                if on_link is not None:
+                    on_link(event.peer, True)
+            elif isinstance(event, Disconnected) and on_link is not None:
+                on_link(event.peer, False)
 
 
 async def _advertise(lobby: Lobby, me: Identity, port: int, chosen: list[LocalAddress],
@@ -280,10 +300,25 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
           f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}", flush=True)
     if len(advertiser.advert.addresses) > 1:
         print(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}", flush=True)
-    proposed = False
+    down: dict[bytes, float] = {}  # guests whose link dropped, since when
+    clock = asyncio.get_running_loop().time
+    said = [""]
+
+    def status() -> None:
+        """Print whom the host waits for, when that changes."""
+        lost = [f"{lobby.name(k).split(' [')[0]} (link lost)" for k in down]
+        if lobby.proposed:
+            text = "waiting for the start signatures of " + ", ".join(
+                m.nick for m in lobby.unsigned())
+        else:
+            free = args.players - len(lobby.seats())
+            text = f"waiting for {free} player{'s' if free != 1 else ''}"
+        text += "; " + ", ".join(lost) if lost else ""
+        if text != said[0]:
+            said[0] = text
+            print(text, flush=True)
 
     def on_message(peer: bytes, env: Any) -> None:
-        nonlocal proposed
         if env.type == "table.port":
             host = mesh.remote_hosts.get(peer, "127.0.0.1")
             lobbyist.addrs[peer] = PeerAddress(host, int(env.body["port"]))
@@ -294,12 +329,34 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
             print(f"rejected: {exc}", file=sys.stderr)
             return
         _readvertise(advertiser, lobby, args.players)
-        if len(lobby.seats()) == args.players and not proposed:
-            proposed = True
+        if len(lobby.seats()) == args.players and not lobby.proposed:
             _send(mesh, lobby.propose_start())
+        status()
+
+    def on_link(peer: bytes, up: bool) -> None:
+        if up:
+            down.pop(peer, None)
+        elif any(m.public_key == peer for m in lobby.members):
+            down[peer] = clock()
+        status()
+
+    def tick() -> None:
+        for key, since in list(down.items()):
+            if clock() - since < LOBBY_GRACE_S or lobby.started is not None:
+                continue
+            del down[key]
+            name = lobby.name(key)
+            out = lobby.drop(key)
+            lobbyist.addrs.pop(key, None)
+            if out:
+                print(f"freed the seat of {name}: its link was lost for "
+                      f"{LOBBY_GRACE_S:.0f} s", flush=True)
+                _send(mesh, out)
+            status()
 
     try:
-        await lobbyist.pump(on_message, lambda: lobby.started is not None, 3600.0)
+        await lobbyist.pump(on_message, lambda: lobby.started is not None, 3600.0,
+                            on_link=on_link, tick=tick)
     finally:
         await advertiser.withdraw()
     table = lobby.started
@@ -515,16 +572,16 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
                           "listen": [mesh_bind(args), mesh.port],
                           "peers": {k.hex(): [a.host, a.port] for k, a in addrs.items()}})
     secret = store.load_secret() if restore is not None else None
+    journal = store.read()  # raises JournalDamaged (one line naming file and line)
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
-                    envelope_seq=time.time_ns() // 1000)
+                    envelope_seq=journal.next_envelope)
     node = PeerNode(core, mesh, store)
     if restore is not None:
-        node.handle(core.restore(list(store.journal())))
+        node.handle(core.restore(journal.lines))
     for key, address in addrs.items():
-        if key != me.public_key and not mesh.connected(key):
-            mesh.add_peer(key, address.host, address.port)
-        elif key != me.public_key:
-            mesh.add_peer(key, address.host, address.port, dial=False)
+        if key != me.public_key:  # from now on the lower key dials whenever no link is up
+            mesh.add_peer(key, address.host, address.port,
+                          dial=True if getattr(args, "dial_all", False) else None)
     if lobbyist is not None:
         for peer, data in lobbyist.stash:
             node.handle(core.peer_connected(peer) if not data else core.receive(peer, data))
@@ -538,9 +595,10 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
 
         session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
                                  autoplay=False, record_path=args.record)
+        session.restored = restore is not None  # "catching up" until current
         return await run_table(session)
     cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
-    status = await _drive(node, args, quiet, cheat)
+    status = await _drive(node, args, quiet, cheat, restored=restore is not None)
     dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
     if dump and not quiet:
         _dump_hand(core, Path(dump))
@@ -554,7 +612,8 @@ def mesh_bind(args: argparse.Namespace) -> str:
     return args.interface[0] if getattr(args, "interface", None) else "0.0.0.0"
 
 
-async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str) -> int:
+async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str, *,
+                 restored: bool = False) -> int:
     from lancards.cli.tui.results import RoundTracker, final_lines
 
     core = node.core
@@ -562,7 +621,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     tracker = RoundTracker(names)
     bot = core.game.bot()
     cheated = False
-    run = asyncio.create_task(node.run(linger=1.5))
+    run = asyncio.create_task(node.run(linger=1.5, restored=restored))
     try:
         while not run.done():
             await asyncio.sleep(0.01)
@@ -620,7 +679,7 @@ def _forge_swapped_discard(core: GameCore, action: Any) -> list[Any]:
     opening = core.deck.make_open(slot)
     payload = {"t": "action", "a": f"{core.seat}: discard {fake}#{slot}", "open": [opening]}
     entry = core.record.next_entry(core.me, payload, core.state_hash())
-    env = sign_envelope(core.me, "record.entry", core.table_id, time.time_ns() // 1000,
+    env = sign_envelope(core.me, "record.entry", core.table_id, core.next_envelope_seq,
                         {"entry": entry.to_dict()})
     core.halted = "this peer cheated (test hook)"
     return [Send(None, env.encode())]
@@ -813,7 +872,16 @@ def _run(args: argparse.Namespace, go: Any) -> int:
 
 
 async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) -> int:
-    """Continue a host/join table from its journal after a crash."""
+    """Continue a host/join table from its journal after a crash: the full-screen table for a
+    person (showing "catching up" until current), or a bot with ``--autoplay``.
+
+    The peer listens where it listened before and links to every seated peer again (the lower
+    key dials; every peer accepts seated members at any time), then catches up from whichever
+    peers answer.
+
+    Raises:
+        JournalDamaged: a complete journal line is damaged (names the file and line).
+    """
     store = TableStore(folder)
     data = store.load_table()
     table = verify_started(data["statement"], data["sigs"], "the table file")
@@ -821,9 +889,19 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) ->
     member = next(m for m in table.seats if m.public_key == me.public_key)
     me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), member.nick)
     mesh = Mesh(me, CONFIG)
-    await mesh.start(str(host), int(port))
+    dial_all = False
+    try:
+        await mesh.start(str(host), int(port))
+    except PeerError:
+        # The old port is taken: listen anywhere and dial every peer ourselves (they still
+        # know only the old port).
+        await mesh.start(str(host), 0)
+        dial_all = True
+        print(f"port {port} is taken; listening on {mesh.port} and dialling every peer",
+              file=sys.stderr, flush=True)
     ns = argparse.Namespace(interface=[host] if host != "0.0.0.0" else None,
-                            record=args.record, autoplay=True)
+                            record=args.record, autoplay=bool(args.autoplay),
+                            dial_all=dial_all)
     return await play_table(ns, me, table, mesh, None, restore=store)
 
 

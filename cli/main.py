@@ -17,6 +17,7 @@ import lancards
 from lancards.cli import bench, host_join, node_cmd, play, record_tools, selfplay
 from lancards.cli.errors import UsageError
 from lancards.engine.core import EngineError
+from lancards.p2p.store import JournalDamaged
 
 # The modules that add sub-commands, in the order a person meets them in ``--help``: play
 # (and resume), host and join, audit and replay, then the tools (selfplay, bench, node).
@@ -56,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status = args.run(args)
-    except (UsageError, EngineError) as exc:
+    except (UsageError, EngineError, JournalDamaged) as exc:  # JournalDamaged: resume refused
         print(f"lancards {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -7,8 +7,8 @@ peer verifies every move with its own engine. Bots are ordinary peers whose move
 game's bot.
 
 Files: the player's identity (``p2p.identity``) and, per table, ``tables/<id>/`` under the data
-folder (:mod:`p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's, so that
-``lancards resume`` can restart the whole table.
+folder (:mod:`lancards.p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's,
+so that ``lancards resume`` can restart the whole table.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ import contextlib
 import hashlib
 import json
 import secrets
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +66,8 @@ class NetworkSession:
         for node in nodes:
             node.on_change = self._changed
         self._stopped = False
+        self.restored = False
+        """Whether the peers were restored from their journals (they show "catching up")."""
 
     # -- construction -------------------------------------------------------------------------
 
@@ -150,6 +151,7 @@ class NetworkSession:
         seat = [m.public_key for m in table.seats].index(me.public_key)
         session = cls(nodes, seat, str(data["rule_set"]), folder.parent.parent,
                       bot_delay=bot_delay, autoplay=autoplay, record_path=record_path)
+        session.restored = True
         session._connect()
         return session
 
@@ -167,9 +169,14 @@ class NetworkSession:
         banners: list[Banner] = []
         if self.core.halted:
             banners.append(Banner("cheat", f"cheating caught: {self.core.halted}"))
-        waiting = self.node.waiting_for()
-        if waiting:
-            banners.append(Banner("waiting", f"waiting for {waiting}"))
+        if self.node.catching_up:
+            banners.append(Banner("info", f"catching up: {len(self.core.record)} entries "
+                                          "verified so far"))
+        wait = self.node.waiting()
+        extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending()}
+        if wait is not None:
+            banners.append(Banner("waiting", wait.text()))
+            extra["waiting"] = wait.text()
         outcome = self.game.outcome(self.core.state)
         to_act = self.core.to_act()
         progress = self.core.progress if to_act == -1 else ""
@@ -185,8 +192,17 @@ class NetworkSession:
             banners=tuple(banners),
             progress=progress,
             outcome=outcome,
-            extra={"table": self.core.table_id},
+            extra=extra,
         )
+
+    def _pending(self) -> int:
+        """How many cards this seat holds whose face it does not know yet (private shares
+        still to come): shown as pending, never as a missing card."""
+        from lancards.engine.core import ALL_SEATS, seat_bit
+
+        mine, game, state = seat_bit(self.seat), self.game, self.core.state
+        return sum(1 for slot, mask in game.knowledge(state).items()
+                   if mask & mine and mask != ALL_SEATS and game.identity(state, slot) is None)
 
     def submit(self, action: Any) -> None:
         """Play ``action`` (checked at once; raises ``EngineError`` when illegal)."""
@@ -202,7 +218,8 @@ class NetworkSession:
 
     async def run(self) -> None:
         """Run every peer and the bots until the game ends or :meth:`close` is called."""
-        tasks = [asyncio.create_task(node.run(linger=0.5)) for node in self.nodes]
+        tasks = [asyncio.create_task(node.run(linger=0.5, restored=self.restored))
+                 for node in self.nodes]
         bot_tasks = [asyncio.create_task(self._bot_loop(node)) for node in self._bots]
         try:
             await asyncio.gather(*tasks)
@@ -317,13 +334,12 @@ async def _node(identity: Identity, table: StartedTable, store: TableStore,
                 restore_from: TableStore | None, random_bytes: RandomBytes | None = None,
                 ) -> PeerNode:
     secret = restore_from.load_secret() if restore_from is not None else None
-    seq = time.time_ns() // 1000  # envelope numbers keep rising across restarts
+    journal = store.read()  # raises JournalDamaged before anything starts
     core = GameCore(identity, table, random_bytes or secrets.token_bytes, secret_key=secret,
-                    envelope_seq=seq)
+                    envelope_seq=journal.next_envelope)
     mesh = Mesh(identity, CONFIG)
     await mesh.start("127.0.0.1", 0)
     node = PeerNode(core, mesh, store)
     if restore_from is not None:
-        lines: Sequence[tuple[str, dict[str, Any]]] = list(restore_from.journal())
-        node.handle(core.restore(lines))
+        node.handle(core.restore(journal.lines))
     return node

@@ -12,7 +12,8 @@ CONFIG is a JSON file::
 
 A bot plays the seat. The peer restores itself from ``folder`` when a journal is there, so a
 peer killed at any moment is restarted with the same command. Exit 0 when the game ended, 1
-when the table halted on a cheat, 2 on a bad config.
+when the table halted on a cheat, 2 on a bad config or a damaged journal (one line on stderr
+names the file and line).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import asyncio
 import json
 import secrets
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from lancards.cli.errors import UsageError
 from lancards.p2p.core import GameCore
 from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress, PeerNode
-from lancards.p2p.store import TableStore
+from lancards.p2p.store import JournalDamaged, TableStore
 from lancards.p2p.table import verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
 
@@ -53,9 +53,14 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     table = verify_started(config["statement"], config["sigs"], "config")
     me = Identity(bytes.fromhex(config["seed"]), config["nick"])
     store = TableStore(config["folder"])
+    try:
+        journal = store.read()
+    except JournalDamaged as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     secret = store.load_secret()
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
-                    envelope_seq=time.time_ns() // 1000)
+                    envelope_seq=journal.next_envelope)
     core.bot = core.game.bot()
     mesh = Mesh(me, TransportConfig(ping_interval=2.0, ping_timeout=6.0, backoff_max=1.0))
     host, port = config["listen"]
@@ -63,10 +68,9 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     node = PeerNode(core, mesh, store)
     if config.get("timings"):
         node.timings = open(config["timings"], "a", encoding="utf-8")  # noqa: SIM115
-    journal = list(store.journal())
-    restored = bool(journal) or secret is not None
+    restored = bool(journal.lines) or secret is not None
     if restored:
-        node.handle(core.restore(journal))
+        node.handle(core.restore(journal.lines))
     node.connect({bytes.fromhex(k): PeerAddress(h, int(p))
                   for k, (h, p) in config["peers"].items()})
     try:

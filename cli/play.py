@@ -225,8 +225,6 @@ def run_resume(args: argparse.Namespace) -> int:
         from lancards.cli.host_join import resume_remote
         from lancards.p2p.identity import load_or_create_identity
 
-        if not args.autoplay:
-            raise UsageError("a host/join table resumes with --autoplay for now")
         return asyncio.run(resume_remote(folder, load_or_create_identity(), args))
 
     async def go() -> int:

@@ -212,6 +212,9 @@ class GameCore:
         self._secret_saved = secret_key is not None
         self._replaying = False
         self.progress = ""
+        self.peer_has: dict[Seat, int] = {}
+        """The record length each peer reported in its last ``record.sync`` (a resumed peer is
+        current once its own record is as long)."""
 
     # -----------------------------------------------------------------------------------------
     # Inputs.
@@ -325,6 +328,12 @@ class GameCore:
             return []
         return self.game.legal_actions(self.state, self.seat)
 
+    @property
+    def next_envelope_seq(self) -> int:
+        """The sequence number the next envelope this peer signs will carry (the adapter
+        leases numbers on disk before sending: :meth:`TableStore.lease_envelopes`)."""
+        return self._env_seq
+
     def state_hash(self) -> str:
         """The digest of the public view (what the next entry's predecessor carries)."""
         return state_digest(self.game, self.state)
@@ -406,6 +415,8 @@ class GameCore:
             raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
 
     def _on_sync(self, sender: bytes, have: int) -> None:
+        seat = self._seat_of[sender]
+        self.peer_has[seat] = max(self.peer_has.get(seat, 0), have)
         for entry in self.record.entries[max(0, have):]:
             self._send(sender, "record.entry", {"entry": entry.to_dict()})
         seat = self._seat_of[sender]

@@ -1,4 +1,5 @@
-"""The asyncio adapter: runs one :class:`~p2p.core.GameCore` over a websocket mesh and a store.
+"""The asyncio adapter: runs one :class:`~lancards.p2p.core.GameCore` over a websocket mesh and
+a store.
 
 It only moves bytes and events: transport events go into the core, the core's outputs go to
 the store (``Persist``, made durable first), to the mesh (``Send``) and to listeners
@@ -20,6 +21,40 @@ from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.errors import PeerError, TransportError
 from lancards.p2p.store import TableStore
 from lancards.p2p.transport import Connected, Disconnected, Mesh, Received, Rejected
+
+SILENT_S = 5.0
+"""Seconds without a new entry after which an awaited, connected peer counts as silent."""
+
+WHAT: dict[str, str] = {
+    "action": "their move",
+    "shuffle": "a shuffle",
+    "key": "the joint key",
+    "shares": "shares for a card",
+    "open": "their card",
+}
+"""What the table waits for, by the kind of the next entry (:meth:`GameCore.expected`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The table waits for a disconnected or silent peer.
+
+    Attributes:
+        seat: its seat; ``nick``: its nickname.
+        what: what it owes, e.g. ``"their move"``, ``"a shuffle"``, ``"shares for your draw"``.
+        seconds: how long the wait has lasted (since its link dropped or the last entry).
+        connected: whether its link is up (``False``: disconnected; ``True``: silent).
+    """
+
+    seat: int
+    nick: str
+    what: str
+    seconds: float
+    connected: bool
+
+    def text(self) -> str:
+        """``"waiting for bob (their move), 12 s"``."""
+        return f"waiting for {self.nick} ({self.what}), {self.seconds:.0f} s"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,20 +90,37 @@ class PeerNode:
         self.notices: list[Notice] = []
         self.connected: set[bytes] = set()
         self._others = [m.public_key for m in core.players if m.public_key != core.me.public_key]
+        mesh.admit(self._others)  # a seated member may (re)connect at any time
         self._stop = asyncio.Event()
         self.timings: TextIO | None = None
         self._dealt = False
+        self._clock = time.monotonic
+        self._progress_at = self._clock()
+        self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
+        self._length = len(core.record)
+        self.catching_up = False
+        """Set by :meth:`run` for a restored peer until it is current: linked, and its record as
+        long as every length the peers reported (``record.sync``)."""
 
     def connect(self, addresses: Mapping[bytes, PeerAddress]) -> None:
-        """Keep links to every other seated peer at ``addresses``."""
+        """Keep links to every other seated peer at ``addresses`` (the lower key dials)."""
         for key in self._others:
             address = addresses.get(key)
             if address is not None:
                 self.mesh.add_peer(key, address.host, address.port)
 
     def handle(self, outputs: Sequence[Output]) -> None:
-        """Carry out the core's outputs in order (durable writes before later sends)."""
+        """Carry out the core's outputs in order (durable writes before later sends).
+
+        Before the first ``Send`` of a batch the store leases the envelope numbers the core
+        has used so far (:meth:`TableStore.lease_envelopes`), so a restarted peer never signs
+        an envelope number twice.
+        """
+        leased = False
         for out in outputs:
+            if isinstance(out, Send) and not leased and self.store is not None:
+                leased = True
+                self.store.lease_envelopes(self.core.next_envelope_seq)
             if isinstance(out, Persist):
                 if self.store is not None:
                     self.store.append(out.kind, out.line)
@@ -81,6 +133,9 @@ class PeerNode:
                         self.mesh.send(key, out.data)
             else:
                 self.notices.append(out)
+        if len(self.core.record) != self._length:
+            self._length = len(self.core.record)
+            self._progress_at = self._clock()
         if self.timings is not None and not self._dealt:
             to_act = self.core.to_act()
             if to_act is not None and to_act >= 0 and self.core.hand_ready():
@@ -93,6 +148,7 @@ class PeerNode:
         """Append a timestamped line to the timings file (benchmarks only)."""
         assert self.timings is not None
         self.timings.write(json.dumps({**item, "t": time.time()}) + "\n")
+        self.timings.flush()  # read while the peer runs (lancards bench resume)
 
     def submit(self, action: object) -> None:
         """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``)."""
@@ -102,15 +158,43 @@ class PeerNode:
         """Send a chat line."""
         self.handle(self.core.chat(text))
 
-    def waiting_for(self) -> str | None:
-        """The nickname of the missing peer the table waits for, if any."""
+    def waiting(self) -> Waiting | None:
+        """The peer the table waits for, when it is disconnected or silent for
+        :data:`SILENT_S` seconds; ``None`` when nothing waits on a missing peer.
+
+        When this seat is to act but a card it drew is still hidden (its decryption shares
+        travel privately from the others), the wait names the first peer whose shares are
+        missing: ``"shares for your draw"``.
+        """
         expected = self.core.expected()
         if expected is None:
             return None
-        key = self.core.players[expected[0]].public_key
-        if key == self.core.me.public_key or key in self.connected:
-            return None
-        return self.core.players[expected[0]].nick
+        seat, kind = expected
+        what = WHAT.get(kind, kind)
+        if seat == self.core.seat:
+            if kind != "action" or self.core.hand_ready():
+                return None
+            owing = sorted({d.seat for d in self.core.deck.owed()
+                            if d.kind == "shares" and d.recipient == self.core.seat
+                            and d.seat != self.core.seat})
+            if not owing:
+                return None
+            missing = [s for s in owing if self.core.players[s].public_key not in self.connected]
+            seat, what = (missing or owing)[0], "shares for your draw"
+        key = self.core.players[seat].public_key
+        now = self._clock()
+        if key not in self.connected:
+            since = max(self._down_since.get(key, now), self._progress_at)
+            return Waiting(seat, self.core.players[seat].nick, what, now - since, False)
+        if now - self._progress_at >= SILENT_S:
+            return Waiting(seat, self.core.players[seat].nick, what, now - self._progress_at,
+                           True)
+        return None
+
+    def waiting_for(self) -> str | None:
+        """The nickname of the peer of :meth:`waiting`, if any."""
+        wait = self.waiting()
+        return None if wait is None else wait.nick
 
     def over(self) -> bool:
         """The game ended (or the table halted on a cheat)."""
@@ -136,9 +220,16 @@ class PeerNode:
             self._timing({"started": True})
         if not restored:
             self.handle(self.core.start())
+        self.catching_up = restored
         over_at: float | None = None
         while not self._stop.is_set():
             now = loop.time()
+            if self.catching_up and self.connected and self.core.peer_has and len(
+                    self.core.record) >= max(self.core.peer_has.values()):
+                self.catching_up = False
+                if self.timings is not None:
+                    self._timing({"current": len(self.core.record)})
+                self.handle([])
             if end is not None and now > end:
                 raise TimeoutError(f"the game did not finish within {deadline} s")
             if self.over():
@@ -151,9 +242,11 @@ class PeerNode:
                 continue
             if isinstance(event, Connected):
                 self.connected.add(event.peer)
+                self._down_since.pop(event.peer, None)
                 self.handle(self.core.peer_connected(event.peer))
             elif isinstance(event, Disconnected):
                 self.connected.discard(event.peer)
+                self._down_since[event.peer] = self._clock()
                 self.handle([])
             elif isinstance(event, Received):
                 self.handle(self.core.receive(event.peer, event.data))

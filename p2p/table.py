@@ -381,6 +381,34 @@ class Lobby:
         self._sigs = {self.me.public_key.hex(): sign_statement(self.me, self._statement).hex()}
         return [self._out(self._others(), "table.start", {"statement": self._statement})]
 
+    @property
+    def proposed(self) -> bool:
+        """Whether a start statement is proposed (and not withdrawn)."""
+        return self._statement is not None
+
+    def unsigned(self) -> tuple[PublicIdentity, ...]:
+        """Host: the members whose start signature is still missing (all while not proposed)."""
+        return tuple(m for m in self.seats() if m.public_key.hex() not in self._sigs)
+
+    def drop(self, key: bytes) -> list[Outgoing]:
+        """Host: free the seat of a guest whose link dropped and did not come back within the
+        grace period; a proposed start is withdrawn (it named the dropped guest).
+
+        Returns:
+            The new roster for the others (nothing when ``key`` is not a guest here).
+
+        Raises:
+            LocalProtocolError: not the host, or the lobby has closed or started.
+        """
+        self._require_open("free a seat")
+        if not self.is_host:
+            raise LocalProtocolError("only the table's host frees seats")
+        if key == self.me.public_key or all(m.public_key != key for m in self.members):
+            return []
+        self.members = [m for m in self.members if m.public_key != key]
+        self._statement, self._sigs = None, {}
+        return [self._roster()]
+
     # -- receiving ---------------------------------------------------------------------------
 
     def receive(self, env: Envelope) -> list[Outgoing]:
@@ -433,7 +461,8 @@ class Lobby:
         return describe(key)
 
     def _on_join(self, env: Envelope, who: str) -> list[Outgoing]:
-        if self._statement is not None:
+        rejoin = any(m.public_key == env.sender for m in self.members)
+        if self._statement is not None and not rejoin:
             raise TableError(who, Reason.TABLE_RULES, "the start is already proposed")
         body = env.body
         if body["game"] != self.spec.game:
@@ -446,7 +475,11 @@ class Lobby:
             {"pk": env.sender.hex(), "xpk": body["xpk"], "nick": body["nick"]}, who
         )
         if any(m.public_key == env.sender for m in self.members):
-            raise TableError(who, Reason.TABLE_RULES, "is already at the table")
+            # The same key joining again (its program restarted): it keeps its seat; a start
+            # proposed meanwhile is withdrawn, since the new program never saw it.
+            self.members = [member if m.public_key == env.sender else m for m in self.members]
+            self._statement, self._sigs = None, {}
+            return [self._roster()]
         if self.free_seats == 0:
             raise TableError(
                 who, Reason.TABLE_RULES, f"the table is full ({self.spec.max_seats} seats)"

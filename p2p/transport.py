@@ -7,15 +7,14 @@ go every ``ping_interval`` seconds. Each peer has an outgoing queue capped at ``
 messages that survives reconnections (a message being sent when a link drops is sent again:
 delivery is at least once; the protocol core drops duplicates by sequence number).
 
-Hello handshake (``docs/protocol.md``, "Hello"), every message canonical JSON in a binary frame:
+Who dials: the peer with the lower key dials whenever no link is up (a lobby may ask a joiner to
+dial the host first: ``add_peer(dial=True)``; calling :meth:`Mesh.add_peer` again with the
+default sets the rule back). A listener accepts a link from any key added with
+:meth:`Mesh.add_peer` or :meth:`Mesh.admit` at any time, e.g. a seated member that restarted
+after a crash, whichever key is lower. A newer link from the same peer replaces the older one.
 
-1. dialer -> listener: ``{"nonce": hex32, "pk": hex, "t": "hello", "v": 1}``
-2. listener -> dialer: ``{"nonce": hex32, "pk": hex, "sig": hex, "t": "hello", "v": 1}``
-3. dialer -> listener: ``{"sig": hex, "t": "proof"}``
-
-where each ``sig`` is the signer's Ed25519 signature of ``b"lancards/v1/hello\\x00" +
-canonical({"dialer": hex, "dialer_nonce": hex, "listener": hex, "listener_nonce": hex,
-"role": "listener" | "dialer"})``: fresh nonces from both sides stop replays of old handshakes.
+Hello handshake: :class:`lancards.p2p.handshake.HelloHandshake` (sans-I/O); the mesh only
+moves its bytes, bounded by ``handshake_timeout``.
 
 The adapter hands everything to the sans-I/O core as :data:`TransportEvent` values on
 :attr:`Mesh.events` (a bounded ``asyncio.Queue``): :class:`Connected`, :class:`Disconnected`,
@@ -29,9 +28,9 @@ import contextlib
 import os
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from websockets.asyncio.client import connect
 from websockets.asyncio.connection import Connection
@@ -41,16 +40,13 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from lancards.p2p.errors import (
     HandshakeError,
     LocalProtocolError,
-    MessageError,
     QueueFullError,
     Reason,
     TransportError,
 )
-from lancards.p2p.identity import Identity, describe, verify_signature
-from lancards.p2p.wire import MAX_MESSAGE_BYTES, PROTOCOL_VERSION, canonical, parse_json, require
-
-HELLO_TAG: Final = b"lancards/v1/hello\x00"
-"""Domain tag of handshake signatures."""
+from lancards.p2p.handshake import MAX_HELLO_BYTES, HelloHandshake
+from lancards.p2p.identity import Identity, describe
+from lancards.p2p.wire import MAX_MESSAGE_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,18 +137,6 @@ class _Outbox:
         return self.items.popleft()
 
 
-def _proof_message(dialer: bytes, listener: bytes, dn: bytes, ln: bytes, role: str) -> bytes:
-    return HELLO_TAG + canonical(
-        {
-            "dialer": dialer.hex(),
-            "dialer_nonce": dn.hex(),
-            "listener": listener.hex(),
-            "listener_nonce": ln.hex(),
-            "role": role,
-        }
-    )
-
-
 class Mesh:
     """This peer's side of the full mesh.
 
@@ -179,6 +163,9 @@ class Mesh:
         self._outboxes: dict[bytes, _Outbox] = {}
         self._links: dict[bytes, Connection] = {}
         self._dialers: dict[bytes, asyncio.Task[None]] = {}
+        self._dial: dict[bytes, bool] = {}
+        self._down: dict[bytes, asyncio.Event] = {}
+        self._admitted: set[bytes] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._rng = random.Random(os.urandom(8))
@@ -245,19 +232,33 @@ class Mesh:
     # -- peers -------------------------------------------------------------------------------
 
     def add_peer(self, peer: bytes, host: str, port: int, *, dial: bool | None = None) -> None:
-        """Keep a link to ``peer`` at ``host:port``.
+        """Keep a link to ``peer`` at ``host:port`` (calling again updates the address and who
+        dials; a link that is up stays up).
 
         Args:
             peer: its Ed25519 key, 32 bytes.
-            dial: whether this side dials; default: when this peer's key is the lower one.
+            dial: whether this side dials when no link is up; default: when this peer's key is
+                the lower one.
+
+        Raises:
+            LocalProtocolError: ``peer`` is not a 32-byte key or is this peer's own.
         """
         if len(peer) != 32 or peer == self.identity.public_key:
             raise LocalProtocolError(f"cannot add peer {describe(peer)}")
         self._addresses[peer] = (host, port)
         self._outbox(peer)
         should_dial = self.identity.public_key < peer if dial is None else dial
-        if should_dial and peer not in self._dialers and not self._closing:
+        self._dial[peer] = should_dial
+        task = self._dialers.get(peer)
+        if should_dial and (task is None or task.done()) and not self._closing:
             self._dialers[peer] = asyncio.create_task(self._dial_loop(peer))
+
+    def admit(self, peers: Iterable[bytes]) -> None:
+        """Accept listener-side links from ``peers`` at any time, with or without an address
+        (the seated members of a started table)."""
+        self._admitted.update(p for p in peers if p != self.identity.public_key)
+        for peer in self._admitted:
+            self._outbox(peer)
 
     def connected(self, peer: bytes) -> bool:
         """Whether the link to ``peer`` is up."""
@@ -307,7 +308,11 @@ class Mesh:
     async def _dial_loop(self, peer: bytes) -> None:
         cfg = self.config
         delay = cfg.backoff_initial
-        while not self._closing:
+        while not self._closing and self._dial.get(peer):
+            if peer in self._links:  # a link the other side dialed: wait until it drops
+                await self._link_down(peer).wait()
+                delay = cfg.backoff_initial
+                continue
             host, port = self._addresses[peer]
             address = f"{host}:{port}"
             try:
@@ -351,89 +356,51 @@ class Mesh:
         self.remote_hosts[peer] = str(ws.remote_address[0])
         await self._run_link(ws, peer)
 
-    async def _recv_hello(
-        self, ws: Connection, address: str, schema: dict[str, Any]
-    ) -> dict[str, Any]:
+    def _link_down(self, peer: bytes) -> asyncio.Event:
+        event = self._down.get(peer)
+        if event is None:
+            event = self._down[peer] = asyncio.Event()
+        if peer in self._links:
+            event.clear()
+        else:
+            event.set()
+        return event
+
+    def _known(self, peer: bytes) -> bool:
+        return (peer in self._addresses or peer in self._admitted
+                or (self._accept is not None and self._accept(peer)))
+
+    async def _recv_frame(self, ws: Connection, hs: HelloHandshake) -> bytes:
         data = await ws.recv()
         if isinstance(data, str):
-            raise HandshakeError(address, Reason.HANDSHAKE, "hello must be a binary frame")
-        try:
-            return require(parse_json(data, address, max_size=4096), schema, address, "hello")
-        except MessageError as exc:
-            raise HandshakeError(address, Reason.HANDSHAKE, exc.detail) from None
-
-    def _check_hello(self, hello: dict[str, Any], address: str) -> tuple[bytes, bytes]:
-        try:
-            if hello["t"] != "hello" or hello["v"] != PROTOCOL_VERSION:
-                raise ValueError(f"not a version {PROTOCOL_VERSION} hello")
-            pk, nonce = bytes.fromhex(hello["pk"]), bytes.fromhex(hello["nonce"])
-            if len(pk) != 32 or len(nonce) != 32:
-                raise ValueError("key and nonce must be 32 bytes")
-        except ValueError as exc:
-            raise HandshakeError(address, Reason.HANDSHAKE, str(exc)) from None
-        return pk, nonce
+            raise HandshakeError(hs.address, Reason.HANDSHAKE, "hello must be a binary frame")
+        return data
 
     async def _hello_as_dialer(self, ws: Connection, expected: bytes, address: str) -> None:
-        me, mine = self.identity.public_key, os.urandom(32)
+        hs = HelloHandshake.dialer(self.identity, os.urandom(32), address, expected=expected)
         async with asyncio.timeout(self.config.handshake_timeout):
-            await ws.send(
-                canonical(
-                    {"t": "hello", "v": PROTOCOL_VERSION, "pk": me.hex(), "nonce": mine.hex()}
-                )
-            )
-            hello = await self._recv_hello(
-                ws, address, {"t": str, "v": int, "pk": str, "nonce": str, "sig": str}
-            )
-            peer, theirs = self._check_hello(hello, address)
-            who = f"{describe(peer)} at {address}"
-            if peer != expected:
-                raise HandshakeError(
-                    who, Reason.WRONG_SENDER, f"expected {describe(expected)} at that address"
-                )
-            if not verify_signature(
-                peer,
-                bytes.fromhex(hello["sig"]) if len(hello["sig"]) == 128 else b"",
-                _proof_message(me, peer, mine, theirs, "listener"),
-            ):
-                raise HandshakeError(who, Reason.BAD_SIGNATURE, "hello proof does not verify")
-            sig = self.identity.sign(_proof_message(me, peer, mine, theirs, "dialer"))
-            await ws.send(canonical({"t": "proof", "sig": sig.hex()}))
+            first = hs.start()
+            assert first is not None
+            await ws.send(first)
+            proof = hs.receive(await self._recv_frame(ws, hs))
+            assert proof is not None and hs.complete
+            await ws.send(proof)
 
     async def _hello_as_listener(self, ws: Connection, address: str) -> bytes:
-        me, mine = self.identity.public_key, os.urandom(32)
+        hs = HelloHandshake.listener(self.identity, os.urandom(32), address,
+                                     is_known=self._known)
         async with asyncio.timeout(self.config.handshake_timeout):
-            hello = await self._recv_hello(
-                ws, address, {"t": str, "v": int, "pk": str, "nonce": str}
-            )
-            peer, theirs = self._check_hello(hello, address)
-            who = f"{describe(peer)} at {address}"
-            known = peer in self._addresses or (self._accept is not None and self._accept(peer))
-            if not known or peer == me:
-                raise HandshakeError(who, Reason.NOT_SEATED, "is not a peer of this table")
-            sig = self.identity.sign(_proof_message(peer, me, theirs, mine, "listener"))
-            await ws.send(
-                canonical(
-                    {
-                        "t": "hello",
-                        "v": PROTOCOL_VERSION,
-                        "pk": me.hex(),
-                        "nonce": mine.hex(),
-                        "sig": sig.hex(),
-                    }
-                )
-            )
-            proof = await self._recv_hello(ws, address, {"t": str, "sig": str})
-            if proof["t"] != "proof" or not verify_signature(
-                peer,
-                bytes.fromhex(proof["sig"]) if len(proof["sig"]) == 128 else b"",
-                _proof_message(peer, me, theirs, mine, "dialer"),
-            ):
-                raise HandshakeError(who, Reason.BAD_SIGNATURE, "hello proof does not verify")
-        return peer
+            reply = hs.receive(await self._recv_frame(ws, hs))
+            assert reply is not None
+            await ws.send(reply)
+            hs.receive(await self._recv_frame(ws, hs))
+        assert hs.complete and hs.peer is not None
+        return hs.peer
 
     async def _run_link(self, ws: Connection, peer: bytes) -> None:
         old = self._links.get(peer)
         self._links[peer] = ws
+        self._link_down(peer)
         if old is not None:
             await old.close(1000, "replaced by a newer link")
         outbox = self._outbox(peer)
@@ -461,6 +428,7 @@ class Mesh:
             self._tasks.discard(sender)
             if self._links.get(peer) is ws:
                 del self._links[peer]
+                self._link_down(peer)
                 if not self._closing:
                     await self.events.put(Disconnected(peer, reason))
 
@@ -480,19 +448,21 @@ class Mesh:
 async def probe_key(host: str, port: int, identity: Identity, timeout: float = 5.0) -> bytes:
     """The Ed25519 key of the peer listening at ``host:port`` (for a join by address).
 
-    Sends a hello and reads the listener's signed reply; the key is then proven again by the
-    real link's handshake. The link is closed at once.
+    Sends a hello and checks the listener's signed reply; the key is then proven again by the
+    real link's handshake. The link is closed at once (the proof is never sent).
 
     Raises:
         TransportError: nothing answers, or the answer is not a valid hello.
     """
     url = f"ws://{host}:{port}/" if ":" not in host else f"ws://[{host}]:{port}/"
+    hs = HelloHandshake.dialer(identity, os.urandom(32), f"{host}:{port}", expected=None)
     try:
         async with asyncio.timeout(timeout):
-            async with connect(url, compression=None, proxy=None, open_timeout=timeout) as ws:
-                mine = os.urandom(32)
-                await ws.send(canonical({"t": "hello", "v": PROTOCOL_VERSION,
-                                         "pk": identity.public_key.hex(), "nonce": mine.hex()}))
+            async with connect(url, compression=None, proxy=None, open_timeout=timeout,
+                               max_size=MAX_HELLO_BYTES) as ws:
+                first = hs.start()
+                assert first is not None
+                await ws.send(first)
                 data = await ws.recv()
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
         raise TransportError(
@@ -500,14 +470,11 @@ async def probe_key(host: str, port: int, identity: Identity, timeout: float = 5
             f"(full or started) ({type(exc).__name__})"
         ) from None
     try:
-        hello = parse_json(data if isinstance(data, bytes) else data.encode(), f"{host}:{port}")
-        pk = bytes.fromhex(hello["pk"])
-        theirs = bytes.fromhex(hello["nonce"])
-        sig = bytes.fromhex(hello["sig"])
-    except (MessageError, KeyError, TypeError, ValueError):
+        hs.receive(data if isinstance(data, bytes) else data.encode())
+    except HandshakeError as exc:
+        if exc.reason is Reason.BAD_SIGNATURE:
+            raise TransportError(
+                f"{host}:{port} answered with a hello that does not verify") from None
         raise TransportError(f"{host}:{port} did not answer with a lancards hello") from None
-    if len(pk) != 32 or not verify_signature(
-        pk, sig, _proof_message(identity.public_key, pk, mine, theirs, "listener")
-    ):
-        raise TransportError(f"{host}:{port} answered with a hello that does not verify")
-    return pk
+    assert hs.peer is not None
+    return hs.peer

@@ -1,4 +1,5 @@
-"""The full-screen table: one prompt-toolkit ``Application`` over a :class:`~cli.session.Session`.
+"""The full-screen table: one prompt-toolkit ``Application`` over a
+:class:`~lancards.cli.session.Session`.
 
 One asyncio loop runs the screen and ``session.run()``; the session's change callback only
 invalidates the screen, and key handlers only call ``submit`` (which returns at once), so nothing
@@ -164,7 +165,8 @@ class TableScreen:
                              accept_handler=self._send_chat)
         self.app: Application[int] = Application(
             layout=Layout(self._root()), key_bindings=self._bindings(), style=STYLE,
-            full_screen=True, input=input, output=output, mouse_support=False)
+            full_screen=True, input=input, output=output, mouse_support=False,
+            refresh_interval=1.0)  # the "waiting for NAME ..., N s" banner counts seconds
         self.app.ttimeoutlen = 0.05
         self.tracker.observe(self.game_name, snap.view)  # rounds before we sat down: no panel
         self._observe()

@@ -246,3 +246,21 @@ def name_of(snap: TableSnapshot, seat: int) -> str:
 def verb_for(name: str, singular: str, plural: str) -> str:
     """``"Ada leads"`` but ``"You lead"``: the verb agreeing with ``name``."""
     return f"{name} {plural if name == 'You' else singular}"
+
+
+def not_now(snap: TableSnapshot) -> str:
+    """Why a move key does nothing now, naming the peer the table waits for."""
+    waiting = snap.extra.get("waiting")
+    if snap.to_act == snap.seat:
+        return f"your move is pending: {waiting}" if waiting else \
+            "your move is pending: a card you drew is still being revealed"
+    if waiting:
+        return f"not your move: {waiting}"
+    who = "nobody" if snap.to_act is None or snap.to_act < 0 else snap.names[snap.to_act]
+    return f"not your move: waiting for {who}"
+
+
+def pending_text(snap: TableSnapshot) -> str:
+    """``" + 1 pending"`` while cards of the hand are still hidden from this seat."""
+    pending = int(snap.extra.get("pending", 0))
+    return f" + {pending} pending" if pending else ""

@@ -16,7 +16,14 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
-from lancards.cli.tui.controller import BaseController, KeyHelp, name_of, verb_for
+from lancards.cli.tui.controller import (
+    BaseController,
+    KeyHelp,
+    name_of,
+    not_now,
+    pending_text,
+    verb_for,
+)
 from lancards.cli.tui.narrate import objective_text, plural
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
@@ -147,7 +154,8 @@ class EightsController(BaseController):
         self.cursor = min(self.cursor, max(0, len(flat) - 1))
         playable = {a.slot for a in snap.legal if isinstance(a, Play)}
         out: StyleAndTextTuples = [("class:header",
-                                    f" your hand ({plural(len(flat), 'card')}):\n")]
+                                    f" your hand ({plural(len(flat), 'card')}"
+                                    f"{pending_text(snap)}):\n")]
         index = 0
         for suit, cards in suit_rows(view, snap.seat):
             out.append(("", f"  {suit.title:<7}"))
@@ -226,12 +234,7 @@ class EightsController(BaseController):
 
     def _play(self, snap: TableSnapshot, current: tuple[SlotId, Card], key: str) -> None:
         if not snap.legal:
-            if snap.to_act == snap.seat:
-                self.say("your move is on its way to the table; a moment", error=True)
-            else:
-                who = snap.names[snap.to_act] if snap.to_act is not None and \
-                    0 <= snap.to_act < len(snap.names) else "the deal"
-                self.say(f"not your turn: waiting for {who}", error=True)
+            self.say(not_now(snap), error=True)
             return
         slot, card = current
         plays = [a for a in snap.legal if isinstance(a, Play) and a.slot == slot]

@@ -25,6 +25,8 @@ from lancards.cli.tui.controller import (
     BaseController,
     KeyHelp,
     name_of,
+    not_now,
+    pending_text,
     short_error,
     styled_cards,
 )
@@ -119,7 +121,8 @@ class Level8Controller(BaseController):
         kept = list(view.kept[snap.seat]) if view.kept and view.phase is Phase.KEEP else []
         for slot in kept:
             labels[slot] = "k"
-        out: StyleAndTextTuples = [("class:header", f" your hand ({plural(len(cards), 'card')}, "
+        out: StyleAndTextTuples = [("class:header", f" your hand ({plural(len(cards), 'card')}"
+                                                    f"{pending_text(snap)}, "
                                                     f"by {sort}; s sorts)")]
         if view.phase is Phase.KEEP:
             names = " ".join(str(view.cards.get(s, "?")) for s in kept) or "nothing yet"
@@ -245,13 +248,7 @@ class Level8Controller(BaseController):
         face = current[1] if current else None
         if not legal:
             if key in "dlaxpkne" or key == "enter":
-                if snap.to_act == snap.seat:
-                    self.say("your move is on its way to the table; a moment", error=True)
-                    return
-                who = "the game is over" if snap.to_act is None else \
-                    "waiting for the shuffle and deal" if snap.to_act < 0 else \
-                    f"waiting for {snap.names[snap.to_act]}"
-                self.say(f"not your move: {who}", error=True)
+                self.say(not_now(snap), error=True)
             return
         if key == "d":
             self._one(_of(legal, Draw), "you cannot draw now")
@@ -420,3 +417,4 @@ class Level8Controller(BaseController):
                 self.say(short_error(error), error=True)
             elif self.submit(builder.laydown()):
                 self.builder = None
+

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from lancards.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,3 +58,102 @@ def test_resume_unknown_table_is_a_usage_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
     assert main(["resume", "--autoplay", "0123456789abcdef"]) == 2
     assert "no table 0123456789abcdef" in capsys.readouterr().err
+
+
+def _play_until_crash(home: Path, crash: str, *args: str) -> None:
+    """Run ``lancards ARGS`` until the store's crash hook kills it (SIGKILL) at ``crash``."""
+    env = {**os.environ, "LANCARDS_HOME": str(home), "LANCARDS_TEST_CRASH_AT": crash}
+    proc = subprocess.run([sys.executable, "-m", "lancards", *args], cwd=ROOT, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=180)
+    assert proc.returncode == -signal.SIGKILL
+
+
+def test_crash_resume_crash_again_resume_loses_nothing(tmp_path, monkeypatch, capsys):
+    """Issue 12, situation 4: the first crash tears the journal's last line; the resumed peer
+    appends after it (cut back first), crashes again during the resume, and the next resume
+    reads every line: the game finishes and audits."""
+    home = tmp_path / "home"
+    _play_until_crash(home, "torn:120", "play", "--autoplay", "--seed", "7")
+    journal = next(j for j in home.glob("tables/**/journal.jsonl")
+                   if not j.read_bytes().endswith(b"\n"))  # a torn last line (of some peer)
+    _play_until_crash(home, "after:9", "resume", "--autoplay")
+    monkeypatch.setenv("LANCARDS_HOME", str(home))
+    from lancards.p2p.store import TableStore
+
+    kept = TableStore(journal.parent).read()
+    assert kept.torn == 0 and len(kept.lines) > 0
+    record = tmp_path / "game.jsonl"
+    assert main(["resume", "--autoplay", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["audit", "--json", str(record)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] and verdict["finished"]
+    entries_kept = sum(1 for kind, _ in kept.lines if kind == "entry")
+    assert verdict["entries"] > entries_kept
+
+
+def test_a_damaged_journal_line_refuses_the_resume_in_one_line(tmp_path, monkeypatch, capsys):
+    home = tmp_path / "home"
+    _play_until_crash(home, "after:60", "play", "--autoplay", "--seed", "5")
+    journal = next(home.glob("tables/*/journal.jsonl"))
+    lines = journal.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"seq":', b'"seq": ', 1)  # one space more on line 3
+    journal.write_bytes(b"\n".join(lines))
+    monkeypatch.setenv("LANCARDS_HOME", str(home))
+    assert main(["resume", "--autoplay"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"lancards resume: error: the journal {journal} is damaged at line 3 "
+                   "(checksum mismatch); not resuming from it\n")
+
+
+def test_move_keys_name_the_missing_peer_not_the_player_and_count_pending_cards():
+    """Issue 12, situation 3: ``x`` said the game waited for the very player who pressed it."""
+    from lancards.cli.session import TableSnapshot
+    from lancards.cli.tui.controller import not_now, pending_text
+    from lancards.engine.level8 import LEVEL8
+
+    waiting = "waiting for cyd (shares for your draw), 4 s"
+    mine = TableSnapshot(game=LEVEL8, rule_set="level8", seat=0, names=("ann", "bob", "cyd"),
+                         view=None, to_act=0, legal=[],
+                         extra={"waiting": waiting, "pending": 1})
+    assert not_now(mine) == f"your move is pending: {waiting}"
+    assert pending_text(mine) == " + 1 pending"
+    theirs = TableSnapshot(game=LEVEL8, rule_set="level8", seat=0, names=("ann", "bob", "cyd"),
+                           view=None, to_act=2, legal=[],
+                           extra={"waiting": "waiting for cyd (their move), 12 s"})
+    assert not_now(theirs) == "not your move: waiting for cyd (their move), 12 s"
+    assert pending_text(theirs) == ""
+    quiet = TableSnapshot(game=LEVEL8, rule_set="level8", seat=0, names=("ann", "bob", "cyd"),
+                          view=None, to_act=1, legal=[])
+    assert not_now(quiet) == "not your move: waiting for bob"
+
+
+@pytest.mark.timeout(600)
+def test_play_session_crash_point_sweep(tmp_path, monkeypatch, capsys):
+    """The player's process of ``lancards play`` (its own peer and its bots' peers) killed at
+    random persist boundaries, again during each ``lancards resume``; the last resume finishes
+    a game that audits (LANCARDS_CRASH_POINTS / 5 points, at least 4)."""
+    import random
+
+    points = max(4, int(os.environ.get("LANCARDS_CRASH_POINTS", "20")) // 5)
+    rng = random.Random(int(os.environ.get("LANCARDS_CRASH_SEED", "12")))
+    home = tmp_path / "home"
+    command = ["play", "--autoplay", "--game", "level8-en", "--bots", "2", "--seed", "9"]
+    for _ in range(points):
+        when = rng.choice(["before", "torn", "after"])
+        far = max(2, 480 // points)  # they must fit in one game (about 1000 writes)
+        _play_until_crash(home, f"{when}:{rng.randint(1, far)}", *command)
+        command = ["resume", "--autoplay"]
+    monkeypatch.setenv("LANCARDS_HOME", str(home))
+    record = tmp_path / "game.jsonl"
+    assert main(["resume", "--autoplay", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["audit", "--json", str(record)]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["ok"] and verdict["finished"]
+    from lancards.p2p.store import TableStore
+
+    journals = [[line for kind, line in TableStore(j.parent).read().lines if kind == "entry"]
+                for j in home.glob("tables/**/journal.jsonl")]
+    assert len(journals) == 3  # the player's peer and two bots' peers: one record
+    assert all(j == journals[0] for j in journals) and len(journals[0]) == verdict["entries"]

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.netns import Lan, remove_stale, unavailable
+from tests.e2e.netns import Lan, install_cleanup, remove_stale, unavailable
 
 
 @pytest.fixture(scope="session")
@@ -16,6 +16,7 @@ def netns_ok() -> None:
     reason = unavailable()
     if reason is not None:
         pytest.skip(reason)
+    install_cleanup()
     remove_stale()
 
 

@@ -28,6 +28,7 @@ every process it started (by process group), then every process still inside its
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import itertools
 import os
@@ -56,6 +57,28 @@ LETTERS: Final = "abcdefgh"
 ROOT: Final = Path(__file__).resolve().parents[2]
 
 _COUNTER = itertools.count(1)
+_LIVE: set[Lan] = set()
+"""Every LAN of this process not yet closed (closed at exit and on SIGTERM/SIGINT)."""
+
+
+def close_all() -> None:
+    """Close every LAN of this process (its processes and namespaces); idempotent."""
+    for lan in list(_LIVE):
+        with contextlib.suppress(Exception):
+            lan.close()
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    close_all()
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def install_cleanup() -> None:
+    """Close every LAN at exit and when SIGTERM or SIGINT stops the test run (then the run
+    ends as if interrupted)."""
+    atexit.register(close_all)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _on_signal)
 
 
 class NetnsError(RuntimeError):
@@ -109,8 +132,18 @@ def netem_unavailable() -> str | None:
     return None
 
 
+def _kill_inside(name: str) -> bool:
+    """SIGKILL every process inside namespace ``name``; whether there was one."""
+    pids = _ip("netns", "pids", name, check=False).stdout.split()
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, ValueError):
+            os.kill(int(pid), signal.SIGKILL)
+    return bool(pids)
+
+
 def remove_stale() -> list[str]:
-    """Delete namespaces ``lc-<pid>-*`` left by an earlier run whose process is gone.
+    """Delete namespaces ``lc-<pid>-*`` left by an earlier run whose process is gone, after
+    killing every process still inside them.
 
     Returns:
         The names deleted.
@@ -123,6 +156,8 @@ def remove_stale() -> list[str]:
         if len(parts) >= 3 and parts[0] == "lc" and parts[1].isdigit():
             pid = int(parts[1])
             if pid != os.getpid() and not Path(f"/proc/{pid}").exists():
+                if _kill_inside(name):
+                    time.sleep(0.1)
                 _ip("netns", "del", name, check=False)
                 gone.append(name)
     return gone
@@ -196,6 +231,7 @@ class Lan:
         self._short = short
         self._procs: list[subprocess.Popen[bytes]] = []
         self._made: list[str] = []
+        _LIVE.add(self)
         try:
             self._build()
         except BaseException:
@@ -362,14 +398,11 @@ class Lan:
                 self.stop(proc, timeout=2.0)
         self._procs.clear()
         for name in reversed(self._made):
-            pids = _ip("netns", "pids", name, check=False).stdout.split()
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, ValueError):
-                    os.kill(int(pid), signal.SIGKILL)
-            if pids:
+            if _kill_inside(name):
                 time.sleep(0.1)
             _ip("netns", "del", name, check=False)
         self._made.clear()
+        _LIVE.discard(self)
 
     def __enter__(self) -> Lan:
         return self

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.node import PeerAddress, PeerNode
@@ -65,3 +67,64 @@ def test_waiting_for_names_the_missing_peer_the_table_waits_for():
     assert node.waiting_for() == cores[0].me.nick
     node.connected.add(cores[0].me.public_key)
     assert node.waiting_for() is None
+
+
+def test_a_draw_whose_shares_are_missing_is_pending_and_names_the_missing_peer():
+    """Issue 12, situation 3: after a peer dies, this seat's draw is accepted but its card
+    stays hidden; the wait names the dead peer ("shares for your draw"), not this seat."""
+    from lancards.engine.level8.actions import Draw
+    from tests.p2p.core_harness import make_cores
+
+    cores, net = make_cores(3, "level8-master", seed="pending")
+    me, alive, dead = cores
+    me.bot = None  # a person: the network stops when it is this seat's move
+    net.start()
+    net.run()
+    assert me.to_act() == me.seat and me.hand_ready()
+    draw = next(a for a in me.legal_actions() if isinstance(a, Draw))
+    node = PeerNode(me, Mesh(me.me, CONFIG))
+    node.connected = {alive.me.public_key}  # the dead peer's link is down
+    node._down_since[dead.me.public_key] = node._clock() - 30  # down for 30 s
+    net.tamper = lambda sender, to, data: None if sender == dead.me.public_key else data
+    dead_key = dead.me.public_key
+    net.cores.pop(dead_key)  # it receives nothing either
+    net.post(me.me.public_key, me.submit(draw))
+    net.run()
+    assert not me.hand_ready()  # the drawn card is still hidden...
+    wait = node.waiting()
+    assert wait is not None  # ...and the table says whom it waits for
+    assert (wait.seat, wait.nick, wait.what, wait.connected) == (
+        dead.seat, dead.me.nick, "shares for your draw", False)
+    assert wait.text().startswith(f"waiting for {dead.me.nick} (shares for your draw), ")
+    assert wait.seconds < 5  # the wait began with the draw, after the link dropped
+    node._progress_at -= 7
+    assert 7 <= node.waiting().seconds < 30
+
+
+def test_a_peer_awaited_for_its_move_is_named_with_what_it_owes():
+    from tests.p2p.core_harness import make_cores
+
+    cores, net = make_cores(3, "level8-master", seed="move")
+    net.start()
+    net.run(limit=400)  # part of the game: someone owes something now
+    me = cores[0]
+    seat, kind = me.expected()
+    node = PeerNode(me, Mesh(me.me, CONFIG))
+    other = next(c for c in cores if c.seat != me.seat)
+    node.connected = {c.me.public_key for c in cores if c is not me}
+    if seat == me.seat:
+        pytest.skip("this seed leaves seat 0 to act")
+    awaited = cores[seat] if cores[seat].seat == seat else next(c for c in cores
+                                                              if c.seat == seat)
+    assert node.waiting() is None  # connected and not silent: nothing to show
+    node.connected.discard(awaited.me.public_key)
+    wait = node.waiting()
+    assert wait is not None and wait.nick == awaited.me.nick and not wait.connected
+    assert wait.what == {"action": "their move", "shuffle": "a shuffle", "key": "the joint key",
+                         "shares": "shares for a card", "open": "their card"}[kind]
+    # Silent: connected, but no entry for SILENT_S seconds.
+    node.connected.add(awaited.me.public_key)
+    node._progress_at -= 6
+    wait = node.waiting()
+    assert wait is not None and wait.connected and wait.seconds >= 6
+    assert other is not None

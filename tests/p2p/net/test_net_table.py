@@ -108,8 +108,10 @@ def test_rejections_name_the_sender_and_leave_the_lobby_unchanged() -> None:
     assert host.free_seats == 0
     with pytest.raises(TableError, match=r"full \(6 seats\)"):
         host.receive(message(ids[6], "table.join", {**join, "xpk": ids[6].x25519_public.hex()}))
-    with pytest.raises(TableError, match="already at the table"):
-        host.receive(message(ids[1], "table.join", {**join, "nick": "bob"}))
+    # The same key joining again (its program restarted) keeps its seat (issue 12).
+    (again,) = host.receive(message(ids[1], "table.join", {**join, "nick": "bob",
+                                                           "xpk": ids[1].x25519_public.hex()}))
+    assert again.envelope.type == "table.roster" and host.free_seats == 0
 
 
 def test_guest_refuses_a_start_that_differs_from_its_view() -> None:

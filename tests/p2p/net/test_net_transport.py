@@ -280,3 +280,46 @@ def test_queue_cap_and_local_limits() -> None:
             mesh.send(bob.public_key, b"late")
 
     run(main)
+
+
+def test_a_seated_member_that_restarted_gets_back_in_whichever_key_is_lower() -> None:
+    """Issue 12, situation 1: after the start a listener still accepts seated members (here a
+    host whose lobby no longer admits newcomers), so a restarted joiner with the lower key
+    dials back in; with the higher key, the host redials it."""
+    low, high = sorted(people(2), key=lambda p: p.public_key)
+
+    async def restart_of(joiner: Identity, host_key: bytes, host_port: int, port: int) -> Mesh:
+        again = Mesh(joiner, FAST)
+        await again.start("127.0.0.1", port)
+        again.add_peer(host_key, "127.0.0.1", host_port)  # the default rule: lower key dials
+        return again
+
+    async def main() -> None:
+        for joiner_id, host_id in ((low, high), (high, low)):
+            host = Mesh(host_id, FAST, accept=lambda pk: False)  # the lobby is closed
+            joiner = Mesh(joiner_id, FAST)
+            meshes = [host, joiner]
+            try:
+                host_port = await host.start()
+                joiner_port = await joiner.start()
+                host.admit([joiner_id.public_key])
+                joiner.add_peer(host_id.public_key, "127.0.0.1", host_port, dial=True)  # lobby
+                await until(host, lambda e: isinstance(e, Connected))
+                # The game starts: both sides take the lower-key rule.
+                host.add_peer(joiner_id.public_key, "127.0.0.1", joiner_port)
+                joiner.add_peer(host_id.public_key, "127.0.0.1", host_port)
+                await joiner.close()  # kill -9: the kernel closes its sockets
+                (down,) = await collect(host, Disconnected, 1)
+                assert down.peer == joiner_id.public_key
+                meshes[1] = await restart_of(joiner_id, host_id.public_key, host_port,
+                                             joiner_port)
+                (up,) = await collect(host, Connected, 1)
+                assert up.peer == joiner_id.public_key
+                await until(meshes[1], lambda e: isinstance(e, Connected))
+                host.send(joiner_id.public_key, b"welcome back")
+                await until(meshes[1], lambda e: isinstance(e, Received)
+                            and e.data == b"welcome back")
+            finally:
+                await close_all(meshes)
+
+    run(main, limit=40.0)
