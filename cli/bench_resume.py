@@ -35,7 +35,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from lancards.cli.bench import machine
+from lancards.cli.machine import machine
 from lancards.p2p.core import GameCore, Persist, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.identity import Identity
