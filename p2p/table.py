@@ -11,10 +11,12 @@ Seat order (``docs/protocol.md``, "Seat order"): members sorted by
 join time, so every peer computes the same order; the first dealer is then drawn from the joint
 randomness (ruling L8-2).
 
-Messages (bodies in :data:`lancards.p2p.wire.MESSAGE_TYPES`): ``table.join`` (guest to host),
+Messages (bodies in :data:`lancards.p2p.schemas.MESSAGE_SCHEMAS`): ``table.join`` (guest to
+host), ``table.port`` (member to host: its listening port; only members' ports are kept),
 ``table.leave`` (either way; from the host it closes the lobby), ``table.roster`` (host to all),
 ``table.start`` (host to all: the statement), ``table.sign`` (each seat to the host),
-``table.started`` (host to all: statement and every signature).
+``table.started`` (host to all: statement and every signature), ``table.addrs`` (host to every
+seat once started: the seated members' addresses, nobody else's).
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ from lancards.p2p.identity import (
     Identity,
     PublicIdentity,
     check_nickname,
+    check_public_keys,
     describe,
     verify_signature,
 )
 from lancards.p2p.record import Record
+from lancards.p2p.schemas import TableAddrs, TablePort, conform
 from lancards.p2p.wire import TABLE_ID, Envelope, canonical, hex_field, require, sign_envelope
 
 SEAT_TAG: Final = b"lancards/v1/seat\x00"
@@ -86,21 +90,28 @@ def member_to_dict(member: PublicIdentity) -> dict[str, str]:
 
 
 def member_from_dict(data: Any, link: str) -> PublicIdentity:
-    """Parse a member.
+    """Parse a member; its keys must be usable (:func:`lancards.p2p.identity.check_public_keys`).
 
     Raises:
-        TableError: ``malformed`` fields, keys or nickname.
+        TableError: ``malformed`` fields, keys (an all-zero or other low-order X25519 key, an
+            Ed25519 key that is no point or of small order) or nickname; names ``link`` and
+            the member.
     """
     raw = require(data, _MEMBER_SCHEMA, link, "member", error=TableError)
     try:
         nick = check_nickname(raw["nick"])
     except LocalProtocolError as exc:
         raise TableError(link, Reason.MALFORMED, str(exc)) from None
-    return PublicIdentity(
+    member = PublicIdentity(
         hex_field(raw["pk"], 32, link, "member key", error=TableError),
         hex_field(raw["xpk"], 32, link, "member X25519 key", error=TableError),
         nick,
     )
+    try:
+        check_public_keys(member.public_key, member.x25519_public)
+    except LocalProtocolError as exc:
+        raise TableError(link, Reason.MALFORMED, f"member {member}: {exc}") from None
+    return member
 
 
 def seat_order(table: str, members: Sequence[PublicIdentity]) -> tuple[PublicIdentity, ...]:
@@ -237,8 +248,8 @@ def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
 
 
 def check_record_genesis(record: Record) -> None:
-    """``genesis_check`` for :func:`lancards.p2p.record.verify_lines`: the header's genesis is a fully
-    signed start statement whose table, seats and nicknames are the header's.
+    """``genesis_check`` for :func:`lancards.p2p.record.verify_lines`: the header's genesis is a
+    fully signed start statement whose table, seats and nicknames are the header's.
 
     Raises:
         TableError: as :func:`verify_started`, or ``wrong-table`` when the header differs.
@@ -275,8 +286,8 @@ class Lobby:
     """One peer's view of a table before it starts (host or guest).
 
     Use :meth:`create` (host) or :meth:`join` (guest). Feed every verified ``table.*`` envelope
-    (after :func:`lancards.p2p.wire.decode_envelope` and a :class:`lancards.p2p.wire.ReplayGuard`) to
-    :meth:`receive`; send what it returns.
+    (after :func:`lancards.p2p.wire.decode_envelope` and a
+    :class:`lancards.p2p.wire.ReplayGuard`) to :meth:`receive`; send what it returns.
 
     Attributes:
         spec: the table's spec (a guest's is provisional until the first roster).
@@ -296,6 +307,10 @@ class Lobby:
         self._statement: dict[str, Any] | None = None
         self._sigs: dict[str, str] = {}
         self._seq = 0
+        self.ports: dict[bytes, int] = {}
+        """Host: the listening port each member announced (``table.port``); members only."""
+        self.address_book: dict[bytes, tuple[str, int]] = {}
+        """Guest: the seated members' addresses from the host's ``table.addrs``."""
 
     # -- construction ------------------------------------------------------------------------
 
@@ -397,6 +412,8 @@ class Lobby:
         who = self.name(env.sender)
         if env.table != self.spec.table:
             raise TableError(who, Reason.WRONG_TABLE, f"message for table {env.table}")
+        if env.type == "table.addrs":
+            return self._on_addrs(env, who)
         if self.closed or self.started is not None:
             raise TableError(
                 who,
@@ -408,6 +425,7 @@ class Lobby:
             ("table.join", True): self._on_join,
             ("table.leave", True): self._on_leave,
             ("table.sign", True): self._on_sign,
+            ("table.port", True): self._on_port,
             ("table.roster", False): self._on_roster,
             ("table.start", False): self._on_start,
             ("table.started", False): self._on_started,
@@ -453,6 +471,49 @@ class Lobby:
             )
         self.members.append(member)
         return [self._roster()]
+
+    def _on_port(self, env: Envelope, who: str) -> list[Outgoing]:
+        if not any(m.public_key == env.sender for m in self.members):
+            raise TableError(who, Reason.NOT_SEATED, "announces a port but is not at the table")
+        self.ports[env.sender] = conform(env.body, TablePort, who, "table.port",
+                                         error=TableError).port
+        return []
+
+    def _on_addrs(self, env: Envelope, who: str) -> list[Outgoing]:
+        if self.is_host or env.sender != self.spec.host or self.started is None:
+            raise TableError(who, Reason.WRONG_SENDER, "'table.addrs' comes from the host "
+                             "once the table has started")
+        book = conform(env.body, TableAddrs, who, "table.addrs", error=TableError).addrs
+        seated = {m.public_key for m in self.started.seats}
+        keys = {bytes.fromhex(k): v for k, v in book.items()}
+        if set(keys) - seated:
+            raise TableError(who, Reason.NOT_SEATED, "address book names a peer not seated")
+        self.address_book = {k: (host, port) for k, (host, port) in keys.items()}
+        return []
+
+    def address_book_message(
+        self, hosts: Mapping[bytes, str], public_host: str, own: tuple[str, int]
+    ) -> Outgoing:
+        """Host, once started: ``table.addrs`` to every other seat, with the address of every
+        seated member that announced its port (``hosts``: where each connected from; loopback
+        addresses are replaced by ``public_host``). Nobody else is in it.
+
+        Raises:
+            LocalProtocolError: not the host, or the table has not started.
+        """
+        if not self.is_host or self.started is None:
+            raise LocalProtocolError("only the host sends the address book, once started")
+        book: dict[str, list[Any]] = {}
+        for member in self.started.seats:
+            key = member.public_key
+            if key == self.me.public_key:
+                host, port = own
+            elif key in self.ports:
+                host, port = hosts.get(key, "127.0.0.1"), self.ports[key]
+            else:
+                continue
+            book[key.hex()] = [public_host if host.startswith("127.") else host, port]
+        return self._out(self._others(), "table.addrs", {"addrs": book})
 
     def _on_leave(self, env: Envelope, who: str) -> list[Outgoing]:
         if self._statement is not None:
