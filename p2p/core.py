@@ -1,30 +1,30 @@
 """The protocol core: one peer's game, sans-I/O (bytes and events in, bytes and events out).
 
-A :class:`GameCore` ties together the signed game record (:mod:`lancards.p2p.record`), the game engine
-(every peer replays every move) and the mental-poker deck (:mod:`lancards.p2p.crypto.coordinator`). It
-never touches a socket, a file or the clock: the adapter feeds it bytes from authenticated links
-(:meth:`GameCore.receive`), local moves (:meth:`GameCore.submit`) and link events, and carries
-out the :data:`Output` items it returns **in order**: ``Persist`` items must be durable before
-any later ``Send`` goes out (the design's "written to disk before being acted on").
+A :class:`GameCore` ties together the signed game record (:mod:`lancards.p2p.record`), the game
+engine (every peer replays every move) and the mental-poker deck
+(:mod:`lancards.p2p.crypto.coordinator`). It never touches a socket, a file or the clock: the
+adapter feeds it bytes from authenticated links (:meth:`GameCore.receive`), local moves
+(:meth:`GameCore.submit`) and link events, and carries out the :data:`Output` items it returns
+**in order**: ``Persist`` items must be durable before any later ``Send`` goes out (the design's
+"written to disk before being acted on").
 
-The record is one linear log. At every moment exactly one seat may append, and what it appends
-follows from the record alone (``docs/protocol.md``, "Game"):
+The record is one linear log; who appends next follows from the record alone
+(:mod:`lancards.p2p.schedule`). Cards dealt or drawn to a seat are revealed privately: every
+other seat sends the holder its decryption shares sealed to it (X25519 + HKDF +
+ChaCha20-Poly1305), beside the log.
 
-1. the joint key: each seat's ``key_commit``, in seat order, then each seat's ``key_reveal``;
-2. the engine's chance requests: ``RandomIntRequest`` is answered without an entry from the
-   joint key (:func:`joint_random`); ``ShuffleRequest`` by one proven ``shuffle`` entry per seat
-   in seat order; ``RevealRequest`` by an ``open`` entry of the holder when one seat holds the
-   card, else by a public ``shares`` entry per seat in seat order;
-3. otherwise the seat the engine says is to act appends an ``action`` entry: the move in the
-   engine's notation plus an ``open`` message for every card the move makes public.
-
-Cards dealt or drawn to a seat are revealed privately: every other seat sends the holder its
-decryption shares sealed to it (X25519 + HKDF + ChaCha20-Poly1305), beside the log.
-
-Every entry is checked on arrival with the engine and the deck; the state hash it carries must
-equal the receiver's (:func:`lancards.engine.digest.state_digest`). A signed entry that breaks the rules
+Every message is decoded against its declared schema (:mod:`lancards.p2p.schemas`) where its
+bytes are decoded; a violation is a ``rejected`` notice naming the sender. Every entry is
+checked on arrival with the engine and the deck; the state hash it carries must equal the
+receiver's (:func:`lancards.engine.digest.state_digest`). A signed entry that breaks the rules
 proves its author cheated: the author is named with the evidence, the entry is not recorded,
-and the table halts.
+the entry is passed on to every other peer (it names its author wherever it arrives), and the
+table halts. Every accepted entry is acknowledged to the other seats (consistent broadcast,
+:mod:`lancards.p2p.agreement`), so that an author who signs two entries with one number is found
+within one round trip by every honest peer; the two entries are the evidence, journaled
+(``Persist("evidence")``), broadcast and kept in the record file. Buffers are bounded: early
+entries (checked before they are held, :data:`FUTURE_WINDOW`, :data:`FUTURE_PER_AUTHOR`), early
+private shares (:data:`EARLY_PER_SENDER`), and catch-up (each entry once per link-up).
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
+
+import msgspec
 
 from lancards.engine.core import (
     ALL_SEATS,
@@ -52,6 +54,7 @@ from lancards.engine.core import (
 )
 from lancards.engine.digest import state_digest
 from lancards.engine.options import rule_set
+from lancards.p2p.agreement import Agreement
 from lancards.p2p.crypto.coordinator import OBSERVER, DeckCoordinator
 from lancards.p2p.crypto.deck import (
     CardLearned,
@@ -74,25 +77,37 @@ from lancards.p2p.errors import (
 )
 from lancards.p2p.identity import Identity, PublicIdentity
 from lancards.p2p.record import Entry, Record
-from lancards.p2p.sealed import SealedPayload, open_sealed, seal
+from lancards.p2p.schedule import WAITING_WHAT, EntryKind, Waiting, next_author, private_debts
+from lancards.p2p.schemas import ActionPayload, OpenPayload, Payload, PrivateShares, conform
+from lancards.p2p.sealed import MAX_PLAINTEXT, SealedPayload, open_sealed, seal
 from lancards.p2p.table import StartedTable
 from lancards.p2p.wire import (
     MESSAGE_TYPES,
     Envelope,
     ReplayGuard,
-    Schema,
     decode_envelope,
+    parse_json,
     sign_envelope,
 )
 
-GAME_TYPES: dict[str, Schema] = {**MESSAGE_TYPES, "record.sync": {"have": int}}
-"""Message types the game core accepts (``record.sync`` asks for entries from ``have`` on)."""
+GAME_TYPES: dict[str, Any] = {
+    t: s for t, s in MESSAGE_TYPES.items() if t.startswith("record.") or t in ("sealed", "chat")
+}
+"""Message types the game core accepts (bodies: :data:`lancards.p2p.schemas.MESSAGE_SCHEMAS`)."""
 
 SHARES_PURPOSE = "deck.shares"
 """The sealed-payload purpose of private decryption shares."""
 
-MAX_FUTURE = 512
-"""The most entries kept while waiting for a gap to fill (older ones are dropped)."""
+FUTURE_WINDOW = 32
+"""Entries numbered at most this far beyond the record's length are held while a gap fills
+(after their signature and author are checked); later ones are dropped and fetched again."""
+
+FUTURE_PER_AUTHOR = 8
+"""The most early entries held per author."""
+
+EARLY_PER_SENDER = 8
+"""The most private-shares messages held per sender for cards not yet dealt (an honest sender
+may be one entry ahead of this peer); more are dropped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +166,8 @@ class GameCore:
 
     Args:
         me: this peer's identity (must be seated), or ``None`` for an auditor that replays a
-            record as an observer (:mod:`lancards.p2p.audit`): it verifies everything, appends nothing.
+            record as an observer (:mod:`lancards.p2p.audit`): it verifies everything, appends
+            nothing.
         table: the started table (seats, game, options).
         random_bytes: the source of every random input of the deck.
         secret_key: this seat's deck key share when restoring; drawn anew when omitted.
@@ -195,6 +211,7 @@ class GameCore:
         params = TableParams(spec.name, self.table_id, self.n, len(self.faces))
         self.deck = DeckCoordinator(params, self.seat, random_bytes, secret_key=secret_key)
         self.record: Record = table.new_record()
+        self.record.signer = me
         self.state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
         self.bot = bot
         self.pending_action: Any = None
@@ -204,8 +221,9 @@ class GameCore:
         self._random_counter = 0
         self._requested: set[SlotId] = set()
         self._private_for: dict[Seat, set[SlotId]] = {s: set() for s in range(self.n)}
-        self._future: dict[int, tuple[dict[str, Any], str]] = {}
-        self._early: list[tuple[Seat, dict[str, Any]]] = []
+        self._future: dict[int, tuple[Entry, str]] = {}
+        self._early: list[tuple[Seat, PrivateShares]] = []
+        self._agree = Agreement(self.n)
         self._epoch_begun_for: tuple[int, ...] | None = None
         self._out: list[Output] = []
         self._guard = ReplayGuard(self._name)
@@ -265,6 +283,7 @@ class GameCore:
     def peer_connected(self, key: bytes) -> list[Output]:
         """A link to ``key`` is up: ask it for the entries this peer lacks."""
         if key in self._seat_of:
+            self._agree.link_up(self._seat_of[key])
             self._send(key, "record.sync", {"have": len(self.record)})
         return self._flush()
 
@@ -283,29 +302,30 @@ class GameCore:
         """The engine's seat to act (``CHANCE`` = -1 while the deck works, None when over)."""
         return None if self.halted else self.game.to_act(self.state)
 
-    def expected(self) -> tuple[Seat, str] | None:
-        """The seat that must append the next entry and what kind, or ``None``."""
+    def expected(self) -> tuple[Seat, EntryKind] | None:
+        """The seat that must append the next entry and what kind, or ``None``
+        (:func:`lancards.p2p.schedule.next_author`)."""
         if self.halted:
             return None
-        if self.deck.joint_key is None:
-            debts = self.deck.owed()
-            return (min(d.seat for d in debts), "key") if debts else None
-        to_act = self.game.to_act(self.state)
-        if to_act is None:
-            return None
-        if to_act != CHANCE:
-            return to_act, "action"
-        request = self.game.chance_request(self.state)
-        if isinstance(request, ShuffleRequest):
-            turn = self.deck.shuffle_turn()
-            return None if turn is None else (turn, "shuffle")
-        if isinstance(request, RevealRequest):
-            holder = self._holder(request.slot)
-            if holder is not None:
-                return holder, "open"
-            debts = [d for d in self.deck.owed() if d.kind == "shares" and d.recipient == PUBLIC]
-            return (min(d.seat for d in debts), "shares") if debts else None
-        return None
+        return next_author(self.game, self.state, self.deck, self._holder)
+
+    def waiting_for(self) -> list[Waiting]:
+        """Whom the table waits for and for what, as this peer can see it (for every screen).
+
+        The seat due to append the next entry (a move, a shuffle, a key share, shares or an
+        opening), and every seat that still owes this seat private decryption shares for its
+        own cards (a deal or a draw): a seat that stays connected but silent is named as
+        clearly as one that left. Empty when the game is over or halted, or when only
+        private shares travelling to another seat are due (only that holder can see them).
+        """
+        if self.halted or self.view_seat is None:
+            return []
+        waits = private_debts(self.deck, self.seat)
+        due = self.expected()
+        if due is not None and (due[0] != self.seat or not waits):
+            seat, kind = due
+            waits.append(Waiting(seat, WAITING_WHAT[kind], kind))
+        return waits
 
     def hand_ready(self) -> bool:
         """Whether this seat knows every card it holds (its private reveals are complete)."""
@@ -360,98 +380,155 @@ class GameCore:
                 self.record.append(entry, self._validator("the local record"))
                 self._after_append()
             elif kind == "private":
-                self._accept_private(int(line["from"]), line["payload"])
+                shares = conform(line["payload"], PrivateShares, "the local record",
+                                 "private shares")
+                self._accept_private(int(line["from"]), shares)
             elif kind == "evidence":
-                self.record.add_evidence(line["first"], line["second"], link="the local record")
+                found = self.record.add_evidence(line["first"], line["second"],
+                                                 link="the local record")
+                self._cheat(self._seat_of.get(found.first.author), self._equivocated(found),
+                            found.to_line_dict())
 
     # -----------------------------------------------------------------------------------------
     # Dispatch.
 
     def _dispatch(self, env: Envelope, link: str) -> None:
         sender_seat = self._seat_of[env.sender]
+        body = env.body
+        if self.halted is not None and env.type in ("record.entry", "record.ack", "sealed"):
+            return  # the table stopped: nothing more is checked against a halted state
         if env.type == "record.entry":
-            self._on_entry(env.body["entry"], link)
+            self._on_entry(env.sender, body["entry"], link)
         elif env.type == "sealed":
-            payload = SealedPayload.from_dict(env.body["payload"], link)
-            plaintext = open_sealed(
-                self.me,
-                payload,
-                self.players[sender_seat],
-                table=self.table_id,
-                purpose=SHARES_PURPOSE,
-                link=link,
-            )
-            try:
-                message = json.loads(plaintext)
-            except ValueError:
-                raise RemoteProtocolError(
-                    link, Reason.MALFORMED, "sealed shares are not JSON"
-                ) from None
-            self._out.append(
-                Persist("private", {"from": sender_seat, "payload": message,
-                                    "at": len(self.record)})
-            )
-            self._accept_private(sender_seat, message)
+            self._on_sealed(sender_seat, body["payload"], link)
         elif env.type == "record.sync":
-            self._on_sync(env.sender, env.body["have"])
+            self._on_sync(env.sender, body["have"])
+        elif env.type == "record.ack":
+            self._on_ack(sender_seat, body["seq"], body["hash"])
         elif env.type == "record.evidence":
-            evidence = self.record.add_evidence(env.body["first"], env.body["second"], link=link)
-            seat = self._seat_of.get(evidence.first.author)
-            self._notice("cheat", f"{self._name(evidence.first.author)} signed two different "
-                         f"entries numbered {evidence.first.seq} (equivocation)", seat,
-                         evidence.to_line_dict())
+            found = self.record.add_evidence(body["first"], body["second"], link=link)
+            if self.halted is None or found.first.author not in self._cheater_keys():
+                self._out.append(Persist("evidence", found.to_line_dict()))
+                self._cheat(self._seat_of.get(found.first.author), self._equivocated(found),
+                            found.to_line_dict())
         elif env.type == "chat":
-            self._notice("chat", env.body["text"][:200], sender_seat)
+            self._notice("chat", body["text"][:200], sender_seat)
         else:
             raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
 
+    def _cheater_keys(self) -> set[bytes]:
+        return {self.players[s].public_key for s in self.cheaters}
+
+    def _equivocated(self, found: Any) -> str:
+        return (f"{self._name(found.first.author)} signed two different entries numbered "
+                f"{found.first.seq} (equivocation)")
+
+    def _on_sealed(self, sender_seat: Seat, data: Any, link: str) -> None:
+        payload = SealedPayload.from_dict(data, link)
+        plaintext = open_sealed(self.me, payload, self.players[sender_seat], table=self.table_id,
+                                purpose=SHARES_PURPOSE, link=link)
+        try:
+            message = conform(parse_json(plaintext, link, max_size=MAX_PLAINTEXT),
+                              PrivateShares, link, "sealed shares")
+        except RemoteProtocolError:
+            # Ask again at once: a sender that is honest but garbled resends (bounded).
+            self._send(self.players[sender_seat].public_key, "record.sync",
+                       {"have": len(self.record)})
+            raise
+        self._accept_private(sender_seat, message)
+
     def _on_sync(self, sender: bytes, have: int) -> None:
-        for entry in self.record.entries[max(0, have):]:
-            self._send(sender, "record.entry", {"entry": entry.to_dict()})
         seat = self._seat_of[sender]
+        for number in self._agree.catch_up(seat, have, len(self.record)):
+            self._send(sender, "record.entry", {"entry": self.record.entries[number].to_dict()})
         slots = sorted(s for s in self._private_for[seat] if self._owes_private(s))
-        if slots:
+        if slots and self._agree.may_resend_shares(seat, len(self.record)):
             self._send_shares(seat, slots)
 
-    def _on_entry(self, data: Any, link: str) -> None:
-        try:
-            entry = Entry.from_dict(data, link)
-        except RecordError as exc:
-            self._notice("rejected", str(exc))
+    def _on_ack(self, seat: Seat, seq: int, digest: str) -> None:
+        if seq < len(self.record):
+            mine = self.record.entries[seq]
+            if mine.hash != digest and self._agree.may_reply(seat):
+                self._send(self.players[seat].public_key, "record.entry",
+                           {"entry": mine.to_dict()})
             return
+        for other in self._agree.hold(seat, seq, digest, len(self.record)):
+            self._send(self.players[other].public_key, "record.sync", {"have": seq})
+
+    def _ack(self, entry: Entry) -> None:
+        """Consistent broadcast: tell every seat but the author the hash accepted."""
+        if self._replaying or self.view_seat is None:
+            return
+        body = {"seq": entry.seq, "hash": entry.hash}
+        for member in self.players:
+            if member.public_key not in (entry.author, self.me.public_key):
+                self._send(member.public_key, "record.ack", body)
+
+    def _on_entry(self, sender: bytes, data: Any, link: str) -> None:
+        entry = Entry.from_dict(data, link)
         if entry.seq > len(self.record):
-            if len(self._future) < MAX_FUTURE:
-                self._future[entry.seq] = (data, link)
+            self._hold_future(sender, entry, link)
             return
         self._append_remote(entry, link)
         while len(self.record) in self._future and not self.halted:
-            data, link = self._future.pop(len(self.record))
-            self._append_remote(Entry.from_dict(data, link), link)
+            entry, link = self._future.pop(len(self.record))
+            self._append_remote(entry, link)
+
+    def _hold_future(self, sender: bytes, entry: Entry, link: str) -> None:
+        """Hold an entry that arrived early, checked first; ask the link for the gap."""
+        if entry.table != self.table_id or entry.author not in self._seat_of:
+            raise RecordError(link, Reason.NOT_SEATED, "an early entry by an unseated author",
+                              entry.seq)
+        if not entry.verifies():
+            raise RecordError(link, Reason.BAD_SIGNATURE, "an early entry's signature does "
+                              "not verify", entry.seq)
+        held = self._future.get(entry.seq)
+        if held is not None and held[0] != entry:
+            if held[0].author == entry.author:
+                self._found_equivocation(self.record.add_evidence(held[0], entry, link=link))
+            return
+        per_author = sum(1 for e, _ in self._future.values() if e.author == entry.author)
+        if entry.seq < len(self.record) + FUTURE_WINDOW and per_author < FUTURE_PER_AUTHOR:
+            self._future[entry.seq] = (entry, link)
+        self._send(sender, "record.sync", {"have": len(self.record)})
+
+    def _found_equivocation(self, found: Any) -> None:
+        line = found.to_line_dict()
+        self._out.append(Persist("evidence", line))
+        self._send(None, "record.evidence", {"first": found.first.to_dict(),
+                                             "second": found.second.to_dict()})
+        self._cheat(self._seat_of[found.first.author], self._equivocated(found), line)
 
     def _append_remote(self, entry: Entry, link: str) -> None:
         try:
             self.record.append(entry, self._validator(link), link=link)
-        except EquivocationError as exc:
-            evidence = self.record.evidence[-1]
-            self._out.append(Persist("evidence", evidence.to_line_dict()))
-            self._send(None, "record.evidence", {"first": evidence.first.to_dict(),
-                                                 "second": evidence.second.to_dict()})
-            self._cheat(self._seat_of[entry.author], str(exc), evidence.to_line_dict())
+        except EquivocationError:
+            self._found_equivocation(self.record.evidence[-1])
             return
         except RecordError as exc:
-            if exc.reason is Reason.REPLAYED:
-                return  # a retransmission of an entry this peer has: harmless
+            if exc.reason in (Reason.REPLAYED, Reason.OUT_OF_ORDER, Reason.BROKEN_CHAIN):
+                # A retransmission, or an entry built on another branch of a fork: the fork is
+                # found through the acks (p2p.agreement); its author is not at fault.
+                return
             author = self._seat_of.get(entry.author)
-            signed = entry.verifies() and author is not None
-            if signed and exc.reason in (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE):
+            signed = author is not None and entry.verifies()
+            if signed and exc.reason in (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE,
+                                         Reason.MALFORMED):
                 self._cheat(author, str(exc), {"entry": entry.to_dict()})
+                # Every other peer must see it too: it is signed, so it names its author
+                # wherever it arrives (at another position it is an equivocation).
+                self._send(None, "record.entry", {"entry": entry.to_dict()})
             else:
-                self._notice("rejected", str(exc), author)
+                self._notice("rejected", str(exc), None)
             return
         self._out.append(Persist("entry", entry.to_dict()))
+        self._ack(entry)
         self._after_append()
 
     def _after_append(self) -> None:
+        last = self.record.entries[-1]
+        for seat in self._agree.settled(last.seq, last.hash):
+            self._send(self.players[seat].public_key, "record.entry", {"entry": last.to_dict()})
         if self._early:
             early, self._early = self._early, []
             for seat, message in early:
@@ -473,19 +550,17 @@ class GameCore:
             self._prepare_chance()
             expected = self.expected()
             kind = entry.payload.get("t")
-            if expected is None or expected != (author, kind):
+            if expected is None or expected[0] != author or expected[1] != kind:
                 wanted = "nothing" if expected is None else f"seat {expected[0]}'s {expected[1]}"
                 raise RecordError(name, Reason.OUT_OF_TURN,
                                   f"a {kind!r} entry by seat {author}; the record waits for "
                                   f"{wanted}", entry.seq)
+            payload = conform(entry.payload, Payload, name, "entry payload", error=RecordError,
+                              seq=entry.seq)
             try:
-                self._apply_payload(author, entry.payload)
+                self._apply_payload(author, payload)
             except (DeckError, EngineError) as exc:
                 raise RecordError(name, Reason.ILLEGAL, str(exc), entry.seq) from exc
-            except (KeyError, TypeError, ValueError) as exc:
-                raise RecordError(
-                    name, Reason.MALFORMED, f"bad payload: {exc!r}", entry.seq
-                ) from None
             digest = self.state_hash()
             if digest != entry.state:
                 raise RecordError(name, Reason.WRONG_STATE,
@@ -494,25 +569,19 @@ class GameCore:
 
         return validate
 
-    def _apply_payload(self, author: Seat, payload: dict[str, Any]) -> None:
-        kind = payload["t"]
-        if kind in ("key", "shuffle", "shares", "open"):
-            self.deck.accept(author, payload["msg"])
-            self._take_deck_events(opened_ok=kind == "open")
+    def _apply_payload(self, author: Seat, payload: Payload) -> None:
+        if not isinstance(payload, ActionPayload):
+            self.deck.accept(author, payload.msg)
+            self._take_deck_events(opened_ok=isinstance(payload, OpenPayload))
             return
-        if kind != "action":
-            raise ValueError(f"unknown entry kind {kind!r}")
-        action = self.game.parse_action(payload["a"])
+        action = self.game.parse_action(payload.a)
         if getattr(action, "seat", None) != author:
             raise EngineError(f"seat {author} signed a move of seat {action.seat}")
         before = self.game.knowledge(self.state)
         state = self.game.apply(self.state, action)
         revealed = self._revealed(before, self.game.knowledge(state))
-        opens = payload.get("open", [])
-        if not isinstance(opens, list):
-            raise TypeError("'open' must be a list")
         self.state = state
-        for message in opens:
+        for message in payload.open:
             self.deck.accept(author, message)
         self._take_deck_events()
         for slot in revealed:
@@ -584,19 +653,24 @@ class GameCore:
         payload = seal(self.me, self.players[recipient], self.table_id, SHARES_PURPOSE, plaintext)
         self._send(self.players[recipient].public_key, "sealed", {"payload": payload.to_dict()})
 
-    def _accept_private(self, sender: Seat, message: Any) -> None:
-        slots = [item.get("slot") for item in message.get("shares", [])] if isinstance(
-            message, dict) else []
+    def _accept_private(self, sender: Seat, message: PrivateShares) -> None:
+        """Take private shares (schema-checked); hold them (bounded) when the entry that deals
+        the cards is still to come; persist them when the deck accepts them."""
+        slots = [item.slot for item in message.shares]
         if any(s not in self._requested for s in slots):
-            self._early.append((sender, message))  # the entry that deals it is still to come
+            if sum(1 for s, _ in self._early if s == sender) < EARLY_PER_SENDER:
+                self._early.append((sender, message))
             return
         if all(self.deck.ciphertext(s) is None for s in slots):
             return  # too late: the cards went back into the deck (or are public by now)
+        raw = msgspec.to_builtins(message)
         try:
-            self.deck.accept(sender, message)
+            self.deck.accept(sender, raw)
         except DeckError as exc:
             self._notice("cheat", f"{self.name(sender)} sent a bad private share: {exc}", sender)
             return
+        self._out.append(Persist("private", {"from": sender, "payload": raw,
+                                             "at": len(self.record)}))
         self._take_deck_events()
         self._advance()
 
@@ -653,6 +727,7 @@ class GameCore:
             self.record.append(entry)
             self._out.append(Persist("entry", entry.to_dict()))
             self._send(None, "record.entry", {"entry": entry.to_dict()})
+            self._agree.settled(entry.seq, entry.hash)
 
     def _send_owed_private(self) -> None:
         for debt in self.deck.owed():
