@@ -470,7 +470,14 @@ class GameCore:
             self._hold_future(sender, entry, link)
             return
         self._append_remote(entry, link)
-        while len(self.record) in self._future and not self.halted:
+        while not self.halted and self._future:
+            settled = [s for s in self._future if s < len(self.record)]
+            for number in settled:  # held, but another entry took its number: compare them
+                held, held_link = self._future.pop(number)
+                if held != self.record.entries[number] and not self.halted:
+                    self._append_remote(held, held_link)
+            if len(self.record) not in self._future:
+                break
             entry, link = self._future.pop(len(self.record))
             self._append_remote(entry, link)
 

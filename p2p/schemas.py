@@ -25,7 +25,7 @@ from lancards.p2p.errors import MessageError, Reason, RemoteProtocolError
 
 MAX_DEPTH: Final = 16
 """The deepest nesting of arrays and objects any message or record line may have (the deepest
-legitimate one, a shuffle entry inside a ``record.entry`` envelope, has 8)."""
+legitimate one, a shuffle entry inside a ``record.entry`` envelope, has 9)."""
 
 MAX_INT: Final = 2**53 - 1
 """The largest integer magnitude in canonical JSON."""
