@@ -427,7 +427,7 @@ def _forge_swapped_discard(core: GameCore, action: Any) -> list[Any]:
     entry = core.record.next_entry(core.me, payload, core.state_hash())
     env = sign_envelope(core.me, "record.entry", core.table_id, time.time_ns() // 1000,
                         {"entry": entry.to_dict()})
-    core.halted = "this peer cheated (test hook)"
+    core.halt("this peer cheated (test hook)")
     return [Send(None, env.encode())]
 
 

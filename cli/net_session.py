@@ -247,7 +247,7 @@ class NetworkSession:
         for entry in entries[self._logged:]:
             payload = entry.payload
             if payload.get("t") == "action":
-                seat = self.core._seat_of.get(entry.author)
+                seat = self.core.seat_of(entry.author)
                 self._log.append(LogLine(str(payload["a"]), seat))
         self._logged = len(entries)
         for notice in self.node.notices:

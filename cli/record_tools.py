@@ -95,7 +95,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if not report.ok:
         raise UsageError(f"the record does not verify: {report.error}")
     table = header_table(lines[0])
-    observer = GameCore(None, table, bytes)
+    observer = GameCore.observer(table)
     record = table.new_record()
     names = [m.nick for m in table.seats]
     print(f"{report.game}: {', '.join(report.names)}")

@@ -41,6 +41,7 @@ class Agreement:
         synced: seat -> entries below this number were already sent to it by catch-up since its
             link came up.
         shares_resent: seat -> the record length when its private shares were last resent.
+        asked: numbers this peer lacks and already asked an acker for.
     """
 
     n: int
@@ -48,6 +49,7 @@ class Agreement:
     replies: dict[int, int] = field(default_factory=dict)
     synced: dict[int, int] = field(default_factory=dict)
     shares_resent: dict[int, int] = field(default_factory=dict)
+    asked: set[int] = field(default_factory=set)
 
     def link_up(self, seat: int) -> None:
         """The link to ``seat`` came (back) up: catch-up may send it everything again."""
@@ -77,10 +79,19 @@ class Agreement:
             return []
         return [s for s in sorted(acks) if self.may_reply(s)]
 
+    def ask_gap(self, seq: int, length: int) -> bool:
+        """Whether to ask an acker for entry ``seq``, which this peer lacks (once per number,
+        within the window): a peer whose copy was lost or refused learns of it from the acks."""
+        if seq >= length + ACK_WINDOW or seq in self.asked:
+            return False
+        self.asked.add(seq)
+        return True
+
     def settled(self, seq: int, digest: str) -> list[int]:
         """Entry ``seq`` with hash ``digest`` was appended: the seats whose acks disagree."""
         for old in [s for s in self.acks if s < seq]:
             del self.acks[old]
+        self.asked = {s for s in self.asked if s > seq}
         acks = self.acks.pop(seq, {})
         return [s for s, h in sorted(acks.items()) if h != digest and self.may_reply(s)]
 

@@ -65,10 +65,6 @@ class AuditReport:
     """The seated peer that signed the closing line, when there is one."""
 
 
-def _zero(count: int) -> bytes:
-    return bytes(count)
-
-
 def header_table(line: bytes) -> StartedTable:
     """The started table of a record file's header line (schema-checked, signatures verified).
 
@@ -102,7 +98,7 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
                            f"{exc}")
     report = AuditReport(False, game=table.spec.game, names=[str(m) for m in table.seats])
     try:
-        observer = GameCore(None, table, _zero)
+        observer = GameCore.observer(table)
         record = verify_lines(lines, observer.validator("record file"), check_record_genesis)
     except RecordFileError as exc:
         report.error = str(exc)

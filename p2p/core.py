@@ -148,6 +148,10 @@ class Notice:
 Output = Send | Persist | Notice
 
 
+def _no_randomness(count: int) -> bytes:
+    raise LocalProtocolError("an observer draws no randomness")
+
+
 def joint_random(table: str, joint_key: bytes, counter: int, n: int) -> int:
     """A joint random integer in ``range(n)`` (the first dealer).
 
@@ -189,7 +193,8 @@ class GameCore:
         bot: Any = None,
         envelope_seq: int = 0,
     ) -> None:
-        self.me: Identity = me if me is not None else Identity(bytes(32), "auditor")
+        self._me = me
+        self._random = random_bytes
         self.table = table
         self.table_id = table.spec.table
         self.players: tuple[PublicIdentity, ...] = table.seats
@@ -212,10 +217,10 @@ class GameCore:
         self.deck = DeckCoordinator(params, self.seat, random_bytes, secret_key=secret_key)
         self.record: Record = table.new_record()
         self.record.signer = me
-        self.state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
+        self._state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
         self.bot = bot
-        self.pending_action: Any = None
-        self.halted: str | None = None
+        self._pending: Any = None
+        self._halted: str | None = None
         self.cheaters: dict[Seat, str] = {}
         self._env_seq = envelope_seq
         self._random_counter = 0
@@ -230,6 +235,55 @@ class GameCore:
         self._secret_saved = secret_key is not None
         self._replaying = False
         self.progress = ""
+
+    @classmethod
+    def observer(cls, table: StartedTable) -> GameCore:
+        """An auditor's core: no identity and no seat; it replays a record as a spectator
+        (:meth:`validator`), verifying everything and appending nothing. It never needs
+        randomness (a request for it raises ``LocalProtocolError``)."""
+        return cls(None, table, _no_randomness)
+
+    # -----------------------------------------------------------------------------------------
+    # Read-only state.
+
+    @property
+    def me(self) -> Identity:
+        """This peer's identity.
+
+        Raises:
+            LocalProtocolError: an observer has none.
+        """
+        if self._me is None:
+            raise LocalProtocolError("an observer has no identity")
+        return self._me
+
+    @property
+    def is_observer(self) -> bool:
+        """Whether this core only replays and verifies (an auditor)."""
+        return self._me is None
+
+    @property
+    def state(self) -> Any:
+        """This seat's view of the engine state (read-only; an observer sees the public view)."""
+        return self._state
+
+    @property
+    def halted(self) -> str | None:
+        """Why the table halted (a cheat proven, or :meth:`halt`), or ``None`` while it runs."""
+        return self._halted
+
+    @property
+    def pending_action(self) -> Any:
+        """The move submitted for this seat and not yet appended (its cards still coming)."""
+        return self._pending
+
+    def seat_of(self, key: bytes) -> Seat | None:
+        """The seat of the Ed25519 key ``key`` (32 bytes), or ``None`` when not seated."""
+        return self._seat_of.get(key)
+
+    def halt(self, reason: str) -> None:
+        """Stop the table on this peer's own decision (nothing is appended or checked after)."""
+        self._halted = reason
 
     # -----------------------------------------------------------------------------------------
     # Inputs.
@@ -269,14 +323,14 @@ class GameCore:
             EngineError: the action is malformed or illegal now.
             LocalProtocolError: the table is halted or it is not this seat's move.
         """
-        if self.halted:
-            raise LocalProtocolError(f"the table is halted: {self.halted}")
-        if self.game.to_act(self.state) != self.seat:
+        if self._halted:
+            raise LocalProtocolError(f"the table is halted: {self._halted}")
+        if self.game.to_act(self._state) != self.seat:
             raise LocalProtocolError("it is not this seat's move")
         if getattr(action, "seat", self.seat) != self.seat:
             raise LocalProtocolError(f"an action of seat {action.seat}, not of this seat")
-        self.game.check(self.state, action)
-        self.pending_action = action
+        self.game.check(self._state, action)
+        self._pending = action
         self._advance()
         return self._flush()
 
@@ -300,14 +354,14 @@ class GameCore:
 
     def to_act(self) -> Seat | None:
         """The engine's seat to act (``CHANCE`` = -1 while the deck works, None when over)."""
-        return None if self.halted else self.game.to_act(self.state)
+        return None if self._halted else self.game.to_act(self._state)
 
     def expected(self) -> tuple[Seat, EntryKind] | None:
         """The seat that must append the next entry and what kind, or ``None``
         (:func:`lancards.p2p.schedule.next_author`)."""
-        if self.halted:
+        if self._halted:
             return None
-        return next_author(self.game, self.state, self.deck, self._holder)
+        return next_author(self.game, self._state, self.deck, self._holder)
 
     def waiting_for(self) -> list[Waiting]:
         """Whom the table waits for and for what, as this peer can see it (for every screen).
@@ -318,7 +372,7 @@ class GameCore:
         clearly as one that left. Empty when the game is over or halted, or when only
         private shares travelling to another seat are due (only that holder can see them).
         """
-        if self.halted or self.view_seat is None:
+        if self._halted or self.view_seat is None:
             return []
         waits = private_debts(self.deck, self.seat)
         due = self.expected()
@@ -332,22 +386,22 @@ class GameCore:
         if self.view_seat is None:
             return False
         mine = seat_bit(self.seat)
-        knowledge = self.game.knowledge(self.state)
+        knowledge = self.game.knowledge(self._state)
         return all(
-            self.game.identity(self.state, slot) is not None
+            self.game.identity(self._state, slot) is not None
             for slot, mask in knowledge.items()
             if mask & mine and mask != ALL_SEATS
         )
 
     def legal_actions(self) -> Sequence[Any]:
         """This seat's legal actions now (empty unless it is to act and knows its hand)."""
-        if self.halted or self.game.to_act(self.state) != self.seat or not self.hand_ready():
+        if self._halted or self.game.to_act(self._state) != self.seat or not self.hand_ready():
             return []
-        return self.game.legal_actions(self.state, self.seat)
+        return self.game.legal_actions(self._state, self.seat)
 
     def state_hash(self) -> str:
         """The digest of the public view (what the next entry's predecessor carries)."""
-        return state_digest(self.game, self.state)
+        return state_digest(self.game, self._state)
 
     def name(self, seat: Seat) -> str:
         """How people see ``seat``: nickname and fingerprint."""
@@ -395,7 +449,7 @@ class GameCore:
     def _dispatch(self, env: Envelope, link: str) -> None:
         sender_seat = self._seat_of[env.sender]
         body = env.body
-        if self.halted is not None and env.type in ("record.entry", "record.ack", "sealed"):
+        if self._halted is not None and env.type in ("record.entry", "record.ack", "sealed"):
             return  # the table stopped: nothing more is checked against a halted state
         if env.type == "record.entry":
             self._on_entry(env.sender, body["entry"], link)
@@ -407,7 +461,7 @@ class GameCore:
             self._on_ack(sender_seat, body["seq"], body["hash"])
         elif env.type == "record.evidence":
             found = self.record.add_evidence(body["first"], body["second"], link=link)
-            if self.halted is None or found.first.author not in self._cheater_keys():
+            if self._halted is None or found.first.author not in self._cheater_keys():
                 self._out.append(Persist("evidence", found.to_line_dict()))
                 self._cheat(self._seat_of.get(found.first.author), self._equivocated(found),
                             found.to_line_dict())
@@ -454,6 +508,8 @@ class GameCore:
             return
         for other in self._agree.hold(seat, seq, digest, len(self.record)):
             self._send(self.players[other].public_key, "record.sync", {"have": seq})
+        if self._agree.ask_gap(seq, len(self.record)):
+            self._send(self.players[seat].public_key, "record.sync", {"have": len(self.record)})
 
     def _ack(self, entry: Entry) -> None:
         """Consistent broadcast: tell every seat but the author the hash accepted."""
@@ -470,11 +526,11 @@ class GameCore:
             self._hold_future(sender, entry, link)
             return
         self._append_remote(entry, link)
-        while not self.halted and self._future:
+        while not self._halted and self._future:
             settled = [s for s in self._future if s < len(self.record)]
             for number in settled:  # held, but another entry took its number: compare them
                 held, held_link = self._future.pop(number)
-                if held != self.record.entries[number] and not self.halted:
+                if held != self.record.entries[number] and not self._halted:
                     self._append_remote(held, held_link)
             if len(self.record) not in self._future:
                 break
@@ -584,16 +640,16 @@ class GameCore:
         action = self.game.parse_action(payload.a)
         if getattr(action, "seat", None) != author:
             raise EngineError(f"seat {author} signed a move of seat {action.seat}")
-        before = self.game.knowledge(self.state)
-        state = self.game.apply(self.state, action)
+        before = self.game.knowledge(self._state)
+        state = self.game.apply(self._state, action)
         revealed = self._revealed(before, self.game.knowledge(state))
-        self.state = state
+        self._state = state
         for message in payload.open:
             self.deck.accept(author, message)
         self._take_deck_events()
         for slot in revealed:
             card = self.deck.card(slot) if self.deck.is_public(slot) else None
-            claimed = self.game.identity(self.state, slot)
+            claimed = self.game.identity(self._state, slot)
             if card is None:
                 raise DeckError(f"card #{slot} was made public without an opening")
             if claimed != self.faces[card]:
@@ -611,23 +667,23 @@ class GameCore:
 
     def _on_deck_event(self, event: DeckEvent, opened_ok: bool) -> None:
         if isinstance(event, EpochComplete):
-            self.state = self._engine(Shuffle(None))
+            self._state = self._engine(Shuffle(None))
             self.progress = ""
             self._after_engine_change()
         elif isinstance(event, CardRevealed) or (isinstance(event, CardOpened) and opened_ok):
-            self.state = self._engine(Reveal(event.slot, self.faces[event.card]))
+            self._state = self._engine(Reveal(event.slot, self.faces[event.card]))
             self._after_engine_change()
         elif isinstance(event, CardLearned):
-            self.state = self.game.learn(self.state, event.slot, self.faces[event.card])
+            self._state = self.game.learn(self._state, event.slot, self.faces[event.card])
         elif isinstance(event, ShuffleVerified):
             self.progress = f"shuffle {event.seat + 1} of {self.n}, verified"
 
     def _engine(self, action: Any) -> Any:
-        return self.game.view(self.game.apply(self.state, action), self.view_seat)
+        return self.game.view(self.game.apply(self._state, action), self.view_seat)
 
     def _after_engine_change(self) -> None:
         """Request the private reveals the engine's last step calls for (deal, draw)."""
-        for slot, mask in self.game.knowledge(self.state).items():
+        for slot, mask in self.game.knowledge(self._state).items():
             if mask == 0 or mask == ALL_SEATS or mask & (mask - 1):
                 continue
             if slot in self._requested or self.deck.is_public(slot):
@@ -638,10 +694,10 @@ class GameCore:
             self._requested.add(slot)
             self._private_for[holder].add(slot)
             self.deck.request_private([slot], holder)
-        self.state = self.game.view(self.state, self.view_seat)
+        self._state = self.game.view(self._state, self.view_seat)
 
     def _holder(self, slot: SlotId) -> Seat | None:
-        mask = self.game.knowledge(self.state).get(slot, 0)
+        mask = self.game.knowledge(self._state).get(slot, 0)
         if mask and mask != ALL_SEATS and not mask & (mask - 1):
             return mask.bit_length() - 1
         return None
@@ -657,7 +713,8 @@ class GameCore:
         if message is None:
             return
         plaintext = json.dumps(message, sort_keys=True, separators=(",", ":")).encode()
-        payload = seal(self.me, self.players[recipient], self.table_id, SHARES_PURPOSE, plaintext)
+        payload = seal(self.me, self.players[recipient], self.table_id, SHARES_PURPOSE, plaintext,
+                       random_bytes=self._random)
         self._send(self.players[recipient].public_key, "sealed", {"payload": payload.to_dict()})
 
     def _accept_private(self, sender: Seat, message: PrivateShares) -> None:
@@ -686,14 +743,14 @@ class GameCore:
 
     def _prepare_chance(self) -> None:
         """Start what the engine's chance request needs (idempotent; the same on every peer)."""
-        while self.deck.joint_key is not None and self.game.to_act(self.state) == CHANCE:
-            request = self.game.chance_request(self.state)
+        while self.deck.joint_key is not None and self.game.to_act(self._state) == CHANCE:
+            request = self.game.chance_request(self._state)
             if isinstance(request, RandomIntRequest):
                 assert self.deck.joint_key is not None
                 value = joint_random(self.table_id, self.deck.joint_key.encode(),
                                      self._random_counter, request.n)
                 self._random_counter += 1
-                self.state = self._engine(RandomInt(value, request.n))
+                self._state = self._engine(RandomInt(value, request.n))
                 self._after_engine_change()
                 continue
             if isinstance(request, ShuffleRequest):
@@ -719,7 +776,7 @@ class GameCore:
 
     def _advance(self) -> None:
         """Append every entry this seat owes now, and send the private shares it owes."""
-        while not self.halted and not self._replaying:
+        while not self._halted and not self._replaying:
             self._send_owed_private()
             self._prepare_chance()
             expected = self.expected()
@@ -765,7 +822,7 @@ class GameCore:
             self._take_deck_events()
             return {"t": "shares", "msg": shares}
         if kind == "open":
-            request = self.game.chance_request(self.state)
+            request = self.game.chance_request(self._state)
             assert isinstance(request, RevealRequest)
             if not self.deck.can_open(request.slot):
                 return None
@@ -775,23 +832,23 @@ class GameCore:
         return self._make_action()
 
     def _make_action(self) -> dict[str, Any] | None:
-        if self.pending_action is None and self.bot is not None:
+        if self._pending is None and self.bot is not None:
             legal = self.legal_actions()
             if legal:
-                self.pending_action = self.bot.choose(self.state, self.seat, legal)
-        action = self.pending_action
+                self._pending = self.bot.choose(self._state, self.seat, legal)
+        action = self._pending
         if action is None or not self.hand_ready():
             return None
-        self.pending_action = None
-        before = self.game.knowledge(self.state)
-        state = self.game.apply(self.state, action)
+        self._pending = None
+        before = self.game.knowledge(self._state)
+        state = self.game.apply(self._state, action)
         opens = [
             self.deck.make_open(slot)
             for slot in self._revealed(before, self.game.knowledge(state))
             if not self.deck.is_public(slot)
         ]
         self.deck.take_events()
-        self.state = state
+        self._state = state
         self._after_engine_change()
         return {"t": "action", "a": self.game.format_action(self.game.public_action(action)),
                 "open": opens}
@@ -802,7 +859,7 @@ class GameCore:
     def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any]) -> None:
         if seat is not None:
             self.cheaters[seat] = text
-        self.halted = text
+        self._halted = text
         self._notice("cheat", text, seat, evidence)
 
     def _notice(self, kind: NoticeKind, text: str, seat: Seat | None = None,

@@ -193,6 +193,15 @@ def test_a_hostile_seat_mutating_its_messages_never_crashes_forks_or_frames(data
     run_game(game, n, hostile, mutations, f"fuzz-{seed}")
 
 
+def test_a_refused_first_entry_is_fetched_again_through_the_acks():
+    """Found by the fuzz test: the hostile seat's first entry, mangled for one peer only,
+    left that peer without entry 0 and the table stalled; the ack of the other peer now makes
+    it ask for the entry."""
+    run_game("level8-master", 3, 0, [{"rank": 0, "kind": "field", "path": 0, "op": "replace",
+                                      "value": 0, "resign_entry": False, "resign": True,
+                                      "byte": 0}], "fuzz-0")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_each_rule_set_survives_a_re_signed_changed_move(game):
     """A fixed example per rule set (so that CI covers all four every run): the hostile seat
