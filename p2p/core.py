@@ -29,32 +29,32 @@ private shares (:data:`EARLY_PER_SENDER`), and catch-up (each entry once per lin
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
-
-import msgspec
+from typing import Any
 
 from lancards.engine.core import (
     ALL_SEATS,
-    CHANCE,
     EngineError,
     Game,
-    RandomInt,
-    RandomIntRequest,
     Reveal,
-    RevealRequest,
     Seat,
     Shuffle,
-    ShuffleRequest,
     SlotId,
     seat_bit,
 )
 from lancards.engine.digest import state_digest
 from lancards.engine.options import rule_set
 from lancards.p2p.agreement import Agreement
+from lancards.p2p.core_parts import (
+    EARLY_PER_SENDER,
+    FUTURE_PER_AUTHOR,
+    FUTURE_WINDOW,
+    Notice,
+    NoticeKind,
+    Output,
+    Persist,
+    Send,
+)
 from lancards.p2p.crypto.coordinator import OBSERVER, DeckCoordinator
 from lancards.p2p.crypto.deck import (
     CardLearned,
@@ -67,27 +67,23 @@ from lancards.p2p.crypto.deck import (
 )
 from lancards.p2p.crypto.errors import DeckError
 from lancards.p2p.crypto.group import RandomBytes
-from lancards.p2p.crypto.proofs import PUBLIC
 from lancards.p2p.errors import (
-    EquivocationError,
     LocalProtocolError,
     Reason,
     RecordError,
     RemoteProtocolError,
 )
 from lancards.p2p.identity import Identity, PublicIdentity
+from lancards.p2p.inbound import SHARES_PURPOSE, Inbound
+from lancards.p2p.outbound import Outbound, joint_random
 from lancards.p2p.record import Entry, Record
 from lancards.p2p.schedule import WAITING_WHAT, EntryKind, Waiting, next_author, private_debts
 from lancards.p2p.schemas import ActionPayload, OpenPayload, Payload, PrivateShares, conform
-from lancards.p2p.sealed import MAX_PLAINTEXT, SealedPayload, open_sealed, seal
 from lancards.p2p.table import StartedTable
 from lancards.p2p.wire import (
     MESSAGE_TYPES,
-    Envelope,
     ReplayGuard,
     decode_envelope,
-    parse_json,
-    sign_envelope,
 )
 
 GAME_TYPES: dict[str, Any] = {
@@ -95,77 +91,11 @@ GAME_TYPES: dict[str, Any] = {
 }
 """Message types the game core accepts (bodies: :data:`lancards.p2p.schemas.MESSAGE_SCHEMAS`)."""
 
-SHARES_PURPOSE = "deck.shares"
-"""The sealed-payload purpose of private decryption shares."""
-
-FUTURE_WINDOW = 32
-"""Entries numbered at most this far beyond the record's length are held while a gap fills
-(after their signature and author are checked); later ones are dropped and fetched again."""
-
-FUTURE_PER_AUTHOR = 8
-"""The most early entries held per author."""
-
-EARLY_PER_SENDER = 8
-"""The most private-shares messages held per sender for cards not yet dealt (an honest sender
-may be one entry ahead of this peer); more are dropped."""
-
-
-@dataclass(frozen=True, slots=True)
-class Send:
-    """Send ``data`` to the peer with key ``to``, or to every other seated peer (``None``)."""
-
-    to: bytes | None
-    data: bytes
-
-
-@dataclass(frozen=True, slots=True)
-class Persist:
-    """Make ``line`` durable before anything later is sent.
-
-    ``kind``: ``secret`` (this seat's deck key share, before anything is sent; keep it in a
-    file only this user can read), ``entry`` (a record entry, in order), ``private`` (the
-    decryption shares received privately, with the record length when they arrived),
-    ``evidence`` (equivocation evidence).
-    """
-
-    kind: Literal["secret", "entry", "private", "evidence"]
-    line: dict[str, Any]
-
-
-NoticeKind = Literal["cheat", "rejected", "chat", "info", "over", "progress"]
-
-
-@dataclass(frozen=True, slots=True)
-class Notice:
-    """Something to show people: a cheater named, a rejected message, chat, the game's end."""
-
-    kind: NoticeKind
-    text: str
-    seat: Seat | None = None
-    evidence: dict[str, Any] | None = None
-
-
-Output = Send | Persist | Notice
-
-
 def _no_randomness(count: int) -> bytes:
     raise LocalProtocolError("an observer draws no randomness")
 
 
-def joint_random(table: str, joint_key: bytes, counter: int, n: int) -> int:
-    """A joint random integer in ``range(n)`` (the first dealer).
-
-    Every seat committed to its key share before any was revealed, so no seat chooses the joint
-    key alone; the value is ``SHA-256(tag, table, joint key, counter) mod n`` (bias below
-    ``n / 2**256``).
-    """
-    digest = hashlib.sha256(
-        b"lancards/v1/random\x00" + table.encode() + joint_key + counter.to_bytes(4, "big")
-    ).digest()
-    return int.from_bytes(digest, "big") % n
-
-
-class GameCore:
+class GameCore(Inbound, Outbound):
     """One peer's game at a started table.
 
     Args:
@@ -444,161 +374,6 @@ class GameCore:
                             found.to_line_dict())
 
     # -----------------------------------------------------------------------------------------
-    # Dispatch.
-
-    def _dispatch(self, env: Envelope, link: str) -> None:
-        sender_seat = self._seat_of[env.sender]
-        body = env.body
-        if self._halted is not None and env.type in ("record.entry", "record.ack", "sealed"):
-            return  # the table stopped: nothing more is checked against a halted state
-        if env.type == "record.entry":
-            self._on_entry(env.sender, body["entry"], link)
-        elif env.type == "sealed":
-            self._on_sealed(sender_seat, body["payload"], link)
-        elif env.type == "record.sync":
-            self._on_sync(env.sender, body["have"])
-        elif env.type == "record.ack":
-            self._on_ack(sender_seat, body["seq"], body["hash"])
-        elif env.type == "record.evidence":
-            found = self.record.add_evidence(body["first"], body["second"], link=link)
-            if self._halted is None or found.first.author not in self._cheater_keys():
-                self._out.append(Persist("evidence", found.to_line_dict()))
-                self._cheat(self._seat_of.get(found.first.author), self._equivocated(found),
-                            found.to_line_dict())
-        elif env.type == "chat":
-            self._notice("chat", body["text"][:200], sender_seat)
-        else:
-            raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
-
-    def _cheater_keys(self) -> set[bytes]:
-        return {self.players[s].public_key for s in self.cheaters}
-
-    def _equivocated(self, found: Any) -> str:
-        return (f"{self._name(found.first.author)} signed two different entries numbered "
-                f"{found.first.seq} (equivocation)")
-
-    def _on_sealed(self, sender_seat: Seat, data: Any, link: str) -> None:
-        payload = SealedPayload.from_dict(data, link)
-        plaintext = open_sealed(self.me, payload, self.players[sender_seat], table=self.table_id,
-                                purpose=SHARES_PURPOSE, link=link)
-        try:
-            message = conform(parse_json(plaintext, link, max_size=MAX_PLAINTEXT),
-                              PrivateShares, link, "sealed shares")
-        except RemoteProtocolError:
-            # Ask again at once: a sender that is honest but garbled resends (bounded).
-            self._send(self.players[sender_seat].public_key, "record.sync",
-                       {"have": len(self.record)})
-            raise
-        self._accept_private(sender_seat, message)
-
-    def _on_sync(self, sender: bytes, have: int) -> None:
-        seat = self._seat_of[sender]
-        for number in self._agree.catch_up(seat, have, len(self.record)):
-            self._send(sender, "record.entry", {"entry": self.record.entries[number].to_dict()})
-        slots = sorted(s for s in self._private_for[seat] if self._owes_private(s))
-        if slots and self._agree.may_resend_shares(seat, len(self.record)):
-            self._send_shares(seat, slots)
-
-    def _on_ack(self, seat: Seat, seq: int, digest: str) -> None:
-        if seq < len(self.record):
-            mine = self.record.entries[seq]
-            if mine.hash != digest and self._agree.may_reply(seat):
-                self._send(self.players[seat].public_key, "record.entry",
-                           {"entry": mine.to_dict()})
-            return
-        for other in self._agree.hold(seat, seq, digest, len(self.record)):
-            self._send(self.players[other].public_key, "record.sync", {"have": seq})
-        if self._agree.ask_gap(seq, len(self.record)):
-            self._send(self.players[seat].public_key, "record.sync", {"have": len(self.record)})
-
-    def _ack(self, entry: Entry) -> None:
-        """Consistent broadcast: tell every seat but the author the hash accepted."""
-        if self._replaying or self.view_seat is None:
-            return
-        body = {"seq": entry.seq, "hash": entry.hash}
-        for member in self.players:
-            if member.public_key not in (entry.author, self.me.public_key):
-                self._send(member.public_key, "record.ack", body)
-
-    def _on_entry(self, sender: bytes, data: Any, link: str) -> None:
-        entry = Entry.from_dict(data, link)
-        if entry.seq > len(self.record):
-            self._hold_future(sender, entry, link)
-            return
-        self._append_remote(entry, link)
-        while not self._halted and self._future:
-            settled = [s for s in self._future if s < len(self.record)]
-            for number in settled:  # held, but another entry took its number: compare them
-                held, held_link = self._future.pop(number)
-                if held != self.record.entries[number] and not self._halted:
-                    self._append_remote(held, held_link)
-            if len(self.record) not in self._future:
-                break
-            entry, link = self._future.pop(len(self.record))
-            self._append_remote(entry, link)
-
-    def _hold_future(self, sender: bytes, entry: Entry, link: str) -> None:
-        """Hold an entry that arrived early, checked first; ask the link for the gap."""
-        if entry.table != self.table_id or entry.author not in self._seat_of:
-            raise RecordError(link, Reason.NOT_SEATED, "an early entry by an unseated author",
-                              entry.seq)
-        if not entry.verifies():
-            raise RecordError(link, Reason.BAD_SIGNATURE, "an early entry's signature does "
-                              "not verify", entry.seq)
-        held = self._future.get(entry.seq)
-        if held is not None and held[0] != entry:
-            if held[0].author == entry.author:
-                self._found_equivocation(self.record.add_evidence(held[0], entry, link=link))
-            return
-        per_author = sum(1 for e, _ in self._future.values() if e.author == entry.author)
-        if entry.seq < len(self.record) + FUTURE_WINDOW and per_author < FUTURE_PER_AUTHOR:
-            self._future[entry.seq] = (entry, link)
-        self._send(sender, "record.sync", {"have": len(self.record)})
-
-    def _found_equivocation(self, found: Any) -> None:
-        line = found.to_line_dict()
-        self._out.append(Persist("evidence", line))
-        self._send(None, "record.evidence", {"first": found.first.to_dict(),
-                                             "second": found.second.to_dict()})
-        self._cheat(self._seat_of[found.first.author], self._equivocated(found), line)
-
-    def _append_remote(self, entry: Entry, link: str) -> None:
-        try:
-            self.record.append(entry, self._validator(link), link=link)
-        except EquivocationError:
-            self._found_equivocation(self.record.evidence[-1])
-            return
-        except RecordError as exc:
-            if exc.reason in (Reason.REPLAYED, Reason.OUT_OF_ORDER, Reason.BROKEN_CHAIN):
-                # A retransmission, or an entry built on another branch of a fork: the fork is
-                # found through the acks (p2p.agreement); its author is not at fault.
-                return
-            author = self._seat_of.get(entry.author)
-            signed = author is not None and entry.verifies()
-            if signed and exc.reason in (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE,
-                                         Reason.MALFORMED):
-                self._cheat(author, str(exc), {"entry": entry.to_dict()})
-                # Every other peer must see it too: it is signed, so it names its author
-                # wherever it arrives (at another position it is an equivocation).
-                self._send(None, "record.entry", {"entry": entry.to_dict()})
-            else:
-                self._notice("rejected", str(exc), None)
-            return
-        self._out.append(Persist("entry", entry.to_dict()))
-        self._ack(entry)
-        self._after_append()
-
-    def _after_append(self) -> None:
-        last = self.record.entries[-1]
-        for seat in self._agree.settled(last.seq, last.hash):
-            self._send(self.players[seat].public_key, "record.entry", {"entry": last.to_dict()})
-        if self._early:
-            early, self._early = self._early, []
-            for seat, message in early:
-                self._accept_private(seat, message)
-        self._advance()
-
-    # -----------------------------------------------------------------------------------------
     # Checking and applying entries.
 
     def validator(self, link: str) -> Callable[[Record, Entry], None]:
@@ -657,10 +432,6 @@ class GameCore:
                                 f"but the opening shows {self.faces[card]}")
         self._after_engine_change()
 
-    @staticmethod
-    def _revealed(before: Any, after: Any) -> list[SlotId]:
-        return sorted(s for s, m in after.items() if m == ALL_SEATS and before.get(s) != ALL_SEATS)
-
     def _take_deck_events(self, opened_ok: bool = False) -> None:
         for event in self.deck.take_events():
             self._on_deck_event(event, opened_ok)
@@ -702,184 +473,18 @@ class GameCore:
             return mask.bit_length() - 1
         return None
 
-    # -----------------------------------------------------------------------------------------
-    # Private shares.
-
-    def _owes_private(self, slot: SlotId) -> bool:
-        return not self.deck.is_public(slot) and self.deck.ciphertext(slot) is not None
-
-    def _send_shares(self, recipient: Seat, slots: Sequence[SlotId]) -> None:
-        message = self.deck.make_shares(recipient, slots)
-        if message is None:
-            return
-        plaintext = json.dumps(message, sort_keys=True, separators=(",", ":")).encode()
-        payload = seal(self.me, self.players[recipient], self.table_id, SHARES_PURPOSE, plaintext,
-                       random_bytes=self._random)
-        self._send(self.players[recipient].public_key, "sealed", {"payload": payload.to_dict()})
-
-    def _accept_private(self, sender: Seat, message: PrivateShares) -> None:
-        """Take private shares (schema-checked); hold them (bounded) when the entry that deals
-        the cards is still to come; persist them when the deck accepts them."""
-        slots = [item.slot for item in message.shares]
-        if any(s not in self._requested for s in slots):
-            if sum(1 for s, _ in self._early if s == sender) < EARLY_PER_SENDER:
-                self._early.append((sender, message))
-            return
-        if all(self.deck.ciphertext(s) is None for s in slots):
-            return  # too late: the cards went back into the deck (or are public by now)
-        raw = msgspec.to_builtins(message)
-        try:
-            self.deck.accept(sender, raw)
-        except DeckError as exc:
-            self._notice("cheat", f"{self.name(sender)} sent a bad private share: {exc}", sender)
-            return
-        self._out.append(Persist("private", {"from": sender, "payload": raw,
-                                             "at": len(self.record)}))
-        self._take_deck_events()
-        self._advance()
-
-    # -----------------------------------------------------------------------------------------
-    # Producing this seat's entries.
-
-    def _prepare_chance(self) -> None:
-        """Start what the engine's chance request needs (idempotent; the same on every peer)."""
-        while self.deck.joint_key is not None and self.game.to_act(self._state) == CHANCE:
-            request = self.game.chance_request(self._state)
-            if isinstance(request, RandomIntRequest):
-                assert self.deck.joint_key is not None
-                value = joint_random(self.table_id, self.deck.joint_key.encode(),
-                                     self._random_counter, request.n)
-                self._random_counter += 1
-                self._state = self._engine(RandomInt(value, request.n))
-                self._after_engine_change()
-                continue
-            if isinstance(request, ShuffleRequest):
-                key = (request.first_new_slot, *request.slots)
-                if self._epoch_begun_for != key:
-                    self._epoch_begun_for = key
-                    unseen = {
-                        s: s for s in request.slots
-                        if s < len(self.faces) and self.deck.card(s) is None
-                        and self.deck.ciphertext(s) is None
-                    }
-                    self.deck.begin_shuffle(request.slots, request.first_new_slot, unseen,
-                                            abandon_reveals=True)
-                    self.progress = f"shuffle 1 of {self.n}, waiting"
-            elif (
-                isinstance(request, RevealRequest)
-                and self._holder(request.slot) is None
-                and request.slot not in self._requested
-            ):
-                self._requested.add(request.slot)
-                self.deck.request_public([request.slot])
-            return
-
-    def _advance(self) -> None:
-        """Append every entry this seat owes now, and send the private shares it owes."""
-        while not self._halted and not self._replaying:
-            self._send_owed_private()
-            self._prepare_chance()
-            expected = self.expected()
-            if expected is None or expected[0] != self.seat:
-                return
-            kind = expected[1]
-            payload = self._make_payload(kind)
-            if payload is None:
-                return
-            digest = self.state_hash()
-            entry = self.record.next_entry(self.me, payload, digest)
-            self.record.append(entry)
-            self._out.append(Persist("entry", entry.to_dict()))
-            self._send(None, "record.entry", {"entry": entry.to_dict()})
-            self._agree.settled(entry.seq, entry.hash)
-
-    def _send_owed_private(self) -> None:
-        for debt in self.deck.owed():
-            if debt.kind == "shares" and debt.seat == self.seat and debt.recipient is not None \
-                    and debt.recipient not in (PUBLIC, self.seat):
-                self._send_shares(debt.recipient, debt.slots)
-
-    def _make_payload(self, kind: str) -> dict[str, Any] | None:
-        if kind == "key":
-            debts = [d for d in self.deck.owed() if d.seat == self.seat]
-            if not debts:
-                return None
-            if debts[0].kind == "key_commit":
-                message = self.deck.make_key_commit()
-            else:
-                message = self.deck.make_key_reveal()
-            self._take_deck_events()
-            return {"t": "key", "msg": message}
-        if kind == "shuffle":
-            self.progress = f"shuffle {self.seat + 1} of {self.n}, proving"
-            message = self.deck.make_shuffle()
-            self._take_deck_events()
-            return {"t": "shuffle", "msg": message}
-        if kind == "shares":
-            shares = self.deck.make_shares(PUBLIC)
-            if shares is None:
-                return None
-            self._take_deck_events()
-            return {"t": "shares", "msg": shares}
-        if kind == "open":
-            request = self.game.chance_request(self._state)
-            assert isinstance(request, RevealRequest)
-            if not self.deck.can_open(request.slot):
-                return None
-            message = self.deck.make_open(request.slot)
-            self._take_deck_events(opened_ok=True)
-            return {"t": "open", "msg": message}
-        return self._make_action()
-
-    def _make_action(self) -> dict[str, Any] | None:
-        if self._pending is None and self.bot is not None:
-            legal = self.legal_actions()
-            if legal:
-                self._pending = self.bot.choose(self._state, self.seat, legal)
-        action = self._pending
-        if action is None or not self.hand_ready():
-            return None
-        self._pending = None
-        before = self.game.knowledge(self._state)
-        state = self.game.apply(self._state, action)
-        opens = [
-            self.deck.make_open(slot)
-            for slot in self._revealed(before, self.game.knowledge(state))
-            if not self.deck.is_public(slot)
-        ]
-        self.deck.take_events()
-        self._state = state
-        self._after_engine_change()
-        return {"t": "action", "a": self.game.format_action(self.game.public_action(action)),
-                "open": opens}
-
-    # -----------------------------------------------------------------------------------------
-    # Helpers.
-
-    def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any]) -> None:
-        if seat is not None:
-            self.cheaters[seat] = text
-        self._halted = text
-        self._notice("cheat", text, seat, evidence)
-
-    def _notice(self, kind: NoticeKind, text: str, seat: Seat | None = None,
-                evidence: dict[str, Any] | None = None) -> None:
-        self._out.append(Notice(kind, text, seat, evidence))
-
-    def _send(self, to: bytes | None, type: str, body: dict[str, Any]) -> None:
-        env = sign_envelope(self.me, type, self.table_id, self._env_seq, body)
-        self._env_seq += 1
-        self._out.append(Send(to, env.encode()))
-
-    def _name(self, key: bytes) -> str:
-        seat = self._seat_of.get(key)
-        if seat is None:
-            return f"unseated peer {key.hex()[:16]}"
-        return f"{self.players[seat]} (seat {seat})"
-
-    def _flush(self) -> list[Output]:
-        out, self._out = self._out, []
-        return out
 
 
-__all__ = ["GameCore", "Notice", "Output", "Persist", "Send", "joint_random"]
+__all__ = [
+    "EARLY_PER_SENDER",
+    "FUTURE_PER_AUTHOR",
+    "FUTURE_WINDOW",
+    "SHARES_PURPOSE",
+    "GameCore",
+    "Notice",
+    "NoticeKind",
+    "Output",
+    "Persist",
+    "Send",
+    "joint_random",
+]
