@@ -193,7 +193,11 @@ def test_5_junk_future_entries_are_checked_and_bounded_and_the_game_goes_on():
     held = [e for e, _ in victim._future.values()]
     assert len(held) <= FUTURE_PER_AUTHOR and all(e.verifies() for e in held)
     bad_sig = [x for x in notices if isinstance(x, Notice) and "bad-signature" in x.text]
-    assert bad_sig and all(x.seat == 2 for x in bad_sig)
+    assert len(bad_sig) == 256 and all(x.seat == 2 for x in bad_sig)
+    # The gap is asked for at once, from the peer that delivered the early entry.
+    asks = [x for x in notices if isinstance(x, Send) and b'"type":"record.sync"' in x.data]
+    assert asks and all(x.to == hostile.me.public_key for x in asks)
+    assert json.loads(asks[0].data)["body"] == {"have": base}
     # The real entries still flow: the game finishes with one record at every peer (the held
     # junk lands on numbers other seats authored, so it proves nothing and is dropped).
     net.run()
