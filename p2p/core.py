@@ -240,7 +240,8 @@ class GameCore(Inbound, Outbound):
             env = decode_envelope(data, link, expected_sender=sender, types=GAME_TYPES)
             if env.table != self.table_id:
                 raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"table {env.table}")
-            self._guard.accept(env)
+            if env.sig:  # unsigned link-only messages (acks) are idempotent: no replay check
+                self._guard.accept(env)
             self._dispatch(env, link)
         except RemoteProtocolError as exc:
             self._notice("rejected", str(exc), self._seat_of.get(sender))

@@ -16,13 +16,14 @@ from lancards.p2p.core_parts import (
     FUTURE_WINDOW,
     CoreParts,
     Persist,
+    Send,
 )
 from lancards.p2p.crypto.errors import DeckError
 from lancards.p2p.errors import EquivocationError, Reason, RecordError, RemoteProtocolError
 from lancards.p2p.record import Entry
 from lancards.p2p.schemas import PrivateShares, conform
 from lancards.p2p.sealed import MAX_PLAINTEXT, SealedPayload, open_sealed
-from lancards.p2p.wire import Envelope, parse_json
+from lancards.p2p.wire import Envelope, link_envelope, parse_json
 
 SHARES_PURPOSE = "deck.shares"
 """The sealed-payload purpose of private decryption shares."""
@@ -103,10 +104,11 @@ class Inbound(CoreParts):
         """Consistent broadcast: tell every seat but the author the hash accepted."""
         if self._replaying or self.view_seat is None:
             return
-        body = {"seq": entry.seq, "hash": entry.hash}
+        data = link_envelope(self.me, "record.ack", self.table_id,
+                             {"seq": entry.seq, "hash": entry.hash}).encode()
         for member in self.players:
             if member.public_key not in (entry.author, self.me.public_key):
-                self._send(member.public_key, "record.ack", body)
+                self._out.append(Send(member.public_key, data))
 
     def _on_entry(self, sender: bytes, data: Any, link: str) -> None:
         entry = Entry.from_dict(data, link)

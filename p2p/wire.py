@@ -53,6 +53,13 @@ FieldType = type | tuple[type, ...]
 Schema = Mapping[str, FieldType]
 """A body schema: field name -> required Python type(s); every field is required, no others."""
 
+LINK_ONLY_TYPES: Final = frozenset({"record.ack"})
+"""Message types sent unsigned (``sig`` empty, ``seq`` 0), vouched for only by the
+authenticated link: a forged one can make the receiver send a signed entry it already holds or
+ask for entries, never blame anyone or change a record (``docs/protocol.md`` 11.6). They skip
+the :class:`ReplayGuard`. Signing them cost an Ed25519 signature and verification per
+acknowledgement, the largest cost of consistent broadcast (``docs/benchmarks.md``)."""
+
 MESSAGE_TYPES: Final[Mapping[str, Any]] = MESSAGE_SCHEMAS
 """Every message type this version knows, with its body schema: the one table of message types
 (:data:`lancards.p2p.schemas.MESSAGE_SCHEMAS`; see ``docs/protocol.md``)."""
@@ -277,6 +284,21 @@ def sign_envelope(
     )
 
 
+def link_envelope(identity: Identity, type: str, table: str, body: Mapping[str, Any]) -> Envelope:
+    """An unsigned envelope of a type in :data:`LINK_ONLY_TYPES` (``seq`` 0, ``sig`` empty).
+
+    Raises:
+        LocalProtocolError: ``type`` must be signed, a bad table id or a body that is not
+            canonical JSON.
+    """
+    if type not in LINK_ONLY_TYPES:
+        raise LocalProtocolError(f"{type!r} messages are signed")
+    if not TABLE_ID.fullmatch(table):
+        raise LocalProtocolError(f"table id {table!r} is not 16 lowercase hex digits")
+    canonical(dict(body))
+    return Envelope(type, identity.public_key, table, 0, dict(body), b"")
+
+
 def decode_envelope(
     data: bytes,
     link: str,
@@ -297,6 +319,9 @@ def decode_envelope(
 
     Returns:
         The verified envelope.
+
+    An envelope of a type in :data:`LINK_ONLY_TYPES` with an empty ``sig`` is accepted
+    unsigned when ``expected_sender`` (the authenticated link's key) is given.
 
     Raises:
         MessageError: with reason ``oversized``, ``malformed`` (encoding, JSON, fields, types,
@@ -320,6 +345,12 @@ def decode_envelope(
         raise MessageError(
             link, Reason.WRONG_SENDER, f"author {raw['from'][:16]}... is not the link's peer"
         )
+    if raw["sig"] == "" and raw["type"] in LINK_ONLY_TYPES and expected_sender is not None:
+        env = Envelope(raw["type"], sender, raw["tbl"], raw["seq"], raw["body"], b"")
+        if env.type not in types:
+            raise MessageError(link, Reason.UNKNOWN_TYPE, f"message type {env.type!r} is unknown")
+        conform(env.body, types[env.type], link, f"{env.type!r} body")
+        return env
     if raw["sig"] == "":
         raise MessageError(link, Reason.UNSIGNED, "the envelope has an empty signature")
     if not _HEX128.fullmatch(raw["sig"]):

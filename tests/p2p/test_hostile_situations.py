@@ -21,9 +21,10 @@ from lancards.p2p.wire import sign_envelope
 from tests.p2p.core_harness import ForkingNetwork, identities, make_cores, make_table
 
 
-def envelope(core: GameCore, type_: str, body: dict, seq: int | None = None) -> bytes:
-    core._env_seq += 1
-    return sign_envelope(core.me, type_, core.table_id, seq or core._env_seq, body).encode()
+def envelope(core: GameCore, type_: str, body: dict) -> bytes:
+    """A message signed by ``core``'s seat, numbered by its own counter (as its core would)."""
+    seq, core._env_seq = core._env_seq, core._env_seq + 1
+    return sign_envelope(core.me, type_, core.table_id, seq, body).encode()
 
 
 def named(notices: list[Notice], kinds=("cheat", "rejected")) -> set[int]:
@@ -342,3 +343,30 @@ def test_10_catch_up_sends_each_entry_once_per_link_up():
     victim.peer_connected(hostile.me.public_key)  # the link came back: once more
     out = victim.receive(hostile.me.public_key, envelope(hostile, "record.sync", {"have": 0}))
     assert sum(1 for x in out if isinstance(x, Send) and b"record.entry" in x.data) == length
+
+
+# Acks travel unsigned on the authenticated link: a false one blames nobody ------------------------
+
+
+def test_a_false_ack_costs_one_entry_and_blames_nobody():
+    from lancards.p2p.errors import MessageError
+    from lancards.p2p.wire import decode_envelope, link_envelope
+
+    cores, _net = running(n=3, seed="ack", limit=200)
+    hostile, victim = cores[2], cores[0]
+    seq = len(victim.record) - 1
+    ack = link_envelope(hostile.me, "record.ack", hostile.table_id,
+                        {"seq": seq, "hash": "ab" * 32}).encode()
+    with pytest.raises(MessageError, match="unsigned"):
+        decode_envelope(ack, "link")  # unsigned is accepted only from an authenticated link
+    outputs = []
+    for _ in range(10):
+        outputs += victim.receive(hostile.me.public_key, ack)
+    assert [x for x in outputs if isinstance(x, Notice)] == []
+    sent = [x for x in outputs if isinstance(x, Send)]
+    assert len(sent) == 4 and all(x.to == hostile.me.public_key for x in sent)  # bounded
+    assert json.loads(sent[0].data)["body"]["entry"]["seq"] == seq
+    chat = json.loads(ack)
+    chat.update(type="chat", body={"text": "hi"})
+    [notice] = victim.receive(hostile.me.public_key, json.dumps(chat).encode())
+    assert notice.kind == "rejected" and "unsigned" in notice.text and notice.seat == 2
