@@ -22,6 +22,7 @@ from lancards.engine.core import (
 from lancards.p2p.core_parts import CoreParts, Persist
 from lancards.p2p.crypto.proofs import PUBLIC
 from lancards.p2p.inbound import SHARES_PURPOSE
+from lancards.p2p.schedule import EntryKind
 from lancards.p2p.sealed import seal
 
 
@@ -114,8 +115,8 @@ class Outbound(CoreParts):
                     and debt.recipient not in (PUBLIC, self.seat):
                 self._send_shares(debt.recipient, debt.slots)
 
-    def _make_payload(self, kind: str) -> dict[str, Any] | None:
-        if kind == "key":
+    def _make_payload(self, kind: EntryKind) -> dict[str, Any] | None:
+        if kind is EntryKind.KEY:
             debts = [d for d in self.deck.owed() if d.seat == self.seat]
             if not debts:
                 return None
@@ -124,26 +125,26 @@ class Outbound(CoreParts):
             else:
                 message = self.deck.make_key_reveal()
             self._take_deck_events()
-            return {"t": "key", "msg": message}
-        if kind == "shuffle":
+            return {"t": EntryKind.KEY.value, "msg": message}
+        if kind is EntryKind.SHUFFLE:
             self.progress = f"shuffle {self.seat + 1} of {self.n}, proving"
             message = self.deck.make_shuffle()
             self._take_deck_events()
-            return {"t": "shuffle", "msg": message}
-        if kind == "shares":
+            return {"t": EntryKind.SHUFFLE.value, "msg": message}
+        if kind is EntryKind.SHARES:
             shares = self.deck.make_shares(PUBLIC)
             if shares is None:
                 return None
             self._take_deck_events()
-            return {"t": "shares", "msg": shares}
-        if kind == "open":
+            return {"t": EntryKind.SHARES.value, "msg": shares}
+        if kind is EntryKind.OPEN:
             request = self.game.chance_request(self._state)
             assert isinstance(request, RevealRequest)
             if not self.deck.can_open(request.slot):
                 return None
             message = self.deck.make_open(request.slot)
             self._take_deck_events(opened_ok=True)
-            return {"t": "open", "msg": message}
+            return {"t": EntryKind.OPEN.value, "msg": message}
         return self._make_action()
 
     def _make_action(self) -> dict[str, Any] | None:
@@ -165,8 +166,8 @@ class Outbound(CoreParts):
         self.deck.take_events()
         self._state = state
         self._after_engine_change()
-        return {"t": "action", "a": self.game.format_action(self.game.public_action(action)),
-                "open": opens}
+        move = self.game.format_action(self.game.public_action(action))
+        return {"t": EntryKind.ACTION.value, "a": move, "open": opens}
 
 
 __all__ = ["Outbound", "joint_random"]
