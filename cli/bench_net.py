@@ -1,4 +1,6 @@
-"""net: peers in separate processes on 127.0.0.1: deal time and verified-move latency."""
+"""net: peers in separate processes on 127.0.0.1: deal time, verified-move latency, and the
+bytes every peer hands to its websocket links (message payloads, without websocket and TCP
+framing) per record entry and per move."""
 
 from __future__ import annotations
 
@@ -81,6 +83,8 @@ def analyse(folder: Path, n: int) -> dict[str, Any]:
             if "seq" in x:
                 seen[x["seq"]].append(x["t"])
     record = [json.loads(x) for x in (folder / "record0.jsonl").read_text().splitlines()[1:]]
+    sent = sum(json.loads((folder / f"bytes{i}.json").read_text())["sent"] for i in range(n)
+               if (folder / f"bytes{i}.json").exists())
     entries = [item["entry"] for item in record if item.get("kind") == "entry"]
     latencies = []
     for entry in entries:
@@ -90,7 +94,11 @@ def analyse(folder: Path, n: int) -> dict[str, Any]:
         if payload.get("t") == "action" and verb in (["draw"], ["discard"]) and len(times) == n:
             latencies.append(max(times) - min(times))  # the author records it first
     latencies.sort()
+    moves = sum(1 for e in entries if e["payload"].get("t") == "action")
     return {
+        "wire_bytes": sent,
+        "wire_bytes_per_entry": round(sent / len(entries)) if entries else None,
+        "wire_bytes_per_move": round(sent / moves) if moves else None,
         "deal_s": round(dealt - start, 3),
         "moves": len(latencies),
         "move_median_ms": round(1000 * statistics.median(latencies), 2) if latencies else None,
@@ -105,13 +113,35 @@ def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
     table, seats = new_table(n, game)
     paths = write_configs(table, seats, [("127.0.0.1", p) for p in free_ports(n)], folder)
     started = time.time()
-    procs = [subprocess.Popen([sys.executable, "-m", "lancards", "node", str(path)],
+    procs = [subprocess.Popen([sys.executable, "-c", "import sys; from lancards.cli.bench_net "
+                               "import counted_node; sys.exit(counted_node(sys.argv[1], "
+                               "sys.argv[2]))", str(path), str(folder / f"bytes{i}.json")],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-             for path in paths]
+             for i, path in enumerate(paths)]
     codes = [p.wait(900) for p in procs]
     wall = time.time() - started
     return {"bench": "net", "game": game, "peers": n, "exit_codes": codes,
             **analyse(folder, n), "game_wall_s": round(wall, 2)}
+
+
+def counted_node(config: str, out: str) -> int:
+    """``lancards node CONFIG``, counting the bytes handed to ``Mesh.send`` (written to
+    ``out`` as ``{"sent": n}`` at exit). Benchmark use only."""
+    import atexit
+
+    from lancards.cli.main import main
+    from lancards.p2p.transport import Mesh
+
+    sent = [0]
+    original = Mesh.send
+
+    def send(self: Mesh, peer: bytes, data: bytes) -> None:
+        original(self, peer, data)
+        sent[0] += len(data)
+
+    Mesh.send = send  # type: ignore[method-assign]
+    atexit.register(lambda: Path(out).write_text(json.dumps({"sent": sent[0]})))
+    return main(["node", config])
 
 
 def run(args: argparse.Namespace) -> int:

@@ -61,7 +61,7 @@ from lancards.p2p.transport import (
     TransportConfig,
     probe_key,
 )
-from lancards.p2p.wire import MESSAGE_TYPES, Schema, decode_envelope, sign_envelope
+from lancards.p2p.wire import MESSAGE_TYPES, decode_envelope, sign_envelope
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 CREATE = "\x00create"
@@ -75,12 +75,8 @@ PROBE_S = 3.0
 """Seconds one address of a table found by mDNS has to answer the hello probe."""
 SETTLE_S = 1.5
 """Seconds ``join TABLE-ID`` keeps looking after a match, to see a second table with that id."""
-LOBBY_TYPES: dict[str, Schema] = {
-    **MESSAGE_TYPES,
-    "table.port": {"port": int},
-    "table.addrs": {"addrs": dict},
-    "record.sync": {"have": int},
-}
+LOBBY_TYPES = MESSAGE_TYPES
+"""Every message type (the one table, ``lancards.p2p.schemas``); lobby ones go to the Lobby."""
 
 
 def add_parser(sub: Any) -> None:
@@ -319,10 +315,6 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
             print(text, flush=True)
 
     def on_message(peer: bytes, env: Any) -> None:
-        if env.type == "table.port":
-            host = mesh.remote_hosts.get(peer, "127.0.0.1")
-            lobbyist.addrs[peer] = PeerAddress(host, int(env.body["port"]))
-            return
         try:
             _send(mesh, lobby.receive(env))
         except PeerError as exc:
@@ -362,12 +354,12 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     table = lobby.started
     assert table is not None
     public_host = advertiser.advert.addresses[0]
-    book = {k.hex(): [public_host if a.host.startswith("127.") else a.host, a.port]
-            for k, a in lobbyist.addrs.items()}
-    data = lobbyist.envelope("table.addrs", {"addrs": book})
-    for member in table.seats:
-        if member.public_key != me.public_key:
-            mesh.send(member.public_key, data)
+    own = lobbyist.addrs[me.public_key]
+    book = lobby.address_book_message(mesh.remote_hosts, public_host, (own.host, own.port))
+    _send(mesh, [book])
+    seated = {m.public_key for m in table.seats}
+    lobbyist.addrs.update({k: PeerAddress(mesh.remote_hosts.get(k, "127.0.0.1"), port)
+                           for k, port in lobby.ports.items() if k in seated})
     return me, table, mesh, lobbyist, bots
 
 
@@ -526,12 +518,8 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     lobbyist = _Lobbyist(me, lobby, mesh)
     _send(mesh, [join])
     mesh.send(host_key, lobbyist.envelope("table.port", {"port": my_port}))
-    book: dict[str, list[Any]] = {}
 
     def on_message(peer: bytes, env: Any) -> None:
-        if env.type == "table.addrs":
-            book.update(env.body["addrs"])
-            return
         try:
             _send(mesh, lobby.receive(env))
         except PeerError as exc:
@@ -545,11 +533,11 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
         await mesh.close()
         raise UsageError(f"the table at {host}:{port} did not take this join within "
                          f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
-    await lobbyist.pump(on_message, lambda: lobby.started is not None and bool(book), 3600.0)
+    await lobbyist.pump(on_message,
+                        lambda: lobby.started is not None and bool(lobby.address_book), 3600.0)
     table = lobby.started
     assert table is not None
-    lobbyist.addrs = {bytes.fromhex(k): PeerAddress(str(v[0]), int(v[1]))
-                      for k, v in book.items()}
+    lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}
     lobbyist.addrs[host_key] = PeerAddress(host, port)
     if play:
         folder = data_home() / "tables" / table.spec.table / "bots" / me.public_key.hex()[:16]
@@ -681,7 +669,7 @@ def _forge_swapped_discard(core: GameCore, action: Any) -> list[Any]:
     entry = core.record.next_entry(core.me, payload, core.state_hash())
     env = sign_envelope(core.me, "record.entry", core.table_id, core.next_envelope_seq,
                         {"entry": entry.to_dict()})
-    core.halted = "this peer cheated (test hook)"
+    core.halt("this peer cheated (test hook)")
     return [Send(None, env.encode())]
 
 

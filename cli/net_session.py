@@ -279,7 +279,7 @@ class NetworkSession:
                 self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
                 self._log_pending = None
         for entry in new:
-            seat = self.core._seat_of.get(entry.author)
+            seat = self.core.seat_of(entry.author)
             try:
                 action = self.game.parse_action(str(entry.payload["a"]))
                 lines = narrate(self.game.name, before, action, after, self.names, self.seat)

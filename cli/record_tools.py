@@ -9,17 +9,24 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.p2p.audit import audit_lines, describe_outcome, report_json
+from lancards.p2p.audit import audit_bytes, audit_lines, describe_outcome, header_table, report_json
+
+EXIT_OK, EXIT_REJECTED, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
+"""``lancards audit`` exit statuses."""
 
 
-def _read(path: str) -> list[bytes]:
+def _read_bytes(path: str) -> bytes:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    if not data.strip():
+    if not data:
         raise UsageError(f"{path} is empty: not a game record")
-    return data.rstrip(b"\n").split(b"\n")
+    return data
+
+
+def _read(path: str) -> list[bytes]:
+    return _read_bytes(path).rstrip(b"\n").split(b"\n")
 
 
 def add_parser(sub: Any) -> None:
@@ -28,7 +35,9 @@ def add_parser(sub: Any) -> None:
         help="verify a game record end to end and print a verdict",
         description="Verify a game record: signatures, hash chain, every proof, every move "
         "replayed through the engine, reneges at round ends. Exit 0 when it verifies, 1 when "
-        "it does not, 2 when the file cannot be read.",
+        "it does not (REJECTED: some byte does not verify), 2 when the file cannot be read, 3 "
+        "when everything verifies but the game is unfinished (halted on a cheat, abandoned, or "
+        "the file stops before its signed closing line).",
     )
     audit.add_argument("file", help="the record file (from --record or the table folder)")
     audit.add_argument("--json", action="store_true", help="print the verdict as JSON")
@@ -47,18 +56,21 @@ def add_parser(sub: Any) -> None:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    report = audit_lines(_read(args.file))
+    report = audit_bytes(_read_bytes(args.file))
     if args.json:
         print(json.dumps(report_json(report)))
-    elif report.ok:
-        state = "finished" if report.finished else "not finished"
-        print(f"OK: {report.game}, {report.entries} entries verified, game {state}; "
+    elif report.status == "ok":
+        print(f"OK: {report.game}, {report.entries} entries verified, game finished; "
               f"{describe_outcome(report)}")
-        for breach in report.breaches:
-            print(f"rule breach: {breach}")
+    elif report.status == "unfinished":
+        print(f"UNFINISHED: {report.game}, {report.entries} entries verified; "
+              f"{report.unfinished}")
     else:
         print(f"REJECTED: {report.error}")
-    return 0 if report.ok else 1
+    if report.ok and not args.json:
+        for breach in report.breaches:
+            print(f"rule breach: {breach}")
+    return {"ok": EXIT_OK, "unfinished": EXIT_UNFINISHED}.get(report.status, EXIT_REJECTED)
 
 
 def public_summary(state: Any) -> str:
@@ -78,15 +90,13 @@ def run_replay(args: argparse.Namespace) -> int:
     from lancards.engine.position import write_position
     from lancards.p2p.core import GameCore
     from lancards.p2p.record import Entry
-    from lancards.p2p.table import verify_started
 
     lines = _read(args.file)
     report = audit_lines(lines)
     if not report.ok:
         raise UsageError(f"the record does not verify: {report.error}")
-    header = json.loads(lines[0])
-    table = verify_started(header["genesis"]["statement"], header["genesis"]["sigs"], "record")
-    observer = GameCore(None, table, bytes)
+    table = header_table(lines[0])
+    observer = GameCore.observer(table)
     record = table.new_record()
     names = [m.nick for m in table.seats]
     print(f"{report.game}: {', '.join(report.names)}")

@@ -1,25 +1,36 @@
 """Auditing a game record file end to end, as a spectator who was not at the table.
 
-:func:`audit_lines` checks the header's start statement and every seat's signature of it, every
-entry's signature, number and hash chain (:func:`p2p.record.verify_lines`), and replays every
-entry through the engine and the mental-poker deck as an observer: every proof of shuffle, every
-decryption share and every card opening is verified, every move is checked against the rules,
-every state hash is compared. Breaches found by the rules themselves (reneges in 8s Rule!,
-ruling E-8) are listed from the outcome.
+:func:`audit_bytes` reads the file's bytes exactly (every line ends with one newline, no empty
+line, nothing after the closing line), checks the header's start statement and every seat's
+signature of it, every entry's signature, number and hash chain
+(:func:`lancards.p2p.record.verify_lines`), and replays every entry through the engine and the
+mental-poker deck as an observer: every proof of shuffle, every decryption share and every card
+opening is verified, every move is checked against the rules, every state hash is compared. The
+closing line, signed by a seated peer, binds the number of entries and every evidence line.
+Breaches found by the rules themselves (reneges in 8s Rule!, ruling E-8) are listed from the
+outcome, and equivocation evidence is listed with the seat it names.
+
+The verdict (:attr:`AuditReport.status`): ``ok`` (everything verifies and the game reached its
+end), ``unfinished`` (everything present verifies, but the game did not reach its end: halted on
+a cheat, abandoned, or the file stops before its closing line), ``rejected`` (some byte does not
+verify: the first bad line is named).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from lancards.engine.core import Outcome
 from lancards.p2p.core import GameCore
 from lancards.p2p.errors import PeerError, RecordFileError
-from lancards.p2p.record import verify_lines
-from lancards.p2p.table import check_record_genesis, verify_started
+from lancards.p2p.record import MAX_LINE_BYTES, split_lines, verify_lines
+from lancards.p2p.schemas import GenesisSchema, HeaderLine, conform
+from lancards.p2p.table import StartedTable, check_record_genesis, verify_started
+from lancards.p2p.wire import parse_json
+
+Status = Literal["ok", "unfinished", "rejected"]
 
 
 @dataclass
@@ -27,7 +38,7 @@ class AuditReport:
     """The verdict on one record.
 
     Attributes:
-        ok: every check passed.
+        ok: every check passed (the game may be unfinished: see ``status``).
         game: the rule set's name ("" when the header is unreadable).
         entries: entries verified.
         finished: the game reached its end.
@@ -46,31 +57,50 @@ class AuditReport:
     error: str | None = None
     breaches: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+    status: Status = "rejected"
+    """``ok``, ``unfinished`` or ``rejected`` (see the module docstring)."""
+    unfinished: str | None = None
+    """Why an ``unfinished`` record is so, in one sentence."""
+    closed_by: str | None = None
+    """The seated peer that signed the closing line, when there is one."""
 
 
-def _zero(count: int) -> bytes:
-    return bytes(count)
+def header_table(line: bytes) -> StartedTable:
+    """The started table of a record file's header line (schema-checked, signatures verified).
+
+    Raises:
+        PeerError: the header or its start statement does not verify.
+    """
+    header = conform(parse_json(line, "record file", max_size=MAX_LINE_BYTES), HeaderLine,
+                     "record file", "header")
+    genesis = conform(header.genesis, GenesisSchema, "record file", "genesis")
+    return verify_started(genesis.statement, genesis.sigs, "record file")
+
+
+def audit_bytes(data: bytes) -> AuditReport:
+    """Audit a record file's bytes exactly (see the module docstring). Never raises for bad
+    input: any changed, added or removed byte is a ``rejected`` report naming the line."""
+    try:
+        lines = split_lines(data)
+    except RecordFileError as exc:
+        return AuditReport(False, error=str(exc))
+    return audit_lines(lines)
 
 
 def audit_lines(lines: Sequence[bytes]) -> AuditReport:
     """Audit the lines of a record file (without newlines). Never raises for bad input."""
     try:
-        header = json.loads(lines[0]) if lines else None
-        if not isinstance(header, dict) or not isinstance(header.get("genesis"), dict):
-            raise ValueError("no genesis in the header")
-        genesis = header["genesis"]
-        table = verify_started(genesis["statement"], genesis["sigs"], "record file")
-    except (ValueError, KeyError, TypeError, IndexError, PeerError) as exc:
+        if not lines:
+            raise RecordFileError(1, None, "the file is empty")
+        table = header_table(lines[0])
+    except PeerError as exc:
         return AuditReport(False, error=f"line 1: the header's start statement does not verify: "
                            f"{exc}")
     report = AuditReport(False, game=table.spec.game, names=[str(m) for m in table.seats])
     try:
-        observer = GameCore(None, table, _zero)
+        observer = GameCore.observer(table)
         record = verify_lines(lines, observer.validator("record file"), check_record_genesis)
     except RecordFileError as exc:
-        report.error = str(exc)
-        return report
-    except PeerError as exc:  # pragma: no cover - verify_lines wraps peer errors
         report.error = str(exc)
         return report
     report.entries = len(record)
@@ -85,6 +115,18 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
         )
     if outcome is not None:
         report.breaches += [str(r) for r in outcome.detail.get("reneges", [])]
+    if record.closed_by is not None:
+        report.closed_by = record.name(record.closed_by)
+    if record.closed_by is None:
+        report.status = "unfinished"
+        report.unfinished = (f"the record stops after line {len(lines)} without its signed "
+                             "closing line (cut short, or still being played)")
+    elif outcome is None:
+        report.status = "unfinished"
+        report.unfinished = ("the table halted on a cheat" if record.evidence else
+                             "the game stopped before its end")
+    else:
+        report.status = "ok"
     return report
 
 
@@ -102,6 +144,9 @@ def report_json(report: AuditReport) -> dict[str, Any]:
     """A JSON-serialisable summary."""
     return {
         "ok": report.ok,
+        "status": report.status,
+        "unfinished": report.unfinished,
+        "closed_by": report.closed_by,
         "game": report.game,
         "entries": report.entries,
         "finished": report.finished,

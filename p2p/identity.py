@@ -33,7 +33,7 @@ from pathlib import Path
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from platformdirs import user_config_dir
 
@@ -95,6 +95,69 @@ def verify_signature(public_key: bytes, signature: bytes, message: bytes) -> boo
     except (InvalidSignature, ValueError):
         return False
     return True
+
+
+# Edwards25519 (RFC 8032 section 5.1): p, d, and the point decoding of section 5.1.3.
+_P = 2**255 - 19
+_D = (-121665 * pow(121666, _P - 2, _P)) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+
+
+def _ed25519_point(encoded: bytes) -> tuple[int, int] | None:
+    """Decode an Ed25519 public key to affine (x, y) as RFC 8032 section 5.1.3 does, or
+    ``None`` when it is not a point (y not below p, no square root, x = 0 with sign 1)."""
+    y = int.from_bytes(encoded, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    if y >= _P:
+        return None
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x = (u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P)) % _P
+    if (v * x * x - u) % _P != 0:
+        x = (x * _SQRT_M1) % _P
+        if (v * x * x - u) % _P != 0:
+            return None
+    if x == 0 and sign:
+        return None
+    if x & 1 != sign:
+        x = _P - x
+    return x, y
+
+
+def _ed25519_double(point: tuple[int, int]) -> tuple[int, int]:
+    x, y = point
+    t = _D * x * x * y * y % _P
+    x2 = 2 * x * y * pow(1 + t, _P - 2, _P) % _P
+    return x2, (y * y + x * x) * pow(1 - t, _P - 2, _P) % _P
+
+
+def check_public_keys(ed25519: bytes, x25519: bytes) -> None:
+    """Check that a peer's announced keys are usable: the Ed25519 key decodes to a point of
+    large order (RFC 8032 section 5.1.3; a small-order key makes signatures meaningless) and the
+    X25519 key gives a non-zero shared secret (RFC 7748 section 6.1: all-zero and the other
+    low-order values are refused).
+
+    Raises:
+        LocalProtocolError: naming which key is unusable (the caller names the peer).
+    """
+    if len(ed25519) != 32 or len(x25519) != 32:
+        raise LocalProtocolError("a public key is not 32 bytes")
+    point = _ed25519_point(ed25519)
+    if point is None:
+        raise LocalProtocolError("the Ed25519 key is not a curve point")
+    for _ in range(3):
+        point = _ed25519_double(point)
+    if point == (0, 1):
+        raise LocalProtocolError("the Ed25519 key is a point of small order")
+    try:
+        _PROBE.exchange(X25519PublicKey.from_public_bytes(x25519))
+    except ValueError:
+        raise LocalProtocolError(
+            "the X25519 key gives an all-zero shared secret (a low-order point)"
+        ) from None
+
+
+_PROBE = X25519PrivateKey.from_private_bytes(hashlib.sha256(b"lancards/v1/x25519-probe").digest())
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,9 +18,13 @@ is the move legal, does the state hash match). Two validly signed, different ent
 number from one author are kept as :class:`Equivocation` evidence.
 
 The file format is JSON lines (one canonical JSON object per line, ``\\n`` after each): a header
-line, then ``{"entry": {...}, "kind": "entry"}`` lines in order, with
-``{"first": {...}, "kind": "equivocation", "second": {...}}`` lines wherever evidence was found.
-:func:`verify_lines` checks a whole file end to end.
+line, then ``{"entry": {...}, "kind": "entry"}`` lines in order, then
+``{"first": {...}, "kind": "equivocation", "second": {...}}`` lines for the evidence found, then
+the closing line ``{"by", "entries", "evidence", "head", "kind": "close", "sig"}``: the writer
+(a seated peer) signs the number of entries, the head hash and the hash of every evidence line,
+so removing, adding or repeating an entry or an evidence line fails the audit, and a file cut
+before its closing line is seen as unfinished. :func:`verify_bytes` checks a whole file end to
+end, byte for byte.
 """
 
 from __future__ import annotations
@@ -44,7 +48,16 @@ from lancards.p2p.errors import (
     RecordFileError,
 )
 from lancards.p2p.identity import Identity, describe, verify_signature
-from lancards.p2p.wire import TABLE_ID, canonical, hex_field, parse_json, require
+from lancards.p2p.schemas import (
+    CloseLine,
+    EntryLine,
+    EntrySchema,
+    EvidenceLine,
+    HeaderLine,
+    RecordLine,
+    conform,
+)
+from lancards.p2p.wire import TABLE_ID, canonical, hex_field, parse_json
 
 ENTRY_TAG: Final = b"lancards/v1/record-entry\x00"
 """Domain tag of record entry signatures."""
@@ -52,24 +65,13 @@ ENTRY_TAG: Final = b"lancards/v1/record-entry\x00"
 FORMAT: Final = "lancards-record"
 """The header's ``format`` value."""
 
+CLOSE_TAG: Final = b"lancards/v1/record-close\x00"
+"""Domain tag of the closing line's signature."""
+
+MAX_LINE_BYTES: Final = 1 << 20
+"""The longest record file line, in bytes (a 108-card shuffle entry is about 60 KB)."""
+
 _STATE = re.compile(r"[0-9a-f]{2,128}")
-_ENTRY_SCHEMA: Final = {
-    "tbl": str,
-    "seq": int,
-    "author": str,
-    "prev": str,
-    "payload": dict,
-    "state": str,
-    "sig": str,
-}
-_HEADER_SCHEMA: Final = {
-    "format": str,
-    "v": int,
-    "tbl": str,
-    "seats": list,
-    "nicks": list,
-    "genesis": dict,
-}
 
 
 def sha256_hex(data: bytes) -> str:
@@ -131,22 +133,12 @@ class Entry:
             RecordError: ``malformed`` (a missing, extra or mistyped field, bad hex) or
                 ``unsigned`` (empty ``sig``).
         """
-        raw = require(data, _ENTRY_SCHEMA, sender, "record entry", error=RecordError)
-        seq = raw["seq"]
-        if seq < 0:
-            raise RecordError(sender, Reason.MALFORMED, f"entry number {seq} is negative")
-        if not TABLE_ID.fullmatch(raw["tbl"]):
-            raise RecordError(sender, Reason.MALFORMED, f"table id {raw['tbl'][:40]!r} is bad", seq)
-        if not _STATE.fullmatch(raw["state"]):
-            raise RecordError(
-                sender, Reason.MALFORMED, f"state hash {raw['state'][:40]!r} is not hex", seq
-            )
-        if raw["sig"] == "":
-            raise RecordError(sender, Reason.UNSIGNED, "the entry has an empty signature", seq)
-        author = hex_field(raw["author"], 32, sender, "author", error=RecordError)
-        hex_field(raw["prev"], 32, sender, "prev", error=RecordError)
-        sig = hex_field(raw["sig"], 64, sender, "signature", error=RecordError)
-        return cls(raw["tbl"], seq, author, raw["prev"], raw["payload"], raw["state"], sig)
+        raw: EntrySchema = conform(data, EntrySchema, sender, "record entry", error=RecordError)
+        if raw.sig == "":
+            raise RecordError(sender, Reason.UNSIGNED, "the entry has an empty signature", raw.seq)
+        sig = hex_field(raw.sig, 64, sender, "signature", error=RecordError)
+        return cls(raw.tbl, raw.seq, bytes.fromhex(raw.author), raw.prev, data["payload"],
+                   raw.state, sig)
 
     def verifies(self) -> bool:
         """Whether :attr:`sig` is the author's valid signature of this entry."""
@@ -191,6 +183,11 @@ class Equivocation:
             "second": self.second.to_dict(),
         }
 
+    @property
+    def hash(self) -> str:
+        """SHA-256 of the canonical evidence line, in hex (listed by the closing line)."""
+        return sha256_hex(canonical(self.to_line_dict()))
+
 
 Validator = Callable[["Record", Entry], None]
 """Checks an entry against the game: raises ``RecordError`` (e.g. reason ``illegal``) or an
@@ -231,6 +228,11 @@ class Record:
         self.genesis: dict[str, Any] = dict(genesis or {})
         self._entries: list[Entry] = []
         self.evidence: list[Equivocation] = []
+        self.signer: Identity | None = None
+        """The seated peer that signs the closing line when the file is written (the protocol
+        core sets it to itself); without one, the file has no closing line (unfinished)."""
+        self.closed_by: bytes | None = None
+        """Who signed the verified closing line of a file read back, else ``None``."""
         self._seat_of = {pk: i for i, pk in enumerate(self.seats)}
 
     # -- reading -----------------------------------------------------------------------------
@@ -402,16 +404,34 @@ class Record:
         return evidence
 
     def _keep_evidence(self, evidence: Equivocation) -> None:
-        if evidence not in self.evidence:
+        swapped = Equivocation(evidence.second, evidence.first)
+        if evidence not in self.evidence and swapped not in self.evidence:
             self.evidence.append(evidence)
 
     # -- files -------------------------------------------------------------------------------
 
+    def close_line(self, signer: Identity) -> dict[str, Any]:
+        """The closing line ``signer`` signs: the number of entries, the head and the hash of
+        every evidence line, so that no entry or evidence line can be removed, added or
+        repeated without the audit seeing it."""
+        line: dict[str, Any] = {
+            "kind": "close",
+            "by": signer.public_key.hex(),
+            "entries": len(self._entries),
+            "head": self.head,
+            "evidence": [ev.hash for ev in self.evidence],
+        }
+        line["sig"] = signer.sign(CLOSE_TAG + canonical(line)).hex()
+        return line
+
     def to_lines(self) -> list[bytes]:
-        """The record file's lines (without ``\\n``): header, entries, then evidence."""
+        """The record file's lines (without ``\\n``): header, entries, evidence, then the
+        closing line signed by :attr:`signer` (none without a signer)."""
         lines = [canonical(self.header())]
         lines += [canonical({"kind": "entry", "entry": e.to_dict()}) for e in self._entries]
         lines += [canonical(ev.to_line_dict()) for ev in self.evidence]
+        if self.signer is not None:
+            lines.append(canonical(self.close_line(self.signer)))
         return lines
 
     def write(self, path: str | os.PathLike[str]) -> None:
@@ -430,18 +450,48 @@ def read_record(
     validator: Validator | None = None,
     genesis_check: Callable[[Record], None] | None = None,
 ) -> Record:
-    """Read and verify a record file (see :func:`verify_lines`).
+    """Read and verify a record file (see :func:`verify_bytes`).
 
     Raises:
-        RecordFileError: the file cannot be read, or a line does not verify.
+        RecordFileError: the file cannot be read, or a byte of it does not verify.
     """
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise RecordFileError(0, None, f"cannot read {path}: {exc.strerror}") from None
+    return verify_bytes(data, validator, genesis_check)
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """A record file's bytes as lines, exactly: every line ends with one ``\\n``, no line is
+    empty (so an added, removed or changed newline is an error).
+
+    Raises:
+        RecordFileError: an empty file, a last line without its newline, or an empty line.
+    """
+    if not data:
+        raise RecordFileError(1, None, "the file is empty")
     if not data.endswith(b"\n"):
         raise RecordFileError(data.count(b"\n") + 1, None, "the last line has no newline")
-    return verify_lines(data[:-1].split(b"\n"), validator, genesis_check)
+    lines = data[:-1].split(b"\n")
+    for number, line in enumerate(lines, start=1):
+        if not line:
+            raise RecordFileError(number, None, "the line is empty")
+    return lines
+
+
+def verify_bytes(
+    data: bytes,
+    validator: Validator | None = None,
+    genesis_check: Callable[[Record], None] | None = None,
+) -> Record:
+    """Verify a whole record file given as bytes (:func:`split_lines`, then
+    :func:`verify_lines`).
+
+    Raises:
+        RecordFileError: as :func:`split_lines` and :func:`verify_lines`.
+    """
+    return verify_lines(split_lines(data), validator, genesis_check)
 
 
 def verify_lines(
@@ -451,10 +501,14 @@ def verify_lines(
 ) -> Record:
     """Verify a whole record end to end and rebuild it.
 
-    Every line must be canonical JSON; the header must be well formed; ``genesis_check`` (e.g.
-    :func:`lancards.p2p.table.check_record_genesis`) checks the header against its signed start
-    statement; every entry passes :meth:`Record.append` (signature, numbering, chain, author,
-    ``validator``); every evidence line holds a real equivocation.
+    Every line must be canonical JSON within :data:`MAX_LINE_BYTES` and the nesting limit and
+    match its schema (:mod:`lancards.p2p.schemas`); the header must be well formed;
+    ``genesis_check`` (e.g. :func:`lancards.p2p.table.check_record_genesis`) checks the header
+    against its signed start statement; every entry passes :meth:`Record.append` (signature,
+    numbering, chain, author, ``validator``); every evidence line holds a real equivocation
+    and appears once; a closing line, when present, is the last line, is signed by a seated
+    peer and lists exactly the entries and evidence lines before it. A file without a closing
+    line verifies (``closed_by`` stays ``None``): the caller says it is unfinished.
 
     Args:
         lines: the file's lines, without newlines.
@@ -467,30 +521,31 @@ def verify_lines(
             number, with the underlying rejection as ``cause``.
     """
     record: Record | None = None
+    seen_evidence: set[str] = set()
     for number, line in enumerate(lines, start=1):
         expected = None if record is None else len(record)
-        # Name the entry this line should hold unless it claims to be evidence.
-        entry_no = None if b'"kind":"equivocation"' in line else expected
+        # Name the entry this line should hold unless it claims to be something else.
+        entry_no = None if b'"kind":"equivocation"' in line or b'"kind":"close"' in line \
+            else expected
         try:
-            data = parse_json(line, "record file", max_size=1 << 24)
+            if record is not None and record.closed_by is not None:
+                raise RecordFileError(number, None, "a line after the closing line")
+            data = parse_json(line, "record file", max_size=MAX_LINE_BYTES)
             if canonical(data) != line:
                 raise RecordFileError(number, entry_no, "line is not canonical JSON")
             if record is None:
                 record = _header_record(data, genesis_check)
                 continue
-            if not isinstance(data, dict) or data.get("kind") not in ("entry", "equivocation"):
-                raise RecordFileError(number, entry_no, "line is neither an entry nor evidence")
-            if data["kind"] == "entry":
-                require(data, {"kind": str, "entry": dict}, "record file", "entry line")
+            item = conform(data, RecordLine, "record file", "record line")
+            if isinstance(item, EntryLine):
                 record.append(data["entry"], validator, link="record file")
+            elif isinstance(item, EvidenceLine):
+                evidence = record.add_evidence(data["first"], data["second"], link="record file")
+                if evidence.hash in seen_evidence:
+                    raise RecordFileError(number, None, "the evidence line is repeated")
+                seen_evidence.add(evidence.hash)
             else:
-                require(
-                    data,
-                    {"kind": str, "first": dict, "second": dict},
-                    "record file",
-                    "evidence line",
-                )
-                record.add_evidence(data["first"], data["second"], link="record file")
+                _check_close(record, item, data, number)
         except RecordFileError:
             raise
         except (MessageError, RecordError, LocalProtocolError) as exc:
@@ -500,16 +555,30 @@ def verify_lines(
     return record
 
 
+def _check_close(record: Record, item: CloseLine, data: dict[str, Any], number: int) -> None:
+    by = bytes.fromhex(item.by)
+    if by not in record.seats:
+        raise RecordFileError(number, None, f"closing line by {describe(by)}, who is not seated")
+    unsigned = {k: v for k, v in data.items() if k != "sig"}
+    if not verify_signature(by, bytes.fromhex(item.sig), CLOSE_TAG + canonical(unsigned)):
+        raise RecordFileError(number, None, f"closing line of {record.name(by)} is not signed "
+                              "by it")
+    if item.entries != len(record) or item.head != record.head:
+        raise RecordFileError(number, None, f"closing line of {record.name(by)} counts "
+                              f"{item.entries} entries; the file holds {len(record)}")
+    if list(item.evidence) != [ev.hash for ev in record.evidence]:
+        raise RecordFileError(number, None, f"closing line of {record.name(by)} lists "
+                              f"{len(item.evidence)} evidence lines; the file holds "
+                              f"{len(record.evidence)} others")
+    record.closed_by = by
+
+
 def _header_record(data: Any, genesis_check: Callable[[Record], None] | None) -> Record:
-    header = require(data, _HEADER_SCHEMA, "record file", "header")
-    if header["format"] != FORMAT or header["v"] != 1:
+    header: HeaderLine = conform(data, HeaderLine, "record file", "header")
+    if header.format != FORMAT or header.v != 1:
         raise RecordFileError(1, None, f"not a version 1 {FORMAT} file")
-    seats = header["seats"]
-    nicks = header["nicks"]
-    if not all(isinstance(s, str) for s in seats) or not all(isinstance(n, str) for n in nicks):
-        raise RecordFileError(1, None, "header seats and nicks must be strings")
-    keys = [hex_field(s, 32, "record file", "seat key") for s in seats]
-    record = Record(header["tbl"], keys, nicks, header["genesis"])
+    keys = [bytes.fromhex(s) for s in header.seats]
+    record = Record(header.tbl, keys, list(header.nicks), data["genesis"])
     if genesis_check is not None:
         try:
             genesis_check(record)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -132,7 +133,13 @@ def _key_nonce(dh1: bytes, dh2: bytes, epk: bytes, ad: bytes) -> tuple[bytes, by
 
 
 def seal(
-    sender: Identity, recipient: PublicIdentity, table: str, purpose: str, plaintext: bytes
+    sender: Identity,
+    recipient: PublicIdentity,
+    table: str,
+    purpose: str,
+    plaintext: bytes,
+    *,
+    random_bytes: Callable[[int], bytes] = os.urandom,
 ) -> SealedPayload:
     """Encrypt ``plaintext`` so that only ``recipient`` can open it.
 
@@ -142,6 +149,8 @@ def seal(
         table: the table id.
         purpose: see :data:`PURPOSE`.
         plaintext: at most :data:`MAX_PLAINTEXT` bytes.
+        random_bytes: the source of the ephemeral X25519 key (32 bytes; the protocol core
+            passes its own, so the sans-I/O core draws no randomness of its own).
 
     Raises:
         LocalProtocolError: a bad table id or purpose, a too long plaintext, or a recipient
@@ -151,7 +160,7 @@ def seal(
         raise LocalProtocolError(f"bad table id {table!r} or purpose {purpose!r}")
     if len(plaintext) > MAX_PLAINTEXT:
         raise LocalProtocolError(f"plaintext of {len(plaintext)} bytes exceeds {MAX_PLAINTEXT}")
-    ephemeral = X25519PrivateKey.from_private_bytes(os.urandom(32))
+    ephemeral = X25519PrivateKey.from_private_bytes(random_bytes(32))
     try:
         their = X25519PublicKey.from_public_bytes(recipient.x25519_public)
         dh1 = ephemeral.exchange(their)

@@ -11,256 +11,48 @@ Seat order (``docs/protocol.md``, "Seat order"): members sorted by
 join time, so every peer computes the same order; the first dealer is then drawn from the joint
 randomness (ruling L8-2).
 
-Messages (bodies in :data:`lancards.p2p.wire.MESSAGE_TYPES`): ``table.join`` (guest to host),
+Messages (bodies in :data:`lancards.p2p.schemas.MESSAGE_SCHEMAS`): ``table.join`` (guest to
+host), ``table.port`` (member to host: its listening port; only members' ports are kept),
 ``table.leave`` (either way; from the host it closes the lobby), ``table.roster`` (host to all),
 ``table.start`` (host to all: the statement), ``table.sign`` (each seat to the host),
-``table.started`` (host to all: statement and every signature).
+``table.started`` (host to all: statement and every signature), ``table.addrs`` (host to every
+seat once started: the seated members' addresses, nobody else's).
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any
 
 from lancards.p2p.errors import LocalProtocolError, Reason, TableError
 from lancards.p2p.identity import (
     Identity,
     PublicIdentity,
-    check_nickname,
     describe,
     verify_signature,
 )
-from lancards.p2p.record import Record
-from lancards.p2p.wire import TABLE_ID, Envelope, canonical, hex_field, require, sign_envelope
-
-SEAT_TAG: Final = b"lancards/v1/seat\x00"
-"""Domain tag of the seat order hash."""
-
-START_TAG: Final = b"lancards/v1/table-start\x00"
-"""Domain tag of start statement signatures."""
-
-OptionValue = str | bool | int
-RulesCheck = Callable[[str, Mapping[str, OptionValue]], tuple[dict[str, OptionValue], int, int]]
-"""Validates a game name and its options: returns (all options with defaults, fewest seats,
-most seats); raises ``engine.core.RulesError`` (or any ``Exception``) to refuse."""
-
-_MEMBER_SCHEMA: Final = {"pk": str, "xpk": str, "nick": str}
-_SPEC_SCHEMA: Final = {
-    "tbl": str,
-    "game": str,
-    "options": dict,
-    "host": str,
-    "min_seats": int,
-    "max_seats": int,
-}
-_STATEMENT_SCHEMA: Final = {**_SPEC_SCHEMA, "seats": list}
-
-
-def registry_rules_check(
-    game: str, options: Mapping[str, OptionValue]
-) -> tuple[dict[str, OptionValue], int, int]:
-    """The default :data:`RulesCheck`: the engine's rule-set registry (``engine.options``).
-
-    Raises:
-        engine.core.RulesError: an unknown game, option or value.
-    """
-    from lancards.engine.options import rule_set
-
-    spec = rule_set(game)
-    values = spec.validate(options)
-    spec.make_rules(values)
-    return values, spec.min_players, spec.max_players
-
-
-def new_table_id() -> str:
-    """A fresh random table id: 16 lowercase hex digits."""
-    return os.urandom(8).hex()
-
-
-def member_to_dict(member: PublicIdentity) -> dict[str, str]:
-    """``{"nick", "pk", "xpk"}`` of a member."""
-    return {"pk": member.public_key.hex(), "xpk": member.x25519_public.hex(), "nick": member.nick}
-
-
-def member_from_dict(data: Any, link: str) -> PublicIdentity:
-    """Parse a member.
-
-    Raises:
-        TableError: ``malformed`` fields, keys or nickname.
-    """
-    raw = require(data, _MEMBER_SCHEMA, link, "member", error=TableError)
-    try:
-        nick = check_nickname(raw["nick"])
-    except LocalProtocolError as exc:
-        raise TableError(link, Reason.MALFORMED, str(exc)) from None
-    return PublicIdentity(
-        hex_field(raw["pk"], 32, link, "member key", error=TableError),
-        hex_field(raw["xpk"], 32, link, "member X25519 key", error=TableError),
-        nick,
-    )
-
-
-def seat_order(table: str, members: Sequence[PublicIdentity]) -> tuple[PublicIdentity, ...]:
-    """The members in seat order (see the module docstring)."""
-    prefix = SEAT_TAG + table.encode("ascii")
-    return tuple(sorted(members, key=lambda m: hashlib.sha256(prefix + m.public_key).digest()))
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """What a table plays.
-
-    Attributes:
-        table: the table id.
-        game: the rule set's name (``level8-master``...).
-        options: every rule option, defaults filled in.
-        host: the lobby host's Ed25519 key, 32 bytes.
-        min_seats: the fewest players the game allows.
-        max_seats: the most players the game allows (2 to 6).
-    """
-
-    table: str
-    game: str
-    options: dict[str, OptionValue] = field(hash=False)
-    host: bytes
-    min_seats: int
-    max_seats: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """The spec's wire form."""
-        return {
-            "tbl": self.table,
-            "game": self.game,
-            "options": dict(self.options),
-            "host": self.host.hex(),
-            "min_seats": self.min_seats,
-            "max_seats": self.max_seats,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Any, link: str, schema: Mapping[str, Any] = _SPEC_SCHEMA) -> TableSpec:
-        """Parse the wire form.
-
-        Raises:
-            TableError: ``malformed``.
-        """
-        raw = require(data, schema, link, "table spec", error=TableError)
-        if not TABLE_ID.fullmatch(raw["tbl"]) or not 2 <= raw["min_seats"] <= raw["max_seats"] <= 6:
-            raise TableError(link, Reason.MALFORMED, "table spec has a bad id or seat range")
-        if not all(isinstance(v, (str, bool, int)) for v in raw["options"].values()):
-            raise TableError(link, Reason.MALFORMED, "rule option values must be str, bool or int")
-        host = hex_field(raw["host"], 32, link, "host key", error=TableError)
-        return cls(
-            raw["tbl"], raw["game"], dict(raw["options"]), host, raw["min_seats"], raw["max_seats"]
-        )
-
-
-def start_statement(spec: TableSpec, seats: Sequence[PublicIdentity]) -> dict[str, Any]:
-    """The statement every seated peer signs: the spec and the seats in seat order."""
-    return {**spec.to_dict(), "seats": [member_to_dict(m) for m in seats]}
-
-
-def statement_hash(statement: Mapping[str, Any]) -> str:
-    """SHA-256 of the canonical statement, in hex."""
-    return hashlib.sha256(canonical(dict(statement))).hexdigest()
-
-
-def sign_statement(identity: Identity, statement: Mapping[str, Any]) -> bytes:
-    """This peer's signature of a start statement (64 bytes)."""
-    return identity.sign(START_TAG + canonical(dict(statement)))
-
-
-@dataclass(frozen=True, slots=True)
-class StartedTable:
-    """A table every seated peer has signed into play.
-
-    Attributes:
-        spec: the game, its options and the table id.
-        seats: the players in seat order (2 to 6).
-        statement: the signed start statement.
-        sigs: each seat's signature of it, keyed by the seat's key in hex (128 hex digits).
-    """
-
-    spec: TableSpec
-    seats: tuple[PublicIdentity, ...]
-    statement: dict[str, Any] = field(hash=False)
-    sigs: dict[str, str] = field(hash=False)
-
-    def genesis(self) -> dict[str, Any]:
-        """The record header's ``genesis``: ``{"sigs": {...}, "statement": {...}}``."""
-        return {"statement": self.statement, "sigs": dict(self.sigs)}
-
-    def new_record(self) -> Record:
-        """An empty game record founded on this table."""
-        return Record(
-            self.spec.table,
-            [m.public_key for m in self.seats],
-            [m.nick for m in self.seats],
-            self.genesis(),
-        )
-
-
-def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
-    """Check a start statement and every seated peer's signature of it.
-
-    Raises:
-        TableError: ``malformed`` (fields, seats not in seat order, repeated or too few or too
-            many seats), ``unsigned`` (a seat's signature is missing), ``bad-signature``.
-    """
-    raw = require(statement, _STATEMENT_SCHEMA, link, "start statement", error=TableError)
-    spec = TableSpec.from_dict({k: raw[k] for k in _SPEC_SCHEMA}, link)
-    seats = tuple(member_from_dict(m, link) for m in raw["seats"])
-    keys = [m.public_key for m in seats]
-    if len(set(keys)) != len(keys) or not spec.min_seats <= len(seats) <= spec.max_seats:
-        raise TableError(link, Reason.MALFORMED, f"{len(seats)} seats (or a repeated seat)")
-    if seat_order(spec.table, seats) != seats:
-        raise TableError(link, Reason.MALFORMED, "seats are not in seat order")
-    if not isinstance(sigs, dict) or set(sigs) - {k.hex() for k in keys}:
-        raise TableError(link, Reason.MALFORMED, "signatures must be keyed by seated keys")
-    message = START_TAG + canonical(raw)
-    for member in seats:
-        sig = sigs.get(member.public_key.hex())
-        if not sig:
-            raise TableError(link, Reason.UNSIGNED, f"{member} has not signed the start")
-        if (
-            not isinstance(sig, str)
-            or len(sig) != 128
-            or not verify_signature(
-                member.public_key, bytes.fromhex(sig) if _is_hex(sig) else b"", message
-            )
-        ):
-            raise TableError(link, Reason.BAD_SIGNATURE, f"start signature of {member} is bad")
-    return StartedTable(spec, seats, dict(raw), dict(sigs))
-
-
-def check_record_genesis(record: Record) -> None:
-    """``genesis_check`` for :func:`p2p.record.verify_lines`: the header's genesis is a fully
-    signed start statement whose table, seats and nicknames are the header's.
-
-    Raises:
-        TableError: as :func:`verify_started`, or ``wrong-table`` when the header differs.
-    """
-    genesis = require(
-        record.genesis,
-        {"statement": dict, "sigs": dict},
-        "record file",
-        "genesis",
-        error=TableError,
-    )
-    started = verify_started(genesis["statement"], genesis["sigs"], "record file")
-    if (
-        started.spec.table,
-        tuple(m.public_key for m in started.seats),
-        tuple(m.nick for m in started.seats),
-    ) != (record.table, record.seats, record.nicks):
-        raise TableError("record file", Reason.WRONG_TABLE, "header differs from the statement")
-
-
-def _is_hex(text: str) -> bool:
-    return all(c in "0123456789abcdef" for c in text)
+from lancards.p2p.schemas import TableAddrs, TablePort, conform
+from lancards.p2p.statement import (
+    SEAT_TAG,
+    START_TAG,
+    OptionValue,
+    RulesCheck,
+    StartedTable,
+    TableSpec,
+    _is_hex,
+    check_record_genesis,
+    member_from_dict,
+    member_to_dict,
+    new_table_id,
+    registry_rules_check,
+    seat_order,
+    sign_statement,
+    start_statement,
+    statement_hash,
+    verify_started,
+)
+from lancards.p2p.wire import Envelope, canonical, sign_envelope
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,8 +67,8 @@ class Lobby:
     """One peer's view of a table before it starts (host or guest).
 
     Use :meth:`create` (host) or :meth:`join` (guest). Feed every verified ``table.*`` envelope
-    (after :func:`p2p.wire.decode_envelope` and a :class:`p2p.wire.ReplayGuard`) to
-    :meth:`receive`; send what it returns.
+    (after :func:`lancards.p2p.wire.decode_envelope` and a
+    :class:`lancards.p2p.wire.ReplayGuard`) to :meth:`receive`; send what it returns.
 
     Attributes:
         spec: the table's spec (a guest's is provisional until the first roster).
@@ -296,6 +88,10 @@ class Lobby:
         self._statement: dict[str, Any] | None = None
         self._sigs: dict[str, str] = {}
         self._seq = 0
+        self.ports: dict[bytes, int] = {}
+        """Host: the listening port each member announced (``table.port``); members only."""
+        self.address_book: dict[bytes, tuple[str, int]] = {}
+        """Guest: the seated members' addresses from the host's ``table.addrs``."""
 
     # -- construction ------------------------------------------------------------------------
 
@@ -406,6 +202,7 @@ class Lobby:
         if key == self.me.public_key or all(m.public_key != key for m in self.members):
             return []
         self.members = [m for m in self.members if m.public_key != key]
+        self.ports.pop(key, None)
         self._statement, self._sigs = None, {}
         return [self._roster()]
 
@@ -425,6 +222,8 @@ class Lobby:
         who = self.name(env.sender)
         if env.table != self.spec.table:
             raise TableError(who, Reason.WRONG_TABLE, f"message for table {env.table}")
+        if env.type == "table.addrs":
+            return self._on_addrs(env, who)
         if self.closed or self.started is not None:
             raise TableError(
                 who,
@@ -436,6 +235,7 @@ class Lobby:
             ("table.join", True): self._on_join,
             ("table.leave", True): self._on_leave,
             ("table.sign", True): self._on_sign,
+            ("table.port", True): self._on_port,
             ("table.roster", False): self._on_roster,
             ("table.start", False): self._on_start,
             ("table.started", False): self._on_started,
@@ -486,6 +286,49 @@ class Lobby:
             )
         self.members.append(member)
         return [self._roster()]
+
+    def _on_port(self, env: Envelope, who: str) -> list[Outgoing]:
+        if not any(m.public_key == env.sender for m in self.members):
+            raise TableError(who, Reason.NOT_SEATED, "announces a port but is not at the table")
+        self.ports[env.sender] = conform(env.body, TablePort, who, "table.port",
+                                         error=TableError).port
+        return []
+
+    def _on_addrs(self, env: Envelope, who: str) -> list[Outgoing]:
+        if self.is_host or env.sender != self.spec.host or self.started is None:
+            raise TableError(who, Reason.WRONG_SENDER, "'table.addrs' comes from the host "
+                             "once the table has started")
+        book = conform(env.body, TableAddrs, who, "table.addrs", error=TableError).addrs
+        seated = {m.public_key for m in self.started.seats}
+        keys = {bytes.fromhex(k): v for k, v in book.items()}
+        if set(keys) - seated:
+            raise TableError(who, Reason.NOT_SEATED, "address book names a peer not seated")
+        self.address_book = {k: (host, port) for k, (host, port) in keys.items()}
+        return []
+
+    def address_book_message(
+        self, hosts: Mapping[bytes, str], public_host: str, own: tuple[str, int]
+    ) -> Outgoing:
+        """Host, once started: ``table.addrs`` to every other seat, with the address of every
+        seated member that announced its port (``hosts``: where each connected from; loopback
+        addresses are replaced by ``public_host``). Nobody else is in it.
+
+        Raises:
+            LocalProtocolError: not the host, or the table has not started.
+        """
+        if not self.is_host or self.started is None:
+            raise LocalProtocolError("only the host sends the address book, once started")
+        book: dict[str, list[Any]] = {}
+        for member in self.started.seats:
+            key = member.public_key
+            if key == self.me.public_key:
+                host, port = own
+            elif key in self.ports:
+                host, port = hosts.get(key, "127.0.0.1"), self.ports[key]
+            else:
+                continue
+            book[key.hex()] = [public_host if host.startswith("127.") else host, port]
+        return self._out(self._others(), "table.addrs", {"addrs": book})
 
     def _on_leave(self, env: Envelope, who: str) -> list[Outgoing]:
         if self._statement is not None:
@@ -617,3 +460,26 @@ def start_local(
     statement = start_statement(spec, seats)
     sigs = {m.public_key.hex(): sign_statement(m, statement).hex() for m in members}
     return verify_started(statement, sigs, "local")
+
+
+__all__ = [
+    "SEAT_TAG",
+    "START_TAG",
+    "Lobby",
+    "OptionValue",
+    "Outgoing",
+    "RulesCheck",
+    "StartedTable",
+    "TableSpec",
+    "check_record_genesis",
+    "member_from_dict",
+    "member_to_dict",
+    "new_table_id",
+    "registry_rules_check",
+    "seat_order",
+    "sign_statement",
+    "start_local",
+    "start_statement",
+    "statement_hash",
+    "verify_started",
+]

@@ -13,7 +13,9 @@ message counter for that table, strictly increasing (:class:`ReplayGuard`).
 A receiver decodes with :func:`decode_envelope`, which checks, in this order: size, UTF-8,
 JSON, the envelope's fields and types, the author against the link's authenticated peer, the
 signature, the message type and the body's fields and types. Every rejection is a
-:class:`~p2p.errors.MessageError` naming the link's peer and the :class:`~p2p.errors.Reason`.
+:class:`~lancards.p2p.errors.MessageError` naming the link's peer and the
+:class:`~lancards.p2p.errors.Reason`. Size and nesting depth are checked before parsing, and the
+envelope and every body against its declared schema (:mod:`lancards.p2p.schemas`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any, Final
 
 from lancards.p2p.errors import LocalProtocolError, MessageError, Reason, RemoteProtocolError
 from lancards.p2p.identity import Identity, describe, verify_signature
+from lancards.p2p.schemas import MESSAGE_SCHEMAS, EnvelopeSchema, check_limits, conform
 
 PROTOCOL_VERSION: Final = 1
 """The protocol version in envelopes, the hello handshake and the mDNS TXT key ``v``."""
@@ -50,25 +53,16 @@ FieldType = type | tuple[type, ...]
 Schema = Mapping[str, FieldType]
 """A body schema: field name -> required Python type(s); every field is required, no others."""
 
-MESSAGE_TYPES: Final[Mapping[str, Schema]] = {
-    # Table formation (p2p.table).
-    "table.join": {"nick": str, "xpk": str, "game": str},
-    "table.leave": {},
-    "table.roster": {"version": int, "members": list, "spec": dict},
-    "table.start": {"statement": dict},
-    "table.sign": {"statement_hash": str, "sig": str},
-    "table.started": {"statement": dict, "sigs": dict},
-    # The game record (p2p.record) and private payloads (p2p.sealed).
-    "record.entry": {"entry": dict},
-    "record.evidence": {"first": dict, "second": dict},
-    "sealed": {"payload": dict},
-    # People.
-    "chat": {"text": str},
-}
-"""Every message type this version knows, with its body schema (see ``docs/protocol.md``).
+LINK_ONLY_TYPES: Final = frozenset({"record.ack"})
+"""Message types sent unsigned (``sig`` empty, ``seq`` 0), vouched for only by the
+authenticated link: a forged one can make the receiver send a signed entry it already holds or
+ask for entries, never blame anyone or change a record (``docs/protocol.md`` 11.6). They skip
+the :class:`ReplayGuard`. Signing them cost an Ed25519 signature and verification per
+acknowledgement, the largest cost of consistent broadcast (``docs/benchmarks.md``)."""
 
-The later protocol core extends it by passing its own mapping to :func:`decode_envelope`.
-"""
+MESSAGE_TYPES: Final[Mapping[str, Any]] = MESSAGE_SCHEMAS
+"""Every message type this version knows, with its body schema: the one table of message types
+(:data:`lancards.p2p.schemas.MESSAGE_SCHEMAS`; see ``docs/protocol.md``)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,10 +143,9 @@ def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -
     Raises:
         MessageError: ``oversized`` beyond ``max_size``; ``malformed`` for bad UTF-8, bad JSON,
             a float, NaN or Infinity, an integer beyond +-(2**53 - 1), a duplicate key, or
-            nesting too deep.
+            nesting deeper than :data:`lancards.p2p.schemas.MAX_DEPTH` (checked before parsing).
     """
-    if len(data) > max_size:
-        raise MessageError(sender, Reason.OVERSIZED, f"{len(data)} bytes, limit {max_size}")
+    check_limits(data, sender, max_size=max_size)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -232,17 +225,6 @@ def hex_field(
 # ---------------------------------------------------------------------------------------------
 # Envelopes.
 
-_ENVELOPE_SCHEMA: Final[Schema] = {
-    "v": int,
-    "type": str,
-    "from": str,
-    "tbl": str,
-    "seq": int,
-    "body": dict,
-    "sig": str,
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """One signed message.
@@ -302,12 +284,27 @@ def sign_envelope(
     )
 
 
+def link_envelope(identity: Identity, type: str, table: str, body: Mapping[str, Any]) -> Envelope:
+    """An unsigned envelope of a type in :data:`LINK_ONLY_TYPES` (``seq`` 0, ``sig`` empty).
+
+    Raises:
+        LocalProtocolError: ``type`` must be signed, a bad table id or a body that is not
+            canonical JSON.
+    """
+    if type not in LINK_ONLY_TYPES:
+        raise LocalProtocolError(f"{type!r} messages are signed")
+    if not TABLE_ID.fullmatch(table):
+        raise LocalProtocolError(f"table id {table!r} is not 16 lowercase hex digits")
+    canonical(dict(body))
+    return Envelope(type, identity.public_key, table, 0, dict(body), b"")
+
+
 def decode_envelope(
     data: bytes,
     link: str,
     *,
     expected_sender: bytes | None = None,
-    types: Mapping[str, Schema] = MESSAGE_TYPES,
+    types: Mapping[str, Any] = MESSAGE_TYPES,
     max_size: int = MAX_MESSAGE_BYTES,
 ) -> Envelope:
     """Decode and verify one envelope received over a link.
@@ -316,17 +313,23 @@ def decode_envelope(
         data: the bytes of one message.
         link: the name of the link's authenticated peer (for errors).
         expected_sender: the link's authenticated Ed25519 key; the envelope's author must be it.
-        types: the message types accepted and their body schemas.
+        types: the message types accepted and their body schemas (msgspec structs of
+            :mod:`lancards.p2p.schemas`, or :data:`Schema` field maps).
         max_size: the limit in bytes.
 
     Returns:
         The verified envelope.
 
+    An envelope of a type in :data:`LINK_ONLY_TYPES` with an empty ``sig`` is accepted
+    unsigned when ``expected_sender`` (the authenticated link's key) is given.
+
     Raises:
         MessageError: with reason ``oversized``, ``malformed`` (encoding, JSON, fields, types,
             version), ``wrong-sender``, ``unsigned``, ``bad-signature`` or ``unknown-type``.
     """
-    raw = require(parse_json(data, link, max_size=max_size), _ENVELOPE_SCHEMA, link, "envelope")
+    parsed = parse_json(data, link, max_size=max_size)
+    conform(parsed, EnvelopeSchema, link, "envelope")
+    raw: dict[str, Any] = parsed
     if raw["v"] != PROTOCOL_VERSION:
         raise MessageError(link, Reason.MALFORMED, f"protocol version {raw['v']} is not 1")
     if not _TYPE_NAME.fullmatch(raw["type"]):
@@ -342,6 +345,12 @@ def decode_envelope(
         raise MessageError(
             link, Reason.WRONG_SENDER, f"author {raw['from'][:16]}... is not the link's peer"
         )
+    if raw["sig"] == "" and raw["type"] in LINK_ONLY_TYPES and expected_sender is not None:
+        env = Envelope(raw["type"], sender, raw["tbl"], raw["seq"], raw["body"], b"")
+        if env.type not in types:
+            raise MessageError(link, Reason.UNKNOWN_TYPE, f"message type {env.type!r} is unknown")
+        conform(env.body, types[env.type], link, f"{env.type!r} body")
+        return env
     if raw["sig"] == "":
         raise MessageError(link, Reason.UNSIGNED, "the envelope has an empty signature")
     if not _HEX128.fullmatch(raw["sig"]):
@@ -359,7 +368,10 @@ def decode_envelope(
     schema = types.get(env.type)
     if schema is None:
         raise MessageError(link, Reason.UNKNOWN_TYPE, f"message type {env.type!r} is unknown")
-    require(env.body, schema, link, f"{env.type!r} body")
+    if isinstance(schema, type):
+        conform(env.body, schema, link, f"{env.type!r} body")
+    else:
+        require(env.body, schema, link, f"{env.type!r} body")
     return env
 
 

@@ -4,8 +4,9 @@ Every message is a ``dict`` of strings, ints, ``None`` and lists, so that the pe
 put it on the wire unchanged (``json.dumps(message, sort_keys=True)``). Points are 66 lowercase
 hex characters (SEC 1 compressed), scalars 64, commitments 64. Decoding is strict: a missing or
 extra key, a wrong type, upper-case or odd-length hex, a scalar not below the group order, an
-invalid point or the identity point is an :class:`~p2p.crypto.errors.InvalidMessageError` that
-names the sender. ``docs/mental-poker.md`` lists every field.
+invalid point or the identity point is an
+:class:`~lancards.p2p.crypto.errors.InvalidMessageError` that names the sender.
+``docs/mental-poker.md`` lists every field.
 """
 
 from __future__ import annotations

@@ -79,3 +79,66 @@ def test_audit_rejects_a_file_that_is_not_a_record(tmp_path, capsys):
     path.write_text('{"hello": 1}\n')
     assert main(["audit", str(path)]) == 1
     assert capsys.readouterr().out.startswith("REJECTED: line 1: the header's start statement")
+
+
+# Issue 11, situation 11: the audit reads bytes exactly; an unfinished record has its own
+# exit status; never a traceback.
+
+
+def _audit(tmp_path, data, capsys, name="x.jsonl"):
+    path = tmp_path / name
+    path.write_bytes(data)
+    status = main(["audit", str(path)])
+    return status, capsys.readouterr().out
+
+
+def test_audit_rejects_an_added_or_missing_newline(record_file, tmp_path, capsys):
+    path, _core = record_file
+    data = path.read_bytes()
+    status, out = _audit(tmp_path, data + b"\n", capsys)
+    count = data.count(b"\n")
+    assert status == 1 and out.startswith(f"REJECTED: record file line {count + 1}")
+    assert "the line is empty" in out
+    status, out = _audit(tmp_path, data[:-1], capsys)
+    assert status == 1 and "the last line has no newline" in out
+    lines = data.split(b"\n")
+    status, out = _audit(tmp_path, b"\n".join([*lines[:5], b"", *lines[5:]]), capsys)
+    assert status == 1 and out.startswith("REJECTED: record file line 6: the line is empty")
+
+
+def test_audit_of_a_record_cut_at_a_line_boundary_is_unfinished(record_file, tmp_path, capsys):
+    path, _core = record_file
+    lines = path.read_bytes().split(b"\n")[:-1]
+    status, out = _audit(tmp_path, b"".join(line + b"\n" for line in lines[:40]), capsys)
+    assert status == 3
+    assert out.startswith("UNFINISHED: level8, 39 entries verified; the record stops after "
+                          "line 40 without its signed closing line")
+    status, out = _audit(tmp_path, b"".join(line + b"\n" for line in lines[:-1]), capsys)
+    assert status == 3 and "without its signed closing line" in out
+
+
+def test_audit_rejects_a_deeply_nested_header_without_a_traceback(tmp_path, capsys):
+    status, out = _audit(tmp_path, b"[" * 100_000 + b"]" * 100_000 + b"\n", capsys)
+    assert status == 1 and out.startswith("REJECTED: line 1:") and "nested" in out
+    header = b'{"format":"lancards-record","genesis":' + b"[" * 5000 + b"]" * 5000 + b"}\n"
+    status, out = _audit(tmp_path, header, capsys)
+    assert status == 1 and "nested" in out
+
+
+def test_audit_rejects_any_changed_added_or_removed_byte(record_file, tmp_path, capsys):
+    import random
+
+    path, _core = record_file
+    data = path.read_bytes()
+    rng = random.Random(11)
+    for _ in range(4):
+        pos = rng.randrange(len(data))
+        changed = bytearray(data)
+        changed[pos] = (changed[pos] + 1 + rng.randrange(254)) % 256
+        added = data[:pos] + bytes([rng.randrange(256)]) + data[pos:]
+        removed = data[:pos] + data[pos + 1:]
+        for variant in (bytes(changed), added, removed):
+            status, out = _audit(tmp_path, variant, capsys)
+            assert status in (1, 3) and "Traceback" not in out, (pos, out)
+            if variant[-1:] == b"\n" and variant.count(b"\n") == data.count(b"\n"):
+                assert status == 1, (pos, out)  # same lines, one differs: REJECTED

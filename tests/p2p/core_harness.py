@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -9,6 +10,7 @@ from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.identity import Identity
 from lancards.p2p.table import StartedTable, start_local
+from lancards.p2p.wire import sign_envelope
 
 NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
 
@@ -76,3 +78,79 @@ def make_cores(n: int, game: str = "level8-master", *, seed: str = "s",
         core.bot = core.game.bot()
         cores.append(core)
     return cores, Network(cores)
+
+
+# ---------------------------------------------------------------------------------------------
+# A hostile seat that forks the record: one signed entry to some peers, another to the others.
+
+
+def entry_of(data: bytes) -> dict[str, Any] | None:
+    """The entry inside a ``record.entry`` envelope's bytes, else ``None``."""
+    env = json.loads(data)
+    return env["body"]["entry"] if env.get("type") == "record.entry" else None
+
+
+def twin_entry(core: GameCore, lines: Sequence[tuple[str, dict[str, Any]]], seq: int,
+               original: dict[str, Any]) -> dict[str, Any] | None:
+    """Another validly signed entry number ``seq`` by ``core``'s seat: a twin of the seat is
+    restored from what it persisted before that entry and makes its own (other randomness, or
+    another legal move). ``None`` when the twin makes the very same entry."""
+    secret = int(next(line["x"] for kind, line in lines if kind == "secret"), 16)
+    twin = GameCore(core.me, core.table, SeededRandomBytes(f"twin-{seq}"), secret_key=secret)
+    outputs = twin.restore(list(lines))
+    if twin.expected() == (twin.seat, "action") and len(twin.record) == seq:
+        played = original["payload"].get("a")
+        other = [a for a in twin.legal_actions()
+                 if twin.game.format_action(twin.game.public_action(a)) != played]
+        if other:
+            outputs += twin.submit(other[0])
+    for out in outputs:
+        if isinstance(out, Send) and out.to is None:
+            entry = entry_of(out.data)
+            if entry is not None and entry["seq"] == seq and entry != original:
+                return entry
+    return None
+
+
+class ForkingNetwork(Network):
+    """A network where seat ``hostile`` forks at its first entry numbered ``at`` or later:
+    the peers in ``group_b`` receive a twin entry, the others the original."""
+
+    def __init__(self, cores: Sequence[GameCore], hostile: int, at: int,
+                 group_b: Sequence[int]) -> None:
+        super().__init__(cores)
+        self.hostile = cores[hostile]
+        self.at = at
+        self.group_b = {cores[i].me.public_key for i in group_b}
+        self.fork: tuple[dict[str, Any], dict[str, Any]] | None = None
+
+    def post(self, sender: bytes, outputs: Sequence[Output]) -> None:
+        if sender != self.hostile.me.public_key or self.fork is not None:
+            super().post(sender, outputs)
+            return
+        lines = list(self.persisted[sender])
+        for out in outputs:
+            if isinstance(out, Persist):
+                if out.kind == "entry" and out.line["seq"] >= self.at:
+                    break
+                lines.append((out.kind, out.line))
+        for i, out in enumerate(outputs):
+            if not isinstance(out, Send) or out.to is not None:
+                continue
+            entry = entry_of(out.data)
+            if entry is None or entry["seq"] < self.at:
+                continue
+            twin = twin_entry(self.hostile, lines, entry["seq"], entry)
+            if twin is None:
+                continue
+            self.fork = (entry, twin)
+            env = json.loads(out.data)
+            forged = sign_envelope(self.hostile.me, "record.entry", env["tbl"], env["seq"],
+                                   {"entry": twin}).encode()
+            super().post(sender, outputs[:i])
+            for key in self.cores:
+                if key != sender:
+                    self.queue.append((sender, key, forged if key in self.group_b else out.data))
+            super().post(sender, outputs[i + 1:])
+            return
+        super().post(sender, outputs)
