@@ -50,7 +50,7 @@ from lancards.p2p.discovery import (
 )
 from lancards.p2p.errors import LocalProtocolError, PeerError, RemoteProtocolError
 from lancards.p2p.identity import Identity, describe
-from lancards.p2p.node import PeerAddress, PeerNode
+from lancards.p2p.node import PeerAddress, PeerNode, drive_bot
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import Lobby, Outgoing, StartedTable, verify_started
 from lancards.p2p.transport import (
@@ -609,26 +609,29 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     tracker = RoundTracker(names)
     bot = core.game.bot()
     cheated = False
+
+    def act(action: Any) -> None:
+        nonlocal cheated
+        if (cheat == "swap-claim" and not cheated and type(action).__name__ == "Discard"
+                and not core.deck.is_public(action.card.slot)):
+            cheated = True  # a card still hidden: its opening will contradict the claim
+            node.handle(_forge_swapped_discard(core, action))
+            return
+        node.submit(action)
+
+    def report() -> None:
+        for line in tracker.observe(core.game.name, core.game.view(core.state, None)):
+            print(line.summary, flush=True)
+
+    if not quiet:
+        node.on_change = report
     run = asyncio.create_task(node.run(linger=1.5, restored=restored))
+    driver = asyncio.create_task(
+        drive_bot(node, lambda legal: bot.choose(core.state, core.seat, legal), act=act))
     try:
-        while not run.done():
-            await asyncio.sleep(0.01)
-            if not quiet:
-                for report in tracker.observe(core.game.name, core.game.view(core.state, None)):
-                    print(report.summary, flush=True)
-            legal = core.legal_actions()
-            if not legal or core.pending_action is not None:
-                continue
-            action = bot.choose(core.state, core.seat, legal)
-            if (cheat == "swap-claim" and not cheated and type(action).__name__ == "Discard"
-                    and not core.deck.is_public(action.card.slot)):
-                cheated = True  # a card still hidden: its opening will contradict the claim
-                node.handle(_forge_swapped_discard(core, action))
-                continue
-            with contextlib.suppress(Exception):
-                node.submit(action)
         await run
     finally:
+        driver.cancel()
         if args.record and len(core.record):
             core.record.write(args.record)
         if node.store is not None and len(core.record):

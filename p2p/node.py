@@ -15,10 +15,11 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
+from lancards.engine.core import EngineError
 from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
-from lancards.p2p.errors import PeerError, TransportError
+from lancards.p2p.errors import LocalProtocolError, PeerError, TransportError
 from lancards.p2p.store import TableStore
 from lancards.p2p.transport import Connected, Disconnected, Mesh, Received, Rejected
 
@@ -92,6 +93,7 @@ class PeerNode:
         self._others = [m.public_key for m in core.players if m.public_key != core.me.public_key]
         mesh.admit(self._others)  # a seated member may (re)connect at any time
         self._stop = asyncio.Event()
+        self._changed = asyncio.Event()  # set after every batch of outputs and on stop
         self.timings: TextIO | None = None
         self._dealt = False
         self._clock = time.monotonic
@@ -141,8 +143,23 @@ class PeerNode:
             if to_act is not None and to_act >= 0 and self.core.hand_ready():
                 self._dealt = True
                 self._timing({"dealt": True})
+        self._changed.set()
         if self.on_change is not None:
             self.on_change()
+
+    async def next_turn(self) -> Sequence[Any]:
+        """Wait until this seat is to move: it has legal actions and no move of its own is
+        still in flight; returns them. Returns an empty list once the game is over, the table
+        halted, or :meth:`stop` was called. Woken by every batch of outputs (no polling): the
+        one way bots are driven (:func:`drive_bot`)."""
+        while True:
+            if self.over() or self._stop.is_set():
+                return []
+            legal = self.core.legal_actions()
+            if legal and self.core.pending_action is None:
+                return legal
+            self._changed.clear()
+            await self._changed.wait()
 
     def _timing(self, item: dict[str, object]) -> None:
         """Append a timestamped line to the timings file (benchmarks only)."""
@@ -201,8 +218,9 @@ class PeerNode:
         return self.core.halted is not None or self.core.to_act() is None
 
     def stop(self) -> None:
-        """Ask :meth:`run` to return."""
+        """Ask :meth:`run` to return (and :meth:`next_turn` waiters to give up)."""
         self._stop.set()
+        self._changed.set()
 
     async def run(self, *, restored: bool = False, linger: float = 1.0,
                   deadline: float | None = None) -> None:
@@ -260,3 +278,32 @@ class PeerNode:
             self.store.close()
         if self.timings is not None:
             self.timings.close()
+
+
+async def drive_bot(
+    node: PeerNode,
+    choose: Callable[[Sequence[Any]], Any],
+    *,
+    delay: float = 0.0,
+    act: Callable[[Any], None] | None = None,
+) -> None:
+    """Play ``node``'s seat with a bot until the game ends or the node stops: at each turn
+    (:meth:`PeerNode.next_turn`) wait ``delay`` seconds (a person's pace; 0 for none), ask
+    ``choose(legal)`` for a move and play it with ``act`` (default :meth:`PeerNode.submit`).
+    A move refused by the core (the state moved on meanwhile) is dropped; the next turn asks
+    again."""
+    play = node.submit if act is None else act
+    while True:
+        legal = await node.next_turn()
+        if not legal:
+            return
+        if delay:
+            await asyncio.sleep(delay)
+            legal = node.core.legal_actions()
+            if not legal or node.core.pending_action is not None:
+                continue
+        try:
+            play(choose(legal))
+        except (EngineError, LocalProtocolError):
+            node._changed.clear()  # refused: wait for the state to move before asking again
+            await node._changed.wait()

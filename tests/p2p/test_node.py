@@ -128,3 +128,51 @@ def test_a_peer_awaited_for_its_move_is_named_with_what_it_owes():
     wait = node.waiting()
     assert wait is not None and wait.connected and wait.seconds >= 6
     assert other is not None
+
+
+def test_drive_bot_asks_each_bot_once_per_turn_and_finishes_the_game(tmp_path):
+    """The one bot driver (``drive_bot`` over ``PeerNode.next_turn``) is woken by the node's
+    outputs, never by a timer: each seat's bot is asked exactly once per move it makes."""
+    from lancards.p2p.node import drive_bot
+
+    async def play():
+        ids, table = make_table(3, "eights")
+        nodes = []
+        for i, me in enumerate(ids):
+            core = GameCore(me, table, SeededRandomBytes(f"drive-{i}"))
+            mesh = Mesh(me, CONFIG)
+            await mesh.start("127.0.0.1", 0)
+            nodes.append(PeerNode(core, mesh, TableStore(tmp_path / f"peer{i}")))
+        addresses = {n.core.me.public_key: PeerAddress("127.0.0.1", n.mesh.port) for n in nodes}
+        asked = [0] * len(nodes)
+
+        def chooser(node, seat):
+            bot = node.core.game.bot()
+
+            def choose(legal):
+                asked[seat] += 1
+                return bot.choose(node.core.state, node.core.seat, legal)
+            return choose
+
+        try:
+            for node in nodes:
+                node.connect(addresses)
+            drivers = [asyncio.create_task(drive_bot(n, chooser(n, i)))
+                       for i, n in enumerate(nodes)]
+            async with asyncio.timeout(240):
+                await asyncio.gather(*(node.run(linger=0.5) for node in nodes))
+                await asyncio.gather(*drivers)  # each returns by itself once the game is over
+        finally:
+            for node in nodes:
+                await node.close()
+        return nodes, asked
+
+    nodes, asked = asyncio.run(play())
+    cores = [node.core for node in nodes]
+    assert cores[0].game.outcome(cores[0].state) is not None
+    assert len({tuple(e.hash for e in c.record.entries) for c in cores}) == 1
+    moves = [sum(1 for e in cores[0].record.entries
+                 if e.payload.get("t") == "action" and cores[0].seat_of(e.author) == seat)
+             for seat in range(3)]
+    assert asked == moves
+    assert min(moves) > 20
