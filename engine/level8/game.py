@@ -214,7 +214,7 @@ class Level8Game:
 
         :class:`~lancards.engine.core.Leave` is legal at any moment before the game is over
         for a seat that has not left (rulings D-1 to D-4,
-        :func:`lancards.engine.level8.steps.do_leave`)."""
+        :func:`lancards.engine.level8.leaving.do_leave`)."""
         steps.step(state, action)
 
     def apply(self, state: Level8State, action: Action) -> Level8State:
