@@ -222,7 +222,7 @@ def run_resume(args: argparse.Namespace) -> int:
     import json as _json
 
     if _json.loads((folder / "table.json").read_text("utf-8")).get("mode") == "remote":
-        from lancards.cli.host_join import resume_remote
+        from lancards.cli.started_table import resume_remote
         from lancards.p2p.identity import load_or_create_identity
 
         return asyncio.run(resume_remote(folder, load_or_create_identity(), args))
