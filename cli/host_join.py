@@ -286,10 +286,13 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     bots = [await _start_bot_joiner(i, lobby, me, port, args) for i in range(args.bots)]
     others = args.players - 1
     first = advertiser.advert.addresses[0]
-    print(f"table {lobby.spec.table} ({spec.name}): waiting for {others} "
-          f"player{'s' if others != 1 else ''}; "
-          f"they run: lancards join, or lancards join --game {spec.name} "
-          f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}", flush=True)
+    target = f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}"
+    print(f"table {lobby.spec.table} · {spec.name} · {args.players} seats · host "
+          f"{describe(me.public_key, me.nick)}\n"
+          f"waiting for {others} player{'s' if others != 1 else ''}; on this network they run:\n"
+          f"    lancards join\n"
+          f"  or, where the network blocks mDNS:\n"
+          f"    lancards join --game {spec.name} {target}", flush=True)
     if len(advertiser.advert.addresses) > 1:
         print(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}", flush=True)
     down: dict[bytes, float] = {}  # guests whose link dropped, since when

@@ -86,6 +86,20 @@ def public_summary(state: Any) -> str:
         f"totals {totals}"
 
 
+def _told(observer: Any, before: Any, notation: str, names: list[str]) -> list[str]:
+    """A move of the record in words, cards by name as a spectator sees them
+    (:func:`lancards.cli.tui.narrate.narrate`); the record's notation if it cannot be told."""
+    from lancards.cli.tui.narrate import narrate
+    from lancards.engine.core import EngineError
+
+    game = observer.game
+    try:
+        action = game.parse_action(notation)
+        return narrate(game.name, before, action, observer.state, names, -1) or [notation]
+    except (EngineError, LookupError, TypeError, ValueError):
+        return [notation]
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from lancards.engine.position import write_position
     from lancards.p2p.core import GameCore
@@ -106,12 +120,14 @@ def run_replay(args: argparse.Namespace) -> int:
         if item.get("kind") != "entry":
             continue
         entry = Entry.from_dict(item["entry"], "record file")
+        before = observer.state
         record.append(entry, observer.validator("record file"))
         payload = entry.payload
         author = names[record.seat_of(entry.author) or 0]
         if payload.get("t") == "action":
             move += 1
-            print(f"{move:4d}  {author:>10}  {payload['a']}")
+            for sentence in _told(observer, before, str(payload["a"]), names):
+                print(f"{move:4d}  {sentence}")
             print(f"      {public_summary(observer.state)}")
             if args.positions:
                 print(write_position(observer.game, observer.state))

@@ -94,8 +94,8 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
             raise RecordFileError(1, None, "the file is empty")
         table = header_table(lines[0])
     except PeerError as exc:
-        return AuditReport(False, error=f"line 1: the header's start statement does not verify: "
-                           f"{exc}")
+        return AuditReport(False, error="record file line 1: not a lancards game record (its "
+                           f"first line must be the signed start of a table): {exc}")
     report = AuditReport(False, game=table.spec.game, names=[str(m) for m in table.seats])
     try:
         observer = GameCore.observer(table)

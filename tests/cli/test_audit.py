@@ -54,8 +54,18 @@ def test_audit_json_and_replay(record_file, capsys):
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     actions = [e.payload["a"] for e in core.record.entries if e.payload["t"] == "action"]
-    moves = [line.split(None, 2)[2] for line in out if line[:4].strip().isdigit()]
-    assert moves == actions
+    told = [(int(line[:4]), line[6:]) for line in out if line[:4].strip().isdigit()]
+    # Every move told in words, in order, cards by name: never a slot number (issue 15).
+    assert sorted({n for n, _ in told}) == list(range(1, len(actions) + 1))
+    assert [n for n, _ in told] == sorted(n for n, _ in told)
+    assert not any("#" in text for _, text in told)
+    names = [m.nick for m in core.players]
+    for number, notation in enumerate(actions, start=1):
+        seat = int(notation.split(":")[0])
+        sentences = [text for n, text in told if n == number]
+        assert sentences[0].lower().startswith(names[seat].lower()), (notation, sentences)
+        if notation.endswith(": draw"):
+            assert sentences[0].lower() == f"{names[seat]} drew from the draw pile".lower()
     summaries = [line.strip() for line in out if line.startswith("      round ")]
     assert len(summaries) == len(actions)
     final = core.game.view(core.state, None)
@@ -142,3 +152,18 @@ def test_audit_rejects_any_changed_added_or_removed_byte(record_file, tmp_path, 
             assert status in (1, 3) and "Traceback" not in out, (pos, out)
             if variant[-1:] == b"\n" and variant.count(b"\n") == data.count(b"\n"):
                 assert status == 1, (pos, out)  # same lines, one differs: REJECTED
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (b"root:x:0:0:root:/root:/bin/bash\n", "record file line 1: not a lancards game record"),
+    (bytes(range(256)) + b"\n", "record file line 1: "),
+])
+def test_audit_of_a_file_that_is_no_record_says_so_in_one_line(tmp_path, capsys, content,
+                                                               words):
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(content)
+    assert main(["audit", str(path)]) == 1
+    out = capsys.readouterr().out.strip()
+    assert out.startswith(f"REJECTED: {words}"), out
+    assert len(out.splitlines()) == 1
+    assert "Traceback" not in out and "codec" not in out

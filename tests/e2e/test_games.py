@@ -88,8 +88,8 @@ def master_game(module_lan: Lan, tmp_path_factory: pytest.TempPathFactory,
     host.start(["host", "--game", "level8-master", "--players", "4", "--autoplay", "--name",
                 host.nick, "--interface", host.address, "--record", str(host.record)])
     wait_for(lambda: "waiting for" in host.output(), 30, "the host did not advertise", [host])
-    line = host.output().split("waiting for", 1)[1].splitlines()[0]
-    table, port = re.findall(r"(\w{16})@[\d.]+:(\d+)", line)[0]
+    line = host.output().split("waiting for", 1)[1]
+    table, port = re.findall(r"lancards join --game \S+ (\w{16})@[\d.]+:(\d+)", line)[0]
     instance = f"{table}-{host.public_key()[:8]}._lancards._tcp.local"
     # A multicast query from a port other than 5353 gets a legacy unicast answer (RFC 6762
     # section 6.7) from the host's own address, which dig (BIND 9.16+, connected UDP socket)

@@ -49,8 +49,8 @@ def start_host(peer: Peer, args: list[str]) -> tuple[str, str]:
     """Start a host; (table id, the address it prints for joins by address)."""
     peer.start(args)
     wait_for(lambda: "waiting for" in peer.output(), 30, "the host did not advertise", [peer])
-    line = peer.output().split("waiting for", 1)[1].splitlines()[0]
-    match = re.search(r"(\w{16})@(\[[^\]]+\]|[^:\s]+):(\d+)", line)
+    line = peer.output().split("waiting for", 1)[1]
+    match = re.search(r"lancards join --game \S+ (\w{16})@(\[[^\]]+\]|[^:\s]+):(\d+)", line)
     assert match, line
     return match.group(1), match.group(2)
 
