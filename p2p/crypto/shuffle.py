@@ -158,59 +158,10 @@ def gen_shuffle_proof(
         public_key: the joint key.
         random_bytes: the source of every random scalar.
     """
-    n = len(inputs)
-    psi = witness.permutation
-    h = chain_generator(context.game_id)
-    hs = shuffle_generators(context.game_id, n)
-    # GenPermutationCommitment (Algorithm 4.2): c_{psi(i)} = r_{psi(i)}*G + h_i.
-    r = [random_scalar(random_bytes) for _ in range(n)]
-    commitments: list[Point] = [G] * n
-    for i, j in enumerate(psi):
-        commitments[j] = mul_base(r[j]) + hs[i]
-    transcript, u = _challenges_u(context, public_key, inputs, outputs, commitments)
-    u_prime = [u[j] for j in psi]
-    # GenCommitmentChain (Algorithm 4.3): ĉ_i = r̂_i*G + u'_i*ĉ_{i-1}, ĉ_0 = h.
-    r_hat = [random_scalar(random_bytes) for _ in range(n)]
-    chain: list[Point] = []
-    previous = h
-    for i in range(n):
-        previous = mul_base(r_hat[i]) + previous * u_prime[i]
-        chain.append(previous)
-    w1, w2, w3, w4 = (random_scalar(random_bytes) for _ in range(4))
-    w_hat = [random_scalar(random_bytes) for _ in range(n)]
-    w_prime = [random_scalar(random_bytes) for _ in range(n)]
-    t1 = mul_base(w1)
-    t2 = mul_base(w2)
-    t3 = mul_base(w3) + linear_combination(w_prime, hs)
-    t41 = point_sum((public_key * -w4, linear_combination(w_prime, [e.a for e in outputs])))
-    t42 = point_sum((mul_base(-w4), linear_combination(w_prime, [e.b for e in outputs])))
-    chain_before = [h, *chain[:-1]]
-    t_hat = [mul_base(w_hat[i]) + chain_before[i] * w_prime[i] for i in range(n)]
-    c = _challenge_c(transcript, chain, (t1, t2, t3, t41, t42), t_hat)
-    # Responses.
-    r_bar = sum(r) % ORDER
-    v = [1] * n  # v_i = prod_{k > i} u'_k
-    for i in range(n - 2, -1, -1):
-        v[i] = u_prime[i + 1] * v[i + 1] % ORDER
-    r_chain = sum(rh * vi for rh, vi in zip(r_hat, v, strict=True)) % ORDER
-    r_tilde = sum(rj * uj for rj, uj in zip(r, u, strict=True)) % ORDER
-    r_reenc = sum(rj * uj for rj, uj in zip(witness.randomness, u, strict=True)) % ORDER
-    return ShuffleProof(
-        commitments=tuple(commitments),
-        chain=tuple(chain),
-        t1=t1,
-        t2=t2,
-        t3=t3,
-        t41=t41,
-        t42=t42,
-        t_hat=tuple(t_hat),
-        s1=(w1 - c * r_bar) % ORDER,
-        s2=(w2 - c * r_chain) % ORDER,
-        s3=(w3 - c * r_tilde) % ORDER,
-        s4=(w4 - c * r_reenc) % ORDER,
-        s_hat=tuple((w_hat[i] - c * r_hat[i]) % ORDER for i in range(n)),
-        s_prime=tuple((w_prime[i] - c * u_prime[i]) % ORDER for i in range(n)),
+    prepared = _prepare_proof(
+        context.game_id, public_key, witness, (), random_bytes
     )
+    return _prove(context, inputs, outputs, prepared)
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +194,7 @@ class PreparedShuffle:
     @property
     def size(self) -> int:
         """``n``, the number of cards this preparation shuffles."""
-        return len(self.pairs)
+        return len(self.witness.permutation)
 
 
 def prepare_shuffle(
@@ -266,10 +217,25 @@ def prepare_shuffle(
     permutation = random_permutation(n, random_bytes)
     randomness = tuple(random_scalar(random_bytes) for _ in range(n))
     pairs = tuple((public_key * rj, mul_base(rj)) for rj in randomness)
+    return _prepare_proof(
+        game_id, public_key, ShuffleWitness(permutation, randomness), pairs, random_bytes
+    )
+
+
+def _prepare_proof(
+    game_id: str,
+    public_key: Point,
+    witness: ShuffleWitness,
+    pairs: tuple[tuple[Point, Point], ...],
+    random_bytes: RandomBytes,
+) -> PreparedShuffle:
+    """The proof's offline part for a drawn permutation and randomness (GenPermutationCommitment
+    and every random scalar of GenShuffleProof, in its order)."""
+    n = len(witness.permutation)
     hs = shuffle_generators(game_id, n)
     r = tuple(random_scalar(random_bytes) for _ in range(n))
     commitments: list[Point] = [G] * n
-    for i, j in enumerate(permutation):
+    for i, j in enumerate(witness.permutation):
         commitments[j] = mul_base(r[j]) + hs[i]
     r_hat = tuple(random_scalar(random_bytes) for _ in range(n))
     w1, w2, w3, w4 = (random_scalar(random_bytes) for _ in range(4))
@@ -278,7 +244,7 @@ def prepare_shuffle(
     return PreparedShuffle(
         game_id=game_id,
         public_key=public_key,
-        witness=ShuffleWitness(permutation, randomness),
+        witness=witness,
         pairs=pairs,
         r=r,
         commitments=tuple(commitments),
@@ -320,13 +286,24 @@ def finish_shuffle(
             f"the preparation is for {prepared.size} cards of game {prepared.game_id!r}, "
             f"not {n} of {context.game_id!r}"
         )
-    public_key = prepared.public_key
-    psi = prepared.witness.permutation
     reencrypted = [
         Ciphertext(e.a + pk_part, e.b + g_part)
         for e, (pk_part, g_part) in zip(inputs, prepared.pairs, strict=True)
     ]
-    outputs = [reencrypted[j] for j in psi]
+    outputs = [reencrypted[j] for j in prepared.witness.permutation]
+    return outputs, _prove(context, inputs, outputs, prepared)
+
+
+def _prove(
+    context: ProofContext,
+    inputs: Sequence[Ciphertext],
+    outputs: Sequence[Ciphertext],
+    prepared: PreparedShuffle,
+) -> ShuffleProof:
+    """GenShuffleProof's online part (Algorithm 4.4 from the challenges ``u`` on)."""
+    n = len(inputs)
+    public_key = prepared.public_key
+    psi = prepared.witness.permutation
     h = chain_generator(context.game_id)
     transcript, u = _challenges_u(context, public_key, inputs, outputs, prepared.commitments)
     u_prime = [u[j] for j in psi]
@@ -350,7 +327,7 @@ def finish_shuffle(
     r_chain = sum(rh * vi for rh, vi in zip(r_hat, v, strict=True)) % ORDER
     r_tilde = sum(rj * uj for rj, uj in zip(r, u, strict=True)) % ORDER
     r_reenc = sum(rj * uj for rj, uj in zip(prepared.witness.randomness, u, strict=True)) % ORDER
-    proof = ShuffleProof(
+    return ShuffleProof(
         commitments=prepared.commitments,
         chain=tuple(chain),
         t1=prepared.t1,
@@ -366,7 +343,6 @@ def finish_shuffle(
         s_hat=tuple((w_hat[i] - c * r_hat[i]) % ORDER for i in range(n)),
         s_prime=tuple((w_prime[i] - c * u_prime[i]) % ORDER for i in range(n)),
     )
-    return outputs, proof
 
 
 def check_shuffle_proof(
