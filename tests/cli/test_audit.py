@@ -88,7 +88,8 @@ def test_audit_rejects_a_file_that_is_not_a_record(tmp_path, capsys):
     path = tmp_path / "x.jsonl"
     path.write_text('{"hello": 1}\n')
     assert main(["audit", str(path)]) == 1
-    assert capsys.readouterr().out.startswith("REJECTED: line 1: the header's start statement")
+    assert capsys.readouterr().out.startswith("REJECTED: record file line 1: not a lancards game "
+                                              "record")
 
 
 # Issue 11, situation 11: the audit reads bytes exactly; an unfinished record has its own
@@ -129,7 +130,7 @@ def test_audit_of_a_record_cut_at_a_line_boundary_is_unfinished(record_file, tmp
 
 def test_audit_rejects_a_deeply_nested_header_without_a_traceback(tmp_path, capsys):
     status, out = _audit(tmp_path, b"[" * 100_000 + b"]" * 100_000 + b"\n", capsys)
-    assert status == 1 and out.startswith("REJECTED: line 1:") and "nested" in out
+    assert status == 1 and out.startswith("REJECTED: record file line 1:") and "nested" in out
     header = b'{"format":"lancards-record","genesis":' + b"[" * 5000 + b"]" * 5000 + b"}\n"
     status, out = _audit(tmp_path, header, capsys)
     assert status == 1 and "nested" in out
