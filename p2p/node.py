@@ -191,7 +191,7 @@ class PeerNode:
         if seat == self.core.seat:
             if kind != "action" or self.core.hand_ready():
                 return None
-            owing = sorted({d.seat for d in self.core.deck.owed()
+            owing = sorted({d.seat for d in self.core.deck.debts()
                             if d.kind == "shares" and d.recipient == self.core.seat
                             and d.seat != self.core.seat})
             if not owing:

@@ -110,14 +110,14 @@ class Outbound(CoreParts):
         self._send(self.players[recipient].public_key, "sealed", {"payload": payload.to_dict()})
 
     def _send_owed_private(self) -> None:
-        for debt in self.deck.owed():
+        for debt in self.deck.debts():
             if debt.kind == "shares" and debt.seat == self.seat and debt.recipient is not None \
                     and debt.recipient not in (PUBLIC, self.seat):
                 self._send_shares(debt.recipient, debt.slots)
 
     def _make_payload(self, kind: EntryKind) -> dict[str, Any] | None:
         if kind is EntryKind.KEY:
-            debts = [d for d in self.deck.owed() if d.seat == self.seat]
+            debts = [d for d in self.deck.debts() if d.seat == self.seat]
             if not debts:
                 return None
             if debts[0].kind == "key_commit":

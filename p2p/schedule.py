@@ -77,7 +77,7 @@ def next_author(
     """The seat that must append the next entry and its kind, or ``None`` (game over, or
     nothing is due until private shares arrive)."""
     if deck.joint_key is None:
-        debts = deck.owed()
+        debts = deck.debts()
         return (min(d.seat for d in debts), EntryKind.KEY) if debts else None
     to_act = game.to_act(state)
     if to_act is None:
@@ -92,7 +92,7 @@ def next_author(
         seat = holder(request.slot)
         if seat is not None:
             return seat, EntryKind.OPEN
-        debts = [d for d in deck.owed() if d.kind == "shares" and d.recipient == PUBLIC]
+        debts = [d for d in deck.debts() if d.kind == "shares" and d.recipient == PUBLIC]
         return (min(d.seat for d in debts), EntryKind.SHARES) if debts else None
     return None
 
@@ -100,7 +100,7 @@ def next_author(
 def private_debts(deck: DeckCoordinator, me: Seat) -> list[Waiting]:
     """The seats that still owe this seat decryption shares for its own cards."""
     out = []
-    for debt in deck.owed():
+    for debt in deck.debts():
         if debt.kind == "shares" and debt.recipient == me and debt.seat != me:
             cards = ", ".join(f"#{s}" for s in debt.slots[:6])
             more = "..." if len(debt.slots) > 6 else ""

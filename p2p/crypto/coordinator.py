@@ -203,7 +203,7 @@ class DeckCoordinator(Departures):
         """True if this seat knows the hidden card in ``slot`` and holds every other share."""
         return self._table.can_open(slot)
 
-    def owed(self) -> list[Debt]:
+    def debts(self) -> list[Debt]:
         """What is owed by whom, as far as this seat can know, sorted.
 
         Key and shuffle debts are known to all. Shares owed to a holder other than this seat

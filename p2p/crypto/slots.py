@@ -45,7 +45,7 @@ class Slot:
 
 
 @dataclass(slots=True)
-class Reveal:
+class RevealProgress:
     """One (slot, recipient) pair: requested by the engine? our share sent? shares received."""
 
     requested: bool = False
@@ -85,7 +85,7 @@ class SlotTable:
         self._events = events
         self._current_epoch = current_epoch
         self.slots: dict[SlotId, Slot] = {}
-        self.reveals: dict[tuple[SlotId, Seat], Reveal] = {}
+        self.reveals: dict[tuple[SlotId, Seat], RevealProgress] = {}
         self.present: list[Seat] = list(range(params.n_seats))
         """The seats whose key shares still encrypt the deck (all, until somebody leaves)."""
 
@@ -146,7 +146,7 @@ class SlotTable:
         return False
 
     def share_debts(self) -> list[Debt]:
-        """Shares owed, as far as this seat knows (see ``DeckCoordinator.owed``), sorted."""
+        """Shares owed, as far as this seat knows (see ``DeckCoordinator.debts``), sorted."""
         owed: dict[tuple[Seat, Seat], list[SlotId]] = {}
         for (slot, recipient), reveal in self.reveals.items():
             if not reveal.requested or self.slots[slot].public:
@@ -176,7 +176,7 @@ class SlotTable:
         for slot in slot_list:
             self.hidden(slot)
         for slot in slot_list:
-            self.reveals.setdefault((slot, recipient), Reveal()).requested = True
+            self.reveals.setdefault((slot, recipient), RevealProgress()).requested = True
             self._complete(slot, recipient)
 
     def owes(self, slot: SlotId, recipient: Seat) -> bool:
@@ -272,7 +272,7 @@ class SlotTable:
             self._check_share(item, recipient, sender)
             fresh.append(item)
         for item in fresh:
-            self.reveals.setdefault((item.slot, recipient), Reveal()).shares[sender] = item
+            self.reveals.setdefault((item.slot, recipient), RevealProgress()).shares[sender] = item
         for item in fresh:
             self._complete(item.slot, recipient)
 

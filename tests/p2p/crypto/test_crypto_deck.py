@@ -53,7 +53,7 @@ def test_honest_deal_gives_each_holder_exactly_its_cards(n_seats: int, n_cards: 
     for sender, recipients, value in table.log:
         if value["type"] == "shares" and value["recipient"] is not None:
             assert recipients == (value["recipient"],) and sender != value["recipient"]
-    assert all(peer.owed() == [] for peer in table.peers)
+    assert all(peer.debts() == [] for peer in table.peers)
 
 
 def test_events_of_a_small_table() -> None:
@@ -108,43 +108,43 @@ def test_reshuffle_of_public_and_hidden_cards() -> None:
 def test_debts_at_every_step() -> None:
     table = Table(3, 6, seed="debts")
     p0, p1, p2 = table.peers
-    assert p2.owed() == [Debt(s, "key_commit", 0) for s in range(3)]
+    assert p2.debts() == [Debt(s, "key_commit", 0) for s in range(3)]
     table.deliver(0, p0.make_key_commit())
     table.deliver(1, p1.make_key_commit())
-    assert p2.owed() == [Debt(2, "key_commit", 0)]
+    assert p2.debts() == [Debt(2, "key_commit", 0)]
     with pytest.raises(DeckUsageError, match=r"commitments of seats \[2\]"):
         p0.make_key_reveal()
     table.deliver(2, p2.make_key_commit())
-    assert p0.owed() == [Debt(s, "key_reveal", 0) for s in range(3)]
+    assert p0.debts() == [Debt(s, "key_reveal", 0) for s in range(3)]
     for seat in table.seats:
         table.deliver(seat, table.peers[seat].make_key_reveal())
-    assert p0.owed() == []
+    assert p0.debts() == []
     table.begin(range(6), 6, {s: s for s in range(6)})
     for seat in table.seats:
-        assert p1.owed() == [Debt(seat, "shuffle", 1)] and p1.shuffle_turn() == seat
+        assert p1.debts() == [Debt(seat, "shuffle", 1)] and p1.shuffle_turn() == seat
         table.deliver(seat, table.peers[seat].make_shuffle())
-    assert p1.owed() == [] and p1.shuffle_turn() is None
+    assert p1.debts() == [] and p1.shuffle_turn() is None
     for peer in table.peers:
         peer.request_private([6, 7], 1)
-    assert p1.owed() == [Debt(0, "shares", None, (6, 7), 1), Debt(2, "shares", None, (6, 7), 1)]
-    assert p0.owed() == [Debt(0, "shares", None, (6, 7), 1)]
-    assert p2.owed() == [Debt(2, "shares", None, (6, 7), 1)]
+    assert p1.debts() == [Debt(0, "shares", None, (6, 7), 1), Debt(2, "shares", None, (6, 7), 1)]
+    assert p0.debts() == [Debt(0, "shares", None, (6, 7), 1)]
+    assert p2.debts() == [Debt(2, "shares", None, (6, 7), 1)]
     message = p0.make_shares(1)
     assert message is not None
     table.deliver(0, message, [1])
-    assert p1.owed() == [Debt(2, "shares", None, (6, 7), 1)]
-    assert p0.owed() == [] and p0.make_shares(1) is None
+    assert p1.debts() == [Debt(2, "shares", None, (6, 7), 1)]
+    assert p0.debts() == [] and p0.make_shares(1) is None
     for peer in table.peers:
         peer.request_public([8])
     assert (
-        p0.owed()
+        p0.debts()
         == [
             Debt(2, "shares", None, (6, 7), 1),
             *[Debt(s, "shares", None, (8,), PUBLIC) for s in range(3)],
         ][1:]
     )
     table.send_owed_shares()
-    assert [peer.owed() for peer in table.peers] == [[], [], []]
+    assert [peer.debts() for peer in table.peers] == [[], [], []]
 
 
 def test_restart_from_the_log_and_the_secret_key() -> None:
@@ -182,8 +182,8 @@ def test_restart_from_the_log_and_the_secret_key() -> None:
     assert fresh.joint_key == old.joint_key
     assert [fresh.card(s) for s in range(8, 16)] == [old.card(s) for s in range(8, 16)]
     # The private share it sent seat 2 is not in its log: it owes it again, harmlessly.
-    assert old.owed() == []
-    assert fresh.owed() == []  # slot 10 is public now, so nothing is owed
+    assert old.debts() == []
+    assert fresh.debts() == []  # slot 10 is public now, so nothing is owed
 
 
 def test_repeated_shares_are_idempotent() -> None:
