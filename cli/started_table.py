@@ -1,7 +1,7 @@
 """Playing a started host/join table: this seat's peer over the mesh, its journal, the
 full-screen table or the autoplay bot, and resuming it after a crash (``lancards resume``).
 
-The lobby before the start is :mod:`lancards.cli.host_join`'s.
+The lobby before the start is in :mod:`lancards.cli.lobby_host` and :mod:`lancards.cli.lobby_join`.
 """
 
 from __future__ import annotations
@@ -25,14 +25,14 @@ from lancards.p2p.transport import Mesh, TransportConfig
 from lancards.p2p.wire import sign_envelope
 
 if TYPE_CHECKING:
-    from lancards.cli.host_join import _Lobbyist
+    from lancards.cli.lobby_common import Lobbyist
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 """The links of a host/join table (seconds)."""
 
 
 async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable, mesh: Mesh,
-                     lobbyist: _Lobbyist | None, *, quiet: bool = False,
+                     lobbyist: Lobbyist | None, *, quiet: bool = False,
                      restore: TableStore | None = None, store: TableStore | None = None) -> int:
     """Run the game at a started table (autoplay or the full-screen table)."""
     store = restore or store or TableStore.for_table(table.spec.table)
