@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from lancards.p2p.core import GameCore
 from lancards.p2p.errors import PeerError
 from lancards.p2p.identity import Identity
-from lancards.p2p.node import PeerAddress, PeerNode, drive_bot
+from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import StartedTable, verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
@@ -92,7 +92,6 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     core = node.core
     names = tuple(m.nick for m in core.players)
     tracker = RoundTracker(names)
-    bot = core.game.bot()
     cheated = False
 
     def act(action: Any) -> None:
@@ -112,7 +111,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         node.on_change = report
     run = asyncio.create_task(node.run(linger=1.5, restored=restored))
     driver = asyncio.create_task(
-        drive_bot(node, lambda legal: bot.choose(core.state, core.seat, legal), act=act))
+        drive_bot(node, game_bot(core), act=act))
     try:
         await run
     finally:
