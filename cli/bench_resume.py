@@ -39,6 +39,7 @@ from lancards.cli.machine import machine
 from lancards.p2p.core import GameCore, Persist, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.identity import Identity
+from lancards.p2p.node import bot_moves, game_bot
 from lancards.p2p.store import TableStore
 from lancards.p2p.table import StartedTable, start_local
 from lancards.p2p.wire import sign_envelope
@@ -66,10 +67,9 @@ def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity],
     ids.sort(key=lambda p: order[p.public_key])
     cores = []
     for i, me in enumerate(ids):
-        core = GameCore(me, table, SeededRandomBytes(f"bench-resume-{i}"))
-        core.bot = core.game.bot()
-        cores.append(core)
+        cores.append(GameCore(me, table, SeededRandomBytes(f"bench-resume-{i}")))
     by_key = {c.me.public_key: c for c in cores}
+    bots = {c.me.public_key: game_bot(c) for c in cores}
     stores = {me.public_key: TableStore(folder if i == 0 else folder.parent / f"seat{i}")
               for i, me in enumerate(ids)}
     queue: list[tuple[bytes, bytes, bytes]] = []
@@ -87,6 +87,7 @@ def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity],
     while queue:
         sender, to, data = queue.pop(0)
         post(to, by_key[to].receive(sender, data))
+        post(to, bot_moves(by_key[to], bots[to]))  # the bots: the one driver's in-memory turns
     for store in stores.values():
         store.close()
     return table, ids, cores

@@ -2,7 +2,8 @@
 
 The engine holds the full state (every identity); chance comes from
 :class:`lancards.engine.driver.SeededChance`; every seat but the player's is played by the game's
-standard bot (``game.bot()``) after a small delay, so a person can follow the table. The
+standard bot (``game.bot()``) through the one bot driver, :func:`lancards.p2p.node.drive_bot`,
+woken by the table's changes and waiting a small delay before each move so a person can follow. The
 screens see only ``game.view(state, seat)``, exactly as with the networked session. Used by the
 screen tests and by ``lancards play --local`` (and, until the networked session lands, by every
 ``lancards play``).
@@ -26,6 +27,7 @@ from lancards.engine.core import (
 from lancards.engine.driver import SeededChance
 from lancards.engine.options import OptionValue, RuleSetSpec
 from lancards.engine.options import rule_set as get_rule_set
+from lancards.p2p.node import drive_bot
 
 LOG_KEEP = 20_000
 """How many log lines a snapshot carries (the most recent; a whole game fits)."""
@@ -160,22 +162,35 @@ class LocalSession:
     async def run(self) -> None:
         """Play chance and the bots until the game is over or :meth:`close` is called.
 
-        A bot waits ``bot_delay`` seconds before each move; chance acts at once. While the
-        player is to act, this waits for :meth:`submit`.
+        Each bot seat is played by :func:`lancards.p2p.node.drive_bot`, which waits
+        ``bot_delay`` seconds before each move; chance acts at once. While the player is to
+        act, nothing moves until :meth:`submit`.
         """
-        while not self._closed and self.game.to_act(self.state) is not None:
-            if self._waiting_for_player():
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            actor = self.game.to_act(self.state)
-            if actor != CHANCE:
-                await asyncio.sleep(self.bot_delay)
-                if self._closed or self.game.to_act(self.state) != actor:
+        drivers = [asyncio.create_task(drive_bot(_BotSeat(self, seat), self._chooser(seat),
+                                                 delay=self.bot_delay))
+                   for seat in self.bots]
+        for task in drivers:
+            task.add_done_callback(lambda _: self._wake.set())
+        try:
+            while not self._closed and self.game.to_act(self.state) is not None:
+                for task in drivers:
+                    if task.done() and task.exception() is not None:
+                        raise RuntimeError("a bot driver failed") from task.exception()
+                if self.game.to_act(self.state) == CHANCE:
+                    await asyncio.sleep(0)
+                    if not self._closed and self.game.to_act(self.state) == CHANCE:
+                        self._apply(self.chance.resolve(self.game, self.state))
                     continue
-            else:
-                await asyncio.sleep(0)
-            self.step()
+                await self.next_change()
+        finally:
+            for task in drivers:
+                task.cancel()
+            await asyncio.gather(*drivers, return_exceptions=True)
+
+    async def next_change(self) -> None:
+        """Wait for the table's next change (a move, a chat line) or :meth:`close`."""
+        self._wake.clear()
+        await self._wake.wait()
 
     async def close(self) -> None:
         """Stop :meth:`run` (a local game keeps no record)."""
@@ -192,9 +207,7 @@ class LocalSession:
         if actor == CHANCE:
             action = self.chance.resolve(self.game, self.state)
         else:
-            view = self.game.view(self.state, actor)
-            legal = self.game.legal_actions(view, actor)
-            action = self.bots[actor].choose(view, actor, legal)
+            action = self._chooser(actor)(self._legal(actor))
         self._apply(action)
         return True
 
@@ -217,6 +230,17 @@ class LocalSession:
         """Whether the game is over."""
         return self.game.to_act(self.state) is None
 
+    def _legal(self, seat: Seat) -> Sequence[Any]:
+        """``seat``'s legal actions from its own view when it is to act, else ``[]``."""
+        if self.game.to_act(self.state) != seat:
+            return []
+        return self.game.legal_actions(self.game.view(self.state, seat), seat)
+
+    def _chooser(self, seat: Seat) -> Callable[[Sequence[Any]], Any]:
+        """The bot of ``seat`` choosing from the seat's own view."""
+        bot = self.bots[seat]
+        return lambda legal: bot.choose(self.game.view(self.state, seat), seat, legal)
+
     def _waiting_for_player(self) -> bool:
         return self.game.to_act(self.state) == self.seat and self.seat not in self.bots
 
@@ -238,6 +262,33 @@ class LocalSession:
 
     def _changed(self) -> None:
         self._cached = None
+        self._wake.set()
         for callback in list(self._callbacks):
             callback()
 
+
+
+class _BotSeat:
+    """A bot seat of a :class:`LocalSession` as :func:`lancards.p2p.node.drive_bot` plays it
+    (the :class:`lancards.p2p.node.Turns` methods)."""
+
+    def __init__(self, session: LocalSession, seat: Seat) -> None:
+        self.session = session
+        self.seat = seat
+
+    def turn(self) -> Sequence[Any]:
+        return [] if self.session._closed else self.session._legal(self.seat)
+
+    async def next_turn(self) -> Sequence[Any]:
+        while not self.session._closed and not self.session.over:
+            legal = self.turn()
+            if legal:
+                return legal
+            await self.session.next_change()
+        return []
+
+    async def next_change(self) -> None:
+        await self.session.next_change()
+
+    def submit(self, action: Any) -> None:
+        self.session._apply(action)

@@ -14,14 +14,23 @@ from types import ModuleType
 from typing import NoReturn
 
 import lancards
-from lancards.cli import bench, host_join, node_cmd, play, record_tools, selfplay
+from lancards.cli import (
+    bench,
+    lobby_host,
+    lobby_join,
+    node_cmd,
+    play,
+    record_tools,
+    selfplay,
+)
 from lancards.cli.errors import UsageError
 from lancards.engine.core import EngineError
 from lancards.p2p.store import JournalDamaged
 
 # The modules that add sub-commands, in the order a person meets them in ``--help``: play
 # (and resume), host and join, audit and replay, then the tools (selfplay, bench, node).
-COMMANDS: tuple[ModuleType, ...] = (play, host_join, record_tools, selfplay, bench, node_cmd)
+COMMANDS: tuple[ModuleType, ...] = (
+    play, lobby_host, lobby_join, record_tools, selfplay, bench, node_cmd)
 
 __all__ = ["COMMANDS", "OneLineParser", "UsageError", "build_parser", "main"]
 

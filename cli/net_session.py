@@ -30,7 +30,7 @@ from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
 from lancards.p2p.errors import LocalProtocolError
 from lancards.p2p.identity import Identity
-from lancards.p2p.node import PeerAddress, PeerNode, drive_bot
+from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import StartedTable, start_local, verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
@@ -252,9 +252,7 @@ class NetworkSession:
             self.core.record.write(self.record_path)
 
     async def _bot_loop(self, node: PeerNode) -> None:
-        bot = node.core.game.bot()
-        await drive_bot(node, lambda legal: bot.choose(node.core.state, node.core.seat, legal),
-                        delay=self.bot_delay)
+        await drive_bot(node, game_bot(node.core), delay=self.bot_delay)
 
     def _update_log(self) -> None:
         """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines

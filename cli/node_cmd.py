@@ -10,10 +10,10 @@ CONFIG is a JSON file::
      "record": "/path/to/record.jsonl",          written when the game ends (optional)
      "timings": "/path/to/timings.jsonl"}        when each entry was verified here (optional)
 
-A bot plays the seat. The peer restores itself from ``folder`` when a journal is there, so a
-peer killed at any moment is restarted with the same command. Exit 0 when the game ended, 1
-when the table halted on a cheat, 2 on a bad config or a damaged journal (one line on stderr
-names the file and line).
+A bot plays the seat (:func:`lancards.p2p.node.drive_bot`). The peer restores itself from
+``folder`` when a journal is there, so a peer killed at any moment is restarted with the same
+command. Exit 0 when the game ended, 1 when the table halted on a cheat, 2 on a bad config or a
+damaged journal (one line on stderr names the file and line).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 from lancards.cli.errors import UsageError
 from lancards.p2p.core import GameCore
 from lancards.p2p.identity import Identity
-from lancards.p2p.node import PeerAddress, PeerNode
+from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.store import JournalDamaged, TableStore
 from lancards.p2p.table import verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
@@ -61,7 +61,6 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     secret = store.load_secret()
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
                     envelope_seq=journal.next_envelope)
-    core.bot = core.game.bot()
     mesh = Mesh(me, TransportConfig(ping_interval=2.0, ping_timeout=6.0, backoff_max=1.0))
     host, port = config["listen"]
     await mesh.start(host, int(port))
@@ -73,9 +72,11 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
         node.handle(core.restore(journal.lines))
     node.connect({bytes.fromhex(k): PeerAddress(h, int(p))
                   for k, (h, p) in config["peers"].items()})
+    driver = asyncio.create_task(drive_bot(node, game_bot(core)))
     try:
         await node.run(restored=restored, linger=2.0, deadline=deadline)
     finally:
+        driver.cancel()
         if config.get("record"):
             core.record.write(config["record"])
         await node.close()

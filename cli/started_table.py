@@ -1,7 +1,7 @@
 """Playing a started host/join table: this seat's peer over the mesh, its journal, the
 full-screen table or the autoplay bot, and resuming it after a crash (``lancards resume``).
 
-The lobby before the start is :mod:`lancards.cli.host_join`'s.
+The lobby before the start is in :mod:`lancards.cli.lobby_host` and :mod:`lancards.cli.lobby_join`.
 """
 
 from __future__ import annotations
@@ -18,21 +18,21 @@ from typing import TYPE_CHECKING, Any
 from lancards.p2p.core import GameCore
 from lancards.p2p.errors import PeerError
 from lancards.p2p.identity import Identity
-from lancards.p2p.node import PeerAddress, PeerNode, drive_bot
+from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import StartedTable, verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
 from lancards.p2p.wire import sign_envelope
 
 if TYPE_CHECKING:
-    from lancards.cli.host_join import _Lobbyist
+    from lancards.cli.lobby_common import Lobbyist
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 """The links of a host/join table (seconds)."""
 
 
 async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable, mesh: Mesh,
-                     lobbyist: _Lobbyist | None, *, quiet: bool = False,
+                     lobbyist: Lobbyist | None, *, quiet: bool = False,
                      restore: TableStore | None = None, store: TableStore | None = None) -> int:
     """Run the game at a started table (autoplay or the full-screen table)."""
     store = restore or store or TableStore.for_table(table.spec.table)
@@ -92,7 +92,6 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     core = node.core
     names = tuple(m.nick for m in core.players)
     tracker = RoundTracker(names)
-    bot = core.game.bot()
     cheated = False
 
     def act(action: Any) -> None:
@@ -112,7 +111,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         node.on_change = report
     run = asyncio.create_task(node.run(linger=1.5, restored=restored))
     driver = asyncio.create_task(
-        drive_bot(node, lambda legal: bot.choose(core.state, core.seat, legal), act=act))
+        drive_bot(node, game_bot(core), act=act))
     try:
         await run
     finally:

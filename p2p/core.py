@@ -6,7 +6,8 @@ engine (every peer replays every move) and the mental-poker deck
 adapter feeds it bytes from authenticated links (:meth:`GameCore.receive`), local moves
 (:meth:`GameCore.submit`) and link events, and carries out the :data:`Output` items it returns
 **in order**: ``Persist`` items must be durable before any later ``Send`` goes out (the design's
-"written to disk before being acted on").
+"written to disk before being acted on"). It never chooses a move: a bot plays a seat from
+outside, through :meth:`GameCore.submit` (:func:`lancards.p2p.node.drive_bot`).
 
 The record is one linear log; who appends next follows from the record alone
 (:mod:`lancards.p2p.schedule`). Cards dealt or drawn to a seat are revealed privately: every
@@ -105,7 +106,6 @@ class GameCore(Inbound, Outbound):
         table: the started table (seats, game, options).
         random_bytes: the source of every random input of the deck.
         secret_key: this seat's deck key share when restoring; drawn anew when omitted.
-        bot: a strategy that plays this seat automatically (``game.bot()``), or ``None``.
         envelope_seq: the first envelope sequence number this peer uses.
 
     Raises:
@@ -120,7 +120,6 @@ class GameCore(Inbound, Outbound):
         random_bytes: RandomBytes,
         *,
         secret_key: int | None = None,
-        bot: Any = None,
         envelope_seq: int = 0,
     ) -> None:
         self._me = me
@@ -148,7 +147,6 @@ class GameCore(Inbound, Outbound):
         self.record: Record = table.new_record()
         self.record.signer = me
         self._state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
-        self.bot = bot
         self._pending: Any = None
         self._halted: str | None = None
         self.cheaters: dict[Seat, str] = {}

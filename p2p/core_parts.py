@@ -91,7 +91,6 @@ class CoreParts:
     deck: DeckCoordinator
     record: Record
     _state: Any
-    bot: Any
     _pending: Any
     _halted: str | None
     cheaters: dict[Seat, str]

@@ -5,6 +5,12 @@ It only moves bytes and events: transport events go into the core, the core's ou
 the store (``Persist``, made durable first), to the mesh (``Send``) and to listeners
 (``Notice``). Key handlers of the terminal client call :meth:`PeerNode.submit`, which returns
 at once.
+
+Bots are played here, never inside the core: :func:`drive_bot` is the one driver, woken by the
+table's own changes (:meth:`PeerNode.next_turn`; no polling), for every bot seat of every table
+(a peer's seat, or a bot seat of :class:`lancards.cli.local_session.LocalSession`, anything with
+the :class:`Turns` methods). Tables simulated in memory without asyncio (tests, ``lancards bench
+resume``) take the same turns with :func:`bot_moves`.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from lancards.engine.core import EngineError
 from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
@@ -64,6 +70,56 @@ class PeerAddress:
 
     host: str
     port: int
+
+
+Chooser = Callable[[Sequence[Any]], Any]
+"""A bot's decision: one of the legal actions it is given (never an empty list)."""
+
+
+def my_turn(core: GameCore) -> Sequence[Any]:
+    """``core``'s seat's legal actions when it is to move, knows its hand and has no move of its
+    own still in flight (:attr:`GameCore.pending_action`); else an empty list."""
+    if core.pending_action is not None:
+        return []
+    return core.legal_actions()
+
+
+def game_bot(core: GameCore) -> Chooser:
+    """The game's standard bot (``game.bot()``, deterministic) choosing for ``core``'s seat
+    from the seat's own view (:attr:`GameCore.state`)."""
+    bot = core.game.bot()
+    return lambda legal: bot.choose(core.state, core.seat, legal)
+
+
+def bot_moves(core: GameCore, choose: Chooser) -> list[Output]:
+    """The turns of :func:`drive_bot` without asyncio, for tables simulated in memory: while
+    ``core``'s seat is to move (:func:`my_turn`), play ``choose(legal)``. Returns the core's
+    outputs in order (empty when it is not this seat's move).
+
+    Raises:
+        EngineError, LocalProtocolError: ``choose`` returned an action the core refuses.
+    """
+    outputs: list[Output] = []
+    while legal := my_turn(core):
+        outputs += core.submit(choose(legal))
+    return outputs
+
+
+class Turns(Protocol):
+    """A seat :func:`drive_bot` can play: :class:`PeerNode`, or a bot seat of a local table."""
+
+    def turn(self) -> Sequence[Any]:
+        """The seat's legal actions if it is to move now, else an empty list (never waits)."""
+
+    async def next_turn(self) -> Sequence[Any]:
+        """Wait until the seat is to move and return its legal actions; an empty list once
+        the game is over or the table stopped."""
+
+    async def next_change(self) -> None:
+        """Wait for the table's next change."""
+
+    def submit(self, action: Any) -> None:
+        """Play ``action`` for the seat (raises ``EngineError`` or ``LocalProtocolError``)."""
 
 
 class PeerNode:
@@ -147,6 +203,10 @@ class PeerNode:
         if self.on_change is not None:
             self.on_change()
 
+    def turn(self) -> Sequence[Any]:
+        """This seat's legal actions if it is to move now (:func:`my_turn`), else ``[]``."""
+        return [] if self._stop.is_set() else my_turn(self.core)
+
     async def next_turn(self) -> Sequence[Any]:
         """Wait until this seat is to move: it has legal actions and no move of its own is
         still in flight; returns them. Returns an empty list once the game is over, the table
@@ -155,11 +215,15 @@ class PeerNode:
         while True:
             if self.over() or self._stop.is_set():
                 return []
-            legal = self.core.legal_actions()
-            if legal and self.core.pending_action is None:
+            legal = my_turn(self.core)
+            if legal:
                 return legal
-            self._changed.clear()
-            await self._changed.wait()
+            await self.next_change()
+
+    async def next_change(self) -> None:
+        """Wait for the next batch of outputs (or :meth:`stop`)."""
+        self._changed.clear()
+        await self._changed.wait()
 
     def _timing(self, item: dict[str, object]) -> None:
         """Append a timestamped line to the timings file (benchmarks only)."""
@@ -281,29 +345,28 @@ class PeerNode:
 
 
 async def drive_bot(
-    node: PeerNode,
-    choose: Callable[[Sequence[Any]], Any],
+    seat: Turns,
+    choose: Chooser,
     *,
     delay: float = 0.0,
     act: Callable[[Any], None] | None = None,
 ) -> None:
-    """Play ``node``'s seat with a bot until the game ends or the node stops: at each turn
-    (:meth:`PeerNode.next_turn`) wait ``delay`` seconds (a person's pace; 0 for none), ask
-    ``choose(legal)`` for a move and play it with ``act`` (default :meth:`PeerNode.submit`).
-    A move refused by the core (the state moved on meanwhile) is dropped; the next turn asks
-    again."""
-    play = node.submit if act is None else act
+    """Play ``seat`` (a :class:`PeerNode`, or any :class:`Turns`) with a bot until the game
+    ends or the table stops: at each turn (:meth:`Turns.next_turn`) wait ``delay`` seconds (a
+    person's pace at their table; 0 for none), ask ``choose(legal)`` for a move and play it
+    with ``act`` (default :meth:`Turns.submit`). A move refused (the state moved on meanwhile)
+    is dropped; the next turn asks again."""
+    play = seat.submit if act is None else act
     while True:
-        legal = await node.next_turn()
+        legal = await seat.next_turn()
         if not legal:
             return
         if delay:
             await asyncio.sleep(delay)
-            legal = node.core.legal_actions()
-            if not legal or node.core.pending_action is not None:
+            legal = seat.turn()
+            if not legal:
                 continue
         try:
             play(choose(legal))
         except (EngineError, LocalProtocolError):
-            node._changed.clear()  # refused: wait for the state to move before asking again
-            await node._changed.wait()
+            await seat.next_change()  # refused: wait for the state to move before asking again

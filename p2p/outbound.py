@@ -148,10 +148,6 @@ class Outbound(CoreParts):
         return self._make_action()
 
     def _make_action(self) -> dict[str, Any] | None:
-        if self._pending is None and self.bot is not None:
-            legal = self.legal_actions()
-            if legal:
-                self._pending = self.bot.choose(self._state, self.seat, legal)
         action = self._pending
         if action is None or not self.hand_ready():
             return None

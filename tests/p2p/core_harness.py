@@ -9,6 +9,7 @@ from typing import Any
 from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.identity import Identity
+from lancards.p2p.node import Chooser, bot_moves, game_bot
 from lancards.p2p.table import StartedTable, start_local
 from lancards.p2p.wire import sign_envelope
 
@@ -20,10 +21,16 @@ def identities(n: int) -> list[Identity]:
 
 
 class Network:
-    """Delivers every ``Send`` to its recipients, in order; keeps what each peer persisted."""
+    """Delivers every ``Send`` to its recipients, in order; keeps what each peer persisted.
+
+    Every core given is played by its game's bot (:func:`lancards.p2p.node.bot_moves`, the
+    in-memory form of the one bot driver) after each message it receives and when :meth:`run`
+    begins; ``bots.pop(core)`` makes a seat a person's (it moves only when a test submits).
+    """
 
     def __init__(self, cores: Sequence[GameCore]) -> None:
         self.cores = {c.me.public_key: c for c in cores}
+        self.bots: dict[GameCore, Chooser] = {c: game_bot(c) for c in cores}
         self.queue: list[tuple[bytes, bytes, bytes]] = []
         self.persisted: dict[bytes, list[tuple[str, dict[str, Any]]]] = {k: [] for k in self.cores}
         self.notices: dict[bytes, list[Notice]] = {k: [] for k in self.cores}
@@ -45,19 +52,35 @@ class Network:
         for key, core in self.cores.items():
             self.post(key, core.start())
 
+    def play_bot(self, key: bytes) -> None:
+        """Let the bot of the core at ``key`` (if it has one) make the moves it is due."""
+        core = self.cores.get(key)
+        choose = None if core is None else self.bots.get(core)
+        if core is not None and choose is not None:
+            outputs = bot_moves(core, choose)
+            if outputs:
+                self.post(key, outputs)
+
+    def step(self) -> None:
+        """Deliver the next message (unless tampered away), then let its receiver's bot move."""
+        sender, to, data = self.queue.pop(0)
+        if self.tamper is not None:
+            changed = self.tamper(sender, to, data)
+            if changed is None:
+                return
+            data = changed
+        core = self.cores.get(to)
+        if core is None:
+            return
+        self.delivered += 1
+        self.post(to, core.receive(sender, data))
+        self.play_bot(to)
+
     def run(self, limit: int = 2_000_000) -> None:
+        for key in list(self.cores):
+            self.play_bot(key)
         while self.queue and self.delivered < limit:
-            sender, to, data = self.queue.pop(0)
-            if self.tamper is not None:
-                changed = self.tamper(sender, to, data)
-                if changed is None:
-                    continue
-                data = changed
-            core = self.cores.get(to)
-            if core is None:
-                continue
-            self.delivered += 1
-            self.post(to, core.receive(sender, data))
+            self.step()
 
 
 def make_table(n: int, game: str = "level8-master", options: dict[str, Any] | None = None,
@@ -73,10 +96,7 @@ def make_cores(n: int, game: str = "level8-master", *, seed: str = "s",
     ids, table = make_table(n, game, options)
     cores = []
     for i, me in enumerate(ids):
-        spec_game = None
-        core = GameCore(me, table, SeededRandomBytes(f"{seed}-{i}"), bot=spec_game)
-        core.bot = core.game.bot()
-        cores.append(core)
+        cores.append(GameCore(me, table, SeededRandomBytes(f"{seed}-{i}")))
     return cores, Network(cores)
 
 

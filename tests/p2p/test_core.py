@@ -9,6 +9,7 @@ import pytest
 from lancards.engine.core import ALL_SEATS, seat_bit
 from lancards.p2p.core import GameCore, Persist, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.node import game_bot
 from lancards.p2p.record import Entry
 from lancards.p2p.sealed import seal
 from lancards.p2p.wire import sign_envelope
@@ -63,7 +64,7 @@ def test_crash_and_resume_finishes_with_identical_records():
     # The process dies: what was in flight to it is lost.
     net.queue = [m for m in net.queue if m[1] != key and m[0] != key]
     reborn = GameCore(victim.me, victim.table, SeededRandomBytes("crash-reborn"),
-                      secret_key=secret, bot=victim.game.bot(), envelope_seq=10**9)
+                      secret_key=secret, envelope_seq=10**9)
     outputs = reborn.restore(saved)
     assert len(reborn.record) == len([k for k, _ in saved if k == "entry"])
     # The restored peer holds exactly what it had persisted, and its state matches the record
@@ -71,6 +72,7 @@ def test_crash_and_resume_finishes_with_identical_records():
     assert reborn.record.entries[-1].state == reborn.state_hash()
     cores[1] = reborn
     net.cores[key] = reborn
+    net.bots[reborn] = game_bot(reborn)
     net.post(key, outputs)
     for core in cores:  # links come back up: everyone asks for what it lacks
         for other in cores:
@@ -148,14 +150,13 @@ def forge_entry(cheater, payload, state=None, seq=None, prev=None):
 def wait_for_turn(cores, net, seat, limit=5000):
     """Run until ``seat`` is to act (its move not yet made); return the cores."""
     target = cores[seat]
-    target.bot = None
+    net.bots.pop(target, None)  # a person: it moves only when the test submits
     for _ in range(limit):
         if target.to_act() == seat and target.hand_ready() and not net.queue:
             return
         if not net.queue:
             break
-        sender, to, data = net.queue.pop(0)
-        net.post(to, net.cores[to].receive(sender, data))
+        net.step()
     assert target.to_act() == seat
 
 

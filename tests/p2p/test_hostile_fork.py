@@ -33,9 +33,7 @@ def play_forked(index: int) -> None:
     ids, table = make_table(n, game)
     cores = []
     for i, me in enumerate(ids):
-        core = GameCore(me, table, SeededRandomBytes(f"fork{index}-{i}"))
-        core.bot = core.game.bot()
-        cores.append(core)
+        cores.append(GameCore(me, table, SeededRandomBytes(f"fork{index}-{i}")))
     honest = [i for i in range(n) if i != hostile]
     rng.shuffle(honest)
     net = ForkingNetwork(cores, hostile, at, group_b=honest[: max(1, len(honest) // 2)])

@@ -53,9 +53,7 @@ def forked_game(n=3, hostile=1, at=40, game="level8", seed="fork"):
 
     cores = []
     for i, me in enumerate(ids):
-        core = GameCore(me, table, SeededRandomBytes(f"{seed}-{i}"))
-        core.bot = core.game.bot()
-        cores.append(core)
+        cores.append(GameCore(me, table, SeededRandomBytes(f"{seed}-{i}")))
     others = [i for i in range(n) if i != hostile]
     net = ForkingNetwork(cores, hostile, at, group_b=others[len(others) // 2:])
     net.start()

@@ -8,7 +8,7 @@ import pytest
 
 from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.node import PeerAddress, PeerNode
+from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.store import TableStore
 from lancards.p2p.transport import Mesh, TransportConfig
 from tests.p2p.core_harness import make_table
@@ -21,7 +21,6 @@ async def play_over_sockets(n, game, tmp_path, seed="sock"):
     nodes = []
     for i, me in enumerate(ids):
         core = GameCore(me, table, SeededRandomBytes(f"{seed}-{i}"))
-        core.bot = core.game.bot()
         mesh = Mesh(me, CONFIG)
         await mesh.start("127.0.0.1", 0)
         store = TableStore(tmp_path / f"peer{i}")
@@ -32,7 +31,8 @@ async def play_over_sockets(n, game, tmp_path, seed="sock"):
         for node in nodes:
             node.connect(addresses)
         async with asyncio.timeout(240):
-            await asyncio.gather(*(node.run(linger=0.5) for node in nodes))
+            await asyncio.gather(*(node.run(linger=0.5) for node in nodes),
+                                 *(drive_bot(node, game_bot(node.core)) for node in nodes))
     finally:
         for node in nodes:
             await node.close()
@@ -77,7 +77,7 @@ def test_a_draw_whose_shares_are_missing_is_pending_and_names_the_missing_peer()
 
     cores, net = make_cores(3, "level8-master", seed="pending")
     me, alive, dead = cores
-    me.bot = None  # a person: the network stops when it is this seat's move
+    net.bots.pop(me)  # a person: the network stops when it is this seat's move
     net.start()
     net.run()
     assert me.to_act() == me.seat and me.hand_ready()
