@@ -67,6 +67,7 @@ from lancards.p2p.crypto.deck import (
 )
 from lancards.p2p.crypto.errors import DeckError
 from lancards.p2p.crypto.group import RandomBytes
+from lancards.p2p.departure import Departure
 from lancards.p2p.errors import (
     LocalProtocolError,
     Reason,
@@ -78,7 +79,14 @@ from lancards.p2p.inbound import SHARES_PURPOSE, Inbound
 from lancards.p2p.outbound import Outbound, joint_random
 from lancards.p2p.record import Entry, Record
 from lancards.p2p.schedule import WAITING_WHAT, EntryKind, Waiting, next_author, private_debts
-from lancards.p2p.schemas import ActionPayload, OpenPayload, Payload, PrivateShares, conform
+from lancards.p2p.schemas import (
+    ActionPayload,
+    LeavePayload,
+    OpenPayload,
+    Payload,
+    PrivateShares,
+    conform,
+)
 from lancards.p2p.table import StartedTable
 from lancards.p2p.wire import (
     MESSAGE_TYPES,
@@ -95,7 +103,7 @@ def _no_randomness(count: int) -> bytes:
     raise LocalProtocolError("an observer draws no randomness")
 
 
-class GameCore(Inbound, Outbound):
+class GameCore(Departure, Inbound, Outbound):
     """One peer's game at a started table.
 
     Args:
@@ -150,6 +158,7 @@ class GameCore(Inbound, Outbound):
         self._state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
         self.bot = bot
         self._pending: Any = None
+        self._leaving = False
         self._halted: str | None = None
         self.cheaters: dict[Seat, str] = {}
         self._env_seq = envelope_seq
@@ -397,12 +406,7 @@ class GameCore(Inbound, Outbound):
             name = self._name(entry.author)
             self._prepare_chance()
             expected = self.expected()
-            kind = entry.payload.get("t")
-            if expected is None or expected[0] != author or expected[1] != kind:
-                wanted = "nothing" if expected is None else f"seat {expected[0]}'s {expected[1]}"
-                raise RecordError(name, Reason.OUT_OF_TURN,
-                                  f"a {kind!r} entry by seat {author}; the record waits for "
-                                  f"{wanted}", entry.seq)
+            self._check_author(author, name, entry.payload.get("t"), expected, entry.seq)
             payload = conform(entry.payload, Payload, name, "entry payload", error=RecordError,
                               seq=entry.seq)
             try:
@@ -418,6 +422,9 @@ class GameCore(Inbound, Outbound):
         return validate
 
     def _apply_payload(self, author: Seat, payload: Payload) -> None:
+        if isinstance(payload, LeavePayload):
+            self._apply_leave(author, payload)
+            return
         if not isinstance(payload, ActionPayload):
             self.deck.accept(author, payload.msg)
             self._take_deck_events(opened_ok=isinstance(payload, OpenPayload))

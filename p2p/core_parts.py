@@ -93,6 +93,7 @@ class CoreParts:
     _state: Any
     bot: Any
     _pending: Any
+    _leaving: bool
     _halted: str | None
     cheaters: dict[Seat, str]
     _env_seq: int
@@ -145,6 +146,9 @@ class CoreParts:
         raise NotImplementedError
 
     def _engine(self, action: Any) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _make_leave(self) -> dict[str, Any]:  # pragma: no cover
         raise NotImplementedError
 
     def hand_ready(self) -> bool:  # pragma: no cover

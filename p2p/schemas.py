@@ -207,7 +207,27 @@ class ActionPayload(_Strict, tag_field="t", tag="action"):
     open: Annotated[list[Object], Meta(max_length=MAX_OPENS)]
 
 
-Payload = KeyPayload | ShufflePayload | SharesPayload | OpenPayload | ActionPayload
+class LeaveShares(_Strict):
+    """The deck's leave message: the leaver's public decryption shares (``recipient`` -1) of
+    every hidden card outside its own hand (``recipient`` null: public); empty when no card
+    is hidden. Its points and proofs are checked by the deck."""
+
+    type: Literal["shares"]
+    seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+    recipient: None
+    shares: Annotated[list[ShareItem], Meta(max_length=MAX_SHARES)]
+
+
+class LeavePayload(_Strict, tag_field="t", tag="leave"):
+    """Seat ``seat`` (the entry's author) leaves the table for good (rulings D-1..D-4)."""
+
+    seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+    msg: LeaveShares
+
+
+Payload = (
+    KeyPayload | ShufflePayload | SharesPayload | OpenPayload | ActionPayload | LeavePayload
+)
 """An entry's payload, by its kind ``t``."""
 
 
@@ -372,6 +392,8 @@ __all__ = [
     "EntrySchema",
     "EnvelopeSchema",
     "HeaderLine",
+    "LeavePayload",
+    "LeaveShares",
     "Payload",
     "PrivateShares",
     "RecordLine",
