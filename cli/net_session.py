@@ -261,7 +261,7 @@ class NetworkSession:
         with their author. A move's cards come from this peer's view just before it when
         exactly one move arrived since the last call, else the move is told without them."""
         entries = self.core.record.entries
-        new = [e for e in entries[self._logged:] if e.payload.get("t") == "action"]
+        new = [e for e in entries[self._logged:] if e.payload.get("t") in ("action", "leave")]
         before = getattr(self, "_log_view", None) if len(new) == 1 else None
         after = self.core.state
         pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
@@ -276,6 +276,11 @@ class NetworkSession:
                 self._log_pending = None
         for entry in new:
             seat = self.core.seat_of(entry.author)
+            if entry.payload.get("t") == "leave" and seat is not None:
+                who = "You" if seat == self.seat else self.names[seat]
+                self._log.append(LogLine(f"{who} left the table", seat,
+                                         index=len(self._log) + 1))
+                continue
             try:
                 action = self.game.parse_action(str(entry.payload["a"]))
                 lines = narrate(self.game.name, before, action, after, self.names, self.seat)

@@ -212,7 +212,8 @@ def test_random_leaves_finish_the_game(name: str, n: int, k: int) -> None:  # pr
     check_finished(game, len(plan) - len(game.plan))
 
 
-def test_two_players_a_leave_ends_the_game_the_other_wins() -> None:
+def test_two_players_a_leave_ends_the_game_the_other_wins(tmp_path: Any,
+                                                          capsys: Any) -> None:
     cores, net = make_cores(2, "level8-master", seed="two")
     for core in cores:
         core.bot = None
@@ -230,6 +231,18 @@ def test_two_players_a_leave_ends_the_game_the_other_wins() -> None:
         cores[leaver].leave()
     with pytest.raises(LocalProtocolError, match="game is over"):
         cores[1 - leaver].leave()
+    # lancards audit and replay of the record file
+    from lancards.cli.main import main
+    path = tmp_path / "two.lancards"
+    cores[1 - leaver].record.write(path)
+    capsys.readouterr()
+    assert main(["audit", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("OK: level8-master")
+    assert main(["replay", str(path)]) == 0
+    told = capsys.readouterr().out
+    nick = cores[leaver].players[leaver].nick
+    assert f"      {nick} leaves the table (for good; the hand goes out of play unopened)\n" \
+        in told
 
 
 # ---------------------------------------------------------------------------------------------
