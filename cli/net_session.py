@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -173,7 +174,11 @@ class NetworkSession:
             banners.append(Banner("info", f"catching up: {len(self.core.record)} entries "
                                           "verified so far"))
         wait = self.node.waiting()
-        extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending()}
+        extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
+                                 "left": getattr(self, "_left", False)}
+        for seat in self.core.left_seats():
+            if seat != self.seat:
+                banners.append(Banner("info", f"{self.names[seat]} left the table"))
         if wait is not None:
             banners.append(Banner("waiting", wait.text()))
             extra["waiting"] = wait.text()
@@ -207,6 +212,34 @@ class NetworkSession:
     def submit(self, action: Any) -> None:
         """Play ``action`` (checked at once; raises ``EngineError`` when illegal)."""
         self.node.submit(action)
+
+    def leave_for_good(self) -> None:
+        """This seat leaves for good (rulings D-1..D-4; ``docs/protocol.md`` 11.8): the leave
+        entry is appended now, or at this seat's next turn to write. ``snapshot().extra
+        ["left"]`` becomes true once another peer has built on it (so it has reached the table)
+        or, when the leave ended the game, a second after it was sent.
+
+        Raises:
+            LocalProtocolError: the game is over, the table halted, or it is not started.
+        """
+        self.node.leave()
+        self._leave_task = asyncio.ensure_future(self._deliver_leave())
+
+    async def _deliver_leave(self) -> None:
+        core, ended_at = self.core, None
+        while True:
+            if core.has_left(self.seat):
+                seq = next(e.seq for e in core.record.entries
+                           if e.payload.get("t") == "leave" and core.seat_of(e.author) == self.seat)
+                if len(core.record) > seq + 1:
+                    break
+                if self.node.over():
+                    ended_at = ended_at if ended_at is not None else time.monotonic()
+                    if time.monotonic() - ended_at >= 1.0:
+                        break
+            await asyncio.sleep(0.1)
+        self._left = True
+        self._changed()
 
     def send_chat(self, text: str) -> None:
         """Send a chat line to the table."""

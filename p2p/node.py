@@ -171,6 +171,11 @@ class PeerNode:
         """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``)."""
         self.handle(self.core.submit(action))
 
+    def leave(self) -> None:
+        """This seat leaves the table for good (:meth:`GameCore.leave`; raises
+        ``LocalProtocolError`` when it cannot)."""
+        self.handle(self.core.leave())
+
     def chat(self, text: str) -> None:
         """Send a chat line."""
         self.handle(self.core.chat(text))
