@@ -3,7 +3,16 @@ others, on a LocalSession driven through the pyte harness."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from typing import Any
+
+import pytest
+
 from lancards.cli.local_session import LocalSession
+from lancards.cli.net_session import NetworkSession
+from lancards.p2p.errors import LocalProtocolError
+from lancards.p2p.identity import Identity
 from lancards.engine.core import Leave
 from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
@@ -65,3 +74,44 @@ def test_another_player_leaving_is_told_and_the_game_goes_on() -> None:
         d.press("q")
         d.press("p")
         d.settle(lambda: d.done)
+
+
+@pytest.mark.timeout(120)
+def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) -> None:
+    """Peers on 127.0.0.1 (``lancards play``'s table): the player leaves at its first move;
+    8s Rule! needs 3 players (ruling D-3), so the game ends and both bots rank above it."""
+
+    async def bounded(condition: Any, what: str) -> None:
+        for _ in range(600):
+            if condition():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    async def play() -> None:
+        me = Identity(b"\x09" * 32, "Ann")
+        session = await NetworkSession.create("eights", {}, me, 2, home=tmp_path, bot_delay=0,
+                                              seed=7)
+        task = asyncio.create_task(session.run())
+        try:
+            await bounded(lambda: session.core.legal_actions(), "the player's first move")
+            session.leave_for_good()
+            await bounded(lambda: session.snapshot().extra["left"], "the leave delivered")
+            for node in session.nodes:
+                await bounded(lambda n=node: n.core.has_left(session.seat), "the leave")
+                outcome = node.core.game.outcome(node.core.state)
+                assert outcome is not None and outcome.detail["left"] == [session.seat]
+                assert outcome.detail["places"][session.seat] == 3
+            bot = next(n for n in session.nodes if n is not session.node)
+            entries = [e.to_dict() for e in session.core.record.entries]
+            assert [e.to_dict() for e in bot.core.record.entries] == entries
+            assert entries[-1]["payload"]["t"] == "leave"
+            with pytest.raises(LocalProtocolError):
+                session.leave_for_good()
+        finally:
+            await session.close()
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    asyncio.run(play())
