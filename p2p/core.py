@@ -74,6 +74,7 @@ from lancards.p2p.errors import (
     RecordError,
     RemoteProtocolError,
 )
+from lancards.p2p.escrow_entries import Escrow
 from lancards.p2p.identity import Identity, PublicIdentity
 from lancards.p2p.inbound import SHARES_PURPOSE, Inbound
 from lancards.p2p.outbound import Outbound, joint_random
@@ -81,12 +82,14 @@ from lancards.p2p.record import Entry, Record
 from lancards.p2p.schedule import WAITING_WHAT, EntryKind, Waiting, next_author, private_debts
 from lancards.p2p.schemas import (
     ActionPayload,
+    EscrowPayload,
     LeavePayload,
     OpenPayload,
     Payload,
     PrivateShares,
     conform,
 )
+from lancards.p2p.statement import game_options
 from lancards.p2p.table import StartedTable
 from lancards.p2p.wire import (
     MESSAGE_TYPES,
@@ -103,7 +106,7 @@ def _no_randomness(count: int) -> bytes:
     raise LocalProtocolError("an observer draws no randomness")
 
 
-class GameCore(Departure, Inbound, Outbound):
+class GameCore(Departure, Escrow, Inbound, Outbound):
     """One peer's game at a started table.
 
     Args:
@@ -149,7 +152,7 @@ class GameCore(Departure, Inbound, Outbound):
         spec = rule_set(table.spec.game)
         self.rule_set = spec.name
         self.game: Game[Any, Any] = spec.game
-        self.rules = spec.make_rules(table.spec.options)
+        self.rules = spec.make_rules(game_options(table.spec.options))
         self.faces: Sequence[Any] = self.game.canonical_deck(self.rules)
         params = TableParams(spec.name, self.table_id, self.n, len(self.faces))
         self.deck = DeckCoordinator(params, self.seat, random_bytes, secret_key=secret_key)
@@ -310,6 +313,9 @@ class GameCore(Departure, Inbound, Outbound):
         (:func:`lancards.p2p.schedule.next_author`)."""
         if self._halted:
             return None
+        dealer = self.escrow_due()
+        if dealer is not None:
+            return dealer, EntryKind.ESCROW
         return next_author(self.game, self._state, self.deck, self._holder)
 
     def waiting_for(self) -> list[Waiting]:
@@ -424,6 +430,9 @@ class GameCore(Departure, Inbound, Outbound):
     def _apply_payload(self, author: Seat, payload: Payload) -> None:
         if isinstance(payload, LeavePayload):
             self._apply_leave(author, payload)
+            return
+        if isinstance(payload, EscrowPayload):
+            self._apply_escrow(author, payload)
             return
         if not isinstance(payload, ActionPayload):
             self.deck.accept(author, payload.msg)

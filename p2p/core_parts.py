@@ -151,6 +151,9 @@ class CoreParts:
     def _make_leave(self) -> dict[str, Any]:  # pragma: no cover
         raise NotImplementedError
 
+    def _make_escrow(self) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
     def hand_ready(self) -> bool:  # pragma: no cover
         raise NotImplementedError
 

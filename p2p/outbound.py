@@ -122,6 +122,8 @@ class Outbound(CoreParts):
     def _make_payload(self, kind: EntryKind) -> dict[str, Any] | None:
         if self._leaving:
             return self._make_leave()
+        if kind is EntryKind.ESCROW:
+            return self._make_escrow()
         if kind is EntryKind.KEY:
             debts = [d for d in self.deck.debts() if d.seat == self.seat]
             if not debts:

@@ -47,6 +47,10 @@ class EntryKind(StrEnum):
     """The author leaves the table for good (rulings D-1..D-4): its proven decryption share of
     every hidden card outside its own hand. Never due: a seat that chose to leave appends it in
     place of the next entry it is due to append (:mod:`lancards.p2p.departure`)."""
+    ESCROW = "escrow"
+    """The author's key share split among the other seats, for a rescue (ruling D-5;
+    :mod:`lancards.p2p.escrow_entries`): due first, in seat order, while a dealer's parts are
+    not held by every other present seat, at tables with the option ``rescue``."""
 
 
 WAITING_WHAT: dict[EntryKind, str] = {
@@ -56,6 +60,7 @@ WAITING_WHAT: dict[EntryKind, str] = {
     EntryKind.OPEN: "a card opening",
     EntryKind.ACTION: "a move",
     EntryKind.LEAVE: "a leave",
+    EntryKind.ESCROW: "a key escrow",
 }
 """What the table waits for, in words, by the kind of entry due."""
 

@@ -225,8 +225,29 @@ class LeavePayload(_Strict, tag_field="t", tag="leave"):
     msg: LeaveShares
 
 
+PointHex = Annotated[str, Meta(pattern="^[0-9a-f]{66}$")]
+"""A compressed secp256k1 point in lowercase hex (the deck checks it is on the curve)."""
+SeatKey = Annotated[str, Meta(pattern="^[0-5]$")]
+"""A seat number as a JSON object key."""
+
+
+class EscrowPayload(_Strict, tag_field="t", tag="escrow"):
+    """The author's key share split among the other present seats (p2p/escrow_entries.py):
+    one public part commitment and one sealed part per holder."""
+
+    commitments: Annotated[dict[SeatKey, PointHex], Meta(min_length=1, max_length=MAX_SEATS)]
+    parts: Annotated[dict[SeatKey, Object], Meta(min_length=1, max_length=MAX_SEATS)]
+
+
+class EscrowPart(_Strict):
+    """The plaintext of a ``deck.escrow`` sealed payload: the part, 64 lowercase hex."""
+
+    part: Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+
+
 Payload = (
     KeyPayload | ShufflePayload | SharesPayload | OpenPayload | ActionPayload | LeavePayload
+    | EscrowPayload
 )
 """An entry's payload, by its kind ``t``."""
 
@@ -391,6 +412,8 @@ __all__ = [
     "CloseLine",
     "EntrySchema",
     "EnvelopeSchema",
+    "EscrowPart",
+    "EscrowPayload",
     "HeaderLine",
     "LeavePayload",
     "LeaveShares",

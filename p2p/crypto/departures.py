@@ -166,6 +166,11 @@ class Departures:
         check_part(dealer, part, commitments[self.seat])
         self._parts[dealer] = part
 
+    def escrow_holders(self, dealer: Seat) -> tuple[Seat, ...]:
+        """The seats holding a part of ``dealer``'s key share (ascending; empty when it is
+        not escrowed, or no longer: a holder left)."""
+        return tuple(sorted(self._escrow.get(dealer, {})))
+
     def can_rescue(self, vanished: Seat) -> bool:
         """True if ``vanished``'s key share is escrowed among the other present seats and this
         seat, if it is one of them, holds its part (so it can call :meth:`make_rescue`)."""

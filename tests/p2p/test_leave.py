@@ -207,7 +207,7 @@ def test_random_leaves_finish_the_game(name: str, n: int, k: int) -> None:  # pr
     cores, net = make_cores(n, name, seed=f"r{k}")
     for core in cores:
         core.bot = None
-    game = LeaveGame(cores, net, plan, patience=rng.randint(20, 200))
+    game = LeaveGame(cores, net, list(plan), patience=rng.randint(20, 200))
     game.run(limit=20000)
     check_finished(game, len(plan) - len(game.plan))
 
