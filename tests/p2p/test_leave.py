@@ -193,6 +193,23 @@ def test_leaves_at_target_moments_finish_the_game(name: str, n: int, plan: list[
     assert game.hit == plan  # every leave chosen at its target moment
 
 
+def test_a_leave_when_no_card_is_hidden_carries_no_share() -> None:
+    """8s Rule!, 3 peers: the last seat leaves at its turn to shuffle the first, face-up deck
+    (the cut): nothing is hidden, so its leave has no share; 2 players remain: over (D-3)."""
+    cores, net = make_cores(3, "eights", seed="bare")
+    for core in cores:
+        core.bot = None
+    game = LeaveGame(cores, net, ["shuffle"], patience=400)
+    game.armed_at = -4
+    game.run()
+    found = check_finished(game, 1)
+    assert game.hit == ["shuffle"] and found[0][1:] == (2, set())
+    leave = next(e for e in cores[0].record.entries if e.payload["t"] == "leave")
+    assert leave.payload["msg"] == {"type": "shares", "seat": 2, "recipient": None,
+                                    "shares": []}
+    assert cores[0].game.outcome(cores[0].state).detail["places"][2] == 3  # type: ignore[union-attr]
+
+
 RANDOM_CASES = [(name, n, k) for name in ("level8-master", "level8", "eights")
                 for n in range(3, 7) for k in range(max(EXTRA_GAMES, 0))]
 
