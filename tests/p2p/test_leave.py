@@ -267,7 +267,7 @@ def test_two_players_a_leave_ends_the_game_the_other_wins(tmp_path: Any,
 
 
 def _table(n: int = 3, seed: str = "bad") -> tuple[list[GameCore], Network]:
-    cores, net = make_cores(n, "level8-master", seed=seed)
+    cores, net = make_cores(n, "eights", seed=seed)
     for core in cores:
         core.bot = None
     net.start()
