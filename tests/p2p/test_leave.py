@@ -298,23 +298,33 @@ def _texts(outputs: Sequence[Any], kind: str) -> list[str]:
     return [o.text for o in outputs if getattr(o, "kind", None) == kind]
 
 
-def test_a_leave_with_a_bad_proof_names_the_leaver() -> None:
+@pytest.mark.parametrize("forgery", ["bad-proof", "missing-card", "own-hand"])
+def test_a_forged_leave_names_the_leaver(forgery: str) -> None:
+    """The leaver signs a leave whose shares are wrong: another card's share (a proof that
+    fails), one hidden card left out, or a share of a card of its own hand added (which would
+    open it): refused by every peer, the leaver named, the record intact."""
     cores, net = _table()
     leaver = _due(cores)
     others = [c for c in cores if c is not leaver]
     before = len(others[0].record)
+    hand = sorted(leaver.state.hands[leaver.seat])
+    assert hand
     sent: list[bytes] = []
 
     def tamper(sender: bytes, to: bytes, data: bytes) -> bytes | None:
-
         env = json.loads(data)
         entry = env.get("body", {}).get("entry")
         if env.get("type") != "record.entry" or entry["payload"]["t"] != "leave":
             return data
         payload = entry["payload"]
-        share = payload["msg"]["shares"][0]
-        other = payload["msg"]["shares"][1]["share"]
-        payload["msg"]["shares"][0] = {**share, "share": other}  # another card's share
+        shares = payload["msg"]["shares"]
+        if forgery == "bad-proof":
+            shares[0] = {**shares[0], "share": shares[1]["share"]}  # another card's share
+        elif forgery == "missing-card":
+            del shares[-1]
+        else:
+            shares.append({**shares[0], "slot": hand[0]})
+            shares.sort(key=lambda item: item["slot"])
         forged = sign_entry(leaver.me, entry["tbl"], entry["seq"], entry["prev"], payload,
                             entry["state"])
         sent.append(to)
@@ -325,13 +335,16 @@ def test_a_leave_with_a_bad_proof_names_the_leaver() -> None:
     net.post(leaver.me.public_key, leaver.leave())
     net.run()
     assert len(sent) >= 2
+    words = {"bad-proof": "decryption share proof",
+             "missing-card": f"seat {leaver.seat} left with shares of the wrong slots (missing [",
+             "own-hand": f"not wanted [{hand[0]}]"}[forgery]
     for core in others:
         cheats = [n for n in net.notices[core.me.public_key] if n.kind == "cheat"]
         assert cheats and cheats[0].seat == leaver.seat
         assert str(leaver.players[leaver.seat]) in cheats[0].text
-        assert "decryption share proof" in cheats[0].text
+        assert words in cheats[0].text, cheats[0].text
         assert len(core.record) == before  # not recorded
-        assert not core.has_left(leaver.seat)
+        assert not core.has_left(leaver.seat) and core.halted is not None
 
 
 def test_a_leave_for_someone_else_names_its_author() -> None:
