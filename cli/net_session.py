@@ -239,6 +239,10 @@ class NetworkSession:
                         break
             await asyncio.sleep(0.1)
         self._left = True
+        self.write_record()
+        folder = self.node.store.folder if self.node.store is not None else None
+        if folder is not None:
+            (folder / "finished").touch()  # nothing to resume: this seat left for good
         self._changed()
 
     def send_chat(self, text: str) -> None:

@@ -97,6 +97,8 @@ def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) 
             await bounded(lambda: session.core.legal_actions(), "the player's first move")
             session.leave_for_good()
             await bounded(lambda: session.snapshot().extra["left"], "the leave delivered")
+            assert session.node.store is not None
+            assert (session.node.store.folder / "finished").exists()  # nothing to resume
             for node in session.nodes:
                 await bounded(lambda n=node: n.core.has_left(session.seat), "the leave")
                 outcome = node.core.game.outcome(node.core.state)
