@@ -298,12 +298,15 @@ def _texts(outputs: Sequence[Any], kind: str) -> list[str]:
     return [o.text for o in outputs if getattr(o, "kind", None) == kind]
 
 
-@pytest.mark.parametrize("forgery", ["bad-proof", "own-hand"] + ["missing-card"] * (EXTRA_GAMES > 0))
+FORGERIES = ["bad-proof", "own-hand"] + ["missing-card"] * (EXTRA_GAMES > 0)
+
+
+@pytest.mark.parametrize("forgery", FORGERIES)
 def test_a_forged_leave_names_the_leaver(forgery: str) -> None:
     """The leaver signs a leave whose shares are wrong: another card's share (a proof that
     fails), or a share of a card of its own hand added (which would open it; "missing-card"
-    leaves one hidden card out instead, with LANCARDS_LEAVE_GAMES above 1): refused by every peer, the leaver named, the record
-    intact."""
+    leaves one hidden card out instead, with LANCARDS_LEAVE_GAMES above 1): refused by every
+    peer, the leaver named, the record intact."""
     cores, net = _table()
     leaver = _due(cores)
     others = [c for c in cores if c is not leaver]
