@@ -227,7 +227,9 @@ class NetworkSession:
 
     async def _deliver_leave(self) -> None:
         core, ended_at = self.core, None
-        while True:
+        while not self._stopped:
+            if not core.has_left(self.seat) and self.node.over():
+                return  # the game ended (or halted) before this seat's turn to write came
             if core.has_left(self.seat):
                 seq = next(e.seq for e in core.record.entries
                            if e.payload.get("t") == "leave" and core.seat_of(e.author) == self.seat)
@@ -238,6 +240,8 @@ class NetworkSession:
                     if time.monotonic() - ended_at >= 1.0:
                         break
             await asyncio.sleep(0.1)
+        else:
+            return
         self._left = True
         self.write_record()
         folder = self.node.store.folder if self.node.store is not None else None
