@@ -22,6 +22,7 @@ import pytest
 from lancards.engine.core import CHANCE, ShuffleRequest
 from lancards.p2p.audit import audit_lines
 from lancards.p2p.core import GameCore
+from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.errors import LocalProtocolError
 from lancards.p2p.identity import Identity
 from lancards.p2p.record import Entry, sign_entry
@@ -248,6 +249,15 @@ def test_two_players_a_leave_ends_the_game_the_other_wins(tmp_path: Any,
         cores[leaver].leave()
     with pytest.raises(LocalProtocolError, match="game is over"):
         cores[1 - leaver].leave()
+    # each peer restarted from its journal (crash and resume) is where it was, leave included
+    for core in cores:
+        lines = net.persisted[core.me.public_key]
+        secret = int(next(line["x"] for kind, line in lines if kind == "secret"), 16)
+        again = GameCore(core.me, core.table, SeededRandomBytes("again"), secret_key=secret)
+        again.restore(list(lines))
+        assert [e.to_dict() for e in again.record.entries] == \
+            [e.to_dict() for e in core.record.entries]
+        assert again.left_seats() == (leaver,) and again.state_hash() == core.state_hash()
     # lancards audit and replay of the record file
     from lancards.cli.main import main
     path = tmp_path / "two.lancards"
