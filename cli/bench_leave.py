@@ -15,6 +15,13 @@ configuration prints one JSON line of medians over ``--repeats`` runs (milliseco
 - ``serial_ms``: wall time in this one process from "leave" until the next player can move
   (every peer's work one after another, on one processor).
 
+With ``--escrow`` it measures instead what the table option ``rescue`` costs at the start
+(``docs/protocol.md`` 11.9): ``escrow_bytes``, the signed ``record.entry`` envelopes of the N
+escrow entries together; ``escrow_cpu_per_peer_ms``, the extra CPU of one peer from the start to
+the first shuffle (dealing its escrow, checking the others' and opening its parts; the largest
+over peers); ``start_serial_ms`` and ``start_serial_no_rescue_ms``, wall time
+in this one process from the start to the first shuffle entry, with and without the option.
+
 With ``--mid-shuffle`` the leave comes during a shuffle epoch instead (the leaver is due to
 shuffle after others did): the epoch is begun again under the new joint key, so play goes on
 once the remaining peers have shuffled again; ``serial_ms`` then includes that shuffle.
@@ -48,6 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeats", type=int, default=5, help="runs per configuration")
     parser.add_argument("--mid-shuffle", action="store_true",
                         help="leave during a shuffle epoch (after the first seat shuffled)")
+    parser.add_argument("--escrow", action="store_true",
+                        help="measure the key escrow at the start (option rescue) instead")
     parser.add_argument("--seed", default="bench", help="seed of the peers' randomness")
     parser.set_defaults(run=run)
 
@@ -55,9 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 class _Table:
     """N cores and a queue that carries every ``Send`` through ``receive``."""
 
-    def __init__(self, peers: int, seed: str) -> None:
+    def __init__(self, peers: int, seed: str, options: dict[str, Any] | None = None) -> None:
         ids = [Identity(bytes([i + 1]) * 32, NICKS[i]) for i in range(peers)]
-        table = start_local(ids, "level8-master", table="0123456789abcdef")
+        table = start_local(ids, "level8-master", options, table="0123456789abcdef")
         order = {m.public_key: i for i, m in enumerate(table.seats)}
         ids.sort(key=lambda p: order[p.public_key])
         self.cores = [GameCore(me, table, SeededRandomBytes(f"{seed}-{i}"))
@@ -72,11 +81,14 @@ class _Table:
         self.arm: GameCore | None = None  # leaves once due to shuffle after another seat
         self.leave_at: float | None = None  # wall clock when the leave entry was made
         self.leave_data = b""
+        self.escrow_sizes: list[int] = []  # the broadcast escrow entries' envelopes
 
     def post(self, sender: bytes, outputs: list[Output]) -> None:
         for out in outputs:
             if isinstance(out, Send) and not self.leave_data and b'"t":"leave"' in out.data:
                 self.leave_data, self.leave_at = out.data, time.perf_counter()
+            if isinstance(out, Send) and out.to is None and b'"t":"escrow"' in out.data:
+                self.escrow_sizes.append(len(out.data))
             if isinstance(out, Send):
                 targets = [out.to] if out.to is not None else [k for k in self.by_key
                                                                 if k != sender]
@@ -116,6 +128,37 @@ def _shuffling_after_another(core: GameCore) -> bool:
         return False
     turn = core.deck.shuffle_turn()
     return turn is not None and turn < core.seat
+
+
+def _to_first_shuffle(peers: int, seed: str, rescue: bool) -> tuple[_Table, float]:
+    table = _Table(peers, seed, {"rescue": "on"} if rescue else None)
+    table.timed = set(table.by_key)
+    wall = time.perf_counter()
+    for core in table.cores:
+        start = time.process_time()
+        outputs = core.start()
+        table.cpu[core.me.public_key] = time.process_time() - start
+        table.post(core.me.public_key, outputs)
+    lead = table.cores[0]
+    while table.queue and "shuffle" not in [e.payload["t"] for e in lead.record.entries]:
+        sender, to, data = table.queue.pop(0)
+        core = table.by_key[to]
+        start = time.process_time()
+        outputs = core.receive(sender, data)
+        if b'"t":"shuffle"' not in b"".join(o.data for o in outputs if isinstance(o, Send)):
+            table.cpu[to] += time.process_time() - start
+        table.post(to, outputs)
+    return table, time.perf_counter() - wall
+
+
+def escrow_once(peers: int, seed: str) -> dict[str, float]:
+    """The cost of the key escrow at the start (see the module docstring)."""
+    plain, plain_wall = _to_first_shuffle(peers, seed, False)
+    table, wall = _to_first_shuffle(peers, seed, True)
+    extra = max(table.cpu[k] - plain.cpu[k] for k in table.cpu)
+    return {"escrow_entries": len(table.escrow_sizes), "escrow_bytes": sum(table.escrow_sizes),
+            "escrow_cpu_per_peer_ms": extra * 1000, "start_serial_ms": wall * 1000,
+            "start_serial_no_rescue_ms": plain_wall * 1000}
 
 
 def run_once(peers: int, moves: int, mid_shuffle: bool, seed: str) -> dict[str, float]:
@@ -158,11 +201,17 @@ def run(args: argparse.Namespace) -> int:
     if any(not 2 <= p <= 6 for p in peers_list) or args.repeats < 1:
         raise UsageError("--peers must be 2 to 6 and --repeats at least 1")
     for peers in peers_list:
-        runs = [run_once(peers, args.moves, args.mid_shuffle, f"{args.seed}-{r}")
-                for r in range(args.repeats)]
         line: dict[str, Any] = {"bench": "leave", "peers": peers, "cards": 108,
-                                "moves_before": args.moves, "mid_shuffle": args.mid_shuffle,
                                 "repeats": args.repeats}
+        if args.escrow:
+            if peers < 3:
+                raise UsageError("the option rescue needs 3 peers or more")
+            runs = [escrow_once(peers, f"{args.seed}-{r}") for r in range(args.repeats)]
+            line["escrow"] = True
+        else:
+            runs = [run_once(peers, args.moves, args.mid_shuffle, f"{args.seed}-{r}")
+                    for r in range(args.repeats)]
+            line.update(moves_before=args.moves, mid_shuffle=args.mid_shuffle)
         for name in runs[0]:
             line[name] = round(statistics.median(r[name] for r in runs), 2)
         line["machine"] = machine()
