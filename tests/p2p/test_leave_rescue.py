@@ -164,3 +164,47 @@ def test_the_table_options_rescue_and_patience() -> None:
         start_local(identities(2), "level8", {"rescue": "on"})
     cores, _ = make_cores(3, "level8", seed="off", options={"rescue": "off"})
     assert not cores[0].rescue and cores[0].escrow_due() is None
+
+
+def test_a_removal_is_refused_while_the_player_is_connected_and_answering() -> None:
+    """Ruling D-5, the rule each peer applies before it may vote "remove NAME?"."""
+    from lancards.p2p.node import PeerNode
+    from lancards.p2p.transport import Mesh
+    from tests.p2p.test_node import CONFIG
+
+    cores, net = make_cores(3, "level8", seed="refuse", options={"rescue": "on",
+                                                                   "patience": 60})
+    for core in cores:
+        core.bot = None
+    net.start()
+    me = cores[2]
+    _run_until(net, [me], 7)  # the keys and seat 0's escrow: the table waits for seat 1
+    node = PeerNode(me, Mesh(me.me, CONFIG))
+    node.connected = {c.me.public_key for c in cores if c is not me}
+    assert me.expected() == (1, "escrow")
+    node._progress_at -= 10  # seat 1 silent 10 s
+    assert node.removal_refusal(0) == f"the table is not waiting for {cores[0].me.nick}"
+    assert node.removal_refusal(2) == f"{me.me.nick} is not another player at the table"
+    assert node.removal_refusal(1) == (
+        f"{cores[1].me.nick}'s key share is not escrowed among the others")
+    _run_until(net, [me], 9)  # every escrow in: the table waits for seat 0's shuffle
+    assert me.expected() == (0, "shuffle")
+    awaited = 0
+    other = cores[awaited]
+    node._progress_at = node._clock()
+    assert node.removal_refusal(awaited) == f"the table is not waiting for {other.me.nick}"
+    node._progress_at -= 30  # connected, silent 30 s: answering still, by the patience
+    assert node.removal_refusal(awaited) == (
+        f"{other.me.nick} is connected and answering: silent 30 s of the table's patience 60 s")
+    node._progress_at -= 31  # connected but silent beyond the patience: may be voted out
+    assert node.removal_refusal(awaited) is None
+    node.connected.discard(other.me.public_key)  # the link dropped 10 s ago
+    node._progress_at = node._clock() - 100
+    node._down_since[other.me.public_key] = node._clock() - 10
+    assert node.removal_refusal(awaited) == (
+        f"{other.me.nick} is unreachable: silent 10 s of the table's patience 60 s")
+    node._down_since[other.me.public_key] -= 60
+    assert node.removal_refusal(awaited) is None
+    plain, _ = make_cores(3, "level8", seed="refuse")
+    assert PeerNode(plain[2], Mesh(plain[2].me, CONFIG)).removal_refusal(0) == (
+        "the table has no rescue (its option rescue is off): it can only wait")
