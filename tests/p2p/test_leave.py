@@ -71,7 +71,6 @@ class LeaveGame:
     net: Network
     plan: list[str]
     patience: int = 150
-    hands: dict[int, tuple[int, ...]] = field(default_factory=dict)
     moves: int = 0
     armed_at: int = 0
     hit: list[str] = field(default_factory=list)
