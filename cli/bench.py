@@ -11,7 +11,14 @@ import argparse
 from types import ModuleType
 from typing import Any
 
-from lancards.cli import bench_deck, bench_engine, bench_net, bench_play, bench_resume
+from lancards.cli import (
+    bench_deck,
+    bench_engine,
+    bench_leave,
+    bench_net,
+    bench_play,
+    bench_resume,
+)
 from lancards.cli.machine import machine
 
 __all__ = ["TARGETS", "add_parser", "machine", "run"]
@@ -22,13 +29,14 @@ TARGETS: dict[str, ModuleType] = {
     "net": bench_net,
     "play": bench_play,
     "resume": bench_resume,
+    "leave": bench_leave,
 }
 
 
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "bench",
-        help="run a benchmark (engine, deck, net, play, resume) and print JSON lines",
+        help="run a benchmark (engine, deck, net, play, resume, leave) and print JSON lines",
         description="Run a benchmark and print one JSON object per line and configuration.",
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET")

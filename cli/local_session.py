@@ -22,6 +22,7 @@ from lancards.engine.core import (
     Bot,
     EngineError,
     IllegalActionError,
+    Leave,
     Seat,
 )
 from lancards.engine.driver import SeededChance
@@ -130,6 +131,7 @@ class LocalSession:
                 banners=tuple(banners),
                 progress="",
                 outcome=outcome,
+                extra={"left": self.seat in self.game.left_seats(self.state)},
             )
         return self._cached
 
@@ -147,6 +149,16 @@ class LocalSession:
             )
         self.game.check(self.state, action)
         self._apply(action)
+
+    def leave_for_good(self) -> None:
+        """This seat leaves for good (the engine's ``Leave``, rulings D-1..D-4); the bots play
+        on. ``snapshot().extra["left"]`` is then true.
+
+        Raises:
+            EngineError: the game is over, or this seat left already.
+        """
+        self.game.check(self.state, Leave(self.seat))
+        self._apply(Leave(self.seat))
 
     def send_chat(self, text: str) -> None:
         """Add a chat line from this seat (at most :data:`CHAT_MAX` characters are kept)."""

@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -173,7 +174,11 @@ class NetworkSession:
             banners.append(Banner("info", f"catching up: {len(self.core.record)} entries "
                                           "verified so far"))
         wait = self.node.waiting()
-        extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending()}
+        extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
+                                 "left": getattr(self, "_left", False)}
+        for seat in self.core.left_seats():
+            if seat != self.seat:
+                banners.append(Banner("info", f"{self.names[seat]} left the table"))
         if wait is not None:
             banners.append(Banner("waiting", wait.text()))
             extra["waiting"] = wait.text()
@@ -207,6 +212,42 @@ class NetworkSession:
     def submit(self, action: Any) -> None:
         """Play ``action`` (checked at once; raises ``EngineError`` when illegal)."""
         self.node.submit(action)
+
+    def leave_for_good(self) -> None:
+        """This seat leaves for good (rulings D-1..D-4; ``docs/protocol.md`` 11.8): the leave
+        entry is appended now, or at this seat's next turn to write. ``snapshot().extra
+        ["left"]`` becomes true once another peer has built on it (so it has reached the table)
+        or, when the leave ended the game, a second after it was sent.
+
+        Raises:
+            LocalProtocolError: the game is over, the table halted, or it is not started.
+        """
+        self.node.leave()
+        self._leave_task = asyncio.ensure_future(self._deliver_leave())
+
+    async def _deliver_leave(self) -> None:
+        core, ended_at = self.core, None
+        while not self._stopped:
+            if not core.has_left(self.seat) and self.node.over():
+                return  # the game ended (or halted) before this seat's turn to write came
+            if core.has_left(self.seat):
+                seq = next(e.seq for e in core.record.entries
+                           if e.payload.get("t") == "leave" and core.seat_of(e.author) == self.seat)
+                if len(core.record) > seq + 1:
+                    break
+                if self.node.over():
+                    ended_at = ended_at if ended_at is not None else time.monotonic()
+                    if time.monotonic() - ended_at >= 1.0:
+                        break
+            await asyncio.sleep(0.1)
+        else:
+            return
+        self._left = True
+        self.write_record()
+        folder = self.node.store.folder if self.node.store is not None else None
+        if folder is not None:
+            (folder / "finished").touch()  # nothing to resume: this seat left for good
+        self._changed()
 
     def send_chat(self, text: str) -> None:
         """Send a chat line to the table."""
@@ -259,7 +300,7 @@ class NetworkSession:
         with their author. A move's cards come from this peer's view just before it when
         exactly one move arrived since the last call, else the move is told without them."""
         entries = self.core.record.entries
-        new = [e for e in entries[self._logged:] if e.payload.get("t") == "action"]
+        new = [e for e in entries[self._logged:] if e.payload.get("t") in ("action", "leave")]
         before = getattr(self, "_log_view", None) if len(new) == 1 else None
         after = self.core.state
         pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
@@ -274,6 +315,11 @@ class NetworkSession:
                 self._log_pending = None
         for entry in new:
             seat = self.core.seat_of(entry.author)
+            if entry.payload.get("t") == "leave" and seat is not None:
+                who = "You" if seat == self.seat else self.names[seat]
+                self._log.append(LogLine(f"{who} left the table", seat,
+                                         index=len(self._log) + 1))
+                continue
             try:
                 action = self.game.parse_action(str(entry.payload["a"]))
                 lines = narrate(self.game.name, before, action, after, self.names, self.seat)

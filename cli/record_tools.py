@@ -135,5 +135,9 @@ def run_replay(args: argparse.Namespace) -> int:
                 input()
         elif payload.get("t") == "shuffle":
             print(f"      {author:>10}  shuffles and proves the shuffle")
+        elif payload.get("t") == "leave":
+            print(f"      {author} leaves the table (for good; the hand goes out of play "
+                  "unopened)")
+            print(f"      {public_summary(observer.state)}")
     print(describe_outcome(report))
     return 0

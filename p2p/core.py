@@ -68,18 +68,29 @@ from lancards.p2p.crypto.deck import (
 )
 from lancards.p2p.crypto.errors import DeckError
 from lancards.p2p.crypto.group import RandomBytes
+from lancards.p2p.departure import Departure
 from lancards.p2p.errors import (
     LocalProtocolError,
     Reason,
     RecordError,
     RemoteProtocolError,
 )
+from lancards.p2p.escrow_entries import Escrow
 from lancards.p2p.identity import Identity, PublicIdentity
 from lancards.p2p.inbound import SHARES_PURPOSE, Inbound
 from lancards.p2p.outbound import Outbound, joint_random
 from lancards.p2p.record import Entry, Record
 from lancards.p2p.schedule import WAITING_WHAT, EntryKind, Waiting, next_author, private_debts
-from lancards.p2p.schemas import ActionPayload, OpenPayload, Payload, PrivateShares, conform
+from lancards.p2p.schemas import (
+    ActionPayload,
+    EscrowPayload,
+    LeavePayload,
+    OpenPayload,
+    Payload,
+    PrivateShares,
+    conform,
+)
+from lancards.p2p.statement import game_options
 from lancards.p2p.table import StartedTable
 from lancards.p2p.wire import (
     MESSAGE_TYPES,
@@ -96,7 +107,7 @@ def _no_randomness(count: int) -> bytes:
     raise LocalProtocolError("an observer draws no randomness")
 
 
-class GameCore(Inbound, Outbound):
+class GameCore(Departure, Escrow, Inbound, Outbound):
     """One peer's game at a started table.
 
     Args:
@@ -140,7 +151,7 @@ class GameCore(Inbound, Outbound):
         spec = rule_set(table.spec.game)
         self.rule_set = spec.name
         self.game: Game[Any, Any] = spec.game
-        self.rules = spec.make_rules(table.spec.options)
+        self.rules = spec.make_rules(game_options(table.spec.options))
         self.faces: Sequence[Any] = self.game.canonical_deck(self.rules)
         params = TableParams(spec.name, self.table_id, self.n, len(self.faces))
         self.deck = DeckCoordinator(params, self.seat, random_bytes, secret_key=secret_key)
@@ -148,6 +159,7 @@ class GameCore(Inbound, Outbound):
         self.record.signer = me
         self._state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
         self._pending: Any = None
+        self._leaving = False
         self._halted: str | None = None
         self.cheaters: dict[Seat, str] = {}
         self._env_seq = envelope_seq
@@ -299,6 +311,9 @@ class GameCore(Inbound, Outbound):
         (:func:`lancards.p2p.schedule.next_author`)."""
         if self._halted:
             return None
+        dealer = self.escrow_due()
+        if dealer is not None:
+            return dealer, EntryKind.ESCROW
         return next_author(self.game, self._state, self.deck, self._holder)
 
     def waiting_for(self) -> list[Waiting]:
@@ -395,12 +410,7 @@ class GameCore(Inbound, Outbound):
             name = self._name(entry.author)
             self._prepare_chance()
             expected = self.expected()
-            kind = entry.payload.get("t")
-            if expected is None or expected[0] != author or expected[1] != kind:
-                wanted = "nothing" if expected is None else f"seat {expected[0]}'s {expected[1]}"
-                raise RecordError(name, Reason.OUT_OF_TURN,
-                                  f"a {kind!r} entry by seat {author}; the record waits for "
-                                  f"{wanted}", entry.seq)
+            self._check_author(author, name, entry.payload.get("t"), expected, entry.seq)
             payload = conform(entry.payload, Payload, name, "entry payload", error=RecordError,
                               seq=entry.seq)
             try:
@@ -416,6 +426,12 @@ class GameCore(Inbound, Outbound):
         return validate
 
     def _apply_payload(self, author: Seat, payload: Payload) -> None:
+        if isinstance(payload, LeavePayload):
+            self._apply_leave(author, payload)
+            return
+        if isinstance(payload, EscrowPayload):
+            self._apply_escrow(author, payload)
+            return
         if not isinstance(payload, ActionPayload):
             self.deck.accept(author, payload.msg)
             self._take_deck_events(opened_ok=isinstance(payload, OpenPayload))

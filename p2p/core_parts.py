@@ -92,6 +92,7 @@ class CoreParts:
     record: Record
     _state: Any
     _pending: Any
+    _leaving: bool
     _halted: str | None
     cheaters: dict[Seat, str]
     _env_seq: int
@@ -144,6 +145,12 @@ class CoreParts:
         raise NotImplementedError
 
     def _engine(self, action: Any) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _make_leave(self) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _make_escrow(self) -> dict[str, Any]:  # pragma: no cover
         raise NotImplementedError
 
     def hand_ready(self) -> bool:  # pragma: no cover

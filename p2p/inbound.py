@@ -195,6 +195,8 @@ class Inbound(CoreParts):
     def _accept_private(self, sender: Seat, message: PrivateShares) -> None:
         """Take private shares (schema-checked); hold them (bounded) when the entry that deals
         the cards is still to come; persist them when the deck accepts them."""
+        if self.game.left_seats(self._state) and sender in self.game.left_seats(self._state):
+            return  # sent before its leave, arrived after: the leave stripped its layer
         slots = [item.slot for item in message.shares]
         if any(s not in self._requested for s in slots):
             if sum(1 for s, _ in self._early if s == sender) < EARLY_PER_SENDER:

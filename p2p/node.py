@@ -235,6 +235,11 @@ class PeerNode:
         """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``)."""
         self.handle(self.core.submit(action))
 
+    def leave(self) -> None:
+        """This seat leaves the table for good (:meth:`GameCore.leave`; raises
+        ``LocalProtocolError`` when it cannot)."""
+        self.handle(self.core.leave())
+
     def chat(self, text: str) -> None:
         """Send a chat line."""
         self.handle(self.core.chat(text))
@@ -270,6 +275,31 @@ class PeerNode:
         if now - self._progress_at >= SILENT_S:
             return Waiting(seat, self.core.players[seat].nick, what, now - self._progress_at,
                            True)
+        return None
+
+    def removal_refusal(self, seat: int) -> str | None:
+        """Why this peer refuses to vote for removing ``seat`` now (ruling D-5), or ``None``
+        when it may: the table has the option ``rescue``, ``seat`` is another present seat the
+        table waits for, its key share is escrowed among the others, and it has not been heard
+        from for the table's ``patience`` (seconds, default 120; a silent link counts from the
+        last entry, a lost one from when it dropped). Nobody may be removed while connected
+        and answering. (The vote itself and the rescue are not built yet.)"""
+        core = self.core
+        name = core.players[seat].nick if 0 <= seat < core.n else f"seat {seat}"
+        if not core.rescue:
+            return "the table has no rescue (its option rescue is off): it can only wait"
+        if seat == core.seat or core.has_left(seat) or not 0 <= seat < core.n:
+            return f"{name} is not another player at the table"
+        wait = self.waiting()
+        if wait is None or wait.seat != seat:
+            return f"the table is not waiting for {name}"
+        if not core.deck.can_rescue(seat):
+            return f"{name}'s key share is not escrowed among the others"
+        patience = int(core.table.spec.options.get("patience", 120))
+        if wait.seconds < patience:
+            how = "connected and answering" if wait.connected else "unreachable"
+            return (f"{name} is {how}: silent {wait.seconds:.0f} s of the table's patience "
+                    f"{patience} s")
         return None
 
     def waiting_for(self) -> str | None:

@@ -61,10 +61,14 @@ class Outbound(CoreParts):
                 key = (request.first_new_slot, *request.slots)
                 if self._epoch_begun_for != key:
                     self._epoch_begun_for = key
+                    # Slots the deck never saw hold the canonical deck face up: the first
+                    # deck in slots 0.., and (8s Rule! after a leave, ruling D-1) a fresh one
+                    # in slots base + i; card index = slot mod deck size.
+                    size = len(self.faces)
                     unseen = {
-                        s: s for s in request.slots
-                        if s < len(self.faces) and self.deck.card(s) is None
-                        and self.deck.ciphertext(s) is None
+                        s: s % size for s in request.slots
+                        if self.deck.card(s) is None and self.deck.ciphertext(s) is None
+                        and (s < size or self.game.identity(self._state, s) == self.faces[s % size])
                     }
                     self.deck.begin_shuffle(request.slots, request.first_new_slot, unseen,
                                             abandon_reveals=True)
@@ -116,6 +120,10 @@ class Outbound(CoreParts):
                 self._send_shares(debt.recipient, debt.slots)
 
     def _make_payload(self, kind: EntryKind) -> dict[str, Any] | None:
+        if self._leaving:
+            return self._make_leave()
+        if kind is EntryKind.ESCROW:
+            return self._make_escrow()
         if kind is EntryKind.KEY:
             debts = [d for d in self.deck.debts() if d.seat == self.seat]
             if not debts:

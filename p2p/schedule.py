@@ -8,7 +8,10 @@ follows from the record alone:
 2. the engine's chance requests: ``ShuffleRequest`` by one proven ``shuffle`` entry per seat in
    seat order; ``RevealRequest`` by an ``open`` entry of the holder when one seat holds the card,
    else by a public ``shares`` entry per seat in seat order;
-3. otherwise the seat the engine says is to act appends an ``action`` entry.
+3. otherwise the seat the engine says is to act appends an ``action`` entry;
+4. in place of any entry it is due to append, a seat may append a ``leave`` entry (it leaves
+   for good, :mod:`lancards.p2p.departure`); from then on the engine skips it and the deck's
+   turns, debts and joint key are those of the seats still present.
 
 Beside the log, the holder of a card dealt or drawn privately waits for every other seat's
 decryption shares (sealed to it); only the holder can see them arrive, so a peer names such a
@@ -40,6 +43,14 @@ class EntryKind(StrEnum):
     """A card opened by its only holder."""
     ACTION = "action"
     """A move in the engine's notation (with the openings of the cards it makes public)."""
+    LEAVE = "leave"
+    """The author leaves the table for good (rulings D-1..D-4): its proven decryption share of
+    every hidden card outside its own hand. Never due: a seat that chose to leave appends it in
+    place of the next entry it is due to append (:mod:`lancards.p2p.departure`)."""
+    ESCROW = "escrow"
+    """The author's key share split among the other seats, for a rescue (ruling D-5;
+    :mod:`lancards.p2p.escrow_entries`): due first, in seat order, while a dealer's parts are
+    not held by every other present seat, at tables with the option ``rescue``."""
 
 
 WAITING_WHAT: dict[EntryKind, str] = {
@@ -48,6 +59,8 @@ WAITING_WHAT: dict[EntryKind, str] = {
     EntryKind.SHARES: "decryption shares for a card everyone sees",
     EntryKind.OPEN: "a card opening",
     EntryKind.ACTION: "a move",
+    EntryKind.LEAVE: "a leave",
+    EntryKind.ESCROW: "a key escrow",
 }
 """What the table waits for, in words, by the kind of entry due."""
 

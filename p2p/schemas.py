@@ -207,7 +207,48 @@ class ActionPayload(_Strict, tag_field="t", tag="action"):
     open: Annotated[list[Object], Meta(max_length=MAX_OPENS)]
 
 
-Payload = KeyPayload | ShufflePayload | SharesPayload | OpenPayload | ActionPayload
+class LeaveShares(_Strict):
+    """The deck's leave message: the leaver's public decryption shares (``recipient`` -1) of
+    every hidden card outside its own hand (``recipient`` null: public); empty when no card
+    is hidden. Its points and proofs are checked by the deck."""
+
+    type: Literal["shares"]
+    seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+    recipient: None
+    shares: Annotated[list[ShareItem], Meta(max_length=MAX_SHARES)]
+
+
+class LeavePayload(_Strict, tag_field="t", tag="leave"):
+    """Seat ``seat`` (the entry's author) leaves the table for good (rulings D-1..D-4)."""
+
+    seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+    msg: LeaveShares
+
+
+PointHex = Annotated[str, Meta(pattern="^[0-9a-f]{66}$")]
+"""A compressed secp256k1 point in lowercase hex (the deck checks it is on the curve)."""
+SeatKey = Annotated[str, Meta(pattern="^[0-5]$")]
+"""A seat number as a JSON object key."""
+
+
+class EscrowPayload(_Strict, tag_field="t", tag="escrow"):
+    """The author's key share split among the other present seats (p2p/escrow_entries.py):
+    one public part commitment and one sealed part per holder."""
+
+    commitments: Annotated[dict[SeatKey, PointHex], Meta(min_length=1, max_length=MAX_SEATS)]
+    parts: Annotated[dict[SeatKey, Object], Meta(min_length=1, max_length=MAX_SEATS)]
+
+
+class EscrowPart(_Strict):
+    """The plaintext of a ``deck.escrow`` sealed payload: the part, 64 lowercase hex."""
+
+    part: Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+
+
+Payload = (
+    KeyPayload | ShufflePayload | SharesPayload | OpenPayload | ActionPayload | LeavePayload
+    | EscrowPayload
+)
 """An entry's payload, by its kind ``t``."""
 
 
@@ -371,7 +412,11 @@ __all__ = [
     "CloseLine",
     "EntrySchema",
     "EnvelopeSchema",
+    "EscrowPart",
+    "EscrowPayload",
     "HeaderLine",
+    "LeavePayload",
+    "LeaveShares",
     "Payload",
     "PrivateShares",
     "RecordLine",

@@ -51,10 +51,45 @@ _SPEC_SCHEMA: Final = {
 _STATEMENT_SCHEMA: Final = {**_SPEC_SCHEMA, "seats": list}
 
 
+TABLE_OPTIONS: Final = ("rescue", "patience")
+"""Options of the table rather than of the game (ruling D-5; ``p2p/escrow_entries.py``):
+``rescue`` (``"on"`` / ``"off"``, default off: key shares are escrowed so that a seat that
+vanished can be removed; tables of 3 or more) and ``patience`` (seconds a seat may be silent
+before its removal may be voted, 10..3600, default 120). Present in a table's options only when
+given."""
+
+
+def game_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    """``options`` without the :data:`TABLE_OPTIONS` (what the game's rules take)."""
+    return {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+
+
+def _table_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    from lancards.engine.core import RulesError
+
+    out: dict[str, OptionValue] = {}
+    if "rescue" in options:
+        value = options["rescue"]
+        if value not in ("on", "off", True, False):
+            raise RulesError(f"option rescue must be on or off, not {value!r}")
+        out["rescue"] = "on" if value in ("on", True) else "off"
+    if "patience" in options:
+        value = options["patience"]
+        try:
+            seconds = int(value)
+        except (TypeError, ValueError):
+            seconds = 0
+        if isinstance(value, bool) or not 10 <= seconds <= 3600:
+            raise RulesError(f"option patience must be 10 to 3600 seconds, not {value!r}")
+        out["patience"] = seconds
+    return out
+
+
 def registry_rules_check(
     game: str, options: Mapping[str, OptionValue]
 ) -> tuple[dict[str, OptionValue], int, int]:
-    """The default :data:`RulesCheck`: the engine's rule-set registry (``engine.options``).
+    """The default :data:`RulesCheck`: the engine's rule-set registry (``engine.options``) for
+    the game's options, and the :data:`TABLE_OPTIONS` (``rescue`` on needs 3 seats or more).
 
     Raises:
         engine.core.RulesError: an unknown game, option or value.
@@ -62,9 +97,11 @@ def registry_rules_check(
     from lancards.engine.options import rule_set
 
     spec = rule_set(game)
-    values = spec.validate(options)
+    values = spec.validate(game_options(options))
     spec.make_rules(values)
-    return values, spec.min_players, spec.max_players
+    table = _table_options(options)
+    least = max(spec.min_players, 3) if table.get("rescue") == "on" else spec.min_players
+    return {**values, **table}, least, spec.max_players
 
 
 def new_table_id() -> str:

@@ -9,9 +9,11 @@ told in words (:mod:`lancards.cli.tui.narrate`) with chat, taking every free row
 of the table from 120 columns); the picker or lay-down builder; the hand; the message and key
 hints; the chat input. Every panel wraps its lines and, when taller than its room, scrolls with a
 visible "more" mark (:mod:`lancards.cli.tui.fit`). ``?`` (keys), ``o`` (the level card or round
-objective in full) and the round results take the whole screen and scroll; ``q`` leaves (with a
-confirmation while the game runs). Works from 80x24 up; below that the screen says so and only
-``q`` acts. prompt-toolkit redraws on resize.
+objective in full) and the round results take the whole screen and scroll; ``q`` leaves: once the
+game is over at once; while it runs it asks first: pause (``y``/``p``: the game waits for you,
+``lancards resume`` brings you back) or leave for good (``l``, confirmed with ``y``: the session's
+``leave_for_good``, rulings D-1..D-4; the window closes once the leave is written). Works from
+80x24 up; below that the screen says so and only ``q`` acts. prompt-toolkit redraws on resize.
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("PgUp / PgDn", "scroll the log back / forward through the whole game (also - and +)"),
     ("< / >", "scroll the table up / down when it does not fit"),
     ("c", "chat: type a line, Enter sends, Esc cancels"),
-    ("q", "leave the table (asks first while the game runs)"),
+    ("q", "leave the table: pause, or leave for good (asks first while the game runs)"),
     ("Enter / Esc", "close a result panel (Up/Down scroll a long one)"),
 )
 
@@ -153,6 +155,8 @@ class TableScreen:
         self.show_help = False
         self.show_objective = False
         self.confirm_quit = False
+        self.confirm_leave = False
+        self.leaving = False
         self.chatting = False
         self._seen: tuple[Any, ...] = ()
         self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn",
@@ -191,6 +195,9 @@ class TableScreen:
             final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
             self.reports.append(final)
             self.last_report = final
+        if self.leaving and snap.extra.get("left"):
+            with contextlib.suppress(Exception):
+                self.app.exit(result=STATUS_LEFT)
         seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
         if seen != self._seen:
             self._seen = seen
@@ -238,12 +245,22 @@ class TableScreen:
         """
         snap = self.session.snapshot()
         over = snap.outcome is not None
-        if self.confirm_quit:
+        if self.confirm_leave:
             if key in ("y", "Y"):
+                self._leave_for_good()
+            elif key in ("n", "N", "escape"):
+                self.confirm_leave = False
+            return
+        if self.confirm_quit:
+            if key in ("y", "Y", "p", "P"):
                 self.app.exit(result=STATUS_LEFT)
+            elif key in ("l", "L") and self._can_leave(over):
+                self.confirm_quit, self.confirm_leave = False, True
             elif key in ("n", "N", "escape"):
                 self.confirm_quit = False
             return
+        if self.leaving and key != "q":
+            return  # the leave is on its way: no more moves
         if self.too_small():
             if key == "q":
                 if over:
@@ -290,6 +307,21 @@ class TableScreen:
             if self.controller.error:
                 self.controller.say("")
             self.controller.handle(key, snap)
+
+    def _can_leave(self, over: bool) -> bool:
+        return not over and not self.leaving and hasattr(self.session, "leave_for_good")
+
+    def _leave_for_good(self) -> None:
+        """Leave for good: the session appends the leave (now, or at this seat's next turn to
+        write); the window closes once it is written (``snapshot().extra["left"]``)."""
+        self.confirm_leave = False
+        try:
+            self.session.leave_for_good()  # type: ignore[attr-defined]
+        except Exception as exc:  # the game ended meanwhile, the table halted: say so
+            self.controller.say(f"cannot leave: {exc}", error=True)
+            return
+        self.leaving = True
+        self._observe()
 
     def _send_chat(self, buffer: Any) -> bool:
         text = buffer.text.strip()
@@ -354,7 +386,7 @@ class TableScreen:
 
     def _overlay_open(self) -> bool:
         return self.show_help or self.show_objective or bool(self.reports) or \
-            self.confirm_quit
+            self.confirm_quit or self.confirm_leave
 
     def _size(self) -> tuple[int, int]:
         try:
@@ -392,9 +424,10 @@ class TableScreen:
 
     def _small_text(self) -> StyleAndTextTuples:
         columns, rows = self._size()
+        if self.confirm_leave:
+            return [("class:error", " Leave for good? y: leave for good  n: stay")]
         if self.confirm_quit:
-            return [("class:error", " Leave the table? The game goes on without you. "
-                                    "y: leave  n: stay")]
+            return [("class:error", " Leave the table? y: pause  l: leave for good  n: stay")]
         return [("class:error", f" The window is {columns}x{rows}; the table needs "
                                 f"{MIN_COLUMNS}x{MIN_ROWS}.\n Enlarge it, or q to leave.")]
 
@@ -436,6 +469,9 @@ class TableScreen:
         c: BaseController = self.controller
         snap = self._snap()
         text = c.own_move(snap) or c.message
+        if self.leaving:
+            text = ("Leaving for good: your leave is written at your next turn to write, then "
+                    "this window closes")
         message = ("class:error" if c.error else "class:message", " " + text)
         hints = " " + self.controller.hints(snap)
         for extra in (" · ? keys", " · q quit", " · o goal"):
@@ -444,10 +480,20 @@ class TableScreen:
         return [[message], [("class:hints", hints)]]
 
     def _overlay_lines(self, width: int) -> Lines:
+        if self.confirm_leave:
+            return [[("class:picker.title", " leave for good ")],
+                    [("", " Leave for good? You cannot come back: your hand goes out of play "
+                          "face down, unopened, and you rank last. The others play on.")],
+                    [("class:hints", " y: leave for good   n: stay")]]
         if self.confirm_quit:
-            return [[("class:picker.title", " quit ")],
-                    [("", " Leave the table? The game goes on without you.")],
-                    [("class:hints", " y: leave   n: stay")]]
+            lines: Lines = [[("class:picker.title", " quit ")],
+                            [("", " Leave the table?")],
+                            [("", " y or p: pause: the game waits for you "
+                                  "(lancards resume brings you back)")]]
+            if self._can_leave(False):
+                lines.append([("", " l: leave for good: the game goes on without you")])
+            lines.append([("class:hints", " n: stay")])
+            return lines
         if self.show_help:
             rows = (*self.controller.help(), *GLOBAL_HELP)
             key_w = max(len(k) for k, _ in rows)

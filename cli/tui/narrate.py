@@ -98,6 +98,10 @@ def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequenc
         what it caused (a trick taken, a round scored, the round's end).
     """
     words = Words(names, viewer)
+    from lancards.engine.core import Leave
+
+    if isinstance(action, Leave):  # rulings D-1..D-4
+        return [f"{words.subject(action.seat)} left the table"]
     if game_name == "level8":
         return _level8(before, action, after, words)
     return _eights(before, action, after, words)

@@ -16,6 +16,7 @@ from lancards.p2p.crypto.escrow import check_commitments, check_part, deal_escro
 from lancards.p2p.crypto.group import Point, RandomBytes, point_sum
 from lancards.p2p.crypto.keygen import KeyPhase
 from lancards.p2p.crypto.messages import Message, SharesMessage, decode_message, encode_message
+from lancards.p2p.crypto.proofs import PUBLIC
 from lancards.p2p.crypto.slots import SlotTable
 
 
@@ -89,7 +90,9 @@ class Departures:
             )
         if len(self._table.present) < 2:
             raise DeckUsageError("the last seat at the table cannot leave")
-        message = decode_message(value, sender)
+        # nothing hidden to strip (a fresh face-up deck): the decoder wants 1 share or more
+        message: Any = (SharesMessage(sender, PUBLIC, ()) if _no_shares(value, sender)
+                        else decode_message(value, sender))
         if not isinstance(message, SharesMessage):
             raise ProtocolViolationError(
                 f"seat {sender} left with a {value.get('type')!r} message instead of shares",
@@ -166,6 +169,11 @@ class Departures:
         check_part(dealer, part, commitments[self.seat])
         self._parts[dealer] = part
 
+    def escrow_holders(self, dealer: Seat) -> tuple[Seat, ...]:
+        """The seats holding a part of ``dealer``'s key share (ascending; empty when it is
+        not escrowed, or no longer: a holder left)."""
+        return tuple(sorted(self._escrow.get(dealer, {})))
+
     def can_rescue(self, vanished: Seat) -> bool:
         """True if ``vanished``'s key share is escrowed among the other present seats and this
         seat, if it is one of them, holds its part (so it can call :meth:`make_rescue`)."""
@@ -241,3 +249,9 @@ class Departures:
         slots = self._table.leave_slots(hand)
         shares = {slot: point_sum(part[slot] for part in got.values()) for slot in slots}
         self._remove(vanished, shares, hand)
+
+
+def _no_shares(value: Any, sender: Seat) -> bool:
+    """Whether ``value`` is exactly the leave message of ``sender`` with no share (the deck's
+    decoder wants one or more; a leave when no card is hidden has none)."""
+    return bool(value == {"type": "shares", "seat": sender, "recipient": None, "shares": []})

@@ -36,12 +36,24 @@ OPENING: Final[str] = "card opening"
 
 @dataclass(slots=True)
 class Slot:
-    """One slot: its ciphertext, the epoch that made it, its card once known."""
+    """One slot: its ciphertext, the epoch that made it, its card once known.
+
+    ``proven`` is the ciphertext as its epoch made it, once a leave stripped a layer from
+    ``ciphertext`` (else ``None``): every decryption share proof binds that one, so shares
+    proven before a leave stay valid after it (``b``, the point the share is ``x*b`` of, never
+    changes).
+    """
 
     ciphertext: Ciphertext
     epoch: int
     card: int | None = None
     public: bool = False
+    proven: Ciphertext | None = None
+
+    @property
+    def bound(self) -> Ciphertext:
+        """The ciphertext every decryption share proof of this slot binds."""
+        return self.ciphertext if self.proven is None else self.proven
 
 
 @dataclass(slots=True)
@@ -205,7 +217,7 @@ class SlotTable:
             share, proof = prove_share(
                 self._context(state.epoch, self.seat),
                 self._secret,
-                state.ciphertext,
+                state.bound,
                 slot,
                 recipient,
                 self._random,
@@ -239,7 +251,7 @@ class SlotTable:
         check_share(
             self._context(state.epoch, item.seat),
             self._keys[item.seat],
-            state.ciphertext,
+            state.bound,
             item.slot,
             recipient,
             item.share,
@@ -317,7 +329,7 @@ class SlotTable:
         for slot in self.leave_slots(hand):
             state = self.slots[slot]
             share, proof = prove_share(
-                self._context(state.epoch, self.seat), self._secret, state.ciphertext, slot,
+                self._context(state.epoch, self.seat), self._secret, state.bound, slot,
                 PUBLIC, self._random, self._key_share,
             )
             items.append(Share(self.seat, slot, share, proof))
@@ -360,7 +372,7 @@ class SlotTable:
                 self._check_share(item, PUBLIC, sender)
                 continue
             state = self.slots[item.slot]
-            check_share(self._context(state.epoch, sender), proven[0], state.ciphertext,
+            check_share(self._context(state.epoch, sender), proven[0], state.bound,
                         item.slot, proven[1], item.share, item.proof)
 
     def make_rescue(
@@ -372,7 +384,7 @@ class SlotTable:
         for slot in self.leave_slots(hand):
             state = self.slots[slot]
             share, proof = prove_share(
-                self._context(state.epoch, self.seat), part, state.ciphertext, slot, recipient,
+                self._context(state.epoch, self.seat), part, state.bound, slot, recipient,
                 self._random, commitment,
             )
             items.append(Share(self.seat, slot, share, proof))
@@ -386,6 +398,7 @@ class SlotTable:
         that now have every share they need."""
         for slot, share in shares.items():
             state = self.slots[slot]
+            state.proven = state.bound
             state.ciphertext = Ciphertext(state.ciphertext.a - share, state.ciphertext.b)
         for slot in set(hand):
             self.slots.pop(slot, None)
@@ -414,7 +427,7 @@ class SlotTable:
         own, proof = prove_share(
             self._context(state.epoch, self.seat),
             self._secret,
-            state.ciphertext,
+            state.bound,
             slot,
             self.seat,
             self._random,

@@ -1,0 +1,119 @@
+"""The table's ``q``: pause or leave for good (rulings D-1..D-4), and a leaver seen by the
+others, on a LocalSession driven through the pyte harness."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import pytest
+
+from lancards.cli.local_session import LocalSession
+from lancards.cli.net_session import NetworkSession
+from lancards.engine.core import Leave
+from lancards.engine.level8.state import Phase
+from lancards.p2p.errors import LocalProtocolError
+from lancards.p2p.identity import Identity
+from tests.cli.tui.harness import driven
+from tests.level8.scenario import build
+
+NAMES = ("Ann", "Ben", "Cyd")
+
+
+def _session() -> LocalSession:
+    state = build("level8-master", [["R3", "O7"], ["Y1", "Y2"], ["G2", "G3"]], turn=0,
+                  phase=Phase.DRAW)
+    return LocalSession("level8-master", names=NAMES, state=state, bot_delay=60)
+
+
+def test_q_offers_pause_or_leave_for_good_and_leaving_closes_the_window() -> None:
+    session = _session()
+    with driven(session) as d:
+        screen = d.press("q")
+        assert "Leave the table?" in screen
+        assert "y or p: pause: the game waits for you (lancards resume brings you back)" \
+            in screen
+        assert "l: leave for good: the game goes on without you" in screen
+        screen = d.press("l")
+        assert "Leave for good? You cannot come back: your hand goes out of play face" in screen
+        assert "y: leave for good   n: stay" in screen
+        screen = d.press("n")  # stay: nothing happened
+        assert "Leave for good?" not in screen and "Leave the table?" not in screen
+        assert session.game.left_seats(session.state) == ()
+        d.press("q")
+        d.press("l")
+        d.press("y")
+        d.settle(lambda: d.done)
+        assert d.done
+    assert d.task is not None and d.task.result() == 1
+    assert session.game.left_seats(session.state) == (0,)
+    assert session.snapshot().extra["left"] is True
+    assert [line.text for line in session.snapshot().log][-1] == "You left the table"
+    assert session.game.to_act(session.state) == 1  # play passed to the next seat (D-1)
+
+
+def test_pause_keeps_the_seat() -> None:
+    session = _session()
+    with driven(session) as d:
+        d.press("q")
+        d.press("p")
+        d.settle(lambda: d.done)
+    assert d.task is not None and d.task.result() == 1
+    assert session.game.left_seats(session.state) == ()
+
+
+def test_another_player_leaving_is_told_and_the_game_goes_on() -> None:
+    session = _session()
+    with driven(session) as d:
+        session._apply(Leave(2))  # what the peer layer applies when Cyd's leave arrives
+        d.settle(lambda: "Cyd left the table" in d.text())
+        screen = d.text()
+        assert "Cyd left the table" in screen
+        assert "YOUR TURN: draw a card" in screen.splitlines()[0]
+        d.press("q")
+        d.press("p")
+        d.settle(lambda: d.done)
+
+
+@pytest.mark.timeout(120)
+def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) -> None:
+    """Peers on 127.0.0.1 (``lancards play``'s table): the player leaves at its first move;
+    8s Rule! needs 3 players (ruling D-3), so the game ends and both bots rank above it."""
+
+    async def bounded(condition: Any, what: str) -> None:
+        for _ in range(600):
+            if condition():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    async def play() -> None:
+        me = Identity(b"\x09" * 32, "Ann")
+        session = await NetworkSession.create("eights", {}, me, 2, home=tmp_path, bot_delay=0,
+                                              seed=7)
+        task = asyncio.create_task(session.run())
+        try:
+            await bounded(lambda: session.core.legal_actions(), "the player's first move")
+            session.leave_for_good()
+            await bounded(lambda: session.snapshot().extra["left"], "the leave delivered")
+            assert session.node.store is not None
+            assert (session.node.store.folder / "finished").exists()  # nothing to resume
+            for node in session.nodes:
+                await bounded(lambda n=node: n.core.has_left(session.seat), "the leave")
+                outcome = node.core.game.outcome(node.core.state)
+                assert outcome is not None and outcome.detail["left"] == [session.seat]
+                assert outcome.detail["places"][session.seat] == 3
+            bot = next(n for n in session.nodes if n is not session.node)
+            entries = [e.to_dict() for e in session.core.record.entries]
+            assert [e.to_dict() for e in bot.core.record.entries] == entries
+            assert entries[-1]["payload"]["t"] == "leave"
+            with pytest.raises(LocalProtocolError):
+                session.leave_for_good()
+        finally:
+            await session.close()
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    asyncio.run(play())
