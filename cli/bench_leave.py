@@ -71,8 +71,6 @@ class _Table:
         ids.sort(key=lambda p: order[p.public_key])
         self.cores = [GameCore(me, table, SeededRandomBytes(f"{seed}-{i}"))
                       for i, me in enumerate(ids)]
-        for core in self.cores:
-            core.bot = None
         self.bots = [c.game.bot() for c in self.cores]
         self.by_key = {c.me.public_key: c for c in self.cores}
         self.queue: list[tuple[bytes, bytes, bytes]] = []

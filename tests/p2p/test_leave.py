@@ -185,8 +185,7 @@ CASES = [
 def test_leaves_at_target_moments_finish_the_game(name: str, n: int, plan: list[str],
                                                   seed: str) -> None:
     cores, net = make_cores(n, name, seed=seed)
-    for core in cores:
-        core.bot = None  # the test drives the bots (a leaver's never moves by itself)
+    net.bots.clear()  # the test drives the bots (a leaver's never moves by itself)
     game = LeaveGame(cores, net, list(plan), patience=400)
     game.run()
     check_finished(game, len(plan))
@@ -197,8 +196,7 @@ def test_a_leave_when_no_card_is_hidden_carries_no_share() -> None:
     """8s Rule!, 3 peers: the last seat leaves at its turn to shuffle the first, face-up deck
     (the cut): nothing is hidden, so its leave has no share; 2 players remain: over (D-3)."""
     cores, net = make_cores(3, "eights", seed="bare")
-    for core in cores:
-        core.bot = None
+    net.bots.clear()
     game = LeaveGame(cores, net, ["shuffle"], patience=400)
     game.armed_at = -4
     game.run()
@@ -222,8 +220,7 @@ def test_random_leaves_finish_the_game(name: str, n: int, k: int) -> None:  # pr
         ["mid-trick", "shuffle", "turn"]
     plan = [rng.choice(moments) for _ in range(rng.randint(1, n - 2))]
     cores, net = make_cores(n, name, seed=f"r{k}")
-    for core in cores:
-        core.bot = None
+    net.bots.clear()
     game = LeaveGame(cores, net, list(plan), patience=rng.randint(20, 200))
     game.run(limit=20000)
     check_finished(game, len(plan) - len(game.plan))
@@ -232,8 +229,7 @@ def test_random_leaves_finish_the_game(name: str, n: int, k: int) -> None:  # pr
 def test_two_players_a_leave_ends_the_game_the_other_wins(tmp_path: Any,
                                                           capsys: Any) -> None:
     cores, net = make_cores(2, "level8-master", seed="two")
-    for core in cores:
-        core.bot = None
+    net.bots.clear()
     game = LeaveGame(cores, net, ["turn"], patience=10)
     game.armed_at = -4
     game.run()
@@ -277,8 +273,7 @@ def test_two_players_a_leave_ends_the_game_the_other_wins(tmp_path: Any,
 
 def _table(n: int = 3, seed: str = "bad") -> tuple[list[GameCore], Network]:
     cores, net = make_cores(n, "eights", seed=seed)
-    for core in cores:
-        core.bot = None
+    net.bots.clear()
     net.start()
     net.run()
     return cores, net

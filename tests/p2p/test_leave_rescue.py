@@ -34,8 +34,7 @@ def _run_until(net: Network, cores: list[GameCore], length: int) -> None:
 
 def _table(n: int, seed: str) -> tuple[list[GameCore], Network]:
     cores, net = make_cores(n, "level8", seed=seed, options={"rescue": "on"})
-    for core in cores:
-        core.bot = None
+    net.bots.clear()
     return cores, net
 
 
@@ -138,8 +137,7 @@ def test_escrow_commitments_that_do_not_add_up_name_the_dealer() -> None:
 
     tamper, state = _forge_escrow(1, bad_commitments)
     cores, net = make_cores(4, "level8", seed="badsum", options={"rescue": "on"})
-    for core in cores:
-        core.bot = None
+    net.bots.clear()
     state["cores"] = cores
     net.tamper = tamper
     net.start()
@@ -174,8 +172,7 @@ def test_a_removal_is_refused_while_the_player_is_connected_and_answering() -> N
 
     cores, net = make_cores(3, "level8", seed="refuse", options={"rescue": "on",
                                                                    "patience": 60})
-    for core in cores:
-        core.bot = None
+    net.bots.clear()
     net.start()
     me = cores[2]
     _run_until(net, [me], 7)  # the keys and seat 0's escrow: the table waits for seat 1
