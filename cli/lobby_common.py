@@ -15,8 +15,10 @@ sent (exit status 128 + the signal's number).
 
 Test hooks (environment, never set in normal use): ``LANCARDS_TEST_CHEAT=swap-claim`` makes
 this peer claim another card than the one it holds on its first discard;
-``LANCARDS_TEST_DUMP_HAND=FILE`` writes this peer's final hidden hand at exit
-(:mod:`lancards.cli.started_table`).
+``LANCARDS_TEST_DUMP_HAND=FILE`` writes this peer's final hidden hand at exit (a leaver's: the
+hand it left with);
+``LANCARDS_TEST_LEAVE_AFTER=N`` makes an ``--autoplay`` peer leave the table for good after its
+N-th move (:mod:`lancards.cli.started_table`).
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
     cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
     status = await _drive(node, args, quiet, cheat, restored=restore is not None)
     dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
-    if dump and not quiet:
+    if dump and not quiet and not core.has_left(core.seat):  # a leaver's: at the leave
         _dump_hand(core, Path(dump))
     return status
 
@@ -93,19 +93,30 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     names = tuple(m.nick for m in core.players)
     tracker = RoundTracker(names)
     cheated = False
+    leave_after = int(os.environ.get("LANCARDS_TEST_LEAVE_AFTER", "0") or 0)
+    moves = 0
 
     def act(action: Any) -> None:
-        nonlocal cheated
+        nonlocal cheated, moves
         if (cheat == "swap-claim" and not cheated and type(action).__name__ == "Discard"
                 and not core.deck.is_public(action.card.slot)):
             cheated = True  # a card still hidden: its opening will contradict the claim
             node.handle(_forge_swapped_discard(core, action))
             return
         node.submit(action)
+        moves += 1
+        if moves == leave_after and not quiet:
+            node.leave()  # written at this seat's next turn to write (docs/protocol.md 11.8)
 
     def report() -> None:
+        nonlocal leave_after
         for line in tracker.observe(core.game.name, core.game.view(core.state, None)):
             print(line.summary, flush=True)
+        dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
+        if leave_after and core.has_left(core.seat):
+            leave_after = 0  # the hand it leaves with, before a later round deals new slots
+            if dump:
+                _dump_hand(core, Path(dump))
 
     if not quiet:
         node.on_change = report

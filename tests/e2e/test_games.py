@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -59,6 +60,16 @@ def check_same_finished_game(peers: Sequence[Peer], codes: Sequence[int]) -> dic
     return verdict
 
 
+def start_listener(lan: Lan, folder: Path) -> tuple[subprocess.Popen[bytes], Path]:
+    """A passive listener on the bridge (:mod:`tests.e2e.sniff`), writing ``bridge.pcap``."""
+    pcap = folder / "bridge.pcap"
+    listener = lan.spawn("br", [sys.executable, "-m", "tests.e2e.sniff", str(pcap)],
+                         log=folder / "listener.txt")
+    wait_for(lambda: "listening" in (folder / "listener.txt").read_text(), 10,
+             "the listener did not start")
+    return listener, pcap
+
+
 @dataclass
 class PlayedGame:
     """What the module's Level 8 Master game left behind."""
@@ -77,11 +88,7 @@ def master_game(module_lan: Lan, tmp_path_factory: pytest.TempPathFactory,
                 ) -> Iterator[PlayedGame]:
     lan = module_lan
     folder = tmp_path_factory.mktemp("master")
-    pcap = folder / "bridge.pcap"
-    listener = lan.spawn("br", [sys.executable, "-m", "tests.e2e.sniff", str(pcap)],
-                         log=folder / "listener.txt")
-    wait_for(lambda: "listening" in (folder / "listener.txt").read_text(), 10,
-             "the listener did not start")
+    listener, pcap = start_listener(lan, folder)
     peers = seat_peers(lan, folder, 4)
     host = peers[0]
     # The host alone first, so that dig sees the advertisement before the table is full.
@@ -167,3 +174,33 @@ def test_eights_whole_game(lan: Lan, tmp_path: Path):
     assert isinstance(scores, list)
     for nick, score in zip(header["nicks"], scores, strict=True):
         assert f"{nick}: {score} points" in peers[0].output()
+
+
+def test_a_peer_leaves_for_good_and_its_hand_is_never_opened(lan: Lan, tmp_path: Path):
+    """Issue 17: a joiner leaves for good after its first move (``LANCARDS_TEST_LEAVE_AFTER``);
+    the other three finish the game, the four records are one, and neither the record nor the
+    listener on the bridge ever shows a card of the hand it left with (ruling D-1)."""
+    folder = tmp_path
+    listener, pcap = start_listener(lan, folder)
+    peers = seat_peers(lan, folder, 4, env={2: {"LANCARDS_TEST_LEAVE_AFTER": "1"}})
+    open_table(peers, "level8-master")
+    codes = finish(peers, 150)
+    time.sleep(0.3)
+    lan.stop(listener)
+    assert codes == [0, 0, 0, 0], logs(peers)
+    records = [p.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in peers]
+    assert all(r == records[0] for r in records), "the records differ between hosts"
+    verdict = peers[0].audit()
+    assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
+    text = records[0].decode()
+    header = json.loads(text.split("\n", 1)[0])
+    leaver = header["nicks"].index("cyd")
+    leaves = [json.loads(line) for line in text.splitlines()[1:] if '"t":"leave"' in line]
+    assert len(leaves) == 1 and leaves[0]["entry"]["author"] == header["seats"][leaver]
+    assert leaver not in verdict["winners"]
+    hand = set(peers[2].hidden_hand())
+    assert len(hand) >= 9, hand  # the hand it left with mid-turn (10 or 11 cards)
+    assert set(TOKEN.findall(text)) & hand == set()
+    readable = readable_text(list(read_pcap(pcap)))
+    assert tokens_seen(readable, set(TOKEN.findall(text))) == set(TOKEN.findall(text))
+    assert tokens_seen(readable, hand) == set()
