@@ -401,6 +401,15 @@ class DeckCoordinator(Departures):
         """How many proofs of shuffle of the running epoch wait for :meth:`check_deferred`."""
         return 0 if self._epoch is None else len(self._epoch.unchecked)
 
+    @property
+    def awaiting_checks(self) -> bool:
+        """Whether every shuffle of the running epoch is in and only deferred proofs keep it
+        from completing (then :meth:`check_deferred` must run before the epoch's last entry is
+        hashed: the epoch completes at the same record position on every peer)."""
+        epoch = self._epoch
+        return (epoch is not None and bool(epoch.unchecked)
+                and epoch.turn >= self.params.n_seats)
+
     def check_deferred(self, limit: int | None = None) -> int:
         """Check proofs of shuffle taken in with ``defer_proof``, oldest first.
 

@@ -45,7 +45,21 @@ class Network:
         for key, core in self.cores.items():
             self.post(key, core.start())
 
+    idle_checks = True
+    """When nothing is in flight, peers check their pipelined proofs of shuffle one at a time
+    (as :class:`~lancards.p2p.node.PeerNode` does while idle)."""
+
     def run(self, limit: int = 2_000_000) -> None:
+        self._deliver(limit)
+        while self.idle_checks and not self.queue and self.delivered < limit:
+            busy = [(k, c) for k, c in self.cores.items() if c.deferred_proofs]
+            if not busy:
+                return
+            for key, core in busy:
+                self.post(key, core.verify_deferred())
+            self._deliver(limit)
+
+    def _deliver(self, limit: int) -> None:
         while self.queue and self.delivered < limit:
             sender, to, data = self.queue.pop(0)
             if self.tamper is not None:
