@@ -512,15 +512,16 @@ class DeckCoordinator(Departures):
 
     def make_owed_shares(self) -> list[tuple[Seat, Message]]:
         """Every share this seat owes now, as ``(recipient, message)`` pairs (``PUBLIC`` last)."""
-        recipients = sorted(
-            {r for s, r in self._table.reveals if r != self.seat and self._table.owes(s, r)},
-            key=lambda r: (r == PUBLIC, r),
-        )
+        table = self._table
+        owed: dict[Seat, list[SlotId]] = {}
+        for slot, recipient in table.reveals:  # one pass over the reveals
+            if recipient != self.seat and table.owes(slot, recipient):
+                owed.setdefault(recipient, []).append(slot)
         out = []
-        for recipient in recipients:
-            message = self.make_shares(recipient)
+        for recipient in sorted(owed, key=lambda r: (r == PUBLIC, r)):
+            message = table.make_shares(recipient, sorted(owed[recipient]))
             if message is not None:
-                out.append((recipient, message))
+                out.append((recipient, encode_message(message)))
         return out
 
     def make_open(self, slot: SlotId) -> Message:
