@@ -151,3 +151,46 @@ def test_journal_replays_to_the_same_state_and_draws_nothing():
     # where the peer was.
     assert drawn[0] == 0
     assert states[0][0] == cores[0].state and states[0][1] == len(cores[0].record)
+
+
+def test_peer_node_checks_pipelined_proofs_while_idle(tmp_path):
+    """Over real sockets: seat 1 of 3 signs a bad proof of shuffle. Seat 2, the last shuffler,
+    finds it before hashing its own entry; seat 0 has nothing more to receive and finds it only
+    because its ``PeerNode`` checks waiting proofs while idle. Both name seat 1."""
+    import asyncio
+
+    from lancards.p2p.node import PeerAddress, PeerNode
+    from lancards.p2p.transport import Mesh, TransportConfig
+
+    async def play() -> list[PeerNode]:
+        ids, table = make_table(3, GAME)
+        nodes = []
+        for i, me in enumerate(ids):
+            core = GameCore(me, table, SeededRandomBytes(f"idle-{i}"))
+            mesh = Mesh(me, TransportConfig(ping_interval=2.0, ping_timeout=5.0,
+                                            backoff_max=0.5))
+            await mesh.start("127.0.0.1", 0)
+            nodes.append(PeerNode(core, mesh, None))
+        forge_proof(nodes[1].core)
+        addresses = {n.core.me.public_key: PeerAddress("127.0.0.1", n.mesh.port)
+                     for n in nodes}
+        try:
+            for node in nodes:
+                node.connect(addresses)
+            async with asyncio.timeout(60):
+                honest = [asyncio.create_task(n.run(linger=0.0)) for n in (nodes[0], nodes[2])]
+                cheater = asyncio.create_task(nodes[1].run(linger=0.0))
+                await asyncio.gather(*honest)
+                nodes[1].stop()
+                await cheater
+        finally:
+            for node in nodes:
+                await node.close()
+        return nodes
+
+    nodes = asyncio.run(play())
+    for node in (nodes[0], nodes[2]):
+        assert list(node.core.cheaters) == [1]
+        assert [x.seat for x in node.notices if x.kind == "cheat"] == [1]
+        assert kinds(node.core) == ["key"] * 6 + ["shuffle"] * 2
+    assert nodes[0].core.deck.card(0) is None
