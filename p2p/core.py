@@ -303,12 +303,11 @@ class GameCore(Inbound, Outbound):
 
     def verify_deferred(self, limit: int | None = 1) -> list[Output]:
         """Check up to ``limit`` (``None``: all) proofs of shuffle taken in unchecked, oldest
-        first (about
-        0.35 ms per card each). Call it when idle: a shuffler's output went on to the next
-        shuffler before its proof was checked, and every proof of the epoch is checked at the
-        latest before the epoch's last shuffle entry is hashed, so this only moves the work
-        off the critical path. A failing proof halts the table naming its prover (a ``cheat``
-        notice with the prover's signed shuffle entry as evidence). Never raises."""
+        first (about 0.35 ms per card each). Call it when idle: a shuffler's output went on to
+        the next shuffler before its proof was checked, and every proof of the epoch is checked
+        at the latest before the epoch's last shuffle entry is hashed, so this only moves the
+        work off the critical path. A failing proof halts the table naming its prover (a
+        ``cheat`` notice with the prover's signed shuffle entry as evidence). Never raises."""
         self._verify_deferred(limit)
         return self._flush()
 
