@@ -27,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="peer counts to measure (default 4 6)")
     parser.add_argument("--game", default="level8-master", help="rule set (default level8-master)")
     parser.add_argument("--quick", action="store_true", help="4 peers only")
+    parser.add_argument("--deal-only", type=int, default=0, metavar="REPEATS",
+                        help="instead of whole games: REPEATS tables stopped once every hand "
+                             "is dealt, pipelined and not in turn (GameCore(pipeline=...)); "
+                             "medians of deal_s")
 
 
 def free_ports(n: int) -> list[int]:
@@ -124,13 +128,85 @@ def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
             **analyse(folder, n), "game_wall_s": round(wall, 2)}
 
 
-def counted_node(config: str, out: str) -> int:
+def _dealt_at(path: Path) -> tuple[float | None, float | None]:
+    """(started, dealt) times of one peer's timings file so far."""
+    started = dealt = None
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                item = json.loads(line)
+            except ValueError:
+                continue  # a line being written
+            if item.get("started"):
+                started = item["t"]
+            if item.get("dealt"):
+                dealt = item["t"]
+    return started, dealt
+
+
+def deal_once(n: int, game: str, folder: Path, pipeline: bool) -> float:
+    """Start ``n`` peer processes, wait until every one holds its dealt hand, stop them:
+    seconds from the first start to the last dealt hand."""
+    table, seats = new_table(n, game)
+    paths = write_configs(table, seats, [("127.0.0.1", p) for p in free_ports(n)], folder)
+    procs = [subprocess.Popen([sys.executable, "-c", "import sys; from lancards.cli.bench_net "
+                               "import counted_node; sys.exit(counted_node(*sys.argv[1:]))",
+                               str(path), str(folder / f"bytes{i}.json"),
+                               "pipeline" if pipeline else "checked"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for i, path in enumerate(paths)]
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            times = [_dealt_at(folder / f"timings{i}.jsonl") for i in range(n)]
+            if all(d is not None for _, d in times):
+                break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("the hands were not dealt within 120 s")
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+    return max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)
+
+
+def deal_only(n: int, game: str, repeats: int) -> dict[str, Any]:
+    """``repeats`` deals pipelined and ``repeats`` checked on arrival, alternating."""
+    got: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(repeats):
+        for pipeline in (True, False):
+            with tempfile.TemporaryDirectory(prefix="lancards-bench-") as tmp:
+                got[pipeline].append(deal_once(n, game, Path(tmp), pipeline))
+    return {"bench": "net-deal", "game": game, "peers": n, "runs": repeats,
+            "deal_s_pipelined": round(statistics.median(got[True]), 3),
+            "deal_s_checked_on_arrival": round(statistics.median(got[False]), 3),
+            "all_pipelined": [round(x, 3) for x in got[True]],
+            "all_checked": [round(x, 3) for x in got[False]]}
+
+
+def counted_node(config: str, out: str, mode: str = "pipeline") -> int:
     """``lancards node CONFIG``, counting the bytes handed to ``Mesh.send`` (written to
-    ``out`` as ``{"sent": n}`` at exit). Benchmark use only."""
+    ``out`` as ``{"sent": n}`` at exit); ``mode`` ``checked``: the core checks every proof of
+    shuffle on arrival (``GameCore(pipeline=False)``). Benchmark use only."""
     import atexit
 
     from lancards.cli.main import main
+    from lancards.p2p.core import GameCore
     from lancards.p2p.transport import Mesh
+
+    if mode == "checked":
+        init = GameCore.__init__
+
+        def checked(self: GameCore, *args: Any, **kwargs: Any) -> None:
+            init(self, *args, **{**kwargs, "pipeline": False})
+
+        GameCore.__init__ = checked  # type: ignore[method-assign]
 
     sent = [0]
     original = Mesh.send
@@ -149,6 +225,10 @@ def run(args: argparse.Namespace) -> int:
 
     counts = [4] if args.quick else args.peers
     for n in counts:
+        if args.deal_only:
+            print(json.dumps({**deal_only(n, args.game, args.deal_only), "machine": machine()}),
+                  flush=True)
+            continue
         with tempfile.TemporaryDirectory(prefix="lancards-bench-") as tmp:
             line = measure(n, args.game, Path(tmp))
         print(json.dumps({**line, "machine": machine()}), flush=True)

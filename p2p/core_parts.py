@@ -15,7 +15,9 @@ from typing import Any, Literal
 from lancards.engine.core import ALL_SEATS, Game, Seat, SlotId
 from lancards.p2p.agreement import Agreement
 from lancards.p2p.crypto.coordinator import DeckCoordinator
+from lancards.p2p.crypto.errors import ProofError
 from lancards.p2p.crypto.group import RandomBytes
+from lancards.p2p.errors import Reason, RecordError
 from lancards.p2p.identity import Identity, PublicIdentity
 from lancards.p2p.record import Entry, Record
 from lancards.p2p.schemas import PrivateShares
@@ -54,6 +56,23 @@ class Persist:
 
     kind: Literal["secret", "entry", "private", "evidence"]
     line: dict[str, Any]
+
+
+class DeferredProofError(RecordError):
+    """A proof of shuffle taken in before it was checked (pipelined shuffles,
+    ``docs/mental-poker.md``) failed when the epoch's checks ran before the epoch's last
+    shuffle entry was hashed. It names the prover (:attr:`prover`, :attr:`sender`), not the
+    author of the entry whose validation ran the check (that author did nothing wrong).
+
+    Attributes:
+        prover: the seat whose proof of shuffle failed.
+        error: the deck's :class:`~lancards.p2p.crypto.errors.ProofError`.
+    """
+
+    def __init__(self, prover_name: str, error: ProofError, seq: int | None) -> None:
+        super().__init__(prover_name, Reason.ILLEGAL, str(error), seq)
+        self.prover: Seat = error.seat
+        self.error = error
 
 
 NoticeKind = Literal["cheat", "rejected", "chat", "info", "over", "progress"]
@@ -107,6 +126,7 @@ class CoreParts:
     _guard: ReplayGuard
     _secret_saved: bool
     _replaying: bool
+    pipeline: bool
     progress: str
     peer_has: dict[Seat, int]
 
@@ -171,6 +191,39 @@ class CoreParts:
     # -----------------------------------------------------------------------------------------
     # Helpers.
 
+    def _check_epoch_proofs(self) -> None:
+        """Check every deferred proof of shuffle when only they keep the running epoch from
+        completing: called before the state hash of the epoch's last shuffle entry is computed
+        (received or made), so the epoch completes at the same record position on every peer
+        and no decryption share of its cards exists before every proof verified.
+
+        Raises:
+            DeferredProofError: a proof fails; names its prover and the prover's entry.
+        """
+        if not self.deck.awaiting_checks:
+            return
+        try:
+            self.deck.check_deferred()
+        except ProofError as exc:
+            raise self._deferred_error(exc) from exc
+
+    def _deferred_error(self, exc: ProofError) -> DeferredProofError:
+        entry = self._shuffle_entry(exc.seat)
+        return DeferredProofError(self.name(exc.seat), exc, None if entry is None else entry.seq)
+
+    def _shuffle_entry(self, seat: Seat) -> Entry | None:
+        """The latest shuffle entry of ``seat`` in the record (the evidence of a bad proof)."""
+        key = self.players[seat].public_key
+        for entry in reversed(self.record.entries):
+            if entry.author == key and entry.payload.get("t") == "shuffle":
+                return entry
+        return None
+
+    def _deferred_failed(self, exc: DeferredProofError) -> None:
+        """A deferred proof of shuffle failed: name its prover with its signed entry; halt."""
+        entry = self._shuffle_entry(exc.prover)
+        self._cheat(exc.prover, str(exc), {} if entry is None else {"entry": entry.to_dict()})
+
     def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any]) -> None:
         if seat is not None:
             self.cheaters[seat] = text
@@ -202,6 +255,7 @@ __all__ = [
     "FUTURE_PER_AUTHOR",
     "FUTURE_WINDOW",
     "CoreParts",
+    "DeferredProofError",
     "Notice",
     "NoticeKind",
     "Output",

@@ -348,6 +348,12 @@ class PeerNode:
                 over_at = now if over_at is None else over_at
                 if now - over_at >= linger:
                     return
+            if self.core.deferred_proofs and self.mesh.events.empty():
+                for _ in range(3):  # let the links write what was just sent
+                    await asyncio.sleep(0)
+                if self.mesh.events.empty():  # idle: check one pipelined proof of shuffle
+                    self.handle(self.core.verify_deferred())
+                    continue
             try:
                 event = await self.mesh.next_event(0.2)
             except TransportError:

@@ -19,7 +19,7 @@ from lancards.engine.core import (
     ShuffleRequest,
     SlotId,
 )
-from lancards.p2p.core_parts import CoreParts, Persist
+from lancards.p2p.core_parts import CoreParts, DeferredProofError, Persist
 from lancards.p2p.crypto.proofs import PUBLIC
 from lancards.p2p.inbound import SHARES_PURPOSE
 from lancards.p2p.schedule import EntryKind
@@ -72,6 +72,10 @@ class Outbound(CoreParts):
                     }
                     self.deck.begin_shuffle(request.slots, request.first_new_slot, unseen,
                                             abandon_reveals=True)
+                    if self.pipeline and not self._replaying:
+                        # The offline phase while the seats before this one shuffle
+                        # (never in a replay: a restored peer draws nothing it did not).
+                        self.deck.prepare_shuffle()
                     self.progress = f"shuffle 1 of {self.n}, waiting"
             elif (
                 isinstance(request, RevealRequest)
@@ -137,6 +141,11 @@ class Outbound(CoreParts):
         if kind is EntryKind.SHUFFLE:
             self.progress = f"shuffle {self.seat + 1} of {self.n}, proving"
             message = self.deck.make_shuffle()
+            try:
+                self._check_epoch_proofs()  # this seat's shuffle was the epoch's last
+            except DeferredProofError as exc:
+                self._deferred_failed(exc)
+                return None
             self._take_deck_events()
             return {"t": EntryKind.SHUFFLE.value, "msg": message}
         if kind is EntryKind.SHARES:

@@ -401,6 +401,15 @@ class DeckCoordinator(Departures):
         """How many proofs of shuffle of the running epoch wait for :meth:`check_deferred`."""
         return 0 if self._epoch is None else len(self._epoch.unchecked)
 
+    @property
+    def awaiting_checks(self) -> bool:
+        """Whether every shuffle of the running epoch is in and only deferred proofs keep it
+        from completing (then :meth:`check_deferred` must run before the epoch's last entry is
+        hashed: the epoch completes at the same record position on every peer)."""
+        epoch = self._epoch
+        return (epoch is not None and bool(epoch.unchecked)
+                and epoch.turn >= self.params.n_seats)
+
     def check_deferred(self, limit: int | None = None) -> int:
         """Check proofs of shuffle taken in with ``defer_proof``, oldest first.
 
@@ -503,15 +512,16 @@ class DeckCoordinator(Departures):
 
     def make_owed_shares(self) -> list[tuple[Seat, Message]]:
         """Every share this seat owes now, as ``(recipient, message)`` pairs (``PUBLIC`` last)."""
-        recipients = sorted(
-            {r for s, r in self._table.reveals if r != self.seat and self._table.owes(s, r)},
-            key=lambda r: (r == PUBLIC, r),
-        )
+        table = self._table
+        owed: dict[Seat, list[SlotId]] = {}
+        for slot, recipient in table.reveals:  # one pass over the reveals
+            if recipient != self.seat and table.owes(slot, recipient):
+                owed.setdefault(recipient, []).append(slot)
         out = []
-        for recipient in recipients:
-            message = self.make_shares(recipient)
+        for recipient in sorted(owed, key=lambda r: (r == PUBLIC, r)):
+            message = table.make_shares(recipient, sorted(owed[recipient]))
             if message is not None:
-                out.append((recipient, message))
+                out.append((recipient, encode_message(message)))
         return out
 
     def make_open(self, slot: SlotId) -> Message:

@@ -101,14 +101,16 @@ def _share_challenge(
     first: tuple[Point, Point],
 ) -> int:
     transcript = Transcript("decryption-share", context)
-    transcript.append_point("X", key_share)
-    transcript.append_point("a", ciphertext.a)
-    transcript.append_point("b", ciphertext.b)
-    transcript.append_int("slot", slot)
-    transcript.append_int("recipient", recipient)
-    transcript.append_point("D", share)
-    transcript.append_point("A", first[0])
-    transcript.append_point("B", first[1])
+    transcript.append_items((
+        (b"X", key_share.encode()),
+        (b"a", ciphertext.a.encode()),
+        (b"b", ciphertext.b.encode()),
+        (b"slot", slot.to_bytes(8, "big", signed=True)),
+        (b"recipient", recipient.to_bytes(8, "big", signed=True)),
+        (b"D", share.encode()),
+        (b"A", first[0].encode()),
+        (b"B", first[1].encode()),
+    ))
     return transcript.challenge("c")
 
 

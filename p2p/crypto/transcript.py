@@ -13,10 +13,11 @@ is ``SHA-512(state || frame("challenge", label, index))`` read as an integer mod
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from lancards.p2p.crypto.group import ORDER, Point, encode_scalar, frame
 
@@ -41,6 +42,21 @@ class ProofContext:
     seat: int
 
 
+@functools.lru_cache(maxsize=1024)
+def _header(proof: str, context: ProofContext) -> Any:
+    """The hash state after a transcript's fixed header (domain tag, proof name, game, table,
+    epoch, seat), computed once per proof and context and copied for each transcript (the
+    same bytes are absorbed, so the challenges are unchanged; a deal makes one transcript per
+    decryption share, all with a few contexts)."""
+    return hashlib.sha512(b"".join((
+        frame(DOMAIN_TAG, proof.encode()),
+        frame(b"game", context.game_id.encode()),
+        frame(b"table", context.table_id.encode()),
+        frame(b"epoch", context.epoch.to_bytes(8, "big", signed=True)),
+        frame(b"seat", context.seat.to_bytes(8, "big", signed=True)),
+    )))
+
+
 class Transcript:
     """The Fiat-Shamir transcript of one proof.
 
@@ -52,15 +68,19 @@ class Transcript:
     __slots__ = ("_hash",)
 
     def __init__(self, proof: str, context: ProofContext) -> None:
-        self._hash = hashlib.sha512(frame(DOMAIN_TAG, proof.encode()))
-        self.append("game", context.game_id.encode())
-        self.append("table", context.table_id.encode())
-        self.append_int("epoch", context.epoch)
-        self.append_int("seat", context.seat)
+        self._hash = _header(proof, context).copy()
 
     def append(self, label: str, data: bytes) -> None:
         """Absorb one labelled item."""
         self._hash.update(frame(label.encode(), data))
+
+    def append_items(self, items: Sequence[tuple[bytes, bytes]]) -> None:
+        """Absorb several labelled items at once, in order (the same bytes as one
+        :meth:`append` per item, in one hash update)."""
+        self._hash.update(b"".join(
+            b"".join((len(label).to_bytes(4, "big"), label, len(data).to_bytes(4, "big"), data))
+            for label, data in items
+        ))
 
     def append_int(self, label: str, value: int) -> None:
         """Absorb a signed integer (8 bytes, big-endian, two's complement)."""

@@ -76,9 +76,24 @@ class Network:
         self.post(to, core.receive(sender, data))
         self.play_bot(to)
 
+    idle_checks = True
+    """When nothing is in flight, peers check their pipelined proofs of shuffle one at a time
+    (as :class:`~lancards.p2p.node.PeerNode` does while idle)."""
+
     def run(self, limit: int = 2_000_000) -> None:
         for key in list(self.cores):
             self.play_bot(key)
+        self._deliver(limit)
+        while self.idle_checks and not self.queue and self.delivered < limit:
+            busy = [(k, c) for k, c in self.cores.items() if c.deferred_proofs]
+            if not busy:
+                return
+            for key, core in busy:
+                self.post(key, core.verify_deferred())
+                self.play_bot(key)
+            self._deliver(limit)
+
+    def _deliver(self, limit: int) -> None:
         while self.queue and self.delivered < limit:
             self.step()
 

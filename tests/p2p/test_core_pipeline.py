@@ -1,0 +1,196 @@
+"""Pipelined shuffles in the protocol core (docs/mental-poker.md, "Pipelined shuffles"): the same
+records as checking every proof on arrival, a bad proof still halts the epoch naming its prover
+before any decryption share exists, and a journal replays to the same state."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lancards.p2p.core import GameCore, Send
+from lancards.p2p.crypto.group import ORDER, SeededRandomBytes, encode_scalar
+from tests.p2p.core_harness import Network, make_table
+
+GAME = "eights"  # 52 cards: the cheapest deck that deals private hands and a public card
+
+
+def table_of(n: int, *, seed: str, pipeline: bool = True) -> tuple[list[GameCore], Network]:
+    """``n`` peers without bots: a run stops at the first move after the deal."""
+    ids, table = make_table(n, GAME)
+    cores = [GameCore(me, table, SeededRandomBytes(f"{seed}-{i}"), pipeline=pipeline)
+             for i, me in enumerate(ids)]
+    return cores, Network(cores)
+
+
+def forge_proof(core: GameCore) -> None:
+    """``core``'s seat signs shuffles whose proof has a wrong response ``s_1``."""
+    make = core.deck.make_shuffle
+
+    def forged() -> dict[str, Any]:
+        message = make()
+        proof = dict(message["proof"])
+        s = list(proof["s"])
+        s[0] = encode_scalar((int(s[0], 16) + 1) % ORDER).hex()
+        proof["s"] = s
+        return {**message, "proof": proof}
+
+    core.deck.make_shuffle = forged  # type: ignore[method-assign]
+
+
+def sent_types(net: Network) -> dict[bytes, list[str]]:
+    """Record every envelope type each peer sends (wraps ``net.post``)."""
+    seen: dict[bytes, list[str]] = {k: [] for k in net.cores}
+    post = net.post
+
+    def spy(sender: bytes, outputs: Any) -> None:
+        seen[sender] += [json.loads(o.data)["type"] for o in outputs if isinstance(o, Send)]
+        post(sender, outputs)
+
+    net.post = spy  # type: ignore[method-assign]
+    return seen
+
+
+def kinds(core: GameCore) -> list[str]:
+    return [e.payload["t"] for e in core.record.entries]
+
+
+def test_pipelined_records_equal_checked_on_arrival():
+    runs = []
+    for pipeline in (True, False):
+        cores, net = table_of(3, seed="pipe", pipeline=pipeline)
+        net.start()
+        net.run()
+        assert all(c.hand_ready() and c.deferred_proofs == 0 for c in cores)
+        assert all(c.halted is None for c in cores)
+        runs.append(cores)
+    piped, checked = runs
+    assert kinds(piped[0]) == ["key"] * 6 + ["shuffle"] * 3 + kinds(piped[0])[9:]
+    assert [e.to_dict() for e in piped[0].record.entries] == \
+        [e.to_dict() for e in checked[0].record.entries]
+    for a, b in zip(piped, checked, strict=True):
+        assert a.state_hash() == b.state_hash()
+        assert a.game.knowledge(a.state) == b.game.knowledge(b.state)
+        assert a.state == b.state  # the same hand, card for card
+
+
+def test_bad_proof_found_at_the_last_shuffle_names_its_prover_not_the_last_author():
+    cores, net = table_of(4, seed="bad-last")
+    forge_proof(cores[1])
+    # Seat 3 colludes: it publishes the epoch's last shuffle without checking the others.
+    cores[3]._check_epoch_proofs = lambda: None  # type: ignore[method-assign]
+    sent = sent_types(net)
+    net.idle_checks = False  # only the check before the last shuffle is hashed
+    net.start()
+    net.run()
+    for honest in (cores[0], cores[2]):
+        assert list(honest.cheaters) == [1]
+        assert "proof of shuffle by seat 1 in epoch 1 rejected: t1 does not verify" \
+            in honest.halted
+        # Seat 3's entry (the trigger) is not recorded; seat 1's signed entry is the evidence.
+        assert kinds(honest) == ["key"] * 8 + ["shuffle"] * 3
+        assert honest.record.entries[-2].author == cores[1].me.public_key
+        cheat = [x for x in net.notices[honest.me.public_key] if x.kind == "cheat"]
+        assert [x.seat for x in cheat] == [1]
+        assert cheat[0].evidence == {"entry": honest.record.entries[-2].to_dict()}
+    # No decryption share was ever made: no sealed shares, no shares entry, no card known.
+    assert all("sealed" not in types for types in sent.values())
+    assert all(c.deck.epoch == 1 and c.deck.card(0) is None for c in cores)
+
+
+def test_bad_proof_in_a_pipelined_epoch_halts_every_peer_naming_the_prover():
+    cores, net = table_of(4, seed="bad-idle")
+    forge_proof(cores[1])
+    sent = sent_types(net)
+    net.start()
+    net.run()
+    # Seat 2 shuffled seat 1's output before checking it (pipelined); seat 3, the last
+    # shuffler, checked every proof before hashing its own entry and appended nothing; seats 0
+    # and 2 found it checking while idle.
+    for core in (cores[0], cores[2], cores[3]):
+        assert list(core.cheaters) == [1], core.seat
+        assert "proof of shuffle by seat 1 in epoch 1 rejected" in core.halted
+        assert kinds(core) == ["key"] * 8 + ["shuffle"] * 3
+        assert core.deferred_proofs == 0
+    assert [e.author for e in cores[0].record.entries[-3:]] == \
+        [c.me.public_key for c in cores[:3]]
+    assert all("sealed" not in types for types in sent.values())
+    assert all(c.deck.card(0) is None for c in cores)
+
+
+def test_journal_replays_to_the_same_state_and_draws_nothing():
+    cores, net = table_of(3, seed="replay")
+    net.start()
+    net.run()
+    journal = net.persisted[cores[0].me.public_key]
+    secret = int(next(line["x"] for kind, line in journal if kind == "secret"), 16)
+    # Cut after seat 1's shuffle: seat 0 replays an epoch with a proof it has not checked yet.
+    cut = next(i for i, (kind, line) in enumerate(journal)
+               if kind == "entry" and line["payload"]["t"] == "shuffle"
+               and line["author"] == cores[1].me.public_key.hex())
+    drawn = []
+    for lines in (journal[:cut + 1], journal):
+        states: list[Any] = []
+        for pipeline in (True, False):
+            draws: list[int] = []
+
+            def counting(count: int, draws: list[int] = draws) -> bytes:
+                draws.append(count)
+                return bytes(count)
+
+            reborn = GameCore(cores[0].me, cores[0].table, counting, secret_key=secret,
+                              envelope_seq=10**9, pipeline=pipeline)
+            draws.clear()
+            outputs = reborn.restore(lines)
+            assert reborn.deferred_proofs == 0 and reborn.halted is None
+            assert [o for o in outputs if getattr(o, "kind", None) == "cheat"] == []
+            assert reborn.record.entries[-1].state == reborn.state_hash()
+            states.append((reborn.state, len(reborn.record), len(draws), outputs))
+        assert states[0] == states[1]
+        drawn.append(states[0][2])
+    # Mid-epoch (seat 0 shuffled already) a restored peer draws nothing; at the end it is
+    # where the peer was.
+    assert drawn[0] == 0
+    assert states[0][0] == cores[0].state and states[0][1] == len(cores[0].record)
+
+
+def test_peer_node_checks_pipelined_proofs_while_idle(tmp_path):
+    """Over real sockets: seat 1 of 3 signs a bad proof of shuffle. Seat 2, the last shuffler,
+    finds it before hashing its own entry; seat 0 has nothing more to receive and finds it only
+    because its ``PeerNode`` checks waiting proofs while idle. Both name seat 1."""
+    import asyncio
+
+    from lancards.p2p.node import PeerAddress, PeerNode
+    from lancards.p2p.transport import Mesh, TransportConfig
+
+    async def play() -> list[PeerNode]:
+        ids, table = make_table(3, GAME)
+        nodes = []
+        for i, me in enumerate(ids):
+            core = GameCore(me, table, SeededRandomBytes(f"idle-{i}"))
+            mesh = Mesh(me, TransportConfig(ping_interval=2.0, ping_timeout=5.0,
+                                            backoff_max=0.5))
+            await mesh.start("127.0.0.1", 0)
+            nodes.append(PeerNode(core, mesh, None))
+        forge_proof(nodes[1].core)
+        addresses = {n.core.me.public_key: PeerAddress("127.0.0.1", n.mesh.port)
+                     for n in nodes}
+        try:
+            for node in nodes:
+                node.connect(addresses)
+            async with asyncio.timeout(60):
+                honest = [asyncio.create_task(n.run(linger=0.0)) for n in (nodes[0], nodes[2])]
+                cheater = asyncio.create_task(nodes[1].run(linger=0.0))
+                await asyncio.gather(*honest)
+                nodes[1].stop()
+                await cheater
+        finally:
+            for node in nodes:
+                await node.close()
+        return nodes
+
+    nodes = asyncio.run(play())
+    for node in (nodes[0], nodes[2]):
+        assert list(node.core.cheaters) == [1]
+        assert [x.seat for x in node.notices if x.kind == "cheat"] == [1]
+        assert kinds(node.core) == ["key"] * 6 + ["shuffle"] * 2
+    assert nodes[0].core.deck.card(0) is None
