@@ -168,29 +168,35 @@ class PeerNode:
                 self.mesh.add_peer(key, address.host, address.port)
 
     def handle(self, outputs: Sequence[Output]) -> None:
-        """Carry out the core's outputs in order (durable writes before later sends).
+        """Carry out the core's outputs in order (durable writes before later sends; the
+        journal lines before one send share one ``fsync``, :meth:`TableStore.append_all`).
 
         Before the first ``Send`` of a batch the store leases the envelope numbers the core
         has used so far (:meth:`TableStore.lease_envelopes`), so a restarted peer never signs
         an envelope number twice.
         """
         leased = False
+        pending: list[tuple[str, dict[str, Any]]] = []  # durable with one fsync, before a send
         for out in outputs:
-            if isinstance(out, Send) and not leased and self.store is not None:
-                leased = True
-                self.store.lease_envelopes(self.core.next_envelope_seq)
-            if isinstance(out, Persist):
+            if isinstance(out, Send):
                 if self.store is not None:
-                    self.store.append(out.kind, out.line)
-                if self.timings is not None and out.kind == "entry":
-                    self._timing({"seq": out.line["seq"], "author": out.line["author"][:16]})
-            elif isinstance(out, Send):
+                    self.store.append_all(pending)
+                    pending.clear()
+                    if not leased:
+                        leased = True
+                        self.store.lease_envelopes(self.core.next_envelope_seq)
                 targets = self._others if out.to is None else [out.to]
                 for key in targets:
                     with contextlib.suppress(PeerError):
                         self.mesh.send(key, out.data)
+            elif isinstance(out, Persist):
+                pending.append((out.kind, out.line))
+                if self.timings is not None and out.kind == "entry":
+                    self._timing({"seq": out.line["seq"], "author": out.line["author"][:16]})
             else:
                 self.notices.append(out)
+        if self.store is not None:
+            self.store.append_all(pending)
         if len(self.core.record) != self._length:
             self._length = len(self.core.record)
             self._progress_at = self._clock()

@@ -9,8 +9,8 @@ Layout under the user's data folder (``platformdirs``; ``LANCARDS_HOME`` overrid
 Journal lines (``docs/protocol.md``, "Journal"): ``canonical({"kind": ..., "line": {...}})``,
 one space, the CRC-32 (ISO-HDLC, :func:`zlib.crc32`) of those JSON bytes as 8 lowercase hex
 digits, and ``\n``. Each line is written and made durable with ``fsync`` before the core's
-next ``Send`` goes out, so a peer killed at any moment finds on restart everything it had acted
-on (design: "Durability").
+next ``Send`` goes out (the lines of one batch of outputs share one ``fsync``), so a peer killed
+at any moment finds on restart everything it had acted on (design: "Durability").
 
 A crash can leave only the *tail* unfinished: bytes after the last ``\n``. Before the first
 append the store cuts that torn tail off and syncs the file, so new lines never glue onto torn
@@ -36,7 +36,7 @@ import json
 import os
 import signal
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -237,20 +237,42 @@ class TableStore:
             self.append("mark", {"env": self._leased})
 
     def append(self, kind: str, line: dict[str, Any]) -> None:
-        """Append one journal line and make it durable (``fsync``).
-
-        The first append of this store cuts a torn tail back to the last complete line (and
-        syncs the file) so that nothing is written after torn bytes.
+        """Append one journal line and make it durable (``fsync``); see :meth:`append_all`.
 
         Raises:
             JournalDamaged: the journal was damaged before this append.
         """
-        if kind == "secret":
-            self.save_secret(str(line["x"]))
+        self.append_all([(kind, line)])
+
+    def append_all(self, lines: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Append journal lines in order and make them durable with one ``fsync`` (a line of
+        kind ``secret`` goes to ``secret.json`` instead, after the lines before it are durable).
+
+        The first append of this store cuts a torn tail back to the last complete line (and
+        syncs the file) so that nothing is written after torn bytes. A crash during the write
+        leaves complete lines and at most one torn tail, exactly as one line at a time would:
+        nothing of the batch was sent before the ``fsync``.
+
+        Raises:
+            JournalDamaged: the journal was damaged before this append.
+        """
+        batch: list[bytes] = []
+        for kind, line in lines:
+            if kind == "secret":
+                self._write_lines(batch)
+                batch = []
+                self.save_secret(str(line["x"]))
+            else:
+                batch.append(encode_line(kind, line))
+        self._write_lines(batch)
+
+    def _write_lines(self, encoded: list[bytes]) -> None:
+        if not encoded:
             return
         if self._journal is None:
             self._open_for_append()
-        data = encode_line(kind, line)
+        assert self._journal is not None
+        data = b"".join(encoded)
         if _crash.reached("before"):
             _crash.die()
         if _crash.reached("torn"):
