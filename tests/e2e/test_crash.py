@@ -1,43 +1,55 @@
-"""The host's process is killed with SIGKILL mid-game and restarted with ``lancards resume``:
-it reconnects from its journal and the game finishes for everyone (design: "Durability")."""
+"""The crash-point sweep's ``host`` kind (issue 12): ``lancards host`` and ``lancards join``
+processes in network namespaces (mDNS, no address given); the host and the last joiner are
+killed by the store's crash hook at random persist boundaries (the points alternating between
+them, crashing again during a resume) and each time restarted with ``lancards resume
+--autoplay`` while the others keep running; the game finishes for everyone with identical,
+audited records (design: "Durability"). The games come from
+:func:`tests.p2p.crash_sweep.schedule` (one in CI)."""
 
 from __future__ import annotations
 
-import os
-import signal
+import dataclasses
 
 import pytest
 
-from tests.e2e.peers import finish, logs, open_table, seat_peers, wait_for
+from lancards.p2p.store import CRASH_ENV
+from tests.e2e.peers import NICKS, Peer, logs, open_table
+from tests.p2p.crash_sweep import check_records, drive, schedule
 
 pytestmark = pytest.mark.e2e
 
-KILL_AT = 120
-"""Journal entries the host has before it is killed (a level8 game has about 300)."""
+SWEEP = [g for g in schedule() if g.kind == "host"]
 
 
-def test_host_killed_and_resumed_finishes(lan, tmp_path):
-    peers = seat_peers(lan, tmp_path, 4)
-    host = peers[0]
-    open_table(peers, "level8")
-    wait_for(lambda: host.journal_entries() >= KILL_AT, 90, "the game did not get going", peers)
-    assert host.proc is not None
-    os.killpg(host.proc.pid, signal.SIGKILL)
-    assert host.proc.wait(10) == -signal.SIGKILL
-    killed_at = host.journal_entries()
-    assert not host.record.exists()
-    # The others wait for the host; nobody gives up or finishes without it.
-    others = peers[1:]
-    assert all(p.proc is not None and p.proc.poll() is None for p in others), logs(peers)
-    host.start(["resume", "--autoplay", "--record", str(host.record)])
-    codes = finish(peers, 150)
-    assert codes == [0, 0, 0, 0], logs(peers)
-    # One record but for the closing line each peer signs itself.
-    records = [p.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in peers]
-    assert all(r == records[0] for r in records), "records differ after the resume"
-    verdict = host.audit()
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("planned", SWEEP, ids=lambda g: g.name)
+def test_crash_point_sweep_host_and_joiner(lan, tmp_path, planned):
+    sweep = dataclasses.replace(planned, crashes=[])
+    peers = [Peer(lan, lan.hosts[i % len(lan.hosts)], NICKS[i], tmp_path / NICKS[i])
+             for i in range(sweep.players)]
+    victims = [0, sweep.players - 1]
+    sweep.arm(victims, 360)
+
+    def arm(peer: Peer, crash: str | None) -> None:
+        peer.env.pop(CRASH_ENV, None)
+        if crash:
+            peer.env[CRASH_ENV] = crash
+
+    for seat in victims:
+        arm(peers[seat], sweep.next_crash(seat))
+    open_table(peers, sweep.game)
+
+    def restart(seat: int, crash: str | None) -> object:
+        arm(peers[seat], crash)
+        peers[seat].start(["resume", "--autoplay", "--record", str(peers[seat].record)])
+        return peers[seat].proc
+
+    drive(sweep, [p.proc for p in peers], restart, lambda _: logs(peers), 600)
+    assert sweep.spent(), f"crash points reached: {sweep.crashes}"
+    report = check_records([p.record.read_bytes() for p in peers])
+    verdict = peers[0].audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
-    assert verdict["entries"] > killed_at
+    assert verdict["entries"] == report.entries
     results = {[x for x in p.output().splitlines() if x.startswith("result: ")][-1]
                for p in peers}
     assert len(results) == 1, results
