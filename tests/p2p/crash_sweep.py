@@ -72,9 +72,11 @@ class SweepGame:
         return f"{self.kind}-{self.game}-{self.players}p-{self.points}pts"
 
     def arm(self, victims: Sequence[int], span: int) -> None:
-        """Draw the crash points (:func:`plan`) and deal them to ``victims`` in turn."""
+        """Draw the crash points (:func:`plan`) and deal them to ``victims`` two at a time (a
+        crash far into the game, then one during the resume)."""
         points = plan(random.Random(self.seed), self.points, span)
-        self.queues = {v: points[k::len(victims)] for k, v in enumerate(victims)}
+        self.queues = {v: [p for i, p in enumerate(points) if (i // 2) % len(victims) == k]
+                       for k, v in enumerate(victims)}
 
     def next_crash(self, seat: int) -> str | None:
         """The crash point for the next start of ``seat`` (``None``: no more crashes)."""
@@ -233,17 +235,19 @@ def tmux(*args: str) -> str:
 
 
 class TmuxRun:
-    """One ``lancards ARGS`` in a new tmux session (100x30); ``poll()`` as for a process (a
-    SIGKILL is ``-9``), ``screen()`` is what the person sees."""
+    """One ``lancards ARGS`` in a new tmux session (100x30), run after ``prefix`` (such as
+    ``ip netns exec NAME``); ``poll()`` as for a process (a SIGKILL is ``-9``), ``screen()``
+    is what the person sees."""
 
-    def __init__(self, name: str, home: Path, args: Sequence[str], crash: str | None) -> None:
+    def __init__(self, name: str, home: Path, args: Sequence[str], crash: str | None,
+                 prefix: str = "") -> None:
         self.name = name
         self.exit = home.parent / f"{name}.exit"
         self.exit.unlink(missing_ok=True)
         hook = f"{CRASH_ENV}={crash} " if crash else ""
         tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", name,
-             f"cd {ROOT} && env -u {CRASH_ENV} LANCARDS_HOME={home} {hook}{sys.executable} "
-             f"-m lancards {' '.join(args)}; echo $? > {self.exit}")
+             f"cd {ROOT} && env -u {CRASH_ENV} LANCARDS_HOME={home} {hook}{prefix} "
+             f"{sys.executable} -m lancards {' '.join(args)}; echo $? > {self.exit}")
         self.seen_table = False
         self.moves = 0
         self._pressed: tuple[str, float] | None = None
@@ -284,6 +288,19 @@ class TmuxRun:
             tmux("send-keys", "-t", self.name, key)
         self._pressed = (screen, time.monotonic() + 3.0)
 
+    def play_on(self, moves: int = 4, limit: float = 90.0) -> None:
+        """Play until the screen showed the hand and the person made ``moves`` moves.
+
+        Raises:
+            AssertionError: the program ended or ``limit`` s passed first.
+        """
+        deadline = time.monotonic() + limit
+        while not (self.seen_table and self.moves >= moves):
+            assert self.poll() is None, f"the table ended: {self.screen()}"
+            assert time.monotonic() < deadline, f"no play on the table: {self.screen()}"
+            self.play()
+            time.sleep(0.05)
+
     def kill(self) -> None:
         with contextlib.suppress(ValueError, IndexError, ProcessLookupError):
             pane = int(tmux("list-panes", "-t", self.name, "-F", "#{pane_pid}").split()[0])
@@ -321,12 +338,7 @@ def run_person(tmp: Path, sweep: SweepGame, limit: float = 300.0) -> tuple[Path,
         drive(sweep, procs, launch, lambda _: runs[-1].screen(), limit,
               tick=lambda: runs[-1].play(), until_spent=True)
         last = runs[-1]
-        deadline = time.monotonic() + 90
-        while not (last.seen_table and last.moves >= 4):  # the table again, played on
-            assert last.poll() is None, f"the resumed table ended: {last.screen()}"
-            assert time.monotonic() < deadline, f"no play on the resumed table: {last.screen()}"
-            last.play()
-            time.sleep(0.05)
+        last.play_on()  # the table again, played on by keys
         last.kill()
     finally:
         for run in runs:
