@@ -12,6 +12,7 @@ everyone with identical, audited records (design: "Durability"). The games come 
 from __future__ import annotations
 
 import dataclasses
+import re
 import shutil
 
 import pytest
@@ -79,3 +80,5 @@ def test_crash_point_sweep_host_and_joiner(lan, tmp_path, planned):
     results = {[x for x in p.output().splitlines() if x.startswith("result: ")][-1]
                for p in peers}
     assert len(results) == 1, results
+    # Once every seat signed, the host names nobody it waits for (it printed an empty list).
+    assert not re.search(r"start signatures of $", host.output(), re.MULTILINE)
