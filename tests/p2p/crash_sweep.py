@@ -42,7 +42,8 @@ ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("bot", "person", "host")
 """The victim's kind, by game index (see the module docstring)."""
 RULE_SETS = ("eights", "level8-master", "level8", "level8-en")
-"""In this order, CI's three games (seed 12) play both engines: 8s Rule!, Level 8 Master, Level 8."""
+"""In this order, CI's three games (seed 12) play both engines: 8s Rule!, Level 8 Master,
+Level 8."""
 MAX_PLAYERS = {"bot": 6, "person": 3, "host": 5}
 """Largest table per kind but for the first game (6 peers); a person's process holds every
 peer of its table, so its tables stay small."""
