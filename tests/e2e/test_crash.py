@@ -19,7 +19,7 @@ import pytest
 
 from lancards.p2p.store import CRASH_ENV
 from tests.e2e.peers import NICKS, Peer, finish, logs, open_table
-from tests.p2p.crash_sweep import TmuxRun, check_records, drive, schedule
+from tests.p2p.crash_sweep import TmuxRun, check_records, drive, schedule, tmux_server
 
 pytestmark = pytest.mark.e2e
 
@@ -61,14 +61,16 @@ def test_crash_point_sweep_host_and_joiner(lan, tmp_path, planned):
     if as_person:
         joiner.home.mkdir(parents=True, exist_ok=True)
         procs[-1] = start_person(sweep.next_crash(victims[1]))
-    try:
-        drive(sweep, procs, restart, lambda _: logs(peers) + (runs[-1].screen() if runs else ""),
-              600, tick=lambda: runs[-1].play() if runs else None, until_spent=as_person)
-        if as_person:
-            runs[-1].play_on()  # the table again, played on by keys
-    finally:
-        for run in runs:
-            run.kill()
+    with tmux_server(f"lc-sweep-{lan.tag}"):
+        try:
+            drive(sweep, procs, restart,
+                  lambda _: logs(peers) + (runs[-1].screen() if runs else ""), 600,
+                  tick=lambda: runs[-1].play() if runs else None, until_spent=as_person)
+            if as_person:
+                runs[-1].play_on()  # the table again, played on by keys
+        finally:
+            for run in runs:
+                run.kill()
     if as_person:
         joiner.env.pop(CRASH_ENV, None)
         joiner.start(["resume", "--autoplay", "--record", str(joiner.record)])

@@ -29,7 +29,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -241,10 +241,24 @@ LIFETIME_S = 600
 stopped outright leaves nothing running for long."""
 
 
+@contextlib.contextmanager
+def tmux_server(tag: str) -> Iterator[None]:
+    """Keep the tmux server up while a test's sessions come and go: a server whose last
+    session ends exits, and a ``new-session`` racing that exit is lost (no program, no exit
+    status). A session that sleeps holds the server; it is ended on the way out."""
+    name = f"{tag}-keep"
+    tmux("new-session", "-d", "-s", name, f"sleep {LIFETIME_S}")
+    try:
+        yield
+    finally:
+        tmux("kill-session", "-t", f"={name}")
+
+
 class TmuxRun:
     """One ``lancards ARGS`` in a new tmux session (100x30), run after ``prefix`` (such as
     ``ip netns exec NAME``); ``poll()`` as for a process (a SIGKILL is ``-9``), ``screen()``
-    is what the person sees."""
+    is what the person sees. Targets are exact (``=NAME``): tmux takes a bare name as a
+    prefix, so ``...-1`` would reach session ``...-10`` once ``...-1`` is gone."""
 
     def __init__(self, name: str, home: Path, args: Sequence[str], crash: str | None,
                  prefix: str = "") -> None:
@@ -252,26 +266,39 @@ class TmuxRun:
         self.exit = home.parent / f"{name}.exit"
         self.exit.unlink(missing_ok=True)
         hook = f"{CRASH_ENV}={crash} " if crash else ""
-        tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", name,
-             f"cd {ROOT} && env -u {CRASH_ENV} LANCARDS_HOME={home} {hook}{prefix} "
-             f"timeout --foreground -k 5 {LIFETIME_S} "
-             f"{sys.executable} -m lancards {' '.join(args)}; echo $? > {self.exit}")
+        self._checked = time.monotonic()
+        command = (f"cd {ROOT} && env -u {CRASH_ENV} LANCARDS_HOME={home} {hook}{prefix} "
+                   f"timeout --foreground -k 5 {LIFETIME_S} "
+                   f"{sys.executable} -m lancards {' '.join(args)}; echo $? > {self.exit}")
+        for _ in range(3):  # a server that is just exiting loses the command: try again
+            started = subprocess.run(["tmux", "new-session", "-d", "-x", "100", "-y", "30",
+                                      "-s", name, command], capture_output=True, timeout=10)
+            if started.returncode == 0:
+                break
+            time.sleep(0.2)
         self.seen_table = False
         self.moves = 0
         self._pressed: tuple[str, float] | None = None
 
     def poll(self) -> int | None:
+        """The exit status, ``None`` while it runs; 255 when the tmux session is gone without
+        one (it did not start, or was ended from outside)."""
         try:
             text = self.exit.read_text().strip()
         except FileNotFoundError:
-            return None
+            text = ""
         if not text:
-            return None
+            if time.monotonic() - self._checked < 1.0:
+                return None
+            self._checked = time.monotonic()
+            gone = subprocess.run(["tmux", "has-session", "-t", f"={self.name}"],
+                                  capture_output=True, timeout=10).returncode != 0
+            return 255 if gone and not self.exit.exists() else None
         code = int(text)
         return -(code - 128) if code > 128 else code
 
     def screen(self) -> str:
-        return tmux("capture-pane", "-p", "-t", self.name)
+        return tmux("capture-pane", "-p", "-t", f"={self.name}:")
 
     def play(self) -> None:
         """Press the keys a person would for the screen shown: ``d`` to draw, ``m`` then the
@@ -293,7 +320,7 @@ class TmuxRun:
         else:
             return
         for key in keys:
-            tmux("send-keys", "-t", self.name, key)
+            tmux("send-keys", "-t", f"={self.name}:", key)
         self._pressed = (screen, time.monotonic() + 3.0)
 
     def play_on(self, moves: int = 4, limit: float = 90.0) -> None:
@@ -311,9 +338,9 @@ class TmuxRun:
 
     def kill(self) -> None:
         with contextlib.suppress(ValueError, IndexError, ProcessLookupError):
-            pane = int(tmux("list-panes", "-t", self.name, "-F", "#{pane_pid}").split()[0])
+            pane = int(tmux("list-panes", "-t", f"={self.name}", "-F", "#{pane_pid}").split()[0])
             os.killpg(os.getpgid(pane), 9)
-        tmux("kill-session", "-t", self.name)
+        tmux("kill-session", "-t", f"={self.name}")
 
 
 def run_person(tmp: Path, sweep: SweepGame, limit: float = 300.0) -> tuple[Path, Path, int]:
@@ -341,16 +368,16 @@ def run_person(tmp: Path, sweep: SweepGame, limit: float = 300.0) -> tuple[Path,
         runs.append(TmuxRun(f"{tag}-{len(runs)}", home, args, crash))
         return runs[-1]
 
-    procs: list[Any] = [launch(0, sweep.next_crash(0))]
-    try:
-        drive(sweep, procs, launch, lambda _: runs[-1].screen(), limit,
-              tick=lambda: runs[-1].play(), until_spent=True)
-        last = runs[-1]
-        last.play_on()  # the table again, played on by keys
-        last.kill()
-    finally:
-        for run in runs:
-            run.kill()
+    with tmux_server(tag):
+        procs: list[Any] = [launch(0, sweep.next_crash(0))]
+        try:
+            drive(sweep, procs, launch, lambda _: runs[-1].screen(), limit,
+                  tick=lambda: runs[-1].play(), until_spent=True)
+            last = runs[-1]
+            last.play_on()  # the table again, played on by keys
+        finally:
+            for run in runs:
+                run.kill()
     record = tmp / "game.jsonl"
     env = {k: v for k, v in os.environ.items() if k != CRASH_ENV}
     finisher = subprocess.run(
