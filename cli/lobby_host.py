@@ -120,7 +120,9 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     said = [""]
 
     def status() -> None:
-        """Print whom the host waits for, when that changes."""
+        """Print whom the host waits for, when that changes (nobody once started)."""
+        if lobby.started is not None:
+            return
         lost = [f"{lobby.name(k).split(' [')[0]} (link lost)" for k in down]
         if lobby.proposed:
             text = "waiting for the start signatures of " + ", ".join(

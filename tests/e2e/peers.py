@@ -143,8 +143,10 @@ def logs(peers: Sequence[Peer], tail: int = 1500) -> str:
     return "\n".join(f"--- {p.nick} ({p.host.address})\n{p.output()[-tail:]}" for p in peers)
 
 
-def open_table(peers: Sequence[Peer], game: str, timeout: float = 30.0) -> str:
-    """Start the host (``peers[0]``), wait for its advertisement, start every join.
+def open_table(peers: Sequence[Peer], game: str, timeout: float = 30.0,
+               joins: Sequence[Peer] | None = None) -> str:
+    """Start the host (``peers[0]``) of a table for ``len(peers)``, wait for its
+    advertisement, start the joins of ``joins`` (default: every other peer).
 
     Returns:
         The table id the host printed.
@@ -154,7 +156,7 @@ def open_table(peers: Sequence[Peer], game: str, timeout: float = 30.0) -> str:
     wait_for(lambda: "waiting for" in first.output(), timeout, "the host did not advertise",
              [first])
     table = first.output().split("table ", 1)[1].split()[0]
-    for peer in peers[1:]:
+    for peer in peers[1:] if joins is None else joins:
         peer.start(join_args(peer))
     return table
 

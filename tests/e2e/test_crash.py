@@ -1,43 +1,86 @@
-"""The host's process is killed with SIGKILL mid-game and restarted with ``lancards resume``:
-it reconnects from its journal and the game finishes for everyone (design: "Durability")."""
+"""The crash-point sweep's ``host`` kind (issue 12): ``lancards host`` and ``lancards join``
+processes in network namespaces (mDNS, no address given). The host (a bot, ``--autoplay``) and
+the last joiner (in games of even seed a person: the full-screen table in tmux, played by keys;
+else a bot) are killed by the store's crash hook at random persist boundaries (the points
+alternating between them, crashing again during a resume) while the others keep running: a
+bot comes back with ``lancards resume --autoplay``, the person with ``lancards resume`` in tmux
+(the table on screen again). After the last point the person plays on by keys, is killed once
+more and a bot finishes the seat (``lancards resume --autoplay``); the game finishes for
+everyone with identical, audited records (design: "Durability"). The games come from
+:func:`tests.p2p.crash_sweep.schedule` (one in CI)."""
 
 from __future__ import annotations
 
-import os
-import signal
+import dataclasses
+import re
+import shutil
 
 import pytest
 
-from tests.e2e.peers import finish, logs, open_table, seat_peers, wait_for
+from lancards.p2p.store import CRASH_ENV
+from tests.e2e.peers import NICKS, Peer, finish, logs, open_table
+from tests.p2p.crash_sweep import TmuxRun, check_records, drive, schedule, tmux_server
 
 pytestmark = pytest.mark.e2e
 
-KILL_AT = 120
-"""Journal entries the host has before it is killed (a level8 game has about 300)."""
+SWEEP = [g for g in schedule() if g.kind == "host"]
 
 
-def test_host_killed_and_resumed_finishes(lan, tmp_path):
-    peers = seat_peers(lan, tmp_path, 4)
-    host = peers[0]
-    open_table(peers, "level8")
-    wait_for(lambda: host.journal_entries() >= KILL_AT, 90, "the game did not get going", peers)
-    assert host.proc is not None
-    os.killpg(host.proc.pid, signal.SIGKILL)
-    assert host.proc.wait(10) == -signal.SIGKILL
-    killed_at = host.journal_entries()
-    assert not host.record.exists()
-    # The others wait for the host; nobody gives up or finishes without it.
-    others = peers[1:]
-    assert all(p.proc is not None and p.proc.poll() is None for p in others), logs(peers)
-    host.start(["resume", "--autoplay", "--record", str(host.record)])
-    codes = finish(peers, 150)
-    assert codes == [0, 0, 0, 0], logs(peers)
-    # One record but for the closing line each peer signs itself.
-    records = [p.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in peers]
-    assert all(r == records[0] for r in records), "records differ after the resume"
+@pytest.mark.timeout(900)
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.parametrize("planned", SWEEP, ids=lambda g: g.name)
+def test_crash_point_sweep_host_and_joiner(lan, tmp_path, planned):
+    sweep = dataclasses.replace(planned, crashes=[])
+    peers = [Peer(lan, lan.hosts[i % len(lan.hosts)], NICKS[i], tmp_path / NICKS[i])
+             for i in range(sweep.players)]
+    host, joiner = peers[0], peers[-1]
+    as_person = sweep.seed % 2 == 0  # else a bot plays the joiner: --autoplay
+    victims = [0, sweep.players - 1]
+    sweep.arm(victims, 360)
+    host.env[CRASH_ENV] = sweep.next_crash(0) or ""
+    joiner.env[CRASH_ENV] = "" if as_person else sweep.next_crash(victims[1]) or ""
+    table = open_table(peers, sweep.game, joins=peers[1:-1] if as_person else None)
+    runs: list[TmuxRun] = []
+    prefix = f"ip netns exec {lan.namespace(joiner.host)}"
+
+    def start_person(crash: str | None) -> TmuxRun:
+        args = ["resume"] if runs else [
+            "join", "--name", joiner.nick, "--interface", joiner.address, "--wait", "30", table]
+        runs.append(TmuxRun(f"lc-sweep-{lan.tag}-{len(runs)}", joiner.home, args, crash,
+                            prefix))
+        return runs[-1]
+
+    def restart(seat: int, crash: str | None) -> object:
+        if seat == victims[1] and as_person:
+            return start_person(crash)
+        peers[seat].env[CRASH_ENV] = crash or ""
+        peers[seat].start(["resume", "--autoplay", "--record", str(peers[seat].record)])
+        return peers[seat].proc
+
+    procs: list[object] = [p.proc for p in peers]
+    if as_person:
+        joiner.home.mkdir(parents=True, exist_ok=True)
+        procs[-1] = start_person(sweep.next_crash(victims[1]))
+    with tmux_server(f"lc-sweep-{lan.tag}"):
+        try:
+            drive(sweep, procs, restart,
+                  lambda _: logs(peers) + (runs[-1].screen() if runs else ""), 600,
+                  tick=lambda: runs[-1].play() if runs else None, until_spent=as_person)
+            if as_person:
+                runs[-1].play_on()  # the table again, played on by keys
+        finally:
+            for run in runs:
+                run.kill()
+    if as_person:
+        joiner.env.pop(CRASH_ENV, None)
+        joiner.start(["resume", "--autoplay", "--record", str(joiner.record)])
+    assert finish(peers, 300) == [0] * sweep.players, logs(peers)
+    report = check_records([p.record.read_bytes() for p in peers])
     verdict = host.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
-    assert verdict["entries"] > killed_at
+    assert verdict["entries"] == report.entries
     results = {[x for x in p.output().splitlines() if x.startswith("result: ")][-1]
                for p in peers}
     assert len(results) == 1, results
+    # Once every seat signed, the host names nobody it waits for (it printed an empty list).
+    assert not re.search(r"start signatures of $", host.output(), re.MULTILINE)
