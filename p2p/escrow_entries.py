@@ -85,8 +85,6 @@ class Escrow(CoreParts):
                 up to the author's key share, or parts for other seats than the commitments
                 (names ``author``).
         """
-        if author == self.seat:
-            return  # made and kept by _make_escrow
         commitments: dict[Seat, Point] = {}
         for key, value in payload.commitments.items():
             try:
@@ -99,6 +97,8 @@ class Escrow(CoreParts):
                                       f"{sorted(payload.parts)}, not to its holders",
                                       seat=author)
         self.deck.accept_escrow(author, commitments)
+        if author == self.seat:
+            return  # its own deal, replayed from the journal: no part for itself
         mine = payload.parts.get(str(self.seat))
         if mine is None or self.view_seat is None:
             return

@@ -283,7 +283,7 @@ class PeerNode:
         table waits for, its key share is escrowed among the others, and it has not been heard
         from for the table's ``patience`` (seconds, default 120; a silent link counts from the
         last entry, a lost one from when it dropped). Nobody may be removed while connected
-        and answering. (The vote itself and the rescue are not built yet.)"""
+        and answering. (:meth:`vote_remove` signs the vote when this allows it.)"""
         core = self.core
         name = core.players[seat].nick if 0 <= seat < core.n else f"seat {seat}"
         if not core.rescue:
@@ -301,6 +301,18 @@ class PeerNode:
             return (f"{name} is {how}: silent {wait.seconds:.0f} s of the table's patience "
                     f"{patience} s")
         return None
+
+    def vote_remove(self, seat: int) -> None:
+        """Sign "remove ``seat``" (ruling D-5; :meth:`GameCore.vote_remove`) if this peer may.
+
+        Raises:
+            LocalProtocolError: :meth:`removal_refusal` (e.g. the player is connected and
+                answering), or the record's own refusal (no escrow, too few players).
+        """
+        refusal = self.removal_refusal(seat)
+        if refusal is not None:
+            raise LocalProtocolError(refusal)
+        self.handle(self.core.vote_remove(seat))
 
     def waiting_for(self) -> str | None:
         """The nickname of the peer of :meth:`waiting`, if any."""

@@ -51,6 +51,11 @@ class EntryKind(StrEnum):
     """The author's key share split among the other seats, for a rescue (ruling D-5;
     :mod:`lancards.p2p.escrow_entries`): due first, in seat order, while a dealer's parts are
     not held by every other present seat, at tables with the option ``rescue``."""
+    RESCUE = "rescue"
+    """The author's rescue shares for removing a seat that vanished (ruling D-5;
+    :mod:`lancards.p2p.rescue`): the first one, by the lowest remaining seat, in place of
+    whatever is due once every remaining seat signed the removal; then the others in seat
+    order."""
 
 
 WAITING_WHAT: dict[EntryKind, str] = {
@@ -61,6 +66,7 @@ WAITING_WHAT: dict[EntryKind, str] = {
     EntryKind.ACTION: "a move",
     EntryKind.LEAVE: "a leave",
     EntryKind.ESCROW: "a key escrow",
+    EntryKind.RESCUE: "rescue shares",
 }
 """What the table waits for, in words, by the kind of entry due."""
 
