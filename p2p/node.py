@@ -156,6 +156,9 @@ class PeerNode:
         self._progress_at = self._clock()
         self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._length = len(core.record)
+        self.auto_remove = False
+        """Whether :meth:`run` signs every removal :meth:`removal_offer` allows without asking
+        (a bot's seat; a person's screen asks "remove NAME? (y/n)")."""
         self.catching_up = False
         """Set by :meth:`run` for a restored peer until it is current: linked, and its record as
         long as every length the peers reported (``record.sync``)."""
@@ -291,15 +294,40 @@ class PeerNode:
         if seat == core.seat or core.has_left(seat) or not 0 <= seat < core.n:
             return f"{name} is not another player at the table"
         wait = self.waiting()
+        patience = int(core.table.spec.options.get("patience", 120))
         if wait is None or wait.seat != seat:
-            return f"the table is not waiting for {name}"
+            # Another player may wait for its private shares (only that holder sees it): its
+            # vote is the sign; this peer signs too once the link is down for the patience.
+            key = core.players[seat].public_key
+            down = None if key in self.connected else self._clock() - self._down_since.get(
+                key, self._clock())
+            if not core.votes_for(seat) or down is None or down < patience:
+                return f"the table is not waiting for {name}"
+            if not core.deck.can_rescue(seat):
+                return f"{name}'s key share is not escrowed among the others"
+            return None
         if not core.deck.can_rescue(seat):
             return f"{name}'s key share is not escrowed among the others"
-        patience = int(core.table.spec.options.get("patience", 120))
         if wait.seconds < patience:
             how = "connected and answering" if wait.connected else "unreachable"
             return (f"{name} is {how}: silent {wait.seconds:.0f} s of the table's patience "
                     f"{patience} s")
+        return None
+
+    def removal_offer(self) -> int | None:
+        """The seat this peer may vote to remove now (:meth:`removal_refusal` allows it) and
+        has not voted for at the record's current position: the seat the table waits for, or
+        one another player voted to remove; ``None`` otherwise. The screen asks "remove
+        NAME? (y/n)" for it."""
+        core = self.core
+        if not core.rescue or core.is_observer or core.removing is not None:
+            return None
+        wait = self.waiting()
+        seats = ([wait.seat] if wait is not None else []) + [
+            s for s in range(core.n) if core.votes_for(s)]
+        for seat in seats:
+            if core.seat not in core.votes_for(seat) and self.removal_refusal(seat) is None:
+                return seat
         return None
 
     def vote_remove(self, seat: int) -> None:
@@ -360,6 +388,9 @@ class PeerNode:
                 over_at = now if over_at is None else over_at
                 if now - over_at >= linger:
                     return
+            if self.auto_remove and self.removal_offer() is not None:
+                with contextlib.suppress(LocalProtocolError):
+                    self.vote_remove(self.removal_offer())  # type: ignore[arg-type]
             try:
                 event = await self.mesh.next_event(0.2)
             except TransportError:

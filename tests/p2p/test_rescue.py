@@ -286,7 +286,22 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
     with pytest.raises(LocalProtocolError, match=f"{gone.me.nick} is connected and answering: "
                        "silent 9 s of the table's patience 10 s"):
         node.vote_remove(2)
-    assert me.votes_for(2) == ()
+    assert me.votes_for(2) == () and node.removal_offer() is None
     node._progress_at -= 2
+    assert node.removal_offer() == 2  # the screen asks "remove cyd? (y/n)"
     node.vote_remove(2)
-    assert me.votes_for(2) == (0,)
+    assert me.votes_for(2) == (0,) and node.removal_offer() is None
+    # seat 3 does not see the table wait for seat 2 (say the table waits for seat 2's private
+    # shares to seat 0, which only seat 0 sees): it may sign once another player voted and
+    # seat 2's link is down for the patience
+    other = PeerNode(voters[2], Mesh(voters[2].me, CONFIG))
+    other.connected = {c.me.public_key for c in cores if c is not voters[2]}
+    other.waiting = lambda: None  # type: ignore[method-assign]
+    assert other.removal_refusal(2) == f"the table is not waiting for {gone.me.nick}"
+    other.connected.discard(gone.me.public_key)
+    other._down_since[gone.me.public_key] = other._clock() - 11
+    assert other.removal_refusal(2) == f"the table is not waiting for {gone.me.nick}"
+    voters[2]._votes[(2, len(me.record), me.record.head)] = {
+        0: me._votes[(2, len(me.record), me.record.head)][0]}
+    assert other.removal_refusal(2) is None
+    assert other.removal_offer() == 2
