@@ -14,10 +14,8 @@ sealed part cannot be shown to the others, so the table does not halt) and that 
 rescued. After a leave the parts the leaver held are lost, so every remaining dealer deals again
 (its entry is due again at once) while 3 or more seats remain.
 
-Not built yet (issue 17, item 4): the option's trade-off shown in the lobby, the patience
-timer, the "remove NAME?" vote signed by all remaining players, the refusal while the player
-answers, and the publication of the rescue shares in the record
-(:meth:`~lancards.p2p.crypto.departures.Departures.make_rescue` exists in the deck).
+The vote and the rescue entries that use the parts are :mod:`lancards.p2p.rescue`. Not built
+yet: the option's trade-off shown in the lobby.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ follows from the record alone:
 4. in place of any entry it is due to append, a seat may append a ``leave`` entry (it leaves
    for good, :mod:`lancards.p2p.departure`); from then on the engine skips it and the deck's
    turns, debts and joint key are those of the seats still present.
+5. once every remaining seat signed "remove V" about the current position, the lowest
+   remaining seat appends a ``rescue`` entry in place of whatever is due, then each other
+   remaining seat in seat order (:mod:`lancards.p2p.rescue`; :meth:`GameCore.expected` puts
+   the rescuer due first).
 
 Beside the log, the holder of a card dealt or drawn privately waits for every other seat's
 decryption shares (sealed to it); only the holder can see them arrive, so a peer names such a
