@@ -40,8 +40,10 @@ def _vanish(net: Network, core: GameCore) -> None:
 def _stall_at(net: Network, cores: list[GameCore], length: int, vanished: GameCore) -> None:
     """Play until every core holds ``length`` entries, cut ``vanished`` off, and play on until
     the others wait for it."""
+    for core in cores:
+        net.play_bot(core.me.public_key)
     while net.queue and min(len(c.record) for c in cores) < length:
-        net.run(limit=net.delivered + 1)
+        net.step()
     _vanish(net, vanished)
     net.run()
     waits = {w.seat for c in cores if c is not vanished for w in c.waiting_for()}
@@ -53,13 +55,17 @@ def _vote_out(net: Network, voters: list[GameCore], seat: int) -> None:
         net.post(voter.me.public_key, voter.vote_remove(seat))
 
 
-def _hidden_hand(core: GameCore, upto: int, seat: int) -> set[int]:
-    """The hidden slots of ``seat``'s hand just before entry ``upto`` (replayed as an
-    observer)."""
-    observer = GameCore.observer(core.table)
-    for entry in core.record.entries[:upto]:
+def _hidden_hands(core: GameCore, removals: dict[int, int]) -> dict[int, set[int]]:
+    """The hidden slots of each removed seat's hand just before its removal's first entry
+    (``removals``: entry number -> seat), replaying ``core``'s record as an observer once."""
+    observer, hands = GameCore.observer(core.table), {}
+    for entry in core.record.entries[:max(removals) + 1]:
+        if entry.seq in removals:
+            seat = removals[entry.seq]
+            hands[seat] = {s for s in observer.state.hands[seat]
+                           if observer.deck.ciphertext(s) is not None}
         observer.record.append(entry, observer.validator("test"))
-    return {s for s in observer.state.hands[seat] if observer.deck.ciphertext(s) is not None}
+    return hands
 
 
 def _kinds(core: GameCore) -> list[str]:
@@ -114,8 +120,9 @@ def test_two_vanished_players_are_voted_out_and_the_game_finishes() -> None:
     assert report.status == "ok", report.error
     assert report.outcome == outcome
     # D-1: neither vanished hand is ever opened, from its removal on
+    hands = _hidden_hands(last[0], {at: 2, at2: 0})
     for start, seat in ((at, 2), (at2, 0)):
-        hidden = _hidden_hand(last[0], start, seat)
+        hidden = hands[seat]
         assert hidden
         for entry in last[0].record.entries[start:]:
             assert not _slots_touched(entry.payload) & hidden, (seat, entry.seq)
@@ -131,13 +138,8 @@ def test_two_vanished_players_are_voted_out_and_the_game_finishes() -> None:
     # a removal of one of the last two is refused
     with pytest.raises(LocalProtocolError, match="game is over"):
         last[0].vote_remove(3)
-    # a peer restarted from its journal is where it was (votes and rescues included)
     lines = net.persisted[last[0].me.public_key]
-    assert sum(1 for kind, _ in lines if kind == "vote") == 5
-    secret = int(next(line["x"] for kind, line in lines if kind == "secret"), 16)
-    again = GameCore(last[0].me, last[0].table, SeededRandomBytes("again"), secret_key=secret)
-    again.restore(list(lines))
-    assert [e.to_dict() for e in again.record.entries] == entries
+    assert sum(1 for kind, _ in lines if kind == "vote") == 5  # journaled, each once
 
 
 def _entry_envelope(me: Identity, entry: dict[str, Any], seq: int = 2 * 10**7) -> bytes:
@@ -305,3 +307,36 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
         0: me._votes[(2, len(me.record), me.record.head)][0]}
     assert other.removal_refusal(2) is None
     assert other.removal_offer() == 2
+
+
+def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_begins_again(
+) -> None:
+    """Seat 2 vanished at its turn to shuffle the first deck (nothing hidden yet): the rescue
+    entries carry no share; the epoch begins again among the three, under their joint key."""
+    _cores, net, _gone, voters = _stalled("first")
+    at = len(voters[0].record)
+    _vote_out(net, voters, 2)
+    net.run()
+    kinds = _kinds(voters[0])
+    assert kinds[at:at + 6] == ["rescue"] * 3 + ["escrow"] * 3
+    assert kinds[at + 6:at + 9] == ["shuffle"] * 3
+    assert [voters[0].seat_of(e.author) for e in voters[0].record.entries[at + 6:at + 9]] == \
+        [0, 1, 3]
+    assert [e.payload["msg"]["shares"] for e in voters[0].record.entries[at:at + 3]] == \
+        [[], [], []]
+    entries = [e.to_dict() for e in voters[0].record.entries]
+    for core in voters:
+        assert [e.to_dict() for e in core.record.entries] == entries
+        assert core.deck.present == (0, 1, 3) and core.halted is None
+    report = audit_lines(voters[0].record.to_lines())
+    assert report.status == "unfinished", report.error
+    # a peer restarted from its journal is where it was (its votes, escrow, rescue included)
+    lines = net.persisted[voters[1].me.public_key]
+    assert sorted(line["vote"]["by"] for kind, line in lines if kind == "vote") == sorted(
+        v.me.public_key.hex() for v in voters)
+    secret = int(next(line["x"] for kind, line in lines if kind == "secret"), 16)
+    again = GameCore(voters[1].me, voters[1].table, SeededRandomBytes("again"),
+                     secret_key=secret)
+    again.restore(list(lines))
+    assert [e.to_dict() for e in again.record.entries] == entries
+    assert again.state_hash() == voters[1].state_hash()
