@@ -292,6 +292,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         if key in self._seat_of:
             self._agree.link_up(self._seat_of[key])
             self._send(key, "record.sync", {"have": len(self.record)})
+            self._resend_votes(key)
         return self._flush()
 
     def chat(self, text: str) -> list[Output]:

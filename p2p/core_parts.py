@@ -163,6 +163,9 @@ class CoreParts:
     def _on_vote(self, body: Any, link: str) -> None:  # pragma: no cover
         raise NotImplementedError
 
+    def _resend_votes(self, key: bytes) -> None:  # pragma: no cover
+        raise NotImplementedError
+
     @property
     def removing(self) -> Seat | None:  # pragma: no cover - Rescue's
         raise NotImplementedError

@@ -55,8 +55,8 @@ VOTE_TAG = b"lancards/v1/remove\x00"
 """The domain tag of a removal vote's signed bytes (no other signed object starts with it)."""
 
 VOTES_PER_SIGNER = 4
-"""The most removal votes kept per signer for positions this peer has not reached yet; more
-are dropped (an honest peer is at most a few entries ahead)."""
+"""The most removal votes kept per signer (about this position or later ones this peer has not
+reached yet); more are dropped (an honest peer is at most a few entries ahead)."""
 
 MIN_REMAINING = 2
 """A removal needs at least this many remaining seats (so 3 present: with two, the one other
@@ -231,16 +231,30 @@ class Rescue(CoreParts):
         problem = vote_problem(vote, vote.tbl, vote.seat, vote.at, vote.head)
         if problem is not None:
             raise RemoteProtocolError(link, Reason.BAD_SIGNATURE, problem)
-        if vote.at < len(self.record) or vote.at >= len(self.record) + 32:
-            return  # about a position this peer passed, or far ahead
-        if vote.seat not in self.deck.present:
-            return
-        ahead = sum(1 for k, got in self._votes.items() if k[1] > len(self.record)
-                    and signer in got)
-        if vote.at > len(self.record) and ahead >= VOTES_PER_SIGNER:
+        length = len(self.record)
+        if vote.at < length or vote.at >= length + 32 or vote.seat not in self.deck.present:
+            return  # about a position this peer passed, far ahead, or a seat gone
+        if vote.at == length and vote.head != self.record.head:
+            return  # about another record than this peer's: of no use here
+        for key in [k for k in self._votes if k[1] < length]:
+            del self._votes[key]  # positions passed
+        key = (vote.seat, vote.at, vote.head)
+        kept = sum(1 for k, got in self._votes.items() if signer in got and k != key)
+        if kept >= VOTES_PER_SIGNER:
             return
         self._keep_vote(signer, msgspec.to_builtins(vote))
         self._advance()
+
+    def _resend_votes(self, key: bytes) -> None:
+        """A link to ``key`` came up: send it the votes held about the current position (a
+        vote sent while the link was down would be lost)."""
+        if self.view_seat is None:
+            return
+        here = (len(self.record), self.record.head)
+        for (_, at, head), got in self._votes.items():
+            if (at, head) == here:
+                for vote in got.values():
+                    self._send(key, "record.vote", {"vote": vote})
 
     def _here(self, seat: Seat) -> VoteKey:
         return seat, len(self.record), self.record.head

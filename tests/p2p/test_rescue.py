@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from lancards.p2p.audit import audit_lines
-from lancards.p2p.core import GameCore, Notice
+from lancards.p2p.core import GameCore, Notice, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.errors import LocalProtocolError
 from lancards.p2p.identity import Identity
@@ -196,6 +196,14 @@ def test_votes_a_peer_refuses() -> None:
         me.vote_remove(7)
     # the vanished comes back mid-vote: a voter refuses its entry here, nobody is named
     net.post(me.me.public_key, me.vote_remove(2))
+    # a link that comes up gets the votes held about this position again (seat 0's, seat 1's)
+    sent = [o.data for o in me.peer_connected(voters[2].me.public_key) if isinstance(o, Send)]
+    assert sorted(json.loads(d)["body"]["vote"]["by"] for d in sent
+                  if b'"record.vote"' in d) == sorted(c.me.public_key.hex() for c in voters[:2])
+    # at most 4 votes kept per signer (a hostile signer cannot fill the memory or the journal)
+    for ahead in range(1, 7):
+        deliver(voters[1].me, sign_vote(voters[1].me, me.table_id, 2, at + ahead, head))
+    assert sorted(k[1] - at for k, got in me._votes.items() if 1 in got) == [0, 1, 2, 3]
     late = sign_entry(gone.me, me.table_id, at, head, {"t": "action", "a": "x", "open": []},
                       "00")
     out = me.receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
