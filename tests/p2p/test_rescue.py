@@ -318,7 +318,7 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
 
 
 def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_begins_again(
-) -> None:
+        tmp_path: Any, capsys: Any) -> None:
     """Seat 2 vanished at its turn to shuffle the first deck (nothing hidden yet): the rescue
     entries carry no share; the epoch begins again among the three, under their joint key."""
     _cores, net, _gone, voters = _stalled("first")
@@ -348,3 +348,15 @@ def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_beg
     again.restore(list(lines))
     assert [e.to_dict() for e in again.record.entries] == entries
     assert again.state_hash() == voters[1].state_hash()
+    # lancards audit and replay of the record file tell the removal
+    from lancards.cli.main import main
+    path = tmp_path / "removed.lancards"
+    voters[0].record.write(path)
+    capsys.readouterr()
+    assert main(["audit", str(path)]) == 3  # verified, the game unfinished
+    assert capsys.readouterr().out.startswith(f"UNFINISHED: level8, {len(entries)} entries verified")
+    assert main(["replay", str(path)]) == 0
+    told = capsys.readouterr().out
+    assert "      cyd, ann, dee signed the removal of bob, who vanished\n" in told
+    assert "             cyd  publishes its rescue shares for bob\n" in told
+    assert "      bob is removed from the table (the hand goes out of play unopened)\n" in told
