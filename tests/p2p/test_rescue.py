@@ -354,7 +354,8 @@ def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_beg
     voters[0].record.write(path)
     capsys.readouterr()
     assert main(["audit", str(path)]) == 3  # verified, the game unfinished
-    assert capsys.readouterr().out.startswith(f"UNFINISHED: level8, {len(entries)} entries verified")
+    said = capsys.readouterr().out
+    assert said.startswith(f"UNFINISHED: level8, {len(entries)} entries verified")
     assert main(["replay", str(path)]) == 0
     told = capsys.readouterr().out
     assert "      cyd, ann, dee signed the removal of bob, who vanished\n" in told
