@@ -183,10 +183,7 @@ class NetworkSession:
             if seat != self.seat:
                 banners.append(Banner("info", f"{self.names[seat]} left the table"))
         if wait is not None:
-            text = wait.text()
-            patience = int(self.core.table.spec.options.get("patience", 120))
-            if not self.core.rescue and wait.seconds >= patience:
-                text = f"waiting for {wait.nick}, {wait.seconds:.0f} s; the table can only wait"
+            text = self.node.waiting_text() or wait.text()
             banners.append(Banner("waiting", text))
             extra["waiting"] = text
         offer = self.node.removal_offer()  # ruling D-5: every remaining player signs, or none

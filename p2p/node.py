@@ -314,6 +314,18 @@ class PeerNode:
                     f"{patience} s")
         return None
 
+    def waiting_text(self) -> str | None:
+        """What the screen says of :meth:`waiting`: ``"waiting for bob (their move), 12 s"``;
+        beyond the patience at a table without rescue (ruling D-5), ``"waiting for bob, 130 s;
+        the table can only wait"``; ``None`` when nothing waits on a missing peer."""
+        wait = self.waiting()
+        if wait is None:
+            return None
+        patience = int(self.core.table.spec.options.get("patience", 120))
+        if not self.core.rescue and wait.seconds >= patience:
+            return f"waiting for {wait.nick}, {wait.seconds:.0f} s; the table can only wait"
+        return wait.text()
+
     def removal_offer(self) -> int | None:
         """The seat this peer may vote to remove now (:meth:`removal_refusal` allows it) and
         has not voted for at the record's current position: the seat the table waits for, or

@@ -314,6 +314,15 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
     voters[2]._votes[(2, len(me.record), me.record.head)] = {
         0: me._votes[(2, len(me.record), me.record.head)][0]}
     assert other.removal_refusal(2) is None
+    # without rescue, beyond the patience, the screen says the table can only wait
+    plain, _ = make_cores(3, "level8", seed="plain")
+    node = PeerNode(plain[2], Mesh(plain[2].me, CONFIG))  # the table waits for seat 0's key
+    node._down_since[plain[0].me.public_key] = node._progress_at = node._clock() - 100
+    assert node.waiting_text() == f"waiting for {plain[0].me.nick} (the joint key), 100 s"
+    node._down_since[plain[0].me.public_key] = node._progress_at = node._clock() - 130
+    assert node.waiting_text() == (
+        f"waiting for {plain[0].me.nick}, 130 s; the table can only wait")
+    assert node.removal_offer() is None
     assert other.removal_offer() == 2
 
 
