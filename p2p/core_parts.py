@@ -170,7 +170,8 @@ class CoreParts:
     def removing(self) -> Seat | None:  # pragma: no cover - Rescue's
         raise NotImplementedError
 
-    def _refuse_voted_out(self, author: Seat, name: str, seq: int) -> None:  # pragma: no cover
+    def _refuse_voted_out(self, author: Seat, name: str, seq: int,
+                          kind: Any = None) -> None:  # pragma: no cover
         raise NotImplementedError
 
     def hand_ready(self) -> bool:  # pragma: no cover

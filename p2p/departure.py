@@ -115,7 +115,7 @@ class Departure(CoreParts):
         if self.has_left(author):
             raise RecordError(name, Reason.NOT_SEATED,
                               f"a {kind!r} entry by seat {author}, who left the table", seq)
-        self._refuse_voted_out(author, name, seq)
+        self._refuse_voted_out(author, name, seq, kind)
         if kind == EntryKind.RESCUE and self.removing is None:
             return  # a removal begins in place of whatever is due (checked with its votes)
         if (kind == EntryKind.LEAVE and expected is not None and expected[0] == author

@@ -11,7 +11,8 @@ used in an entry numbered ``at`` whose ``prev`` is ``head``, so it cannot be rep
 
 **One writer at a time.** A peer that signed "remove ``V`` at (``at``, ``head``)" appends nothing
 else at that position, and refuses ``V``'s own entry there (``not-seated``: "being voted out";
-nobody is named). So once every remaining seat signed, no honest remaining peer can accept any
+nobody is named); another entry there by a seat whose vote about it a peer holds names that seat
+(it broke its vote). So once every remaining seat signed, no honest remaining peer can accept any
 entry at ``at`` but the first rescue entry, which only the lowest remaining seat may append: the
 record does not fork even if ``V`` comes back in the middle of the vote. (If ``V``'s entry reaches
 a peer that has not signed yet, that peer takes it and never signs: the vote cannot complete; the
@@ -283,17 +284,27 @@ class Rescue(CoreParts):
                 return None
         return self.expected()
 
-    def _refuse_voted_out(self, author: Seat, name: str, seq: int) -> None:
+    def _refuse_voted_out(self, author: Seat, name: str, seq: int, kind: Any = None) -> None:
         """An entry by a seat this peer voted to remove at this very position is refused
-        (nobody is named: it may have come back honestly).
+        (nobody is named: it may have come back honestly). An entry other than a rescue by a
+        seat that signed a vote about this very position breaks its vote (an honest voter
+        appends nothing else there): its author is named.
 
         Raises:
-            RecordError: ``not-seated``.
+            RecordError: ``not-seated``; ``illegal`` (a vote broken).
         """
         mine = self._my_vote_here()
         if mine is not None and mine[0] == author and self._removing is None:
             raise RecordError(name, Reason.NOT_SEATED,
                               f"seat {author} is being voted out at entry {seq}", seq)
+        if kind == EntryKind.RESCUE or self._removing is not None:
+            return
+        at, head = self._entry_at
+        for (seat, v_at, v_head), got in self._votes.items():
+            if (v_at, v_head) == (at, head) and author in got:
+                raise RecordError(name, Reason.ILLEGAL,
+                                  f"seat {author} signed a vote to remove seat {seat} at entry "
+                                  f"{at}, then another entry there", seq)
 
     # -----------------------------------------------------------------------------------------
     # Rescue entries.

@@ -214,6 +214,13 @@ def test_votes_a_peer_refuses() -> None:
     # the same entry at a peer that did not vote names it (a move that is not its turn)
     out = voters[2].receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
     assert [n.kind for n in out if isinstance(n, Notice)][:1] == ["cheat"]
+    # a voter that then signs another entry at the position it voted about breaks its vote
+    broken = sign_entry(voters[1].me, me.table_id, at, head, {"t": "shuffle", "msg": {}}, "00")
+    out = me.receive(voters[1].me.public_key, _entry_envelope(voters[1].me, broken.to_dict()))
+    cheats = [n for n in out if isinstance(n, Notice) and n.kind == "cheat"]
+    assert len(cheats) == 1 and cheats[0].seat == 1
+    assert cheats[0].text.endswith(f"illegal: seat 1 signed a vote to remove seat 2 at entry "
+                                   f"{at}, then another entry there")
 
 
 def _resign(author: GameCore, payload: dict[str, Any]) -> bytes:
