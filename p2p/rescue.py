@@ -214,8 +214,9 @@ class Rescue(CoreParts):
         table; a vote for a position this peer passed is dropped, one too far ahead too.
 
         Raises:
-            RemoteProtocolError: ``malformed``, ``not-seated``, ``bad-signature``,
-                ``wrong-table`` (names the link that delivered it).
+            RemoteProtocolError: ``malformed``, ``not-seated``, ``illegal`` (a vote for
+                itself), ``bad-signature``, ``wrong-table`` (names the link that delivered
+                it).
         """
         if self._halted is not None:
             return
