@@ -38,6 +38,8 @@ WHAT: dict[str, str] = {
     "key": "the joint key",
     "shares": "shares for a card",
     "open": "their card",
+    "escrow": "a key escrow",
+    "rescue": "rescue shares",
 }
 """What the table waits for, by the kind of the next entry (:meth:`GameCore.expected`)."""
 
