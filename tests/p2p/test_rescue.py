@@ -172,6 +172,11 @@ def test_votes_a_peer_refuses() -> None:
         return [(n.kind, n.text) for n in me.receive(via.me.public_key, data)
                 if isinstance(n, Notice) and n.kind != "info"]
 
+    malformed = dict(sign_vote(voters[1].me, me.table_id, 2, at, head), seat="2")
+    got = deliver(voters[1].me, malformed)
+    assert got == [("rejected", f"rejected message from {voters[1].name(1)} (seat 1): "
+                                "malformed: 'record.vote' body field 'vote'.seat is str, not "
+                                "int")]
     outsider = Identity(b"\x77" * 32, "zed")
     got = deliver(outsider, sign_vote(outsider, me.table_id, 2, at, head))
     assert got == [("rejected", f"rejected message from {voters[1].name(1)} (seat 1): "
