@@ -216,6 +216,14 @@ def test_votes_a_peer_refuses() -> None:
         ("rejected", f"rejected message from {me.name(2)} (seat 2) (entry {at}): not-seated: "
                      f"seat 2 is being voted out at entry {at}")]
     assert me.halted is None and not me.cheaters
+    # restarted from its journal (kill -9 after its vote), it still holds its vote and refuses
+    lines = net.persisted[me.me.public_key]
+    secret = int(next(line["x"] for kind, line in lines if kind == "secret"), 16)
+    again = GameCore(me.me, me.table, SeededRandomBytes("again"), secret_key=secret)
+    again.restore(list(lines))
+    assert again.votes_for(2) == (0,) and len(again.record) == at  # (the test kept no other)
+    out = again.receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
+    assert [n.kind for n in out if isinstance(n, Notice)] == ["rejected"]
     # the same entry at a peer that did not vote names it (a move that is not its turn)
     out = voters[2].receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
     assert [n.kind for n in out if isinstance(n, Notice)][:1] == ["cheat"]
