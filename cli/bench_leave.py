@@ -1,4 +1,5 @@
-"""Leaving for good: time from "leave" to play going on, N peers in one process.
+"""Leaving for good: time from "leave" (or the last removal signature) to play going on, N
+peers in one process.
 
 ``lancards bench leave`` seats N in-process peers (:class:`~lancards.p2p.core.GameCore`, every
 message through the real codec) at a Level 8 Master table (108 cards), lets bots play
@@ -21,6 +22,15 @@ escrow entries together; ``escrow_cpu_per_peer_ms``, the extra CPU of one peer f
 the first shuffle (dealing its escrow, checking the others' and opening its parts; the largest
 over peers); ``start_serial_ms`` and ``start_serial_no_rescue_ms``, wall time
 in this one process from the start to the first shuffle entry, with and without the option.
+
+With ``--rescue`` (option ``rescue`` on, 3 peers or more) the seat to move vanishes instead
+(nothing more reaches it, it sends nothing) and the others vote it out (ruling D-5;
+``docs/protocol.md`` 11.10): ``shares`` per rescue entry; ``rescue_bytes``, the signed
+``record.entry`` envelopes of the N-1 rescue entries together; ``serial_ms``, wall time in this
+one process from the last removal signature until the next player can move (the N-1 rescue
+entries one after another, each checked by every peer, then the escrow dealt again among the
+N-1); ``cpu_per_peer_ms``, the most CPU one remaining peer spent over that time (a bound of
+the critical path from below when each peer has its own processor).
 
 With ``--mid-shuffle`` the leave comes during a shuffle epoch instead (the leaver is due to
 shuffle after others did): the epoch is begun again under the new joint key, so play goes on
@@ -57,6 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="leave during a shuffle epoch (after the first seat shuffled)")
     parser.add_argument("--escrow", action="store_true",
                         help="measure the key escrow at the start (option rescue) instead")
+    parser.add_argument("--rescue", action="store_true",
+                        help="a seat vanishes and the others vote it out (option rescue)")
     parser.add_argument("--seed", default="bench", help="seed of the peers' randomness")
     parser.set_defaults(run=run)
 
@@ -80,6 +92,7 @@ class _Table:
         self.leave_at: float | None = None  # wall clock when the leave entry was made
         self.leave_data = b""
         self.escrow_sizes: list[int] = []  # the broadcast escrow entries' envelopes
+        self.rescue_sizes: list[int] = []  # the broadcast rescue entries' envelopes
 
     def post(self, sender: bytes, outputs: list[Output]) -> None:
         for out in outputs:
@@ -87,6 +100,8 @@ class _Table:
                 self.leave_data, self.leave_at = out.data, time.perf_counter()
             if isinstance(out, Send) and out.to is None and b'"t":"escrow"' in out.data:
                 self.escrow_sizes.append(len(out.data))
+            if isinstance(out, Send) and out.to is None and b'"t":"rescue"' in out.data:
+                self.rescue_sizes.append(len(out.data))
             if isinstance(out, Send):
                 targets = [out.to] if out.to is not None else [k for k in self.by_key
                                                                 if k != sender]
@@ -95,6 +110,8 @@ class _Table:
     def run(self) -> None:
         while self.queue:
             sender, to, data = self.queue.pop(0)
+            if to not in self.by_key:
+                continue  # a seat that vanished (--rescue)
             core = self.by_key[to]
             if core is self.arm and _shuffling_after_another(core):
                 self.arm = None
@@ -194,6 +211,40 @@ def run_once(peers: int, moves: int, mid_shuffle: bool, seed: str) -> dict[str, 
             "critical_path_ms": (made + accept) * 1000, "serial_ms": serial * 1000}
 
 
+def rescue_once(peers: int, moves: int, seed: str) -> dict[str, float]:
+    """The seat to move vanishes and the others vote it out (see the module docstring)."""
+    table = _Table(peers, seed, {"rescue": "on"})
+    for core in table.cores:
+        table.post(core.me.public_key, core.start())
+    for _ in range(moves):
+        if not table.move():
+            raise UsageError("the game ended before the vanishing; use fewer --moves")
+    table.run()
+    gone = table.mover()
+    assert gone is not None
+    del table.by_key[gone.me.public_key]
+    table.cores = [c for c in table.cores if c is not gone]
+    for voter in table.cores[:-1]:
+        table.post(voter.me.public_key, voter.vote_remove(gone.seat))
+        table.run()
+    last = table.cores[-1]
+    table.timed, table.cpu = set(table.by_key), {}
+    wall = time.perf_counter()
+    start = time.process_time()
+    outputs = last.vote_remove(gone.seat)
+    table.cpu[last.me.public_key] = time.process_time() - start
+    table.post(last.me.public_key, outputs)
+    table.run()
+    while table.mover() is None and table.queue:
+        table.run()
+    serial = time.perf_counter() - wall
+    if not all(c.has_left(gone.seat) for c in table.cores) or table.mover() is None:
+        raise UsageError("the removal did not complete")
+    first = next(e.payload for e in table.cores[0].record.entries if e.payload["t"] == "rescue")
+    return {"shares": len(first["msg"]["shares"]), "rescue_bytes": sum(table.rescue_sizes),
+            "serial_ms": serial * 1000, "cpu_per_peer_ms": max(table.cpu.values()) * 1000}
+
+
 def run(args: argparse.Namespace) -> int:
     peers_list = args.peers or list(DEFAULT_PEERS)
     if any(not 2 <= p <= 6 for p in peers_list) or args.repeats < 1:
@@ -201,7 +252,13 @@ def run(args: argparse.Namespace) -> int:
     for peers in peers_list:
         line: dict[str, Any] = {"bench": "leave", "peers": peers, "cards": 108,
                                 "repeats": args.repeats}
-        if args.escrow:
+        if args.rescue:
+            if peers < 3:
+                raise UsageError("the option rescue needs 3 peers or more")
+            runs = [rescue_once(peers, args.moves, f"{args.seed}-{r}")
+                    for r in range(args.repeats)]
+            line.update(rescue=True, moves_before=args.moves)
+        elif args.escrow:
             if peers < 3:
                 raise UsageError("the option rescue needs 3 peers or more")
             runs = [escrow_once(peers, f"{args.seed}-{r}") for r in range(args.repeats)]

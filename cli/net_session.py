@@ -66,6 +66,9 @@ class NetworkSession:
         self._bots = [n for n in nodes if n is not self.node or autoplay]
         for node in nodes:
             node.on_change = self._changed
+        for node in self._bots:
+            node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
+        self._declined: tuple[int, int] | None = None
         self._stopped = False
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
@@ -180,8 +183,16 @@ class NetworkSession:
             if seat != self.seat:
                 banners.append(Banner("info", f"{self.names[seat]} left the table"))
         if wait is not None:
-            banners.append(Banner("waiting", wait.text()))
-            extra["waiting"] = wait.text()
+            text = self.node.waiting_text() or wait.text()
+            banners.append(Banner("waiting", text))
+            extra["waiting"] = text
+        offer = self.node.removal_offer()  # ruling D-5: every remaining player signs, or none
+        if offer is not None and self._declined != (offer, len(self.core.record)):
+            name = self.names[offer]
+            extra["remove"] = offer
+            banners.append(Banner("waiting", f"remove {name}? (y/n) {name} has not answered "
+                                  "for the table's patience; every other player must agree, "
+                                  "then the game goes on without them"))
         outcome = self.game.outcome(self.core.state)
         to_act = self.core.to_act()
         progress = self.core.progress if to_act == -1 else ""
@@ -247,6 +258,21 @@ class NetworkSession:
         folder = self.node.store.folder if self.node.store is not None else None
         if folder is not None:
             (folder / "finished").touch()  # nothing to resume: this seat left for good
+        self._changed()
+
+    def vote_remove(self, seat: int) -> None:
+        """Sign "remove ``seat``" (ruling D-5; :meth:`PeerNode.vote_remove`).
+
+        Raises:
+            LocalProtocolError: the player is connected and answering, or may not be removed.
+        """
+        self.node.vote_remove(seat)
+        self._changed()
+
+    def decline_removal(self, seat: int) -> None:
+        """Answer "no" to "remove NAME?": not asked again until the record moves on (no vote
+        is signed; without every remaining player's, nobody is removed)."""
+        self._declined = (seat, len(self.core.record))
         self._changed()
 
     def send_chat(self, text: str) -> None:

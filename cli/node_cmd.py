@@ -65,6 +65,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     host, port = config["listen"]
     await mesh.start(host, int(port))
     node = PeerNode(core, mesh, store)
+    node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
     if config.get("timings"):
         node.timings = open(config["timings"], "a", encoding="utf-8")  # noqa: SIM115
     restored = bool(journal.lines) or secret is not None

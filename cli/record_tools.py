@@ -139,5 +139,16 @@ def run_replay(args: argparse.Namespace) -> int:
             print(f"      {author} leaves the table (for good; the hand goes out of play "
                   "unopened)")
             print(f"      {public_summary(observer.state)}")
+        elif payload.get("t") == "rescue":  # ruling D-5 (docs/protocol.md 11.10)
+            gone = names[int(payload["seat"])]
+            if payload.get("votes"):
+                signers = [names[record.seat_of(bytes.fromhex(v["by"])) or 0]
+                           for v in payload["votes"]]
+                print(f"      {', '.join(signers)} signed the removal of {gone}, who vanished")
+            print(f"      {author:>10}  publishes its rescue shares for {gone}")
+            if observer.has_left(int(payload["seat"])):
+                print(f"      {gone} is removed from the table (the hand goes out of play "
+                      "unopened)")
+                print(f"      {public_summary(observer.state)}")
     print(describe_outcome(report))
     return 0

@@ -42,16 +42,19 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[st
         RulesError: unknown game or option, invalid value, unreadable file.
     """
     from lancards.engine.core import RulesError
+    from lancards.p2p.statement import TABLE_OPTIONS, game_options
 
     spec = rule_set(args.game)
     raw: dict[str, OptionValue] = dict(parse_option_args(args.option))
     for key, value in list(raw.items()):
+        if key in TABLE_OPTIONS:  # the table's (rescue, patience), checked when it starts
+            continue
         if spec.option(key).kind == "file":
             try:
                 raw[key] = Path(str(value)).read_text(encoding="utf-8")
             except OSError as exc:
                 raise RulesError(f"option {key!r}: cannot read {value!r}: {exc.strerror}") from None
-    return spec, spec.make_rules(raw), raw
+    return spec, spec.make_rules(game_options(raw)), raw
 
 
 def add_parser(sub: Any) -> None:

@@ -120,6 +120,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
 
     if not quiet:
         node.on_change = report
+    node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
     run = asyncio.create_task(node.run(linger=1.5, restored=restored))
     driver = asyncio.create_task(
         drive_bot(node, game_bot(core), act=act))

@@ -80,6 +80,7 @@ from lancards.p2p.identity import Identity, PublicIdentity
 from lancards.p2p.inbound import SHARES_PURPOSE, Inbound
 from lancards.p2p.outbound import Outbound, joint_random
 from lancards.p2p.record import Entry, Record
+from lancards.p2p.rescue import Rescue
 from lancards.p2p.schedule import WAITING_WHAT, EntryKind, Waiting, next_author, private_debts
 from lancards.p2p.schemas import (
     ActionPayload,
@@ -88,6 +89,7 @@ from lancards.p2p.schemas import (
     OpenPayload,
     Payload,
     PrivateShares,
+    RescuePayload,
     ShufflePayload,
     conform,
 )
@@ -108,7 +110,7 @@ def _no_randomness(count: int) -> bytes:
     raise LocalProtocolError("an observer draws no randomness")
 
 
-class GameCore(Departure, Escrow, Inbound, Outbound):
+class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
     """One peer's game at a started table.
 
     Args:
@@ -167,6 +169,7 @@ class GameCore(Departure, Escrow, Inbound, Outbound):
         self._state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
         self._pending: Any = None
         self._leaving = False
+        self._init_rescue()
         self._halted: str | None = None
         self.cheaters: dict[Seat, str] = {}
         self._env_seq = envelope_seq
@@ -297,6 +300,7 @@ class GameCore(Departure, Escrow, Inbound, Outbound):
         if key in self._seat_of:
             self._agree.link_up(self._seat_of[key])
             self._send(key, "record.sync", {"have": len(self.record)})
+            self._resend_votes(key)
         return self._flush()
 
     @property
@@ -343,6 +347,9 @@ class GameCore(Departure, Escrow, Inbound, Outbound):
         (:func:`lancards.p2p.schedule.next_author`)."""
         if self._halted:
             return None
+        rescuer = self.removal_due()
+        if rescuer is not None:
+            return rescuer
         dealer = self.escrow_due()
         if dealer is not None:
             return dealer, EntryKind.ESCROW
@@ -421,6 +428,8 @@ class GameCore(Departure, Escrow, Inbound, Outbound):
                 entry = Entry.from_dict(line, "the local record")
                 self.record.append(entry, self._validator("the local record"))
                 self._after_append()
+            elif kind == "vote":
+                self._restore_vote(line)
             elif kind == "private":
                 shares = conform(line["payload"], PrivateShares, "the local record",
                                  "private shares")
@@ -445,6 +454,7 @@ class GameCore(Departure, Escrow, Inbound, Outbound):
             name = self._name(entry.author)
             self._prepare_chance()
             expected = self.expected()
+            self._entry_at = (entry.seq, entry.prev)
             self._check_author(author, name, entry.payload.get("t"), expected, entry.seq)
             payload = conform(entry.payload, Payload, name, "entry payload", error=RecordError,
                               seq=entry.seq)
@@ -466,6 +476,9 @@ class GameCore(Departure, Escrow, Inbound, Outbound):
             return
         if isinstance(payload, EscrowPayload):
             self._apply_escrow(author, payload)
+            return
+        if isinstance(payload, RescuePayload):
+            self._apply_rescue(author, payload)
             return
         if isinstance(payload, ShufflePayload) and self.pipeline:
             # Pipelined: the output is the next shuffler's input at once; the proof is checked

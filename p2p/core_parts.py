@@ -51,10 +51,11 @@ class Persist:
     ``kind``: ``secret`` (this seat's deck key share, before anything is sent; keep it in a
     file only this user can read), ``entry`` (a record entry, in order), ``private`` (the
     decryption shares received privately, with the record length when they arrived),
-    ``evidence`` (equivocation evidence).
+    ``evidence`` (equivocation evidence), ``vote`` (a removal vote this peer signed or
+    received, ruling D-5).
     """
 
-    kind: Literal["secret", "entry", "private", "evidence"]
+    kind: Literal["secret", "entry", "private", "evidence", "vote"]
     line: dict[str, Any]
 
 
@@ -171,6 +172,26 @@ class CoreParts:
         raise NotImplementedError
 
     def _make_escrow(self) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _make_rescue(self) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _writing_turn(self) -> tuple[Seat, Any] | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _on_vote(self, body: Any, link: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _resend_votes(self, key: bytes) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    @property
+    def removing(self) -> Seat | None:  # pragma: no cover - Rescue's
+        raise NotImplementedError
+
+    def _refuse_voted_out(self, author: Seat, name: str, seq: int,
+                          kind: Any = None) -> None:  # pragma: no cover
         raise NotImplementedError
 
     def hand_ready(self) -> bool:  # pragma: no cover

@@ -115,7 +115,11 @@ class Departure(CoreParts):
         if self.has_left(author):
             raise RecordError(name, Reason.NOT_SEATED,
                               f"a {kind!r} entry by seat {author}, who left the table", seq)
-        if kind == EntryKind.LEAVE and expected is not None and expected[0] == author:
+        self._refuse_voted_out(author, name, seq, kind)
+        if kind == EntryKind.RESCUE and self.removing is None:
+            return  # a removal begins in place of whatever is due (checked with its votes)
+        if (kind == EntryKind.LEAVE and expected is not None and expected[0] == author
+                and expected[1] != EntryKind.RESCUE):
             return
         if expected is None or expected[0] != author or expected[1] != kind:
             wanted = "nothing" if expected is None else f"seat {expected[0]}'s {expected[1]}"
@@ -135,10 +139,10 @@ class Departure(CoreParts):
         self.deck.accept_leave(author, msgspec.to_builtins(payload.msg), self._hand(author))
         self._after_leave(author)
 
-    def _after_leave(self, seat: Seat) -> None:
-        """The deck stripped ``seat``'s layer: take the deck's events (reveals the leave
-        completed go to the engine first), apply the engine's leave, and begin an abandoned
-        shuffle again."""
+    def _after_leave(self, seat: Seat, text: str | None = None) -> None:
+        """The deck stripped ``seat``'s layer (a leave, or a removal: ``text`` says so): take
+        the deck's events (reveals the leave completed go to the engine first), apply the
+        engine's leave, and begin an abandoned shuffle again."""
         for event in self.deck.take_events():
             if isinstance(event, EpochAbandoned):
                 self._epoch_begun_for = None
@@ -148,7 +152,7 @@ class Departure(CoreParts):
         self._state = self._engine(Leave(seat))
         self._private_for[seat].clear()
         self._after_engine_change()
-        self._notice("info", f"{self.name(seat)} left the table", seat)
+        self._notice("info", text or f"{self.name(seat)} left the table", seat)
 
 
 __all__ = ["Departure"]

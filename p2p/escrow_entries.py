@@ -14,10 +14,8 @@ sealed part cannot be shown to the others, so the table does not halt) and that 
 rescued. After a leave the parts the leaver held are lost, so every remaining dealer deals again
 (its entry is due again at once) while 3 or more seats remain.
 
-Not built yet (issue 17, item 4): the option's trade-off shown in the lobby, the patience
-timer, the "remove NAME?" vote signed by all remaining players, the refusal while the player
-answers, and the publication of the rescue shares in the record
-(:meth:`~lancards.p2p.crypto.departures.Departures.make_rescue` exists in the deck).
+The vote and the rescue entries that use the parts are :mod:`lancards.p2p.rescue`. Not built
+yet: the option's trade-off shown in the lobby.
 """
 
 from __future__ import annotations
@@ -85,8 +83,6 @@ class Escrow(CoreParts):
                 up to the author's key share, or parts for other seats than the commitments
                 (names ``author``).
         """
-        if author == self.seat:
-            return  # made and kept by _make_escrow
         commitments: dict[Seat, Point] = {}
         for key, value in payload.commitments.items():
             try:
@@ -99,6 +95,8 @@ class Escrow(CoreParts):
                                       f"{sorted(payload.parts)}, not to its holders",
                                       seat=author)
         self.deck.accept_escrow(author, commitments)
+        if author == self.seat:
+            return  # its own deal, replayed from the journal: no part for itself
         mine = payload.parts.get(str(self.seat))
         if mine is None or self.view_seat is None:
             return

@@ -55,6 +55,8 @@ class Inbound(CoreParts):
                 self._out.append(Persist("evidence", found.to_line_dict()))
                 self._cheat(self._seat_of.get(found.first.author), self._equivocated(found),
                             found.to_line_dict())
+        elif env.type == "record.vote":
+            self._on_vote(body, link)
         elif env.type == "chat":
             self._notice("chat", body["text"][:200], sender_seat)
         else:

@@ -38,6 +38,8 @@ WHAT: dict[str, str] = {
     "key": "the joint key",
     "shares": "shares for a card",
     "open": "their card",
+    "escrow": "a key escrow",
+    "rescue": "rescue shares",
 }
 """What the table waits for, by the kind of the next entry (:meth:`GameCore.expected`)."""
 
@@ -156,6 +158,9 @@ class PeerNode:
         self._progress_at = self._clock()
         self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._length = len(core.record)
+        self.auto_remove = False
+        """Whether :meth:`run` signs every removal :meth:`removal_offer` allows without asking
+        (a bot's seat; a person's screen asks "remove NAME? (y/n)")."""
         self.catching_up = False
         """Set by :meth:`run` for a restored peer until it is current: linked, and its record as
         long as every length the peers reported (``record.sync``)."""
@@ -289,7 +294,7 @@ class PeerNode:
         table waits for, its key share is escrowed among the others, and it has not been heard
         from for the table's ``patience`` (seconds, default 120; a silent link counts from the
         last entry, a lost one from when it dropped). Nobody may be removed while connected
-        and answering. (The vote itself and the rescue are not built yet.)"""
+        and answering. (:meth:`vote_remove` signs the vote when this allows it.)"""
         core = self.core
         name = core.players[seat].nick if 0 <= seat < core.n else f"seat {seat}"
         if not core.rescue:
@@ -297,16 +302,65 @@ class PeerNode:
         if seat == core.seat or core.has_left(seat) or not 0 <= seat < core.n:
             return f"{name} is not another player at the table"
         wait = self.waiting()
+        patience = int(core.table.spec.options.get("patience", 120))
         if wait is None or wait.seat != seat:
-            return f"the table is not waiting for {name}"
+            # Another player may wait for its private shares (only that holder sees it): its
+            # vote is the sign; this peer signs too once the link is down for the patience.
+            key = core.players[seat].public_key
+            down = None if key in self.connected else self._clock() - self._down_since.get(
+                key, self._clock())
+            if not core.votes_for(seat) or down is None or down < patience:
+                return f"the table is not waiting for {name}"
+            if not core.deck.can_rescue(seat):
+                return f"{name}'s key share is not escrowed among the others"
+            return None
         if not core.deck.can_rescue(seat):
             return f"{name}'s key share is not escrowed among the others"
-        patience = int(core.table.spec.options.get("patience", 120))
         if wait.seconds < patience:
             how = "connected and answering" if wait.connected else "unreachable"
             return (f"{name} is {how}: silent {wait.seconds:.0f} s of the table's patience "
                     f"{patience} s")
         return None
+
+    def waiting_text(self) -> str | None:
+        """What the screen says of :meth:`waiting`: ``"waiting for bob (their move), 12 s"``;
+        beyond the patience at a table without rescue (ruling D-5), ``"waiting for bob, 130 s;
+        the table can only wait"``; ``None`` when nothing waits on a missing peer."""
+        wait = self.waiting()
+        if wait is None:
+            return None
+        patience = int(self.core.table.spec.options.get("patience", 120))
+        if not self.core.rescue and wait.seconds >= patience:
+            return f"waiting for {wait.nick}, {wait.seconds:.0f} s; the table can only wait"
+        return wait.text()
+
+    def removal_offer(self) -> int | None:
+        """The seat this peer may vote to remove now (:meth:`removal_refusal` allows it) and
+        has not voted for at the record's current position: the seat the table waits for, or
+        one another player voted to remove; ``None`` otherwise. The screen asks "remove
+        NAME? (y/n)" for it."""
+        core = self.core
+        if not core.rescue or core.is_observer or core.removing is not None:
+            return None
+        wait = self.waiting()
+        seats = ([wait.seat] if wait is not None else []) + [
+            s for s in range(core.n) if core.votes_for(s)]
+        for seat in seats:
+            if core.seat not in core.votes_for(seat) and self.removal_refusal(seat) is None:
+                return seat
+        return None
+
+    def vote_remove(self, seat: int) -> None:
+        """Sign "remove ``seat``" (ruling D-5; :meth:`GameCore.vote_remove`) if this peer may.
+
+        Raises:
+            LocalProtocolError: :meth:`removal_refusal` (e.g. the player is connected and
+                answering), or the record's own refusal (no escrow, too few players).
+        """
+        refusal = self.removal_refusal(seat)
+        if refusal is not None:
+            raise LocalProtocolError(refusal)
+        self.handle(self.core.vote_remove(seat))
 
     def waiting_for(self) -> str | None:
         """The nickname of the peer of :meth:`waiting`, if any."""
@@ -354,6 +408,9 @@ class PeerNode:
                 over_at = now if over_at is None else over_at
                 if now - over_at >= linger:
                     return
+            if self.auto_remove and self.removal_offer() is not None:
+                with contextlib.suppress(LocalProtocolError):
+                    self.vote_remove(self.removal_offer())  # type: ignore[arg-type]
             if self.core.deferred_proofs and self.mesh.events.empty():
                 for _ in range(3):  # let the links write what was just sent
                     await asyncio.sleep(0)

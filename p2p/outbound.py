@@ -91,7 +91,7 @@ class Outbound(CoreParts):
         while not self._halted and not self._replaying:
             self._send_owed_private()
             self._prepare_chance()
-            expected = self.expected()
+            expected = self._writing_turn()
             if expected is None or expected[0] != self.seat:
                 return
             kind = expected[1]
@@ -124,6 +124,8 @@ class Outbound(CoreParts):
                 self._send_shares(debt.recipient, debt.slots)
 
     def _make_payload(self, kind: EntryKind) -> dict[str, Any] | None:
+        if kind is EntryKind.RESCUE:
+            return self._make_rescue()
         if self._leaving:
             return self._make_leave()
         if kind is EntryKind.ESCROW:

@@ -12,6 +12,10 @@ follows from the record alone:
 4. in place of any entry it is due to append, a seat may append a ``leave`` entry (it leaves
    for good, :mod:`lancards.p2p.departure`); from then on the engine skips it and the deck's
    turns, debts and joint key are those of the seats still present.
+5. once every remaining seat signed "remove V" about the current position, the lowest
+   remaining seat appends a ``rescue`` entry in place of whatever is due, then each other
+   remaining seat in seat order (:mod:`lancards.p2p.rescue`; :meth:`GameCore.expected` puts
+   the rescuer due first).
 
 Beside the log, the holder of a card dealt or drawn privately waits for every other seat's
 decryption shares (sealed to it); only the holder can see them arrive, so a peer names such a
@@ -51,6 +55,11 @@ class EntryKind(StrEnum):
     """The author's key share split among the other seats, for a rescue (ruling D-5;
     :mod:`lancards.p2p.escrow_entries`): due first, in seat order, while a dealer's parts are
     not held by every other present seat, at tables with the option ``rescue``."""
+    RESCUE = "rescue"
+    """The author's rescue shares for removing a seat that vanished (ruling D-5;
+    :mod:`lancards.p2p.rescue`): the first one, by the lowest remaining seat, in place of
+    whatever is due once every remaining seat signed the removal; then the others in seat
+    order."""
 
 
 WAITING_WHAT: dict[EntryKind, str] = {
@@ -61,6 +70,7 @@ WAITING_WHAT: dict[EntryKind, str] = {
     EntryKind.ACTION: "a move",
     EntryKind.LEAVE: "a leave",
     EntryKind.ESCROW: "a key escrow",
+    EntryKind.RESCUE: "rescue shares",
 }
 """What the table waits for, in words, by the kind of entry due."""
 

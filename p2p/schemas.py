@@ -146,6 +146,26 @@ class SealedMsg(_Strict):
     payload: Object
 
 
+class RemovalVote(_Strict):
+    """A signed vote "remove seat ``seat``" (ruling D-5; :mod:`lancards.p2p.rescue`): bound to
+    the table, the seat, and the record position it is about (``at``: the record's length,
+    ``head``: the hash of its last entry); ``by`` is the signer's Ed25519 key, ``sig`` its
+    signature of :func:`lancards.p2p.rescue.vote_bytes`."""
+
+    tbl: TableId
+    seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+    at: Seq
+    head: Hex32
+    by: Hex32
+    sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
+
+
+class RecordVote(_Strict):
+    """A removal vote travelling beside the record (:class:`RemovalVote`)."""
+
+    vote: RemovalVote
+
+
 class Chat(_Strict):
     text: Annotated[str, Meta(max_length=4000)]
 
@@ -165,6 +185,7 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     "record.evidence": RecordEvidenceMsg,
     "record.sync": RecordSync,
     "record.ack": RecordAck,
+    "record.vote": RecordVote,
     "sealed": SealedMsg,
     # People.
     "chat": Chat,
@@ -245,9 +266,20 @@ class EscrowPart(_Strict):
     part: Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
 
 
+class RescuePayload(_Strict, tag_field="t", tag="rescue"):
+    """The author's rescue shares for removing seat ``seat`` (ruling D-5;
+    :mod:`lancards.p2p.rescue`): its escrow part applied to every hidden card outside that
+    seat's hand (``msg``, as a leave's, proven against the escrow commitment). The first rescue
+    entry of a removal carries the votes of every remaining seat; the later ones none."""
+
+    seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+    votes: Annotated[list[RemovalVote], Meta(max_length=MAX_SEATS - 1)]
+    msg: LeaveShares
+
+
 Payload = (
     KeyPayload | ShufflePayload | SharesPayload | OpenPayload | ActionPayload | LeavePayload
-    | EscrowPayload
+    | EscrowPayload | RescuePayload
 )
 """An entry's payload, by its kind ``t``."""
 
@@ -420,6 +452,9 @@ __all__ = [
     "Payload",
     "PrivateShares",
     "RecordLine",
+    "RecordVote",
+    "RemovalVote",
+    "RescuePayload",
     "check_limits",
     "conform",
     "nesting_depth",

@@ -261,6 +261,10 @@ class TableScreen:
             return
         if self.leaving and key != "q":
             return  # the leave is on its way: no more moves
+        offer = snap.extra.get("remove")
+        if offer is not None and key in ("y", "Y", "n", "N") and not self.chatting:
+            self._answer_removal(offer, key in ("y", "Y"))
+            return
         if self.too_small():
             if key == "q":
                 if over:
@@ -307,6 +311,22 @@ class TableScreen:
             if self.controller.error:
                 self.controller.say("")
             self.controller.handle(key, snap)
+
+    def _answer_removal(self, seat: int, yes: bool) -> None:
+        """"remove NAME? (y/n)" (ruling D-5): ``y`` signs the removal vote; ``n`` signs
+        nothing (the question stays while the table waits: nobody is removed without
+        everyone)."""
+        if not yes:
+            with contextlib.suppress(AttributeError):
+                self.session.decline_removal(seat)  # type: ignore[attr-defined]
+            self.controller.say("not removed: the table waits")
+            return
+        try:
+            self.session.vote_remove(seat)  # type: ignore[attr-defined]
+        except Exception as exc:  # answering again, a removal refused meanwhile: say so
+            self.controller.say(f"cannot remove: {exc}", error=True)
+            return
+        self.controller.say("your vote is signed: the others must agree too")
 
     def _can_leave(self, over: bool) -> bool:
         return not over and not self.leaving and hasattr(self.session, "leave_for_good")

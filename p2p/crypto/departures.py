@@ -184,6 +184,11 @@ class Departures:
             and (self.seat not in commitments or vanished in self._parts)
         )
 
+    def rescued_by(self, vanished: Seat) -> tuple[Seat, ...]:
+        """The seats whose rescue shares for removing ``vanished`` were accepted so far
+        (ascending; empty when no removal of it is under way)."""
+        return tuple(sorted(self._rescue.get(vanished, {})))
+
     def make_rescue(self, vanished: Seat, hand: Iterable[SlotId]) -> Message:
         """This seat's rescue shares for removing ``vanished`` (``hand``: its hand as the
         engine knows it): its escrow part applied to every hidden slot outside that hand, with
@@ -225,7 +230,8 @@ class Departures:
             raise ProtocolViolationError(
                 f"seat {sender} sent rescue shares it does not owe", seat=sender, epoch=epoch
             )
-        message = decode_message(value, sender)
+        message: Any = (SharesMessage(sender, PUBLIC, ()) if _no_shares(value, sender)
+                        else decode_message(value, sender))
         if not isinstance(message, SharesMessage):
             raise ProtocolViolationError(
                 f"seat {sender} sent a {value.get('type')!r} message as rescue shares",

@@ -1,0 +1,392 @@
+"""Removing a seat that vanished (ruling D-5; p2p/rescue.py): the signed votes, the rescue
+entries, the game going on; every attack on the vote and the rescue refused, the cheater named.
+
+In-process peers (``core_harness``), ``level8`` with the option ``rescue`` on: a vanished seat
+is cut off the network (every message from it dropped, nothing delivered to it)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from lancards.p2p.audit import audit_lines
+from lancards.p2p.core import GameCore, Notice, Send
+from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.errors import LocalProtocolError
+from lancards.p2p.identity import Identity
+from lancards.p2p.record import sign_entry
+from lancards.p2p.rescue import sign_vote
+from lancards.p2p.wire import sign_envelope
+from tests.p2p.core_harness import Network, make_cores
+from tests.p2p.test_leave import _slots_touched
+
+
+def _table(seed: str) -> tuple[list[GameCore], Network]:
+    cores, net = make_cores(4, "level8", seed=seed, options={"rescue": "on", "patience": 10})
+    cut: set[bytes] = set()
+    net.tamper = lambda sender, to, data: None if sender in cut or to in cut else data
+    net.cut = cut  # type: ignore[attr-defined]
+    return cores, net
+
+
+def _vanish(net: Network, core: GameCore) -> None:
+    """``core``'s program is gone: nothing from it or to it any more."""
+    net.cut.add(core.me.public_key)  # type: ignore[attr-defined]
+    net.cores.pop(core.me.public_key)
+
+
+def _stall_at(net: Network, cores: list[GameCore], length: int, vanished: GameCore) -> None:
+    """Play until every core holds ``length`` entries, cut ``vanished`` off, and play on until
+    the others wait for it."""
+    for core in cores:
+        net.play_bot(core.me.public_key)
+    while net.queue and min(len(c.record) for c in cores) < length:
+        net.step()
+    _vanish(net, vanished)
+    net.run()
+    waits = {w.seat for c in cores if c is not vanished for w in c.waiting_for()}
+    assert vanished.seat in waits, waits  # (a holder waiting for its shares sees it alone)
+
+
+def _vote_out(net: Network, voters: list[GameCore], seat: int) -> None:
+    for voter in voters:
+        net.post(voter.me.public_key, voter.vote_remove(seat))
+
+
+def _hidden_hands(core: GameCore, removals: dict[int, int]) -> dict[int, set[int]]:
+    """The hidden slots of each removed seat's hand just before its removal's first entry
+    (``removals``: entry number -> seat), replaying ``core``'s record as an observer once."""
+    observer, hands = GameCore.observer(core.table), {}
+    for entry in core.record.entries[:max(removals) + 1]:
+        if entry.seq in removals:
+            seat = removals[entry.seq]
+            hands[seat] = {s for s in observer.state.hands[seat]
+                           if observer.deck.ciphertext(s) is not None}
+        observer.record.append(entry, observer.validator("test"))
+    return hands
+
+
+def _kinds(core: GameCore) -> list[str]:
+    return [e.payload["t"] for e in core.record.entries]
+
+
+@pytest.mark.timeout(120)
+def test_two_vanished_players_are_voted_out_and_the_game_finishes() -> None:
+    cores, net = _table("vanish")
+    net.start()
+    first, second = cores[2], cores[0]
+    _stall_at(net, cores, 30, first)
+    voters = [cores[0], cores[1], cores[3]]
+    at = len(voters[0].record)
+    _vote_out(net, voters[:2], first.seat)
+    net.run()
+    assert len(voters[0].record) == at  # two of three signed: nothing happens
+    assert voters[0].votes_for(first.seat) == (0, 1)
+    _vote_out(net, voters[2:], first.seat)
+    # the removal, then the escrow dealt again among three; then play goes on to a second stall
+    _stall_at(net, voters, at + 6, second)
+    record = voters[0].record
+    assert _kinds(voters[0])[at:at + 6] == ["rescue"] * 3 + ["escrow"] * 3
+    rescues = [e.payload for e in record.entries[at:at + 3]]
+    assert [voters[0].seat_of(e.author) for e in record.entries[at:at + 3]] == [0, 1, 3]
+    assert [p["seat"] for p in rescues] == [2, 2, 2]
+    assert [[v["by"] for v in p["votes"]] for p in rescues] == [
+        [c.me.public_key.hex() for c in voters], [], []]
+    assert {(v["at"], v["head"]) for v in rescues[0]["votes"]} == {
+        (at, record.entries[at - 1].hash)}
+    for core in voters:
+        assert core.left_seats() == (2,) and core.deck.present == (0, 1, 3)
+        assert all(core.deck.can_rescue(s) for s in (0, 1, 3))
+        words = [n.text for n in net.notices[core.me.public_key] if n.kind == "info"]
+        assert f"{core.name(2)} was removed from the table (every remaining player signed; " \
+               "its hand stays closed)" in words
+    # the second vanishing: the two others vote it out too, and finish the game
+    at2 = len(cores[1].record)
+    _vote_out(net, [cores[1], cores[3]], second.seat)
+    last = [cores[1], cores[3]]
+    while len(last[0].left_seats()) < 2:
+        net.step()
+    assert last[0].removal_problem(3) == "a removal needs 2 remaining players or more"
+    net.run()
+    entries = [e.to_dict() for e in last[0].record.entries]
+    assert [e.to_dict() for e in last[1].record.entries] == entries
+    assert _kinds(last[0])[at2:at2 + 2] == ["rescue", "rescue"]
+    outcome = last[0].game.outcome(last[0].state)
+    assert outcome is not None and tuple(outcome.detail["left"]) == (2, 0)
+    assert outcome.detail["places"][2] == 4 and outcome.detail["places"][0] == 3
+    report = audit_lines(last[0].record.to_lines())
+    assert report.status == "ok", report.error
+    assert report.outcome == outcome
+    # D-1: neither vanished hand is ever opened, from its removal on
+    hands = _hidden_hands(last[0], {at: 2, at2: 0})
+    for start, seat in ((at, 2), (at2, 0)):
+        hidden = hands[seat]
+        assert hidden
+        for entry in last[0].record.entries[start:]:
+            assert not _slots_touched(entry.payload) & hidden, (seat, entry.seq)
+        assert all(last[0].deck.card(s) is None for s in hidden)
+    # the vanished come back: their entries are refused as not seated, nobody named
+    for ghost in (first, second):
+        forged = sign_entry(ghost.me, ghost.table_id, len(last[0].record), last[0].record.head,
+                            {"t": "action", "a": "x", "open": []}, "00")
+        out = last[0].receive(ghost.me.public_key, _entry_envelope(ghost.me, forged.to_dict()))
+        assert [(n.kind, "not-seated" in n.text) for n in out if isinstance(n, Notice)] == [
+            ("rejected", True)]
+    assert last[0].halted is None
+    # a removal of one of the last two is refused
+    with pytest.raises(LocalProtocolError, match="game is over"):
+        last[0].vote_remove(3)
+    lines = net.persisted[last[0].me.public_key]
+    assert sum(1 for kind, _ in lines if kind == "vote") == 5  # journaled, each once
+
+
+def _entry_envelope(me: Identity, entry: dict[str, Any], seq: int = 2 * 10**7) -> bytes:
+    return sign_envelope(me, "record.entry", "0123456789abcdef", seq, {"entry": entry}).encode()
+
+
+def _stalled(seed: str, length: int = 13
+             ) -> tuple[list[GameCore], Network, GameCore, list[GameCore]]:
+    """A table stalled on seat 2: at its first shuffle (cheap; no card hidden yet), or with
+    bots after ``length`` entries."""
+    cores, net = _table(seed)
+    if length == 13:
+        net.bots.clear()
+    net.start()
+    _stall_at(net, cores, length, cores[2])
+    return cores, net, cores[2], [cores[0], cores[1], cores[3]]
+
+
+def test_votes_a_peer_refuses() -> None:
+    _cores, net, gone, voters = _stalled("votes")
+    me = voters[0]
+    head, at = me.record.head, len(me.record)
+
+    count = iter(range(10**6, 10**7))
+
+    def deliver(signer: Identity, vote: dict[str, Any], via: GameCore | None = None) -> list[Any]:
+        via = via or voters[1]
+        data = sign_envelope(via.me, "record.vote", me.table_id, next(count),
+                             {"vote": vote}).encode()
+        return [(n.kind, n.text) for n in me.receive(via.me.public_key, data)
+                if isinstance(n, Notice) and n.kind != "info"]
+
+    malformed = dict(sign_vote(voters[1].me, me.table_id, 2, at, head), seat="2")
+    got = deliver(voters[1].me, malformed)
+    assert got == [("rejected", f"rejected message from {voters[1].name(1)} (seat 1): "
+                                "malformed: 'record.vote' body field 'vote'.seat is str, not "
+                                "int")]
+    outsider = Identity(b"\x77" * 32, "zed")
+    got = deliver(outsider, sign_vote(outsider, me.table_id, 2, at, head))
+    assert got == [("rejected", f"rejected message from {voters[1].name(1)} (seat 1): "
+                                "not-seated: a removal vote signed by a peer not at the table")]
+    got = deliver(gone.me, sign_vote(gone.me, me.table_id, 2, at, head), via=gone)
+    assert got[0][0] == "rejected" and "voted to remove itself" in got[0][1]
+    forged = sign_vote(voters[1].me, me.table_id, 2, at, head)
+    forged["sig"] = sign_vote(voters[2].me, me.table_id, 2, at, head)["sig"]
+    got = deliver(voters[1].me, forged)
+    assert got[0][0] == "rejected" and "bad-signature" in got[0][1]
+    assert me.votes_for(2) == ()
+    # a vote about another head is valid but useless here; a repeated vote counts once
+    assert deliver(voters[1].me, sign_vote(voters[1].me, me.table_id, 2, at, "ab" * 32)) == []
+    assert me.votes_for(2) == ()
+    for _ in range(2):
+        assert deliver(voters[1].me, sign_vote(voters[1].me, me.table_id, 2, at, head)) == []
+    assert me.votes_for(2) == (1,)
+    # refusals of the record: no rescue for this seat itself, a seat that is not there
+    with pytest.raises(LocalProtocolError, match="only another player"):
+        me.vote_remove(me.seat)
+    with pytest.raises(LocalProtocolError, match="seat 7 is not at the table"):
+        me.vote_remove(7)
+    # the vanished comes back mid-vote: a voter refuses its entry here, nobody is named
+    net.post(me.me.public_key, me.vote_remove(2))
+    # a link that comes up gets the votes held about this position again (seat 0's, seat 1's)
+    sent = [o.data for o in me.peer_connected(voters[2].me.public_key) if isinstance(o, Send)]
+    assert sorted(json.loads(d)["body"]["vote"]["by"] for d in sent
+                  if b'"record.vote"' in d) == sorted(c.me.public_key.hex() for c in voters[:2])
+    # at most 4 votes kept per signer (a hostile signer cannot fill the memory or the journal)
+    for ahead in range(1, 7):
+        deliver(voters[1].me, sign_vote(voters[1].me, me.table_id, 2, at + ahead, head))
+    assert sorted(k[1] - at for k, got in me._votes.items() if 1 in got) == [0, 1, 2, 3]
+    late = sign_entry(gone.me, me.table_id, at, head, {"t": "action", "a": "x", "open": []},
+                      "00")
+    out = me.receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
+    assert [(n.kind, n.text) for n in out if isinstance(n, Notice)] == [
+        ("rejected", f"rejected message from {me.name(2)} (seat 2) (entry {at}): not-seated: "
+                     f"seat 2 is being voted out at entry {at}")]
+    assert me.halted is None and not me.cheaters
+    # restarted from its journal (kill -9 after its vote), it still holds its vote and refuses
+    lines = net.persisted[me.me.public_key]
+    secret = int(next(line["x"] for kind, line in lines if kind == "secret"), 16)
+    again = GameCore(me.me, me.table, SeededRandomBytes("again"), secret_key=secret)
+    again.restore(list(lines))
+    assert again.votes_for(2) == (0,) and len(again.record) == at  # (the test kept no other)
+    out = again.receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
+    assert [n.kind for n in out if isinstance(n, Notice)] == ["rejected"]
+    # the same entry at a peer that did not vote names it (a move that is not its turn)
+    out = voters[2].receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
+    assert [n.kind for n in out if isinstance(n, Notice)][:1] == ["cheat"]
+    # a voter that then signs another entry at the position it voted about breaks its vote
+    broken = sign_entry(voters[1].me, me.table_id, at, head, {"t": "shuffle", "msg": {}}, "00")
+    out = me.receive(voters[1].me.public_key, _entry_envelope(voters[1].me, broken.to_dict()))
+    cheats = [n for n in out if isinstance(n, Notice) and n.kind == "cheat"]
+    assert len(cheats) == 1 and cheats[0].seat == 1
+    assert cheats[0].text.endswith(f"illegal: seat 1 signed a vote to remove seat 2 at entry "
+                                   f"{at}, then another entry there")
+
+
+def _resign(author: GameCore, payload: dict[str, Any]) -> bytes:
+    """``payload`` signed by ``author`` as its next entry, in a ``record.entry`` envelope."""
+    signed = sign_entry(author.me, author.table_id, len(author.record), author.record.head,
+                        payload, author.state_hash())
+    return _entry_envelope(author.me, signed.to_dict(), next(_ENVELOPES))
+
+
+_ENVELOPES = iter(range(3 * 10**7, 4 * 10**7))
+
+
+@pytest.mark.timeout(120)
+def test_a_bad_rescue_entry_names_its_author() -> None:
+    cores, _net, _gone, voters = _stalled("bad", 30)
+    for voter in voters:  # every vote, kept by every voter (the test delivers no vote)
+        voter.vote_remove(2)
+    for voter in voters:
+        for other in voters:
+            voter._votes[(2, len(voter.record), voter.record.head)].update(
+                other._votes[(2, len(other.record), other.record.head)])
+    judge = cores[3]
+    at = len(judge.record)
+    honest = json.loads(json.dumps(cores[0]._make_rescue()))  # seat 0's, as it would send it
+    assert len(honest["votes"]) == 3 and len(honest["msg"]["shares"]) > 20
+    by_seat_1 = json.loads(json.dumps(cores[1]._make_rescue()))  # seat 1 may not begin
+
+    def variant(edit: Any) -> dict[str, Any]:
+        payload = json.loads(json.dumps(honest))
+        edit(payload)
+        return payload
+
+    def other_head(p: dict[str, Any]) -> None:
+        p["votes"][1] = sign_vote(voters[1].me, judge.table_id, 2, at, "cd" * 32)
+
+    def swap_shares(p: dict[str, Any]) -> None:
+        shares = p["msg"]["shares"]
+        shares[0]["share"], shares[1]["share"] = shares[1]["share"], shares[0]["share"]
+
+    slot = honest["msg"]["shares"][0]["slot"]
+    cases = [
+        (0, variant(other_head), "seat 0 began removing seat 2 with a vote about table "
+         f"0123456789abcdef, seat 2, entry {at} (cdcdcdcdcdcd...)"),
+        (0, variant(lambda p: p["votes"].pop()), "with votes of seats [0, 1], not of every "
+         "remaining seat [0, 1, 3]"),
+        (0, variant(lambda p: p["votes"].__setitem__(2, p["votes"][1])),
+         "with votes of seats [0, 1, 1], not of every"),
+        (0, variant(lambda p: p.__setitem__("seat", 0)), "seat 0 began removing seat 0: it "
+         "voted for itself"),
+        (1, by_seat_1, "seat 1 began removing seat 2; only seat 0 may"),
+        (0, variant(swap_shares), f"decryption share proof by seat 0 in epoch 1 rejected: the "
+         f"share for slot {slot} does not match"),
+    ]
+    for author, payload, words in cases:
+        out = judge.receive(cores[author].me.public_key, _resign(cores[author], payload))
+        cheats = [n for n in out if isinstance(n, Notice) and n.kind == "cheat"]
+        assert len(cheats) == 1 and cheats[0].seat == author, out
+        assert "illegal" in cheats[0].text and words in cheats[0].text, cheats[0].text
+        # refused and not recorded: the judge's state is as before (the halt aside)
+        assert len(judge.record) == at and judge.removing is None and 2 in judge.deck.present
+        assert judge.deck.rescued_by(2) == ()
+        judge._halted = None
+        judge.cheaters.clear()
+    # the honest one is accepted
+    judge.receive(cores[0].me.public_key, _resign(cores[0], honest))
+    assert judge.halted is None and judge.removing == 2 and judge.deck.rescued_by(2) == (0,)
+    assert judge.expected() == (1, "rescue")
+
+
+def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
+    from lancards.p2p.node import PeerNode
+    from lancards.p2p.transport import Mesh
+    from tests.p2p.test_node import CONFIG
+
+    cores, _net, gone, voters = _stalled("connected")
+    me = voters[0]
+    node = PeerNode(me, Mesh(me.me, CONFIG))
+    node.connected = {c.me.public_key for c in cores if c is not me}
+    node._progress_at = node._clock() - 9
+    with pytest.raises(LocalProtocolError, match=f"{gone.me.nick} is connected and answering: "
+                       "silent 9 s of the table's patience 10 s"):
+        node.vote_remove(2)
+    assert me.votes_for(2) == () and node.removal_offer() is None
+    node._progress_at -= 2
+    assert node.removal_offer() == 2  # the screen asks "remove cyd? (y/n)"
+    node.vote_remove(2)
+    assert me.votes_for(2) == (0,) and node.removal_offer() is None
+    # seat 3 does not see the table wait for seat 2 (say the table waits for seat 2's private
+    # shares to seat 0, which only seat 0 sees): it may sign once another player voted and
+    # seat 2's link is down for the patience
+    other = PeerNode(voters[2], Mesh(voters[2].me, CONFIG))
+    other.connected = {c.me.public_key for c in cores if c is not voters[2]}
+    other.waiting = lambda: None  # type: ignore[method-assign]
+    assert other.removal_refusal(2) == f"the table is not waiting for {gone.me.nick}"
+    other.connected.discard(gone.me.public_key)
+    other._down_since[gone.me.public_key] = other._clock() - 11
+    assert other.removal_refusal(2) == f"the table is not waiting for {gone.me.nick}"
+    voters[2]._votes[(2, len(me.record), me.record.head)] = {
+        0: me._votes[(2, len(me.record), me.record.head)][0]}
+    assert other.removal_refusal(2) is None
+    # without rescue, beyond the patience, the screen says the table can only wait
+    plain, _ = make_cores(3, "level8", seed="plain")
+    node = PeerNode(plain[2], Mesh(plain[2].me, CONFIG))  # the table waits for seat 0's key
+    node._down_since[plain[0].me.public_key] = node._progress_at = node._clock() - 100
+    assert node.waiting_text() == f"waiting for {plain[0].me.nick} (the joint key), 100 s"
+    node._down_since[plain[0].me.public_key] = node._progress_at = node._clock() - 130
+    assert node.waiting_text() == (
+        f"waiting for {plain[0].me.nick}, 130 s; the table can only wait")
+    assert node.removal_offer() is None
+    assert other.removal_offer() == 2
+
+
+def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_begins_again(
+        tmp_path: Any, capsys: Any) -> None:
+    """Seat 2 vanished at its turn to shuffle the first deck (nothing hidden yet): the rescue
+    entries carry no share; the epoch begins again among the three, under their joint key."""
+    _cores, net, _gone, voters = _stalled("first")
+    at = len(voters[0].record)
+    _vote_out(net, voters, 2)
+    net.run()
+    kinds = _kinds(voters[0])
+    assert kinds[at:at + 6] == ["rescue"] * 3 + ["escrow"] * 3
+    assert kinds[at + 6:at + 9] == ["shuffle"] * 3
+    assert [voters[0].seat_of(e.author) for e in voters[0].record.entries[at + 6:at + 9]] == \
+        [0, 1, 3]
+    assert [e.payload["msg"]["shares"] for e in voters[0].record.entries[at:at + 3]] == \
+        [[], [], []]
+    entries = [e.to_dict() for e in voters[0].record.entries]
+    for core in voters:
+        assert [e.to_dict() for e in core.record.entries] == entries
+        assert core.deck.present == (0, 1, 3) and core.halted is None
+    report = audit_lines(voters[0].record.to_lines())
+    assert report.status == "unfinished", report.error
+    # a peer restarted from its journal is where it was (its votes, escrow, rescue included)
+    lines = net.persisted[voters[1].me.public_key]
+    assert sorted(line["vote"]["by"] for kind, line in lines if kind == "vote") == sorted(
+        v.me.public_key.hex() for v in voters)
+    secret = int(next(line["x"] for kind, line in lines if kind == "secret"), 16)
+    again = GameCore(voters[1].me, voters[1].table, SeededRandomBytes("again"),
+                     secret_key=secret)
+    again.restore(list(lines))
+    assert [e.to_dict() for e in again.record.entries] == entries
+    assert again.state_hash() == voters[1].state_hash()
+    # lancards audit and replay of the record file tell the removal
+    from lancards.cli.main import main
+    path = tmp_path / "removed.lancards"
+    voters[0].record.write(path)
+    capsys.readouterr()
+    assert main(["audit", str(path)]) == 3  # verified, the game unfinished
+    said = capsys.readouterr().out
+    assert said.startswith(f"UNFINISHED: level8, {len(entries)} entries verified")
+    assert main(["replay", str(path)]) == 0
+    told = capsys.readouterr().out
+    assert "      cyd, ann, dee signed the removal of bob, who vanished\n" in told
+    assert "             cyd  publishes its rescue shares for bob\n" in told
+    assert "      bob is removed from the table (the hand goes out of play unopened)\n" in told

@@ -1,0 +1,66 @@
+"""The full-screen table's "remove NAME? (y/n)" (ruling D-5; cli/tui/app.py), on a
+LocalSession that asks it, driven through the pyte harness."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from lancards.cli.local_session import LocalSession
+from lancards.cli.session import Banner, TableSnapshot
+from lancards.engine.level8.state import Phase
+from tests.cli.tui.harness import driven
+from tests.level8.scenario import build
+
+
+class AskingSession(LocalSession):
+    """A table whose node offers to remove seat 2 (as :meth:`NetworkSession.snapshot` does
+    when :meth:`PeerNode.removal_offer` names a seat); records the answers."""
+
+    offer: int | None = 2
+    votes: list[int]
+    declined: list[int]
+
+    def snapshot(self) -> TableSnapshot:
+        snap = super().snapshot()
+        if self.offer is None:
+            return snap
+        name = self.names[self.offer]
+        return dataclasses.replace(
+            snap, banners=(*snap.banners, Banner("waiting", f"remove {name}? (y/n)")),
+            extra={**snap.extra, "remove": self.offer})
+
+    def vote_remove(self, seat: int) -> None:
+        self.votes.append(seat)
+        self.offer = None
+
+    def decline_removal(self, seat: int) -> None:
+        self.declined.append(seat)
+        self.offer = None
+
+
+def _session() -> AskingSession:
+    state = build("level8-master", [["R3", "O7"], ["Y1", "Y2"], ["G2", "G3"]], turn=0,
+                  phase=Phase.DRAW)
+    session = AskingSession("level8-master", names=("Ann", "Ben", "Cyd"), state=state,
+                            bot_delay=60)
+    session.votes, session.declined = [], []
+    return session
+
+
+def test_the_table_asks_remove_name_and_y_signs_n_declines() -> None:
+    session = _session()
+    with driven(session) as d:
+        screen = d.text()
+        assert "WAITING: remove Cyd? (y/n)" in screen
+        screen = d.press("n")
+        assert session.declined == [2] and session.votes == []
+        assert "not removed: the table waits" in screen
+        assert "remove Cyd?" not in screen
+        session.offer = 2
+        session._cached = None
+        screen = d.press("y")
+        assert session.votes == [2]
+        assert "your vote is signed: the others must agree too" in screen
+        d.press("q")
+        d.press("p")
+        d.settle(lambda: d.done)
