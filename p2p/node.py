@@ -316,10 +316,13 @@ class PeerNode:
             return None
         if not core.deck.can_rescue(seat):
             return f"{name}'s key share is not escrowed among the others"
+        if wait.connected:
+            # Its link is up and answers the transport's pings: a silent player may itself be
+            # waiting for a vanished one's shares, and ruling D-5 never removes a connected one.
+            return f"{name} is connected and answering: silent {wait.seconds:.0f} s"
         if wait.seconds < patience:
-            how = "connected and answering" if wait.connected else "unreachable"
-            return (f"{name} is {how}: silent {wait.seconds:.0f} s of the table's patience "
-                    f"{patience} s")
+            return (f"{name} is unreachable: silent {wait.seconds:.0f} s of the table's "
+                    f"patience {patience} s")
         return None
 
     def waiting_text(self) -> str | None:

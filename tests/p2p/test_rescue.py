@@ -314,9 +314,18 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
     node.connected = {c.me.public_key for c in cores if c is not me}
     node._progress_at = node._clock() - 9
     with pytest.raises(LocalProtocolError, match=f"{gone.me.nick} is connected and answering: "
-                       "silent 9 s of the table's patience 10 s"):
+                       "silent 9 s"):
         node.vote_remove(2)
     assert me.votes_for(2) == () and node.removal_offer() is None
+    node._progress_at -= 200  # silent far beyond the patience, but its link is up: never
+    assert node.removal_refusal(2) == f"{gone.me.nick} is connected and answering: silent 209 s"
+    assert node.removal_offer() is None
+    node.connected.discard(gone.me.public_key)  # the link dropped 9 s ago: the patience
+    node._down_since[gone.me.public_key] = node._clock() - 9
+    node._progress_at = node._clock() - 9
+    assert node.removal_refusal(2) == (
+        f"{gone.me.nick} is unreachable: silent 9 s of the table's patience 10 s")
+    node._down_since[gone.me.public_key] -= 2
     node._progress_at -= 2
     assert node.removal_offer() == 2  # the screen asks "remove cyd? (y/n)"
     node.vote_remove(2)
