@@ -36,7 +36,7 @@ from lancards.cli.lobby_common import (
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.started_table import CONFIG, play_table
 from lancards.p2p.addresses import LocalAddress
-from lancards.p2p.discovery import Advertiser, TableAdvert
+from lancards.p2p.discovery import RESCUE_TRADE_OFF, Advertiser, TableAdvert
 from lancards.p2p.errors import PeerError
 from lancards.p2p.identity import Identity, describe
 from lancards.p2p.node import PeerAddress
@@ -65,7 +65,8 @@ async def _advertise(lobby: Lobby, me: Identity, port: int, chosen: list[LocalAd
                      size: int) -> Advertiser:
     """Advertise the table on the chosen interfaces, every one of their addresses."""
     advert = TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick, me.public_key,
-                         port, tuple(a.text for a in chosen), size, (me.nick,))
+                         port, tuple(a.text for a in chosen), size, (me.nick,),
+                         rescue=lobby.spec.options.get("rescue") == "on")
     ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
     advertiser = Advertiser(advert, chosen, **({"ttl": ttl} if ttl > 0 else {}))
     await advertiser.start()
@@ -113,6 +114,8 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
           f"    lancards join\n"
           f"  or, where the network blocks mDNS:\n"
           f"    lancards join --game {spec.name} {target}", flush=True)
+    if advertiser.advert.rescue:
+        print(RESCUE_TRADE_OFF, flush=True)
     if len(advertiser.advert.addresses) > 1:
         print(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}", flush=True)
     down: dict[bytes, float] = {}  # guests whose link dropped, since when

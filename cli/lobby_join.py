@@ -29,6 +29,7 @@ from lancards.cli.lobby_host import host_table
 from lancards.cli.started_table import play_table
 from lancards.p2p.addresses import rescope
 from lancards.p2p.discovery import (
+    RESCUE_TRADE_OFF,
     Browser,
     Ignored,
     TableAdvert,
@@ -158,6 +159,8 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
             print(f"found table {advert.table} ({advert.game}) of {advert.nick}: "
                   f"{_free_seats(advert.free_seats)} at {address} port {advert.port}", flush=True)
             print(f"host: {describe(advert.public_key, advert.nick)}", flush=True)
+            if advert.rescue:
+                print(RESCUE_TRADE_OFF, flush=True)
             matches[advert.public_key.hex()] = (advert, address)
             if target is None:
                 break

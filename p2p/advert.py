@@ -34,6 +34,11 @@ MAX_ADDRESSES_TRIED: Final = 8
 MAX_TABLES: Final = 256
 """The most tables a browser keeps; adverts beyond are ignored (a flood of adverts)."""
 
+RESCUE_TRADE_OFF: Final = ("rescue on: a player who vanishes can be voted out by all the "
+                           "others, but all the other players together could open one "
+                           "player's hand")
+"""What the lobby says of a table with the option ``rescue`` on (ruling D-5)."""
+
 _GAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,31}")
 _PK = re.compile(r"[0-9a-f]{64}")
 _KEY = re.compile(r"[\x20-\x3c\x3e-\x7e]+")
@@ -57,6 +62,9 @@ class TableAdvert:
             the order to try them.
         size: the table's seat count (0: not advertised).
         players: nicknames of the players seated so far, in seat order.
+        rescue: the table's option ``rescue`` is on (TXT ``rescue=on``; ruling D-5): a player
+            who vanishes can be voted out, at the price that all the other players together
+            could open one player's hand (:data:`RESCUE_TRADE_OFF`).
     """
 
     table: str
@@ -68,6 +76,7 @@ class TableAdvert:
     addresses: tuple[str, ...] = ()
     size: int = 0
     players: tuple[str, ...] = ()
+    rescue: bool = False
 
     @property
     def instance_name(self) -> str:
@@ -98,6 +107,8 @@ def advert_to_txt(advert: TableAdvert) -> dict[str, str]:
     if advert.size:
         txt["size"] = str(advert.size)
     txt.update({f"p{i}": nick for i, nick in enumerate(advert.players, 1)})
+    if advert.rescue:
+        txt["rescue"] = "on"
     try:
         txt_to_advert({k.encode(): v.encode() for k, v in txt.items()})
     except MessageError as exc:
@@ -176,6 +187,7 @@ def txt_to_advert(
         raise MessageError(name, Reason.MALFORMED, f"protocol version {get('v')[:10]!r} is not 1")
     table, game, seats, nick, pk = get("tbl"), get("game"), get("seats"), get("nick"), get("pk")
     size = get("size", "0")
+    rescue = get("rescue", "off")
     players: list[str] = []
     for i in range(1, MAX_SEATS + 2):
         player = get(f"p{i}", "")
@@ -196,6 +208,7 @@ def txt_to_advert(
         (not _PK.fullmatch(pk), f"pk {pk[:70]!r}"),
         (not sized, f"size {size[:10]!r}"),
         (len(players) > MAX_SEATS, "players: more than 6"),
+        (rescue not in ("on", "off"), f"rescue {rescue[:10]!r}"),
     ]
     problems += [(not good_nick(p), f"player {p[:30]!r}") for p in players]
     if sized and int(size) and not problems[2][0]:
@@ -206,7 +219,7 @@ def txt_to_advert(
         if bad:
             raise MessageError(name, Reason.MALFORMED, f"TXT {what} is invalid")
     return TableAdvert(table, game, int(seats), nick, bytes.fromhex(pk), port, tuple(addresses),
-                       int(size), tuple(players))
+                       int(size), tuple(players), rescue == "on")
 
 
 def order_addresses(addresses: Sequence[str],

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -34,7 +35,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.tui.app import STYLE
-from lancards.p2p.discovery import TableAdvert
+from lancards.p2p.discovery import RESCUE_TRADE_OFF, TableAdvert
 from lancards.p2p.identity import fingerprint
 
 _TARGET = re.compile(r"[0-9a-f]{16}@(\S+):(\d{1,5})")
@@ -57,6 +58,7 @@ class TableEntry:
         started: whether the game has started (nobody can join then).
         name: the key of the row: the advert's instance name (table id and host key).
         duplicate: another row advertises the same table id (with another key).
+        rescue: the table's option ``rescue`` is on (its trade-off is shown when selected).
     """
 
     table_id: str
@@ -70,6 +72,7 @@ class TableEntry:
     started: bool = False
     name: str = ""
     duplicate: bool = False
+    rescue: bool = False
 
     @property
     def joinable(self) -> bool:
@@ -87,7 +90,7 @@ def entry_from(advert: TableAdvert, address: str) -> TableEntry:
     host = f"[{address}]" if ":" in address else address
     return TableEntry(advert.table, advert.game, advert.nick, fingerprint(advert.public_key),
                       f"{host}:{advert.port}", seats, seats - advert.free_seats,
-                      advert.players, name=advert.instance_name)
+                      advert.players, name=advert.instance_name, rescue=advert.rescue)
 
 
 def entries_from(answered: Mapping[str, tuple[TableAdvert, str]]) -> list[TableEntry]:
@@ -164,6 +167,8 @@ class LobbyScreen:
             table = self.tables[self.index]
             out.append(("", f" host {table.host} [{table.fingerprint}], table {table.table_id}"
                             f" at {table.address}\n"))
+            if table.rescue:
+                out.append(("", textwrap.indent(textwrap.fill(RESCUE_TRADE_OFF, 76), " ") + "\n"))
             if table.duplicate:
                 out.append(("class:error", f" ! two tables use the id {table.table_id}: "
                                            "compare the fingerprint with the host's before "

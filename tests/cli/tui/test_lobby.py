@@ -121,3 +121,14 @@ def test_two_tables_with_one_id_are_both_shown_and_marked():
 
 def term_line(screen: str, marker: str) -> str:
     return next(line for line in screen.splitlines() if marker in line)
+
+
+def test_a_table_with_rescue_on_shows_its_trade_off():
+    rescued = entry_from(TableAdvert("00112233aabbccdd", "level8", 2, "Ann", ANN, 48100,
+                                     ("192.0.2.7",), 4, ("Ann", "Ben"), rescue=True),
+                         "192.0.2.7")
+    _result, _chosen, screen = drive([], [rescued, TABLES[1]])
+    assert ("rescue on: a player who vanishes can be voted out by all the others, but all the "
+            "other players together could open one player's hand") in " ".join(screen.split())
+    _result, _chosen, screen = drive(["down"], [rescued, TABLES[1]])
+    assert "rescue on" not in screen  # the selected table (Cat's) has it off

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +58,11 @@ def test_txt_round_trip() -> None:
     props = {k.encode(): v.encode() for k, v in txt.items()}
     assert txt_to_advert(props, "x", 4000, ["10.0.0.1"]) == advert
     assert advert.instance_name == f"00112233aabbccdd-00010203.{SERVICE_TYPE}"
+    rescued = replace(advert, rescue=True)  # a table with the option rescue on says so
+    txt = advert_to_txt(rescued)
+    assert txt["rescue"] == "on" and list(txt)[-1] == "rescue"
+    assert txt_to_advert({k.encode(): v.encode() for k, v in txt.items()}, "x", 4000,
+                         ["10.0.0.1"]) == rescued
 
 
 @pytest.mark.parametrize(
@@ -73,6 +79,7 @@ def test_txt_round_trip() -> None:
         ({"size": b"7"}, "size '7'"),
         ({"size": b"2", "seats": b"2", "p1": b"bob"}, "1 seated and 2 free exceed size 2"),
         ({"p1": b"\x07"}, "player '\\x07'"),
+        ({"rescue": b"yes"}, "rescue 'yes'"),
     ],
 )
 def test_malformed_txt_is_rejected(change: dict[str, bytes | None], detail: str) -> None:
