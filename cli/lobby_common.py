@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.cli.started_table import CONFIG, play_table
+from lancards.cli.started_table import CONFIG, play_table, table_data
 from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses
 from lancards.p2p.discovery import Advertiser
 from lancards.p2p.errors import PeerError, RemoteProtocolError
@@ -88,6 +88,9 @@ class Lobbyist:
         self.mesh = mesh
         self.addrs: dict[bytes, PeerAddress] = {}
         self.stash: list[tuple[bytes, bytes]] = []
+        self.saved = False
+        """Whether the started table's ``table.json`` is written already (the host writes it
+        before its signature leaves in ``table.started``)."""
         self._seq = 1 << 40  # above the Lobby's own numbers; nothing is kept before the start
 
     def envelope(self, type_: str, body: dict[str, Any]) -> bytes:
@@ -196,11 +199,26 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     send_all(mesh, [join])
     mesh.send(host_key, lobbyist.envelope("table.port", {"port": my_port}))
 
+    def store() -> TableStore:
+        if play:
+            return TableStore(data_home() / "tables" / lobby.spec.table / "bots"
+                              / me.public_key.hex()[:16])
+        return TableStore.for_table(lobby.spec.table)
+
     def on_message(peer: bytes, env: Any) -> None:
         try:
-            send_all(mesh, lobby.receive(env))
+            out = lobby.receive(env)
         except PeerError as exc:
             print(f"rejected: {exc}", file=sys.stderr)
+            return
+        signed = lobby.signed_statement
+        if signed is not None and any(o.envelope.type == "table.sign" for o in out):
+            # Durable before the signature leaves: what `lancards resume` needs to fetch the
+            # started table from the peers (docs/protocol.md, "Resuming a seat signed but
+            # not started").
+            store().save_table(table_data(signed, me, (args.listen_host, my_port),
+                                          {host_key: PeerAddress(host, port)}))
+        send_all(mesh, out)
 
     try:
         await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S)
@@ -215,9 +233,7 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}
     lobbyist.addrs[host_key] = PeerAddress(host, port)
     if play:
-        folder = data_home() / "tables" / table.spec.table / "bots" / me.public_key.hex()[:16]
-        return await play_table(args, me, table, mesh, lobbyist, quiet=True,
-                                store=TableStore(folder))
+        return await play_table(args, me, table, mesh, lobbyist, quiet=True, store=store())
     return me, table, mesh, lobbyist
 
 

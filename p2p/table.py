@@ -178,6 +178,13 @@ class Lobby:
         return [self._out(self._others(), "table.start", {"statement": self._statement})]
 
     @property
+    def signed_statement(self) -> dict[str, Any] | None:
+        """The start statement proposed and signed by this peer (a guest: the last one it
+        answered with ``table.sign``), else ``None``; a guest makes it durable before its
+        signature leaves (``docs/protocol.md``, "Resuming a seat signed but not started")."""
+        return None if self._statement is None else dict(self._statement)
+
+    @property
     def proposed(self) -> bool:
         """Whether a start statement is proposed (and not withdrawn)."""
         return self._statement is not None
