@@ -39,6 +39,7 @@ from lancards.p2p.discovery import Advertiser
 from lancards.p2p.errors import PeerError, RemoteProtocolError
 from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress
+from lancards.p2p.start_fetch import StartFetch
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import Lobby, Outgoing
 from lancards.p2p.transport import Connected, Disconnected, Mesh, Received
@@ -220,14 +221,28 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
                                           {host_key: PeerAddress(host, port)}))
         send_all(mesh, out)
 
+    def on_link(peer: bytes, up: bool) -> None:
+        signed = lobby.signed_statement
+        if up and peer == host_key and signed is not None and lobby.started is None:
+            # The host's link is back after this guest signed: a host resumed after its
+            # crash answers 'table.ask' with the started table (lancards.p2p.start_fetch),
+            # numbered in this seat's leased envelope numbers, above the game's.
+            seats = store()
+            fetch = StartFetch(me, signed, seats.next_envelope())
+            seats.lease_envelopes(fetch.next_seq + 1)
+            with contextlib.suppress(PeerError):
+                mesh.send(host_key, fetch.ask(host_key))
+
     try:
-        await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S)
+        await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S,
+                            on_link=on_link)
     except TimeoutError:
         await mesh.close()
         raise UsageError(f"the table at {host}:{port} did not take this join within "
                          f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
     await lobbyist.pump(on_message,
-                        lambda: lobby.started is not None and bool(lobby.address_book), 3600.0)
+                        lambda: lobby.started is not None and bool(lobby.address_book), 3600.0,
+                        on_link=on_link)
     table = lobby.started
     assert table is not None
     lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}

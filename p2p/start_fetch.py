@@ -17,6 +17,11 @@ host freed the seat) when no peer answered in time.
 Envelope numbers: every ask is numbered from the seat's journal lease
 (:meth:`lancards.p2p.store.TableStore.lease_envelopes`), so the game that follows numbers above
 it and the peers' replay guards accept it.
+
+A guest still in its lobby after signing asks the same way when its link to the host comes
+back (a host killed after making its started table durable but before ``table.started`` left,
+then resumed): :meth:`lancards.p2p.table.Lobby.receive` takes the host's ``table.told`` as the
+start (:func:`check_told`).
 """
 
 from __future__ import annotations
@@ -148,15 +153,30 @@ class StartFetch:
             return None
         if peer not in self.asked:
             raise TableError(who, Reason.WRONG_SENDER, "answers a 'table.ask' never sent to it")
-        started = verify_started(env.body["statement"], env.body["sigs"], who)
-        if started.statement != self.statement:
-            raise TableError(who, Reason.TABLE_RULES,
-                             "answers with another start statement than the one this seat "
-                             "signed")
-        book = {bytes.fromhex(k): (str(h), int(p)) for k, (h, p) in env.body["addrs"].items()}
-        if set(book) - set(self.seats):
-            raise TableError(who, Reason.NOT_SEATED, "address book names a peer not seated")
-        return started, book
+        return check_told(env.body, self.statement, who)
+
+
+def check_told(body: Mapping[str, Any], signed: Mapping[str, Any],
+               who: str) -> tuple[StartedTable, Addresses]:
+    """Check a ``table.told`` body (schema-checked) against the statement this seat signed.
+
+    Returns:
+        The started table and the address book (seated keys only).
+
+    Raises:
+        TableError: naming ``who``: ``malformed``, ``unsigned``, ``bad-signature`` (from
+            ``verify_started``), ``table-rules`` (another statement than ``signed``),
+            ``not-seated`` (the address book names a peer not seated).
+    """
+    started = verify_started(body["statement"], body["sigs"], who)
+    if started.statement != dict(signed):
+        raise TableError(who, Reason.TABLE_RULES,
+                         "answers with another start statement than the one this seat signed")
+    book = {bytes.fromhex(k): (str(h), int(p)) for k, (h, p) in body["addrs"].items()}
+    seated = {m.public_key for m in started.seats}
+    if set(book) - seated:
+        raise TableError(who, Reason.NOT_SEATED, "address book names a peer not seated")
+    return started, book
 
 
 async def fetch_started(
@@ -237,4 +257,5 @@ def _give_back(mesh: Mesh, stash: list[Received]) -> None:
             mesh.events.put_nowait(event)
 
 
-__all__ = ["ASK_EVERY_S", "START_WAIT_S", "StartFetch", "fetch_started", "told_body"]
+__all__ = ["ASK_EVERY_S", "START_WAIT_S", "StartFetch", "check_told", "fetch_started",
+           "told_body"]

@@ -18,7 +18,7 @@ from lancards.p2p.start_fetch import StartFetch, fetch_started
 from lancards.p2p.statement import sign_statement, statement_hash
 from lancards.p2p.table import start_local
 from lancards.p2p.transport import Mesh, Received, TransportConfig
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.wire import ReplayGuard, sign_envelope
 from tests.p2p.core_harness import make_table
 
 TABLE = "0123456789abcdef"
@@ -223,3 +223,64 @@ def test_nobody_answering_ends_the_fetch_after_the_bound():
             await mesh.close()
 
     asyncio.run(go())
+
+
+def test_a_guest_waiting_in_its_lobby_takes_a_resumed_hosts_answer_as_the_start():
+    """The host made its started table durable and was killed before 'table.started' left;
+    resumed, it answers the guests' asks: the guest's lobby starts with it (and its address
+    book). Another statement from the host is refused naming it, the lobby unchanged."""
+    from lancards.p2p.errors import TableError
+    from lancards.p2p.start_fetch import told_body
+    from lancards.p2p.table import Lobby
+    from lancards.p2p.wire import decode_envelope
+    from tests.p2p.net.helpers import TABLE as LOBBY_TABLE
+    from tests.p2p.net.helpers import LobbyNet, people, rules_check
+
+    ids = people(3)
+    host = Lobby.create(ids[0], "test-game", table=LOBBY_TABLE, rules_check=rules_check)
+    net = LobbyNet([host])
+    guests = []
+    for me in ids[1:]:
+        lobby, join = Lobby.join(me, LOBBY_TABLE, ids[0].public_key, "test-game",
+                                 rules_check=rules_check)
+        guests.append(lobby)
+        net.by_key[me.public_key] = lobby
+        net.guards[me.public_key] = ReplayGuard()
+        net.post(me.public_key, [join])
+        net.run()
+    net.post(ids[0].public_key, host.propose_start())
+    while net.queue:
+        sender, to, data = net.queue.pop(0)
+        if json.loads(data)["type"] == "table.started":
+            continue  # the host was killed before it left
+        env = decode_envelope(data, "peer", expected_sender=sender)
+        net.guards[to].accept(env)
+        net.post(to, net.by_key[to].receive(env))
+    assert host.started is not None
+    guest = guests[0]
+    assert guest.started is None and guest.signed_statement == host.started.statement
+
+    fetch = StartFetch(guest.me, guest.signed_statement, next_seq=1 << 20)
+    ask = json.loads(fetch.ask(ids[0].public_key))
+    assert ask["type"] == "table.ask" and ask["seq"] == 1 << 20
+    book = {k.public_key: (f"10.0.0.{i}", 4000 + i) for i, k in enumerate(ids)}
+    other = {**host.started.statement, "max_seats": 5}
+    lie = sign_envelope(ids[0], "table.told", LOBBY_TABLE, 1 << 30, {
+        "statement": other, "sigs": {i.public_key.hex(): sign_statement(i, other).hex()
+                                     for i in ids}, "addrs": {}})
+    with pytest.raises(TableError) as caught:
+        guest.receive(decode_envelope(lie.encode(), "host", expected_sender=ids[0].public_key))
+    assert caught.value.reason == Reason.TABLE_RULES and ids[0].nick in str(caught.value)
+    assert guest.started is None and guest.address_book == {}
+
+    told = sign_envelope(ids[0], "table.told", LOBBY_TABLE, (1 << 30) + 1,
+                         told_body(host.started, ask["body"]["statement_hash"], "guest", book))
+    assert guest.receive(decode_envelope(told.encode(), "host",
+                                         expected_sender=ids[0].public_key)) == []
+    assert guest.started == host.started and guest.address_book == book
+    # A host still in its lobby (not started) does not answer an ask, nor refuses it.
+    waiting = Lobby.create(ids[0], "test-game", table=LOBBY_TABLE, rules_check=rules_check)
+    early = sign_envelope(guest.me, "table.ask", LOBBY_TABLE, 5,
+                          {"statement_hash": fetch.hash})
+    assert waiting.receive(decode_envelope(early.encode(), "guest",
+                                           expected_sender=guest.me.public_key)) == []
