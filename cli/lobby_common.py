@@ -223,9 +223,10 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
 
     def on_link(peer: bytes, up: bool) -> None:
         signed = lobby.signed_statement
-        if up and peer == host_key and signed is not None and lobby.started is None:
-            # The host's link is back after this guest signed: a host resumed after its
-            # crash answers 'table.ask' with the started table (lancards.p2p.start_fetch),
+        if up and peer == host_key and signed is not None and not lobby.address_book:
+            # The host's link is back after this guest signed (and 'table.started' or
+            # 'table.addrs' never came): a host resumed after its crash answers 'table.ask'
+            # with the started table and its address book (lancards.p2p.start_fetch),
             # numbered in this seat's leased envelope numbers, above the game's.
             seats = store()
             fetch = StartFetch(me, signed, seats.next_envelope())

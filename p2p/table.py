@@ -17,7 +17,8 @@ host), ``table.port`` (member to host: its listening port; only members' ports a
 ``table.start`` (host to all: the statement), ``table.sign`` (each seat to the host),
 ``table.started`` (host to all: statement and every signature), ``table.addrs`` (host to every
 seat once started: the seated members' addresses, nobody else's), ``table.told`` (a resumed host
-to a guest that signed and asked, :mod:`lancards.p2p.start_fetch`: taken as the start).
+to a guest that signed and asked, :mod:`lancards.p2p.start_fetch`: taken as the start, or as
+the address book when ``table.started`` came but ``table.addrs`` did not).
 """
 
 from __future__ import annotations
@@ -234,6 +235,9 @@ class Lobby:
             return self._on_addrs(env, who)
         if env.type == "table.ask" and self.is_host and self.started is None:
             return []  # not started: nothing to tell yet (the seat asks again)
+        if (env.type == "table.told" and not self.is_host and env.sender == self.spec.host
+                and self.started is not None and not self.address_book):
+            return self._on_told(env, who)  # started, but the host died before 'table.addrs'
         if self.closed or self.started is not None:
             raise TableError(
                 who,
