@@ -208,23 +208,6 @@ def test_fetch_over_links_ignores_a_liar_takes_the_honest_answer_and_leases_its_
     asyncio.run(go())
 
 
-@pytest.mark.timeout(30)
-def test_nobody_answering_ends_the_fetch_after_the_bound():
-    ids, table = make_table(2)
-
-    async def go() -> None:
-        mesh = Mesh(ids[0], CONFIG)
-        await mesh.start("127.0.0.1", 0)
-        try:
-            got = await fetch_started(mesh, StartFetch(ids[0], table.statement, 0),
-                                      {ids[1].public_key: ("127.0.0.1", 9)}, wait=1.0)
-            assert got is None
-        finally:
-            await mesh.close()
-
-    asyncio.run(go())
-
-
 def test_a_guest_waiting_in_its_lobby_takes_a_resumed_hosts_answer_as_the_start():
     """The host made its started table durable and was killed before 'table.started' (or
     'table.addrs') left; resumed, it answers the guests' asks: the guest's lobby starts with it
@@ -295,3 +278,35 @@ def test_a_guest_waiting_in_its_lobby_takes_a_resumed_hosts_answer_as_the_start(
                           {"statement_hash": fetch.hash})
     assert waiting.receive(decode_envelope(early.encode(), "guest",
                                            expected_sender=guest.me.public_key)) == []
+
+
+@pytest.mark.timeout(30)
+def test_resume_of_a_signed_seat_whose_table_never_started_says_so_in_one_line(tmp_path,
+                                                                            monkeypatch):
+    """Nobody answers within the bound (the host freed the seat): one line naming the table,
+    the folder marked not-started, and a later ``lancards resume`` finds nothing to resume."""
+    import argparse
+
+    from lancards.cli.errors import UsageError
+    from lancards.cli.play import find_table
+    from lancards.cli.started_table import resume_remote
+    from lancards.p2p.store import TableStore
+
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    ids, table = make_table(2)
+    me, host = ids
+    store = TableStore.for_table(TABLE)
+    store.save_table({"mode": "remote", "statement": table.statement, "me": me.public_key.hex(),
+                      "nick": me.nick, "listen": ["127.0.0.1", 0],
+                      "peers": {host.public_key.hex(): ["127.0.0.1", 9]}})
+    assert find_table(None) == store.folder  # a signed-only folder is a table to resume
+    args = argparse.Namespace(record=None, autoplay=True)
+    with pytest.raises(UsageError) as caught:
+        asyncio.run(resume_remote(store.folder, me, args, wait=0.6))
+    assert str(caught.value) == (
+        f"table {TABLE} did not start with this seat: no seated peer answered with its start "
+        "within 1 s (the host may have freed the seat); join a table again")
+    assert (store.folder / "not-started").exists()
+    assert "sigs" not in store.load_table()
+    with pytest.raises(UsageError, match="no unfinished table to resume"):
+        find_table(None)
