@@ -33,12 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.cli.started_table import CONFIG, play_table
+from lancards.cli.started_table import CONFIG, play_table, table_data
 from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses
 from lancards.p2p.discovery import Advertiser
 from lancards.p2p.errors import PeerError, RemoteProtocolError
 from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress
+from lancards.p2p.start_fetch import StartFetch
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import Lobby, Outgoing
 from lancards.p2p.transport import Connected, Disconnected, Mesh, Received
@@ -88,6 +89,9 @@ class Lobbyist:
         self.mesh = mesh
         self.addrs: dict[bytes, PeerAddress] = {}
         self.stash: list[tuple[bytes, bytes]] = []
+        self.saved = False
+        """Whether the started table's ``table.json`` is written already (the host writes it
+        before its signature leaves in ``table.started``)."""
         self._seq = 1 << 40  # above the Lobby's own numbers; nothing is kept before the start
 
     def envelope(self, type_: str, body: dict[str, Any]) -> bytes:
@@ -196,28 +200,56 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     send_all(mesh, [join])
     mesh.send(host_key, lobbyist.envelope("table.port", {"port": my_port}))
 
+    def store() -> TableStore:
+        if play:
+            return TableStore(data_home() / "tables" / lobby.spec.table / "bots"
+                              / me.public_key.hex()[:16])
+        return TableStore.for_table(lobby.spec.table)
+
     def on_message(peer: bytes, env: Any) -> None:
         try:
-            send_all(mesh, lobby.receive(env))
+            out = lobby.receive(env)
         except PeerError as exc:
             print(f"rejected: {exc}", file=sys.stderr)
+            return
+        signed = lobby.signed_statement
+        if signed is not None and any(o.envelope.type == "table.sign" for o in out):
+            # Durable before the signature leaves: what `lancards resume` needs to fetch the
+            # started table from the peers (docs/protocol.md, "Resuming a seat signed but
+            # not started").
+            store().save_table(table_data(signed, me, (args.listen_host, my_port),
+                                          {host_key: PeerAddress(host, port)}))
+        send_all(mesh, out)
+
+    def on_link(peer: bytes, up: bool) -> None:
+        signed = lobby.signed_statement
+        if up and peer == host_key and signed is not None and not lobby.address_book:
+            # The host's link is back after this guest signed (and 'table.started' or
+            # 'table.addrs' never came): a host resumed after its crash answers 'table.ask'
+            # with the started table and its address book (lancards.p2p.start_fetch),
+            # numbered in this seat's leased envelope numbers, above the game's.
+            seats = store()
+            fetch = StartFetch(me, signed, seats.next_envelope())
+            seats.lease_envelopes(fetch.next_seq + 1)
+            with contextlib.suppress(PeerError):
+                mesh.send(host_key, fetch.ask(host_key))
 
     try:
-        await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S)
+        await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S,
+                            on_link=on_link)
     except TimeoutError:
         await mesh.close()
         raise UsageError(f"the table at {host}:{port} did not take this join within "
                          f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
     await lobbyist.pump(on_message,
-                        lambda: lobby.started is not None and bool(lobby.address_book), 3600.0)
+                        lambda: lobby.started is not None and bool(lobby.address_book), 3600.0,
+                        on_link=on_link)
     table = lobby.started
     assert table is not None
     lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}
     lobbyist.addrs[host_key] = PeerAddress(host, port)
     if play:
-        folder = data_home() / "tables" / table.spec.table / "bots" / me.public_key.hex()[:16]
-        return await play_table(args, me, table, mesh, lobbyist, quiet=True,
-                                store=TableStore(folder))
+        return await play_table(args, me, table, mesh, lobbyist, quiet=True, store=store())
     return me, table, mesh, lobbyist
 
 

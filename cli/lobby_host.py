@@ -34,12 +34,13 @@ from lancards.cli.lobby_common import (
     send_all,
 )
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
-from lancards.cli.started_table import CONFIG, play_table
+from lancards.cli.started_table import CONFIG, play_table, table_data
 from lancards.p2p.addresses import LocalAddress
 from lancards.p2p.discovery import RESCUE_TRADE_OFF, Advertiser, TableAdvert
 from lancards.p2p.errors import PeerError
 from lancards.p2p.identity import Identity, describe
 from lancards.p2p.node import PeerAddress
+from lancards.p2p.store import TableStore
 from lancards.p2p.table import Lobby, StartedTable
 from lancards.p2p.transport import Mesh
 
@@ -140,10 +141,20 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
 
     def on_message(peer: bytes, env: Any) -> None:
         try:
-            send_all(mesh, lobby.receive(env))
+            out = lobby.receive(env)
         except PeerError as exc:
             print(f"rejected: {exc}", file=sys.stderr)
             return
+        if lobby.started is not None and not lobbyist.saved:
+            # Durable before this seat's signature leaves in 'table.started', so a host killed
+            # at any moment resumes (docs/protocol.md, "Resuming a seat signed but not started").
+            seated = {m.public_key for m in lobby.started.seats}
+            lobbyist.addrs.update({k: PeerAddress(mesh.remote_hosts.get(k, "127.0.0.1"), p)
+                                   for k, p in lobby.ports.items() if k in seated})
+            TableStore.for_table(lobby.spec.table).save_table(table_data(
+                lobby.started.statement, me, (bind, port), lobbyist.addrs, lobby.started.sigs))
+            lobbyist.saved = True
+        send_all(mesh, out)
         _readvertise(advertiser, lobby, args.players)
         if len(lobby.seats()) == args.players and not lobby.proposed:
             send_all(mesh, lobby.propose_start())

@@ -204,13 +204,16 @@ def find_table(table: str | None) -> Any:
         if not (folder / "table.json").is_file():
             raise UsageError(f"no table {table} in {tables}")
         return folder
+    # A table.json alone: a seat that signed the start and was killed before its journal.
     candidates = [
         f for f in tables.glob("*")
-        if (f / "journal.jsonl").is_file() and not (f / "finished").exists()
+        if ((f / "journal.jsonl").is_file() or (f / "table.json").is_file())
+        and not (f / "finished").exists() and not (f / "not-started").exists()
     ]
     if not candidates:
         raise UsageError(f"no unfinished table to resume in {tables}")
-    return max(candidates, key=lambda f: (f / "journal.jsonl").stat().st_mtime)
+    return max(candidates, key=lambda f: max(
+        (f / n).stat().st_mtime for n in ("journal.jsonl", "table.json") if (f / n).exists()))
 
 
 def run_resume(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ from lancards.p2p.core import GameCore
 from lancards.p2p.errors import PeerError
 from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
+from lancards.p2p.start_fetch import START_WAIT_S
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import StartedTable, verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
@@ -39,15 +40,14 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
     addrs = lobbyist.addrs if lobbyist is not None else {
         bytes.fromhex(k): PeerAddress(str(v[0]), int(v[1]))
         for k, v in store.load_table()["peers"].items()}
-    if restore is None:
-        store.save_table({"mode": "remote", "statement": table.statement, "sigs": table.sigs,
-                          "me": me.public_key.hex(), "nick": me.nick,
-                          "listen": [mesh_bind(args), mesh.port],
-                          "peers": {k.hex(): [a.host, a.port] for k, a in addrs.items()}})
+    if restore is None and not (lobbyist is not None and lobbyist.saved):
+        store.save_table(table_data(table.statement, me, (mesh_bind(args), mesh.port), addrs,
+                                    table.sigs))
     secret = store.load_secret() if restore is not None else None
     journal = store.read()  # raises JournalDamaged (one line naming file and line)
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
                     envelope_seq=journal.next_envelope)
+    core.address_book = {k: (a.host, a.port) for k, a in addrs.items()}  # for 'table.told'
     node = PeerNode(core, mesh, store)
     if restore is not None:
         node.handle(core.restore(journal.lines))
@@ -76,6 +76,20 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
     if dump and not quiet and not core.has_left(core.seat):  # a leaver's: at the leave
         _dump_hand(core, Path(dump))
     return status
+
+
+def table_data(statement: dict[str, Any], me: Identity, listen: tuple[str, int],
+               addrs: dict[bytes, PeerAddress], sigs: dict[str, str] | None = None
+               ) -> dict[str, Any]:
+    """``table.json`` of a host/join seat: the statement, every start signature (``sigs``;
+    left out while this seat has signed but not seen the start), this seat's key and nick,
+    where it listens and the seated peers' addresses (``docs/protocol.md``, "Lobby")."""
+    data: dict[str, Any] = {"mode": "remote", "statement": statement}
+    if sigs is not None:
+        data["sigs"] = sigs
+    data.update({"me": me.public_key.hex(), "nick": me.nick, "listen": list(listen),
+                 "peers": {k.hex(): [a.host, a.port] for k, a in addrs.items()}})
+    return data
 
 
 def mesh_bind(args: argparse.Namespace) -> str:
@@ -182,7 +196,8 @@ def _dump_hand(core: GameCore, path: Path) -> None:
     path.write_text("\n".join(tokens) + "\n")
 
 
-async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) -> int:
+async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
+                        wait: float = START_WAIT_S) -> int:
     """Continue a host/join table from its journal after a crash: the full-screen table for a
     person (showing "catching up" until current), or a bot with ``--autoplay``.
 
@@ -190,15 +205,23 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) ->
     key dials; every peer accepts seated members at any time), then catches up from whichever
     peers answer.
 
+    A seat that signed the start but was killed before the started table reached its disk
+    (``table.json`` without ``sigs``) first fetches the start signatures from whichever seated
+    peer answers, waiting at most ``wait`` s (:mod:`lancards.p2p.start_fetch`).
+
     Raises:
         JournalDamaged: a complete journal line is damaged (names the file and line).
+        UsageError: signed but the table never started with this seat (one line).
     """
     store = TableStore(folder)
     data = store.load_table()
-    table = verify_started(data["statement"], data["sigs"], "the table file")
+    signed_only = "sigs" not in data  # signed, killed before the start reached the disk
+    table = None if signed_only else verify_started(data["statement"], data["sigs"],
+                                                      "the table file")
     host, port = data["listen"]
-    member = next(m for m in table.seats if m.public_key == me.public_key)
-    me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), member.nick)
+    nick = str(data["nick"]) if table is None else next(
+        m for m in table.seats if m.public_key == me.public_key).nick
+    me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), nick)
     mesh = Mesh(me, CONFIG)
     dial_all = False
     try:
@@ -210,7 +233,46 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace) ->
         dial_all = True
         print(f"port {port} is taken; listening on {mesh.port} and dialling every peer",
               file=sys.stderr, flush=True)
+    if table is None:
+        table = await _fetch_start(store, data, me, mesh, wait)
     ns = argparse.Namespace(interface=[host] if host != "0.0.0.0" else None,
                             record=args.record, autoplay=bool(args.autoplay),
                             dial_all=dial_all)
     return await play_table(ns, me, table, mesh, None, restore=store)
+
+
+async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, mesh: Mesh,
+                       wait: float) -> StartedTable:
+    """The started table of the statement this seat signed, from whichever seated peer
+    answers (:mod:`lancards.p2p.start_fetch`); written to ``table.json`` with the addresses.
+
+    Raises:
+        UsageError: no seated peer answered within ``wait`` s (the folder is marked
+            ``not-started``, so a later ``lancards resume`` skips it).
+    """
+    from lancards.cli.errors import UsageError
+    from lancards.p2p.addresses import rescope
+    from lancards.p2p.start_fetch import StartFetch, fetch_started
+
+    statement = data["statement"]
+    known = {bytes.fromhex(k): (str(v[0]), int(v[1])) for k, v in data["peers"].items()}
+    fetch = StartFetch(me, statement, store.next_envelope())
+    print(f"table {fetch.table_id}: this seat signed the start; asking the seated peers "
+          "whether it started", file=sys.stderr, flush=True)
+    got = await fetch_started(
+        mesh, fetch, known, wait=wait, lease=store.lease_envelopes,
+        refused=lambda text: print(f"ignored: {text}", file=sys.stderr, flush=True))
+    if got is None:
+        await mesh.close()
+        (store.folder / "not-started").touch()
+        raise UsageError(f"table {fetch.table_id} did not start with this seat: no seated peer "
+                         f"answered with its start within {wait:.0f} s (the host may have "
+                         "freed the seat); join a table again")
+    table, book = got
+    reached = known.get(table.spec.host, next(iter(known.values()), ("", 0)))[0]
+    peers = {k: PeerAddress(rescope(h, reached), p) for k, (h, p) in book.items()}
+    peers.update({k: PeerAddress(h, p) for k, (h, p) in known.items()})
+    peers.pop(me.public_key, None)
+    listen = (str(data["listen"][0]), int(data["listen"][1]))
+    store.save_table(table_data(table.statement, me, listen, peers, table.sigs))
+    return table

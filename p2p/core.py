@@ -93,6 +93,7 @@ from lancards.p2p.schemas import (
     ShufflePayload,
     conform,
 )
+from lancards.p2p.start_fetch import told_body
 from lancards.p2p.statement import game_options
 from lancards.p2p.table import StartedTable
 from lancards.p2p.wire import (
@@ -102,7 +103,8 @@ from lancards.p2p.wire import (
 )
 
 GAME_TYPES: dict[str, Any] = {
-    t: s for t, s in MESSAGE_TYPES.items() if t.startswith("record.") or t in ("sealed", "chat")
+    t: s for t, s in MESSAGE_TYPES.items()
+    if t.startswith("record.") or t in ("sealed", "chat", "table.ask")
 }
 """Message types the game core accepts (bodies: :data:`lancards.p2p.schemas.MESSAGE_SCHEMAS`)."""
 
@@ -145,6 +147,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._me = me
         self._random = random_bytes
         self.table = table
+        self.address_book: dict[bytes, tuple[str, int]] = {}
+        """The seated peers' addresses, sent in ``table.told`` (:mod:`lancards.p2p.start_fetch`)."""
         self.table_id = table.spec.table
         self.players: tuple[PublicIdentity, ...] = table.seats
         keys = [m.public_key for m in table.seats]
@@ -272,7 +276,11 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
                 raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"table {env.table}")
             if env.sig:  # unsigned link-only messages (acks) are idempotent: no replay check
                 self._guard.accept(env)
-            self._dispatch(env, link)
+            if env.type == "table.ask":  # a seat resuming from its signed statement
+                self._send(sender, "table.told", told_body(
+                    self.table, env.body["statement_hash"], link, self.address_book))
+            else:
+                self._dispatch(env, link)
         except RemoteProtocolError as exc:
             self._notice("rejected", str(exc), self._seat_of.get(sender))
         return self._flush()

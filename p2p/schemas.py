@@ -120,6 +120,23 @@ class TableAddrs(_Strict):
     addrs: Annotated[dict[Hex32, tuple[Host, Port]], Meta(max_length=MAX_SEATS)]
 
 
+class TableAsk(_Strict):
+    """A seat that signed the start statement of hash ``statement_hash`` (SHA-256, hex) and was
+    killed before the started table reached its disk asks a seated peer for it
+    (:mod:`lancards.p2p.start_fetch`)."""
+
+    statement_hash: Hex32
+
+
+class TableTold(_Strict):
+    """The answer to ``table.ask``: the started table (statement, every start signature) and
+    the answering peer's address book of the seated members: key (hex) -> [host, port]."""
+
+    statement: Object
+    sigs: Annotated[dict[str, str], Meta(max_length=MAX_SEATS)]
+    addrs: Annotated[dict[Hex32, tuple[Host, Port]], Meta(max_length=MAX_SEATS)]
+
+
 class RecordEntryMsg(_Strict):
     entry: Object
 
@@ -180,6 +197,8 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     "table.started": TableStarted,
     "table.port": TablePort,
     "table.addrs": TableAddrs,
+    "table.ask": TableAsk,
+    "table.told": TableTold,
     # The game record (p2p.record, p2p.core) and private payloads (p2p.sealed).
     "record.entry": RecordEntryMsg,
     "record.evidence": RecordEvidenceMsg,

@@ -2,7 +2,9 @@
 
 Layout under the user's data folder (``platformdirs``; ``LANCARDS_HOME`` overrides)::
 
-    tables/<table id>/table.json      the signed start statement, this seat's key, addresses
+    tables/<table id>/table.json      the start statement, its signatures, this seat's key,
+                                      addresses (no signatures yet: this seat signed the
+                                      start but has not seen it started)
     tables/<table id>/secret.json     this seat's deck key share (mode 0600)
     tables/<table id>/journal.jsonl   every Persist line of the protocol core, in order
 
@@ -170,7 +172,9 @@ class TableStore:
     # -- the table ----------------------------------------------------------------------------
 
     def save_table(self, data: dict[str, Any]) -> None:
-        """Write ``table.json`` (replaced atomically)."""
+        """Write ``table.json`` (replaced atomically, made durable with ``fsync``; one durable
+        write for the crash hook). A seat writes it before its start signature leaves
+        (``docs/protocol.md``, 11.5, "What is persisted when, around the start")."""
         self._write_atomic(self.folder / "table.json", json.dumps(data, indent=1), 0o600)
 
     def load_table(self) -> dict[str, Any]:

@@ -16,7 +16,9 @@ host), ``table.port`` (member to host: its listening port; only members' ports a
 ``table.leave`` (either way; from the host it closes the lobby), ``table.roster`` (host to all),
 ``table.start`` (host to all: the statement), ``table.sign`` (each seat to the host),
 ``table.started`` (host to all: statement and every signature), ``table.addrs`` (host to every
-seat once started: the seated members' addresses, nobody else's).
+seat once started: the seated members' addresses, nobody else's), ``table.told`` (a resumed host
+to a guest that signed and asked, :mod:`lancards.p2p.start_fetch`: taken as the start, or as
+the address book when ``table.started`` came but ``table.addrs`` did not).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from lancards.p2p.identity import (
     describe,
     verify_signature,
 )
-from lancards.p2p.schemas import TableAddrs, TablePort, conform
+from lancards.p2p.schemas import TableAddrs, TablePort, TableTold, conform
 from lancards.p2p.statement import (
     SEAT_TAG,
     START_TAG,
@@ -178,6 +180,13 @@ class Lobby:
         return [self._out(self._others(), "table.start", {"statement": self._statement})]
 
     @property
+    def signed_statement(self) -> dict[str, Any] | None:
+        """The start statement proposed and signed by this peer (a guest: the last one it
+        answered with ``table.sign``), else ``None``; a guest makes it durable before its
+        signature leaves (``docs/protocol.md``, "Resuming a seat signed but not started")."""
+        return None if self._statement is None else dict(self._statement)
+
+    @property
     def proposed(self) -> bool:
         """Whether a start statement is proposed (and not withdrawn)."""
         return self._statement is not None
@@ -224,6 +233,11 @@ class Lobby:
             raise TableError(who, Reason.WRONG_TABLE, f"message for table {env.table}")
         if env.type == "table.addrs":
             return self._on_addrs(env, who)
+        if env.type == "table.ask" and self.is_host and self.started is None:
+            return []  # not started: nothing to tell yet (the seat asks again)
+        if (env.type == "table.told" and not self.is_host and env.sender == self.spec.host
+                and self.started is not None and not self.address_book):
+            return self._on_told(env, who)  # started, but the host died before 'table.addrs'
         if self.closed or self.started is not None:
             raise TableError(
                 who,
@@ -239,6 +253,7 @@ class Lobby:
             ("table.roster", False): self._on_roster,
             ("table.start", False): self._on_start,
             ("table.started", False): self._on_started,
+            ("table.told", False): self._on_told,
         }
         if env.type == "table.leave" and from_host and not self.is_host:
             self.closed = True
@@ -401,6 +416,18 @@ class Lobby:
         if self._statement is None or started.statement != self._statement:
             raise TableError(who, Reason.TABLE_RULES, "started a statement this peer never signed")
         self.started = started
+        return []
+
+    def _on_told(self, env: Envelope, who: str) -> list[Outgoing]:
+        # A resumed host answering this guest's 'table.ask' (lancards.p2p.start_fetch).
+        from lancards.p2p.start_fetch import check_told
+
+        if self._statement is None:
+            raise TableError(who, Reason.TABLE_RULES, "'table.told' before any start proposal")
+        body = conform(env.body, TableTold, who, "table.told", error=TableError)
+        self.started, self.address_book = check_told(
+            {"statement": body.statement, "sigs": body.sigs,
+             "addrs": {k: list(v) for k, v in body.addrs.items()}}, self._statement, who)
         return []
 
     # -- helpers -----------------------------------------------------------------------------

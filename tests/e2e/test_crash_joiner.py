@@ -103,3 +103,39 @@ def test_guest_killed_before_the_start_loses_its_seat_to_another_peer(lan, tmp_p
     verdict = host.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
     assert not dropped.record.exists()
+
+
+@pytest.mark.timeout(180)
+def test_joiner_killed_after_signing_the_start_fetches_it_and_the_game_finishes(lan, tmp_path):
+    """The crash-point sweep's find: a joiner killed before the started table reached its disk
+    (its 2nd durable write; the 1st, the statement it signed, is durable before its start
+    signature leaves) while the table started with its signature. ``lancards resume`` fetches
+    the start signatures from a seated peer (``table.ask``); killed once more right after
+    leasing its ask's number (its 1st write of that run), resumed again, the game finishes."""
+    peers = seat_peers(lan, tmp_path, 3, env={2: {"LANCARDS_TEST_CRASH_AT": "before:2"}})
+    victim = peers[2]
+    open_table(peers, "eights")
+    wait_for(lambda: victim.proc is not None and victim.proc.poll() is not None, 60,
+             "the joiner was not killed at its 2nd write", peers[:2])
+    assert victim.proc is not None and victim.proc.returncode == -signal.SIGKILL
+    folder = next(victim.home.glob("tables/*"))
+    signed = json.loads((folder / "table.json").read_text())
+    assert "sigs" not in signed and signed["nick"] == victim.nick
+    assert [m["nick"] for m in signed["statement"]["seats"]].count(victim.nick) == 1
+    assert not (folder / "journal.jsonl").exists()
+    victim.env = {"LANCARDS_TEST_CRASH_AT": "after:1"}  # the ask's lease
+    victim.start(["resume", "--autoplay", "--record", str(victim.record)])
+    assert victim.proc is not None
+    assert victim.proc.wait(30) == -signal.SIGKILL, logs(peers)
+    assert "sigs" not in json.loads((folder / "table.json").read_text())
+    victim.env = {}
+    victim.start(["resume", "--autoplay", "--record", str(victim.record)])
+    codes = finish(peers, 120)
+    assert codes == [0, 0, 0], logs(peers)
+    assert victim.output().count("this seat signed the start; asking the seated peers") == 2
+    started = json.loads((folder / "table.json").read_text())
+    assert started["statement"] == signed["statement"] and len(started["sigs"]) == 3
+    records = [p.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in peers]
+    assert all(r == records[0] for r in records), "records differ after the resume"
+    verdict = victim.audit()
+    assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict

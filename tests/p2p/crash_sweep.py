@@ -117,7 +117,7 @@ def plan(rng: random.Random, points: int, span: int = 360) -> list[str]:
     far = max(4, span // max(1, points))
     for i in range(points):
         when = rng.choice(["before", "torn", "after"])
-        n = rng.randint(1, 4) if i % 2 else rng.randint(3, far)
+        n = rng.randint(1, 4) if i % 2 else rng.randint(1, far)
         out.append(f"{when}:{n}")
     return out
 
