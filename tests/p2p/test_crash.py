@@ -214,23 +214,11 @@ def test_crash_point_sweep(tmp_path, planned, capsys):
 # -- before the start: a guest that crashed ---------------------------------------------------
 
 def _lobby_with(n: int):
-    from lancards.p2p.table import Lobby
-    from lancards.p2p.wire import ReplayGuard
-    from tests.p2p.net.helpers import TABLE, LobbyNet, people, rules_check
+    from tests.p2p.net.helpers import people, seated_lobbies
 
-    ids = people(n + 1)
-    host = Lobby.create(ids[0], "test-game", table=TABLE, rules_check=rules_check)
-    net = LobbyNet([host])
-    guests = []
-    for me in ids[1:n]:
-        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game",
-                                 rules_check=rules_check)
-        guests.append(lobby)
-        net.by_key[me.public_key] = lobby
-        net.guards[me.public_key] = ReplayGuard()
-        net.post(me.public_key, [join])
-        net.run()
-    return ids, host, guests, net
+    ids = people(n + 1)  # the last one is a newcomer
+    lobbies, net = seated_lobbies(ids[:n])
+    return ids, lobbies[0], lobbies[1:], net
 
 
 def test_a_guest_killed_during_the_start_proposal_is_dropped_and_another_takes_the_seat():

@@ -18,7 +18,7 @@ from lancards.p2p.start_fetch import StartFetch, fetch_started
 from lancards.p2p.statement import sign_statement, statement_hash
 from lancards.p2p.table import start_local
 from lancards.p2p.transport import Mesh, Received, TransportConfig
-from lancards.p2p.wire import ReplayGuard, sign_envelope
+from lancards.p2p.wire import sign_envelope
 from tests.p2p.core_harness import make_table
 
 TABLE = "0123456789abcdef"
@@ -219,20 +219,11 @@ def test_a_guest_waiting_in_its_lobby_takes_a_resumed_hosts_answer_as_the_start(
     from lancards.p2p.table import Lobby
     from lancards.p2p.wire import decode_envelope
     from tests.p2p.net.helpers import TABLE as LOBBY_TABLE
-    from tests.p2p.net.helpers import LobbyNet, people, rules_check
+    from tests.p2p.net.helpers import people, rules_check, seated_lobbies
 
     ids = people(3)
-    host = Lobby.create(ids[0], "test-game", table=LOBBY_TABLE, rules_check=rules_check)
-    net = LobbyNet([host])
-    guests = []
-    for me in ids[1:]:
-        lobby, join = Lobby.join(me, LOBBY_TABLE, ids[0].public_key, "test-game",
-                                 rules_check=rules_check)
-        guests.append(lobby)
-        net.by_key[me.public_key] = lobby
-        net.guards[me.public_key] = ReplayGuard()
-        net.post(me.public_key, [join])
-        net.run()
+    lobbies, net = seated_lobbies(ids)
+    host, guests = lobbies[0], lobbies[1:]
     net.post(ids[0].public_key, host.propose_start())
     while net.queue:
         sender, to, data = net.queue.pop(0)

@@ -56,11 +56,11 @@ class LobbyNet:
             self.post(to, lobby.receive(env))
 
 
-def start_table(
+def seated_lobbies(
     ids: Sequence[Identity],
     options: Mapping[str, OptionValue] | None = None,
 ) -> tuple[list[Lobby], LobbyNet]:
-    """A table hosted by ``ids[0]``, joined by the others, started by everyone."""
+    """A table hosted by ``ids[0]`` and joined by the others, not started yet (host first)."""
     host = Lobby.create(ids[0], "test-game", options, table=TABLE, rules_check=rules_check)
     lobbies = [host]
     net = LobbyNet([host])
@@ -71,7 +71,16 @@ def start_table(
         net.guards[me.public_key] = ReplayGuard()
         net.post(me.public_key, [join])
         net.run()
-    net.post(ids[0].public_key, host.propose_start())
+    return lobbies, net
+
+
+def start_table(
+    ids: Sequence[Identity],
+    options: Mapping[str, OptionValue] | None = None,
+) -> tuple[list[Lobby], LobbyNet]:
+    """A table hosted by ``ids[0]``, joined by the others, started by everyone."""
+    lobbies, net = seated_lobbies(ids, options)
+    net.post(ids[0].public_key, lobbies[0].propose_start())
     net.run()
     return lobbies, net
 
