@@ -199,7 +199,7 @@ def test_a_peer_leaves_for_good_and_its_hand_is_never_opened(lan: Lan, tmp_path:
     assert len(leaves) == 1 and leaves[0]["entry"]["author"] == header["seats"][leaver]
     assert leaver not in verdict["winners"]
     hand = set(peers[2].hidden_hand())
-    assert len(hand) >= 9, hand  # the hand it left with mid-turn (10 or 11 cards)
+    assert len(hand) >= 5, hand  # the hand it left with, early in the first round
     assert set(TOKEN.findall(text)) & hand == set()
     readable = readable_text(list(read_pcap(pcap)))
     assert tokens_seen(readable, set(TOKEN.findall(text))) == set(TOKEN.findall(text))
