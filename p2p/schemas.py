@@ -308,7 +308,9 @@ Payload = (
 
 
 class ShareItem(_Strict):
-    slot: Annotated[int, Meta(ge=0, le=4095)]
+    # Slots are numbered on across reshuffles (every reshuffle of the discard pile gives its
+    # cards new slots), so a long game passes 4096: the bound is the deck messages' (2**31).
+    slot: Annotated[int, Meta(ge=0, lt=1 << 31)]
     share: Annotated[str, Meta(max_length=66)]
     proof: Object
 
