@@ -6,6 +6,7 @@ action first, then calls one of these; they assume the action is legal.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from lancards.engine.core import ALL_SEATS, Seat, SlotId
 
@@ -204,18 +205,8 @@ def finish_round(state: EightsState) -> EightsState:
         phase=Phase.OVER if last else Phase.DEAL,
         round=number if last else number + 1,
         dealer=state.dealer if last else state.next_seat(state.dealer),  # rulings E-2, D-1
-        pile=tuple(range(base, base + DECK_SIZE)),
-        hands=((),) * n,
-        turn=-1,
-        trick=(),
-        won=((),) * n,
-        trick_winners=(),
-        scoring_left=0,
-        layout=EMPTY_LAYOUT,
-        table=(),
-        history=(),
-        went_out=-1,
         results=(*state.results, result),
+        **_fresh_deal(n, base),
     )
 
 
@@ -252,18 +243,8 @@ def leave(state: EightsState, seat: Seat) -> EightsState:
         base=base,
         ident=tuple(range(DECK_SIZE)),
         known=(ALL_SEATS,) * DECK_SIZE,
-        pile=tuple(range(base, base + DECK_SIZE)),
-        hands=((),) * state.n,
-        turn=-1,
-        trick=(),
-        won=((),) * state.n,
-        trick_winners=(),
-        scoring_left=0,
-        layout=EMPTY_LAYOUT,
-        table=(),
-        history=(),
-        went_out=-1,
         cut_numbers=(),
+        **_fresh_deal(state.n, base),
     )
     if state.n - len(left) < MIN_PLAYERS_LEFT or state.rules.partners:
         return replace(state, phase=Phase.OVER, cutters=())
@@ -275,3 +256,11 @@ def leave(state: EightsState, seat: Seat) -> EightsState:
     dealer = state.dealer if state.dealer not in left else state.next_seat(state.dealer)
     return replace(state, phase=Phase.DEAL, dealer=dealer)
 
+
+def _fresh_deal(n: int, base: int) -> dict[str, Any]:
+    """The fields a new deal starts from, for ``n`` seats and the slot generation ``base``
+    (``base .. base + 59`` in the draw pile): no hand, trick, layout or history yet (E-1; also
+    the deal again after a leave, D-1)."""
+    return {"pile": tuple(range(base, base + DECK_SIZE)), "hands": ((),) * n, "turn": -1,
+            "trick": (), "won": ((),) * n, "trick_winners": (), "scoring_left": 0,
+            "layout": EMPTY_LAYOUT, "table": (), "history": (), "went_out": -1}

@@ -8,6 +8,7 @@ bound to its namespace's address: nothing is multicast on the machine's real int
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import queue
@@ -414,17 +415,22 @@ class Side:
             self.proc.kill()
         self.proc.communicate(timeout=5)
 
+    def __enter__(self) -> Side:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
 
 @pytest.mark.e2e
 def test_table_found_updated_and_withdrawn_across_namespaces(
     namespaces: tuple[str, str],
 ) -> None:
     ns_a, ns_b = namespaces
-    browser = Side(ns_b, "browse", "10.213.0.2")
-    advertiser: Side | None = None
-    try:
+    with contextlib.ExitStack() as stack:  # every helper process stopped on the way out
+        browser = stack.enter_context(Side(ns_b, "browse", "10.213.0.2"))
         browser.expect("browsing")
-        advertiser = Side(ns_a, "advertise", "10.213.0.1")
+        advertiser = stack.enter_context(Side(ns_a, "advertise", "10.213.0.1"))
         advertiser.expect("advertised")
         found = browser.expect("found")
         assert found == {
@@ -446,10 +452,6 @@ def test_table_found_updated_and_withdrawn_across_namespaces(
         advertiser.expect("withdrawn")
         removed = browser.expect("removed")
         assert removed["name"] == f"00112233aabbccdd-00010203.{SERVICE_TYPE}"
-    finally:
-        browser.stop()
-        if advertiser is not None:
-            advertiser.stop()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -542,11 +544,10 @@ def test_ten_tables_listed_with_their_seats_then_withdrawn_within_two_seconds(
     from lancards.cli.tui.lobby import entries_from
 
     ns_a, ns_b = namespaces
-    browser = Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "40")
-    tables: Side | None = None
-    try:
+    with contextlib.ExitStack() as stack:  # every helper process stopped on the way out
+        browser = stack.enter_context(Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "40"))
         browser.expect("browsing")
-        tables = Side(ns_a, "many", "10.213.0.1", "10", "--for", "30")
+        tables = stack.enter_context(Side(ns_a, "many", "10.213.0.1", "10", "--for", "30"))
         tables.expect("advertised")
         found: dict[str, TableAdvert] = {}
         while len(found) < 10:
@@ -575,30 +576,21 @@ def test_ten_tables_listed_with_their_seats_then_withdrawn_within_two_seconds(
             assert left > 0, f"only {len(removed)} of 10 tables removed within 2 s"
             removed.add(browser.expect("removed", timeout=left)["name"])
         assert removed == {a.instance_name for a in found.values()}
-    finally:
-        browser.stop()
-        if tables is not None:
-            tables.stop()
 
 
 @pytest.mark.e2e
 @pytest.mark.timeout(120)
 def test_goodbyes_while_resolving_leave_no_ghost(namespaces: tuple[str, str]) -> None:
     ns_a, ns_b = namespaces
-    browser = Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "8")
-    tables: Side | None = None
-    try:
+    with contextlib.ExitStack() as stack:  # every helper process stopped on the way out
+        browser = stack.enter_context(Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "8"))
         browser.expect("browsing")
         # Ten tables registered and withdrawn at once: the goodbyes arrive while the browser is
         # still resolving the announcements.
-        tables = Side(ns_a, "many", "10.213.0.1", "10", "--flash")
+        tables = stack.enter_context(Side(ns_a, "many", "10.213.0.1", "10", "--flash"))
         tables.expect("withdrawn")
         lines = collect(browser, "done", timeout=20)
         assert lines[-1] == {"event": "done", "tables": []}, lines
-    finally:
-        browser.stop()
-        if tables is not None:
-            tables.stop()
 
 
 @pytest.mark.e2e
@@ -609,11 +601,11 @@ def test_a_killed_advertiser_leaves_when_its_records_expire(namespaces: tuple[st
     import time
 
     ns_a, ns_b = namespaces
-    browser = Side(ns_b, "browse", "10.213.0.2", "--for", "40", "--sweep", "1")
-    advertiser: Side | None = None
-    try:
+    with contextlib.ExitStack() as stack:  # every helper process stopped on the way out
+        browser = stack.enter_context(Side(ns_b, "browse", "10.213.0.2", "--for", "40", "--sweep",
+                                           "1"))
         browser.expect("browsing")
-        advertiser = Side(ns_a, "advertise", "10.213.0.1", "--ttl", "4")
+        advertiser = stack.enter_context(Side(ns_a, "advertise", "10.213.0.1", "--ttl", "4"))
         browser.expect("found")
         advertiser.proc.kill()
         advertiser.proc.wait(5)
@@ -621,10 +613,6 @@ def test_a_killed_advertiser_leaves_when_its_records_expire(namespaces: tuple[st
         removed = browser.expect("removed", timeout=20)
         assert removed["name"] == f"00112233aabbccdd-00010203.{SERVICE_TYPE}"
         assert time.monotonic() - killed <= 4 + 1 + 2  # TTL + one sweep + slack
-    finally:
-        browser.stop()
-        if advertiser is not None:
-            advertiser.stop()
 
 
 @pytest.mark.e2e
@@ -633,19 +621,15 @@ def test_a_live_table_stays_listed_past_its_ttl(namespaces: tuple[str, str]) -> 
     # Records of 4 s, a browser sweeping every second for 14 s: its refresh queries (RFC 6762
     # section 5.2) keep the table's SRV record alive, so the table is never dropped.
     ns_a, ns_b = namespaces
-    browser = Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "14", "--sweep", "1")
-    advertiser: Side | None = None
-    try:
+    with contextlib.ExitStack() as stack:  # every helper process stopped on the way out
+        browser = stack.enter_context(Side(ns_b, "browse", "10.213.0.2", "--keep", "--for", "14",
+                                           "--sweep", "1"))
         browser.expect("browsing")
-        advertiser = Side(ns_a, "advertise", "10.213.0.1", "--ttl", "4", "--for", "40")
+        stack.enter_context(Side(ns_a, "advertise", "10.213.0.1", "--ttl", "4", "--for", "40"))
         lines = collect(browser, "done", timeout=30)
         name = f"00112233aabbccdd-00010203.{SERVICE_TYPE}"
         assert [e["event"] for e in lines] == ["found", "done"], lines
         assert lines[-1]["tables"] == [name]
-    finally:
-        browser.stop()
-        if advertiser is not None:
-            advertiser.stop()
 
 
 @pytest.mark.parametrize(("address", "reached", "result"), [
