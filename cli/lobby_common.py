@@ -186,6 +186,16 @@ async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
         raise UsageError(f"{text}; {hint}") from None
 
 
+def receive_or_report(lobby: Lobby, env: Any) -> list[Outgoing] | None:
+    """``lobby.receive(env)``; a refused message (``PeerError``, naming what and who) is
+    reported on stderr and gives ``None``: the lobby goes on unchanged."""
+    try:
+        return lobby.receive(env)
+    except PeerError as exc:
+        print(f"rejected: {exc}", file=sys.stderr)
+        return None
+
+
 async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host_key: bytes,
                      host: str, port: int, game: str, *, play: bool = False) -> Any:
     """Join the table, wait for its start and the address book; then play if ``play``."""
@@ -207,10 +217,8 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
         return TableStore.for_table(lobby.spec.table)
 
     def on_message(peer: bytes, env: Any) -> None:
-        try:
-            out = lobby.receive(env)
-        except PeerError as exc:
-            print(f"rejected: {exc}", file=sys.stderr)
+        out = receive_or_report(lobby, env)
+        if out is None:
             return
         signed = lobby.signed_statement
         if signed is not None and any(o.envelope.type == "table.sign" for o in out):
@@ -316,6 +324,7 @@ __all__ = [
     "listen_host",
     "local_addresses",
     "player",
+    "receive_or_report",
     "run_lobby",
     "send_all",
 ]

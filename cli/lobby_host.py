@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import contextlib
 import os
-import sys
 from typing import Any
 
 from zeroconf import Error as ZeroconfError
@@ -30,6 +29,7 @@ from lancards.cli.lobby_common import (
     listen_host,
     local_addresses,
     player,
+    receive_or_report,
     run_lobby,
     send_all,
 )
@@ -140,10 +140,8 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
             print(text, flush=True)
 
     def on_message(peer: bytes, env: Any) -> None:
-        try:
-            out = lobby.receive(env)
-        except PeerError as exc:
-            print(f"rejected: {exc}", file=sys.stderr)
+        out = receive_or_report(lobby, env)
+        if out is None:
             return
         if lobby.started is not None and not lobbyist.saved:
             # Durable before this seat's signature leaves in 'table.started', so a host killed
