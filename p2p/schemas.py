@@ -395,8 +395,11 @@ def nesting_depth(data: bytes) -> int:
                 depth -= 1
         return deepest
     # Without a backslash a string runs from a quote to the next one: keep only the quotes and
-    # brackets (the same strings, shorter), drop the strings, then add up the steps.
-    outside = _PLAIN_STRING.sub(b"", data.translate(None, _NOT_STRUCTURE))
+    # brackets (the same strings, shorter), drop two quotes in a row (an empty string, or the
+    # nothing between two strings: the other quotes pair up as before), drop the strings, then
+    # add up the steps.
+    kept = data.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    outside = _PLAIN_STRING.sub(b"", kept)
     return max(0, max(accumulate(map(_DEPTH_STEP.__getitem__, outside)), default=0))
 
 

@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Final
 
 import msgspec
@@ -93,6 +94,7 @@ def _check_value(value: Any, path: str) -> None:
 
 _ATOMS: Final = frozenset({str, bool, type(None)})
 _KEYS: Final = frozenset({str})
+_SEQUENCES: Final = frozenset({list, tuple})
 _PLAIN: Final = frozenset({str, bool, type(None), int, dict, list, tuple})
 _encode_sorted = msgspec.json.Encoder(order="sorted").encode
 _decode = msgspec.json.Decoder().decode
@@ -121,6 +123,8 @@ def _plain_items(items: Any) -> bool:
     kinds = set(map(type, items))
     if kinds <= _ATOMS:
         return True
+    if kinds <= _SEQUENCES:  # a list of lists (a deck of ciphertexts): check them as one
+        return _plain_items(list(chain.from_iterable(items)))
     return kinds <= _PLAIN and all(map(_plain, items))
 
 

@@ -179,6 +179,8 @@ class Number(int):
 @example({"é": 1, "\ue000": 2, "\uffff": 3, "\U0001f600": 4, "a\\\"\n": 5})
 @example("\x00\x01\x1f\x7f\u2028\u2029\"\\/\b\f\n\r\t")
 @example([MAX_INT, -MAX_INT, (MAX_INT + 1,)])
+@example([["a", "b"], ("c", [1, (MAX_INT + 1,)])])
+@example([[], (), [[None, True]]])
 @example({"x": "\ud800"})
 @example({"\udc00": 1})
 def test_canonical_is_byte_for_byte_the_reference(value: Any) -> None:
@@ -188,7 +190,7 @@ def test_canonical_is_byte_for_byte_the_reference(value: Any) -> None:
 @pytest.mark.parametrize("value", [
     {"x": 1.5}, [float("nan")], {1: "x"}, {"a": b"bytes"}, {"a": {"b": [1, {2}]}},
     {Key("k"): Number(5)}, [Number(2**60)], {"a": [1, (2, {Key("z"): None, "b": True})]},
-    {"a": (1, 2**53)}, [True, False, None, "x", 2**53],
+    {"a": (1, 2**53)}, [True, False, None, "x", 2**53], [["a"], ("b", [1.5])], [[Key("k")]],
 ])
 def test_canonical_of_other_types_is_the_reference(value: Any) -> None:
     """Subclasses, floats, bytes, sets, big ints and non-string keys: the same bytes or the
