@@ -395,10 +395,12 @@ def nesting_depth(data: bytes) -> int:
                 depth -= 1
         return deepest
     # Without a backslash a string runs from a quote to the next one: keep only the quotes and
-    # brackets (the same strings, shorter), drop two quotes in a row (an empty string, or the
-    # nothing between two strings: the other quotes pair up as before), drop the strings, then
-    # add up the steps.
-    kept = data.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    # brackets (the same strings, shorter). When every quote has its partner, drop two quotes
+    # in a row (an empty string, or the nothing between two strings: the others pair up as
+    # before). Then drop the strings and add up the steps.
+    kept = data.translate(None, _NOT_STRUCTURE)
+    if kept.count(b'"') % 2 == 0:
+        kept = kept.replace(b'""', b"")
     outside = _PLAIN_STRING.sub(b"", kept)
     return max(0, max(accumulate(map(_DEPTH_STEP.__getitem__, outside)), default=0))
 

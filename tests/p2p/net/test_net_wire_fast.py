@@ -252,6 +252,7 @@ def test_parse_json_is_the_reference_on_canonical_and_other_bytes(value: Any) ->
 @example(b"[" * 17 + b"]" * 17)
 @example(b'["\\"[[[[[[[[[[[[[[[[[["]')
 @example(b'["",[],""]')
+@example(b'"[""')
 def test_parse_json_and_depth_are_the_reference_on_any_bytes(data: bytes) -> None:
     assert nesting_depth(data) == _ref_depth(data)
     assert outcome(parse_json, data, "bob") == outcome(_ref_parse, data, "bob")
