@@ -432,7 +432,9 @@ def decode_envelope(
     env = Envelope(
         raw["type"], sender, raw["tbl"], raw["seq"], raw["body"], bytes.fromhex(raw["sig"])
     )
-    if not verify_signature(sender, env.sig, env.signed_bytes()):
+    # Every value parse_json returns holds plain JSON types only, so the msgspec encoding is
+    # the canonical one (env.signed_bytes() without walking the body again to check it).
+    if not verify_signature(sender, env.sig, ENVELOPE_TAG + _encode_sorted(env.unsigned())):
         raise MessageError(
             link,
             Reason.BAD_SIGNATURE,

@@ -300,3 +300,18 @@ def test_an_entry_hash_is_computed_once_and_is_the_hash_of_its_bytes(
     assert len(calls) == 1
     assert entry == twin and hash(entry) == hash(twin)  # the kept hash is not compared
     assert "_hash" not in repr(entry)
+
+
+def test_a_received_envelope_is_verified_over_its_canonical_bytes() -> None:
+    """decode_envelope encodes the parsed envelope without checking it again: the bytes are
+    the ones the sender signed, also for a body parsed the strict way (spaces, escapes)."""
+    (ann,) = people(1)
+    body = {"text": "é\n\x01 ☺ \\\"", "n": [MAX_INT, -MAX_INT, None, True, {"z": [], "a": {}}]}
+    env = wire.sign_envelope(ann, "chat", TABLE, 5, body)
+    types = {"chat": {"text": str, "n": list}}
+    assert wire.decode_envelope(env.encode(), "ann", expected_sender=ann.public_key,
+                                types=types) == env
+    spaced = json.dumps(json.loads(env.encode()), indent=1).encode()  # ASCII escapes, spaces
+    assert spaced != env.encode()
+    back = wire.decode_envelope(spaced, "ann", expected_sender=ann.public_key, types=types)
+    assert back == env and back.signed_bytes() == env.signed_bytes()
