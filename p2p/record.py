@@ -91,6 +91,9 @@ class Entry:
         payload: the move, proof or event (JSON object; its meaning is the protocol core's).
         state: the hash of the engine state after this entry, 2 to 128 lowercase hex digits.
         sig: the author's signature, 64 bytes.
+
+    An entry is immutable (its payload is never changed after it is built), so its hash is
+    computed once and kept.
     """
 
     table: str
@@ -100,6 +103,7 @@ class Entry:
     payload: dict[str, Any] = field(hash=False)
     state: str
     sig: bytes
+    _hash: str | None = field(default=None, init=False, repr=False, compare=False)
 
     def unsigned(self) -> dict[str, Any]:
         """The entry's fields without ``sig``."""
@@ -122,8 +126,17 @@ class Entry:
 
     @property
     def hash(self) -> str:
-        """``SHA-256(canonical(to_dict()))`` in hex: what the next entry's ``prev`` holds."""
-        return sha256_hex(canonical(self.to_dict()))
+        """``SHA-256(canonical(to_dict()))`` in hex: what the next entry's ``prev`` holds
+        (computed on first use, then kept).
+
+        Raises:
+            LocalProtocolError, UnicodeEncodeError: the payload is not canonical JSON (only a
+                locally built entry can be so).
+        """
+        if self._hash is None:
+            object.__setattr__(self, "_hash", sha256_hex(canonical(self.to_dict())))
+        assert self._hash is not None
+        return self._hash
 
     @classmethod
     def from_dict(cls, data: Any, sender: str) -> Entry:

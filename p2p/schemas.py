@@ -16,6 +16,7 @@ each point and scalar; here they are only required to be objects.
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 from typing import Annotated, Any, Final, Literal, TypeVar
 
 import msgspec
@@ -370,6 +371,13 @@ RecordLine = EntryLine | EvidenceLine | CloseLine
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _BRACKETS = re.compile(rb"[\[\]{}]")
+_PLAIN_STRING = re.compile(rb'"[^"]*"')
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
+_DEPTH_STEP = [0] * 256
+for _open in b"[{":
+    _DEPTH_STEP[_open] = 1
+for _close in b"]}":
+    _DEPTH_STEP[_close] = -1
 
 S = TypeVar("S", bound=Struct)
 
@@ -377,14 +385,24 @@ S = TypeVar("S", bound=Struct)
 def nesting_depth(data: bytes) -> int:
     """The deepest nesting of JSON arrays and objects in ``data`` (brackets inside strings do
     not count; unbalanced input gives whatever depth it reaches)."""
-    depth = deepest = 0
-    for bracket in _BRACKETS.findall(_STRING.sub(b'""', data)):
-        if bracket in (b"[", b"{"):
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+    if b"\\" in data:
+        depth = deepest = 0
+        for bracket in _BRACKETS.findall(_STRING.sub(b'""', data)):
+            if bracket in (b"[", b"{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            else:
+                depth -= 1
+        return deepest
+    # Without a backslash a string runs from a quote to the next one: keep only the quotes and
+    # brackets (the same strings, shorter). When every quote has its partner, drop two quotes
+    # in a row (an empty string, or the nothing between two strings: the others pair up as
+    # before). Then drop the strings and add up the steps.
+    kept = data.translate(None, _NOT_STRUCTURE)
+    if kept.count(b'"') % 2 == 0:
+        kept = kept.replace(b'""', b"")
+    outside = _PLAIN_STRING.sub(b"", kept)
+    return max(0, max(accumulate(map(_DEPTH_STEP.__getitem__, outside)), default=0))
 
 
 def check_limits(
