@@ -2,37 +2,58 @@
 
 Each sub-command lives in its own module with ``add_parser(subparsers)`` and ``run(args)``;
 errors a user can fix print one line and exit with status 2, never a traceback.
+
+Start-up imports only the module of the command given: :data:`COMMANDS` names every command,
+its one-line help and its module, so ``lancards --help`` lists them all without importing any,
+and ``lancards node`` does not pay for the terminal client or the benchmarks (issue 16: peers
+share the cores, and every process's start counts). ``tests/cli/test_main.py`` checks that the
+table says exactly what the modules register.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Sequence
-from types import ModuleType
-from typing import NoReturn
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple, NoReturn
 
 import lancards
-from lancards.cli import (
-    bench,
-    lobby_host,
-    lobby_join,
-    node_cmd,
-    play,
-    record_tools,
-    selfplay,
-)
 from lancards.cli.errors import UsageError
-from lancards.engine.core import EngineError
-from lancards.p2p.store import JournalDamaged
 
-# The modules that add sub-commands, in the order a person meets them in ``--help``: play
-# (and resume), host and join, audit and replay, then the tools (selfplay, bench, node).
-COMMANDS: tuple[ModuleType, ...] = (
-    play, lobby_host, lobby_join, record_tools, selfplay, bench, node_cmd)
 
-__all__ = ["COMMANDS", "OneLineParser", "UsageError", "build_parser", "main"]
+class Command(NamedTuple):
+    """One sub-command: its name, its one-line help (as ``lancards --help`` shows it) and the
+    module under ``lancards.cli`` whose ``add_parser`` registers it."""
+
+    name: str
+    help: str
+    module: str
+
+
+# In the order a person meets them in ``--help``: play (and resume), host and join, audit and
+# replay, then the tools (selfplay, bench, node). A module's commands are next to each other.
+COMMANDS: tuple[Command, ...] = (
+    Command("play", "play at a table with bots in the full-screen terminal client", "play"),
+    Command("resume", "continue a networked table after a crash, from the journals on disk",
+            "play"),
+    Command("host", "advertise a table on the network and play when it is full", "lobby_host"),
+    Command("join", "find tables on the network (mDNS) and join one", "lobby_join"),
+    Command("audit", "verify a game record end to end and print a verdict", "record_tools"),
+    Command("replay", "step through a finished game in public view", "record_tools"),
+    Command("selfplay", "play whole games between bots in one process and print a JSON summary",
+            "selfplay"),
+    Command("bench",
+            "run a benchmark (engine, deck, net, play, resume, leave) and print JSON lines",
+            "bench"),
+    Command("node", "run one bot peer of a started table from a config file (scripts, tests)",
+            "node_cmd"),
+)
+"""Every sub-command of ``lancards``."""
+
+__all__ = ["COMMANDS", "Command", "OneLineParser", "UsageError", "build_parser",
+           "command_of", "main"]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -45,8 +66,26 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}{hint}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The top-level parser with every available sub-command."""
+def command_of(argv: Sequence[str]) -> str | None:
+    """The sub-command word of ``argv`` (without the program name): the first word that is not
+    an option (the top-level options, ``--help`` and ``--version``, take no value), or the word
+    after ``--``; None when there is none."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The top-level parser with every sub-command.
+
+    ``commands``: the names whose modules are imported and whose full parsers are built; every
+    other command is listed by name and help only (from :data:`COMMANDS`) and cannot run. None
+    (the default) builds every command in full, importing every module."""
+    names = {c.name for c in COMMANDS} if commands is None else set(commands)
+    full = {c.module for c in COMMANDS if c.name in names}
     parser = OneLineParser(
         prog="lancards",
         description="Card games with friends on a home network: no server, mental poker, "
@@ -55,15 +94,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"lancards {lancards.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for module in COMMANDS:
-        module.add_parser(sub)
+    added: set[str] = set()
+    for command in COMMANDS:
+        if command.module not in full:
+            sub.add_parser(command.name, help=command.help)
+        elif command.module not in added:  # the module adds all of its commands at once
+            added.add(command.module)
+            importlib.import_module(f"lancards.cli.{command.module}").add_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = command_of(words)
+    known = command if any(c.name == command for c in COMMANDS) else None
+    parser = build_parser(() if known is None else (known,))
+    args = parser.parse_args(words)
+    # After parsing: --help and --version have exited without importing the engine.
+    from lancards.engine.core import EngineError
+    from lancards.p2p.store import JournalDamaged
+
     try:
         status = args.run(args)
     except (UsageError, EngineError, JournalDamaged) as exc:  # JournalDamaged: resume refused

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import lancards
-from lancards.cli.main import main
+import lancards.cli
+from lancards.cli.main import COMMANDS, OneLineParser, build_parser, command_of, main
 
 
 def test_python_m_lancards_runs_the_installed_package() -> None:
@@ -67,3 +71,63 @@ def test_the_distribution_ships_one_top_level_package() -> None:
         return
     roots = {name.split("/")[0] for name in modules if not name.startswith("..")}
     assert roots == {"lancards"}, roots
+
+
+def _registered(parser: argparse.ArgumentParser) -> list[tuple[str, str | None]]:
+    """(name, help) of every sub-command ``parser`` lists, in order."""
+    [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return [(choice.dest, choice.help) for choice in sub._choices_actions]
+
+
+def test_the_command_table_says_exactly_what_each_module_registers() -> None:
+    # The static table lets ``lancards --help`` list commands without importing their modules;
+    # it must not drift from what the modules register (names, help, order, module).
+    for module_name in dict.fromkeys(c.module for c in COMMANDS):
+        module = importlib.import_module(f"lancards.cli.{module_name}")
+        parser = OneLineParser(prog="lancards")
+        module.add_parser(parser.add_subparsers(dest="command"))
+        assert _registered(parser) == [(c.name, c.help) for c in COMMANDS
+                                       if c.module == module_name], module_name
+    table = [(c.name, c.help) for c in COMMANDS]
+    assert _registered(build_parser()) == table  # every module imported
+    assert _registered(build_parser(())) == table  # none imported: names and help only
+    for command in COMMANDS:  # one module imported, the others listed
+        assert _registered(build_parser((command.name,))) == table
+    # Every module of lancards.cli that adds a sub-command is in the table.
+    folder = Path(lancards.cli.__file__).parent
+    adders = {p.stem for p in folder.glob("*.py") if "\ndef add_parser(" in p.read_text("utf-8")}
+    assert adders == {c.module for c in COMMANDS}
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [([], None), (["--version"], None), (["-h", "play"], "play"), (["node", "--help"], "node"),
+     (["--", "audit", "x"], "audit"), (["--"], None), (["bogus", "play"], "bogus")],
+)
+def test_the_command_word_is_the_first_word_that_is_not_an_option(
+        argv: list[str], command: str | None) -> None:
+    assert command_of(argv) == command
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    # Six peers share two cores (issue 16): `lancards node` must not pay for the terminal client
+    # or the benchmarks, and `--help` lists every command without importing one.
+    script = """
+import sys
+from lancards.cli.main import main
+
+for argv in (["--help"], ["node", "--help"]):
+    try:
+        main(argv)
+    except SystemExit:
+        pass
+    names = [m for m in sys.modules if m.startswith("lancards.cli.") or m == "prompt_toolkit"]
+    print(" ".join(sorted(names)), file=sys.stderr)
+"""
+    done = subprocess.run([sys.executable, "-c", script], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    after_help, after_node = done.stderr.splitlines()
+    assert after_help.split() == ["lancards.cli.errors", "lancards.cli.main"]
+    assert after_node.split() == ["lancards.cli.errors", "lancards.cli.main",
+                                  "lancards.cli.node_cmd"]
