@@ -448,6 +448,7 @@ class SlotTable:
         }
         for reveal in self.reveals.values():
             reveal.shares.pop(seat, None)
+            reveal.batches.pop(seat, None)
         for slot, recipient in list(self.reveals):
             self._complete(slot, recipient)
 
