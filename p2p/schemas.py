@@ -20,7 +20,7 @@ from itertools import accumulate
 from typing import Annotated, Any, Final, Literal, TypeVar
 
 import msgspec
-from msgspec import Meta, Struct
+from msgspec import UNSET, Meta, Struct, UnsetType
 
 from lancards.p2p.errors import MessageError, Reason, RemoteProtocolError
 
@@ -257,6 +257,8 @@ class LeaveShares(_Strict):
     seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
     recipient: None
     shares: Annotated[list[ShareItem], Meta(max_length=MAX_SHARES)]
+    proof: Object | UnsetType = UNSET
+    """The batched proof of the shares; absent when there is none."""
 
 
 class LeavePayload(_Strict, tag_field="t", tag="leave"):
@@ -313,7 +315,6 @@ class ShareItem(_Strict):
     # cards new slots), so a long game passes 4096: the bound is the deck messages' (2**31).
     slot: Annotated[int, Meta(ge=0, lt=1 << 31)]
     share: Annotated[str, Meta(max_length=66)]
-    proof: Object
 
 
 class PrivateShares(_Strict):
@@ -323,6 +324,8 @@ class PrivateShares(_Strict):
     seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
     recipient: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
     shares: Annotated[list[ShareItem], Meta(min_length=1, max_length=MAX_SHARES)]
+    proof: Object
+    """One batched Chaum-Pedersen proof for all the shares (``docs/mental-poker.md``)."""
 
 
 # ---------------------------------------------------------------------------------------------

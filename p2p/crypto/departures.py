@@ -91,7 +91,7 @@ class Departures:
         if len(self._table.present) < 2:
             raise DeckUsageError("the last seat at the table cannot leave")
         # nothing hidden to strip (a fresh face-up deck): the decoder wants 1 share or more
-        message: Any = (SharesMessage(sender, PUBLIC, ()) if _no_shares(value, sender)
+        message: Any = (SharesMessage(sender, PUBLIC, (), None) if _no_shares(value, sender)
                         else decode_message(value, sender))
         if not isinstance(message, SharesMessage):
             raise ProtocolViolationError(
@@ -230,7 +230,7 @@ class Departures:
             raise ProtocolViolationError(
                 f"seat {sender} sent rescue shares it does not owe", seat=sender, epoch=epoch
             )
-        message: Any = (SharesMessage(sender, PUBLIC, ()) if _no_shares(value, sender)
+        message: Any = (SharesMessage(sender, PUBLIC, (), None) if _no_shares(value, sender)
                         else decode_message(value, sender))
         if not isinstance(message, SharesMessage):
             raise ProtocolViolationError(

@@ -6,8 +6,8 @@ splits its deck key share ``x_i`` additively among the other seats: parts ``s_ij
 key share ``X_i``, each part sealed to its holder ``j``, who checks ``s_ij*G = S_ij`` (a bad part
 or commitments that do not add up name the dealer ``i``). This is an n-of-n additive sharing
 (no threshold): to remove a seat ``v`` that vanished, every remaining seat ``j`` publishes
-``s_vj*b`` for each hidden card outside ``v``'s hand with a Chaum-Pedersen proof against
-``S_vj`` (:func:`~lancards.p2p.crypto.proofs.prove_share` with the rescue recipient
+``s_vj*b`` for each hidden card outside ``v``'s hand with one batched Chaum-Pedersen proof
+against ``S_vj`` (:func:`~lancards.p2p.crypto.proofs.prove_shares` with the rescue recipient
 :func:`rescue_recipient`), and the sum of the parts is ``x_v*b``, ``v``'s decryption share: the
 layer is stripped as for a leave. The trade-off, shown in the lobby: all the other seats
 together could open one seat's hand.

@@ -60,31 +60,35 @@ class ShuffleMessage:
 
 @dataclass(frozen=True, slots=True)
 class Share:
-    """One decryption share: its author, the slot, the point ``D = x*b`` and the proof."""
+    """One decryption share: its author, the slot and the point ``D = x*b``."""
 
     seat: int
     slot: int
     share: Point
-    proof: SigmaProof
 
 
 @dataclass(frozen=True, slots=True)
 class SharesMessage:
-    """Decryption shares by ``seat`` for ``recipient`` (a seat, or ``PUBLIC``), one per slot."""
+    """Decryption shares by ``seat`` for ``recipient`` (a seat, or ``PUBLIC``), one per slot,
+    with one batched Chaum-Pedersen proof for them all (``None`` only when there is no share:
+    a leave with nothing hidden)."""
 
     seat: int
     recipient: int
     shares: tuple[Share, ...]
+    proof: SigmaProof | None
 
 
 @dataclass(frozen=True, slots=True)
 class OpenMessage:
-    """A holder opens a card it knows: the card index and every seat's share for its slot."""
+    """A holder opens a card it knows: the card index and, per seat, a proven batch of shares
+    for the holder that holds that seat's share of the slot (the holder's own batch is fresh,
+    of that slot alone; the others are the batches the holder received, forwarded whole)."""
 
     seat: int
     slot: int
     card: int
-    shares: tuple[Share, ...]
+    batches: tuple[SharesMessage, ...]
 
 
 DeckMessage = KeyCommit | KeyReveal | ShuffleMessage | SharesMessage | OpenMessage
@@ -98,11 +102,13 @@ def _proof(proof: SigmaProof) -> Message:
     return {"c": encode_scalar(proof.challenge).hex(), "z": encode_scalar(proof.response).hex()}
 
 
-def _share(share: Share, *, with_seat: bool) -> Message:
-    out: Message = {"slot": share.slot, "share": share.share.hex(), "proof": _proof(share.proof)}
-    if with_seat:
-        out["seat"] = share.seat
-    return out
+def _shares(message: SharesMessage) -> list[Message]:
+    return [{"slot": s.slot, "share": s.share.hex()} for s in message.shares]
+
+
+def _batch(message: SharesMessage) -> Message:
+    assert message.proof is not None  # an opening forwards batches of one share or more
+    return {"seat": message.seat, "shares": _shares(message), "proof": _proof(message.proof)}
 
 
 def _shuffle_proof(proof: ShuffleProof) -> Message:
@@ -143,18 +149,21 @@ def encode_message(message: DeckMessage) -> Message:
             "proof": _shuffle_proof(message.proof),
         }
     if isinstance(message, SharesMessage):
-        return {
+        out: Message = {
             "type": "shares",
             "seat": message.seat,
             "recipient": None if message.recipient == PUBLIC else message.recipient,
-            "shares": [_share(s, with_seat=False) for s in message.shares],
+            "shares": _shares(message),
         }
+        if message.proof is not None:
+            out["proof"] = _proof(message.proof)
+        return out
     return {
         "type": "open",
         "seat": message.seat,
         "slot": message.slot,
         "card": message.card,
-        "shares": [_share(s, with_seat=True) for s in message.shares],
+        "batches": [_batch(b) for b in message.batches],
     }
 
 
@@ -229,18 +238,26 @@ class _Reader:
             raise self.fail(what, "a ciphertext is a list of two points")
         return Ciphertext(self.point(value[0], f"{what}.a"), self.point(value[1], f"{what}.b"))
 
-    def share(self, value: Any, what: str, seat: int | None) -> Share:
-        keys = (
-            ("slot", "share", "proof") if seat is not None else ("seat", "slot", "share", "proof")
-        )
-        fields = self.fields(value, what, keys)
-        author = seat if seat is not None else self.integer(fields["seat"], f"{what}.seat")
+    def share(self, value: Any, what: str, seat: int) -> Share:
+        fields = self.fields(value, what, ("slot", "share"))
         return Share(
-            author,
+            seat,
             self.integer(fields["slot"], f"{what}.slot"),
             self.point(fields["share"], f"{what}.share"),
-            self.proof(fields["proof"], f"{what}.proof"),
         )
+
+    def shares(self, value: Any, what: str, seat: int, recipient: int) -> SharesMessage:
+        """A batch: ``{shares, proof}`` (``seat`` and ``recipient`` given), distinct slots."""
+        shares = self.items(value["shares"], f"{what}.shares",
+                            lambda v, w: self.share(v, w, seat))
+        if len({s.slot for s in shares}) != len(shares):
+            raise self.fail(what, "a slot appears twice")
+        return SharesMessage(seat, recipient, shares, self.proof(value["proof"], f"{what}.proof"))
+
+    def batch(self, value: Any, what: str, recipient: int) -> SharesMessage:
+        """A batch forwarded in an opening: ``{seat, shares, proof}``, for the opener."""
+        fields = self.fields(value, what, ("seat", "shares", "proof"))
+        return self.shares(fields, what, self.integer(fields["seat"], f"{what}.seat"), recipient)
 
     def shuffle_proof(self, value: Any, n: int | None) -> ShuffleProof:
         fields = self.fields(
@@ -304,20 +321,21 @@ def decode_message(value: Any, sender: int, *, shuffle_size: int | None = None) 
             reader.shuffle_proof(fields["proof"], shuffle_size),
         )
     if kind == "shares":
-        fields = reader.fields(value, kind, ("type", "seat", "recipient", "shares"))
+        fields = reader.fields(value, kind, ("type", "seat", "recipient", "shares", "proof"))
         seat = reader.integer(fields["seat"], "seat")
         recipient = fields["recipient"]
-        return SharesMessage(
-            seat,
+        return reader.shares(
+            fields, "shares", seat,
             PUBLIC if recipient is None else reader.integer(recipient, "recipient"),
-            reader.items(fields["shares"], "shares", lambda v, w: reader.share(v, w, seat)),
         )
     if kind == "open":
-        fields = reader.fields(value, kind, ("type", "seat", "slot", "card", "shares"))
+        fields = reader.fields(value, kind, ("type", "seat", "slot", "card", "batches"))
+        opener = reader.integer(fields["seat"], "seat")
         return OpenMessage(
-            reader.integer(fields["seat"], "seat"),
+            opener,
             reader.integer(fields["slot"], "slot"),
             reader.integer(fields["card"], "card"),
-            reader.items(fields["shares"], "shares", lambda v, w: reader.share(v, w, None)),
+            reader.items(fields["batches"], "batches",
+                         lambda v, w: reader.batch(v, w, opener)),
         )
     raise reader.fail("message", f"unknown type {kind[:40]!r}")

@@ -27,7 +27,7 @@ from lancards.p2p.crypto.elgamal import Ciphertext, card_lookup, card_points, de
 from lancards.p2p.crypto.errors import DeckError, DeckUsageError, ProofError, ProtocolViolationError
 from lancards.p2p.crypto.group import Point, RandomBytes, mul_base
 from lancards.p2p.crypto.messages import OpenMessage, Share, SharesMessage
-from lancards.p2p.crypto.proofs import PUBLIC, check_share, prove_share
+from lancards.p2p.crypto.proofs import PUBLIC, check_shares, prove_shares
 from lancards.p2p.crypto.transcript import ProofContext
 
 OPENING: Final[str] = "card opening"
@@ -63,6 +63,8 @@ class RevealProgress:
     requested: bool = False
     sent: bool = False
     shares: dict[Seat, Share] = field(default_factory=dict)
+    batches: dict[Seat, SharesMessage] = field(default_factory=dict)
+    """The proven batch each received share came in (an opening forwards it whole)."""
 
 
 class SlotTable:
@@ -97,7 +99,11 @@ class SlotTable:
         self._events = events
         self._current_epoch = current_epoch
         self.slots: dict[SlotId, Slot] = {}
+        self.bases: dict[SlotId, tuple[int, Point]] = {}
+        """Every slot ever made, dropped ones too: its epoch and the ``b`` its shares are of (a
+        forwarded batch may hold shares of slots reshuffled since)."""
         self.reveals: dict[tuple[SlotId, Seat], RevealProgress] = {}
+        self._checked: set[tuple[object, ...]] = set()
         self.present: list[Seat] = list(range(params.n_seats))
         """The seats whose key shares still encrypt the deck (all, until somebody leaves)."""
 
@@ -130,6 +136,7 @@ class SlotTable:
         new_slots = tuple(range(first_new_slot, first_new_slot + len(outputs)))
         for slot, ciphertext in zip(new_slots, outputs, strict=True):
             self.slots[slot] = Slot(ciphertext, epoch)
+            self.bases[slot] = (epoch, ciphertext.b)
         return new_slots
 
     def can_open(self, slot: SlotId) -> bool:
@@ -202,68 +209,106 @@ class SlotTable:
             and not self.slots[slot].public
         )
 
+    def _prove(
+        self, slots: Iterable[SlotId], recipient: int, secret: int | None = None,
+        key: Point | None = None,
+    ) -> SharesMessage:
+        """This seat's shares of ``slots`` with one batched proof (``secret``/``key``: an
+        escrow part and its commitment instead of the key share, for rescue shares)."""
+        bases = [(slot, self.bases[slot][1]) for slot in slots]
+        if not bases:
+            return SharesMessage(self.seat, recipient, (), None)
+        epoch = max(self.bases[slot][0] for slot, _ in bases)
+        shares, proof = prove_shares(
+            self._context(epoch, self.seat),
+            self._secret if secret is None else secret,
+            bases,
+            recipient,
+            self._random,
+            self._key_share if key is None else key,
+        )
+        items = tuple(Share(self.seat, slot, d) for (slot, _), d in zip(bases, shares, strict=True))
+        return SharesMessage(self.seat, recipient, items, proof)
+
     def make_shares(self, recipient: Seat, slots: Iterable[SlotId]) -> SharesMessage | None:
-        """This seat's proven shares of ``slots`` for ``recipient``; ``None`` for no slot.
+        """This seat's shares of ``slots`` for ``recipient``, one batched proof; ``None`` for
+        no slot.
 
         Raises:
             DeckUsageError: a slot without a request for ``recipient``.
         """
-        items: list[Share] = []
-        for slot in slots:
-            state = self.hidden(slot)
+        slot_list = list(slots)
+        for slot in slot_list:
+            self.hidden(slot)
             reveal = self.reveals.get((slot, recipient))
             if reveal is None or not reveal.requested:
                 raise DeckUsageError(f"no reveal of slot {slot} to {recipient} was requested")
-            share, proof = prove_share(
-                self._context(state.epoch, self.seat),
-                self._secret,
-                state.bound,
-                slot,
-                recipient,
-                self._random,
-                self._key_share,
-            )
-            items.append(Share(self.seat, slot, share, proof))
-        if not items:
+        if not slot_list:
             return None
-        for item in items:
+        message = self._prove(slot_list, recipient)
+        for item in message.shares:
             reveal = self.reveals[(item.slot, recipient)]
             reveal.sent = True
             if recipient == PUBLIC:
                 reveal.shares[self.seat] = item
+                reveal.batches[self.seat] = message
                 self._complete(item.slot, PUBLIC)
-        return SharesMessage(self.seat, recipient, tuple(items))
+        return message
 
-    def _check_share(self, item: Share, recipient: Seat, sender: Seat) -> None:
-        state = self.slots.get(item.slot)
-        if state is None:
+    def check_batch(
+        self,
+        message: SharesMessage,
+        sender: Seat,
+        key: Point | None = None,
+        recipient: int | None = None,
+    ) -> None:
+        """Check a batch of shares by ``message.seat`` sent or forwarded by ``sender``: every
+        slot known (dropped ones too), the author at the table, the batched proof (against
+        ``key`` and ``recipient`` when given: rescue shares). A batch already checked here is
+        not checked again (an opening forwards the same batch as earlier ones).
+
+        Raises:
+            ProtocolViolationError: an unknown slot, or an author not at the table.
+            ProofError: the proof does not verify (names the author).
+        """
+        author = message.seat
+        for item in message.shares:
+            if item.slot not in self.bases:
+                raise ProtocolViolationError(
+                    f"seat {sender} sent a share for slot {item.slot}, which is not in the deck",
+                    seat=sender,
+                    epoch=self._current_epoch(),
+                )
+        if author not in self.present:
             raise ProtocolViolationError(
-                f"seat {sender} sent a share for slot {item.slot}, which is not in the deck",
+                f"seat {sender} sent shares by seat {author}, who is not at the table",
                 seat=sender,
                 epoch=self._current_epoch(),
             )
-        if item.seat not in self.present:
+        proven_key = self._keys[author] if key is None else key
+        proven_for = message.recipient if recipient is None else recipient
+        if message.proof is None:
             raise ProtocolViolationError(
-                f"seat {sender} sent a share by seat {item.seat}, who is not at the table",
-                seat=sender,
-                epoch=state.epoch,
+                f"seat {sender} sent shares by seat {author} without a proof",
+                seat=sender, epoch=self._current_epoch(),
             )
-        check_share(
-            self._context(state.epoch, item.seat),
-            self._keys[item.seat],
-            state.bound,
-            item.slot,
-            recipient,
-            item.share,
-            item.proof,
-        )
+        marker = (author, proven_for, proven_key.encode(), message.proof,
+                  tuple((s.slot, s.share.encode()) for s in message.shares))
+        if marker in self._checked:
+            return
+        items = [(s.slot, self.bases[s.slot][1], s.share) for s in message.shares]
+        epoch = max(self.bases[s.slot][0] for s in message.shares)
+        check_shares(self._context(epoch, author), proven_key, items, proven_for, message.proof)
+        self._checked.add(marker)
 
     def accept_shares(self, sender: Seat, message: SharesMessage) -> None:
-        """Check every share of ``message``, then record them all (or none).
+        """Check every share of ``message`` (one batched proof), then record them all (or
+        none). An identical repeat, or a message whose every slot is public already, changes
+        nothing.
 
         Raises:
             ProtocolViolationError: addressed to another seat, or an unknown slot.
-            ProofError: a decryption share proof fails.
+            ProofError: the batched decryption share proof fails.
         """
         recipient = message.recipient
         if recipient not in (PUBLIC, self.seat) or recipient == sender:
@@ -277,14 +322,22 @@ class SlotTable:
             reveal = self.reveals.get((item.slot, recipient))
             known = None if reveal is None else reveal.shares.get(sender)
             state = self.slots.get(item.slot)
-            if (known is not None and known.share == item.share) or (
-                state is not None and state.public
-            ):
+            if state is None:
+                raise ProtocolViolationError(
+                    f"seat {sender} sent a share for slot {item.slot}, which is not in the deck",
+                    seat=sender,
+                    epoch=self._current_epoch(),
+                )
+            if (known is not None and known.share == item.share) or state.public:
                 continue  # a repeat, or too late to matter
-            self._check_share(item, recipient, sender)
             fresh.append(item)
+        if not fresh:
+            return
+        self.check_batch(message, sender)
         for item in fresh:
-            self.reveals.setdefault((item.slot, recipient), RevealProgress()).shares[sender] = item
+            reveal = self.reveals.setdefault((item.slot, recipient), RevealProgress())
+            reveal.shares[sender] = item
+            reveal.batches[sender] = message
         for item in fresh:
             self._complete(item.slot, recipient)
 
@@ -323,17 +376,10 @@ class SlotTable:
         )
 
     def make_leave(self, hand: Iterable[SlotId]) -> SharesMessage:
-        """This seat's proven decryption shares of :meth:`leave_slots` (recipient ``PUBLIC``):
-        with them every other seat strips this seat's layer."""
-        items = []
-        for slot in self.leave_slots(hand):
-            state = self.slots[slot]
-            share, proof = prove_share(
-                self._context(state.epoch, self.seat), self._secret, state.bound, slot,
-                PUBLIC, self._random, self._key_share,
-            )
-            items.append(Share(self.seat, slot, share, proof))
-        return SharesMessage(self.seat, PUBLIC, tuple(items))
+        """This seat's decryption shares of :meth:`leave_slots` (recipient ``PUBLIC``, one
+        batched proof; no proof when there is none): with them every other seat strips this
+        seat's layer."""
+        return self._prove(self.leave_slots(hand), PUBLIC)
 
     def check_leave(
         self,
@@ -343,18 +389,19 @@ class SlotTable:
         proven: tuple[Point, int] | None = None,
     ) -> None:
         """Check a leave message: public shares by ``sender`` of exactly :meth:`leave_slots`,
-        each proven (with ``proven = (S, recipient)``: rescue shares, each proven against the
-        escrow commitment ``S`` for that recipient value instead of the sender's key share).
+        with their batched proof (with ``proven = (S, recipient)``: rescue shares, proven
+        against the escrow commitment ``S`` for that recipient value instead of the sender's
+        key share).
 
         Raises:
             ProtocolViolationError: another recipient, another seat's shares, or not exactly
                 the hidden slots outside the leaver's hand.
-            ProofError: a decryption share proof fails.
+            ProofError: the batched decryption share proof fails.
         """
         epoch = self._current_epoch()
         expected = self.leave_slots(hand)
         got = tuple(item.slot for item in message.shares)
-        if message.recipient != PUBLIC or any(item.seat != sender for item in message.shares):
+        if message.recipient != PUBLIC or message.seat != sender:
             raise ProtocolViolationError(
                 f"seat {sender} left with shares that are not its own public shares",
                 seat=sender, epoch=epoch,
@@ -367,28 +414,20 @@ class SlotTable:
                 f"not wanted {extra}, or out of order)",
                 seat=sender, epoch=epoch,
             )
-        for item in message.shares:
-            if proven is None:
-                self._check_share(item, PUBLIC, sender)
-                continue
-            state = self.slots[item.slot]
-            check_share(self._context(state.epoch, sender), proven[0], state.bound,
-                        item.slot, proven[1], item.share, item.proof)
+        if not got:
+            return
+        if proven is None:
+            self.check_batch(message, sender)
+        else:
+            self.check_batch(message, sender, proven[0], proven[1])
 
     def make_rescue(
         self, part: int, commitment: Point, recipient: int, hand: Iterable[SlotId]
     ) -> SharesMessage:
-        """This seat's rescue shares: ``part*b`` for every slot of :meth:`leave_slots`, each
-        proven against the escrow ``commitment = part*G`` for ``recipient``."""
-        items = []
-        for slot in self.leave_slots(hand):
-            state = self.slots[slot]
-            share, proof = prove_share(
-                self._context(state.epoch, self.seat), part, state.bound, slot, recipient,
-                self._random, commitment,
-            )
-            items.append(Share(self.seat, slot, share, proof))
-        return SharesMessage(self.seat, PUBLIC, tuple(items))
+        """This seat's rescue shares: ``part*b`` for every slot of :meth:`leave_slots`, one
+        batched proof against the escrow ``commitment = part*G`` for ``recipient``."""
+        message = self._prove(self.leave_slots(hand), recipient, part, commitment)
+        return SharesMessage(message.seat, PUBLIC, message.shares, message.proof)
 
     def strip(self, seat: Seat, shares: Mapping[SlotId, Point], hand: Iterable[SlotId]) -> None:
         """Apply a checked leave or rescue: remove ``seat``'s layer from every slot of
@@ -409,6 +448,7 @@ class SlotTable:
         }
         for reveal in self.reveals.values():
             reveal.shares.pop(seat, None)
+            reveal.batches.pop(seat, None)
         for slot, recipient in list(self.reveals):
             self._complete(slot, recipient)
 
@@ -416,7 +456,8 @@ class SlotTable:
     # Opening a card the holder knows.
 
     def make_open(self, slot: SlotId) -> OpenMessage:
-        """Open a card this seat holds; the slot is public afterwards.
+        """Open a card this seat holds: its own share of the slot, freshly proven, and the
+        batch each other seat's share came in; the slot is public afterwards.
 
         Raises:
             DeckUsageError: this seat does not know the card or lacks some seat's share.
@@ -424,27 +465,20 @@ class SlotTable:
         state = self.slots.get(slot)
         if state is None or state.card is None or not self.can_open(slot):
             raise DeckUsageError(f"seat {self.seat} cannot open slot {slot}")
-        own, proof = prove_share(
-            self._context(state.epoch, self.seat),
-            self._secret,
-            state.bound,
-            slot,
-            self.seat,
-            self._random,
-            self._key_share,
-        )
-        received = self.reveals[(slot, self.seat)].shares
-        shares = sorted([Share(self.seat, slot, own, proof), *received.values()], key=_by_seat)
+        own = self._prove([slot], self.seat)
+        received = self.reveals[(slot, self.seat)].batches
+        batches = sorted([own, *received.values()], key=_by_seat)
         state.public = True
         self._events.append(CardOpened(slot, state.card, self.seat))
-        return OpenMessage(self.seat, slot, state.card, tuple(shares))
+        return OpenMessage(self.seat, slot, state.card, tuple(batches))
 
     def accept_open(self, sender: Seat, message: OpenMessage) -> None:
-        """Check an opening: one valid share per seat, decrypting to the claimed card.
+        """Check an opening: per seat one proven batch for the opener holding its share of
+        the slot, the shares decrypting to the claimed card.
 
         Raises:
-            ProtocolViolationError: not a hidden slot, or the wrong set of shares.
-            ProofError: ``OPENING`` failed: a share is invalid (the opener vouched for it) or
+            ProtocolViolationError: not a hidden slot, or the wrong set of batches.
+            ProofError: ``OPENING`` failed: a batch is invalid (the opener vouched for it) or
                 the card is not the one in the slot.
         """
         state = self.slots.get(message.slot)
@@ -456,17 +490,21 @@ class SlotTable:
 
         if state is None or state.public:
             raise violation("which is not a hidden slot")
-        seats = sorted(s.seat for s in message.shares)
+        seats = sorted(b.seat for b in message.batches)
         if seats != self.present:
             raise violation(f"with the shares of seats {seats}")
-        if any(s.slot != message.slot for s in message.shares):
-            raise violation("with the shares of another slot")
-        for item in message.shares:
+        shares: list[Point] = []
+        for batch in message.batches:
+            found = [s.share for s in batch.shares if s.slot == message.slot]
+            if batch.recipient != sender or len(found) != 1:
+                raise violation("with the shares of another slot")
+            shares.append(found[0])
+        for batch in message.batches:
             try:
-                self._check_share(item, sender, sender)
+                self.check_batch(batch, sender)
             except ProofError as exc:
                 raise ProofError(OPENING, str(exc), seat=sender, epoch=epoch) from None
-        point = decrypt_with_shares(state.ciphertext, [s.share for s in message.shares])
+        point = decrypt_with_shares(state.ciphertext, shares)
         points = card_points(self.params.game_id, self.params.n_cards)
         if not 0 <= message.card < len(points) or point != points[message.card]:
             raise ProofError(
@@ -479,5 +517,5 @@ class SlotTable:
         self._events.append(CardOpened(message.slot, message.card, sender))
 
 
-def _by_seat(share: Share) -> Seat:
-    return share.seat
+def _by_seat(batch: SharesMessage) -> Seat:
+    return batch.seat

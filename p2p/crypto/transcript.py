@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from lancards.p2p.crypto.group import ORDER, Point, encode_scalar, frame
 
-DOMAIN_TAG: Final[bytes] = b"lancards/mental-poker/v1"
+DOMAIN_TAG: Final[bytes] = b"lancards/mental-poker/v2"
 """The protocol's domain tag; first item of every transcript and every commitment."""
 
 

@@ -95,7 +95,7 @@ def test_1_fork_is_found_by_every_honest_peer_naming_its_author(tmp_path):
 
 @pytest.mark.parametrize("plaintext", [
     b'{"type":"shares","seat":0,"recipient":1,"shares":5}',
-    b'{"type":"shares","seat":0,"recipient":1,"shares":[{"slot":[1,2],"share":"00","proof":{}}]}',
+    b'{"type":"shares","seat":0,"recipient":1,"shares":[{"slot":[1,2],"share":"00"}],"proof":{}}',
     b"[" * 5000 + b"]" * 5000,
     b"not json",
 ])
@@ -313,8 +313,9 @@ def test_8_forwarded_evidence_halts_is_journaled_and_bound_into_the_record(tmp_p
 def test_9_unrequested_private_shares_are_dropped_with_a_per_sender_cap():
     cores, _net = running(n=3, seed="unasked", limit=200)
     hostile, victim = cores[0], cores[1]
-    share = {"slot": 107, "share": "02" + "11" * 32, "proof": {"c": "00" * 32, "z": "00" * 32}}
-    message = {"type": "shares", "seat": 0, "recipient": 1, "shares": [share] * 100}
+    share = {"slot": 107, "share": "02" + "11" * 32}
+    message = {"type": "shares", "seat": 0, "recipient": 1, "shares": [share] * 100,
+               "proof": {"c": "00" * 32, "z": "00" * 32}}
     plaintext = json.dumps(message).encode()
     persisted = []
     for _ in range(300):

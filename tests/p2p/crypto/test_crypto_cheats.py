@@ -317,7 +317,7 @@ def dealt_table() -> tuple[Table, Message]:
     ("edit", "error", "proof"),
     [
         pytest.param(
-            lambda m: m["shares"][0]["proof"].update(z="11" * 32),
+            lambda m: m["proof"].update(z="11" * 32),
             ProofError,
             SHARE_PROOF,
             id="tampered-proof",
@@ -380,7 +380,7 @@ def test_bad_public_share_is_rejected_by_everyone() -> None:
     message = table.peers[2].make_shares(-1)
     assert message is not None
     bad = copy.deepcopy(message)
-    bad["shares"][0]["proof"]["c"] = bad["shares"][0]["proof"]["z"]
+    bad["proof"]["c"] = bad["proof"]["z"]
     errors = rejected_by_all(table, 2, bad, ProofError, 1)
     assert all(e.proof == SHARE_PROOF for e in errors)
 
@@ -402,15 +402,102 @@ def test_open_with_a_false_card() -> None:
 def test_open_with_a_bad_share_blames_the_opener() -> None:
     table, message = opened_table()
     bad = copy.deepcopy(message)
-    bad["shares"][0]["share"] = mul_base(5).hex()  # seat 0's share, forged by seat 1
+    bad["batches"][0]["shares"][0]["share"] = mul_base(5).hex()  # seat 0's, forged by seat 1
     errors = rejected_by_all(table, 1, bad, ProofError, 1)
     assert errors[0].proof == OPENING and "seat 0" in str(errors[0])
+
+
+def test_a_batch_with_one_wrong_share_is_refused_whole() -> None:
+    """Seat 1 deals three cards to seat 0 in one batch, the middle share forged: seat 0 refuses
+    the whole message naming seat 1, learns none of the three, and takes the honest batch."""
+    table = Table(3, 6, seed="batch")
+    table.run_initial()
+    for peer in table.peers:
+        peer.request_private([6, 7, 8], 0)
+    message = table.peers[1].make_shares(0)
+    assert message is not None and [s["slot"] for s in message["shares"]] == [6, 7, 8]
+    bad = copy.deepcopy(message)
+    bad["shares"][1]["share"] = mul_base(11).hex()
+    with pytest.raises(ProofError) as info:
+        table.peers[0].accept(1, wire(bad))
+    assert (info.value.seat, info.value.proof, info.value.epoch) == (1, SHARE_PROOF, 1)
+    assert "slots 6, 7, 8" in str(info.value)
+    assert [table.peers[0].card(s) for s in (6, 7, 8)] == [None, None, None]
+    table.deliver(1, message, [0])
+    table.send_owed_shares()
+    assert None not in [table.peers[0].card(s) for s in (6, 7, 8)]
+
+
+def test_a_batch_with_a_slot_twice_is_malformed() -> None:
+    table, message = dealt_table()
+    bad = copy.deepcopy(message)
+    bad["shares"].append(dict(bad["shares"][0]))
+    with pytest.raises(InvalidMessageError, match="a slot appears twice") as info:
+        table.peers[0].accept(1, wire(bad))
+    assert info.value.seat == 1
+
+
+def forwarding_table() -> tuple[Table, Message]:
+    """Three seats; slots 8 and 9 dealt to seat 1 in one batch per seat, slot 10 to seat 2;
+    seat 1 opens slot 8, forwarding the batches of seats 0 and 2 whole."""
+    table = Table(3, 6, seed="forward")
+    table.run_initial()
+    table.deal({1: [8, 9], 2: [10]})
+    message = table.peers[1].make_open(8)
+    assert [[s["slot"] for s in b["shares"]] for b in message["batches"]] == [[8, 9], [8], [8, 9]]
+    return table, message
+
+
+def test_an_opening_forwards_whole_batches_and_each_is_checked_once() -> None:
+    table, message = forwarding_table()
+    table.deliver(1, message)
+    assert [peer.card(8) for peer in table.peers] == [table.peers[1].card(8)] * 3
+    second = table.peers[1].make_open(9)
+    assert [b for b in second["batches"] if b["seat"] != 1] == [
+        b for b in message["batches"] if b["seat"] != 1]
+    table.deliver(1, second)
+    assert table.peers[0].card(9) == table.peers[2].card(9) == table.peers[1].card(9)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda m: m["batches"][0]["shares"][1].update(share=mul_base(3).hex()),
+                     id="other-slot-of-the-batch-forged"),
+        pytest.param(lambda m: m["batches"][2]["shares"].pop(1), id="batch-cut-down"),
+        pytest.param(lambda m: m["batches"][0]["proof"].update(c=m["batches"][2]["proof"]["c"]),
+                     id="proof-of-another-batch"),
+    ],
+)
+def test_an_opening_with_a_tampered_forwarded_batch_blames_the_opener(
+    edit: Callable[[Message], None],
+) -> None:
+    table, message = forwarding_table()
+    bad = copy.deepcopy(message)
+    edit(bad)
+    errors = rejected_by_all(table, 1, bad, ProofError, 1)
+    assert all(e.proof == OPENING for e in errors)
+    table.deliver(1, message)
+    assert table.peers[0].is_public(8)
+
+
+def test_an_opening_cannot_forward_a_batch_made_for_another_holder() -> None:
+    """Seat 1 forwards, as seat 0's share of slot 8, the batch seat 0 made for seat 2's slot
+    10 relabelled: the batch proof binds its recipient and slots, so it fails, naming seat 1."""
+    table, message = forwarding_table()
+    batch_for_2 = table.peers[2].make_open(10)["batches"][0]
+    assert batch_for_2["seat"] == 0
+    bad = copy.deepcopy(message)
+    bad["batches"][0] = dict(batch_for_2, shares=[dict(batch_for_2["shares"][0], slot=8)])
+    errors = rejected_by_all(table, 1, bad, ProofError, 1)
+    assert all(e.proof == OPENING for e in errors)
 
 
 @pytest.mark.parametrize(
     ("edit", "problem"),
     [
-        pytest.param(lambda m: m["shares"].pop(0), "with the shares of seats [1, 2]", id="missing"),
+        pytest.param(lambda m: m["batches"].pop(0), "with the shares of seats [1, 2]",
+                     id="missing"),
         pytest.param(
             lambda m: m.update(slot=9), "with the shares of another slot", id="other-slot"
         ),
@@ -437,7 +524,7 @@ POINT_PLACES: list[tuple[str, tuple[Any, ...]]] = [
     ("shuffle", ("proof", "chain", 0)),
     ("shuffle", ("proof", "t", 0)),
     ("shuffle", ("proof", "t_hat", 5)),
-    ("open", ("shares", 2, "share")),
+    ("open", ("batches", 2, "shares", 0, "share")),
 ]
 
 

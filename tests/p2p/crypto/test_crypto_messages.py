@@ -119,7 +119,10 @@ BAD: list[tuple[str, str, Edit, str]] = [
     ("shares-private", "identity-share", _set(("shares", 0, "share"), "00"), "identity"),
     ("shares-private", "empty", _set(("shares",), []), "expected a list of 1"),
     ("shares-private", "recipient-text", _set(("recipient",), "1"), "expected an integer"),
-    ("open", "share-without-seat", lambda v: v["shares"][0].pop("seat"), "missing keys"),
+    ("open", "batch-without-seat", lambda v: v["batches"][0].pop("seat"), "missing keys"),
+    ("open", "share-with-a-proof", lambda v: v["batches"][0]["shares"][0].update(proof={}),
+     "unexpected keys"),
+    ("shares-private", "without-a-proof", lambda v: v.pop("proof"), "missing keys"),
     ("open", "card-negative", _set(("card",), -3), "expected an integer"),
     ("open", "unknown-type", _set(("type",), "deal"), "unknown type"),
 ]

@@ -3,7 +3,7 @@
 Two seats, the five-card game ``test-vector``, seeds ``vector/0`` and ``vector/1``: the joint key,
 one shuffle epoch (slots 0..4 become 5..9), slot 5 dealt to seat 0 and slot 6 to seat 1, slot 7
 revealed publicly, then seat 0 opens slot 5. Every message is one line of canonical JSON
-(sorted keys, no spaces) in ``vectors/deck-transcript-v1.jsonl``. After an intended change of
+(sorted keys, no spaces) in ``vectors/deck-transcript-v2.jsonl``. After an intended change of
 the protocol, regenerate it with ``python -m tests.p2p.crypto.test_crypto_vectors --write``
 (and bump the domain tag's version).
 """
@@ -24,7 +24,7 @@ from lancards.p2p.crypto.errors import PeerFaultError
 
 from .harness import Table
 
-VECTOR = Path(__file__).parent / "vectors" / "deck-transcript-v1.jsonl"
+VECTOR = Path(__file__).parent / "vectors" / "deck-transcript-v2.jsonl"
 
 
 def scenario(table: Table) -> None:
@@ -53,7 +53,7 @@ def test_transcript_matches_byte_for_byte() -> None:
     expected = VECTOR.read_bytes()
     assert data == expected, "the deck transcript changed; see this module's docstring"
     assert hashlib.sha256(data).hexdigest() == (
-        "35306d3c19099829d7d5c37e996498a370a6636a529342827096218fc91b2ba6"
+        "1393ab4f26d80e7636138ed228a3579d9c6942019b5ae7d8340d2530fe470a41"
     )
     joint_key = table.peers[1].joint_key
     assert joint_key is not None and joint_key.hex() == (
