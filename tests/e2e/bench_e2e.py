@@ -10,6 +10,10 @@
    three ``lancards join``, mDNS, no address given): wall time from the host's start to the
    last process's exit.
 
+``--deal-only N`` (issue 16's goal, "6 peers across network namespaces, start to all hands
+dealt"): N deals only, each table stopped once every hand is dealt; one JSON line with the
+median and every run.
+
 Not a test: nothing here asserts; run it by hand and copy the figures into docs/acceptance.md.
 """
 
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -53,6 +58,38 @@ def deal_and_latency(n: int, game: str, folder: Path) -> dict[str, Any]:
             **analyse(folder, n), "game_wall_s": round(wall, 2)}
 
 
+def deal_once(n: int, game: str, folder: Path) -> float:
+    """Seconds from the first of ``n`` node processes (one per namespace) starting its game to
+    the last one holding its dealt hand; the processes are stopped then."""
+    from lancards.cli.bench_net import _dealt_at, new_table, write_configs
+
+    table, seats = new_table(n, game)
+    with Lan(n) as lan:
+        listen = [(h.address, PORT) for h in lan.hosts]
+        paths = write_configs(table, seats, listen, folder)
+        procs = [lan.spawn(lan.hosts[i], lancards("node", str(path)),
+                           log=folder / f"peer{i}.log") for i, path in enumerate(paths)]
+        try:
+            deadline = time.time() + 120
+            while time.time() < deadline:
+                times = [_dealt_at(folder / f"timings{i}.jsonl") for i in range(n)]
+                if all(d is not None for _, d in times):
+                    break
+                time.sleep(0.05)
+            else:
+                raise RuntimeError("the hands were not dealt within 120 s")
+        finally:
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                try:
+                    proc.wait(10)
+                except Exception:  # noqa: BLE001 - a process that ignores SIGTERM
+                    proc.kill()
+                    proc.wait(10)
+    return max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)
+
+
 def whole_game(n: int, game: str, folder: Path) -> dict[str, Any]:
     """A whole game with ``lancards host`` and ``join`` (mDNS) across namespaces."""
     with Lan(n) as lan:
@@ -70,11 +107,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--peers", type=int, default=6, help="peers of the deal bench")
     parser.add_argument("--game", default="level8-master", help="rule set (level8-master)")
+    parser.add_argument("--deal-only", type=int, default=0, metavar="N",
+                        help="only N deals of --peers peers (start to every hand dealt)")
     args = parser.parse_args(argv)
     reason = unavailable()
     if reason is not None:
         print(f"bench_e2e: {reason}", file=sys.stderr)
         return 2
+    if args.deal_only:
+        runs = []
+        for _ in range(args.deal_only):
+            with tempfile.TemporaryDirectory(prefix="lancards-e2e-bench-") as tmp:
+                runs.append(deal_once(args.peers, args.game, Path(tmp)))
+        print(json.dumps({"bench": "e2e-deal-only", "game": args.game, "peers": args.peers,
+                          "deal_s": round(statistics.median(runs), 3),
+                          "runs": [round(x, 3) for x in runs], "machine": machine()}),
+              flush=True)
+        return 0
     for run, n in ((deal_and_latency, args.peers), (whole_game, 4)):
         with tempfile.TemporaryDirectory(prefix="lancards-e2e-bench-") as tmp:
             line = run(n, args.game, Path(tmp))
