@@ -188,6 +188,39 @@ def test_a_cached_batch_is_checked_again_for_another_author_or_key() -> None:
         assert info.value.seat == variant.seat
 
 
+def test_a_resent_batch_with_one_share_changed_is_checked_whole() -> None:
+    """Seat 0's deal batch reached seat 1; seat 0 resends it with slot 14's share forged (the
+    other two are repeats, ignored on their own): the whole batch is checked, the proof fails
+    naming seat 0, and seat 1 keeps its card."""
+    table = Table(3, 12, seed="resend")
+    table.run_initial()
+    for peer in table.peers:
+        peer.request_private([12, 13, 14], 1)
+    honest = table.peers[0].make_shares(1)
+    assert honest is not None
+    table.deliver(0, honest, [1])
+    table.deliver(2, table.peers[2].make_shares(1), [1])
+    card = table.peers[1].card(14)
+    assert card is not None
+    bad = copy.deepcopy(honest)
+    bad["shares"][2]["share"] = mul_base(9).hex()
+    with pytest.raises(ProofError) as info:
+        table.peers[1].accept(0, wire(bad))
+    assert (info.value.seat, info.value.proof) == (0, SHARE_PROOF)
+    table.peers[1].accept(0, wire(honest))  # an identical repeat changes nothing
+    assert table.peers[1].card(14) == card
+
+
+def test_an_opening_with_a_slot_twice_in_a_batch_is_malformed() -> None:
+    table = dealt_table()
+    bad = copy.deepcopy(table.peers[1].make_open(12))
+    bad["batches"][1]["shares"].append(dict(bad["batches"][1]["shares"][0]))
+    for seat in (0, 2):
+        with pytest.raises(InvalidMessageError, match="a slot appears twice") as info:
+            table.peers[seat].accept(1, wire(bad))
+        assert info.value.seat == 1
+
+
 def test_an_opening_with_a_seats_batch_twice_is_refused() -> None:
     table = dealt_table()
     message = table.peers[1].make_open(12)
@@ -356,7 +389,10 @@ def test_a_leave_before_the_gathered_cards_are_shuffled_keeps_them_hidden() -> N
     are gathered (no longer in the hand, not yet shuffled), and seat 1 leaves with an empty hand
     (Level 8, ruling L8-12 then D-1), publishing its shares of every hidden slot outside its
     hand, 13 and 14 included. Before batching, only all other seats together could then open
-    them; now ANY seat (or anyone with the record) can, with no help."""
+    them; now ANY seat (or anyone with the record) can, with no help. A rescue of a vanished
+    seat in the same window does the same (its rescue shares add up to the same share). Seen
+    end to end in a seeded level8 game of 4 bot peers: a leave during the round-end shuffle let
+    an observer replaying the record decrypt the leaver's gathered card."""
     table = dealt_table()
     opening = table.peers[1].make_open(12)
     table.deliver(1, opening)
