@@ -274,7 +274,8 @@ class DeckCoordinator(Departures):
         Raises:
             DeckUsageError: no joint key yet, an epoch already running, an empty or repeated
                 list, an unknown slot, an open card given for a hidden slot or out of range,
-                shares still owed for an input slot, or a new slot id already in use.
+                shares still owed for an input slot, or a new slot id already used (now or by an
+                earlier slot: ids are never reused).
         """
         joint_key = self.joint_key
         if joint_key is None:
@@ -306,7 +307,9 @@ class DeckCoordinator(Departures):
                 raise DeckUsageError(f"slot {slot} is unknown; give its card in open_cards")
             inputs.append(open_encryption(points[card], joint_key))
         new_slots = range(first_new_slot, first_new_slot + len(slots))
-        clash = [s for s in new_slots if s in self._table.slots and s not in slots]
+        # never reuse an id (an input's or a dropped slot's): a batch of shares proven on the
+        # old b may still be forwarded in an opening, and is checked against that b
+        clash = [s for s in new_slots if s in self._table.bases]
         if clash or first_new_slot < 0:
             raise DeckUsageError(f"new slot ids {clash[:5] or [first_new_slot]} are not free")
         self._epoch_number += 1
