@@ -16,7 +16,7 @@ import pytest
 from lancards.p2p.crypto.coordinator import DeckCoordinator
 from lancards.p2p.crypto.deck import EpochComplete, ShuffleVerified
 from lancards.p2p.crypto.elgamal import Ciphertext, card_points, open_encryption
-from lancards.p2p.crypto.errors import DeckUsageError, ProofError
+from lancards.p2p.crypto.errors import ProofError
 from lancards.p2p.crypto.group import ORDER, SeededRandomBytes, mul_base
 from lancards.p2p.crypto.shuffle import (
     ShuffleProof,
