@@ -189,6 +189,11 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._secret_saved = secret_key is not None
         self._replaying = False
         self.pipeline = pipeline and me is not None  # an auditor checks each proof at once
+        self.checks_when_idle = False
+        """Set by a driver that calls :meth:`verify_deferred` whenever it is idle (as
+        :class:`~lancards.p2p.node.PeerNode` does): then this seat's decryption shares of a
+        completed epoch wait for those calls, so its last shuffle entry leaves first; else
+        the remaining proofs are checked at once before the first share."""
         self.progress = ""
         self.peer_has: dict[Seat, int] = {}
         """The record length each peer reported in its last ``record.sync`` (a resumed peer is
@@ -320,8 +325,9 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
     def verify_deferred(self, limit: int | None = 1) -> list[Output]:
         """Check up to ``limit`` (``None``: all) proofs of shuffle taken in unchecked, oldest
         first (about 0.35 ms per card each). Call it when idle: a shuffler's output went on to
-        the next shuffler before its proof was checked, and every proof of the epoch is checked
-        at the latest before the epoch's last shuffle entry is hashed, so this only moves the
+        the next shuffler before its proof was checked, and every proof of an epoch is checked
+        at the latest before this seat makes a decryption share of its cards (with
+        :attr:`checks_when_idle`, the shares wait for these calls), so this only moves the
         work off the critical path. A failing proof halts the table naming its prover (a
         ``cheat`` notice with the prover's signed shuffle entry as evidence). Never raises."""
         self._verify_deferred(limit)
@@ -334,6 +340,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
             except ProofError as exc:
                 self._deferred_failed(self._deferred_error(exc))
             self._take_deck_events()
+            if not self.deck.checks_due and not self._replaying:
+                self._advance()  # what waited for the checks (checks_when_idle)
 
     def chat(self, text: str) -> list[Output]:
         """Send a chat line (at most 200 characters) to every other peer."""
@@ -489,11 +497,11 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
             self._apply_rescue(author, payload)
             return
         if isinstance(payload, ShufflePayload) and self.pipeline:
-            # Pipelined: the output is the next shuffler's input at once; the proof is checked
-            # while waiting (verify_deferred) and at the latest here, before the epoch's last
-            # shuffle entry is hashed (docs/mental-poker.md, "Pipelined shuffles").
+            # Pipelined: the output is the next shuffler's input at once, and the epoch
+            # completes with its last shuffle; the proofs are checked while waiting
+            # (verify_deferred) and at the latest before this seat makes any decryption share
+            # (docs/mental-poker.md, "Pipelined shuffles").
             self.deck.accept(author, payload.msg, defer_proof=True)
-            self._check_epoch_proofs()
             self._take_deck_events()
             return
         if not isinstance(payload, ActionPayload):

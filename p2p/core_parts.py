@@ -128,6 +128,7 @@ class CoreParts:
     _secret_saved: bool
     _replaying: bool
     pipeline: bool
+    checks_when_idle: bool
     progress: str
     peer_has: dict[Seat, int]
 
@@ -213,18 +214,16 @@ class CoreParts:
     # Helpers.
 
     def _check_epoch_proofs(self) -> None:
-        """Check every deferred proof of shuffle when only they keep the running epoch from
-        completing: called before the state hash of the epoch's last shuffle entry is computed
-        (received or made), so the epoch completes at the same record position on every peer
-        and no decryption share of its cards exists before every proof verified.
+        """Check every deferred proof of shuffle of a completed epoch (before this seat makes a
+        decryption share: no share of its cards exists before every proof verified).
 
         Raises:
             DeferredProofError: a proof fails; names its prover and the prover's entry.
         """
-        if not self.deck.awaiting_checks:
+        if not self.deck.checks_due:
             return
         try:
-            self.deck.check_deferred()
+            self.deck.check_deferred(due_only=True)
         except ProofError as exc:
             raise self._deferred_error(exc) from exc
 

@@ -15,7 +15,6 @@ from lancards.p2p.core_parts import (
     FUTURE_PER_AUTHOR,
     FUTURE_WINDOW,
     CoreParts,
-    DeferredProofError,
     Persist,
     Send,
 )
@@ -161,9 +160,6 @@ class Inbound(CoreParts):
             self.record.append(entry, self._validator(link), link=link)
         except EquivocationError:
             self._found_equivocation(self.record.evidence[-1])
-            return
-        except DeferredProofError as exc:
-            self._deferred_failed(exc)  # the prover of an earlier shuffle, not this author
             return
         except RecordError as exc:
             if exc.reason in (Reason.REPLAYED, Reason.OUT_OF_ORDER, Reason.BROKEN_CHAIN):

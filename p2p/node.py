@@ -143,6 +143,7 @@ class PeerNode:
         on_change: Callable[[], None] | None = None,
     ) -> None:
         self.core = core
+        core.checks_when_idle = True  # run() checks pipelined proofs while idle
         self.mesh = mesh
         self.store = store
         self.on_change = on_change

@@ -89,6 +89,18 @@ class Outbound(CoreParts):
     def _advance(self) -> None:
         """Append every entry this seat owes now, and send the private shares it owes."""
         while not self._halted and not self._replaying:
+            if self.deck.checks_due:
+                # An epoch completed with proofs of shuffle unchecked: none of its cards'
+                # shares may leave before they are. A node checks them while idle (its
+                # last shuffle entry leaves first); other drivers check them here.
+                if self.checks_when_idle:
+                    return
+                try:
+                    self._check_epoch_proofs()
+                except DeferredProofError as exc:
+                    self._deferred_failed(exc)
+                    return
+                self._take_deck_events()
             self._send_owed_private()
             self._prepare_chance()
             expected = self._writing_turn()
@@ -143,11 +155,6 @@ class Outbound(CoreParts):
         if kind is EntryKind.SHUFFLE:
             self.progress = f"shuffle {self.seat + 1} of {self.n}, proving"
             message = self.deck.make_shuffle()
-            try:
-                self._check_epoch_proofs()  # this seat's shuffle was the epoch's last
-            except DeferredProofError as exc:
-                self._deferred_failed(exc)
-                return None
             self._take_deck_events()
             return {"t": EntryKind.SHUFFLE.value, "msg": message}
         if kind is EntryKind.SHARES:

@@ -26,7 +26,8 @@ the coordinator's state unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from lancards.p2p.crypto.deck import (
@@ -82,8 +83,18 @@ class _Epoch:
     first_new_slot: SlotId
     current: list[Ciphertext]
     turn: Seat = 0
-    # Shuffles taken in before their proof was checked (pipelining): (prover, inputs, message).
-    unchecked: list[tuple[Seat, list[Ciphertext], ShuffleMessage]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Unchecked:
+    """A shuffle taken in before its proof was checked (pipelining), with what checking it
+    needs: its epoch, prover, inputs and the joint key it re-encrypted under."""
+
+    epoch: int
+    prover: Seat
+    inputs: list[Ciphertext]
+    message: ShuffleMessage
+    joint_key: Point
 
 
 OBSERVER = -2
@@ -126,6 +137,7 @@ class DeckCoordinator(Departures):
         self._keys = KeyPhase(params, seat, self._secret, random_bytes)
         self._epoch_number = 0
         self._epoch: _Epoch | None = None
+        self._unchecked: list[_Unchecked] = []  # oldest first
         self._prepared: tuple[int, PreparedShuffle] | None = None  # (epoch, offline phase)
         self._escrow: dict[Seat, dict[Seat, Point]] = {}  # dealer -> holder -> part commitment
         self._parts: dict[Seat, int] = {}  # dealer -> this seat's part of its key share
@@ -140,6 +152,7 @@ class DeckCoordinator(Departures):
             random_bytes,
             self._events,
             lambda: self.epoch,
+            partial(self.check_deferred, due_only=True),  # no share before the proofs
         )
 
     # -----------------------------------------------------------------------------------------
@@ -387,7 +400,8 @@ class DeckCoordinator(Departures):
                 epoch=epoch.number,
             )
         if defer_proof:
-            epoch.unchecked.append((sender, epoch.current, message))
+            self._unchecked.append(_Unchecked(epoch.number, sender, epoch.current, message,
+                                              joint_key))
         else:
             check_shuffle_proof(
                 self._context(epoch.number, sender),
@@ -401,47 +415,46 @@ class DeckCoordinator(Departures):
 
     @property
     def deferred_proofs(self) -> int:
-        """How many proofs of shuffle of the running epoch wait for :meth:`check_deferred`."""
-        return 0 if self._epoch is None else len(self._epoch.unchecked)
+        """How many proofs of shuffle taken in with ``defer_proof`` wait for
+        :meth:`check_deferred` (of the running epoch or of completed ones)."""
+        return len(self._unchecked)
 
     @property
-    def awaiting_checks(self) -> bool:
-        """Whether every shuffle of the running epoch is in and only deferred proofs keep it
-        from completing (then :meth:`check_deferred` must run before the epoch's last entry is
-        hashed: the epoch completes at the same record position on every peer)."""
-        epoch = self._epoch
-        return (epoch is not None and bool(epoch.unchecked)
-                and epoch.turn >= self.params.n_seats)
+    def checks_due(self) -> bool:
+        """Whether a completed epoch has proofs still unchecked: no decryption share may be
+        made until :meth:`check_deferred` has checked them (making one checks them first)."""
+        running = None if self._epoch is None else self._epoch.number
+        return any(u.epoch != running for u in self._unchecked)
 
-    def check_deferred(self, limit: int | None = None) -> int:
+    def check_deferred(self, limit: int | None = None, *, due_only: bool = False) -> int:
         """Check proofs of shuffle taken in with ``defer_proof``, oldest first.
 
         Args:
             limit: check at most this many (``None``: all of them).
+            due_only: only those of completed epochs (:attr:`checks_due`), not the running
+                one's (what must be checked before a decryption share is made).
 
         Returns:
-            The number checked. When the last shuffle of the epoch is in and every proof is
-            checked, the epoch completes (:class:`~lancards.p2p.crypto.deck.EpochComplete`).
+            The number checked.
 
         Raises:
-            ProofError: a proof fails; names the prover and the epoch. The epoch can then never
-                complete: the peer layer names the prover a cheater and halts.
+            ProofError: a proof fails; names the prover and the epoch. No decryption share of
+                its epoch's cards can then be made: the peer layer names the prover a cheater
+                and halts.
         """
-        epoch = self._epoch
-        joint_key = self.joint_key
-        if epoch is None or joint_key is None:
-            return 0
         done = 0
-        while epoch.unchecked and (limit is None or done < limit):
-            prover, inputs, message = epoch.unchecked[0]
+        running = None if self._epoch is None else self._epoch.number
+        while self._unchecked and (limit is None or done < limit):
+            item = self._unchecked[0]
+            if due_only and item.epoch == running:
+                break  # the running epoch's (always the newest): not due yet
             check_shuffle_proof(
-                self._context(epoch.number, prover), inputs, message.outputs, message.proof,
-                joint_key,
+                self._context(item.epoch, item.prover), item.inputs, item.message.outputs,
+                item.message.proof, item.joint_key,
             )
-            epoch.unchecked.pop(0)
-            self._events.append(ShuffleVerified(epoch.number, prover))
+            self._unchecked.pop(0)
+            self._events.append(ShuffleVerified(item.epoch, item.prover))
             done += 1
-        self._complete_if_done(epoch)
         return done
 
     def _advance(self, epoch: _Epoch, outputs: list[Ciphertext]) -> None:
@@ -451,7 +464,7 @@ class DeckCoordinator(Departures):
         self._complete_if_done(epoch)
 
     def _complete_if_done(self, epoch: _Epoch) -> None:
-        if epoch.turn < self.params.n_seats or epoch.unchecked or self._epoch is not epoch:
+        if epoch.turn < self.params.n_seats or self._epoch is not epoch:
             return
         new_slots = self._table.replace(
             epoch.input_slots, epoch.first_new_slot, epoch.current, epoch.number
@@ -465,6 +478,8 @@ class DeckCoordinator(Departures):
         if epoch is not None:
             self._epoch = None
             self._events.append(EpochAbandoned(epoch.number, seat))
+            # Its shuffles are dropped unused: their proofs no longer matter.
+            self._unchecked = [u for u in self._unchecked if u.epoch != epoch.number]
         self._prepared = None
 
     # -----------------------------------------------------------------------------------------

@@ -78,6 +78,8 @@ class SlotTable:
         random_bytes: the source of the proofs' nonces.
         events: where to append events.
         current_epoch: the coordinator's epoch, named in errors about unknown slots.
+        before_shares: called before any decryption share is made (the coordinator checks
+            the proofs of shuffle still unchecked there; it raises ``ProofError`` on a bad one).
     """
 
     def __init__(
@@ -89,6 +91,7 @@ class SlotTable:
         random_bytes: RandomBytes,
         events: list[DeckEvent],
         current_epoch: Callable[[], int],
+        before_shares: Callable[[], object] | None = None,
     ) -> None:
         self.params = params
         self.seat = seat
@@ -98,6 +101,7 @@ class SlotTable:
         self._random = random_bytes
         self._events = events
         self._current_epoch = current_epoch
+        self._before_shares = before_shares
         self.slots: dict[SlotId, Slot] = {}
         self.bases: dict[SlotId, tuple[int, Point]] = {}
         """Every slot ever made, dropped ones too: its epoch and the ``b`` its shares are of (a
@@ -218,6 +222,8 @@ class SlotTable:
         bases = [(slot, self.bases[slot][1]) for slot in slots]
         if not bases:
             return SharesMessage(self.seat, recipient, (), None)
+        if self._before_shares is not None:
+            self._before_shares()
         epoch = max(self.bases[slot][0] for slot, _ in bases)
         shares, proof = prove_shares(
             self._context(epoch, self.seat),

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -84,7 +85,7 @@ def deal_once(n: int, game: str, folder: Path) -> float:
             for proc in procs:
                 try:
                     proc.wait(10)
-                except Exception:  # noqa: BLE001 - a process that ignores SIGTERM
+                except subprocess.TimeoutExpired:  # a process that ignores SIGTERM
                     proc.kill()
                     proc.wait(10)
     return max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)

@@ -16,7 +16,7 @@ import pytest
 from lancards.p2p.crypto.coordinator import DeckCoordinator
 from lancards.p2p.crypto.deck import EpochComplete, ShuffleVerified
 from lancards.p2p.crypto.elgamal import Ciphertext, card_points, open_encryption
-from lancards.p2p.crypto.errors import DeckUsageError, ProofError
+from lancards.p2p.crypto.errors import ProofError
 from lancards.p2p.crypto.group import ORDER, SeededRandomBytes, mul_base
 from lancards.p2p.crypto.shuffle import (
     ShuffleProof,
@@ -75,48 +75,53 @@ def _pipelined_epoch(table: Table, tamper_seat: int | None = None) -> None:
         table.collect()
 
 
-def test_pipelined_epoch_completes_only_after_every_proof_is_checked() -> None:
+def test_a_pipelined_epoch_completes_and_its_shares_wait_for_every_proof() -> None:
     pipelined, plain = Table(3, 8, seed="pipe"), Table(3, 8, seed="pipe")
     _pipelined_epoch(pipelined)
     plain.run_keys()
     plain.run_shuffle(range(8), 8, {s: s for s in range(8)})
-    # Seat 2 shuffled last: it has the proofs of seats 0 and 1 still to check.
+    # Seat 2 shuffled last: it has the proofs of seats 0 and 1 still to check, yet the epoch
+    # completed with its last shuffle on every seat (the same record position everywhere).
     assert [p.deferred_proofs for p in pipelined.peers] == [2, 2, 2]
-    assert not any(isinstance(e, EpochComplete) for e in pipelined.events[2])
-    with pytest.raises(DeckUsageError):
-        pipelined.peers[2].request_private([8], 0)  # slot 8 does not exist before completion
+    assert all(p.checks_due for p in pipelined.peers)
     for seat in pipelined.seats:
-        assert pipelined.peers[seat].check_deferred(limit=1) == 1
-        assert pipelined.peers[seat].check_deferred() == 1
-    pipelined.collect()
-    for seat in pipelined.seats:
-        verified = [e.seat for e in pipelined.events[seat] if isinstance(e, ShuffleVerified)]
-        assert sorted(verified) == [0, 1, 2]
         assert [e.epoch for e in pipelined.events[seat] if isinstance(e, EpochComplete)] == [1]
     # The same cards in the same places as without pipelining.
     for seat in pipelined.seats:
         assert ([pipelined.peers[seat].ciphertext(s) for s in range(8, 16)]
                 == [plain.peers[seat].ciphertext(s) for s in range(8, 16)])
+    # Making a share checks what is due first: seat 1's shares for seat 0 check both proofs.
+    for peer in pipelined.peers:
+        peer.request_private([8, 9], 0)
+    shares = pipelined.peers[1].make_shares(0)
+    assert shares is not None and pipelined.peers[1].deferred_proofs == 0
+    pipelined.peers[0].accept(1, wire(shares))
+    verified = [e.seat for e in pipelined.peers[1].take_events() if isinstance(e, ShuffleVerified)]
+    assert sorted(verified) == [0, 2]
     pipelined.deal({0: [8, 9], 1: [10], 2: [11]})
     plain.deal({0: [8, 9], 1: [10], 2: [11]})
     assert [pipelined.peers[0].card(s) for s in (8, 9)] == [plain.peers[0].card(s) for s in (8, 9)]
+    assert all(p.deferred_proofs == 0 for p in pipelined.peers)
 
 
-def test_a_bad_proof_found_late_names_its_prover_and_the_epoch_never_completes() -> None:
+def test_a_bad_proof_found_late_names_its_prover_and_no_share_is_made() -> None:
     table = Table(3, 8, seed="pipe")
     _pipelined_epoch(table, tamper_seat=1)
     for seat in (0, 2):
         peer: DeckCoordinator = table.peers[seat]
+        peer.request_private([8], (seat + 1) % 3)
         if seat == 2:
             assert peer.check_deferred(limit=1) == 1  # seat 0's proof is fine
         with pytest.raises(ProofError) as info:
-            peer.check_deferred()
+            peer.make_shares((seat + 1) % 3)  # the check before any share finds it
         assert (info.value.seat, info.value.epoch) == (1, 1)
-        # Seat 1's (failed) proof stays first in line, and the one after it unchecked.
+        # Seat 1's (failed) proof stays first in line, and the one after it unchecked; no
+        # share was made.
         assert peer.deferred_proofs == (2 if seat == 0 else 1)
-        with pytest.raises(DeckUsageError):
-            peer.request_private([8], seat)
-        assert not any(isinstance(e, EpochComplete) for e in peer.take_events())
+        assert any(d.kind == "shares" and d.seat == seat and d.slots == (8,)
+                   for d in peer.debts())
+        with pytest.raises(ProofError):
+            peer.check_deferred()
 
 
 def _proof_of_shuffle(n: int = 12) -> tuple[list[Ciphertext], list[Ciphertext], ShuffleProof]:
