@@ -371,6 +371,14 @@ class Game(Protocol[S, A]):
         ``seat in game.left_seats(state)`` asks whether ``seat`` has left."""
         ...
 
+    def leaving_slots(self, state: S, seat: Seat) -> tuple[SlotId, ...]:
+        """The slots that go out of play face down with ``seat`` if it leaves now (ruling
+        D-1): its hand, and whatever else only it knows that is still hidden (Level 8: the
+        cards of its hand gathered at a round end and not yet shuffled). The peer layer never
+        publishes the leaver's decryption share of these (``docs/mental-poker.md``, "Leaving
+        for good"); ``apply`` of the leave takes exactly these out of play."""
+        ...
+
     def bot(self) -> Bot[S, A]:
         """A new instance of the game's standard bot."""
         ...

@@ -94,8 +94,11 @@ class Departure(CoreParts):
         return self._flush()
 
     def _hand(self, seat: Seat) -> tuple[SlotId, ...]:
-        """``seat``'s hand as the engine knows it (the same at every peer)."""
-        return tuple(self._state.hands[seat])
+        """What goes out of play with ``seat`` as the engine knows it (the same at every
+        peer): its hand, and what else only it knows (``Game.leaving_slots``). Its share of
+        these is never published, so the batches it forwarded in openings never complete
+        a hidden card's shares."""
+        return tuple(self.game.leaving_slots(self._state, seat))
 
     def _make_leave(self) -> dict[str, Any]:
         """This seat's leave payload (applied here as every peer applies it)."""

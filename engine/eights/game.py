@@ -411,6 +411,11 @@ class EightsGame:
         """The seats that left the table for good, in the order they left (ruling D-2)."""
         return state.left
 
+    def leaving_slots(self, state: EightsState, seat: Seat) -> tuple[SlotId, ...]:
+        """Its hand (D-1: the round is abandoned and dealt again from a fresh deck, so no
+        other card it knows stays in play)."""
+        return tuple(state.hands[seat])
+
     def invariant_violations(self, state: EightsState) -> list[str]:
         """Every broken invariant; empty when sound (every card in exactly one place...)."""
         return invariant_violations(state)

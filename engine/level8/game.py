@@ -24,7 +24,7 @@ from lancards.engine.core import (
     SlotId,
     seat_bit,
 )
-from lancards.engine.level8 import steps
+from lancards.engine.level8 import leaving, steps
 from lancards.engine.level8.actions import (
     Action,
     Add,
@@ -299,6 +299,10 @@ class Level8Game:
     def left_seats(self, state: Level8State) -> tuple[Seat, ...]:
         """The seats that left the table for good, in the order they left (ruling D-2)."""
         return state.left
+
+    def leaving_slots(self, state: Level8State, seat: Seat) -> tuple[SlotId, ...]:
+        """Its hand and its gathered, not yet shuffled cards (D-1; ``leaving.leaving_slots``)."""
+        return leaving.leaving_slots(state, seat)
 
     def invariant_violations(self, state: Level8State) -> list[str]:
         """Every card in exactly one place; the deck complete; known identities consistent."""

@@ -2,15 +2,28 @@
 
 from __future__ import annotations
 
-from lancards.engine.core import Leave, SlotId
+from lancards.engine.core import Leave, Seat, SlotId, seat_bit
 from lancards.engine.level8.state import Level8State, Phase, set_at
 from lancards.engine.level8.steps import fail, malformed, new_round, next_turn
+
+
+def leaving_slots(state: Level8State, seat: Seat) -> tuple[SlotId, ...]:
+    """The slots that go out of play with ``seat`` (D-1): its hand (kept cards included) and,
+    between a round's end and its shuffle, the cards of its hand that were gathered and that
+    only it knows (``known`` is its bit alone). Those were its hand a moment ago; taking them
+    out keeps them secret, since the peer layer would otherwise publish the leaver's share of
+    them (``docs/mental-poker.md``, "Leaving for good"). Hand first, then gathered, in order."""
+    hand = tuple(state.hands[seat])
+    mine = seat_bit(seat)
+    return hand + tuple(s for s in state.gathered
+                        if s not in hand and state.known.get(s) == mine)
 
 
 def do_leave(state: Level8State, action: Leave) -> Level8State:
     """Seat ``action.seat`` leaves for good, at any moment (rulings D-1 to D-4).
 
-    D-1: the hand (kept cards included) goes out of play face down into ``state.out``: never
+    D-1: the hand (kept cards included) goes out of play face down into ``state.out``, with
+    the cards of it gathered at a round end and not yet shuffled (:func:`leaving_slots`): never
     gathered, shuffled or revealed again (no chance request ever names one of its slots; the
     peer layer relies on it); the cards in front (Master "I'll keep that!", Skip cards, also a
     Skip aimed at the leaver: D-4) are gathered as at a round end; the discard pile and the
@@ -35,10 +48,11 @@ def do_leave(state: Level8State, action: Leave) -> Level8State:
     empty: tuple[SlotId, ...] = ()
     shown = set_at(state.shown, seat, empty) if state.shown else state.shown
     kept = set_at(state.kept, seat, empty) if state.kept else state.kept
+    leaving = leaving_slots(state, seat)
     state = state.evolve(
-        left=(*state.left, seat), out=(*state.out, state.hands[seat]),
+        left=(*state.left, seat), out=(*state.out, leaving),
         hands=set_at(state.hands, seat, empty), in_front=set_at(state.in_front, seat, empty),
-        gathered=(*state.gathered, *state.in_front[seat]),
+        gathered=(*(s for s in state.gathered if s not in leaving), *state.in_front[seat]),
         owed=tuple(s for s in state.owed if s != seat),
         show_queue=tuple(s for s in state.show_queue if s != seat),
         keep_queue=tuple(s for s in state.keep_queue if s != seat),

@@ -65,6 +65,27 @@ def test_d1_hand_goes_out_of_play_face_down():
     assert G.invariant_violations(state) == []
 
 
+def test_d1_at_a_round_end_the_gathered_cards_only_the_leaver_knows_go_out_with_it():
+    """Between a round's end and its shuffle the leaver's former hand is gathered, still
+    hidden and known to it alone: those cards go out of play with it (not shuffled again), so
+    the peer layer never publishes its share of them; the gathered public cards stay."""
+    from lancards.engine.level8.steps import new_round
+
+    before = table()
+    hand = before.hands[1]
+    state = new_round(before)
+    assert state.phase is Phase.SHUFFLE and set(hand) <= set(state.gathered)
+    assert G.leaving_slots(state, 1) == hand
+    assert G.leaving_slots(state, 0) == before.hands[0]
+    state = act(state, "1: leave")
+    assert state.out == (hand,) and not set(hand) & set(state.gathered)
+    assert len(state.gathered) == len(new_round(before).gathered) - len(hand)
+    assert all(state.known[s] == seat_bit(1) for s in hand)
+    request = G.chance_request(state)
+    assert isinstance(request, ShuffleRequest) and not set(hand) & set(request.slots)
+    assert G.invariant_violations(state) == []
+
+
 def test_d1_cards_in_front_are_gathered_the_discard_pile_and_melds_stay():
     state = act(table(), "1: leave")
     assert names(state, state.gathered) == ["KEEP"] and state.in_front[1] == ()

@@ -55,6 +55,12 @@ def _moment(name: str, core: GameCore) -> bool:
         return _phase(core) == "skipped" and seat == actor
     if name == "mid-trick":
         return bool(getattr(state, "trick", ())) and seat == actor
+    if name == "gather":  # between a round's end and its shuffle, with cards of its hand
+        # gathered that only it knows (Level 8): they go out with it, unpublished
+        if actor != CHANCE or not isinstance(core.game.chance_request(state), ShuffleRequest):
+            return False
+        mine = 1 << seat
+        return any(state.known.get(s) == mine for s in getattr(state, "gathered", ()))
     if name == "shuffle":  # its leave comes after an earlier seat's shuffle of the epoch
         if actor != CHANCE or not isinstance(core.game.chance_request(state), ShuffleRequest):
             return False
@@ -119,7 +125,7 @@ def leaver_hands(core: GameCore) -> list[tuple[int, int, set[int]]]:
     for entry in core.record.entries:
         if entry.payload["t"] == EntryKind.LEAVE:
             seat = entry.payload["seat"]
-            hidden = {s for s in observer.state.hands[seat]
+            hidden = {s for s in observer.game.leaving_slots(observer.state, seat)
                       if observer.deck.ciphertext(s) is not None}
             found.append((entry.seq, seat, hidden))
         observer.record.append(entry, observer.validator("test"))
@@ -177,6 +183,9 @@ CASES = [
     ("level8-master", 3, ["special", "turn"], "take"),
     ("level8", 4, ["skip", "shuffle", "turn"], "skip"),
     ("eights", 4, ["mid-trick", "shuffle"], "trick"),
+    # a leave between a round's end and its shuffle: the cards of the leaver's hand gathered
+    # there go out of play with it, never published (Game.leaving_slots)
+    ("level8", 4, ["gather", "turn"], "g1"),
 ]
 
 

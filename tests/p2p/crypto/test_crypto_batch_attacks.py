@@ -380,28 +380,24 @@ def test_rescue_shares_proven_against_the_wrong_commitment_or_vanished_seat() ->
 # Privacy of the batches an opening forwards.
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known weakness of forwarding whole batches: a leaver's non-kept round-end cards "
-    "(gathered, not yet shuffled) become public to every seat"))
 def test_a_leave_before_the_gathered_cards_are_shuffled_keeps_them_hidden() -> None:
     """Seat 1 was dealt slots 12, 13, 14 (one batch per seat) and opened slot 12 (a discard),
     forwarding seat 0's and seat 2's shares of 13 and 14 to everyone. The round ends: 13 and 14
-    are gathered (no longer in the hand, not yet shuffled), and seat 1 leaves with an empty hand
-    (Level 8, ruling L8-12 then D-1), publishing its shares of every hidden slot outside its
-    hand, 13 and 14 included. Before batching, only all other seats together could then open
-    them; now ANY seat (or anyone with the record) can, with no help. A rescue of a vanished
-    seat in the same window does the same (its rescue shares add up to the same share). Seen
-    end to end in a seeded level8 game of 4 bot peers: a leave during the round-end shuffle let
-    an observer replaying the record decrypt the leaver's gathered card."""
+    are gathered (no longer in the hand, not yet shuffled), and seat 1 leaves. Had it published
+    its shares of 13 and 14, anyone with the record could open them (this test decrypted card
+    7 that way before the fix). They go out of play with it instead (``Game.leaving_slots``,
+    Level 8: gathered cards only it knows): its leave carries no share of them and nobody can
+    open them. Whole games: ``tests/p2p/test_leave.py``, moment "gather"."""
     table = dealt_table()
     opening = table.peers[1].make_open(12)
     table.deliver(1, opening)
-    leave = table.peers[1].make_leave([])
+    leave = table.peers[1].make_leave([13, 14])  # what the engine takes out with it
+    assert {item["slot"] for item in leave["shares"]} & {13, 14} == set()
     slot = 13
     shares = [decode_point(bytes.fromhex(item["share"]))
               for batch in (*opening["batches"], leave) for item in batch["shares"]
               if item["slot"] == slot and (batch is leave or batch["seat"] != 1)]
-    assert len(shares) == 3  # seat 0's and seat 2's (forwarded), seat 1's (its leave)
+    assert len(shares) == 2  # seat 0's and seat 2's (forwarded); seat 1's never leaves it
     ciphertext = table.peers[0].ciphertext(slot)
     assert ciphertext is not None
     points = {p.encode(): i for i, p in enumerate(card_points(GAME, 12))}
