@@ -144,9 +144,22 @@ def _dealt_at(path: Path) -> tuple[float | None, float | None]:
     return started, dealt
 
 
-def deal_once(n: int, game: str, folder: Path, pipeline: bool) -> float:
+def deal_cpu(folder: Path, n: int) -> float:
+    """The median over ``n`` peers of the CPU seconds each spent from starting its game to
+    holding its dealt hand (the ``cpu`` of its timings lines)."""
+    spent: list[float] = []
+    for i in range(n):
+        marks = [json.loads(x) for x in (folder / f"timings{i}.jsonl").read_text().splitlines()
+                 if x.strip()]
+        start = float(next(m["cpu"] for m in marks if m.get("started")))
+        spent.append(float(next(m["cpu"] for m in marks if m.get("dealt"))) - start)
+    return float(statistics.median(spent))
+
+
+def deal_once(n: int, game: str, folder: Path, pipeline: bool) -> tuple[float, float]:
     """Start ``n`` peer processes, wait until every one holds its dealt hand, stop them:
-    seconds from the first start to the last dealt hand."""
+    seconds from the first start to the last dealt hand, and the median CPU seconds of a peer
+    to its dealt hand (:func:`deal_cpu`)."""
     table, seats = new_table(n, game)
     paths = write_configs(table, seats, [("127.0.0.1", p) for p in free_ports(n)], folder)
     procs = [subprocess.Popen([sys.executable, "-c", "import sys; from lancards.cli.bench_net "
@@ -173,19 +186,25 @@ def deal_once(n: int, game: str, folder: Path, pipeline: bool) -> float:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(10)
-    return max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)
+    wall = max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)
+    return wall, deal_cpu(folder, n)
 
 
 def deal_only(n: int, game: str, repeats: int) -> dict[str, Any]:
     """``repeats`` deals pipelined and ``repeats`` checked on arrival, alternating."""
     got: dict[bool, list[float]] = {True: [], False: []}
+    cpu: dict[bool, list[float]] = {True: [], False: []}
     for _ in range(repeats):
         for pipeline in (True, False):
             with tempfile.TemporaryDirectory(prefix="lancards-bench-") as tmp:
-                got[pipeline].append(deal_once(n, game, Path(tmp), pipeline))
+                wall, spent = deal_once(n, game, Path(tmp), pipeline)
+                got[pipeline].append(wall)
+                cpu[pipeline].append(spent)
     return {"bench": "net-deal", "game": game, "peers": n, "runs": repeats,
             "deal_s_pipelined": round(statistics.median(got[True]), 3),
             "deal_s_checked_on_arrival": round(statistics.median(got[False]), 3),
+            "peer_cpu_ms_pipelined": round(1000 * statistics.median(cpu[True]), 1),
+            "peer_cpu_ms_checked_on_arrival": round(1000 * statistics.median(cpu[False]), 1),
             "all_pipelined": [round(x, 3) for x in got[True]],
             "all_checked": [round(x, 3) for x in got[False]]}
 

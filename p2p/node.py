@@ -238,9 +238,11 @@ class PeerNode:
         await self._changed.wait()
 
     def _timing(self, item: dict[str, object]) -> None:
-        """Append a timestamped line to the timings file (benchmarks only)."""
+        """Append a line to the timings file (benchmarks only): wall time ``t`` (seconds since
+        the epoch) and this process's CPU time ``cpu`` (seconds)."""
         assert self.timings is not None
-        self.timings.write(json.dumps({**item, "t": time.time()}) + "\n")
+        self.timings.write(json.dumps({**item, "t": time.time(), "cpu": time.process_time()})
+                           + "\n")
         self.timings.flush()  # read while the peer runs (lancards bench resume)
 
     def submit(self, action: object) -> None:

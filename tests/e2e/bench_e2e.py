@@ -59,10 +59,11 @@ def deal_and_latency(n: int, game: str, folder: Path) -> dict[str, Any]:
             **analyse(folder, n), "game_wall_s": round(wall, 2)}
 
 
-def deal_once(n: int, game: str, folder: Path) -> float:
+def deal_once(n: int, game: str, folder: Path) -> tuple[float, float]:
     """Seconds from the first of ``n`` node processes (one per namespace) starting its game to
-    the last one holding its dealt hand; the processes are stopped then."""
-    from lancards.cli.bench_net import _dealt_at, new_table, write_configs
+    the last one holding its dealt hand (the processes are stopped then), and the median CPU
+    seconds of a peer to its dealt hand."""
+    from lancards.cli.bench_net import _dealt_at, deal_cpu, new_table, write_configs
 
     table, seats = new_table(n, game)
     with Lan(n) as lan:
@@ -88,7 +89,8 @@ def deal_once(n: int, game: str, folder: Path) -> float:
                 except subprocess.TimeoutExpired:  # a process that ignores SIGTERM
                     proc.kill()
                     proc.wait(10)
-    return max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)
+    wall = max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)
+    return wall, deal_cpu(folder, n)
 
 
 def whole_game(n: int, game: str, folder: Path) -> dict[str, Any]:
@@ -116,12 +118,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench_e2e: {reason}", file=sys.stderr)
         return 2
     if args.deal_only:
-        runs = []
+        runs, cpu = [], []
         for _ in range(args.deal_only):
             with tempfile.TemporaryDirectory(prefix="lancards-e2e-bench-") as tmp:
-                runs.append(deal_once(args.peers, args.game, Path(tmp)))
+                wall, spent = deal_once(args.peers, args.game, Path(tmp))
+                runs.append(wall)
+                cpu.append(spent)
         print(json.dumps({"bench": "e2e-deal-only", "game": args.game, "peers": args.peers,
                           "deal_s": round(statistics.median(runs), 3),
+                          "peer_cpu_ms": round(1000 * statistics.median(cpu), 1),
                           "runs": [round(x, 3) for x in runs], "machine": machine()}),
               flush=True)
         return 0
