@@ -330,7 +330,10 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         :attr:`checks_when_idle`, the shares wait for these calls), so this only moves the
         work off the critical path. A failing proof halts the table naming its prover (a
         ``cheat`` notice with the prover's signed shuffle entry as evidence). Never raises."""
-        self._verify_deferred(limit)
+        if self._halted is None and self.deck.deferred_proofs:
+            self._verify_deferred(limit)
+            if not self.deck.checks_due:
+                self._advance()  # what waited for the checks (checks_when_idle)
         return self._flush()
 
     def _verify_deferred(self, limit: int | None) -> None:
@@ -340,8 +343,6 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
             except ProofError as exc:
                 self._deferred_failed(self._deferred_error(exc))
             self._take_deck_events()
-            if not self.deck.checks_due and not self._replaying:
-                self._advance()  # what waited for the checks (checks_when_idle)
 
     def chat(self, text: str) -> list[Output]:
         """Send a chat line (at most 200 characters) to every other peer."""

@@ -157,6 +157,38 @@ def test_journal_replays_to_the_same_state_and_draws_nothing():
     assert states[0][0] == cores[0].state and states[0][1] == len(cores[0].record)
 
 
+def test_a_peer_restored_after_the_last_shuffle_persists_and_sends_what_it_writes_next():
+    """Seat 0 crashed right after the epoch's last shuffle entry, its proofs unchecked and its
+    public shares entry not yet written. Restored, it checks them, and the entry it then
+    writes is journaled and sent like any other: none is made inside the replay and dropped
+    (a CI failure: such an entry, never journaled, was made again differently after a second
+    crash, an equivocation)."""
+    from lancards.p2p.core import Persist
+
+    cores, net = table_of(3, seed="restore-last")
+    net.start()
+    net.run()
+    journal = net.persisted[cores[0].me.public_key]
+    secret = int(next(line["x"] for kind, line in journal if kind == "secret"), 16)
+    first_shares = next(i for i, (kind, line) in enumerate(journal)
+                        if kind == "entry" and line["payload"]["t"] == "shares")
+    lines = journal[:first_shares]  # up to the first epoch's last shuffle entry
+    assert lines[-1][1]["payload"]["t"] == "shuffle"
+    reborn = GameCore(cores[0].me, cores[0].table, SeededRandomBytes("again"),
+                      secret_key=secret, envelope_seq=10**9)
+    outputs = reborn.restore(lines)
+    assert reborn.halted is None and reborn.deferred_proofs == 0
+    replayed = sum(1 for kind, _ in lines if kind == "entry")
+    made = reborn.record.entries[replayed:]
+    assert [e.payload["t"] for e in made] == ["shares"]  # seat 0 writes the first shares
+    persisted = [o.line for o in outputs if isinstance(o, Persist) and o.kind == "entry"]
+    sent = [json.loads(o.data)["body"]["entry"] for o in outputs if isinstance(o, Send)
+            and json.loads(o.data)["type"] == "record.entry"]
+    assert persisted == [e.to_dict() for e in made]
+    assert {json.dumps(x, sort_keys=True) for x in sent} == {
+        json.dumps(e.to_dict(), sort_keys=True) for e in made}
+
+
 def test_peer_node_checks_pipelined_proofs_while_idle(tmp_path):
     """Over real sockets: seat 1 of 3 signs a bad proof of shuffle. Seat 2, the last shuffler,
     publishes its shuffle first and finds it next; seat 0 has nothing more to receive and
