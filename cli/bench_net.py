@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -168,22 +169,34 @@ def deal_once(n: int, game: str, folder: Path, pipeline: bool) -> tuple[float, f
                                "pipeline" if pipeline else "checked"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
              for i, path in enumerate(paths)]
+    return await_deal(folder, n, procs)
+
+
+def await_deal(folder: Path, n: int, procs: Sequence[subprocess.Popen[bytes]],
+               limit: float = 120.0) -> tuple[float, float]:
+    """Wait until each of ``n`` peer processes (timings in ``folder``) holds its dealt hand,
+    then stop them all: seconds from the first start to the last dealt hand, and the median
+    CPU seconds of a peer to its dealt hand (:func:`deal_cpu`).
+
+    Raises:
+        RuntimeError: the hands were not dealt within ``limit`` seconds.
+    """
     try:
-        deadline = time.time() + 120
+        deadline = time.time() + limit
         while time.time() < deadline:
             times = [_dealt_at(folder / f"timings{i}.jsonl") for i in range(n)]
             if all(d is not None for _, d in times):
                 break
             time.sleep(0.05)
         else:
-            raise RuntimeError("the hands were not dealt within 120 s")
+            raise RuntimeError(f"the hands were not dealt within {limit:g} s")
     finally:
         for proc in procs:
             proc.terminate()
         for proc in procs:
             try:
                 proc.wait(10)
-            except subprocess.TimeoutExpired:
+            except subprocess.TimeoutExpired:  # a process that ignores SIGTERM
                 proc.kill()
                 proc.wait(10)
     wall = max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)

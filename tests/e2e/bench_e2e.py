@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -63,7 +62,7 @@ def deal_once(n: int, game: str, folder: Path) -> tuple[float, float]:
     """Seconds from the first of ``n`` node processes (one per namespace) starting its game to
     the last one holding its dealt hand (the processes are stopped then), and the median CPU
     seconds of a peer to its dealt hand."""
-    from lancards.cli.bench_net import _dealt_at, deal_cpu, new_table, write_configs
+    from lancards.cli.bench_net import await_deal, new_table, write_configs
 
     table, seats = new_table(n, game)
     with Lan(n) as lan:
@@ -71,26 +70,7 @@ def deal_once(n: int, game: str, folder: Path) -> tuple[float, float]:
         paths = write_configs(table, seats, listen, folder)
         procs = [lan.spawn(lan.hosts[i], lancards("node", str(path)),
                            log=folder / f"peer{i}.log") for i, path in enumerate(paths)]
-        try:
-            deadline = time.time() + 120
-            while time.time() < deadline:
-                times = [_dealt_at(folder / f"timings{i}.jsonl") for i in range(n)]
-                if all(d is not None for _, d in times):
-                    break
-                time.sleep(0.05)
-            else:
-                raise RuntimeError("the hands were not dealt within 120 s")
-        finally:
-            for proc in procs:
-                proc.terminate()
-            for proc in procs:
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:  # a process that ignores SIGTERM
-                    proc.kill()
-                    proc.wait(10)
-    wall = max(d for _, d in times if d is not None) - min(s for s, _ in times if s is not None)
-    return wall, deal_cpu(folder, n)
+        return await_deal(folder, n, procs)
 
 
 def whole_game(n: int, game: str, folder: Path) -> dict[str, Any]:

@@ -121,12 +121,17 @@ def test_bad_proof_in_a_pipelined_epoch_halts_every_peer_naming_the_prover():
         [c.me.public_key for c in cores]
 
 
-def test_journal_replays_to_the_same_state_and_draws_nothing():
-    cores, net = table_of(3, seed="replay")
+def seat_0_journal(seed: str) -> tuple[list[GameCore], list[tuple[str, Any]], int]:
+    """A 3-seat table played to its first move: the cores, seat 0's journal, its secret."""
+    cores, net = table_of(3, seed=seed)
     net.start()
     net.run()
     journal = net.persisted[cores[0].me.public_key]
-    secret = int(next(line["x"] for kind, line in journal if kind == "secret"), 16)
+    return cores, journal, int(next(line["x"] for kind, line in journal if kind == "secret"), 16)
+
+
+def test_journal_replays_to_the_same_state_and_draws_nothing():
+    cores, journal, secret = seat_0_journal("replay")
     # Cut after seat 1's shuffle: seat 0 replays an epoch with a proof it has not checked yet.
     cut = next(i for i, (kind, line) in enumerate(journal)
                if kind == "entry" and line["payload"]["t"] == "shuffle"
@@ -165,11 +170,7 @@ def test_a_peer_restored_after_the_last_shuffle_persists_and_sends_what_it_write
     crash, an equivocation)."""
     from lancards.p2p.core import Persist
 
-    cores, net = table_of(3, seed="restore-last")
-    net.start()
-    net.run()
-    journal = net.persisted[cores[0].me.public_key]
-    secret = int(next(line["x"] for kind, line in journal if kind == "secret"), 16)
+    cores, journal, secret = seat_0_journal("restore-last")
     first_shares = next(i for i, (kind, line) in enumerate(journal)
                         if kind == "entry" and line["payload"]["t"] == "shares")
     lines = journal[:first_shares]  # up to the first epoch's last shuffle entry
