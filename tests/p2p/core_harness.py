@@ -9,8 +9,10 @@ from typing import Any
 from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.identity import Identity
-from lancards.p2p.node import Chooser, bot_moves, game_bot
+from lancards.p2p.node import Chooser, PeerAddress, PeerNode, bot_moves, game_bot
+from lancards.p2p.store import TableStore
 from lancards.p2p.table import StartedTable, start_local
+from lancards.p2p.transport import Mesh, TransportConfig
 from lancards.p2p.wire import sign_envelope
 
 NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
@@ -189,3 +191,25 @@ class ForkingNetwork(Network):
             super().post(sender, outputs[i + 1:])
             return
         super().post(sender, outputs)
+
+
+SOCKET_CONFIG = TransportConfig(ping_interval=2.0, ping_timeout=5.0, backoff_max=0.5)
+"""The links of :func:`listening_nodes`: quick pings and reconnects for tests."""
+
+
+async def listening_nodes(n: int, game: str, seed: str, folder: Any = None) -> list[PeerNode]:
+    """``n`` peer nodes of one new table on 127.0.0.1, each listening and dialling the others
+    (``folder``: a journal per peer in ``folder/peer<i>``; ``None``: none). Close them."""
+    ids, table = make_table(n, game)
+    nodes = []
+    for i, me in enumerate(ids):
+        mesh = Mesh(me, SOCKET_CONFIG)
+        await mesh.start("127.0.0.1", 0)
+        store = None if folder is None else TableStore(folder / f"peer{i}")
+        nodes.append(PeerNode(GameCore(me, table, SeededRandomBytes(f"{seed}-{i}")), mesh,
+                              store))
+    addresses = {node.core.me.public_key: PeerAddress("127.0.0.1", node.mesh.port)
+                 for node in nodes}
+    for node in nodes:
+        node.connect(addresses)
+    return nodes

@@ -197,24 +197,13 @@ def test_peer_node_checks_pipelined_proofs_while_idle(tmp_path):
     for those checks). Both name seat 1."""
     import asyncio
 
-    from lancards.p2p.node import PeerAddress, PeerNode
-    from lancards.p2p.transport import Mesh, TransportConfig
+    from lancards.p2p.node import PeerNode
+    from tests.p2p.core_harness import listening_nodes
 
     async def play() -> list[PeerNode]:
-        ids, table = make_table(3, GAME)
-        nodes = []
-        for i, me in enumerate(ids):
-            core = GameCore(me, table, SeededRandomBytes(f"idle-{i}"))
-            mesh = Mesh(me, TransportConfig(ping_interval=2.0, ping_timeout=5.0,
-                                            backoff_max=0.5))
-            await mesh.start("127.0.0.1", 0)
-            nodes.append(PeerNode(core, mesh, None))
+        nodes = await listening_nodes(3, GAME, "idle")
         forge_proof(nodes[1].core)
-        addresses = {n.core.me.public_key: PeerAddress("127.0.0.1", n.mesh.port)
-                     for n in nodes}
         try:
-            for node in nodes:
-                node.connect(addresses)
             async with asyncio.timeout(60):
                 honest = [asyncio.create_task(n.run(linger=0.0)) for n in (nodes[0], nodes[2])]
                 cheater = asyncio.create_task(nodes[1].run(linger=0.0))

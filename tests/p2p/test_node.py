@@ -10,26 +10,15 @@ from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.store import TableStore
-from lancards.p2p.transport import Mesh, TransportConfig
-from tests.p2p.core_harness import make_table
+from lancards.p2p.transport import Mesh
+from tests.p2p.core_harness import SOCKET_CONFIG, listening_nodes, make_table
 
-CONFIG = TransportConfig(ping_interval=2.0, ping_timeout=5.0, backoff_max=0.5)
+CONFIG = SOCKET_CONFIG
 
 
 async def play_over_sockets(n, game, tmp_path, seed="sock"):
-    ids, table = make_table(n, game)
-    nodes = []
-    for i, me in enumerate(ids):
-        core = GameCore(me, table, SeededRandomBytes(f"{seed}-{i}"))
-        mesh = Mesh(me, CONFIG)
-        await mesh.start("127.0.0.1", 0)
-        store = TableStore(tmp_path / f"peer{i}")
-        nodes.append(PeerNode(core, mesh, store))
-    addresses = {node.core.me.public_key: PeerAddress("127.0.0.1", node.mesh.port)
-                 for node in nodes}
+    nodes = await listening_nodes(n, game, seed, tmp_path)
     try:
-        for node in nodes:
-            node.connect(addresses)
         async with asyncio.timeout(240):
             await asyncio.gather(*(node.run(linger=0.5) for node in nodes),
                                  *(drive_bot(node, game_bot(node.core)) for node in nodes))

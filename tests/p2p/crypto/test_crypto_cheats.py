@@ -448,15 +448,31 @@ def forwarding_table() -> tuple[Table, Message]:
     return table, message
 
 
-def test_an_opening_forwards_whole_batches_and_each_is_checked_once() -> None:
+def test_an_opening_forwards_whole_batches_and_each_is_checked_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lancards.p2p.crypto import slots
+
+    checked: list[int] = []  # the author of every batch proof checked
+    real = slots.check_shares
+
+    def counting(context: ProofContext, *args: Any) -> None:
+        checked.append(context.seat)
+        real(context, *args)
+
+    monkeypatch.setattr(slots, "check_shares", counting)
     table, message = forwarding_table()
+    checked.clear()
     table.deliver(1, message)
     assert [peer.card(8) for peer in table.peers] == [table.peers[1].card(8)] * 3
+    assert sorted(checked) == [0, 0, 1, 1, 2, 2]  # seats 0 and 2 check all three batches
     second = table.peers[1].make_open(9)
     assert [b for b in second["batches"] if b["seat"] != 1] == [
         b for b in message["batches"] if b["seat"] != 1]
+    checked.clear()
     table.deliver(1, second)
     assert table.peers[0].card(9) == table.peers[2].card(9) == table.peers[1].card(9)
+    assert checked == [1, 1]  # only the opener's fresh batch: the forwarded ones are known
 
 
 @pytest.mark.parametrize(
