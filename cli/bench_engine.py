@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from lancards.engine.driver import play_local
-from lancards.engine.options import rule_set, rule_set_names
+from lancards.engine.rulesets import rule_set, rule_set_names
 
 CONFIGS: tuple[tuple[str, int], ...] = (
     ("level8-master", 4),

@@ -48,6 +48,7 @@ from typing import Any
 from lancards.cli.errors import UsageError
 from lancards.cli.machine import machine
 from lancards.engine.core import CHANCE, ShuffleRequest
+from lancards.engine.rulesets import standard_bot
 from lancards.p2p.core import GameCore, Output, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.identity import Identity
@@ -83,7 +84,7 @@ class _Table:
         ids.sort(key=lambda p: order[p.public_key])
         self.cores = [GameCore(me, table, SeededRandomBytes(f"{seed}-{i}"))
                       for i, me in enumerate(ids)]
-        self.bots = [c.game.bot() for c in self.cores]
+        self.bots = [standard_bot(c.game) for c in self.cores]
         self.by_key = {c.me.public_key: c for c in self.cores}
         self.queue: list[tuple[bytes, bytes, bytes]] = []
         self.cpu: dict[bytes, float] = {}

@@ -27,7 +27,8 @@ from lancards.engine.core import (
 )
 from lancards.engine.driver import SeededChance
 from lancards.engine.options import OptionValue, RuleSetSpec
-from lancards.engine.options import rule_set as get_rule_set
+from lancards.engine.rulesets import rule_set as get_rule_set
+from lancards.engine.rulesets import standard_bot
 from lancards.p2p.node import drive_bot
 
 LOG_KEEP = 20_000
@@ -97,7 +98,7 @@ class LocalSession:
             raise EngineError(f"the given state has {state.n} seats, the names {n_seats}")
         self.state: Any = state
         self.bots: dict[Seat, Bot[Any, Any]] = {
-            s: self.game.bot() for s in range(n_seats) if s != seat or autoplay
+            s: standard_bot(self.game) for s in range(n_seats) if s != seat or autoplay
         }
         self.history: list[Any] = []
         self._log: list[LogLine] = []

@@ -10,13 +10,8 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.engine.driver import play_local
-from lancards.engine.options import (
-    OptionValue,
-    RuleSetSpec,
-    parse_option_args,
-    rule_set,
-    rule_set_names,
-)
+from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
+from lancards.engine.rulesets import rule_set, rule_set_names
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:

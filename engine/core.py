@@ -379,11 +379,6 @@ class Game(Protocol[S, A]):
         for good"); ``apply`` of the leave takes exactly these out of play."""
         ...
 
-    def bot(self) -> Bot[S, A]:
-        """A new instance of the game's standard bot."""
-        ...
-
-
 S_contra = TypeVar("S_contra", contravariant=True)
 
 

@@ -22,6 +22,7 @@ from lancards.engine.core import (
     Shuffle,
     ShuffleRequest,
 )
+from lancards.engine.rulesets import standard_bot
 
 
 class SeededChance:
@@ -81,7 +82,7 @@ def play_local(
         rules: the engine's rules value (from ``RuleSetSpec.make_rules``).
         n_seats: seat count.
         seed: seed of the chance generator.
-        bots: one bot per seat; ``game.bot()`` for each seat when omitted.
+        bots: one bot per seat; ``standard_bot(game)`` for each seat when omitted.
         check_every: check invariants after every ``check_every``-th action (0: only at the end).
         max_actions: a safety bound; reaching it is reported as a violation.
         on_step: called with (state before, action) for every action, chance included.
@@ -90,7 +91,7 @@ def play_local(
         The final state, the log and any invariant violations.
     """
     chance = SeededChance(seed)
-    players = list(bots) if bots is not None else [game.bot() for _ in range(n_seats)]
+    players = list(bots) if bots is not None else [standard_bot(game) for _ in range(n_seats)]
     state = game.new_game(rules, n_seats)
     played = PlayedGame(final=state)
     while True:

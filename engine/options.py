@@ -1,7 +1,8 @@
-"""Named, validated rule options and the lookup of rule sets.
+"""Named, validated rule options and the shape of a rule set.
 
-The rule sets themselves are listed in one static table, :data:`lancards.engine.rulesets.RULE_SETS`
-(no import-time registration, no import loop).
+The rule sets themselves are listed in one static table, :data:`lancards.engine.rulesets.RULE_SETS`,
+which also looks them up by name (:func:`lancards.engine.rulesets.rule_set`); this module sits
+below the games and imports none of them.
 
 Every ruling that says "option" in ``rulings.md`` is an :class:`OptionSpec` here. An unknown
 option or an invalid value is a :class:`~lancards.engine.core.RulesError`, never silently replaced.
@@ -16,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from lancards.engine.core import Game, RulesError
+from lancards.engine.core import Bot, Game, RulesError
 
 OptionValue = str | bool | int
 OptionKind = Literal["choice", "bool", "int", "file", "text"]
@@ -93,6 +94,8 @@ class RuleSetSpec:
         min_players: smallest seat count.
         max_players: largest seat count.
         summary: one line for ``--help``.
+        bot: makes a new instance of the rule set's standard bot.
+        aliases: other names the rule set is found by.
     """
 
     name: str
@@ -102,22 +105,20 @@ class RuleSetSpec:
     min_players: int
     max_players: int
     summary: str
+    bot: Callable[[], Bot[Any, Any]]
     aliases: tuple[str, ...] = field(default=())
 
     def option(self, name: str) -> OptionSpec:
         """The spec of option ``name``. Raises RulesError if this rule set has no such option."""
-        for spec in self.options:
-            if spec.name == name:
-                return spec
-        known = ", ".join(s.name for s in self.options) or "none"
-        raise RulesError(f"rule set {self.name!r} has no option {name!r} (options: {known})")
+        return find_option(self.options, name, self.name)
 
     def validate(self, raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
-        """All options with defaults filled in and every given value validated."""
-        values: dict[str, OptionValue] = {s.name: s.default for s in self.options}
-        for key, value in raw.items():
-            values[key] = self.option(key).parse(value)
-        return values
+        """All options with defaults filled in and every given value validated.
+
+        Raises:
+            RulesError: an unknown option or an invalid value.
+        """
+        return validate_options(self.options, raw, self.name)
 
     def make_rules(self, raw: Mapping[str, OptionValue] | None = None) -> Any:
         """The engine's rules value for these options.
@@ -128,36 +129,31 @@ class RuleSetSpec:
         return self.build(self.validate(raw or {}))
 
 
-def _registry() -> dict[str, RuleSetSpec]:
-    """Every rule set by name and alias, from the static table :data:`RULE_SETS`."""
-    from lancards.engine.rulesets import RULE_SETS  # the game packages import this module
-
-    table: dict[str, RuleSetSpec] = {}
-    for spec in RULE_SETS:
-        for key in (spec.name, *spec.aliases):
-            table[key] = spec
-    return table
-
-
-def rule_set(name: str) -> RuleSetSpec:
-    """The rule set called ``name`` (a name or an alias).
+def find_option(options: tuple[OptionSpec, ...], name: str, owner: str) -> OptionSpec:
+    """The spec of option ``name`` among ``options`` of rule set ``owner``.
 
     Raises:
-        RulesError: no rule set has that name.
+        RulesError: ``owner`` has no such option (the message lists the options it has).
     """
-    try:
-        return _registry()[name]
-    except KeyError:
-        raise RulesError(
-            f"unknown game {name!r}; choose one of {', '.join(rule_set_names())}"
-        ) from None
+    for spec in options:
+        if spec.name == name:
+            return spec
+    known = ", ".join(s.name for s in options) or "none"
+    raise RulesError(f"rule set {owner!r} has no option {name!r} (options: {known})")
 
 
-def rule_set_names() -> list[str]:
-    """Names of every registered rule set (aliases excluded), sorted."""
-    from lancards.engine.rulesets import RULE_SETS
+def validate_options(
+    options: tuple[OptionSpec, ...], raw: Mapping[str, OptionValue], owner: str
+) -> dict[str, OptionValue]:
+    """Every option of ``options`` with its default filled in and every given value validated.
 
-    return sorted(spec.name for spec in RULE_SETS)
+    Raises:
+        RulesError: an unknown option or an invalid value.
+    """
+    values: dict[str, OptionValue] = {s.name: s.default for s in options}
+    for key, value in raw.items():
+        values[key] = find_option(options, key, owner).parse(value)
+    return values
 
 
 def parse_option_args(items: list[str]) -> dict[str, str]:

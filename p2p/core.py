@@ -44,7 +44,7 @@ from lancards.engine.core import (
     seat_bit,
 )
 from lancards.engine.digest import state_digest
-from lancards.engine.options import rule_set
+from lancards.engine.rulesets import rule_set
 from lancards.p2p.agreement import Agreement
 from lancards.p2p.core_parts import (
     EARLY_PER_SENDER,

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from lancards.engine.core import EngineError
+from lancards.engine.rulesets import standard_bot
 from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.errors import LocalProtocolError, PeerError, TransportError
 from lancards.p2p.store import TableStore
@@ -89,7 +90,7 @@ def my_turn(core: GameCore) -> Sequence[Any]:
 def game_bot(core: GameCore) -> Chooser:
     """The game's standard bot (``game.bot()``, deterministic) choosing for ``core``'s seat
     from the seat's own view (:attr:`GameCore.state`)."""
-    bot = core.game.bot()
+    bot = standard_bot(core.game)
     return lambda legal: bot.choose(core.state, core.seat, legal)
 
 

@@ -94,7 +94,7 @@ def registry_rules_check(
     Raises:
         engine.core.RulesError: an unknown game, option or value.
     """
-    from lancards.engine.options import rule_set
+    from lancards.engine.rulesets import rule_set
 
     spec = rule_set(game)
     values = spec.validate(game_options(options))

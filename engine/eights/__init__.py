@@ -14,15 +14,12 @@ See ``docs/rules-eights.md`` for the rules as implemented and the notation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from lancards.engine.core import RulesError
-from lancards.engine.options import OptionSpec, OptionValue, RuleSetSpec
+from lancards.engine.options import RuleSetSpec
 
 from .actions import EightsAction, Pass, Play, format_action, parse_action
 from .bot import EightsBot
 from .cards import CARDS, Card, Suit, parse_card
-from .game import MAX_PLAYERS, MIN_PLAYERS, EightsGame
+from .game import EightsGame
 from .objectives import (
     DEFAULT_OBJECTIVES_TOML,
     Objective,
@@ -31,64 +28,23 @@ from .objectives import (
     default_objectives,
     parse_objectives,
 )
+from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, make_rules
 from .state import EightsRules, EightsState, Phase, Renege, RoundResult
 
 EIGHTS = EightsGame()
 """The 8s Rule! engine."""
 
 
-def make_rules(values: Mapping[str, OptionValue]) -> EightsRules:
-    """The rules value from validated options (see the package docstring).
-
-    Raises:
-        RulesError: an invalid objectives file.
-    """
-    text = str(values.get("objectives", "") or "")
-    objectives = parse_objectives(text) if text.strip() else default_objectives()
-    first = values.get("first_dealer", -1)
-    if not isinstance(first, int):  # pragma: no cover - OptionSpec.parse returns int
-        raise RulesError(f"option 'first_dealer': {first!r} is not a seat")
-    return EightsRules(
-        partners=bool(values.get("partners", False)),
-        objectives=objectives,
-        first_dealer=None if first < 0 else first,
-    )
-
-
 SPEC = RuleSetSpec(
     name="eights",
     game=EIGHTS,
-    options=(
-        OptionSpec(
-            "partners",
-            "bool",
-            False,
-            "E-10",
-            "partners sit opposite, team totals, team winner (4 or 6 players)",
-        ),
-        OptionSpec(
-            "objectives",
-            "file",
-            "",
-            "E-6",
-            "TOML file of the round 1-7 objectives (default: lancards' own, not from the "
-            "publisher)",
-        ),
-        OptionSpec(
-            "first_dealer",
-            "int",
-            -1,
-            "E-2",
-            "dealer of round 1, e.g. the last game's winner (-1: high cut)",
-            lo=-1,
-            hi=MAX_PLAYERS - 1,
-        ),
-    ),
+    options=OPTIONS,
     build=make_rules,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     summary="8s Rule! (60 cards, 8 rounds of tricks and a layout; round objectives are "
     "lancards defaults, not from the publisher)",
+    bot=EightsBot,
     aliases=("8s-rule",),
 )
 """The rule set ``eights`` (alias ``8s-rule``), listed in :mod:`lancards.engine.rulesets`."""

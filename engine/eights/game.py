@@ -44,6 +44,7 @@ from lancards.engine.core import (
     SlotId,
 )
 
+from . import position
 from .actions import EightsAction, Pass, Play, format_action, parse_action, public_form
 from .cards import CARDS, DECK_SIZE, NUMBERS, Card
 from .outcome import final_outcome
@@ -54,6 +55,7 @@ from .play import (
     is_playable,
     playable_cards,
 )
+from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .state import (
     EightsRules,
     EightsState,
@@ -70,9 +72,6 @@ from .transitions import (
     shuffle,
 )
 from .verify import invariant_violations
-
-MIN_PLAYERS = 3
-MAX_PLAYERS = 6
 
 
 def _is_permutation(order: object) -> bool:
@@ -430,35 +429,21 @@ class EightsGame:
 
     def write_position(self, state: EightsState) -> str:
         """The position text of ``state`` (:mod:`lancards.engine.eights.position`)."""
-        from .position import write_position
-
-        return write_position(state)
+        return position.write_position(state)
 
     def read_position(self, text: str) -> EightsState:
         """The state of a position text. Raises ``PositionError`` naming the bad line."""
-        from .position import read_position
-
-        return read_position(text)
+        return position.read_position(text, self)
 
     def describe_action(self, state: EightsState, action: EightsAction) -> str:
         """Action notation with the card's name alone where it finds the card
         (``2: play B8 take``)."""
-        from .position import describe_action
-
-        return describe_action(state, action)
+        return position.describe_action(state, action, self)
 
     def read_action(self, state: EightsState, text: str) -> EightsAction:
         """Parse notation with or without slots in ``state`` (InvalidActionError,
         IllegalActionError)."""
-        from .position import read_action
-
-        return read_action(state, text)
-
-    def bot(self) -> Any:
-        """A new standard bot (:class:`lancards.engine.eights.bot.EightsBot`)."""
-        from .bot import EightsBot
-
-        return EightsBot()
+        return position.read_action(state, text, self)
 
     def objective_lines(self, state: EightsState) -> list[str]:
         """The round objectives for the interface, the source line first (ruling E-6)."""

@@ -42,6 +42,7 @@ from typing import Any
 from lancards.engine.core import (
     ALL_SEATS,
     CHANCE,
+    Game,
     IllegalActionError,
     InvalidActionError,
     Reveal,
@@ -52,7 +53,8 @@ from lancards.engine.core import (
     seat_bit,
     split_tokens,
 )
-from lancards.engine.position import (
+from lancards.engine.options import find_option
+from lancards.engine.position_text import (
     HEADER,
     Line,
     PositionError,
@@ -70,6 +72,7 @@ from .actions import NO_TAKE, TAKE, EightsAction, Play, parse_action
 from .cards import CARDS, DECK_SIZE, NUMBERS, Suit, parse_card
 from .objectives import ObjectiveKind, Objectives, default_objectives
 from .play import EMPTY_LAYOUT, TrickPlay, lay, trick_winner
+from .rules import OPTIONS, rules_from
 from .state import ROUNDS, EightsRules, EightsState, Event, Phase, Renege, RoundResult
 
 KEYS = {
@@ -128,13 +131,10 @@ def _play_words(plays: Sequence[tuple[int, int, bool | None]]) -> str:
 
 def write_position(state: EightsState) -> str:
     """The position text of ``state`` (module docstring); ``?`` for identities it lacks."""
-    from lancards.engine.options import rule_set
-
     n, base = state.n, state.base
-    spec = rule_set("eights")
     lines = [HEADER, "game eights"]
     for key, value in rule_options(state.rules).items():
-        if value != spec.option(key).default:
+        if value != find_option(OPTIONS, key, "eights").default:
             lines.append(option_line(key, value))
     lines += [f"seats {n}", f"round {state.round}",
               f"dealer {'-' if state.dealer < 0 else state.dealer}",
@@ -239,18 +239,15 @@ def _read_plays(line: Line, trick: bool) -> list[tuple[int, int, bool | None]]:
     return out
 
 
-def read_position(text: str) -> EightsState:
-    """The state of an 8s Rule! position text (module docstring).
+def read_position(text: str, game: Game[EightsState, EightsAction]) -> EightsState:
+    """The state of an 8s Rule! position text (module docstring), checked by ``game`` (its
+    ``new_game`` and ``invariant_violations``; passed in so this module never imports the game).
 
     Raises:
         PositionError: an unknown key or option, a bad card or seat, a card given twice, not
             all 60 cards placed, totals that do not match the results, or a state that breaks
             an invariant; the message names the line.
     """
-    from lancards.engine.options import rule_set
-
-    from .game import EightsGame
-
     lines = split_lines(text)
     only_keys(lines, KEYS)
     groups = grouped(lines)
@@ -259,14 +256,12 @@ def read_position(text: str) -> EightsState:
     if game_line.words not in (("eights",), ("8s-rule",)):
         raise game_line.fail(f"{' '.join(game_line.words)!r} is not 8s Rule!")
     try:
-        rules = rule_set("eights").make_rules(
-            dict(parse_option(line) for line in groups.get("option", [])))
+        rules = rules_from(dict(parse_option(line) for line in groups.get("option", [])))
     except RulesError as exc:
         raise PositionError(f"position: {exc}") from None
     seats_line = one(groups, "seats")
     assert seats_line is not None
     n = seats_line.int1(3, 6)
-    game = EightsGame()
     try:
         game.new_game(rules, n)
     except RulesError as exc:
@@ -431,16 +426,15 @@ def _read_results(groups: dict[str, list[Line]], n: int) -> tuple[RoundResult, .
 # Actions with card names
 
 
-def describe_action(state: EightsState, action: EightsAction) -> str:
+def describe_action(state: EightsState, action: EightsAction,
+                    game: Game[EightsState, EightsAction]) -> str:
     """``action`` with the card's slot left out where the name alone finds it (the card is in
-    the actor's hand and this state knows it; a reveal of the requested slot)."""
-    from .game import EightsGame
+    the actor's hand and this state knows it; a reveal of the slot ``game`` requests)."""
 
     if isinstance(action, Play) and 0 <= action.seat < state.n and any(
             state.card(s) == action.card and s == action.slot for s in state.hands[action.seat]):
         suffix = "" if action.take is None else f" {TAKE if action.take else NO_TAKE}"
         return f"{action.seat}: play {action.card}{suffix}"
-    game = EightsGame()
     if isinstance(action, Reveal) and game.to_act(state) == CHANCE:
         request = game.chance_request(state)
         if isinstance(request, RevealRequest) and action.slot == request.slot:
@@ -448,21 +442,19 @@ def describe_action(state: EightsState, action: EightsAction) -> str:
     return str(action)
 
 
-def read_action(state: EightsState, text: str) -> EightsAction:
+def read_action(state: EightsState, text: str,
+                game: Game[EightsState, EightsAction]) -> EightsAction:
     """Parse action notation in ``state``; ``play B8 take`` finds the B8 in the actor's hand,
-    ``*: reveal G14`` the requested slot.
+    ``*: reveal G14`` the slot ``game`` requests.
 
     Raises:
         InvalidActionError: malformed text, or a name this state cannot place.
         IllegalActionError: the actor holds no such card.
     """
-    from .game import EightsGame
-
     head, sep, rest = text.partition(":")
     tokens = split_tokens(rest)
     if sep and len(tokens) >= 2 and "#" not in tokens[1]:
         if head.strip() == "*" and tokens[0] == "reveal" and len(tokens) == 2:
-            game = EightsGame()
             request = game.chance_request(state) if game.to_act(state) == CHANCE else None
             if not isinstance(request, RevealRequest):
                 raise InvalidActionError(f"{text!r}: no card is to be revealed; write CARD#SLOT")

@@ -1,5 +1,8 @@
 """Level 8 and Level 8 Master: cards, levels, melds, the engine and its bot.
 
+The package ties them together: the engine (:mod:`.game`) imports neither its bot nor the
+registry; :data:`SPECS` names the engine, the options and the bot of each rule set.
+
 Rule sets defined here (listed in ``lancards.engine.rulesets``): ``level8-master`` (108
 cards), ``level8`` (98) and ``level8-en`` (99), ruling L8-1.
 """
@@ -8,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from lancards.engine.level8.bot import GreedyBot
 from lancards.engine.level8.game import LEVEL8, Level8Game
 from lancards.engine.level8.rules import OPTIONS, Level8Rules, build
 from lancards.engine.options import OptionValue, RuleSetSpec
@@ -21,7 +25,7 @@ def _builder(edition: str):  # type: ignore[no-untyped-def]
 
 
 SPECS: tuple[RuleSetSpec, ...] = tuple(
-    RuleSetSpec(name, LEVEL8, OPTIONS, _builder(name), 2, 6, summary)
+    RuleSetSpec(name, LEVEL8, OPTIONS, _builder(name), 2, 6, summary, GreedyBot)
     for name, summary in (
         ("level8-master", "Level 8 Master: 108 cards, ranged jokers, three special cards"),
         ("level8", "Level 8: 98 cards, 5 wild jokers, Skip cards"),

@@ -13,15 +13,16 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from lancards.engine.core import ALL_SEATS, seat_bit
+from lancards.engine.core import ALL_SEATS, RulesError, seat_bit
 from lancards.engine.level8.cards import Card, parse_card
 from lancards.engine.level8.game import LEVEL8
 from lancards.engine.level8.levels import ComponentKind
 from lancards.engine.level8.melds import Meld, make_meld, parse_placed
-from lancards.engine.level8.position import read_action
+from lancards.engine.level8.rules import EDITIONS, OPTIONS
+from lancards.engine.level8.rules import build as build_rules
 from lancards.engine.level8.state import Level8State, Phase
-from lancards.engine.options import rule_set
-from lancards.engine.position import PositionError
+from lancards.engine.options import validate_options
+from lancards.engine.position_text import PositionError
 
 G = LEVEL8
 
@@ -58,8 +59,10 @@ def build(
         PositionError: more copies of a card than the deck holds, or an invalid meld.
         RulesError: an unknown option or value.
     """
-    spec = rule_set(edition)
-    rules = spec.make_rules(options or {})
+    known = next((e for e in EDITIONS if e == edition), None)
+    if known is None:
+        raise RulesError(f"{edition!r} is not a Level 8 rule set")
+    rules = build_rules(known, validate_options(OPTIONS, options or {}, known))
     n = len(hands)
     start = G.new_game(rules, n)
     free: dict[Card, list[int]] = defaultdict(list)
@@ -128,5 +131,5 @@ def act(state: Level8State, *texts: str) -> Level8State:
         InvalidActionError, IllegalActionError: as :meth:`Level8Game.apply`.
     """
     for text in texts:
-        state = G.apply(state, read_action(state, text))
+        state = G.apply(state, G.read_action(state, text))
     return state

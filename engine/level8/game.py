@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
 
 from lancards.engine.core import (
     ALL_SEATS,
@@ -14,6 +13,7 @@ from lancards.engine.core import (
     ChanceRequest,
     EngineError,
     KnowledgeError,
+    Leave,
     Outcome,
     RandomIntRequest,
     RevealRequest,
@@ -24,7 +24,7 @@ from lancards.engine.core import (
     SlotId,
     seat_bit,
 )
-from lancards.engine.level8 import leaving, steps
+from lancards.engine.level8 import leaving, position, steps
 from lancards.engine.level8.actions import (
     Action,
     Add,
@@ -215,10 +215,12 @@ class Level8Game:
         :class:`~lancards.engine.core.Leave` is legal at any moment before the game is over
         for a seat that has not left (rulings D-1 to D-4,
         :func:`lancards.engine.level8.leaving.do_leave`)."""
-        steps.step(state, action)
+        self.apply(state, action)
 
     def apply(self, state: Level8State, action: Action) -> Level8State:
         """Check ``action`` and return the state after it (same errors as :meth:`check`)."""
+        if isinstance(action, Leave):
+            return leaving.do_leave(state, action).evolve(actions=state.actions + 1)
         return steps.step(state, action)
 
     # -- knowledge -----------------------------------------------------------------------------
@@ -347,7 +349,7 @@ class Level8Game:
             problems.append(f"seat {state.turn} left but has the turn ({state.phase.value})")
         return problems
 
-    # -- notation and bot ----------------------------------------------------------------------
+    # -- notation ----------------------------------------------------------------------
 
     def parse_action(self, text: str) -> Action:
         """Parse action notation (:mod:`lancards.engine.level8.actions`)."""
@@ -359,34 +361,20 @@ class Level8Game:
 
     def write_position(self, state: Level8State) -> str:
         """The position text of ``state`` (:mod:`lancards.engine.level8.position`)."""
-        from lancards.engine.level8.position import write_position
-
-        return write_position(state)
+        return position.write_position(state)
 
     def read_position(self, text: str) -> Level8State:
         """The state of a position text. Raises ``PositionError`` naming the bad line."""
-        from lancards.engine.level8.position import read_position
-
-        return read_position(text)
+        return position.read_position(text, self)
 
     def describe_action(self, state: Level8State, action: Action) -> str:
         """Action notation with card names where they alone pick the card (``1: discard R7``)."""
-        from lancards.engine.level8.position import describe_action
-
-        return describe_action(state, action)
+        return position.describe_action(state, action)
 
     def read_action(self, state: Level8State, text: str) -> Action:
         """Parse notation with or without slots in ``state`` (InvalidActionError,
         IllegalActionError)."""
-        from lancards.engine.level8.position import read_action
-
-        return read_action(state, text)
-
-    def bot(self) -> Any:
-        """The greedy bot (:class:`lancards.engine.level8.bot.GreedyBot`)."""
-        from lancards.engine.level8.bot import GreedyBot
-
-        return GreedyBot()
+        return position.read_action(state, text, self)
 
 
 LEVEL8 = Level8Game()

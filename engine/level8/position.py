@@ -43,6 +43,7 @@ from typing import Any
 from lancards.engine.core import (
     ALL_SEATS,
     CHANCE,
+    Game,
     IllegalActionError,
     InvalidActionError,
     Reveal,
@@ -69,9 +70,10 @@ from lancards.engine.level8.actions import (
 from lancards.engine.level8.cards import Card, deck_counts, parse_card
 from lancards.engine.level8.levels import ComponentKind, LevelCard
 from lancards.engine.level8.melds import Meld, Placed, make_meld, parse_placed
-from lancards.engine.level8.rules import WIN_LEVEL, Level8Rules
+from lancards.engine.level8.rules import EDITIONS, OPTIONS, WIN_LEVEL, Level8Rules, build
 from lancards.engine.level8.state import Level8State, Phase
-from lancards.engine.position import (
+from lancards.engine.options import find_option, validate_options
+from lancards.engine.position_text import (
     HEADER,
     Line,
     PositionError,
@@ -125,13 +127,10 @@ def rule_options(rules: Level8Rules) -> dict[str, Any]:
 
 def write_position(state: Level8State) -> str:
     """The position text of ``state`` (module docstring); ``?`` for identities it lacks."""
-    from lancards.engine.options import rule_set
-
     n = state.n
-    spec = rule_set(state.rules.edition)
     lines = [HEADER, f"game {state.rules.edition}"]
     for key, value in rule_options(state.rules).items():
-        if value != spec.option(key).default:
+        if value != find_option(OPTIONS, key, state.rules.edition).default:
             lines.append(option_line(key, value))
     lines.append(f"seats {n}")
     lines.append(f"dealer {'-' if state.dealer < 0 else state.dealer}")
@@ -209,35 +208,34 @@ def _derived_next_meld(melds: Sequence[Meld]) -> int:
 # Reading
 
 
-def read_position(text: str) -> Level8State:
-    """The state of a Level 8 position text (module docstring).
+def read_position(text: str, game: Game[Level8State, Action]) -> Level8State:
+    """The state of a Level 8 position text (module docstring), checked by ``game`` (its
+    ``new_game`` and ``invariant_violations``; passed in so this module never imports the game).
 
     Raises:
         PositionError: an unknown key or option, a bad card or seat, a wrong card total (more
             copies of a card than the deck holds, or not every card of the deck placed), an
             invalid meld, or a state that breaks an invariant; the message names the line.
     """
-    from lancards.engine.level8.game import LEVEL8
-    from lancards.engine.options import rule_set
-
     lines = split_lines(text)
     only_keys(lines, KEYS)
     groups = grouped(lines)
     game_line = one(groups, "game")
     assert game_line is not None
     name = " ".join(game_line.words)
-    spec = rule_set(name) if name in ("level8-master", "level8", "level8-en") else None
-    if spec is None:
+    edition = next((e for e in EDITIONS if e == name), None)
+    if edition is None:
         raise game_line.fail(f"{name!r} is not a Level 8 rule set")
     try:
-        rules = spec.make_rules(dict(parse_option(line) for line in groups.get("option", [])))
+        raw = dict(parse_option(line) for line in groups.get("option", []))
+        rules = build(edition, validate_options(OPTIONS, raw, edition))
     except RulesError as exc:
         raise PositionError(f"position: {exc}") from None
     seats_line = one(groups, "seats")
     assert seats_line is not None
     n = seats_line.int1(2, 6)
     try:
-        start = LEVEL8.new_game(rules, n)
+        start = game.new_game(rules, n)
     except RulesError as exc:
         raise PositionError(f"position: {exc}") from None
     deck = rules.deck
@@ -311,7 +309,7 @@ def read_position(text: str) -> Level8State:
         out=tuple(outs[s] for s in left),
     )
     state = _read_fields(state, groups, n)
-    problems = LEVEL8.invariant_violations(state)
+    problems = game.invariant_violations(state)
     if problems:
         raise PositionError(f"position: {'; '.join(problems)}")
     return state
@@ -494,10 +492,11 @@ def describe_action(state: Level8State, action: Action) -> str:
     return str(action)
 
 
-def read_action(state: Level8State, text: str) -> Action:
-    """Parse action notation in ``state``: a card written by name alone (``R7``, ``J1-5=5``)
-    is the lowest slot of that face among the actor's cards not yet named in the action (the
-    shown cards for ``choose``, the hand for the rest); ``CARD#SLOT`` works as everywhere.
+def read_action(state: Level8State, text: str, game: Game[Level8State, Action]) -> Action:
+    """Parse action notation in ``state`` (``game`` finds a requested reveal): a card written
+    by name alone (``R7``, ``J1-5=5``) is the lowest slot of that face among the actor's cards
+    not yet named in the action (the shown cards for ``choose``, the hand for the rest);
+    ``CARD#SLOT`` works as everywhere.
 
     Raises:
         InvalidActionError: malformed text, or a name this state cannot place (it does not
@@ -510,9 +509,7 @@ def read_action(state: Level8State, text: str) -> Action:
         return parse_action(text)
     if head.strip() == "*":
         if tokens[0] == "reveal" and len(tokens) == 2 and "#" not in tokens[1]:
-            from lancards.engine.level8.game import LEVEL8
-
-            request = LEVEL8.chance_request(state) if LEVEL8.to_act(state) == CHANCE else None
+            request = game.chance_request(state) if game.to_act(state) == CHANCE else None
             if not isinstance(request, RevealRequest):
                 raise InvalidActionError(f"{text!r}: no card is to be turned up; write CARD#SLOT")
             return parse_action(f"*: reveal {tokens[1]}#{request.slot}")

@@ -13,6 +13,9 @@ from lancards.engine.options import OptionSpec, OptionValue
 
 Edition = Literal["level8-master", "level8", "level8-en"]
 
+EDITIONS: tuple[Edition, ...] = ("level8-master", "level8", "level8-en")
+"""The three Level 8 rule sets (ruling L8-1)."""
+
 HAND_SIZE = 10
 """Cards dealt to each player (ruling L8-2)."""
 

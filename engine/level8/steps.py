@@ -553,20 +553,19 @@ HANDLERS: dict[type, Callable[[Level8State, Any], Level8State]] = {
 
 
 def step(state: Level8State, action: Action) -> Level8State:
-    """Validate ``action`` and return the next state.
+    """Validate ``action`` (any action but a leave: :func:`lancards.engine.level8.leaving.do_leave`
+    builds on this module and the game dispatches leaves to it) and return the next state.
 
     Raises:
-        InvalidActionError: a malformed action.
+        InvalidActionError: a malformed action, or a leave.
         IllegalActionError: an action the rules do not allow now.
     """
-    if action.seat == CHANCE and not isinstance(action, Leave):
+    if isinstance(action, Leave):
+        raise InvalidActionError(f"a leave is not a step of play: {action!r}")
+    if action.seat == CHANCE:
         if _actor(state) != CHANCE:
             fail(state, action, f"chance is not to act: {_whose(state)}", "L8-3")
         result = chance(state, action)
-    elif isinstance(action, Leave):
-        from lancards.engine.level8.leaving import do_leave  # it builds on this module
-
-        result = do_leave(state, action)
     else:
         handler = HANDLERS.get(type(action))
         if handler is None:

@@ -13,7 +13,7 @@ from lancards.engine.eights import (
     default_objectives,
     parse_objectives,
 )
-from lancards.engine.options import rule_set
+from lancards.engine.rulesets import rule_set
 
 from .helpers import cards, deal, finish_round, play_all
 

@@ -20,6 +20,7 @@ from lancards.engine.eights import EIGHTS, EightsRules, EightsState, Pass, Phase
 from lancards.engine.eights.actions import EightsAction
 from lancards.engine.eights.cards import CARDS, NUMBERS
 from lancards.engine.eights.play import is_eight_of_led_suit, is_playable
+from lancards.engine.rulesets import standard_bot
 
 GAME = EIGHTS
 PLAYERS = [3, 4, 5, 6]
@@ -48,7 +49,7 @@ def checked_game(n: int, seed: int) -> tuple[EightsState, list[EightsAction]]:
     """One bot game with every property checked at every step."""
     rules = rules_for(n, seed)
     chance = SeededChance(seed)
-    bots = [GAME.bot() for _ in range(n)]
+    bots = [standard_bot(GAME) for _ in range(n)]
     state = GAME.new_game(rules, n)
     log: list[EightsAction] = []
     passes_in_a_row = 0
@@ -112,7 +113,7 @@ def peer_states(n: int, seed: int) -> None:
     peers: list[EightsState] = [GAME.view(god, seat) for seat in range(n)]
     spectator = GAME.view(god, None)
     chance = SeededChance(seed)
-    bots = [GAME.bot() for _ in range(n)]
+    bots = [standard_bot(GAME) for _ in range(n)]
     while (seat := GAME.to_act(god)) is not None:
         if seat == CHANCE:
             action = chance.resolve(GAME, god)

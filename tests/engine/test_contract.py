@@ -45,8 +45,8 @@ from lancards.engine.core import (
 )
 from lancards.engine.digest import state_digest
 from lancards.engine.driver import SeededChance
-from lancards.engine.options import rule_set, rule_set_names
 from lancards.engine.position import read_position, write_position
+from lancards.engine.rulesets import rule_set, rule_set_names, standard_bot
 
 STEPS = int(os.environ.get("LANCARDS_CONTRACT_STEPS", "200"))
 LEAVE_GAMES = int(os.environ.get("LANCARDS_LEAVE_GAMES", "1"))
@@ -170,7 +170,7 @@ def test_every_rule_set_keeps_the_game_contract(name: str, seats: int) -> None:
     seed = sum(map(ord, name)) + seats
     rng = random.Random(seed)
     chance = SeededChance(seed)
-    bot = game.bot()
+    bot = standard_bot(game)
     state = game.new_game(rules, seats)
     peers = [game.view(state, s) for s in range(seats)]
     log = []
@@ -248,7 +248,7 @@ def test_leaves_keep_the_game_contract(name: str, seats: int) -> None:
         seed = sum(map(ord, name)) * 7 + seats * 131 + game_index
         rng = random.Random(seed)
         chance = SeededChance(seed)
-        bot = game.bot()
+        bot = standard_bot(game)
         state = game.new_game(rules, seats)
         peers = [game.view(state, s) for s in range(seats)]
         # leave at two target moments (rotating with the seed), 120 (8s: 600) moves apart at most

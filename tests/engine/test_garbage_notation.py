@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from lancards.engine.core import InvalidActionError
-from lancards.engine.options import rule_set, rule_set_names
 from lancards.engine.position import PositionError, read_position, write_position
+from lancards.engine.rulesets import rule_set, rule_set_names
 
 HUGE = "9" * 5000
 TEXTS = [

@@ -188,7 +188,7 @@ def test_eights_round_8_and_the_end_as_positions():
     sum of the eight results (ruling E-9)."""
     from lancards.engine.driver import play_local
     from lancards.engine.eights.state import Phase as EPhase
-    from lancards.engine.options import rule_set
+    from lancards.engine.rulesets import rule_set
 
     seen: dict[str, str] = {}
 

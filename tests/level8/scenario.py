@@ -9,7 +9,6 @@ from __future__ import annotations
 from lancards.engine.level8.actions import Action
 from lancards.engine.level8.builder import G, act, build
 from lancards.engine.level8.cards import parse_card
-from lancards.engine.level8.position import read_action
 from lancards.engine.level8.state import Level8State
 
 __all__ = ["G", "act", "build", "hand_text", "resolve", "slot_of"]
@@ -17,7 +16,7 @@ __all__ = ["G", "act", "build", "hand_text", "resolve", "slot_of"]
 
 def resolve(state: Level8State, text: str) -> Action:
     """Parse ``text`` in ``state``, filling in ``#SLOT`` for cards written without one."""
-    return read_action(state, text)
+    return G.read_action(state, text)
 
 
 def slot_of(state: Level8State, face: str, seat: int | None = None) -> int:

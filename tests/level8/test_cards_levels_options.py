@@ -10,7 +10,7 @@ from lancards.engine.core import InvalidActionError, RulesError
 from lancards.engine.level8 import LEVEL8 as G
 from lancards.engine.level8.cards import make_deck, parse_card
 from lancards.engine.level8.levels import MASTER_FRONT, describe, parse_level_card
-from lancards.engine.options import rule_set, rule_set_names
+from lancards.engine.rulesets import rule_set, rule_set_names
 
 BACK = """
 name = "House back side"

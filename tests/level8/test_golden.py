@@ -14,7 +14,7 @@ import pytest
 
 from lancards.engine.driver import play_local
 from lancards.engine.level8 import LEVEL8 as G
-from lancards.engine.options import rule_set
+from lancards.engine.rulesets import rule_set
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -24,7 +24,7 @@ from lancards.engine.level8.cards import make_deck
 from lancards.engine.level8.laydown import enumerate_laydowns
 from lancards.engine.level8.levels import CLASSIC_FRONT, MASTER_FRONT, Component, ComponentKind
 from lancards.engine.level8.melds import make_meld
-from lancards.engine.options import rule_set
+from lancards.engine.rulesets import rule_set
 
 EDITIONS = ("level8-master", "level8", "level8-en")
 

@@ -93,7 +93,7 @@ class SweepGame:
 
 def schedule(points: int = POINTS, seed: int = SEED) -> list[SweepGame]:
     """The sweep's games: about :data:`PER_GAME` points each, at least one game per kind."""
-    from lancards.engine.options import rule_set
+    from lancards.engine.rulesets import rule_set
 
     count = max(len(KINDS), round(points / PER_GAME))
     games = []

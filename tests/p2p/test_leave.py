@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from lancards.engine.core import CHANCE, ShuffleRequest
+from lancards.engine.rulesets import standard_bot
 from lancards.p2p.audit import audit_lines
 from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import SeededRandomBytes
@@ -95,7 +96,7 @@ class LeaveGame:
             self.net.post(core.me.public_key, core.leave())
 
     def run(self, limit: int = 5000) -> None:
-        net, bots = self.net, [c.game.bot() for c in self.cores]
+        net, bots = self.net, [standard_bot(c.game) for c in self.cores]
         by_key = {c.me.public_key: c for c in self.cores}
         net.start()
         while self.moves < limit:

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from lancards.engine.rulesets import standard_bot
 from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
@@ -136,7 +137,7 @@ def test_drive_bot_asks_each_bot_once_per_turn_and_finishes_the_game(tmp_path):
         asked = [0] * len(nodes)
 
         def chooser(node, seat):
-            bot = node.core.game.bot()
+            bot = standard_bot(node.core.game)
 
             def choose(legal):
                 asked[seat] += 1

@@ -8,7 +8,7 @@ import pytest
 
 from lancards.cli.main import main
 from lancards.engine.driver import play_local
-from lancards.engine.options import rule_set
+from lancards.engine.rulesets import rule_set
 
 GAMES = ["level8-master", "level8", "level8-en", "eights"]
 
