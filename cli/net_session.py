@@ -32,6 +32,7 @@ from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
 from lancards.p2p.errors import LocalProtocolError
 from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
+from lancards.p2p.record_file import write_record
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import StartedTable, start_local, verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
@@ -312,11 +313,11 @@ class NetworkSession:
         """Write the signed record to ``record_path`` (and to the table folder)."""
         folder = self.node.store.folder if self.node.store is not None else None
         if folder is not None and len(self.core.record):
-            self.core.record.write(folder / "record.jsonl")
+            write_record(self.core.record, folder / "record.jsonl")
             if self.node.over():
                 (folder / "finished").touch()
         if self.record_path:
-            self.core.record.write(self.record_path)
+            write_record(self.core.record, self.record_path)
 
     async def _bot_loop(self, node: PeerNode) -> None:
         await drive_bot(node, game_bot(node.core), delay=self.bot_delay)

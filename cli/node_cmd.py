@@ -30,6 +30,7 @@ from lancards.cli.errors import UsageError
 from lancards.p2p.core import GameCore
 from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
+from lancards.p2p.record_file import write_record
 from lancards.p2p.store import JournalDamaged, TableStore
 from lancards.p2p.table import verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
@@ -79,7 +80,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     finally:
         driver.cancel()
         if config.get("record"):
-            core.record.write(config["record"])
+            write_record(core.record, config["record"])
         await node.close()
     for notice in node.notices:
         if notice.kind in ("cheat", "rejected"):

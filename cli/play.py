@@ -226,13 +226,13 @@ def run_resume(args: argparse.Namespace) -> int:
 
     if _json.loads((folder / "table.json").read_text("utf-8")).get("mode") == "remote":
         from lancards.cli.started_table import resume_remote
-        from lancards.p2p.identity import load_or_create_identity
+        from lancards.p2p.identity_file import load_or_create_identity
 
         return asyncio.run(resume_remote(folder, load_or_create_identity(), args))
 
     async def go() -> int:
         from lancards.cli.net_session import NetworkSession
-        from lancards.p2p.identity import load_or_create_identity
+        from lancards.p2p.identity_file import load_or_create_identity
 
         session = await NetworkSession.resume(
             folder, load_or_create_identity(), bot_delay=0.0 if args.autoplay else args.bot_delay,

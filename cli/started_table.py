@@ -13,27 +13,35 @@ import os
 import secrets
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lancards.p2p.core import GameCore
 from lancards.p2p.errors import PeerError
 from lancards.p2p.identity import Identity
 from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
+from lancards.p2p.record_file import write_record
 from lancards.p2p.start_fetch import START_WAIT_S
 from lancards.p2p.store import TableStore, data_home
 from lancards.p2p.table import StartedTable, verify_started
 from lancards.p2p.transport import Mesh, TransportConfig
 from lancards.p2p.wire import sign_envelope
 
-if TYPE_CHECKING:
-    from lancards.cli.lobby_common import Lobbyist
+
+class Handover(Protocol):
+    """What the lobby phase hands to the game (:class:`lancards.cli.lobby_common.Lobbyist`):
+    the seats' addresses, whether ``table.json`` is written already, and the messages that
+    arrived for the game before it began (``(peer, data)``; empty data: a link came up)."""
+
+    addrs: dict[bytes, PeerAddress]
+    saved: bool
+    stash: list[tuple[bytes, bytes]]
 
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 """The links of a host/join table (seconds)."""
 
 
 async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable, mesh: Mesh,
-                     lobbyist: Lobbyist | None, *, quiet: bool = False,
+                     lobbyist: Handover | None, *, quiet: bool = False,
                      restore: TableStore | None = None, store: TableStore | None = None) -> int:
     """Run the game at a started table (autoplay or the full-screen table)."""
     store = restore or store or TableStore.for_table(table.spec.table)
@@ -143,9 +151,9 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     finally:
         driver.cancel()
         if args.record and len(core.record):
-            core.record.write(args.record)
+            write_record(core.record, args.record)
         if node.store is not None and len(core.record):
-            core.record.write(node.store.folder / "record.jsonl")
+            write_record(core.record, node.store.folder / "record.jsonl")
             if core.game.outcome(core.state) is not None:
                 (node.store.folder / "finished").touch()
         await node.close()
@@ -252,7 +260,8 @@ async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, me
     """
     from lancards.cli.errors import UsageError
     from lancards.p2p.addresses import rescope
-    from lancards.p2p.start_fetch import StartFetch, fetch_started
+    from lancards.p2p.fetch_started import fetch_started
+    from lancards.p2p.start_fetch import StartFetch
 
     statement = data["statement"]
     known = {bytes.fromhex(k): (str(v[0]), int(v[1])) for k, v in data["peers"].items()}

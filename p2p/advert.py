@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from lancards.p2p.addresses import LocalAddress
-from lancards.p2p.errors import LocalProtocolError, MessageError, PeerError, Reason
+from lancards.p2p.errors import LocalProtocolError, MessageError, Reason
 from lancards.p2p.identity import MAX_NICK_CHARS
 from lancards.p2p.wire import PROTOCOL_VERSION, TABLE_ID
 
@@ -237,37 +237,3 @@ def order_addresses(addresses: Sequence[str],
         return near, 0 if ip.version == 4 else (2 if ip.is_link_local else 1)
 
     return tuple(sorted(dict.fromkeys(addresses), key=rank))
-
-
-async def reachable_address(
-    advert: TableAdvert,
-    probe: Callable[[str, int], Awaitable[bytes]],
-) -> tuple[str, list[str]]:
-    """The first of ``advert``'s addresses where the advertised key answers.
-
-    Args:
-        advert: the table (its ``addresses`` in the order to try).
-        probe: ``probe(host, port)`` returns the key that answers there (the transport's signed
-            hello) or raises :class:`~lancards.p2p.errors.PeerError` (or ``OSError``).
-
-    Returns:
-        The address that answered, and one line per address tried before it (why it failed).
-        At most :data:`MAX_ADDRESSES_TRIED` addresses are tried.
-
-    Raises:
-        LocalProtocolError: no address answered with the advertised key (the text lists why
-            for each).
-    """
-    failed: list[str] = []
-    for address in advert.addresses[:MAX_ADDRESSES_TRIED]:
-        try:
-            key = await probe(address, advert.port)
-        except (PeerError, OSError, TimeoutError) as exc:
-            failed.append(f"{address}: {exc}")
-            continue
-        if key == advert.public_key:
-            return address, failed
-        failed.append(f"{address}: answered with another key than the advertised one")
-    raise LocalProtocolError(
-        f"table {advert.table} of {advert.nick} answers at none of its addresses "
-        f"({'; '.join(failed) or 'none advertised'})")

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -74,10 +74,9 @@ from lancards.p2p.advert import (  # the advert's data and its TXT form (RFC 676
     advert_to_txt,
     order_addresses,
     parse_txt,
-    reachable_address,
     txt_to_advert,
 )
-from lancards.p2p.errors import LocalProtocolError, MessageError, Reason
+from lancards.p2p.errors import LocalProtocolError, MessageError, PeerError, Reason
 
 __all__ = [
     "MAX_ADDRESSES_TRIED",
@@ -101,6 +100,40 @@ __all__ = [
     "reachable_address",
     "txt_to_advert",
 ]
+
+
+async def reachable_address(
+    advert: TableAdvert,
+    probe: Callable[[str, int], Awaitable[bytes]],
+) -> tuple[str, list[str]]:
+    """The first of ``advert``'s addresses where the advertised key answers.
+
+    Args:
+        advert: the table (its ``addresses`` in the order to try).
+        probe: ``probe(host, port)`` returns the key that answers there (the transport's signed
+            hello) or raises :class:`~lancards.p2p.errors.PeerError` (or ``OSError``).
+
+    Returns:
+        The address that answered, and one line per address tried before it (why it failed).
+        At most :data:`MAX_ADDRESSES_TRIED` addresses are tried.
+
+    Raises:
+        LocalProtocolError: no address answered with the advertised key (the text lists why
+            for each).
+    """
+    failed: list[str] = []
+    for address in advert.addresses[:MAX_ADDRESSES_TRIED]:
+        try:
+            key = await probe(address, advert.port)
+        except (PeerError, OSError, TimeoutError) as exc:
+            failed.append(f"{address}: {exc}")
+            continue
+        if key == advert.public_key:
+            return address, failed
+        failed.append(f"{address}: answered with another key than the advertised one")
+    raise LocalProtocolError(
+        f"table {advert.table} of {advert.nick} answers at none of its addresses "
+        f"({'; '.join(failed) or 'none advertised'})")
 
 
 def _zeroconf(addresses: Sequence[LocalAddress]) -> AsyncZeroconf:

@@ -30,11 +30,9 @@ end, byte for byte.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 from lancards.engine.core import EngineError
@@ -446,33 +444,6 @@ class Record:
         if self.signer is not None:
             lines.append(canonical(self.close_line(self.signer)))
         return lines
-
-    def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the whole record file (to a temporary file, fsync, then rename)."""
-        file = Path(path)
-        tmp = file.with_name(file.name + ".tmp")
-        with open(tmp, "wb") as handle:
-            handle.write(b"".join(line + b"\n" for line in self.to_lines()))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, file)
-
-
-def read_record(
-    path: str | os.PathLike[str],
-    validator: Validator | None = None,
-    genesis_check: Callable[[Record], None] | None = None,
-) -> Record:
-    """Read and verify a record file (see :func:`verify_bytes`).
-
-    Raises:
-        RecordFileError: the file cannot be read, or a byte of it does not verify.
-    """
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise RecordFileError(0, None, f"cannot read {path}: {exc.strerror}") from None
-    return verify_bytes(data, validator, genesis_check)
 
 
 def split_lines(data: bytes) -> list[bytes]:

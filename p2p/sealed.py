@@ -18,8 +18,8 @@ The dict form sent inside a ``sealed`` message is
 
 from __future__ import annotations
 
-import os
 import re
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -139,7 +139,7 @@ def seal(
     purpose: str,
     plaintext: bytes,
     *,
-    random_bytes: Callable[[int], bytes] = os.urandom,
+    random_bytes: Callable[[int], bytes] = secrets.token_bytes,
 ) -> SealedPayload:
     """Encrypt ``plaintext`` so that only ``recipient`` can open it.
 

@@ -10,9 +10,9 @@ reach (``table.ask``, carrying the statement's hash); a peer whose game is runni
 (:func:`told_body`). :class:`StartFetch` checks each answer: from a seated peer, to an ask sent to
 it, the same statement this seat signed, every signature verifying
 (:func:`lancards.p2p.statement.verify_started`); any other answer is refused with an error
-naming the peer and ignored, and the seat waits for another. :func:`fetch_started` drives it
-over a :class:`~lancards.p2p.transport.Mesh` for a bounded time: the table never started (the
-host freed the seat) when no peer answered in time.
+naming the peer and ignored, and the seat waits for another. The adapter
+:func:`lancards.p2p.net.fetch_started.fetch_started` drives it over a mesh for a bounded time: the
+table never started (the host freed the seat) when no peer answered in time.
 
 Envelope numbers: every ask is numbered from the seat's journal lease
 (:meth:`lancards.p2p.store.TableStore.lease_envelopes`), so the game that follows numbers above
@@ -26,21 +26,16 @@ start (:func:`check_told`).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from lancards.p2p.errors import (
     LocalProtocolError,
-    PeerError,
     Reason,
-    RemoteProtocolError,
     TableError,
 )
 from lancards.p2p.identity import Identity, describe
 from lancards.p2p.statement import StartedTable, statement_hash, verify_started
-from lancards.p2p.transport import Mesh, Received
 from lancards.p2p.wire import MESSAGE_TYPES, ReplayGuard, decode_envelope, sign_envelope
 
 ASK_EVERY_S = 2.0
@@ -179,83 +174,5 @@ def check_told(body: Mapping[str, Any], signed: Mapping[str, Any],
     return started, book
 
 
-async def fetch_started(
-    mesh: Mesh,
-    fetch: StartFetch,
-    addresses: Mapping[bytes, tuple[str, int]],
-    *,
-    wait: float = START_WAIT_S,
-    lease: Callable[[int], None] | None = None,
-    refused: Callable[[str], None] | None = None,
-) -> tuple[StartedTable, Addresses] | None:
-    """Ask the seated peers for the started table until one answers well or ``wait`` s pass.
-
-    Args:
-        mesh: this seat's mesh, listening; every seat of the statement is admitted, the
-            ``addresses`` known are dialled.
-        fetch: the asks and their checks.
-        addresses: the seated peers' addresses this seat knows (its ``table.json``).
-        wait: the bound, in seconds.
-        lease: called with the next envelope number before each ask is sent, to make it
-            durable first (:meth:`lancards.p2p.store.TableStore.lease_envelopes`).
-        refused: called with the one-line error of each refused answer (the peer named).
-
-    Returns:
-        The started table and the answering peer's address book, or ``None``: no seated peer
-        answered with the signed statement's start within ``wait`` s. The seated peers' other
-        messages are put back at the head of ``mesh.events``, in order, for the game.
-    """
-    loop = asyncio.get_running_loop()
-    end = loop.time() + wait
-    mesh.admit(k for k in fetch.seats if k != fetch.me.public_key)
-    for key, (host, port) in addresses.items():
-        if key in fetch.seats and key != fetch.me.public_key:
-            mesh.add_peer(key, host, port, dial=True)
-    last_ask: dict[bytes, float] = {}
-    stash: list[Received] = []
-
-    def ask(peer: bytes) -> None:
-        if lease is not None:
-            lease(fetch.next_seq + 1)
-        with contextlib.suppress(PeerError):
-            mesh.send(peer, fetch.ask(peer))
-        last_ask[peer] = loop.time()
-
-    while (left := end - loop.time()) > 0:
-        for peer in fetch.seats:
-            if (peer != fetch.me.public_key and mesh.connected(peer)
-                    and loop.time() - last_ask.get(peer, -ASK_EVERY_S) >= ASK_EVERY_S):
-                ask(peer)
-        try:
-            event = await mesh.next_event(min(left, 0.5))
-        except PeerError:
-            continue
-        if isinstance(event, Received):
-            try:
-                got = fetch.receive(event.peer, event.data)
-            except RemoteProtocolError as exc:
-                if refused is not None:
-                    refused(str(exc))
-                continue
-            if got is not None:
-                _give_back(mesh, stash)
-                return got
-            if len(stash) < mesh.config.event_cap:
-                stash.append(event)
-    _give_back(mesh, stash)
-    return None
-
-
-def _give_back(mesh: Mesh, stash: list[Received]) -> None:
-    """Put the seated peers' other messages back at the head of ``mesh``'s events, in order
-    (their game traffic, a ``record.sync`` among it, is for the game that follows)."""
-    later = []
-    while not mesh.events.empty():
-        later.append(mesh.events.get_nowait())
-    for event in [*stash, *later]:
-        with contextlib.suppress(asyncio.QueueFull):  # beyond the mesh's bound: dropped
-            mesh.events.put_nowait(event)
-
-
-__all__ = ["ASK_EVERY_S", "START_WAIT_S", "StartFetch", "check_told", "fetch_started",
+__all__ = ["ASK_EVERY_S", "START_WAIT_S", "StartFetch", "check_told",
            "told_body"]

@@ -12,7 +12,7 @@ is the game record's genesis. The lobby that gathers the signatures is
 from __future__ import annotations
 
 import hashlib
-import os
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -106,7 +106,7 @@ def registry_rules_check(
 
 def new_table_id() -> str:
     """A fresh random table id: 16 lowercase hex digits."""
-    return os.urandom(8).hex()
+    return secrets.token_hex(8)
 
 
 def member_to_dict(member: PublicIdentity) -> dict[str, str]:

@@ -7,17 +7,16 @@ Pure functions from a :class:`~lancards.cli.session.TableSnapshot` (whose ``view
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import name_of, styled_cards
-from lancards.cli.tui.narrate import plural
+from lancards.cli.tui.narrate import plural, requirement
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.level8.cards import COLOUR_INDEX, Card
-from lancards.engine.level8.levels import Component, ComponentKind
+from lancards.engine.level8.levels import ComponentKind
 from lancards.engine.level8.melds import Meld
 from lancards.engine.level8.state import Level8State, Phase
 
@@ -74,32 +73,6 @@ def sorted_hand(view: Level8State, seat: int, by_colour: bool) -> list[tuple[Slo
     """``seat``'s hand with known identities, sorted by number or by colour."""
     hand = [(s, c) for s, c in view.hand_cards(seat) if c is not None]
     return sorted(hand, key=colour_key if by_colour else number_key)
-
-
-_NOUNS = ("pair", "triplet", "quadruplet", "quintuplet", "run", "set")
-
-
-def requirement(level: Sequence[Component]) -> str:
-    """A level's components with repeats counted: ``"4 pairs"``, ``"triplet + run of 4"``."""
-    groups: list[list[Any]] = []
-    for component in level:
-        if groups and groups[-1][0] == component:
-            groups[-1][1] += 1
-        else:
-            groups.append([component, 1])
-    parts = []
-    for component, count in groups:
-        text = str(component)
-        if count > 1:
-            words = text.split(" ")
-            at = next((i for i, w in enumerate(words) if w in _NOUNS), None)
-            if at is None:
-                text = f"{count} x {text}"
-            else:
-                words[at] += "s"
-                text = f"{count} {' '.join(words)}"
-        parts.append(text)
-    return " + ".join(parts)
 
 
 def meld_label(meld: Meld, names: Sequence[str]) -> str:

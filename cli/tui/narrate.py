@@ -19,6 +19,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from lancards.engine.level8.levels import Component
+
 _SLOT = re.compile(r"#\d+")
 
 SPECIAL_WORDS = {
@@ -136,6 +138,32 @@ IMPERATIVE = (("laid down", "lay down"), ("laid", "lay"), ("drew", "draw"),
               ("put", "put"), ("passed", "pass"), ("ended", "end"), ("are done", "be done"))
 
 
+_NOUNS = ("pair", "triplet", "quadruplet", "quintuplet", "run", "set")
+
+
+def requirement(level: Sequence[Component]) -> str:
+    """A level's components with repeats counted: ``"4 pairs"``, ``"triplet + run of 4"``."""
+    groups: list[list[Any]] = []
+    for component in level:
+        if groups and groups[-1][0] == component:
+            groups[-1][1] += 1
+        else:
+            groups.append([component, 1])
+    parts = []
+    for component, count in groups:
+        text = str(component)
+        if count > 1:
+            words = text.split(" ")
+            at = next((i for i, w in enumerate(words) if w in _NOUNS), None)
+            if at is None:
+                text = f"{count} x {text}"
+            else:
+                words[at] += "s"
+                text = f"{count} {' '.join(words)}"
+        parts.append(text)
+    return " + ".join(parts)
+
+
 def move_label(game_name: str, view: Any, action: Any, names: Sequence[str],
                viewer: int) -> str:
     """A legal move of ``viewer`` as a choice in a list: ``"discard R7"``, ``"draw O11 from
@@ -179,8 +207,6 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
             else w.possessive(action.owner)
         out.append(f"{who} drew {card or 'the top card'} from {whose} discard pile")
     elif isinstance(action, a.LayDown):
-        from lancards.cli.tui.level8_view import requirement
-
         level = before.levels[seat] if before is not None else None
         what = ""
         if before is not None:

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from lancards.cli.main import main
+from lancards.p2p.record_file import write_record
 from tests.p2p.core_harness import make_cores
 
 
@@ -16,7 +17,7 @@ def record_file(tmp_path_factory):
     net.start()
     net.run()
     path = tmp_path_factory.mktemp("rec") / "game.jsonl"
-    cores[0].record.write(path)
+    write_record(cores[0].record, path)
     return path, cores[0]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from lancards.cli.main import main
 from lancards.engine.core import ALL_SEATS
 from lancards.engine.position import HEADER, read_position, write_position
+from lancards.p2p.record_file import write_record
 from tests.p2p.core_harness import make_cores
 
 
@@ -13,7 +14,7 @@ def test_replay_prints_a_readable_public_position_after_every_move(tmp_path, cap
     net.start()
     net.run()
     path = tmp_path / "game.jsonl"
-    cores[0].record.write(path)
+    write_record(cores[0].record, path)
     core = cores[0]
     assert main(["replay", "--positions", str(path)]) == 0
     out = capsys.readouterr().out

@@ -15,6 +15,7 @@ from lancards.p2p.core import EARLY_PER_SENDER, FUTURE_PER_AUTHOR, GameCore, Not
 from lancards.p2p.errors import Reason, TableError
 from lancards.p2p.identity import Identity
 from lancards.p2p.record import Entry
+from lancards.p2p.record_file import write_record
 from lancards.p2p.sealed import seal
 from lancards.p2p.table import Lobby, start_local, verify_started
 from lancards.p2p.wire import sign_envelope
@@ -80,7 +81,7 @@ def test_1_fork_is_found_by_every_honest_peer_naming_its_author(tmp_path):
         # The honest records agree up to the fork and keep the evidence; the audit says
         # the table halted on a cheat and names the equivocator.
         path = tmp_path / f"{core.seat}.jsonl"
-        core.record.write(path)
+        write_record(core.record, path)
         assert main(["audit", str(path)]) == 3
     # Up to the fork the honest records are one; each holds one side of it.
     seq = first["seq"]
@@ -295,7 +296,7 @@ def test_8_forwarded_evidence_halts_is_journaled_and_bound_into_the_record(tmp_p
     assert reborn.halted and reborn.cheaters.keys() == {author.seat}
     # The record file's closing line binds the evidence line.
     path = tmp_path / "r.jsonl"
-    receiver.record.write(path)
+    write_record(receiver.record, path)
     data = path.read_bytes().split(b"\n")
     assert b'"kind":"equivocation"' in data[-3] and b'"kind":"close"' in data[-2]
     assert main(["audit", str(path)]) == 3

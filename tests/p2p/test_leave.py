@@ -27,6 +27,7 @@ from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.errors import LocalProtocolError
 from lancards.p2p.identity import Identity
 from lancards.p2p.record import Entry, sign_entry
+from lancards.p2p.record_file import write_record
 from lancards.p2p.schedule import EntryKind
 from lancards.p2p.wire import sign_envelope
 from tests.p2p.core_harness import Network, make_cores
@@ -266,7 +267,7 @@ def test_two_players_a_leave_ends_the_game_the_other_wins(tmp_path: Any,
     # lancards audit and replay of the record file
     from lancards.cli.main import main
     path = tmp_path / "two.lancards"
-    cores[1 - leaver].record.write(path)
+    write_record(cores[1 - leaver].record, path)
     capsys.readouterr()
     assert main(["audit", str(path)]) == 0
     assert capsys.readouterr().out.startswith("OK: level8-master")

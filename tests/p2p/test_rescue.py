@@ -17,6 +17,7 @@ from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.errors import LocalProtocolError
 from lancards.p2p.identity import Identity
 from lancards.p2p.record import sign_entry
+from lancards.p2p.record_file import write_record
 from lancards.p2p.rescue import sign_vote
 from lancards.p2p.wire import sign_envelope
 from tests.p2p.core_harness import Network, make_cores
@@ -389,7 +390,7 @@ def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_beg
     # lancards audit and replay of the record file tell the removal
     from lancards.cli.main import main
     path = tmp_path / "removed.lancards"
-    voters[0].record.write(path)
+    write_record(voters[0].record, path)
     capsys.readouterr()
     assert main(["audit", str(path)]) == 3  # verified, the game unfinished
     said = capsys.readouterr().out

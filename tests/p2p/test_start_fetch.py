@@ -13,8 +13,9 @@ import pytest
 from lancards.p2p.core import GameCore, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.errors import Reason, RemoteProtocolError
+from lancards.p2p.fetch_started import fetch_started
 from lancards.p2p.identity import Identity
-from lancards.p2p.start_fetch import StartFetch, fetch_started
+from lancards.p2p.start_fetch import StartFetch
 from lancards.p2p.statement import sign_statement, statement_hash
 from lancards.p2p.table import start_local
 from lancards.p2p.transport import Mesh, Received, TransportConfig

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from lancards.p2p.identity import Identity, identity_path
+from lancards.p2p.identity import Identity
+from lancards.p2p.identity_file import identity_path
 
 TMUX = shutil.which("tmux")
 REPO = Path(__file__).resolve().parents[3]

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from lancards.p2p.errors import IdentityError, LocalProtocolError
-from lancards.p2p.identity import (
-    Identity,
-    fingerprint,
+from lancards.p2p.identity import Identity, fingerprint
+from lancards.p2p.identity_file import (
     identity_path,
     load_identity,
     load_or_create_identity,

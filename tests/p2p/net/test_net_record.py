@@ -9,7 +9,8 @@ import pytest
 from lancards.engine.core import IllegalActionError
 from lancards.p2p.errors import EquivocationError, Reason, RecordError, RecordFileError
 from lancards.p2p.identity import Identity
-from lancards.p2p.record import Entry, Record, read_record, sha256_hex, sign_entry, verify_lines
+from lancards.p2p.record import Entry, Record, sha256_hex, sign_entry, verify_lines
+from lancards.p2p.record_file import read_record, write_record
 from lancards.p2p.table import check_record_genesis
 from lancards.p2p.wire import canonical
 
@@ -137,7 +138,7 @@ def test_file_round_trip_with_evidence(tmp_path: Path) -> None:
     with pytest.raises(EquivocationError):
         record.append(second)
     path = tmp_path / "game.jsonl"
-    record.write(path)
+    write_record(record, path)
     back = read_record(path, genesis_check=check_record_genesis)
     assert back.entries == record.entries
     assert back.evidence == record.evidence
@@ -170,7 +171,7 @@ def test_every_single_changed_byte_is_detected_naming_the_line(tmp_path: Path) -
 def test_one_changed_payload_byte_names_the_entry(tmp_path: Path) -> None:
     _, record = record_with(4)
     path = tmp_path / "game.jsonl"
-    record.write(path)
+    write_record(record, path)
     data = path.read_bytes().replace(b'"move":"m2"', b'"move":"m3"')
     path.write_bytes(data)
     with pytest.raises(RecordFileError) as info:
