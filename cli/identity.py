@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from lancards.p2p.identity import Identity
-from lancards.p2p.identity_file import load_or_create_identity
+from lancards.p2p.net.identity_file import load_or_create_identity
+from lancards.p2p.protocol.identity import Identity
 
 
 def player_identity(name: str | None = None) -> Identity:
     """The user's identity (an Ed25519 key created on first use in the config folder, see
-    :func:`lancards.p2p.identity_file.load_or_create_identity`), shown as ``name`` when one is
+    :func:`lancards.p2p.net.identity_file.load_or_create_identity`), shown as ``name`` when one is
     given.
 
     Raises:

@@ -1,8 +1,8 @@
 """A :class:`lancards.cli.session.Session` in one process: the engine, a seeded chance and bots.
 
 The engine holds the full state (every identity); chance comes from
-:class:`lancards.engine.driver.SeededChance`; every seat but the player's is played by the game's
-standard bot (``game.bot()``) through the one bot driver, :func:`lancards.p2p.node.drive_bot`,
+:class:`lancards.cli.driver.SeededChance`; every seat but the player's is played by the game's
+standard bot (``game.bot()``) through the one bot driver, :func:`lancards.p2p.net.node.drive_bot`,
 woken by the table's changes and waiting a small delay before each move so a person can follow. The
 screens see only ``game.view(state, seat)``, exactly as with the networked session. Used by the
 screen tests and by ``lancards play --local`` (and, until the networked session lands, by every
@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from lancards.cli.driver import SeededChance
 from lancards.cli.session import Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, narrate
 from lancards.engine.core import (
@@ -25,11 +26,10 @@ from lancards.engine.core import (
     Leave,
     Seat,
 )
-from lancards.engine.driver import SeededChance
 from lancards.engine.options import OptionValue, RuleSetSpec
 from lancards.engine.rulesets import rule_set as get_rule_set
 from lancards.engine.rulesets import standard_bot
-from lancards.p2p.node import drive_bot
+from lancards.p2p.net.node import drive_bot
 
 LOG_KEEP = 20_000
 """How many log lines a snapshot carries (the most recent; a whole game fits)."""
@@ -175,7 +175,7 @@ class LocalSession:
     async def run(self) -> None:
         """Play chance and the bots until the game is over or :meth:`close` is called.
 
-        Each bot seat is played by :func:`lancards.p2p.node.drive_bot`, which waits
+        Each bot seat is played by :func:`lancards.p2p.net.node.drive_bot`, which waits
         ``bot_delay`` seconds before each move; chance acts at once. While the player is to
         act, nothing moves until :meth:`submit`.
         """
@@ -282,8 +282,8 @@ class LocalSession:
 
 
 class _BotSeat:
-    """A bot seat of a :class:`LocalSession` as :func:`lancards.p2p.node.drive_bot` plays it
-    (the :class:`lancards.p2p.node.Turns` methods)."""
+    """A bot seat of a :class:`LocalSession` as :func:`lancards.p2p.net.node.drive_bot` plays it
+    (the :class:`lancards.p2p.net.node.Turns` methods)."""
 
     def __init__(self, session: LocalSession, seat: Seat) -> None:
         self.session = session

@@ -38,15 +38,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("play", "play at a table with bots in the full-screen terminal client", "play"),
     Command("resume", "continue a networked table after a crash, from the journals on disk",
             "play"),
-    Command("host", "advertise a table on the network and play when it is full", "lobby_host"),
-    Command("join", "find tables on the network (mDNS) and join one", "lobby_join"),
+    Command("host", "advertise a table on the network and play when it is full", "lobby.host"),
+    Command("join", "find tables on the network (mDNS) and join one", "lobby.join"),
     Command("audit", "verify a game record end to end and print a verdict", "record_tools"),
     Command("replay", "step through a finished game in public view", "record_tools"),
     Command("selfplay", "play whole games between bots in one process and print a JSON summary",
             "selfplay"),
     Command("bench",
             "run a benchmark (engine, deck, net, play, resume, leave) and print JSON lines",
-            "bench"),
+            "bench.command"),
     Command("node", "run one bot peer of a started table from a config file (scripts, tests)",
             "node_cmd"),
 )
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     # After parsing: --help and --version have exited without importing the engine.
     from lancards.engine.core import EngineError
-    from lancards.p2p.store import JournalDamaged
+    from lancards.p2p.net.store import JournalDamaged
 
     try:
         status = args.run(args)

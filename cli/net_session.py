@@ -7,7 +7,7 @@ peer verifies every move with its own engine. Bots are ordinary peers whose move
 game's bot.
 
 Files: the player's identity (``p2p.identity``) and, per table, ``tables/<id>/`` under the data
-folder (:mod:`lancards.p2p.store`) with the player's journal and ``bots/<n>/`` with each bot's,
+folder (:mod:`lancards.p2p.net.store`) with the player's journal and ``bots/<n>/`` with each bot's,
 so that ``lancards resume`` can restart the whole table.
 """
 
@@ -27,15 +27,15 @@ from lancards.cli.session import Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
-from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
-from lancards.p2p.errors import LocalProtocolError
-from lancards.p2p.identity import Identity
-from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
-from lancards.p2p.record_file import write_record
-from lancards.p2p.store import TableStore, data_home
-from lancards.p2p.table import StartedTable, start_local, verify_started
-from lancards.p2p.transport import Mesh, TransportConfig
+from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
+from lancards.p2p.net.record_file import write_record
+from lancards.p2p.net.store import TableStore, data_home
+from lancards.p2p.net.transport import Mesh, TransportConfig
+from lancards.p2p.protocol.core import GameCore
+from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.table import StartedTable, start_local, verify_started
 
 BOT_NICKS = ("Ada", "Bram", "Cleo", "Dov", "Edda")
 LOG_KEEP = 20_000

@@ -10,7 +10,7 @@ CONFIG is a JSON file::
      "record": "/path/to/record.jsonl",          written when the game ends (optional)
      "timings": "/path/to/timings.jsonl"}        when each entry was verified here (optional)
 
-A bot plays the seat (:func:`lancards.p2p.node.drive_bot`). The peer restores itself from
+A bot plays the seat (:func:`lancards.p2p.net.node.drive_bot`). The peer restores itself from
 ``folder`` when a journal is there, so a peer killed at any moment is restarted with the same
 command. Exit 0 when the game ended, 1 when the table halted on a cheat, 2 on a bad config or a
 damaged journal (one line on stderr names the file and line).
@@ -27,13 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.p2p.core import GameCore
-from lancards.p2p.identity import Identity
-from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
-from lancards.p2p.record_file import write_record
-from lancards.p2p.store import JournalDamaged, TableStore
-from lancards.p2p.table import verify_started
-from lancards.p2p.transport import Mesh, TransportConfig
+from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
+from lancards.p2p.net.record_file import write_record
+from lancards.p2p.net.store import JournalDamaged, TableStore
+from lancards.p2p.net.transport import Mesh, TransportConfig
+from lancards.p2p.protocol.core import GameCore
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.table import verify_started
 
 
 def add_parser(sub: Any) -> None:

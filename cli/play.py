@@ -196,7 +196,7 @@ def find_table(table: str | None) -> Any:
     Raises:
         UsageError: no such table, or none left unfinished.
     """
-    from lancards.p2p.store import data_home
+    from lancards.p2p.net.store import data_home
 
     tables = data_home() / "tables"
     if table is not None:
@@ -225,14 +225,14 @@ def run_resume(args: argparse.Namespace) -> int:
     import json as _json
 
     if _json.loads((folder / "table.json").read_text("utf-8")).get("mode") == "remote":
-        from lancards.cli.started_table import resume_remote
-        from lancards.p2p.identity_file import load_or_create_identity
+        from lancards.cli.lobby.started_table import resume_remote
+        from lancards.p2p.net.identity_file import load_or_create_identity
 
         return asyncio.run(resume_remote(folder, load_or_create_identity(), args))
 
     async def go() -> int:
         from lancards.cli.net_session import NetworkSession
-        from lancards.p2p.identity_file import load_or_create_identity
+        from lancards.p2p.net.identity_file import load_or_create_identity
 
         session = await NetworkSession.resume(
             folder, load_or_create_identity(), bot_delay=0.0 if args.autoplay else args.bot_delay,

@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.p2p.audit import audit_bytes, audit_lines, describe_outcome, header_table, report_json
+from lancards.p2p.protocol.audit import (
+    audit_bytes,
+    audit_lines,
+    describe_outcome,
+    header_table,
+    report_json,
+)
 
 EXIT_OK, EXIT_REJECTED, EXIT_UNREADABLE, EXIT_UNFINISHED = 0, 1, 2, 3
 """``lancards audit`` exit statuses."""
@@ -102,8 +108,8 @@ def _told(observer: Any, before: Any, notation: str, names: list[str]) -> list[s
 
 def run_replay(args: argparse.Namespace) -> int:
     from lancards.engine.position import write_position
-    from lancards.p2p.core import GameCore
-    from lancards.p2p.record import Entry
+    from lancards.p2p.protocol.core import GameCore
+    from lancards.p2p.protocol.record import Entry
 
     lines = _read(args.file)
     report = audit_lines(lines)

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.driver import play_local
 from lancards.cli.errors import UsageError
-from lancards.engine.driver import play_local
 from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
 from lancards.engine.rulesets import rule_set, rule_set_names
 
@@ -37,7 +37,7 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[st
         RulesError: unknown game or option, invalid value, unreadable file.
     """
     from lancards.engine.core import RulesError
-    from lancards.p2p.statement import TABLE_OPTIONS, game_options
+    from lancards.p2p.protocol.statement import TABLE_OPTIONS, game_options
 
     spec = rule_set(args.game)
     raw: dict[str, OptionValue] = dict(parse_option_args(args.option))

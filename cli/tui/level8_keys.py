@@ -30,7 +30,7 @@ from lancards.cli.tui.controller import (
     short_error,
     styled_cards,
 )
-from lancards.cli.tui.narrate import plural
+from lancards.cli.tui.narrate import plural, requirement
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
     Add,
@@ -147,7 +147,7 @@ class Level8Controller(BaseController):
         view: Level8State = snap.view
         out: StyleAndTextTuples = [(
             "class:picker.title",
-            f" lay down level {view.levels[snap.seat]}: {draw.requirement(builder.level)} ")]
+            f" lay down level {view.levels[snap.seat]}: {requirement(builder.level)} ")]
         offers = len(_of(snap.legal, LayDown))
         out.append(("", f"  ({offers} offered; Tab cycles)\n"))
         problems = builder.group_errors()
@@ -207,14 +207,14 @@ class Level8Controller(BaseController):
                 out.append(f"{seat + 1} {who}: WIN")
             else:
                 out.append(f"{seat + 1} {who}: level {level}: "
-                           f"{draw.requirement(view.level(seat))}")
+                           f"{requirement(view.level(seat))}")
         card = view.level_cards[snap.seat] if view.level_cards else None
         if card is not None:
             out += ["", f"your level card ({card.name}):"]
             mine = view.levels[snap.seat]
             for number, level_ in enumerate(card.levels, start=1):
                 mark = ">" if number == mine else " "
-                out.append(f" {mark} level {number}: {draw.requirement(level_)}")
+                out.append(f" {mark} level {number}: {requirement(level_)}")
         return out
 
     # -- keys --------------------------------------------------------------------------------

@@ -35,8 +35,8 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.tui.app import STYLE
-from lancards.p2p.discovery import RESCUE_TRADE_OFF, TableAdvert
-from lancards.p2p.identity import fingerprint
+from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, TableAdvert
+from lancards.p2p.protocol.identity import fingerprint
 
 _TARGET = re.compile(r"[0-9a-f]{16}@(\S+):(\d{1,5})")
 """What the host prints for a join by address: ``TABLE-ID@HOST:PORT``."""

@@ -59,10 +59,10 @@ def build(
         PositionError: more copies of a card than the deck holds, or an invalid meld.
         RulesError: an unknown option or value.
     """
-    known = next((e for e in EDITIONS if e == edition), None)
-    if known is None:
+    named = next((e for e in EDITIONS if e == edition), None)
+    if named is None:
         raise RulesError(f"{edition!r} is not a Level 8 rule set")
-    rules = build_rules(known, validate_options(OPTIONS, options or {}, known))
+    rules = build_rules(named, validate_options(OPTIONS, options or {}, named))
     n = len(hands)
     start = G.new_game(rules, n)
     free: dict[Card, list[int]] = defaultdict(list)

@@ -14,9 +14,10 @@ The steps (``docs/mental-poker.md`` has the whole protocol):
 2. Shuffle epochs 1, 2, ...: for an engine ``ShuffleRequest`` every peer calls
    ``begin_shuffle``; seats 0, 1, ... in turn send a proven re-encryption shuffle of the
    current list. When the last one verifies, output ``i`` becomes slot ``first_new_slot + i``.
-3. Reveals: a private reveal (deal, draw) makes every other seat owe the holder a decryption
-   share, sent to the holder alone; a public reveal makes every seat owe a public share. A
-   holder may later open a card it knows (``make_open``) with its own share and the others'.
+3. Reveals (the mixin :class:`~lancards.p2p.crypto.reveals.Reveals`): a private reveal (deal,
+   draw) makes every other seat owe the holder a decryption share, sent to the holder alone; a
+   public reveal makes every seat owe a public share. A holder may later open a card it knows
+   (``make_open``) with its own share and the others'.
 
 Every message is checked when it arrives; a failure raises a
 :class:`~p2p.crypto.errors.PeerFaultError` naming the seat at fault and the epoch, and leaves
@@ -25,7 +26,7 @@ the coordinator's state unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -63,7 +64,7 @@ from lancards.p2p.crypto.messages import (
     decode_message,
     encode_message,
 )
-from lancards.p2p.crypto.proofs import PUBLIC
+from lancards.p2p.crypto.reveals import Reveals
 from lancards.p2p.crypto.shuffle import (
     PreparedShuffle,
     check_shuffle_proof,
@@ -101,7 +102,7 @@ OBSERVER = -2
 """The seat of an auditor: it verifies every message of the log and makes none."""
 
 
-class DeckCoordinator(Departures):
+class DeckCoordinator(Reveals, Departures):
     """The mental-poker deck as seen by one seat.
 
     Args:
@@ -481,74 +482,6 @@ class DeckCoordinator(Departures):
             # Its shuffles are dropped unused: their proofs no longer matter.
             self._unchecked = [u for u in self._unchecked if u.epoch != epoch.number]
         self._prepared = None
-
-    # -----------------------------------------------------------------------------------------
-    # Reveals and openings (the slot table does the work).
-
-    def request_private(self, slots: Iterable[SlotId], holder: Seat) -> None:
-        """The engine deals or draws ``slots`` to ``holder``: every other seat owes it shares.
-
-        Raises:
-            DeckUsageError: a slot unknown or public, or ``holder`` not at the table.
-        """
-        if holder not in self._table.present:
-            raise DeckUsageError(f"seat {holder} is not at the table")
-        self._table.request(slots, holder)
-
-    def request_public(self, slots: Iterable[SlotId]) -> None:
-        """The engine turns ``slots`` face up: every seat owes a public share for each.
-
-        Raises:
-            DeckUsageError: a slot unknown or already public.
-        """
-        self._table.request(slots, PUBLIC)
-
-    def make_shares(self, recipient: Seat, slots: Iterable[SlotId] | None = None) -> Message | None:
-        """This seat's decryption shares for ``recipient`` (a seat or ``PUBLIC``).
-
-        Send the message to the recipient alone (encrypted end to end) for a private reveal,
-        to everyone for a public one. Public shares count locally at once.
-
-        Args:
-            recipient: the holder, or ``PUBLIC``.
-            slots: which requested slots; every one this seat still owes ``recipient`` if
-                omitted.
-
-        Returns:
-            The ``shares`` message, or ``None`` when nothing is owed.
-
-        Raises:
-            DeckUsageError: ``recipient`` is this seat, or a slot has no such request.
-        """
-        if recipient == self.seat:
-            raise DeckUsageError("a seat never sends shares to itself")
-        if slots is None:
-            table = self._table
-            slots = sorted(s for s, r in table.reveals if r == recipient and table.owes(s, r))
-        message = self._table.make_shares(recipient, slots)
-        return None if message is None else encode_message(message)
-
-    def make_owed_shares(self) -> list[tuple[Seat, Message]]:
-        """Every share this seat owes now, as ``(recipient, message)`` pairs (``PUBLIC`` last)."""
-        table = self._table
-        owed: dict[Seat, list[SlotId]] = {}
-        for slot, recipient in table.reveals:  # one pass over the reveals
-            if recipient != self.seat and table.owes(slot, recipient):
-                owed.setdefault(recipient, []).append(slot)
-        out = []
-        for recipient in sorted(owed, key=lambda r: (r == PUBLIC, r)):
-            message = table.make_shares(recipient, sorted(owed[recipient]))
-            if message is not None:
-                out.append((recipient, encode_message(message)))
-        return out
-
-    def make_open(self, slot: SlotId) -> Message:
-        """Open a card this seat holds (lay down, discard, play): broadcast the message.
-
-        Raises:
-            DeckUsageError: this seat does not know the card or lacks some seat's share.
-        """
-        return encode_message(self._table.make_open(slot))
 
     # -----------------------------------------------------------------------------------------
     # Input.

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from lancards.cli.main import main
-from lancards.p2p.record_file import write_record
+from lancards.p2p.net.record_file import write_record
 from tests.p2p.core_harness import make_cores
 
 

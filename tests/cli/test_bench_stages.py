@@ -3,15 +3,15 @@ function put back."""
 
 from __future__ import annotations
 
-from lancards.cli.bench_stages import STAGES, StageRecorder, as_ms, difference
-from lancards.p2p.core import GameCore
+from lancards.cli.bench.stages import STAGES, StageRecorder, as_ms, difference
 from lancards.p2p.crypto import coordinator
+from lancards.p2p.protocol.core import GameCore
 
 
 def test_nested_stages_count_exclusive_time_and_calls():
     recorder = StageRecorder()
     ticks = iter([0.0, 1.0, 3.0, 10.0])  # outer starts, inner starts, inner ends, outer ends
-    import lancards.cli.bench_stages as module
+    import lancards.cli.bench.stages as module
 
     clock = module.time.perf_counter
     module.time.perf_counter = lambda: next(ticks)  # type: ignore[assignment]

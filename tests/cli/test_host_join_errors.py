@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from lancards.cli.bench_net import free_ports
+from lancards.cli.bench.net import free_ports
 from lancards.cli.main import main
 
 

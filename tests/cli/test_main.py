@@ -95,7 +95,8 @@ def test_the_command_table_says_exactly_what_each_module_registers() -> None:
         assert _registered(build_parser((command.name,))) == table
     # Every module of lancards.cli that adds a sub-command is in the table.
     folder = Path(lancards.cli.__file__).parent
-    adders = {p.stem for p in folder.glob("*.py") if "\ndef add_parser(" in p.read_text("utf-8")}
+    adders = {".".join(p.relative_to(folder).with_suffix("").parts)
+              for p in folder.rglob("*.py") if "\ndef add_parser(" in p.read_text("utf-8")}
     assert adders == {c.module for c in COMMANDS}
 
 

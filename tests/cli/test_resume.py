@@ -79,7 +79,7 @@ def test_crash_resume_crash_again_resume_loses_nothing(tmp_path, monkeypatch, ca
                    if not j.read_bytes().endswith(b"\n"))  # a torn last line (of some peer)
     _play_until_crash(home, "after:9", "resume", "--autoplay")
     monkeypatch.setenv("LANCARDS_HOME", str(home))
-    from lancards.p2p.store import TableStore
+    from lancards.p2p.net.store import TableStore
 
     kept = TableStore(journal.parent).read()
     assert kept.torn == 0 and len(kept.lines) > 0

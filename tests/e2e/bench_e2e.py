@@ -36,14 +36,14 @@ PORT = 47000
 
 
 def machine() -> dict[str, Any]:
-    from lancards.cli.bench import machine as describe
+    from lancards.cli.bench.machine import machine as describe
 
     return dict(describe())
 
 
 def deal_and_latency(n: int, game: str, folder: Path) -> dict[str, Any]:
     """One whole game of ``n`` node processes across namespaces, with timings."""
-    from lancards.cli.bench_net import analyse, new_table, write_configs
+    from lancards.cli.bench.net import analyse, new_table, write_configs
 
     table, seats = new_table(n, game)
     with Lan(n) as lan:
@@ -62,7 +62,7 @@ def deal_once(n: int, game: str, folder: Path) -> tuple[float, float]:
     """Seconds from the first of ``n`` node processes (one per namespace) starting its game to
     the last one holding its dealt hand (the processes are stopped then), and the median CPU
     seconds of a peer to its dealt hand."""
-    from lancards.cli.bench_net import await_deal, new_table, write_configs
+    from lancards.cli.bench.net import await_deal, new_table, write_configs
 
     table, seats = new_table(n, game)
     with Lan(n) as lan:

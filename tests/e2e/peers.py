@@ -51,7 +51,7 @@ class Peer:
 
     def public_key(self) -> str:
         """Its Ed25519 key (hex); creates its identity file in ``home`` on first use."""
-        from lancards.p2p.identity_file import identity_path, load_or_create_identity
+        from lancards.p2p.net.identity_file import identity_path, load_or_create_identity
 
         path = identity_path(env={"LANCARDS_HOME": str(self.home)})
         return load_or_create_identity(path, nick=self.nick).public_key.hex()

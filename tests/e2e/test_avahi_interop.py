@@ -250,7 +250,7 @@ class Lines:
 @pytest.mark.timeout(150)
 def test_a_table_published_with_avahi_appears_in_our_lobby(lan: Lan, avahi: Avahi,
                                                            tmp_path: Path):
-    from lancards.p2p.identity import fingerprint
+    from lancards.p2p.protocol.identity import fingerprint
 
     # A lancards listener on d (so that the lobby's probe gets the advertised key), published
     # by avahi-publish with keys in capitals (RFC 6763 section 6.4: case is ignored), and a

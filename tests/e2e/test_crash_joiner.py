@@ -30,7 +30,7 @@ KILL_AT = 100
 
 def key_order(peer: Peer, other: Peer, lower: bool) -> None:
     """Give ``peer`` a key lower (or higher) than ``other``'s."""
-    from lancards.p2p.identity_file import identity_path
+    from lancards.p2p.net.identity_file import identity_path
 
     target = other.public_key()
     while (peer.public_key() < target) != lower:

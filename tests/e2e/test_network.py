@@ -140,7 +140,7 @@ def test_a_table_id_advertised_by_two_keys_is_refused_naming_both(lan: Lan, tmp_
     # Situation 5: an impostor advertises the real table's id under its own key (and answers
     # probes). `join TABLE-ID` names both hosts with their fingerprints instead of taking
     # whichever it saw first.
-    from lancards.p2p.identity import fingerprint
+    from lancards.p2p.protocol.identity import fingerprint
 
     ann, bob, _ = seat_peers(lan, tmp_path, 3)
     table, _ = start_host(ann, host_args(ann, "level8", 2))
@@ -285,7 +285,7 @@ def test_the_lobby_counts_the_hosts_seat_and_shows_its_fingerprint(lan: Lan, tmp
     # Situation 7: a 2-seat table whose host is seated shows 1/2 and the host's name; the
     # selected table's host is shown with its full fingerprint before Enter joins; a table
     # that does not answer is not offered.
-    from lancards.p2p.identity import fingerprint
+    from lancards.p2p.protocol.identity import fingerprint
 
     ann, bob = seat_peers(lan, tmp_path, 2)
     start_host(ann, host_args(ann, "level8", 2))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from lancards.cli.driver import SeededChance
 from lancards.cli.main import main
 from lancards.engine.core import CHANCE
-from lancards.engine.driver import SeededChance
 from lancards.engine.eights import EightsAction, EightsBot, EightsRules, EightsState, Phase, Play
 
 from .helpers import GAME, deal, first_legal, play_all

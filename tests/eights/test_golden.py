@@ -11,7 +11,7 @@ import json
 import os
 from pathlib import Path
 
-from lancards.engine.driver import play_local
+from lancards.cli.driver import play_local
 from lancards.engine.eights import EIGHTS, EightsRules, parse_action
 
 GOLDEN = Path(__file__).parent / "golden" / "eights_4p_seed7.txt"

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lancards.cli.driver import SeededChance, play_local
 from lancards.engine.core import ALL_SEATS, CHANCE
-from lancards.engine.driver import SeededChance, play_local
 from lancards.engine.eights import EIGHTS, EightsRules, EightsState, Pass, Phase, Play, parse_action
 from lancards.engine.eights.actions import EightsAction
 from lancards.engine.eights.cards import CARDS, NUMBERS

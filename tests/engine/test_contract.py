@@ -35,6 +35,7 @@ from typing import Any
 
 import pytest
 
+from lancards.cli.driver import SeededChance
 from lancards.engine.core import (
     CHANCE,
     IllegalActionError,
@@ -44,7 +45,6 @@ from lancards.engine.core import (
     ShuffleRequest,
 )
 from lancards.engine.digest import state_digest
-from lancards.engine.driver import SeededChance
 from lancards.engine.position import read_position, write_position
 from lancards.engine.rulesets import rule_set, rule_set_names, standard_bot
 

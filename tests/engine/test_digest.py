@@ -27,9 +27,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from lancards.cli.driver import SeededChance
 from lancards.engine.core import CHANCE, IllegalActionError, Leave
 from lancards.engine.digest import canonical, canonical_json, state_digest
-from lancards.engine.driver import SeededChance
 from lancards.engine.rulesets import rule_set, rule_set_names
 
 EXAMPLES = int(os.environ.get("LANCARDS_FUZZ_EXAMPLES", "12"))

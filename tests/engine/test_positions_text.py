@@ -186,7 +186,7 @@ def test_eights_card_totals_and_totals_are_checked():
 def test_eights_round_8_and_the_end_as_positions():
     """Round 8 (layout turns, passes) and the finished game round-trip; the totals line is the
     sum of the eight results (ruling E-9)."""
-    from lancards.engine.driver import play_local
+    from lancards.cli.driver import play_local
     from lancards.engine.eights.state import Phase as EPhase
     from lancards.engine.rulesets import rule_set
 

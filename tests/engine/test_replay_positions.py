@@ -5,7 +5,7 @@ from __future__ import annotations
 from lancards.cli.main import main
 from lancards.engine.core import ALL_SEATS
 from lancards.engine.position import HEADER, read_position, write_position
-from lancards.p2p.record_file import write_record
+from lancards.p2p.net.record_file import write_record
 from tests.p2p.core_harness import make_cores
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from lancards.engine.driver import play_local
+from lancards.cli.driver import play_local
 from lancards.engine.level8 import LEVEL8 as G
 from lancards.engine.rulesets import rule_set
 

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lancards.cli.driver import SeededChance
 from lancards.engine.core import ALL_SEATS, CHANCE, seat_bit
 from lancards.engine.digest import state_digest
-from lancards.engine.driver import SeededChance
 from lancards.engine.level8 import LEVEL8 as G
 from lancards.engine.level8.bot import GreedyBot
 from lancards.engine.level8.cards import make_deck

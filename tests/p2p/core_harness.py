@@ -6,14 +6,14 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lancards.p2p.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.identity import Identity
-from lancards.p2p.node import Chooser, PeerAddress, PeerNode, bot_moves, game_bot
-from lancards.p2p.store import TableStore
-from lancards.p2p.table import StartedTable, start_local
-from lancards.p2p.transport import Mesh, TransportConfig
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.net.node import Chooser, PeerAddress, PeerNode, bot_moves, game_bot
+from lancards.p2p.net.store import TableStore
+from lancards.p2p.net.transport import Mesh, TransportConfig
+from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.table import StartedTable, start_local
+from lancards.p2p.protocol.wire import sign_envelope
 
 NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
 
@@ -25,7 +25,7 @@ def identities(n: int) -> list[Identity]:
 class Network:
     """Delivers every ``Send`` to its recipients, in order; keeps what each peer persisted.
 
-    Every core given is played by its game's bot (:func:`lancards.p2p.node.bot_moves`, the
+    Every core given is played by its game's bot (:func:`lancards.p2p.net.node.bot_moves`, the
     in-memory form of the one bot driver) after each message it receives and when :meth:`run`
     begins; ``bots.pop(core)`` makes a seat a person's (it moves only when a test submits).
     """
@@ -80,7 +80,7 @@ class Network:
 
     idle_checks = True
     """When nothing is in flight, peers check their pipelined proofs of shuffle one at a time
-    (as :class:`~lancards.p2p.node.PeerNode` does while idle)."""
+    (as :class:`~lancards.p2p.net.node.PeerNode` does while idle)."""
 
     def run(self, limit: int = 2_000_000) -> None:
         for key in list(self.cores):

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lancards.cli.bench_net import free_ports
-from lancards.p2p.store import CRASH_ENV
+from lancards.cli.bench.net import free_ports
+from lancards.p2p.net.store import CRASH_ENV
 from tests.p2p.core_harness import make_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,7 +152,7 @@ def drive(sweep: SweepGame, procs: list[Any], restart: Callable[[int, str | None
 def check_records(records: Sequence[bytes]) -> Any:
     """Identical records but for the closing line, which each peer signs itself; returns the
     audit report of the first (ok and finished, else AssertionError)."""
-    from lancards.p2p.audit import audit_lines
+    from lancards.p2p.protocol.audit import audit_lines
 
     bodies = [r.rstrip(b"\n").rsplit(b"\n", 1)[0] for r in records]
     assert all(b == bodies[0] for b in bodies), "records differ"

@@ -7,12 +7,12 @@ import json
 import pytest
 
 from lancards.engine.core import ALL_SEATS, seat_bit
-from lancards.p2p.core import GameCore, Persist, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.node import game_bot
-from lancards.p2p.record import Entry
-from lancards.p2p.sealed import seal
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.net.node import game_bot
+from lancards.p2p.protocol.core import GameCore, Persist, Send
+from lancards.p2p.protocol.record import Entry
+from lancards.p2p.protocol.sealed import seal
+from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import make_cores, make_table
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from lancards.p2p.core import GameCore, Send
 from lancards.p2p.crypto.group import ORDER, SeededRandomBytes, encode_scalar
+from lancards.p2p.protocol.core import GameCore, Send
 from tests.p2p.core_harness import Network, make_table
 
 GAME = "eights"  # 52 cards: the cheapest deck that deals private hands and a public card
@@ -168,7 +168,7 @@ def test_a_peer_restored_after_the_last_shuffle_persists_and_sends_what_it_write
     writes is journaled and sent like any other: none is made inside the replay and dropped
     (a CI failure: such an entry, never journaled, was made again differently after a second
     crash, an equivocation)."""
-    from lancards.p2p.core import Persist
+    from lancards.p2p.protocol.core import Persist
 
     cores, journal, secret = seat_0_journal("restore-last")
     first_shares = next(i for i, (kind, line) in enumerate(journal)
@@ -197,7 +197,7 @@ def test_peer_node_checks_pipelined_proofs_while_idle(tmp_path):
     for those checks). Both name seat 1."""
     import asyncio
 
-    from lancards.p2p.node import PeerNode
+    from lancards.p2p.net.node import PeerNode
     from tests.p2p.core_harness import listening_nodes
 
     async def play() -> list[PeerNode]:

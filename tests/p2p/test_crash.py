@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lancards.p2p.audit import audit_lines
+from lancards.p2p.protocol.audit import audit_lines
 from tests.p2p.crash_sweep import schedule
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def _lines(n: int) -> list[tuple[str, dict[str, int]]]:
 
 
 def test_a_torn_tail_is_cut_before_the_next_append_and_nothing_is_lost(tmp_path):
-    from lancards.p2p.store import TableStore, encode_line
+    from lancards.p2p.net.store import TableStore, encode_line
 
     store = TableStore(tmp_path)
     for kind, line in _lines(5):
@@ -60,7 +60,7 @@ def test_a_torn_tail_is_cut_before_the_next_append_and_nothing_is_lost(tmp_path)
 def test_a_damaged_line_before_the_tail_refuses_with_file_and_line_number(tmp_path):
     import pytest
 
-    from lancards.p2p.store import JournalDamaged, TableStore
+    from lancards.p2p.net.store import JournalDamaged, TableStore
 
     store = TableStore(tmp_path)
     for kind, line in _lines(4):
@@ -84,7 +84,7 @@ def test_a_damaged_line_before_the_tail_refuses_with_file_and_line_number(tmp_pa
 def test_a_line_without_checksum_is_damage_not_a_silent_cut(tmp_path):
     import pytest
 
-    from lancards.p2p.store import JournalDamaged, TableStore
+    from lancards.p2p.net.store import JournalDamaged, TableStore
 
     store = TableStore(tmp_path)
     store.append("entry", {"seq": 0})
@@ -100,12 +100,12 @@ def test_envelope_numbers_are_leased_on_disk_and_never_signed_twice(tmp_path, mo
     says (issue 12, situation 5: the clock a minute behind after a restart)."""
     import time as time_module
 
-    from lancards.p2p.core import GAME_TYPES, GameCore, Send
     from lancards.p2p.crypto.group import SeededRandomBytes
-    from lancards.p2p.node import PeerNode
-    from lancards.p2p.store import LEASE_BLOCK, TableStore
-    from lancards.p2p.transport import Mesh
-    from lancards.p2p.wire import ReplayGuard, decode_envelope
+    from lancards.p2p.net.node import PeerNode
+    from lancards.p2p.net.store import LEASE_BLOCK, TableStore
+    from lancards.p2p.net.transport import Mesh
+    from lancards.p2p.protocol.core import GAME_TYPES, GameCore, Send
+    from lancards.p2p.protocol.wire import ReplayGuard, decode_envelope
     from tests.p2p.core_harness import make_cores
 
     def no_clock() -> int:
@@ -151,9 +151,9 @@ def test_envelope_numbers_are_leased_on_disk_and_never_signed_twice(tmp_path, mo
 
 
 def test_the_crash_hook_kills_the_process_before_torn_or_after_the_chosen_fsync(tmp_path):
-    from lancards.p2p.store import CRASH_ENV, TableStore
+    from lancards.p2p.net.store import CRASH_ENV, TableStore
 
-    script = ("import sys\nfrom lancards.p2p.store import TableStore\n"
+    script = ("import sys\nfrom lancards.p2p.net.store import TableStore\n"
               "s = TableStore(sys.argv[1])\n"
               "for i in range(6):\n    s.append('entry', {'seq': i})\n")
     kept = {}
@@ -186,7 +186,7 @@ def test_crash_point_sweep(tmp_path, planned, capsys):
     import shutil
 
     from lancards.cli.main import main
-    from lancards.p2p.store import TableStore
+    from lancards.p2p.net.store import TableStore
     from tests.p2p.crash_sweep import check_records, run_game, run_person
 
     sweep = dataclasses.replace(planned, crashes=[])
@@ -214,7 +214,7 @@ def test_crash_point_sweep(tmp_path, planned, capsys):
 # -- before the start: a guest that crashed ---------------------------------------------------
 
 def _lobby_with(n: int):
-    from tests.p2p.net.helpers import people, seated_lobbies
+    from tests.p2p.protocol.helpers import people, seated_lobbies
 
     ids = people(n + 1)  # the last one is a newcomer
     lobbies, net = seated_lobbies(ids[:n])
@@ -224,9 +224,9 @@ def _lobby_with(n: int):
 def test_a_guest_killed_during_the_start_proposal_is_dropped_and_another_takes_the_seat():
     """Issue 12, situation 6: the seat of a guest whose link stayed down is freed, the
     proposal naming it is withdrawn, a newcomer is seated and the table starts."""
-    from lancards.p2p.table import Lobby
-    from lancards.p2p.wire import ReplayGuard
-    from tests.p2p.net.helpers import TABLE, rules_check
+    from lancards.p2p.protocol.table import Lobby
+    from lancards.p2p.protocol.wire import ReplayGuard
+    from tests.p2p.protocol.helpers import TABLE, rules_check
 
     ids, host, guests, net = _lobby_with(3)
     net.post(host.me.public_key, host.propose_start())
@@ -256,9 +256,9 @@ def test_a_guest_killed_during_the_start_proposal_is_dropped_and_another_takes_t
 def test_the_same_guest_joining_again_at_once_keeps_its_seat_and_the_table_starts():
     """Issue 12, situation 6: the same key running the same join again is seated, not refused
     ("already at the table"); a start proposed meanwhile is withdrawn and proposed anew."""
-    from lancards.p2p.table import Lobby
-    from lancards.p2p.wire import ReplayGuard
-    from tests.p2p.net.helpers import TABLE, rules_check
+    from lancards.p2p.protocol.table import Lobby
+    from lancards.p2p.protocol.wire import ReplayGuard
+    from tests.p2p.protocol.helpers import TABLE, rules_check
 
     ids, host, guests, net = _lobby_with(3)
     net.post(host.me.public_key, host.propose_start())
@@ -280,7 +280,7 @@ def test_the_same_guest_joining_again_at_once_keeps_its_seat_and_the_table_start
     # Dropping a seat is only for the host, and only before the start.
     import pytest
 
-    from lancards.p2p.errors import LocalProtocolError
+    from lancards.p2p.protocol.errors import LocalProtocolError
 
     with pytest.raises(LocalProtocolError, match="the lobby has closed or started"):
         host.drop(crashed.public_key)

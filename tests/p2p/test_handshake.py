@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from lancards.p2p.errors import HandshakeError, Reason
-from lancards.p2p.handshake import HelloHandshake, proof_message
-from lancards.p2p.identity import Identity, describe
-from lancards.p2p.wire import canonical
+from lancards.p2p.protocol.errors import HandshakeError, Reason
+from lancards.p2p.protocol.handshake import HelloHandshake, proof_message
+from lancards.p2p.protocol.identity import Identity, describe
+from lancards.p2p.protocol.wire import canonical
 
 ANN = Identity(bytes([1]) * 32, "ann")
 BOB = Identity(bytes([2]) * 32, "bob")

@@ -16,8 +16,8 @@ import random
 
 import pytest
 
-from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.protocol.core import GameCore
 from tests.p2p.core_harness import ForkingNetwork, make_table
 
 GAMES = int(os.environ.get("LANCARDS_FORK_GAMES", "4"))

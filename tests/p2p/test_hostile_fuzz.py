@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lancards.p2p.record import Entry
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.protocol.record import Entry
+from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import make_cores
 
 EXAMPLES = int(os.environ.get("LANCARDS_FUZZ_EXAMPLES", "4"))

@@ -11,14 +11,21 @@ import json
 import pytest
 
 from lancards.cli.main import main
-from lancards.p2p.core import EARLY_PER_SENDER, FUTURE_PER_AUTHOR, GameCore, Notice, Persist, Send
-from lancards.p2p.errors import Reason, TableError
-from lancards.p2p.identity import Identity
-from lancards.p2p.record import Entry
-from lancards.p2p.record_file import write_record
-from lancards.p2p.sealed import seal
-from lancards.p2p.table import Lobby, start_local, verify_started
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.net.record_file import write_record
+from lancards.p2p.protocol.core import (
+    EARLY_PER_SENDER,
+    FUTURE_PER_AUTHOR,
+    GameCore,
+    Notice,
+    Persist,
+    Send,
+)
+from lancards.p2p.protocol.errors import Reason, TableError
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.record import Entry
+from lancards.p2p.protocol.sealed import seal
+from lancards.p2p.protocol.table import Lobby, start_local, verify_started
+from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import ForkingNetwork, identities, make_cores, make_table
 
 
@@ -349,8 +356,8 @@ def test_10_catch_up_sends_each_entry_once_per_link_up():
 
 
 def test_a_false_ack_costs_one_entry_and_blames_nobody():
-    from lancards.p2p.errors import MessageError
-    from lancards.p2p.wire import decode_envelope, link_envelope
+    from lancards.p2p.protocol.errors import MessageError
+    from lancards.p2p.protocol.wire import decode_envelope, link_envelope
 
     cores, _net = running(n=3, seed="ack", limit=200)
     hostile, victim = cores[2], cores[0]

@@ -1,4 +1,4 @@
-"""Leaving a table for good through the peer protocol (rulings D-1..D-4; p2p/departure.py).
+"""Leaving a table for good through the peer protocol (rulings D-1..D-4; p2p/protocol/departure.py).
 
 Seeded games of every rule set with in-process peers (``core_harness``): seats leave at target
 moments (during "I'll take that!" / "I'll swap that!", a Skip, mid-trick, during a shuffle
@@ -21,15 +21,15 @@ import pytest
 
 from lancards.engine.core import CHANCE, ShuffleRequest
 from lancards.engine.rulesets import standard_bot
-from lancards.p2p.audit import audit_lines
-from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.errors import LocalProtocolError
-from lancards.p2p.identity import Identity
-from lancards.p2p.record import Entry, sign_entry
-from lancards.p2p.record_file import write_record
-from lancards.p2p.schedule import EntryKind
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.net.record_file import write_record
+from lancards.p2p.protocol.audit import audit_lines
+from lancards.p2p.protocol.core import GameCore
+from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.record import Entry, sign_entry
+from lancards.p2p.protocol.schedule import EntryKind
+from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import Network, make_cores
 
 EXTRA_GAMES = int(os.environ.get("LANCARDS_LEAVE_GAMES", "1")) - 1

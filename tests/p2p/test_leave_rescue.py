@@ -1,6 +1,6 @@
 """Key escrow in the record, the first step of the rescue of a seat that vanished (ruling D-5;
-p2p/escrow_entries.py): escrow entries at the start and again after a leave, a bad part named
-by its holder, bad commitments named by everyone, the table options ``rescue`` and
+p2p/protocol/escrow_entries.py): escrow entries at the start and again after a leave, a bad part
+named by its holder, bad commitments named by everyone, the table options ``rescue`` and
 ``patience``."""
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 
 from lancards.engine.core import RulesError
-from lancards.p2p.audit import audit_lines
-from lancards.p2p.core import GameCore
-from lancards.p2p.errors import LocalProtocolError
-from lancards.p2p.escrow_entries import ESCROW_PURPOSE
-from lancards.p2p.record import sign_entry
-from lancards.p2p.sealed import seal
-from lancards.p2p.statement import registry_rules_check
-from lancards.p2p.table import start_local
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.protocol.audit import audit_lines
+from lancards.p2p.protocol.core import GameCore
+from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.escrow_entries import ESCROW_PURPOSE
+from lancards.p2p.protocol.record import sign_entry
+from lancards.p2p.protocol.sealed import seal
+from lancards.p2p.protocol.statement import registry_rules_check
+from lancards.p2p.protocol.table import start_local
+from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import Network, identities, make_cores
 
 
@@ -166,8 +166,8 @@ def test_the_table_options_rescue_and_patience() -> None:
 
 def test_a_removal_is_refused_while_the_player_is_connected_and_answering() -> None:
     """Ruling D-5, the rule each peer applies before it may vote "remove NAME?"."""
-    from lancards.p2p.node import PeerNode
-    from lancards.p2p.transport import Mesh
+    from lancards.p2p.net.node import PeerNode
+    from lancards.p2p.net.transport import Mesh
     from tests.p2p.test_node import CONFIG
 
     cores, net = make_cores(3, "level8", seed="refuse", options={"rescue": "on",

@@ -7,11 +7,11 @@ import asyncio
 import pytest
 
 from lancards.engine.rulesets import standard_bot
-from lancards.p2p.core import GameCore
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.node import PeerAddress, PeerNode, drive_bot, game_bot
-from lancards.p2p.store import TableStore
-from lancards.p2p.transport import Mesh
+from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
+from lancards.p2p.net.store import TableStore
+from lancards.p2p.net.transport import Mesh
+from lancards.p2p.protocol.core import GameCore
 from tests.p2p.core_harness import SOCKET_CONFIG, listening_nodes, make_table
 
 CONFIG = SOCKET_CONFIG
@@ -123,7 +123,7 @@ def test_a_peer_awaited_for_its_move_is_named_with_what_it_owes():
 def test_drive_bot_asks_each_bot_once_per_turn_and_finishes_the_game(tmp_path):
     """The one bot driver (``drive_bot`` over ``PeerNode.next_turn``) is woken by the node's
     outputs, never by a timer: each seat's bot is asked exactly once per move it makes."""
-    from lancards.p2p.node import drive_bot
+    from lancards.p2p.net.node import drive_bot
 
     async def play():
         ids, table = make_table(3, "eights")

@@ -1,4 +1,4 @@
-"""Removing a seat that vanished (ruling D-5; p2p/rescue.py): the signed votes, the rescue
+"""Removing a seat that vanished (ruling D-5; p2p/protocol/rescue.py): the signed votes, the rescue
 entries, the game going on; every attack on the vote and the rescue refused, the cheater named.
 
 In-process peers (``core_harness``), ``level8`` with the option ``rescue`` on: a vanished seat
@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from lancards.p2p.audit import audit_lines
-from lancards.p2p.core import GameCore, Notice, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.errors import LocalProtocolError
-from lancards.p2p.identity import Identity
-from lancards.p2p.record import sign_entry
-from lancards.p2p.record_file import write_record
-from lancards.p2p.rescue import sign_vote
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.net.record_file import write_record
+from lancards.p2p.protocol.audit import audit_lines
+from lancards.p2p.protocol.core import GameCore, Notice, Send
+from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.record import sign_entry
+from lancards.p2p.protocol.rescue import sign_vote
+from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import Network, make_cores
 from tests.p2p.test_leave import _slots_touched
 
@@ -305,8 +305,8 @@ def test_a_bad_rescue_entry_names_its_author() -> None:
 
 
 def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
-    from lancards.p2p.node import PeerNode
-    from lancards.p2p.transport import Mesh
+    from lancards.p2p.net.node import PeerNode
+    from lancards.p2p.net.transport import Mesh
     from tests.p2p.test_node import CONFIG
 
     cores, _net, gone, voters = _stalled("connected")

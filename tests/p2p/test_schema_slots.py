@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from lancards.p2p.errors import MessageError
-from lancards.p2p.schemas import PrivateShares, conform
+from lancards.p2p.protocol.errors import MessageError
+from lancards.p2p.protocol.schemas import PrivateShares, conform
 
 SHARE = {"share": "02" + "11" * 32}
 PROOF = {"c": "00" * 32, "z": "00" * 32}

@@ -1,5 +1,5 @@
 """A seat that signed the start but was killed before the started table reached its disk asks
-the seated peers for it (``table.ask`` / ``table.told``, :mod:`lancards.p2p.start_fetch`):
+the seated peers for it (``table.ask`` / ``table.told``, :mod:`lancards.p2p.protocol.start_fetch`):
 answers checked, bad ones refused naming the peer; over real links on 127.0.0.1 in-process."""
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from lancards.p2p.core import GameCore, Send
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.errors import Reason, RemoteProtocolError
-from lancards.p2p.fetch_started import fetch_started
-from lancards.p2p.identity import Identity
-from lancards.p2p.start_fetch import StartFetch
-from lancards.p2p.statement import sign_statement, statement_hash
-from lancards.p2p.table import start_local
-from lancards.p2p.transport import Mesh, Received, TransportConfig
-from lancards.p2p.wire import sign_envelope
+from lancards.p2p.net.fetch_started import fetch_started
+from lancards.p2p.net.transport import Mesh, Received, TransportConfig
+from lancards.p2p.protocol.core import GameCore, Send
+from lancards.p2p.protocol.errors import Reason, RemoteProtocolError
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.start_fetch import StartFetch
+from lancards.p2p.protocol.statement import sign_statement, statement_hash
+from lancards.p2p.protocol.table import start_local
+from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import make_table
 
 TABLE = "0123456789abcdef"
@@ -215,12 +215,12 @@ def test_a_guest_waiting_in_its_lobby_takes_a_resumed_hosts_answer_as_the_start(
     and its address book. Another statement from the host is refused naming it, the lobby
     unchanged. (Found by the sweep with LANCARDS_CRASH_SEED=27: the host killed at its 2nd
     write, 'table.started' queued but not yet on the wire.)"""
-    from lancards.p2p.errors import TableError
-    from lancards.p2p.start_fetch import told_body
-    from lancards.p2p.table import Lobby
-    from lancards.p2p.wire import decode_envelope
-    from tests.p2p.net.helpers import TABLE as LOBBY_TABLE
-    from tests.p2p.net.helpers import people, rules_check, seated_lobbies
+    from lancards.p2p.protocol.errors import TableError
+    from lancards.p2p.protocol.start_fetch import told_body
+    from lancards.p2p.protocol.table import Lobby
+    from lancards.p2p.protocol.wire import decode_envelope
+    from tests.p2p.protocol.helpers import TABLE as LOBBY_TABLE
+    from tests.p2p.protocol.helpers import people, rules_check, seated_lobbies
 
     ids = people(3)
     lobbies, net = seated_lobbies(ids)
@@ -280,9 +280,9 @@ def test_resume_of_a_signed_seat_whose_table_never_started_says_so_in_one_line(t
     import argparse
 
     from lancards.cli.errors import UsageError
+    from lancards.cli.lobby.started_table import resume_remote
     from lancards.cli.play import find_table
-    from lancards.cli.started_table import resume_remote
-    from lancards.p2p.store import TableStore
+    from lancards.p2p.net.store import TableStore
 
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
     ids, table = make_table(2)

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from lancards.p2p.store import TableStore
+from lancards.p2p.net.store import TableStore
 
 
 def test_a_batch_of_lines_shares_one_fsync_and_keeps_its_order(tmp_path, monkeypatch):

@@ -13,8 +13,8 @@ from lancards.cli.local_session import LocalSession
 from lancards.cli.net_session import NetworkSession
 from lancards.engine.core import Leave
 from lancards.engine.level8.state import Phase
-from lancards.p2p.errors import LocalProtocolError
-from lancards.p2p.identity import Identity
+from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.identity import Identity
 from tests.cli.tui.harness import driven
 from tests.level8.scenario import build
 

@@ -12,8 +12,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from lancards.cli.tui.lobby import LobbyScreen, TableEntry, entries_from, entry_from
-from lancards.p2p.discovery import TableAdvert
-from lancards.p2p.identity import fingerprint
+from lancards.p2p.net.discovery import TableAdvert
+from lancards.p2p.protocol.identity import fingerprint
 from tests.cli.tui.harness import KEYS, PyteTerminal
 
 ANN, CAT, MAL = bytes(range(32)), bytes(range(1, 33)), bytes(range(2, 34))

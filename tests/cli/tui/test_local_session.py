@@ -23,7 +23,7 @@ def test_run_plays_a_whole_game_and_notifies_every_change():
     assert changes == list(range(1, len(session.history) + 1))
     assert snap.banners[-1].kind == "result"
     assert snap.banners[-1].text.startswith("game over: ")
-    # The bots of run() are played by the one driver (lancards.p2p.node.drive_bot): the game is
+    # The bots of run() are played by the one driver (lancards.p2p.net.node.drive_bot): the game is
     # move for move the one the synchronous steps play from the same seed.
     twin = LocalSession("eights", bots=2, seed=4, bot_delay=0, autoplay=True)
     assert twin.advance() == len(session.history)

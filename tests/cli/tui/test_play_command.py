@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from lancards.cli.driver import play_local
 from lancards.cli.main import main
-from lancards.engine.driver import play_local
 from lancards.engine.rulesets import rule_set
 
 GAMES = ["level8-master", "level8", "level8-en", "eights"]

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from lancards.p2p.identity import Identity
-from lancards.p2p.identity_file import identity_path
+from lancards.p2p.net.identity_file import identity_path
+from lancards.p2p.protocol.identity import Identity
 
 TMUX = shutil.which("tmux")
 REPO = Path(__file__).resolve().parents[3]

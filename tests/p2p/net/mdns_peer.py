@@ -23,7 +23,7 @@ import asyncio
 import json
 import sys
 
-from lancards.p2p.discovery import (
+from lancards.p2p.net.discovery import (
     Advertiser,
     Browser,
     Ignored,
@@ -117,8 +117,8 @@ async def many(address: str, n: int, limit: float, flash: bool) -> None:
 
 
 async def listen(address: str, limit: float, table: str | None) -> None:
-    from lancards.p2p.identity import Identity, fingerprint
-    from lancards.p2p.transport import Mesh, TransportConfig
+    from lancards.p2p.net.transport import Mesh, TransportConfig
+    from lancards.p2p.protocol.identity import Identity, fingerprint
 
     me = Identity.generate("ann")
     mesh = Mesh(me, TransportConfig(), accept=lambda key: True)

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from zeroconf import ServiceStateChange
 
-from lancards.p2p.addresses import AddressError, LocalAddress, choose_addresses
-from lancards.p2p.discovery import (
+from lancards.p2p.net.addresses import AddressError, LocalAddress, choose_addresses
+from lancards.p2p.net.discovery import (
     SERVICE_TYPE,
     Browser,
     Ignored,
@@ -38,7 +38,7 @@ from lancards.p2p.discovery import (
     reachable_address,
     txt_to_advert,
 )
-from lancards.p2p.errors import LocalProtocolError, MessageError, Reason, TransportError
+from lancards.p2p.protocol.errors import LocalProtocolError, MessageError, Reason, TransportError
 
 ROOT = Path(__file__).resolve().parents[3]
 HELPER = Path(__file__).with_name("mdns_peer.py")
@@ -155,7 +155,7 @@ def test_txt_record_limits(record: bytes, reason: Reason, detail: str) -> None:
 
 
 def test_a_flood_of_adverts_is_capped() -> None:
-    from lancards.p2p.discovery import MAX_TABLES
+    from lancards.p2p.net.discovery import MAX_TABLES
 
     async def main() -> tuple[int, list[object]]:
         browser = SlowBrowser()
@@ -642,6 +642,6 @@ def test_a_live_table_stays_listed_past_its_ttl(namespaces: tuple[str, str]) -> 
 ])
 def test_rescope_a_link_local_address_to_this_machine(address: str, reached: str,
                                                       result: str) -> None:
-    from lancards.p2p.addresses import rescope
+    from lancards.p2p.net.addresses import rescope
 
     assert rescope(address, reached) == result

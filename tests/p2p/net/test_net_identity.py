@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from lancards.p2p.errors import IdentityError, LocalProtocolError
-from lancards.p2p.identity import Identity, fingerprint
-from lancards.p2p.identity_file import (
+from lancards.p2p.net.identity_file import (
     identity_path,
     load_identity,
     load_or_create_identity,
     save_nickname,
 )
+from lancards.p2p.protocol.errors import IdentityError, LocalProtocolError
+from lancards.p2p.protocol.identity import Identity, fingerprint
 
 
 def mode(path: Path) -> int:

@@ -12,9 +12,7 @@ from typing import TypeVar
 
 import pytest
 
-from lancards.p2p.errors import LocalProtocolError, QueueFullError, Reason, TransportError
-from lancards.p2p.identity import Identity
-from lancards.p2p.transport import (
+from lancards.p2p.net.transport import (
     Connected,
     Disconnected,
     Mesh,
@@ -23,8 +21,9 @@ from lancards.p2p.transport import (
     TransportConfig,
     TransportEvent,
 )
-
-from .helpers import people
+from lancards.p2p.protocol.errors import LocalProtocolError, QueueFullError, Reason, TransportError
+from lancards.p2p.protocol.identity import Identity
+from tests.p2p.protocol.helpers import people
 
 T = TypeVar("T")
 

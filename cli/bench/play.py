@@ -1,0 +1,204 @@
+"""play: the time a person waits at ``lancards play``: Enter to the dealt hand, and between rounds.
+
+Each run builds the same networked table as ``lancards play`` (the player and the bots are peers
+in this process, each with its own key, websocket listener on 127.0.0.1, deck key share and
+journal in a temporary folder) with the player's seat on autoplay and no bot delay, and times:
+
+- ``dealt_s``: from the start of the table's construction (the moment Enter is pressed) to the
+  first moment the player's seat knows every card of its dealt hand and a seat is to act;
+- ``next_round_s``: from the moment a round's last move is made (the engine asks for a new
+  shuffle) to the next round's dealt hand, the same way; the median over the measured rounds.
+
+The screen itself is not drawn (prompt-toolkit adds its own first paint). Wall-clock seconds,
+medians over ``--repeats`` runs; one JSON line per player count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from lancards.cli.bench.stages import StageRecorder, as_ms, difference
+from lancards.cli.errors import UsageError
+from lancards.engine.core import CHANCE, ShuffleRequest
+from lancards.p2p.protocol.identity import Identity
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, nargs="*", default=[4],
+                        help="player counts to measure, 2 to 6 (default 4)")
+    parser.add_argument("--game", default="level8-master", help="rule set (default level8-master)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="round changes to time per run (default 3)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per count (default 3)")
+    parser.add_argument("--stages", action="store_true",
+                        help="also time each stage (cli/bench/stages.py) and the record's "
+                             "timeline up to the dealt hand")
+    parser.add_argument("--no-pipeline", action="store_true",
+                        help="peers check every proof of shuffle on arrival and prepare nothing "
+                             "ahead (GameCore(pipeline=False)), for comparison")
+
+
+async def _one_run(players: int, game: str, rounds: int, home: Path,
+                   recorder: StageRecorder | None = None) -> dict[str, Any]:
+    """One table: the dealt time and the list of next-round times (seconds); with a
+    ``recorder``, the stages to the dealt hand and per next round, and the record's timeline."""
+    from lancards.cli.net_session import NetworkSession
+
+    me = Identity.generate("you")
+    started = time.perf_counter()
+    zero = {} if recorder is None else recorder.snapshot()
+    session = await NetworkSession.create(game, {}, me, players - 1, home=home, bot_delay=0.0,
+                                          autoplay=True, record_path=None)
+    core = session.core
+    marks: dict[str, Any] = {"dealt": None, "round_end": None, "next": [], "stages_next": []}
+    timeline: dict[str, float] = {"table made, peers listening": time.perf_counter() - started}
+    seen = [0, 0]  # entries looked at, shuffles counted
+    finished = asyncio.Event()
+
+    def stamp() -> None:
+        if marks["dealt"] is not None:
+            return
+        entries = core.record.entries
+        now = time.perf_counter() - started
+        for entry in entries[seen[0]:]:
+            kind = entry.payload.get("t")
+            if kind == "key":
+                timeline["joint key (last key entry)"] = now
+            elif kind == "shuffle":
+                seen[1] += 1
+                timeline[f"shuffle {seen[1]} recorded"] = now
+            else:
+                timeline.setdefault(f"first {kind} entry", now)
+        seen[0] = len(entries)
+
+    def changed() -> None:
+        if recorder is not None:
+            stamp()
+        to_act = core.to_act()
+        if to_act is None:
+            finished.set()
+            return
+        if to_act == CHANCE:
+            if (marks["dealt"] is not None and marks["round_end"] is None
+                    and isinstance(core.game.chance_request(core.state), ShuffleRequest)):
+                marks["round_end"] = time.perf_counter()
+                if recorder is not None:
+                    marks["stages_at_end"] = recorder.snapshot()
+            return
+        if not core.hand_ready():
+            return
+        now = time.perf_counter()
+        if marks["dealt"] is None:
+            marks["dealt"] = now - started
+            if recorder is not None:
+                marks["stages_dealt"] = difference(recorder.snapshot(), zero)
+                timeline["hand dealt"] = now - started
+        elif marks["round_end"] is not None:
+            marks["next"].append(now - marks["round_end"])
+            if recorder is not None:
+                since = difference(recorder.snapshot(), marks["stages_at_end"])
+                marks["stages_next"].append((since, now - marks["round_end"]))
+            marks["round_end"] = None
+            if len(marks["next"]) >= rounds:
+                finished.set()
+
+    session.subscribe(changed)
+    runner = asyncio.create_task(session.run())
+    try:
+        await asyncio.wait_for(finished.wait(), timeout=120 + 60 * rounds)
+    finally:
+        await session.close()
+        runner.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+    if marks["dealt"] is None:
+        raise RuntimeError("the hand was never dealt")
+    return {"dealt": marks["dealt"], "next": marks["next"], "timeline": timeline,
+            "stages_dealt": marks.get("stages_dealt"), "stages_next": marks["stages_next"]}
+
+
+def _median_stages(runs: list[tuple[dict[str, float], float]]) -> dict[str, float]:
+    """Per stage, the median over runs (ms), ``other`` and ``wall`` likewise."""
+    if not runs:
+        return {}
+    tables = [as_ms(stages, wall) for stages, wall in runs]
+    keys = sorted({k for t in tables for k in t}, key=lambda k: -statistics.median(
+        [t.get(k, 0.0) for t in tables]))
+    return {k: round(statistics.median([t.get(k, 0.0) for t in tables]), 1) for k in keys}
+
+
+def measure(players: int, game: str, rounds: int, repeats: int, *, stages: bool = False,
+            pipeline: bool = True) -> dict[str, Any]:
+    """Medians over ``repeats`` tables of ``players`` seats."""
+    from lancards.p2p.protocol.core import GameCore
+
+    dealt: list[float] = []
+    nexts: list[float] = []
+    dealt_stages: list[tuple[dict[str, float], float]] = []
+    next_stages: list[tuple[dict[str, float], float]] = []
+    timelines: list[dict[str, float]] = []
+    recorder = StageRecorder() if stages else None
+    init = GameCore.__init__
+    if not pipeline:
+        def unpipelined(self: GameCore, *args: Any, **kwargs: Any) -> None:
+            init(self, *args, **{**kwargs, "pipeline": False})
+        GameCore.__init__ = unpipelined  # type: ignore[method-assign]
+    if recorder is not None:
+        recorder.install()
+    try:
+        for _ in range(repeats):
+            with tempfile.TemporaryDirectory(prefix="lancards-bench-play-") as tmp:
+                result = asyncio.run(_one_run(players, game, rounds, Path(tmp), recorder))
+            dealt.append(result["dealt"])
+            nexts.extend(result["next"])
+            if result["stages_dealt"] is not None:
+                dealt_stages.append((result["stages_dealt"], result["dealt"]))
+                timelines.append(result["timeline"])
+            next_stages.extend(result["stages_next"])
+    finally:
+        if recorder is not None:
+            recorder.remove()
+        GameCore.__init__ = init  # type: ignore[method-assign]
+    extra: dict[str, Any] = {}
+    if stages:
+        extra = {
+            "stages_dealt_ms": _median_stages(dealt_stages),
+            "stages_next_round_ms": _median_stages(next_stages),
+            "timeline_dealt_ms": {
+                k: round(1000 * statistics.median([t[k] for t in timelines if k in t]), 1)
+                for k in timelines[0]} if timelines else {},
+        }
+    return {
+        "bench": "play",
+        "game": game,
+        "players": players,
+        "runs": repeats,
+        "dealt_s": round(statistics.median(dealt), 3),
+        "dealt_max_s": round(max(dealt), 3),
+        "next_round_s": round(statistics.median(nexts), 3) if nexts else None,
+        "next_round_max_s": round(max(nexts), 3) if nexts else None,
+        "rounds_timed": len(nexts),
+        "goal_s": 1.0,
+        "pipeline": pipeline,
+        **extra,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    from lancards.cli.bench.machine import machine
+
+    if args.repeats < 1 or args.rounds < 0:
+        raise UsageError("--repeats must be 1 or more and --rounds 0 or more")
+    for n in args.players:
+        if not 2 <= n <= 6:
+            raise UsageError(f"--players {n}: a table has 2 to 6 players")
+        line = measure(n, args.game, args.rounds, args.repeats, stages=args.stages,
+                       pipeline=not args.no_pipeline)
+        print(json.dumps({**line, "machine": machine()}), flush=True)
+    return 0

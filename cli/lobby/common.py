@@ -1,0 +1,331 @@
+"""What ``lancards host`` and ``lancards join`` share: the lobby phase over a mesh
+(:class:`Lobbyist`), seating at a table by its address (:func:`join_table`), where to listen, the
+command-line arguments both take, and the way both commands run (:func:`run_lobby`: signals end
+a table with its mDNS goodbye sent).
+
+After the start every peer keeps a link to every other (the lower key dials), exactly as in
+``lancards play``. Addresses: each joiner tells the host its listening port; the host, which sees
+where each joiner connects from, sends every member the address book when the table starts
+(message ``table.addrs``, checked in :mod:`lancards.p2p.protocol.table`).
+
+Addresses: ``--interface`` (names or addresses, repeatable) picks the interfaces; without it,
+every address of every interface but loopback is used, IPv6 link-local ones with their scope
+(:mod:`lancards.p2p.net.addresses`). SIGINT, SIGTERM and SIGHUP end a table with the mDNS goodbye
+sent (exit status 128 + the signal's number).
+
+Test hooks (environment, never set in normal use): ``LANCARDS_TEST_CHEAT=swap-claim`` makes
+this peer claim another card than the one it holds on its first discard;
+``LANCARDS_TEST_DUMP_HAND=FILE`` writes this peer's final hidden hand at exit (a leaver's: the
+hand it left with);
+``LANCARDS_TEST_LEAVE_AFTER=N`` makes an ``--autoplay`` peer leave the table for good after its
+N-th move (:mod:`lancards.cli.lobby.started_table`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from lancards.cli.errors import UsageError
+from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
+from lancards.p2p.net.addresses import AddressError, LocalAddress, choose_addresses
+from lancards.p2p.net.discovery import Advertiser
+from lancards.p2p.net.node import PeerAddress
+from lancards.p2p.net.store import TableStore, data_home
+from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received
+from lancards.p2p.protocol.errors import PeerError, RemoteProtocolError
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.start_fetch import StartFetch
+from lancards.p2p.protocol.table import Lobby, Outgoing
+from lancards.p2p.protocol.wire import MESSAGE_TYPES, decode_envelope, sign_envelope
+
+JOIN_ANSWER_S = 15.0
+"""Seconds a joiner waits for the host to seat it (a full or started table never answers)."""
+LOBBY_TYPES = MESSAGE_TYPES
+"""Every message type (the one table, ``lancards.p2p.protocol.schemas``); lobby ones go to the
+Lobby."""
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments ``host`` and ``join`` both take: --name, --interface, --autoplay, --record."""
+    parser.add_argument("--name", default=None, help="your nickname (default: your identity's)")
+    parser.add_argument("--interface", action="append", default=None, metavar="NAME|IP",
+                        help="use only this network interface: its name (eth0, wlan0) or one "
+                        "of its addresses (fe80::1%%eth0 for a link-local one); repeatable; "
+                        "default: every interface but loopback")
+    parser.add_argument("--autoplay", action="store_true",
+                        help="a bot plays your seat; no screen; one line per round")
+    parser.add_argument("--record", metavar="FILE", default=None,
+                        help="write the signed game record to FILE when the game ends")
+
+
+def player(name: str | None) -> Identity:
+    """This player's identity, nickname ``name`` (default: the identity's own)."""
+    from lancards.cli.identity import player_identity
+
+    return player_identity(name)
+
+
+def send_all(mesh: Mesh, outgoing: list[Outgoing]) -> None:
+    """Send the lobby's outgoing envelopes; a peer whose link is down misses them (it asks
+    again when it reconnects)."""
+    for out in outgoing:
+        for to in out.to:
+            with contextlib.suppress(PeerError):
+                mesh.send(to, out.envelope.encode())
+
+
+class Lobbyist:
+    """The lobby phase over a mesh: runs until the table has started and addresses are known."""
+
+    def __init__(self, me: Identity, lobby: Lobby, mesh: Mesh) -> None:
+        self.me = me
+        self.lobby = lobby
+        self.mesh = mesh
+        self.addrs: dict[bytes, PeerAddress] = {}
+        self.stash: list[tuple[bytes, bytes]] = []
+        self.saved = False
+        """Whether the started table's ``table.json`` is written already (the host writes it
+        before its signature leaves in ``table.started``)."""
+        self._seq = 1 << 40  # above the Lobby's own numbers; nothing is kept before the start
+
+    def envelope(self, type_: str, body: dict[str, Any]) -> bytes:
+        self._seq += 1
+        return sign_envelope(self.me, type_, self.lobby.spec.table, self._seq, body).encode()
+
+    async def pump(self, on_message: Any, done: Any, timeout: float, *,
+                   on_link: Any = None, tick: Any = None) -> None:
+        """Feed lobby messages to ``on_message(peer, env)`` until ``done()``; link changes go
+        to ``on_link(peer, up)`` and ``tick()`` runs at least once a second."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not done():
+            if tick is not None:
+                tick()
+                if done():
+                    break
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError("the table did not start in time")
+            try:
+                event = await self.mesh.next_event(min(left, 1.0))
+            except PeerError:
+                continue
+            if isinstance(event, Received):
+                try:
+                    env = decode_envelope(event.data, event.peer.hex()[:16],
+                                          expected_sender=event.peer, types=LOBBY_TYPES)
+                except RemoteProtocolError as exc:
+                    print(f"rejected: {exc}", file=sys.stderr)
+                    continue
+                if env.type.startswith("table."):
+                    on_message(event.peer, env)
+                else:
+                    self.stash.append((event.peer, event.data))
+            elif isinstance(event, Connected):
+                self.stash.append((event.peer, b""))
+                if on_link is not None:
+                    on_link(event.peer, True)
+            elif isinstance(event, Disconnected) and on_link is not None:
+                on_link(event.peer, False)
+
+
+def local_addresses(args: argparse.Namespace) -> list[LocalAddress]:
+    """The addresses ``--interface`` chooses (default: every interface but loopback).
+
+    Raises:
+        UsageError: the argument names no interface or address of this machine (one line).
+    """
+    try:
+        return choose_addresses(args.interface)
+    except AddressError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def listen_host(args: argparse.Namespace, chosen: list[LocalAddress]) -> str:
+    """Where the transport listens: the one address given by ``--interface ADDRESS``, else
+    every interface (``""``: IPv4 and IPv6 when an IPv6 address is chosen, else 0.0.0.0)."""
+    if len(chosen) == 1 and args.interface and args.interface[0] not in {
+            a.interface for a in chosen}:
+        return chosen[0].text
+    return "" if any(a.version == 6 for a in chosen) else "0.0.0.0"
+
+
+def _free_port(host: str) -> int:
+    """A TCP port free on IPv4 and IPv6 at once (a listener on ``""`` binds both with one
+    port; asyncio would give each family its own ephemeral port)."""
+    if host != "":
+        return 0
+    for _ in range(50):
+        with socket.socket(socket.AF_INET) as four:
+            four.bind(("", 0))
+            port = int(four.getsockname()[1])
+            try:
+                with socket.socket(socket.AF_INET6) as six:
+                    six.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                    six.bind(("::", port))
+            except OSError as exc:
+                if exc.errno == 98:  # EADDRINUSE: try another
+                    continue
+            return port
+    return 0
+
+
+async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
+    """Start ``mesh`` listening; a bind error becomes one line naming the real problem."""
+    try:
+        return await mesh.start(host, port or _free_port(host))
+    except PeerError as exc:
+        text = str(exc)
+        hint = "choose another --port" if "in use" in text else (
+            "check --interface" if what == "interface" else "check the network")
+        raise UsageError(f"{text}; {hint}") from None
+
+
+def receive_or_report(lobby: Lobby, env: Any) -> list[Outgoing] | None:
+    """``lobby.receive(env)``; a refused message (``PeerError``, naming what and who) is
+    reported on stderr and gives ``None``: the lobby goes on unchanged."""
+    try:
+        return lobby.receive(env)
+    except PeerError as exc:
+        print(f"rejected: {exc}", file=sys.stderr)
+        return None
+
+
+async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host_key: bytes,
+                     host: str, port: int, game: str, *, play: bool = False) -> Any:
+    """Join the table, wait for its start and the address book; then play if ``play``."""
+    lobby, join = Lobby.join(me, table_id or "0" * 16, host_key, game or "level8-master")
+    mesh = Mesh(me, CONFIG, accept=lambda key: any(m.public_key == key for m in lobby.seats()))
+    if not hasattr(args, "listen_host"):
+        args.listen_host = listen_host(args, local_addresses(args)) if args.interface \
+            else ("0.0.0.0" if ":" not in host else "")
+    my_port = await listen(mesh, args.listen_host, 0, "interface")
+    mesh.add_peer(host_key, host, port, dial=True)
+    lobbyist = Lobbyist(me, lobby, mesh)
+    send_all(mesh, [join])
+    mesh.send(host_key, lobbyist.envelope("table.port", {"port": my_port}))
+
+    def store() -> TableStore:
+        if play:
+            return TableStore(data_home() / "tables" / lobby.spec.table / "bots"
+                              / me.public_key.hex()[:16])
+        return TableStore.for_table(lobby.spec.table)
+
+    def on_message(peer: bytes, env: Any) -> None:
+        out = receive_or_report(lobby, env)
+        if out is None:
+            return
+        signed = lobby.signed_statement
+        if signed is not None and any(o.envelope.type == "table.sign" for o in out):
+            # Durable before the signature leaves: what `lancards resume` needs to fetch the
+            # started table from the peers (docs/protocol.md, "Resuming a seat signed but
+            # not started").
+            store().save_table(table_data(signed, me, (args.listen_host, my_port),
+                                          {host_key: PeerAddress(host, port)}))
+        send_all(mesh, out)
+
+    def on_link(peer: bytes, up: bool) -> None:
+        signed = lobby.signed_statement
+        if up and peer == host_key and signed is not None and not lobby.address_book:
+            # The host's link is back after this guest signed (and 'table.started' or
+            # 'table.addrs' never came): a host resumed after its crash answers 'table.ask'
+            # with the started table and its address book (lancards.p2p.protocol.start_fetch),
+            # numbered in this seat's leased envelope numbers, above the game's.
+            seats = store()
+            fetch = StartFetch(me, signed, seats.next_envelope())
+            seats.lease_envelopes(fetch.next_seq + 1)
+            with contextlib.suppress(PeerError):
+                mesh.send(host_key, fetch.ask(host_key))
+
+    try:
+        await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S,
+                            on_link=on_link)
+    except TimeoutError:
+        await mesh.close()
+        raise UsageError(f"the table at {host}:{port} did not take this join within "
+                         f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
+    await lobbyist.pump(on_message,
+                        lambda: lobby.started is not None and bool(lobby.address_book), 3600.0,
+                        on_link=on_link)
+    table = lobby.started
+    assert table is not None
+    lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}
+    lobbyist.addrs[host_key] = PeerAddress(host, port)
+    if play:
+        return await play_table(args, me, table, mesh, lobbyist, quiet=True, store=store())
+    return me, table, mesh, lobbyist
+
+
+LIVE_ADVERTS: list[Advertiser] = []
+"""Advertisers of this process: :func:`run_lobby` sends their goodbyes on every way out."""
+
+
+EXIT_SIGNALS: tuple[str, ...] = ("SIGINT", "SIGTERM", "SIGHUP")
+"""The signals that end a table with a goodbye (those a platform lacks are skipped: Windows
+has no SIGHUP)."""
+
+
+def run_lobby(args: argparse.Namespace, go: Any) -> int:
+    """Run ``go()``; SIGINT, SIGTERM and SIGHUP cancel it so that every ``finally`` runs (the
+    table's mDNS goodbye among them), then the exit status is 128 + the signal number."""
+    if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
+        raise UsageError("the table needs a terminal; use --autoplay to play without one")
+    if args.record and Path(args.record).exists():
+        raise UsageError(f"--record {args.record}: the file exists; nothing is written over")
+
+    async def main() -> int:
+        loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
+        assert task is not None
+        caught: list[int] = []
+        installed: list[signal.Signals] = []
+
+        def stop(signum: int) -> None:
+            caught.append(signum)
+            task.cancel()
+
+        for name in EXIT_SIGNALS:
+            sig = getattr(signal, name, None)
+            if sig is None:
+                continue
+            try:
+                loop.add_signal_handler(sig, stop, int(sig))
+            except (NotImplementedError, RuntimeError, ValueError):
+                continue  # no signal handlers in this loop (Windows): KeyboardInterrupt only
+            installed.append(sig)
+        try:
+            return int(await go())
+        except asyncio.CancelledError:
+            if not caught:
+                raise
+            return 128 + caught[0]
+        finally:
+            while LIVE_ADVERTS:
+                await LIVE_ADVERTS.pop().withdraw()
+            for sig in installed:
+                loop.remove_signal_handler(sig)
+
+    return int(asyncio.run(main()))
+
+
+__all__ = [
+    "JOIN_ANSWER_S",
+    "LIVE_ADVERTS",
+    "LOBBY_TYPES",
+    "Lobbyist",
+    "add_common_arguments",
+    "join_table",
+    "listen",
+    "listen_host",
+    "local_addresses",
+    "player",
+    "receive_or_report",
+    "run_lobby",
+    "send_all",
+]

@@ -1,0 +1,244 @@
+"""``lancards host``: advertise a table on the home network and play when it is full.
+
+The host advertises the table by mDNS (``_lancards._tcp.local.``) on the chosen interfaces,
+listens for players, seats them (``--bots`` of the seats are bot peers on this machine that join
+like anyone else), and when the table starts sends every member the address book. The lobby
+phase and the way the command runs are :mod:`lancards.cli.lobby.common`'s.
+
+Test hook (environment, never set in normal use): ``LANCARDS_TEST_MDNS_TTL=S`` gives the
+table's mDNS records a TTL of S seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+from typing import Any
+
+from zeroconf import Error as ZeroconfError
+
+from lancards.cli.errors import UsageError
+from lancards.cli.lobby.common import (
+    LIVE_ADVERTS,
+    Lobbyist,
+    add_common_arguments,
+    join_table,
+    listen,
+    listen_host,
+    local_addresses,
+    player,
+    receive_or_report,
+    run_lobby,
+    send_all,
+)
+from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
+from lancards.cli.selfplay import add_rules_arguments, rules_from_args
+from lancards.p2p.net.addresses import LocalAddress
+from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, Advertiser, TableAdvert
+from lancards.p2p.net.node import PeerAddress
+from lancards.p2p.net.store import TableStore
+from lancards.p2p.net.transport import Mesh
+from lancards.p2p.protocol.errors import PeerError
+from lancards.p2p.protocol.identity import Identity, describe
+from lancards.p2p.protocol.table import Lobby, StartedTable
+
+LOBBY_GRACE_S = float(os.environ.get("LANCARDS_LOBBY_GRACE", "10"))
+"""Seconds a guest's seat is kept after its link drops before the start (then freed; the same
+key may join again at any time)."""
+
+
+def add_parser(sub: Any) -> None:
+    host = sub.add_parser(
+        "host", help="advertise a table on the network and play when it is full",
+        description="Advertise a table by mDNS and wait for players; the table starts when "
+        "it has --players seats filled (bots fill --bots of them).")
+    add_rules_arguments(host, "level8-master")
+    host.add_argument("--players", type=int, default=2, help="seats at the table (default 2)")
+    host.add_argument("--bots", type=int, default=0, help="seats filled by bots on this machine")
+    add_common_arguments(host)
+    host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    host.set_defaults(run=run_host)
+
+
+async def _advertise(lobby: Lobby, me: Identity, port: int, chosen: list[LocalAddress],
+                     size: int) -> Advertiser:
+    """Advertise the table on the chosen interfaces, every one of their addresses."""
+    advert = TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick, me.public_key,
+                         port, tuple(a.text for a in chosen), size, (me.nick,),
+                         rescue=lobby.spec.options.get("rescue") == "on")
+    ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
+    advertiser = Advertiser(advert, chosen, **({"ttl": ttl} if ttl > 0 else {}))
+    await advertiser.start()
+    return advertiser
+
+
+def _check_port(port: int) -> None:
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: a TCP port is 1 to 65535 (0: any free port)")
+
+
+async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, Mesh,
+                                                          Lobbyist, list[Any]]:
+    """Advertise, gather the players, start; returns what the game needs."""
+    spec, _, raw = rules_from_args(args)
+    if not spec.min_players <= args.players <= spec.max_players:
+        raise UsageError(f"--players {args.players}: {spec.name} is for {spec.min_players} "
+                         f"to {spec.max_players} players")
+    if not 0 <= args.bots < args.players:
+        raise UsageError(f"--bots {args.bots}: use 0 to {args.players - 1}")
+    _check_port(args.port)
+    chosen = local_addresses(args)
+    me = player(args.name)
+    lobby = Lobby.create(me, spec.name, raw)
+    mesh = Mesh(me, CONFIG, accept=lambda key: lobby.started is None and not lobby.closed)
+    bind = args.listen_host = listen_host(args, chosen)
+    port = await listen(mesh, bind, args.port, "interface" if args.interface else "port")
+    try:
+        advertiser = await _advertise(lobby, me, port, chosen, args.players)
+    except (PeerError, OSError, TimeoutError, ZeroconfError) as exc:
+        await mesh.close()
+        raise UsageError(f"cannot advertise the table on "
+                         f"{', '.join(a.text for a in chosen)}: {exc}") from None
+    LIVE_ADVERTS.append(advertiser)  # withdrawn by run_lobby on any way out
+    lobbyist = Lobbyist(me, lobby, mesh)
+    lobbyist.addrs[me.public_key] = PeerAddress(
+        bind if bind not in ("0.0.0.0", "") else "127.0.0.1", port)
+    bots = [await _start_bot_joiner(i, lobby, me, port, args) for i in range(args.bots)]
+    others = args.players - 1
+    first = advertiser.advert.addresses[0]
+    target = f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}"
+    print(f"table {lobby.spec.table} · {spec.name} · {args.players} seats · host "
+          f"{describe(me.public_key, me.nick)}\n"
+          f"waiting for {others} player{'s' if others != 1 else ''}; on this network they run:\n"
+          f"    lancards join\n"
+          f"  or, where the network blocks mDNS:\n"
+          f"    lancards join --game {spec.name} {target}", flush=True)
+    if advertiser.advert.rescue:
+        print(RESCUE_TRADE_OFF, flush=True)
+    if len(advertiser.advert.addresses) > 1:
+        print(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}", flush=True)
+    down: dict[bytes, float] = {}  # guests whose link dropped, since when
+    clock = asyncio.get_running_loop().time
+    said = [""]
+
+    def status() -> None:
+        """Print whom the host waits for, when that changes (nobody once started)."""
+        if lobby.started is not None:
+            return
+        lost = [f"{lobby.name(k).split(' [')[0]} (link lost)" for k in down]
+        if lobby.proposed:
+            text = "waiting for the start signatures of " + ", ".join(
+                m.nick for m in lobby.unsigned())
+        else:
+            free = args.players - len(lobby.seats())
+            text = f"waiting for {free} player{'s' if free != 1 else ''}"
+        text += "; " + ", ".join(lost) if lost else ""
+        if text != said[0]:
+            said[0] = text
+            print(text, flush=True)
+
+    def on_message(peer: bytes, env: Any) -> None:
+        out = receive_or_report(lobby, env)
+        if out is None:
+            return
+        if lobby.started is not None and not lobbyist.saved:
+            # Durable before this seat's signature leaves in 'table.started', so a host killed
+            # at any moment resumes (docs/protocol.md, "Resuming a seat signed but not started").
+            seated = {m.public_key for m in lobby.started.seats}
+            lobbyist.addrs.update({k: PeerAddress(mesh.remote_hosts.get(k, "127.0.0.1"), p)
+                                   for k, p in lobby.ports.items() if k in seated})
+            TableStore.for_table(lobby.spec.table).save_table(table_data(
+                lobby.started.statement, me, (bind, port), lobbyist.addrs, lobby.started.sigs))
+            lobbyist.saved = True
+        send_all(mesh, out)
+        _readvertise(advertiser, lobby, args.players)
+        if len(lobby.seats()) == args.players and not lobby.proposed:
+            send_all(mesh, lobby.propose_start())
+        status()
+
+    def on_link(peer: bytes, up: bool) -> None:
+        if up:
+            down.pop(peer, None)
+        elif any(m.public_key == peer for m in lobby.members):
+            down[peer] = clock()
+        status()
+
+    def tick() -> None:
+        for key, since in list(down.items()):
+            if clock() - since < LOBBY_GRACE_S or lobby.started is not None:
+                continue
+            del down[key]
+            name = lobby.name(key)
+            out = lobby.drop(key)
+            lobbyist.addrs.pop(key, None)
+            if out:
+                print(f"freed the seat of {name}: its link was lost for "
+                      f"{LOBBY_GRACE_S:.0f} s", flush=True)
+                send_all(mesh, out)
+            status()
+
+    try:
+        await lobbyist.pump(on_message, lambda: lobby.started is not None, 3600.0,
+                            on_link=on_link, tick=tick)
+    finally:
+        await advertiser.withdraw()
+    table = lobby.started
+    assert table is not None
+    public_host = advertiser.advert.addresses[0]
+    own = lobbyist.addrs[me.public_key]
+    book = lobby.address_book_message(mesh.remote_hosts, public_host, (own.host, own.port))
+    send_all(mesh, [book])
+    seated = {m.public_key for m in table.seats}
+    lobbyist.addrs.update({k: PeerAddress(mesh.remote_hosts.get(k, "127.0.0.1"), port)
+                           for k, port in lobby.ports.items() if k in seated})
+    return me, table, mesh, lobbyist, bots
+
+
+def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:
+    """Publish the seats and players after a lobby change (in the background)."""
+    players = tuple(m.nick for m in lobby.seats())
+    free = max(0, size - len(players))
+    if (free, players) == (advertiser.advert.free_seats, advertiser.advert.players):
+        return
+
+    async def update() -> None:
+        with contextlib.suppress(PeerError, OSError, TimeoutError):
+            await advertiser.update(free_seats=free, players=players)
+
+    task = asyncio.ensure_future(update())
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+
+
+_BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
+                            args: argparse.Namespace) -> Any:
+    """A bot peer on this machine that joins the table like anyone else: at 127.0.0.1, or at
+    the one address the host listens on (``--interface ADDRESS``)."""
+    bot = Identity.generate(f"bot{index + 1}")
+    listen = getattr(args, "listen_host", "")
+    dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
+    ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
+                            listen_host="0.0.0.0" if ":" not in dial else "")
+    return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
+                                          dial, port, lobby.spec.game, play=True))
+
+
+def run_host(args: argparse.Namespace) -> int:
+    async def go() -> int:
+        me, table, mesh, lobbyist, bots = await host_table(args)
+        try:
+            return await play_table(args, me, table, mesh, lobbyist)
+        finally:
+            for task in bots:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(task, 10)
+
+    return run_lobby(args, go)
+
+
+__all__ = ["LOBBY_GRACE_S", "add_parser", "host_table", "run_host"]

@@ -1,0 +1,300 @@
+"""``lancards join``: find tables on the home network (mDNS) or take ``TABLE-ID@HOST:PORT``,
+join one and play.
+
+In a terminal without a table argument, the lobby screen (:mod:`lancards.cli.tui.lobby`) lists
+the tables found, each once its advertised key answered the hello probe; ``n`` there hosts a
+table instead (:func:`lancards.cli.lobby_host.host_table`). A joiner tries a table's addresses
+until the advertised key answers and prints the one that did. The lobby phase and the way the
+command runs are :mod:`lancards.cli.lobby.common`'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+from zeroconf import Error as ZeroconfError
+
+from lancards.cli.errors import UsageError
+from lancards.cli.lobby.common import (
+    Lobbyist,
+    add_common_arguments,
+    join_table,
+    local_addresses,
+    player,
+    run_lobby,
+)
+from lancards.cli.lobby.host import host_table
+from lancards.cli.lobby.started_table import play_table
+from lancards.p2p.net.addresses import rescope
+from lancards.p2p.net.discovery import (
+    RESCUE_TRADE_OFF,
+    Browser,
+    Ignored,
+    TableAdvert,
+    TableFound,
+    TableRemoved,
+    TableUpdated,
+    reachable_address,
+)
+from lancards.p2p.net.node import PeerAddress
+from lancards.p2p.net.transport import probe_key
+from lancards.p2p.protocol.errors import LocalProtocolError, PeerError
+from lancards.p2p.protocol.identity import Identity, describe
+
+CREATE = "\x00create"
+"""What :func:`lobby_choice` returns when the user creates a table."""
+PROBE_S = 3.0
+"""Seconds one address of a table found by mDNS has to answer the hello probe."""
+SETTLE_S = 1.5
+"""Seconds ``join TABLE-ID`` keeps looking after a match, to see a second table with that id."""
+
+
+def add_parser(sub: Any) -> None:
+    join = sub.add_parser(
+        "join", help="find tables on the network (mDNS) and join one",
+        description="Without TABLE: in a terminal, the lobby lists the tables found (each "
+        "checked to answer) and you choose one; with --autoplay, the first table found with a "
+        "free seat that answers is joined. TABLE is a table id seen in the list, or "
+        "TABLE-ID@HOST:PORT as the host prints it.")
+    join.add_argument("table", nargs="?", default=None,
+                      help="TABLE-ID (from the list) or TABLE-ID@HOST:PORT (no mDNS needed)")
+    join.add_argument("--game", default="level8-master",
+                      help="the table's game when joining by TABLE-ID@HOST:PORT, or the game "
+                      "of a table created from the lobby (n)")
+    join.add_argument("--players", type=int, default=4,
+                      help="seats of a table created from the lobby (default 4)")
+    join.add_argument("--wait", type=float, default=10.0,
+                      help="seconds to look for tables (default 10)")
+    add_common_arguments(join)
+    join.set_defaults(run=run_join)
+
+
+def _probe(me: Identity) -> Any:
+    async def probe(host: str, port: int) -> bytes:
+        return await probe_key(host, port, me, timeout=PROBE_S)
+
+    return probe
+
+
+async def _browser(args: argparse.Namespace) -> Browser:
+    """A started mDNS browser on the chosen interfaces.
+
+    Raises:
+        UsageError: no such interface or address, or mDNS cannot start there (one line).
+    """
+    try:
+        chosen = local_addresses(args)
+        browser = Browser(chosen)
+        await browser.start()
+    except (OSError, ZeroconfError) as exc:
+        raise UsageError(f"cannot look for tables by mDNS on "
+                         f"{', '.join(a.text for a in chosen)}: {exc}") from None
+    return browser
+
+
+async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes, str, int, str]:
+    """(table id, host key, host address, port, game) from the argument or mDNS.
+
+    Without a table id, the first table found with a free seat whose advertised key answers
+    at one of its addresses; with one, that table, refused when two hosts advertise the id.
+    """
+    target = args.table
+    if target and ":" in target:
+        table_id, at, address = target.rpartition("@")
+        host, _, port_text = address.rpartition(":")
+        if not at or len(table_id) != 16 or not port_text.isdigit() or not host:
+            raise UsageError(f"{target!r} is not TABLE-ID@HOST:PORT (the host prints it)")
+        try:
+            key = await probe_key(host.strip("[]"), int(port_text), me)
+        except PeerError as exc:
+            raise UsageError(str(exc)) from None
+        print(f"host: {describe(key)} at {address}", flush=True)
+        return table_id, key, host.strip("[]"), int(port_text), args.game
+    browser = await _browser(args)
+    probe = _probe(me)
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + args.wait
+        matches: dict[str, tuple[TableAdvert, str]] = {}
+        why_not: dict[str, str] = {}  # table id -> why a table seen was not joined
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                if matches:
+                    break
+                if target is not None and target in why_not:
+                    raise UsageError(why_not[target])
+                if why_not:
+                    raise UsageError("no table to join: " + "; ".join(why_not.values()))
+                raise UsageError("no table found on the network; ask the host for HOST:PORT, "
+                                 "and check that UDP port 5353 is open")
+            try:
+                event = await browser.next_event(left)
+            except (PeerError, TimeoutError):
+                continue
+            if isinstance(event, Ignored):
+                print(f"ignored an advert: {event.error}", flush=True)
+                continue
+            if not isinstance(event, TableFound | TableUpdated):
+                continue
+            advert = event.advert
+            if advert.free_seats <= 0 or (target is not None and target != advert.table):
+                print(f"seen table {advert.table} ({advert.game}) of {advert.nick}: "
+                      f"{_free_seats(advert.free_seats)}", flush=True)
+                if advert.free_seats <= 0:
+                    why_not[advert.table] = (f"table {advert.table} of "
+                                             f"{describe(advert.public_key, advert.nick)} "
+                                             "has no free seat")
+                continue
+            try:
+                address, failed = await reachable_address(advert, probe)
+            except LocalProtocolError as exc:
+                print(f"skipped: {exc}", flush=True)
+                why_not[advert.table] = str(exc)
+                continue
+            for line in failed:
+                print(f"tried {line}", flush=True)
+            print(f"found table {advert.table} ({advert.game}) of {advert.nick}: "
+                  f"{_free_seats(advert.free_seats)} at {address} port {advert.port}", flush=True)
+            print(f"host: {describe(advert.public_key, advert.nick)}", flush=True)
+            if advert.rescue:
+                print(RESCUE_TRADE_OFF, flush=True)
+            matches[advert.public_key.hex()] = (advert, address)
+            if target is None:
+                break
+            deadline = min(deadline, loop.time() + SETTLE_S)  # a second table with this id?
+    finally:
+        await browser.close()
+    if len(matches) > 1:
+        raise UsageError(
+            f"{len(matches)} tables use the id {target}: "
+            + "; ".join(f"{describe(a.public_key, a.nick)} at {addr}:{a.port}"
+                        for a, addr in matches.values())
+            + "; check the host's fingerprint and join by TABLE-ID@HOST:PORT")
+    advert, address = next(iter(matches.values()))
+    return advert.table, advert.public_key, address, advert.port, advert.game
+
+
+async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[Any, ...] | None:
+    """Show the lobby screen fed by the mDNS browser; returns the choice or ``None``.
+
+    The choice is :data:`CREATE`, a typed ``HOST:PORT``, or for a listed table the tuple
+    ``(table id, host key, address, port, game)``: the key whose fingerprint the lobby showed,
+    at the address that answered. A table is listed only once its advertised key answered the
+    hello probe at one of its addresses (:func:`lancards.p2p.net.discovery.reachable_address`).
+    """
+    from lancards.cli.tui.lobby import LobbyScreen, entries_from
+
+    answered: dict[str, tuple[TableAdvert, str]] = {}
+    choice: dict[str, Any] = {}
+    screen = LobbyScreen(
+        [], describe(me.public_key, me.nick),
+        on_join=lambda entry: choice.update(entry=entry),
+        on_create=lambda: choice.update(create=True),
+        on_manual=lambda text: choice.update(target=text),
+    )
+    browser = await _browser(args)
+    probe = _probe(me)
+    probing: dict[str, asyncio.Task[None]] = {}
+
+    def show() -> None:
+        screen.set_tables(entries_from(answered))
+
+    async def check(name: str, advert: TableAdvert) -> None:
+        try:
+            address, _ = await reachable_address(advert, probe)
+        except LocalProtocolError:
+            answered.pop(name, None)
+        else:
+            if browser.tables.get(name) == advert:  # not withdrawn meanwhile
+                answered[name] = (advert, address)
+        show()
+
+    async def feed() -> None:
+        while True:
+            try:
+                event = await browser.next_event(1.0)
+            except (PeerError, TimeoutError):
+                continue
+            if isinstance(event, TableFound | TableUpdated):
+                name = event.advert.instance_name
+                known = answered.get(name)
+                if known is not None and (known[0].addresses, known[0].port) == (
+                        event.advert.addresses, event.advert.port):
+                    answered[name] = (event.advert, known[1])  # seats changed: no new probe
+                    show()
+                    continue
+                if name in probing:
+                    probing[name].cancel()
+                probing[name] = asyncio.create_task(check(name, event.advert))
+            elif isinstance(event, TableRemoved):
+                if event.name in probing:
+                    probing.pop(event.name).cancel()
+                answered.pop(event.name, None)
+                show()
+
+    feeder = asyncio.create_task(feed())
+    try:
+        await screen.run()
+    finally:
+        feeder.cancel()
+        for task in probing.values():
+            task.cancel()
+        await browser.close()
+    if choice.get("create"):
+        return CREATE
+    entry = choice.get("entry")
+    if entry is not None:
+        advert, address = answered.get(entry.name, (None, None))
+        if advert is None or address is None:
+            return None
+        return (advert.table, advert.public_key, address, advert.port, advert.game)
+    target = choice.get("target")
+    return str(target) if target is not None else None
+
+
+def run_join(args: argparse.Namespace) -> int:
+    async def go() -> int:
+        me = player(args.name)
+        if args.table is None and not args.autoplay:
+            target = await lobby_choice(args, me)
+            if target is None:
+                return 0
+            if target == CREATE:  # host a table of --game for --players from the lobby
+                hosting = argparse.Namespace(
+                    game=args.game, option=[], players=args.players, bots=0, name=args.name,
+                    interface=args.interface, port=0, autoplay=False, record=args.record)
+                me2, table, mesh, lobbyist, _ = await host_table(hosting)
+                return await play_table(hosting, me2, table, mesh, lobbyist)
+            if isinstance(target, tuple):
+                table_id, key, host, port, game = target
+                me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host,
+                                                              port, game)
+                _rescope_book(lobbyist, host)
+                return int(await play_table(args, me2, table, mesh, lobbyist))
+            args.table = target  # TABLE-ID@HOST:PORT, typed in the lobby
+        table_id, key, host, port, game = await find_table(args, me)
+        me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host, port, game)
+        _rescope_book(lobbyist, host)
+        return int(await play_table(args, me2, table, mesh, lobbyist))
+
+    return run_lobby(args, go)
+
+
+def _rescope_book(lobbyist: Lobbyist, reached: str) -> None:
+    """Give the link-local addresses of the host's address book the scope of the interface
+    this peer reached the host over (the host wrote its own interface names)."""
+    lobbyist.addrs = {key: PeerAddress(rescope(a.host, reached), a.port)
+                      for key, a in lobbyist.addrs.items()}
+
+
+def _free_seats(count: int) -> str:
+    """``"no free seat"``, ``"1 free seat"``, ``"3 free seats"``."""
+    if count <= 0:
+        return "no free seat"
+    return f"{count} free seat{'s' if count != 1 else ''}"
+
+
+__all__ = ["CREATE", "add_parser", "find_table", "lobby_choice", "run_join"]

@@ -1,0 +1,288 @@
+"""Playing a started host/join table: this seat's peer over the mesh, its journal, the
+full-screen table or the autoplay bot, and resuming it after a crash (``lancards resume``).
+
+The lobby before the start is in :mod:`lancards.cli.lobby.host` and :mod:`lancards.cli.lobby.join`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any, Protocol
+
+from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
+from lancards.p2p.net.record_file import write_record
+from lancards.p2p.net.store import TableStore, data_home
+from lancards.p2p.net.transport import Mesh, TransportConfig
+from lancards.p2p.protocol.core import GameCore
+from lancards.p2p.protocol.errors import PeerError
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.start_fetch import START_WAIT_S
+from lancards.p2p.protocol.table import StartedTable, verify_started
+from lancards.p2p.protocol.wire import sign_envelope
+
+
+class Handover(Protocol):
+    """What the lobby phase hands to the game (:class:`lancards.cli.lobby_common.Lobbyist`):
+    the seats' addresses, whether ``table.json`` is written already, and the messages that
+    arrived for the game before it began (``(peer, data)``; empty data: a link came up)."""
+
+    addrs: dict[bytes, PeerAddress]
+    saved: bool
+    stash: list[tuple[bytes, bytes]]
+
+CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
+"""The links of a host/join table (seconds)."""
+
+
+async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable, mesh: Mesh,
+                     lobbyist: Handover | None, *, quiet: bool = False,
+                     restore: TableStore | None = None, store: TableStore | None = None) -> int:
+    """Run the game at a started table (autoplay or the full-screen table)."""
+    store = restore or store or TableStore.for_table(table.spec.table)
+    addrs = lobbyist.addrs if lobbyist is not None else {
+        bytes.fromhex(k): PeerAddress(str(v[0]), int(v[1]))
+        for k, v in store.load_table()["peers"].items()}
+    if restore is None and not (lobbyist is not None and lobbyist.saved):
+        store.save_table(table_data(table.statement, me, (mesh_bind(args), mesh.port), addrs,
+                                    table.sigs))
+    secret = store.load_secret() if restore is not None else None
+    journal = store.read()  # raises JournalDamaged (one line naming file and line)
+    core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
+                    envelope_seq=journal.next_envelope)
+    core.address_book = {k: (a.host, a.port) for k, a in addrs.items()}  # for 'table.told'
+    node = PeerNode(core, mesh, store)
+    if restore is not None:
+        node.handle(core.restore(journal.lines))
+    for key, address in addrs.items():
+        if key != me.public_key:  # from now on the lower key dials whenever no link is up
+            mesh.add_peer(key, address.host, address.port,
+                          dial=True if getattr(args, "dial_all", False) else None)
+    if lobbyist is not None:
+        for peer, data in lobbyist.stash:
+            node.handle(core.peer_connected(peer) if not data else core.receive(peer, data))
+    for key in addrs:
+        if key != me.public_key and mesh.connected(key):
+            node.connected.add(key)
+            node.handle(core.peer_connected(key))
+    if not quiet and not args.autoplay:
+        from lancards.cli.net_session import NetworkSession
+        from lancards.cli.tui.app import run_table
+
+        session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
+                                 autoplay=False, record_path=args.record)
+        session.restored = restore is not None  # "catching up" until current
+        return await run_table(session)
+    cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
+    status = await _drive(node, args, quiet, cheat, restored=restore is not None)
+    dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
+    if dump and not quiet and not core.has_left(core.seat):  # a leaver's: at the leave
+        _dump_hand(core, Path(dump))
+    return status
+
+
+def table_data(statement: dict[str, Any], me: Identity, listen: tuple[str, int],
+               addrs: dict[bytes, PeerAddress], sigs: dict[str, str] | None = None
+               ) -> dict[str, Any]:
+    """``table.json`` of a host/join seat: the statement, every start signature (``sigs``;
+    left out while this seat has signed but not seen the start), this seat's key and nick,
+    where it listens and the seated peers' addresses (``docs/protocol.md``, "Lobby")."""
+    data: dict[str, Any] = {"mode": "remote", "statement": statement}
+    if sigs is not None:
+        data["sigs"] = sigs
+    data.update({"me": me.public_key.hex(), "nick": me.nick, "listen": list(listen),
+                 "peers": {k.hex(): [a.host, a.port] for k, a in addrs.items()}})
+    return data
+
+
+def mesh_bind(args: argparse.Namespace) -> str:
+    listen = getattr(args, "listen_host", None)
+    if listen is not None:
+        return str(listen)
+    return args.interface[0] if getattr(args, "interface", None) else "0.0.0.0"
+
+
+async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str, *,
+                 restored: bool = False) -> int:
+    from lancards.cli.tui.results import RoundTracker, final_lines
+
+    core = node.core
+    names = tuple(m.nick for m in core.players)
+    tracker = RoundTracker(names)
+    cheated = False
+    leave_after = int(os.environ.get("LANCARDS_TEST_LEAVE_AFTER", "0") or 0)
+    moves = 0
+
+    def act(action: Any) -> None:
+        nonlocal cheated, moves
+        if (cheat == "swap-claim" and not cheated and type(action).__name__ == "Discard"
+                and not core.deck.is_public(action.card.slot)):
+            cheated = True  # a card still hidden: its opening will contradict the claim
+            node.handle(_forge_swapped_discard(core, action))
+            return
+        node.submit(action)
+        moves += 1
+        if moves == leave_after and not quiet:
+            node.leave()  # written at this seat's next turn to write (docs/protocol.md 11.8)
+
+    def report() -> None:
+        nonlocal leave_after
+        for line in tracker.observe(core.game.name, core.game.view(core.state, None)):
+            print(line.summary, flush=True)
+        dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
+        if leave_after and core.has_left(core.seat):
+            leave_after = 0  # the hand it leaves with, before a later round deals new slots
+            if dump:
+                _dump_hand(core, Path(dump))
+
+    if not quiet:
+        node.on_change = report
+    node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
+    run = asyncio.create_task(node.run(linger=1.5, restored=restored))
+    driver = asyncio.create_task(
+        drive_bot(node, game_bot(core), act=act))
+    try:
+        await run
+    finally:
+        driver.cancel()
+        if args.record and len(core.record):
+            write_record(core.record, args.record)
+        if node.store is not None and len(core.record):
+            write_record(core.record, node.store.folder / "record.jsonl")
+            if core.game.outcome(core.state) is not None:
+                (node.store.folder / "finished").touch()
+        await node.close()
+    if quiet:
+        return 0
+    for notice in node.notices:
+        if notice.kind == "cheat":
+            print(f"cheat: {notice.text}", flush=True)
+    if core.halted:
+        print(f"result: the table halted: {core.halted}")
+        return 1
+    outcome = core.game.outcome(core.state)
+    if outcome is None:
+        print("result: the game stopped without a result")
+        return 1
+    for line in final_lines(outcome, names, core.game.name):
+        print(line)
+    if args.record:
+        print(f"record: {args.record}")
+    return 0
+
+
+def _forge_swapped_discard(core: GameCore, action: Any) -> list[Any]:
+    """Test hook: discard ``action``'s card but claim another one (the opening will differ)."""
+    from lancards.p2p.protocol.core import Send
+
+    slot = action.card.slot
+    real = core.game.identity(core.state, slot)
+    known = {core.game.identity(core.state, s) for s in core.game.knowledge(core.state)}
+    fake = next(c for c in core.faces if getattr(c, "is_number", False) and c != real
+                and c not in known)
+    opening = core.deck.make_open(slot)
+    payload = {"t": "action", "a": f"{core.seat}: discard {fake}#{slot}", "open": [opening]}
+    entry = core.record.next_entry(core.me, payload, core.state_hash())
+    env = sign_envelope(core.me, "record.entry", core.table_id, core.next_envelope_seq,
+                        {"entry": entry.to_dict()})
+    core.halt("this peer cheated (test hook)")
+    return [Send(None, env.encode())]
+
+
+def _dump_hand(core: GameCore, path: Path) -> None:
+    from lancards.engine.core import ALL_SEATS, seat_bit
+
+    mine = seat_bit(core.seat)
+    tokens = [f"{core.game.identity(core.state, s)}#{s}"
+              for s, m in core.game.knowledge(core.state).items()
+              if m & mine and m != ALL_SEATS and core.game.identity(core.state, s) is not None]
+    path.write_text("\n".join(tokens) + "\n")
+
+
+async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
+                        wait: float = START_WAIT_S) -> int:
+    """Continue a host/join table from its journal after a crash: the full-screen table for a
+    person (showing "catching up" until current), or a bot with ``--autoplay``.
+
+    The peer listens where it listened before and links to every seated peer again (the lower
+    key dials; every peer accepts seated members at any time), then catches up from whichever
+    peers answer.
+
+    A seat that signed the start but was killed before the started table reached its disk
+    (``table.json`` without ``sigs``) first fetches the start signatures from whichever seated
+    peer answers, waiting at most ``wait`` s (:mod:`lancards.p2p.protocol.start_fetch`).
+
+    Raises:
+        JournalDamaged: a complete journal line is damaged (names the file and line).
+        UsageError: signed but the table never started with this seat (one line).
+    """
+    store = TableStore(folder)
+    data = store.load_table()
+    signed_only = "sigs" not in data  # signed, killed before the start reached the disk
+    table = None if signed_only else verify_started(data["statement"], data["sigs"],
+                                                      "the table file")
+    host, port = data["listen"]
+    nick = str(data["nick"]) if table is None else next(
+        m for m in table.seats if m.public_key == me.public_key).nick
+    me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), nick)
+    mesh = Mesh(me, CONFIG)
+    dial_all = False
+    try:
+        await mesh.start(str(host), int(port))
+    except PeerError:
+        # The old port is taken: listen anywhere and dial every peer ourselves (they still
+        # know only the old port).
+        await mesh.start(str(host), 0)
+        dial_all = True
+        print(f"port {port} is taken; listening on {mesh.port} and dialling every peer",
+              file=sys.stderr, flush=True)
+    if table is None:
+        table = await _fetch_start(store, data, me, mesh, wait)
+    ns = argparse.Namespace(interface=[host] if host != "0.0.0.0" else None,
+                            record=args.record, autoplay=bool(args.autoplay),
+                            dial_all=dial_all)
+    return await play_table(ns, me, table, mesh, None, restore=store)
+
+
+async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, mesh: Mesh,
+                       wait: float) -> StartedTable:
+    """The started table of the statement this seat signed, from whichever seated peer
+    answers (:mod:`lancards.p2p.protocol.start_fetch`); written to ``table.json`` with the
+    addresses.
+
+    Raises:
+        UsageError: no seated peer answered within ``wait`` s (the folder is marked
+            ``not-started``, so a later ``lancards resume`` skips it).
+    """
+    from lancards.cli.errors import UsageError
+    from lancards.p2p.net.addresses import rescope
+    from lancards.p2p.net.fetch_started import fetch_started
+    from lancards.p2p.protocol.start_fetch import StartFetch
+
+    statement = data["statement"]
+    known = {bytes.fromhex(k): (str(v[0]), int(v[1])) for k, v in data["peers"].items()}
+    fetch = StartFetch(me, statement, store.next_envelope())
+    print(f"table {fetch.table_id}: this seat signed the start; asking the seated peers "
+          "whether it started", file=sys.stderr, flush=True)
+    got = await fetch_started(
+        mesh, fetch, known, wait=wait, lease=store.lease_envelopes,
+        refused=lambda text: print(f"ignored: {text}", file=sys.stderr, flush=True))
+    if got is None:
+        await mesh.close()
+        (store.folder / "not-started").touch()
+        raise UsageError(f"table {fetch.table_id} did not start with this seat: no seated peer "
+                         f"answered with its start within {wait:.0f} s (the host may have "
+                         "freed the seat); join a table again")
+    table, book = got
+    reached = known.get(table.spec.host, next(iter(known.values()), ("", 0)))[0]
+    peers = {k: PeerAddress(rescope(h, reached), p) for k, (h, p) in book.items()}
+    peers.update({k: PeerAddress(h, p) for k, (h, p) in known.items()})
+    peers.pop(me.public_key, None)
+    listen = (str(data["listen"][0]), int(data["listen"][1]))
+    store.save_table(table_data(table.statement, me, listen, peers, table.sigs))
+    return table

@@ -1,0 +1,214 @@
+"""Which of this machine's addresses a table uses: read from its interfaces, never guessed.
+
+:func:`local_addresses` lists every IPv4 and IPv6 address of every interface (``ifaddr``, which
+python-zeroconf itself uses). :func:`choose_addresses` turns the ``--interface`` arguments (an
+interface name such as ``eth0``, or one of this machine's addresses) into the addresses a table
+advertises and listens on:
+
+- no argument: every address of every interface except loopback; an IPv6 link-local address
+  (``fe80::/10``) is kept with its scope (``fe80::1%eth0``, RFC 4007 section 11), since it
+  means nothing without its interface;
+- an interface name: every address of that interface (loopback too when ``lo`` is named);
+- an address: that address only (loopback only this way or by naming ``lo``).
+
+Every problem is one :class:`AddressError` whose text names it (an unknown interface, an
+address this machine does not have, a link-local address without its interface).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import ifaddr
+
+
+class AddressError(ValueError):
+    """An ``--interface`` argument that names nothing usable here (the text says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LocalAddress:
+    """One address of one interface of this machine.
+
+    Attributes:
+        interface: the interface name (``"eth0"``).
+        index: the interface index (``if_nametoindex``), the scope id of a link-local address.
+        ip: the address without scope (``"10.0.0.2"``, ``"fe80::1"``).
+        version: 4 or 6.
+        prefix: the network prefix length (``24`` for a /24).
+    """
+
+    interface: str
+    index: int
+    ip: str
+    version: int
+    prefix: int = 0
+
+    def on_link(self, address: str) -> bool:
+        """Whether ``address`` (text, scope allowed) lies in this address's network."""
+        try:
+            other = ipaddress.ip_address(address.partition("%")[0])
+            net = ipaddress.ip_network(f"{self.ip}/{self.prefix}", strict=False)
+        except ValueError:
+            return False
+        return self.prefix > 0 and other.version == self.version and other in net
+
+    @property
+    def link_local(self) -> bool:
+        """An IPv6 link-local address (``fe80::/10``): usable only with its interface."""
+        return self.version == 6 and ipaddress.ip_address(self.ip).is_link_local
+
+    @property
+    def loopback(self) -> bool:
+        """``127.0.0.0/8`` or ``::1``."""
+        return ipaddress.ip_address(self.ip).is_loopback
+
+    @property
+    def text(self) -> str:
+        """The address as peers dial it: ``"10.0.0.2"``, ``"fd00::2"``, ``"fe80::1%eth0"``."""
+        return f"{self.ip}%{self.interface}" if self.link_local else self.ip
+
+    @property
+    def zeroconf_interface(self) -> str | int:
+        """What python-zeroconf's ``interfaces=`` takes for it: the IPv4 address, or the
+        interface index for IPv6 (``IPV6_JOIN_GROUP`` works per interface)."""
+        return self.ip if self.version == 4 else self.index
+
+
+def local_addresses(adapters: Sequence[ifaddr.Adapter] | None = None) -> list[LocalAddress]:
+    """Every address of every interface of this machine, IPv4 first, in interface order.
+
+    Args:
+        adapters: ``ifaddr.get_adapters()`` (the default; tests pass their own).
+    """
+    found: list[LocalAddress] = []
+    for adapter in ifaddr.get_adapters() if adapters is None else adapters:
+        for ip in adapter.ips:
+            if isinstance(ip.ip, tuple):
+                address = LocalAddress(adapter.nice_name, int(adapter.index or ip.ip[2]),
+                                       ip.ip[0].split("%")[0], 6, int(ip.network_prefix))
+            else:
+                address = LocalAddress(adapter.nice_name, int(adapter.index or 0), ip.ip, 4,
+                                       int(ip.network_prefix))
+            if address not in found:
+                found.append(address)
+    return sorted(found, key=lambda a: a.version)
+
+
+def _listing(addresses: Sequence[LocalAddress]) -> str:
+    return ", ".join(a.text for a in addresses) or "none"
+
+
+def choose_addresses(
+    wanted: Sequence[str] | None,
+    adapters: Sequence[ifaddr.Adapter] | None = None,
+) -> list[LocalAddress]:
+    """The addresses to advertise and listen on for the ``--interface`` arguments ``wanted``.
+
+    Args:
+        wanted: interface names or addresses (``None`` or empty: every non-loopback address).
+        adapters: as for :func:`local_addresses`.
+
+    Returns:
+        At least one address, without repeats, IPv4 first.
+
+    Raises:
+        AddressError: an argument is neither an interface of this machine nor one of its
+            addresses, a link-local address lacks its interface or names the wrong one, or
+            (without arguments) no interface but loopback has an address.
+    """
+    every = local_addresses(adapters)
+    if not wanted:
+        usable = [a for a in every if not a.loopback]
+        if not usable:
+            raise AddressError(
+                "no network interface has an address (only loopback): connect to a network, "
+                "or use --interface 127.0.0.1 to play on this machine only")
+        return usable
+    chosen: list[LocalAddress] = []
+    names = sorted({a.interface for a in every})
+    for item in wanted:
+        if item in names:
+            picked = [a for a in every if a.interface == item]
+        else:
+            picked = _by_address(item, every, names)
+        chosen.extend(a for a in picked if a not in chosen)
+    return sorted(chosen, key=lambda a: a.version)
+
+
+def _by_address(item: str, every: Sequence[LocalAddress],
+                names: Sequence[str]) -> list[LocalAddress]:
+    text, _, scope = item.strip("[]").partition("%")
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        raise AddressError(
+            f"--interface {item}: neither an interface of this machine "
+            f"({', '.join(names) or 'none'}) nor an IP address") from None
+    same = [a for a in every if ipaddress.ip_address(a.ip) == ip]
+    if not same:
+        raise AddressError(
+            f"--interface {item}: no interface of this machine has this address "
+            f"(its addresses: {_listing(every)})")
+    if scope:
+        scoped = [a for a in same if scope in (a.interface, str(a.index))]
+        if not scoped:
+            raise AddressError(
+                f"--interface {item}: {text} is on {', '.join(a.interface for a in same)}, "
+                f"not on {scope}")
+        return scoped[:1]
+    if ip.version == 6 and ip.is_link_local and len(same) > 1:
+        raise AddressError(
+            f"--interface {item}: a link-local address needs its interface, one of "
+            f"{', '.join(a.text for a in same)}")
+    return same[:1]
+
+
+def scope_name(address: str) -> str:
+    """``"fe80::1%3"`` as ``"fe80::1%eth0"`` (an interface index made its name); other
+    addresses unchanged."""
+    text, sep, scope = address.partition("%")
+    if sep and scope.isdigit():
+        try:
+            return f"{text}%{socket.if_indextoname(int(scope))}"
+        except OSError:
+            return address
+    return address
+
+
+def rescope(address: str, reached: str) -> str:
+    """``address`` (from another peer's address book) with the scope of ``reached``.
+
+    A link-local address's scope names an interface of the machine that wrote it; on this
+    machine the same link has the interface over which the table's host was ``reached``. So
+    ``rescope("fe80::12%wlan0", "fe80::11%enp3s0")`` is ``"fe80::12%enp3s0"``. Any other
+    address is returned unchanged (RFC 4007 section 6: zone indexes are local to a node).
+    """
+    text, _, _ = address.partition("%")
+    _, sep, zone = reached.partition("%")
+    try:
+        link_local = ipaddress.ip_address(text).version == 6 and \
+            ipaddress.ip_address(text).is_link_local
+    except ValueError:
+        return address
+    return f"{text}%{zone}" if link_local and sep and zone else address
+
+
+def order_addresses(addresses: Sequence[str],
+                    local: Sequence[LocalAddress] = ()) -> tuple[str, ...]:
+    """The order a joiner tries a table's addresses in: those in a network of one of its
+    ``local`` addresses first, then IPv4, then IPv6, link-local last (a link-local address
+    works only on its own link); repeats dropped, the order kept otherwise."""
+
+    def rank(text: str) -> tuple[int, int]:
+        try:
+            ip = ipaddress.ip_address(text.partition("%")[0])
+        except ValueError:
+            return 1, 3
+        near = 0 if any(a.on_link(text) for a in local) and not ip.is_link_local else 1
+        return near, 0 if ip.version == 4 else (2 if ip.is_link_local else 1)
+
+    return tuple(sorted(dict.fromkeys(addresses), key=rank))

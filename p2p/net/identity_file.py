@@ -1,0 +1,135 @@
+"""The identity file: a user's Ed25519 seed and nickname on disk (the adapter of
+:mod:`lancards.p2p.protocol.identity`).
+
+The identity file is JSON (``docs/protocol.md``, "Identity file")::
+
+    {"ed25519_seed": "<64 hex digits>", "format": "lancards-identity", "nick": "alice", "v": 1}
+
+It lives in the user's config folder (``platformdirs.user_config_dir("lancards")``), or in the
+folder named by the ``LANCARDS_HOME`` environment variable, or at an explicit path; it is created
+on first use with file mode 0600 and refused when other users may read it (as ssh does).
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+import stat
+from collections.abc import Mapping
+from pathlib import Path
+
+from platformdirs import user_config_dir
+
+from lancards.p2p.protocol.errors import IdentityError, LocalProtocolError
+from lancards.p2p.protocol.identity import MAX_NICK_CHARS, Identity, check_nickname
+
+FILE_NAME = "identity.json"
+"""The identity file's name inside the config folder."""
+
+HOME_ENV = "LANCARDS_HOME"
+"""Environment variable naming the folder that holds the identity file."""
+
+
+def identity_path(
+    path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+) -> Path:
+    """Where the identity file is: ``path`` if given, else ``$LANCARDS_HOME/identity.json``,
+    else ``identity.json`` in the user's config folder (platformdirs)."""
+    if path is not None:
+        return Path(path)
+    environ = os.environ if env is None else env
+    home = environ.get(HOME_ENV)
+    if home:
+        return Path(home) / FILE_NAME
+    return Path(user_config_dir("lancards")) / FILE_NAME
+
+
+def _default_nick() -> str:
+    try:
+        name = getpass.getuser().strip()[:MAX_NICK_CHARS].strip()
+    except (OSError, KeyError):
+        name = ""
+    return name if name and name.isprintable() else "player"
+
+
+def load_identity(path: str | os.PathLike[str]) -> Identity:
+    """Read an identity file.
+
+    Raises:
+        IdentityError: the file is missing, readable by other users (mode not 0600 or
+            stricter), not an identity file, or holds a bad seed or nickname.
+    """
+    file = Path(path)
+    try:
+        mode = stat.S_IMODE(file.stat().st_mode)
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise IdentityError(f"cannot read identity file {file}: {exc.strerror}") from None
+    if os.name == "posix" and mode & 0o077:  # Windows has no such mode bits: its ACLs apply
+        raise IdentityError(
+            f"identity file {file} has mode {mode:04o}; other users may read it "
+            f"(fix with: chmod 600 {file})"
+        )
+    try:
+        data = json.loads(text)
+        if data.get("format") != "lancards-identity" or data.get("v") != 1:
+            raise ValueError("not a version 1 lancards identity")
+        seed = bytes.fromhex(data["ed25519_seed"])
+        return Identity(seed, data["nick"])
+    except (ValueError, KeyError, TypeError, AttributeError, LocalProtocolError) as exc:
+        raise IdentityError(f"identity file {file} is not valid: {exc}") from None
+
+
+def load_or_create_identity(
+    path: str | os.PathLike[str] | None = None,
+    nick: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Identity:
+    """The user's identity, created (mode 0600, folder 0700) on first use.
+
+    Args:
+        path: an explicit identity file; else see :func:`identity_path`.
+        nick: the nickname for a new identity (default: the login name); an existing file
+            keeps its own nickname (use :func:`save_nickname` to change it).
+        env: the environment to read ``LANCARDS_HOME`` from (default ``os.environ``).
+
+    Raises:
+        IdentityError: as :func:`load_identity`, or the file cannot be created.
+        LocalProtocolError: ``nick`` is not a valid nickname.
+    """
+    file = identity_path(path, env)
+    if file.exists():
+        return load_identity(file)
+    identity = Identity.generate(check_nickname(nick) if nick is not None else _default_nick())
+    _write_private(file, identity.to_json())
+    return identity
+
+
+def save_nickname(path: str | os.PathLike[str], nick: str) -> Identity:
+    """Change the nickname stored in an identity file (same key).
+
+    Raises:
+        IdentityError: as :func:`load_identity`.
+        LocalProtocolError: ``nick`` is not a valid nickname.
+    """
+    old = load_identity(path)
+    new = old.with_nick(check_nickname(nick))
+    file = Path(path)
+    tmp = file.with_name(file.name + ".tmp")
+    tmp.unlink(missing_ok=True)
+    _write_private(tmp, new.to_json())
+    os.replace(tmp, file)
+    return new
+
+
+def _write_private(file: Path, text: str) -> None:
+    try:
+        file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        raise IdentityError(f"cannot create identity file {file}: {exc.strerror}") from None

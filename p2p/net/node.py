@@ -1,0 +1,478 @@
+"""The asyncio adapter: runs one :class:`~lancards.p2p.protocol.core.GameCore` over a websocket mesh
+and a store.
+
+It only moves bytes and events: transport events go into the core, the core's outputs go to
+the store (``Persist``, made durable first), to the mesh (``Send``) and to listeners
+(``Notice``). Key handlers of the terminal client call :meth:`PeerNode.submit`, which returns
+at once.
+
+Bots are played here, never inside the core: :func:`drive_bot` is the one driver, woken by the
+table's own changes (:meth:`PeerNode.next_turn`; no polling), for every bot seat of every table
+(a peer's seat, or a bot seat of :class:`lancards.cli.local_session.LocalSession`, anything with
+the :class:`Turns` methods). Tables simulated in memory without asyncio (tests, ``lancards bench
+resume``) take the same turns with :func:`bot_moves`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TextIO
+
+from lancards.engine.core import EngineError
+from lancards.engine.rulesets import standard_bot
+from lancards.p2p.net.store import TableStore
+from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
+from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
+from lancards.p2p.protocol.errors import LocalProtocolError, PeerError, TransportError
+
+SILENT_S = 5.0
+"""Seconds without a new entry after which an awaited, connected peer counts as silent."""
+
+WHAT: dict[str, str] = {
+    "action": "their move",
+    "shuffle": "a shuffle",
+    "key": "the joint key",
+    "shares": "shares for a card",
+    "open": "their card",
+    "escrow": "a key escrow",
+    "rescue": "rescue shares",
+}
+"""What the table waits for, by the kind of the next entry (:meth:`GameCore.expected`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The table waits for a disconnected or silent peer.
+
+    Attributes:
+        seat: its seat; ``nick``: its nickname.
+        what: what it owes, e.g. ``"their move"``, ``"a shuffle"``, ``"shares for your draw"``.
+        seconds: how long the wait has lasted (since its link dropped or the last entry).
+        connected: whether its link is up (``False``: disconnected; ``True``: silent).
+    """
+
+    seat: int
+    nick: str
+    what: str
+    seconds: float
+    connected: bool
+
+    def text(self) -> str:
+        """``"waiting for bob (their move), 12 s"``."""
+        return f"waiting for {self.nick} ({self.what}), {self.seconds:.0f} s"
+
+
+@dataclass(frozen=True, slots=True)
+class PeerAddress:
+    """Where a seated peer listens."""
+
+    host: str
+    port: int
+
+
+Chooser = Callable[[Sequence[Any]], Any]
+"""A bot's decision: one of the legal actions it is given (never an empty list)."""
+
+
+def my_turn(core: GameCore) -> Sequence[Any]:
+    """``core``'s seat's legal actions when it is to move, knows its hand and has no move of its
+    own still in flight (:attr:`GameCore.pending_action`); else an empty list."""
+    if core.pending_action is not None:
+        return []
+    return core.legal_actions()
+
+
+def game_bot(core: GameCore) -> Chooser:
+    """The game's standard bot (``game.bot()``, deterministic) choosing for ``core``'s seat
+    from the seat's own view (:attr:`GameCore.state`)."""
+    bot = standard_bot(core.game)
+    return lambda legal: bot.choose(core.state, core.seat, legal)
+
+
+def bot_moves(core: GameCore, choose: Chooser) -> list[Output]:
+    """The turns of :func:`drive_bot` without asyncio, for tables simulated in memory: while
+    ``core``'s seat is to move (:func:`my_turn`), play ``choose(legal)``. Returns the core's
+    outputs in order (empty when it is not this seat's move).
+
+    Raises:
+        EngineError, LocalProtocolError: ``choose`` returned an action the core refuses.
+    """
+    outputs: list[Output] = []
+    while legal := my_turn(core):
+        outputs += core.submit(choose(legal))
+    return outputs
+
+
+class Turns(Protocol):
+    """A seat :func:`drive_bot` can play: :class:`PeerNode`, or a bot seat of a local table."""
+
+    def turn(self) -> Sequence[Any]:
+        """The seat's legal actions if it is to move now, else an empty list (never waits)."""
+
+    async def next_turn(self) -> Sequence[Any]:
+        """Wait until the seat is to move and return its legal actions; an empty list once
+        the game is over or the table stopped."""
+
+    async def next_change(self) -> None:
+        """Wait for the table's next change."""
+
+    def submit(self, action: Any) -> None:
+        """Play ``action`` for the seat (raises ``EngineError`` or ``LocalProtocolError``)."""
+
+
+class PeerNode:
+    """One peer: the game core, its mesh links and its store.
+
+    Args:
+        core: the protocol core (new, or restored from the store).
+        mesh: the websocket mesh, already listening (:meth:`Mesh.start`).
+        store: where the journal goes, or ``None`` (tests that keep nothing).
+        on_change: called after every batch of outputs (to redraw a screen).
+    """
+
+    def __init__(
+        self,
+        core: GameCore,
+        mesh: Mesh,
+        store: TableStore | None = None,
+        *,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self.core = core
+        core.checks_when_idle = True  # run() checks pipelined proofs while idle
+        self.mesh = mesh
+        self.store = store
+        self.on_change = on_change
+        self.notices: list[Notice] = []
+        self.connected: set[bytes] = set()
+        self._others = [m.public_key for m in core.players if m.public_key != core.me.public_key]
+        mesh.admit(self._others)  # a seated member may (re)connect at any time
+        self._stop = asyncio.Event()
+        self._changed = asyncio.Event()  # set after every batch of outputs and on stop
+        self.timings: TextIO | None = None
+        self._dealt = False
+        self._clock = time.monotonic
+        self._progress_at = self._clock()
+        self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
+        self._length = len(core.record)
+        self.auto_remove = False
+        """Whether :meth:`run` signs every removal :meth:`removal_offer` allows without asking
+        (a bot's seat; a person's screen asks "remove NAME? (y/n)")."""
+        self.catching_up = False
+        """Set by :meth:`run` for a restored peer until it is current: linked, and its record as
+        long as every length the peers reported (``record.sync``)."""
+
+    def connect(self, addresses: Mapping[bytes, PeerAddress]) -> None:
+        """Keep links to every other seated peer at ``addresses`` (the lower key dials)."""
+        for key in self._others:
+            address = addresses.get(key)
+            if address is not None:
+                self.mesh.add_peer(key, address.host, address.port)
+
+    def handle(self, outputs: Sequence[Output]) -> None:
+        """Carry out the core's outputs in order (durable writes before later sends; the
+        journal lines before one send share one ``fsync``, :meth:`TableStore.append_all`).
+
+        Before the first ``Send`` of a batch the store leases the envelope numbers the core
+        has used so far (:meth:`TableStore.lease_envelopes`), so a restarted peer never signs
+        an envelope number twice.
+        """
+        leased = False
+        pending: list[tuple[str, dict[str, Any]]] = []  # durable with one fsync, before a send
+        for out in outputs:
+            if isinstance(out, Send):
+                if self.store is not None:
+                    self.store.append_all(pending)
+                    pending.clear()
+                    if not leased:
+                        leased = True
+                        self.store.lease_envelopes(self.core.next_envelope_seq)
+                targets = self._others if out.to is None else [out.to]
+                for key in targets:
+                    with contextlib.suppress(PeerError):
+                        self.mesh.send(key, out.data)
+            elif isinstance(out, Persist):
+                pending.append((out.kind, out.line))
+                if self.timings is not None and out.kind == "entry":
+                    self._timing({"seq": out.line["seq"], "author": out.line["author"][:16]})
+            else:
+                self.notices.append(out)
+        if self.store is not None:
+            self.store.append_all(pending)
+        if len(self.core.record) != self._length:
+            self._length = len(self.core.record)
+            self._progress_at = self._clock()
+        if self.timings is not None and not self._dealt:
+            to_act = self.core.to_act()
+            if to_act is not None and to_act >= 0 and self.core.hand_ready():
+                self._dealt = True
+                self._timing({"dealt": True})
+        self._changed.set()
+        if self.on_change is not None:
+            self.on_change()
+
+    def turn(self) -> Sequence[Any]:
+        """This seat's legal actions if it is to move now (:func:`my_turn`), else ``[]``."""
+        return [] if self._stop.is_set() else my_turn(self.core)
+
+    async def next_turn(self) -> Sequence[Any]:
+        """Wait until this seat is to move: it has legal actions and no move of its own is
+        still in flight; returns them. Returns an empty list once the game is over, the table
+        halted, or :meth:`stop` was called. Woken by every batch of outputs (no polling): the
+        one way bots are driven (:func:`drive_bot`)."""
+        while True:
+            if self.over() or self._stop.is_set():
+                return []
+            legal = my_turn(self.core)
+            if legal:
+                return legal
+            await self.next_change()
+
+    async def next_change(self) -> None:
+        """Wait for the next batch of outputs (or :meth:`stop`)."""
+        self._changed.clear()
+        await self._changed.wait()
+
+    def _timing(self, item: dict[str, object]) -> None:
+        """Append a line to the timings file (benchmarks only): wall time ``t`` (seconds since
+        the epoch) and this process's CPU time ``cpu`` (seconds)."""
+        assert self.timings is not None
+        self.timings.write(json.dumps({**item, "t": time.time(), "cpu": time.process_time()})
+                           + "\n")
+        self.timings.flush()  # read while the peer runs (lancards bench resume)
+
+    def submit(self, action: object) -> None:
+        """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``)."""
+        self.handle(self.core.submit(action))
+
+    def leave(self) -> None:
+        """This seat leaves the table for good (:meth:`GameCore.leave`; raises
+        ``LocalProtocolError`` when it cannot)."""
+        self.handle(self.core.leave())
+
+    def chat(self, text: str) -> None:
+        """Send a chat line."""
+        self.handle(self.core.chat(text))
+
+    def waiting(self) -> Waiting | None:
+        """The peer the table waits for, when it is disconnected or silent for
+        :data:`SILENT_S` seconds; ``None`` when nothing waits on a missing peer.
+
+        When this seat is to act but a card it drew is still hidden (its decryption shares
+        travel privately from the others), the wait names the first peer whose shares are
+        missing: ``"shares for your draw"``.
+        """
+        expected = self.core.expected()
+        if expected is None:
+            return None
+        seat, kind = expected
+        what = WHAT.get(kind, kind)
+        if seat == self.core.seat:
+            if kind != "action" or self.core.hand_ready():
+                return None
+            owing = sorted({d.seat for d in self.core.deck.debts()
+                            if d.kind == "shares" and d.recipient == self.core.seat
+                            and d.seat != self.core.seat})
+            if not owing:
+                return None
+            missing = [s for s in owing if self.core.players[s].public_key not in self.connected]
+            seat, what = (missing or owing)[0], "shares for your draw"
+        key = self.core.players[seat].public_key
+        now = self._clock()
+        if key not in self.connected:
+            since = max(self._down_since.get(key, now), self._progress_at)
+            return Waiting(seat, self.core.players[seat].nick, what, now - since, False)
+        if now - self._progress_at >= SILENT_S:
+            return Waiting(seat, self.core.players[seat].nick, what, now - self._progress_at,
+                           True)
+        return None
+
+    def removal_refusal(self, seat: int) -> str | None:
+        """Why this peer refuses to vote for removing ``seat`` now (ruling D-5), or ``None``
+        when it may: the table has the option ``rescue``, ``seat`` is another present seat the
+        table waits for, its key share is escrowed among the others, and it has not been heard
+        from for the table's ``patience`` (seconds, default 120; a silent link counts from the
+        last entry, a lost one from when it dropped). Nobody may be removed while connected
+        and answering. (:meth:`vote_remove` signs the vote when this allows it.)"""
+        core = self.core
+        name = core.players[seat].nick if 0 <= seat < core.n else f"seat {seat}"
+        if not core.rescue:
+            return "the table has no rescue (its option rescue is off): it can only wait"
+        if seat == core.seat or core.has_left(seat) or not 0 <= seat < core.n:
+            return f"{name} is not another player at the table"
+        wait = self.waiting()
+        patience = int(core.table.spec.options.get("patience", 120))
+        if wait is None or wait.seat != seat:
+            # Another player may wait for its private shares (only that holder sees it): its
+            # vote is the sign; this peer signs too once the link is down for the patience.
+            key = core.players[seat].public_key
+            down = None if key in self.connected else self._clock() - self._down_since.get(
+                key, self._clock())
+            if not core.votes_for(seat) or down is None or down < patience:
+                return f"the table is not waiting for {name}"
+            if not core.deck.can_rescue(seat):
+                return f"{name}'s key share is not escrowed among the others"
+            return None
+        if not core.deck.can_rescue(seat):
+            return f"{name}'s key share is not escrowed among the others"
+        if wait.connected:
+            # Its link is up and answers the transport's pings: a silent player may itself be
+            # waiting for a vanished one's shares, and ruling D-5 never removes a connected one.
+            return f"{name} is connected and answering: silent {wait.seconds:.0f} s"
+        if wait.seconds < patience:
+            return (f"{name} is unreachable: silent {wait.seconds:.0f} s of the table's "
+                    f"patience {patience} s")
+        return None
+
+    def waiting_text(self) -> str | None:
+        """What the screen says of :meth:`waiting`: ``"waiting for bob (their move), 12 s"``;
+        beyond the patience at a table without rescue (ruling D-5), ``"waiting for bob, 130 s;
+        the table can only wait"``; ``None`` when nothing waits on a missing peer."""
+        wait = self.waiting()
+        if wait is None:
+            return None
+        patience = int(self.core.table.spec.options.get("patience", 120))
+        if not self.core.rescue and wait.seconds >= patience:
+            return f"waiting for {wait.nick}, {wait.seconds:.0f} s; the table can only wait"
+        return wait.text()
+
+    def removal_offer(self) -> int | None:
+        """The seat this peer may vote to remove now (:meth:`removal_refusal` allows it) and
+        has not voted for at the record's current position: the seat the table waits for, or
+        one another player voted to remove; ``None`` otherwise. The screen asks "remove
+        NAME? (y/n)" for it."""
+        core = self.core
+        if not core.rescue or core.is_observer or core.removing is not None:
+            return None
+        wait = self.waiting()
+        seats = ([wait.seat] if wait is not None else []) + [
+            s for s in range(core.n) if core.votes_for(s)]
+        for seat in seats:
+            if core.seat not in core.votes_for(seat) and self.removal_refusal(seat) is None:
+                return seat
+        return None
+
+    def vote_remove(self, seat: int) -> None:
+        """Sign "remove ``seat``" (ruling D-5; :meth:`GameCore.vote_remove`) if this peer may.
+
+        Raises:
+            LocalProtocolError: :meth:`removal_refusal` (e.g. the player is connected and
+                answering), or the record's own refusal (no escrow, too few players).
+        """
+        refusal = self.removal_refusal(seat)
+        if refusal is not None:
+            raise LocalProtocolError(refusal)
+        self.handle(self.core.vote_remove(seat))
+
+    def waiting_for(self) -> str | None:
+        """The nickname of the peer of :meth:`waiting`, if any."""
+        wait = self.waiting()
+        return None if wait is None else wait.nick
+
+    def over(self) -> bool:
+        """The game ended (or the table halted on a cheat)."""
+        return self.core.halted is not None or self.core.to_act() is None
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return (and :meth:`next_turn` waiters to give up)."""
+        self._stop.set()
+        self._changed.set()
+
+    async def run(self, *, restored: bool = False, linger: float = 1.0,
+                  deadline: float | None = None) -> None:
+        """Drive the core until the game is over (then ``linger`` seconds more so that the
+        last entries reach everyone), :meth:`stop` is called, or ``deadline`` seconds pass.
+
+        Args:
+            restored: the core was restored from the store (its outputs were replayed).
+            linger: seconds to keep serving peers after the end.
+            deadline: an overall bound in seconds (``None``: none).
+        """
+        loop = asyncio.get_running_loop()
+        end = None if deadline is None else loop.time() + deadline
+        if self.timings is not None:
+            self._timing({"started": True})
+        if not restored:
+            self.handle(self.core.start())
+        self.catching_up = restored
+        over_at: float | None = None
+        while not self._stop.is_set():
+            now = loop.time()
+            if self.catching_up and self.connected and self.core.peer_has and len(
+                    self.core.record) >= max(self.core.peer_has.values()):
+                self.catching_up = False
+                if self.timings is not None:
+                    self._timing({"current": len(self.core.record)})
+                self.handle([])
+            if end is not None and now > end:
+                raise TimeoutError(f"the game did not finish within {deadline} s")
+            if self.over():
+                over_at = now if over_at is None else over_at
+                if now - over_at >= linger:
+                    return
+            if self.auto_remove and self.removal_offer() is not None:
+                with contextlib.suppress(LocalProtocolError):
+                    self.vote_remove(self.removal_offer())  # type: ignore[arg-type]
+            if self.core.deferred_proofs and self.mesh.events.empty():
+                for _ in range(3):  # let the links write what was just sent
+                    await asyncio.sleep(0)
+                if self.mesh.events.empty():  # idle: check one pipelined proof of shuffle
+                    self.handle(self.core.verify_deferred())
+                    continue
+            try:
+                event = await self.mesh.next_event(0.2)
+            except TransportError:
+                continue
+            if isinstance(event, Connected):
+                self.connected.add(event.peer)
+                self._down_since.pop(event.peer, None)
+                self.handle(self.core.peer_connected(event.peer))
+            elif isinstance(event, Disconnected):
+                self.connected.discard(event.peer)
+                self._down_since[event.peer] = self._clock()
+                self.handle([])
+            elif isinstance(event, Received):
+                self.handle(self.core.receive(event.peer, event.data))
+            elif isinstance(event, Rejected):
+                self.notices.append(Notice("rejected", str(event.error)))
+
+    async def close(self) -> None:
+        """Close the mesh and the store."""
+        await self.mesh.close()
+        if self.store is not None:
+            self.store.close()
+        if self.timings is not None:
+            self.timings.close()
+
+
+async def drive_bot(
+    seat: Turns,
+    choose: Chooser,
+    *,
+    delay: float = 0.0,
+    act: Callable[[Any], None] | None = None,
+) -> None:
+    """Play ``seat`` (a :class:`PeerNode`, or any :class:`Turns`) with a bot until the game
+    ends or the table stops: at each turn (:meth:`Turns.next_turn`) wait ``delay`` seconds (a
+    person's pace at their table; 0 for none), ask ``choose(legal)`` for a move and play it
+    with ``act`` (default :meth:`Turns.submit`). A move refused (the state moved on meanwhile)
+    is dropped; the next turn asks again."""
+    play = seat.submit if act is None else act
+    while True:
+        legal = await seat.next_turn()
+        if not legal:
+            return
+        if delay:
+            await asyncio.sleep(delay)
+            legal = seat.turn()
+            if not legal:
+                continue
+        try:
+            play(choose(legal))
+        except (EngineError, LocalProtocolError):
+            await seat.next_change()  # refused: wait for the state to move before asking again

@@ -1,0 +1,319 @@
+"""The disk adapter: a table's journal, its deck key share and the exported record.
+
+Layout under the user's data folder (``platformdirs``; ``LANCARDS_HOME`` overrides)::
+
+    tables/<table id>/table.json      the start statement, its signatures, this seat's key,
+                                      addresses (no signatures yet: this seat signed the
+                                      start but has not seen it started)
+    tables/<table id>/secret.json     this seat's deck key share (mode 0600)
+    tables/<table id>/journal.jsonl   every Persist line of the protocol core, in order
+
+Journal lines (``docs/protocol.md``, "Journal"): ``canonical({"kind": ..., "line": {...}})``,
+one space, the CRC-32 (ISO-HDLC, :func:`zlib.crc32`) of those JSON bytes as 8 lowercase hex
+digits, and ``\n``. Each line is written and made durable with ``fsync`` before the core's
+next ``Send`` goes out (the lines of one batch of outputs share one ``fsync``), so a peer killed
+at any moment finds on restart everything it had acted on (design: "Durability").
+
+A crash can leave only the *tail* unfinished: bytes after the last ``\n``. Before the first
+append the store cuts that torn tail off and syncs the file, so new lines never glue onto torn
+bytes. A complete line whose checksum or JSON is wrong is damage, not a crash: reading refuses
+with :class:`JournalDamaged` naming the file and the line number; nothing is silently dropped.
+
+Envelope numbers: lines of kind ``mark`` (``{"env": N}``) lease envelope sequence numbers.
+Before this peer sends an envelope numbered ``s`` a mark with ``N > s`` is durable
+(:meth:`TableStore.lease_envelopes`), and a restarted peer numbers from the highest mark, so a
+peer never signs two envelopes with one number and the numbering never reads the clock. Entry
+numbers need no mark: an entry line is durable before the entry is sent.
+
+Crash points (tests only): ``LANCARDS_TEST_CRASH_AT=WHEN:N`` kills this process with SIGKILL at
+its ``N``-th durable write (1-based, counted over every store of the process: journal lines,
+``table.json``, ``secret.json``). ``WHEN`` is ``before`` (nothing of that write reaches the
+file), ``torn`` (half of the journal line is written, then the kill) or ``after`` (right after
+the ``fsync``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.wire import canonical
+
+CRASH_ENV = "LANCARDS_TEST_CRASH_AT"
+"""The environment variable of the crash-point test hook (see the module docstring)."""
+LEASE_BLOCK = 256
+"""Envelope numbers leased by one ``mark`` line (one ``fsync`` per this many envelopes)."""
+
+
+class JournalDamaged(LocalProtocolError):
+    """A complete journal line is not what this store wrote (bad checksum or JSON): the
+    journal cannot be trusted and the table is not resumed from it."""
+
+
+@dataclass
+class JournalState:
+    """What a journal holds.
+
+    Attributes:
+        lines: the ``(kind, line)`` pairs for :meth:`GameCore.restore`, marks left out.
+        next_envelope: the first envelope sequence number this peer may use (the highest
+            leased mark; 0 for a new journal).
+        valid_bytes: the length of the complete lines; anything after is a torn tail.
+        torn: how many bytes of torn tail follow them.
+    """
+
+    lines: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    next_envelope: int = 0
+    valid_bytes: int = 0
+    torn: int = 0
+
+
+class _CrashPoint:
+    """The ``LANCARDS_TEST_CRASH_AT`` hook: counts durable writes, kills the process at one."""
+
+    def __init__(self, spec: str) -> None:
+        self.when, self.at, self.count = "", 0, 0
+        when, _, number = spec.partition(":")
+        if when in ("before", "torn", "after") and number.isdigit():
+            self.when, self.at = when, int(number)
+
+    def reached(self, when: str) -> bool:
+        """Called with ``"before"`` before each durable write (counting it) and with
+        ``"torn"``/``"after"`` at those points; whether to die there."""
+        if not self.at:
+            return False
+        if when == "before":
+            self.count += 1
+        return self.count == self.at and when == self.when
+
+    @staticmethod
+    def die() -> None:
+        sigkill = getattr(signal, "SIGKILL", None)
+        if sigkill is not None:
+            os.kill(os.getpid(), sigkill)
+        os._exit(137)  # pragma: no cover - platforms without SIGKILL
+
+
+_crash = _CrashPoint(os.environ.get(CRASH_ENV, ""))
+
+
+def encode_line(kind: str, line: dict[str, Any]) -> bytes:
+    """One journal line: canonical JSON, a space, its CRC-32 in 8 hex digits, ``\n``."""
+    body = canonical({"kind": kind, "line": line})
+    return body + b" %08x\n" % zlib.crc32(body)
+
+
+def read_journal(raw: bytes, path: str | os.PathLike[str] = "journal") -> JournalState:
+    """Parse journal bytes (see the module docstring).
+
+    Raises:
+        JournalDamaged: a complete line has a wrong checksum or is not a journal line; the
+            message names ``path`` and the line number (1-based).
+    """
+    state = JournalState()
+    end = raw.rfind(b"\n") + 1
+    state.valid_bytes, state.torn = end, len(raw) - end
+    for number, text in enumerate(raw[:end].split(b"\n")[:-1], start=1):
+        body, _, crc = text.rpartition(b" ")
+        try:
+            if len(crc) != 8 or int(crc, 16) != zlib.crc32(body):
+                raise ValueError("checksum mismatch")
+            item = json.loads(body)
+            kind, line = str(item["kind"]), item["line"]
+            if not isinstance(line, dict):
+                raise ValueError("not a journal line")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise JournalDamaged(
+                f"the journal {path} is damaged at line {number} ({exc}); not resuming from it"
+            ) from None
+        if kind == "mark":
+            state.next_envelope = max(state.next_envelope, int(line.get("env", 0)))
+        else:
+            state.lines.append((kind, line))
+    return state
+
+
+def data_home() -> Path:
+    """The folder for tables and records (``LANCARDS_HOME`` or the platform's data folder)."""
+    override = os.environ.get("LANCARDS_HOME")
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("lancards", appauthor=False))
+
+
+class TableStore:
+    """One table's files.
+
+    Args:
+        folder: the table's folder (created with mode 0700 if missing).
+    """
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.journal_path = self.folder / "journal.jsonl"
+        self._journal: Any = None
+        self._leased = 0
+
+    @classmethod
+    def for_table(cls, table_id: str, home: Path | None = None) -> TableStore:
+        """The store of ``table_id`` under ``home`` (default :func:`data_home`)."""
+        return cls((home or data_home()) / "tables" / table_id)
+
+    # -- the table ----------------------------------------------------------------------------
+
+    def save_table(self, data: dict[str, Any]) -> None:
+        """Write ``table.json`` (replaced atomically, made durable with ``fsync``; one durable
+        write for the crash hook). A seat writes it before its start signature leaves
+        (``docs/protocol.md``, 11.5, "What is persisted when, around the start")."""
+        self._write_atomic(self.folder / "table.json", json.dumps(data, indent=1), 0o600)
+
+    def load_table(self) -> dict[str, Any]:
+        """Read ``table.json``.
+
+        Raises:
+            LocalProtocolError: missing or not JSON.
+        """
+        try:
+            data: dict[str, Any] = json.loads((self.folder / "table.json").read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise LocalProtocolError(f"no readable table in {self.folder}: {exc}") from None
+        return data
+
+    def save_secret(self, x_hex: str) -> None:
+        """Write this seat's deck key share, readable by this user only."""
+        self._write_atomic(self.folder / "secret.json", json.dumps({"x": x_hex}), 0o600)
+
+    def load_secret(self) -> int | None:
+        """This seat's deck key share, or ``None`` if none was saved."""
+        try:
+            return int(json.loads((self.folder / "secret.json").read_text("utf-8"))["x"], 16)
+        except (OSError, ValueError, KeyError):
+            return None
+
+    # -- the journal --------------------------------------------------------------------------
+
+    def read(self) -> JournalState:
+        """The journal's complete lines, envelope lease and torn-tail length.
+
+        Raises:
+            JournalDamaged: a complete line is damaged (names the file and line number).
+        """
+        try:
+            raw = self.journal_path.read_bytes()
+        except FileNotFoundError:
+            return JournalState()
+        state = read_journal(raw, self.journal_path)
+        self._leased = max(self._leased, state.next_envelope)
+        return state
+
+    def journal(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """The journal's lines in order, marks left out (a torn tail is not a line).
+
+        Raises:
+            JournalDamaged: a complete line is damaged.
+        """
+        yield from self.read().lines
+
+    def next_envelope(self) -> int:
+        """The first envelope sequence number this peer may use (see the module docstring).
+
+        Raises:
+            JournalDamaged: a complete line is damaged.
+        """
+        self.read()
+        return self._leased
+
+    def lease_envelopes(self, upto: int) -> None:
+        """Make sure envelope numbers below ``upto`` are leased by a durable ``mark`` line
+        (writes one when needed, leasing :data:`LEASE_BLOCK` more)."""
+        if upto > self._leased:
+            self._leased = upto + LEASE_BLOCK
+            self.append("mark", {"env": self._leased})
+
+    def append(self, kind: str, line: dict[str, Any]) -> None:
+        """Append one journal line and make it durable (``fsync``); see :meth:`append_all`.
+
+        Raises:
+            JournalDamaged: the journal was damaged before this append.
+        """
+        self.append_all([(kind, line)])
+
+    def append_all(self, lines: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Append journal lines in order and make them durable with one ``fsync`` (a line of
+        kind ``secret`` goes to ``secret.json`` instead, after the lines before it are durable).
+
+        The first append of this store cuts a torn tail back to the last complete line (and
+        syncs the file) so that nothing is written after torn bytes. A crash during the write
+        leaves complete lines and at most one torn tail, exactly as one line at a time would:
+        nothing of the batch was sent before the ``fsync``.
+
+        Raises:
+            JournalDamaged: the journal was damaged before this append.
+        """
+        batch: list[bytes] = []
+        for kind, line in lines:
+            if kind == "secret":
+                self._write_lines(batch)
+                batch = []
+                self.save_secret(str(line["x"]))
+            else:
+                batch.append(encode_line(kind, line))
+        self._write_lines(batch)
+
+    def _write_lines(self, encoded: list[bytes]) -> None:
+        if not encoded:
+            return
+        if self._journal is None:
+            self._open_for_append()
+        assert self._journal is not None
+        data = b"".join(encoded)
+        if _crash.reached("before"):
+            _crash.die()
+        if _crash.reached("torn"):
+            self._journal.write(data[: max(1, len(data) // 2)])
+            self._journal.flush()
+            _crash.die()
+        self._journal.write(data)
+        self._journal.flush()
+        os.fsync(self._journal.fileno())
+        if _crash.reached("after"):
+            _crash.die()
+
+    def _open_for_append(self) -> None:
+        state = self.read()
+        fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o600)
+        if state.torn:
+            os.ftruncate(fd, state.valid_bytes)
+            os.fsync(fd)
+        os.lseek(fd, 0, os.SEEK_END)
+        self._journal = os.fdopen(fd, "ab")
+
+    def close(self) -> None:
+        """Close the journal file."""
+        if self._journal is not None:
+            self._journal.close()
+            self._journal = None
+
+    @staticmethod
+    def _write_atomic(path: Path, text: str, mode: int) -> None:
+        tmp = path.with_name(path.name + ".tmp")
+        if _crash.reached("before"):
+            _crash.die()
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+        if _crash.reached("torn") or _crash.reached("after"):
+            _crash.die()

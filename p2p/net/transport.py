@@ -1,0 +1,480 @@
+"""The websockets adapter: a full mesh of authenticated links that only moves bytes.
+
+Every pair of peers keeps one WebSocket (RFC 6455) link; the peer with the lower Ed25519 public
+key (bytewise) dials, the other listens, and the dialer reconnects with exponential backoff
+when the link drops. Frames are binary, uncompressed, at most ``max_size`` bytes; keepalive pings
+go every ``ping_interval`` seconds. Each peer has an outgoing queue capped at ``queue_cap``
+messages that survives reconnections (a message being sent when a link drops is sent again:
+delivery is at least once; the protocol core drops duplicates by sequence number).
+
+Who dials: the peer with the lower key dials whenever no link is up (a lobby may ask a joiner to
+dial the host first: ``add_peer(dial=True)``; calling :meth:`Mesh.add_peer` again with the
+default sets the rule back). A listener accepts a link from any key added with
+:meth:`Mesh.add_peer` or :meth:`Mesh.admit` at any time, e.g. a seated member that restarted
+after a crash, whichever key is lower. A newer link from the same peer replaces the older one.
+
+Hello handshake: :class:`lancards.p2p.protocol.handshake.HelloHandshake` (sans-I/O); the mesh only
+moves its bytes, bounded by ``handshake_timeout``.
+
+The adapter hands everything to the sans-I/O core as :data:`TransportEvent` values on
+:attr:`Mesh.events` (a bounded ``asyncio.Queue``): :class:`Connected`, :class:`Disconnected`,
+:class:`Received` (bytes, not yet decoded) and :class:`Rejected` (a failed handshake).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from websockets.asyncio.client import connect
+from websockets.asyncio.connection import Connection
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from lancards.p2p.protocol.errors import (
+    HandshakeError,
+    LocalProtocolError,
+    QueueFullError,
+    Reason,
+    TransportError,
+)
+from lancards.p2p.protocol.handshake import MAX_HELLO_BYTES, HelloHandshake
+from lancards.p2p.protocol.identity import Identity, describe
+from lancards.p2p.protocol.wire import MAX_MESSAGE_BYTES
+
+
+@dataclass(frozen=True, slots=True)
+class TransportConfig:
+    """Limits and timings of a mesh. Times in seconds, sizes in bytes.
+
+    Attributes:
+        max_size: the largest frame accepted (a bigger one closes the link with code 1009).
+        ping_interval: keepalive ping period.
+        ping_timeout: a link whose pong is this late is closed.
+        open_timeout: bound on opening a TCP connection and the WebSocket handshake.
+        handshake_timeout: bound on the hello handshake.
+        close_timeout: bound on closing a link.
+        queue_cap: the most messages queued for one peer.
+        event_cap: the most events waiting in :attr:`Mesh.events`.
+        backoff_initial: the first reconnection delay.
+        backoff_max: the longest reconnection delay.
+    """
+
+    max_size: int = MAX_MESSAGE_BYTES
+    ping_interval: float = 3.0
+    ping_timeout: float = 6.0
+    open_timeout: float = 5.0
+    handshake_timeout: float = 5.0
+    close_timeout: float = 2.0
+    queue_cap: int = 512
+    event_cap: int = 4096
+    backoff_initial: float = 0.05
+    backoff_max: float = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """An authenticated link to ``peer`` (32-byte key) is up."""
+
+    peer: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    """The link to ``peer`` went down; ``reason`` says why (e.g. ``"closed 1009: ..."``)."""
+
+    peer: bytes
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """One binary message from ``peer`` (its authenticated key)."""
+
+    peer: bytes
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A connection that failed the hello handshake: ``error`` names who and why."""
+
+    address: str
+    error: HandshakeError
+
+
+TransportEvent = Connected | Disconnected | Received | Rejected
+
+
+class _Outbox:
+    """A peer's outgoing queue: capped, survives reconnections, one consumer at a time."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.items: deque[bytes] = deque()
+        self.ready = asyncio.Event()
+
+    def put(self, data: bytes, name: str) -> None:
+        if len(self.items) >= self.cap:
+            raise QueueFullError(f"queue to {name} is full ({self.cap} messages)")
+        self.items.append(data)
+        self.ready.set()
+
+    def push_front(self, data: bytes) -> None:
+        self.items.appendleft(data)
+        self.ready.set()
+
+    async def get(self) -> bytes:
+        while not self.items:
+            self.ready.clear()
+            await self.ready.wait()
+        return self.items.popleft()
+
+
+class Mesh:
+    """This peer's side of the full mesh.
+
+    Args:
+        identity: this peer's identity (signs the handshake).
+        config: limits and timings.
+        accept: whether to accept a listener-side link from a key that was not added with
+            :meth:`add_peer` (a lobby host accepts newcomers); default: known peers only.
+    """
+
+    def __init__(
+        self,
+        identity: Identity,
+        config: TransportConfig | None = None,
+        *,
+        accept: Callable[[bytes], bool] | None = None,
+    ) -> None:
+        self.identity = identity
+        self.config = config or TransportConfig()
+        self.events: asyncio.Queue[TransportEvent] = asyncio.Queue(self.config.event_cap)
+        self._accept = accept
+        self._server: Server | None = None
+        self._addresses: dict[bytes, tuple[str, int]] = {}
+        self._outboxes: dict[bytes, _Outbox] = {}
+        self._links: dict[bytes, Connection] = {}
+        self._dialers: dict[bytes, asyncio.Task[None]] = {}
+        self._dial: dict[bytes, bool] = {}
+        self._down: dict[bytes, asyncio.Event] = {}
+        self._admitted: set[bytes] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+        self._rng = random.Random(os.urandom(8))
+        self.remote_hosts: dict[bytes, str] = {}
+        """The address each listener-side link came from (a lobby host learns joiners' hosts)."""
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Listen for links; returns the port (an ephemeral one when ``port`` is 0).
+
+        Raises:
+            TransportError: the address cannot be bound.
+        """
+        cfg = self.config
+        try:
+            self._server = await serve(
+                self._serve_link,
+                host,
+                port,
+                max_size=cfg.max_size,
+                compression=None,
+                ping_interval=cfg.ping_interval,
+                ping_timeout=cfg.ping_timeout,
+                open_timeout=cfg.open_timeout,
+                close_timeout=cfg.close_timeout,
+            )
+        except OSError as exc:
+            raise TransportError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        return self.port
+
+    @property
+    def port(self) -> int:
+        """The listening port.
+
+        Raises:
+            LocalProtocolError: :meth:`start` was not called.
+        """
+        if self._server is None:
+            raise LocalProtocolError("the mesh is not listening")
+        return int(next(iter(self._server.sockets)).getsockname()[1])
+
+    async def close(self) -> None:
+        """Close every link, stop reconnecting, stop listening; waits at most a few
+        ``close_timeout`` seconds."""
+        self._closing = True
+        for task in [*self._dialers.values(), *self._tasks]:
+            task.cancel()
+        links = list(self._links.values())
+        if links:
+            await asyncio.wait(
+                [asyncio.ensure_future(ws.close()) for ws in links],
+                timeout=self.config.close_timeout,
+            )
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.config.close_timeout * 2):
+                    await self._server.wait_closed()
+        pending = [*self._dialers.values(), *self._tasks]
+        if pending:
+            await asyncio.wait(pending, timeout=self.config.close_timeout)
+
+    # -- peers -------------------------------------------------------------------------------
+
+    def add_peer(self, peer: bytes, host: str, port: int, *, dial: bool | None = None) -> None:
+        """Keep a link to ``peer`` at ``host:port`` (calling again updates the address and who
+        dials; a link that is up stays up).
+
+        Args:
+            peer: its Ed25519 key, 32 bytes.
+            dial: whether this side dials when no link is up; default: when this peer's key is
+                the lower one.
+
+        Raises:
+            LocalProtocolError: ``peer`` is not a 32-byte key or is this peer's own.
+        """
+        if len(peer) != 32 or peer == self.identity.public_key:
+            raise LocalProtocolError(f"cannot add peer {describe(peer)}")
+        self._addresses[peer] = (host, port)
+        self._outbox(peer)
+        should_dial = self.identity.public_key < peer if dial is None else dial
+        self._dial[peer] = should_dial
+        task = self._dialers.get(peer)
+        if should_dial and (task is None or task.done()) and not self._closing:
+            self._dialers[peer] = asyncio.create_task(self._dial_loop(peer))
+
+    def admit(self, peers: Iterable[bytes]) -> None:
+        """Accept listener-side links from ``peers`` at any time, with or without an address
+        (the seated members of a started table)."""
+        self._admitted.update(p for p in peers if p != self.identity.public_key)
+        for peer in self._admitted:
+            self._outbox(peer)
+
+    def connected(self, peer: bytes) -> bool:
+        """Whether the link to ``peer`` is up."""
+        return peer in self._links
+
+    def queued(self, peer: bytes) -> int:
+        """How many messages wait in the queue to ``peer``."""
+        box = self._outboxes.get(peer)
+        return 0 if box is None else len(box.items)
+
+    def send(self, peer: bytes, data: bytes) -> None:
+        """Queue ``data`` for ``peer`` (sent as one binary message when the link is up).
+
+        Raises:
+            LocalProtocolError: ``data`` exceeds ``max_size``, or the peer is unknown.
+            QueueFullError: ``queue_cap`` messages already wait for ``peer``.
+            TransportError: the mesh is closed.
+        """
+        if self._closing:
+            raise TransportError("the mesh is closed")
+        if len(data) > self.config.max_size:
+            raise LocalProtocolError(f"message of {len(data)} bytes exceeds {self.config.max_size}")
+        box = self._outboxes.get(peer)
+        if box is None:
+            raise LocalProtocolError(f"no link to unknown peer {describe(peer)}")
+        box.put(data, describe(peer))
+
+    async def next_event(self, timeout: float) -> TransportEvent:
+        """The next event, waiting at most ``timeout`` seconds.
+
+        Raises:
+            TransportError: no event within ``timeout``.
+        """
+        try:
+            async with asyncio.timeout(timeout):
+                return await self.events.get()
+        except TimeoutError:
+            raise TransportError(f"no transport event within {timeout} s") from None
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _outbox(self, peer: bytes) -> _Outbox:
+        if peer not in self._outboxes:
+            self._outboxes[peer] = _Outbox(self.config.queue_cap)
+        return self._outboxes[peer]
+
+    async def _dial_loop(self, peer: bytes) -> None:
+        cfg = self.config
+        delay = cfg.backoff_initial
+        while not self._closing and self._dial.get(peer):
+            if peer in self._links:  # a link the other side dialed: wait until it drops
+                await self._link_down(peer).wait()
+                delay = cfg.backoff_initial
+                continue
+            host, port = self._addresses[peer]
+            address = f"{host}:{port}"
+            try:
+                ws = await connect(
+                    f"ws://{host}:{port}/" if ":" not in host else f"ws://[{host}]:{port}/",
+                    max_size=cfg.max_size,
+                    compression=None,
+                    proxy=None,
+                    ping_interval=cfg.ping_interval,
+                    ping_timeout=cfg.ping_timeout,
+                    open_timeout=cfg.open_timeout,
+                    close_timeout=cfg.close_timeout,
+                )
+            except (OSError, TimeoutError, InvalidHandshake, InvalidURI):
+                ws = None
+            if ws is not None:
+                try:
+                    await self._hello_as_dialer(ws, peer, address)
+                except HandshakeError as exc:
+                    await ws.close()
+                    await self.events.put(Rejected(address, exc))
+                except (ConnectionClosed, TimeoutError, OSError):
+                    await ws.close()
+                else:
+                    delay = cfg.backoff_initial
+                    await self._run_link(ws, peer)
+            if self._closing:
+                break
+            await asyncio.sleep(delay * (0.75 + 0.5 * self._rng.random()))
+            delay = min(delay * 2, cfg.backoff_max)
+
+    async def _serve_link(self, ws: ServerConnection) -> None:
+        address = "{}:{}".format(*ws.remote_address[:2])
+        try:
+            peer = await self._hello_as_listener(ws, address)
+        except HandshakeError as exc:
+            await self.events.put(Rejected(address, exc))
+            return
+        except (ConnectionClosed, TimeoutError, OSError):
+            return
+        self.remote_hosts[peer] = str(ws.remote_address[0])
+        await self._run_link(ws, peer)
+
+    def _link_down(self, peer: bytes) -> asyncio.Event:
+        event = self._down.get(peer)
+        if event is None:
+            event = self._down[peer] = asyncio.Event()
+        if peer in self._links:
+            event.clear()
+        else:
+            event.set()
+        return event
+
+    def _known(self, peer: bytes) -> bool:
+        return (peer in self._addresses or peer in self._admitted
+                or (self._accept is not None and self._accept(peer)))
+
+    async def _recv_frame(self, ws: Connection, hs: HelloHandshake) -> bytes:
+        data = await ws.recv()
+        if isinstance(data, str):
+            raise HandshakeError(hs.address, Reason.HANDSHAKE, "hello must be a binary frame")
+        return data
+
+    async def _hello_as_dialer(self, ws: Connection, expected: bytes, address: str) -> None:
+        hs = HelloHandshake.dialer(self.identity, os.urandom(32), address, expected=expected)
+        async with asyncio.timeout(self.config.handshake_timeout):
+            first = hs.start()
+            assert first is not None
+            await ws.send(first)
+            proof = hs.receive(await self._recv_frame(ws, hs))
+            assert proof is not None and hs.complete
+            await ws.send(proof)
+
+    async def _hello_as_listener(self, ws: Connection, address: str) -> bytes:
+        hs = HelloHandshake.listener(self.identity, os.urandom(32), address,
+                                     is_known=self._known)
+        async with asyncio.timeout(self.config.handshake_timeout):
+            reply = hs.receive(await self._recv_frame(ws, hs))
+            assert reply is not None
+            await ws.send(reply)
+            hs.receive(await self._recv_frame(ws, hs))
+        assert hs.complete and hs.peer is not None
+        return hs.peer
+
+    async def _run_link(self, ws: Connection, peer: bytes) -> None:
+        old = self._links.get(peer)
+        self._links[peer] = ws
+        self._link_down(peer)
+        if old is not None:
+            await old.close(1000, "replaced by a newer link")
+        outbox = self._outbox(peer)
+        sender = asyncio.create_task(self._pump_out(ws, outbox))
+        self._tasks.add(sender)
+        await self.events.put(Connected(peer))
+        reason = "closed"
+        try:
+            async for message in ws:
+                if isinstance(message, str):
+                    await ws.close(1003, "binary frames only")
+                    reason = "closed: a text frame"
+                    break
+                await self.events.put(Received(peer, message))
+        except ConnectionClosed as exc:
+            reason = f"closed {exc.rcvd.code if exc.rcvd else 1006}: " + (
+                exc.rcvd.reason if exc.rcvd and exc.rcvd.reason else str(exc)
+            )
+            if exc.sent is not None and exc.sent.code == 1009:
+                reason = f"closed 1009: {describe(peer)} sent an oversized message"
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+            self._tasks.discard(sender)
+            if self._links.get(peer) is ws:
+                del self._links[peer]
+                self._link_down(peer)
+                if not self._closing:
+                    await self.events.put(Disconnected(peer, reason))
+
+    async def _pump_out(self, ws: Connection, outbox: _Outbox) -> None:
+        while True:
+            data = await outbox.get()
+            try:
+                await ws.send(data)
+            except ConnectionClosed:
+                outbox.push_front(data)
+                return
+            except asyncio.CancelledError:
+                outbox.push_front(data)
+                raise
+
+
+async def probe_key(host: str, port: int, identity: Identity, timeout: float = 5.0) -> bytes:
+    """The Ed25519 key of the peer listening at ``host:port`` (for a join by address).
+
+    Sends a hello and checks the listener's signed reply; the key is then proven again by the
+    real link's handshake. The link is closed at once (the proof is never sent).
+
+    Raises:
+        TransportError: nothing answers, or the answer is not a valid hello.
+    """
+    url = f"ws://{host}:{port}/" if ":" not in host else f"ws://[{host}]:{port}/"
+    hs = HelloHandshake.dialer(identity, os.urandom(32), f"{host}:{port}", expected=None)
+    try:
+        async with asyncio.timeout(timeout):
+            async with connect(url, compression=None, proxy=None, open_timeout=timeout,
+                               max_size=MAX_HELLO_BYTES) as ws:
+                first = hs.start()
+                assert first is not None
+                await ws.send(first)
+                data = await ws.recv()
+    except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
+        raise TransportError(
+            f"no lancards table answers at {host}:{port}, or it takes no more players "
+            f"(full or started) ({type(exc).__name__})"
+        ) from None
+    try:
+        hs.receive(data if isinstance(data, bytes) else data.encode())
+    except HandshakeError as exc:
+        if exc.reason is Reason.BAD_SIGNATURE:
+            raise TransportError(
+                f"{host}:{port} answered with a hello that does not verify") from None
+        raise TransportError(f"{host}:{port} did not answer with a lancards hello") from None
+    assert hs.peer is not None
+    return hs.peer

@@ -1,0 +1,157 @@
+"""Auditing a game record file end to end, as a spectator who was not at the table.
+
+:func:`audit_bytes` reads the file's bytes exactly (every line ends with one newline, no empty
+line, nothing after the closing line), checks the header's start statement and every seat's
+signature of it, every entry's signature, number and hash chain
+(:func:`lancards.p2p.protocol.record.verify_lines`), and replays every entry through the engine and
+the mental-poker deck as an observer: every proof of shuffle, every decryption share and every card
+opening is verified, every move is checked against the rules, every state hash is compared. The
+closing line, signed by a seated peer, binds the number of entries and every evidence line. Breaches
+found by the rules themselves (reneges in 8s Rule!, ruling E-8) are listed from the outcome, and
+equivocation evidence is listed with the seat it names.
+
+The verdict (:attr:`AuditReport.status`): ``ok`` (everything verifies and the game reached its
+end), ``unfinished`` (everything present verifies, but the game did not reach its end: halted on
+a cheat, abandoned, or the file stops before its closing line), ``rejected`` (some byte does not
+verify: the first bad line is named).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from lancards.engine.core import Outcome
+from lancards.p2p.protocol.core import GameCore
+from lancards.p2p.protocol.errors import PeerError, RecordFileError
+from lancards.p2p.protocol.record import MAX_LINE_BYTES, split_lines, verify_lines
+from lancards.p2p.protocol.schemas import GenesisSchema, HeaderLine, conform
+from lancards.p2p.protocol.table import StartedTable, check_record_genesis, verify_started
+from lancards.p2p.protocol.wire import parse_json
+
+Status = Literal["ok", "unfinished", "rejected"]
+
+
+@dataclass
+class AuditReport:
+    """The verdict on one record.
+
+    Attributes:
+        ok: every check passed (the game may be unfinished: see ``status``).
+        game: the rule set's name ("" when the header is unreadable).
+        entries: entries verified.
+        finished: the game reached its end.
+        outcome: the outcome when finished.
+        error: the first failure, naming the line and entry (``None`` when ``ok``).
+        breaches: rule breaches the rules penalise rather than forbid (reneges), and
+            equivocation evidence kept in the file.
+        names: the players' names in seat order.
+    """
+
+    ok: bool
+    game: str = ""
+    entries: int = 0
+    finished: bool = False
+    outcome: Outcome | None = None
+    error: str | None = None
+    breaches: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    status: Status = "rejected"
+    """``ok``, ``unfinished`` or ``rejected`` (see the module docstring)."""
+    unfinished: str | None = None
+    """Why an ``unfinished`` record is so, in one sentence."""
+    closed_by: str | None = None
+    """The seated peer that signed the closing line, when there is one."""
+
+
+def header_table(line: bytes) -> StartedTable:
+    """The started table of a record file's header line (schema-checked, signatures verified).
+
+    Raises:
+        PeerError: the header or its start statement does not verify.
+    """
+    header = conform(parse_json(line, "record file", max_size=MAX_LINE_BYTES), HeaderLine,
+                     "record file", "header")
+    genesis = conform(header.genesis, GenesisSchema, "record file", "genesis")
+    return verify_started(genesis.statement, genesis.sigs, "record file")
+
+
+def audit_bytes(data: bytes) -> AuditReport:
+    """Audit a record file's bytes exactly (see the module docstring). Never raises for bad
+    input: any changed, added or removed byte is a ``rejected`` report naming the line."""
+    try:
+        lines = split_lines(data)
+    except RecordFileError as exc:
+        return AuditReport(False, error=str(exc))
+    return audit_lines(lines)
+
+
+def audit_lines(lines: Sequence[bytes]) -> AuditReport:
+    """Audit the lines of a record file (without newlines). Never raises for bad input."""
+    try:
+        if not lines:
+            raise RecordFileError(1, None, "the file is empty")
+        table = header_table(lines[0])
+    except PeerError as exc:
+        return AuditReport(False, error="record file line 1: not a lancards game record (its "
+                           f"first line must be the signed start of a table): {exc}")
+    report = AuditReport(False, game=table.spec.game, names=[str(m) for m in table.seats])
+    try:
+        observer = GameCore.observer(table)
+        record = verify_lines(lines, observer.validator("record file"), check_record_genesis)
+    except RecordFileError as exc:
+        report.error = str(exc)
+        return report
+    report.entries = len(record)
+    report.ok = True
+    outcome = observer.game.outcome(observer.state)
+    report.finished = outcome is not None
+    report.outcome = outcome
+    for evidence in record.evidence:
+        report.breaches.append(
+            f"equivocation: {record.name(evidence.first.author)} signed two different entries "
+            f"numbered {evidence.first.seq}"
+        )
+    if outcome is not None:
+        report.breaches += [str(r) for r in outcome.detail.get("reneges", [])]
+    if record.closed_by is not None:
+        report.closed_by = record.name(record.closed_by)
+    if record.closed_by is None:
+        report.status = "unfinished"
+        report.unfinished = (f"the record stops after line {len(lines)} without its signed "
+                             "closing line (cut short, or still being played)")
+    elif outcome is None:
+        report.status = "unfinished"
+        report.unfinished = ("the table halted on a cheat" if record.evidence else
+                             "the game stopped before its end")
+    else:
+        report.status = "ok"
+    return report
+
+
+def describe_outcome(report: AuditReport) -> str:
+    """One line naming the winners and their final figures."""
+    outcome = report.outcome
+    if outcome is None:
+        return "the game is not finished"
+    winners = ", ".join(report.names[s] for s in outcome.winners)
+    return f"winner{'s' if len(outcome.winners) > 1 else ''}: {winners}; " \
+        f"scores {list(outcome.scores)}"
+
+
+def report_json(report: AuditReport) -> dict[str, Any]:
+    """A JSON-serialisable summary."""
+    return {
+        "ok": report.ok,
+        "status": report.status,
+        "unfinished": report.unfinished,
+        "closed_by": report.closed_by,
+        "game": report.game,
+        "entries": report.entries,
+        "finished": report.finished,
+        "winners": None if report.outcome is None else list(report.outcome.winners),
+        "scores": None if report.outcome is None else list(report.outcome.scores),
+        "error": report.error,
+        "breaches": report.breaches,
+    }

@@ -1,0 +1,285 @@
+"""The protocol core's parts shared by its modules: outputs, bounds, state and helpers.
+
+:class:`~lancards.p2p.protocol.core.GameCore` is assembled from :class:`CoreParts` (this peer's
+state, as attributes, and the helpers every part uses),
+:class:`~lancards.p2p.protocol.inbound.Inbound` (what arrives from peers) and
+:class:`~lancards.p2p.protocol.outbound.Outbound` (what this seat appends and sends). The outputs
+(:data:`Output`) are what the adapter carries out, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from lancards.engine.core import ALL_SEATS, Game, Seat, SlotId
+from lancards.p2p.crypto.coordinator import DeckCoordinator
+from lancards.p2p.crypto.errors import ProofError
+from lancards.p2p.crypto.group import RandomBytes
+from lancards.p2p.protocol.agreement import Agreement
+from lancards.p2p.protocol.errors import Reason, RecordError
+from lancards.p2p.protocol.identity import Identity, PublicIdentity
+from lancards.p2p.protocol.record import Entry, Record
+from lancards.p2p.protocol.schemas import PrivateShares
+from lancards.p2p.protocol.table import StartedTable
+from lancards.p2p.protocol.wire import ReplayGuard, sign_envelope
+
+FUTURE_WINDOW = 32
+"""Entries numbered at most this far beyond the record's length are held while a gap fills
+(after their signature and author are checked); later ones are dropped and fetched again."""
+
+FUTURE_PER_AUTHOR = 8
+"""The most early entries held per author."""
+
+EARLY_PER_SENDER = 8
+"""The most private-shares messages held per sender for cards not yet dealt (an honest sender
+may be one entry ahead of this peer); more are dropped."""
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``data`` to the peer with key ``to``, or to every other seated peer (``None``)."""
+
+    to: bytes | None
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Persist:
+    """Make ``line`` durable before anything later is sent.
+
+    ``kind``: ``secret`` (this seat's deck key share, before anything is sent; keep it in a
+    file only this user can read), ``entry`` (a record entry, in order), ``private`` (the
+    decryption shares received privately, with the record length when they arrived),
+    ``evidence`` (equivocation evidence), ``vote`` (a removal vote this peer signed or
+    received, ruling D-5).
+    """
+
+    kind: Literal["secret", "entry", "private", "evidence", "vote"]
+    line: dict[str, Any]
+
+
+class DeferredProofError(RecordError):
+    """A proof of shuffle taken in before it was checked (pipelined shuffles,
+    ``docs/mental-poker.md``) failed when the epoch's checks ran before the epoch's last
+    shuffle entry was hashed. It names the prover (:attr:`prover`, :attr:`sender`), not the
+    author of the entry whose validation ran the check (that author did nothing wrong).
+
+    Attributes:
+        prover: the seat whose proof of shuffle failed.
+        error: the deck's :class:`~lancards.p2p.crypto.errors.ProofError`.
+    """
+
+    def __init__(self, prover_name: str, error: ProofError, seq: int | None) -> None:
+        super().__init__(prover_name, Reason.ILLEGAL, str(error), seq)
+        self.prover: Seat = error.seat
+        self.error = error
+
+
+NoticeKind = Literal["cheat", "rejected", "chat", "info", "over", "progress"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something to show people: a cheater named, a rejected message, chat, the game's end."""
+
+    kind: NoticeKind
+    text: str
+    seat: Seat | None = None
+    evidence: dict[str, Any] | None = None
+
+
+Output = Send | Persist | Notice
+
+
+class CoreParts:
+    """This peer's game state (set by :class:`~lancards.p2p.protocol.core.GameCore`) and the helpers
+    the core's parts share. Not used alone."""
+
+    _me: Identity | None
+    _random: RandomBytes
+    table: StartedTable
+    table_id: str
+    players: tuple[PublicIdentity, ...]
+    seat: Seat
+    view_seat: Seat | None
+    n: int
+    _seat_of: dict[bytes, Seat]
+    game: Game[Any, Any]
+    rules: Any
+    faces: Sequence[Any]
+    deck: DeckCoordinator
+    record: Record
+    _state: Any
+    _pending: Any
+    _leaving: bool
+    _halted: str | None
+    cheaters: dict[Seat, str]
+    _env_seq: int
+    _random_counter: int
+    _requested: set[SlotId]
+    _private_for: dict[Seat, set[SlotId]]
+    _future: dict[int, tuple[Entry, str]]
+    _early: list[tuple[Seat, PrivateShares]]
+    _agree: Agreement
+    _epoch_begun_for: tuple[int, ...] | None
+    _out: list[Output]
+    _guard: ReplayGuard
+    _secret_saved: bool
+    _replaying: bool
+    pipeline: bool
+    checks_when_idle: bool
+    progress: str
+    peer_has: dict[Seat, int]
+
+    @property
+    def me(self) -> Identity:  # pragma: no cover - GameCore defines it
+        raise NotImplementedError
+
+    @staticmethod
+    def _revealed(before: Any, after: Any) -> list[SlotId]:
+        return sorted(s for s, m in after.items() if m == ALL_SEATS and before.get(s) != ALL_SEATS)
+
+    # Parts defined by the other modules (declared here for the type checker).
+
+    def _validator(self, link: str) -> Callable[[Record, Entry], None]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _take_deck_events(self, opened_ok: bool = False) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _after_engine_change(self) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _advance(self) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _send_shares(self, recipient: Seat, slots: Sequence[SlotId]) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _owes_private(self, slot: SlotId) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+    def _accept_private(self, sender: Seat, message: PrivateShares) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _holder(self, slot: SlotId) -> Seat | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _engine(self, action: Any) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _make_leave(self) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _make_escrow(self) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _make_rescue(self) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _writing_turn(self) -> tuple[Seat, Any] | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _on_vote(self, body: Any, link: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _resend_votes(self, key: bytes) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    @property
+    def removing(self) -> Seat | None:  # pragma: no cover - Rescue's
+        raise NotImplementedError
+
+    def _refuse_voted_out(self, author: Seat, name: str, seq: int,
+                          kind: Any = None) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def hand_ready(self) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+    def legal_actions(self) -> Sequence[Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def state_hash(self) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    def expected(self) -> tuple[Seat, Any] | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def name(self, seat: Seat) -> str:  # pragma: no cover
+        raise NotImplementedError
+
+    # -----------------------------------------------------------------------------------------
+    # Helpers.
+
+    def _check_epoch_proofs(self) -> None:
+        """Check every deferred proof of shuffle of a completed epoch (before this seat makes a
+        decryption share: no share of its cards exists before every proof verified).
+
+        Raises:
+            DeferredProofError: a proof fails; names its prover and the prover's entry.
+        """
+        if not self.deck.checks_due:
+            return
+        try:
+            self.deck.check_deferred(due_only=True)
+        except ProofError as exc:
+            raise self._deferred_error(exc) from exc
+
+    def _deferred_error(self, exc: ProofError) -> DeferredProofError:
+        entry = self._shuffle_entry(exc.seat)
+        return DeferredProofError(self.name(exc.seat), exc, None if entry is None else entry.seq)
+
+    def _shuffle_entry(self, seat: Seat) -> Entry | None:
+        """The latest shuffle entry of ``seat`` in the record (the evidence of a bad proof)."""
+        key = self.players[seat].public_key
+        for entry in reversed(self.record.entries):
+            if entry.author == key and entry.payload.get("t") == "shuffle":
+                return entry
+        return None
+
+    def _deferred_failed(self, exc: DeferredProofError) -> None:
+        """A deferred proof of shuffle failed: name its prover with its signed entry; halt."""
+        entry = self._shuffle_entry(exc.prover)
+        self._cheat(exc.prover, str(exc), {} if entry is None else {"entry": entry.to_dict()})
+
+    def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any]) -> None:
+        if seat is not None:
+            self.cheaters[seat] = text
+        self._halted = text
+        self._notice("cheat", text, seat, evidence)
+
+    def _notice(self, kind: NoticeKind, text: str, seat: Seat | None = None,
+                evidence: dict[str, Any] | None = None) -> None:
+        self._out.append(Notice(kind, text, seat, evidence))
+
+    def _send(self, to: bytes | None, type: str, body: dict[str, Any]) -> None:
+        env = sign_envelope(self.me, type, self.table_id, self._env_seq, body)
+        self._env_seq += 1
+        self._out.append(Send(to, env.encode()))
+
+    def _name(self, key: bytes) -> str:
+        seat = self._seat_of.get(key)
+        if seat is None:
+            return f"unseated peer {key.hex()[:16]}"
+        return f"{self.players[seat]} (seat {seat})"
+
+    def _flush(self) -> list[Output]:
+        out, self._out = self._out, []
+        return out
+
+
+__all__ = [
+    "EARLY_PER_SENDER",
+    "FUTURE_PER_AUTHOR",
+    "FUTURE_WINDOW",
+    "CoreParts",
+    "DeferredProofError",
+    "Notice",
+    "NoticeKind",
+    "Output",
+    "Persist",
+    "Send",
+]

@@ -1,0 +1,221 @@
+"""What arrives from peers: dispatch of verified envelopes, entries (early ones bounded), the
+consistent-broadcast acks (:mod:`lancards.p2p.protocol.agreement`), catch-up, evidence and private
+shares. Part of :class:`~lancards.p2p.protocol.core.GameCore`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from lancards.engine.core import Seat
+from lancards.p2p.crypto.errors import DeckError
+from lancards.p2p.protocol.core_parts import (
+    EARLY_PER_SENDER,
+    FUTURE_PER_AUTHOR,
+    FUTURE_WINDOW,
+    CoreParts,
+    Persist,
+    Send,
+)
+from lancards.p2p.protocol.errors import EquivocationError, Reason, RecordError, RemoteProtocolError
+from lancards.p2p.protocol.record import Entry
+from lancards.p2p.protocol.schemas import PrivateShares, conform
+from lancards.p2p.protocol.sealed import MAX_PLAINTEXT, SealedPayload, open_sealed
+from lancards.p2p.protocol.wire import Envelope, link_envelope, parse_json
+
+SHARES_PURPOSE = "deck.shares"
+"""The sealed-payload purpose of private decryption shares."""
+
+
+class Inbound(CoreParts):
+    """Handling what peers send (see the module docstring)."""
+
+    # -----------------------------------------------------------------------------------------
+    # Dispatch.
+
+    def _dispatch(self, env: Envelope, link: str) -> None:
+        sender_seat = self._seat_of[env.sender]
+        body = env.body
+        if self._halted is not None and env.type in ("record.entry", "record.ack", "sealed"):
+            return  # the table stopped: nothing more is checked against a halted state
+        if env.type == "record.entry":
+            self._on_entry(env.sender, body["entry"], link)
+        elif env.type == "sealed":
+            self._on_sealed(sender_seat, body["payload"], link)
+        elif env.type == "record.sync":
+            self._on_sync(env.sender, body["have"])
+        elif env.type == "record.ack":
+            self._on_ack(sender_seat, body["seq"], body["hash"])
+        elif env.type == "record.evidence":
+            found = self.record.add_evidence(body["first"], body["second"], link=link)
+            if self._halted is None or found.first.author not in self._cheater_keys():
+                self._out.append(Persist("evidence", found.to_line_dict()))
+                self._cheat(self._seat_of.get(found.first.author), self._equivocated(found),
+                            found.to_line_dict())
+        elif env.type == "record.vote":
+            self._on_vote(body, link)
+        elif env.type == "chat":
+            self._notice("chat", body["text"][:200], sender_seat)
+        else:
+            raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
+
+    def _cheater_keys(self) -> set[bytes]:
+        return {self.players[s].public_key for s in self.cheaters}
+
+    def _equivocated(self, found: Any) -> str:
+        return (f"{self._name(found.first.author)} signed two different entries numbered "
+                f"{found.first.seq} (equivocation)")
+
+    def _on_sealed(self, sender_seat: Seat, data: Any, link: str) -> None:
+        payload = SealedPayload.from_dict(data, link)
+        plaintext = open_sealed(self.me, payload, self.players[sender_seat], table=self.table_id,
+                                purpose=SHARES_PURPOSE, link=link)
+        try:
+            message = conform(parse_json(plaintext, link, max_size=MAX_PLAINTEXT),
+                              PrivateShares, link, "sealed shares")
+        except RemoteProtocolError:
+            # Ask again at once: a sender that is honest but garbled resends (bounded).
+            self._send(self.players[sender_seat].public_key, "record.sync",
+                       {"have": len(self.record)})
+            raise
+        self._accept_private(sender_seat, message)
+
+    def _on_sync(self, sender: bytes, have: int) -> None:
+        seat = self._seat_of[sender]
+        self.peer_has[seat] = max(self.peer_has.get(seat, 0), have)
+        for number in self._agree.catch_up(seat, have, len(self.record)):
+            self._send(sender, "record.entry", {"entry": self.record.entries[number].to_dict()})
+        slots = sorted(s for s in self._private_for[seat] if self._owes_private(s))
+        if slots and self._agree.may_resend_shares(seat, len(self.record)):
+            self._send_shares(seat, slots)
+
+    def _on_ack(self, seat: Seat, seq: int, digest: str) -> None:
+        if seq < len(self.record):
+            mine = self.record.entries[seq]
+            if mine.hash != digest and self._agree.may_reply(seat):
+                self._send(self.players[seat].public_key, "record.entry",
+                           {"entry": mine.to_dict()})
+            return
+        for other in self._agree.hold(seat, seq, digest, len(self.record)):
+            self._send(self.players[other].public_key, "record.sync", {"have": seq})
+        if self._agree.ask_gap(seq, len(self.record)):
+            self._send(self.players[seat].public_key, "record.sync", {"have": len(self.record)})
+
+    def _ack(self, entry: Entry) -> None:
+        """Consistent broadcast: tell every seat but the author the hash accepted."""
+        if self._replaying or self.view_seat is None:
+            return
+        data = link_envelope(self.me, "record.ack", self.table_id,
+                             {"seq": entry.seq, "hash": entry.hash}).encode()
+        for member in self.players:
+            if member.public_key not in (entry.author, self.me.public_key):
+                self._out.append(Send(member.public_key, data))
+
+    def _on_entry(self, sender: bytes, data: Any, link: str) -> None:
+        entry = Entry.from_dict(data, link)
+        if entry.seq > len(self.record):
+            self._hold_future(sender, entry, link)
+            return
+        self._append_remote(entry, link)
+        while not self._halted and self._future:
+            settled = [s for s in self._future if s < len(self.record)]
+            for number in settled:  # held, but another entry took its number: compare them
+                held, held_link = self._future.pop(number)
+                if held != self.record.entries[number] and not self._halted:
+                    self._append_remote(held, held_link)
+            if len(self.record) not in self._future:
+                break
+            entry, link = self._future.pop(len(self.record))
+            self._append_remote(entry, link)
+
+    def _hold_future(self, sender: bytes, entry: Entry, link: str) -> None:
+        """Hold an entry that arrived early, checked first; ask the link for the gap."""
+        if entry.table != self.table_id or entry.author not in self._seat_of:
+            raise RecordError(link, Reason.NOT_SEATED, "an early entry by an unseated author",
+                              entry.seq)
+        if not entry.verifies():
+            raise RecordError(link, Reason.BAD_SIGNATURE, "an early entry's signature does "
+                              "not verify", entry.seq)
+        held = self._future.get(entry.seq)
+        if held is not None and held[0] != entry:
+            if held[0].author == entry.author:
+                self._found_equivocation(self.record.add_evidence(held[0], entry, link=link))
+            return
+        per_author = sum(1 for e, _ in self._future.values() if e.author == entry.author)
+        if entry.seq < len(self.record) + FUTURE_WINDOW and per_author < FUTURE_PER_AUTHOR:
+            self._future[entry.seq] = (entry, link)
+        self._send(sender, "record.sync", {"have": len(self.record)})
+
+    def _found_equivocation(self, found: Any) -> None:
+        line = found.to_line_dict()
+        self._out.append(Persist("evidence", line))
+        self._send(None, "record.evidence", {"first": found.first.to_dict(),
+                                             "second": found.second.to_dict()})
+        self._cheat(self._seat_of[found.first.author], self._equivocated(found), line)
+
+    def _append_remote(self, entry: Entry, link: str) -> None:
+        try:
+            self.record.append(entry, self._validator(link), link=link)
+        except EquivocationError:
+            self._found_equivocation(self.record.evidence[-1])
+            return
+        except RecordError as exc:
+            if exc.reason in (Reason.REPLAYED, Reason.OUT_OF_ORDER, Reason.BROKEN_CHAIN):
+                # A retransmission, or an entry built on another branch of a fork: the fork is
+                # found through the acks (p2p.agreement); its author is not at fault.
+                return
+            author = self._seat_of.get(entry.author)
+            signed = author is not None and entry.verifies()
+            if signed and exc.reason in (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE,
+                                         Reason.MALFORMED):
+                self._cheat(author, str(exc), {"entry": entry.to_dict()})
+                # Every other peer must see it too: it is signed, so it names its author
+                # wherever it arrives (at another position it is an equivocation).
+                self._send(None, "record.entry", {"entry": entry.to_dict()})
+            else:
+                self._notice("rejected", str(exc), None)
+            return
+        self._out.append(Persist("entry", entry.to_dict()))
+        self._ack(entry)
+        self._after_append()
+
+    def _after_append(self) -> None:
+        last = self.record.entries[-1]
+        for seat in self._agree.settled(last.seq, last.hash):
+            self._send(self.players[seat].public_key, "record.entry", {"entry": last.to_dict()})
+        if self._early:
+            early, self._early = self._early, []
+            for seat, message in early:
+                self._accept_private(seat, message)
+        self._advance()
+
+    # -----------------------------------------------------------------------------------------
+    # Private shares.
+
+    def _accept_private(self, sender: Seat, message: PrivateShares) -> None:
+        """Take private shares (schema-checked); hold them (bounded) when the entry that deals
+        the cards is still to come; persist them when the deck accepts them."""
+        if self.game.left_seats(self._state) and sender in self.game.left_seats(self._state):
+            return  # sent before its leave, arrived after: the leave stripped its layer
+        slots = [item.slot for item in message.shares]
+        if any(s not in self._requested for s in slots):
+            if sum(1 for s, _ in self._early if s == sender) < EARLY_PER_SENDER:
+                self._early.append((sender, message))
+            return
+        if all(self.deck.ciphertext(s) is None for s in slots):
+            return  # too late: the cards went back into the deck (or are public by now)
+        raw = msgspec.to_builtins(message)
+        try:
+            self.deck.accept(sender, raw)
+        except DeckError as exc:
+            self._notice("cheat", f"{self.name(sender)} sent a bad private share: {exc}", sender)
+            return
+        self._out.append(Persist("private", {"from": sender, "payload": raw,
+                                             "at": len(self.record)}))
+        self._take_deck_events()
+        self._advance()
+
+
+__all__ = ["SHARES_PURPOSE", "Inbound"]

@@ -1,0 +1,300 @@
+"""The start statement of a table: its spec, its seats in seat order, every seat's signature.
+
+Seat order (``docs/protocol.md``, "Seat order"): members sorted by
+``SHA-256(b"lancards/v1/seat\\x00" + table id (ASCII) + Ed25519 key)``. It depends on nobody's
+join time, so every peer computes the same order; the first dealer is then drawn from the joint
+randomness (ruling L8-2). A member's keys are checked when parsed
+(:func:`lancards.p2p.protocol.identity.check_public_keys`). The started table (statement and
+signatures) is the game record's genesis. The lobby that gathers the signatures is
+:class:`lancards.p2p.protocol.table.Lobby`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from lancards.p2p.protocol.errors import LocalProtocolError, Reason, TableError
+from lancards.p2p.protocol.identity import (
+    Identity,
+    PublicIdentity,
+    check_nickname,
+    check_public_keys,
+    verify_signature,
+)
+from lancards.p2p.protocol.record import Record
+from lancards.p2p.protocol.wire import TABLE_ID, canonical, hex_field, require
+
+SEAT_TAG: Final = b"lancards/v1/seat\x00"
+"""Domain tag of the seat order hash."""
+
+START_TAG: Final = b"lancards/v1/table-start\x00"
+"""Domain tag of start statement signatures."""
+
+OptionValue = str | bool | int
+RulesCheck = Callable[[str, Mapping[str, OptionValue]], tuple[dict[str, OptionValue], int, int]]
+"""Validates a game name and its options: returns (all options with defaults, fewest seats,
+most seats); raises ``engine.core.RulesError`` (or any ``Exception``) to refuse."""
+
+_MEMBER_SCHEMA: Final = {"pk": str, "xpk": str, "nick": str}
+_SPEC_SCHEMA: Final = {
+    "tbl": str,
+    "game": str,
+    "options": dict,
+    "host": str,
+    "min_seats": int,
+    "max_seats": int,
+}
+_STATEMENT_SCHEMA: Final = {**_SPEC_SCHEMA, "seats": list}
+
+
+TABLE_OPTIONS: Final = ("rescue", "patience")
+"""Options of the table rather than of the game (ruling D-5; ``p2p/protocol/escrow_entries.py``):
+``rescue`` (``"on"`` / ``"off"``, default off: key shares are escrowed so that a seat that
+vanished can be removed; tables of 3 or more) and ``patience`` (seconds a seat may be silent
+before its removal may be voted, 10..3600, default 120). Present in a table's options only when
+given."""
+
+
+def game_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    """``options`` without the :data:`TABLE_OPTIONS` (what the game's rules take)."""
+    return {k: v for k, v in options.items() if k not in TABLE_OPTIONS}
+
+
+def _table_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    from lancards.engine.core import RulesError
+
+    out: dict[str, OptionValue] = {}
+    if "rescue" in options:
+        value = options["rescue"]
+        if value not in ("on", "off", True, False):
+            raise RulesError(f"option rescue must be on or off, not {value!r}")
+        out["rescue"] = "on" if value in ("on", True) else "off"
+    if "patience" in options:
+        value = options["patience"]
+        try:
+            seconds = int(value)
+        except (TypeError, ValueError):
+            seconds = 0
+        if isinstance(value, bool) or not 10 <= seconds <= 3600:
+            raise RulesError(f"option patience must be 10 to 3600 seconds, not {value!r}")
+        out["patience"] = seconds
+    return out
+
+
+def registry_rules_check(
+    game: str, options: Mapping[str, OptionValue]
+) -> tuple[dict[str, OptionValue], int, int]:
+    """The default :data:`RulesCheck`: the engine's rule-set registry (``engine.options``) for
+    the game's options, and the :data:`TABLE_OPTIONS` (``rescue`` on needs 3 seats or more).
+
+    Raises:
+        engine.core.RulesError: an unknown game, option or value.
+    """
+    from lancards.engine.rulesets import rule_set
+
+    spec = rule_set(game)
+    values = spec.validate(game_options(options))
+    spec.make_rules(values)
+    table = _table_options(options)
+    least = max(spec.min_players, 3) if table.get("rescue") == "on" else spec.min_players
+    return {**values, **table}, least, spec.max_players
+
+
+def new_table_id() -> str:
+    """A fresh random table id: 16 lowercase hex digits."""
+    return secrets.token_hex(8)
+
+
+def member_to_dict(member: PublicIdentity) -> dict[str, str]:
+    """``{"nick", "pk", "xpk"}`` of a member."""
+    return {"pk": member.public_key.hex(), "xpk": member.x25519_public.hex(), "nick": member.nick}
+
+
+def member_from_dict(data: Any, link: str) -> PublicIdentity:
+    """Parse a member; its keys must be usable
+    (:func:`lancards.p2p.protocol.identity.check_public_keys`).
+
+    Raises:
+        TableError: ``malformed`` fields, keys (an all-zero or other low-order X25519 key, an
+            Ed25519 key that is no point or of small order) or nickname; names ``link`` and
+            the member.
+    """
+    raw = require(data, _MEMBER_SCHEMA, link, "member", error=TableError)
+    try:
+        nick = check_nickname(raw["nick"])
+    except LocalProtocolError as exc:
+        raise TableError(link, Reason.MALFORMED, str(exc)) from None
+    member = PublicIdentity(
+        hex_field(raw["pk"], 32, link, "member key", error=TableError),
+        hex_field(raw["xpk"], 32, link, "member X25519 key", error=TableError),
+        nick,
+    )
+    try:
+        check_public_keys(member.public_key, member.x25519_public)
+    except LocalProtocolError as exc:
+        raise TableError(link, Reason.MALFORMED, f"member {member}: {exc}") from None
+    return member
+
+
+def seat_order(table: str, members: Sequence[PublicIdentity]) -> tuple[PublicIdentity, ...]:
+    """The members in seat order (see the module docstring)."""
+    prefix = SEAT_TAG + table.encode("ascii")
+    return tuple(sorted(members, key=lambda m: hashlib.sha256(prefix + m.public_key).digest()))
+
+
+@dataclass(frozen=True, slots=True)
+class TableSpec:
+    """What a table plays.
+
+    Attributes:
+        table: the table id.
+        game: the rule set's name (``level8-master``...).
+        options: every rule option, defaults filled in.
+        host: the lobby host's Ed25519 key, 32 bytes.
+        min_seats: the fewest players the game allows.
+        max_seats: the most players the game allows (2 to 6).
+    """
+
+    table: str
+    game: str
+    options: dict[str, OptionValue] = field(hash=False)
+    host: bytes
+    min_seats: int
+    max_seats: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's wire form."""
+        return {
+            "tbl": self.table,
+            "game": self.game,
+            "options": dict(self.options),
+            "host": self.host.hex(),
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, link: str, schema: Mapping[str, Any] = _SPEC_SCHEMA) -> TableSpec:
+        """Parse the wire form.
+
+        Raises:
+            TableError: ``malformed``.
+        """
+        raw = require(data, schema, link, "table spec", error=TableError)
+        if not TABLE_ID.fullmatch(raw["tbl"]) or not 2 <= raw["min_seats"] <= raw["max_seats"] <= 6:
+            raise TableError(link, Reason.MALFORMED, "table spec has a bad id or seat range")
+        if not all(isinstance(v, (str, bool, int)) for v in raw["options"].values()):
+            raise TableError(link, Reason.MALFORMED, "rule option values must be str, bool or int")
+        host = hex_field(raw["host"], 32, link, "host key", error=TableError)
+        return cls(
+            raw["tbl"], raw["game"], dict(raw["options"]), host, raw["min_seats"], raw["max_seats"]
+        )
+
+
+def start_statement(spec: TableSpec, seats: Sequence[PublicIdentity]) -> dict[str, Any]:
+    """The statement every seated peer signs: the spec and the seats in seat order."""
+    return {**spec.to_dict(), "seats": [member_to_dict(m) for m in seats]}
+
+
+def statement_hash(statement: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical statement, in hex."""
+    return hashlib.sha256(canonical(dict(statement))).hexdigest()
+
+
+def sign_statement(identity: Identity, statement: Mapping[str, Any]) -> bytes:
+    """This peer's signature of a start statement (64 bytes)."""
+    return identity.sign(START_TAG + canonical(dict(statement)))
+
+
+@dataclass(frozen=True, slots=True)
+class StartedTable:
+    """A table every seated peer has signed into play.
+
+    Attributes:
+        spec: the game, its options and the table id.
+        seats: the players in seat order (2 to 6).
+        statement: the signed start statement.
+        sigs: each seat's signature of it, keyed by the seat's key in hex (128 hex digits).
+    """
+
+    spec: TableSpec
+    seats: tuple[PublicIdentity, ...]
+    statement: dict[str, Any] = field(hash=False)
+    sigs: dict[str, str] = field(hash=False)
+
+    def genesis(self) -> dict[str, Any]:
+        """The record header's ``genesis``: ``{"sigs": {...}, "statement": {...}}``."""
+        return {"statement": self.statement, "sigs": dict(self.sigs)}
+
+    def new_record(self) -> Record:
+        """An empty game record founded on this table."""
+        return Record(
+            self.spec.table,
+            [m.public_key for m in self.seats],
+            [m.nick for m in self.seats],
+            self.genesis(),
+        )
+
+
+def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
+    """Check a start statement and every seated peer's signature of it.
+
+    Raises:
+        TableError: ``malformed`` (fields, seats not in seat order, repeated or too few or too
+            many seats), ``unsigned`` (a seat's signature is missing), ``bad-signature``.
+    """
+    raw = require(statement, _STATEMENT_SCHEMA, link, "start statement", error=TableError)
+    spec = TableSpec.from_dict({k: raw[k] for k in _SPEC_SCHEMA}, link)
+    seats = tuple(member_from_dict(m, link) for m in raw["seats"])
+    keys = [m.public_key for m in seats]
+    if len(set(keys)) != len(keys) or not spec.min_seats <= len(seats) <= spec.max_seats:
+        raise TableError(link, Reason.MALFORMED, f"{len(seats)} seats (or a repeated seat)")
+    if seat_order(spec.table, seats) != seats:
+        raise TableError(link, Reason.MALFORMED, "seats are not in seat order")
+    if not isinstance(sigs, dict) or set(sigs) - {k.hex() for k in keys}:
+        raise TableError(link, Reason.MALFORMED, "signatures must be keyed by seated keys")
+    message = START_TAG + canonical(raw)
+    for member in seats:
+        sig = sigs.get(member.public_key.hex())
+        if not sig:
+            raise TableError(link, Reason.UNSIGNED, f"{member} has not signed the start")
+        if (
+            not isinstance(sig, str)
+            or len(sig) != 128
+            or not verify_signature(
+                member.public_key, bytes.fromhex(sig) if _is_hex(sig) else b"", message
+            )
+        ):
+            raise TableError(link, Reason.BAD_SIGNATURE, f"start signature of {member} is bad")
+    return StartedTable(spec, seats, dict(raw), dict(sigs))
+
+
+def check_record_genesis(record: Record) -> None:
+    """``genesis_check`` for :func:`lancards.p2p.protocol.record.verify_lines`: the header's genesis
+    is a fully signed start statement whose table, seats and nicknames are the header's.
+
+    Raises:
+        TableError: as :func:`verify_started`, or ``wrong-table`` when the header differs.
+    """
+    genesis = require(
+        record.genesis,
+        {"statement": dict, "sigs": dict},
+        "record file",
+        "genesis",
+        error=TableError,
+    )
+    started = verify_started(genesis["statement"], genesis["sigs"], "record file")
+    if (
+        started.spec.table,
+        tuple(m.public_key for m in started.seats),
+        tuple(m.nick for m in started.seats),
+    ) != (record.table, record.seats, record.nicks):
+        raise TableError("record file", Reason.WRONG_TABLE, "header differs from the statement")
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in "0123456789abcdef" for c in text)

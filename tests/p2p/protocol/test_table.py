@@ -1,0 +1,170 @@
+"""Table formation: join, leave, seat order, rule options, a start signed by every seat."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import pytest
+
+from lancards.p2p.protocol.errors import LocalProtocolError, Reason, TableError
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.table import SEAT_TAG, Lobby, seat_order, sign_statement, verify_started
+from lancards.p2p.protocol.wire import Envelope, ReplayGuard, decode_envelope, sign_envelope
+
+from .helpers import TABLE, LobbyNet, people, rules_check, start_table
+
+
+def test_four_peers_form_and_start_a_table() -> None:
+    ids = people(4)
+    lobbies, _ = start_table(ids, {"fast": True})
+    tables = [lobby.started for lobby in lobbies]
+    assert all(t is not None and t == tables[0] for t in tables)
+    table = tables[0]
+    assert table is not None
+    assert table.spec.options == {"fast": True} and table.spec.game == "test-game"
+    expected = sorted(
+        ids, key=lambda p: hashlib.sha256(SEAT_TAG + TABLE.encode() + p.public_key).digest()
+    )
+    assert [m.public_key for m in table.seats] == [p.public_key for p in expected]
+    assert [m.nick for m in table.seats] == [p.nick for p in expected]
+    assert set(table.sigs) == {p.public_key.hex() for p in ids}
+    assert verify_started(table.statement, table.sigs, "x") == table
+    record = table.new_record()
+    assert record.seats == tuple(p.public_key for p in expected)
+
+
+def test_seat_order_is_independent_of_join_order() -> None:
+    ids = people(5)
+    members = [p.public() for p in ids]
+    assert seat_order(TABLE, members) == seat_order(TABLE, members[::-1])
+    assert seat_order(TABLE, members) != seat_order("ffffffffffffffff", members)
+
+
+def test_leave_before_start_and_free_seats() -> None:
+    ids = people(3)
+    host = Lobby.create(ids[0], "test-game", table=TABLE, rules_check=rules_check)
+    assert host.free_seats == 5
+    net = LobbyNet([host])
+    guests = []
+    for me in ids[1:]:
+        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game", rules_check=rules_check)
+        guests.append(lobby)
+        net.by_key[me.public_key], net.guards[me.public_key] = lobby, ReplayGuard()
+        net.post(me.public_key, [join])
+        net.run()
+    assert host.free_seats == 3 and [m.nick for m in guests[0].members] == ["ann", "bob", "cyd"]
+    net.post(ids[1].public_key, guests[0].leave())
+    net.run()
+    assert [m.nick for m in host.members] == ["ann", "cyd"]
+    assert [m.nick for m in guests[1].members] == ["ann", "cyd"] and guests[0].closed
+    net.post(ids[0].public_key, host.propose_start())
+    net.run()
+    assert host.started is not None and [m.nick for m in host.started.seats] in (
+        ["ann", "cyd"],
+        ["cyd", "ann"],
+    )
+    assert guests[1].started == host.started and guests[0].started is None
+
+
+def message(sender: Identity, type_: str, body: dict[str, Any], seq: int = 50) -> Envelope:
+    env = sign_envelope(sender, type_, TABLE, seq, body)
+    return decode_envelope(env.encode(), "link")
+
+
+def test_rejections_name_the_sender_and_leave_the_lobby_unchanged() -> None:
+    ids = people(7)
+    host = Lobby.create(ids[0], "test-game", table=TABLE, rules_check=rules_check)
+    join = {"nick": "bob", "xpk": ids[1].x25519_public.hex(), "game": "test-game"}
+    cases: list[tuple[Identity, str, dict[str, Any], Reason, str]] = [
+        (ids[1], "table.join", {**join, "game": "poker"}, Reason.TABLE_RULES, "this table plays"),
+        (ids[1], "table.join", {**join, "xpk": "00"}, Reason.MALFORMED, "X25519"),
+        (
+            ids[1],
+            "table.roster",
+            {"version": 9, "members": [], "spec": {}},
+            Reason.WRONG_SENDER,
+            "not expected",
+        ),
+        (ids[1], "table.leave", {}, Reason.TABLE_RULES, "is not at the table"),
+        (
+            ids[1],
+            "table.sign",
+            {"statement_hash": "00", "sig": "00"},
+            Reason.TABLE_RULES,
+            "before any start",
+        ),
+    ]
+    for sender, type_, body, reason, detail in cases:
+        with pytest.raises(TableError) as info:
+            host.receive(message(sender, type_, body))
+        assert (info.value.reason, detail in info.value.detail) == (reason, True), info.value
+        assert info.value.sender.startswith(f"[{sender.fingerprint}]")
+        assert len(host.members) == 1
+    for me in ids[1:6]:
+        host.receive(
+            message(me, "table.join", {**join, "nick": me.nick, "xpk": me.x25519_public.hex()})
+        )
+    assert host.free_seats == 0
+    with pytest.raises(TableError, match=r"full \(6 seats\)"):
+        host.receive(message(ids[6], "table.join", {**join, "xpk": ids[6].x25519_public.hex()}))
+    # The same key joining again (its program restarted) keeps its seat (issue 12).
+    (again,) = host.receive(message(ids[1], "table.join", {**join, "nick": "bob",
+                                                           "xpk": ids[1].x25519_public.hex()}))
+    assert again.envelope.type == "table.roster" and host.free_seats == 0
+
+
+def test_guest_refuses_a_start_that_differs_from_its_view() -> None:
+    ids = people(3)
+    lobbies, _ = start_table(ids[:2])
+    host, guest = lobbies
+    assert guest.started is not None
+    fresh, _join = Lobby.join(
+        ids[2], TABLE, ids[0].public_key, "test-game", rules_check=rules_check
+    )
+    roster = {
+        "version": 1,
+        "spec": host.spec.to_dict(),
+        "members": [
+            {"pk": m.public_key.hex(), "xpk": m.x25519_public.hex(), "nick": m.nick}
+            for m in (ids[0].public(), ids[2].public())
+        ],
+    }
+    fresh.receive(message(ids[0], "table.roster", roster, 1))
+    sneaky = {**host.spec.to_dict(), "options": {"fast": True}, "seats": roster["members"]}
+    with pytest.raises(TableError) as info:
+        fresh.receive(message(ids[0], "table.start", {"statement": sneaky}, 2))
+    assert info.value.reason is Reason.TABLE_RULES
+    assert "differs from this peer's view" in info.value.detail
+
+
+def test_start_needs_every_signature() -> None:
+    ids = people(3)
+    lobbies, _ = start_table(ids)
+    table = lobbies[0].started
+    assert table is not None
+    sigs = dict(table.sigs)
+    missing = sigs.pop(ids[2].public_key.hex())
+    with pytest.raises(TableError) as info:
+        verify_started(table.statement, sigs, "host")
+    assert info.value.reason is Reason.UNSIGNED and "cyd" in info.value.detail
+    sigs[ids[2].public_key.hex()] = sign_statement(ids[2], {**table.statement, "game": "x"}).hex()
+    with pytest.raises(TableError) as info:
+        verify_started(table.statement, sigs, "host")
+    assert info.value.reason is Reason.BAD_SIGNATURE
+    sigs[ids[2].public_key.hex()] = missing
+    assert verify_started(table.statement, sigs, "host") == table
+
+
+def test_local_misuse_is_a_local_error() -> None:
+    ids = people(2)
+    with pytest.raises(LocalProtocolError, match="cannot create"):
+        Lobby.create(ids[0], "test-game", {"fast": "maybe"}, rules_check=rules_check)
+    host = Lobby.create(ids[0], "test-game", rules_check=rules_check)
+    with pytest.raises(LocalProtocolError, match=r"at least 2 players \(currently 1\)"):
+        host.propose_start()
+    guest, _ = Lobby.join(
+        ids[1], host.spec.table, ids[0].public_key, "test-game", rules_check=rules_check
+    )
+    with pytest.raises(LocalProtocolError, match="only the table's host"):
+        guest.propose_start()
