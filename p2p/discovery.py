@@ -77,7 +77,7 @@ from lancards.p2p.advert import (  # the advert's data and its TXT form (RFC 676
     reachable_address,
     txt_to_advert,
 )
-from lancards.p2p.errors import LocalProtocolError, MessageError, Reason
+from lancards.p2p.errors import LocalProtocolError, MessageError, Reason, unexpected
 
 __all__ = [
     "MAX_ADDRESSES_TRIED",
@@ -378,6 +378,9 @@ class Browser:
                 raise MessageError(name, Reason.MALFORMED, "no address or port")
         except MessageError as exc:
             self._emit(Ignored(name, exc))
+            return
+        except Exception as exc:
+            self._emit(Ignored(name, unexpected(name, exc)))
             return
         known = self.tables.get(name)
         if known is None and len(self.tables) >= MAX_TABLES:

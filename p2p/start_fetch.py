@@ -37,6 +37,7 @@ from lancards.p2p.errors import (
     Reason,
     RemoteProtocolError,
     TableError,
+    unexpected,
 )
 from lancards.p2p.identity import Identity, describe
 from lancards.p2p.statement import StartedTable, statement_hash, verify_started
@@ -198,7 +199,9 @@ async def fetch_started(
         wait: the bound, in seconds.
         lease: called with the next envelope number before each ask is sent, to make it
             durable first (:meth:`lancards.p2p.store.TableStore.lease_envelopes`).
-        refused: called with the one-line error of each refused answer (the peer named).
+        refused: called with the one-line error of each refused answer (the peer named);
+            an exception no door expected is refused the same way (the last-resort guard,
+            :func:`lancards.p2p.errors.unexpected`, issue 23) and the other peers are asked on.
 
     Returns:
         The started table and the answering peer's address book, or ``None``: no seated peer
@@ -236,6 +239,10 @@ async def fetch_started(
             except RemoteProtocolError as exc:
                 if refused is not None:
                     refused(str(exc))
+                continue
+            except Exception as exc:
+                if refused is not None:
+                    refused(str(unexpected(fetch.name(event.peer), exc)))
                 continue
             if got is not None:
                 _give_back(mesh, stash)
