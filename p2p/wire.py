@@ -255,8 +255,11 @@ def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -
     """
     check_limits(data, sender, max_size=max_size)
     # msgspec refuses lone surrogate escapes and invalid UTF-8 itself; NUL can only come as
-    # the escape \u0000, which sends the bytes to the strict path (and its check below).
-    value = _NOT_CANONICAL if b"\\u0000" in data else _parse_canonical(data)
+    # the escape \u0000, which sends the bytes to the strict path (and its check below). The
+    # backslash test first: a memchr, 0.5 us for a 15 KB shuffle where the escape search
+    # alone costs 16 us.
+    escaped_nul = b"\\" in data and b"\\u0000" in data
+    value = _NOT_CANONICAL if escaped_nul else _parse_canonical(data)
     if value is not _NOT_CANONICAL:
         return value
     try:
