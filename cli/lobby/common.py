@@ -39,7 +39,7 @@ from lancards.p2p.net.discovery import Advertiser
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received
-from lancards.p2p.protocol.errors import PeerError, RemoteProtocolError
+from lancards.p2p.protocol.errors import PeerError, RemoteProtocolError, unexpected
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.start_fetch import StartFetch
 from lancards.p2p.protocol.table import Lobby, Outgoing
@@ -102,7 +102,9 @@ class Lobbyist:
     async def pump(self, on_message: Any, done: Any, timeout: float, *,
                    on_link: Any = None, tick: Any = None) -> None:
         """Feed lobby messages to ``on_message(peer, env)`` until ``done()``; link changes go
-        to ``on_link(peer, up)`` and ``tick()`` runs at least once a second."""
+        to ``on_link(peer, up)`` and ``tick()`` runs at least once a second. A message that
+        does not decode is one ``rejected:`` line on stderr naming the link's peer, also when
+        decoding raised what no door expected (the last-resort guard, issue 23)."""
         deadline = asyncio.get_running_loop().time() + timeout
         while not done():
             if tick is not None:
@@ -117,11 +119,15 @@ class Lobbyist:
             except PeerError:
                 continue
             if isinstance(event, Received):
+                link = event.peer.hex()[:16]
                 try:
-                    env = decode_envelope(event.data, event.peer.hex()[:16],
-                                          expected_sender=event.peer, types=LOBBY_TYPES)
+                    env = decode_envelope(event.data, link, expected_sender=event.peer,
+                                          types=LOBBY_TYPES)
                 except RemoteProtocolError as exc:
                     print(f"rejected: {exc}", file=sys.stderr)
+                    continue
+                except Exception as exc:
+                    print(f"rejected: {unexpected(link, exc)}", file=sys.stderr)
                     continue
                 if env.type.startswith("table."):
                     on_message(event.peer, env)
@@ -189,11 +195,16 @@ async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
 
 def receive_or_report(lobby: Lobby, env: Any) -> list[Outgoing] | None:
     """``lobby.receive(env)``; a refused message (``PeerError``, naming what and who) is
-    reported on stderr and gives ``None``: the lobby goes on unchanged."""
+    reported on stderr and gives ``None``: the lobby goes on unchanged. Any other exception
+    is a bug reached by a peer's message: this last-resort guard reports it the same way, in
+    one line naming the sender (:func:`lancards.p2p.protocol.errors.unexpected`, issue 23)."""
     try:
         return lobby.receive(env)
     except PeerError as exc:
         print(f"rejected: {exc}", file=sys.stderr)
+        return None
+    except Exception as exc:
+        print(f"rejected: {unexpected(lobby.name(env.sender), exc)}", file=sys.stderr)
         return None
 
 

@@ -80,7 +80,13 @@ from lancards.p2p.protocol.advert import (  # the advert's data and its TXT form
     parse_txt,
     txt_to_advert,
 )
-from lancards.p2p.protocol.errors import LocalProtocolError, MessageError, PeerError, Reason
+from lancards.p2p.protocol.errors import (
+    LocalProtocolError,
+    MessageError,
+    PeerError,
+    Reason,
+    unexpected,
+)
 
 __all__ = [
     "MAX_ADDRESSES_TRIED",
@@ -415,6 +421,9 @@ class Browser:
                 raise MessageError(name, Reason.MALFORMED, "no address or port")
         except MessageError as exc:
             self._emit(Ignored(name, exc))
+            return
+        except Exception as exc:
+            self._emit(Ignored(name, unexpected(name, exc)))
             return
         known = self.tables.get(name)
         if known is None and len(self.tables) >= MAX_TABLES:

@@ -10,7 +10,7 @@ import contextlib
 from collections.abc import Callable, Mapping
 
 from lancards.p2p.net.transport import Mesh, Received
-from lancards.p2p.protocol.errors import PeerError, RemoteProtocolError
+from lancards.p2p.protocol.errors import PeerError, RemoteProtocolError, unexpected
 from lancards.p2p.protocol.start_fetch import ASK_EVERY_S, START_WAIT_S, Addresses, StartFetch
 from lancards.p2p.protocol.statement import StartedTable
 
@@ -34,7 +34,10 @@ async def fetch_started(
         wait: the bound, in seconds.
         lease: called with the next envelope number before each ask is sent, to make it
             durable first (:meth:`lancards.p2p.net.store.TableStore.lease_envelopes`).
-        refused: called with the one-line error of each refused answer (the peer named).
+        refused: called with the one-line error of each refused answer (the peer named);
+            an exception no door expected is refused the same way (the last-resort guard,
+            :func:`lancards.p2p.protocol.errors.unexpected`, issue 23) and the other peers are
+            asked on.
 
     Returns:
         The started table and the answering peer's address book, or ``None``: no seated peer
@@ -72,6 +75,10 @@ async def fetch_started(
             except RemoteProtocolError as exc:
                 if refused is not None:
                     refused(str(exc))
+                continue
+            except Exception as exc:
+                if refused is not None:
+                    refused(str(unexpected(fetch.name(event.peer), exc)))
                 continue
             if got is not None:
                 _give_back(mesh, stash)

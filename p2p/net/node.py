@@ -28,7 +28,7 @@ from lancards.engine.rulesets import standard_bot
 from lancards.p2p.net.store import TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
-from lancards.p2p.protocol.errors import LocalProtocolError, PeerError, TransportError
+from lancards.p2p.protocol.errors import LocalProtocolError, PeerError, TransportError, unexpected
 
 SILENT_S = 5.0
 """Seconds without a new entry after which an awaited, connected peer counts as silent."""
@@ -383,6 +383,24 @@ class PeerNode:
         self._stop.set()
         self._changed.set()
 
+    def receive(self, peer: bytes, data: bytes) -> None:
+        """Hand one message from ``peer``'s link to the core and carry out its outputs.
+
+        :meth:`GameCore.receive` never raises for bad input; should a bug let a peer's bytes
+        raise anyway, this last-resort guard turns the exception into one ``rejected`` notice
+        naming the sender (:func:`lancards.p2p.protocol.errors.unexpected`) and the node goes on
+        serving the other peers (issue 23). The fix of such a bug belongs at the door that
+        decoded the bytes."""
+        try:
+            outputs = self.core.receive(peer, data)
+        except Exception as exc:
+            seat = self.core.seat_of(peer)
+            who = (f"{self.core.name(seat)} (seat {seat})" if seat is not None
+                   else f"unseated peer {peer.hex()[:16]}")
+            self.notices.append(Notice("rejected", str(unexpected(who, exc)), seat))
+            outputs = []
+        self.handle(outputs)
+
     async def run(self, *, restored: bool = False, linger: float = 1.0,
                   deadline: float | None = None) -> None:
         """Drive the core until the game is over (then ``linger`` seconds more so that the
@@ -437,7 +455,7 @@ class PeerNode:
                 self._down_since[event.peer] = self._clock()
                 self.handle([])
             elif isinstance(event, Received):
-                self.handle(self.core.receive(event.peer, event.data))
+                self.receive(event.peer, event.data)
             elif isinstance(event, Rejected):
                 self.notices.append(Notice("rejected", str(event.error)))
 

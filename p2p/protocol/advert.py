@@ -177,9 +177,15 @@ def txt_to_advert(
         if value is None:
             raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} has no value")
         try:
-            return value.decode("utf-8")
-        except UnicodeDecodeError:
-            raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} is not UTF-8") from None
+            text = value.decode("utf-8")  # strict: refuses over-long forms and surrogates
+        except UnicodeDecodeError as exc:
+            raise MessageError(name, Reason.MALFORMED,
+                               f"TXT key {key!r} is not UTF-8 at byte {exc.start}") from None
+        if "\x00" in text:
+            raise MessageError(name, Reason.MALFORMED,
+                               f"TXT key {key!r} holds NUL (U+0000) at character "
+                               f"{text.index(chr(0))}")
+        return text
 
     if get("v") != str(PROTOCOL_VERSION):
         raise MessageError(name, Reason.MALFORMED, f"protocol version {get('v')[:10]!r} is not 1")

@@ -58,6 +58,10 @@ class Reason(StrEnum):
     """The transport's hello handshake failed (wrong key, bad proof, wrong version)."""
     TABLE_RULES = "table-rules"
     """A table message that breaks the rules of table formation (full, started, mismatch)."""
+    UNEXPECTED = "unexpected"
+    """Handling the message raised an error this program did not expect (a bug reached by a
+    peer's bytes): the last-resort guard of an adapter's loop reports it in one line naming
+    the sender and goes on serving the others (:func:`unexpected`, issue 23)."""
 
 
 class PeerError(Exception):
@@ -102,6 +106,16 @@ class RemoteProtocolError(PeerError):
 
 class MessageError(RemoteProtocolError):
     """A message envelope was rejected (``p2p.wire``)."""
+
+
+def unexpected(sender: str, exc: BaseException) -> MessageError:
+    """The rejection a last-resort guard reports when handling ``sender``'s message raised
+    ``exc``, an exception no door turned into a :class:`RemoteProtocolError` (issue 23: the fix
+    belongs at the door; the guard only keeps one peer's bytes from stopping an adapter's
+    loop). Its text is one line: ``rejected message from <sender>: unexpected:
+    <ExceptionType>: <message, at most 200 characters>``."""
+    text = " ".join(str(exc).split())[:200]
+    return MessageError(sender, Reason.UNEXPECTED, f"{type(exc).__name__}: {text}")
 
 
 class RecordError(RemoteProtocolError):

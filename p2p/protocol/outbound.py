@@ -121,6 +121,23 @@ class Outbound(CoreParts):
         return not self.deck.is_public(slot) and self.deck.ciphertext(slot) is not None
 
     def _send_shares(self, recipient: Seat, slots: Sequence[SlotId]) -> None:
+        """Seal this seat's decryption shares of ``slots`` to ``recipient`` and send them.
+
+        Called from :meth:`_advance` (the debts) and on a peer's ``record.sync`` (a resend).
+        While a completed epoch's proofs of shuffle are unchecked (:attr:`deck.checks_due`) no
+        share may be made: with :attr:`checks_when_idle` (or on a halted table) nothing is sent
+        now (the debts go out from :meth:`_advance` once the idle checks pass); otherwise the
+        proofs are checked here, and a bad one names its prover and halts (issue 23,
+        situation 4: a ``record.sync`` made the deck's check raise out of ``receive``)."""
+        if self.deck.checks_due:
+            if self._halted is not None or self.checks_when_idle:
+                return
+            try:
+                self._check_epoch_proofs()
+            except DeferredProofError as exc:
+                self._deferred_failed(exc)
+                return
+            self._take_deck_events()
         message = self.deck.make_shares(recipient, slots)
         if message is None:
             return

@@ -37,23 +37,43 @@ MAX_SEATS: Final = 6
 MAX_OPENS: Final = 16
 """The most card openings one action entry may carry (a level laid down opens at most 10)."""
 
-MAX_SHARES: Final = 128
-"""The most decryption shares one private-shares message may carry (the deck has 108 cards)."""
+MAX_DECK: Final = 108
+"""The most cards in any rule set's deck (Level 8 Master; ``tests/p2p/test_hostile_doors.py``
+checks every rule set against it)."""
 
-Hex32 = Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+MAX_SLOT_GENERATIONS: Final = MAX_SEATS
+"""The most slot generations whose cards can all still be hidden at once: the first deal, and
+one more at each departure, since 8s Rule! abandons the round and deals again from a fresh deck
+when a seat leaves or is removed (ruling D-1) while the old generation's hidden cards stay
+hidden; a table has at most ``MAX_SEATS - 1`` departures. (Level 8 reshuffles replace their
+input slots, so its hidden cards never exceed one deck.)"""
+
+MAX_SHARES: Final = MAX_DECK * MAX_SLOT_GENERATIONS
+"""The most decryption shares one message may carry (a leave's or a rescue's public shares,
+or a private-shares message): one per hidden slot, so never below the true maximum, every
+slot of every generation (648; the third leave of a 6-seat 8s Rule! game carries 143, above
+the former cap of 128: issue 23, situation 5). At about 45 bytes a share, 648 stay well
+inside :data:`lancards.p2p.protocol.sealed.MAX_PLAINTEXT` and the message size limit."""
+
+Hex32 = Annotated[str, Meta(pattern=r"\A[0-9a-f]{64}\Z")]
 """32 bytes in lowercase hex (an Ed25519 or X25519 key, a SHA-256 hash)."""
-TableId = Annotated[str, Meta(pattern="^[0-9a-f]{16}$")]
+TableId = Annotated[str, Meta(pattern=r"\A[0-9a-f]{16}\Z")]
 """A table id: 16 lowercase hex digits."""
 Seq = Annotated[int, Meta(ge=0, le=MAX_INT)]
 """A sequence number or count."""
 Port = Annotated[int, Meta(ge=1, le=65535)]
 """A TCP port."""
-Host = Annotated[str, Meta(min_length=1, max_length=253, pattern=r"^[0-9A-Za-z.:%\-\[\]]+$")]
+Host = Annotated[str, Meta(min_length=1, max_length=253, pattern=r"\A[0-9A-Za-z.:%\-\[\]]+\Z")]
 """A host name or IPv4/IPv6 address as a peer announces it."""
-StateHash = Annotated[str, Meta(pattern="^[0-9a-f]{2,128}$")]
+StateHash = Annotated[str, Meta(pattern=r"\A[0-9a-f]{2,128}\Z")]
 """An engine state hash: 2 to 128 lowercase hex digits."""
 Object = dict[str, Any]
 """A JSON object whose fields a later decoder checks."""
+
+
+# Every pattern is anchored with ``\A`` and ``\Z``: msgspec searches with the pattern
+# (``re.search``), and ``$`` also matches before a trailing newline, so ``"^[0-5]$"`` took a
+# seat key ``"2\n"`` (issue 23, situation 9; tests/p2p/test_hostile_doors.py checks them all).
 
 
 class _Strict(Struct, forbid_unknown_fields=True):
@@ -70,7 +90,7 @@ class EnvelopeSchema(_Strict, rename={"sender": "from"}):
     ``bad-signature``)."""
 
     v: int
-    type: Annotated[str, Meta(pattern="^[a-z][a-z0-9.\\-]{0,39}$")]
+    type: Annotated[str, Meta(pattern=r"\A[a-z][a-z0-9.\-]{0,39}\Z")]
     sender: Annotated[str, Meta(max_length=64)]
     tbl: Annotated[str, Meta(max_length=16)]
     seq: int
@@ -177,7 +197,7 @@ class RemovalVote(_Strict):
     at: Seq
     head: Hex32
     by: Hex32
-    sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
+    sig: Annotated[str, Meta(pattern=r"\A[0-9a-f]{128}\Z")]
 
 
 class RecordVote(_Strict):
@@ -270,9 +290,9 @@ class LeavePayload(_Strict, tag_field="t", tag="leave"):
     msg: LeaveShares
 
 
-PointHex = Annotated[str, Meta(pattern="^[0-9a-f]{66}$")]
+PointHex = Annotated[str, Meta(pattern=r"\A[0-9a-f]{66}\Z")]
 """A compressed secp256k1 point in lowercase hex (the deck checks it is on the curve)."""
-SeatKey = Annotated[str, Meta(pattern="^[0-5]$")]
+SeatKey = Annotated[str, Meta(pattern=r"\A[0-5]\Z")]
 """A seat number as a JSON object key."""
 
 
@@ -287,7 +307,7 @@ class EscrowPayload(_Strict, tag_field="t", tag="escrow"):
 class EscrowPart(_Strict):
     """The plaintext of a ``deck.escrow`` sealed payload: the part, 64 lowercase hex."""
 
-    part: Annotated[str, Meta(pattern="^[0-9a-f]{64}$")]
+    part: Annotated[str, Meta(pattern=r"\A[0-9a-f]{64}\Z")]
 
 
 class RescuePayload(_Strict, tag_field="t", tag="rescue"):
@@ -364,7 +384,7 @@ class CloseLine(_Strict, tag_field="kind", tag="close"):
     entries: Seq
     head: Hex32
     evidence: Annotated[list[Hex32], Meta(max_length=64)]
-    sig: Annotated[str, Meta(pattern="^[0-9a-f]{128}$")]
+    sig: Annotated[str, Meta(pattern=r"\A[0-9a-f]{128}\Z")]
 
 
 RecordLine = EntryLine | EvidenceLine | CloseLine

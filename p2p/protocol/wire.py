@@ -205,8 +205,41 @@ def _parse_canonical(data: bytes) -> Any:
     return _NOT_CANONICAL
 
 
+_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
+"""What no string of a message may hold: NUL, or a lone surrogate (a ``\\uD800``-``\\uDFFF``
+escape without its pair; not a Unicode scalar value, RFC 8259 section 8.2, so not UTF-8)."""
+
+
+def text_fault(value: Any, path: str = "$") -> str | None:
+    """Why ``value`` (a parsed JSON value) holds invalid text, or ``None``: the first string
+    or object key, depth first in document order, with NUL or a lone surrogate, as
+    ``"string at $.body.nick holds a lone surrogate U+D800"`` (or ``"key at $.body ..."``,
+    ``"... holds NUL (U+0000)"``). Iterative: any depth, no recursion."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            if match := _BAD_TEXT.search(item):
+                return f"string at {where[:200]} holds {_describe_char(match.group())}"
+        elif isinstance(item, dict):
+            children = []
+            for key, child in item.items():
+                if isinstance(key, str) and (match := _BAD_TEXT.search(key)):
+                    return f"key at {where[:200]} holds {_describe_char(match.group())}"
+                children.append((child, f"{where}.{key}"))
+            stack.extend(reversed(children))
+        elif isinstance(item, list):
+            stack.extend(reversed([(child, f"{where}[{i}]") for i, child in enumerate(item)]))
+    return None
+
+
+def _describe_char(char: str) -> str:
+    return "NUL (U+0000)" if char == "\x00" else f"a lone surrogate U+{ord(char):04X}"
+
+
 def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -> Any:
-    """Parse bytes that must be canonical-compatible JSON (no floats, no duplicate keys).
+    """Parse bytes that must be canonical-compatible JSON (no floats, no duplicate keys) whose
+    every string is valid text (no NUL, no lone surrogate: issue 23).
 
     Args:
         data: the bytes received.
@@ -217,13 +250,21 @@ def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -
     strict parser would; anything else is parsed strictly.
 
     Raises:
-        MessageError: ``oversized`` beyond ``max_size``; ``malformed`` for bad UTF-8, bad JSON,
-            a float, NaN or Infinity, an integer beyond +-(2**53 - 1), a duplicate key, or
-            nesting deeper than :data:`lancards.p2p.protocol.schemas.MAX_DEPTH` (checked before
-            parsing).
+        MessageError: ``oversized`` beyond ``max_size``; ``malformed`` for bad UTF-8 (an
+            over-long encoding, an encoded surrogate, a stray byte: ``not UTF-8 at byte N``),
+            bad JSON, a float, NaN or Infinity, an integer beyond +-(2**53 - 1), a duplicate
+            key, nesting deeper than :data:`lancards.p2p.protocol.schemas.MAX_DEPTH` (checked before
+            parsing), or a string or key holding NUL or a lone surrogate (:func:`text_fault`;
+            such a string cannot be encoded back to UTF-8, so a signature over it could never
+            be checked).
     """
     check_limits(data, sender, max_size=max_size)
-    value = _parse_canonical(data)
+    # msgspec refuses lone surrogate escapes and invalid UTF-8 itself; NUL can only come as
+    # the escape \u0000, which sends the bytes to the strict path (and its check below). The
+    # backslash test first: a memchr, 0.5 us for a 15 KB shuffle where the escape search
+    # alone costs 16 us.
+    escaped_nul = b"\\" in data and b"\\u0000" in data
+    value = _NOT_CANONICAL if escaped_nul else _parse_canonical(data)
     if value is not _NOT_CANONICAL:
         return value
     try:
@@ -231,7 +272,7 @@ def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -
     except UnicodeDecodeError as exc:
         raise MessageError(sender, Reason.MALFORMED, f"not UTF-8 at byte {exc.start}") from None
     try:
-        return json.loads(
+        value = json.loads(
             text,
             parse_float=_no_float,
             parse_int=_bounded_int,
@@ -246,6 +287,11 @@ def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -
         ) from None
     except (RecursionError, ValueError) as exc:
         raise MessageError(sender, Reason.MALFORMED, f"bad JSON: {exc}") from None
+    # Raw NUL and raw surrogates cannot pass json.loads and the UTF-8 decoding: only escapes.
+    fault = text_fault(value) if "\\u" in text else None
+    if fault is not None:
+        raise MessageError(sender, Reason.MALFORMED, fault)
+    return value
 
 
 def require(

@@ -169,3 +169,22 @@ def test_audit_of_a_file_that_is_no_record_says_so_in_one_line(tmp_path, capsys,
     assert out.startswith(f"REJECTED: {words}"), out
     assert len(out.splitlines()) == 1
     assert "Traceback" not in out and "codec" not in out
+
+
+def test_audit_rejects_a_lone_surrogate_escape_without_a_traceback(record_file, tmp_path,
+                                                                   capsys):
+    """Issue 23, situation 1: a string holding ``\\ud800`` (valid JSON, not text) in an
+    entry is refused at the record file's door, naming the line and the place."""
+    path, _core = record_file
+    lines = path.read_bytes().split(b"\n")
+    target = next(i for i, x in enumerate(lines[1:]) if b'"a":"' in x)
+    line = lines[target + 1]
+    i = line.index(b'"a":"') + 5
+    lines[target + 1] = line[:i] + b"\\ud800" + line[i:]
+    bad = tmp_path / "surrogate.jsonl"
+    bad.write_bytes(b"\n".join(lines))
+    assert main(["audit", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert out == (f"REJECTED: record file line {target + 2} (entry {target}): rejected "
+                   "message from record file: malformed: string at $.entry.payload.a holds "
+                   "a lone surrogate U+D800\n")

@@ -130,6 +130,43 @@ def _ref_parse(data: bytes, sender: str, max_size: int = wire.MAX_MESSAGE_BYTES)
         raise MessageError(sender, Reason.MALFORMED, f"bad JSON: {exc}") from None
 
 
+def _ref_text_fault(value: Any, path: str = "$") -> str | None:
+    """Issue 23's rule, written plainly (recursive): the first string or key, depth first in
+    document order, holding NUL or a lone surrogate."""
+    def bad(text: str) -> str | None:
+        for char in text:
+            if char == "\x00":
+                return "NUL (U+0000)"
+            if 0xD800 <= ord(char) <= 0xDFFF:
+                return f"a lone surrogate U+{ord(char):04X}"
+        return None
+
+    if isinstance(value, str):
+        return None if bad(value) is None else f"string at {path[:200]} holds {bad(value)}"
+    if isinstance(value, dict):
+        for key, child in value.items():
+            if bad(key) is not None:
+                return f"key at {path[:200]} holds {bad(key)}"
+            found = _ref_text_fault(child, f"{path}.{key}")
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for i, child in enumerate(value):
+            found = _ref_text_fault(child, f"{path}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+def _ref_parse_text(data: bytes, sender: str) -> Any:
+    """The reference parser, then issue 23's text rule (what parse_json must give)."""
+    value = _ref_parse(data, sender)
+    fault = _ref_text_fault(value)
+    if fault is not None:
+        raise MessageError(sender, Reason.MALFORMED, fault)
+    return value
+
+
 def outcome(function: Any, *args: Any) -> tuple[str, Any]:
     """What ``function(*args)`` gives: ``("value", v)`` or ``("error", (class, reason,
     sender, message))``; a UnicodeEncodeError counts by class only (its position differs)."""
@@ -240,7 +277,7 @@ def test_parse_json_is_the_reference_on_canonical_and_other_bytes(value: Any) ->
     except LocalProtocolError:
         data = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
     for sample in [data, *_mutations(data)]:
-        assert outcome(parse_json, sample, "bob") == outcome(_ref_parse, sample, "bob")
+        assert outcome(parse_json, sample, "bob") == outcome(_ref_parse_text, sample, "bob")
 
 
 @FUZZ
@@ -255,7 +292,7 @@ def test_parse_json_is_the_reference_on_canonical_and_other_bytes(value: Any) ->
 @example(b'"[""')
 def test_parse_json_and_depth_are_the_reference_on_any_bytes(data: bytes) -> None:
     assert nesting_depth(data) == _ref_depth(data)
-    assert outcome(parse_json, data, "bob") == outcome(_ref_parse, data, "bob")
+    assert outcome(parse_json, data, "bob") == outcome(_ref_parse_text, data, "bob")
 
 
 def test_canonical_bytes_take_the_fast_path_and_the_rest_the_strict_one() -> None:
