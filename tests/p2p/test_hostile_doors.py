@@ -18,10 +18,12 @@ from typing import Annotated, Any
 import msgspec
 import pytest
 
-from lancards.cli import lobby_common
+from lancards.cli.lobby import common as lobby_common
 from lancards.engine.rulesets import RULE_SETS
 from lancards.p2p.net.discovery import SERVICE_TYPE, Browser, Ignored, Resolved
+from lancards.p2p.net.fetch_started import fetch_started
 from lancards.p2p.net.node import PeerNode, drive_bot, game_bot
+from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.transport import Mesh, Received
 from lancards.p2p.protocol import schemas
 from lancards.p2p.protocol.advert import txt_to_advert
@@ -30,7 +32,7 @@ from lancards.p2p.protocol.errors import HandshakeError, MessageError, Reason
 from lancards.p2p.protocol.handshake import HelloHandshake
 from lancards.p2p.protocol.identity import Identity, describe
 from lancards.p2p.protocol.sealed import seal
-from lancards.p2p.protocol.start_fetch import StartFetch, fetch_started
+from lancards.p2p.protocol.start_fetch import StartFetch
 from lancards.p2p.protocol.table import Lobby
 from lancards.p2p.protocol.wire import decode_envelope, parse_json, sign_envelope
 from tests.p2p.core_harness import (
@@ -482,7 +484,7 @@ def test_9_an_escrow_part_keyed_with_a_trailing_newline_names_the_dealer(tmp_pat
     from lancards.cli.main import main
 
     path = tmp_path / "dealer.jsonl"
-    cores[0].record.write(path)
+    write_record(cores[0].record, path)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["audit", str(path)]) == 1
