@@ -240,9 +240,17 @@ class CoreParts:
         return None
 
     def _deferred_failed(self, exc: DeferredProofError) -> None:
-        """A deferred proof of shuffle failed: name its prover with its signed entry; halt."""
+        """A deferred proof of shuffle failed: name its prover with its signed entry; halt.
+        First every other peer is told to check that entry's proof now (``record.check``):
+        it holds the same entry, perhaps unchecked, so it names the prover too instead of
+        waiting for this halted peer (issue 23, situation 8)."""
         entry = self._shuffle_entry(exc.prover)
+        if entry is not None and self.view_seat is not None and not self._replaying:
+            self._send(None, "record.check", {"seq": entry.seq, "hash": entry.hash})
         self._cheat(exc.prover, str(exc), {} if entry is None else {"entry": entry.to_dict()})
+
+    def _verify_deferred(self, limit: int | None) -> None:  # pragma: no cover - GameCore's
+        raise NotImplementedError
 
     def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any]) -> None:
         if seat is not None:

@@ -56,10 +56,23 @@ class Inbound(CoreParts):
                             found.to_line_dict())
         elif env.type == "record.vote":
             self._on_vote(body, link)
+        elif env.type == "record.check":
+            self._on_check(body["seq"], body["hash"])
         elif env.type == "chat":
             self._notice("chat", body["text"][:200], sender_seat)
         else:
             raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
+
+    def _on_check(self, seq: int, digest: str) -> None:
+        """Another peer found a bad proof of shuffle in entry ``seq``: check every proof still
+        unchecked now (they are this peer's own checks: a false claim costs the work moved
+        earlier, and names nobody)."""
+        if self._halted is not None or seq >= len(self.record):
+            return
+        if self.record.entries[seq].hash == digest and self.deck.deferred_proofs:
+            self._verify_deferred(None)
+            if not self._halted and not self.deck.checks_due:
+                self._advance()
 
     def _cheater_keys(self) -> set[bytes]:
         return {self.players[s].public_key for s in self.cheaters}
@@ -156,6 +169,14 @@ class Inbound(CoreParts):
         self._cheat(self._seat_of[found.first.author], self._equivocated(found), line)
 
     def _append_remote(self, entry: Entry, link: str) -> None:
+        if (entry.seq == len(self.record) and self.deck.deferred_proofs
+                and entry.payload.get("t") in ("leave", "rescue")):
+            # A leave or a removal may abandon the running epoch and drop its unchecked
+            # proofs: every proof is checked first, so a bad one names its prover here as at
+            # the peers that checked it while idle (issue 23, situation 8).
+            self._verify_deferred(None)
+            if self._halted:
+                return
         try:
             self.record.append(entry, self._validator(link), link=link)
         except EquivocationError:

@@ -160,6 +160,15 @@ class RecordAck(_Strict):
     hash: Hex32
 
 
+class RecordCheck(_Strict):
+    """"A proof of shuffle in entry ``seq`` (hash ``hash``) failed here: check yours now"
+    (sent by a peer that halts on a deferred proof, so every peer names the prover; issue 23,
+    situation 8)."""
+
+    seq: Seq
+    hash: Hex32
+
+
 class SealedMsg(_Strict):
     payload: Object
 
@@ -206,6 +215,7 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     "record.sync": RecordSync,
     "record.ack": RecordAck,
     "record.vote": RecordVote,
+    "record.check": RecordCheck,
     "sealed": SealedMsg,
     # People.
     "chat": Chat,
