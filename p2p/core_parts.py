@@ -52,10 +52,11 @@ class Persist:
     file only this user can read), ``entry`` (a record entry, in order), ``private`` (the
     decryption shares received privately, with the record length when they arrived),
     ``evidence`` (equivocation evidence), ``vote`` (a removal vote this peer signed or
-    received, ruling D-5).
+    received, ruling D-5), ``unvote`` (a withdrawal this peer signed, or a rescuer's that
+    voids a round).
     """
 
-    kind: Literal["secret", "entry", "private", "evidence", "vote"]
+    kind: Literal["secret", "entry", "private", "evidence", "vote", "unvote"]
     line: dict[str, Any]
 
 
@@ -185,6 +186,21 @@ class CoreParts:
         raise NotImplementedError
 
     def _resend_votes(self, key: bytes) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _on_unvote(self, body: Any, link: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def bound(self) -> tuple[Seat, int] | None:  # pragma: no cover - Rescue's
+        raise NotImplementedError
+
+    def _hold_bound(self, entry: Entry, link: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _append_remote(self, entry: Entry, link: str) -> None:  # pragma: no cover - Inbound's
+        raise NotImplementedError
+
+    def _drain_future(self) -> None:  # pragma: no cover - Inbound's
         raise NotImplementedError
 
     @property

@@ -58,6 +58,10 @@ class Reason(StrEnum):
     """The transport's hello handshake failed (wrong key, bad proof, wrong version)."""
     TABLE_RULES = "table-rules"
     """A table message that breaks the rules of table formation (full, started, mismatch)."""
+    BOUND = "bound-by-vote"
+    """An entry at a record position where this peer signed a removal vote that is not void:
+    it takes only the removal there until the round is void (``docs/protocol.md`` 11.10;
+    nobody is named)."""
 
 
 class PeerError(Exception):

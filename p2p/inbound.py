@@ -56,6 +56,8 @@ class Inbound(CoreParts):
                             found.to_line_dict())
         elif env.type == "record.vote":
             self._on_vote(body, link)
+        elif env.type == "record.unvote":
+            self._on_unvote(body, link)
         elif env.type == "record.check":
             self._on_check(body["seq"], body["hash"])
         elif env.type == "chat":
@@ -132,6 +134,10 @@ class Inbound(CoreParts):
             self._hold_future(sender, entry, link)
             return
         self._append_remote(entry, link)
+        self._drain_future()
+
+    def _drain_future(self) -> None:
+        """Take the early entries held that now fit the record."""
         while not self._halted and self._future:
             settled = [s for s in self._future if s < len(self.record)]
             for number in settled:  # held, but another entry took its number: compare them
@@ -189,6 +195,9 @@ class Inbound(CoreParts):
                 return
             author = self._seat_of.get(entry.author)
             signed = author is not None and entry.verifies()
+            if (signed and exc.reason in (Reason.BOUND, Reason.NOT_SEATED)
+                    and entry.seq == len(self.record) and self.bound() is not None):
+                self._hold_bound(entry, link)  # taken once the round is void
             if signed and exc.reason in (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE,
                                          Reason.MALFORMED):
                 self._cheat(author, str(exc), {"entry": entry.to_dict()})

@@ -12,10 +12,13 @@ from __future__ import annotations
 import pytest
 
 from lancards.p2p.audit import audit_lines
-from lancards.p2p.core import Notice
+from lancards.p2p.core import Notice, Send
+from lancards.p2p.node import game_bot
+from lancards.p2p.removal import RemovalPolicy
 from tests.p2p.core_harness import Network, make_cores
 from tests.p2p.public_cards import public_cards
 from tests.p2p.test_leave import LeaveGame, check_finished
+
 
 def named(notices: list[Notice]) -> set[int]:
     """The seats a peer's notices name as a cheater or as the sender of a refused message."""
@@ -102,3 +105,168 @@ def test_8_a_leave_after_a_bad_proof_of_shuffle_names_the_prover_everywhere(
         assert len(core.record) == 10 and core.deck.present == (0, 1, 2, 3)
     if not colluding_leaver:
         assert not cores[2].has_left(2) and cores[2].leaving  # it never sent its leave
+
+
+# The vote's state machine (3, 6, 7): a table of 4 with rescue, links that fail ----------------
+
+
+class Links:
+    """The in-memory network with links that fail: a message over a down link is lost, as
+    on a dropped connection; each peer's removal policy reads its own links and a test
+    clock."""
+
+    def __init__(self, seed: str) -> None:
+        self.cores, self.net = make_cores(4, "level8", seed=seed,
+                                          options={"rescue": "on", "patience": 10})
+        self.down: set[frozenset[bytes]] = set()
+        self.net.tamper = lambda s, t, d: None if frozenset((s, t)) in self.down else d
+        self.now = 0.0
+        self.policies = {c.seat: RemovalPolicy(10.0) for c in self.cores}
+
+    def key(self, seat: int) -> bytes:
+        return self.cores[seat].me.public_key
+
+    def cut(self, a: int, b: int) -> None:
+        self.down.add(frozenset((self.key(a), self.key(b))))
+
+    def mend(self, a: int, b: int) -> None:
+        """The link is back: each side sends what a link-up sends (record.sync, votes)."""
+        self.down.discard(frozenset((self.key(a), self.key(b))))
+        self.net.post(self.key(a), self.cores[a].peer_connected(self.key(b)))
+        self.net.post(self.key(b), self.cores[b].peer_connected(self.key(a)))
+
+    def up(self, me: int) -> set[int]:
+        return {c.seat for c in self.cores
+                if c.seat != me and frozenset((self.key(me), c.me.public_key)) not in self.down}
+
+    def tick(self, seconds: float) -> None:
+        """Time passes; every peer says the "no"s its policy calls for; messages flow."""
+        self.now += seconds
+        for core in self.cores:
+            mine = self.up(core.seat)
+            for seat in self.policies[core.seat].withdrawals(core, mine.__contains__, self.now):
+                self.net.post(core.me.public_key, core.withdraw_vote(seat))
+        self.net.run()
+
+    def play_to(self, length: int) -> None:
+        for core in self.cores:
+            self.net.play_bot(core.me.public_key)
+        while self.net.queue and min(len(c.record) for c in self.cores) < length:
+            self.net.step()
+
+    def finish(self) -> None:
+        """Play the game to its end and check it: one record everywhere, audited ok, nobody
+        named, nobody removed."""
+        self.net.run()
+        first = self.cores[0]
+        entries = [e.to_dict() for e in first.record.entries]
+        for core in self.cores:
+            assert core.halted is None and not core.cheaters, (core.seat, core.halted)
+            assert [e.to_dict() for e in core.record.entries] == entries, core.seat
+            assert named(self.net.notices[core.me.public_key]) == set(), core.seat
+            assert core.deck.present == (0, 1, 2, 3)
+        assert first.game.outcome(first.state) is not None, "the game did not finish"
+        assert "rescue" not in {e["payload"]["t"] for e in entries}
+        report = audit_lines(first.record.to_lines())
+        assert report.status == "ok", report.error
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(("holder", "vanished"), [(1, 3), (0, 2)])
+def test_3_a_link_failure_is_no_reason_and_a_vote_does_not_bind_for_good(
+        holder: int, vanished: int) -> None:
+    """The link between two honest peers fails beyond the patience: the holder, whose move
+    waits for the other's private shares, votes to remove it. Every other peer is still
+    connected to that seat, so it says "no"; the round's rescuer (seat 0: another peer, or
+    the holder itself) voids the round, and the holder is free. When the link is back the
+    shares arrive, the holder moves, and the game plays to its end: nobody named, nobody
+    removed (before: the holder was bound by its vote for good and the table stalled)."""
+    links = Links(f"link-{holder}")
+    links.net.start()
+    links.play_to(30)
+    links.cut(holder, vanished)
+    links.net.run()
+    h = links.cores[holder]
+    assert vanished in {w.seat for w in h.waiting_for()}
+    at = len(h.record)
+    net_notices = links.net.notices
+    links.net.post(h.me.public_key, h.vote_remove(vanished))  # after the patience, at h
+    links.net.run()
+    assert h.bound() == (vanished, 0)
+    for core in links.cores:  # the vote reached everyone (relayed round the failed link)
+        if core.seat != vanished:
+            assert core.votes_for(vanished) == (holder,) or core.is_void(
+                (vanished, at, h.record.head, 0)), core.seat
+    links.tick(1.0)  # the others are connected to the seat: "no"; the rescuer voids it
+    for core in links.cores:
+        assert (core.bound() is None and core.is_void((vanished, at, core.record.head, 0))) \
+            or core.seat == vanished
+    assert len(h.record) == at
+    assert any("is void" in n.text for n in net_notices[h.me.public_key])
+    links.mend(holder, vanished)
+    links.finish()
+
+
+@pytest.mark.timeout(300)
+def test_6_a_vote_sent_to_one_peer_then_a_move_names_nobody_and_the_game_goes_on() -> None:
+    """Seat 1 (hostile) signs "remove seat 2" and sends it to seat 0 only, then makes its move
+    anyway. A vote is never evidence against its signer (a voter may be released by a "no"
+    not seen yet), so seat 0 neither names nor halts: it relays the vote, and every peer takes
+    the move (none of them voted). Before: seat 0 named seat 1 and halted, its program ended,
+    and the others could vote the honest seat 0 out and play on with the cheater."""
+    links = Links("one-peer")
+    links.net.start()
+    links.play_to(30)
+    for core in links.cores:  # the test moves seat 1 itself
+        links.net.bots.pop(core) if core.seat == 1 else None
+    links.net.run()
+    hostile = links.cores[1]
+    while hostile.to_act() != 1 or not hostile.legal_actions():
+        links.net.bots[hostile] = lambda legal: legal[0]
+        links.net.play_bot(hostile.me.public_key)
+        links.net.bots.pop(hostile)
+        links.net.run()
+    at = len(hostile.record)
+    outputs = hostile.vote_remove(2)
+    vote = next(o for o in outputs if isinstance(o, Send) and b'"record.vote"' in o.data)
+    links.net.queue.append((hostile.me.public_key, links.key(0), vote.data))  # seat 0 only
+    hostile._votes.clear()  # its hostile program forgets the vote, and moves
+    links.net.bots[hostile] = game_bot(hostile)
+    links.net.play_bot(hostile.me.public_key)
+    links.net.run(limit=links.net.delivered + 200)
+    for core in links.cores:
+        assert len(core.record) > at and core.halted is None, core.seat
+    assert links.cores[3].votes_for(2) == () and len(links.cores[3].record) > at
+    links.finish()
+
+
+@pytest.mark.timeout(300)
+def test_7_a_seat_that_comes_back_after_one_vote_stalls_nothing() -> None:
+    """Seat 2 goes silent (every link down) while the table waits for it; seat 1 signs a vote
+    against it; seat 2 comes back with its entry. Seat 1, bound, keeps the entry without
+    naming anyone; the others take it. Seat 2 is connected to seat 1 again, so seat 1 says
+    "no"; the rescuer (seat 0, already past that position) voids the round, seat 1 takes the
+    kept entry and the game plays to its end (before: the table stalled within two entries,
+    nobody named, and seat 2 could no longer be removed)."""
+    links = Links("comes-back")
+    links.net.start()
+    links.play_to(30)
+    for other in (0, 1, 3):
+        links.cut(2, other)
+    links.net.run()
+    waits = {w.seat for c in links.cores if c.seat != 2 for w in c.waiting_for()}
+    assert 2 in waits
+    voter = links.cores[1]
+    at = len(voter.record)
+    links.net.post(voter.me.public_key, voter.vote_remove(2))
+    links.net.run()
+    assert voter.bound() == (2, 0) and links.cores[0].votes_for(2) == (1,)
+    for other in (0, 1, 3):
+        links.mend(2, other)
+    links.net.run()
+    assert len(links.cores[0].record) > at  # the others took seat 2's entry
+    rejected = [n for n in links.net.notices[voter.me.public_key] if n.kind == "rejected"]
+    assert rejected and all(n.seat is None for n in rejected)
+    links.tick(1.0)  # seat 2 is connected to seat 1: "no"; seat 0 voids the round
+    assert voter.bound() is None and len(voter.record) > at
+    links.finish()
