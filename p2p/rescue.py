@@ -414,6 +414,8 @@ class Rescue(CoreParts):
         if self._halted is not None:
             return
         vote = conform(body, RecordVote, link, "record.vote").vote
+        if vote.sig in self._relayed:
+            return  # kept and passed on already (a relayed copy): nothing to check again
         if vote.tbl != self.table_id:
             raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"a vote for table {vote.tbl}")
         signer = self._signer(vote.by, link, "vote")
@@ -477,6 +479,8 @@ class Rescue(CoreParts):
         if self._halted is not None:
             return
         unvote = conform(body, RecordUnvote, link, "record.unvote").unvote
+        if unvote.sig in self._relayed and unvote.at >= len(self.record):
+            return  # kept and passed on already
         if unvote.tbl != self.table_id:
             raise RemoteProtocolError(link, Reason.WRONG_TABLE,
                                       f"a withdrawal for table {unvote.tbl}")
