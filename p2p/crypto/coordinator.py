@@ -203,6 +203,10 @@ class DeckCoordinator(Reveals, Departures):
         state = self._table.slots.get(slot)
         return None if state is None or state.public else state.ciphertext
 
+    def hidden_slots(self) -> tuple[SlotId, ...]:
+        """Every slot the deck holds hidden (not public), ascending."""
+        return tuple(sorted(s for s, state in self._table.slots.items() if not state.public))
+
     def card(self, slot: SlotId) -> int | None:
         """The card in ``slot`` if this seat knows it (public, or revealed to us), else ``None``."""
         state = self._table.slots.get(slot)

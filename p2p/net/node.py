@@ -29,6 +29,7 @@ from lancards.p2p.net.store import TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.errors import LocalProtocolError, PeerError, TransportError, unexpected
+from lancards.p2p.protocol.removal import RemovalPolicy
 
 SILENT_S = 5.0
 """Seconds without a new entry after which an awaited, connected peer counts as silent."""
@@ -160,6 +161,8 @@ class PeerNode:
         self._progress_at = self._clock()
         self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._length = len(core.record)
+        self.removal = RemovalPolicy(float(core.table.spec.options.get("patience", 120)))
+        """When this peer says "no" to a removal round and may vote again (issue 23)."""
         self.auto_remove = False
         """Whether :meth:`run` signs every removal :meth:`removal_offer` allows without asking
         (a bot's seat; a person's screen asks "remove NAME? (y/n)")."""
@@ -352,10 +355,22 @@ class PeerNode:
         wait = self.waiting()
         seats = ([wait.seat] if wait is not None else []) + [
             s for s in range(core.n) if core.votes_for(s)]
+        patience = float(core.table.spec.options.get("patience", 120))
         for seat in seats:
-            if core.seat not in core.votes_for(seat) and self.removal_refusal(seat) is None:
+            if (core.seat not in core.votes_for(seat) and not core.withdrew(seat)
+                    and core.bound() is None and self.removal_refusal(seat) is None
+                    and self.removal.may_vote(core, seat, self._clock(), patience)):
                 return seat
         return None
+
+    def withdraw_due(self) -> None:
+        """Say "no" to every removal round :class:`RemovalPolicy` says this peer should now
+        (the seat is connected to this peer, or the round outlived its life)."""
+        if self.core.is_observer:
+            return
+        up = {s for s in range(self.core.n) if self.core.players[s].public_key in self.connected}
+        for seat in self.removal.withdrawals(self.core, up.__contains__, self._clock()):
+            self.handle(self.core.withdraw_vote(seat))
 
     def vote_remove(self, seat: int) -> None:
         """Sign "remove ``seat``" (ruling D-5; :meth:`GameCore.vote_remove`) if this peer may.
@@ -433,6 +448,7 @@ class PeerNode:
                 over_at = now if over_at is None else over_at
                 if now - over_at >= linger:
                     return
+            self.withdraw_due()
             if self.auto_remove and self.removal_offer() is not None:
                 with contextlib.suppress(LocalProtocolError):
                     self.vote_remove(self.removal_offer())  # type: ignore[arg-type]

@@ -455,6 +455,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
                 self._after_append()
             elif kind == "vote":
                 self._restore_vote(line)
+            elif kind == "unvote":
+                self._restore_unvote(line)
             elif kind == "private":
                 shares = conform(line["payload"], PrivateShares, "the local record",
                                  "private shares")

@@ -53,10 +53,11 @@ class Persist:
     file only this user can read), ``entry`` (a record entry, in order), ``private`` (the
     decryption shares received privately, with the record length when they arrived),
     ``evidence`` (equivocation evidence), ``vote`` (a removal vote this peer signed or
-    received, ruling D-5).
+    received, ruling D-5), ``unvote`` (a withdrawal this peer signed, or a rescuer's that
+    voids a round).
     """
 
-    kind: Literal["secret", "entry", "private", "evidence", "vote"]
+    kind: Literal["secret", "entry", "private", "evidence", "vote", "unvote"]
     line: dict[str, Any]
 
 
@@ -188,6 +189,21 @@ class CoreParts:
     def _resend_votes(self, key: bytes) -> None:  # pragma: no cover
         raise NotImplementedError
 
+    def _on_unvote(self, body: Any, link: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def bound(self) -> tuple[Seat, int] | None:  # pragma: no cover - Rescue's
+        raise NotImplementedError
+
+    def _hold_bound(self, entry: Entry, link: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _append_remote(self, entry: Entry, link: str) -> None:  # pragma: no cover - Inbound's
+        raise NotImplementedError
+
+    def _drain_future(self) -> None:  # pragma: no cover - Inbound's
+        raise NotImplementedError
+
     @property
     def removing(self) -> Seat | None:  # pragma: no cover - Rescue's
         raise NotImplementedError
@@ -241,9 +257,17 @@ class CoreParts:
         return None
 
     def _deferred_failed(self, exc: DeferredProofError) -> None:
-        """A deferred proof of shuffle failed: name its prover with its signed entry; halt."""
+        """A deferred proof of shuffle failed: name its prover with its signed entry; halt.
+        First every other peer is told to check that entry's proof now (``record.check``):
+        it holds the same entry, perhaps unchecked, so it names the prover too instead of
+        waiting for this halted peer (issue 23, situation 8)."""
         entry = self._shuffle_entry(exc.prover)
+        if entry is not None and self.view_seat is not None and not self._replaying:
+            self._send(None, "record.check", {"seq": entry.seq, "hash": entry.hash})
         self._cheat(exc.prover, str(exc), {} if entry is None else {"entry": entry.to_dict()})
+
+    def _verify_deferred(self, limit: int | None) -> None:  # pragma: no cover - GameCore's
+        raise NotImplementedError
 
     def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any]) -> None:
         if seat is not None:

@@ -94,11 +94,17 @@ class Departure(CoreParts):
         return self._flush()
 
     def _hand(self, seat: Seat) -> tuple[SlotId, ...]:
-        """What goes out of play with ``seat`` as the engine knows it (the same at every
-        peer): its hand, and what else only it knows (``Game.leaving_slots``). Its share of
-        these is never published, so the batches it forwarded in openings never complete
-        a hidden card's shares."""
-        return tuple(self.game.leaving_slots(self._state, seat))
+        """What a leave or a removal of ``seat`` publishes no share of (the same at every
+        peer): what goes out of play with it as the engine knows it (its hand, and what else
+        only it knows: ``Game.leaving_slots``), then every hidden card of the deck the engine
+        no longer has in play (8s Rule!: the cards of a round abandoned by an earlier leave,
+        ruling D-1: never opened). The seat's share of these is never published, so the
+        batches it forwarded in openings never complete a hidden card's shares; the deck
+        drops them all (out of play for good)."""
+        hand = tuple(self.game.leaving_slots(self._state, seat))
+        in_play = self.game.knowledge(self._state)
+        gone = tuple(s for s in self.deck.hidden_slots() if s not in in_play and s not in hand)
+        return hand + gone
 
     def _make_leave(self) -> dict[str, Any]:
         """This seat's leave payload (applied here as every peer applies it)."""

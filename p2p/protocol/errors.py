@@ -62,6 +62,10 @@ class Reason(StrEnum):
     """Handling the message raised an error this program did not expect (a bug reached by a
     peer's bytes): the last-resort guard of an adapter's loop reports it in one line naming
     the sender and goes on serving the others (:func:`unexpected`, issue 23)."""
+    BOUND = "bound-by-vote"
+    """An entry at a record position where this peer signed a removal vote that is not void:
+    it takes only the removal there until the round is void (``docs/protocol.md`` 11.10;
+    nobody is named)."""
 
 
 class PeerError(Exception):

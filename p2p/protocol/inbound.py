@@ -56,10 +56,25 @@ class Inbound(CoreParts):
                             found.to_line_dict())
         elif env.type == "record.vote":
             self._on_vote(body, link)
+        elif env.type == "record.unvote":
+            self._on_unvote(body, link)
+        elif env.type == "record.check":
+            self._on_check(body["seq"], body["hash"])
         elif env.type == "chat":
             self._notice("chat", body["text"][:200], sender_seat)
         else:
             raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
+
+    def _on_check(self, seq: int, digest: str) -> None:
+        """Another peer found a bad proof of shuffle in entry ``seq``: check every proof still
+        unchecked now (they are this peer's own checks: a false claim costs the work moved
+        earlier, and names nobody)."""
+        if self._halted is not None or seq >= len(self.record):
+            return
+        if self.record.entries[seq].hash == digest and self.deck.deferred_proofs:
+            self._verify_deferred(None)
+            if not self._halted and not self.deck.checks_due:
+                self._advance()
 
     def _cheater_keys(self) -> set[bytes]:
         return {self.players[s].public_key for s in self.cheaters}
@@ -119,6 +134,10 @@ class Inbound(CoreParts):
             self._hold_future(sender, entry, link)
             return
         self._append_remote(entry, link)
+        self._drain_future()
+
+    def _drain_future(self) -> None:
+        """Take the early entries held that now fit the record."""
         while not self._halted and self._future:
             settled = [s for s in self._future if s < len(self.record)]
             for number in settled:  # held, but another entry took its number: compare them
@@ -156,6 +175,14 @@ class Inbound(CoreParts):
         self._cheat(self._seat_of[found.first.author], self._equivocated(found), line)
 
     def _append_remote(self, entry: Entry, link: str) -> None:
+        if (entry.seq == len(self.record) and self.deck.deferred_proofs
+                and entry.payload.get("t") in ("leave", "rescue")):
+            # A leave or a removal may abandon the running epoch and drop its unchecked
+            # proofs: every proof is checked first, so a bad one names its prover here as at
+            # the peers that checked it while idle (issue 23, situation 8).
+            self._verify_deferred(None)
+            if self._halted:
+                return
         try:
             self.record.append(entry, self._validator(link), link=link)
         except EquivocationError:
@@ -168,6 +195,9 @@ class Inbound(CoreParts):
                 return
             author = self._seat_of.get(entry.author)
             signed = author is not None and entry.verifies()
+            if (signed and exc.reason in (Reason.BOUND, Reason.NOT_SEATED)
+                    and entry.seq == len(self.record) and self.bound() is not None):
+                self._hold_bound(entry, link)  # taken once the round is void
             if signed and exc.reason in (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE,
                                          Reason.MALFORMED):
                 self._cheat(author, str(exc), {"entry": entry.to_dict()})

@@ -107,6 +107,12 @@ class Outbound(CoreParts):
             if expected is None or expected[0] != self.seat:
                 return
             kind = expected[1]
+            if (self._leaving or kind is EntryKind.RESCUE) and self.deck.deferred_proofs:
+                # A leave or a removal may abandon the running epoch, whose unchecked proofs
+                # would then be dropped: every proof is checked first (issue 23, 8).
+                self._verify_deferred(None)
+                if self._halted:
+                    return
             payload = self._make_payload(kind)
             if payload is None:
                 return

@@ -1,42 +1,48 @@
-"""Removing a seat that vanished: the signed vote and the rescue entries (ruling D-5; design
-"Leaving for good"; ``docs/protocol.md`` 11.10). Part of
-:class:`~lancards.p2p.protocol.core.GameCore`.
+"""Removing a seat that vanished: the signed votes, their withdrawal, and the rescue entries
+(ruling D-5; design "Leaving for good"; ``docs/protocol.md`` 11.10, whose state machine this
+is). Part of :class:`~lancards.p2p.protocol.core.GameCore`.
 
-**The vote.** When the table has waited for a seat ``V`` beyond its patience (the node decides:
-:meth:`lancards.p2p.net.node.PeerNode.removal_refusal`), each remaining peer may sign "remove ``V``"
+**The vote.** When a peer has waited for a seat ``V`` beyond the table's patience (the node
+decides: :meth:`lancards.p2p.net.node.PeerNode.removal_refusal`), it may sign "remove ``V``"
 (:meth:`Rescue.vote_remove`): a :class:`~lancards.p2p.protocol.schemas.RemovalVote` bound to the
-table, ``V``, and the record position it is about (``at`` = the record's length, ``head`` = the hash
-of its last entry), signed with the peer's Ed25519 key over :func:`vote_bytes`, and sent to every
-seat as ``record.vote`` (and journaled). A vote for another position is useless: it can only be used
-in an entry numbered ``at`` whose ``prev`` is ``head``, so it cannot be replayed elsewhere.
+table, ``V``, the record position it is about (``at`` = the record's length, ``head`` = the hash of
+its last entry) and a *round* there, signed with the peer's Ed25519 key over :func:`vote_bytes`,
+sent to every seat as ``record.vote``, journaled, and relayed once by every peer that keeps it (so
+it reaches every remaining seat however the links are). It can only be used in an entry numbered
+``at`` whose ``prev`` is ``head``.
 
-**One writer at a time.** A peer that signed "remove ``V`` at (``at``, ``head``)" appends nothing
-else at that position, and refuses ``V``'s own entry there (``not-seated``: "being voted out";
-nobody is named); another entry there by a seat whose vote about it a peer holds names that seat
-(it broke its vote). So once every remaining seat signed, no honest remaining peer can accept any
-entry at ``at`` but the first rescue entry, which only the lowest remaining seat may append: the
-record does not fork even if ``V`` comes back in the middle of the vote. (If ``V``'s entry reaches
-a peer that has not signed yet, that peer takes it and never signs: the vote cannot complete; the
-peers that signed then wait, see ``docs/protocol.md`` 11.10 "Not built yet".)
+**The rescuer decides.** Only the lowest present seat other than ``V`` (its *rescuer* ``R``)
+may begin the removal, with every remaining seat's vote of one round. A signed
+:class:`~lancards.p2p.protocol.schemas.RemovalWithdrawal` (``record.unvote``, "no") of any seat asks
+``R`` to give the round up; ``R``'s own withdrawal *voids* the round: ``R`` never begins the
+removal with its votes (a first rescue entry by ``R`` of a round it voided is the evidence that
+names ``R``), so no vote of it binds anyone any more. ``R`` voids a round as soon as it holds
+anyone's withdrawal of it (unless it began the removal with it). Votes then start again in the
+next round (at most :data:`MAX_ROUNDS` per position).
 
-**The rescue.** With every vote in hand, the lowest remaining seat appends a ``rescue`` entry at
-``at`` in place of whatever was due, carrying the votes and its escrow part applied to every
-hidden card outside ``V``'s hand with Chaum-Pedersen proofs
+**Bound, not blamed.** A peer holding its own vote of a round not void appends nothing at that
+position but the first rescue entry, and refuses every other entry there (``bound-by-vote``;
+``V``'s as ``not-seated``, "being voted out"), naming nobody: the entry is kept and taken once
+the round is void. So once every remaining seat signed, no honest peer takes anything at ``at``
+but the rescue, and a vanished seat coming back mid-vote cannot fork the record. A vote is never
+evidence against its signer (a voter may be released by a withdrawal not yet seen here), so a
+vote sent to one peer only costs nothing but a wait.
+
+**The rescue.** With every vote of a round in hand, ``R`` appends a ``rescue`` entry at ``at``
+in place of whatever was due, carrying the votes and its escrow part applied to every hidden
+card outside ``V``'s hand with Chaum-Pedersen proofs
 (:meth:`~lancards.p2p.crypto.departures.Departures.make_rescue`); then each other remaining seat,
-in seat order, appends its own ``rescue`` entry (nothing else is due meanwhile). When the last is
-in, the parts add up to ``V``'s decryption shares, its layer is stripped, and everything goes on
-exactly as after a leave (:mod:`lancards.p2p.protocol.departure`): the engine's ``Leave(V)``, the
-joint key of the remaining seats, an abandoned shuffle begun again, the escrow dealt again among the
-remaining seats (while 3 or more remain). ``V``'s hand is never opened; its later entries are
-refused as ``not-seated``.
+in seat order, appends its own ``rescue`` entry. When the last is in, ``V``'s layer is stripped
+and everything goes on as after a leave (:mod:`lancards.p2p.protocol.departure`).
 
 Checked by every peer and the auditor (a bad one names the entry's author as a cheater, the
-entry is not recorded, the table halts): the first rescue entry is by the lowest remaining seat,
-about a present seat other than its author whose key share is escrowed among all the others, at
-a table where 3 or more remain, with exactly one vote of every remaining seat, each bound to
-this table, this seat, the entry's number and its ``prev``, each signature valid; a later rescue
-entry is by the next rescuer, about the same seat, with no votes; every share proof verifies
-against the rescuer's escrow commitment (:data:`~lancards.p2p.crypto.escrow.ESCROW`).
+entry is not recorded, the table halts): the first rescue entry is by ``R``, about a present
+seat other than its author whose key share is escrowed among all the others, at a table where 3
+or more remain, with exactly one vote of every remaining seat, all of one round, each bound to
+this table, this seat, the entry's number and its ``prev``, each signature valid, of a round
+``R`` did not void (as far as the checking peer knows: one that learns of the void later names
+``R`` then); a later rescue entry is by the next rescuer, about the same seat, with no votes;
+every share proof verifies against the rescuer's escrow commitment.
 """
 
 from __future__ import annotations
@@ -54,12 +60,23 @@ from lancards.p2p.protocol.errors import (
     RemoteProtocolError,
 )
 from lancards.p2p.protocol.identity import Identity, verify_signature
+from lancards.p2p.protocol.record import Entry
 from lancards.p2p.protocol.schedule import EntryKind
-from lancards.p2p.protocol.schemas import RecordVote, RemovalVote, RescuePayload, conform
+from lancards.p2p.protocol.schemas import (
+    RecordUnvote,
+    RecordVote,
+    RemovalVote,
+    RemovalWithdrawal,
+    RescuePayload,
+    conform,
+)
 from lancards.p2p.protocol.wire import canonical
 
 VOTE_TAG = b"lancards/v1/remove\x00"
 """The domain tag of a removal vote's signed bytes (no other signed object starts with it)."""
+
+UNVOTE_TAG = b"lancards/v1/unvote\x00"
+"""The domain tag of a removal withdrawal's signed bytes."""
 
 VOTES_PER_SIGNER = 4
 """The most removal votes kept per signer (about this position or later ones this peer has not
@@ -69,24 +86,48 @@ MIN_REMAINING = 2
 """A removal needs at least this many remaining seats (so 3 present: with two, the one other
 seat would hold the whole escrowed key share, which is never dealt)."""
 
-VoteKey = tuple[Seat, int, str]
-"""``(vanished seat, record position, head hash)``: what a vote is about."""
+MAX_ROUNDS = 64
+"""Removal rounds at one record position (schema ``Round``): a node votes again at most once
+per patience after a void, so this is hours of waiting at one position."""
+
+HELD_PER_AUTHOR = 1
+"""Entries kept per author while this peer is bound at their position (taken once free)."""
+
+VoteKey = tuple[Seat, int, str, int]
+"""``(vanished seat, record position, head hash, round)``: what a vote is about."""
 
 
-def vote_bytes(table: str, seat: Seat, at: int, head: str, by: bytes) -> bytes:
+def vote_bytes(table: str, seat: Seat, at: int, head: str, by: bytes, round: int = 0) -> bytes:
     """The bytes a removal vote's signature covers: :data:`VOTE_TAG` and the canonical JSON of
-    ``{"at", "by", "head", "seat", "tbl"}`` (``by``: the signer's key, hex)."""
+    ``{"at", "by", "head", "round", "seat", "tbl"}`` (``by``: the signer's key, hex)."""
     return VOTE_TAG + canonical({"tbl": table, "seat": seat, "at": at, "head": head,
-                                 "by": by.hex()})
+                                 "round": round, "by": by.hex()})
 
 
-def sign_vote(identity: Identity, table: str, seat: Seat, at: int, head: str
+def withdrawal_bytes(table: str, seat: Seat, at: int, head: str, by: bytes, round: int) -> bytes:
+    """The bytes a removal withdrawal's signature covers: :data:`UNVOTE_TAG` and the canonical
+    JSON of ``{"at", "by", "head", "round", "seat", "tbl"}``."""
+    return UNVOTE_TAG + canonical({"tbl": table, "seat": seat, "at": at, "head": head,
+                                   "round": round, "by": by.hex()})
+
+
+def sign_vote(identity: Identity, table: str, seat: Seat, at: int, head: str, round: int = 0
               ) -> dict[str, Any]:
-    """A removal vote of ``identity`` for removing ``seat`` at record position ``at`` (the
-    record's length) whose last entry hashes to ``head`` (JSON form of
+    """A removal vote of ``identity`` for removing ``seat`` in ``round`` at record position
+    ``at`` (the record's length) whose last entry hashes to ``head`` (JSON form of
     :class:`~lancards.p2p.protocol.schemas.RemovalVote`)."""
-    signature = identity.sign(vote_bytes(table, seat, at, head, identity.public_key))
-    return {"tbl": table, "seat": seat, "at": at, "head": head,
+    signature = identity.sign(vote_bytes(table, seat, at, head, identity.public_key, round))
+    return {"tbl": table, "seat": seat, "at": at, "head": head, "round": round,
+            "by": identity.public_key.hex(), "sig": signature.hex()}
+
+
+def sign_withdrawal(identity: Identity, table: str, seat: Seat, at: int, head: str, round: int
+                    ) -> dict[str, Any]:
+    """A withdrawal ("no") of ``identity`` from removing ``seat`` in ``round`` at ``(at,
+    head)`` (JSON form of :class:`~lancards.p2p.protocol.schemas.RemovalWithdrawal`)."""
+    signature = identity.sign(withdrawal_bytes(table, seat, at, head, identity.public_key,
+                                               round))
+    return {"tbl": table, "seat": seat, "at": at, "head": head, "round": round,
             "by": identity.public_key.hex(), "sig": signature.hex()}
 
 
@@ -98,15 +139,27 @@ def vote_problem(vote: RemovalVote, table: str, seat: Seat, at: int, head: str) 
                 f"({vote.head[:12]}...), not seat {seat} at entry {at} ({head[:12]}...)")
     by = bytes.fromhex(vote.by)
     if not verify_signature(by, bytes.fromhex(vote.sig),
-                            vote_bytes(vote.tbl, vote.seat, vote.at, vote.head, by)):
+                            vote_bytes(vote.tbl, vote.seat, vote.at, vote.head, by, vote.round)):
         return "a vote whose signature does not verify"
     return None
 
 
+def withdrawal_verifies(unvote: RemovalWithdrawal) -> bool:
+    """Whether ``unvote``'s signature verifies under its ``by`` key."""
+    by = bytes.fromhex(unvote.by)
+    return verify_signature(by, bytes.fromhex(unvote.sig), withdrawal_bytes(
+        unvote.tbl, unvote.seat, unvote.at, unvote.head, by, unvote.round))
+
+
 class Rescue(CoreParts):
-    """Removal votes and rescue entries (see the module docstring)."""
+    """Removal votes, withdrawals and rescue entries (see the module docstring)."""
 
     _votes: dict[VoteKey, dict[Seat, dict[str, Any]]]
+    _voids: dict[VoteKey, dict[str, Any]]
+    """The rounds voided by their rescuer (its withdrawal), kept while their position is near."""
+    _withdrew: set[VoteKey]
+    _relayed: set[str]
+    _held: dict[bytes, tuple[Entry, str]]
     _removing: tuple[Seat, int] | None
     _entry_at: tuple[int, str]
     """The number and ``prev`` of the entry being checked (set by the validator: an auditor's
@@ -124,6 +177,10 @@ class Rescue(CoreParts):
 
     def _init_rescue(self) -> None:
         self._votes = {}
+        self._voids = {}
+        self._withdrew = set()
+        self._relayed = set()
+        self._held = {}
         self._removing = None
         self._entry_at = (0, "")
 
@@ -136,10 +193,54 @@ class Rescue(CoreParts):
         not yet every one), or ``None``."""
         return None if self._removing is None else self._removing[0]
 
+    def rescuer(self, seat: Seat) -> Seat | None:
+        """The only seat that may begin removing ``seat``: the lowest present other one."""
+        others = [s for s in self.deck.present if s != seat]
+        return others[0] if others else None
+
+    def is_void(self, key: VoteKey) -> bool:
+        """Whether the rescuer of ``key``'s seat withdrew that round (its votes bind nobody)."""
+        return key in self._voids
+
+    def live_rounds(self) -> dict[Seat, tuple[int, tuple[Seat, ...]]]:
+        """Per seat voted against at the record's current position: the round not void that
+        this peer holds votes of (the newest), with its signers (ascending)."""
+        at, head = len(self.record), self.record.head
+        out: dict[Seat, tuple[int, tuple[Seat, ...]]] = {}
+        for key, got in sorted(self._votes.items()):
+            seat, v_at, v_head, rnd = key
+            if (v_at, v_head) == (at, head) and got and not self.is_void(key):
+                out[seat] = (rnd, tuple(sorted(got)))
+        return out
+
     def votes_for(self, seat: Seat) -> tuple[Seat, ...]:
-        """The seats whose votes to remove ``seat`` at the record's current position this peer
-        holds (ascending)."""
-        return tuple(sorted(self._votes.get(self._here(seat), {})))
+        """The seats whose votes to remove ``seat`` at the record's current position, in its
+        round not void, this peer holds (ascending)."""
+        live = self.live_rounds().get(seat)
+        return () if live is None else live[1]
+
+    def vote_round(self, seat: Seat) -> int:
+        """The round a vote to remove ``seat`` here is of: the first one not void."""
+        at, head = len(self.record), self.record.head
+        rnd = 0
+        while self.is_void((seat, at, head, rnd)):
+            rnd += 1
+        return rnd
+
+    def withdrew(self, seat: Seat) -> bool:
+        """Whether this peer withdrew from removing ``seat`` in the current round here."""
+        key = (seat, len(self.record), self.record.head, self.vote_round(seat))
+        return key in self._withdrew
+
+    def bound(self) -> tuple[Seat, int] | None:
+        """``(seat, round)`` when this peer holds its own vote here of a round not void: it
+        takes and appends nothing at this position but the removal (else ``None``)."""
+        if self.view_seat is None:
+            return None
+        for seat, (rnd, signers) in self.live_rounds().items():
+            if self.seat in signers:
+                return seat, rnd
+        return None
 
     def removal_due(self) -> tuple[Seat, EntryKind] | None:
         """The next rescuer while a removal is under way (from the record alone), else
@@ -175,34 +276,98 @@ class Rescue(CoreParts):
         return None
 
     # -----------------------------------------------------------------------------------------
-    # Voting.
+    # Voting and withdrawing.
 
     def vote_remove(self, seat: Seat) -> list[Any]:
-        """This seat signs "remove ``seat``" at the record's current position (ruling D-5):
-        journaled, kept, and sent to every seat. From now on this peer appends nothing else at
-        this position and refuses ``seat``'s entry here. Call it only when the table has
-        waited for ``seat`` beyond its patience (:meth:`PeerNode.vote_remove` checks it).
+        """This seat signs "remove ``seat``" at the record's current position, in its first
+        round not void (ruling D-5): journaled, kept, and sent to every seat. From now on this
+        peer appends and takes nothing else at this position until the round is void. Call it
+        only when the table has waited for ``seat`` beyond its patience
+        (:meth:`PeerNode.vote_remove` checks it).
 
         Returns:
             The outputs to carry out (as :meth:`GameCore.start`).
 
         Raises:
-            LocalProtocolError: an observer, this seat itself, or :meth:`removal_problem`.
+            LocalProtocolError: an observer, this seat itself, :meth:`removal_problem`, a vote
+                of this peer here not void yet, or :data:`MAX_ROUNDS` rounds void here.
         """
         if self.view_seat is None or seat == self.seat:
             raise LocalProtocolError("only another player can be voted out, by a player")
         problem = self.removal_problem(seat)
         if problem is not None:
             raise LocalProtocolError(problem)
-        vote = sign_vote(self.me, self.table_id, seat, len(self.record), self.record.head)
+        if self.bound() is not None:
+            raise LocalProtocolError("this seat's vote at this position is not void yet")
+        rnd = self.vote_round(seat)
+        if rnd >= MAX_ROUNDS:
+            raise LocalProtocolError(f"{MAX_ROUNDS} removal rounds at this position")
+        vote = sign_vote(self.me, self.table_id, seat, len(self.record), self.record.head, rnd)
         self._keep_vote(self.seat, vote)
+        self._relayed.add(vote["sig"])
         self._send(None, "record.vote", {"vote": vote})
         self._notice("info", f"this seat voted to remove {self.name(seat)}", seat)
         self._advance()
         return self._flush()
 
+    def withdraw_vote(self, seat: Seat) -> list[Any]:
+        """This seat says "no" to removing ``seat`` in the current round at this position (it
+        withdraws its vote, or refuses to vote): signed, journaled, sent to every seat. When
+        this seat is the round's rescuer the round is void at once (and this peer takes what
+        waited); otherwise the rescuer voids it on receipt.
+
+        Returns:
+            The outputs to carry out.
+
+        Raises:
+            LocalProtocolError: an observer, or this seat itself.
+        """
+        if self.view_seat is None or seat == self.seat:
+            raise LocalProtocolError("only another player's removal can be refused, by a player")
+        self._withdraw((seat, len(self.record), self.record.head, self.vote_round(seat)))
+        self._advance()
+        return self._flush()
+
+    def _withdraw(self, key: VoteKey) -> None:
+        seat, at, head, rnd = key
+        if key in self._withdrew:
+            return
+        self._withdrew.add(key)
+        unvote = sign_withdrawal(self.me, self.table_id, seat, at, head, rnd)
+        if at >= len(self.record):  # (a passed position binds nobody here: nothing to keep)
+            self._out.append(Persist("unvote", {"unvote": unvote}))
+        self._relayed.add(unvote["sig"])
+        self._send(None, "record.unvote", {"unvote": unvote})
+        if self.rescuer(seat) == self.seat:
+            self._void(key, unvote)
+
+    def _void(self, key: VoteKey, unvote: dict[str, Any]) -> None:
+        """The rescuer's withdrawal of ``key``'s round: nobody is bound by it any more."""
+        if key in self._voids:
+            return
+        self._voids[key] = unvote
+        self._votes.pop(key, None)
+        if key[0] in self.deck.present and not self._replaying:
+            self._notice("info", f"the vote to remove {self.name(key[0])} is void (a player "
+                         "said no, or it outlived its life)", key[0])
+        self._take_held()
+
+    def _take_held(self) -> None:
+        """Take the entries kept while this peer was bound (now free, or passed)."""
+        if self.bound() is not None or not self._held or self._replaying:
+            return
+        held, self._held = self._held, {}
+        length = len(self.record)
+        for entry, link in held.values():
+            if entry.seq == len(self.record) and not self._halted:
+                self._append_remote(entry, link)
+        self._drain_future()
+        if len(self.record) > length and not self._halted:
+            # entries later than the kept one may have been refused meanwhile: ask again
+            self._send(None, "record.sync", {"have": len(self.record)})
+
     def _keep_vote(self, signer: Seat, vote: dict[str, Any]) -> None:
-        key = (int(vote["seat"]), int(vote["at"]), str(vote["head"]))
+        key = (int(vote["seat"]), int(vote["at"]), str(vote["head"]), int(vote["round"]))
         got = self._votes.setdefault(key, {})
         if signer not in got:
             got[signer] = vote
@@ -211,13 +376,40 @@ class Rescue(CoreParts):
     def _restore_vote(self, line: dict[str, Any]) -> None:
         vote = conform(line["vote"], RemovalVote, "the local record", "vote")
         signer = self._seat_of[bytes.fromhex(vote.by)]
-        key = (vote.seat, vote.at, vote.head)
-        self._votes.setdefault(key, {})[signer] = msgspec.to_builtins(vote)
+        key = (vote.seat, vote.at, vote.head, vote.round)
+        if key not in self._voids:
+            self._votes.setdefault(key, {})[signer] = msgspec.to_builtins(vote)
+
+    def _restore_unvote(self, line: dict[str, Any]) -> None:
+        unvote = conform(line["unvote"], RemovalWithdrawal, "the local record", "withdrawal")
+        signer = self._seat_of[bytes.fromhex(unvote.by)]
+        key = (unvote.seat, unvote.at, unvote.head, unvote.round)
+        if signer == self.seat:
+            self._withdrew.add(key)
+        if signer == self.rescuer(unvote.seat):
+            self._voids[key] = msgspec.to_builtins(unvote)
+            self._votes.pop(key, None)
+
+    def _signer(self, by: str, link: str, what: str) -> Seat:
+        signer = self._seat_of.get(bytes.fromhex(by))
+        if signer is None or signer not in self.deck.present:
+            raise RemoteProtocolError(link, Reason.NOT_SEATED,
+                                      f"a removal {what} signed by a peer not at the table")
+        return signer
+
+    def _relay(self, type_: str, field: str, value: dict[str, Any], link: str) -> None:
+        """Pass a vote or withdrawal on once, to every seat: it reaches every remaining seat
+        whichever links are down (the bound is the keeping bound)."""
+        if value["sig"] not in self._relayed:
+            self._relayed.add(value["sig"])
+            self._send(None, type_, {field: value})
 
     def _on_vote(self, body: Any, link: str) -> None:
         """A removal vote from a peer (it may relay another's). Checked: schema, a seated
         signer still present, not a vote for itself, a seat still present, the signature, this
-        table; a vote for a position this peer passed is dropped, one too far ahead too.
+        table; a vote for a position this peer passed is dropped (its rescuer answers it with
+        a void: the voter may be waiting), one too far ahead too, one of a void round is
+        answered with the void.
 
         Raises:
             RemoteProtocolError: ``malformed``, ``not-seated``, ``illegal`` (a vote for
@@ -227,91 +419,168 @@ class Rescue(CoreParts):
         if self._halted is not None:
             return
         vote = conform(body, RecordVote, link, "record.vote").vote
-        signer = self._seat_of.get(bytes.fromhex(vote.by))
+        if vote.sig in self._relayed:
+            return  # kept and passed on already (a relayed copy): nothing to check again
         if vote.tbl != self.table_id:
             raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"a vote for table {vote.tbl}")
-        if signer is None or signer not in self.deck.present:
-            raise RemoteProtocolError(link, Reason.NOT_SEATED,
-                                      "a removal vote signed by a peer not at the table")
+        signer = self._signer(vote.by, link, "vote")
         if vote.seat == signer:
             raise RemoteProtocolError(link, Reason.ILLEGAL,
                                       f"{self.name(signer)} voted to remove itself")
         problem = vote_problem(vote, vote.tbl, vote.seat, vote.at, vote.head)
         if problem is not None:
             raise RemoteProtocolError(link, Reason.BAD_SIGNATURE, problem)
+        key = (vote.seat, vote.at, vote.head, vote.round)
         length = len(self.record)
-        if vote.at < length or vote.at >= length + 32 or vote.seat not in self.deck.present:
-            return  # about a position this peer passed, far ahead, or a seat gone
-        if vote.at == length and vote.head != self.record.head:
-            return  # about another record than this peer's: of no use here
-        for key in [k for k in self._votes if k[1] < length]:
-            del self._votes[key]  # positions passed
-        key = (vote.seat, vote.at, vote.head)
+        if vote.seat not in self.deck.present:
+            return
+        if vote.at < length or key in self._voids:
+            self._rescuer_says_no(key)
+            return
+        if vote.at >= length + 32 or (vote.at == length and vote.head != self.record.head):
+            return  # far ahead, or about another record than this peer's
+        for old in [k for k in self._votes if k[1] < length]:
+            del self._votes[old]  # positions passed
+        for old in [k for k in self._voids if k[1] < length - 64]:
+            del self._voids[old]
+        self._withdrew = {k for k in self._withdrew if k[1] >= length - 64}
         kept = sum(1 for k, got in self._votes.items() if signer in got and k != key)
         if kept >= VOTES_PER_SIGNER:
             return
-        self._keep_vote(signer, msgspec.to_builtins(vote))
+        raw = msgspec.to_builtins(vote)
+        self._keep_vote(signer, raw)
+        self._relay("record.vote", "vote", raw, link)
         self._advance()
 
+    def _rescuer_says_no(self, key: VoteKey) -> None:
+        """A withdrawal of another seat, a vote of a void round, or one about a position this
+        peer passed without that removal: as the round's rescuer, this peer voids the round
+        (or sends its void again), so that a voter still bound there is freed. Nothing is
+        done for a round this peer began the removal with (the voters take it)."""
+        seat, at, _head, _rnd = key
+        if self.view_seat is None or self.rescuer(seat) != self.seat:
+            return
+        if key in self._voids:
+            self._send(None, "record.unvote", {"unvote": self._voids[key]})
+            return
+        if at < len(self.record):
+            if at < len(self.record) - 64:
+                return
+            entry = self.record.entries[at]
+            if entry.payload.get("t") == EntryKind.RESCUE and entry.author == self.me.public_key:
+                return
+        self._withdraw(key)
+
+    def _on_unvote(self, body: Any, link: str) -> None:
+        """A removal withdrawal from a peer (it may relay another's). Checked like a vote; the
+        rescuer's voids its round (and names the rescuer, with the evidence, if the record
+        holds its first rescue entry of that very round); when this seat is the rescuer,
+        anyone's makes it void the round (unless it began the removal with it).
+
+        Raises:
+            RemoteProtocolError: ``malformed``, ``not-seated``, ``bad-signature``,
+                ``wrong-table`` (names the link that delivered it).
+        """
+        if self._halted is not None:
+            return
+        unvote = conform(body, RecordUnvote, link, "record.unvote").unvote
+        if unvote.sig in self._relayed and unvote.at >= len(self.record):
+            return  # kept and passed on already
+        if unvote.tbl != self.table_id:
+            raise RemoteProtocolError(link, Reason.WRONG_TABLE,
+                                      f"a withdrawal for table {unvote.tbl}")
+        signer = self._signer(unvote.by, link, "withdrawal")
+        if not withdrawal_verifies(unvote):
+            raise RemoteProtocolError(link, Reason.BAD_SIGNATURE,
+                                      "a withdrawal whose signature does not verify")
+        key = (unvote.seat, unvote.at, unvote.head, unvote.round)
+        length = len(self.record)
+        raw = msgspec.to_builtins(unvote)
+        if unvote.at < length and self._began(unvote.at, signer, unvote.round):
+            # The rescuer voided the round it began the removal with: both are signed.
+            self._relay("record.unvote", "unvote", raw, link)
+            entry = self.record.entries[unvote.at]
+            self._cheat(signer, f"{self.name(signer)} voided round {unvote.round} of the "
+                        f"removal of seat {unvote.seat} at entry {unvote.at}, then began it "
+                        "there (its withdrawal and its rescue entry are the evidence)",
+                        {"entry": entry.to_dict(), "unvote": raw})
+            return
+        if (unvote.seat not in self.deck.present or key in self._voids
+                or not length - 64 <= unvote.at < length + 32):
+            return
+        if unvote.at >= length:
+            self._relay("record.unvote", "unvote", raw, link)
+        if signer == self.rescuer(unvote.seat):
+            if unvote.at >= length:
+                self._out.append(Persist("unvote", {"unvote": raw}))
+                self._void(key, raw)
+        else:
+            self._rescuer_says_no(key)
+        self._advance()
+
+    def _began(self, at: int, author: Seat, rnd: int) -> bool:
+        """Whether entry ``at`` of the record is ``author``'s first rescue entry of round
+        ``rnd``."""
+        entry = self.record.entries[at]
+        votes = entry.payload.get("votes") if entry.payload.get("t") == EntryKind.RESCUE else None
+        return (bool(votes) and entry.author == self.players[author].public_key
+                and isinstance(votes, list) and isinstance(votes[0], dict)
+                and votes[0].get("round") == rnd)
+
     def _resend_votes(self, key: bytes) -> None:
-        """A link to ``key`` came up: send it the votes held about the current position (a
-        vote sent while the link was down would be lost)."""
+        """A link to ``key`` came up: send it the votes and voids held about the current
+        position again (one sent while the link was down would be lost)."""
         if self.view_seat is None:
             return
         here = (len(self.record), self.record.head)
-        for (_, at, head), got in self._votes.items():
+        for (_, at, head, _rnd), got in self._votes.items():
             if (at, head) == here:
                 for vote in got.values():
                     self._send(key, "record.vote", {"vote": vote})
-
-    def _here(self, seat: Seat) -> VoteKey:
-        return seat, len(self.record), self.record.head
-
-    def _my_vote_here(self) -> tuple[Seat, dict[Seat, dict[str, Any]]] | None:
-        """The seat this peer voted to remove at the current position, with the votes held."""
-        if self.view_seat is None:
-            return None
-        at, head = len(self.record), self.record.head
-        for (seat, v_at, v_head), got in self._votes.items():
-            if (v_at, v_head) == (at, head) and self.seat in got:
-                return seat, got
-        return None
+        for (_, at, head, _rnd), unvote in self._voids.items():
+            if (at, head) == here:
+                self._send(key, "record.unvote", {"unvote": unvote})
 
     def _writing_turn(self) -> tuple[Seat, Any] | None:
-        """Who this peer believes appends next, for its own appending: after its vote for the
-        current position only the first rescue entry (once every vote is in), else
+        """Who this peer believes appends next, for its own appending: while bound by its own
+        vote only the first rescue entry (once every vote of its round is in), else
         :meth:`expected`."""
         if self._removing is None and not self._halted:
-            mine = self._my_vote_here()
+            mine = self.bound()
             if mine is not None:
-                seat, got = mine
+                seat, _rnd = mine
                 others = [s for s in self.deck.present if s != seat]
-                if sorted(got) == others and self.removal_problem(seat) is None:
+                if list(self.votes_for(seat)) == others and self.removal_problem(seat) is None:
                     return others[0], EntryKind.RESCUE
                 return None
         return self.expected()
 
     def _refuse_voted_out(self, author: Seat, name: str, seq: int, kind: Any = None) -> None:
-        """An entry by a seat this peer voted to remove at this very position is refused
-        (nobody is named: it may have come back honestly). An entry other than a rescue by a
-        seat that signed a vote about this very position breaks its vote (an honest voter
-        appends nothing else there): its author is named.
+        """While this peer is bound by its own vote at this position it takes only the first
+        rescue entry there: any other entry is refused and kept, to be taken once the round
+        is void (nobody is named: the author may be honest, e.g. a seat that came back, or a
+        voter released by a withdrawal not yet here).
 
         Raises:
-            RecordError: ``not-seated``; ``illegal`` (a vote broken).
+            RecordError: ``not-seated`` (the seat voted against), ``bound-by-vote``.
         """
-        mine = self._my_vote_here()
-        if mine is not None and mine[0] == author and self._removing is None:
+        mine = self.bound() if self._removing is None and not self._replaying else None
+        if mine is None or kind == EntryKind.RESCUE:
+            return
+        if self._entry_at[0] != len(self.record):
+            return  # an auditor's or a replay's record
+        seat, rnd = mine
+        if author == seat:
             raise RecordError(name, Reason.NOT_SEATED,
                               f"seat {author} is being voted out at entry {seq}", seq)
-        if kind == EntryKind.RESCUE or self._removing is not None:
-            return
-        at, head = self._entry_at
-        for (seat, v_at, v_head), got in self._votes.items():
-            if (v_at, v_head) == (at, head) and author in got:
-                raise RecordError(name, Reason.ILLEGAL,
-                                  f"seat {author} signed a vote to remove seat {seat} at entry "
-                                  f"{at}, then another entry there", seq)
+        raise RecordError(name, Reason.BOUND, f"this seat voted to remove seat {seat} at entry "
+                          f"{seq} (round {rnd}): it takes only the removal there until the "
+                          "round is void", seq)
+
+    def _hold_bound(self, entry: Entry, link: str) -> None:
+        """Keep an entry refused while bound (at most :data:`HELD_PER_AUTHOR` per author)."""
+        self._held = {k: v for k, v in self._held.items() if v[0].seq == len(self.record)}
+        self._held[entry.author] = (entry, link)
 
     # -----------------------------------------------------------------------------------------
     # Rescue entries.
@@ -321,9 +590,10 @@ class Rescue(CoreParts):
         if self._removing is not None:
             seat, votes = self._removing[0], []
         else:
-            mine = self._my_vote_here()
+            mine = self.bound()
             assert mine is not None
-            seat, got = mine
+            seat, rnd = mine
+            got = self._votes[(seat, len(self.record), self.record.head, rnd)]
             votes = [got[s] for s in sorted(got)]
             self._removing = (seat, len(self.record))
         message = self.deck.make_rescue(seat, self._hand(seat))
@@ -335,7 +605,8 @@ class Rescue(CoreParts):
 
         Raises:
             EngineError: a removal that may not begin here, by the wrong seat, about another
-                seat than the one under way, or a missing, extra or bad vote.
+                seat than the one under way, a missing, extra or bad vote, votes of several
+                rounds, or of a round its author voided (as far as this peer knows).
             DeckError: a bad share or proof, shares of the wrong cards (names ``author``).
         """
         seat = payload.seat
@@ -358,6 +629,14 @@ class Rescue(CoreParts):
             if signers != others:
                 raise EngineError(f"seat {author} began removing seat {seat} with votes of "
                                   f"seats {signers}, not of every remaining seat {others}")
+            rounds = sorted({vote.round for vote in payload.votes})
+            if len(rounds) != 1:
+                raise EngineError(f"seat {author} began removing seat {seat} with votes of "
+                                  f"rounds {rounds}, not of one round")
+            if (seat, at, head, rounds[0]) in self._voids:
+                raise EngineError(f"seat {author} began removing seat {seat} with the votes of "
+                                  f"round {rounds[0]}, which it had voided (its withdrawal is "
+                                  "the evidence)")
             self.deck.accept_rescue(author, seat, msgspec.to_builtins(payload.msg),
                                     self._hand(seat))
             self._removing = (seat, at)  # only now: a refused entry changes nothing
@@ -371,6 +650,7 @@ class Rescue(CoreParts):
         self._after_rescue(seat)
 
     def _after_rescue(self, seat: Seat) -> None:
+        self._held = {}
         if seat in self.deck.present:
             return
         self._removing = None
@@ -382,4 +662,6 @@ class Rescue(CoreParts):
         raise NotImplementedError
 
 
-__all__ = ["MIN_REMAINING", "VOTE_TAG", "Rescue", "sign_vote", "vote_bytes", "vote_problem"]
+__all__ = ["MAX_ROUNDS", "MIN_REMAINING", "UNVOTE_TAG", "VOTE_TAG", "Rescue", "sign_vote",
+           "sign_withdrawal", "vote_bytes", "vote_problem", "withdrawal_bytes",
+           "withdrawal_verifies"]

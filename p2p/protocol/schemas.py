@@ -182,20 +182,51 @@ class RecordAck(_Strict):
     hash: Hex32
 
 
+class RecordCheck(_Strict):
+    """"A proof of shuffle in entry ``seq`` (hash ``hash``) failed here: check yours now"
+    (sent by a peer that halts on a deferred proof, so every peer names the prover; issue 23,
+    situation 8)."""
+
+    seq: Seq
+    hash: Hex32
+
+
 class SealedMsg(_Strict):
     payload: Object
 
 
+Round = Annotated[int, Meta(ge=0, lt=64)]
+"""A removal round at one record position (:data:`lancards.p2p.protocol.rescue.MAX_ROUNDS`)."""
+
+
 class RemovalVote(_Strict):
     """A signed vote "remove seat ``seat``" (ruling D-5; :mod:`lancards.p2p.protocol.rescue`): bound
-    to the table, the seat, and the record position it is about (``at``: the record's length,
-    ``head``: the hash of its last entry); ``by`` is the signer's Ed25519 key, ``sig`` its signature
-    of :func:`lancards.p2p.protocol.rescue.vote_bytes`."""
+    to the table, the seat, the record position it is about (``at``: the record's length, ``head``:
+    the hash of its last entry) and the round there (a round the lowest other seat withdrew is void;
+    the next vote there is of the next round); ``by`` is the signer's Ed25519 key, ``sig`` its
+    signature of :func:`lancards.p2p.protocol.rescue.vote_bytes`."""
 
     tbl: TableId
     seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
     at: Seq
     head: Hex32
+    round: Round
+    by: Hex32
+    sig: Annotated[str, Meta(pattern=r"\A[0-9a-f]{128}\Z")]
+
+
+class RemovalWithdrawal(_Strict):
+    """A signed "no" to removing seat ``seat`` in round ``round`` at ``(at, head)`` (issue 23;
+    :mod:`lancards.p2p.protocol.rescue`): the signer will not vote there, or withdraws its vote.
+    Signed by the round's rescuer (the lowest present seat other than ``seat``, the only one that
+    may begin the removal) it voids the round: every vote of it binds nobody any more. ``sig``
+    covers :func:`lancards.p2p.protocol.rescue.withdrawal_bytes`."""
+
+    tbl: TableId
+    seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
+    at: Seq
+    head: Hex32
+    round: Round
     by: Hex32
     sig: Annotated[str, Meta(pattern=r"\A[0-9a-f]{128}\Z")]
 
@@ -204,6 +235,12 @@ class RecordVote(_Strict):
     """A removal vote travelling beside the record (:class:`RemovalVote`)."""
 
     vote: RemovalVote
+
+
+class RecordUnvote(_Strict):
+    """A removal withdrawal travelling beside the record (:class:`RemovalWithdrawal`)."""
+
+    unvote: RemovalWithdrawal
 
 
 class Chat(_Strict):
@@ -228,6 +265,8 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     "record.sync": RecordSync,
     "record.ack": RecordAck,
     "record.vote": RecordVote,
+    "record.check": RecordCheck,
+    "record.unvote": RecordUnvote,
     "sealed": SealedMsg,
     # People.
     "chat": Chat,

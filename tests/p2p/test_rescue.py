@@ -228,13 +228,15 @@ def test_votes_a_peer_refuses() -> None:
     # the same entry at a peer that did not vote names it (a move that is not its turn)
     out = voters[2].receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
     assert [n.kind for n in out if isinstance(n, Notice)][:1] == ["cheat"]
-    # a voter that then signs another entry at the position it voted about breaks its vote
+    # a voter's other entry at the position is refused by a peer bound by its own vote, but
+    # names nobody: the voter may have been released by a withdrawal not seen here (issue 23)
     broken = sign_entry(voters[1].me, me.table_id, at, head, {"t": "shuffle", "msg": {}}, "00")
     out = me.receive(voters[1].me.public_key, _entry_envelope(voters[1].me, broken.to_dict()))
-    cheats = [n for n in out if isinstance(n, Notice) and n.kind == "cheat"]
-    assert len(cheats) == 1 and cheats[0].seat == 1
-    assert cheats[0].text.endswith(f"illegal: seat 1 signed a vote to remove seat 2 at entry "
-                                   f"{at}, then another entry there")
+    assert [(n.kind, n.seat, n.text) for n in out if isinstance(n, Notice)] == [
+        ("rejected", None, f"rejected message from {me.name(1)} (seat 1) (entry {at}): "
+                           f"bound-by-vote: this seat voted to remove seat 2 at entry {at} "
+                           "(round 0): it takes only the removal there until the round is void")]
+    assert me.halted is None and not me.cheaters
 
 
 def _resign(author: GameCore, payload: dict[str, Any]) -> bytes:
@@ -254,8 +256,8 @@ def test_a_bad_rescue_entry_names_its_author() -> None:
         voter.vote_remove(2)
     for voter in voters:
         for other in voters:
-            voter._votes[(2, len(voter.record), voter.record.head)].update(
-                other._votes[(2, len(other.record), other.record.head)])
+            voter._votes[(2, len(voter.record), voter.record.head, 0)].update(
+                other._votes[(2, len(other.record), other.record.head, 0)])
     judge = cores[3]
     at = len(judge.record)
     honest = json.loads(json.dumps(cores[0]._make_rescue()))  # seat 0's, as it would send it
@@ -341,8 +343,8 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
     other.connected.discard(gone.me.public_key)
     other._down_since[gone.me.public_key] = other._clock() - 11
     assert other.removal_refusal(2) == f"the table is not waiting for {gone.me.nick}"
-    voters[2]._votes[(2, len(me.record), me.record.head)] = {
-        0: me._votes[(2, len(me.record), me.record.head)][0]}
+    voters[2]._votes[(2, len(me.record), me.record.head, 0)] = {
+        0: me._votes[(2, len(me.record), me.record.head, 0)][0]}
     assert other.removal_refusal(2) is None
     # without rescue, beyond the patience, the screen says the table can only wait
     plain, _ = make_cores(3, "level8", seed="plain")
