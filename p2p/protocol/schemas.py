@@ -196,7 +196,7 @@ class SealedMsg(_Strict):
 
 
 Round = Annotated[int, Meta(ge=0, lt=64)]
-"""A removal round at one record position (:data:`lancards.p2p.protocol.rescue.MAX_ROUNDS`)."""
+"""A removal round at one record position (:data:`lancards.p2p.protocol.votes.MAX_ROUNDS`)."""
 
 
 class RemovalVote(_Strict):
@@ -204,7 +204,7 @@ class RemovalVote(_Strict):
     to the table, the seat, the record position it is about (``at``: the record's length, ``head``:
     the hash of its last entry) and the round there (a round the lowest other seat withdrew is void;
     the next vote there is of the next round); ``by`` is the signer's Ed25519 key, ``sig`` its
-    signature of :func:`lancards.p2p.protocol.rescue.vote_bytes`."""
+    signature of :func:`lancards.p2p.protocol.votes.vote_bytes`."""
 
     tbl: TableId
     seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]
@@ -220,7 +220,7 @@ class RemovalWithdrawal(_Strict):
     :mod:`lancards.p2p.protocol.rescue`): the signer will not vote there, or withdraws its vote.
     Signed by the round's rescuer (the lowest present seat other than ``seat``, the only one that
     may begin the removal) it voids the round: every vote of it binds nobody any more. ``sig``
-    covers :func:`lancards.p2p.protocol.rescue.withdrawal_bytes`."""
+    covers :func:`lancards.p2p.protocol.votes.withdrawal_bytes`."""
 
     tbl: TableId
     seat: Annotated[int, Meta(ge=0, lt=MAX_SEATS)]

@@ -18,7 +18,7 @@ from lancards.p2p.protocol.core import GameCore, Notice, Send
 from lancards.p2p.protocol.errors import LocalProtocolError
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.record import sign_entry
-from lancards.p2p.protocol.rescue import sign_vote
+from lancards.p2p.protocol.votes import sign_vote
 from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import Network, make_cores
 from tests.p2p.test_leave import _slots_touched
