@@ -5,8 +5,8 @@ A link carries frames between two peers that proved their Ed25519 keys in the he
 someone else (a relay at a false address, ruling out nothing on a home network): a relay that
 forwards the hello unchanged comes up "authenticated as" the genuine peer and could then add or
 change frames. So each hello also carries a fresh X25519 key (an ephemeral, RFC 7748), signed
-with the rest of the transcript, and every later frame is sealed with keys only the two ends
-can compute. This is the transport phase of the Noise Protocol Framework (revision 34), with
+with the rest of the transcript, and every later frame carries a tag under keys only the two
+ends can compute. This is the transport phase of the Noise Protocol Framework (revision 34), with
 the handshake's authentication done by the hello's signatures instead of static DH keys:
 
 - **Handshake hash** ``h`` = ``SHA-256("lancards/v1/link\\0" || canonical(transcript))``, the
@@ -18,11 +18,15 @@ the handshake's authentication done by the hello's signatures instead of static 
   (RFC 5869); bytes 0-31 key the frames from the dialer to the listener, 32-63 the other way.
   An all-zero shared secret (a low-order ephemeral, RFC 7748 section 6.1) fails the hello.
 - **Frames** (Noise section 5.1, ``CipherState``): each direction counts its frames from 0;
-  frame ``n`` is ``ChaCha20-Poly1305(key, nonce = 4 zero bytes || n as 8 bytes little-endian,
-  plaintext, ad = empty)`` (RFC 8439; the nonce layout of Noise section 12.3), the 16-byte tag
-  appended. The receiver expects exactly the next ``n``: a frame injected, altered, replayed,
-  dropped or reordered on the way fails its tag, and the link is closed (TCP delivers in
-  order, so an honest link never reorders). Nothing of a refused frame reaches the core.
+  frame ``n`` is the message followed by its 16-byte tag, ``ChaCha20-Poly1305(key, nonce = 4
+  zero bytes || n as 8 bytes little-endian, plaintext = empty, ad = the message)`` (RFC 8439
+  section 2.8, so the tag is the Poly1305 MAC of the message under a one-time key; the nonce
+  layout of Noise section 12.3). Frames are authenticated, not encrypted: what must stay
+  secret is sealed to its recipient inside them (``docs/protocol.md`` section 8), and moves
+  are public at the table anyway. The receiver expects exactly the next ``n``: a frame
+  injected, altered, replayed, dropped or reordered on the way fails its tag, and the link is
+  closed (TCP delivers in order, so an honest link never reorders). Nothing of a refused frame
+  reaches the core.
 
 :class:`LinkChannel` is sans-I/O: the transport seals what it sends and opens what it reads.
 """
@@ -82,28 +86,29 @@ class CipherState:
         self._aead = ChaCha20Poly1305(key)
         self.n = 0
 
-    def encrypt(self, plaintext: bytes) -> bytes:
-        """Seal the next frame (``len(plaintext) + 16`` bytes).
+    def seal(self, message: bytes) -> bytes:
+        """The next frame: ``message`` and its 16-byte tag.
 
         Raises:
             LocalProtocolError: :data:`MAX_FRAMES` frames were sealed (never in practice).
         """
         if self.n >= MAX_FRAMES:
             raise LocalProtocolError("the link's frame counter is exhausted")
-        frame = self._aead.encrypt(_nonce(self.n), plaintext, None)
+        tag = self._aead.encrypt(_nonce(self.n), b"", message)
         self.n += 1
-        return frame
+        return message + tag
 
-    def decrypt(self, frame: bytes) -> bytes | None:
-        """Open the next frame, or ``None`` when its tag fails (the counter stays)."""
+    def open(self, frame: bytes) -> bytes | None:
+        """The message of the next frame, or ``None`` when its tag fails (the counter stays)."""
         if self.n >= MAX_FRAMES or len(frame) < TAG_BYTES:
             return None
+        message, tag = frame[:-TAG_BYTES], frame[-TAG_BYTES:]
         try:
-            plaintext = self._aead.decrypt(_nonce(self.n), frame, None)
+            self._aead.decrypt(_nonce(self.n), tag, message)
         except InvalidTag:
             return None
         self.n += 1
-        return plaintext
+        return message
 
 
 class LinkChannel:
@@ -133,23 +138,23 @@ class LinkChannel:
         """Frames opened so far."""
         return self._receive.n
 
-    def seal(self, plaintext: bytes) -> bytes:
-        """The frame to send for ``plaintext`` (16 bytes longer)."""
-        return self._send.encrypt(plaintext)
+    def seal(self, message: bytes) -> bytes:
+        """The frame to send for ``message`` (16 bytes longer: the tag)."""
+        return self._send.seal(message)
 
     def open(self, frame: bytes) -> bytes:
-        """The plaintext of the next frame read from the link.
+        """The message of the next frame read from the link, its tag checked and removed.
 
         Raises:
             FrameError: ``bad-frame``, naming the link's peer and the frame's number: the tag
                 fails (injected, altered, replayed, dropped before it or reordered).
         """
-        plaintext = self._receive.decrypt(frame)
-        if plaintext is None:
+        message = self._receive.open(frame)
+        if message is None:
             raise FrameError(self.name, Reason.BAD_FRAME,
                              f"frame {self._receive.n} of the link fails its authentication "
                              "(injected, altered, replayed or reordered on the way)")
-        return plaintext
+        return message
 
 
 __all__ = ["LINK_INFO", "LINK_TAG", "MAX_FRAMES", "TAG_BYTES", "CipherState", "FrameError",
