@@ -23,10 +23,11 @@ one that answered moves to the front, and so does what the peer itself tells: th
 came from and the port its hello says it listens on (``docs/protocol.md``, "Transport").
 
 Hello handshake: :class:`lancards.p2p.handshake.HelloHandshake` (sans-I/O); the mesh only
-moves its bytes, bounded by ``handshake_timeout``. Every later frame is sealed and opened with
-the keys of that handshake (:class:`lancards.p2p.channel.LinkChannel`: ChaCha20-Poly1305, a
-counter per direction); a frame that fails closes the link (code 1008) and is reported as
-:class:`Rejected` (reason ``bad-frame``), and nothing of it reaches :attr:`Mesh.events` as data.
+moves its bytes, bounded by ``handshake_timeout``. Every later frame carries a tag under the
+keys of that handshake (:class:`lancards.p2p.channel.LinkChannel`: ChaCha20-Poly1305 over the
+message, a counter per direction); a frame whose tag fails closes the link (code 1008) and is
+reported as :class:`Rejected` (reason ``bad-frame``), and nothing of it reaches
+:attr:`Mesh.events` as data.
 
 The adapter hands everything to the sans-I/O core as :data:`TransportEvent` values on
 :attr:`Mesh.events` (a bounded ``asyncio.Queue``): :class:`Connected`, :class:`Disconnected`,
