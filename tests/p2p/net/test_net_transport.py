@@ -427,3 +427,37 @@ def test_a_relay_carries_the_link_but_cannot_inject_or_alter_a_frame() -> None:
             await relay.close()
 
     run(main)
+
+
+def test_the_higher_key_dials_when_the_lower_holds_a_dead_address_and_tells_its_own() -> None:
+    """Issue 23, situation 11: an address is a hint. The lower key (the one that dials by the
+    rule) holds a dead port for the higher; the higher dials after ``fallback_after`` and its
+    hello tells the port it listens on, which then comes first among the lower's candidates."""
+    low, high = sorted(people(2), key=lambda p: p.public_key)
+    fallback = FAST.fallback_after
+    assert fallback is not None
+
+    async def main() -> None:
+        dialer, listener = Mesh(low, FAST), Mesh(high, FAST)
+        try:
+            await dialer.start()
+            await listener.start()
+            dead = Mesh(people(3)[2], FAST)
+            dead_port = await dead.start()
+            await dead.close()  # nothing listens there now
+            dialer.add_peer(high.public_key, "127.0.0.1", dead_port)
+            listener.add_peer(low.public_key, "127.0.0.1", dialer.port)
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            await until(dialer, lambda e: isinstance(e, Connected), timeout=fallback + 3)
+            assert loop.time() - began >= fallback * 0.9  # the higher key waited first
+            assert dialer.addresses(high.public_key) == [("127.0.0.1", listener.port),
+                                                         ("127.0.0.1", dead_port)]
+            dialer.send(high.public_key, b"through the link the higher key dialled")
+            events = await until(listener, lambda e: isinstance(e, Received))
+            assert [e.data for e in events if isinstance(e, Received)] == [
+                b"through the link the higher key dialled"]
+        finally:
+            await close_all([dialer, listener])
+
+    run(main)
