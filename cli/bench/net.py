@@ -223,13 +223,15 @@ def deal_only(n: int, game: str, repeats: int) -> dict[str, Any]:
 
 
 def counted_node(config: str, out: str, mode: str = "pipeline") -> int:
-    """``lancards node CONFIG``, counting the bytes handed to ``Mesh.send`` (written to
-    ``out`` as ``{"sent": n}`` at exit); ``mode`` ``checked``: the core checks every proof of
+    """``lancards node CONFIG``, counting the bytes of the frames for what is handed to
+    ``Mesh.send`` (each message and its 16-byte link tag; written to ``out`` as ``{"sent": n}``
+    at exit); ``mode`` ``checked``: the core checks every proof of
     shuffle on arrival (``GameCore(pipeline=False)``). Benchmark use only."""
     import atexit
 
     from lancards.cli.main import main
     from lancards.p2p.net.transport import Mesh
+    from lancards.p2p.protocol.channel import TAG_BYTES
     from lancards.p2p.protocol.core import GameCore
 
     if mode == "checked":
@@ -245,7 +247,7 @@ def counted_node(config: str, out: str, mode: str = "pipeline") -> int:
 
     def send(self: Mesh, peer: bytes, data: bytes) -> None:
         original(self, peer, data)
-        sent[0] += len(data)
+        sent[0] += len(data) + TAG_BYTES  # the frame the link sends (p2p.channel)
 
     Mesh.send = send  # type: ignore[method-assign]
     atexit.register(lambda: Path(out).write_text(json.dumps({"sent": sent[0]})))

@@ -465,6 +465,9 @@ class PeerNode:
             if isinstance(event, Connected):
                 self.connected.add(event.peer)
                 self._down_since.pop(event.peer, None)
+                learned = self.mesh.addresses(event.peer)
+                if learned:  # what the peer answered from or told: for 'table.told'
+                    self.core.address_book[event.peer] = learned[0]
                 self.handle(self.core.peer_connected(event.peer))
             elif isinstance(event, Disconnected):
                 self.connected.discard(event.peer)

@@ -9,12 +9,25 @@ delivery is at least once; the protocol core drops duplicates by sequence number
 
 Who dials: the peer with the lower key dials whenever no link is up (a lobby may ask a joiner to
 dial the host first: ``add_peer(dial=True)``; calling :meth:`Mesh.add_peer` again with the
-default sets the rule back). A listener accepts a link from any key added with
+default sets the rule back). The other side dials too once no link has been up for
+``fallback_after`` seconds: an address is only a hint (an address book from another peer may be
+false), so when the lower key cannot reach the higher, the higher, which may hold the lower's
+true address, reaches it. A listener accepts a link from any key added with
 :meth:`Mesh.add_peer` or :meth:`Mesh.admit` at any time, e.g. a seated member that restarted
-after a crash, whichever key is lower. A newer link from the same peer replaces the older one.
+after a crash, whichever key is lower. A newer link from the same peer replaces the older one,
+except that a link dialled by the higher key never replaces one dialled by the lower key (both
+ends decide alike, so two links crossing each other settle on one).
+
+Addresses: each peer has up to :data:`MAX_CANDIDATES` candidate addresses, tried in turn; the
+one that answered moves to the front, and so does what the peer itself tells: the host its link
+came from and the port its hello says it listens on (``docs/protocol.md``, "Transport").
 
 Hello handshake: :class:`lancards.p2p.protocol.handshake.HelloHandshake` (sans-I/O); the mesh only
-moves its bytes, bounded by ``handshake_timeout``.
+moves its bytes, bounded by ``handshake_timeout``. Every later frame carries a tag under the
+keys of that handshake (:class:`lancards.p2p.protocol.channel.LinkChannel`: ChaCha20-Poly1305 over
+the message, a counter per direction); a frame whose tag fails closes the link (code 1008) and is
+reported as :class:`Rejected` (reason ``bad-frame``), and nothing of it reaches
+:attr:`Mesh.events` as data.
 
 The adapter hands everything to the sans-I/O core as :data:`TransportEvent` values on
 :attr:`Mesh.events` (a bounded ``asyncio.Queue``): :class:`Connected`, :class:`Disconnected`,
@@ -37,7 +50,9 @@ from websockets.asyncio.connection import Connection
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from lancards.p2p.protocol.channel import TAG_BYTES, LinkChannel
 from lancards.p2p.protocol.errors import (
+    FrameError,
     HandshakeError,
     LocalProtocolError,
     QueueFullError,
@@ -64,6 +79,8 @@ class TransportConfig:
         event_cap: the most events waiting in :attr:`Mesh.events`.
         backoff_initial: the first reconnection delay.
         backoff_max: the longest reconnection delay.
+        fallback_after: seconds without a link after which the side that the key rule does
+            not make dial dials too (``None``: never).
     """
 
     max_size: int = MAX_MESSAGE_BYTES
@@ -76,6 +93,14 @@ class TransportConfig:
     event_cap: int = 4096
     backoff_initial: float = 0.05
     backoff_max: float = 5.0
+    fallback_after: float | None = 2.0
+
+
+MAX_CANDIDATES = 4
+"""The most addresses kept for one peer (tried in turn; the latest confirmed first)."""
+
+Address = tuple[str, int]
+"""(host, port)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +128,23 @@ class Received:
 
 @dataclass(frozen=True, slots=True)
 class Rejected:
-    """A connection that failed the hello handshake: ``error`` names who and why."""
+    """A connection that failed the hello handshake, or a frame of a link that failed its
+    authentication (the link is then closed): ``error`` names who and why."""
 
     address: str
-    error: HandshakeError
+    error: HandshakeError | FrameError
 
 
 TransportEvent = Connected | Disconnected | Received | Rejected
+
+
+@dataclass(slots=True)
+class _Link:
+    """One link that is up: its websocket, its channel, and whether the lower key dialled it."""
+
+    ws: Connection
+    channel: LinkChannel
+    canonical: bool
 
 
 class _Outbox:
@@ -159,12 +194,14 @@ class Mesh:
         self.events: asyncio.Queue[TransportEvent] = asyncio.Queue(self.config.event_cap)
         self._accept = accept
         self._server: Server | None = None
-        self._addresses: dict[bytes, tuple[str, int]] = {}
+        self._addresses: dict[bytes, list[Address]] = {}
         self._outboxes: dict[bytes, _Outbox] = {}
-        self._links: dict[bytes, Connection] = {}
+        self._links: dict[bytes, _Link] = {}
         self._dialers: dict[bytes, asyncio.Task[None]] = {}
         self._dial: dict[bytes, bool] = {}
         self._down: dict[bytes, asyncio.Event] = {}
+        self._up: dict[bytes, asyncio.Event] = {}
+        self._down_at: dict[bytes, float] = {}
         self._admitted: set[bytes] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -186,7 +223,7 @@ class Mesh:
                 self._serve_link,
                 host,
                 port,
-                max_size=cfg.max_size,
+                max_size=cfg.max_size + TAG_BYTES,
                 compression=None,
                 ping_interval=cfg.ping_interval,
                 ping_timeout=cfg.ping_timeout,
@@ -214,7 +251,7 @@ class Mesh:
         self._closing = True
         for task in [*self._dialers.values(), *self._tasks]:
             task.cancel()
-        links = list(self._links.values())
+        links = [link.ws for link in self._links.values()]
         if links:
             await asyncio.wait(
                 [asyncio.ensure_future(ws.close()) for ws in links],
@@ -232,26 +269,38 @@ class Mesh:
     # -- peers -------------------------------------------------------------------------------
 
     def add_peer(self, peer: bytes, host: str, port: int, *, dial: bool | None = None) -> None:
-        """Keep a link to ``peer`` at ``host:port`` (calling again updates the address and who
-        dials; a link that is up stays up).
+        """Keep a link to ``peer``, with ``host:port`` as its first address to try (calling
+        again puts that address first and updates who dials; a link that is up stays up).
 
         Args:
             peer: its Ed25519 key, 32 bytes.
             dial: whether this side dials when no link is up; default: when this peer's key is
-                the lower one.
+                the lower one. Either way the other side dials after ``fallback_after``.
 
         Raises:
             LocalProtocolError: ``peer`` is not a 32-byte key or is this peer's own.
         """
         if len(peer) != 32 or peer == self.identity.public_key:
             raise LocalProtocolError(f"cannot add peer {describe(peer)}")
-        self._addresses[peer] = (host, port)
+        self._prefer(peer, (host, port))
         self._outbox(peer)
         should_dial = self.identity.public_key < peer if dial is None else dial
         self._dial[peer] = should_dial
+        self._down_at.setdefault(peer, self._now())
         task = self._dialers.get(peer)
-        if should_dial and (task is None or task.done()) and not self._closing:
+        wanted = should_dial or self.config.fallback_after is not None
+        if wanted and (task is None or task.done()) and not self._closing:
             self._dialers[peer] = asyncio.create_task(self._dial_loop(peer))
+
+    def addresses(self, peer: bytes) -> list[Address]:
+        """The addresses this mesh tries for ``peer``, first the one it tries next (at most
+        :data:`MAX_CANDIDATES`; empty when none is known)."""
+        return list(self._addresses.get(peer, ()))
+
+    def _prefer(self, peer: bytes, address: Address) -> None:
+        """Put ``address`` first among ``peer``'s candidates (at most :data:`MAX_CANDIDATES`)."""
+        known = [a for a in self._addresses.get(peer, []) if a != address]
+        self._addresses[peer] = [address, *known][:MAX_CANDIDATES]
 
     def admit(self, peers: Iterable[bytes]) -> None:
         """Accept listener-side links from ``peers`` at any time, with or without an address
@@ -305,20 +354,46 @@ class Mesh:
             self._outboxes[peer] = _Outbox(self.config.queue_cap)
         return self._outboxes[peer]
 
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    def _own_port(self) -> int:
+        """The port told in this side's hello (0 when not listening)."""
+        return 0 if self._server is None else self.port
+
+    async def _stays_down(self, peer: bytes) -> bool:
+        """For the side that does not dial by the key rule: wait until no link to ``peer`` has
+        been up for ``fallback_after`` seconds; ``False`` when a link came up meanwhile."""
+        assert self.config.fallback_after is not None
+        wait = self._down_at.get(peer, self._now()) + self.config.fallback_after - self._now()
+        if wait > 0:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await self._link_up(peer).wait()
+        return peer not in self._links
+
     async def _dial_loop(self, peer: bytes) -> None:
         cfg = self.config
         delay = cfg.backoff_initial
-        while not self._closing and self._dial.get(peer):
-            if peer in self._links:  # a link the other side dialed: wait until it drops
+        turn = 0  # which candidate address is next
+        while not self._closing:
+            if peer in self._links:  # a link is up (either side dialed): wait until it drops
                 await self._link_down(peer).wait()
                 delay = cfg.backoff_initial
                 continue
-            host, port = self._addresses[peer]
+            if not self._dial.get(peer):
+                if cfg.fallback_after is None:
+                    return
+                if not await self._stays_down(peer):
+                    continue
+            candidates = self._addresses[peer]
+            host, port = candidates[turn % len(candidates)]
             address = f"{host}:{port}"
             try:
                 ws = await connect(
                     f"ws://{host}:{port}/" if ":" not in host else f"ws://[{host}]:{port}/",
-                    max_size=cfg.max_size,
+                    max_size=cfg.max_size + TAG_BYTES,
                     compression=None,
                     proxy=None,
                     ping_interval=cfg.ping_interval,
@@ -328,9 +403,10 @@ class Mesh:
                 )
             except (OSError, TimeoutError, InvalidHandshake, InvalidURI):
                 ws = None
+            turn += 1
             if ws is not None:
                 try:
-                    await self._hello_as_dialer(ws, peer, address)
+                    channel = await self._hello_as_dialer(ws, peer, address)
                 except HandshakeError as exc:
                     await ws.close()
                     await self.events.put(Rejected(address, exc))
@@ -338,7 +414,9 @@ class Mesh:
                     await ws.close()
                 else:
                     delay = cfg.backoff_initial
-                    await self._run_link(ws, peer)
+                    turn = 0
+                    self._prefer(peer, (host, port))  # it answered: tried first from now on
+                    await self._run_link(ws, peer, channel, dialed=True)
             if self._closing:
                 break
             await asyncio.sleep(delay * (0.75 + 0.5 * self._rng.random()))
@@ -347,14 +425,20 @@ class Mesh:
     async def _serve_link(self, ws: ServerConnection) -> None:
         address = "{}:{}".format(*ws.remote_address[:2])
         try:
-            peer = await self._hello_as_listener(ws, address)
+            hs = await self._hello_as_listener(ws, address)
         except HandshakeError as exc:
             await self.events.put(Rejected(address, exc))
             return
         except (ConnectionClosed, TimeoutError, OSError):
             return
-        self.remote_hosts[peer] = str(ws.remote_address[0])
-        await self._run_link(ws, peer)
+        assert hs.peer is not None
+        peer = hs.peer
+        host = str(ws.remote_address[0])
+        self.remote_hosts[peer] = host
+        if hs.peer_port and peer in self._addresses:
+            # What the peer itself tells: the host it came from, the port it listens on.
+            self._prefer(peer, (host, hs.peer_port))
+        await self._run_link(ws, peer, hs.channel(), dialed=False)
 
     def _link_down(self, peer: bytes) -> asyncio.Event:
         event = self._down.get(peer)
@@ -364,6 +448,16 @@ class Mesh:
             event.clear()
         else:
             event.set()
+        return event
+
+    def _link_up(self, peer: bytes) -> asyncio.Event:
+        event = self._up.get(peer)
+        if event is None:
+            event = self._up[peer] = asyncio.Event()
+        if peer in self._links:
+            event.set()
+        else:
+            event.clear()
         return event
 
     def _known(self, peer: bytes) -> bool:
@@ -376,8 +470,11 @@ class Mesh:
             raise HandshakeError(hs.address, Reason.HANDSHAKE, "hello must be a binary frame")
         return data
 
-    async def _hello_as_dialer(self, ws: Connection, expected: bytes, address: str) -> None:
-        hs = HelloHandshake.dialer(self.identity, os.urandom(32), address, expected=expected)
+    async def _hello_as_dialer(self, ws: Connection, expected: bytes,
+                               address: str) -> LinkChannel:
+        hs = HelloHandshake.dialer(self.identity, os.urandom(32), address,
+                                   ephemeral=os.urandom(32), expected=expected,
+                                   port=self._own_port())
         async with asyncio.timeout(self.config.handshake_timeout):
             first = hs.start()
             assert first is not None
@@ -385,26 +482,36 @@ class Mesh:
             proof = hs.receive(await self._recv_frame(ws, hs))
             assert proof is not None and hs.complete
             await ws.send(proof)
+        return hs.channel()
 
-    async def _hello_as_listener(self, ws: Connection, address: str) -> bytes:
+    async def _hello_as_listener(self, ws: Connection, address: str) -> HelloHandshake:
         hs = HelloHandshake.listener(self.identity, os.urandom(32), address,
-                                     is_known=self._known)
+                                     ephemeral=os.urandom(32), is_known=self._known,
+                                     port=self._own_port())
         async with asyncio.timeout(self.config.handshake_timeout):
             reply = hs.receive(await self._recv_frame(ws, hs))
             assert reply is not None
             await ws.send(reply)
             hs.receive(await self._recv_frame(ws, hs))
         assert hs.complete and hs.peer is not None
-        return hs.peer
+        return hs
 
-    async def _run_link(self, ws: Connection, peer: bytes) -> None:
+    async def _run_link(self, ws: Connection, peer: bytes, channel: LinkChannel, *,
+                        dialed: bool) -> None:
+        canonical = dialed == (self.identity.public_key < peer)
         old = self._links.get(peer)
-        self._links[peer] = ws
+        if old is not None and old.canonical and not canonical:
+            # Both sides dialed at once: the lower key's link stays (the other end keeps the
+            # same one, whichever came up first there).
+            await ws.close(1000, "the link dialled by the lower key is up")
+            return
+        link = self._links[peer] = _Link(ws, channel, canonical)
         self._link_down(peer)
+        self._link_up(peer)
         if old is not None:
-            await old.close(1000, "replaced by a newer link")
+            await old.ws.close(1000, "replaced by a newer link")
         outbox = self._outbox(peer)
-        sender = asyncio.create_task(self._pump_out(ws, outbox))
+        sender = asyncio.create_task(self._pump_out(link, outbox))
         self._tasks.add(sender)
         await self.events.put(Connected(peer))
         reason = "closed"
@@ -414,7 +521,14 @@ class Mesh:
                     await ws.close(1003, "binary frames only")
                     reason = "closed: a text frame"
                     break
-                await self.events.put(Received(peer, message))
+                try:
+                    data = channel.open(message)
+                except FrameError as exc:
+                    await ws.close(1008, "a frame failed its authentication")
+                    reason = f"closed 1008: {exc.detail}"
+                    await self.events.put(Rejected(channel.name, exc))
+                    break
+                await self.events.put(Received(peer, data))
         except ConnectionClosed as exc:
             reason = f"closed {exc.rcvd.code if exc.rcvd else 1006}: " + (
                 exc.rcvd.reason if exc.rcvd and exc.rcvd.reason else str(exc)
@@ -426,17 +540,19 @@ class Mesh:
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
             self._tasks.discard(sender)
-            if self._links.get(peer) is ws:
+            if self._links.get(peer) is link:
                 del self._links[peer]
+                self._down_at[peer] = self._now()
                 self._link_down(peer)
+                self._link_up(peer)
                 if not self._closing:
                     await self.events.put(Disconnected(peer, reason))
 
-    async def _pump_out(self, ws: Connection, outbox: _Outbox) -> None:
+    async def _pump_out(self, link: _Link, outbox: _Outbox) -> None:
         while True:
             data = await outbox.get()
             try:
-                await ws.send(data)
+                await link.ws.send(link.channel.seal(data))
             except ConnectionClosed:
                 outbox.push_front(data)
                 return
@@ -455,7 +571,8 @@ async def probe_key(host: str, port: int, identity: Identity, timeout: float = 5
         TransportError: nothing answers, or the answer is not a valid hello.
     """
     url = f"ws://{host}:{port}/" if ":" not in host else f"ws://[{host}]:{port}/"
-    hs = HelloHandshake.dialer(identity, os.urandom(32), f"{host}:{port}", expected=None)
+    hs = HelloHandshake.dialer(identity, os.urandom(32), f"{host}:{port}",
+                               ephemeral=os.urandom(32), expected=None)
     try:
         async with asyncio.timeout(timeout):
             async with connect(url, compression=None, proxy=None, open_timeout=timeout,

@@ -13,9 +13,16 @@ their entries (``record.sync``), and finds the pair itself. ``docs/protocol.md``
 gives the argument that every honest peer finds a fork within one round trip after the acks and
 that only the author of the two entries can be named.
 
-This module holds the bookkeeping, bounded: acks are kept only for numbers within
-:data:`ACK_WINDOW` of the record's length, each peer gets at most :data:`MAX_FORK_REPLIES`
-answers, and catch-up (``record.sync``) sends each entry at most once per link-up.
+This module holds the bookkeeping, bounded, and every bound is charged to the peer whose own
+message used it (an acknowledgement reaches this peer only from its acker's authenticated link,
+:mod:`lancards.p2p.protocol.channel`), so no peer can spend another's: acks are kept only for
+numbers within :data:`ACK_WINDOW` of the record's length, at most one per seat and number; an entry
+is sent to a seat in answer to its disagreeing ack at most once per number (:meth:`may_reply`); a
+seat is asked for an entry this peer lacks at most once per number (:meth:`may_ask`); and catch-up
+(``record.sync``) sends each entry at most once per link-up of the asker. A bound reached never
+hides a fork: the answer it stops was already given to that very seat for that very number (issue
+23, situation 2: with one budget per peer for the whole game, a hostile seat spent the honest peers'
+budgets with bogus acks, then forked unseen).
 """
 
 from __future__ import annotations
@@ -26,50 +33,57 @@ from typing import Final
 ACK_WINDOW: Final = 64
 """Acks for numbers at most this far beyond the record's length are kept; others dropped."""
 
-MAX_FORK_REPLIES: Final = 4
-"""At most this many entries are sent to one peer in answer to acks that disagree."""
-
 
 @dataclass
 class Agreement:
     """What the other seats acknowledged, and what was sent to each in answer.
 
     Attributes:
-        acks: entry number -> seat -> the hash that seat acknowledged (numbers this peer does
-            not hold yet).
-        replies: seat -> how many entries were sent to it because its ack disagreed.
+        acks: entry number -> seat -> the hash that seat acknowledged first (numbers this peer
+            does not hold yet).
+        replied: ``(seat, number)`` pairs: this peer's entry of that number was sent to that
+            seat because the seat's ack disagreed.
         synced: seat -> entries below this number were already sent to it by catch-up since its
             link came up.
         shares_resent: seat -> the record length when its private shares were last resent.
-        asked: numbers this peer lacks and already asked an acker for.
+        asked: ``(seat, number)`` pairs: that seat was asked (``record.sync``) for that number,
+            which this peer lacks.
     """
 
     n: int
     acks: dict[int, dict[int, str]] = field(default_factory=dict)
-    replies: dict[int, int] = field(default_factory=dict)
+    replied: set[tuple[int, int]] = field(default_factory=set)
     synced: dict[int, int] = field(default_factory=dict)
     shares_resent: dict[int, int] = field(default_factory=dict)
-    asked: set[int] = field(default_factory=set)
+    asked: set[tuple[int, int]] = field(default_factory=set)
 
     def link_up(self, seat: int) -> None:
         """The link to ``seat`` came (back) up: catch-up may send it everything again."""
         self.synced.pop(seat, None)
         self.shares_resent.pop(seat, None)
 
-    def may_reply(self, seat: int) -> bool:
-        """Whether one more disagreeing ack of ``seat`` is answered (and count it)."""
-        count = self.replies.get(seat, 0)
-        if count >= MAX_FORK_REPLIES:
+    def may_reply(self, seat: int, seq: int) -> bool:
+        """Whether to send ``seat`` this peer's entry ``seq`` because its ack of ``seq``
+        disagrees (once per seat and number; counts it)."""
+        if (seat, seq) in self.replied:
             return False
-        self.replies[seat] = count + 1
+        self.replied.add((seat, seq))
+        return True
+
+    def may_ask(self, seat: int, seq: int) -> bool:
+        """Whether to ask ``seat`` for entry ``seq``, which this peer lacks (once per seat and
+        number; counts it)."""
+        if (seat, seq) in self.asked:
+            return False
+        self.asked.add((seat, seq))
         return True
 
     def hold(self, seat: int, seq: int, digest: str, length: int) -> list[int]:
-        """Keep ``seat``'s ack of an entry this peer lacks.
+        """Keep ``seat``'s ack of an entry this peer lacks (its first one for that number).
 
         Returns:
-            The seats to ask for entry ``seq`` (``record.sync``) because two different hashes
-            were acknowledged for it (empty otherwise).
+            The seats to ask for entry ``seq`` (``record.sync``): once different hashes were
+            acknowledged for it, every acker not asked for it yet (empty otherwise).
         """
         if seq >= length + ACK_WINDOW:
             return []
@@ -77,23 +91,25 @@ class Agreement:
         acks.setdefault(seat, digest)
         if len(set(acks.values())) < 2:
             return []
-        return [s for s in sorted(acks) if self.may_reply(s)]
+        return [s for s in sorted(acks) if self.may_ask(s, seq)]
 
-    def ask_gap(self, seq: int, length: int) -> bool:
-        """Whether to ask an acker for entry ``seq``, which this peer lacks (once per number,
-        within the window): a peer whose copy was lost or refused learns of it from the acks."""
-        if seq >= length + ACK_WINDOW or seq in self.asked:
+    def ask_gap(self, seat: int, seq: int, length: int) -> bool:
+        """Whether to ask ``seat``, which acknowledged entry ``seq`` this peer lacks, for the
+        entries from this peer's length on (once per acker and number, within the window): a
+        peer whose copy was lost or refused learns of it from the acks, and an acker that
+        never answers spends only its own asks."""
+        if seq >= length + ACK_WINDOW:
             return False
-        self.asked.add(seq)
-        return True
+        return self.may_ask(seat, seq)
 
     def settled(self, seq: int, digest: str) -> list[int]:
-        """Entry ``seq`` with hash ``digest`` was appended: the seats whose acks disagree."""
+        """Entry ``seq`` with hash ``digest`` was appended: the seats whose acks disagree (each
+        to be sent the entry, once)."""
         for old in [s for s in self.acks if s < seq]:
             del self.acks[old]
-        self.asked = {s for s in self.asked if s > seq}
+        self.asked = {a for a in self.asked if a[1] > seq}
         acks = self.acks.pop(seq, {})
-        return [s for s, h in sorted(acks.items()) if h != digest and self.may_reply(s)]
+        return [s for s, h in sorted(acks.items()) if h != digest and self.may_reply(s, seq)]
 
     def catch_up(self, seat: int, have: int, length: int) -> range:
         """The entries to send ``seat`` for its ``record.sync {have}``: each at most once per
@@ -112,4 +128,4 @@ class Agreement:
         return True
 
 
-__all__ = ["ACK_WINDOW", "MAX_FORK_REPLIES", "Agreement"]
+__all__ = ["ACK_WINDOW", "Agreement"]

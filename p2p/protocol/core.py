@@ -188,7 +188,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._random_counter = 0
         self._requested: set[SlotId] = set()
         self._private_for: dict[Seat, set[SlotId]] = {s: set() for s in range(self.n)}
-        self._future: dict[int, tuple[Entry, str]] = {}
+        self._future: dict[tuple[int, bytes], tuple[Entry, str]] = {}
         self._early: list[tuple[Seat, PrivateShares]] = []
         self._agree = Agreement(self.n)
         self._epoch_begun_for: tuple[int, ...] | None = None

@@ -121,7 +121,7 @@ class CoreParts:
     _random_counter: int
     _requested: set[SlotId]
     _private_for: dict[Seat, set[SlotId]]
-    _future: dict[int, tuple[Entry, str]]
+    _future: dict[tuple[int, bytes], tuple[Entry, str]]
     _early: list[tuple[Seat, PrivateShares]]
     _agree: Agreement
     _epoch_begun_for: tuple[int, ...] | None

@@ -56,6 +56,9 @@ class Reason(StrEnum):
     """A sealed payload whose authentication tag does not verify."""
     HANDSHAKE = "handshake"
     """The transport's hello handshake failed (wrong key, bad proof, wrong version)."""
+    BAD_FRAME = "bad-frame"
+    """A link frame whose authentication tag fails: injected, altered, replayed or reordered
+    between the two ends of the link (``p2p.channel``)."""
     TABLE_RULES = "table-rules"
     """A table message that breaks the rules of table formation (full, started, mismatch)."""
     UNEXPECTED = "unexpected"
@@ -176,3 +179,8 @@ class TableError(RemoteProtocolError):
 
 class HandshakeError(RemoteProtocolError):
     """The transport's hello handshake failed (``p2p.transport``)."""
+
+
+class FrameError(RemoteProtocolError):
+    """A link frame fails its authentication (reason ``bad-frame``, ``p2p.channel``): the link
+    is closed and nothing of the frame reaches the core."""

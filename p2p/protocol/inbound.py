@@ -107,16 +107,20 @@ class Inbound(CoreParts):
             self._send_shares(seat, slots)
 
     def _on_ack(self, seat: Seat, seq: int, digest: str) -> None:
+        # Every budget below is the acker's own (per seat and number): another seat's acks
+        # cannot use it up (issue 23, situation 2).
         if seq < len(self.record):
             mine = self.record.entries[seq]
-            if mine.hash != digest and self._agree.may_reply(seat):
+            if mine.hash != digest and self._agree.may_reply(seat, seq):
                 self._send(self.players[seat].public_key, "record.entry",
                            {"entry": mine.to_dict()})
             return
-        for other in self._agree.hold(seat, seq, digest, len(self.record)):
-            self._send(self.players[other].public_key, "record.sync", {"have": seq})
-        if self._agree.ask_gap(seq, len(self.record)):
-            self._send(self.players[seat].public_key, "record.sync", {"have": len(self.record)})
+        length = len(self.record)
+        ask = set(self._agree.hold(seat, seq, digest, length))  # acks disagree: ask each
+        if self._agree.ask_gap(seat, seq, length):  # or this peer's copy is missing
+            ask.add(seat)
+        for other in sorted(ask):
+            self._send(self.players[other].public_key, "record.sync", {"have": length})
 
     def _ack(self, entry: Entry) -> None:
         """Consistent broadcast: tell every seat but the author the hash accepted."""
@@ -139,32 +143,36 @@ class Inbound(CoreParts):
     def _drain_future(self) -> None:
         """Take the early entries held that now fit the record."""
         while not self._halted and self._future:
-            settled = [s for s in self._future if s < len(self.record)]
-            for number in settled:  # held, but another entry took its number: compare them
-                held, held_link = self._future.pop(number)
-                if held != self.record.entries[number] and not self._halted:
+            length = len(self.record)
+            for key in sorted(k for k in self._future if k[0] < length):
+                # Held, but another entry took its number: compare them.
+                held, held_link = self._future.pop(key)
+                if held != self.record.entries[key[0]] and not self._halted:
                     self._append_remote(held, held_link)
-            if len(self.record) not in self._future:
+            due = sorted(k for k in self._future if k[0] == len(self.record))
+            if not due:
                 break
-            entry, link = self._future.pop(len(self.record))
+            entry, link = self._future.pop(due[0])  # the others: compared on the next pass
             self._append_remote(entry, link)
 
     def _hold_future(self, sender: bytes, entry: Entry, link: str) -> None:
-        """Hold an entry that arrived early, checked first; ask the link for the gap."""
+        """Hold an entry that arrived early, checked first; ask the link for the gap. Held
+        entries are kept per number *and author*, each author within its own cap, so one
+        author's early entries never displace another's."""
         if entry.table != self.table_id or entry.author not in self._seat_of:
             raise RecordError(link, Reason.NOT_SEATED, "an early entry by an unseated author",
                               entry.seq)
         if not entry.verifies():
             raise RecordError(link, Reason.BAD_SIGNATURE, "an early entry's signature does "
                               "not verify", entry.seq)
-        held = self._future.get(entry.seq)
+        held = self._future.get((entry.seq, entry.author))
         if held is not None and held[0] != entry:
-            if held[0].author == entry.author:
-                self._found_equivocation(self.record.add_evidence(held[0], entry, link=link))
+            self._found_equivocation(self.record.add_evidence(held[0], entry, link=link))
             return
-        per_author = sum(1 for e, _ in self._future.values() if e.author == entry.author)
-        if entry.seq < len(self.record) + FUTURE_WINDOW and per_author < FUTURE_PER_AUTHOR:
-            self._future[entry.seq] = (entry, link)
+        per_author = sum(1 for _, author in self._future if author == entry.author)
+        if (held is None and entry.seq < len(self.record) + FUTURE_WINDOW
+                and per_author < FUTURE_PER_AUTHOR):
+            self._future[(entry.seq, entry.author)] = (entry, link)
         self._send(sender, "record.sync", {"have": len(self.record)})
 
     def _found_equivocation(self, found: Any) -> None:

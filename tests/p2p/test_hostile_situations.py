@@ -355,7 +355,7 @@ def test_10_catch_up_sends_each_entry_once_per_link_up():
 # Acks travel unsigned on the authenticated link: a false one blames nobody ------------------------
 
 
-def test_a_false_ack_costs_one_entry_and_blames_nobody():
+def test_a_false_ack_costs_one_entry_per_number_and_blames_nobody():
     from lancards.p2p.protocol.errors import MessageError
     from lancards.p2p.protocol.wire import decode_envelope, link_envelope
 
@@ -371,8 +371,24 @@ def test_a_false_ack_costs_one_entry_and_blames_nobody():
         outputs += victim.receive(hostile.me.public_key, ack)
     assert [x for x in outputs if isinstance(x, Notice)] == []
     sent = [x for x in outputs if isinstance(x, Send)]
-    assert len(sent) == 4 and all(x.to == hostile.me.public_key for x in sent)  # bounded
+    assert len(sent) == 1 and sent[0].to == hostile.me.public_key  # once per number
     assert json.loads(sent[0].data)["body"]["entry"]["seq"] == seq
+    # False acks for other numbers cost one entry each, charged to the acker alone: the
+    # honest peer's ack of the same number is still answered (issue 23, situation 2).
+    for number in range(seq - 3, seq):
+        other = link_envelope(hostile.me, "record.ack", hostile.table_id,
+                              {"seq": number, "hash": "ab" * 32}).encode()
+        for _ in range(3):
+            outputs += victim.receive(hostile.me.public_key, other)
+    sent = [x for x in outputs if isinstance(x, Send)]
+    assert [json.loads(x.data)["body"]["entry"]["seq"] for x in sent] == [seq, *range(seq - 3,
+                                                                                     seq)]
+    witness = cores[1]
+    honest_ack = link_envelope(witness.me, "record.ack", witness.table_id,
+                               {"seq": seq, "hash": "cd" * 32}).encode()
+    [reply] = [x for x in victim.receive(witness.me.public_key, honest_ack)
+               if isinstance(x, Send)]
+    assert reply.to == witness.me.public_key
     chat = json.loads(ack)
     chat.update(type="chat", body={"text": "hi"})
     [notice] = victim.receive(hostile.me.public_key, json.dumps(chat).encode())

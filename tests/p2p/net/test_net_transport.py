@@ -322,3 +322,141 @@ def test_a_seated_member_that_restarted_gets_back_in_whichever_key_is_lower() ->
                 await close_all(meshes)
 
     run(main, limit=40.0)
+
+
+# Issue 23, situation 11: a relay between two peers ---------------------------------------------
+
+
+class WsRelay:
+    """A hostile relay on 127.0.0.1: a websocket server that forwards every frame to the real
+    listener and back (the hello included, so the link comes up "authenticated as" the peer),
+    and can inject frames of its own or alter one it forwards."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.upstream: list[object] = []  # connections to the listener, latest last
+        self.forwarded = 0
+        self.alter_next = False
+        self.server: object | None = None
+
+    async def start(self) -> int:
+        from websockets.asyncio.server import serve
+
+        self.server = await serve(self._relay, "127.0.0.1", 0, compression=None)
+        return int(next(iter(self.server.sockets)).getsockname()[1])  # type: ignore[attr-defined]
+
+    async def _relay(self, down: object) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        async with connect(f"ws://127.0.0.1:{self.target_port}/", compression=None,
+                           proxy=None) as up:
+            self.upstream.append(up)
+
+            async def pipe(src: object, dst: object, alter: bool) -> None:
+                try:
+                    async for frame in src:  # type: ignore[attr-defined]
+                        if alter and self.alter_next:  # set once the hello went through
+                            self.alter_next = False
+                            frame = bytes([frame[0] ^ 0x01]) + frame[1:]
+                        self.forwarded += 1
+                        await dst.send(frame)  # type: ignore[attr-defined]
+                except ConnectionClosed:
+                    pass
+                finally:
+                    await dst.close()  # type: ignore[attr-defined]
+
+            await asyncio.gather(pipe(down, up, True), pipe(up, down, False))
+
+    async def inject(self, frame: bytes) -> None:
+        """Send ``frame`` to the listener as if it came from the dialer."""
+        await self.upstream[-1].send(frame)  # type: ignore[attr-defined]
+
+    async def close(self) -> None:
+        if self.server is not None:
+            self.server.close()  # type: ignore[attr-defined]
+
+
+def test_a_relay_carries_the_link_but_cannot_inject_or_alter_a_frame() -> None:
+    low, high = sorted(people(2), key=lambda p: p.public_key)
+    ack = (b'{"body":{"hash":"' + b"ab" * 32 + b'","seq":3},"from":"'
+           + low.public_key.hex().encode()
+           + b'","seq":0,"sig":"","tbl":"0123456789abcdef","type":"record.ack","v":1}')
+
+    async def main() -> None:
+        dialer, listener = Mesh(low, FAST), Mesh(high, FAST)
+        relay = WsRelay(await listener.start())
+        try:
+            await dialer.start()
+            listener.admit([low.public_key])  # no address: only the relayed link reaches it
+            dialer.add_peer(high.public_key, "127.0.0.1", await relay.start())
+            await until(dialer, lambda e: isinstance(e, Connected))
+            await until(listener, lambda e: isinstance(e, Connected))
+            dialer.send(high.public_key, b"genuine")
+            events = await until(listener, lambda e: isinstance(e, Received))
+            assert [e.data for e in events if isinstance(e, Received)] == [b"genuine"]
+            assert relay.forwarded == 4  # the hello's three messages, then the frame
+            # 1. Injection: an unsigned ack in the clear, as the relay would have sent it as
+            #    the dialer before frames were sealed.
+            await relay.inject(ack)
+            events = await until(listener, lambda e: isinstance(e, Disconnected))
+            assert not [e for e in events if isinstance(e, Received)]
+            [rejected] = [e for e in events if isinstance(e, Rejected)]
+            assert rejected.error.reason is Reason.BAD_FRAME
+            assert rejected.error.sender.startswith(f"[{low.fingerprint}] at 127.0.0.1:")
+            assert "frame 1 of the link fails its authentication" in rejected.error.detail
+            assert events[-1].reason.startswith("closed 1008: frame 1 of the link")
+            # 2. Alteration: the dialer redials (through the relay again); the relay flips one
+            #    bit of the next frame it forwards.
+            await until(listener, lambda e: isinstance(e, Connected))
+            relay.alter_next = True
+            dialer.send(high.public_key, b"altered on the way")
+            events = await until(listener, lambda e: isinstance(e, Disconnected))
+            assert not [e for e in events if isinstance(e, Received)]
+            [rejected] = [e for e in events if isinstance(e, Rejected)]
+            assert rejected.error.reason is Reason.BAD_FRAME
+            assert "frame 0 of the link" in rejected.error.detail
+            # What the relay forwards faithfully still arrives, and only that.
+            await until(listener, lambda e: isinstance(e, Connected))
+            dialer.send(high.public_key, b"after")
+            events = await until(listener, lambda e: isinstance(e, Received))
+            assert [e.data for e in events if isinstance(e, Received)] == [b"after"]
+        finally:
+            await close_all([dialer, listener])
+            await relay.close()
+
+    run(main)
+
+
+def test_the_higher_key_dials_when_the_lower_holds_a_dead_address_and_tells_its_own() -> None:
+    """Issue 23, situation 11: an address is a hint. The lower key (the one that dials by the
+    rule) holds a dead port for the higher; the higher dials after ``fallback_after`` and its
+    hello tells the port it listens on, which then comes first among the lower's candidates."""
+    low, high = sorted(people(2), key=lambda p: p.public_key)
+    fallback = FAST.fallback_after
+    assert fallback is not None
+
+    async def main() -> None:
+        dialer, listener = Mesh(low, FAST), Mesh(high, FAST)
+        try:
+            await dialer.start()
+            await listener.start()
+            dead = Mesh(people(3)[2], FAST)
+            dead_port = await dead.start()
+            await dead.close()  # nothing listens there now
+            dialer.add_peer(high.public_key, "127.0.0.1", dead_port)
+            listener.add_peer(low.public_key, "127.0.0.1", dialer.port)
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            await until(dialer, lambda e: isinstance(e, Connected), timeout=fallback + 3)
+            assert loop.time() - began >= fallback * 0.9  # the higher key waited first
+            assert dialer.addresses(high.public_key) == [("127.0.0.1", listener.port),
+                                                         ("127.0.0.1", dead_port)]
+            dialer.send(high.public_key, b"through the link the higher key dialled")
+            events = await until(listener, lambda e: isinstance(e, Received))
+            assert [e.data for e in events if isinstance(e, Received)] == [
+                b"through the link the higher key dialled"]
+        finally:
+            await close_all([dialer, listener])
+
+    run(main)
