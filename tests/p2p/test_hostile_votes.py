@@ -270,3 +270,63 @@ def test_7_a_seat_that_comes_back_after_one_vote_stalls_nothing() -> None:
     links.tick(1.0)  # seat 2 is connected to seat 1: "no"; seat 0 voids the round
     assert voter.bound() is None and len(voter.record) > at
     links.finish()
+
+
+@pytest.mark.timeout(300)
+def test_a_rescuer_that_voids_a_round_and_begins_the_removal_with_it_is_named_everywhere() -> None:
+    """Seat 3 vanishes; seats 1, 2 and the rescuer (seat 0, the lowest other seat) vote to
+    remove it. The hostile rescuer appends its first rescue entry of round 0, holds it back,
+    signs the void of that very round and sends the void to seat 1 only, then sends the rescue
+    entry to both. Seat 1 voids the round and relays the void, so both honest seats hold the
+    rescuer's two signatures (its void and its rescue entry of round 0) and name it; nobody
+    else is named and nobody is removed (docs/protocol.md 11.10, invariant 1)."""
+    import json
+
+    from lancards.p2p.protocol.votes import sign_withdrawal
+    from lancards.p2p.protocol.wire import sign_envelope
+
+    links = Links("liar")
+    links.net.start()
+    links.play_to(30)
+    for other in (0, 1, 2):
+        links.cut(3, other)
+    links.net.run()
+    rescuer = links.cores[0]
+    at, head = len(rescuer.record), rescuer.record.head
+    held: list[bytes] = []
+
+    def hold_entries(sender: bytes, to: bytes, data: bytes) -> bytes | None:
+        if frozenset((sender, to)) in links.down:
+            return None
+        if sender == links.key(0) and b'"record.entry"' in data:
+            held.append(data)
+            return None
+        return data
+
+    links.net.tamper = hold_entries
+    for seat in (1, 2, 0):
+        links.net.post(links.key(seat), links.cores[seat].vote_remove(3))
+        links.net.run()
+    assert rescuer.record.entries[at].payload["t"] == "rescue"  # it began round 0 ...
+    assert len(links.cores[1].record) == len(links.cores[2].record) == at
+    unvote = sign_withdrawal(rescuer.me, rescuer.table_id, 3, at, head, 0)  # ... and voids it
+    seq = rescuer.next_envelope_seq + 1000  # the hostile program numbers its own envelopes
+    envelope = sign_envelope(rescuer.me, "record.unvote", rescuer.table_id, seq,
+                             {"unvote": unvote})
+    links.net.queue.append((links.key(0), links.key(1), envelope.encode()))
+    links.net.run()
+    assert links.cores[1].is_void((3, at, head, 0)) and links.cores[2].is_void((3, at, head, 0))
+    links.net.tamper = lambda s, t, d: None if frozenset((s, t)) in links.down else d
+    body = json.loads(held[0])["body"]
+    for to in (1, 2):  # the rescue entry, sent after its void (fresh envelope numbers)
+        seq += 1
+        again = sign_envelope(rescuer.me, "record.entry", rescuer.table_id, seq, body)
+        links.net.queue.append((links.key(0), links.key(to), again.encode()))
+    links.net.run()
+    for seat in (1, 2):
+        core = links.cores[seat]
+        assert core.halted is not None and core.cheaters.keys() == {0}, seat
+        cheats = [n for n in links.net.notices[core.me.public_key] if n.kind == "cheat"]
+        assert cheats and {n.seat for n in cheats} == {0}
+        assert named(links.net.notices[core.me.public_key]) == {0}
+        assert len(core.record) == at and core.deck.present == (0, 1, 2, 3)
