@@ -9,6 +9,7 @@ by the test's own script and need root; without root or ``unshare`` they are ski
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -296,3 +297,31 @@ run audit audit --json {shlex.quote(str(record))}
     verdict = json.loads(printed)
     assert status == 0 and verdict["ok"] and verdict["finished"]
     assert verdict["entries"] > entries
+
+
+@pytest.mark.timeout(60)
+def test_a_storage_fault_closes_the_table_screen_with_its_one_line():
+    """The full-screen table: a session that stops on a storage fault closes the screen at
+    once, and the fault reaches the command line (one line, exit 2), not a frozen table."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from lancards.cli.local_session import LocalSession
+    from lancards.p2p.net.store import StorageError
+    from tests.cli.tui.harness import Driver
+
+    full = StorageError("the disk is full: cannot write /h/journal.jsonl; free space and run "
+                        "`lancards resume`", "/h/journal.jsonl", 28)
+
+    class FullDisk(LocalSession):
+        async def run(self) -> None:
+            await asyncio.sleep(0.3)
+            raise full
+
+    with create_pipe_input() as pipe:
+        driver = Driver(FullDisk("eights", bots=2, seed=4, bot_delay=0), pipe, 100, 30)
+        driver.start()
+        assert not driver.done  # the table is shown
+        driver.settle(lambda: driver.done, limit=10)
+        assert driver.done and driver.task is not None
+        assert driver.task.exception() is full
+        driver.loop.close()
