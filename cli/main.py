@@ -113,11 +113,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(words)
     # After parsing: --help and --version have exited without importing the engine.
     from lancards.engine.core import EngineError
-    from lancards.p2p.net.store import JournalDamaged
+    from lancards.p2p.net.folder_lock import FolderBusy, release_all
+    from lancards.p2p.net.store import JournalDamaged, StorageError
+    from lancards.p2p.protocol.errors import IdentityError
 
     try:
         status = args.run(args)
-    except (UsageError, EngineError, JournalDamaged) as exc:  # JournalDamaged: resume refused
+    # JournalDamaged: resume refused; FolderBusy: another process plays this seat; StorageError
+    # and IdentityError: a file or folder that cannot be written or read (issue 24).
+    except (UsageError, EngineError, JournalDamaged, FolderBusy, StorageError,
+            IdentityError) as exc:
         print(f"lancards {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -125,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a pager or head that stopped reading
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    finally:
+        release_all()  # the table folders' locks of this command (the kernel would, at exit)
     return int(status or 0)
 
 

@@ -28,6 +28,7 @@ from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marke
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
+from lancards.p2p.net.folder_lock import FolderLock, lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import TableStore, data_home
@@ -71,6 +72,9 @@ class NetworkSession:
             node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
         self._declined: tuple[int, int] | None = None
         self._stopped = False
+        self.lock: FolderLock | None = None
+        """The table folder's lock when this session took it (:meth:`create`); let go by
+        :meth:`close`."""
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
 
@@ -99,6 +103,10 @@ class NetworkSession:
         Raises:
             RulesError: an invalid game or option.
             TransportError: no port could be bound on 127.0.0.1.
+            FolderBusy: another process holds the table folder (a seeded table played twice
+                at once).
+            StorageError: the table folder cannot be created or written (before any peer
+                starts: one line naming the path and what to do).
         """
         home = home or data_home()
         if seed is None:
@@ -109,23 +117,29 @@ class NetworkSession:
                        for i in range(bots)]
             table_id = _derive(f"table-{seed}").hex()[:16]
         table = start_local([me, *bot_ids], rule_set, options, table=table_id)
-        store = TableStore.for_table(table.spec.table, home)
-        store.save_table({
-            "statement": table.statement,
-            "sigs": table.sigs,
-            "me": me.public_key.hex(),
-            "bots": [{"seed": json.loads(b.to_json())["ed25519_seed"], "nick": b.nick}
-                     for b in bot_ids],
-            "rule_set": rule_set,
-        })
-        nodes = [
-            await _node(p, table, _store_of(store, i), None,
-                        None if seed is None else SeededRandomBytes(f"deck-{seed}-{i}"))
-            for i, p in _in_seat_order(table, [me, *bot_ids])
-        ]
-        seat = [m.public_key for m in table.seats].index(me.public_key)
-        session = cls(nodes, seat, rule_set, home, bot_delay=bot_delay, autoplay=autoplay,
-                      record_path=record_path)
+        lock = lock_folder(home / "tables" / table.spec.table, "lancards play")
+        try:
+            store = TableStore.for_table(table.spec.table, home)
+            store.save_table({
+                "statement": table.statement,
+                "sigs": table.sigs,
+                "me": me.public_key.hex(),
+                "bots": [{"seed": json.loads(b.to_json())["ed25519_seed"], "nick": b.nick}
+                         for b in bot_ids],
+                "rule_set": rule_set,
+            })
+            nodes = [
+                await _node(p, table, _store_of(store, i), None,
+                            None if seed is None else SeededRandomBytes(f"deck-{seed}-{i}"))
+                for i, p in _in_seat_order(table, [me, *bot_ids])
+            ]
+            seat = [m.public_key for m in table.seats].index(me.public_key)
+            session = cls(nodes, seat, rule_set, home, bot_delay=bot_delay, autoplay=autoplay,
+                          record_path=record_path)
+        except BaseException:
+            lock.release()
+            raise
+        session.lock = lock
         session._connect()
         return session
 
@@ -256,9 +270,8 @@ class NetworkSession:
             return
         self._left = True
         self.write_record()
-        folder = self.node.store.folder if self.node.store is not None else None
-        if folder is not None:
-            (folder / "finished").touch()  # nothing to resume: this seat left for good
+        if self.node.store is not None:
+            self.node.store.mark("finished")  # nothing to resume: this seat left for good
         self._changed()
 
     def vote_remove(self, seat: int) -> None:
@@ -285,7 +298,13 @@ class NetworkSession:
         self._callbacks.append(callback)
 
     async def run(self) -> None:
-        """Run every peer and the bots until the game ends or :meth:`close` is called."""
+        """Run every peer and the bots until the game ends or :meth:`close` is called.
+
+        Raises:
+            StorageError: a peer's write failed (issue 24): every peer of this process stops
+                at once (nothing more is written or sent), no record is written, and the
+                table continues with ``lancards resume`` once the disk has room.
+        """
         tasks = [asyncio.create_task(node.run(linger=0.5, restored=self.restored))
                  for node in self.nodes]
         bot_tasks = [asyncio.create_task(self._bot_loop(node)) for node in self._bots]
@@ -296,28 +315,40 @@ class NetworkSession:
                 task.cancel()
             for task in tasks:
                 task.cancel()
-            self.write_record()
+            for node in self.nodes:
+                node.stop()
+            if not any(node.fault for node in self.nodes):
+                self.write_record()
 
     async def close(self) -> None:
-        """Stop every peer (the journals stay on disk for ``lancards resume``)."""
+        """Stop every peer (the journals stay on disk for ``lancards resume``) and let the
+        table folder's lock go."""
         self._stopped = True
         for node in self.nodes:
             node.stop()
         for node in self.nodes:
             with contextlib.suppress(Exception):
                 await node.close()
+        if self.lock is not None:
+            self.lock.release()
 
     # -- helpers ------------------------------------------------------------------------------
 
     def write_record(self) -> None:
-        """Write the signed record to ``record_path`` (and to the table folder)."""
-        folder = self.node.store.folder if self.node.store is not None else None
-        if folder is not None and len(self.core.record):
-            write_record(self.core.record, folder / "record.jsonl")
-            if self.node.over():
-                (folder / "finished").touch()
+        """Write the signed record to ``record_path`` (and to the table folder), then mark a
+        finished table's folder ``finished`` (last: a write that failed leaves it resumable).
+
+        Raises:
+            StorageError: a file cannot be written (one line; ``lancards resume`` writes it
+                again once the disk has room).
+        """
+        store = self.node.store
+        if store is not None and len(self.core.record):
+            write_record(self.core.record, store.folder / "record.jsonl")
         if self.record_path:
             write_record(self.core.record, self.record_path)
+        if store is not None and len(self.core.record) and self.node.over():
+            store.mark("finished")
 
     async def _bot_loop(self, node: PeerNode) -> None:
         await drive_bot(node, game_bot(node.core), delay=self.bot_delay)

@@ -12,8 +12,9 @@ CONFIG is a JSON file::
 
 A bot plays the seat (:func:`lancards.p2p.net.node.drive_bot`). The peer restores itself from
 ``folder`` when a journal is there, so a peer killed at any moment is restarted with the same
-command. Exit 0 when the game ended, 1 when the table halted on a cheat, 2 on a bad config or a
-damaged journal (one line on stderr names the file and line).
+command. Exit 0 when the game ended, 1 when the table halted on a cheat, 2 on a bad config, a
+damaged journal (one line on stderr names the file and line), a folder another process holds,
+or a storage fault (one line naming the path and what to do).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import JournalDamaged, TableStore
@@ -53,6 +55,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     """Run the peer described by ``config`` until the game ends."""
     table = verify_started(config["statement"], config["sigs"], "config")
     me = Identity(bytes.fromhex(config["seed"]), config["nick"])
+    lock_folder(config["folder"], "lancards node")  # one process per folder (issue 24)
     store = TableStore(config["folder"])
     try:
         journal = store.read()
@@ -79,9 +82,11 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
         await node.run(restored=restored, linger=2.0, deadline=deadline)
     finally:
         driver.cancel()
-        if config.get("record"):
-            write_record(core.record, config["record"])
-        await node.close()
+        try:
+            if config.get("record") and node.fault is None:  # a paused seat writes nothing
+                write_record(core.record, config["record"])
+        finally:
+            await node.close()
     for notice in node.notices:
         if notice.kind in ("cheat", "rejected"):
             print(f"{notice.kind}: {notice.text}", file=sys.stderr)

@@ -217,14 +217,29 @@ def find_table(table: str | None) -> Any:
 
 
 def run_resume(args: argparse.Namespace) -> int:
-    """Run ``lancards resume``."""
+    """Run ``lancards resume``.
+
+    Raises:
+        UsageError: no such table, none unfinished, or no terminal without ``--autoplay``.
+        FolderBusy: another process holds the table folder (issue 24).
+        StorageError: a file of the table cannot be read or written (issue 24).
+        JournalDamaged: a complete journal line is damaged.
+    """
 
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError("the table needs a terminal; use --autoplay to play without one")
     folder = find_table(args.table)
-    import json as _json
+    from lancards.p2p.net.folder_lock import lock_folder
+    from lancards.p2p.net.store import TableStore
 
-    if _json.loads((folder / "table.json").read_text("utf-8")).get("mode") == "remote":
+    # One process per table folder (issue 24): a second resume, or a play/host/join still
+    # writing it, is refused in one line naming the holder; held until this command ends.
+    lock_folder(folder, "lancards resume")
+    for marker in ("finished", "not-started"):
+        if (folder / marker).exists():  # another process ended it while this one waited
+            raise UsageError(f"table {folder.name} is {marker.replace('-', ' ')}: nothing "
+                             "to resume")
+    if TableStore(folder).load_table().get("mode") == "remote":
         from lancards.cli.lobby.started_table import resume_remote
         from lancards.p2p.net.identity_file import load_or_create_identity
 

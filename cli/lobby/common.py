@@ -36,6 +36,7 @@ from lancards.cli.errors import UsageError
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.p2p.net.addresses import AddressError, LocalAddress, choose_addresses
 from lancards.p2p.net.discovery import Advertiser
+from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received
@@ -210,8 +211,19 @@ def receive_or_report(lobby: Lobby, env: Any) -> list[Outgoing] | None:
 
 async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host_key: bytes,
                      host: str, port: int, game: str, *, play: bool = False) -> Any:
-    """Join the table, wait for its start and the address book; then play if ``play``."""
+    """Join the table, wait for its start and the address book; then play if ``play``.
+
+    Before the join leaves, this seat's table folder is locked for this process and written
+    (issue 24; a bot of the host's, ``play``, writes inside the host's locked folder).
+
+    Raises:
+        FolderBusy: another process plays this seat (holds the folder).
+        StorageError: the table folder cannot be created or written.
+        UsageError: the host did not take the join in time.
+    """
     lobby, join = Lobby.join(me, table_id or "0" * 16, host_key, game or "level8-master")
+    if not play:
+        lock_folder(data_home() / "tables" / lobby.spec.table, "lancards join")
     mesh = Mesh(me, CONFIG, accept=lambda key: any(m.public_key == key for m in lobby.seats()))
     if not hasattr(args, "listen_host"):
         args.listen_host = listen_host(args, local_addresses(args)) if args.interface \

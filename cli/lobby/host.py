@@ -37,8 +37,9 @@ from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.p2p.net.addresses import LocalAddress
 from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, Advertiser, TableAdvert
+from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
-from lancards.p2p.net.store import TableStore
+from lancards.p2p.net.store import TableStore, data_home
 from lancards.p2p.net.transport import Mesh
 from lancards.p2p.protocol.errors import PeerError
 from lancards.p2p.protocol.identity import Identity, describe
@@ -81,7 +82,16 @@ def _check_port(port: int) -> None:
 
 async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, Mesh,
                                                           Lobbyist, list[Any]]:
-    """Advertise, gather the players, start; returns what the game needs."""
+    """Advertise, gather the players, start; returns what the game needs.
+
+    Before anything is advertised: the identity is read (or created) and the table folder
+    is locked for this process and written (:func:`lancards.p2p.net.folder_lock.lock_folder`).
+
+    Raises:
+        UsageError: a bad argument, a busy port, an address this machine lacks.
+        IdentityError: the identity cannot be read or created (one line, issue 24).
+        StorageError: the table folder cannot be created or written (one line, issue 24).
+    """
     spec, _, raw = rules_from_args(args)
     if not spec.min_players <= args.players <= spec.max_players:
         raise UsageError(f"--players {args.players}: {spec.name} is for {spec.min_players} "
@@ -92,6 +102,9 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     chosen = local_addresses(args)
     me = player(args.name)
     lobby = Lobby.create(me, spec.name, raw)
+    # This seat's folder, locked and written before anything is advertised (issue 24): a
+    # read-only or full disk is one line here, never a lobby that cannot keep its table.
+    lock_folder(data_home() / "tables" / lobby.spec.table, "lancards host")
     mesh = Mesh(me, CONFIG, accept=lambda key: lobby.started is None and not lobby.closed)
     bind = args.listen_host = listen_host(args, chosen)
     port = await listen(mesh, bind, args.port, "interface" if args.interface else "port")

@@ -39,6 +39,7 @@ from lancards.p2p.net.discovery import (
     reachable_address,
 )
 from lancards.p2p.net.node import PeerAddress
+from lancards.p2p.net.store import check_writable, data_home
 from lancards.p2p.net.transport import probe_key
 from lancards.p2p.protocol.errors import LocalProtocolError, PeerError
 from lancards.p2p.protocol.identity import Identity, describe
@@ -258,6 +259,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
 def run_join(args: argparse.Namespace) -> int:
     async def go() -> int:
         me = player(args.name)
+        check_writable(data_home() / "tables")  # before looking for tables (issue 24)
         if args.table is None and not args.autoplay:
             target = await lobby_choice(args, me)
             if target is None:

@@ -147,16 +147,14 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     driver = asyncio.create_task(
         drive_bot(node, game_bot(core), act=act))
     try:
-        await run
+        await run  # raises StorageError when a write failed: the seat paused (issue 24)
     finally:
         driver.cancel()
-        if args.record and len(core.record):
-            write_record(core.record, args.record)
-        if node.store is not None and len(core.record):
-            write_record(core.record, node.store.folder / "record.jsonl")
-            if core.game.outcome(core.state) is not None:
-                (node.store.folder / "finished").touch()
-        await node.close()
+        try:
+            if node.fault is None:  # a paused seat writes nothing more; resume writes these
+                _write_records(node, args.record)
+        finally:
+            await node.close()
     if quiet:
         return 0
     for notice in node.notices:
@@ -174,6 +172,25 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     if args.record:
         print(f"record: {args.record}")
     return 0
+
+
+def _write_records(node: PeerNode, record: str | None) -> None:
+    """The record to ``record`` (``--record``) and to the table folder, then the folder's
+    ``finished`` marker once the game has its outcome (last: a write that fails leaves the
+    table resumable).
+
+    Raises:
+        StorageError: a file cannot be written.
+    """
+    core = node.core
+    if not len(core.record):
+        return
+    if record:
+        write_record(core.record, record)
+    if node.store is not None:
+        write_record(core.record, node.store.folder / "record.jsonl")
+        if core.game.outcome(core.state) is not None:
+            node.store.mark("finished")
 
 
 def _forge_swapped_discard(core: GameCore, action: Any) -> list[Any]:
@@ -274,7 +291,7 @@ async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, me
         refused=lambda text: print(f"ignored: {text}", file=sys.stderr, flush=True))
     if got is None:
         await mesh.close()
-        (store.folder / "not-started").touch()
+        store.mark("not-started")
         raise UsageError(f"table {fetch.table_id} did not start with this seat: no seated peer "
                          f"answered with its start within {wait:.0f} s (the host may have "
                          "freed the seat); join a table again")

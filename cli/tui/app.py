@@ -544,15 +544,41 @@ class TableScreen:
     # -- running -----------------------------------------------------------------------------
 
     async def run(self) -> int:
-        """Show the table until the user leaves; returns the exit status (0: game over)."""
+        """Show the table until the user leaves; returns the exit status (0: game over).
+
+        Raises:
+            StorageError: the session stopped on a storage fault (a full disk, issue 24): the
+                screen closes at once and the one-line error reaches the command line.
+        """
+        from lancards.p2p.net.store import StorageError
+
         task = asyncio.ensure_future(self.session.run())
+        fault: list[StorageError] = []
+        shown = [True]  # until the screen has closed
+
+        def close_screen() -> None:
+            if self.app.is_running:
+                self.app.exit(result=STATUS_LEFT)
+            elif shown[0]:  # not running yet: the fault came before the first frame
+                asyncio.get_running_loop().call_later(0.05, close_screen)
+
+        def ended(done: asyncio.Future[None]) -> None:
+            error = None if done.cancelled() else done.exception()
+            if isinstance(error, StorageError):
+                fault.append(error)
+                close_screen()
+
+        task.add_done_callback(ended)
         try:
             status = await self.app.run_async()
         finally:
+            shown[0] = False
             await self.session.close()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if fault:
+            raise fault[0]
         return int(status if status is not None else STATUS_LEFT)
 
 

@@ -12,6 +12,7 @@ on first use with file mode 0600 and refused when other users may read it (as ss
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import os
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from platformdirs import user_config_dir
 
+from lancards.p2p.net.store import describe_fault
 from lancards.p2p.protocol.errors import IdentityError, LocalProtocolError
 from lancards.p2p.protocol.identity import MAX_NICK_CHARS, Identity, check_nickname
 
@@ -64,8 +66,9 @@ def load_identity(path: str | os.PathLike[str]) -> Identity:
     try:
         mode = stat.S_IMODE(file.stat().st_mode)
         text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise IdentityError(f"cannot read identity file {file}: {exc.strerror}") from None
+    except OSError as exc:  # one line naming the file and what to do (issue 24)
+        raise IdentityError(f"the identity file cannot be read: "
+                            f"{describe_fault(exc, file, 'read')}") from None
     if os.name == "posix" and mode & 0o077:  # Windows has no such mode bits: its ACLs apply
         raise IdentityError(
             f"identity file {file} has mode {mode:04o}; other users may read it "
@@ -102,7 +105,12 @@ def load_or_create_identity(
     if file.exists():
         return load_identity(file)
     identity = Identity.generate(check_nickname(nick) if nick is not None else _default_nick())
-    _write_private(file, identity.to_json())
+    try:
+        _write_private(file, identity.to_json())
+    except IdentityError:
+        if file.exists():  # another process created it meanwhile: use that one
+            return load_identity(file)
+        raise
     return identity
 
 
@@ -124,12 +132,20 @@ def save_nickname(path: str | os.PathLike[str], nick: str) -> Identity:
 
 
 def _write_private(file: Path, text: str) -> None:
+    """Create ``file`` (mode 0600, folder 0700) holding ``text``, made durable; a write that
+    fails (a full disk) removes the part written, so no torn identity file is left."""
+    created = False
     try:
         file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        created = True
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-    except OSError as exc:
-        raise IdentityError(f"cannot create identity file {file}: {exc.strerror}") from None
+    except OSError as exc:  # one line naming the file and what to do (issue 24)
+        if created:
+            with contextlib.suppress(OSError):
+                file.unlink()
+        raise IdentityError(f"the identity file cannot be created: "
+                            f"{describe_fault(exc, file, 'create')}") from None

@@ -6,6 +6,12 @@ the store (``Persist``, made durable first), to the mesh (``Send``) and to liste
 (``Notice``). Key handlers of the terminal client call :meth:`PeerNode.submit`, which returns
 at once.
 
+A storage fault (a journal write that fails: full disk, read-only or vanished folder, I/O
+error; :class:`~lancards.p2p.net.store.StorageError`) pauses the seat (issue 24): the node
+carries out nothing more (no send, no write), makes no more entries, and :meth:`PeerNode.run`
+raises the error, whose one line says what to do before ``lancards resume``. Nothing the node
+sent was ever less durable than the journal: each batch is written before the sends after it.
+
 Bots are played here, never inside the core: :func:`drive_bot` is the one driver, woken by the
 table's own changes (:meth:`PeerNode.next_turn`; no polling), for every bot seat of every table
 (a peer's seat, or a bot seat of :class:`lancards.cli.local_session.LocalSession`, anything with
@@ -25,7 +31,7 @@ from typing import Any, Protocol, TextIO
 
 from lancards.engine.core import EngineError
 from lancards.engine.rulesets import standard_bot
-from lancards.p2p.net.store import TableStore
+from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.errors import LocalProtocolError, PeerError, TransportError, unexpected
@@ -169,6 +175,8 @@ class PeerNode:
         self.catching_up = False
         """Set by :meth:`run` for a restored peer until it is current: linked, and its record as
         long as every length the peers reported (``record.sync``)."""
+        self.fault: StorageError | None = None
+        """The storage fault that paused this seat (issue 24), once one did."""
 
     def connect(self, addresses: Mapping[bytes, PeerAddress]) -> None:
         """Keep links to every other seated peer at ``addresses`` (the lower key dials)."""
@@ -184,7 +192,22 @@ class PeerNode:
         Before the first ``Send`` of a batch the store leases the envelope numbers the core
         has used so far (:meth:`TableStore.lease_envelopes`), so a restarted peer never signs
         an envelope number twice.
+
+        A write that fails (:class:`StorageError`) pauses the seat: the sends after it in the
+        batch, and every later batch, are dropped (never sent, never written), :attr:`fault`
+        keeps the error and :meth:`stop` ends :meth:`run`, which raises it (issue 24).
         """
+        if self.fault is not None:
+            return  # paused: what was not made durable never leaves
+        try:
+            self._carry_out(outputs)
+        except StorageError as exc:
+            self.fault = exc
+            self.stop()
+            if self.on_change is not None:
+                self.on_change()
+
+    def _carry_out(self, outputs: Sequence[Output]) -> None:
         leased = False
         pending: list[tuple[str, dict[str, Any]]] = []  # durable with one fsync, before a send
         for out in outputs:
@@ -249,17 +272,26 @@ class PeerNode:
                            + "\n")
         self.timings.flush()  # read while the peer runs (lancards bench resume)
 
+    def _check_fault(self) -> None:
+        """Make no entry on a paused seat: raise its :attr:`fault`."""
+        if self.fault is not None:
+            raise self.fault
+
     def submit(self, action: object) -> None:
-        """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``)."""
+        """Play ``action`` for this seat (raises ``EngineError`` or ``LocalProtocolError``;
+        :class:`StorageError` once a storage fault paused the seat: no entry is made)."""
+        self._check_fault()
         self.handle(self.core.submit(action))
 
     def leave(self) -> None:
         """This seat leaves the table for good (:meth:`GameCore.leave`; raises
-        ``LocalProtocolError`` when it cannot)."""
+        ``LocalProtocolError`` when it cannot, :class:`StorageError` on a paused seat)."""
+        self._check_fault()
         self.handle(self.core.leave())
 
     def chat(self, text: str) -> None:
-        """Send a chat line."""
+        """Send a chat line (:class:`StorageError` on a paused seat)."""
+        self._check_fault()
         self.handle(self.core.chat(text))
 
     def waiting(self) -> Waiting | None:
@@ -382,6 +414,7 @@ class PeerNode:
         refusal = self.removal_refusal(seat)
         if refusal is not None:
             raise LocalProtocolError(refusal)
+        self._check_fault()
         self.handle(self.core.vote_remove(seat))
 
     def waiting_for(self) -> str | None:
@@ -425,7 +458,16 @@ class PeerNode:
             restored: the core was restored from the store (its outputs were replayed).
             linger: seconds to keep serving peers after the end.
             deadline: an overall bound in seconds (``None``: none).
+
+        Raises:
+            StorageError: a write failed and paused the seat (:meth:`handle`; issue 24).
+            TimeoutError: ``deadline`` passed.
         """
+        await self._run(restored, linger, deadline)
+        if self.fault is not None:
+            raise self.fault
+
+    async def _run(self, restored: bool, linger: float, deadline: float | None) -> None:
         loop = asyncio.get_running_loop()
         end = None if deadline is None else loop.time() + deadline
         if self.timings is not None:
@@ -498,7 +540,8 @@ async def drive_bot(
     ends or the table stops: at each turn (:meth:`Turns.next_turn`) wait ``delay`` seconds (a
     person's pace at their table; 0 for none), ask ``choose(legal)`` for a move and play it
     with ``act`` (default :meth:`Turns.submit`). A move refused (the state moved on meanwhile)
-    is dropped; the next turn asks again."""
+    is dropped; the next turn asks again. A seat paused by a storage fault ends the bot (the
+    node's :meth:`PeerNode.run` raises the fault)."""
     play = seat.submit if act is None else act
     while True:
         legal = await seat.next_turn()
@@ -511,5 +554,7 @@ async def drive_bot(
                 continue
         try:
             play(choose(legal))
+        except StorageError:
+            return
         except (EngineError, LocalProtocolError):
             await seat.next_change()  # refused: wait for the state to move before asking again

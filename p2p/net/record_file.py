@@ -4,28 +4,37 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
 
+from lancards.p2p.net.store import RESUME, storage_error
 from lancards.p2p.protocol.errors import RecordFileError
 from lancards.p2p.protocol.record import Record, Validator, verify_bytes
 
 
 def write_record(record: Record, path: str | os.PathLike[str]) -> None:
     """Write the whole record file of ``record`` (to a temporary file beside it, fsync, then
-    rename, so a crash leaves the old file or the new one).
+    rename, so a crash or a failed write leaves the old file or the new one, and no temporary
+    file).
 
     Raises:
-        OSError: the file cannot be written.
+        StorageError: the file cannot be written (one line naming it; a table folder not yet
+            marked ``finished`` is resumed with ``lancards resume``, which writes it again).
     """
     file = Path(path)
     tmp = file.with_name(file.name + ".tmp")
-    with open(tmp, "wb") as handle:
-        handle.write(b"".join(line + b"\n" for line in record.to_lines()))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, file)
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(b"".join(line + b"\n" for line in record.to_lines()))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, file)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise storage_error(exc, file, "write", RESUME) from None
 
 
 def read_record(

@@ -7,6 +7,8 @@ Layout under the user's data folder (``platformdirs``; ``LANCARDS_HOME`` overrid
                                       start but has not seen it started)
     tables/<table id>/secret.json     this seat's deck key share (mode 0600)
     tables/<table id>/journal.jsonl   every Persist line of the protocol core, in order
+    tables/<table id>/lock            the folder's lock, holder.json who holds it
+                                      (:mod:`lancards.p2p.net.folder_lock`)
 
 Journal lines (``docs/protocol.md``, "Journal"): ``canonical({"kind": ..., "line": {...}})``,
 one space, the CRC-32 (ISO-HDLC, :func:`zlib.crc32`) of those JSON bytes as 8 lowercase hex
@@ -25,6 +27,14 @@ Before this peer sends an envelope numbered ``s`` a mark with ``N > s`` is durab
 peer never signs two envelopes with one number and the numbering never reads the clock. Entry
 numbers need no mark: an entry line is durable before the entry is sent.
 
+Storage faults (issue 24): a write that fails (a full disk, a read-only or vanished folder, an
+I/O error) raises :class:`StorageError`, one line naming the path and what to do. A journal
+write that fails is cut back to the last complete line (``ftruncate``, which needs no space),
+and the store refuses every later write of this process: nothing of the failed batch was sent
+(each batch is durable before the sends after it), so the peer pauses its seat and ``lancards
+resume`` continues once the disk has room. The folder's lock, one process per table folder, is
+:mod:`lancards.p2p.net.folder_lock`'s.
+
 Crash points (tests only): ``LANCARDS_TEST_CRASH_AT=WHEN:N`` kills this process with SIGKILL at
 its ``N``-th durable write (1-based, counted over every store of the process: journal lines,
 ``table.json``, ``secret.json``). ``WHEN`` is ``before`` (nothing of that write reaches the
@@ -34,6 +44,8 @@ the ``fsync``).
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import signal
@@ -43,7 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.errors import LocalProtocolError, PeerError
 from lancards.p2p.protocol.wire import canonical
 
 CRASH_ENV = "LANCARDS_TEST_CRASH_AT"
@@ -52,9 +64,66 @@ LEASE_BLOCK = 256
 """Envelope numbers leased by one ``mark`` line (one ``fsync`` per this many envelopes)."""
 
 
+RESUME = "run `lancards resume`"
+"""What to do after a fault during a game (:func:`describe_fault`'s ``then``)."""
+AGAIN = "try again"
+"""What to do after a fault before anything was signed or sent."""
+
+
 class JournalDamaged(LocalProtocolError):
     """A complete journal line is not what this store wrote (bad checksum or JSON): the
     journal cannot be trusted and the table is not resumed from it."""
+
+
+class StorageError(PeerError):
+    """A file or folder of this peer cannot be written or read (issue 24): a full disk, a
+    read-only, missing or vanished folder, an I/O error. The message is one line naming the
+    path and what to do (:func:`describe_fault`); the command exits with status 2.
+
+    Attributes:
+        path: the file or folder.
+        errno: the operating system's error number (``None`` when there is none).
+    """
+
+    def __init__(self, message: str, path: str | os.PathLike[str], code: int | None) -> None:
+        super().__init__(message)
+        self.path = Path(path)
+        self.errno = code
+
+
+def describe_fault(exc: OSError, path: str | os.PathLike[str], doing: str = "write",
+                   then: str = AGAIN) -> str:
+    """One line for a failed file operation: what happened, ``cannot DOING PATH``, and what
+    to do, ending with ``then`` (:data:`AGAIN` before a game, :data:`RESUME` during one).
+
+    ``"the disk is full: cannot write /h/tables/t/journal.jsonl; free space and run `lancards
+    resume`"``. The cases, by ``exc.errno``: ENOSPC and EDQUOT (full), EROFS (read-only),
+    EACCES and EPERM (permission), ENOENT (missing: deleted or unmounted), ENOTDIR and EEXIST
+    (a file where a folder should be), EIO (the disk failed); any other names ``strerror``.
+    """
+    code = exc.errno
+    cannot = f"cannot {doing} {path}"
+    home = "set LANCARDS_HOME to a writable folder"
+    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return f"the disk is full: {cannot}; free space and {then}"
+    if code == errno.EROFS:
+        return f"the disk is read-only: {cannot}; make it writable or {home}, and {then}"
+    if code in (errno.EACCES, errno.EPERM):
+        return (f"permission denied: {cannot}; make it yours and writable or {home}, "
+                f"and {then}")
+    if code == errno.ENOENT:
+        return f"no such file or folder (deleted or unmounted?): {cannot}; restore it and {then}"
+    if code in (errno.ENOTDIR, errno.EEXIST):
+        return f"a file stands where a folder should be: {cannot}; move it away or {home}"
+    if code == errno.EIO:
+        return f"the disk failed (input/output error): {cannot}; check the disk, then {then}"
+    return f"{exc.strerror or exc}: {cannot}; {then}"
+
+
+def storage_error(exc: OSError, path: str | os.PathLike[str], doing: str = "write",
+                  then: str = AGAIN) -> StorageError:
+    """The :class:`StorageError` of ``exc`` (:func:`describe_fault`)."""
+    return StorageError(describe_fault(exc, path, doing, then), path, exc.errno)
 
 
 @dataclass
@@ -150,19 +219,64 @@ def data_home() -> Path:
     return Path(user_data_dir("lancards", appauthor=False))
 
 
+def make_folder(folder: str | os.PathLike[str]) -> Path:
+    """Create ``folder`` and its parents (mode 0700) if missing.
+
+    Raises:
+        StorageError: it cannot be created (read-only, permission, a file in the way, full).
+    """
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise storage_error(exc, path, "create") from None
+    if not path.is_dir():
+        raise storage_error(OSError(errno.ENOTDIR, "Not a directory"), path, "create")
+    return path
+
+
+def check_writable(folder: str | os.PathLike[str]) -> Path:
+    """Create ``folder`` if missing and check that a file can be written in it (one small
+    probe file, written, synced and removed): a command that will keep a table there says
+    so before it joins anyone (issue 24).
+
+    Raises:
+        StorageError: it cannot be created or written (read-only, full, permission).
+    """
+    path = make_folder(folder)
+    probe = path / f".write-check-{os.getpid()}"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, b"lancards\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise storage_error(exc, path, "write in") from None
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
+    return path
+
+
 class TableStore:
     """One table's files.
 
     Args:
         folder: the table's folder (created with mode 0700 if missing).
+
+    Raises:
+        StorageError: the folder cannot be created.
     """
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
-        self.folder = Path(folder)
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.folder = make_folder(folder)
         self.journal_path = self.folder / "journal.jsonl"
-        self._journal: Any = None
+        self._fd: int | None = None
         self._leased = 0
+        self.fault: StorageError | None = None
+        """The write that failed, once one did: every later write raises it again."""
 
     @classmethod
     def for_table(cls, table_id: str, home: Path | None = None) -> TableStore:
@@ -174,24 +288,41 @@ class TableStore:
     def save_table(self, data: dict[str, Any]) -> None:
         """Write ``table.json`` (replaced atomically, made durable with ``fsync``; one durable
         write for the crash hook). A seat writes it before its start signature leaves
-        (``docs/protocol.md``, 11.5, "What is persisted when, around the start")."""
-        self._write_atomic(self.folder / "table.json", json.dumps(data, indent=1), 0o600)
+        (``docs/protocol.md``, 11.5, "What is persisted when, around the start").
+
+        Raises:
+            StorageError: it cannot be written (the old file, if any, is left as it was).
+        """
+        self._write_atomic(self.folder / "table.json", json.dumps(data, indent=1), 0o600, AGAIN)
 
     def load_table(self) -> dict[str, Any]:
         """Read ``table.json``.
 
         Raises:
-            LocalProtocolError: missing or not JSON.
+            StorageError: it cannot be read (missing, vanished, permission, I/O error).
+            JournalDamaged: it is not a JSON object.
         """
+        path = self.folder / "table.json"
         try:
-            data: dict[str, Any] = json.loads((self.folder / "table.json").read_text("utf-8"))
-        except (OSError, ValueError) as exc:
-            raise LocalProtocolError(f"no readable table in {self.folder}: {exc}") from None
+            text = path.read_bytes()
+        except OSError as exc:
+            raise storage_error(exc, path, "read") from None
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as exc:
+            raise JournalDamaged(f"the table file {path} is damaged ({exc}); not resuming "
+                                 "from it") from None
         return data
 
     def save_secret(self, x_hex: str) -> None:
-        """Write this seat's deck key share, readable by this user only."""
-        self._write_atomic(self.folder / "secret.json", json.dumps({"x": x_hex}), 0o600)
+        """Write this seat's deck key share, readable by this user only.
+
+        Raises:
+            StorageError: it cannot be written (during a game: pause and resume).
+        """
+        self._write_atomic(self.folder / "secret.json", json.dumps({"x": x_hex}), 0o600, RESUME)
 
     def load_secret(self) -> int | None:
         """This seat's deck key share, or ``None`` if none was saved."""
@@ -200,6 +331,18 @@ class TableStore:
         except (OSError, ValueError, KeyError):
             return None
 
+    def mark(self, name: str) -> None:
+        """Leave the empty marker file ``name`` in the folder (``finished``, ``not-started``:
+        what ``lancards resume`` skips).
+
+        Raises:
+            StorageError: it cannot be created (the table stays resumable).
+        """
+        try:
+            (self.folder / name).touch()
+        except OSError as exc:
+            raise storage_error(exc, self.folder / name, "write", RESUME) from None
+
     # -- the journal --------------------------------------------------------------------------
 
     def read(self) -> JournalState:
@@ -207,11 +350,14 @@ class TableStore:
 
         Raises:
             JournalDamaged: a complete line is damaged (names the file and line number).
+            StorageError: the journal exists but cannot be read.
         """
         try:
             raw = self.journal_path.read_bytes()
         except FileNotFoundError:
             return JournalState()
+        except OSError as exc:
+            raise storage_error(exc, self.journal_path, "read") from None
         state = read_journal(raw, self.journal_path)
         self._leased = max(self._leased, state.next_envelope)
         return state
@@ -235,16 +381,21 @@ class TableStore:
 
     def lease_envelopes(self, upto: int) -> None:
         """Make sure envelope numbers below ``upto`` are leased by a durable ``mark`` line
-        (writes one when needed, leasing :data:`LEASE_BLOCK` more)."""
+        (writes one when needed, leasing :data:`LEASE_BLOCK` more).
+
+        Raises:
+            StorageError: the mark cannot be written (nothing numbered ``upto`` may leave).
+        """
         if upto > self._leased:
+            self.append("mark", {"env": upto + LEASE_BLOCK})
             self._leased = upto + LEASE_BLOCK
-            self.append("mark", {"env": self._leased})
 
     def append(self, kind: str, line: dict[str, Any]) -> None:
         """Append one journal line and make it durable (``fsync``); see :meth:`append_all`.
 
         Raises:
             JournalDamaged: the journal was damaged before this append.
+            StorageError: the line cannot be made durable (see :meth:`append_all`).
         """
         self.append_all([(kind, line)])
 
@@ -257,8 +408,14 @@ class TableStore:
         leaves complete lines and at most one torn tail, exactly as one line at a time would:
         nothing of the batch was sent before the ``fsync``.
 
+        A write or ``fsync`` that fails (ENOSPC, EROFS, EIO, ...) cuts the journal back to its
+        length before the batch and raises :class:`StorageError` ("... free space and run
+        `lancards resume`"); from then on every append of this store raises it again, so this
+        process never writes after a failed write (issue 24).
+
         Raises:
             JournalDamaged: the journal was damaged before this append.
+            StorageError: the batch cannot be made durable, now or earlier.
         """
         batch: list[bytes] = []
         for kind, line in lines:
@@ -271,49 +428,85 @@ class TableStore:
         self._write_lines(batch)
 
     def _write_lines(self, encoded: list[bytes]) -> None:
+        if self.fault is not None:
+            raise self.fault
         if not encoded:
             return
-        if self._journal is None:
+        if self._fd is None:
             self._open_for_append()
-        assert self._journal is not None
+        assert self._fd is not None
         data = b"".join(encoded)
         if _crash.reached("before"):
             _crash.die()
         if _crash.reached("torn"):
-            self._journal.write(data[: max(1, len(data) // 2)])
-            self._journal.flush()
+            os.write(self._fd, data[: max(1, len(data) // 2)])
             _crash.die()
-        self._journal.write(data)
-        self._journal.flush()
-        os.fsync(self._journal.fileno())
+        start = os.lseek(self._fd, 0, os.SEEK_CUR)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self._fd, view):]
+            os.fsync(self._fd)
+        except OSError as exc:
+            self._fail(exc, self.journal_path, start)
         if _crash.reached("after"):
             _crash.die()
 
+    def _fail(self, exc: OSError, path: Path, start: int) -> None:
+        """A journal write failed: cut the batch off (best effort: ``ftruncate`` needs no
+        space), close the file and refuse every later write with one :class:`StorageError`."""
+        assert self._fd is not None
+        try:
+            os.ftruncate(self._fd, start)
+            os.fsync(self._fd)
+        except OSError:
+            pass  # a torn tail is cut by the next resume's first append
+        self.close()
+        self.fault = storage_error(exc, path, "write", RESUME)
+        raise self.fault from None
+
     def _open_for_append(self) -> None:
         state = self.read()
-        fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            self.fault = storage_error(exc, self.journal_path, "write", RESUME)
+            raise self.fault from None
+        self._fd = fd
         if state.torn:
-            os.ftruncate(fd, state.valid_bytes)
-            os.fsync(fd)
+            try:
+                os.ftruncate(fd, state.valid_bytes)
+                os.fsync(fd)
+            except OSError as exc:
+                self._fail(exc, self.journal_path, state.valid_bytes)
         os.lseek(fd, 0, os.SEEK_END)
-        self._journal = os.fdopen(fd, "ab")
 
     def close(self) -> None:
         """Close the journal file."""
-        if self._journal is not None:
-            self._journal.close()
-            self._journal = None
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            with contextlib.suppress(OSError):  # every line that counts was fsynced before
+                os.close(fd)
 
-    @staticmethod
-    def _write_atomic(path: Path, text: str, mode: int) -> None:
+    def _write_atomic(self, path: Path, text: str, mode: int, then: str) -> None:
+        """Write ``path`` through a temporary file beside it, ``fsync``, rename: a crash or a
+        failed write leaves the old file or the new one, never a part (issue 24)."""
+        if self.fault is not None:
+            raise self.fault
         tmp = path.with_name(path.name + ".tmp")
         if _crash.reached("before"):
             _crash.die()
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(tmp, path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            self.fault = storage_error(exc, path, "write", then)
+            raise self.fault from None
         if _crash.reached("torn") or _crash.reached("after"):
             _crash.die()
