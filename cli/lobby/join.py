@@ -3,7 +3,7 @@ join one and play.
 
 In a terminal without a table argument, the lobby screen (:mod:`lancards.cli.tui.lobby`) lists
 the tables found, each once its advertised key answered the hello probe; ``n`` there hosts a
-table instead (:func:`lancards.cli.lobby_host.host_table`). A joiner tries a table's addresses
+table instead (:func:`lancards.cli.lobby.host.host_table`). A joiner tries a table's addresses
 until the advertised key answers and prints the one that did. The lobby phase and the way the
 command runs are :mod:`lancards.cli.lobby.common`'s.
 """

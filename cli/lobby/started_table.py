@@ -28,7 +28,7 @@ from lancards.p2p.protocol.wire import sign_envelope
 
 
 class Handover(Protocol):
-    """What the lobby phase hands to the game (:class:`lancards.cli.lobby_common.Lobbyist`):
+    """What the lobby phase hands to the game (:class:`lancards.cli.lobby.common.Lobbyist`):
     the seats' addresses, whether ``table.json`` is written already, and the messages that
     arrived for the game before it began (``(peer, data)``; empty data: a link came up)."""
 

@@ -2,7 +2,7 @@
 
 The networked part feeds it: it builds :class:`TableEntry` values from the mDNS browser (only
 tables whose advertised key answered at one of their addresses, see
-:func:`lancards.cli.lobby_join.lobby_choice`), calls :meth:`LobbyScreen.set_tables` whenever the
+:func:`lancards.cli.lobby.join.lobby_choice`), calls :meth:`LobbyScreen.set_tables` whenever the
 list changes, and receives the user's choice through the callbacks. Keys: Up/Down select a
 table, Enter joins it, ``n`` creates a table, ``a`` types a ``TABLE-ID@HOST:PORT`` address,
 ``q`` leaves. The screen never waits on the network: callbacks return at once, then the lobby
