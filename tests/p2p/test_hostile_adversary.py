@@ -220,3 +220,29 @@ def test_f3_a_removal_in_eights_never_raises_out_of_receive() -> None:
     revealed, not #60`` (a reveal of the round the removal abandoned reaches the engine after
     the fresh deck's)."""
     play(Config("eights", 5, True, (2,), 9443), F3_MOVES, tail=3000, known=True)
+
+
+@pytest.mark.xfail(strict=False, reason="finding F4 (docs/threat-model.md): acks lost on a "
+                   "link that went down are never sent again; agreement is being changed")
+@pytest.mark.timeout(120)
+def test_f4_a_fork_while_the_honest_link_is_down_is_found_once_it_is_back() -> None:
+    """3 peers of Level 8 Master, seat 0 hostile: it forks its next entry (the twin to seat 2,
+    the original to seat 1) while the link between the two honest peers is down; the link
+    comes back (both ends told). Their acks of the fork were lost with the link and the sync
+    of equal lengths sends nothing: the records stay forked and nobody halts."""
+    play(Config("level8-master", 3, False, (0,), 953617),
+         [("fork", 1, 3, 869698, 0), ("drop", 2, 2, 322489, 74), ("restore", 3, 1, 968382, 63)],
+         tail=1500)
+
+
+@pytest.mark.xfail(strict=False, reason="issue 23, situation 2 (forks after spent ack "
+                   "budgets): being fixed with the budgets per acker")
+@pytest.mark.timeout(300)
+def test_situation_2_a_fork_after_bogus_acks_is_found_by_every_honest_peer() -> None:
+    """Found by the campaign (4 peers of Level 8 Master, seat 0 hostile): a fork, a link cut
+    and held messages, then bogus acks: seats 2 and 3 halt naming seat 0, seat 1 never does
+    (its link to seat 0 was cut during the fork: the acks lost there may count too, F4)."""
+    play(Config("level8-master", 4, False, (0,), 256433),
+         [("hold", 1, 4, 628204, 56), ("honest", 2, 7, 154479, 45), ("fork", 1, 1, 817390, 44),
+          ("drop", 1, 1, 145204, 29), ("release", 2, 6, 194378, 45),
+          ("vote", 2, 5, 911463, 76), ("ack", 0, 4, 954480, 37)], tail=30000)
