@@ -376,6 +376,8 @@ class Adversary(Network):
         hk = hc.me.public_key
         target = self.honest[b % len(self.honest)]
         tk = target.me.public_key
+        if not self.known and self._known_trigger(kind):
+            return
         if kind == "fork":
             group = {self.honest[i].me.public_key for i in range(len(self.honest))
                      if (c >> i) & 1} or {tk}
@@ -431,6 +433,21 @@ class Adversary(Network):
             self._come_back(hc)
         elif kind == "remove":
             self._vote_out(h)
+
+    def _known_trigger(self, kind: str) -> bool:
+        """Whether ``kind`` now would mix a fork with cut links or bogus acks (findings F4
+        and situation 2), or a departure in 8s Rule! with a cut link (F3), all open: skipped
+        unless :attr:`known`."""
+        forked = bool(self.fork_armed) or self.stats.forks > 0
+        if kind == "fork":
+            return bool(self.down) or self.stats.moves.get("ack", 0) > 0
+        if self.config.game == "eights":  # F3: a departure in 8s Rule! while a link is cut
+            if kind in ("leave", "remove") and self.stats.moves.get("drop", 0) > 0:
+                return True
+            if kind == "drop" and (self.stats.moves.get("leave", 0)
+                                   or self.stats.moves.get("remove", 0)):
+                return True
+        return kind in ("drop", "ack") and forked
 
     def _bogus_acks(self, hc: GameCore, target: GameCore, c: int) -> None:
         length = len(target.record)
@@ -679,7 +696,7 @@ def check_private(cores: Sequence[GameCore], core: GameCore) -> None:
 
 KNOWN = os.environ.get("LANCARDS_ADVERSARY_KNOWN", "") == "1"
 """Also play the moves that trigger the open findings (``docs/threat-model.md``, "The
-adversary": F1, F2, F3); off by default so that the drawn games stay green until they are fixed."""
+adversary": F1..F4, situation 2); off by default so that the drawn games stay green until they are fixed."""
 
 TAIL = int(os.environ.get("LANCARDS_ADVERSARY_TAIL", "1500"))
 """Messages delivered after settling (0: until the game ends or stalls)."""
