@@ -696,7 +696,8 @@ def check_private(cores: Sequence[GameCore], core: GameCore) -> None:
 
 KNOWN = os.environ.get("LANCARDS_ADVERSARY_KNOWN", "") == "1"
 """Also play the moves that trigger the open findings (``docs/threat-model.md``, "The
-adversary": F1..F4, situation 2); off by default so that the drawn games stay green until they are fixed."""
+adversary": F1..F4, situation 2); off by default so that the drawn games stay green until
+they are fixed."""
 
 TAIL = int(os.environ.get("LANCARDS_ADVERSARY_TAIL", "1500"))
 """Messages delivered after settling (0: until the game ends or stalls)."""
