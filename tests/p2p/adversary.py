@@ -436,17 +436,13 @@ class Adversary(Network):
 
     def _known_trigger(self, kind: str) -> bool:
         """Whether ``kind`` now would mix a fork with cut links or bogus acks (findings F4
-        and situation 2), or a departure in 8s Rule! with a cut link (F3), all open: skipped
+        and situation 2), or a departure in 8s Rule! (F3), all open: skipped
         unless :attr:`known`."""
         forked = bool(self.fork_armed) or self.stats.forks > 0
         if kind == "fork":
             return bool(self.down) or self.stats.moves.get("ack", 0) > 0
-        if self.config.game == "eights":  # F3: a departure in 8s Rule! while a link is cut
-            if kind in ("leave", "remove") and self.stats.moves.get("drop", 0) > 0:
-                return True
-            if kind == "drop" and (self.stats.moves.get("leave", 0)
-                                   or self.stats.moves.get("remove", 0)):
-                return True
+        if self.config.game == "eights" and kind in ("leave", "remove"):
+            return True  # F3: a departure in 8s Rule! after messages were lost
         return kind in ("drop", "ack") and forked
 
     def _bogus_acks(self, hc: GameCore, target: GameCore, c: int) -> None:
@@ -696,7 +692,7 @@ def check_private(cores: Sequence[GameCore], core: GameCore) -> None:
 
 KNOWN = os.environ.get("LANCARDS_ADVERSARY_KNOWN", "") == "1"
 """Also play the moves that trigger the open findings (``docs/threat-model.md``, "The
-adversary": F1..F4, situation 2); off by default so that the drawn games stay green until
+adversary": F1..F5, situation 2); off by default so that the drawn games stay green until
 they are fixed."""
 
 TAIL = int(os.environ.get("LANCARDS_ADVERSARY_TAIL", "1500"))
