@@ -183,6 +183,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._leaving = False
         self._init_rescue()
         self._halted: str | None = None
+        self._told: list[tuple[str, dict[str, Any]]] = []  # evidence, again to each link up
         self.cheaters: dict[Seat, str] = {}
         self._env_seq = envelope_seq
         self._random_counter = 0
@@ -317,10 +318,15 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         return self._flush()
 
     def peer_connected(self, key: bytes) -> list[Output]:
-        """A link to ``key`` is up: ask it for the entries this peer lacks."""
+        """A link to ``key`` is up: ask it for the entries this peer lacks, and acknowledge
+        again the recent entries (the acks sent while the link was down were lost with it: a
+        fork made meanwhile is found once the link is back; issue 23, finding F4)."""
         if key in self._seat_of:
             self._agree.link_up(self._seat_of[key])
             self._send(key, "record.sync", {"have": len(self.record)})
+            self._ack_again(key)
+            for type_, body in self._told:  # a halted peer's evidence reaches every peer
+                self._send(key, type_, body)
             self._resend_votes(key)
         return self._flush()
 

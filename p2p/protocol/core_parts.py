@@ -36,6 +36,9 @@ EARLY_PER_SENDER = 8
 """The most private-shares messages held per sender for cards not yet dealt (an honest sender
 may be one entry ahead of this peer); more are dropped."""
 
+TOLD_KEPT = 8
+"""Pieces of evidence a peer keeps to send again to links that come up (one cheat halts it)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Send:
@@ -117,6 +120,7 @@ class CoreParts:
     _leaving: bool
     _halted: str | None
     cheaters: dict[Seat, str]
+    _told: list[tuple[str, dict[str, Any]]]
     _env_seq: int
     _random_counter: int
     _requested: set[SlotId]
@@ -263,7 +267,7 @@ class CoreParts:
         waiting for this halted peer (issue 23, situation 8)."""
         entry = self._shuffle_entry(exc.prover)
         if entry is not None and self.view_seat is not None and not self._replaying:
-            self._send(None, "record.check", {"seq": entry.seq, "hash": entry.hash})
+            self._tell_everyone("record.check", {"seq": entry.seq, "hash": entry.hash})
         self._cheat(exc.prover, str(exc), {} if entry is None else {"entry": entry.to_dict()})
 
     def _verify_deferred(self, limit: int | None) -> None:  # pragma: no cover - GameCore's
@@ -278,6 +282,16 @@ class CoreParts:
     def _notice(self, kind: NoticeKind, text: str, seat: Seat | None = None,
                 evidence: dict[str, Any] | None = None) -> None:
         self._out.append(Notice(kind, text, seat, evidence))
+
+    def _tell_everyone(self, type: str, body: dict[str, Any]) -> None:
+        """Send evidence of a cheat (``record.evidence``, a signed bad ``record.entry``, a
+        ``record.check``) to every seat, and keep it (at most :data:`TOLD_KEPT`) to send again
+        to each link that comes up: a peer that halts on evidence makes sure every other peer
+        gets it, even one whose link was down then (issue 23: an honest peer must never be
+        left playing on with the cheater while the others halted)."""
+        if len(self._told) < TOLD_KEPT:
+            self._told.append((type, body))
+        self._send(None, type, body)
 
     def _send(self, to: bytes | None, type: str, body: dict[str, Any]) -> None:
         env = sign_envelope(self.me, type, self.table_id, self._env_seq, body)

@@ -25,6 +25,9 @@ from lancards.p2p.protocol.schemas import PrivateShares, conform
 from lancards.p2p.protocol.sealed import MAX_PLAINTEXT, SealedPayload, open_sealed
 from lancards.p2p.protocol.wire import Envelope, link_envelope, parse_json
 
+REACK_ENTRIES = 64
+"""Entries acknowledged again to a peer whose link came back (:meth:`Inbound._ack_again`)."""
+
 SHARES_PURPOSE = "deck.shares"
 """The sealed-payload purpose of private decryption shares."""
 
@@ -132,6 +135,19 @@ class Inbound(CoreParts):
             if member.public_key not in (entry.author, self.me.public_key):
                 self._out.append(Send(member.public_key, data))
 
+    def _ack_again(self, key: bytes) -> None:
+        """Acknowledge to ``key`` (a link just up) the last :data:`REACK_ENTRIES` entries it did
+        not author: where its copy differs it answers with its own entry (``_on_ack``), so two
+        entries of one number meet. A fork older than that window was acknowledged over links
+        that stayed up (every honest peer is linked to some other by then)."""
+        if self._replaying or self.view_seat is None:
+            return
+        for entry in self.record.entries[-REACK_ENTRIES:]:
+            if entry.author != key:
+                data = link_envelope(self.me, "record.ack", self.table_id,
+                                     {"seq": entry.seq, "hash": entry.hash}).encode()
+                self._out.append(Send(key, data))
+
     def _on_entry(self, sender: bytes, data: Any, link: str) -> None:
         entry = Entry.from_dict(data, link)
         if entry.seq > len(self.record):
@@ -178,8 +194,8 @@ class Inbound(CoreParts):
     def _found_equivocation(self, found: Any) -> None:
         line = found.to_line_dict()
         self._out.append(Persist("evidence", line))
-        self._send(None, "record.evidence", {"first": found.first.to_dict(),
-                                             "second": found.second.to_dict()})
+        self._tell_everyone("record.evidence", {"first": found.first.to_dict(),
+                                                "second": found.second.to_dict()})
         self._cheat(self._seat_of[found.first.author], self._equivocated(found), line)
 
     def _append_remote(self, entry: Entry, link: str) -> None:
@@ -211,7 +227,7 @@ class Inbound(CoreParts):
                 self._cheat(author, str(exc), {"entry": entry.to_dict()})
                 # Every other peer must see it too: it is signed, so it names its author
                 # wherever it arrives (at another position it is an equivocation).
-                self._send(None, "record.entry", {"entry": entry.to_dict()})
+                self._tell_everyone("record.entry", {"entry": entry.to_dict()})
             else:
                 self._notice("rejected", str(exc), None)
             return
