@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 
 from lancards.p2p.net.node import game_bot
 from lancards.p2p.protocol.core import GameCore, Notice
-from lancards.p2p.protocol.rescue import sign_vote
+from lancards.p2p.protocol.removal import RemovalPolicy
 from lancards.p2p.protocol.schedule import EntryKind
+from lancards.p2p.protocol.votes import sign_vote
 from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.adversary import (
     GAMES,
@@ -152,17 +153,14 @@ def _hostile_at_its_move(rescue: bool) -> tuple[list[GameCore], Network]:
     return cores, net
 
 
-@pytest.mark.xfail(strict=False, reason="issue 23, situations 6 and 7 (removal votes): "
-                   "finding F1, being fixed with the removal votes")
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("rescue", [False, True], ids=["rescue-off", "rescue-on"])
 def test_f1_a_vote_shown_to_one_peer_then_broken_does_not_split_the_table(rescue: bool) -> None:
     """Seat 1 signs "remove seat 0 here" and sends it to seat 0 alone, then makes its move
-    at that very position. Seat 0 holds the broken vote and halts naming seat 1; seat 2 never
-    saw the vote and plays on: the table is split (seat 0 can never finish), although only
-    the hostile seat is named. Either every honest peer must halt (the vote and the entry
-    are evidence, to be passed on) or none (a vote nobody else holds is no reason to stop;
-    with rescue off, no vote is of any use)."""
+    at that very position. Before the votes of issue 23, seat 0 held the broken vote and
+    halted naming seat 1 while seat 2 never saw the vote and played on: the table was split.
+    Now a vote is never evidence against its signer (situation 6): nobody halts, the table
+    stays one."""
     cores, net = _hostile_at_its_move(rescue)
     hostile, victim, other = cores[1], cores[0], cores[2]
     vote = sign_vote(hostile.me, hostile.table_id, victim.seat, len(victim.record),
@@ -180,14 +178,14 @@ def test_f1_a_vote_shown_to_one_peer_then_broken_does_not_split_the_table(rescue
     assert bool(victim.halted) == bool(other.halted), (victim.halted, other.halted)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 23, situations 6 and 7 (removal votes): "
-                   "finding F2, docs/protocol.md 11.10 'Not built yet'")
 @pytest.mark.timeout(120)
 def test_f2_a_seat_that_returns_before_every_vote_is_in_does_not_stall_the_table() -> None:
     """Seat 1 is silent at its move; seat 2 votes to remove it, seat 0 not yet; then seat 1
-    comes back and moves. Seat 0 takes the move, seat 2 refuses it ("being voted out") and,
-    having voted, appends nothing else at that position: the table stalls for good (seat 2's
-    own screen says it waits for its own move). The game must go on."""
+    comes back and moves. Seat 0 takes the move; seat 2, bound by its vote, keeps it (naming
+    nobody). Before the votes of issue 23 the table stalled there for good (seat 2's own screen
+    said it waited for its own move); now seat 2's removal policy (as a node runs it) says "no"
+    since seat 1 is connected to it again, the rescuer (seat 0) voids the round, seat 2 takes
+    the kept move and the game goes on."""
     cores, net = make_cores(3, "level8", seed="f2", options={"rescue": "on"})
     hostile = cores[1]
     net.bots.pop(hostile)
@@ -199,7 +197,14 @@ def test_f2_a_seat_that_returns_before_every_vote_is_in_does_not_stall_the_table
     net.run(limit=net.delivered + 100)
     net.bots[hostile] = game_bot(hostile)
     net.post(hostile.me.public_key, hostile.submit(hostile.legal_actions()[0]))
+    net.run(limit=net.delivered + 100)
+    assert cores[2].bound() == (1, 0) and len(cores[0].record) > at  # kept, nobody named
+    policy = RemovalPolicy(120.0)  # every link is up: seat 1 is connected to seat 2 again
+    for seat in policy.withdrawals(cores[2], lambda other: True, now=0.0):
+        net.post(cores[2].me.public_key, cores[2].withdraw_vote(seat))
     net.run(limit=net.delivered + 3000)
+    assert cores[2].bound() is None
+    assert not any(n.kind == "cheat" for notices in net.notices.values() for n in notices)
     assert len(cores[2].record) == len(cores[0].record) > at + 5, \
         (len(cores[0].record), len(cores[2].record), cores[2].waiting_for())
 
@@ -231,26 +236,24 @@ def test_f3_a_departure_in_eights_never_raises_out_of_receive(config: Config,
     play(config, moves, tail=3000, known=True)
 
 
-@pytest.mark.xfail(strict=False, reason="finding F4 (docs/threat-model.md): acks lost on a "
-                   "link that went down are never sent again; agreement is being changed")
 @pytest.mark.timeout(120)
 def test_f4_a_fork_while_the_honest_link_is_down_is_found_once_it_is_back() -> None:
     """3 peers of Level 8 Master, seat 0 hostile: it forks its next entry (the twin to seat 2,
     the original to seat 1) while the link between the two honest peers is down; the link
     comes back (both ends told). Their acks of the fork were lost with the link and the sync
-    of equal lengths sends nothing: the records stay forked and nobody halts."""
+    of equal lengths sent nothing: the records stayed forked and nobody halted. Now a link
+    that comes up acknowledges the recent entries again, and the fork is found."""
     play(Config("level8-master", 3, False, (0,), 953617),
          [("fork", 1, 3, 869698, 0), ("drop", 2, 2, 322489, 74), ("restore", 3, 1, 968382, 63)],
          tail=1500, known=True)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 23, situation 2 (forks after spent ack "
-                   "budgets): being fixed with the budgets per acker")
 @pytest.mark.timeout(300)
 def test_situation_2_a_fork_after_bogus_acks_is_found_by_every_honest_peer() -> None:
     """Found by the campaign (4 peers of Level 8 Master, seat 0 hostile): a fork, a link cut
-    and held messages, then bogus acks: seats 2 and 3 halt naming seat 0, seat 1 never does
-    (its link to seat 0 was cut during the fork: the acks lost there may count too, F4)."""
+    and held messages, then bogus acks: seats 2 and 3 halted naming seat 0, seat 1 never did
+    (its links were cut when the evidence was broadcast). Now every piece of evidence is sent
+    again to each link that comes up, and the acks of recent entries too (F4)."""
     play(Config("level8-master", 4, False, (0,), 256433),
          [("hold", 1, 4, 628204, 56), ("honest", 2, 7, 154479, 45), ("fork", 1, 1, 817390, 44),
           ("drop", 1, 1, 145204, 29), ("release", 2, 6, 194378, 45),
