@@ -79,6 +79,14 @@ class Reveals:
                 out.append((recipient, encode_message(message)))
         return out
 
+    def withhold(self, slots: Iterable[SlotId]) -> None:
+        """``slots`` went out of play for good (8s Rule!: the hidden cards of a round a
+        departure abandoned, ruling D-1, never opened): this seat owes no share of them any
+        more and never makes one, so a reveal requested before the departure and not yet
+        complete never completes (it would open an abandoned card and hand the engine a reveal
+        it no longer asks for)."""
+        self._table.withheld.update(slots)
+
     def make_open(self, slot: SlotId) -> Message:
         """Open a card this seat holds (lay down, discard, play): broadcast the message.
 

@@ -107,6 +107,9 @@ class SlotTable:
         """Every slot ever made, dropped ones too: its epoch and the ``b`` its shares are of (a
         forwarded batch may hold shares of slots reshuffled since)."""
         self.reveals: dict[tuple[SlotId, Seat], RevealProgress] = {}
+        self.withheld: set[SlotId] = set()
+        """Slots out of play for good (a round abandoned by a departure, ruling D-1): this seat
+        never makes a share of them again, so no request of them ever completes."""
         self._checked: set[tuple[object, ...]] = set()
         self.present: list[Seat] = list(range(params.n_seats))
         """The seats whose key shares still encrypt the deck (all, until somebody leaves)."""
@@ -207,6 +210,7 @@ class SlotTable:
         reveal = self.reveals.get((slot, recipient))
         return (
             reveal is not None
+            and slot not in self.withheld
             and reveal.requested
             and not reveal.sent
             and self.seat not in reveal.shares
@@ -249,6 +253,8 @@ class SlotTable:
             reveal = self.reveals.get((slot, recipient))
             if reveal is None or not reveal.requested:
                 raise DeckUsageError(f"no reveal of slot {slot} to {recipient} was requested")
+            if slot in self.withheld:
+                raise DeckUsageError(f"slot {slot} is out of play: its shares are withheld")
         if not slot_list:
             return None
         message = self._prove(slot_list, recipient)

@@ -160,6 +160,8 @@ class Departure(CoreParts):
                 self._on_deck_event(event, False)
         self._state = self._engine(Leave(seat))
         self._private_for[seat].clear()
+        in_play = self.game.knowledge(self._state)  # a round the leave abandoned is out of play
+        self.deck.withhold(s for s in self.deck.hidden_slots() if s not in in_play)
         self._after_engine_change()
         self._notice("info", text or f"{self.name(seat)} left the table", seat)
 

@@ -215,8 +215,6 @@ F3_MOVES: list[Move] = [("honest", 1, 3, 654331, 41), ("release", 1, 0, 986232, 
                         ("remove", 0, 3, 660537, 25)]
 
 
-@pytest.mark.xfail(strict=False, reason="finding F3 (docs/threat-model.md): a removal in "
-                   "8s Rule! makes honest peers raise; p2p/protocol/rescue.py is being changed")
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize(("config", "moves"), [
     (Config("eights", 5, True, (2,), 9443), F3_MOVES),
@@ -232,7 +230,9 @@ def test_f3_a_departure_in_eights_never_raises_out_of_receive(config: Config,
     honest peer's ``receive`` raises ``IllegalActionError: reveal ...: slot #180 is to be
     revealed, not #60`` (a reveal of the round the removal abandoned reaches the engine after
     the fresh deck's). The same with a leave instead of the removal, rescue off. Both need a
-    link between two honest peers cut (messages lost) before the departure."""
+    link between two honest peers cut (messages lost) before the departure. Fixed: a departure
+    that abandons a round withholds every share of its cards (the deck's ``withhold``), so a
+    reveal requested before it never completes (and no abandoned card opens, ruling D-1)."""
     play(config, moves, tail=3000, known=True)
 
 

@@ -147,7 +147,8 @@ def test_sealed_shares_whose_plaintext_holds_a_lone_surrogate_are_rejected() -> 
 
 def test_the_hello_handshake_refuses_a_lone_surrogate() -> None:
     me = Identity(b"\x07" * 32, "ann")
-    hs = HelloHandshake.listener(me, b"\x01" * 32, "127.0.0.1:9", is_known=lambda key: True)
+    hs = HelloHandshake.listener(me, b"\x01" * 32, "127.0.0.1:9", ephemeral=b"\x02" * 32,
+                                 is_known=lambda key: True)
     with pytest.raises(HandshakeError) as info:
         hs.receive(b'{"t":"hello","v":1,"pk":"' + SURROGATE + b'","nonce":"00"}')
     assert info.value.reason is Reason.HANDSHAKE
