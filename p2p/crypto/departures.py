@@ -189,6 +189,11 @@ class Departures:
         (ascending; empty when no removal of it is under way)."""
         return tuple(sorted(self._rescue.get(vanished, {})))
 
+    def holds_escrow_part(self, dealer: Seat) -> bool:
+        """Whether this seat holds a good escrowed part of ``dealer``'s key share (its part
+        checked against the dealer's commitment; a bad one is never kept)."""
+        return dealer in self._parts and dealer in self._escrow
+
     def make_rescue(self, vanished: Seat, hand: Iterable[SlotId]) -> Message:
         """This seat's rescue shares for removing ``vanished`` (``hand``: its hand as the
         engine knows it): its escrow part applied to every hidden slot outside that hand, with

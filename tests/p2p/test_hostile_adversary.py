@@ -306,8 +306,9 @@ F5_MOVES: list[Move] = [
 @pytest.mark.slow
 @pytest.mark.skipif(EXAMPLES <= 2, reason="a 6-peer campaign game: runs with "
                     "LANCARDS_ADVERSARY_EXAMPLES above 2")
-@pytest.mark.xfail(strict=False, reason="finding F5 (docs/threat-model.md): a rescuer without "
-                   "a good escrow part raises; p2p/protocol/rescue.py is being changed")
+@pytest.mark.xfail(strict=False, reason="finding F5 (docs/threat-model.md): the raise is fixed "
+                   "(a seat without a good escrow part never votes); left: after settling, seat 3 "
+                   "waits for seat 1's key escrow while the others wait for hostile seat 0")
 @pytest.mark.timeout(900)
 def test_f5_a_rescuer_whose_escrow_part_was_bad_never_raises() -> None:
     """Campaign line (6 peers of 8s Rule!, rescue on, seat 0 hostile; its escrow dealt one
