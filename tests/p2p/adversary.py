@@ -77,6 +77,7 @@ from lancards.p2p.protocol.agreement import ACK_WINDOW
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.escrow_entries import ESCROW_PURPOSE
 from lancards.p2p.protocol.record import Entry, sign_entry
+from lancards.p2p.protocol.removal import RemovalPolicy
 from lancards.p2p.protocol.sealed import seal
 from lancards.p2p.protocol.votes import sign_vote
 from lancards.p2p.protocol.wire import link_envelope, sign_envelope
@@ -239,6 +240,8 @@ class Adversary(Network):
         self.hkeys = {cores[i].me.public_key for i in self.hostile}
         self.honest = [c for c in cores if c.seat not in self.hostile]
         self.down: set[frozenset[bytes]] = set()
+        self.clock = 0.0
+        self.policies: dict[int, RemovalPolicy] = {}
         self.holding: set[tuple[bytes, bytes]] = set()
         self.held: list[tuple[bytes, bytes, bytes]] = []
         self.vanished: set[bytes] = set()
@@ -356,10 +359,34 @@ class Adversary(Network):
             busy = [c for c in self.list
                     if c.deferred_proofs and c.me.public_key not in self.vanished]
             if not busy:
+                if self._policies_say_no():
+                    continue
                 return
             for core in busy:
                 self._call(core, "verify_deferred", core.verify_deferred)
                 self.play_bot(core.me.public_key)
+
+    def _policies_say_no(self) -> bool:
+        """Nothing in flight: time passes (:data:`IDLE_SECONDS`) and every honest peer says the
+        "no"s its removal policy calls for, as ``PeerNode.run`` does (a vote whose seat is
+        connected to the voter, or a round one patience old). Whether anything was said."""
+        self.clock += IDLE_SECONDS
+        said = False
+        for core in self.honest:
+            key = core.me.public_key
+            if key in self.vanished:
+                continue
+
+            def up(seat: int, key: bytes = key) -> bool:
+                other = self.list[seat].me.public_key
+                return other not in self.vanished and frozenset((key, other)) not in self.down
+
+            policy = self.policies.setdefault(core.seat, RemovalPolicy(PATIENCE_SECONDS))
+            for seat in policy.withdrawals(core, up, self.clock):
+                self._call(core, "withdraw_vote", lambda core=core, seat=seat:
+                           core.withdraw_vote(seat))
+                said = True
+        return said and bool(self.queue)
 
     def link_up(self, a: GameCore, b: GameCore) -> None:
         for x, y in ((a, b), (b, a)):
@@ -693,6 +720,12 @@ def check_private(cores: Sequence[GameCore], core: GameCore) -> None:
 # ---------------------------------------------------------------------------------------------
 # One game.
 
+
+IDLE_SECONDS = 5.0
+"""Seconds that pass whenever nothing is in flight (for the removal policies' clocks)."""
+
+PATIENCE_SECONDS = 20.0
+"""The life of a removal round in the adversary's tables (a node uses the table's patience)."""
 
 KNOWN = os.environ.get("LANCARDS_ADVERSARY_KNOWN", "") == "1"
 """Also play the moves that trigger the open findings (``docs/threat-model.md``, "The
