@@ -163,6 +163,15 @@ def listen_host(args: argparse.Namespace, chosen: list[LocalAddress]) -> str:
     return "" if any(a.version == 6 for a in chosen) else "0.0.0.0"
 
 
+def _has_ipv6() -> bool:
+    """Whether an interface but loopback has an IPv6 address (then a joiner listens on both
+    families: the other peers may dial it over either, issue 24 situation 5)."""
+    try:
+        return any(a.version == 6 for a in choose_addresses(None))
+    except AddressError:
+        return False
+
+
 def _free_port(host: str) -> int:
     """A TCP port free on IPv4 and IPv6 at once (a listener on ``""`` binds both with one
     port; asyncio would give each family its own ephemeral port)."""
@@ -227,7 +236,7 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     mesh = Mesh(me, CONFIG, accept=lambda key: any(m.public_key == key for m in lobby.seats()))
     if not hasattr(args, "listen_host"):
         args.listen_host = listen_host(args, local_addresses(args)) if args.interface \
-            else ("0.0.0.0" if ":" not in host else "")
+            else ("" if ":" in host or _has_ipv6() else "0.0.0.0")
     my_port = await listen(mesh, args.listen_host, 0, "interface")
     mesh.add_peer(host_key, host, port, dial=True)
     lobbyist = Lobbyist(me, lobby, mesh)

@@ -27,7 +27,6 @@ from lancards.cli.lobby.common import (
     join_table,
     listen,
     listen_host,
-    local_addresses,
     player,
     receive_or_report,
     run_lobby,
@@ -35,8 +34,8 @@ from lancards.cli.lobby.common import (
 )
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
-from lancards.p2p.net.addresses import LocalAddress
-from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, Advertiser, TableAdvert
+from lancards.p2p.net.addresses import AddressError, FollowedAddresses
+from lancards.p2p.net.discovery import RECORD_TTL, RESCUE_TRADE_OFF, Advertiser, TableAdvert
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home
@@ -63,14 +62,22 @@ def add_parser(sub: Any) -> None:
     host.set_defaults(run=run_host)
 
 
-async def _advertise(lobby: Lobby, me: Identity, port: int, chosen: list[LocalAddress],
+async def _advertise(lobby: Lobby, me: Identity, port: int, follow: FollowedAddresses,
                      size: int) -> Advertiser:
-    """Advertise the table on the chosen interfaces, every one of their addresses."""
+    """Advertise the table on the chosen interfaces, every one of their addresses, following
+    them as they change (issue 24, situation 4: a new lease; one line says where it moved)."""
+    chosen = follow.current
     advert = TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick, me.public_key,
                          port, tuple(a.text for a in chosen), size, (me.nick,),
                          rescue=lobby.spec.options.get("rescue") == "on")
     ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
-    advertiser = Advertiser(advert, chosen, **({"ttl": ttl} if ttl > 0 else {}))
+
+    def moved(now: TableAdvert) -> None:
+        print(f"this machine's addresses changed: advertised at {', '.join(now.addresses)} "
+              f"port {port}", flush=True)
+
+    advertiser = Advertiser(advert, follow=follow, on_move=moved,
+                            ttl=ttl if ttl > 0 else RECORD_TTL)
     await advertiser.start()
     return advertiser
 
@@ -99,7 +106,11 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     if not 0 <= args.bots < args.players:
         raise UsageError(f"--bots {args.bots}: use 0 to {args.players - 1}")
     _check_port(args.port)
-    chosen = local_addresses(args)
+    try:
+        follow = FollowedAddresses(args.interface)
+    except AddressError as exc:
+        raise UsageError(str(exc)) from None
+    chosen = follow.current
     me = player(args.name)
     lobby = Lobby.create(me, spec.name, raw)
     # This seat's folder, locked and written before anything is advertised (issue 24): a
@@ -109,7 +120,7 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     bind = args.listen_host = listen_host(args, chosen)
     port = await listen(mesh, bind, args.port, "interface" if args.interface else "port")
     try:
-        advertiser = await _advertise(lobby, me, port, chosen, args.players)
+        advertiser = await _advertise(lobby, me, port, follow, args.players)
     except (PeerError, OSError, TimeoutError, ZeroconfError) as exc:
         await mesh.close()
         raise UsageError(f"cannot advertise the table on "
@@ -133,6 +144,7 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     if len(advertiser.advert.addresses) > 1:
         print(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}", flush=True)
     down: dict[bytes, float] = {}  # guests whose link dropped, since when
+    dialable: set[bytes] = set()  # guests whose listening port the host knows
     clock = asyncio.get_running_loop().time
     said = [""]
 
@@ -166,6 +178,13 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
                 lobby.started.statement, me, (bind, port), lobbyist.addrs, lobby.started.sigs))
             lobbyist.saved = True
         send_all(mesh, out)
+        for key, guest_port in lobby.ports.items():
+            if key not in dialable and key in mesh.remote_hosts:
+                # The guest dials; the host dials it back after fallback_after when no link
+                # is up, so a guest still dialling the host's old address (a new lease) hears
+                # the new one in the host's hello (issue 24, situation 4).
+                mesh.add_peer(key, mesh.remote_hosts[key], guest_port, dial=False)
+                dialable.add(key)
         _readvertise(advertiser, lobby, args.players)
         if len(lobby.seats()) == args.players and not lobby.proposed:
             send_all(mesh, lobby.propose_start())
@@ -174,6 +193,7 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     def on_link(peer: bytes, up: bool) -> None:
         if up:
             down.pop(peer, None)
+            send_all(mesh, lobby.catch_up(peer))
         elif any(m.public_key == peer for m in lobby.members):
             down[peer] = clock()
         status()
@@ -231,12 +251,14 @@ _BACKGROUND: set[asyncio.Task[None]] = set()
 async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
                             args: argparse.Namespace) -> Any:
     """A bot peer on this machine that joins the table like anyone else: at 127.0.0.1, or at
-    the one address the host listens on (``--interface ADDRESS``)."""
+    the one address the host listens on (``--interface ADDRESS``). It listens where the host
+    does: every address family the table uses (``""``: IPv4 and IPv6, link-local included),
+    since the other players dial it at the host's address (issue 24, situation 5)."""
     bot = Identity.generate(f"bot{index + 1}")
     listen = getattr(args, "listen_host", "")
     dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
     ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
-                            listen_host="0.0.0.0" if ":" not in dial else "")
+                            listen_host=listen)
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
                                           dial, port, lobby.spec.game, play=True))
 

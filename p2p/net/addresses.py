@@ -11,6 +11,10 @@ advertises and listens on:
 - an interface name: every address of that interface (loopback too when ``lo`` is named);
 - an address: that address only (loopback only this way or by naming ``lo``).
 
+:class:`FollowedAddresses` reads them again as the machine's addresses change (a new DHCP
+lease, Wi-Fi back, a cable plugged in): no argument follows every interface, an interface name
+follows that interface's addresses, an explicit address stays as given.
+
 Every problem is one :class:`AddressError` whose text names it (an unknown interface, an
 address this machine does not have, a link-local address without its interface).
 """
@@ -165,6 +169,61 @@ def _by_address(item: str, every: Sequence[LocalAddress],
             f"--interface {item}: a link-local address needs its interface, one of "
             f"{', '.join(a.text for a in same)}")
     return same[:1]
+
+
+def _is_address(item: str) -> bool:
+    try:
+        ipaddress.ip_address(item.strip("[]").partition("%")[0])
+    except ValueError:
+        return False
+    return True
+
+
+class FollowedAddresses:
+    """The addresses of the ``--interface`` arguments ``wanted``, read again on :meth:`read`.
+
+    Args:
+        wanted: as for :func:`choose_addresses`.
+        adapters: as for :func:`local_addresses` (tests pass their own).
+
+    Attributes:
+        current: the addresses chosen last (IPv4 first, no repeats, never empty).
+
+    Raises:
+        AddressError: as :func:`choose_addresses`, for the addresses at construction.
+    """
+
+    def __init__(self, wanted: Sequence[str] | None,
+                 adapters: Sequence[ifaddr.Adapter] | None = None) -> None:
+        self.wanted = tuple(wanted or ())
+        self.current = choose_addresses(self.wanted, adapters)
+        self._fixed = {item: choose_addresses([item], adapters)
+                       for item in self.wanted if _is_address(item)}
+        """An explicit address stays as given, whatever the interfaces do."""
+
+    def read(self, adapters: Sequence[ifaddr.Adapter] | None = None) -> bool:
+        """Read this machine's addresses again; whether :attr:`current` changed.
+
+        No argument: every address but loopback now; an interface name: that interface's
+        addresses now (none while it is down); an explicit address: as given. When this gives
+        no address at all (the Wi-Fi is down), :attr:`current` is kept: nothing reaches this
+        machine meanwhile, and a returning interface is read on the next call.
+        """
+        every = local_addresses(adapters)
+        if not self.wanted:
+            now = [a for a in every if not a.loopback]
+        else:
+            now = []
+            for item in self.wanted:
+                picked = self._fixed.get(item)
+                if picked is None:
+                    picked = [a for a in every if a.interface == item]
+                now.extend(a for a in picked if a not in now)
+        now.sort(key=lambda a: a.version)
+        if not now or now == self.current:
+            return False
+        self.current = now
+        return True
 
 
 def scope_name(address: str) -> str:

@@ -24,7 +24,11 @@ is ignored (6.4), and a record longer than :data:`MAX_TXT_BYTES` is refused (6.2
 Addresses: every address of the chosen interfaces is advertised (A and AAAA records); a
 browser keeps IPv6 link-local addresses with the scope of the interface they arrived on
 (``fe80::1%eth0``) and lists IPv4 first, then IPv6, link-local last, the order in which a
-joiner tries them (:func:`reachable_address`).
+joiner tries them (:func:`reachable_address`). An advertiser given a
+:class:`~lancards.p2p.net.addresses.FollowedAddresses` reads the machine's addresses again every
+:data:`FOLLOW_EVERY_S` seconds and, when they changed (a new DHCP lease, Wi-Fi back), publishes
+the new address records (:meth:`Advertiser.move`); a browser resolves an updated table again
+:data:`FLUSH_S` seconds later, once the old records are flushed, so it lists only the new ones.
 
 Lifetime: every record has a TTL of :data:`RECORD_TTL` seconds (RFC 6762 section 10 uses 120 s
 for host records); the advertiser answers queries while the table lives, and the browser asks
@@ -57,6 +61,7 @@ from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from lancards.p2p.net.addresses import (
+    FollowedAddresses,
     LocalAddress,
     choose_addresses,
     order_addresses,
@@ -89,6 +94,7 @@ from lancards.p2p.protocol.errors import (
 )
 
 __all__ = [
+    "FOLLOW_EVERY_S",
     "MAX_ADDRESSES_TRIED",
     "MAX_SEATS",
     "MAX_TABLES",
@@ -146,22 +152,36 @@ async def reachable_address(
         f"({'; '.join(failed) or 'none advertised'})")
 
 
-def _zeroconf(addresses: Sequence[LocalAddress]) -> AsyncZeroconf:
-    """An mDNS stack on exactly the interfaces of ``addresses`` (IPv4 by address, IPv6 by
-    interface index, as python-zeroconf takes them)."""
+def _stack(addresses: Sequence[LocalAddress]) -> tuple[tuple[str | int, ...], IPVersion]:
+    """What an mDNS stack on exactly the interfaces of ``addresses`` is made of: python-zeroconf's
+    ``interfaces=`` (IPv4 by address, IPv6 by interface index) and its IP version."""
     if not addresses:
         raise LocalProtocolError("an explicit interface list must not be empty")
     versions = {a.version for a in addresses}
     ip_version = (IPVersion.V4Only if versions == {4} else
                   IPVersion.V6Only if versions == {6} else IPVersion.All)
-    interfaces = list(dict.fromkeys(a.zeroconf_interface for a in addresses))
-    return AsyncZeroconf(interfaces=interfaces, ip_version=ip_version)
+    return tuple(dict.fromkeys(a.zeroconf_interface for a in addresses)), ip_version
+
+
+def _zeroconf(addresses: Sequence[LocalAddress]) -> AsyncZeroconf:
+    """An mDNS stack on exactly the interfaces of ``addresses``."""
+    interfaces, ip_version = _stack(addresses)
+    return AsyncZeroconf(interfaces=list(interfaces), ip_version=ip_version)
 
 
 def _addresses(interfaces: Sequence[str | LocalAddress] | None) -> list[LocalAddress]:
     if interfaces is not None and all(isinstance(i, LocalAddress) for i in interfaces):
         return [i for i in interfaces if isinstance(i, LocalAddress)]
     return choose_addresses([str(i) for i in interfaces or ()])
+
+
+FLUSH_S = 1.2
+"""Seconds after a table's records changed when a :class:`Browser` resolves it again: cached
+records flushed by a newer unique record live one more second (RFC 6762 section 10.2)."""
+
+FOLLOW_EVERY_S = 2.0
+"""Seconds between two readings of this machine's addresses by an :class:`Advertiser` that
+follows them (issue 24, situation 4)."""
 
 
 class Advertiser:
@@ -171,8 +191,13 @@ class Advertiser:
         advert: the table (its ``port`` and ``addresses`` are what peers dial; the addresses
             are published without their scope, an AAAA record has none).
         interfaces: ``--interface`` arguments (names or addresses) or chosen addresses
-            (``None``: every interface but loopback).
+            (``None``: every interface but loopback); ignored when ``follow`` is given.
         ttl: seconds the records live (:data:`RECORD_TTL`; tests shorten it).
+        follow: the machine's addresses to follow: every ``follow_every`` seconds they are read
+            again (:meth:`FollowedAddresses.read`) and, when they changed, the advert lists the
+            new ones (:meth:`move`) and ``on_move`` is called with it.
+        follow_every: seconds between readings (:data:`FOLLOW_EVERY_S`).
+        on_move: called with the new advert after each move (errors in it are not caught).
 
     Raises:
         LocalProtocolError: no addresses or port, or values that cannot be advertised.
@@ -181,15 +206,21 @@ class Advertiser:
 
     def __init__(self, advert: TableAdvert,
                  interfaces: Sequence[str | LocalAddress] | None = None,
-                 *, ttl: int = RECORD_TTL) -> None:
+                 *, ttl: int = RECORD_TTL, follow: FollowedAddresses | None = None,
+                 follow_every: float = FOLLOW_EVERY_S,
+                 on_move: Callable[[TableAdvert], None] | None = None) -> None:
         if not advert.addresses or not advert.port:
             raise LocalProtocolError("an advertised table needs addresses and a port")
         advert_to_txt(advert)
         self.advert = advert
-        self._addresses = _addresses(interfaces)
+        self._addresses = list(follow.current) if follow is not None else _addresses(interfaces)
         self._ttl = ttl
         self._azc: AsyncZeroconf | None = None
         self._info: AsyncServiceInfo | None = None
+        self._follow = follow
+        self._follow_every = follow_every
+        self._on_move = on_move
+        self._watch: asyncio.Task[None] | None = None
 
     def _service_info(self, name: str | None = None) -> AsyncServiceInfo:
         return AsyncServiceInfo(
@@ -221,6 +252,50 @@ class Advertiser:
             azc, self._azc, self._info = self._azc, None, None
             await azc.async_close()
             raise
+        if self._follow is not None:
+            self._watch = asyncio.ensure_future(self._follow_loop())
+
+    async def _follow_loop(self) -> None:
+        assert self._follow is not None
+        while self._azc is not None:
+            await asyncio.sleep(self._follow_every)
+            with contextlib.suppress(OSError, TimeoutError, PeerError):
+                if self._follow.read():
+                    await self.move(self._follow.current)
+
+    async def move(self, addresses: Sequence[LocalAddress], timeout: float = 5.0) -> None:
+        """Advertise the table at ``addresses`` instead (this machine's addresses changed).
+
+        The mDNS stack is made again when the interfaces it runs on changed (a socket on an
+        IPv4 address that is gone sends nothing), without a goodbye for the table; the new
+        address records go out with the cache-flush bit (python-zeroconf marks host records
+        unique), so a browser drops the old ones within a second (RFC 6762 section 10.2).
+
+        Raises:
+            LocalProtocolError: not started, or ``addresses`` is empty.
+            TimeoutError, OSError, zeroconf.Error: the new records could not be published.
+        """
+        if self._azc is None or self._info is None:
+            raise LocalProtocolError("the advertiser is not started")
+        if not addresses:
+            raise LocalProtocolError("an advertised table needs addresses")
+        moved = _stack(addresses) != _stack(self._addresses)
+        self._addresses = list(addresses)
+        self.advert = replace(self.advert, addresses=tuple(a.text for a in addresses))
+        info = self._service_info(self._info.name)
+        self._info = info
+        if moved:
+            old, self._azc = self._azc, _zeroconf(self._addresses)
+            # Out of the old stack's registry first: closing it then sends no goodbye.
+            old.zeroconf.registry.async_remove(old.zeroconf.registry.async_get_service_infos())
+            await old.async_close()
+            async with asyncio.timeout(timeout):
+                await (await self._azc.async_register_service(info, allow_name_change=True))
+        else:
+            async with asyncio.timeout(timeout):
+                await (await self._azc.async_update_service(info))
+        if self._on_move is not None:
+            self._on_move(self.advert)
 
     async def update(self, *, free_seats: int, players: Sequence[str] | None = None,
                      timeout: float = 5.0) -> None:
@@ -242,6 +317,9 @@ class Advertiser:
 
     async def withdraw(self, timeout: float = 5.0) -> None:
         """Send the goodbye and close the sockets (idempotent)."""
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         azc, info = self._azc, self._info
         self._azc = self._info = None
         if azc is None:
@@ -400,6 +478,14 @@ class Browser:
             self._remove(name)
             return
         self._spawn(self._resolve(zeroconf, name))
+        if state_change is ServiceStateChange.Updated:
+            # New address records flush the old ones one second later (RFC 6762 section
+            # 10.2): resolve once more after that, so a moved table lists only its new ones.
+            self._spawn(self._resolve_later(zeroconf, name, FLUSH_S))
+
+    async def _resolve_later(self, zeroconf: Zeroconf, name: str, delay: float) -> None:
+        await asyncio.sleep(delay)
+        await self._resolve(zeroconf, name)
 
     async def _request(self, zeroconf: Zeroconf, name: str) -> Resolved | None:
         """Resolve ``name`` (SRV, TXT, A/AAAA), or ``None`` when it does not resolve in time."""

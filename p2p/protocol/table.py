@@ -195,6 +195,28 @@ class Lobby:
         """Host: the members whose start signature is still missing (all while not proposed)."""
         return tuple(m for m in self.seats() if m.public_key.hex() not in self._sigs)
 
+    def catch_up(self, key: bytes) -> list[Outgoing]:
+        """Host: what a guest whose link came back may have missed while it was down (frames
+        written into a link that was already dead are lost: e.g. the host's address changed,
+        issue 24 situation 4): the roster and, when the start is proposed and this guest has
+        not signed it, the proposal again.
+
+        Returns:
+            Nothing when the start is not proposed, ``key`` is no guest or has signed.
+
+        Raises:
+            LocalProtocolError: not the host.
+        """
+        if not self.is_host:
+            raise LocalProtocolError("only the table's host catches a guest up")
+        if (self._statement is None or self.closed or self.started is not None
+                or key == self.me.public_key or key.hex() in self._sigs
+                or all(m.public_key != key for m in self.members)):
+            return []
+        roster = self._roster()
+        return [Outgoing((key,), roster.envelope),
+                self._out((key,), "table.start", {"statement": self._statement})]
+
     def drop(self, key: bytes) -> list[Outgoing]:
         """Host: free the seat of a guest whose link dropped and did not come back within the
         grace period; a proposed start is withdrawn (it named the dropped guest).

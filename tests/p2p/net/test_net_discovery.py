@@ -645,3 +645,30 @@ def test_rescope_a_link_local_address_to_this_machine(address: str, reached: str
     from lancards.p2p.net.addresses import rescope
 
     assert rescope(address, reached) == result
+
+
+def test_followed_addresses_follow_a_name_and_keep_an_explicit_address() -> None:
+    # Issue 24, situation 4: eth0 gets a new lease, wlan0 drops and comes back.
+    import ifaddr
+
+    from lancards.p2p.net.addresses import FollowedAddresses
+
+    def machine(eth0: str | None, wlan0: str | None) -> list[Any]:
+        def adapter(name: str, index: int, ip: str | None) -> Any:
+            return ifaddr.Adapter(name.encode(), name,
+                                  [ifaddr.IP(ip, 24, name)] if ip else [], index=index)
+        return [adapter("eth0", 2, eth0), adapter("wlan0", 3, wlan0)]
+
+    every = FollowedAddresses(None, machine("192.0.2.2", "198.51.100.7"))
+    named = FollowedAddresses(["eth0"], machine("192.0.2.2", "198.51.100.7"))
+    fixed = FollowedAddresses(["192.0.2.2"], machine("192.0.2.2", "198.51.100.7"))
+    later = machine("192.0.2.99", None)
+    assert every.read(later) and [a.text for a in every.current] == ["192.0.2.99"]
+    assert named.read(later) and [a.text for a in named.current] == ["192.0.2.99"]
+    assert not fixed.read(later) and [a.text for a in fixed.current] == ["192.0.2.2"]
+    assert not every.read(later)  # unchanged
+    # Nothing at all (the Wi-Fi is down): the last addresses are kept until one comes back.
+    assert not named.read(machine(None, None)) and [a.text for a in named.current] == [
+        "192.0.2.99"]
+    assert every.read(machine(None, "198.51.100.8"))
+    assert [a.text for a in every.current] == ["198.51.100.8"]

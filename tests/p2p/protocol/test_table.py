@@ -12,7 +12,7 @@ from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.table import SEAT_TAG, Lobby, seat_order, sign_statement, verify_started
 from lancards.p2p.protocol.wire import Envelope, ReplayGuard, decode_envelope, sign_envelope
 
-from .helpers import TABLE, LobbyNet, people, rules_check, start_table
+from .helpers import TABLE, LobbyNet, people, rules_check, seated_lobbies, start_table
 
 
 def test_four_peers_form_and_start_a_table() -> None:
@@ -168,3 +168,38 @@ def test_local_misuse_is_a_local_error() -> None:
     )
     with pytest.raises(LocalProtocolError, match="only the table's host"):
         guest.propose_start()
+
+
+def test_a_guest_whose_link_came_back_is_caught_up_with_the_roster_and_the_start() -> None:
+    # Issue 24, situation 4: bob's link was dead (the host's address changed) while cyd joined
+    # and the start was proposed; both frames to bob were lost. When bob's link is back, the
+    # host's catch_up gives him the roster and the proposal, and the table starts.
+    from lancards.p2p.protocol.table import Outgoing
+
+    ann, bob, cyd = people(3)
+    (host, bob_lobby), net = seated_lobbies([ann, bob])
+    cyd_lobby, join = Lobby.join(cyd, TABLE, ann.public_key, "test-game", rules_check=rules_check)
+    net.by_key[cyd.public_key], net.guards[cyd.public_key] = cyd_lobby, ReplayGuard()
+
+    def lost_to_bob(outgoing: list[Outgoing]) -> list[Outgoing]:
+        return [Outgoing(tuple(k for k in o.to if k != bob.public_key), o.envelope)
+                for o in outgoing]
+
+    answer = host.receive(decode_envelope(join.envelope.encode(), "cyd"))
+    net.guards[ann.public_key].accept(decode_envelope(join.envelope.encode(), "cyd"))
+    net.post(ann.public_key, lost_to_bob(answer))
+    net.run()
+    net.post(ann.public_key, lost_to_bob(host.propose_start()))
+    net.run()
+    assert [m.nick for m in bob_lobby.members] == ["ann", "bob"]
+    assert [m.nick for m in host.unsigned()] == ["bob"] and host.started is None
+    assert host.catch_up(cyd.public_key) == [] and host.catch_up(ann.public_key) == []
+    caught = host.catch_up(bob.public_key)
+    assert [(o.to, o.envelope.type) for o in caught] == [
+        ((bob.public_key,), "table.roster"), ((bob.public_key,), "table.start")]
+    net.post(ann.public_key, caught)
+    net.run()
+    assert host.started is not None and bob_lobby.started == host.started == cyd_lobby.started
+    assert host.catch_up(bob.public_key) == []
+    with pytest.raises(LocalProtocolError, match="only the table's host catches a guest up"):
+        bob_lobby.catch_up(ann.public_key)

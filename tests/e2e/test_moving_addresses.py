@@ -1,0 +1,83 @@
+"""Addresses that follow the machine (issue 24, situations 4 and 5).
+
+Situation 4: the host's interface loses its address and gets another (a new DHCP lease after
+the Wi-Fi dropped): the advert lists the new address within a few seconds and a joiner joins at
+it. Situation 5: on an IPv6-link-local-only network, a host's bot peers listen on IPv6 too, so a
+joiner on another machine reaches them and the table starts.
+
+Every address is changed with ``ip addr del/add`` inside the test's own namespaces
+(:mod:`tests.e2e.netns`); nothing touches the machine's interfaces.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.netns import Lan
+from tests.e2e.peers import finish, logs, seat_peers, wait_for
+from tests.e2e.test_network import Observer, found, host_args, join_args, same_records, start_host
+
+pytestmark = pytest.mark.e2e
+
+NEW_ADDRESS = "10.231.0.21"
+
+
+@pytest.mark.timeout(240)
+def test_a_new_lease_is_advertised_within_seconds_and_joined_at(lan: Lan, tmp_path: Path):
+    # Bob is seated before the host's address changes: his link is made again over the new
+    # address (the host dials him back and its hello tells its port); cyd finds the table at
+    # the new address only.
+    ann, bob, cyd = seat_peers(lan, tmp_path, 3)
+    observer = Observer(lan, lan.hosts[3], "browse", "--keep", "--for", "200")
+    try:
+        observer.expect("browsing")
+        # An interface name follows that interface's addresses.
+        table, printed = start_host(ann, host_args(ann, "level8", 3, "--interface", "eth0"))
+        assert printed == "10.231.0.11"
+        first = observer.expect("found", timeout=20)
+        assert (first["tbl"], first["addresses"]) == (table, ["10.231.0.11"])
+        bob.start(join_args(bob))
+        wait_for(lambda: "waiting for 1 player" in ann.output(), 30, "bob was not seated",
+                 [ann, bob])
+        # The Wi-Fi drops for 5 s and comes back with another lease.
+        lan.run(ann.host, ["ip", "addr", "del", "10.231.0.11/24", "dev", "eth0"], timeout=10)
+        time.sleep(5)
+        lan.run(ann.host, ["ip", "addr", "add", f"{NEW_ADDRESS}/24", "dev", "eth0"], timeout=10)
+        moved_at = time.monotonic()
+        seen: list[list[str]] = []
+        while not seen or seen[-1] != [NEW_ADDRESS]:
+            left = moved_at + 10 - time.monotonic()
+            assert left > 0, f"the browser saw {seen}, never only {NEW_ADDRESS}\n{logs([ann])}"
+            got = observer.expect("updated", timeout=left)
+            assert got["tbl"] == table
+            seen.append(got["addresses"])
+        assert time.monotonic() - moved_at < 8
+        assert (f"this machine's addresses changed: advertised at {NEW_ADDRESS} port"
+                in ann.output())
+        cyd.start(join_args(cyd))
+        same_records([ann, bob, cyd], finish([ann, bob, cyd], 150))
+        assert found(cyd)[0] == table and found(cyd)[4] == NEW_ADDRESS
+        assert "freed the seat" not in ann.output()
+    finally:
+        observer.stop()
+
+
+@pytest.mark.timeout(240)
+def test_ipv6_link_local_only_host_with_a_bot_and_a_joiner_plays(netns_ok: None,
+                                                                 tmp_path: Path):
+    # The bot peers listened on IPv4 only: bob, on the other laptop, got the bot's address as
+    # the host's fe80:: address and could not reach it, so the table never started ("waiting
+    # for the start signatures of bob").
+    with Lan(2, ipv4=False, ipv6=True) as lan:
+        ann, bob = seat_peers(lan, tmp_path, 2)
+        start_host(ann, host_args(ann, "level8", 3, "--bots", "1"))
+        assert "advertised at" not in ann.output()  # one address: fe80::11%eth0
+        bob.start(join_args(bob))
+        same_records([ann, bob], finish([ann, bob], 150))
+        header = json.loads(ann.record.read_text("utf-8").splitlines()[0])
+        assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
+        assert found(bob)[4] == "fe80::11%eth0"
