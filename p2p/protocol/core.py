@@ -318,16 +318,10 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         return self._flush()
 
     def peer_connected(self, key: bytes) -> list[Output]:
-        """A link to ``key`` is up: ask it for the entries this peer lacks, and acknowledge
-        again the recent entries (the acks sent while the link was down were lost with it: a
-        fork made meanwhile is found once the link is back; issue 23, finding F4)."""
+        """A link to ``key`` is up: what this peer sends a link that comes up
+        (:meth:`~lancards.p2p.protocol.inbound.Inbound._link_up`)."""
         if key in self._seat_of:
-            self._agree.link_up(self._seat_of[key])
-            self._send(key, "record.sync", {"have": len(self.record)})
-            self._ack_again(key)
-            for type_, body in self._told:  # a halted peer's evidence reaches every peer
-                self._send(key, type_, body)
-            self._resend_votes(key)
+            self._link_up(key)
         return self._flush()
 
     @property

@@ -135,6 +135,19 @@ class Inbound(CoreParts):
             if member.public_key not in (entry.author, self.me.public_key):
                 self._out.append(Send(member.public_key, data))
 
+    def _link_up(self, key: bytes) -> None:
+        """A link to seated ``key`` came up: ask it for the entries this peer lacks
+        (``record.sync``), acknowledge the recent entries again (:meth:`_ack_again`: the acks
+        sent while the link was down were lost with it, so a fork made meanwhile is found once
+        the link is back; issue 23, finding F4), send again every piece of evidence this peer
+        sent (a halted peer's evidence reaches every peer), and the votes it holds."""
+        self._agree.link_up(self._seat_of[key])
+        self._send(key, "record.sync", {"have": len(self.record)})
+        self._ack_again(key)
+        for type_, body in self._told:
+            self._send(key, type_, body)
+        self._resend_votes(key)
+
     def _ack_again(self, key: bytes) -> None:
         """Acknowledge to ``key`` (a link just up) the last :data:`REACK_ENTRIES` entries it did
         not author: where its copy differs it answers with its own entry (``_on_ack``), so two
