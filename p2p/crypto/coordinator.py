@@ -225,14 +225,16 @@ class DeckCoordinator(Reveals, Departures):
         """True if this seat knows the hidden card in ``slot`` and holds every other share."""
         return self._table.can_open(slot)
 
-    def forget_private_sends(self) -> None:
-        """Mark this seat's private shares (those sealed to one holder) as not sent, as a
-        replay of the journal leaves them: they travel beside the record, unjournaled, so a
-        restored seat sends them again (:func:`lancards.p2p.protocol.checkpoint.load` makes a
-        checkpointed deck what the replay would have made it)."""
+    def as_replayed(self) -> None:
+        """Forget what a replay of the journal does not rebuild (a checkpointed deck made what
+        the replay would have made it, :func:`lancards.p2p.protocol.checkpoint.load`): this
+        seat's private shares (sealed to one holder) travel beside the record, unjournaled,
+        so they count as not sent and a restored seat sends them again; an offline shuffle
+        phase prepared ahead is dropped (a replay prepares none; the next is drawn anew)."""
         for (_slot, recipient), reveal in self._table.reveals.items():
             if recipient != PUBLIC:
                 reveal.sent = False
+        self._prepared = None
 
     def debts(self) -> list[Debt]:
         """What is owed by whom, as far as this seat can know, sorted.

@@ -197,5 +197,5 @@ def load(core: GameCore, blob: bytes, lines: Sequence[tuple[str, dict[str, Any]]
         raise CheckpointRefused(f"its state does not hash to entry {entries - 1}'s state hash")
     for key, value in saved.items():
         setattr(core, key, value)
-    core.deck.forget_private_sends()  # unjournaled: a replay sends them again
+    core.deck.as_replayed()  # what a replay leaves: private shares unsent, nothing prepared
     return covered
