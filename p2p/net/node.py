@@ -121,17 +121,6 @@ def bot_moves(core: GameCore, choose: Chooser) -> list[Output]:
 class Turns(Protocol):
     """A seat :func:`drive_bot` can play: :class:`PeerNode`, or a bot seat of a local table."""
 
-    def _checkpoint(self) -> None:
-        """Every :data:`CHECKPOINT_EVERY` entries, when the core's state is what a replay of
-        its journal gives (:meth:`GameCore.may_checkpoint`), replace the table folder's
-        checkpoint (issue 24, situation 7: ``lancards resume`` then replays only the lines
-        after it). Costs about 50 ms (pickling a few MB, one ``fsync``)."""
-        assert self.store is not None
-        if len(self.core.record) >= self._checkpointed + CHECKPOINT_EVERY \
-                and self.core.may_checkpoint():
-            self._checkpointed = len(self.core.record)
-            self.store.save_checkpoint(self.core.snapshot(self.store.lines))
-
     def turn(self) -> Sequence[Any]:
         """The seat's legal actions if it is to move now, else an empty list (never waits)."""
 
@@ -257,6 +246,17 @@ class PeerNode:
         self._changed.set()
         if self.on_change is not None:
             self.on_change()
+
+    def _checkpoint(self) -> None:
+        """Every :data:`CHECKPOINT_EVERY` entries, when the core's state is what a replay of
+        its journal gives (:meth:`GameCore.may_checkpoint`), replace the table folder's
+        checkpoint (issue 24, situation 7: ``lancards resume`` then replays only the lines
+        after it). Costs about 50 ms (pickling a few MB, one ``fsync``)."""
+        assert self.store is not None
+        if len(self.core.record) >= self._checkpointed + CHECKPOINT_EVERY \
+                and self.core.may_checkpoint():
+            self._checkpointed = len(self.core.record)
+            self.store.save_checkpoint(self.core.snapshot(self.store.lines))
 
     def turn(self) -> Sequence[Any]:
         """This seat's legal actions if it is to move now (:func:`my_turn`), else ``[]``."""

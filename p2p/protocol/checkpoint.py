@@ -34,15 +34,15 @@ import hmac
 import json
 import pickle
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lancards.engine.digest import state_digest
 from lancards.p2p.protocol.errors import LocalProtocolError
 from lancards.p2p.protocol.record import Entry
 from lancards.p2p.protocol.wire import canonical
 
-if TYPE_CHECKING:  # pragma: no cover
-    from lancards.p2p.protocol.core import GameCore
+GameCore = Any
+"""A :class:`lancards.p2p.protocol.core.GameCore` (not imported: the core imports this module)."""
 
 MAGIC = b"lancards-checkpoint/1\n"
 """The first bytes of a checkpoint (and its format: a different one is refused)."""
@@ -187,11 +187,11 @@ def load(core: GameCore, blob: bytes, lines: Sequence[tuple[str, dict[str, Any]]
         raise CheckpointRefused(f"it covers {covered} lines of a journal of {len(lines)}")
     mine = [line for kind, line in lines[:covered] if kind == "entry"]
     record = saved.get("record")
-    if len(mine) != entries or getattr(record, "entries", None) is None \
-            or len(record.entries) != entries or not mine:
+    held = getattr(record, "entries", None)
+    if len(mine) != entries or not isinstance(held, list) or len(held) != entries or not mine:
         raise CheckpointRefused(f"it holds {entries} entries, the journal {len(mine)} there")
     last = Entry.from_dict(mine[-1], "the local record")
-    if last.hash != info["hash"] or record.entries[-1].hash != last.hash:
+    if last.hash != info["hash"] or held[-1].hash != last.hash:
         raise CheckpointRefused(f"its entry {entries - 1} is not the journal's")
     if state_digest(core.game, saved.get("_state")) != last.state:
         raise CheckpointRefused(f"its state does not hash to entry {entries - 1}'s state hash")

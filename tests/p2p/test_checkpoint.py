@@ -31,7 +31,7 @@ def game(tmp_path_factory):
     journal = TableStore(folder).read()
     blobs = {}
     for path in sorted((folder / "checkpoints").glob("*.bin"), key=lambda p: int(p.stem)):
-        head, _, blob = path.read_bytes().partition(b"\n")
+        _, _, blob = path.read_bytes().partition(b"\n")
         blobs[int(path.stem)] = blob
     return table, ids, cores, journal, blobs
 
