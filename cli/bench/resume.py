@@ -43,6 +43,7 @@ from lancards.cli.bench.machine import machine
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.net.node import CHECKPOINT_EVERY, bot_moves, game_bot
 from lancards.p2p.net.store import TableStore
+from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Persist, Send
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.table import StartedTable, start_local
@@ -91,9 +92,9 @@ def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity],
                 queue.extend((sender, to, out.data) for to in targets)
         core, store = cores[0], stores[ids[0].public_key]
         if sender == core.me.public_key and len(core.record) >= last[0] + CHECKPOINT_EVERY \
-                and core.may_checkpoint():
+                and may_checkpoint(core):
             last[0] = len(core.record)
-            store.save_checkpoint(core.snapshot(store.lines))
+            store.save_checkpoint(snapshot(core, store.lines))
             data = (folder / "checkpoint.bin").read_bytes()
             size = json.loads(data.partition(b"\n")[0].partition(b" ")[2])["bytes"]
             (kept / f"{size}.bin").write_bytes(data)

@@ -33,6 +33,7 @@ from lancards.engine.core import EngineError
 from lancards.engine.rulesets import standard_bot
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
+from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.errors import LocalProtocolError, PeerError, TransportError, unexpected
 from lancards.p2p.protocol.removal import RemovalPolicy
@@ -249,14 +250,14 @@ class PeerNode:
 
     def _checkpoint(self) -> None:
         """Every :data:`CHECKPOINT_EVERY` entries, when the core's state is what a replay of
-        its journal gives (:meth:`GameCore.may_checkpoint`), replace the table folder's
+        its journal gives (:func:`may_checkpoint`), replace the table folder's
         checkpoint (issue 24, situation 7: ``lancards resume`` then replays only the lines
         after it). Costs about 50 ms (pickling a few MB, one ``fsync``)."""
         assert self.store is not None
         if len(self.core.record) >= self._checkpointed + CHECKPOINT_EVERY \
-                and self.core.may_checkpoint():
+                and may_checkpoint(self.core):
             self._checkpointed = len(self.core.record)
-            self.store.save_checkpoint(self.core.snapshot(self.store.lines))
+            self.store.save_checkpoint(snapshot(self.core, self.store.lines))
 
     def turn(self) -> Sequence[Any]:
         """This seat's legal actions if it is to move now (:func:`my_turn`), else ``[]``."""

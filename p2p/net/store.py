@@ -37,14 +37,9 @@ and the store refuses every later write of this process: nothing of the failed b
 resume`` continues once the disk has room. The folder's lock, one process per table folder, is
 :mod:`lancards.p2p.net.folder_lock`'s.
 
-Checkpoints (issue 24, situation 7): ``checkpoint.bin`` is one line
-``lancards-journal-prefix/1 {"bytes": B, "sha256": H}`` then the core's checkpoint blob: it
-was taken when the journal's first ``B`` bytes (SHA-256 ``H``) were durable, and
-:meth:`TableStore.load_checkpoint` gives it back only while the journal still begins with
-exactly those bytes (else a full replay). It is replaced atomically (temporary file, ``fsync``,
-rename; one durable write for the crash hook), so a kill leaves the old one or the new one; a
-failed checkpoint write is dropped (it is only a shortcut: the journal is the truth) and does
-not pause the seat.
+Checkpoints (issue 24, situation 7): ``checkpoint.bin`` is the line ``lancards-journal-prefix/1
+{"bytes": B, "sha256": H}`` (the journal's durable prefix when it was taken) and the core's
+checkpoint; replaced atomically; given back only while the journal begins with that prefix.
 
 Crash points (tests only): ``LANCARDS_TEST_CRASH_AT=WHEN:N`` kills this process with SIGKILL at
 its ``N``-th durable write (1-based, counted over every store of the process: journal lines,
@@ -385,13 +380,12 @@ class TableStore:
 
     @property
     def lines(self) -> int:
-        """How many journal lines (marks not counted) are durable: what a checkpoint taken
-        now covers (:meth:`GameCore.snapshot`)."""
+        """How many journal lines (marks not counted) are durable: what a checkpoint covers."""
         return self._lines
 
     def save_checkpoint(self, blob: bytes) -> bool:
-        """Replace ``checkpoint.bin`` with ``blob`` (the core's :meth:`GameCore.snapshot` of
-        the :attr:`lines` durable now), tagged with the journal's length and SHA-256 now.
+        """Replace ``checkpoint.bin`` with ``blob`` (the core's checkpoint of the :attr:`lines`
+        durable now), tagged with the journal's length and SHA-256 now.
         Atomic (temporary file, ``fsync``, rename); one durable write for the crash hook.
 
         Returns:

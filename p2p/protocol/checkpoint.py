@@ -133,6 +133,17 @@ class _Bytes:
         return bytes(self._data[self._at:self._at + max(1, size)])
 
 
+def may_checkpoint(core: GameCore) -> bool:
+    """Whether ``core``'s state is now exactly what replaying its journal gives (so a
+    checkpoint may be taken): seated, not halted, no move or leave of its own in flight,
+    nothing held for later (early entries or shares), every received proof of shuffle
+    checked, no removal under way."""
+    return bool(core._me is not None and core.record.entries and core._halted is None
+                and core._pending is None and not core._leaving and not core._future
+                and not core._early and not core.deck.deferred_proofs
+                and core._removing is None and not core._votes)
+
+
 def snapshot(core: GameCore, lines: int) -> bytes:
     """The checkpoint of ``core`` after it has handled exactly the first ``lines`` journal
     lines (marks not counted) and every output of them was made durable.
@@ -188,7 +199,7 @@ def load(core: GameCore, blob: bytes, lines: Sequence[tuple[str, dict[str, Any]]
     mine = [line for kind, line in lines[:covered] if kind == "entry"]
     record = saved.get("record")
     held = getattr(record, "entries", None)
-    if len(mine) != entries or not isinstance(held, list) or len(held) != entries or not mine:
+    if len(mine) != entries or not isinstance(held, tuple) or len(held) != entries or not mine:
         raise CheckpointRefused(f"it holds {entries} entries, the journal {len(mine)} there")
     last = Entry.from_dict(mine[-1], "the local record")
     if last.hash != info["hash"] or held[-1].hash != last.hash:
@@ -199,3 +210,17 @@ def load(core: GameCore, blob: bytes, lines: Sequence[tuple[str, dict[str, Any]]
         setattr(core, key, value)
     core.deck.as_replayed()  # what a replay leaves: private shares unsent, nothing prepared
     return covered
+
+
+def resume_point(core: GameCore, blob: bytes | None,
+                 lines: Sequence[tuple[str, dict[str, Any]]]) -> int:
+    """How many of ``lines`` checkpoint ``blob`` lets ``core`` skip (:func:`load`); 0 for no
+    checkpoint or a refused one (then ``core.checkpoint_refused`` says why: replay them all).
+    Never raises."""
+    if blob is None or not lines:
+        return 0
+    try:
+        return load(core, blob, lines)
+    except CheckpointRefused as exc:
+        core.checkpoint_refused = str(exc)
+        return 0

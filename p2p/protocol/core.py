@@ -58,8 +58,7 @@ from lancards.p2p.crypto.deck import (
 from lancards.p2p.crypto.errors import DeckError, ProofError
 from lancards.p2p.crypto.group import RandomBytes
 from lancards.p2p.protocol.agreement import Agreement
-from lancards.p2p.protocol.checkpoint import CheckpointRefused, snapshot
-from lancards.p2p.protocol.checkpoint import load as load_checkpoint
+from lancards.p2p.protocol.checkpoint import resume_point
 from lancards.p2p.protocol.core_parts import (
     EARLY_PER_SENDER,
     FUTURE_PER_AUTHOR,
@@ -205,10 +204,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         completed epoch wait for those calls, so its last shuffle entry leaves first; else
         the remaining proofs are checked at once before the first share."""
         self.progress = ""
-        self.checkpoint_refused: str | None = None
-        """Why :meth:`restore` did not use the checkpoint it was given (``None``: used, or none)."""
-        self.checkpoint_lines = 0
-        """How many journal lines :meth:`restore` took from a checkpoint (0: replayed all)."""
+        self.checkpoint_refused: str | None = None  # why restore() refused its checkpoint
+        self.checkpoint_lines = 0  # the journal lines restore() took from it
         self.peer_has: dict[Seat, int] = {}
         """The record length each peer reported in its last ``record.sync`` (a resumed peer is
         current once its own record is as long)."""
@@ -436,54 +433,23 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
     def restore(self, lines: Sequence[tuple[str, dict[str, Any]]],
                 checkpoint: bytes | None = None) -> list[Output]:
         """Replay what was persisted (``Persist`` lines in their order), verifying everything.
-
         Args:
             lines: ``(kind, line)`` pairs as the ``Persist`` items gave them.
-            checkpoint: this peer's own checkpoint (:func:`snapshot`), if it has one: when it
-                matches ``lines`` (:func:`lancards.p2p.protocol.checkpoint.load`) only the lines
-                after it are replayed; when it does not, :attr:`checkpoint_refused` says why
-                and every line is replayed (the result is the same either way).
+            checkpoint: this peer's own checkpoint, if any (the lines after it are replayed;
+                :func:`lancards.p2p.protocol.checkpoint.resume_point`).
 
         Raises:
             PeerError: the persisted data does not verify (a corrupt store).
         """
-        start = 0
-        if checkpoint is not None and lines:
-            try:
-                start = load_checkpoint(self, checkpoint, lines)
-            except CheckpointRefused as exc:
-                self.checkpoint_refused = str(exc)
-        self.checkpoint_lines = start
+        self.checkpoint_lines = start = resume_point(self, checkpoint, lines)
         self._replaying = True
         try:
             self._replay(lines[start:])
         finally:
             self._replaying = False
-        # Every proof the journal's entries carry is checked before going on (as the replay
-        # did before pipelining): a bad one names its prover and halts.
-        self._verify_deferred(None)
+        self._verify_deferred(None)  # every proof still unchecked: a bad one names its prover
         self._out = [o for o in self._out if not isinstance(o, Persist | Send)]
         return self.start()
-
-    def snapshot(self, lines: int) -> bytes:
-        """This peer's checkpoint after its first ``lines`` journal lines (see
-        :func:`lancards.p2p.protocol.checkpoint.snapshot`; the adapter writes it when
-        :meth:`may_checkpoint`).
-
-        Raises:
-            LocalProtocolError: an observer, or nothing recorded yet.
-        """
-        return snapshot(self, lines)
-
-    def may_checkpoint(self) -> bool:
-        """Whether this core's state is now exactly what replaying its journal gives (so a
-        checkpoint may be taken): not halted, no move or leave of its own in flight, nothing
-        held for later (early entries or shares), every received proof of shuffle checked,
-        no removal under way."""
-        return (self._me is not None and bool(self.record.entries) and self._halted is None
-                and self._pending is None and not self._leaving and not self._future
-                and not self._early and not self.deck.deferred_proofs
-                and self._removing is None and not self._votes)
 
     def _replay(self, lines: Sequence[tuple[str, dict[str, Any]]]) -> None:
         for kind, line in lines:
@@ -617,7 +583,6 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         if mask and mask != ALL_SEATS and not mask & (mask - 1):
             return mask.bit_length() - 1
         return None
-
 
 
 __all__ = [

@@ -17,7 +17,7 @@ import pytest
 from lancards.cli.bench.resume import play
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.net.store import CRASH_ENV, TableStore
-from lancards.p2p.protocol.checkpoint import MAGIC
+from lancards.p2p.protocol.checkpoint import MAGIC, snapshot
 from lancards.p2p.protocol.core import GameCore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,12 +108,12 @@ def test_a_checkpoint_that_disagrees_with_the_record_is_refused(game):
     live, _ = _resume(table, ids[0], secret, journal.lines[:k])
     entries = len(live.record)
     live._state = live.game.new_game(live.rules, live.n)  # a state the record never had
-    core, _ = _resume(table, ids[0], secret, journal.lines[:k], live.snapshot(k))
+    core, _ = _resume(table, ids[0], secret, journal.lines[:k], snapshot(live, k))
     assert core.checkpoint_refused == (
         f"its state does not hash to entry {entries - 1}'s state hash")
     live2, _ = _resume(table, ids[0], secret, journal.lines[:k])
     later = journal.lines[:k] + [kl for kl in journal.lines[k:] if kl[0] == "entry"][:1]
-    core, _ = _resume(table, ids[0], secret, later, live2.snapshot(len(later)))
+    core, _ = _resume(table, ids[0], secret, later, snapshot(live2, len(later)))
     assert core.checkpoint_refused == f"it holds {entries} entries, the journal {entries + 1} there"
 
 
