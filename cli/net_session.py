@@ -439,5 +439,5 @@ async def _node(identity: Identity, table: StartedTable, store: TableStore,
     await mesh.start("127.0.0.1", 0)
     node = PeerNode(core, mesh, store)
     if restore_from is not None:
-        node.handle(core.restore(journal.lines))
+        node.handle(core.restore(journal.lines, store.load_checkpoint()))
     return node

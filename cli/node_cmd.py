@@ -74,7 +74,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
         node.timings = open(config["timings"], "a", encoding="utf-8")  # noqa: SIM115
     restored = bool(journal.lines) or secret is not None
     if restored:
-        node.handle(core.restore(journal.lines))
+        node.handle(core.restore(journal.lines, store.load_checkpoint()))
     node.connect({bytes.fromhex(k): PeerAddress(h, int(p))
                   for k, (h, p) in config["peers"].items()})
     driver = asyncio.create_task(drive_bot(node, game_bot(core)))

@@ -13,6 +13,10 @@ timed (wall clock, ``time.perf_counter``, median of ``--repeats``):
   in memory: verification only, no network;
 * ``current_s``: the sum, i.e. from reading the journal to being current with the table.
 
+Each figure is taken twice: with the checkpoint seat 0 had written by then (every
+:data:`~lancards.p2p.net.node.CHECKPOINT_EVERY` entries, as a node writes it; issue 24,
+situation 7), and with none (``full_*``: every line replayed, what a resume cost before).
+
 Per entry kind the replay time is split (``by_kind``) to show what dominates. Process start
 (``python -m lancards --help``) is measured once as ``startup_s``.
 
@@ -37,8 +41,9 @@ from typing import Any
 
 from lancards.cli.bench.machine import machine
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.net.node import bot_moves, game_bot
+from lancards.p2p.net.node import CHECKPOINT_EVERY, bot_moves, game_bot
 from lancards.p2p.net.store import TableStore
+from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Persist, Send
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.table import StartedTable, start_local
@@ -60,7 +65,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity], list[GameCore]]:
     """A whole seeded game in memory; seat 0's journal goes to ``folder``, seat i's to the
-    sibling folder ``seat<i>``."""
+    sibling folder ``seat<i>``; seat 0's checkpoints (as :class:`PeerNode` writes them) are
+    kept as ``folder/checkpoints/<journal bytes>.bin``."""
     ids = [Identity(bytes([i + 1]) * 32, NICKS[i]) for i in range(n)]
     table = start_local(ids, game, None, table="0123456789abcdef")
     order = {m.public_key: i for i, m in enumerate(table.seats)}
@@ -73,6 +79,9 @@ def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity],
     stores = {me.public_key: TableStore(folder if i == 0 else folder.parent / f"seat{i}")
               for i, me in enumerate(ids)}
     queue: list[tuple[bytes, bytes, bytes]] = []
+    kept = folder / "checkpoints"
+    kept.mkdir()
+    last = [0]
 
     def post(sender: bytes, outputs: list[Any]) -> None:
         for out in outputs:
@@ -81,6 +90,14 @@ def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity],
             elif isinstance(out, Send):
                 targets = [out.to] if out.to is not None else [k for k in by_key if k != sender]
                 queue.extend((sender, to, out.data) for to in targets)
+        core, store = cores[0], stores[ids[0].public_key]
+        if sender == core.me.public_key and len(core.record) >= last[0] + CHECKPOINT_EVERY \
+                and may_checkpoint(core):
+            last[0] = len(core.record)
+            store.save_checkpoint(snapshot(core, store.lines))
+            data = (folder / "checkpoint.bin").read_bytes()
+            size = json.loads(data.partition(b"\n")[0].partition(b" ")[2])["bytes"]
+            (kept / f"{size}.bin").write_bytes(data)
 
     for core in cores:
         post(core.me.public_key, core.start())
@@ -94,19 +111,26 @@ def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity],
 
 
 def resume_once(table: StartedTable, me: Identity, folder: Path, lines_kept: int,
-                helper: GameCore) -> dict[str, Any]:
-    """Time one resume of seat 0 from the first ``lines_kept`` journal lines."""
+                helper: GameCore, checkpoint: bool = True) -> dict[str, Any]:
+    """Time one resume of seat 0 from the first ``lines_kept`` journal lines (with the last
+    checkpoint written before them, or with none)."""
     raw = (folder / "journal.jsonl").read_bytes().split(b"\n")
     cut = Path(tempfile.mkdtemp(prefix="cut-", dir=folder.parent))
-    (cut / "journal.jsonl").write_bytes(b"\n".join(raw[:lines_kept]) + b"\n")
+    journal_bytes = b"\n".join(raw[:lines_kept]) + b"\n"
+    (cut / "journal.jsonl").write_bytes(journal_bytes)
     (cut / "secret.json").write_bytes((folder / "secret.json").read_bytes())
+    sizes = [int(p.stem) for p in (folder / "checkpoints").glob("*.bin")]
+    fitting = [size for size in sizes if size <= len(journal_bytes)]
+    if checkpoint and fitting:
+        (cut / "checkpoint.bin").write_bytes(
+            (folder / "checkpoints" / f"{max(fitting)}.bin").read_bytes())
     t0 = time.perf_counter()
     store = TableStore(cut)
     journal = store.read()
     t1 = time.perf_counter()
     core = GameCore(me, table, SeededRandomBytes("bench-resume-0"),
                     secret_key=store.load_secret(), envelope_seq=journal.next_envelope)
-    core.restore(journal.lines)
+    core.restore(journal.lines, store.load_checkpoint())
     t2 = time.perf_counter()
     have = len(core.record)
     seq = 1 << 30
@@ -120,7 +144,8 @@ def resume_once(table: StartedTable, me: Identity, folder: Path, lines_kept: int
     t3 = time.perf_counter()
     return {"read_s": t1 - t0, "replay_s": t2 - t1, "catch_up_s": t3 - t2,
             "current_s": t3 - t0, "entries_replayed": have,
-            "entries_caught_up": len(core.record) - have}
+            "entries_caught_up": len(core.record) - have,
+            "lines_from_checkpoint": core.checkpoint_lines, "state": core.state_hash()}
 
 
 def replay_by_kind(table: StartedTable, me: Identity, folder: Path) -> dict[str, float]:
@@ -239,11 +264,17 @@ def run(args: argparse.Namespace) -> int:
             kept = max(1, round(lines * fraction))
             runs = [resume_once(table, ids[0], folder, kept, cores[1])
                     for _ in range(args.repeats)]
+            full = [resume_once(table, ids[0], folder, kept, cores[1], checkpoint=False)
+                    for _ in range(args.repeats)]
             row: dict[str, Any] = {"fraction": fraction, "journal_lines": kept,
                                    "entries_replayed": runs[0]["entries_replayed"],
-                                   "entries_caught_up": runs[0]["entries_caught_up"]}
+                                   "entries_caught_up": runs[0]["entries_caught_up"],
+                                   "lines_from_checkpoint": runs[0]["lines_from_checkpoint"],
+                                   "same_state": runs[0]["state"] == full[0]["state"]}
             for key in ("read_s", "replay_s", "catch_up_s", "current_s"):
                 row[key] = round(statistics.median(r[key] for r in runs), 3)
+            for key in ("replay_s", "current_s"):
+                row["full_" + key] = round(statistics.median(r[key] for r in full), 3)
             print(json.dumps(row), flush=True)
         for fraction in args.process_fractions:
             entries = max(1, round(len(cores[0].record) * fraction))

@@ -58,7 +58,7 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
     core.address_book = {k: (a.host, a.port) for k, a in addrs.items()}  # for 'table.told'
     node = PeerNode(core, mesh, store)
     if restore is not None:
-        node.handle(core.restore(journal.lines))
+        node.handle(core.restore(journal.lines, store.load_checkpoint()))
     for key, address in addrs.items():
         if key != me.public_key:  # from now on the lower key dials whenever no link is up
             mesh.add_peer(key, address.host, address.port,

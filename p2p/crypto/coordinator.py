@@ -64,6 +64,7 @@ from lancards.p2p.crypto.messages import (
     decode_message,
     encode_message,
 )
+from lancards.p2p.crypto.proofs import PUBLIC
 from lancards.p2p.crypto.reveals import Reveals
 from lancards.p2p.crypto.shuffle import (
     PreparedShuffle,
@@ -152,7 +153,7 @@ class DeckCoordinator(Reveals, Departures):
             self._keys.keys,
             random_bytes,
             self._events,
-            lambda: self.epoch,
+            self._current_epoch,
             partial(self.check_deferred, due_only=True),  # no share before the proofs
         )
 
@@ -183,6 +184,9 @@ class DeckCoordinator(Reveals, Departures):
     def epoch(self) -> int:
         """The current epoch: 0 during the joint-key phase, then the last shuffle epoch."""
         return self._epoch_number
+
+    def _current_epoch(self) -> int:
+        return self._epoch_number  # a bound method, not a lambda: the deck can be pickled
 
     def take_events(self) -> list[DeckEvent]:
         """Every event since the last call, in order."""
@@ -220,6 +224,17 @@ class DeckCoordinator(Reveals, Departures):
     def can_open(self, slot: SlotId) -> bool:
         """True if this seat knows the hidden card in ``slot`` and holds every other share."""
         return self._table.can_open(slot)
+
+    def as_replayed(self) -> None:
+        """Forget what a replay of the journal does not rebuild (a checkpointed deck made what
+        the replay would have made it, :func:`lancards.p2p.protocol.checkpoint.load`): this
+        seat's private shares (sealed to one holder) travel beside the record, unjournaled,
+        so they count as not sent and a restored seat sends them again; an offline shuffle
+        phase prepared ahead is dropped (a replay prepares none; the next is drawn anew)."""
+        for (_slot, recipient), reveal in self._table.reveals.items():
+            if recipient != PUBLIC:
+                reveal.sent = False
+        self._prepared = None
 
     def debts(self) -> list[Debt]:
         """What is owed by whom, as far as this seat can know, sorted.

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from coincurve import PublicKey
 
@@ -71,6 +71,11 @@ class Point:
             self._encoding = encoding
         return encoding
 
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        """Pickled as its encoding (a checkpoint of this peer's own state, :mod:`pickle`):
+        loading parses it again (libsecp256k1 checks it is on the curve)."""
+        return (_from_encoding, (self.encode(),))
+
     def hex(self) -> str:
         """:meth:`encode` as lowercase hex (66 characters; ``"00"`` for the identity)."""
         return self.encode().hex()
@@ -113,6 +118,13 @@ IDENTITY: Final[Point] = Point(None)
 
 G: Final[Point] = Point(PublicKey.from_valid_secret((1).to_bytes(SCALAR_BYTES, "big")))
 """The standard base point of secp256k1."""
+
+
+def _from_encoding(data: bytes) -> Point:
+    """The point of :meth:`Point.encode`'s bytes (what unpickling a point calls)."""
+    if data == IDENTITY_ENCODING:
+        return IDENTITY
+    return Point(PublicKey(data), data)
 
 
 def mul_base(scalar: int) -> Point:

@@ -7,6 +7,8 @@ Layout under the user's data folder (``platformdirs``; ``LANCARDS_HOME`` overrid
                                       start but has not seen it started)
     tables/<table id>/secret.json     this seat's deck key share (mode 0600)
     tables/<table id>/journal.jsonl   every Persist line of the protocol core, in order
+    tables/<table id>/checkpoint.bin  this peer's checkpoint of its replayed journal
+                                      (:mod:`lancards.p2p.protocol.checkpoint`), optional
     tables/<table id>/lock            the folder's lock, holder.json who holds it
                                       (:mod:`lancards.p2p.net.folder_lock`)
 
@@ -35,6 +37,10 @@ and the store refuses every later write of this process: nothing of the failed b
 resume`` continues once the disk has room. The folder's lock, one process per table folder, is
 :mod:`lancards.p2p.net.folder_lock`'s.
 
+Checkpoints (issue 24, situation 7): ``checkpoint.bin`` is the line ``lancards-journal-prefix/1
+{"bytes": B, "sha256": H}`` (the journal's durable prefix when it was taken) and the core's
+checkpoint; replaced atomically; given back only while the journal begins with that prefix.
+
 Crash points (tests only): ``LANCARDS_TEST_CRASH_AT=WHEN:N`` kills this process with SIGKILL at
 its ``N``-th durable write (1-based, counted over every store of the process: journal lines,
 ``table.json``, ``secret.json``). ``WHEN`` is ``before`` (nothing of that write reaches the
@@ -46,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import signal
@@ -60,6 +67,8 @@ from lancards.p2p.protocol.wire import canonical
 
 CRASH_ENV = "LANCARDS_TEST_CRASH_AT"
 """The environment variable of the crash-point test hook (see the module docstring)."""
+CHECKPOINT_HEAD = b"lancards-journal-prefix/1 "
+"""The first bytes of ``checkpoint.bin`` (see the module docstring)."""
 LEASE_BLOCK = 256
 """Envelope numbers leased by one ``mark`` line (one ``fsync`` per this many envelopes)."""
 
@@ -275,6 +284,10 @@ class TableStore:
         self.journal_path = self.folder / "journal.jsonl"
         self._fd: int | None = None
         self._leased = 0
+        self._size = 0  # the journal's durable bytes, their SHA-256 and non-mark lines
+        self._digest = hashlib.sha256()
+        self._lines = 0
+        self._raw: bytes | None = None  # the journal as read(), for load_checkpoint()
         self.fault: StorageError | None = None
         """The write that failed, once one did: every later write raises it again."""
 
@@ -360,7 +373,52 @@ class TableStore:
             raise storage_error(exc, self.journal_path, "read") from None
         state = read_journal(raw, self.journal_path)
         self._leased = max(self._leased, state.next_envelope)
+        if self._fd is None:
+            self._size, self._digest = state.valid_bytes, hashlib.sha256(raw[:state.valid_bytes])
+            self._lines, self._raw = len(state.lines), raw[:state.valid_bytes]
         return state
+
+    @property
+    def lines(self) -> int:
+        """How many journal lines (marks not counted) are durable: what a checkpoint covers."""
+        return self._lines
+
+    def save_checkpoint(self, blob: bytes) -> bool:
+        """Replace ``checkpoint.bin`` with ``blob`` (the core's checkpoint of the :attr:`lines`
+        durable now), tagged with the journal's length and SHA-256 now.
+        Atomic (temporary file, ``fsync``, rename); one durable write for the crash hook.
+
+        Returns:
+            Whether it was written; a failure (full disk, ...) leaves the old checkpoint and
+            is not a fault of the store (the journal alone is the truth).
+        """
+        if self.fault is not None:
+            return False
+        head = CHECKPOINT_HEAD + json.dumps(
+            {"bytes": self._size, "sha256": self._digest.hexdigest()}).encode() + b"\n"
+        try:
+            self._replace(self.folder / "checkpoint.bin", head + blob, 0o600)
+        except OSError:
+            return False
+        return True
+
+    def load_checkpoint(self) -> bytes | None:
+        """The core's checkpoint blob, if ``checkpoint.bin`` exists and the journal (as the
+        last :meth:`read` found it) still begins with the bytes it was taken after; else
+        ``None`` (replay everything). Never raises."""
+        raw, self._raw = self._raw, None
+        try:
+            data = (self.folder / "checkpoint.bin").read_bytes()
+            head, _, blob = data.partition(b"\n")
+            if raw is None or not head.startswith(CHECKPOINT_HEAD):
+                return None
+            info = json.loads(head[len(CHECKPOINT_HEAD):])
+            size = int(info["bytes"])
+            if size > len(raw) or hashlib.sha256(raw[:size]).hexdigest() != info["sha256"]:
+                return None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return blob
 
     def journal(self) -> Iterator[tuple[str, dict[str, Any]]]:
         """The journal's lines in order, marks left out (a torn tail is not a line).
@@ -449,6 +507,9 @@ class TableStore:
             os.fsync(self._fd)
         except OSError as exc:
             self._fail(exc, self.journal_path, start)
+        self._size += len(data)
+        self._digest.update(data)
+        self._lines += sum(1 for line in encoded if not line.startswith(b'{"kind":"mark"'))
         if _crash.reached("after"):
             _crash.die()
 
@@ -473,6 +534,7 @@ class TableStore:
             self.fault = storage_error(exc, self.journal_path, "write", RESUME)
             raise self.fault from None
         self._fd = fd
+        self._raw = None
         if state.torn:
             try:
                 os.ftruncate(fd, state.valid_bytes)
@@ -487,6 +549,32 @@ class TableStore:
             fd, self._fd = self._fd, None
             with contextlib.suppress(OSError):  # every line that counts was fsynced before
                 os.close(fd)
+
+    def _replace(self, path: Path, data: bytes, mode: int) -> None:
+        """Write ``path`` through a temporary file beside it, ``fsync``, rename (one durable
+        write for the crash hook; ``torn`` dies with half of the temporary file written)."""
+        tmp = path.with_name(path.name + ".tmp")
+        if _crash.reached("before"):
+            _crash.die()
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+            try:
+                if _crash.reached("torn"):
+                    os.write(fd, data[: max(1, len(data) // 2)])
+                    _crash.die()
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise
+        if _crash.reached("after"):
+            _crash.die()
 
     def _write_atomic(self, path: Path, text: str, mode: int, then: str) -> None:
         """Write ``path`` through a temporary file beside it, ``fsync``, rename: a crash or a

@@ -58,6 +58,7 @@ from lancards.p2p.crypto.deck import (
 from lancards.p2p.crypto.errors import DeckError, ProofError
 from lancards.p2p.crypto.group import RandomBytes
 from lancards.p2p.protocol.agreement import Agreement
+from lancards.p2p.protocol.checkpoint import resume_point
 from lancards.p2p.protocol.core_parts import (
     EARLY_PER_SENDER,
     FUTURE_PER_AUTHOR,
@@ -204,6 +205,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         completed epoch wait for those calls, so its last shuffle entry leaves first; else
         the remaining proofs are checked at once before the first share."""
         self.progress = ""
+        self.checkpoint_refused: str | None = None  # why restore() refused its checkpoint
+        self.checkpoint_lines = 0  # the journal lines restore() took from it
         self.peer_has: dict[Seat, int] = {}
         """The record length each peer reported in its last ``record.sync`` (a resumed peer is
         current once its own record is as long)."""
@@ -427,23 +430,24 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
     # -----------------------------------------------------------------------------------------
     # Restoring after a crash.
 
-    def restore(self, lines: Sequence[tuple[str, dict[str, Any]]]) -> list[Output]:
+    def restore(self, lines: Sequence[tuple[str, dict[str, Any]]],
+                checkpoint: bytes | None = None) -> list[Output]:
         """Replay what was persisted (``Persist`` lines in their order), verifying everything.
-
         Args:
             lines: ``(kind, line)`` pairs as the ``Persist`` items gave them.
+            checkpoint: this peer's own checkpoint, if any (the lines after it are replayed;
+                :func:`lancards.p2p.protocol.checkpoint.resume_point`).
 
         Raises:
             PeerError: the persisted data does not verify (a corrupt store).
         """
+        self.checkpoint_lines = start = resume_point(self, checkpoint, lines)
         self._replaying = True
         try:
-            self._replay(lines)
+            self._replay(lines[start:])
         finally:
             self._replaying = False
-        # Every proof the journal's entries carry is checked before going on (as the replay
-        # did before pipelining): a bad one names its prover and halts.
-        self._verify_deferred(None)
+        self._verify_deferred(None)  # every proof still unchecked: a bad one names its prover
         self._out = [o for o in self._out if not isinstance(o, Persist | Send)]
         return self.start()
 
@@ -579,7 +583,6 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         if mask and mask != ALL_SEATS and not mask & (mask - 1):
             return mask.bit_length() - 1
         return None
-
 
 
 __all__ = [
