@@ -76,6 +76,35 @@ async def _advertise(lobby: Lobby, me: Identity, port: int, chosen: list[LocalAd
     return advertiser
 
 
+def check_table(spec: Any, rules: Any, raw: dict[str, Any], players: int) -> None:
+    """Refuse at once what the table would refuse when full (issue 25): the table options
+    (``rescue`` on or off, ``patience`` 10 to 3600 s and only with rescue on; rescue needs 3
+    seats or more) and the game's own seat rules (a trial deal for ``players``: 8s Rule!'s
+    ``partners`` needs 4 or 6, ruling E-10).
+
+    Raises:
+        UsageError: one line naming the option or ``--players`` and what is allowed.
+    """
+    from lancards.engine.core import RulesError
+    from lancards.p2p.protocol.statement import registry_rules_check
+
+    try:
+        values, least, most = registry_rules_check(spec.name, raw)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    if "patience" in raw and values.get("rescue") != "on":
+        raise UsageError("option patience is the silence before a removal vote: it needs "
+                         "--option rescue=on")
+    if not least <= players <= most:
+        why = " (rescue on needs 3 or more)" if values.get("rescue") == "on" else ""
+        raise UsageError(f"--players {players}: {spec.name} is for {least} to {most} "
+                         f"players{why}")
+    try:
+        spec.game.new_game(rules, players)
+    except RulesError as exc:
+        raise UsageError(f"--players {players}: {exc}") from None
+
+
 def _check_port(port: int) -> None:
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: a TCP port is 1 to 65535 (0: any free port)")
@@ -98,10 +127,8 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         IdentityError: the identity cannot be read or created (one line, issue 24).
         StorageError: the table folder cannot be created or written (one line, issue 24).
     """
-    spec, _, raw = rules_from_args(args)
-    if not spec.min_players <= args.players <= spec.max_players:
-        raise UsageError(f"--players {args.players}: {spec.name} is for {spec.min_players} "
-                         f"to {spec.max_players} players")
+    spec, rules, raw = rules_from_args(args)
+    check_table(spec, rules, raw, args.players)
     if not 0 <= args.bots < args.players:
         raise UsageError(f"--bots {args.bots}: use 0 to {args.players - 1}")
     _check_port(args.port)
@@ -299,5 +326,5 @@ def run_host(args: argparse.Namespace) -> int:
     return run_lobby(args, lambda: play_hosted(args))
 
 
-__all__ = ["LOBBY_GRACE_S", "add_parser", "host_on_screen", "host_table", "play_hosted",
-           "run_host"]
+__all__ = ["LOBBY_GRACE_S", "add_parser", "check_table", "host_on_screen", "host_table",
+           "play_hosted", "run_host"]

@@ -105,7 +105,7 @@ async def find_table(args: argparse.Namespace, me: Identity
     at one of its addresses; with one, that table, refused when two hosts advertise the id.
     """
     target = args.table
-    if target and ":" in target:
+    if target and ("@" in target or ":" in target):
         table_id, at, address = target.rpartition("@")
         host, _, port_text = address.rpartition(":")
         if not at or len(table_id) != 16 or not port_text.isdigit() or not host:
@@ -296,7 +296,32 @@ async def join_on_screen(args: argparse.Namespace, me: Identity, table_id: str, 
         return None
 
 
+def check_join_args(args: argparse.Namespace) -> None:
+    """Every argument of ``join`` checked where it is given, before anything starts (issue 25).
+
+    Raises:
+        UsageError: ``--wait`` not above 0, a ``TABLE`` that is neither a table id (16 hex
+            digits) nor ``TABLE-ID@HOST:PORT``, ``--players`` out of the game's range.
+        RulesError: an unknown ``--game`` (one line).
+    """
+    from lancards.engine.rulesets import rule_set
+
+    if not args.wait > 0:
+        raise UsageError(f"--wait {args.wait:g}: seconds to look for tables, above 0")
+    spec = rule_set(args.game)  # RulesError names the games there are
+    if not spec.min_players <= args.players <= spec.max_players:
+        raise UsageError(f"--players {args.players}: {spec.name} is for {spec.min_players} "
+                         f"to {spec.max_players} players")
+    target = args.table
+    if target is not None and "@" not in target and ":" not in target and not (
+            len(target) == 16 and all(c in "0123456789abcdef" for c in target)):
+        raise UsageError(f"{target!r} is neither a table id (16 hex digits, as the lobby "
+                         "lists it) nor TABLE-ID@HOST:PORT (the host prints it)")
+
+
 def run_join(args: argparse.Namespace) -> int:
+    check_join_args(args)
+
     async def go() -> int:
         me = player(args.name)
         check_writable(data_home() / "tables")  # before looking for tables (issue 24)
