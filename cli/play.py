@@ -76,7 +76,11 @@ def validate(args: argparse.Namespace) -> None:
 
     if args.game not in GAMES:
         raise UsageError(f"--game {args.game!r}: choose one of {', '.join(GAMES)}")
-    spec, _, _ = rules_from_args(args)
+    spec, _, raw = rules_from_args(args)
+    table = [key for key in ("rescue", "patience") if key in raw]
+    if table:
+        raise UsageError(f"option {table[0]}: the seats of a play table are this process's "
+                         "own and never vanish; rescue and patience are for lancards host")
     seats = args.bots + 1
     if not spec.min_players <= seats <= spec.max_players:
         raise UsageError(

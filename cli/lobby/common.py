@@ -26,9 +26,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -218,16 +220,66 @@ def receive_or_report(lobby: Lobby, env: Any) -> list[Outgoing] | None:
         return None
 
 
+HOST_GONE_S = float(os.environ.get("LANCARDS_HOST_GONE", "5"))
+"""Seconds a guest's link to the host may stay down before the start before the guest says the
+host is gone (issue 24, situation 6): the mesh redials every 2 s at most, so a host that is
+there answers well within this."""
+
+
+class HostGone(UsageError):
+    """The host of a table not started yet is gone: it closed the table, or its link is down
+    and did not come back within :data:`HOST_GONE_S` (issue 24, situation 6)."""
+
+
+def _names(lobby: Lobby, me: Identity) -> str:
+    """``ann (host), bob (you)``: the lobby's members in join order."""
+    words = []
+    for member in lobby.members:
+        tags = [t for t, on in (("host", member.public_key == lobby.spec.host),
+                                ("you", member.public_key == me.public_key)) if on]
+        words.append(member.nick + (f" ({', '.join(tags)})" if tags else ""))
+    return ", ".join(words)
+
+
+def guest_lines(lobby: Lobby, me: Identity, host_name: str, where: str,
+                seats: int | None) -> list[str]:
+    """What a guest's waiting screen says: whom it joined, who is in, how many to go."""
+    if lobby.roster_version == 0:
+        return [f"asking the table of {host_name} at {where} for a seat..."]
+    lines = [f"you joined the table of {host_name} at {where}",
+             f"at the table: {_names(lobby, me)}"]
+    if lobby.signed_statement is not None or lobby.proposed:
+        lines.append("every seat is taken: the table is starting...")
+    elif seats:
+        left = max(0, seats - len(lobby.members))
+        lines.append(f"waiting for {left} more player{'s' if left != 1 else ''} "
+                     f"({len(lobby.members)} of {seats} seats taken)")
+    else:
+        lines.append("waiting for the table to fill")
+    return lines
+
+
 async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host_key: bytes,
-                     host: str, port: int, game: str, *, play: bool = False) -> Any:
+                     host: str, port: int, game: str, *, play: bool = False,
+                     seats: int | None = None, say: Callable[[list[str]], None] | None = None,
+                     host_gone: Callable[[str, bool], Awaitable[str]] | None = None) -> Any:
     """Join the table, wait for its start and the address book; then play if ``play``.
 
     Before the join leaves, this seat's table folder is locked for this process and written
     (issue 24; a bot of the host's, ``play``, writes inside the host's locked folder).
 
+    ``say(lines)`` is given what the waiting screen shows whenever it changes (``seats``: the
+    advertised seat count, for "N more players"); default: nothing is shown. When the host
+    closes the table, or its link is down for :data:`HOST_GONE_S` (issue 24, situation 6),
+    ``host_gone(text, can_wait)`` is awaited (``can_wait``: only the link is down): ``"w"``
+    waits on, anything else ends the join (:class:`HostGone` raised); without ``host_gone``,
+    :class:`HostGone` is raised at once. A join cancelled before the start was proposed
+    tells the host it leaves (``table.leave``), so its seat is free at once.
+
     Raises:
         FolderBusy: another process plays this seat (holds the folder).
         StorageError: the table folder cannot be created or written.
+        HostGone: the host closed the table or is gone (one line naming it).
         UsageError: the host did not take the join in time.
     """
     lobby, join = Lobby.join(me, table_id or "0" * 16, host_key, game or "level8-master")
@@ -242,6 +294,18 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     lobbyist = Lobbyist(me, lobby, mesh)
     send_all(mesh, [join])
     mesh.send(host_key, lobbyist.envelope("table.port", {"port": my_port}))
+    clock = asyncio.get_running_loop().time
+    host_down: list[float | None] = [None]  # since when the host's link is down
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    said: list[list[str]] = [[]]
+
+    def show() -> None:
+        if say is None:
+            return
+        lines = guest_lines(lobby, me, lobby.name(host_key), where, seats)
+        if lines != said[0]:
+            said[0] = lines
+            say(lines)
 
     def store() -> TableStore:
         if play:
@@ -261,30 +325,71 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
             store().save_table(table_data(signed, me, (args.listen_host, my_port),
                                           {host_key: PeerAddress(host, port)}))
         send_all(mesh, out)
+        show()
 
     def on_link(peer: bytes, up: bool) -> None:
+        if peer == host_key:
+            host_down[0] = None if up else (host_down[0] or clock())
         signed = lobby.signed_statement
         if up and peer == host_key and signed is not None and not lobby.address_book:
             # The host's link is back after this guest signed (and 'table.started' or
             # 'table.addrs' never came): a host resumed after its crash answers 'table.ask'
             # with the started table and its address book (lancards.p2p.protocol.start_fetch),
             # numbered in this seat's leased envelope numbers, above the game's.
-            seats = store()
-            fetch = StartFetch(me, signed, seats.next_envelope())
-            seats.lease_envelopes(fetch.next_seq + 1)
+            seats_store = store()
+            fetch = StartFetch(me, signed, seats_store.next_envelope())
+            seats_store.lease_envelopes(fetch.next_seq + 1)
             with contextlib.suppress(PeerError):
                 mesh.send(host_key, fetch.ask(host_key))
 
+    def gone() -> str | None:
+        """Why the host is gone, or None."""
+        if lobby.closed:
+            return f"the host {lobby.name(host_key)} closed the table before the start"
+        since = host_down[0]
+        if since is not None and clock() - since >= HOST_GONE_S:
+            return (f"the host {lobby.name(host_key)} is gone: no link for "
+                    f"{clock() - since:.0f} s, before the start")
+        return None
+
+    def seated() -> bool:
+        return lobby.roster_version > 0
+
+    def started() -> bool:
+        return lobby.started is not None and bool(lobby.address_book)
+
+    show()
+    ok = False
     try:
-        await lobbyist.pump(on_message, lambda: lobby.roster_version > 0, JOIN_ANSWER_S,
-                            on_link=on_link)
-    except TimeoutError:
-        await mesh.close()
-        raise UsageError(f"the table at {host}:{port} did not take this join within "
-                         f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
-    await lobbyist.pump(on_message,
-                        lambda: lobby.started is not None and bool(lobby.address_book), 3600.0,
-                        on_link=on_link)
+        for phase, timeout in ((seated, JOIN_ANSWER_S), (started, 3600.0)):
+            deadline = clock() + timeout
+            while not phase():
+                try:
+                    await lobbyist.pump(on_message, lambda p=phase: p() or gone() is not None,
+                                        max(0.0, deadline - clock()), on_link=on_link,
+                                        tick=show)
+                except TimeoutError:
+                    if phase is seated:
+                        raise UsageError(
+                            f"the table at {where} did not take this join within "
+                            f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
+                    raise
+                why = gone()
+                if why is None:
+                    continue
+                if host_gone is None or await host_gone(why, not lobby.closed) != "w":
+                    raise HostGone(why)
+                host_down[0] = None if mesh.connected(host_key) else clock()
+                deadline = max(deadline, clock() + timeout)
+        ok = True
+    finally:
+        if not ok:
+            if not lobby.closed and lobby.started is None and not lobby.proposed \
+                    and lobby.roster_version:
+                with contextlib.suppress(Exception):
+                    send_all(mesh, lobby.leave())  # the host frees the seat at once
+                    await asyncio.sleep(0.1)
+            await mesh.close()
     table = lobby.started
     assert table is not None
     lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}
@@ -347,11 +452,14 @@ def run_lobby(args: argparse.Namespace, go: Any) -> int:
 
 
 __all__ = [
+    "HOST_GONE_S",
     "JOIN_ANSWER_S",
     "LIVE_ADVERTS",
     "LOBBY_TYPES",
+    "HostGone",
     "Lobbyist",
     "add_common_arguments",
+    "guest_lines",
     "join_table",
     "listen",
     "listen_host",

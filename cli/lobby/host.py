@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+from collections.abc import Callable
 from typing import Any
 
 from zeroconf import Error as ZeroconfError
@@ -82,14 +83,48 @@ async def _advertise(lobby: Lobby, me: Identity, port: int, follow: FollowedAddr
     return advertiser
 
 
+def check_table(spec: Any, rules: Any, raw: dict[str, Any], players: int) -> None:
+    """Refuse at once what the table would refuse when full (issue 25): the table options
+    (``rescue`` on or off, ``patience`` 10 to 3600 s and only with rescue on; rescue needs 3
+    seats or more) and the game's own seat rules (a trial deal for ``players``: 8s Rule!'s
+    ``partners`` needs 4 or 6, ruling E-10).
+
+    Raises:
+        UsageError: one line naming the option or ``--players`` and what is allowed.
+    """
+    from lancards.engine.core import RulesError
+    from lancards.p2p.protocol.statement import registry_rules_check
+
+    try:
+        values, least, most = registry_rules_check(spec.name, raw)
+    except RulesError as exc:
+        raise UsageError(str(exc)) from None
+    if "patience" in raw and values.get("rescue") != "on":
+        raise UsageError("option patience is the silence before a removal vote: it needs "
+                         "--option rescue=on")
+    if not least <= players <= most:
+        why = " (rescue on needs 3 or more)" if values.get("rescue") == "on" else ""
+        raise UsageError(f"--players {players}: {spec.name} is for {least} to {most} "
+                         f"players{why}")
+    try:
+        spec.game.new_game(rules, players)
+    except RulesError as exc:
+        raise UsageError(f"--players {players}: {exc}") from None
+
+
 def _check_port(port: int) -> None:
     if not 0 <= port <= 65535:
         raise UsageError(f"--port {port}: a TCP port is 1 to 65535 (0: any free port)")
 
 
-async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, Mesh,
-                                                          Lobbyist, list[Any]]:
+async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], None] | None = None
+                     ) -> tuple[Identity, StartedTable, Mesh, Lobbyist, list[Any]]:
     """Advertise, gather the players, start; returns what the game needs.
+
+    ``say(lines)`` is given what the waiting screen shows whenever it changes (how to join,
+    who is in, how many to go); without it the same is printed, a line per change. A host
+    cancelled before the start (the waiting screen's ``q``, a signal) closes the lobby for
+    every guest (``table.leave``) before its advert is withdrawn.
 
     Before anything is advertised: the identity is read (or created) and the table folder
     is locked for this process and written (:func:`lancards.p2p.net.folder_lock.lock_folder`).
@@ -99,10 +134,8 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
         IdentityError: the identity cannot be read or created (one line, issue 24).
         StorageError: the table folder cannot be created or written (one line, issue 24).
     """
-    spec, _, raw = rules_from_args(args)
-    if not spec.min_players <= args.players <= spec.max_players:
-        raise UsageError(f"--players {args.players}: {spec.name} is for {spec.min_players} "
-                         f"to {spec.max_players} players")
+    spec, rules, raw = rules_from_args(args)
+    check_table(spec, rules, raw, args.players)
     if not 0 <= args.bots < args.players:
         raise UsageError(f"--bots {args.bots}: use 0 to {args.players - 1}")
     _check_port(args.port)
@@ -133,20 +166,24 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
     others = args.players - 1
     first = advertiser.advert.addresses[0]
     target = f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}"
-    print(f"table {lobby.spec.table} · {spec.name} · {args.players} seats · host "
-          f"{describe(me.public_key, me.nick)}\n"
-          f"waiting for {others} player{'s' if others != 1 else ''}; on this network they run:\n"
-          f"    lancards join\n"
-          f"  or, where the network blocks mDNS:\n"
-          f"    lancards join --game {spec.name} {target}", flush=True)
+    intro = [f"table {lobby.spec.table} · {spec.name} · {args.players} seats · host "
+             f"{describe(me.public_key, me.nick)}",
+             "on this network the others run:",
+             "    lancards join",
+             "  or, where the network blocks mDNS:",
+             f"    lancards join --game {spec.name} {target}"]
     if advertiser.advert.rescue:
-        print(RESCUE_TRADE_OFF, flush=True)
+        intro.append(RESCUE_TRADE_OFF)
     if len(advertiser.advert.addresses) > 1:
-        print(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}", flush=True)
+        intro.append(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}")
+    waiting = f"waiting for {others} player{'s' if others != 1 else ''}"
+    if say is None:
+        print(f"{intro[0]}\n{waiting}; on this network they run:\n" + "\n".join(intro[2:]),
+              flush=True)
     down: dict[bytes, float] = {}  # guests whose link dropped, since when
     dialable: set[bytes] = set()  # guests whose listening port the host knows
     clock = asyncio.get_running_loop().time
-    said = [""]
+    said = [waiting if say is None else ""]
 
     def status() -> None:
         """Print whom the host waits for, when that changes (nobody once started)."""
@@ -162,7 +199,12 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
         text += "; " + ", ".join(lost) if lost else ""
         if text != said[0]:
             said[0] = text
-            print(text, flush=True)
+            if say is None:
+                print(text, flush=True)
+        if say is not None:
+            names = ", ".join(m.nick + (" (host, you)" if m.public_key == me.public_key else "")
+                              for m in lobby.members)
+            say([*intro, "", f"at the table: {names}", said[0]])
 
     def on_message(peer: bytes, env: Any) -> None:
         out = receive_or_report(lobby, env)
@@ -212,9 +254,17 @@ async def host_table(args: argparse.Namespace) -> tuple[Identity, StartedTable, 
                 send_all(mesh, out)
             status()
 
+    status()
     try:
         await lobbyist.pump(on_message, lambda: lobby.started is not None, 3600.0,
                             on_link=on_link, tick=tick)
+    except BaseException:
+        if lobby.started is None and not lobby.closed and not lobby.proposed:
+            with contextlib.suppress(Exception):
+                send_all(mesh, lobby.leave())  # every guest hears the table is closed
+                await asyncio.sleep(0.1)
+        await mesh.close()
+        raise
     finally:
         await advertiser.withdraw()
     table = lobby.started
@@ -263,17 +313,40 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
                                           dial, port, lobby.spec.game, play=True))
 
 
+async def host_on_screen(args: argparse.Namespace) -> tuple[Identity, StartedTable, Mesh,
+                                                             Lobbyist, list[Any]] | None:
+    """:func:`host_table` with the waiting screen shown (:mod:`lancards.cli.tui.waiting`);
+    ``None`` when the person cancelled it (``q``, Esc, Ctrl-C or Ctrl-D): the lobby is closed
+    for every guest, the advert withdrawn and one line printed."""
+    from lancards.cli.tui.waiting import Cancelled, WaitingScreen, wait_on
+
+    screen = WaitingScreen("lancards · your table, waiting for players")
+    screen.show(["advertising your table on the network..."])
+    try:
+        return await wait_on(screen, host_table(args, say=screen.show))
+    except Cancelled:
+        print("you closed your table before it started", flush=True)
+        return None
+
+
+async def play_hosted(args: argparse.Namespace) -> int:
+    """Host (the waiting screen in a terminal, lines with ``--autoplay``), then play; 0 when
+    the person cancelled before the start."""
+    got = await (host_table(args) if args.autoplay else host_on_screen(args))
+    if got is None:
+        return 0
+    me, table, mesh, lobbyist, bots = got
+    try:
+        return await play_table(args, me, table, mesh, lobbyist)
+    finally:
+        for task in bots:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 10)
+
+
 def run_host(args: argparse.Namespace) -> int:
-    async def go() -> int:
-        me, table, mesh, lobbyist, bots = await host_table(args)
-        try:
-            return await play_table(args, me, table, mesh, lobbyist)
-        finally:
-            for task in bots:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(task, 10)
-
-    return run_lobby(args, go)
+    return run_lobby(args, lambda: play_hosted(args))
 
 
-__all__ = ["LOBBY_GRACE_S", "add_parser", "host_table", "run_host"]
+__all__ = ["LOBBY_GRACE_S", "add_parser", "check_table", "host_on_screen", "host_table",
+           "play_hosted", "run_host"]

@@ -18,6 +18,7 @@ from zeroconf import Error as ZeroconfError
 
 from lancards.cli.errors import UsageError
 from lancards.cli.lobby.common import (
+    HostGone,
     Lobbyist,
     add_common_arguments,
     join_table,
@@ -25,7 +26,7 @@ from lancards.cli.lobby.common import (
     player,
     run_lobby,
 )
-from lancards.cli.lobby.host import host_table
+from lancards.cli.lobby.host import play_hosted
 from lancards.cli.lobby.started_table import play_table
 from lancards.p2p.net.addresses import rescope
 from lancards.p2p.net.discovery import (
@@ -95,14 +96,16 @@ async def _browser(args: argparse.Namespace) -> Browser:
     return browser
 
 
-async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes, str, int, str]:
-    """(table id, host key, host address, port, game) from the argument or mDNS.
+async def find_table(args: argparse.Namespace, me: Identity
+                     ) -> tuple[str, bytes, str, int, str, int | None]:
+    """(table id, host key, host address, port, game, seats) from the argument or mDNS
+    (``seats``: the advertised seat count; ``None`` for an address given).
 
     Without a table id, the first table found with a free seat whose advertised key answers
     at one of its addresses; with one, that table, refused when two hosts advertise the id.
     """
     target = args.table
-    if target and ":" in target:
+    if target and ("@" in target or ":" in target):
         table_id, at, address = target.rpartition("@")
         host, _, port_text = address.rpartition(":")
         if not at or len(table_id) != 16 or not port_text.isdigit() or not host:
@@ -112,7 +115,7 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
         except PeerError as exc:
             raise UsageError(str(exc)) from None
         print(f"host: {describe(key)} at {address}", flush=True)
-        return table_id, key, host.strip("[]"), int(port_text), args.game
+        return table_id, key, host.strip("[]"), int(port_text), args.game, None
     browser = await _browser(args)
     probe = _probe(me)
     try:
@@ -175,16 +178,18 @@ async def find_table(args: argparse.Namespace, me: Identity) -> tuple[str, bytes
                         for a, addr in matches.values())
             + "; check the host's fingerprint and join by TABLE-ID@HOST:PORT")
     advert, address = next(iter(matches.values()))
-    return advert.table, advert.public_key, address, advert.port, advert.game
+    return (advert.table, advert.public_key, address, advert.port, advert.game,
+            advert.size or None)
 
 
 async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[Any, ...] | None:
     """Show the lobby screen fed by the mDNS browser; returns the choice or ``None``.
 
     The choice is :data:`CREATE`, a typed ``HOST:PORT``, or for a listed table the tuple
-    ``(table id, host key, address, port, game)``: the key whose fingerprint the lobby showed,
-    at the address that answered. A table is listed only once its advertised key answered the
-    hello probe at one of its addresses (:func:`lancards.p2p.net.discovery.reachable_address`).
+    ``(table id, host key, address, port, game, seats)``: the key whose fingerprint the lobby
+    showed, at the address that answered. A table is listed only once its advertised key
+    answered the hello probe at one of its addresses
+    (:func:`lancards.p2p.net.discovery.reachable_address`).
     """
     from lancards.cli.tui.lobby import LobbyScreen, entries_from
 
@@ -251,36 +256,108 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
         advert, address = answered.get(entry.name, (None, None))
         if advert is None or address is None:
             return None
-        return (advert.table, advert.public_key, address, advert.port, advert.game)
+        return (advert.table, advert.public_key, address, advert.port, advert.game,
+                advert.size or entry.seats)
     target = choice.get("target")
     return str(target) if target is not None else None
 
 
+REJOIN = "rejoin"
+"""What :func:`join_on_screen` returns when the person chose to rejoin (the host is gone)."""
+
+
+async def join_on_screen(args: argparse.Namespace, me: Identity, table_id: str, key: bytes,
+                         host: str, port: int, game: str, seats: int | None) -> Any:
+    """:func:`lancards.cli.lobby.common.join_table` with the waiting screen shown: whom this
+    peer joined, who is in, how many to go; ``q``, Esc, Ctrl-C or Ctrl-D cancel (one line
+    printed, ``None`` returned). When the host is gone (issue 24, situation 6) the screen says
+    so and offers to wait (``w``), rejoin (``r``: :data:`REJOIN` returned) or quit (``q``)."""
+    from lancards.cli.tui.waiting import Cancelled, WaitingScreen, wait_on
+
+    screen = WaitingScreen("lancards · joining a table")
+    answer = [""]
+
+    async def gone(text: str, can_wait: bool) -> str:
+        choices = {"w": "wait for it"} if can_wait else {}
+        choices.update({"r": "rejoin (choose a table again)", "q": "quit"})
+        answer[0] = await screen.ask(text, choices)
+        return answer[0]
+
+    try:
+        return await wait_on(screen, join_table(args, me, table_id, key, host, port, game,
+                                                seats=seats, say=screen.show, host_gone=gone))
+    except Cancelled:
+        print("you left the table before it started", flush=True)
+        return None
+    except HostGone as exc:
+        if answer[0] == "r":
+            return REJOIN
+        print(f"{exc}; you left", flush=True)
+        return None
+
+
+def check_join_args(args: argparse.Namespace) -> None:
+    """Every argument of ``join`` checked where it is given, before anything starts (issue 25).
+
+    Raises:
+        UsageError: ``--wait`` not above 0, a ``TABLE`` that is neither a table id (16 hex
+            digits) nor ``TABLE-ID@HOST:PORT``, ``--players`` out of the game's range.
+        RulesError: an unknown ``--game`` (one line).
+    """
+    from lancards.engine.rulesets import rule_set
+
+    if not args.wait > 0:
+        raise UsageError(f"--wait {args.wait:g}: seconds to look for tables, above 0")
+    spec = rule_set(args.game)  # RulesError names the games there are
+    if not spec.min_players <= args.players <= spec.max_players:
+        raise UsageError(f"--players {args.players}: {spec.name} is for {spec.min_players} "
+                         f"to {spec.max_players} players")
+    target = args.table
+    if target is not None and "@" not in target and ":" not in target and not (
+            len(target) == 16 and all(c in "0123456789abcdef" for c in target)):
+        raise UsageError(f"{target!r} is neither a table id (16 hex digits, as the lobby "
+                         "lists it) nor TABLE-ID@HOST:PORT (the host prints it)")
+
+
 def run_join(args: argparse.Namespace) -> int:
+    check_join_args(args)
+
     async def go() -> int:
         me = player(args.name)
         check_writable(data_home() / "tables")  # before looking for tables (issue 24)
-        if args.table is None and not args.autoplay:
-            target = await lobby_choice(args, me)
-            if target is None:
-                return 0
-            if target == CREATE:  # host a table of --game for --players from the lobby
-                hosting = argparse.Namespace(
-                    game=args.game, option=[], players=args.players, bots=0, name=args.name,
-                    interface=args.interface, port=0, autoplay=False, record=args.record)
-                me2, table, mesh, lobbyist, _ = await host_table(hosting)
-                return await play_table(hosting, me2, table, mesh, lobbyist)
-            if isinstance(target, tuple):
-                table_id, key, host, port, game = target
+        typed = args.table
+        while True:
+            args.table = typed
+            if args.table is None and not args.autoplay:
+                target = await lobby_choice(args, me)
+                if target is None:
+                    return 0
+                if target == CREATE:  # host a table of --game for --players from the lobby
+                    hosting = argparse.Namespace(
+                        game=args.game, option=[], players=args.players, bots=0,
+                        name=args.name, interface=args.interface, port=0, autoplay=False,
+                        record=args.record)
+                    return await play_hosted(hosting)
+                if isinstance(target, tuple):
+                    found = target
+                else:
+                    args.table = target  # TABLE-ID@HOST:PORT, typed in the lobby
+                    found = await find_table(args, me)
+            else:
+                found = await find_table(args, me)
+            table_id, key, host, port, game, seats = found
+            if args.autoplay:
                 me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host,
                                                               port, game)
-                _rescope_book(lobbyist, host)
-                return int(await play_table(args, me2, table, mesh, lobbyist))
-            args.table = target  # TABLE-ID@HOST:PORT, typed in the lobby
-        table_id, key, host, port, game = await find_table(args, me)
-        me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host, port, game)
-        _rescope_book(lobbyist, host)
-        return int(await play_table(args, me2, table, mesh, lobbyist))
+            else:
+                got = await join_on_screen(args, me, table_id, key, host, port, game, seats)
+                if got == REJOIN:
+                    continue
+                if got is None:
+                    return 0
+                me2, table, mesh, lobbyist = got
+            _rescope_book(lobbyist, host)
+            return int(await play_table(args, me2, table, mesh, lobbyist))
 
     return run_lobby(args, go)
 
@@ -299,4 +376,5 @@ def _free_seats(count: int) -> str:
     return f"{count} free seat{'s' if count != 1 else ''}"
 
 
-__all__ = ["CREATE", "add_parser", "find_table", "lobby_choice", "run_join"]
+__all__ = ["CREATE", "REJOIN", "add_parser", "find_table", "join_on_screen", "lobby_choice",
+           "run_join"]

@@ -550,8 +550,10 @@ class TableScreen:
             StorageError: the session stopped on a storage fault (a full disk, issue 24): the
                 screen closes at once and the one-line error reaches the command line.
         """
+        from lancards.cli.tui.typeahead import flush_typeahead
         from lancards.p2p.net.store import StorageError
 
+        flush_typeahead()  # a key typed on the screen before (the lobby's) never acts here
         task = asyncio.ensure_future(self.session.run())
         fault: list[StorageError] = []
         shown = [True]  # until the screen has closed

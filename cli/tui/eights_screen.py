@@ -229,8 +229,41 @@ class EightsController(BaseController):
             else:
                 self.say("you may pass only in round 8 without a playable card (ruling E-7)",
                          error=True)
-        elif key in ("enter", "x", "t", "n") and flat:
+        elif key in ("t", "n"):
+            self._play_eight(snap, flat, key == "t")
+        elif key in ("enter", "x") and flat:
             self._play(snap, flat[min(self.cursor, len(flat) - 1)], key)
+
+    def _play_eight(self, snap: TableSnapshot, flat: list[tuple[SlotId, Card]],
+                    take: bool) -> None:
+        """``t`` / ``n``: play the 8 of the led suit (any 8 when leading) with take / no take
+        (ruling E-4), wherever the cursor is; refused in one line when there is none to play.
+        Leading with two 8s in hand, the one under the cursor is played, else the player is
+        asked to move onto one."""
+        if not snap.legal:
+            self.say(not_now(snap), error=True)
+            return
+        word = "take" if take else "no take"
+        eights = [a for a in snap.legal if isinstance(a, Play) and a.take is take]
+        view: EightsState = snap.view
+        if not eights:
+            if view.round >= 8:
+                text = "t / n: round 8 has no tricks, so no 8 is played with take (ruling E-7)"
+            elif view.trick:
+                led = Suit(view.trick[0].card // NUMBERS).title
+                text = f"no 8 of {led} to play: t / n play the 8 of the led suit (ruling E-4)"
+            else:
+                text = "no 8 to lead: t / n lead an 8 with take / no take (ruling E-4)"
+            self.say(text, error=True)
+            return
+        slots = {a.slot for a in eights}
+        under = flat[min(self.cursor, len(flat) - 1)][0] if flat else None
+        if len(slots) > 1 and under not in slots:
+            self.say(f"you may lead any of your 8s: move onto one and press {'t' if take else 'n'}"
+                     f" to lead it with {word}", error=True)
+            return
+        chosen = next(a for a in eights if a.slot == under) if under in slots else eights[0]
+        self.submit(chosen)
 
     def _play(self, snap: TableSnapshot, current: tuple[SlotId, Card], key: str) -> None:
         if not snap.legal:
@@ -248,9 +281,6 @@ class EightsController(BaseController):
             self.submit(plays[0])
             return
         by_take = {a.take: a for a in plays}
-        if key in ("t", "n"):
-            self.submit(by_take[key == "t"])
-            return
         self.open_picker(f"play {card}: the 8 of the led suit (ruling E-4)",
                          ["take (this 8 wins the trick)",
                           "no take (the highest other card of the suit wins)"],

@@ -5,9 +5,9 @@ tables whose advertised key answered at one of their addresses, see
 :func:`lancards.cli.lobby.join.lobby_choice`), calls :meth:`LobbyScreen.set_tables` whenever the
 list changes, and receives the user's choice through the callbacks. Keys: Up/Down select a
 table, Enter joins it, ``n`` creates a table, ``a`` types a ``TABLE-ID@HOST:PORT`` address,
-``q`` leaves. The screen never waits on the network: callbacks return at once, then the lobby
-closes with the choice's name (``"join"``, ``"create"``, ``"manual"``) as its result, or
-``None`` when the user left.
+``q`` (or Ctrl-C, Ctrl-D) leaves. The screen never waits on the network: callbacks return at
+once, then the lobby closes with the choice's name (``"join"``, ``"create"``, ``"manual"``) as
+its result, or ``None`` when the user left.
 
 Rows are keyed by table id and host key together: two tables that advertise one id (one of
 them an impostor, or a coincidence) are both listed, each marked ``!``. The selected row's host
@@ -215,6 +215,8 @@ class LobbyScreen:
             self.app.layout.focus(self.address)
 
         @kb.add("q", filter=idle)
+        @kb.add(Keys.ControlC)
+        @kb.add(Keys.ControlD, filter=idle)
         def _quit(event: KeyPressEvent) -> None:
             self.app.exit(result=None)
 
@@ -238,5 +240,18 @@ class LobbyScreen:
         return False
 
     async def run(self) -> str | None:
-        """Show the lobby until a choice is made or the user leaves."""
-        return await self.app.run_async()
+        """Show the lobby until a choice is made or the user leaves (``q``, Ctrl-C, Ctrl-D).
+
+        Keys typed before it shows are dropped, and so are keys typed after the choice that
+        the next screen has not read yet (:func:`lancards.cli.tui.typeahead.flush_typeahead`).
+        """
+        from lancards.cli.tui.typeahead import flush_typeahead
+
+        flush_typeahead()
+        try:
+            # handle_sigint=False: prompt-toolkit would replace the event loop's SIGINT
+            # handler (lancards.cli.lobby.common.run_lobby's) and remove it on exit, leaving
+            # a SIGINT that does nothing for the rest of the command.
+            return await self.app.run_async(handle_sigint=False)
+        finally:
+            flush_typeahead()

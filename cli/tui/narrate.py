@@ -275,7 +275,10 @@ def _level8_after(before: Any, after: Any, seat: int, w: Words) -> list[str]:
     new_round = after.round != before.round and after.round >= 1
     if went >= 0 and before.went_out != went:
         out.append(f"{w.subject(went)} went out: round {after.round} is over")
-    elif new_round and before.round >= 1 and seat >= 0:
+    elif new_round and before.round >= 1 and seat >= 0 and before.went_out < 0:
+        # Out with nobody to keep cards: the round ended with this seat's move. After keeps
+        # (before.went_out set), the going out was told when it happened; the last keeper's
+        # keep-end only starts the next round (issue 25: it was told as the keeper going out).
         out.append(f"{w.subject(seat)} went out: round {before.round} is over")
     if after.phase.value == "over" and before.phase.value != "over":
         winners = " and ".join(w.subject(s) for s in after.winners)

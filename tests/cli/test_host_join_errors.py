@@ -75,3 +75,51 @@ def test_join_on_an_address_this_machine_lacks(capsys):
     assert main(["join", "--autoplay", "--interface", "1.2.3.4", "--wait", "1"]) == 2
     assert "--interface 1.2.3.4: no interface of this machine has this address" in \
         one_line_error(capsys, "join")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "3", "--option", "rescue=maybe"],
+     "option rescue must be on or off, not 'maybe'"),
+    (["--players", "3", "--option", "rescue=on", "--option", "patience=-5"],
+     "option patience must be 10 to 3600 seconds, not '-5'"),
+    (["--players", "3", "--option", "rescue=on", "--option", "patience=abc"],
+     "option patience must be 10 to 3600 seconds, not 'abc'"),
+    (["--players", "3", "--option", "rescue=on", "--option", "patience=0"],
+     "option patience must be 10 to 3600 seconds, not '0'"),
+    (["--players", "3", "--option", "patience=30"],
+     "option patience is the silence before a removal vote: it needs --option rescue=on"),
+    (["--players", "2", "--option", "rescue=on"],
+     "--players 2: level8-master is for 3 to 6 players (rescue on needs 3 or more)"),
+    (["--game", "eights", "--players", "3", "--option", "partners=true"],
+     "--players 3: option 'partners' needs 4 or 6 players, not 3 (ruling E-10)"),
+    (["--game", "poker"],
+     "unknown game 'poker'; choose one of eights, level8, level8-en, level8-master"),
+])
+def test_host_refuses_at_once_what_the_table_would_refuse(capsys, args, message):
+    """Issue 25: a traceback, or a table advertised and joined that fails only when full."""
+    status = main(["host", "--autoplay", "--interface", "127.0.0.1", *args])
+    assert status == 2
+    assert one_line_error(capsys, "host") == f"lancards host: error: {message}\n"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--wait", "-3"], "--wait -3: seconds to look for tables, above 0"),
+    (["--game", "poker"],
+     "unknown game 'poker'; choose one of eights, level8, level8-en, level8-master"),
+    (["00112233aabbccdd@192.0.2.7"],
+     "'00112233aabbccdd@192.0.2.7' is not TABLE-ID@HOST:PORT (the host prints it)"),
+    (["nonsense"], "'nonsense' is neither a table id (16 hex digits, as the lobby lists it) "
+                   "nor TABLE-ID@HOST:PORT (the host prints it)"),
+])
+def test_join_checks_every_argument_where_it_is_given(capsys, args, message):
+    status = main(["join", "--autoplay", "--interface", "127.0.0.1", *args])
+    assert status == 2
+    assert one_line_error(capsys, "join") == f"lancards join: error: {message}\n"
+
+
+def test_play_refuses_the_table_options_its_bots_never_need(capsys):
+    status = main(["play", "--autoplay", "--bots", "2", "--option", "rescue=on"])
+    assert status == 2
+    assert one_line_error(capsys, "play") == (
+        "lancards play: error: option rescue: the seats of a play table are this process's own "
+        "and never vanish; rescue and patience are for lancards host\n")

@@ -69,7 +69,7 @@ def test_lobby_creates_a_table_that_another_peer_joins(lan, tmp_path):
     try:
         wait_screen(session, r"lancards lobby", 30)
         tmux("send-keys", "-t", session, "n")
-        wait_screen(session, r"waiting for 1 player;", 30)
+        wait_screen(session, r"(?m)^ waiting for 1 player$", 30)  # the waiting screen
         ann.start(join_args(ann))
         screen = wait_screen(session, r"your hand \((?:10|11) cards", 60)
         assert "Level 8 · round 1" in screen

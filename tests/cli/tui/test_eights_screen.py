@@ -79,3 +79,48 @@ def test_round_8_shows_the_layout_as_four_suit_rows():
         screen = d.press("1")
         assert session.state.layout[0] == (8, 8)
         assert "Red    R8" in screen
+
+
+def test_t_and_n_play_the_8_of_the_led_suit_wherever_the_cursor_is():
+    # Dealer Ann: Ben leads R9, Cat follows R2; Ann holds R3 R7 R8, the cursor on R3 (issue 25).
+    for key, winner in (("t", 0), ("n", 1)):
+        state = deal(3, {0: "R3 R7 R8 B1", 1: "R9", 2: "R2"}, dealer=0, void={0: "R"})
+        session = session_at(play_all(state, ["R9", "R2"]))
+        with driven(session) as d:
+            assert "[R3+]" in d.text()  # the cursor on R3, not on the 8
+            d.press(key)
+            assert session.state.trick == ()
+            assert session.state.trick_winners == (winner,)  # t: the R8 took it; n: Ben's R9
+            last = "Ann (you)" if winner == 0 else "Ben"
+            assert f"last trick ({last} took it): R9 R2 R8" in d.text()
+
+
+def test_t_without_an_8_of_the_led_suit_is_refused_in_one_line():
+    state = deal(3, {0: "R3 R7 B8", 1: "R9", 2: "R2"}, dealer=0, void={0: "R"})
+    session = session_at(play_all(state, ["R9", "R2"]))
+    with driven(session) as d:
+        screen = d.press("t")
+        assert " no 8 of Red to play: t / n play the 8 of the led suit (ruling E-4)\n" in screen
+        assert len(session.state.trick) == 2  # nothing was played
+        screen = d.press("n")
+        assert " no 8 of Red to play: t / n play the 8 of the led suit (ruling E-4)\n" in screen
+        assert len(session.state.trick) == 2
+
+
+def test_leading_with_two_8s_t_plays_the_one_under_the_cursor_or_asks_to_choose():
+    def four() -> LocalSession:  # Ann leads, holding R8 B8 and Green only
+        state = deal(4, {0: "R8 B8"}, dealer=3, void={0: "RBY"})
+        return LocalSession("eights", names=(*NAMES, "Dov"), state=state, bot_delay=60)
+
+    session = four()
+    with driven(session) as d:
+        d.press("down")  # onto B8
+        d.press("t")
+        assert session.state.trick[0].card == 22 and session.state.trick[0].take is True
+    session = four()
+    with driven(session) as d:
+        d.press("down", "down")  # onto the Green row: not an 8
+        screen = d.press("n")
+        assert "you may lead any of your 8s: move onto one and press n to lead it with no take" \
+            in screen
+        assert session.state.trick == ()

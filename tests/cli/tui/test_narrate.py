@@ -124,3 +124,21 @@ def test_a_whole_game_told_to_a_spectator_names_no_hidden_card():
     assert draws and all(t.endswith("drew from the draw pile") for t in draws)
     numbers = [n for n, _ in lines]
     assert numbers == sorted(numbers) and numbers[-1] <= len(session.history)
+
+
+def test_the_player_who_went_out_is_named_once_not_the_last_keeper():
+    # Master: Ann goes out; Cat (not down, an "I'll keep that!" in front) keeps a card, and
+    # her keep-end starts round 2. The log named the keeper "You went out" (issue 25).
+    state = build("level8-master", [["R3"], ["Y1"], ["P3", "P4"]], turn=0,
+                  down=(True, False, False), levels=(1, 2, 1), in_front=[[], [], ["KEEP"]])
+    assert told(state, "0: discard R3", 2)[:2] == ["Ann discarded R3",
+                                                     "Ann went out: round 1 is over"]
+    state = act(state, "0: discard R3")
+    assert state.phase is Phase.KEEP and state.keep_queue == (2,)
+    assert told(state, "2: keep P3", 2)[0] == "You keep P3 for the next round"
+    state = act(state, "2: keep P3")
+    for viewer in (0, 1, 2):
+        lines = told(state, "2: keep-end", viewer)
+        assert not any("went out" in line for line in lines), lines
+        assert lines[-1] == "── round 2 · dealer Ben ──"
+    assert told(state, "2: keep-end", 2)[0] == "You are done keeping cards"
