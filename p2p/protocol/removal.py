@@ -47,6 +47,8 @@ class RemovalPolicy:
         self._seen = {k: t for k, t in self._seen.items() if k[1] >= at}
         due = []
         for seat, (rnd, _signers) in sorted(core.live_rounds().items()):
+            if seat == core.seat:
+                continue  # votes to remove this very seat: it has no say (nor need: it is here)
             key = (seat, at, head, rnd)
             first = self._seen.setdefault(key, now)
             if core.withdrew(seat):

@@ -330,3 +330,26 @@ def test_a_rescuer_that_voids_a_round_and_begins_the_removal_with_it_is_named_ev
         assert cheats and {n.seat for n in cheats} == {0}
         assert named(links.net.notices[core.me.public_key]) == {0}
         assert len(core.record) == at and core.deck.present == (0, 1, 2, 3)
+
+
+
+def test_the_seat_voted_against_has_no_say_and_its_policy_never_raises() -> None:
+    """A live round to remove seat 2 as seat 2 itself sees it (the adversary campaign made
+    one: a hostile seat's vote against it): its removal policy, as a node runs it, says no
+    about every other seat's round but never about its own, so the node never asks its core
+    to refuse its own removal (``withdraw_vote`` raises for it: a LocalProtocolError out of
+    ``PeerNode.run``). The others' no's void such a round (situation 3)."""
+    from types import SimpleNamespace
+
+    class Record:
+        head = "ab" * 32
+
+        def __len__(self) -> int:
+            return 40
+
+    core = SimpleNamespace(is_observer=False, removing=None, halted=None, seat=2,
+                           record=Record(), withdrew=lambda seat: False,
+                           live_rounds=lambda: {1: (0, (0,)), 2: (0, (1,))})
+    policy = RemovalPolicy(10.0)
+    assert policy.withdrawals(core, lambda seat: True, 0.0) == [1]  # type: ignore[arg-type]
+    assert policy.withdrawals(core, lambda seat: False, 11.0) == [1]  # type: ignore[arg-type]
