@@ -87,6 +87,10 @@ class Reveals:
         it no longer asks for)."""
         self._table.withheld.update(slots)
 
+    def is_withheld(self, slot: SlotId) -> bool:
+        """Whether ``slot`` is out of play for good (:meth:`withhold`)."""
+        return slot in self._table.withheld
+
     def make_open(self, slot: SlotId) -> Message:
         """Open a card this seat holds (lay down, discard, play): broadcast the message.
 

@@ -124,7 +124,8 @@ class Outbound(CoreParts):
             self._agree.settled(entry.seq, entry.hash)
 
     def _owes_private(self, slot: SlotId) -> bool:
-        return not self.deck.is_public(slot) and self.deck.ciphertext(slot) is not None
+        return (not self.deck.is_public(slot) and self.deck.ciphertext(slot) is not None
+                and not self.deck.is_withheld(slot))
 
     def _send_shares(self, recipient: Seat, slots: Sequence[SlotId]) -> None:
         """Seal this seat's decryption shares of ``slots`` to ``recipient`` and send them.

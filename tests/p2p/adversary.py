@@ -728,9 +728,9 @@ PATIENCE_SECONDS = 20.0
 """The life of a removal round in the adversary's tables (a node uses the table's patience)."""
 
 KNOWN = os.environ.get("LANCARDS_ADVERSARY_KNOWN", "") == "1"
-"""Also play the moves that trigger the open findings (``docs/threat-model.md``, "The
-adversary": F1..F5, situation 2); off by default so that the drawn games stay green until
-they are fixed."""
+"""Also play the moves that triggered the findings F1..F4 and situation 2 (fixed) and still
+trigger F6 (open; ``docs/threat-model.md``, "The adversary"): off by default so that the drawn
+games stay green; campaigns set ``LANCARDS_ADVERSARY_KNOWN=1``."""
 
 TAIL = int(os.environ.get("LANCARDS_ADVERSARY_TAIL", "1500"))
 """Messages delivered after settling (0: until the game ends or stalls)."""
