@@ -40,9 +40,11 @@ from lancards.p2p.protocol.removal import RemovalPolicy
 
 SILENT_S = 5.0
 """Seconds without a new entry after which an awaited, connected peer counts as silent."""
-CHECKPOINT_EVERY = 32
-"""Entries between two checkpoints of a peer (:meth:`PeerNode.handle`): a resume replays at
-most about this many entries (about 0.3 s) after loading the checkpoint."""
+CHECKPOINT_EVERY = 128
+"""Entries between two checkpoints of a peer (written while idle, :meth:`PeerNode.run`): a
+resume replays at most this many entries after loading the checkpoint (0.24 to 0.55 s to be
+current on this machine). Every 32 entries doubled the move latency p95 of a 6-peer table on
+two cores (six peers pickling 50 ms each); docs/benchmarks.md has both figures."""
 
 WHAT: dict[str, str] = {
     "action": "their move",
@@ -235,7 +237,6 @@ class PeerNode:
                 self.notices.append(out)
         if self.store is not None:
             self.store.append_all(pending)
-            self._checkpoint()
         if len(self.core.record) != self._length:
             self._length = len(self.core.record)
             self._progress_at = self._clock()
@@ -248,14 +249,21 @@ class PeerNode:
         if self.on_change is not None:
             self.on_change()
 
+    def checkpoint_due(self) -> bool:
+        """Whether :meth:`_checkpoint` would write now."""
+        return (self.store is not None
+                and len(self.core.record) >= self._checkpointed + CHECKPOINT_EVERY)
+
     def _checkpoint(self) -> None:
         """Every :data:`CHECKPOINT_EVERY` entries, when the core's state is what a replay of
         its journal gives (:func:`may_checkpoint`), replace the table folder's
         checkpoint (issue 24, situation 7: ``lancards resume`` then replays only the lines
-        after it). Costs about 50 ms (pickling a few MB, one ``fsync``)."""
+        after it). Costs about 50 ms (pickling a few MB, one ``fsync``), so :meth:`run` calls
+        it only while idle, after the links wrote what was sent: written inside
+        :meth:`handle` it held every message just sent for those 50 ms (the move latency p95 of
+        a 6-peer table doubled)."""
         assert self.store is not None
-        if len(self.core.record) >= self._checkpointed + CHECKPOINT_EVERY \
-                and may_checkpoint(self.core):
+        if self.checkpoint_due() and may_checkpoint(self.core):
             self._checkpointed = len(self.core.record)
             self.store.save_checkpoint(snapshot(self.core, self.store.lines))
 
@@ -517,6 +525,11 @@ class PeerNode:
                 if self.mesh.events.empty():  # idle: check one pipelined proof of shuffle
                     self.handle(self.core.verify_deferred())
                     continue
+            if self.checkpoint_due() and self.mesh.events.empty():
+                for _ in range(3):  # let the links write what was just sent
+                    await asyncio.sleep(0)
+                if self.mesh.events.empty():  # idle: the checkpoint
+                    self._checkpoint()
             try:
                 event = await self.mesh.next_event(0.2)
             except TransportError:
