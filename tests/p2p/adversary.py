@@ -82,6 +82,7 @@ from lancards.p2p.protocol.sealed import seal
 from lancards.p2p.protocol.votes import sign_vote
 from lancards.p2p.protocol.wire import link_envelope, sign_envelope
 from tests.p2p.core_harness import Network, entry_of, make_cores, twin_entry
+from tests.p2p.test_hostile_fuzz import paths
 
 OLD_FORK_REPLIES = 4
 """The fork replies a peer gave each seat for the whole game before issue 23 (situation 2): a
@@ -129,17 +130,6 @@ class Violation(AssertionError):
 # Mutations of one message.
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(value, dict):
-        for key in sorted(value):
-            out += _paths(value[key], (*prefix, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value[:4]):
-            out += _paths(item, (*prefix, i))
-    return out
-
-
 def _get(root: Any, path: tuple[Any, ...]) -> Any:
     for key in path:
         root = root[key]
@@ -171,7 +161,7 @@ def mutate(core: GameCore, data: bytes, c: int) -> list[bytes]:
         return [bytes(changed)]
     env = json.loads(data)
     body = env["body"]
-    choices = _paths(body)
+    choices = paths(body)
     path = rng.choice(choices[1:] or choices)
     if kind == "string":  # a string value gains a lone surrogate, a NUL or a trailing newline
         strings = [p for p in choices if isinstance(_get(body, p), str)]
