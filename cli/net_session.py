@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from lancards.cli.session import Banner, LogLine, TableSnapshot
+from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
@@ -197,6 +197,9 @@ class NetworkSession:
         for seat in self.core.left_seats():
             if seat != self.seat:
                 banners.append(Banner("info", f"{self.names[seat]} left the table"))
+            elif self.core.was_removed(seat):  # asleep past the patience (issue 24)
+                extra["removed"] = True
+                banners.append(Banner("info", REMOVED_BANNER))
         if wait is not None:
             text = self.node.waiting_text() or wait.text()
             banners.append(Banner("waiting", text))

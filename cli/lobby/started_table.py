@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Protocol
 
+from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import TableStore, data_home
@@ -130,10 +131,15 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         if moves == leave_after and not quiet:
             node.leave()  # written at this seat's next turn to write (docs/protocol.md 11.8)
 
+    removed = core.has_left(core.seat)  # a resume after it: said already, or never asleep
+
     def report() -> None:
-        nonlocal leave_after
+        nonlocal leave_after, removed
         for line in tracker.observe(core.game.name, core.game.view(core.state, None)):
             print(line.summary, flush=True)
+        if not removed and core.has_left(core.seat) and core.was_removed(core.seat):
+            removed = True  # caught up after a sleep past the patience (issue 24)
+            print(f"{REMOVED_WHILE_AWAY} (watching it to the end)", flush=True)
         dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
         if leave_after and core.has_left(core.seat):
             leave_after = 0  # the hand it leaves with, before a later round deals new slots

@@ -259,6 +259,9 @@ class TableScreen:
             elif key in ("n", "N", "escape"):
                 self.confirm_quit = False
             return
+        if key == "q" and snap.extra.get("removed"):
+            self.app.exit(result=STATUS_OK)  # voted out while away: nothing waits for this seat
+            return
         if self.leaving and key != "q":
             return  # the leave is on its way: no more moves
         offer = snap.extra.get("remove")

@@ -31,8 +31,10 @@ from typing import Any, Protocol, TextIO
 
 from lancards.engine.core import EngineError
 from lancards.engine.rulesets import standard_bot
+from lancards.p2p.net.sleep_watch import SleepWatch
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
+from lancards.p2p.net.waiting import WHAT, Waiting
 from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.errors import LocalProtocolError, PeerError, TransportError, unexpected
@@ -40,45 +42,14 @@ from lancards.p2p.protocol.removal import RemovalPolicy
 
 SILENT_S = 5.0
 """Seconds without a new entry after which an awaited, connected peer counts as silent."""
+HOLD_MAX_S = 30.0
+"""At most this long after a sleep this seat authors nothing until every other seat answered
+its ``record.sync`` (:meth:`GameCore.hold_until_synced`); then it goes on regardless."""
 CHECKPOINT_EVERY = 128
 """Entries between two checkpoints of a peer (written while idle, :meth:`PeerNode.run`): a
 resume replays at most this many entries after loading the checkpoint (0.24 to 0.55 s to be
 current on this machine). Every 32 entries doubled the move latency p95 of a 6-peer table on
 two cores (six peers pickling 50 ms each); docs/benchmarks.md has both figures."""
-
-WHAT: dict[str, str] = {
-    "action": "their move",
-    "shuffle": "a shuffle",
-    "key": "the joint key",
-    "shares": "shares for a card",
-    "open": "their card",
-    "escrow": "a key escrow",
-    "rescue": "rescue shares",
-}
-"""What the table waits for, by the kind of the next entry (:meth:`GameCore.expected`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Waiting:
-    """The table waits for a disconnected or silent peer.
-
-    Attributes:
-        seat: its seat; ``nick``: its nickname.
-        what: what it owes, e.g. ``"their move"``, ``"a shuffle"``, ``"shares for your draw"``.
-        seconds: how long the wait has lasted (since its link dropped or the last entry).
-        connected: whether its link is up (``False``: disconnected; ``True``: silent).
-    """
-
-    seat: int
-    nick: str
-    what: str
-    seconds: float
-    connected: bool
-
-    def text(self) -> str:
-        """``"waiting for bob (their move), 12 s"``."""
-        return f"waiting for {self.nick} ({self.what}), {self.seconds:.0f} s"
-
 
 @dataclass(frozen=True, slots=True)
 class PeerAddress:
@@ -93,9 +64,10 @@ Chooser = Callable[[Sequence[Any]], Any]
 
 
 def my_turn(core: GameCore) -> Sequence[Any]:
-    """``core``'s seat's legal actions when it is to move, knows its hand and has no move of its
-    own still in flight (:attr:`GameCore.pending_action`); else an empty list."""
-    if core.pending_action is not None:
+    """``core``'s seat's legal actions when it is to move, knows its hand, has no move of its
+    own still in flight (:attr:`GameCore.pending_action`) and is not catching up after a sleep
+    (:attr:`GameCore.syncing`); else an empty list."""
+    if core.pending_action is not None or core.syncing:
         return []
     return core.legal_actions()
 
@@ -170,6 +142,8 @@ class PeerNode:
         self.timings: TextIO | None = None
         self._dealt = False
         self._clock = time.monotonic
+        self.sleep_watch = SleepWatch()  # see _after_wait
+        self._held_at: float | None = None  # when a sleep began holding this seat's entries
         self._progress_at = self._clock()
         self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._length = len(core.record)
@@ -180,7 +154,8 @@ class PeerNode:
         """Whether :meth:`run` signs every removal :meth:`removal_offer` allows without asking
         (a bot's seat; a person's screen asks "remove NAME? (y/n)")."""
         self.catching_up = False
-        """Set by :meth:`run` for a restored peer until it is current: linked, and its record as
+        """Set by :meth:`run` for a restored peer (or one back from a sleep) until it is current:
+        linked, its hold after a sleep ended (:meth:`_after_wait`), and its record as
         long as every length the peers reported (``record.sync``)."""
         self.fault: StorageError | None = None
         """The storage fault that paused this seat (issue 24), once one did."""
@@ -504,7 +479,8 @@ class PeerNode:
         while not self._stop.is_set():
             now = loop.time()
             if self.catching_up and self.connected and self.core.peer_has and len(
-                    self.core.record) >= max(self.core.peer_has.values()):
+                    self.core.record) >= max(self.core.peer_has.values()) and (
+                    self._held_at is None):
                 self.catching_up = False
                 if self.timings is not None:
                     self._timing({"current": len(self.core.record)})
@@ -533,7 +509,9 @@ class PeerNode:
             try:
                 event = await self.mesh.next_event(0.2)
             except TransportError:
+                self._after_wait()
                 continue
+            self._after_wait()
             if isinstance(event, Connected):
                 self.connected.add(event.peer)
                 self._down_since.pop(event.peer, None)
@@ -549,6 +527,22 @@ class PeerNode:
                 self.receive(event.peer, event.data)
             elif isinstance(event, Rejected):
                 self.notices.append(Notice("rejected", str(event.error)))
+
+    def _after_wait(self) -> None:
+        """After each wait for an event, before what arrived is handled: after a sleep
+        (:class:`~lancards.p2p.net.sleep_watch.SleepWatch`), hold this seat's entries until
+        the others answered (:meth:`GameCore.hold_until_synced`), at most :data:`HOLD_MAX_S`
+        seconds (issue 24, lids that close)."""
+        mono = self._clock()
+        if self.sleep_watch.woke() and not self.over():
+            self._held_at, self.catching_up = mono, True
+            self.notices.append(Notice("info", "back after a pause: catching up with the "
+                                               "table", self.core.seat))
+            self.handle(self.core.hold_until_synced())
+        elif self._held_at is not None and (not self.core.syncing
+                                            or mono - self._held_at >= HOLD_MAX_S):
+            self._held_at = None
+            self.handle(self.core.release_hold())
 
     async def close(self) -> None:
         """Close the mesh and the store."""

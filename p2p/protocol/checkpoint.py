@@ -54,7 +54,7 @@ FRESH = frozenset({
     "_env_seq", "peer_has",
     # link and session state a replay starts empty (never journaled)
     "_out", "_guard", "_agree", "_future", "_early", "_pending", "_leaving",
-    "checkpoint_refused", "checkpoint_lines",
+    "checkpoint_refused", "checkpoint_lines", "_sync_wait",
 })
 """The core attributes a checkpoint does not carry: the resumed core keeps its own (given at
 construction, or the empty state a full replay also starts from)."""

@@ -210,6 +210,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self.peer_has: dict[Seat, int] = {}
         """The record length each peer reported in its last ``record.sync`` (a resumed peer is
         current once its own record is as long)."""
+        self._sync_wait: set[Seat] | None = None  # Inbound.hold_until_synced (issue 24)
 
     @property
     def next_envelope_seq(self) -> int:
@@ -307,10 +308,9 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
 
         Raises:
             EngineError: the action is malformed or illegal now.
-            LocalProtocolError: the table is halted or it is not this seat's move.
+            LocalProtocolError: halted, catching up (:meth:`hold_until_synced`), not its move.
         """
-        if self._halted:
-            raise LocalProtocolError(f"the table is halted: {self._halted}")
+        self._may_submit()  # halted, or back from a sleep and not synced yet
         if self.game.to_act(self._state) != self.seat:
             raise LocalProtocolError("it is not this seat's move")
         if getattr(action, "seat", self.seat) != self.seat:

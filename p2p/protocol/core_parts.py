@@ -137,6 +137,7 @@ class CoreParts:
     checks_when_idle: bool
     progress: str
     peer_has: dict[Seat, int]
+    _sync_wait: set[Seat] | None
 
     @property
     def me(self) -> Identity:  # pragma: no cover - GameCore defines it
@@ -158,6 +159,13 @@ class CoreParts:
         raise NotImplementedError
 
     def _advance(self) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _may_submit(self) -> None:  # pragma: no cover - Inbound's
+        raise NotImplementedError
+
+    @property
+    def syncing(self) -> bool:  # pragma: no cover - Inbound's
         raise NotImplementedError
 
     def _send_shares(self, recipient: Seat, slots: Sequence[SlotId]) -> None:  # pragma: no cover

@@ -60,6 +60,14 @@ class Departure(CoreParts):
         """Whether ``seat`` left the table for good."""
         return seat in self.game.left_seats(self._state)
 
+    def was_removed(self, seat: Seat) -> bool:
+        """Whether ``seat`` left by a removal vote (ruling D-5: a ``rescue`` entry about it
+        completed), not by its own leave; read from the record, so a peer that was asleep
+        meanwhile learns it from the entries it catches up with (issue 24)."""
+        return self.has_left(seat) and any(
+            e.payload.get("t") == "rescue" and e.payload.get("seat") == seat
+            for e in self.record.entries)
+
     # -----------------------------------------------------------------------------------------
     # Leaving.
 

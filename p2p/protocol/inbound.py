@@ -19,7 +19,13 @@ from lancards.p2p.protocol.core_parts import (
     Persist,
     Send,
 )
-from lancards.p2p.protocol.errors import EquivocationError, Reason, RecordError, RemoteProtocolError
+from lancards.p2p.protocol.errors import (
+    EquivocationError,
+    LocalProtocolError,
+    Reason,
+    RecordError,
+    RemoteProtocolError,
+)
 from lancards.p2p.protocol.record import Entry
 from lancards.p2p.protocol.schemas import PrivateShares, conform
 from lancards.p2p.protocol.sealed import MAX_PLAINTEXT, SealedPayload, open_sealed
@@ -103,6 +109,9 @@ class Inbound(CoreParts):
     def _on_sync(self, sender: bytes, have: int) -> None:
         seat = self._seat_of[sender]
         self.peer_has[seat] = max(self.peer_has.get(seat, 0), have)
+        if self._sync_wait is not None:
+            self._sync_wait.discard(seat)
+            self._advance()  # the last answer may end the hold (hold_until_synced)
         for number in self._agree.catch_up(seat, have, len(self.record)):
             self._send(sender, "record.entry", {"entry": self.record.entries[number].to_dict()})
         slots = sorted(s for s in self._private_for[seat] if self._owes_private(s))
@@ -147,6 +156,59 @@ class Inbound(CoreParts):
         for type_, body in self._told:
             self._send(key, type_, body)
         self._resend_votes(key)
+
+    # -----------------------------------------------------------------------------------------
+    # Back from a sleep (issue 24, lids that close).
+
+    def hold_until_synced(self) -> list[Any]:
+        """This peer was stopped for a while (a laptop's lid closed; the adapter saw its clock
+        jump): until every other seat still at the table has answered a ``record.sync`` and
+        the record is as long as each reported, this seat authors no entry (no move, shuffle,
+        share or opening) and :meth:`submit` refuses (:attr:`syncing`). Meanwhile the others
+        may have voted it out and appended the removal at the very position where this seat
+        was due (ruling D-5): an entry of its own there would part its record from theirs for
+        good. A ``record.sync`` goes to every seat now (over the links still up; the others
+        get one when their link comes back). :meth:`release_hold` ends the wait early (the
+        adapter bounds it: a seat gone for good never answers).
+
+        Returns:
+            The outputs to carry out (as :meth:`GameCore.start`).
+        """
+        if self.view_seat is not None and not self._halted:
+            self._sync_wait = {s for s in self.deck.present if s != self.seat}
+            self._send(None, "record.sync", {"have": len(self.record)})
+        return self._flush()
+
+    def release_hold(self) -> list[Any]:
+        """End :meth:`hold_until_synced` now and author what this seat owes."""
+        self._sync_wait = None
+        self._advance()
+        return self._flush()
+
+    @property
+    def syncing(self) -> bool:
+        """Whether :meth:`hold_until_synced` still holds this seat's entries: some seat still
+        at the table has not answered, or reported a longer record than this one."""
+        if self._sync_wait is None:
+            return False
+        self._sync_wait -= set(self.game.left_seats(self._state))
+        present = [s for s in self.deck.present if s != self.seat]
+        if self._sync_wait or max((self.peer_has.get(s, 0) for s in present),
+                                  default=0) > len(self.record):
+            return True
+        self._sync_wait = None
+        return False
+
+    def _may_submit(self) -> None:
+        """Refuse a move on a halted table or while :attr:`syncing`.
+
+        Raises:
+            LocalProtocolError: either.
+        """
+        if self._halted:
+            raise LocalProtocolError(f"the table is halted: {self._halted}")
+        if self.syncing:
+            raise LocalProtocolError("catching up with the table after a pause: a moment")
 
     def _ack_again(self, key: bytes) -> None:
         """Acknowledge to ``key`` (a link just up) the last :data:`REACK_ENTRIES` entries it did

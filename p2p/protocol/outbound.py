@@ -88,7 +88,7 @@ class Outbound(CoreParts):
 
     def _advance(self) -> None:
         """Append every entry this seat owes now, and send the private shares it owes."""
-        while not self._halted and not self._replaying:
+        while not self._halted and not self._replaying and not self.syncing:
             if self.deck.checks_due:
                 # An epoch completed with proofs of shuffle unchecked: none of its cards'
                 # shares may leave before they are. A node checks them while idle (its

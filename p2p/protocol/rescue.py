@@ -203,9 +203,10 @@ class Rescue(CoreParts):
             return "a removal needs 2 remaining players or more"
         if list(self.deck.escrow_holders(seat)) != others:
             return f"{self.name(seat)}'s key share is not escrowed among the others"
-        if self.view_seat is not None and not self.deck.holds_escrow_part(seat):
+        if self.view_seat not in (None, seat) and not self.deck.holds_escrow_part(seat):
             # Its part for this seat was bad (named when it was dealt): this seat could never
             # make its rescue entry, so it never votes to begin one (adversary finding F5).
+            # (The seat itself holds no part of its own key: issue 24, lids that close.)
             return f"{self.name(seat)} dealt this seat a bad key escrow part: it cannot be removed"
         return None
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.net.node import my_turn
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.protocol.audit import audit_lines
 from lancards.p2p.protocol.core import GameCore, Notice, Send
@@ -141,6 +142,96 @@ def test_two_vanished_players_are_voted_out_and_the_game_finishes() -> None:
         last[0].vote_remove(3)
     lines = net.persisted[last[0].me.public_key]
     assert sum(1 for kind, _ in lines if kind == "vote") == 5  # journaled, each once
+
+
+@pytest.mark.timeout(120)
+def test_a_player_voted_out_while_asleep_comes_back_learns_it_and_accuses_nobody() -> None:
+    """A laptop whose lid closed (issue 24): seat 2 is cut off, voted out and removed; then it
+    comes back (its links up again), catches up from the record, finds itself removed, and
+    the game finishes with one record everywhere. Before the fix it checked its own removal
+    as a holder of its own key escrow, found no part and halted the table naming the honest
+    rescuer (seat 0) a cheater."""
+    cores, net = _table("vanish")
+    net.start()
+    sleeper = cores[2]
+    _stall_at(net, cores, 30, sleeper)
+    voters = [cores[0], cores[1], cores[3]]
+    asleep_at = len(sleeper.record)
+    _vote_out(net, voters, sleeper.seat)
+    for _ in range(200):  # the removal and a little more, not the whole game
+        net.step()
+    assert voters[0].was_removed(2) and voters[0].left_seats() == (2,)
+    assert len(sleeper.record) == asleep_at and not sleeper.has_left(2)
+    key = sleeper.me.public_key
+    net.cut.discard(key)  # type: ignore[attr-defined]
+    net.cores[key] = sleeper
+    seen = {k: len(v) for k, v in net.notices.items()}
+    for voter in voters:
+        net.post(voter.me.public_key, voter.peer_connected(key))
+        net.post(key, sleeper.peer_connected(voter.me.public_key))
+    net.run()
+    assert [e.to_dict() for e in sleeper.record.entries] == [
+        e.to_dict() for e in voters[0].record.entries]
+    assert sleeper.halted is None and voters[0].halted is None
+    assert sleeper.game.outcome(sleeper.state) == voters[0].game.outcome(voters[0].state)
+    assert sleeper.game.outcome(sleeper.state) is not None
+    assert sleeper.was_removed(2) and not sleeper.was_removed(0)
+    told = [(n.kind, n.text) for k, v in net.notices.items() for n in v[seen[k]:]
+            if n.kind in ("cheat", "rejected")]
+    assert told == []
+    assert [n.text for n in net.notices[key][seen[key]:] if n.kind == "info"] == [
+        f"{sleeper.name(2)} was removed from the table (every remaining player signed; its "
+        "hand stays closed)"]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("held", [True, False])
+def test_a_seat_asleep_at_its_own_turn_holds_its_move_until_synced(held: bool) -> None:
+    """The lid closes at this seat's own turn (issue 24): the others vote it out at that very
+    position. Woken, it holds its entries until every other seat answered its record.sync
+    (``hold_until_synced``, what :class:`PeerNode` does after a clock jump): its bot makes no
+    move, it learns of its removal, and every record ends the same. Without the hold (the
+    control) its bot moves at once: its record parts from theirs at that entry for good."""
+    cores, net = _table("lid")
+    sleeper, key = cores[2], cores[2].me.public_key
+    choose = net.bots.pop(sleeper)  # the person at seat 2 thinks over the move...
+    net.start()
+    net.run()
+    at = len(sleeper.record)
+    assert sleeper.to_act() == 2 and sleeper.legal_actions()
+    assert [len(c.record) for c in cores] == [at] * 4
+    _vanish(net, sleeper)  # ...and closes the lid
+    voters = [cores[0], cores[1], cores[3]]
+    _vote_out(net, voters, sleeper.seat)
+    for _ in range(300):
+        net.step()
+    assert voters[0].was_removed(2) and _kinds(voters[0])[at:at + 3] == ["rescue"] * 3
+    net.cut.discard(key)  # type: ignore[attr-defined]
+    net.cores[key], net.bots[sleeper] = sleeper, choose
+    seen = {k: len(v) for k, v in net.notices.items()}
+    if held:
+        net.post(key, sleeper.hold_until_synced())
+        assert sleeper.syncing and my_turn(sleeper) == []
+        with pytest.raises(LocalProtocolError, match="catching up with the table"):
+            sleeper.submit(sleeper.legal_actions()[0])
+    net.play_bot(key)  # woken: the seat's bot (or the person) moves as soon as it may
+    for voter in voters:
+        net.post(voter.me.public_key, voter.peer_connected(key))
+        net.post(key, sleeper.peer_connected(voter.me.public_key))
+    net.run()
+    mine = [e.to_dict() for e in sleeper.record.entries]
+    theirs = [e.to_dict() for e in voters[0].record.entries]
+    assert [e.to_dict() for e in voters[2].record.entries] == theirs
+    assert voters[0].game.outcome(voters[0].state) is not None
+    if held:
+        assert mine == theirs and not sleeper.syncing
+        assert sleeper.was_removed(2) and sleeper.game.outcome(sleeper.state) is not None
+        assert not [e for e in sleeper.record.entries[at:] if e.author == key]
+    else:
+        assert len(mine) == at + 1 and mine[at]["author"] == key.hex() and mine[:at] == \
+            theirs[:at]
+    assert sleeper.halted is None and voters[0].halted is None
+    assert [n for k, v in net.notices.items() for n in v[seen[k]:] if n.kind == "cheat"] == []
 
 
 def _entry_envelope(me: Identity, entry: dict[str, Any], seq: int = 2 * 10**7) -> bytes:

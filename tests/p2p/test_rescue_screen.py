@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from lancards.cli.local_session import LocalSession
-from lancards.cli.session import Banner, TableSnapshot
+from lancards.cli.session import REMOVED_BANNER, Banner, TableSnapshot
 from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
 from tests.level8.scenario import build
@@ -64,3 +64,27 @@ def test_the_table_asks_remove_name_and_y_signs_n_declines() -> None:
         d.press("q")
         d.press("p")
         d.settle(lambda: d.done)
+
+
+class RemovedSession(LocalSession):
+    """A seat that came back from a sleep to find itself voted out (issue 24): its
+    :meth:`NetworkSession.snapshot` carries the banner and ``extra["removed"]``."""
+
+    def snapshot(self) -> TableSnapshot:
+        snap = super().snapshot()
+        return dataclasses.replace(
+            snap, banners=(*snap.banners, Banner("info", REMOVED_BANNER)),
+            extra={**snap.extra, "removed": True})
+
+
+def test_a_seat_voted_out_while_away_reads_it_in_one_line_and_q_quits_at_once() -> None:
+    state = build("level8-master", [["R3", "O7"], ["Y1", "Y2"], ["G2", "G3"]], turn=1,
+                  phase=Phase.DRAW)
+    session = RemovedSession("level8-master", names=("Ann", "Ben", "Cyd"), state=state,
+                             bot_delay=60)
+    with driven(session, columns=80, lines=24) as d:
+        screen = d.text()
+        assert " NOTE: you were voted out while away; watch the rest, or q to quit\n" in screen
+        d.press("q")
+        d.settle(lambda: d.done)
+        assert d.finish() == 0  # no pause dialog: nothing waits for this seat

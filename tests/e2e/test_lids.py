@@ -1,0 +1,64 @@
+"""Lids that close (issue 24): a peer process stopped with SIGSTOP for longer than its links'
+keepalive (a laptop asleep) and then continued with SIGCONT reconnects and the game goes on; on
+a table with rescue on where it was voted out meanwhile, it learns so from the record, says so
+in one line, and nobody is accused."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from tests.e2e.peers import finish, host_args, join_args, logs, seat_peers, wait_for
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.timeout(300)
+def test_a_peer_asleep_for_40_s_comes_back_and_the_game_goes_on(lan, tmp_path):
+    peers = seat_peers(lan, tmp_path, 3)
+    host, sleeper = peers[0], peers[2]
+    host.start(host_args(host, "level8", 3))
+    wait_for(lambda: "waiting for" in host.output(), 30, "the host did not advertise", [host])
+    for peer in peers[1:]:
+        peer.start(join_args(peer))
+    wait_for(lambda: sleeper.journal_entries() >= 40, 120, "the game did not get going", peers)
+    assert sleeper.proc is not None
+    os.killpg(sleeper.proc.pid, signal.SIGSTOP)
+    time.sleep(40)
+    os.killpg(sleeper.proc.pid, signal.SIGCONT)
+    codes = finish(peers, 240)
+    assert codes == [0, 0, 0], logs(peers)
+    verdict = host.audit()
+    assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
+
+
+@pytest.mark.timeout(400)
+def test_a_peer_voted_out_while_asleep_learns_it_and_nobody_is_accused(lan, tmp_path):
+    peers = seat_peers(lan, tmp_path, 4)
+    host, sleeper = peers[0], peers[3]
+    host.start([*host_args(host, "level8", 4), "--option", "rescue=on",
+                "--option", "patience=10"])
+    wait_for(lambda: "waiting for" in host.output(), 30, "the host did not advertise", [host])
+    for peer in peers[1:]:
+        peer.start(join_args(peer))
+    wait_for(lambda: sleeper.journal_entries() >= 60, 120, "the game did not get going", peers)
+    assert sleeper.proc is not None
+    os.killpg(sleeper.proc.pid, signal.SIGSTOP)
+    wait_for(lambda: b'"t":"rescue"' in b"".join(
+        p.read_bytes() for p in host.home.glob("tables/*/journal.jsonl")), 200,
+        "the sleeper was not voted out", peers[:3])
+    os.killpg(sleeper.proc.pid, signal.SIGCONT)  # the others play on meanwhile (bots)
+    codes = finish(peers, 300)
+    assert codes == [0, 0, 0, 0], logs(peers)
+    said = [line for line in sleeper.output().splitlines() if line.startswith("you were")]
+    assert said == ["you were voted out while away; the game goes on without you (watching "
+                    "it to the end)"], logs(peers)
+    records = [p.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in peers]
+    assert all(r == records[0] for r in records), "the records differ"
+    for peer in peers:
+        assert "cheat" not in peer.output(), logs(peers)
+    verdict = sleeper.audit()
+    assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
