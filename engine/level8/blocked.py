@@ -45,9 +45,9 @@ def is_blocked(state: Level8State) -> bool:
     if not present or not all(state.down[s] for s in present):
         return False
     for face in outside_faces(state):
-        if face.is_number or face.is_joker:
-            if any(add_options(meld, -1, face) for meld in state.melds):
-                return False
+        if (face.is_number or face.is_joker) and any(add_options(m, -1, face)
+                                                     for m in state.melds):
+            return False
     return True
 
 

@@ -74,8 +74,8 @@ def test_l8_16_level_8_under_on_going_out_stays_on_8_and_nobody_wins():
 
 def test_l8_16_master_joker_ranges_decide_what_fits():
     """Master: a set of 3s with every 1-5 joker laid elsewhere takes no joker; the 6-10 and
-    11-15 jokers outside cannot stand for 3 (ruling L8-6), so the set of 3s (O3 in a run) and the two
-    full runs block the round."""
+    11-15 jokers outside cannot stand for 3 (ruling L8-6), so the set of 3s (O3 in a run) and
+    the two full runs block the round."""
     full = ["J1-5=1", "J1-5=2", "J1-5=3", "R4", "R5", "J6-10=6", "J6-10=7", "J6-10=8", "R9",
             "R10", "J11-15=11", "J11-15=12", "J11-15=13", "R14", "R15"]
     run2 = [f"O{n}" for n in range(1, 16)]
