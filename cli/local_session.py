@@ -12,6 +12,7 @@ screen tests and by ``lancards play --local`` (and, until the networked session 
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -27,8 +28,8 @@ from lancards.engine.core import (
     Seat,
 )
 from lancards.engine.options import OptionValue, RuleSetSpec
+from lancards.engine.rulesets import REFERENCE_BOT_LEVEL, make_bot
 from lancards.engine.rulesets import rule_set as get_rule_set
-from lancards.engine.rulesets import standard_bot
 from lancards.p2p.net.node import drive_bot
 
 LOG_KEEP = 20_000
@@ -63,6 +64,9 @@ class LocalSession:
         state: start from this full-knowledge state instead of a new game (tests build exact
             positions); its seat count must match.
         autoplay: the player's seat is played by a bot as well (``lancards play --autoplay``).
+        bot_level: the level of every bot (``docs/bots.md``; default the reference
+            ``greedy``, ``lancards play`` asks for ``normal``); each bot's randomness is its own
+            ``random.Random`` seeded from ``seed`` and its seat, never the deal's.
 
     Raises:
         RulesError: an unknown rule set, option or value, or a seat count the game does not
@@ -82,6 +86,7 @@ class LocalSession:
         *,
         state: Any = None,
         autoplay: bool = False,
+        bot_level: str = REFERENCE_BOT_LEVEL,
     ) -> None:
         self.spec: RuleSetSpec = get_rule_set(rule_set)
         self.game = self.spec.game
@@ -98,7 +103,8 @@ class LocalSession:
             raise EngineError(f"the given state has {state.n} seats, the names {n_seats}")
         self.state: Any = state
         self.bots: dict[Seat, Bot[Any, Any]] = {
-            s: standard_bot(self.game) for s in range(n_seats) if s != seat or autoplay
+            s: make_bot(self.game, bot_level, random.Random(f"bot-{seed}-{s}"))
+            for s in range(n_seats) if s != seat or autoplay
         }
         self.history: list[Any] = []
         self._log: list[LogLine] = []

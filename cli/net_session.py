@@ -27,6 +27,7 @@ from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
+from lancards.engine.rulesets import REFERENCE_BOT_LEVEL
 from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
 from lancards.p2p.net.folder_lock import FolderLock, lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
@@ -50,8 +51,10 @@ class NetworkSession:
     """
 
     def __init__(self, nodes: list[PeerNode], seat: Seat, rule_set: str, home: Path,
-                 *, bot_delay: float, autoplay: bool, record_path: str | None) -> None:
+                 *, bot_delay: float, autoplay: bool, record_path: str | None,
+                 bot_level: str = REFERENCE_BOT_LEVEL) -> None:
         self.nodes = nodes
+        self.bot_level = bot_level
         self.node = nodes[seat]
         self.seat = self.node.core.seat
         self.rule_set = rule_set
@@ -93,6 +96,7 @@ class NetworkSession:
         autoplay: bool = False,
         record_path: str | None = None,
         seed: int | None = None,
+        bot_level: str = REFERENCE_BOT_LEVEL,
     ) -> NetworkSession:
         """A new table: the player and ``bots`` bot peers, formed and started locally.
 
@@ -127,6 +131,7 @@ class NetworkSession:
                 "bots": [{"seed": json.loads(b.to_json())["ed25519_seed"], "nick": b.nick}
                          for b in bot_ids],
                 "rule_set": rule_set,
+                "bot_level": bot_level,
             })
             nodes = [
                 await _node(p, table, _store_of(store, i), None,
@@ -135,7 +140,7 @@ class NetworkSession:
             ]
             seat = [m.public_key for m in table.seats].index(me.public_key)
             session = cls(nodes, seat, rule_set, home, bot_delay=bot_delay, autoplay=autoplay,
-                          record_path=record_path)
+                          record_path=record_path, bot_level=bot_level)
         except BaseException:
             lock.release()
             raise
@@ -169,7 +174,8 @@ class NetworkSession:
             nodes.append(await _node(identity, table, sub, sub))
         seat = [m.public_key for m in table.seats].index(me.public_key)
         session = cls(nodes, seat, str(data["rule_set"]), folder.parent.parent,
-                      bot_delay=bot_delay, autoplay=autoplay, record_path=record_path)
+                      bot_delay=bot_delay, autoplay=autoplay, record_path=record_path,
+                      bot_level=str(data.get("bot_level", REFERENCE_BOT_LEVEL)))
         session.restored = True
         session._connect()
         return session
@@ -354,7 +360,7 @@ class NetworkSession:
             store.mark("finished")
 
     async def _bot_loop(self, node: PeerNode) -> None:
-        await drive_bot(node, game_bot(node.core), delay=self.bot_delay)
+        await drive_bot(node, game_bot(node.core, self.bot_level), delay=self.bot_delay)
 
     def _update_log(self) -> None:
         """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines

@@ -21,6 +21,8 @@ from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.tui.results import RoundTracker, final_lines
+from lancards.engine.options import RuleSetSpec
+from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_levels
 
 GAMES: tuple[str, ...] = ("level8-master", "level8", "level8-en", "eights")
 NAME_MAX = 16
@@ -48,6 +50,7 @@ def add_parser(sub: Any) -> None:
                         help="engine and bots in this process: no peers, no mental poker")
     parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                         help="seconds each bot waits before a move (default 0.6)")
+    add_bot_level_argument(parser)
     parser.set_defaults(run=run)
     resume = sub.add_parser(
         "resume",
@@ -64,6 +67,20 @@ def add_parser(sub: Any) -> None:
     resume.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                         help="seconds each bot waits before a move (default 0.6)")
     resume.set_defaults(run=run_resume)
+
+
+def add_bot_level_argument(parser: argparse.ArgumentParser) -> None:
+    """``--bot-level LEVEL``: the level of every bot seat (``docs/bots.md``)."""
+    parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, metavar="LEVEL",
+                        help=f"bot level: {', '.join(BOT_LEVELS)} (default {DEFAULT_BOT_LEVEL}; "
+                        "the levels a game offers are listed in docs/bots.md)")
+
+
+def check_bot_level(spec: RuleSetSpec, level: str) -> None:
+    """Raise UsageError unless the rule set offers bot ``level``."""
+    offered = bot_levels(spec.game)
+    if level not in offered:
+        raise UsageError(f"--bot-level {level!r}: {spec.name} offers {', '.join(offered)}")
 
 
 def validate(args: argparse.Namespace) -> None:
@@ -93,6 +110,7 @@ def validate(args: argparse.Namespace) -> None:
         raise UsageError(f"--name {args.name!r}: use 1 to {NAME_MAX} printable characters")
     if args.bot_delay < 0 or args.bot_delay > 10:
         raise UsageError(f"--bot-delay {args.bot_delay}: use 0 to 10 seconds")
+    check_bot_level(spec, args.bot_level)
     if args.record is not None:
         if args.local:
             raise UsageError("--record: a --local table keeps no signed record")
@@ -118,7 +136,7 @@ def make_session(args: argparse.Namespace) -> LocalSession:
     names = default_names(args.bots + 1, 0, args.name.strip())
     return LocalSession(args.game, raw, seat=0, names=names, seed=seed,
                         bot_delay=0.0 if args.autoplay else args.bot_delay,
-                        autoplay=args.autoplay)
+                        autoplay=args.autoplay, bot_level=args.bot_level)
 
 
 def autoplay(session: LocalSession, out: TextIO) -> int:
@@ -152,7 +170,7 @@ async def make_network_session(args: argparse.Namespace) -> Any:
     return await NetworkSession.create(
         args.game, raw, player_identity(args.name.strip()), args.bots,
         bot_delay=0.0 if args.autoplay else args.bot_delay, autoplay=args.autoplay,
-        record_path=args.record, seed=args.seed,
+        record_path=args.record, seed=args.seed, bot_level=args.bot_level,
     )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,13 @@ from typing import Any
 from lancards.cli.driver import play_local
 from lancards.cli.errors import UsageError
 from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
-from lancards.engine.rulesets import rule_set, rule_set_names
+from lancards.engine.rulesets import (
+    REFERENCE_BOT_LEVEL,
+    bot_levels,
+    make_bot,
+    rule_set,
+    rule_set_names,
+)
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser, default_game: str) -> None:
@@ -63,6 +71,20 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument(
+        "--seats",
+        default=None,
+        metavar="LEVEL,LEVEL,...",
+        help="one bot level per seat, e.g. normal,greedy,greedy,greedy (sets --players; the "
+        "levels rotate one seat each game); default: --players seats of --bot-level",
+    )
+    parser.add_argument(
+        "--bot-level",
+        default=REFERENCE_BOT_LEVEL,
+        metavar="LEVEL",
+        help=f"level of every seat when --seats is not given (default {REFERENCE_BOT_LEVEL}, "
+        "the reference bot; docs/bots.md)",
+    )
+    parser.add_argument(
         "--check-every",
         type=int,
         default=1,
@@ -72,24 +94,98 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(run=run)
 
 
+LONG_ROUND = 1000
+"""A round with more player moves than this is counted as long (issue 26: none should be)."""
+
+
+class _Timed:
+    """A bot whose decision times (seconds, ``time.perf_counter``) are kept."""
+
+    def __init__(self, bot: Any, times: list[float]) -> None:
+        self.bot = bot
+        self.times = times
+
+    def choose(self, view: Any, seat: int, legal: Any) -> Any:
+        started = time.perf_counter()
+        action = self.bot.choose(view, seat, legal)
+        self.times.append(time.perf_counter() - started)
+        return action
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The 95 % Wilson score interval of ``wins`` successes in ``n`` trials (E. B. Wilson,
+    JASA 22 (1927) 209-212); ``(0, 1)`` when ``n`` is 0."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    denominator = 1 + z * z / n
+    return (centre - spread) / denominator, (centre + spread) / denominator
+
+
+def _quantile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def seat_levels(args: argparse.Namespace, spec: RuleSetSpec) -> list[str]:
+    """The bot level of each seat in game 0 (``--seats``, else ``--players`` of
+    ``--bot-level``).
+
+    Raises:
+        UsageError: an empty or unknown level, or one the rule set does not offer.
+    """
+    if args.seats is not None:
+        levels = [s.strip() for s in str(args.seats).split(",")]
+    else:
+        levels = [args.bot_level] * args.players
+    offered = bot_levels(spec.game)
+    for level in levels:
+        if level not in offered:
+            raise UsageError(f"bot level {level!r}: {spec.name} offers {', '.join(offered)}")
+    return levels
+
+
 def run(args: argparse.Namespace) -> int:
     spec, rules, _ = rules_from_args(args)
-    if not spec.min_players <= args.players <= spec.max_players:
+    levels = seat_levels(args, spec)
+    players = len(levels)
+    if not spec.min_players <= players <= spec.max_players:
         raise UsageError(
-            f"--players {args.players}: {spec.name} is for "
+            f"--players {players}: {spec.name} is for "
             f"{spec.min_players} to {spec.max_players} players"
         )
     if args.games < 1:
         raise UsageError(f"--games {args.games}: play at least one game")
     if args.check_every < 0:
         raise UsageError("--check-every must be 0 or more")
-    wins = [0] * args.players
-    rounds = actions = violations = shared = 0
+    wins = [0] * players
+    names = sorted(set(levels), key=levels.index)
+    per_level: dict[str, dict[str, Any]] = {
+        name: {"seat_games": 0, "wins": 0, "final": 0.0, "times": []} for name in names
+    }
+    rounds = actions = violations = shared = long_rounds = 0
     started = time.perf_counter()
     for index in range(args.games):
-        played = play_local(
-            spec.game, rules, args.players, args.seed + index, check_every=args.check_every
-        )
+        seed = args.seed + index
+        seated = [levels[(s - index) % players] for s in range(players)]  # rotate one seat
+        bots = [
+            _Timed(make_bot(spec.game, level, random.Random(f"selfplay-{seed}-{s}")),
+                   per_level[level]["times"])
+            for s, level in enumerate(seated)
+        ]
+        moves: dict[int, int] = {}
+
+        def count(state: Any, action: Any, moves: dict[int, int] = moves) -> None:
+            if getattr(action, "seat", -1) >= 0:
+                key = int(getattr(state, "round", 0))
+                moves[key] = moves.get(key, 0) + 1
+
+        played = play_local(spec.game, rules, players, seed, bots=bots,
+                            check_every=args.check_every, on_step=count)
+        long_rounds += sum(1 for n in moves.values() if n > LONG_ROUND)
         actions += len(played.log)
         violations += len(played.violations)
         outcome = spec.game.outcome(played.final)
@@ -97,16 +193,39 @@ def run(args: argparse.Namespace) -> int:
             rounds += int(outcome.detail.get("rounds", 0))
             for seat in outcome.winners:
                 wins[seat] += 1
+                per_level[seated[seat]]["wins"] += 1
             shared += len(outcome.winners) > 1
+            for seat, level in enumerate(seated):
+                per_level[level]["seat_games"] += 1
+                per_level[level]["final"] += outcome.scores[seat]
     elapsed = time.perf_counter() - started
+    level_summary = {}
+    for name, data in per_level.items():
+        n, won = data["seat_games"], data["wins"]
+        low, high = wilson(won, n)
+        times = sorted(data["times"])
+        level_summary[name] = {
+            "seat_games": n,
+            "wins": won,
+            "win_rate": round(won / n, 4) if n else None,
+            "wilson95": [round(low, 4), round(high, 4)],
+            "mean_final": round(data["final"] / n, 3) if n else None,
+            "decision_ms": {"median": round(1e3 * _quantile(times, 0.5), 3),
+                            "p95": round(1e3 * _quantile(times, 0.95), 3),
+                            "max": round(1e3 * (times[-1] if times else 0.0), 3),
+                            "decisions": len(times)},
+        }
     summary = {
         "game": spec.name,
-        "players": args.players,
+        "players": players,
         "games": args.games,
         "seed": args.seed,
+        "seats": levels,
         "rounds": rounds,
         "winners": wins,
         "shared_wins": shared,
+        "levels": level_summary,
+        "rounds_over_1000_moves": long_rounds,
         "actions": actions,
         "invariant_violations": violations,
         "seconds": round(elapsed, 3),

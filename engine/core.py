@@ -382,6 +382,19 @@ class Game(Protocol[S, A]):
 S_contra = TypeVar("S_contra", contravariant=True)
 
 
+class Rng(Protocol):
+    """A bot's own source of randomness: a seeded ``random.Random`` made by the caller and
+    passed in (the engine never imports ``random`` and never draws from the deck's chance)."""
+
+    def random(self) -> float:
+        """A float in [0, 1)."""
+        ...
+
+    def randrange(self, n: int, /) -> int:
+        """An integer in ``range(n)``."""
+        ...
+
+
 class Bot(Protocol[S_contra, A]):
     """A strategy. It sees only its seat's view and chooses among the legal actions."""
 

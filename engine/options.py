@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from lancards.engine.core import Bot, Game, RulesError
+from lancards.engine.core import Bot, Game, Rng, RulesError
 
 OptionValue = str | bool | int
 OptionKind = Literal["choice", "bool", "int", "file", "text"]
@@ -94,8 +94,12 @@ class RuleSetSpec:
         min_players: smallest seat count.
         max_players: largest seat count.
         summary: one line for ``--help``.
-        bot: makes a new instance of the rule set's standard bot.
+        bot: makes a new instance of the rule set's reference bot (``greedy``, deterministic:
+            the seeded records and benchmarks are played by it).
         aliases: other names the rule set is found by.
+        bot_levels: the bot levels offered for the rule set (``easy``, ``normal``, ``hard``,
+            ``greedy``...), each with a factory taking the bot's own seeded randomness
+            (``docs/bots.md``).
     """
 
     name: str
@@ -107,6 +111,7 @@ class RuleSetSpec:
     summary: str
     bot: Callable[[], Bot[Any, Any]]
     aliases: tuple[str, ...] = field(default=())
+    bot_levels: tuple[tuple[str, Callable[[Rng], Bot[Any, Any]]], ...] = field(default=())
 
     def option(self, name: str) -> OptionSpec:
         """The spec of option ``name``. Raises RulesError if this rule set has no such option."""

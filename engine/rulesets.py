@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from lancards.engine import eights, level8
-from lancards.engine.core import Bot, Game, RulesError
+from lancards.engine.core import Bot, Game, Rng, RulesError
 from lancards.engine.options import RuleSetSpec
 
 RULE_SETS: tuple[RuleSetSpec, ...] = (*level8.SPECS, eights.SPEC)
@@ -43,8 +43,10 @@ def rule_set_names() -> list[str]:
 
 
 def standard_bot(game: Game[Any, Any]) -> Bot[Any, Any]:
-    """A new instance of the standard bot of the rule sets that ``game`` plays (every rule set
-    of one engine shares its bot; the engine itself never imports it).
+    """A new instance of the reference bot (``greedy``, deterministic) of the rule sets that
+    ``game`` plays (every rule set of one engine shares its bots; the engine itself never
+    imports them). Seeded records and benchmarks are played by it; people play against the
+    levels of :func:`make_bot`.
 
     Raises:
         RulesError: no rule set is played by an engine of ``game``'s type.
@@ -52,4 +54,48 @@ def standard_bot(game: Game[Any, Any]) -> Bot[Any, Any]:
     for spec in RULE_SETS:
         if type(spec.game) is type(game):
             return spec.bot()
+    raise RulesError(f"no rule set is played by {type(game).__name__}")
+
+
+BOT_LEVELS: tuple[str, ...] = ("easy", "normal", "hard", "greedy")
+"""Every bot level name, weakest first; ``greedy`` is the reference bot (``docs/bots.md``).
+A rule set offers the ones in its :attr:`RuleSetSpec.bot_levels`."""
+
+DEFAULT_BOT_LEVEL = "normal"
+"""The level of a bot seat when none is asked for (``lancards play``, ``host``, ``join``)."""
+
+REFERENCE_BOT_LEVEL = "greedy"
+"""The deterministic reference bot the goals are measured against (:func:`standard_bot`)."""
+
+
+def bot_levels(game: Game[Any, Any]) -> tuple[str, ...]:
+    """The bot levels the engine of ``game`` offers, in :data:`BOT_LEVELS` order.
+
+    Raises:
+        RulesError: no rule set is played by an engine of ``game``'s type.
+    """
+    offered = dict(_spec_of(game).bot_levels)
+    return tuple(name for name in BOT_LEVELS if name in offered)
+
+
+def make_bot(game: Game[Any, Any], level: str, rng: Rng) -> Bot[Any, Any]:
+    """A new bot of ``level`` for ``game``, drawing its randomness only from ``rng`` (its own
+    seeded ``random.Random``, never the deck's).
+
+    Raises:
+        RulesError: an unknown level, or one this game does not offer (the message lists the
+            levels it has), or no rule set is played by ``game``'s engine.
+    """
+    offered = dict(_spec_of(game).bot_levels)
+    factory = offered.get(level)
+    if factory is None:
+        raise RulesError(f"unknown bot level {level!r} for {game.name}; choose one of "
+                         f"{', '.join(bot_levels(game))}")
+    return factory(rng)
+
+
+def _spec_of(game: Game[Any, Any]) -> RuleSetSpec:
+    for spec in RULE_SETS:
+        if type(spec.game) is type(game):
+            return spec
     raise RulesError(f"no rule set is played by {type(game).__name__}")

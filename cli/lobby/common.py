@@ -36,6 +36,7 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
+from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import AddressError, LocalAddress, choose_addresses
 from lancards.p2p.net.discovery import Advertiser
 from lancards.p2p.net.folder_lock import lock_folder
@@ -56,7 +57,8 @@ Lobby."""
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments ``host`` and ``join`` both take: --name, --interface, --autoplay, --record."""
+    """The arguments ``host`` and ``join`` both take: --name, --interface, --autoplay, --record,
+    --bot-level."""
     parser.add_argument("--name", default=None, help="your nickname (default: your identity's)")
     parser.add_argument("--interface", action="append", default=None, metavar="NAME|IP",
                         help="use only this network interface: its name (eth0, wlan0) or one "
@@ -66,6 +68,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a bot plays your seat; no screen; one line per round")
     parser.add_argument("--record", metavar="FILE", default=None,
                         help="write the signed game record to FILE when the game ends")
+    parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, choices=BOT_LEVELS,
+                        help="level of this machine's bots: the --bots seats of a host, the "
+                        f"--autoplay seat (default {DEFAULT_BOT_LEVEL}; docs/bots.md)")
 
 
 def player(name: str | None) -> Identity:

@@ -35,6 +35,7 @@ from lancards.cli.lobby.common import (
 )
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
+from lancards.engine.rulesets import DEFAULT_BOT_LEVEL, bot_levels
 from lancards.p2p.net.addresses import AddressError, FollowedAddresses
 from lancards.p2p.net.discovery import RECORD_TTL, RESCUE_TRADE_OFF, Advertiser, TableAdvert
 from lancards.p2p.net.folder_lock import lock_folder
@@ -138,6 +139,10 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     check_table(spec, rules, raw, args.players)
     if not 0 <= args.bots < args.players:
         raise UsageError(f"--bots {args.bots}: use 0 to {args.players - 1}")
+    level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
+    if level not in bot_levels(spec.game):
+        raise UsageError(f"--bot-level {level!r}: {spec.name} offers "
+                         f"{', '.join(bot_levels(spec.game))}")
     _check_port(args.port)
     try:
         follow = FollowedAddresses(args.interface)
@@ -308,7 +313,8 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
     listen = getattr(args, "listen_host", "")
     dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
     ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
-                            listen_host=listen)
+                            listen_host=listen,
+                            bot_level=getattr(args, "bot_level", DEFAULT_BOT_LEVEL))
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
                                           dial, port, lobby.spec.game, play=True))
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from lancards.cli.session import REMOVED_WHILE_AWAY
+from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import TableStore, data_home
@@ -151,7 +152,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
     run = asyncio.create_task(node.run(linger=1.5, restored=restored))
     driver = asyncio.create_task(
-        drive_bot(node, game_bot(core), act=act))
+        drive_bot(node, game_bot(core, getattr(args, "bot_level", DEFAULT_BOT_LEVEL)), act=act))
     try:
         await run  # raises StorageError when a write failed: the seat paused (issue 24)
     finally:

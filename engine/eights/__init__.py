@@ -46,6 +46,7 @@ SPEC = RuleSetSpec(
     "lancards defaults, not from the publisher)",
     bot=EightsBot,
     aliases=("8s-rule",),
+    bot_levels=(("normal", lambda rng: EightsBot()), ("greedy", lambda rng: EightsBot())),
 )
 """The rule set ``eights`` (alias ``8s-rule``), listed in :mod:`lancards.engine.rulesets`."""
 

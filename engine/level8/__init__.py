@@ -9,10 +9,13 @@ cards), ``level8`` (98) and ``level8-en`` (99), ruling L8-1.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from lancards.engine.core import Bot, Rng
 from lancards.engine.level8.bot import GreedyBot
 from lancards.engine.level8.game import LEVEL8, Level8Game
+from lancards.engine.level8.planner_bot import PlannerBot
 from lancards.engine.level8.rules import OPTIONS, Level8Rules, build
 from lancards.engine.options import OptionValue, RuleSetSpec
 
@@ -24,8 +27,25 @@ def _builder(edition: str):  # type: ignore[no-untyped-def]
     return make
 
 
+def _easy(rng: Rng) -> PlannerBot:
+    return PlannerBot(rng, careless=EASY_CARELESS)
+
+
+def _greedy(rng: Rng) -> GreedyBot:
+    return GreedyBot()
+
+
+EASY_CARELESS = 1 / 3
+"""The share of ``easy``'s discards chosen at random (``docs/bots.md``)."""
+
+BOT_LEVELS: tuple[tuple[str, Callable[[Rng], Bot[Any, Any]]], ...] = (
+    ("easy", _easy), ("normal", PlannerBot), ("greedy", _greedy),
+)
+"""The Level 8 bot levels (``docs/bots.md``)."""
+
 SPECS: tuple[RuleSetSpec, ...] = tuple(
-    RuleSetSpec(name, LEVEL8, OPTIONS, _builder(name), 2, 6, summary, GreedyBot)
+    RuleSetSpec(name, LEVEL8, OPTIONS, _builder(name), 2, 6, summary, GreedyBot,
+                bot_levels=BOT_LEVELS)
     for name, summary in (
         ("level8-master", "Level 8 Master: 108 cards, ranged jokers, three special cards"),
         ("level8", "Level 8: 98 cards, 5 wild jokers, Skip cards"),

@@ -24,7 +24,7 @@ from lancards.engine.core import (
     SlotId,
     seat_bit,
 )
-from lancards.engine.level8 import leaving, position, steps
+from lancards.engine.level8 import blocked, leaving, position, steps
 from lancards.engine.level8.actions import (
     Action,
     Add,
@@ -64,7 +64,7 @@ def _distinct(hand: Sequence[tuple[SlotId, Card]]) -> list[tuple[SlotId, Card]]:
 
 
 class Level8Game:
-    """Level 8 and Level 8 Master (rulings L8-1 to L8-15, L8M-1 to L8M-3, L8C-1)."""
+    """Level 8 and Level 8 Master (rulings L8-1 to L8-16, L8M-1 to L8M-3, L8C-1)."""
 
     name = "level8"
 
@@ -218,10 +218,15 @@ class Level8Game:
         self.apply(state, action)
 
     def apply(self, state: Level8State, action: Action) -> Level8State:
-        """Check ``action`` and return the state after it (same errors as :meth:`check`)."""
+        """Check ``action`` and return the state after it (same errors as :meth:`check`).
+
+        After every action (a leave included) a round that no play can end ends at once
+        (ruling L8-16, :func:`lancards.engine.level8.blocked.end_if_blocked`)."""
         if isinstance(action, Leave):
-            return leaving.do_leave(state, action).evolve(actions=state.actions + 1)
-        return steps.step(state, action)
+            after = leaving.do_leave(state, action).evolve(actions=state.actions + 1)
+        else:
+            after = steps.step(state, action)
+        return blocked.end_if_blocked(after)
 
     # -- knowledge -----------------------------------------------------------------------------
 

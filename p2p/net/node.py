@@ -24,13 +24,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from lancards.engine.core import EngineError
-from lancards.engine.rulesets import standard_bot
+from lancards.engine.rulesets import REFERENCE_BOT_LEVEL, make_bot
 from lancards.p2p.net.sleep_watch import SleepWatch
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
@@ -72,10 +73,18 @@ def my_turn(core: GameCore) -> Sequence[Any]:
     return core.legal_actions()
 
 
-def game_bot(core: GameCore) -> Chooser:
-    """The game's standard bot (``game.bot()``, deterministic) choosing for ``core``'s seat
-    from the seat's own view (:attr:`GameCore.state`)."""
-    bot = standard_bot(core.game)
+def game_bot(core: GameCore, level: str = REFERENCE_BOT_LEVEL) -> Chooser:
+    """A bot of ``level`` (``docs/bots.md``; default the deterministic reference ``greedy``,
+    which the pinned seeded records are played by) choosing for ``core``'s seat from the seat's
+    own view (:attr:`GameCore.state`, this peer's engine: it knows nothing another seat hides).
+    Its randomness is its own ``random.Random``, seeded from the seat's public key and the table
+    id (never the deck's).
+
+    Raises:
+        RulesError: the game offers no such level.
+    """
+    rng = random.Random(bytes(core.me.public_key) + core.table_id.encode())
+    bot = make_bot(core.game, level, rng)
     return lambda legal: bot.choose(core.state, core.seat, legal)
 
 

@@ -48,3 +48,38 @@ def test_unknown_flag_is_an_argparse_usage_error(capsys):
         main(["selfplay", "--colour", "red"])
     assert exc.value.code == 2
     assert "unrecognized arguments: --colour red" in capsys.readouterr().err
+
+
+def test_selfplay_tournament_rotates_seats_and_reports_each_level(capsys):
+    """Issue 26: --seats rotates one seat per game; each level gets its win rate with a 95 %
+    Wilson interval, mean final level and decision times; long rounds are counted."""
+    status, out, _ = run(capsys, "selfplay", "--game", "level8", "--seats",
+                         "normal,greedy,greedy", "--games", "3", "--seed", "5",
+                         "--check-every", "0")
+    assert status == 0
+    summary = json.loads(out)
+    assert summary["players"] == 3 and summary["seats"] == ["normal", "greedy", "greedy"]
+    normal, greedy = summary["levels"]["normal"], summary["levels"]["greedy"]
+    assert normal["seat_games"] == 3 and greedy["seat_games"] == 6
+    assert normal["wins"] + greedy["wins"] == sum(summary["winners"]) >= 3
+    assert normal["win_rate"] == round(normal["wins"] / 3, 4)
+    low, high = normal["wilson95"]
+    assert 0 <= low <= normal["win_rate"] <= high <= 1
+    assert 1 <= normal["mean_final"] <= 9
+    assert normal["decision_ms"]["median"] <= normal["decision_ms"]["p95"] \
+        <= normal["decision_ms"]["max"]
+    assert summary["rounds_over_1000_moves"] == 0
+
+
+def test_wilson_interval_values():
+    from lancards.cli.selfplay import wilson
+
+    low, high = wilson(45, 100)
+    assert (round(low, 4), round(high, 4)) == (0.3561, 0.5476)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_selfplay_unknown_bot_level_is_a_usage_error(capsys):
+    status, out, err = run(capsys, "selfplay", "--seats", "normal,genius")
+    assert status == 2 and out == ""
+    assert "bot level 'genius': level8-master offers easy, normal, greedy" in err

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from lancards.cli.driver import play_local
 from lancards.cli.main import main
-from lancards.engine.rulesets import rule_set
+from lancards.engine.rulesets import make_bot, rule_set
 
 GAMES = ["level8-master", "level8", "level8-en", "eights"]
 
@@ -49,9 +50,11 @@ def test_local_autoplay_is_the_seeded_local_game(capsys: pytest.CaptureFixture[s
                    "--name", "Zoe"])
     out = capsys.readouterr().out.splitlines()
     assert status == 0
-    # The same seed with bots in every seat is the same game (one seeded chance, same bots).
+    # The same seed with bots in every seat is the same game (one seeded chance, same bots:
+    # the default level, normal, each seat's bot seeded as LocalSession seeds it).
     spec = rule_set(game)
-    played = play_local(spec.game, spec.make_rules(), 4, 11)
+    bots = [make_bot(spec.game, "normal", random.Random(f"bot-11-{s}")) for s in range(4)]
+    played = play_local(spec.game, spec.make_rules(), 4, 11, bots=bots)
     outcome = spec.game.outcome(played.final)
     assert outcome is not None and played.violations == []
     names = ["Zoe", "Ada (bot)", "Bert (bot)", "Cleo (bot)"]

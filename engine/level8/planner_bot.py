@@ -1,0 +1,326 @@
+"""The ``normal`` and ``easy`` Level 8 bots (both editions; ``docs/bots.md``).
+
+``normal`` plans the whole level with :func:`lancards.engine.level8.plan.distance` (how many
+cards the hand still lacks to lay the level down, joker ranges respected):
+
+- draw: takes a discard-pile top when keeping it (and discarding another card) lowers the
+  distance, or, once down, when it fits a combination on the table; else the draw pile;
+- lays down as soon as it can (the lay-down that leaves most cards able to be added), then
+  adds every card that fits (number cards before jokers);
+- ends the turn with the card whose loss raises the distance least (ties: the least useful by
+  the reference bot's count, never a card that fits a meld when the next seat is down), or,
+  once down, a card that fits nowhere (jokers last); special cards are played where they help:
+  "I'll take that!" takes the shown card that lowers the distance most (once down: one that
+  fits a meld), "I'll swap that!" swaps away cards the plan does not use, "Skip!" goes to the
+  seat closest to going out, "I'll keep that!" is played only when the round is likely to end
+  before this seat lays down (somebody else is down and this seat lacks three cards or more),
+  so a keep is never wasted by laying down in the same round (ruling L8-13); once down it is
+  discarded as an ordinary card (L8-15);
+- shows the cards it needs least; keeps, at a round end, the cards that bring the next
+  round's distance down most.
+
+``easy`` plays the same legal, sensible moves but, with its own seeded randomness (never the
+deck's), discards a random card of the hand (not a joker) a third of the time and never draws
+from a discard pile. Both see only the seat's view.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from lancards.engine.core import Rng, Seat
+from lancards.engine.level8.actions import (
+    Action,
+    Add,
+    Choose,
+    Discard,
+    Draw,
+    DrawDiscard,
+    Keep,
+    KeepEnd,
+    LayDown,
+    PlaySpecial,
+    Show,
+    SwapEnd,
+    SwapPut,
+)
+from lancards.engine.level8.bot import HandStats, card_value
+from lancards.engine.level8.cards import COLOUR_INDEX, Card, Kind, deck_counts
+from lancards.engine.level8.melds import Meld, add_options, make_meld
+from lancards.engine.level8.plan import Hole, distance, plan
+from lancards.engine.level8.state import Level8State, Phase
+from lancards.engine.level8.steps import keep_allowance
+
+
+def _without(hand: list[Card], card: Card) -> list[Card]:
+    out = list(hand)
+    out.remove(card)
+    return out
+
+
+def unseen(view: Level8State) -> Counter[Card]:
+    """The faces this seat has not seen: the deck minus every identity its view knows (its hand
+    and the public cards)."""
+    counts = Counter(deck_counts(view.rules.edition))
+    counts.subtract(view.cards.values())
+    return +counts
+
+
+def outs(holes: Sequence[tuple[Hole, int]], hidden: Counter[Card]) -> int:
+    """How many unseen cards would fill one of ``holes`` (a plan's missing cards)."""
+    total = 0
+    for card, count in hidden.items():
+        if card.is_joker:
+            if any(n == 0 or card.lo <= n <= card.hi for (_, n), _ in holes):
+                total += count
+        elif card.is_number:
+            assert card.colour is not None
+            colour = COLOUR_INDEX[card.colour]
+            for (c, n), _ in holes:
+                if (n == 0 and c == colour) or (n == card.number and c in (-1, colour)):
+                    total += count
+                    break
+    return total
+
+
+def _fits(melds: Sequence[Meld], card: Card) -> bool:
+    return (card.is_number or card.is_joker) and any(add_options(m, -1, card) for m in melds)
+
+
+class PlannerBot:
+    """The ``normal`` Level 8 bot (module docstring); ``careless`` > 0 makes it ``easy``.
+
+    Args:
+        rng: the bot's own seeded randomness (used only by ``easy``).
+        careless: the share of discards ``easy`` picks at random (0 for ``normal``).
+    """
+
+    def __init__(self, rng: Rng, careless: float = 0.0) -> None:
+        self.rng = rng
+        self.careless = careless
+
+    def choose(self, view: Level8State, seat: Seat, legal: Sequence[Action]) -> Action:
+        """One of ``legal`` (never empty), from ``view`` (the seat's view) only."""
+        if len(legal) == 1:
+            return legal[0]
+        hand = [c for _, c in view.hand_cards(seat) if c is not None]
+        phase = view.phase
+        if phase is Phase.DRAW:
+            return self._draw(view, seat, legal, hand)
+        if phase is Phase.PLAY:
+            return self._play(view, seat, legal, hand)
+        if phase is Phase.SHOW:
+            return self._show(view, seat, legal, hand)
+        if phase is Phase.CHOOSE:
+            return self._choose(view, seat, legal, hand)
+        if phase is Phase.SWAP:
+            return self._swap(view, seat, legal, hand)
+        if phase is Phase.KEEP:
+            return self._keep(view, seat, legal, hand)
+        return legal[0]
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _dist(self, view: Level8State, seat: Seat, hand: Sequence[Card]) -> int:
+        return distance(hand, view.level(seat))
+
+    def _need(self, view: Level8State, seat: Seat,
+              hand: list[Card]) -> dict[Card, tuple[int, int, int]]:
+        """Per distinct card of ``hand``: (distance without it, minus the unseen cards that would
+        fill the plan then, minus the reference value): lower means the hand misses it less."""
+        stats = HandStats(hand)
+        level = view.level(seat)
+        hidden = unseen(view)
+        out: dict[Card, tuple[int, int, int]] = {}
+        for card in set(hand):
+            rest = hand if card.is_special else _without(hand, card)
+            dist, holes = plan(rest, level)
+            value = 4 if card.is_special else card_value(view, seat, card, stats)
+            out[card] = (dist, -outs(holes, hidden), -value)
+        return out
+
+    # -- phases --------------------------------------------------------------------------------
+
+    def _draw(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+              hand: list[Card]) -> Action:
+        draw = next(a for a in legal if isinstance(a, Draw))
+        if self.careless:
+            return draw
+        tops = [(a, view.cards[view.discards[a.owner][-1]]) for a in legal
+                if isinstance(a, DrawDiscard) and a.owner != seat]
+        tops = [(a, c) for a, c in tops if c.is_number or c.is_joker]
+        if view.down[seat]:
+            fitting = [(a, c) for a, c in tops if _fits(view.melds, c)]
+            fitting.sort(key=lambda x: x[1].is_joker)
+            return fitting[0][0] if fitting else draw
+        level = view.level(seat)
+        now = distance(hand, level)
+        best: tuple[int, Action] = (now, draw)
+        for action, card in tops:
+            more = [*hand, card]
+            if distance(more, level) >= now:
+                continue  # adding a card never raises the distance: no discard can win
+            after = min(distance(_without(more, c), level) for c in set(hand))
+            if after < best[0]:
+                best = (after, action)
+        return best[1]
+
+    def _play(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+              hand: list[Card]) -> Action:
+        laydowns = [a for a in legal if isinstance(a, LayDown)]
+        if laydowns:
+            return max(laydowns, key=lambda a: self._laydown_score(view, seat, a))
+        adds = [a for a in legal if isinstance(a, Add)]
+        if adds:
+            return min(adds, key=lambda a: a.card.card.is_joker)
+        if view.down[seat]:
+            return self._end_down(view, seat, legal, hand)
+        return self._end_up(view, seat, legal, hand)
+
+    def _laydown_score(self, view: Level8State, seat: Seat, action: LayDown) -> tuple[int, int]:
+        melds = list(view.melds)
+        for index, (component, group) in enumerate(zip(view.level(seat), action.groups,
+                                                       strict=True)):
+            meld = make_meld(1000 + index, seat, component.kind, component.size, group)
+            if isinstance(meld, Meld):
+                melds.append(meld)
+        used = {p.slot for g in action.groups for p in g}
+        rest = [c for s, c in view.hand_cards(seat) if s not in used and c is not None]
+        jokers_used = sum(1 for g in action.groups for p in g if p.card.is_joker)
+        return sum(1 for c in rest if _fits(melds, c)), -jokers_used
+
+    def _end_down(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                  hand: list[Card]) -> Action:
+        specials = [a for a in legal if isinstance(a, PlaySpecial)]
+        dead = [c for c in hand if not _fits(view.melds, c) and not c.is_special]
+        if len(hand) > 1:
+            for a in specials:
+                kind = a.card.card.kind
+                if kind is Kind.TAKE or (kind is Kind.SWAP and dead):
+                    return a
+            skips = [a for a in specials if a.card.card.kind is Kind.SKIP]
+            if skips:
+                return max(skips, key=lambda a: self._threat(view, a.target or 0))
+        discards = [a for a in legal if isinstance(a, Discard)]
+
+        def key(a: Discard) -> tuple[int, int, int]:
+            c = a.card.card
+            fits = _fits(view.melds, c)
+            return (fits, c.is_joker, -c.number)
+
+        return min(discards, key=key)
+
+    def _threat(self, view: Level8State, target: Seat) -> tuple[int, int, int]:
+        return (view.down[target], -len(view.hands[target]), view.levels[target])
+
+    def _end_up(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                hand: list[Card]) -> Action:
+        need = self._need(view, seat, hand)
+        now = self._dist(view, seat, hand)
+        others_down = any(view.down[s] for s in view.present() if s != seat)
+        nxt = view.next_seat(seat)
+        feeds = view.down[nxt]
+
+        def key(card: Card) -> tuple[int, int, int, int]:
+            dist, out_count, value = need[card]
+            danger = int(feeds and _fits(view.melds, card))
+            return (dist, out_count, danger, value)
+
+        discards = [a for a in legal if isinstance(a, Discard)]
+        specials = [a for a in legal if isinstance(a, PlaySpecial)]
+        if self.careless and self.rng.random() < self.careless:
+            plain = [a for a in discards if not a.card.card.is_joker] or discards
+            return plain[self.rng.randrange(len(plain))]
+        if len(hand) > 1:
+            for a in specials:
+                kind = a.card.card.kind
+                if kind in (Kind.TAKE, Kind.SWAP):
+                    return a
+                if kind is Kind.KEEP and (now >= 2 or others_down):
+                    return a
+            skips = [a for a in specials if a.card.card.kind is Kind.SKIP]
+            if skips:
+                return max(skips, key=lambda a: self._threat(view, a.target or 0))
+        keep_held = not others_down
+        candidates = [a for a in discards
+                      if not (keep_held and a.card.card.kind is Kind.KEEP)] or discards
+        return min(candidates, key=lambda a: key(a.card.card))
+
+    def _show(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+              hand: list[Card]) -> Action:
+        shows = [a for a in legal if isinstance(a, Show)]
+        if view.down[seat]:
+            def worth(c: Card) -> tuple[int, int]:
+                return (_fits(view.melds, c), c.is_joker)
+        else:
+            need = self._need(view, seat, hand)
+            now = self._dist(view, seat, hand)
+
+            def worth(c: Card) -> tuple[int, int]:
+                dist, _outs, value = need[c]
+                return (dist - now, -value)
+
+        return min(shows, key=lambda a: sorted((worth(p.card) for p in a.cards), reverse=True))
+
+    def _choose(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                hand: list[Card]) -> Action:
+        none = next(a for a in legal if isinstance(a, Choose) and a.slot is None)
+        picks = [(a, view.cards[a.slot]) for a in legal
+                 if isinstance(a, Choose) and a.slot is not None and a.slot in view.cards]
+        picks = [(a, c) for a, c in picks if c.is_number or c.is_joker]
+        if view.down[seat]:
+            fitting = [a for a, c in picks if _fits(view.melds, c)]
+            return fitting[0] if fitting else none
+        level = view.level(seat)
+        now = distance(hand, level)
+        best: tuple[int, Action] = (now, none)
+        for action, card in picks:
+            d = distance([*hand, card], level)
+            if d < best[0]:
+                best = (d, action)
+        return best[1]
+
+    def _swap(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+              hand: list[Card]) -> Action:
+        end = next(a for a in legal if isinstance(a, SwapEnd))
+        puts = [a for a in legal if isinstance(a, SwapPut)]
+        if not puts or len(hand) <= 1:
+            return end
+        if view.down[seat]:
+            dead = [a for a in puts if not _fits(view.melds, a.card.card)]
+            return dead[0] if dead else end
+        need = self._need(view, seat, hand)
+        now = self._dist(view, seat, hand)
+        spare = [a for a in puts if need[a.card.card][0] <= now and not a.card.card.is_joker]
+        if not spare:
+            return end
+        return max(spare, key=lambda a: need[a.card.card][1:])
+
+    def _keep(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+              hand: list[Card]) -> Action:
+        end = next(a for a in legal if isinstance(a, KeepEnd))
+        keeps = [a for a in legal if isinstance(a, Keep)]
+        if not keeps:
+            return end
+        level = view.level(seat)
+        # the best cards to carry over: shed the card the plan misses least until the set fits
+        # the allowance (the engine stops offering keeps when it is used up)
+        limit = keep_allowance(view, seat)
+        best = [c for c in hand if c.is_number or c.is_joker]
+        while len(best) > limit:
+            stats = HandStats(best)
+            best.remove(min(set(best), key=lambda c: (
+                distance(_without(best, c), level), c.is_joker,
+                card_value(view, seat, c, stats), -c.number)))
+        full = distance(best, level)
+        useful = [c for c in best if distance(_without(best, c), level) > full]
+        kept = [view.cards[s] for s in view.kept[seat] if s in view.cards]
+        for card in kept:
+            if card in useful:
+                useful.remove(card)
+        for action in keeps:
+            if view.cards[action.slot] in useful:
+                return action
+        return end
+
