@@ -75,6 +75,10 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     restored = bool(journal.lines) or secret is not None
     if restored:
         node.handle(core.restore(journal.lines, store.load_checkpoint()))
+        refused = f" (checkpoint refused: {core.checkpoint_refused})" \
+            if core.checkpoint_refused else ""
+        print(f"restored {len(core.record)} entries; {core.checkpoint_lines} journal lines "
+              f"from a checkpoint{refused}", flush=True)
     node.connect({bytes.fromhex(k): PeerAddress(h, int(p))
                   for k, (h, p) in config["peers"].items()})
     driver = asyncio.create_task(drive_bot(node, game_bot(core)))

@@ -42,10 +42,7 @@ Checkpoints (issue 24, situation 7): ``checkpoint.bin`` is the line ``lancards-j
 checkpoint; replaced atomically; given back only while the journal begins with that prefix.
 
 Crash points (tests only): ``LANCARDS_TEST_CRASH_AT=WHEN:N`` kills this process with SIGKILL at
-its ``N``-th durable write (1-based, counted over every store of the process: journal lines,
-``table.json``, ``secret.json``). ``WHEN`` is ``before`` (nothing of that write reaches the
-file), ``torn`` (half of the journal line is written, then the kill) or ``after`` (right after
-the ``fsync``).
+its ``N``-th durable write (:mod:`lancards.p2p.net.crash_hook`).
 """
 
 from __future__ import annotations
@@ -55,18 +52,16 @@ import errno
 import hashlib
 import json
 import os
-import signal
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lancards.p2p.net.crash_hook import crash as _crash
 from lancards.p2p.protocol.errors import LocalProtocolError, PeerError
 from lancards.p2p.protocol.wire import canonical
 
-CRASH_ENV = "LANCARDS_TEST_CRASH_AT"
-"""The environment variable of the crash-point test hook (see the module docstring)."""
 CHECKPOINT_HEAD = b"lancards-journal-prefix/1 "
 """The first bytes of ``checkpoint.bin`` (see the module docstring)."""
 LEASE_BLOCK = 256
@@ -153,33 +148,6 @@ class JournalState:
     torn: int = 0
 
 
-class _CrashPoint:
-    """The ``LANCARDS_TEST_CRASH_AT`` hook: counts durable writes, kills the process at one."""
-
-    def __init__(self, spec: str) -> None:
-        self.when, self.at, self.count = "", 0, 0
-        when, _, number = spec.partition(":")
-        if when in ("before", "torn", "after") and number.isdigit():
-            self.when, self.at = when, int(number)
-
-    def reached(self, when: str) -> bool:
-        """Called with ``"before"`` before each durable write (counting it) and with
-        ``"torn"``/``"after"`` at those points; whether to die there."""
-        if not self.at:
-            return False
-        if when == "before":
-            self.count += 1
-        return self.count == self.at and when == self.when
-
-    @staticmethod
-    def die() -> None:
-        sigkill = getattr(signal, "SIGKILL", None)
-        if sigkill is not None:
-            os.kill(os.getpid(), sigkill)
-        os._exit(137)  # pragma: no cover - platforms without SIGKILL
-
-
-_crash = _CrashPoint(os.environ.get(CRASH_ENV, ""))
 
 
 def encode_line(kind: str, line: dict[str, Any]) -> bytes:
@@ -397,7 +365,7 @@ class TableStore:
         head = CHECKPOINT_HEAD + json.dumps(
             {"bytes": self._size, "sha256": self._digest.hexdigest()}).encode() + b"\n"
         try:
-            self._replace(self.folder / "checkpoint.bin", head + blob, 0o600)
+            self._replace(self.folder / "checkpoint.bin", head + blob, 0o600, checkpoint=True)
         except OSError:
             return False
         return True
@@ -550,16 +518,16 @@ class TableStore:
             with contextlib.suppress(OSError):  # every line that counts was fsynced before
                 os.close(fd)
 
-    def _replace(self, path: Path, data: bytes, mode: int) -> None:
+    def _replace(self, path: Path, data: bytes, mode: int, checkpoint: bool = False) -> None:
         """Write ``path`` through a temporary file beside it, ``fsync``, rename (one durable
         write for the crash hook; ``torn`` dies with half of the temporary file written)."""
         tmp = path.with_name(path.name + ".tmp")
-        if _crash.reached("before"):
+        if _crash.reached("before", checkpoint):
             _crash.die()
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
             try:
-                if _crash.reached("torn"):
+                if _crash.reached("torn", checkpoint):
                     os.write(fd, data[: max(1, len(data) // 2)])
                     _crash.die()
                 view = memoryview(data)
@@ -573,7 +541,7 @@ class TableStore:
             with contextlib.suppress(OSError):
                 tmp.unlink()
             raise
-        if _crash.reached("after"):
+        if _crash.reached("after", checkpoint):
             _crash.die()
 
     def _write_atomic(self, path: Path, text: str, mode: int, then: str) -> None:

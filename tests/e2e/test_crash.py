@@ -17,7 +17,7 @@ import shutil
 
 import pytest
 
-from lancards.p2p.net.store import CRASH_ENV
+from lancards.p2p.net.crash_hook import CRASH_ENV
 from tests.e2e.peers import NICKS, Peer, finish, logs, open_table
 from tests.p2p.crash_sweep import TmuxRun, check_records, drive, schedule, tmux_server
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.bench.net import free_ports
-from lancards.p2p.net.store import CRASH_ENV
+from lancards.p2p.net.crash_hook import CRASH_ENV
 from tests.p2p.core_harness import make_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,6 +68,8 @@ class SweepGame:
     """The crash points reached, as ``SEAT:WHEN:N`` (N counted from the restart)."""
     queues: dict[int, list[str]] = field(default_factory=dict)
     armed: dict[int, str | None] = field(default_factory=dict)
+    fixed: list[str] | None = None
+    """Crash points given instead of drawn (e.g. ``checkpoint-torn:1``), in order."""
 
     @property
     def name(self) -> str:
@@ -76,7 +78,8 @@ class SweepGame:
     def arm(self, victims: Sequence[int], span: int) -> None:
         """Draw the crash points (:func:`plan`) and deal them to ``victims`` two at a time (a
         crash far into the game, then one during the resume)."""
-        points = plan(random.Random(self.seed), self.points, span)
+        points = list(self.fixed) if self.fixed is not None else plan(
+            random.Random(self.seed), self.points, span)
         self.queues = {v: [p for i, p in enumerate(points) if (i // 2) % len(victims) == k]
                        for k, v in enumerate(victims)}
 

@@ -16,7 +16,8 @@ import pytest
 
 from lancards.cli.bench.resume import play
 from lancards.p2p.crypto.group import SeededRandomBytes
-from lancards.p2p.net.store import CRASH_ENV, TableStore
+from lancards.p2p.net.crash_hook import CRASH_ENV
+from lancards.p2p.net.store import TableStore
 from lancards.p2p.protocol.checkpoint import MAGIC, snapshot
 from lancards.p2p.protocol.core import GameCore
 

@@ -151,7 +151,8 @@ def test_envelope_numbers_are_leased_on_disk_and_never_signed_twice(tmp_path, mo
 
 
 def test_the_crash_hook_kills_the_process_before_torn_or_after_the_chosen_fsync(tmp_path):
-    from lancards.p2p.net.store import CRASH_ENV, TableStore
+    from lancards.p2p.net.crash_hook import CRASH_ENV
+    from lancards.p2p.net.store import TableStore
 
     script = ("import sys\nfrom lancards.p2p.net.store import TableStore\n"
               "s = TableStore(sys.argv[1])\n"
@@ -209,6 +210,27 @@ def test_crash_point_sweep(tmp_path, planned, capsys):
                 for j in home.glob("tables/**/journal.jsonl")]
     assert len(journals) == sweep.players  # the person's peer and each bot's: one record
     assert all(j == journals[0] for j in journals) and len(journals[0]) == verdict["entries"]
+
+
+@pytest.mark.timeout(600)
+def test_crashes_aimed_at_checkpoint_writes_leave_the_old_or_the_new_one(tmp_path):
+    """Issue 24: a bot seat of a 3-peer Level 8 Master table killed in its first checkpoint
+    write (half the temporary file written), restarted (a full replay: no checkpoint yet), then
+    killed right after its next checkpoint's ``fsync`` and rename, restarted from that
+    checkpoint; the game ends with byte-identical records that the audit accepts."""
+    from tests.p2p.crash_sweep import SweepGame, check_records, run_game
+
+    sweep = SweepGame("level8-master", 3, "bot", seed=24, points=2, victim=1,
+                      fixed=["checkpoint-torn:1", "checkpoint-after:1"])
+    records = run_game(tmp_path, sweep)
+    assert sweep.crashes == ["1:checkpoint-torn:1", "1:checkpoint-after:1"]
+    check_records(records)
+    starts = [line for line in (tmp_path / "peer1.log").read_text().splitlines()
+              if line.startswith("restored ")]
+    assert len(starts) == 2
+    assert starts[0].endswith("; 0 journal lines from a checkpoint"), starts  # only a .tmp
+    used = int(starts[1].split("; ")[1].split()[0])
+    assert used > 128, starts  # the checkpoint written just before the kill
 
 
 # -- before the start: a guest that crashed ---------------------------------------------------

@@ -1,0 +1,52 @@
+"""The crash-point test hook of the stores (issue 12; aimed at checkpoints in issue 24).
+
+``LANCARDS_TEST_CRASH_AT=WHEN:N`` kills this process with SIGKILL at its ``N``-th durable write
+(1-based, counted over every store of the process: journal lines, ``table.json``,
+``secret.json``, ``checkpoint.bin``). ``WHEN`` is ``before`` (nothing of that write reaches the
+file), ``torn`` (half of the line or the temporary file is written, then the kill) or
+``after`` (right after the ``fsync``). ``checkpoint-WHEN:N`` counts only the checkpoint writes
+(:meth:`lancards.p2p.net.store.TableStore.save_checkpoint`): the ``N``-th checkpoint since this
+process started. Unset (every program but the crash tests), nothing is counted.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+CRASH_ENV = "LANCARDS_TEST_CRASH_AT"
+"""The environment variable of the crash-point test hook."""
+
+
+class CrashPoint:
+    """The ``LANCARDS_TEST_CRASH_AT`` hook: counts durable writes, kills the process at one."""
+
+    def __init__(self, spec: str) -> None:
+        self.when, self.at, self.count = "", 0, 0
+        when, _, number = spec.partition(":")
+        self.checkpoints_only = when.startswith("checkpoint-")
+        when = when.removeprefix("checkpoint-")
+        if when in ("before", "torn", "after") and number.isdigit():
+            self.when, self.at = when, int(number)
+
+    def reached(self, when: str, checkpoint: bool = False) -> bool:
+        """Called with ``"before"`` before each durable write (counting it) and with
+        ``"torn"``/``"after"`` at those points (``checkpoint``: of a checkpoint write);
+        whether to die there."""
+        if not self.at or (self.checkpoints_only and not checkpoint):
+            return False
+        if when == "before":
+            self.count += 1
+        return self.count == self.at and when == self.when
+
+    @staticmethod
+    def die() -> None:
+        sigkill = getattr(signal, "SIGKILL", None)
+        if sigkill is not None:
+            os.kill(os.getpid(), sigkill)
+        os._exit(137)  # pragma: no cover - platforms without SIGKILL
+
+
+
+crash = CrashPoint(os.environ.get(CRASH_ENV, ""))
+"""This process's hook (from its environment at import)."""
