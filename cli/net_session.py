@@ -227,7 +227,7 @@ class NetworkSession:
             names=self.names,
             view=self.core.state,
             to_act=to_act,
-            legal=[] if self.autoplay else self.core.legal_actions(),
+            legal=[] if self.autoplay or self.core.syncing else self.core.legal_actions(),
             log=tuple(self._log[-LOG_KEEP:]),
             banners=tuple(banners),
             progress=progress,

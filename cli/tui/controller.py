@@ -18,6 +18,7 @@ from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
 from lancards.cli.tui.narrate import move_label
 from lancards.engine.core import EngineError
+from lancards.p2p.protocol.errors import LocalProtocolError
 
 KeyHelp = tuple[str, str]
 """(keys, what they do) for the ``?`` screen."""
@@ -167,7 +168,8 @@ class BaseController:
         self.own_after = None
 
     def submit(self, action: Any) -> bool:
-        """Submit ``action``; an ``EngineError`` becomes the (error) message. True if sent.
+        """Submit ``action``; an ``EngineError`` or ``LocalProtocolError`` (the table halted,
+        or it is catching up after a pause) becomes the (error) message. True if sent.
 
         Once sent, the message line tells the move as the log does ("You drew P9 from the draw
         pile"), as soon as the session has logged it (see :meth:`own_move`).
@@ -176,7 +178,7 @@ class BaseController:
         after = log[-1].index if log else 0
         try:
             self.session.submit(action)
-        except EngineError as exc:
+        except (EngineError, LocalProtocolError) as exc:  # illegal; halted, catching up
             self.say(short_error(str(exc)), error=True)
             return False
         text = strip_slots(str(action)).split(": ", 1)[-1]

@@ -483,6 +483,9 @@ class PeerNode:
             self._timing({"started": True})
         if not restored:
             self.handle(self.core.start())
+        elif not self.over():  # killed, maybe voted out meanwhile: as after a sleep
+            self._held_at = self._clock()
+            self.handle(self.core.hold_until_synced())
         self.catching_up = restored
         over_at: float | None = None
         while not self._stop.is_set():
