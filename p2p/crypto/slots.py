@@ -172,10 +172,14 @@ class SlotTable:
         return False
 
     def share_debts(self) -> list[Debt]:
-        """Shares owed, as far as this seat knows (see ``DeckCoordinator.debts``), sorted."""
+        """Shares owed, as far as this seat knows (see ``DeckCoordinator.debts``), sorted. A
+        withheld slot is owed by nobody: every seat withholds the same slots (from the record),
+        so a debt of one would make its debtor due for shares it never makes and stall the
+        table (adversary finding F5: a public reveal requested before a departure abandoned
+        the round kept the lowest seat due for shares of an abandoned card)."""
         owed: dict[tuple[Seat, Seat], list[SlotId]] = {}
         for (slot, recipient), reveal in self.reveals.items():
-            if not reveal.requested or self.slots[slot].public:
+            if not reveal.requested or self.slots[slot].public or slot in self.withheld:
                 continue
             if recipient not in (PUBLIC, self.seat):
                 if not reveal.sent:

@@ -210,6 +210,12 @@ class CoreParts:
     def _hold_bound(self, entry: Entry, link: str) -> None:  # pragma: no cover
         raise NotImplementedError
 
+    def votes_for(self, seat: Seat) -> tuple[Seat, ...]:  # pragma: no cover - Rescue's
+        raise NotImplementedError
+
+    def _withdraw(self, key: tuple[Seat, int, str, int]) -> None:  # pragma: no cover
+        raise NotImplementedError
+
     def _append_remote(self, entry: Entry, link: str) -> None:  # pragma: no cover - Inbound's
         raise NotImplementedError
 

@@ -297,6 +297,8 @@ class Inbound(CoreParts):
             if (signed and exc.reason in (Reason.BOUND, Reason.NOT_SEATED)
                     and entry.seq == len(self.record) and self.bound() is not None):
                 self._hold_bound(entry, link)  # taken once the round is void
+                if exc.reason is Reason.BOUND and author is not None:
+                    self._round_lacks(author)
             if signed and exc.reason in (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE,
                                          Reason.MALFORMED):
                 self._cheat(author, str(exc), {"entry": entry.to_dict()})
@@ -309,6 +311,22 @@ class Inbound(CoreParts):
         self._out.append(Persist("entry", entry.to_dict()))
         self._ack(entry)
         self._after_append()
+
+    def _round_lacks(self, author: Seat) -> None:
+        """An entry by ``author`` (signed, at the position this peer is bound at, on its head)
+        was refused because of this peer's own vote. When ``author`` is a remaining seat whose
+        vote the round lacks, the round can never complete: an honest seat that appended at a
+        position never votes there (its record is past it). So this peer says "no" at once
+        (a rescuer's "no" voids the round, and the kept entry is taken; another voter's asks
+        the rescuer to), instead of waiting for the vanished seat's link or the round's life.
+        Adversary finding F6: a rescuer bound by a vote that only it and the seat voted
+        against held, every other peer past that position, waited for ever."""
+        mine = self.bound()
+        if mine is None:
+            return
+        seat, rnd = mine
+        if author != seat and author in self.deck.present and author not in self.votes_for(seat):
+            self._withdraw((seat, len(self.record), self.record.head, rnd))
 
     def _after_append(self) -> None:
         last = self.record.entries[-1]

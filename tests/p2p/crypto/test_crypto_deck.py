@@ -19,7 +19,7 @@ from lancards.p2p.crypto.errors import DeckUsageError
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.crypto.proofs import PUBLIC
 
-from .harness import Table
+from .harness import Table, wire
 
 
 @pytest.mark.parametrize("n_cards", [60, 98, 108])
@@ -242,3 +242,27 @@ def test_table_params_are_validated() -> None:
         TableParams("g", "t", 2, 0)
     with pytest.raises(DeckUsageError, match="seat 2 is not at a table of 2"):
         DeckCoordinator(TableParams("g", "t", 2, 4), 2, SeededRandomBytes("x"))
+
+
+def test_a_withheld_slot_is_owed_by_nobody() -> None:
+    """A public reveal of slot 8 was requested, then its card went out of play (8s Rule!: a
+    departure abandoned the round, ruling D-1: every seat withholds it), and a reveal of slot 9
+    is requested; seat 0 sends its share of 9. Nobody owes a share of the withheld slot: seat 0
+    owes nothing more, so the seat due for shares (the lowest debtor) is seat 1, which will
+    make them. Adversary finding F5: seat 0 stayed a debtor of slot 8 alone, was due for
+    shares it never makes, and the table waited for it for ever."""
+    table = Table(3, 6, seed="withheld")
+    table.run_initial()
+    for peer in table.peers:
+        peer.request_public([8])
+        peer.withhold([8])
+        peer.request_public([9])
+    share = table.peers[0].make_shares(PUBLIC)
+    assert share is not None and [s["slot"] for s in wire(share)["shares"]] == [9]
+    table.deliver(0, share)
+    assert table.peers[0].make_shares(PUBLIC) is None
+    for peer in table.peers:
+        assert peer.debts() == [Debt(s, "shares", None, (9,), PUBLIC) for s in (1, 2)]
+    table.send_owed_shares()
+    assert [peer.debts() for peer in table.peers] == [[], [], []]
+    assert all(peer.is_public(9) and not peer.is_public(8) for peer in table.peers)
