@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.session import Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
@@ -56,7 +57,7 @@ class NetworkSession:
         self.seat = self.node.core.seat
         self.rule_set = rule_set
         self.home = home
-        self.bot_delay = bot_delay
+        self.pacer = BotPacer(bot_delay)
         self.autoplay = autoplay
         self.record_path = record_path
         self.core = self.node.core
@@ -89,7 +90,7 @@ class NetworkSession:
         bots: int,
         *,
         home: Path | None = None,
-        bot_delay: float = 0.6,
+        bot_delay: float = DEFAULT_DELAY,
         autoplay: bool = False,
         record_path: str | None = None,
         seed: int | None = None,
@@ -144,7 +145,7 @@ class NetworkSession:
         return session
 
     @classmethod
-    async def resume(cls, folder: Path, me: Identity, *, bot_delay: float = 0.6,
+    async def resume(cls, folder: Path, me: Identity, *, bot_delay: float = DEFAULT_DELAY,
                      autoplay: bool = False, record_path: str | None = None) -> NetworkSession:
         """Continue the table stored in ``folder`` (after a crash): every peer of this machine
         restarts from its journal, verifying it all again.
@@ -350,8 +351,20 @@ class NetworkSession:
         if store is not None and len(self.core.record) and self.node.over():
             store.mark("finished")
 
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before its turn (:class:`lancards.cli.pacing.BotPacer`); may be
+        changed while the table runs."""
+        return self.pacer.delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.pacer.delay = max(0.0, seconds)
+
     async def _bot_loop(self, node: PeerNode) -> None:
-        await drive_bot(node, game_bot(node.core), delay=self.bot_delay)
+        core = node.core
+        await drive_bot(node, game_bot(core),
+                        delay=lambda: self.pacer.pause(core.state, core.seat))
 
     def _update_log(self) -> None:
         """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines

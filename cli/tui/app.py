@@ -41,6 +41,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
+from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import BaseController, KeyHelp, styled_cards
@@ -71,6 +72,7 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("PgUp / PgDn", "scroll the log back / forward through the whole game (also - and +)"),
     ("< / >", "scroll the table up / down when it does not fit"),
     ("c", "chat: type a line, Enter sends, Esc cancels"),
+    ("b", "bot speed: each bot waits 0.5 s, 1 s, 2 s, 0.2 s or not at all before its turn"),
     ("q", "leave the table: pause, or leave for good (asks first while the game runs)"),
     ("Enter / Esc", "close a result panel (Up/Down scroll a long one)"),
 )
@@ -304,6 +306,10 @@ class TableScreen:
             self.log_view.scroll_by(-1)
         elif key in ("<", ">"):
             self.table_view.scroll_by(1 if key == ">" else -1)
+        elif key == "b" and hasattr(self.session, "bot_delay"):
+            delay = next_speed(float(self.session.bot_delay))
+            self.session.bot_delay = delay
+            self.controller.say(speed_words(delay))
         elif key == "c":
             self.chatting = True
             self.app.layout.focus(self.chat)

@@ -183,8 +183,8 @@ def test_take_that_choosing_a_shown_card():
     with driven(session) as d:
         # by number: R1 R2 TAKE
         d.press("right", "right", "p")
-        assert session.state.phase is Phase.SHOW
-        session.advance()  # Ben and Cat show their cards
+        # Ben and Cat show at once: a step out of turn never waits, even at a 60 s bot delay
+        d.settle(lambda: session.state.phase is Phase.CHOOSE, limit=2.0)
         screen = d.press("enter", until=lambda: "take which shown card" in d.text())
         assert session.state.phase is Phase.CHOOSE
         assert "Ben: O" in screen and "Cat: Y1 Y2" in screen
@@ -208,8 +208,10 @@ def test_showing_three_cards_when_asked():
         screen = d.press("enter")
         assert "mark exactly 3 of your cards" in screen
         d.press("space", "right", "space", "right", "right", "space", "enter")
-        assert cards_of(session.state, session.state.shown[0]) == ["R1", "R2", "R4"]
-        assert session.state.show_queue == (2,)
+        shown = session.history[0]
+        assert shown.seat == 0 and [str(p.card) for p in shown.cards] == ["R1", "R2", "R4"]
+        # then Cat shows and Ben chooses at once (no step out of turn or within one waits)
+        assert [type(a).__name__ for a in session.history[1:3]] == ["Show", "Choose"]
 
 
 def test_swap_that_puts_two_cards_and_draws_two():
