@@ -49,6 +49,7 @@ from lancards.cli.tui.eights_screen import EightsController
 from lancards.cli.tui.fit import FitControl, Lines, to_lines, wrap_all
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
+from lancards.cli.tui.width import text_width
 
 WIDE = 120
 """From this many columns the log stands at the right of the table."""
@@ -445,7 +446,7 @@ class TableScreen:
     def _banners(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
         for style, text in self._banner_lines():
-            out += [(style, text.ljust(self._width())), ("", "\n")]
+            out += [(style, text + " " * max(0, self._width() - text_width(text))), ("", "\n")]
         return out[:-1]
 
     def _small_text(self) -> StyleAndTextTuples:

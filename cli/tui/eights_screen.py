@@ -25,6 +25,7 @@ from lancards.cli.tui.controller import (
     verb_for,
 )
 from lancards.cli.tui.narrate import objective_text, plural
+from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
 from lancards.engine.eights.cards import CARDS, NUMBERS, Card
@@ -94,13 +95,13 @@ class EightsController(BaseController):
         view: EightsState = snap.view
         out: StyleAndTextTuples = [("class:objective", " " + objective_line(view) + "\n")]
         totals = view.totals()
-        name_w = max(6, min(16, max(len(n) for n in snap.names) + 1))
+        name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
         out.append(("class:header", f"   # {'player':<{name_w}} hand tricks total\n"))
         for seat in range(view.n):
             mark = ">" if snap.to_act == seat else " "
             style = "class:me" if seat == snap.seat else ""
             tricks = sum(1 for w in view.trick_winners if w == seat)
-            out.append((style, f" {mark} {seat + 1} {snap.names[seat][:name_w]:<{name_w}} "
+            out.append((style, f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} "
                                f"{len(view.hands[seat]):>4} {tricks:>6} {totals[seat]:>5}\n"))
         if view.phase is Phase.LAYOUT:
             out.extend(self._layout(view))

@@ -17,6 +17,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.layout.controls import GetLinePrefixCallable, UIContent, UIControl
 
+from lancards.cli.tui.width import cut, text_width
+
 Lines = list[StyleAndTextTuples]
 INDENT = "   "
 """What a wrapped line's continuation starts with."""
@@ -31,27 +33,44 @@ def to_lines(text: StyleAndTextTuples) -> Lines:
 
 
 def line_length(line: StyleAndTextTuples) -> int:
-    """How many columns ``line`` takes (every character one column)."""
-    return sum(len(fragment[1]) for fragment in line)
+    """How many columns ``line`` takes as the terminal shows it (a wide character two,
+    :func:`lancards.cli.tui.width.text_width`)."""
+    return sum(text_width(fragment[1]) for fragment in line)
+
+
+def _fitting(chars: list[tuple[str, str]], room: int) -> int:
+    """How many of ``chars`` fit in ``room`` columns (at least one)."""
+    used = 0
+    for i, (_, ch) in enumerate(chars):
+        used += text_width(ch)
+        if used > room:
+            return max(1, i)
+    return len(chars)
 
 
 def wrap_line(line: StyleAndTextTuples, width: int) -> Lines:
-    """``line`` cut into pieces of at most ``width`` columns, at a space when one is in the
-    last half of the piece; continuation pieces start with :data:`INDENT`. Nothing is lost."""
+    """``line`` cut into pieces of at most ``width`` columns (as the terminal shows them), at a
+    space when one is in the last half of the piece; continuation pieces start with
+    :data:`INDENT`. Nothing is lost."""
     chars = [(fragment[0], ch) for fragment in line for ch in fragment[1]]
-    if width <= len(INDENT) + 1 or len(chars) <= width:
-        return [_join(chars)] if len(chars) <= max(width, 1) else \
-            [_join(chars[i:i + max(width, 1)]) for i in range(0, len(chars), max(width, 1))]
-    out: Lines = []
+    if width <= len(INDENT) + 1 or line_length(line) <= width:
+        out: Lines = []
+        while chars or not out:
+            n = _fitting(chars, max(width, 1)) if chars else 0
+            out.append(_join(chars[:n]))
+            chars = chars[n:]
+        return out
+    out = []
     first = True
     while chars:
         room = width if first else width - len(INDENT)
-        if len(chars) <= room:
+        n = _fitting(chars, room)
+        if n == len(chars):
             piece, chars = chars, []
         else:
-            cut = next((i for i in range(room, room // 2, -1) if chars[i][1] == " "), None)
+            cut = next((i for i in range(n, n // 2, -1) if chars[i][1] == " "), None)
             if cut is None:
-                piece, chars = chars[:room], chars[room:]
+                piece, chars = chars[:n], chars[n:]
             else:
                 piece, chars = chars[:cut], chars[cut + 1:]
         out.append(_join(piece) if first else [("", INDENT), *_join(piece)])
@@ -155,6 +174,6 @@ class FitControl(UIControl):
         if below:
             parts.append(f"▼ {below} more below")
         mark = f" {' · '.join(parts)} ({self.keys}) "
-        mark_line: StyleAndTextTuples = [(self.style, mark[:width])]
+        mark_line: StyleAndTextTuples = [(self.style, cut(mark, width))]
         body = lines[start:start + text_rows]
         return [mark_line, *body] if self.anchor_bottom else [*body, mark_line]

@@ -35,6 +35,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.tui.app import STYLE
+from lancards.cli.tui.width import cut, pad
 from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, TableAdvert
 from lancards.p2p.protocol.identity import fingerprint
 
@@ -158,10 +159,10 @@ class LobbyScreen:
                 "full" if not table.joinable else f"{table.taken}/{table.seats}")
             style = "class:picker.selected" if i == self.index else (
                 "" if table.joinable else "class:dim")
-            host = f"{table.host[:12]} {table.fingerprint[:4]}"
-            players = ", ".join(table.players)[:26]
-            out.append((style, f" {mark}{flag}{table.game:<15} {host:<18} {state:<7} "
-                               f"{players:<26} {table.address}\n"))
+            host = f"{cut(table.host, 12)} {table.fingerprint[:4]}"
+            players = ", ".join(table.players)
+            out.append((style, f" {mark}{flag}{pad(table.game, 15)} {pad(host, 18)} {state:<7} "
+                               f"{pad(players, 26)} {table.address}\n"))
         out.append(("", "\n"))
         if self.tables:
             table = self.tables[self.index]

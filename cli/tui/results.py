@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lancards.cli.tui.narrate import objective_text, plural
+from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import Outcome
 
 WIN_LEVEL = 9
@@ -179,14 +180,14 @@ def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
     """``Ada    ###.....  level 4  (1 2 4)``: per player a bar of the 8 levels (``#`` one
     level climbed, ``.`` one to go), the level now, and the level at ``start`` (default 1)
     then after each round."""
-    name_w = max(len(n) for n in names)
+    name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
     lines = ["levels climbed (# climbed, . to go; then the level after each round):"]
     for seat, name in enumerate(names):
         path = [start[seat] if start else 1, *(values[seat] for _, values in history)]
         now = path[-1]
         bar = "#" * (min(now, WIN_LEVEL) - 1) + "." * (WIN_LEVEL - min(now, WIN_LEVEL))
         steps = " ".join("W" if v >= WIN_LEVEL else str(v) for v in path)
-        lines.append(f"{name:<{name_w}}  {bar}  {level_text(now):<8} ({steps})")
+        lines.append(f"{pad(name, name_w)}  {bar}  {level_text(now):<8} ({steps})")
     return tuple(lines)
 
 
@@ -194,7 +195,7 @@ def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
                  ) -> tuple[str, ...]:
     """The running totals by round, one column per round, and a bar of the latest total
     (``+`` per step above 0, ``-`` below; lower is better, ruling E-9)."""
-    name_w = max(len(n) for n in names)
+    name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
     rounds = [number for number, _ in history]
     latest = history[-1][1]
     scale = max(1, max(abs(t) for t in latest))
@@ -204,5 +205,5 @@ def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
         row = "".join(f"{values[seat]:>6}" for _, values in history)
         cells = round(10 * abs(latest[seat]) / scale)
         bar = ("+" if latest[seat] >= 0 else "-") * cells
-        lines.append(f"{name:<{name_w}} {row}  {bar}")
+        lines.append(f"{pad(name, name_w)} {row}  {bar}")
     return tuple(lines)
