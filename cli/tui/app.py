@@ -226,6 +226,11 @@ class TableScreen:
             if len(data) == 1 and data.isprintable():
                 self.on_key("space" if data == " " else data)
 
+        @kb.add(Keys.BracketedPaste, filter=not_chatting, eager=True)
+        def _drop_paste(event: KeyPressEvent) -> None:
+            """A paste with no chat line open is dropped (issue 25, item 12): the hidden chat
+            buffer would keep it for the next chat line, where Enter sends it to everyone."""
+
         @kb.add(Keys.Escape, filter=Condition(lambda: self.chatting), eager=True)
         def _cancel_chat(event: KeyPressEvent) -> None:
             self._end_chat()
