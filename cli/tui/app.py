@@ -60,6 +60,10 @@ LOG_WIDTH = 40
 TABLE_WIDTH = 90
 """Columns the table keeps when the log stands at its right; the log takes the rest."""
 
+LOG_ROWS = 4
+"""The least rows of the log under the table (a mark line and three lines): a table taller than
+what is left scrolls with ``<`` / ``>`` instead (issue 25, item 6)."""
+
 MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
 
@@ -162,6 +166,7 @@ class TableScreen:
         self.leaving = False
         self.chatting = False
         self._seen: tuple[Any, ...] = ()
+        self._log_seen = len(snap.log)
         self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn",
                                    key=self._log_key)
         self.table_view = FitControl(self._table_lines, keys="< >")
@@ -201,6 +206,10 @@ class TableScreen:
         if self.leaving and snap.extra.get("left"):
             with contextlib.suppress(Exception):
                 self.app.exit(result=STATUS_LEFT)
+        own = [line for line in snap.log[self._log_seen:] if line.seat == snap.seat]
+        self._log_seen = len(snap.log)
+        if own:  # a move (or chat line) of one's own: the log shows its end again
+            self.log_view.scroll = 0
         seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
         if seen != self._seen:
             self._seen = seen
@@ -379,7 +388,7 @@ class TableScreen:
         table = Window(self.table_view, height=lambda: self._fit_height(
             self._table_lines, 4, self._table_width()))
         log = Window(self.log_view, style="class:dim",
-                     height=Dimension(min=2, preferred=2, max=1000))
+                     height=Dimension(min=LOG_ROWS, preferred=LOG_ROWS, max=1000))
         body = HSplit([
             Window(FitControl(self._title_lines), dont_extend_height=True,
                    height=lambda: self._fit_height(self._title_lines, 1)),

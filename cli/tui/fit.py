@@ -125,6 +125,7 @@ class FitControl(UIControl):
         self.scroll = 0
         self.page = 1
         self.hidden = 0
+        self._seen = (0, 0)  # (width, line count) at the last draw
 
     def wrapped(self, width: int) -> Lines:
         """The panel's lines wrapped at ``width`` (kept while ``key()`` and the width stay the
@@ -157,7 +158,14 @@ class FitControl(UIControl):
                          line_count=len(shown), show_cursor=False)
 
     def window(self, lines: Lines, rows: int, width: int) -> Lines:
-        """The lines shown in ``rows`` rows, with the mark line when some are hidden."""
+        """The lines shown in ``rows`` rows, with the mark line when some are hidden.
+
+        A log scrolled back (``anchor_bottom``, :attr:`scroll` above 0) holds still on the
+        lines shown while new lines come (they count in the "more below" mark); scrolled back
+        to its end (:attr:`scroll` 0) it follows the new lines again (issue 25, item 6)."""
+        seen, self._seen = self._seen, (width, len(lines))
+        if self.anchor_bottom and self.scroll > 0 and seen[0] == width and len(lines) > seen[1]:
+            self.scroll += len(lines) - seen[1]
         self.hidden = max(0, len(lines) - rows)
         if not self.hidden:
             self.scroll, self.page = 0, rows
