@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
@@ -78,6 +80,13 @@ class NetworkSession:
         :meth:`close`."""
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
+        store = self.node.store
+        self._saved = SavedLog(None if store is None else store.folder)
+        if len(self.core.record):  # restored: the log as it was told before (issue 25)
+            self._log, self._logged = self._saved.load(len(self.core.record))
+            marks = [m for line in self._log if line.mark
+                     for m in re.findall(r"round (\d+)", line.text)[:1]]
+            self._log_round = int(marks[-1]) if marks else 0
 
     # -- construction -------------------------------------------------------------------------
 
@@ -374,6 +383,7 @@ class NetworkSession:
         new = [e for e in entries[self._logged:] if e.payload.get("t") in ("action", "leave")]
         before = getattr(self, "_log_view", None) if len(new) == 1 else None
         after = self.core.state
+        again: list[int] = []  # saved lines completed since
         pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
         if pending is not None:
             at, old_slots = pending
@@ -384,6 +394,7 @@ class NetworkSession:
                 text = line.text.replace(" drew from ", f" drew {card_name(card)} from ", 1)
                 self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
                 self._log_pending = None
+                again.append(at + 1)
         for entry in new:
             seat = self.core.seat_of(entry.author)
             if entry.payload.get("t") == "leave" and seat is not None:
@@ -421,6 +432,7 @@ class NetworkSession:
                 self._log.append(LogLine(f"! {notice.text}", notice.seat,
                                          index=len(self._log) + 1))
         self.node.notices.clear()
+        self._saved.save(self._log, self._logged, again)
 
     def _changed(self) -> None:
         for callback in self._callbacks:
