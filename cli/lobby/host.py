@@ -274,9 +274,13 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             out = lobby.drop(key)
             lobbyist.addrs.pop(key, None)
             if out:
-                print(f"freed the seat of {name}: its link was lost for "
-                      f"{LOBBY_GRACE_S:.0f} s", flush=True)
+                line = f"freed the seat of {name}: its link was lost for {LOBBY_GRACE_S:.0f} s"
+                if say is None:
+                    print(line, flush=True)
+                else:
+                    notes.append(line)
                 send_all(mesh, out)
+                _readvertise(advertiser, lobby, args.players)  # every lobby shows it free
             status()
 
     status()

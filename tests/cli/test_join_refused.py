@@ -104,3 +104,64 @@ def test_the_joiner_hears_why_and_the_host_says_it_in_words(
                for line in screens[-1]), screens[-1]
     err = capsys.readouterr().err
     assert "rejected" not in err and "table-rules" not in err and "wrong-table" not in err
+
+
+def test_a_seat_freed_after_a_crash_is_advertised_free_again(
+        no_mdns: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25, item 7: the host frees a crashed joiner's seat after the grace period and
+    every lobby then shows it free (the advert follows), not "2/3 ann, bob"."""
+    from lancards.p2p.protocol.table import Lobby
+
+    monkeypatch.setattr(host_module, "LOBBY_GRACE_S", 0.5)
+    screens: list[list[str]] = []
+    adverts: list[StandIn] = []
+    advertise = host_module._advertise
+
+    async def keep(*args: Any) -> StandIn:
+        adverts.append(await advertise(*args))
+        return adverts[-1]
+
+    monkeypatch.setattr(host_module, "_advertise", keep)
+
+    async def until(condition: Any, what: str) -> None:
+        for _ in range(500):
+            if condition():
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"timed out waiting for {what}: {screens[-1:]} {adverts}")
+
+    async def evening() -> None:
+        args = argparse.Namespace(game="level8-master", option=[], players=3, bots=0,
+                                  name="ann", interface=["127.0.0.1"], port=0, autoplay=False,
+                                  record=None)
+        hosting = asyncio.ensure_future(host_module.host_table(args, say=screens.append))
+        joining: asyncio.Future[Any] | None = None
+        try:
+            await until(lambda: screens, "the host's screen")
+            target = next(line for line in screens[0] if "@127.0.0.1:" in line).split()[-1]
+            table_id, address = target.split("@")
+            from lancards.cli.identity import player_identity
+
+            host_key = player_identity("ann").public_key
+            monkeypatch.setenv("LANCARDS_HOME", str(tmp_path / "bob"))
+            joining = asyncio.ensure_future(join_table(
+                argparse.Namespace(interface=None, listen_host="127.0.0.1"),
+                Identity.generate("bob"), table_id, host_key, "127.0.0.1",
+                int(address.rsplit(":", 1)[1]), "level8-master"))
+            await until(lambda: sorted(adverts[0].advert.players) == ["ann", "bob"],
+                        "bob advertised")  # in seat order
+            assert adverts[0].advert.free_seats == 1
+            monkeypatch.setattr(Lobby, "leave", lambda self: [])  # a crash says no goodbye
+            joining.cancel()
+            with contextlib.suppress(BaseException):
+                await joining
+            await until(lambda: adverts[0].advert.players == ("ann",), "the seat advertised free")
+            assert adverts[0].advert.free_seats == 2
+            await until(lambda: any(line.startswith("freed the seat of bob [")
+                                    for line in screens[-1]), "the host's note")
+        finally:
+            hosting.cancel()
+            with contextlib.suppress(BaseException):
+                await hosting
+
+    asyncio.run(evening())
