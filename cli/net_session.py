@@ -204,9 +204,13 @@ class NetworkSession:
         wait = self.node.waiting()
         extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
                                  "left": getattr(self, "_left", False)}
+        removed = removed_seats(self.core)
+        extra["removed"] = removed
         for seat in self.core.left_seats():
             if seat != self.seat:
-                banners.append(Banner("info", f"{self.names[seat]} left the table"))
+                banners.append(Banner("info", f"{self.names[seat]} was removed from the table "
+                                      "by the others' votes" if seat in removed else
+                                      f"{self.names[seat]} left the table"))
         if wait is not None:
             text = self.node.waiting_text() or wait.text()
             banners.append(Banner("waiting", text))
@@ -380,7 +384,9 @@ class NetworkSession:
         with their author. A move's cards come from this peer's view just before it when
         exactly one move arrived since the last call, else the move is told without them."""
         entries = self.core.record.entries
-        new = [e for e in entries[self._logged:] if e.payload.get("t") in ("action", "leave")]
+        new = [e for e in entries[self._logged:]
+               if e.payload.get("t") in ("action", "leave")
+               or (e.payload.get("t") == "rescue" and e.payload.get("votes"))]
         before = getattr(self, "_log_view", None) if len(new) == 1 else None
         after = self.core.state
         again: list[int] = []  # saved lines completed since
@@ -397,6 +403,14 @@ class NetworkSession:
                 again.append(at + 1)
         for entry in new:
             seat = self.core.seat_of(entry.author)
+            if entry.payload.get("t") == "rescue":  # the first of a removal: every vote in
+                gone = entry.payload.get("seat")
+                if isinstance(gone, int) and 0 <= gone < len(self.names):
+                    who = "You were" if gone == self.seat else f"{self.names[gone]} was"
+                    self._log.append(LogLine(f"{who} removed from the table by the others' "
+                                             "votes (no answer for the table's patience)",
+                                             None, index=len(self._log) + 1))
+                continue
             if entry.payload.get("t") == "leave" and seat is not None:
                 who = "You" if seat == self.seat else self.names[seat]
                 self._log.append(LogLine(f"{who} left the table", seat,
@@ -437,6 +451,14 @@ class NetworkSession:
     def _changed(self) -> None:
         for callback in self._callbacks:
             callback()
+
+
+def removed_seats(core: GameCore) -> tuple[Seat, ...]:
+    """The seats removed by vote (ruling D-5): gone from the table without a leave entry of
+    their own."""
+    left_by_self = {core.seat_of(e.author) for e in core.record.entries
+                    if e.payload.get("t") == "leave"}
+    return tuple(s for s in core.left_seats() if s not in left_by_self)
 
 
 def _in_seat_order(table: StartedTable, people: list[Identity]) -> list[tuple[int, Identity]]:

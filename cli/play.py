@@ -181,7 +181,9 @@ async def autoplay_network(session: Any, out: TextIO) -> int:
     if outcome is None:
         print("result: the game stopped without a result", file=out)
         return 1
-    for line in final_lines(outcome, session.names, game_name):
+    from lancards.cli.net_session import removed_seats
+
+    for line in final_lines(outcome, session.names, game_name, removed_seats(session.core)):
         print(line, file=out)
     if session.record_path:
         print(f"record: {session.record_path}", file=out)

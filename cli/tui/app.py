@@ -124,6 +124,10 @@ SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34,
 """Keys that scroll an open panel (help, objective, a result), in pages."""
 
 
+VOTE_SIGNED = "your vote is signed: the others must agree too"
+"""The message after ``y`` to "remove NAME?"; it goes once the table waits for nobody."""
+
+
 def log_text(line: Any, names: tuple[str, ...]) -> str:
     """A log line for the screen. Sessions tell moves in words already
     (:mod:`lancards.cli.tui.narrate`); a line still in notation (a fallback) gets the name for
@@ -199,7 +203,8 @@ class TableScreen:
             self.last_report = new[-1]
         if snap.outcome is not None and not self.final_shown:
             self.final_shown = True
-            lines = final_lines(snap.outcome, snap.names, self.game_name)
+            lines = final_lines(snap.outcome, snap.names, self.game_name,
+                                snap.extra.get("removed", ()))
             final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
             self.reports.append(final)
             self.last_report = final
@@ -210,6 +215,8 @@ class TableScreen:
         self._log_seen = len(snap.log)
         if own:  # a move (or chat line) of one's own: the log shows its end again
             self.log_view.scroll = 0
+        if self.controller.message == VOTE_SIGNED and snap.extra.get("waiting") is None:
+            self.controller.say("")  # the table waits for nobody any more: the vote is done
         seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
         if seen != self._seen:
             self._seen = seen
@@ -347,7 +354,7 @@ class TableScreen:
         except Exception as exc:  # answering again, a removal refused meanwhile: say so
             self.controller.say(f"cannot remove: {exc}", error=True)
             return
-        self.controller.say("your vote is signed: the others must agree too")
+        self.controller.say(VOTE_SIGNED)
 
     def _can_leave(self, over: bool) -> bool:
         return not over and not self.leaving and hasattr(self.session, "leave_for_good")
@@ -410,7 +417,8 @@ class TableScreen:
         ])
         return HSplit([
             ConditionalContainer(
-                Window(FormattedTextControl(self._banners), dont_extend_height=True),
+                Window(FormattedTextControl(self._banners), dont_extend_height=True,
+                       wrap_lines=True),  # a long banner (the vote question) wraps, never cut
                 filter=~small & Condition(lambda: bool(self._banner_lines()))),
             ConditionalContainer(Window(FormattedTextControl(self._small_text),
                                         wrap_lines=True), filter=small),

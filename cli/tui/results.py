@@ -7,7 +7,7 @@ down); 8s Rule! round results come from the state's ``results`` (rulings E-5 to 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -86,23 +86,44 @@ def renege_text(renege: Any, names: Sequence[str]) -> str:
             f"on a {led} lead while holding {renege.held} (+50, ruling E-8)")
 
 
-def final_lines(outcome: Outcome, names: Sequence[str], game_name: str) -> list[str]:
-    """The game result: the winner line first, then one line per seat (and team)."""
+def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
+                removed: Collection[int] = ()) -> list[str]:
+    """The game result: the winner line first, then one line per seat (and team), a seat
+    that left marked ``(left the table)`` and one of ``removed`` ``(removed by vote)``
+    (rulings D-2, D-5); when the game ended early because too few players were left (ruling
+    D-3), a last line says so."""
     winners = " and ".join(names[s] for s in outcome.winners)
     verb = "wins" if len(outcome.winners) == 1 and winners != "You" else "win"
+    left = [s for s in outcome.detail.get("left", []) if isinstance(s, int)
+            and 0 <= s < len(names)]
+
+    def mark(seat: int) -> str:
+        if seat in removed:
+            return " (removed by vote)"
+        return " (left the table)" if seat in left else ""
+
     if game_name == "level8":
         rounds = outcome.detail.get("rounds")
         after = plural(rounds, "round") if isinstance(rounds, int) else "? rounds"
         lines = [f"result: {winners} {verb} after {after}"]
-        lines += [f"{n}: {level_text(v)}" for n, v in zip(names, outcome.scores, strict=True)]
-        return lines
-    tie = outcome.detail.get("tie_break", "none")
-    note = {"round-7": " (tie broken by the round-7 totals)", "shared": " (shared win)"}
-    lines = [f"result: {winners} {verb} with the lowest total{note.get(tie, '')}"]
-    lines += [f"{n}: {v} points" for n, v in zip(names, outcome.scores, strict=True)]
-    for team, total in zip(outcome.detail.get("teams", []),
-                           outcome.detail.get("team_totals", []), strict=False):
-        lines.append(f"team {' + '.join(names[s] for s in team)}: {total} points")
+        lines += [f"{n}: {level_text(v)}{mark(s)}"
+                  for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
+        early = bool(left) and all(v < WIN_LEVEL for v in outcome.scores)
+    else:
+        tie = outcome.detail.get("tie_break", "none")
+        note = {"round-7": " (tie broken by the round-7 totals)", "shared": " (shared win)"}
+        lines = [f"result: {winners} {verb} with the lowest total{note.get(tie, '')}"]
+        lines += [f"{n}: {v} points{mark(s)}"
+                  for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
+        for team, total in zip(outcome.detail.get("teams", []),
+                               outcome.detail.get("team_totals", []), strict=False):
+            lines.append(f"team {' + '.join(names[s] for s in team)}: {total} points")
+        rounds = outcome.detail.get("rounds")
+        early = bool(left) and isinstance(rounds, int) and rounds < 8
+    if early:
+        gone = " and ".join(names[s] for s in left)
+        lines.append(f"the game ended early: after {gone} went, too few players were left "
+                     "to play on")
     return lines
 
 
