@@ -117,7 +117,7 @@ _KEY_NAMES = {
     Keys.Left: "left", Keys.Right: "right", Keys.Up: "up", Keys.Down: "down",
     Keys.ControlM: "enter", Keys.Escape: "escape", Keys.ControlI: "tab",
     Keys.BackTab: "s-tab", Keys.ControlH: "backspace", Keys.Backspace: "backspace",
-    Keys.PageUp: "pgup", Keys.PageDown: "pgdn",
+    Keys.PageUp: "pgup", Keys.PageDown: "pgdn", Keys.Home: "home", Keys.End: "end",
 }
 
 SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34, "j": 0.34}

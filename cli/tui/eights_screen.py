@@ -32,6 +32,7 @@ from lancards.engine.eights.cards import CARDS, NUMBERS, Card
 
 HELP: tuple[KeyHelp, ...] = (
     ("Left/Right", "move the cursor over your hand"),
+    ("Home / End", "the cursor to the first / last card of your hand"),
     ("Up/Down", "jump to the previous / next suit"),
     ("Enter or x", "play the card under the cursor"),
     ("t / n", "play the 8 of the led suit with take / no take (ruling E-4)"),
@@ -212,6 +213,8 @@ class EightsController(BaseController):
             self.cursor = max(0, self.cursor - 1)
         elif key == "right":
             self.cursor = min(len(flat) - 1, self.cursor + 1) if flat else 0
+        elif key in ("home", "end"):
+            self.cursor = 0 if key == "home" else max(0, len(flat) - 1)
         elif key in ("up", "down") and flat:
             suit = flat[self.cursor][1].suit
             step = 1 if key == "down" else -1

@@ -51,7 +51,7 @@ def test_draw_from_the_draw_pile_shows_the_new_card_and_then_discard():
         assert "R3 O7 G9 B12" in screen  # sorted by number
         assert len(session.state.pile) == 102  # 108 cards - 5 in hands - the one drawn
         assert "draw pile: 102 cards" in screen
-        screen = d.press("right", "right", "x")  # the cursor is on G9
+        screen = d.press("x")  # the cursor went with the drawn card: G9
         assert hand_text(session.state, 0) == ["B12", "O7", "R3"]
         assert cards_of(session.state, session.state.discards[0]) == ["G9"]
         assert session.state.turn == 1 and session.state.phase is Phase.DRAW
