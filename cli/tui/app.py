@@ -46,7 +46,7 @@ from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import BaseController, KeyHelp, styled_cards
 from lancards.cli.tui.eights_screen import EightsController
-from lancards.cli.tui.fit import FitControl, Lines, to_lines, wrap_all
+from lancards.cli.tui.fit import FitControl, Lines, plain, to_lines, wrap_all
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.width import text_width
@@ -460,7 +460,7 @@ class TableScreen:
     def _banner_lines(self) -> list[tuple[str, str]]:
         snap = self._snap()
         lines = [(f"class:banner.{b.kind}", f" {BANNER_WORDS.get(b.kind, b.kind.upper())}: "
-                  f"{b.text} ") for b in snap.banners]
+                  f"{plain(b.text)} ") for b in snap.banners]
         if snap.progress:
             lines.append(("class:banner.progress", f" {snap.progress} "))
         return lines

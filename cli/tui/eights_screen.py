@@ -65,7 +65,9 @@ def objective_line(view: EightsState) -> str:
     if view.round < 1:
         return "cutting for the first dealer (ruling E-2)"
     objective = view.rules.objectives.for_round(view.round)
-    return f"objective: {objective_text(objective)} [{view.rules.objectives.notice}]"
+    objectives = view.rules.objectives
+    mark = "" if objectives.from_publisher else " · not from the publisher (o: in full)"
+    return f"objective: {objective_text(objective)}{mark}"
 
 
 @dataclass

@@ -11,6 +11,7 @@ line shows; scrolling goes back in time); a panel anchors at its top.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -88,8 +89,20 @@ def _join(chars: list[tuple[str, str]]) -> StyleAndTextTuples:
     return out
 
 
+RULING = re.compile(r" ?\(rulings? [A-Z0-9]+-[0-9]+[^)]*\)"
+                    r"|[;,] rulings? [A-Z0-9]+-[0-9]+(?:\.\.[0-9]+)?(?:, [A-Z0-9]+-[0-9]+)*")
+"""A ruling reference in a text (``(ruling E-4)``, ``; ruling E-7``): the rulings are for
+``docs/``, the table says things in words (issue 25)."""
+
+
+def plain(text: str) -> str:
+    """``text`` without its ruling references (:data:`RULING`)."""
+    return RULING.sub("", text) if "ruling" in text else text
+
+
 def wrap_all(lines: Lines, width: int) -> Lines:
-    """Every line wrapped at ``width``."""
+    """Every line wrapped at ``width``, its ruling references dropped (:func:`plain`)."""
+    lines = [[(f[0], plain(f[1]), *f[2:]) for f in line] for line in lines]  # type: ignore[misc]
     return [piece for line in lines for piece in wrap_line(line, width)]
 
 

@@ -253,8 +253,8 @@ def test_a_round_of_eights_by_keys_in_tmux(tmp_path, size):
         def whole_objective(screen: str) -> None:
             table = "\n".join(line.split("│")[0] for line in screen.splitlines())
             words = " ".join(table.split())  # the table column (the log stands right from 120)
-            assert "No tricks: +10 per trick [lancards defaults (ruling E-6), not from the " \
-                   "publisher]" in words, screen
+            assert "No tricks: +10 per trick · not from the publisher (o: in full)" in words, \
+                screen
 
         for width in (size[0], 130):
             tmux("resize-window", "-t", name, "-x", str(width), "-y", str(size[1]))
