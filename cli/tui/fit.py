@@ -102,7 +102,7 @@ def plain(text: str) -> str:
 
 def wrap_all(lines: Lines, width: int) -> Lines:
     """Every line wrapped at ``width``, its ruling references dropped (:func:`plain`)."""
-    lines = [[(f[0], plain(f[1]), *f[2:]) for f in line] for line in lines]  # type: ignore[misc]
+    lines = [[(f[0], plain(f[1]), *f[2:]) for f in line] for line in lines]
     return [piece for line in lines for piece in wrap_line(line, width)]
 
 
