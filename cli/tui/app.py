@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from typing import Any
 
 from prompt_toolkit.application import Application, get_app
@@ -126,6 +127,23 @@ SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34,
 
 VOTE_SIGNED = "your vote is signed: the others must agree too"
 """The message after ``y`` to "remove NAME?"; it goes once the table waits for nobody."""
+
+
+_PROGRESS = re.compile(r"shuffle (\d+) of (\d+), (waiting|proving|verified)")
+
+
+def progress_words(progress: str) -> str:
+    """The deck's progress (``shuffle 2 of 4, verified``, from the protocol core) in words:
+    every player shuffles the deck in turn and proves it; each shuffle is checked."""
+    match = _PROGRESS.fullmatch(progress)
+    if match is None:
+        return progress
+    k, n, state = int(match[1]), int(match[2]), match[3]
+    if state == "waiting":
+        return f"shuffling the deck: every player shuffles it in turn (0 of {n} done)"
+    if state == "proving":
+        return f"shuffling the deck: your shuffle ({k} of {n}) and its proof"
+    return f"shuffling the deck: {k} of {n} shuffles done and checked"
 
 
 def log_text(line: Any, names: tuple[str, ...]) -> str:
@@ -462,7 +480,7 @@ class TableScreen:
         lines = [(f"class:banner.{b.kind}", f" {BANNER_WORDS.get(b.kind, b.kind.upper())}: "
                   f"{plain(b.text)} ") for b in snap.banners]
         if snap.progress:
-            lines.append(("class:banner.progress", f" {snap.progress} "))
+            lines.append(("class:banner.progress", f" {progress_words(snap.progress)} "))
         return lines
 
     def _banners(self) -> StyleAndTextTuples:

@@ -37,3 +37,14 @@ def test_the_eights_table_help_and_refusals_name_no_ruling() -> None:
     assert "play the 8 of the led suit with take / no take" in screens[2]
     for screen in screens:
         assert "ruling" not in screen, screen
+
+
+def test_the_deck_progress_is_said_in_words() -> None:
+    from lancards.cli.tui.app import progress_words
+
+    assert progress_words("shuffle 1 of 4, waiting") == \
+        "shuffling the deck: every player shuffles it in turn (0 of 4 done)"
+    assert progress_words("shuffle 2 of 4, proving") == \
+        "shuffling the deck: your shuffle (2 of 4) and its proof"
+    assert progress_words("shuffle 3 of 4, verified") == \
+        "shuffling the deck: 3 of 4 shuffles done and checked"
