@@ -205,6 +205,18 @@ class EightsController(BaseController):
                 "the lowest total after round 8 wins (ruling E-9)"]
         return out
 
+    def state_changed(self, snap: TableSnapshot) -> None:
+        """The turn or phase changed: a stale error goes, and on this seat's turn a cursor on
+        a card that cannot be played moves to the first playable one (issue 25, item 14)."""
+        super().state_changed(snap)
+        playable = {a.slot for a in snap.legal if isinstance(a, Play)}
+        flat = flat_hand(snap.view, snap.seat)
+        if not playable or not flat:
+            return
+        self.cursor = min(self.cursor, len(flat) - 1)
+        if flat[self.cursor][0] not in playable:
+            self.cursor = next(i for i, (slot, _) in enumerate(flat) if slot in playable)
+
     def handle(self, key: str, snap: TableSnapshot) -> None:
         """React to one key (never waits)."""
         if self.handle_picker(key):

@@ -51,3 +51,18 @@ def test_home_and_end_in_eights():
         assert d.screen.controller.cursor == len(flat_hand(session.state, 0)) - 1 > 0
         d.press("home")
         assert d.screen.controller.cursor == 0
+
+
+def test_in_eights_the_cursor_starts_on_a_playable_card():
+    from lancards.cli.tui.eights_screen import flat_hand
+    from lancards.engine.eights import Play
+
+    state = deal(3, {0: "R1 R2 G5", 1: "G1 B3", 2: "G2 B4"}, dealer=0, round_number=2)
+    session = LocalSession("eights", names=("Ann", "Ben", "Cat"), state=state, bot_delay=0)
+    session.advance()  # Ben leads, Cat follows: Ann is to follow suit
+    legal = {a.slot for a in session.game.legal_actions(session.game.view(session.state, 0), 0)
+             if isinstance(a, Play)}
+    flat = flat_hand(session.state, 0)
+    assert flat[0][0] not in legal  # the first card of the hand cannot be played
+    with driven(session, 80, 24) as d:
+        assert flat[d.screen.controller.cursor][0] in legal

@@ -54,8 +54,9 @@ def test_following_with_the_8_and_no_take_by_key():
         assert "YOUR TURN: play a card" in screen
         assert "Ben led Green: Ben G9 · Cat G2" in screen
         green = next(line for line in screen.splitlines() if line.strip().startswith("Green"))
-        assert green.split() == ["Green", "G8+", "G15+"]  # only Green follows suit
-        assert "[R1 ]" in screen
+        # only Green follows suit, and the cursor starts on a card that can be played
+        assert green.split() == ["Green", "[G8+]", "G15+"]
+        assert "[R1 ]" in d.press("down")  # the next suit, Red (wrapping)
         assert "R1 cannot be played: follow suit: Green was led\n" in d.press("enter")
         d.press("up", "n")  # up from Red wraps to Green: G8, played with "no take"
         assert session.state.trick == ()
