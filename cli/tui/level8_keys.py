@@ -50,6 +50,7 @@ from lancards.engine.level8.actions import (
 )
 from lancards.engine.level8.cards import Card, Kind
 from lancards.engine.level8.state import Level8State, Phase
+from lancards.engine.level8.steps import keep_allowance
 
 A = TypeVar("A")
 
@@ -142,7 +143,8 @@ class Level8Controller(BaseController):
             names = " ".join(str(view.cards.get(s, "?")) for s in kept) or "nothing yet"
             out.append(("", " · you keep: "))
             out.extend(styled_cards(names))
-            out.append(("", "\n"))
+            allowance = keep_allowance(view, snap.seat)
+            out.append(("", f" (up to {plural(allowance, 'card')})\n"))
         else:
             out.append(("", ":\n"))
         return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
@@ -195,7 +197,7 @@ class Level8Controller(BaseController):
             Phase.SHOW: self._show_hint(snap),
             Phase.CHOOSE: "Enter choose a shown card · n none · m moves",
             Phase.SWAP: "x put the card on your discard pile (up to 3) · e draw and end",
-            Phase.KEEP: "k keep the card under the cursor · e done",
+            Phase.KEEP: "k keep the card under the cursor (the header says how many) · e done",
             Phase.SKIPPED: "Enter or e: serve the Skip (your turn is skipped)",
         }.get(phase, "m moves")
 

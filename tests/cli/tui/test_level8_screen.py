@@ -259,8 +259,9 @@ def test_keeping_cards_at_round_end():
     state = state.evolve(phase=Phase.KEEP, keep_queue=(0,), kept=((), (), ()))
     session = session_at(state)
     with driven(session) as d:
+        assert "you keep: nothing yet (up to 4 cards)" in d.text()  # level 5 (ruling L8-13)
         screen = d.press("right", "right", "k")  # R5
-        assert "you keep: R5" in screen
+        assert "you keep: R5 (up to 4 cards)" in screen
         d.press("right", "k")  # B7
         kept = session.state.kept[0]
         assert cards_of(session.state, kept) == ["R5", "B7"]
