@@ -66,6 +66,8 @@ HELP: tuple[KeyHelp, ...] = (
     ("p", "play the special card under the cursor (TAKE, SWAP, KEEP, SKIP) instead of a "
           "discard: your turn then ends"),
     ("Home / End", "the cursor to the first / last card of your hand"),
+    ("(table)", "discard: each player's top discard and, in brackets, how many cards the "
+                "pile holds (R7(3)); front: their KEEP / SKIP cards"),
     ("Enter", "show the 3 marked cards / choose a shown card / serve a Skip"),
     ("x (swap)", "put the card under the cursor on your discard pile; e: draw as many"),
     ("k (keep)", "keep the card under the cursor into the next round; e: done"),

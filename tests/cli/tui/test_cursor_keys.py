@@ -39,6 +39,7 @@ def test_after_a_draw_the_cursor_is_on_the_drawn_card_and_home_end_move_it():
         help_text = " ".join(d.press("?").split())
         assert "instead of a discard: your turn then ends" in help_text
         assert "Home / End the cursor to the first / last card" in help_text
+        assert "in brackets, how many cards the pile holds (R7(3))" in help_text
 
 
 def test_home_and_end_in_eights():
