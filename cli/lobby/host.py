@@ -174,8 +174,9 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     others = args.players - 1
     first = advertiser.advert.addresses[0]
     target = f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}"
-    intro = [f"table {lobby.spec.table} · {spec.name} · {args.players} seats · host "
-             f"{describe(me.public_key, me.nick)}",
+    # Two lines, not one of 81 columns (issue 25, item 14): the fingerprint has its own.
+    intro = [f"table {lobby.spec.table} · {spec.name} · {args.players} seats",
+             f"host {describe(me.public_key, me.nick)}",
              "on this network the others run:",
              "    lancards join",
              "  or, where the network blocks mDNS:",
@@ -186,8 +187,8 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         intro.append(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}")
     waiting = f"waiting for {others} player{'s' if others != 1 else ''}"
     if say is None:
-        print(f"{intro[0]}\n{waiting}; on this network they run:\n" + "\n".join(intro[2:]),
-              flush=True)
+        print(f"{intro[0]}\n{intro[1]}\n{waiting}; on this network they run:\n"
+              + "\n".join(intro[3:]), flush=True)
     down: dict[bytes, float] = {}  # guests whose link dropped, since when
     dialable: set[bytes] = set()  # guests whose listening port the host knows
     clock = asyncio.get_running_loop().time

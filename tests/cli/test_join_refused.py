@@ -165,3 +165,31 @@ def test_a_seat_freed_after_a_crash_is_advertised_free_again(
                 await hosting
 
     asyncio.run(evening())
+
+
+def test_the_hosts_waiting_screen_keeps_every_line_within_80_columns(
+        no_mdns: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25, item 14: the table line and the host's fingerprint are two lines (together
+    they took 81 columns with a 16-character table id and a nickname of 8)."""
+    from lancards.cli.tui.width import text_width
+
+    screens: list[list[str]] = []
+
+    async def evening() -> None:
+        args = argparse.Namespace(game="level8-master", option=[], players=3, bots=0,
+                                  name="annabell", interface=["127.0.0.1"], port=0,
+                                  autoplay=False, record=None)
+        hosting = asyncio.ensure_future(host_module.host_table(args, say=screens.append))
+        try:
+            while not screens:
+                if hosting.done():
+                    hosting.result()
+                await asyncio.sleep(0.02)
+        finally:
+            hosting.cancel()
+            with contextlib.suppress(BaseException):
+                await hosting
+
+    asyncio.run(evening())
+    assert screens[0][1].startswith("host annabell [") and screens[0][0].endswith("3 seats")
+    assert all(text_width(line) <= 78 for line in screens[0]), screens[0]  # " line" at 80
