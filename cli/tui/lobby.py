@@ -35,7 +35,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.tui.app import STYLE
-from lancards.cli.tui.width import cut, pad
+from lancards.cli.tui.width import cut, pad, text_width
 from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, TableAdvert
 from lancards.p2p.protocol.identity import fingerprint
 
@@ -130,7 +130,7 @@ class LobbyScreen:
                                 multiline=False,
                                 accept_handler=self._accept_address)
         body = HSplit([
-            Window(FormattedTextControl(self._render)),
+            Window(FormattedTextControl(self._render), wrap_lines=True),
             ConditionalContainer(self.address, filter=Condition(lambda: self.typing)),
         ])
         self.app: Application[str | None] = Application(
@@ -145,11 +145,22 @@ class LobbyScreen:
         with contextlib.suppress(Exception):
             self.app.invalidate()
 
+    def _columns(self) -> int:
+        """The terminal's width (80 when it cannot be read)."""
+        try:
+            return int(self.app.output.get_size().columns)
+        except Exception:
+            return 80
+
     def _render(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:title", " lancards lobby "),
                                    ("", f"  you are {self.identity}\n\n")]
+        # The address column only where it fits (issue 25, item 14): the line under the
+        # list names the selected table's address anyway.
+        width = self._columns()
+        wide = all(73 + text_width(t.address) <= width for t in self.tables)
         out.append(("class:header", f"   {'game':<15} {'host':<18} {'seats':<7} "
-                                    f"{'players':<26} address\n"))
+                                    f"{'players':<26}{' address' if wide else ''}\n"))
         if not self.tables:
             out.append(("class:dim", "   no tables found yet on this network (looking...)\n"))
         for i, table in enumerate(self.tables):
@@ -162,7 +173,7 @@ class LobbyScreen:
             host = f"{cut(table.host, 12)} {table.fingerprint[:4]}"
             players = ", ".join(table.players)
             out.append((style, f" {mark}{flag}{pad(table.game, 15)} {pad(host, 18)} {state:<7} "
-                               f"{pad(players, 26)} {table.address}\n"))
+                               f"{pad(players, 26)}{' ' + table.address if wide else ''}\n"))
         out.append(("", "\n"))
         if self.tables:
             table = self.tables[self.index]

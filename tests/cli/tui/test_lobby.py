@@ -132,3 +132,27 @@ def test_a_table_with_rescue_on_shows_its_trade_off():
             "other players together could open one player's hand") in " ".join(screen.split())
     _result, _chosen, screen = drive(["down"], [rescued, TABLES[1]])
     assert "rescue on" not in screen  # the selected table (Cat's) has it off
+
+
+def test_at_80_columns_no_lobby_line_is_cut() -> None:
+    """Issue 25, item 14: the address column stands only where it fits (the line under the
+    list names the selected table's address), and long lines wrap."""
+    term = PyteTerminal(80, 24)
+
+    async def main() -> None:
+        with create_pipe_input() as pipe:
+            output = Vt100_Output(term, lambda: Size(rows=24, columns=80),  # type: ignore[arg-type]
+                                  enable_cpr=False)
+            lobby = LobbyScreen(TABLES, "Zoe 0badf0", lambda _: None, lambda: None,
+                                lambda _: None, input=pipe, output=output)
+            task = asyncio.ensure_future(lobby.run())
+            await asyncio.sleep(0.2)
+            lobby.app.exit(result=None)
+            await task
+
+    asyncio.run(main())
+    screen = term.text()
+    assert "address" not in term_line(screen, "game") and "192.0.2.7:48100" in screen
+    assert "table 00112233aabbccdd at 192.0.2.7:48100" in " ".join(screen.split())
+    row = next(line for line in screen.splitlines() if "level8-master" in line)
+    assert row.rstrip().endswith("Ann, Ben"), row
