@@ -36,8 +36,16 @@ from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.tui.app import STYLE
 from lancards.cli.tui.width import cut, pad, text_width
+from lancards.engine.rulesets import rule_set
 from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, TableAdvert
 from lancards.p2p.protocol.identity import fingerprint
+
+CREATE_GAMES = ("level8-master", "level8", "level8-en", "eights")
+"""The games ``n`` offers, in its order."""
+
+GAME_TITLES = {"level8-master": "Level 8 Master", "level8": "Level 8",
+               "level8-en": "Level 8 (English)", "eights": "8s Rule!"}
+"""The games' names as people say them."""
 
 _TARGET = re.compile(r"[0-9a-f]{16}@(\S+):(\d{1,5})")
 """What the host prints for a join by address: ``TABLE-ID@HOST:PORT``."""
@@ -110,14 +118,15 @@ class LobbyScreen:
         tables: the tables known now.
         identity: the user's nickname and key fingerprint, shown at the top.
         on_join: called with the chosen table.
-        on_create: called when the user creates a table.
+        on_create: called with the game (a rule-set name) and the seat count when the user
+            creates a table (``n`` asks both).
         on_manual: called with a typed ``HOST:PORT``.
         input: a prompt-toolkit input (tests); default the terminal.
         output: a prompt-toolkit output (tests); default the terminal.
     """
 
     def __init__(self, tables: Sequence[TableEntry], identity: str,
-                 on_join: Callable[[TableEntry], None], on_create: Callable[[], None],
+                 on_join: Callable[[TableEntry], None], on_create: Callable[[str, int], None],
                  on_manual: Callable[[str], None], *, input: Input | None = None,
                  output: Output | None = None) -> None:
         self.tables = list(tables)
@@ -126,6 +135,9 @@ class LobbyScreen:
         self.index = 0
         self.message = ""
         self.typing = False
+        self.creating: list[str] = []
+        """While ``n`` asks what to create: ``[]`` the game is asked, ``[GAME]`` the seats."""
+        self.asking = False
         self.address = TextArea(height=1, prompt="address (TABLE-ID@HOST:PORT)> ",
                                 multiline=False,
                                 accept_handler=self._accept_address)
@@ -187,13 +199,47 @@ class LobbyScreen:
                                            "joining\n"))
         if self.message:
             out.append(("class:error", f" {self.message}\n"))
+        if self.asking:
+            out.append(("", f" {self._question()}\n"))
+            out.append(("class:hints", " the number · Esc back"))
+            return out
         out.append(("class:hints", " Up/Down select · Enter join · n create a table · "
                                    "a type an address · q quit"))
         return out
 
+    def _question(self) -> str:
+        """What ``n`` asks now: the game, then the seats (issue 25, item 14)."""
+        if not self.creating:
+            games = " · ".join(f"{i + 1} {GAME_TITLES[g]}" for i, g in enumerate(CREATE_GAMES))
+            return f"create a table: which game? {games}"
+        spec = rule_set(self.creating[0])
+        return (f"create a {GAME_TITLES[spec.name]} table: how many seats, yours counted? "
+                f"{spec.min_players} to {spec.max_players}")
+
+    def _answer(self, key: str) -> None:
+        if not self.creating:
+            if key.isdigit() and 1 <= int(key) <= len(CREATE_GAMES):
+                self.creating = [CREATE_GAMES[int(key) - 1]]
+                self.message = ""
+            return
+        spec = rule_set(self.creating[0])
+        if key.isdigit() and spec.min_players <= int(key) <= spec.max_players:
+            self.asking = False
+            self.on_create(spec.name, int(key))
+            self.app.exit(result="create")
+
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
-        idle = Condition(lambda: not self.typing)
+        idle = Condition(lambda: not self.typing and not self.asking)
+        asking = Condition(lambda: self.asking)
+
+        @kb.add(Keys.Any, filter=asking)
+        def _digit(event: KeyPressEvent) -> None:
+            self._answer(event.data)
+
+        @kb.add(Keys.Escape, filter=asking, eager=True)
+        def _back(event: KeyPressEvent) -> None:
+            self.asking, self.creating = False, []
 
         @kb.add(Keys.Up, filter=idle)
         def _up(event: KeyPressEvent) -> None:
@@ -218,8 +264,7 @@ class LobbyScreen:
 
         @kb.add("n", filter=idle)
         def _create(event: KeyPressEvent) -> None:
-            self.on_create()
-            self.app.exit(result="create")
+            self.asking, self.creating = True, []  # the game, then the seats
 
         @kb.add("a", filter=idle)
         def _manual(event: KeyPressEvent) -> None:
