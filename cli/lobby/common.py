@@ -337,11 +337,21 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     host_down: list[float | None] = [None]  # since when the host's link is down
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     said: list[list[str]] = [[]]
+    notes: list[str] = []  # refused messages, in words, on the waiting screen (issue 25)
+
+    def note(exc: PeerError) -> None:
+        if say is None:
+            report_on_stderr(exc)
+        else:
+            notes.append(in_words(exc))
+            show()
+
+    lobbyist.report = note
 
     def show() -> None:
         if say is None:
             return
-        lines = guest_lines(lobby, me, lobby.name(host_key), where, seats)
+        lines = [*guest_lines(lobby, me, lobby.name(host_key), where, seats), *notes[-2:]]
         if lines != said[0]:
             said[0] = lines
             say(lines)
@@ -353,7 +363,7 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
         return TableStore.for_table(lobby.spec.table)
 
     def on_message(peer: bytes, env: Any) -> None:
-        out = receive_or_report(lobby, env)
+        out = receive_or_report(lobby, env, note)
         if out is None:
             return
         signed = lobby.signed_statement

@@ -193,3 +193,60 @@ def test_the_hosts_waiting_screen_keeps_every_line_within_80_columns(
     asyncio.run(evening())
     assert screens[0][1].startswith("host annabell [") and screens[0][0].endswith("3 seats")
     assert all(text_width(line) <= 78 for line in screens[0]), screens[0]  # " line" at 80
+
+
+def test_a_message_the_guest_refuses_is_said_in_words_on_its_screen(
+        no_mdns: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    """The guest's waiting screen, like the host's, never shows a protocol line: a refused
+    message is one line in words (here the host's first roster, refused by a stand-in)."""
+    from lancards.p2p.protocol.errors import Reason, TableError
+    from lancards.p2p.protocol.table import Lobby
+
+    refuse = [True]
+    on_roster = Lobby._on_roster
+
+    def picky(self: Lobby, env: Any, who: str) -> Any:
+        if refuse[0] and not self.is_host:
+            refuse[0] = False
+            raise TableError(who, Reason.TABLE_RULES, "a stand-in refusal")
+        return on_roster(self, env, who)
+
+    monkeypatch.setattr(Lobby, "_on_roster", picky)
+    guest_screens: list[list[str]] = []
+
+    async def evening() -> None:
+        args = argparse.Namespace(game="level8-master", option=[], players=3, bots=0,
+                                  name="ann", interface=["127.0.0.1"], port=0, autoplay=False,
+                                  record=None)
+        screens: list[list[str]] = []
+        hosting = asyncio.ensure_future(host_module.host_table(args, say=screens.append))
+        joining: Any = None
+        try:
+            while not screens:
+                await asyncio.sleep(0.02)
+            target = next(line for line in screens[0] if "@127.0.0.1:" in line).split()[-1]
+            table_id, address = target.split("@")
+            from lancards.cli.identity import player_identity
+
+            host_key = player_identity("ann").public_key
+            monkeypatch.setenv("LANCARDS_HOME", str(tmp_path / "bob"))
+            joining = asyncio.ensure_future(join_table(
+                argparse.Namespace(interface=None, listen_host="127.0.0.1"),
+                Identity.generate("bob"), table_id, host_key, "127.0.0.1",
+                int(address.rsplit(":", 1)[1]), "level8-master", say=guest_screens.append))
+            for _ in range(500):
+                if any("ignored a message" in line for s in guest_screens for line in s):
+                    break
+                await asyncio.sleep(0.02)
+        finally:
+            for task in (joining, hosting):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
+
+    asyncio.run(evening())
+    said = [line for s in guest_screens for line in s if "ignored a message" in line]
+    assert said and said[0].startswith("ignored a message from [") and \
+        said[0].endswith("it does not follow the table's rules"), guest_screens[-1:]
+    assert "rejected" not in capsys.readouterr().err
