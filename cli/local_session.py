@@ -3,7 +3,8 @@
 The engine holds the full state (every identity); chance comes from
 :class:`lancards.cli.driver.SeededChance`; every seat but the player's is played by the game's
 standard bot (``game.bot()``) through the one bot driver, :func:`lancards.p2p.net.node.drive_bot`,
-woken by the table's changes and waiting a small delay before each move so a person can follow. The
+woken by the table's changes and paced per turn (:mod:`lancards.cli.pacing`: one pause before
+a bot's turn, none for the steps within it or out of turn) so a person can follow. The
 screens see only ``game.view(state, seat)``, exactly as with the networked session. Used by the
 screen tests and by ``lancards play --local`` (and, until the networked session lands, by every
 ``lancards play``).
@@ -17,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from lancards.cli.driver import SeededChance
+from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.session import Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, narrate
 from lancards.engine.core import (
@@ -60,7 +62,9 @@ class LocalSession:
         bots: how many bot seats (the seat count is ``bots + 1``); ignored when ``names`` is
             given.
         seed: seed of the chance generator (deals, shuffles, first dealer).
-        bot_delay: seconds a bot waits before each move in :meth:`run` (0 in tests).
+        bot_delay: seconds a bot waits before its turn in :meth:`run` (0 in tests;
+            :class:`lancards.cli.pacing.BotPacer`); :attr:`bot_delay` may be changed while
+            the table runs.
         state: start from this full-knowledge state instead of a new game (tests build exact
             positions); its seat count must match.
         autoplay: the player's seat is played by a bot as well (``lancards play --autoplay``).
@@ -82,7 +86,7 @@ class LocalSession:
         names: Sequence[str] | None = None,
         bots: int = 3,
         seed: int = 0,
-        bot_delay: float = 0.4,
+        bot_delay: float = DEFAULT_DELAY,
         *,
         state: Any = None,
         autoplay: bool = False,
@@ -95,7 +99,7 @@ class LocalSession:
             raise EngineError(f"seat {seat} is not a seat of a table of {n_seats}")
         self.seat = seat
         self.names = tuple(names) if names is not None else default_names(n_seats, seat, "You")
-        self.bot_delay = max(0.0, bot_delay)
+        self.pacer = BotPacer(bot_delay)
         self.chance = SeededChance(seed)
         if state is None:
             state = self.game.new_game(self.spec.make_rules(dict(options or {})), n_seats)
@@ -182,11 +186,11 @@ class LocalSession:
         """Play chance and the bots until the game is over or :meth:`close` is called.
 
         Each bot seat is played by :func:`lancards.p2p.net.node.drive_bot`, which waits
-        ``bot_delay`` seconds before each move; chance acts at once. While the player is to
-        act, nothing moves until :meth:`submit`.
+        :attr:`bot_delay` seconds before its turn (no other move waits); chance acts at
+        once. While the player is to act, nothing moves until :meth:`submit`.
         """
         drivers = [asyncio.create_task(drive_bot(_BotSeat(self, seat), self._chooser(seat),
-                                                 delay=self.bot_delay))
+                                                 delay=self._pause(seat)))
                    for seat in self.bots]
         for task in drivers:
             task.add_done_callback(lambda _: self._wake.set())
@@ -215,6 +219,18 @@ class LocalSession:
         """Stop :meth:`run` (a local game keeps no record)."""
         self._closed = True
         self._wake.set()
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before its turn (:class:`lancards.cli.pacing.BotPacer`)."""
+        return self.pacer.delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.pacer.delay = max(0.0, seconds)
+
+    def _pause(self, seat: Seat) -> Callable[[], float]:
+        return lambda: self.pacer.pause(self.state, seat)
 
     # -- local driving ---------------------------------------------------------------------
 

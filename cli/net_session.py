@@ -17,12 +17,15 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import re
 import secrets
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
@@ -59,7 +62,7 @@ class NetworkSession:
         self.seat = self.node.core.seat
         self.rule_set = rule_set
         self.home = home
-        self.bot_delay = bot_delay
+        self.pacer = BotPacer(bot_delay)
         self.autoplay = autoplay
         self.record_path = record_path
         self.core = self.node.core
@@ -80,6 +83,13 @@ class NetworkSession:
         :meth:`close`."""
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
+        store = self.node.store
+        self._saved = SavedLog(None if store is None else store.folder)
+        if len(self.core.record):  # restored: the log as it was told before (issue 25)
+            self._log, self._logged = self._saved.load(len(self.core.record))
+            marks = [m for line in self._log if line.mark
+                     for m in re.findall(r"round (\d+)", line.text)[:1]]
+            self._log_round = int(marks[-1]) if marks else 0
 
     # -- construction -------------------------------------------------------------------------
 
@@ -92,7 +102,7 @@ class NetworkSession:
         bots: int,
         *,
         home: Path | None = None,
-        bot_delay: float = 0.6,
+        bot_delay: float = DEFAULT_DELAY,
         autoplay: bool = False,
         record_path: str | None = None,
         seed: int | None = None,
@@ -149,7 +159,7 @@ class NetworkSession:
         return session
 
     @classmethod
-    async def resume(cls, folder: Path, me: Identity, *, bot_delay: float = 0.6,
+    async def resume(cls, folder: Path, me: Identity, *, bot_delay: float = DEFAULT_DELAY,
                      autoplay: bool = False, record_path: str | None = None) -> NetworkSession:
         """Continue the table stored in ``folder`` (after a crash): every peer of this machine
         restarts from its journal, verifying it all again.
@@ -200,11 +210,15 @@ class NetworkSession:
         wait = self.node.waiting()
         extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
                                  "left": getattr(self, "_left", False)}
+        removed = removed_seats(self.core)
+        extra["removed"] = removed
         for seat in self.core.left_seats():
             if seat != self.seat:
-                banners.append(Banner("info", f"{self.names[seat]} left the table"))
-            elif self.core.was_removed(seat):  # asleep past the patience (issue 24)
-                extra["removed"] = True
+                banners.append(Banner("info", f"{self.names[seat]} was removed from the table "
+                                      "by the others' votes" if seat in removed else
+                                      f"{self.names[seat]} left the table"))
+            elif seat in removed:  # asleep past the patience (issue 24)
+                extra["removed_me"] = True
                 banners.append(Banner("info", REMOVED_BANNER))
         if wait is not None:
             text = self.node.waiting_text() or wait.text()
@@ -359,17 +373,32 @@ class NetworkSession:
         if store is not None and len(self.core.record) and self.node.over():
             store.mark("finished")
 
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before its turn (:class:`lancards.cli.pacing.BotPacer`); may be
+        changed while the table runs."""
+        return self.pacer.delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.pacer.delay = max(0.0, seconds)
+
     async def _bot_loop(self, node: PeerNode) -> None:
-        await drive_bot(node, game_bot(node.core, self.bot_level), delay=self.bot_delay)
+        core = node.core
+        await drive_bot(node, game_bot(core, self.bot_level),
+                        delay=lambda: self.pacer.pause(core.state, core.seat))
 
     def _update_log(self) -> None:
         """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines
         with their author. A move's cards come from this peer's view just before it when
         exactly one move arrived since the last call, else the move is told without them."""
         entries = self.core.record.entries
-        new = [e for e in entries[self._logged:] if e.payload.get("t") in ("action", "leave")]
+        new = [e for e in entries[self._logged:]
+               if e.payload.get("t") in ("action", "leave")
+               or (e.payload.get("t") == "rescue" and e.payload.get("votes"))]
         before = getattr(self, "_log_view", None) if len(new) == 1 else None
         after = self.core.state
+        again: list[int] = []  # saved lines completed since
         pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
         if pending is not None:
             at, old_slots = pending
@@ -380,8 +409,17 @@ class NetworkSession:
                 text = line.text.replace(" drew from ", f" drew {card_name(card)} from ", 1)
                 self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
                 self._log_pending = None
+                again.append(at + 1)
         for entry in new:
             seat = self.core.seat_of(entry.author)
+            if entry.payload.get("t") == "rescue":  # the first of a removal: every vote in
+                gone = entry.payload.get("seat")
+                if isinstance(gone, int) and 0 <= gone < len(self.names):
+                    who = "You were" if gone == self.seat else f"{self.names[gone]} was"
+                    self._log.append(LogLine(f"{who} removed from the table by the others' "
+                                             "votes (no answer for the table's patience)",
+                                             None, index=len(self._log) + 1))
+                continue
             if entry.payload.get("t") == "leave" and seat is not None:
                 who = "You" if seat == self.seat else self.names[seat]
                 self._log.append(LogLine(f"{who} left the table", seat,
@@ -417,10 +455,19 @@ class NetworkSession:
                 self._log.append(LogLine(f"! {notice.text}", notice.seat,
                                          index=len(self._log) + 1))
         self.node.notices.clear()
+        self._saved.save(self._log, self._logged, again)
 
     def _changed(self) -> None:
         for callback in self._callbacks:
             callback()
+
+
+def removed_seats(core: GameCore) -> tuple[Seat, ...]:
+    """The seats removed by vote (ruling D-5): gone from the table without a leave entry of
+    their own."""
+    left_by_self = {core.seat_of(e.author) for e in core.record.entries
+                    if e.payload.get("t") == "leave"}
+    return tuple(s for s in core.left_seats() if s not in left_by_self)
 
 
 def _in_seat_order(table: StartedTable, people: list[Identity]) -> list[tuple[int, Identity]]:

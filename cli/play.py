@@ -19,6 +19,7 @@ from typing import Any, TextIO
 from lancards.cli.errors import UsageError
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
+from lancards.cli.pacing import DEFAULT_DELAY
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.tui.results import RoundTracker, final_lines
 from lancards.engine.options import RuleSetSpec
@@ -48,8 +49,10 @@ def add_parser(sub: Any) -> None:
                         help="write the signed game record to FILE when the game ends")
     parser.add_argument("--local", action="store_true",
                         help="engine and bots in this process: no peers, no mental poker")
-    parser.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                        help="seconds each bot waits before a move (default 0.6)")
+    parser.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
+                        help="seconds each bot waits before its turn; the steps of a turn "
+                             f"follow at once (default {DEFAULT_DELAY:g}; b at the table "
+                             "changes it)")
     add_bot_level_argument(parser)
     parser.set_defaults(run=run)
     resume = sub.add_parser(
@@ -64,8 +67,8 @@ def add_parser(sub: Any) -> None:
                         help="a bot plays your seat; no screen; one line per round")
     resume.add_argument("--record", metavar="FILE", default=None,
                         help="write the signed game record to FILE when the game ends")
-    resume.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                        help="seconds each bot waits before a move (default 0.6)")
+    resume.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
+                        help=f"seconds each bot waits before its turn (default {DEFAULT_DELAY:g})")
     resume.set_defaults(run=run_resume)
 
 
@@ -196,7 +199,9 @@ async def autoplay_network(session: Any, out: TextIO) -> int:
     if outcome is None:
         print("result: the game stopped without a result", file=out)
         return 1
-    for line in final_lines(outcome, session.names, game_name):
+    from lancards.cli.net_session import removed_seats
+
+    for line in final_lines(outcome, session.names, game_name, removed_seats(session.core)):
         print(line, file=out)
     if session.record_path:
         print(f"record: {session.record_path}", file=out)

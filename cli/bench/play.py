@@ -1,4 +1,5 @@
-"""play: the time a person waits at ``lancards play``: Enter to the dealt hand, and between rounds.
+"""play: the time a person waits at ``lancards play``: Enter to the dealt hand, between rounds,
+and (``--waits``) for the bots' turns between two of their own.
 
 Each run builds the same networked table as ``lancards play`` (the player and the bots are peers
 in this process, each with its own key, websocket listener on 127.0.0.1, deck key share and
@@ -8,6 +9,14 @@ journal in a temporary folder) with the player's seat on autoplay and no bot del
   first moment the player's seat knows every card of its dealt hand and a seat is to act;
 - ``next_round_s``: from the moment a round's last move is made (the engine asks for a new
   shuffle) to the next round's dealt hand, the same way; the median over the measured rounds.
+
+With ``--waits`` each run instead plays ``--turns`` of the player's own turns on the same
+networked table with the bots paced as at ``lancards play`` (``--bot-delay``, default the play
+default; :mod:`lancards.cli.pacing`) and the player's seat played at once by a bot, and times
+``wait_s``: from the player's last move of a turn to the start of their next turn in the same
+round (the bots' turns, and anything the player is asked meanwhile, played at once), the mean and
+the 95th percentile over every measured turn (issue 25, item 13: goal under 2 s on average at
+the default speed in a 4-player Level 8 Master game).
 
 The screen itself is not drawn (prompt-toolkit adds its own first paint). Wall-clock seconds,
 medians over ``--repeats`` runs; one JSON line per player count.
@@ -40,6 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stages", action="store_true",
                         help="also time each stage (cli/bench/stages.py) and the record's "
                              "timeline up to the dealt hand")
+    parser.add_argument("--waits", action="store_true",
+                        help="time the wait between two of the player's own turns instead, "
+                             "with the bots paced as at lancards play")
+    parser.add_argument("--turns", type=int, default=30,
+                        help="with --waits: the player's turns to time per run (default 30)")
+    parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
+                        help="with --waits: the bots' pace (default lancards play's)")
     parser.add_argument("--no-pipeline", action="store_true",
                         help="peers check every proof of shuffle on arrival and prepare nothing "
                              "ahead (GameCore(pipeline=False)), for comparison")
@@ -123,6 +139,74 @@ async def _one_run(players: int, game: str, rounds: int, home: Path,
             "stages_dealt": marks.get("stages_dealt"), "stages_next": marks["stages_next"]}
 
 
+async def _wait_run(players: int, game: str, turns: int, home: Path,
+                    delay: float) -> list[float]:
+    """One table with the bots paced at ``delay``: the waits (seconds) between the end of one
+    of the player's turns and the start of the next in the same round, ``turns`` of them."""
+    from lancards.cli.net_session import NetworkSession
+    from lancards.cli.pacing import turn_start
+    from lancards.p2p.net.node import drive_bot, game_bot
+
+    session = await NetworkSession.create(game, {}, Identity.generate("you"), players - 1,
+                                          home=home, bot_delay=delay, autoplay=False,
+                                          record_path=None)
+    core, seat = session.core, session.seat
+    waits: list[float] = []
+    mark: dict[str, Any] = {"in_turn": False, "ended": None, "round": None}
+    finished = asyncio.Event()
+
+    def changed() -> None:
+        view, now = core.state, time.perf_counter()
+        if core.to_act() is None:
+            finished.set()
+            return
+        mine = getattr(view, "turn", None) == seat and core.to_act() == seat
+        if mine and not mark["in_turn"] and core.legal_actions() and turn_start(view, seat):
+            mark["in_turn"] = True
+            if mark["ended"] is not None and mark["round"] == view.round:
+                waits.append(now - mark["ended"])
+                if len(waits) >= turns:
+                    finished.set()
+            mark["ended"] = None
+        elif mark["in_turn"] and getattr(view, "turn", None) != seat:
+            mark["in_turn"], mark["ended"], mark["round"] = False, now, view.round
+
+    session.subscribe(changed)
+    runner = asyncio.create_task(session.run())
+    person = asyncio.create_task(drive_bot(session.node, game_bot(core)))
+    try:
+        await asyncio.wait_for(finished.wait(), timeout=120 + 20 * turns * (1 + delay))
+    finally:
+        await session.close()
+        for task in (runner, person):
+            task.cancel()
+        await asyncio.gather(runner, person, return_exceptions=True)
+    return waits
+
+
+def measure_waits(players: int, game: str, turns: int, repeats: int,
+                  delay: float) -> dict[str, Any]:
+    """The player's waits for the bots' turns over ``repeats`` tables (seconds)."""
+    waits: list[float] = []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory(prefix="lancards-bench-play-") as tmp:
+            waits += asyncio.run(_wait_run(players, game, turns, Path(tmp), delay))
+    ordered = sorted(waits)
+    return {
+        "bench": "play-waits",
+        "game": game,
+        "players": players,
+        "runs": repeats,
+        "bot_delay_s": delay,
+        "turns_timed": len(waits),
+        "wait_mean_s": round(statistics.fmean(waits), 3) if waits else None,
+        "wait_median_s": round(statistics.median(waits), 3) if waits else None,
+        "wait_p95_s": round(ordered[int(0.95 * (len(ordered) - 1))], 3) if waits else None,
+        "wait_max_s": round(ordered[-1], 3) if waits else None,
+        "goal_mean_s": 2.0,
+    }
+
+
 def _median_stages(runs: list[tuple[dict[str, float], float]]) -> dict[str, float]:
     """Per stage, the median over runs (ms), ``other`` and ``wall`` likewise."""
     if not runs:
@@ -198,7 +282,15 @@ def run(args: argparse.Namespace) -> int:
     for n in args.players:
         if not 2 <= n <= 6:
             raise UsageError(f"--players {n}: a table has 2 to 6 players")
-        line = measure(n, args.game, args.rounds, args.repeats, stages=args.stages,
-                       pipeline=not args.no_pipeline)
+        if args.waits:
+            from lancards.cli.pacing import DEFAULT_DELAY
+
+            delay = DEFAULT_DELAY if args.bot_delay is None else args.bot_delay
+            if args.turns < 1 or not 0 <= delay <= 10:
+                raise UsageError("--turns must be 1 or more and --bot-delay 0 to 10 seconds")
+            line = measure_waits(n, args.game, args.turns, args.repeats, delay)
+        else:
+            line = measure(n, args.game, args.rounds, args.repeats, stages=args.stages,
+                           pipeline=not args.no_pipeline)
         print(json.dumps({**line, "machine": machine()}), flush=True)
     return 0

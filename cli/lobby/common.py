@@ -102,6 +102,9 @@ class Lobbyist:
         """Whether the started table's ``table.json`` is written already (the host writes it
         before its signature leaves in ``table.started``)."""
         self._seq = 1 << 40  # above the Lobby's own numbers; nothing is kept before the start
+        self.report: Callable[[PeerError], None] = report_on_stderr
+        """Where a message that does not decode is reported (a waiting screen says it in
+        words instead of the default ``rejected:`` line on stderr)."""
 
     def envelope(self, type_: str, body: dict[str, Any]) -> bytes:
         self._seq += 1
@@ -132,10 +135,10 @@ class Lobbyist:
                     env = decode_envelope(event.data, link, expected_sender=event.peer,
                                           types=LOBBY_TYPES)
                 except RemoteProtocolError as exc:
-                    print(f"rejected: {exc}", file=sys.stderr)
+                    self.report(exc)
                     continue
                 except Exception as exc:
-                    print(f"rejected: {unexpected(link, exc)}", file=sys.stderr)
+                    self.report(unexpected(link, exc))
                     continue
                 if env.type.startswith("table."):
                     on_message(event.peer, env)
@@ -210,18 +213,32 @@ async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
         raise UsageError(f"{text}; {hint}") from None
 
 
-def receive_or_report(lobby: Lobby, env: Any) -> list[Outgoing] | None:
+def report_on_stderr(exc: PeerError) -> None:
+    """The default report of a refused message: one ``rejected:`` line on stderr."""
+    print(f"rejected: {exc}", file=sys.stderr)
+
+
+def in_words(exc: PeerError) -> str:
+    """A refused message as a waiting screen says it (no protocol words, issue 25)."""
+    who = getattr(exc, "sender", "") or "a peer"
+    return f"ignored a message from {who}: it does not follow the table's rules"
+
+
+def receive_or_report(lobby: Lobby, env: Any,
+                      report: Callable[[PeerError], None] = report_on_stderr
+                      ) -> list[Outgoing] | None:
     """``lobby.receive(env)``; a refused message (``PeerError``, naming what and who) is
-    reported on stderr and gives ``None``: the lobby goes on unchanged. Any other exception
-    is a bug reached by a peer's message: this last-resort guard reports it the same way, in
-    one line naming the sender (:func:`lancards.p2p.protocol.errors.unexpected`, issue 23)."""
+    given to ``report`` (default: one line on stderr) and gives ``None``: the lobby goes on
+    unchanged. Any other exception is a bug reached by a peer's message: this last-resort
+    guard reports it the same way, naming the sender
+    (:func:`lancards.p2p.protocol.errors.unexpected`, issue 23)."""
     try:
         return lobby.receive(env)
     except PeerError as exc:
-        print(f"rejected: {exc}", file=sys.stderr)
+        report(exc)
         return None
     except Exception as exc:
-        print(f"rejected: {unexpected(lobby.name(env.sender), exc)}", file=sys.stderr)
+        report(unexpected(lobby.name(env.sender), exc))
         return None
 
 
@@ -234,6 +251,28 @@ there answers well within this."""
 class HostGone(UsageError):
     """The host of a table not started yet is gone: it closed the table, or its link is down
     and did not come back within :data:`HOST_GONE_S` (issue 24, situation 6)."""
+
+
+GAME_TITLES = {"level8-master": "Level 8 Master", "level8": "Level 8",
+               "level8-en": "Level 8 (English edition)", "eights": "8s Rule!"}
+"""The games' names as people say them."""
+
+
+def refusal_text(reason: str, host_game: str, asked: str, host: str) -> str:
+    """Why the host ``host`` refused this join, in words (its ``table.refused`` reason, one of
+    :data:`lancards.p2p.protocol.schemas.REFUSALS`; ``host_game`` the game its table plays,
+    ``asked`` the one this join asked for)."""
+    plays = "".join(c for c in host_game if c.isprintable() and not c.isspace())
+    because = {
+        "wrong-game": f"its table plays {GAME_TITLES.get(plays, plays)}, not "
+                      f"{GAME_TITLES.get(asked, asked)} (lancards join --game {plays} joins it)",
+        "full": "its table is full",
+        "started": "its table has started, or is starting, without you",
+        "closed": "it closed its table",
+        "wrong-table": "it hosts another table now (the table id given is an old one); "
+                       "choose its table again in the lobby",
+    }.get(reason, "no reason given")
+    return f"the host {host} refused this join: {because}"
 
 
 def _names(lobby: Lobby, me: Identity) -> str:
@@ -303,11 +342,21 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     host_down: list[float | None] = [None]  # since when the host's link is down
     where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     said: list[list[str]] = [[]]
+    notes: list[str] = []  # refused messages, in words, on the waiting screen (issue 25)
+
+    def note(exc: PeerError) -> None:
+        if say is None:
+            report_on_stderr(exc)
+        else:
+            notes.append(in_words(exc))
+            show()
+
+    lobbyist.report = note
 
     def show() -> None:
         if say is None:
             return
-        lines = guest_lines(lobby, me, lobby.name(host_key), where, seats)
+        lines = [*guest_lines(lobby, me, lobby.name(host_key), where, seats), *notes[-2:]]
         if lines != said[0]:
             said[0] = lines
             say(lines)
@@ -319,7 +368,7 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
         return TableStore.for_table(lobby.spec.table)
 
     def on_message(peer: bytes, env: Any) -> None:
-        out = receive_or_report(lobby, env)
+        out = receive_or_report(lobby, env, note)
         if out is None:
             return
         signed = lobby.signed_statement
@@ -357,6 +406,12 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
                     f"{clock() - since:.0f} s, before the start")
         return None
 
+    def refused() -> str | None:
+        """The host's refusal in words (issue 25, item 5), or None."""
+        if lobby.refused is None:
+            return None
+        return refusal_text(*lobby.refused, game or "level8-master", lobby.name(host_key))
+
     def seated() -> bool:
         return lobby.roster_version > 0
 
@@ -370,7 +425,8 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
             deadline = clock() + timeout
             while not phase():
                 try:
-                    await lobbyist.pump(on_message, lambda p=phase: p() or gone() is not None,
+                    await lobbyist.pump(on_message, lambda p=phase: p() or gone() is not None
+                                        or refused() is not None,
                                         max(0.0, deadline - clock()), on_link=on_link,
                                         tick=show)
                 except TimeoutError:
@@ -379,6 +435,11 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
                             f"the table at {where} did not take this join within "
                             f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
                     raise
+                no = refused()
+                if no is not None:
+                    if host_gone is not None:
+                        await host_gone(no, False)
+                    raise HostGone(no)
                 why = gone()
                 if why is None:
                     continue

@@ -25,11 +25,13 @@ from lancards.cli.lobby.common import (
     LIVE_ADVERTS,
     Lobbyist,
     add_common_arguments,
+    in_words,
     join_table,
     listen,
     listen_host,
     player,
     receive_or_report,
+    report_on_stderr,
     run_lobby,
     send_all,
 )
@@ -118,6 +120,12 @@ def _check_port(port: int) -> None:
         raise UsageError(f"--port {port}: a TCP port is 1 to 65535 (0: any free port)")
 
 
+REFUSED_WORDS = {"wrong-game": "it asked for another game", "full": "the table is full",
+                 "started": "the start was already under way", "closed": "the table is closed",
+                 "wrong-table": "it asked for an old table id"}
+"""A refused join as the host's waiting screen says it (``table.refused`` reasons)."""
+
+
 async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], None] | None = None
                      ) -> tuple[Identity, StartedTable, Mesh, Lobbyist, list[Any]]:
     """Advertise, gather the players, start; returns what the game needs.
@@ -171,8 +179,9 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     others = args.players - 1
     first = advertiser.advert.addresses[0]
     target = f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}"
-    intro = [f"table {lobby.spec.table} · {spec.name} · {args.players} seats · host "
-             f"{describe(me.public_key, me.nick)}",
+    # Two lines, not one of 81 columns (issue 25, item 14): the fingerprint has its own.
+    intro = [f"table {lobby.spec.table} · {spec.name} · {args.players} seats",
+             f"host {describe(me.public_key, me.nick)}",
              "on this network the others run:",
              "    lancards join",
              "  or, where the network blocks mDNS:",
@@ -183,12 +192,22 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         intro.append(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}")
     waiting = f"waiting for {others} player{'s' if others != 1 else ''}"
     if say is None:
-        print(f"{intro[0]}\n{waiting}; on this network they run:\n" + "\n".join(intro[2:]),
-              flush=True)
+        print(f"{intro[0]}\n{intro[1]}\n{waiting}; on this network they run:\n"
+              + "\n".join(intro[3:]), flush=True)
     down: dict[bytes, float] = {}  # guests whose link dropped, since when
     dialable: set[bytes] = set()  # guests whose listening port the host knows
     clock = asyncio.get_running_loop().time
     said = [waiting if say is None else ""]
+    notes: list[str] = []  # said on the waiting screen in words (issue 25, item 5)
+    refused = [0]  # of lobby.refusals, how many were said
+
+    def note(exc: PeerError) -> None:
+        if say is None:
+            report_on_stderr(exc)
+        else:
+            notes.append(in_words(exc))
+
+    lobbyist.report = note
 
     def status() -> None:
         """Print whom the host waits for, when that changes (nobody once started)."""
@@ -202,6 +221,12 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             free = args.players - len(lobby.seats())
             text = f"waiting for {free} player{'s' if free != 1 else ''}"
         text += "; " + ", ".join(lost) if lost else ""
+        for who, reason in lobby.refusals[refused[0]:]:
+            line = f"refused {who}: {REFUSED_WORDS.get(reason, reason)}"
+            notes.append(line)
+            if say is None:
+                print(line, flush=True)
+        refused[0] = len(lobby.refusals)
         if text != said[0]:
             said[0] = text
             if say is None:
@@ -209,11 +234,12 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         if say is not None:
             names = ", ".join(m.nick + (" (host, you)" if m.public_key == me.public_key else "")
                               for m in lobby.members)
-            say([*intro, "", f"at the table: {names}", said[0]])
+            say([*intro, "", f"at the table: {names}", said[0], *notes[-3:]])
 
     def on_message(peer: bytes, env: Any) -> None:
-        out = receive_or_report(lobby, env)
+        out = receive_or_report(lobby, env, note)
         if out is None:
+            status()
             return
         if lobby.started is not None and not lobbyist.saved:
             # Durable before this seat's signature leaves in 'table.started', so a host killed
@@ -254,9 +280,13 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             out = lobby.drop(key)
             lobbyist.addrs.pop(key, None)
             if out:
-                print(f"freed the seat of {name}: its link was lost for "
-                      f"{LOBBY_GRACE_S:.0f} s", flush=True)
+                line = f"freed the seat of {name}: its link was lost for {LOBBY_GRACE_S:.0f} s"
+                if say is None:
+                    print(line, flush=True)
+                else:
+                    notes.append(line)
                 send_all(mesh, out)
+                _readvertise(advertiser, lobby, args.players)  # every lobby shows it free
             status()
 
     status()

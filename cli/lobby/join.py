@@ -198,7 +198,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
     screen = LobbyScreen(
         [], describe(me.public_key, me.nick),
         on_join=lambda entry: choice.update(entry=entry),
-        on_create=lambda: choice.update(create=True),
+        on_create=lambda game, seats: choice.update(create=(game, seats)),
         on_manual=lambda text: choice.update(target=text),
     )
     browser = await _browser(args)
@@ -250,6 +250,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
             task.cancel()
         await browser.close()
     if choice.get("create"):
+        args.game, args.players = choice["create"]  # what n asked (issue 25, item 14)
         return CREATE
     entry = choice.get("entry")
     if entry is not None:

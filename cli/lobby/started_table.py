@@ -174,7 +174,9 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     if outcome is None:
         print("result: the game stopped without a result")
         return 1
-    for line in final_lines(outcome, names, core.game.name):
+    from lancards.cli.net_session import removed_seats
+
+    for line in final_lines(outcome, names, core.game.name, removed_seats(core)):
         print(line)
     if args.record:
         print(f"record: {args.record}")

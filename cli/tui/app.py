@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from typing import Any
 
 from prompt_toolkit.application import Application, get_app
@@ -41,13 +42,15 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
+from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import BaseController, KeyHelp, styled_cards
 from lancards.cli.tui.eights_screen import EightsController
-from lancards.cli.tui.fit import FitControl, Lines, to_lines, wrap_all
+from lancards.cli.tui.fit import FitControl, Lines, plain, to_lines, wrap_all
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
+from lancards.cli.tui.width import text_width
 
 WIDE = 120
 """From this many columns the log stands at the right of the table."""
@@ -57,6 +60,10 @@ LOG_WIDTH = 40
 
 TABLE_WIDTH = 90
 """Columns the table keeps when the log stands at its right; the log takes the rest."""
+
+LOG_ROWS = 4
+"""The least rows of the log under the table (a mark line and three lines): a table taller than
+what is left scrolls with ``<`` / ``>`` instead (issue 25, item 6)."""
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
@@ -71,6 +78,7 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("PgUp / PgDn", "scroll the log back / forward through the whole game (also - and +)"),
     ("< / >", "scroll the table up / down when it does not fit"),
     ("c", "chat: type a line, Enter sends, Esc cancels"),
+    ("b", "bot speed: each bot waits 0.5 s, 1 s, 2 s, 0.2 s or not at all before its turn"),
     ("q", "leave the table: pause, or leave for good (asks first while the game runs)"),
     ("Enter / Esc", "close a result panel (Up/Down scroll a long one)"),
 )
@@ -110,11 +118,32 @@ _KEY_NAMES = {
     Keys.Left: "left", Keys.Right: "right", Keys.Up: "up", Keys.Down: "down",
     Keys.ControlM: "enter", Keys.Escape: "escape", Keys.ControlI: "tab",
     Keys.BackTab: "s-tab", Keys.ControlH: "backspace", Keys.Backspace: "backspace",
-    Keys.PageUp: "pgup", Keys.PageDown: "pgdn",
+    Keys.PageUp: "pgup", Keys.PageDown: "pgdn", Keys.Home: "home", Keys.End: "end",
 }
 
 SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34, "j": 0.34}
 """Keys that scroll an open panel (help, objective, a result), in pages."""
+
+
+VOTE_SIGNED = "your vote is signed: the others must agree too"
+"""The message after ``y`` to "remove NAME?"; it goes once the table waits for nobody."""
+
+
+_PROGRESS = re.compile(r"shuffle (\d+) of (\d+), (waiting|proving|verified)")
+
+
+def progress_words(progress: str) -> str:
+    """The deck's progress (``shuffle 2 of 4, verified``, from the protocol core) in words:
+    every player shuffles the deck in turn and proves it; each shuffle is checked."""
+    match = _PROGRESS.fullmatch(progress)
+    if match is None:
+        return progress
+    k, n, state = int(match[1]), int(match[2]), match[3]
+    if state == "waiting":
+        return f"shuffling the deck: every player shuffles it in turn (0 of {n} done)"
+    if state == "proving":
+        return f"shuffling the deck: your shuffle ({k} of {n}) and its proof"
+    return f"shuffling the deck: {k} of {n} shuffles done and checked"
 
 
 def log_text(line: Any, names: tuple[str, ...]) -> str:
@@ -159,6 +188,7 @@ class TableScreen:
         self.leaving = False
         self.chatting = False
         self._seen: tuple[Any, ...] = ()
+        self._log_seen = len(snap.log)
         self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn",
                                    key=self._log_key)
         self.table_view = FitControl(self._table_lines, keys="< >")
@@ -191,13 +221,20 @@ class TableScreen:
             self.last_report = new[-1]
         if snap.outcome is not None and not self.final_shown:
             self.final_shown = True
-            lines = final_lines(snap.outcome, snap.names, self.game_name)
+            lines = final_lines(snap.outcome, snap.names, self.game_name,
+                                snap.extra.get("removed", ()))
             final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
             self.reports.append(final)
             self.last_report = final
         if self.leaving and snap.extra.get("left"):
             with contextlib.suppress(Exception):
                 self.app.exit(result=STATUS_LEFT)
+        own = [line for line in snap.log[self._log_seen:] if line.seat == snap.seat]
+        self._log_seen = len(snap.log)
+        if own:  # a move (or chat line) of one's own: the log shows its end again
+            self.log_view.scroll = 0
+        if self.controller.message == VOTE_SIGNED and snap.extra.get("waiting") is None:
+            self.controller.say("")  # the table waits for nobody any more: the vote is done
         seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
         if seen != self._seen:
             self._seen = seen
@@ -222,6 +259,11 @@ class TableScreen:
             data = event.data
             if len(data) == 1 and data.isprintable():
                 self.on_key("space" if data == " " else data)
+
+        @kb.add(Keys.BracketedPaste, filter=not_chatting, eager=True)
+        def _drop_paste(event: KeyPressEvent) -> None:
+            """A paste with no chat line open is dropped (issue 25, item 12): the hidden chat
+            buffer would keep it for the next chat line, where Enter sends it to everyone."""
 
         @kb.add(Keys.Escape, filter=Condition(lambda: self.chatting), eager=True)
         def _cancel_chat(event: KeyPressEvent) -> None:
@@ -259,7 +301,7 @@ class TableScreen:
             elif key in ("n", "N", "escape"):
                 self.confirm_quit = False
             return
-        if key == "q" and snap.extra.get("removed"):
+        if key == "q" and snap.extra.get("removed_me"):
             self.app.exit(result=STATUS_OK)  # voted out while away: nothing waits for this seat
             return
         if self.leaving and key != "q":
@@ -307,6 +349,10 @@ class TableScreen:
             self.log_view.scroll_by(-1)
         elif key in ("<", ">"):
             self.table_view.scroll_by(1 if key == ">" else -1)
+        elif key == "b" and hasattr(self.session, "bot_delay"):
+            delay = next_speed(float(self.session.bot_delay))
+            self.session.bot_delay = delay
+            self.controller.say(speed_words(delay))
         elif key == "c":
             self.chatting = True
             self.app.layout.focus(self.chat)
@@ -329,7 +375,7 @@ class TableScreen:
         except Exception as exc:  # answering again, a removal refused meanwhile: say so
             self.controller.say(f"cannot remove: {exc}", error=True)
             return
-        self.controller.say("your vote is signed: the others must agree too")
+        self.controller.say(VOTE_SIGNED)
 
     def _can_leave(self, over: bool) -> bool:
         return not over and not self.leaving and hasattr(self.session, "leave_for_good")
@@ -370,7 +416,7 @@ class TableScreen:
         table = Window(self.table_view, height=lambda: self._fit_height(
             self._table_lines, 4, self._table_width()))
         log = Window(self.log_view, style="class:dim",
-                     height=Dimension(min=2, preferred=2, max=1000))
+                     height=Dimension(min=LOG_ROWS, preferred=LOG_ROWS, max=1000))
         body = HSplit([
             Window(FitControl(self._title_lines), dont_extend_height=True,
                    height=lambda: self._fit_height(self._title_lines, 1)),
@@ -392,7 +438,8 @@ class TableScreen:
         ])
         return HSplit([
             ConditionalContainer(
-                Window(FormattedTextControl(self._banners), dont_extend_height=True),
+                Window(FormattedTextControl(self._banners), dont_extend_height=True,
+                       wrap_lines=True),  # a long banner (the vote question) wraps, never cut
                 filter=~small & Condition(lambda: bool(self._banner_lines()))),
             ConditionalContainer(Window(FormattedTextControl(self._small_text),
                                         wrap_lines=True), filter=small),
@@ -434,15 +481,15 @@ class TableScreen:
     def _banner_lines(self) -> list[tuple[str, str]]:
         snap = self._snap()
         lines = [(f"class:banner.{b.kind}", f" {BANNER_WORDS.get(b.kind, b.kind.upper())}: "
-                  f"{b.text} ") for b in snap.banners]
+                  f"{plain(b.text)} ") for b in snap.banners]
         if snap.progress:
-            lines.append(("class:banner.progress", f" {snap.progress} "))
+            lines.append(("class:banner.progress", f" {progress_words(snap.progress)} "))
         return lines
 
     def _banners(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
         for style, text in self._banner_lines():
-            out += [(style, text.ljust(self._width())), ("", "\n")]
+            out += [(style, text + " " * max(0, self._width() - text_width(text))), ("", "\n")]
         return out[:-1]
 
     def _small_text(self) -> StyleAndTextTuples:

@@ -25,12 +25,14 @@ from lancards.cli.tui.controller import (
     verb_for,
 )
 from lancards.cli.tui.narrate import objective_text, plural
+from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
 from lancards.engine.eights.cards import CARDS, NUMBERS, Card
 
 HELP: tuple[KeyHelp, ...] = (
     ("Left/Right", "move the cursor over your hand"),
+    ("Home / End", "the cursor to the first / last card of your hand"),
     ("Up/Down", "jump to the previous / next suit"),
     ("Enter or x", "play the card under the cursor"),
     ("t / n", "play the 8 of the led suit with take / no take (ruling E-4)"),
@@ -63,7 +65,9 @@ def objective_line(view: EightsState) -> str:
     if view.round < 1:
         return "cutting for the first dealer (ruling E-2)"
     objective = view.rules.objectives.for_round(view.round)
-    return f"objective: {objective_text(objective)} [{view.rules.objectives.notice}]"
+    objectives = view.rules.objectives
+    mark = "" if objectives.from_publisher else " · not from the publisher (o: in full)"
+    return f"objective: {objective_text(objective)}{mark}"
 
 
 @dataclass
@@ -94,13 +98,13 @@ class EightsController(BaseController):
         view: EightsState = snap.view
         out: StyleAndTextTuples = [("class:objective", " " + objective_line(view) + "\n")]
         totals = view.totals()
-        name_w = max(6, min(16, max(len(n) for n in snap.names) + 1))
+        name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
         out.append(("class:header", f"   # {'player':<{name_w}} hand tricks total\n"))
         for seat in range(view.n):
             mark = ">" if snap.to_act == seat else " "
             style = "class:me" if seat == snap.seat else ""
             tricks = sum(1 for w in view.trick_winners if w == seat)
-            out.append((style, f" {mark} {seat + 1} {snap.names[seat][:name_w]:<{name_w}} "
+            out.append((style, f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} "
                                f"{len(view.hands[seat]):>4} {tricks:>6} {totals[seat]:>5}\n"))
         if view.phase is Phase.LAYOUT:
             out.extend(self._layout(view))
@@ -201,6 +205,18 @@ class EightsController(BaseController):
                 "the lowest total after round 8 wins (ruling E-9)"]
         return out
 
+    def state_changed(self, snap: TableSnapshot) -> None:
+        """The turn or phase changed: a stale error goes, and on this seat's turn a cursor on
+        a card that cannot be played moves to the first playable one (issue 25, item 14)."""
+        super().state_changed(snap)
+        playable = {a.slot for a in snap.legal if isinstance(a, Play)}
+        flat = flat_hand(snap.view, snap.seat)
+        if not playable or not flat:
+            return
+        self.cursor = min(self.cursor, len(flat) - 1)
+        if flat[self.cursor][0] not in playable:
+            self.cursor = next(i for i, (slot, _) in enumerate(flat) if slot in playable)
+
     def handle(self, key: str, snap: TableSnapshot) -> None:
         """React to one key (never waits)."""
         if self.handle_picker(key):
@@ -211,6 +227,8 @@ class EightsController(BaseController):
             self.cursor = max(0, self.cursor - 1)
         elif key == "right":
             self.cursor = min(len(flat) - 1, self.cursor + 1) if flat else 0
+        elif key in ("home", "end"):
+            self.cursor = 0 if key == "home" else max(0, len(flat) - 1)
         elif key in ("up", "down") and flat:
             suit = flat[self.cursor][1].suit
             step = 1 if key == "down" else -1

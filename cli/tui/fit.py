@@ -11,11 +11,14 @@ line shows; scrolling goes back in time); a panel anchors at its top.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.layout.controls import GetLinePrefixCallable, UIContent, UIControl
+
+from lancards.cli.tui.width import cut, text_width
 
 Lines = list[StyleAndTextTuples]
 INDENT = "   "
@@ -31,27 +34,44 @@ def to_lines(text: StyleAndTextTuples) -> Lines:
 
 
 def line_length(line: StyleAndTextTuples) -> int:
-    """How many columns ``line`` takes (every character one column)."""
-    return sum(len(fragment[1]) for fragment in line)
+    """How many columns ``line`` takes as the terminal shows it (a wide character two,
+    :func:`lancards.cli.tui.width.text_width`)."""
+    return sum(text_width(fragment[1]) for fragment in line)
+
+
+def _fitting(chars: list[tuple[str, str]], room: int) -> int:
+    """How many of ``chars`` fit in ``room`` columns (at least one)."""
+    used = 0
+    for i, (_, ch) in enumerate(chars):
+        used += text_width(ch)
+        if used > room:
+            return max(1, i)
+    return len(chars)
 
 
 def wrap_line(line: StyleAndTextTuples, width: int) -> Lines:
-    """``line`` cut into pieces of at most ``width`` columns, at a space when one is in the
-    last half of the piece; continuation pieces start with :data:`INDENT`. Nothing is lost."""
+    """``line`` cut into pieces of at most ``width`` columns (as the terminal shows them), at a
+    space when one is in the last half of the piece; continuation pieces start with
+    :data:`INDENT`. Nothing is lost."""
     chars = [(fragment[0], ch) for fragment in line for ch in fragment[1]]
-    if width <= len(INDENT) + 1 or len(chars) <= width:
-        return [_join(chars)] if len(chars) <= max(width, 1) else \
-            [_join(chars[i:i + max(width, 1)]) for i in range(0, len(chars), max(width, 1))]
-    out: Lines = []
+    if width <= len(INDENT) + 1 or line_length(line) <= width:
+        out: Lines = []
+        while chars or not out:
+            n = _fitting(chars, max(width, 1)) if chars else 0
+            out.append(_join(chars[:n]))
+            chars = chars[n:]
+        return out
+    out = []
     first = True
     while chars:
         room = width if first else width - len(INDENT)
-        if len(chars) <= room:
+        n = _fitting(chars, room)
+        if n == len(chars):
             piece, chars = chars, []
         else:
-            cut = next((i for i in range(room, room // 2, -1) if chars[i][1] == " "), None)
+            cut = next((i for i in range(n, n // 2, -1) if chars[i][1] == " "), None)
             if cut is None:
-                piece, chars = chars[:room], chars[room:]
+                piece, chars = chars[:n], chars[n:]
             else:
                 piece, chars = chars[:cut], chars[cut + 1:]
         out.append(_join(piece) if first else [("", INDENT), *_join(piece)])
@@ -69,8 +89,20 @@ def _join(chars: list[tuple[str, str]]) -> StyleAndTextTuples:
     return out
 
 
+RULING = re.compile(r" ?\(rulings? [A-Z0-9]+-[0-9]+[^)]*\)"
+                    r"|[;,] rulings? [A-Z0-9]+-[0-9]+(?:\.\.[0-9]+)?(?:, [A-Z0-9]+-[0-9]+)*")
+"""A ruling reference in a text (``(ruling E-4)``, ``; ruling E-7``): the rulings are for
+``docs/``, the table says things in words (issue 25)."""
+
+
+def plain(text: str) -> str:
+    """``text`` without its ruling references (:data:`RULING`)."""
+    return RULING.sub("", text) if "ruling" in text else text
+
+
 def wrap_all(lines: Lines, width: int) -> Lines:
-    """Every line wrapped at ``width``."""
+    """Every line wrapped at ``width``, its ruling references dropped (:func:`plain`)."""
+    lines = [[(f[0], plain(f[1]), *f[2:]) for f in line] for line in lines]
     return [piece for line in lines for piece in wrap_line(line, width)]
 
 
@@ -106,6 +138,7 @@ class FitControl(UIControl):
         self.scroll = 0
         self.page = 1
         self.hidden = 0
+        self._seen = (0, 0)  # (width, line count) at the last draw
 
     def wrapped(self, width: int) -> Lines:
         """The panel's lines wrapped at ``width`` (kept while ``key()`` and the width stay the
@@ -138,7 +171,14 @@ class FitControl(UIControl):
                          line_count=len(shown), show_cursor=False)
 
     def window(self, lines: Lines, rows: int, width: int) -> Lines:
-        """The lines shown in ``rows`` rows, with the mark line when some are hidden."""
+        """The lines shown in ``rows`` rows, with the mark line when some are hidden.
+
+        A log scrolled back (``anchor_bottom``, :attr:`scroll` above 0) holds still on the
+        lines shown while new lines come (they count in the "more below" mark); scrolled back
+        to its end (:attr:`scroll` 0) it follows the new lines again (issue 25, item 6)."""
+        seen, self._seen = self._seen, (width, len(lines))
+        if self.anchor_bottom and self.scroll > 0 and seen[0] == width and len(lines) > seen[1]:
+            self.scroll += len(lines) - seen[1]
         self.hidden = max(0, len(lines) - rows)
         if not self.hidden:
             self.scroll, self.page = 0, rows
@@ -155,6 +195,6 @@ class FitControl(UIControl):
         if below:
             parts.append(f"▼ {below} more below")
         mark = f" {' · '.join(parts)} ({self.keys}) "
-        mark_line: StyleAndTextTuples = [(self.style, mark[:width])]
+        mark_line: StyleAndTextTuples = [(self.style, cut(mark, width))]
         body = lines[start:start + text_rows]
         return [mark_line, *body] if self.anchor_bottom else [*body, mark_line]

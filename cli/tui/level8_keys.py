@@ -50,6 +50,7 @@ from lancards.engine.level8.actions import (
 )
 from lancards.engine.level8.cards import Card, Kind
 from lancards.engine.level8.state import Level8State, Phase
+from lancards.engine.level8.steps import keep_allowance
 
 A = TypeVar("A")
 
@@ -62,7 +63,11 @@ HELP: tuple[KeyHelp, ...] = (
     ("l", "lay down your level: the builder (1-9 assign, j/J or v joker value, Tab offers)"),
     ("a", "add the card under the cursor to a meld on the table"),
     ("x", "discard the card under the cursor (ends the turn)"),
-    ("p", "play the special card under the cursor (TAKE, SWAP, KEEP, SKIP)"),
+    ("p", "play the special card under the cursor (TAKE, SWAP, KEEP, SKIP) instead of a "
+          "discard: your turn then ends"),
+    ("Home / End", "the cursor to the first / last card of your hand"),
+    ("(table)", "discard: each player's top discard and, in brackets, how many cards the "
+                "pile holds (R7(3)); front: their KEEP / SKIP cards"),
     ("Enter", "show the 3 marked cards / choose a shown card / serve a Skip"),
     ("x (swap)", "put the card under the cursor on your discard pile; e: draw as many"),
     ("k (keep)", "keep the card under the cursor into the next round; e: done"),
@@ -107,8 +112,20 @@ class Level8Controller(BaseController):
     def table(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         return draw.table(snap, width)
 
+    def follow_new_card(self, cards: list[tuple[SlotId, Card]]) -> None:
+        """After a draw (one new card in the hand), put the cursor on the new card: its
+        index in the sorted hand, not the old index, which lands on another card."""
+        slots = [slot for slot, _ in cards]
+        before = getattr(self, "_slots", None)
+        self._slots = slots
+        if before:
+            new = [i for i, slot in enumerate(slots) if slot not in before]
+            if len(new) == 1:
+                self.cursor = new[0]
+
     def hand_view(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         cards = self.hand(snap)
+        self.follow_new_card(cards)
         self.cursor = min(self.cursor, max(0, len(cards) - 1))
         labels: dict[SlotId, str] = {}
         if self.builder is not None:
@@ -128,7 +145,8 @@ class Level8Controller(BaseController):
             names = " ".join(str(view.cards.get(s, "?")) for s in kept) or "nothing yet"
             out.append(("", " · you keep: "))
             out.extend(styled_cards(names))
-            out.append(("", "\n"))
+            allowance = keep_allowance(view, snap.seat)
+            out.append(("", f" (up to {plural(allowance, 'card')})\n"))
         else:
             out.append(("", ":\n"))
         return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
@@ -181,7 +199,7 @@ class Level8Controller(BaseController):
             Phase.SHOW: self._show_hint(snap),
             Phase.CHOOSE: "Enter choose a shown card · n none · m moves",
             Phase.SWAP: "x put the card on your discard pile (up to 3) · e draw and end",
-            Phase.KEEP: "k keep the card under the cursor · e done",
+            Phase.KEEP: "k keep the card under the cursor (the header says how many) · e done",
             Phase.SKIPPED: "Enter or e: serve the Skip (your turn is skipped)",
         }.get(phase, "m moves")
 
@@ -224,11 +242,14 @@ class Level8Controller(BaseController):
         if self.handle_picker(key):
             return
         cards = self.hand(snap)
+        self.follow_new_card(cards)
         current = cards[self.cursor] if 0 <= self.cursor < len(cards) else None
         if key == "left":
             self.cursor = max(0, self.cursor - 1)
         elif key == "right":
             self.cursor = min(len(cards) - 1, self.cursor + 1) if cards else 0
+        elif key in ("home", "end"):
+            self.cursor = 0 if key == "home" else max(0, len(cards) - 1)
         elif key == "space" and current is not None:
             self.marks ^= {current[0]}
         elif key == "s":

@@ -14,6 +14,7 @@ from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import name_of, styled_cards
 from lancards.cli.tui.narrate import plural, requirement
+from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.level8.cards import COLOUR_INDEX, Card
 from lancards.engine.level8.levels import ComponentKind
@@ -131,7 +132,7 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     """The players, the draw pile, the melds and any shown cards."""
     view: Level8State = snap.view
     out: StyleAndTextTuples = []
-    name_w = max(6, min(14, max(len(n) for n in snap.names) + 1))
+    name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
     req_w = max(12, min(30, width - name_w - 40))
     out.append(("class:header", f"   # {'player':<{name_w}} lvl {'requirement':<{req_w}} "
                                 f"down hand discard  front\n"))
@@ -142,7 +143,7 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         lvl = "WIN" if level >= 9 else f"{level:>3}"
         req = requirement(view.level(seat)) if level < 9 else "-"
         down = "yes" if view.down[seat] else "no"
-        row = (f" {mark} {seat + 1} {snap.names[seat][:name_w]:<{name_w}} {lvl} "
+        row = (f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} {lvl} "
                f"{req[:req_w]:<{req_w}} {down:<4} {len(view.hands[seat]):>4} ")
         out.append((style, row))
         pile = view.discards[seat]

@@ -35,8 +35,17 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.tui.app import STYLE
+from lancards.cli.tui.width import cut, pad, text_width
+from lancards.engine.rulesets import rule_set
 from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, TableAdvert
 from lancards.p2p.protocol.identity import fingerprint
+
+CREATE_GAMES = ("level8-master", "level8", "level8-en", "eights")
+"""The games ``n`` offers, in its order."""
+
+GAME_TITLES = {"level8-master": "Level 8 Master", "level8": "Level 8",
+               "level8-en": "Level 8 (English)", "eights": "8s Rule!"}
+"""The games' names as people say them."""
 
 _TARGET = re.compile(r"[0-9a-f]{16}@(\S+):(\d{1,5})")
 """What the host prints for a join by address: ``TABLE-ID@HOST:PORT``."""
@@ -109,14 +118,15 @@ class LobbyScreen:
         tables: the tables known now.
         identity: the user's nickname and key fingerprint, shown at the top.
         on_join: called with the chosen table.
-        on_create: called when the user creates a table.
+        on_create: called with the game (a rule-set name) and the seat count when the user
+            creates a table (``n`` asks both).
         on_manual: called with a typed ``HOST:PORT``.
         input: a prompt-toolkit input (tests); default the terminal.
         output: a prompt-toolkit output (tests); default the terminal.
     """
 
     def __init__(self, tables: Sequence[TableEntry], identity: str,
-                 on_join: Callable[[TableEntry], None], on_create: Callable[[], None],
+                 on_join: Callable[[TableEntry], None], on_create: Callable[[str, int], None],
                  on_manual: Callable[[str], None], *, input: Input | None = None,
                  output: Output | None = None) -> None:
         self.tables = list(tables)
@@ -125,11 +135,14 @@ class LobbyScreen:
         self.index = 0
         self.message = ""
         self.typing = False
+        self.creating: list[str] = []
+        """While ``n`` asks what to create: ``[]`` the game is asked, ``[GAME]`` the seats."""
+        self.asking = False
         self.address = TextArea(height=1, prompt="address (TABLE-ID@HOST:PORT)> ",
                                 multiline=False,
                                 accept_handler=self._accept_address)
         body = HSplit([
-            Window(FormattedTextControl(self._render)),
+            Window(FormattedTextControl(self._render), wrap_lines=True),
             ConditionalContainer(self.address, filter=Condition(lambda: self.typing)),
         ])
         self.app: Application[str | None] = Application(
@@ -144,11 +157,22 @@ class LobbyScreen:
         with contextlib.suppress(Exception):
             self.app.invalidate()
 
+    def _columns(self) -> int:
+        """The terminal's width (80 when it cannot be read)."""
+        try:
+            return int(self.app.output.get_size().columns)
+        except Exception:
+            return 80
+
     def _render(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:title", " lancards lobby "),
                                    ("", f"  you are {self.identity}\n\n")]
+        # The address column only where it fits (issue 25, item 14): the line under the
+        # list names the selected table's address anyway.
+        width = self._columns()
+        wide = all(73 + text_width(t.address) <= width for t in self.tables)
         out.append(("class:header", f"   {'game':<15} {'host':<18} {'seats':<7} "
-                                    f"{'players':<26} address\n"))
+                                    f"{'players':<26}{' address' if wide else ''}\n"))
         if not self.tables:
             out.append(("class:dim", "   no tables found yet on this network (looking...)\n"))
         for i, table in enumerate(self.tables):
@@ -158,10 +182,10 @@ class LobbyScreen:
                 "full" if not table.joinable else f"{table.taken}/{table.seats}")
             style = "class:picker.selected" if i == self.index else (
                 "" if table.joinable else "class:dim")
-            host = f"{table.host[:12]} {table.fingerprint[:4]}"
-            players = ", ".join(table.players)[:26]
-            out.append((style, f" {mark}{flag}{table.game:<15} {host:<18} {state:<7} "
-                               f"{players:<26} {table.address}\n"))
+            host = f"{cut(table.host, 12)} {table.fingerprint[:4]}"
+            players = ", ".join(table.players)
+            out.append((style, f" {mark}{flag}{pad(table.game, 15)} {pad(host, 18)} {state:<7} "
+                               f"{pad(players, 26)}{' ' + table.address if wide else ''}\n"))
         out.append(("", "\n"))
         if self.tables:
             table = self.tables[self.index]
@@ -175,13 +199,47 @@ class LobbyScreen:
                                            "joining\n"))
         if self.message:
             out.append(("class:error", f" {self.message}\n"))
+        if self.asking:
+            out.append(("", f" {self._question()}\n"))
+            out.append(("class:hints", " the number · Esc back"))
+            return out
         out.append(("class:hints", " Up/Down select · Enter join · n create a table · "
                                    "a type an address · q quit"))
         return out
 
+    def _question(self) -> str:
+        """What ``n`` asks now: the game, then the seats (issue 25, item 14)."""
+        if not self.creating:
+            games = " · ".join(f"{i + 1} {GAME_TITLES[g]}" for i, g in enumerate(CREATE_GAMES))
+            return f"create a table: which game? {games}"
+        spec = rule_set(self.creating[0])
+        return (f"create a {GAME_TITLES[spec.name]} table: how many seats, yours counted? "
+                f"{spec.min_players} to {spec.max_players}")
+
+    def _answer(self, key: str) -> None:
+        if not self.creating:
+            if key.isdigit() and 1 <= int(key) <= len(CREATE_GAMES):
+                self.creating = [CREATE_GAMES[int(key) - 1]]
+                self.message = ""
+            return
+        spec = rule_set(self.creating[0])
+        if key.isdigit() and spec.min_players <= int(key) <= spec.max_players:
+            self.asking = False
+            self.on_create(spec.name, int(key))
+            self.app.exit(result="create")
+
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
-        idle = Condition(lambda: not self.typing)
+        idle = Condition(lambda: not self.typing and not self.asking)
+        asking = Condition(lambda: self.asking)
+
+        @kb.add(Keys.Any, filter=asking)
+        def _digit(event: KeyPressEvent) -> None:
+            self._answer(event.data)
+
+        @kb.add(Keys.Escape, filter=asking, eager=True)
+        def _back(event: KeyPressEvent) -> None:
+            self.asking, self.creating = False, []
 
         @kb.add(Keys.Up, filter=idle)
         def _up(event: KeyPressEvent) -> None:
@@ -206,8 +264,7 @@ class LobbyScreen:
 
         @kb.add("n", filter=idle)
         def _create(event: KeyPressEvent) -> None:
-            self.on_create()
-            self.app.exit(result="create")
+            self.asking, self.creating = True, []  # the game, then the seats
 
         @kb.add("a", filter=idle)
         def _manual(event: KeyPressEvent) -> None:

@@ -7,11 +7,12 @@ down); 8s Rule! round results come from the state's ``results`` (rulings E-5 to 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from lancards.cli.tui.narrate import objective_text, plural
+from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import Outcome
 
 WIN_LEVEL = 9
@@ -85,23 +86,44 @@ def renege_text(renege: Any, names: Sequence[str]) -> str:
             f"on a {led} lead while holding {renege.held} (+50, ruling E-8)")
 
 
-def final_lines(outcome: Outcome, names: Sequence[str], game_name: str) -> list[str]:
-    """The game result: the winner line first, then one line per seat (and team)."""
+def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
+                removed: Collection[int] = ()) -> list[str]:
+    """The game result: the winner line first, then one line per seat (and team), a seat
+    that left marked ``(left the table)`` and one of ``removed`` ``(removed by vote)``
+    (rulings D-2, D-5); when the game ended early because too few players were left (ruling
+    D-3), a last line says so."""
     winners = " and ".join(names[s] for s in outcome.winners)
     verb = "wins" if len(outcome.winners) == 1 and winners != "You" else "win"
+    left = [s for s in outcome.detail.get("left", []) if isinstance(s, int)
+            and 0 <= s < len(names)]
+
+    def mark(seat: int) -> str:
+        if seat in removed:
+            return " (removed by vote)"
+        return " (left the table)" if seat in left else ""
+
     if game_name == "level8":
         rounds = outcome.detail.get("rounds")
         after = plural(rounds, "round") if isinstance(rounds, int) else "? rounds"
         lines = [f"result: {winners} {verb} after {after}"]
-        lines += [f"{n}: {level_text(v)}" for n, v in zip(names, outcome.scores, strict=True)]
-        return lines
-    tie = outcome.detail.get("tie_break", "none")
-    note = {"round-7": " (tie broken by the round-7 totals)", "shared": " (shared win)"}
-    lines = [f"result: {winners} {verb} with the lowest total{note.get(tie, '')}"]
-    lines += [f"{n}: {v} points" for n, v in zip(names, outcome.scores, strict=True)]
-    for team, total in zip(outcome.detail.get("teams", []),
-                           outcome.detail.get("team_totals", []), strict=False):
-        lines.append(f"team {' + '.join(names[s] for s in team)}: {total} points")
+        lines += [f"{n}: {level_text(v)}{mark(s)}"
+                  for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
+        early = bool(left) and all(v < WIN_LEVEL for v in outcome.scores)
+    else:
+        tie = outcome.detail.get("tie_break", "none")
+        note = {"round-7": " (tie broken by the round-7 totals)", "shared": " (shared win)"}
+        lines = [f"result: {winners} {verb} with the lowest total{note.get(tie, '')}"]
+        lines += [f"{n}: {v} points{mark(s)}"
+                  for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
+        for team, total in zip(outcome.detail.get("teams", []),
+                               outcome.detail.get("team_totals", []), strict=False):
+            lines.append(f"team {' + '.join(names[s] for s in team)}: {total} points")
+        rounds = outcome.detail.get("rounds")
+        early = bool(left) and isinstance(rounds, int) and rounds < 8
+    if early:
+        gone = " and ".join(names[s] for s in left)
+        lines.append(f"the game ended early: after {gone} went, too few players were left "
+                     "to play on")
     return lines
 
 
@@ -179,14 +201,14 @@ def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
     """``Ada    ###.....  level 4  (1 2 4)``: per player a bar of the 8 levels (``#`` one
     level climbed, ``.`` one to go), the level now, and the level at ``start`` (default 1)
     then after each round."""
-    name_w = max(len(n) for n in names)
+    name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
     lines = ["levels climbed (# climbed, . to go; then the level after each round):"]
     for seat, name in enumerate(names):
         path = [start[seat] if start else 1, *(values[seat] for _, values in history)]
         now = path[-1]
         bar = "#" * (min(now, WIN_LEVEL) - 1) + "." * (WIN_LEVEL - min(now, WIN_LEVEL))
         steps = " ".join("W" if v >= WIN_LEVEL else str(v) for v in path)
-        lines.append(f"{name:<{name_w}}  {bar}  {level_text(now):<8} ({steps})")
+        lines.append(f"{pad(name, name_w)}  {bar}  {level_text(now):<8} ({steps})")
     return tuple(lines)
 
 
@@ -194,7 +216,7 @@ def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
                  ) -> tuple[str, ...]:
     """The running totals by round, one column per round, and a bar of the latest total
     (``+`` per step above 0, ``-`` below; lower is better, ruling E-9)."""
-    name_w = max(len(n) for n in names)
+    name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
     rounds = [number for number, _ in history]
     latest = history[-1][1]
     scale = max(1, max(abs(t) for t in latest))
@@ -204,5 +226,5 @@ def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
         row = "".join(f"{values[seat]:>6}" for _, values in history)
         cells = round(10 * abs(latest[seat]) / scale)
         bar = ("+" if latest[seat] >= 0 else "-") * cells
-        lines.append(f"{name:<{name_w}} {row}  {bar}")
+        lines.append(f"{pad(name, name_w)} {row}  {bar}")
     return tuple(lines)

@@ -569,22 +569,24 @@ async def drive_bot(
     seat: Turns,
     choose: Chooser,
     *,
-    delay: float = 0.0,
+    delay: float | Callable[[], float] = 0.0,
     act: Callable[[Any], None] | None = None,
 ) -> None:
     """Play ``seat`` (a :class:`PeerNode`, or any :class:`Turns`) with a bot until the game
-    ends or the table stops: at each turn (:meth:`Turns.next_turn`) wait ``delay`` seconds (a
-    person's pace at their table; 0 for none), ask ``choose(legal)`` for a move and play it
-    with ``act`` (default :meth:`Turns.submit`). A move refused (the state moved on meanwhile)
-    is dropped; the next turn asks again. A seat paused by a storage fault ends the bot (the
-    node's :meth:`PeerNode.run` raises the fault)."""
+    ends or the table stops: at each move to make (:meth:`Turns.next_turn`) wait ``delay``
+    seconds (a person's pace at their table; 0 for none; a callable is asked before each move,
+    so a table can pace per turn, :mod:`lancards.cli.pacing`), ask ``choose(legal)`` for a move
+    and play it with ``act`` (default :meth:`Turns.submit`). A move refused (the state moved on
+    meanwhile) is dropped; the next turn asks again. A seat paused by a storage fault ends the
+    bot (the node's :meth:`PeerNode.run` raises the fault)."""
     play = seat.submit if act is None else act
     while True:
         legal = await seat.next_turn()
         if not legal:
             return
-        if delay:
-            await asyncio.sleep(delay)
+        wait = delay() if callable(delay) else delay
+        if wait > 0:
+            await asyncio.sleep(wait)
             legal = seat.turn()
             if not legal:
                 continue

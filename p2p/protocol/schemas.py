@@ -111,6 +111,18 @@ class TableLeave(_Strict):
     pass
 
 
+REFUSALS: Final = ("wrong-game", "full", "started", "closed", "wrong-table")
+"""Why a host refuses a ``table.join`` (``table.refused``; ``docs/protocol.md`` section 6)."""
+
+
+class TableRefused(_Strict):
+    """The host refuses a join (issue 25, item 5): ``reason`` one of :data:`REFUSALS`, and the
+    game the host's table plays (its registry name)."""
+
+    reason: Literal["wrong-game", "full", "started", "closed", "wrong-table"]
+    game: Annotated[str, Meta(max_length=40)]
+
+
 class TableRoster(_Strict):
     version: Seq
     members: Annotated[list[Object], Meta(max_length=MAX_SEATS)]
@@ -251,6 +263,7 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     # Table formation (p2p.table).
     "table.join": TableJoin,
     "table.leave": TableLeave,
+    "table.refused": TableRefused,
     "table.roster": TableRoster,
     "table.start": TableStart,
     "table.sign": TableSign,

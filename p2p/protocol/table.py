@@ -34,7 +34,7 @@ from lancards.p2p.protocol.identity import (
     describe,
     verify_signature,
 )
-from lancards.p2p.protocol.schemas import TableAddrs, TablePort, TableTold, conform
+from lancards.p2p.protocol.schemas import TableAddrs, TablePort, TableRefused, TableTold, conform
 from lancards.p2p.protocol.statement import (
     SEAT_TAG,
     START_TAG,
@@ -94,6 +94,10 @@ class Lobby:
         """Host: the listening port each member announced (``table.port``); members only."""
         self.address_book: dict[bytes, tuple[str, int]] = {}
         """Guest: the seated members' addresses from the host's ``table.addrs``."""
+        self.refused: tuple[str, str] | None = None
+        """Guest: the host's ``table.refused`` (reason, the host's game), once it came."""
+        self.refusals: list[tuple[str, str]] = []
+        """Host: every join refused (the joiner's name, the reason), oldest first."""
 
     # -- construction ------------------------------------------------------------------------
 
@@ -251,6 +255,15 @@ class Lobby:
                 lobby is unchanged.
         """
         who = self.name(env.sender)
+        if self.is_host and env.type == "table.join":
+            refusal = self._join_refusal(env)
+            if refusal is not None:  # the joiner is told why (issue 25, item 5)
+                nick = "".join(c for c in str(env.body.get("nick", "")) if c.isprintable())
+                self.refusals.append((f"{nick} {describe(env.sender)}".strip(), refusal))
+                refused = sign_envelope(self.me, "table.refused", env.table, self._seq,
+                                        {"reason": refusal, "game": self.spec.game})
+                self._seq += 1
+                return [Outgoing((env.sender,), refused)]
         if env.table != self.spec.table:
             raise TableError(who, Reason.WRONG_TABLE, f"message for table {env.table}")
         if env.type == "table.addrs":
@@ -276,6 +289,7 @@ class Lobby:
             ("table.start", False): self._on_start,
             ("table.started", False): self._on_started,
             ("table.told", False): self._on_told,
+            ("table.refused", False): self._on_refused,
         }
         if env.type == "table.leave" and from_host and not self.is_host:
             self.closed = True
@@ -297,17 +311,31 @@ class Lobby:
                 return str(m)
         return describe(key)
 
-    def _on_join(self, env: Envelope, who: str) -> list[Outgoing]:
+    def _join_refusal(self, env: Envelope) -> str | None:
+        """Host: why the join ``env`` is refused (a :data:`lancards.p2p.protocol.schemas.
+        REFUSALS` word), or ``None`` when it is taken: another table id (a stale one), a
+        closed or started lobby, a start proposed (unless the key rejoins), another game, no
+        free seat."""
         rejoin = any(m.public_key == env.sender for m in self.members)
-        if self._statement is not None and not rejoin:
-            raise TableError(who, Reason.TABLE_RULES, "the start is already proposed")
+        if env.table != self.spec.table:
+            return "wrong-table"
+        if self.closed:
+            return "closed"
+        if self.started is not None or (self._statement is not None and not rejoin):
+            return "started"
+        if env.body.get("game") != self.spec.game:
+            return "wrong-game"
+        if not rejoin and self.free_seats == 0:
+            return "full"
+        return None
+
+    def _on_refused(self, env: Envelope, who: str) -> list[Outgoing]:
+        body = conform(env.body, TableRefused, who, "table.refused", error=TableError)
+        self.refused = (body.reason, body.game)
+        return []
+
+    def _on_join(self, env: Envelope, who: str) -> list[Outgoing]:
         body = env.body
-        if body["game"] != self.spec.game:
-            raise TableError(
-                who,
-                Reason.TABLE_RULES,
-                f"joins for {body['game']!r}; this table plays {self.spec.game!r}",
-            )
         member = member_from_dict(
             {"pk": env.sender.hex(), "xpk": body["xpk"], "nick": body["nick"]}, who
         )
@@ -317,10 +345,6 @@ class Lobby:
             self.members = [member if m.public_key == env.sender else m for m in self.members]
             self._statement, self._sigs = None, {}
             return [self._roster()]
-        if self.free_seats == 0:
-            raise TableError(
-                who, Reason.TABLE_RULES, f"the table is full ({self.spec.max_seats} seats)"
-            )
         self.members.append(member)
         return [self._roster()]
 

@@ -68,7 +68,7 @@ def test_lobby_creates_a_table_that_another_peer_joins(lan, tmp_path):
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, command)
     try:
         wait_screen(session, r"lancards lobby", 30)
-        tmux("send-keys", "-t", session, "n")
+        tmux("send-keys", "-t", session, "n", "2", "2")  # create: Level 8 (2), 2 seats
         wait_screen(session, r"(?m)^ waiting for 1 player$", 30)  # the waiting screen
         ann.start(join_args(ann))
         screen = wait_screen(session, r"your hand \((?:10|11) cards", 60)

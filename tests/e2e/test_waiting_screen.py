@@ -222,7 +222,7 @@ def test_a_table_created_in_the_lobby_cancels_with_ctrl_c_and_a_signal_still_end
     start_in_tmux(lan, bob, session, "join --game level8 --players 2")
     try:
         wait_screen(session, r"lancards lobby", 30)
-        tmux("send-keys", "-t", session, "n")
+        tmux("send-keys", "-t", session, "n", "2", "2")  # create: Level 8 (2), 2 seats
         wait_screen(session, r"q, Esc or Ctrl-C: cancel", 30)
         # a SIGINT from outside (not the key) still ends the command: the lobby screen no
         # longer takes the event loop's SIGINT handler away

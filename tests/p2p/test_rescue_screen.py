@@ -68,13 +68,13 @@ def test_the_table_asks_remove_name_and_y_signs_n_declines() -> None:
 
 class RemovedSession(LocalSession):
     """A seat that came back from a sleep to find itself voted out (issue 24): its
-    :meth:`NetworkSession.snapshot` carries the banner and ``extra["removed"]``."""
+    :meth:`NetworkSession.snapshot` carries the banner and ``extra["removed_me"]``."""
 
     def snapshot(self) -> TableSnapshot:
         snap = super().snapshot()
         return dataclasses.replace(
             snap, banners=(*snap.banners, Banner("info", REMOVED_BANNER)),
-            extra={**snap.extra, "removed": True})
+            extra={**snap.extra, "removed_me": True})
 
 
 def test_a_seat_voted_out_while_away_reads_it_in_one_line_and_q_quits_at_once() -> None:

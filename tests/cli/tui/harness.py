@@ -25,7 +25,8 @@ from lancards.cli.tui.app import TableScreen
 KEYS = {
     "left": "\x1b[D", "right": "\x1b[C", "up": "\x1b[A", "down": "\x1b[B",
     "enter": "\r", "escape": "\x1b", "tab": "\t", "s-tab": "\x1b[Z", "space": " ",
-    "backspace": "\x7f", "pgup": "\x1b[5~", "pgdn": "\x1b[6~",
+    "backspace": "\x7f", "pgup": "\x1b[5~", "pgdn": "\x1b[6~", "home": "\x1b[H",
+    "end": "\x1b[F",
 }
 
 

@@ -105,8 +105,8 @@ def test_golden_eights_table(size: tuple[int, int]) -> None:
         screen = checked(d, *size)
         assert "round 2 of 8" in screen and "YOUR TURN: play a card" in screen
         words = " ".join(screen.split())  # the objective wraps; no word of it is cut
-        assert "R14 +5 each; R15 +15; the round ends when none is left to take [lancards " \
-               "defaults (ruling E-6), not from the publisher]" in words
+        assert "R14 +5 each; R15 +15; the round ends when none is left to take · not from " \
+               "the publisher (o: in full)" in words and "ruling" not in words
         check(f"eights-table-{size[0]}x{size[1]}", screen)
 
 

@@ -51,7 +51,7 @@ def test_draw_from_the_draw_pile_shows_the_new_card_and_then_discard():
         assert "R3 O7 G9 B12" in screen  # sorted by number
         assert len(session.state.pile) == 102  # 108 cards - 5 in hands - the one drawn
         assert "draw pile: 102 cards" in screen
-        screen = d.press("right", "right", "x")  # the cursor is on G9
+        screen = d.press("x")  # the cursor went with the drawn card: G9
         assert hand_text(session.state, 0) == ["B12", "O7", "R3"]
         assert cards_of(session.state, session.state.discards[0]) == ["G9"]
         assert session.state.turn == 1 and session.state.phase is Phase.DRAW
@@ -183,8 +183,8 @@ def test_take_that_choosing_a_shown_card():
     with driven(session) as d:
         # by number: R1 R2 TAKE
         d.press("right", "right", "p")
-        assert session.state.phase is Phase.SHOW
-        session.advance()  # Ben and Cat show their cards
+        # Ben and Cat show at once: a step out of turn never waits, even at a 60 s bot delay
+        d.settle(lambda: session.state.phase is Phase.CHOOSE, limit=2.0)
         screen = d.press("enter", until=lambda: "take which shown card" in d.text())
         assert session.state.phase is Phase.CHOOSE
         assert "Ben: O" in screen and "Cat: Y1 Y2" in screen
@@ -208,8 +208,10 @@ def test_showing_three_cards_when_asked():
         screen = d.press("enter")
         assert "mark exactly 3 of your cards" in screen
         d.press("space", "right", "space", "right", "right", "space", "enter")
-        assert cards_of(session.state, session.state.shown[0]) == ["R1", "R2", "R4"]
-        assert session.state.show_queue == (2,)
+        shown = session.history[0]
+        assert shown.seat == 0 and [str(p.card) for p in shown.cards] == ["R1", "R2", "R4"]
+        # then Cat shows and Ben chooses at once (no step out of turn or within one waits)
+        assert [type(a).__name__ for a in session.history[1:3]] == ["Show", "Choose"]
 
 
 def test_swap_that_puts_two_cards_and_draws_two():
@@ -257,8 +259,9 @@ def test_keeping_cards_at_round_end():
     state = state.evolve(phase=Phase.KEEP, keep_queue=(0,), kept=((), (), ()))
     session = session_at(state)
     with driven(session) as d:
+        assert "you keep: nothing yet (up to 4 cards)" in d.text()  # level 5 (ruling L8-13)
         screen = d.press("right", "right", "k")  # R5
-        assert "you keep: R5" in screen
+        assert "you keep: R5 (up to 4 cards)" in screen
         d.press("right", "k")  # B7
         kept = session.state.kept[0]
         assert cards_of(session.state, kept) == ["R5", "B7"]

@@ -36,7 +36,8 @@ def drive(keys: list[str], tables: list[TableEntry] = TABLES,
             output = Vt100_Output(term, lambda: Size(rows=30, columns=100),  # type: ignore[arg-type]
                                   enable_cpr=False)
             lobby = LobbyScreen(tables, "Zoe 0badf0", chosen.append,
-                                lambda: chosen.append("create"), chosen.append,
+                                lambda *what: chosen.append(("create", *what)),
+                                chosen.append,
                                 input=pipe, output=output)
             task = asyncio.ensure_future(lobby.run())
             await asyncio.sleep(0.1)
@@ -132,3 +133,41 @@ def test_a_table_with_rescue_on_shows_its_trade_off():
             "other players together could open one player's hand") in " ".join(screen.split())
     _result, _chosen, screen = drive(["down"], [rescued, TABLES[1]])
     assert "rescue on" not in screen  # the selected table (Cat's) has it off
+
+
+def test_at_80_columns_no_lobby_line_is_cut() -> None:
+    """Issue 25, item 14: the address column stands only where it fits (the line under the
+    list names the selected table's address), and long lines wrap."""
+    term = PyteTerminal(80, 24)
+
+    async def main() -> None:
+        with create_pipe_input() as pipe:
+            output = Vt100_Output(term, lambda: Size(rows=24, columns=80),  # type: ignore[arg-type]
+                                  enable_cpr=False)
+            lobby = LobbyScreen(TABLES, "Zoe 0badf0", lambda _: None, lambda: None,
+                                lambda _: None, input=pipe, output=output)
+            task = asyncio.ensure_future(lobby.run())
+            await asyncio.sleep(0.2)
+            lobby.app.exit(result=None)
+            await task
+
+    asyncio.run(main())
+    screen = term.text()
+    assert "address" not in term_line(screen, "game") and "192.0.2.7:48100" in screen
+    assert "table 00112233aabbccdd at 192.0.2.7:48100" in " ".join(screen.split())
+    row = next(line for line in screen.splitlines() if "level8-master" in line)
+    assert row.rstrip().endswith("Ann, Ben"), row
+
+
+def test_n_asks_the_game_and_the_seats_before_it_creates_a_table() -> None:
+    """Issue 25, item 14: ``n`` created a 4-seat Level 8 Master table at once."""
+    result, chosen, screen = drive(["n"])
+    assert "create a table: which game? 1 Level 8 Master" in " ".join(screen.split())
+    assert result is None and chosen == []
+    result, chosen, screen = drive(["n", "4", "2"])  # 8s Rule! is for 3 to 6 players
+    assert "how many seats, yours counted? 3 to 6" in " ".join(screen.split())
+    assert result is None and chosen == []
+    result, chosen, _ = drive(["n", "4", "3"])
+    assert result == "create" and chosen == [("create", "eights", 3)]
+    result, chosen, screen = drive(["n", "escape", "enter"])  # back to the list: Enter joins
+    assert result == "join" and chosen == [TABLES[0]]

@@ -67,8 +67,9 @@ def test_play_in_tmux_shows_the_hand_a_draw_and_a_discard(tmp_path):
         tmux("send-keys", "-t", name, "d")
         screen = wait_for(name, r"You drew \S+ from the draw pile")  # the card, by name
         assert hand_count(screen) == before + 1
-        hand_line = lines_after(screen, "your hand")[0]
-        first = hand_line.split()[0]  # the cursor starts on the first card
+        drew = re.search(r"You drew (\S+) from the draw pile", screen)
+        assert drew, screen
+        first = drew.group(1)  # the cursor went with the drawn card (issue 25, item 14)
         tmux("send-keys", "-t", name, "x")
         screen = wait_for(name, r"You discarded")
         assert f"You discarded {first}" in screen
@@ -253,8 +254,8 @@ def test_a_round_of_eights_by_keys_in_tmux(tmp_path, size):
         def whole_objective(screen: str) -> None:
             table = "\n".join(line.split("│")[0] for line in screen.splitlines())
             words = " ".join(table.split())  # the table column (the log stands right from 120)
-            assert "No tricks: +10 per trick [lancards defaults (ruling E-6), not from the " \
-                   "publisher]" in words, screen
+            assert "No tricks: +10 per trick · not from the publisher (o: in full)" in words, \
+                screen
 
         for width in (size[0], 130):
             tmux("resize-window", "-t", name, "-x", str(width), "-y", str(size[1]))

@@ -1,0 +1,81 @@
+"""``lancards resume`` rebuilds the same log as before the crash (issue 25, item 10): round
+headers where they were, chat lines, the cards of this seat's draws, 8s Rule!'s trick lines;
+a torn or damaged saved log keeps the lines before the damage and never stops a resume."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lancards.cli.net_session import NetworkSession
+from lancards.cli.saved_log import FILE
+from lancards.p2p.net.node import drive_bot, game_bot
+from lancards.p2p.protocol.identity import Identity
+
+pytestmark = pytest.mark.timeout(180)
+
+ME = Identity(b"\x0b" * 32, "Ann")
+
+
+async def played(home: Path, game: str, actions: int) -> tuple[Path, list[str]]:
+    """A table of Ann and two bots, every seat played by a bot, the log told after every
+    change (as the screen does) until ``actions`` moves; returns its folder and log."""
+    session = await NetworkSession.create(game, {}, ME, 2, home=home, bot_delay=0, seed=11)
+    session.subscribe(session.snapshot)
+    runner = asyncio.create_task(session.run())
+    person = asyncio.create_task(drive_bot(session.node, game_bot(session.core)))
+    chatted = False
+    try:
+        for _ in range(2400):
+            moves = sum(1 for e in session.core.record.entries if e.payload.get("t") == "action")
+            if moves >= actions:
+                break
+            if moves >= 3 and not chatted:
+                session.send_chat("hello 山田")
+                chatted = True
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("the table did not play on")
+    finally:
+        await session.close()
+        for task in (runner, person):
+            task.cancel()
+        for task in (runner, person):
+            with contextlib.suppress(BaseException):
+                await task
+    session.snapshot()  # tell what came last, as a last redraw would
+    assert session.node.store is not None
+    return session.node.store.folder, [line.text for line in session.snapshot().log]
+
+
+async def resumed_log(folder: Path) -> tuple[list[str], Any]:
+    session = await NetworkSession.resume(folder, ME, bot_delay=0)
+    try:
+        return [line.text for line in session.snapshot().log], session
+    finally:
+        await session.close()
+
+
+@pytest.mark.parametrize("game,actions,words", [
+    ("eights", 70, ("takes trick", "── round 2")),
+    ("level8-master", 40, ("You drew ", "── round 1")),
+])
+def test_resume_shows_the_log_as_it_was(tmp_path: Path, game: str, actions: int,
+                                        words: tuple[str, ...]) -> None:
+    folder, before = asyncio.run(played(tmp_path, game, actions))
+    assert "Ann: hello 山田" in before and all(any(w in t for t in before) for w in words)
+    after, _ = asyncio.run(resumed_log(folder))
+    assert after == before
+
+
+def test_a_torn_saved_log_keeps_the_lines_before_the_tear(tmp_path: Path) -> None:
+    folder, before = asyncio.run(played(tmp_path, "eights", 20))
+    raw = (folder / FILE).read_bytes().splitlines(keepends=True)
+    (folder / FILE).write_bytes(b"".join(raw[:10]) + raw[10][:7])  # a crash mid-line
+    after, _ = asyncio.run(resumed_log(folder))
+    assert after[:10] == before[:10] and len(after) > 10  # the rest is told from the record
+    assert any("takes trick" in t or " played " in t or " led " in t for t in after[10:])

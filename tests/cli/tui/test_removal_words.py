@@ -1,0 +1,89 @@
+"""A removal by vote as people read it (issue 25, item 8): the question wraps at 80 columns
+instead of being cut, the "your vote is signed" line goes once nobody is waited for, and the
+result marks who left and who was removed, saying why a game ended early."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from lancards.cli.session import Banner, TableSnapshot
+from lancards.cli.tui.results import final_lines
+from lancards.cli.tui.width import text_width
+from lancards.engine.core import Outcome
+from tests.cli.tui.harness import driven
+from tests.p2p.test_rescue_screen import AskingSession, _session
+
+pytestmark = pytest.mark.timeout(60)
+
+QUESTION = ("remove Cyd? (y/n) Cyd has not answered for the table's patience; every other "
+            "player must agree, then the game goes on without them")
+
+
+class Waiting(AskingSession):
+    """Also waits for Cyd (the networked session's ``extra["waiting"]``) until told not."""
+
+    waiting = True
+
+    def snapshot(self) -> TableSnapshot:
+        snap = super().snapshot()
+        banners = tuple(Banner(b.kind, QUESTION) if b.text.startswith("remove ") else b
+                        for b in snap.banners)
+        extra = {**snap.extra, **({"waiting": "waiting for Cyd"} if self.waiting else {})}
+        return dataclasses.replace(snap, banners=banners, extra=extra)
+
+
+def test_the_vote_question_wraps_whole_and_the_signed_line_goes_when_done() -> None:
+    base = _session()
+    session = Waiting("level8-master", names=base.names, state=base.state, bot_delay=60)
+    session.votes, session.declined = [], []
+    with driven(session, 80, 24) as d:
+        screen = d.text()
+        assert all(text_width(line) <= 80 for line in screen.splitlines())
+        assert "then the game goes on without them" in " ".join(screen.split()), screen
+        screen = d.press("y")
+        assert session.votes == [2] and "your vote is signed" in screen
+        session.waiting = False
+        session._changed()
+        d.settle()
+        assert "your vote is signed" not in d.text()
+
+
+def test_the_result_marks_leavers_and_the_removed_and_says_why_it_ended_early() -> None:
+    names = ("Ann", "Ben", "Cyd")
+    level8 = Outcome((0,), (4, 3, 2), {"rounds": 5, "places": [1, 3, 2], "left": [2, 1]})
+    lines = final_lines(level8, names, "level8", removed=(2,))
+    assert lines == ["result: Ann wins after 5 rounds", "Ann: level 4",
+                     "Ben: level 3 (left the table)", "Cyd: level 2 (removed by vote)",
+                     "the game ended early: after Cyd and Ben went, too few players were "
+                     "left to play on"]
+    eights = Outcome((1,), (40, 10, 90), {"rounds": 3, "left": [2], "tie_break": "none"})
+    lines = final_lines(eights, names, "eights")
+    assert lines[3] == "Cyd: 90 points (left the table)" and "ended early" in lines[-1]
+    normal = Outcome((0,), (9, 3, 2), {"rounds": 9, "left": [2]})
+    assert "ended early" not in final_lines(normal, names, "level8")[-1]
+
+
+def test_the_log_and_the_banner_say_removed_by_vote_not_left() -> None:
+    from types import SimpleNamespace
+
+    from lancards.cli.net_session import NetworkSession, removed_seats
+    from lancards.cli.saved_log import SavedLog
+
+    def entry(author: int, payload: dict[str, object]) -> SimpleNamespace:
+        return SimpleNamespace(author=author, payload=payload)
+
+    entries = [entry(0, {"t": "rescue", "seat": 2, "votes": [{}, {}]}),
+               entry(1, {"t": "rescue", "seat": 2, "votes": []}),
+               entry(1, {"t": "leave", "seat": 1})]
+    core = SimpleNamespace(record=SimpleNamespace(entries=entries), state=SimpleNamespace(),
+                           seat_of=lambda author: author, left_seats=lambda: (2, 1))
+    assert removed_seats(core) == (2,)  # type: ignore[arg-type]
+    fake = SimpleNamespace(core=core, names=("Ann", "Ben", "Cyd"), seat=0, _log=[],
+                           _logged=0, node=SimpleNamespace(notices=[]), _saved=SavedLog(None),
+                           game=None)
+    NetworkSession._update_log(fake)  # type: ignore[arg-type]
+    assert [line.text for line in fake._log] == [
+        "Cyd was removed from the table by the others' votes (no answer for the table's "
+        "patience)", "Ben left the table"]

@@ -1,0 +1,59 @@
+"""Text widths as the terminal shows them (issue 25, item 11): wide nicknames (CJK,
+fullwidth letters, an emoji) keep every column of the players panel aligned, a 16-character
+CJK name is shown whole, and no line passes 80 columns."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lancards.cli.local_session import LocalSession
+from lancards.cli.tui.fit import wrap_line
+from lancards.cli.tui.results import eights_chart, level8_chart
+from lancards.cli.tui.width import cut, pad, text_width
+from tests.cli.tui.harness import driven
+
+pytestmark = pytest.mark.timeout(60)
+
+LONG = "一二三四五六七八九十一二三四五六"  # 16 characters, 32 columns
+NAMES = ("山田太郎", "ＡＢＣＤ", "Bo😀", LONG)
+
+
+def column(row: str, token: str) -> int:
+    """The terminal column where ``token`` starts in ``row`` (a screen line)."""
+    return text_width(row[:row.index(token)])
+
+
+def rows_of(screen: str, names: tuple[str, ...]) -> list[str]:
+    lines = screen.splitlines()
+    return [next(line for line in lines if f" {i + 1} {name} " in line)
+            for i, name in enumerate(names)]
+
+
+def test_widths_count_wide_characters_twice_and_cut_with_a_sign():
+    assert [text_width(n) for n in NAMES] == [8, 8, 4, 32]
+    assert pad("山田太郎", 9) == "山田太郎 " and cut("山田太郎", 5) == "山田…"
+    pieces = wrap_line([("", "ab 山田太郎 " * 8)], 20)
+    assert all(text_width("".join(t for _, t in p)) <= 20 for p in pieces)
+
+
+@pytest.mark.parametrize("game,token,header", [("level8-master", "4 pairs", "requirement"),
+                                               ("eights", "15      0", "hand")])
+def test_the_players_panel_stays_aligned_with_wide_names(game, token, header):
+    session = LocalSession(game, names=NAMES, seed=3, bot_delay=60)
+    session.advance()
+    with driven(session, 80, 24) as d:
+        screen = d.text()
+    rows = rows_of(screen, NAMES)  # every name whole, LONG not cut to 14 characters
+    head = next(line for line in screen.splitlines() if " # player" in line)
+    want = column(head, header) + (0 if game == "level8-master" else 2)  # "  15" under "hand"
+    assert [column(row, token) for row in rows] == [want] * 4, screen
+    assert all(text_width(line) <= 80 for line in screen.splitlines()), screen
+
+
+def test_the_result_charts_align_wide_names():
+    lines = level8_chart(NAMES, [(1, (2, 1, 3, 1))])[1:]
+    assert [text_width(re.split(r"[#.]", line)[0]) for line in lines] == [34] * 4, lines
+    lines = eights_chart(NAMES, [(1, (10, 0, 20, 5))])[2:]
+    assert [text_width(line.rstrip("+- ")) for line in lines] == [32 + 1 + 6] * 4, lines
