@@ -42,6 +42,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("join", "find tables on the network (mDNS) and join one", "lobby.join"),
     Command("audit", "verify a game record end to end and print a verdict", "record_tools"),
     Command("replay", "step through a finished game in public view", "record_tools"),
+    Command("history", "list your games, finished and unfinished, newest first", "history"),
     Command("selfplay", "play whole games between bots in one process and print a JSON summary",
             "selfplay"),
     Command("bench",

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.history import outcome_json
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
@@ -371,6 +372,9 @@ class NetworkSession:
         if self.record_path:
             write_record(self.core.record, self.record_path)
         if store is not None and len(self.core.record) and self.node.over():
+            outcome = self.game.outcome(self.core.state)
+            if outcome is not None:
+                store.save_outcome(outcome_json(outcome))
             store.mark("finished")
 
     @property

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.history import record_path
 from lancards.p2p.protocol.audit import (
     audit_bytes,
     audit_lines,
@@ -45,7 +46,8 @@ def add_parser(sub: Any) -> None:
         "when everything verifies but the game is unfinished (halted on a cheat, abandoned, or "
         "the file stops before its signed closing line).",
     )
-    audit.add_argument("file", help="the record file (from --record or the table folder)")
+    audit.add_argument("file", help="the record file (from --record or the table folder), or "
+                       "a game of lancards history: its number (1 = newest) or table id")
     audit.add_argument("--json", action="store_true", help="print the verdict as JSON")
     audit.set_defaults(run=run_audit)
     replay = sub.add_parser(
@@ -54,7 +56,8 @@ def add_parser(sub: Any) -> None:
         description="Print every move of a verified game record in public view; with --step, "
         "wait for Enter between moves; with --positions, the position text after each move.",
     )
-    replay.add_argument("file", help="the record file")
+    replay.add_argument("file", help="the record file, or a game of lancards history: its "
+                        "number (1 = newest) or table id")
     replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
     replay.add_argument("--positions", action="store_true",
                         help="print the whole public position (docs/engine.md) after every move")
@@ -62,7 +65,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    report = audit_bytes(_read_bytes(args.file))
+    report = audit_bytes(_read_bytes(record_path(args.file)))
     if args.json:
         print(json.dumps(report_json(report)))
     elif report.status == "ok":
@@ -111,7 +114,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from lancards.p2p.protocol.core import GameCore
     from lancards.p2p.protocol.record import Entry
 
-    lines = _read(args.file)
+    lines = _read(record_path(args.file))
     report = audit_lines(lines)
     if not report.ok:
         raise UsageError(f"the record does not verify: {report.error}")

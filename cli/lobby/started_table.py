@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, Protocol
 
+from lancards.cli.history import outcome_json
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
@@ -198,7 +199,9 @@ def _write_records(node: PeerNode, record: str | None) -> None:
         write_record(core.record, record)
     if node.store is not None:
         write_record(core.record, node.store.folder / "record.jsonl")
-        if core.game.outcome(core.state) is not None:
+        outcome = core.game.outcome(core.state)
+        if outcome is not None:
+            node.store.save_outcome(outcome_json(outcome))
             node.store.mark("finished")
 
 

@@ -276,6 +276,16 @@ class TableStore:
         """
         self._write_atomic(self.folder / "table.json", json.dumps(data, indent=1), 0o600, AGAIN)
 
+    def save_outcome(self, outcome: dict[str, Any]) -> None:
+        """Write ``outcome.json``: the finished game's result (the engine's ``Outcome`` as
+        JSON: ``winners``, ``scores``, ``detail``; ``lancards history`` lists it without
+        verifying the record again). Written before the ``finished`` marker, atomically.
+
+        Raises:
+            StorageError: it cannot be written.
+        """
+        self._write_atomic(self.folder / "outcome.json", json.dumps(outcome), 0o600, RESUME)
+
     def load_table(self) -> dict[str, Any]:
         """Read ``table.json``.
 

@@ -1,0 +1,267 @@
+"""``lancards history``: this user's games, finished and unfinished, newest first (issue 27).
+
+Every table this user played has a folder under ``DATA_HOME/tables/`` (``docs/protocol.md``
+11.5): ``table.json`` (the signed start statement: game, options, seats and nicknames),
+``journal.jsonl``, and once the game is over ``record.jsonl``, ``outcome.json`` (the engine's
+result, written by this program just before the ``finished`` marker) and ``finished``. The list
+is read from those files alone, without verifying the records again (that is what ``lancards
+audit`` does); a folder whose files cannot be read is listed as damaged, with the reason, never
+a traceback.
+
+``lancards replay`` and ``lancards audit`` take an entry of the list (``1`` is the newest) or
+a table id (its first 4 characters or more) as well as a path: :func:`record_path`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lancards.cli.errors import UsageError
+
+
+def outcome_json(outcome: Any) -> dict[str, Any]:
+    """An ``engine.core.Outcome`` as the JSON of ``outcome.json``."""
+    return {"winners": list(outcome.winners), "scores": list(outcome.scores),
+            "detail": dict(outcome.detail)}
+
+
+@dataclass
+class PlayedGame:
+    """One table folder, as the history lists it.
+
+    Attributes:
+        folder: the table folder.
+        table: the table id: the folder's name (what ``lancards resume TABLE`` takes).
+        game: the rule set's name (``""`` when unknown).
+        nicks: the players' nicknames in seat order.
+        me: this user's seat (``None`` when unknown).
+        started: when ``table.json`` was written (seconds since the epoch).
+        last: when the journal was last written (seconds since the epoch).
+        status: ``finished``, ``unfinished``, ``not started`` or ``damaged``.
+        outcome: ``outcome.json``'s content for a finished game that has one.
+        problem: why a damaged folder is damaged.
+    """
+
+    folder: Path
+    table: str
+    game: str = ""
+    nicks: list[str] = field(default_factory=list)
+    me: int | None = None
+    started: float = 0.0
+    last: float = 0.0
+    status: str = "damaged"
+    outcome: dict[str, Any] | None = None
+    problem: str = ""
+
+    @property
+    def record(self) -> Path:
+        """The record file of a finished game."""
+        return self.folder / "record.jsonl"
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as ``history --json`` prints it."""
+        return {"table": self.table, "game": self.game, "players": self.nicks, "me": self.me,
+                "started": self.started, "last": self.last, "status": self.status,
+                "outcome": self.outcome, "problem": self.problem,
+                "record": str(self.record) if self.record.is_file() else None,
+                "folder": str(self.folder)}
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def read_game(folder: Path) -> PlayedGame:
+    """What ``folder`` says of its game; never raises (a folder that cannot be read is
+    ``damaged``, :attr:`PlayedGame.problem` says why)."""
+    from lancards.p2p.net.store import JournalDamaged, StorageError, TableStore
+
+    game = PlayedGame(folder, folder.name, started=_mtime(folder / "table.json"),
+                      last=max(_mtime(folder / "journal.jsonl"), _mtime(folder / "table.json")))
+    try:
+        data = json.loads((folder / "table.json").read_text("utf-8"))
+        statement = data["statement"]
+        game.game = str(data.get("rule_set") or statement["game"])
+        keys = [str(seat["pk"]) for seat in statement["seats"]]
+        game.nicks = [str(seat["nick"]) for seat in statement["seats"]]
+        game.me = keys.index(data["me"]) if data.get("me") in keys else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        game.problem = f"table.json cannot be read ({_why(exc)})"
+        return game
+    if (folder / "finished").exists():
+        game.status = "finished"
+        try:
+            outcome = json.loads((folder / "outcome.json").read_text("utf-8"))
+            if isinstance(outcome, dict) and isinstance(outcome.get("scores"), list):
+                game.outcome = outcome
+        except (OSError, ValueError):
+            pass  # finished before outcome.json was written: the audit tells the result
+        return game
+    if (folder / "not-started").exists():
+        game.status = "not started"
+        return game
+    try:
+        TableStore(folder).read()
+    except JournalDamaged as exc:  # its message names the file: the folder is listed
+        game.problem = str(exc).replace(f" {folder / 'journal.jsonl'}", "").removesuffix(
+            "; not resuming from it")
+        return game
+    except StorageError as exc:
+        game.problem = str(exc)
+        return game
+    game.status = "unfinished"
+    return game
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    if isinstance(exc, KeyError):
+        return f"no {exc.args[0]!r}"
+    return "not the JSON of a table"
+
+
+def list_games(tables: Path) -> list[PlayedGame]:
+    """Every table folder under ``tables``, the most recently played first."""
+    try:
+        folders = [f for f in tables.iterdir() if f.is_dir()]
+    except OSError:
+        return []
+    games = [read_game(f) for f in folders]
+    return sorted(games, key=lambda g: (g.last, g.table), reverse=True)
+
+
+def result_words(game: PlayedGame) -> str:
+    """The state or result of ``game`` in a few words: ``"Bram won"``, ``"unfinished"``,
+    ``"damaged"``, ``"never started"``."""
+    if game.status != "finished":
+        return game.status if game.status != "not started" else "never started"
+    if game.outcome is None:
+        return "finished (lancards audit tells the result)"
+    names = game.nicks
+    winners = [names[s] for s in game.outcome.get("winners", [])
+               if isinstance(s, int) and 0 <= s < len(names)]
+    return f"{' and '.join(winners) or 'nobody'} won"
+
+
+def detail_words(game: PlayedGame) -> str:
+    """The second line of ``game``: the scores and the table of a finished game, the
+    players and how to go on for an unfinished one, the reason for a damaged one."""
+    if game.status == "damaged":
+        return game.problem
+    if game.status == "unfinished":
+        return f"{', '.join(game.nicks)} · lancards resume {game.table}"
+    return f"{score_words(game)} · table {game.table[:8]}"
+
+
+def score_words(game: PlayedGame) -> str:
+    """Each player's final figure (``"ann level 5, bob WIN"``, ``"You 105, Ada 0 points"``),
+    or the players alone when there is no result."""
+    scores = (game.outcome or {}).get("scores")
+    if not isinstance(scores, list) or len(scores) != len(game.nicks):
+        return ", ".join(game.nicks)
+    if game.game.startswith("level8"):
+        return ", ".join(f"{n} {'WIN' if v == 9 else f'level {v}'}"
+                         for n, v in zip(game.nicks, scores, strict=True))
+    return ", ".join(f"{n} {v}" for n, v in zip(game.nicks, scores, strict=True)) + " points"
+
+
+def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
+    """The history as printed: two lines per game, each cut to ``width`` columns."""
+    from lancards.cli.tui.lobby import GAME_TITLES
+
+    out = []
+    for number, game in enumerate(games, 1):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.last)) if game.last \
+            else "date unknown   "
+        title = GAME_TITLES.get(game.game, game.game or "unknown game")
+        out.append(_cut(f"{number:>3}  {when}  {title}: {result_words(game)}", width))
+        out.append(_cut(f"     {detail_words(game)}", width))
+    return out
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+_ENTRY = re.compile(r"#?(\d{1,4})")
+_TABLE = re.compile(r"[0-9a-f]{4,16}")
+
+
+def record_path(argument: str) -> str:
+    """The record file that ``argument`` of ``replay``/``audit`` names: a path to a file
+    that exists, else an entry of the history (``3`` or ``#3``, 1 = newest), else a table id
+    or its first 4 characters or more.
+
+    Raises:
+        UsageError: no such entry or table, an ambiguous table id, or a game without a
+            record yet (unfinished, never started, damaged).
+    """
+    if Path(argument).exists() or "/" in argument or argument.endswith(".jsonl"):
+        return argument
+    from lancards.p2p.net.store import data_home
+
+    tables = data_home() / "tables"
+    games = list_games(tables)
+    if (m := _ENTRY.fullmatch(argument)) is not None:
+        number = int(m.group(1))
+        if not 1 <= number <= len(games):
+            raise UsageError(f"there is no game {number} in the history ({len(games)} games "
+                             "in lancards history)")
+        chosen = games[number - 1]
+    elif _TABLE.fullmatch(argument):
+        found = [g for g in games if g.table.startswith(argument)]
+        if len(found) != 1:
+            raise UsageError(f"{'no' if not found else len(found)} tables whose id begins "
+                             f"with {argument} in {tables}")
+        chosen = found[0]
+    else:
+        return argument  # a path that does not exist: the command says so
+    if not chosen.record.is_file():
+        why = {"unfinished": f"it is unfinished (lancards resume {chosen.table} continues it)",
+               "damaged": f"it is damaged: {chosen.problem}"}.get(chosen.status,
+                                                                 "it never started")
+        raise UsageError(f"game {chosen.table} has no record: {why}")
+    return str(chosen.record)
+
+
+def add_parser(sub: Any) -> None:
+    history = sub.add_parser(
+        "history", help="list your games, finished and unfinished, newest first",
+        description="List every game this user played (the tables in the data folder), "
+        "newest first: when, which game, the result and each player's score. Give `lancards "
+        "replay` or `lancards audit` the number of an entry (1 = newest) or a table id.")
+    history.add_argument("--json", action="store_true", help="print one JSON object per game")
+    history.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``lancards history``."""
+    from lancards.p2p.net.store import data_home
+
+    tables = data_home() / "tables"
+    games = list_games(tables)
+    if args.json:
+        for game in games:
+            print(json.dumps(game.to_json()))
+        return 0
+    if not games:
+        print(f"no games yet in {tables}: lancards play starts one")
+        return 0
+    for line in lines(games):
+        print(line)
+    return 0
+
+
+__all__ = ["PlayedGame", "add_parser", "list_games", "outcome_json", "read_game",
+           "record_path", "run"]

@@ -1,0 +1,118 @@
+"""``lancards history`` (issue 27): finished, unfinished, never started and damaged games,
+newest first, each listed correctly and never a traceback; ``audit``/``replay`` take an entry."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from lancards.cli.main import main
+from lancards.p2p.protocol.identity import Identity
+
+T0 = 1_796_000_000  # 2026-11-30 00:53:20 UTC
+
+
+@pytest.fixture(scope="module")
+def finished_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder with one finished seeded 3-player 8s Rule! game of ``lancards play``
+    (a fixed identity: the seats' order, so the deal, follow from the keys)."""
+    folder = tmp_path_factory.mktemp("history")
+    (folder / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
+    (folder / "identity.json").chmod(0o600)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("LANCARDS_HOME", str(folder))
+        assert main(["play", "--autoplay", "--game", "eights", "--seed", "5", "--bots", "2",
+                     "--bot-delay", "0"]) == 0
+    return folder
+
+
+@pytest.fixture
+def home(finished_game: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The finished game and copies of it made unfinished, damaged and never started, plus a
+    folder of junk; the finished game the newest."""
+    shutil.copytree(finished_game, tmp_path, dirs_exist_ok=True)
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    tables = tmp_path / "tables"
+    (done,) = list(tables.iterdir())
+    for name, change in (("aaaa000000000001", "unfinished"), ("aaaa000000000002", "damaged"),
+                         ("bbbb000000000003", "not-started")):
+        copy = tables / name
+        shutil.copytree(done, copy)
+        for gone in ("finished", "outcome.json", "record.jsonl"):
+            (copy / gone).unlink()
+        if change == "damaged":
+            journal = copy / "journal.jsonl"
+            raw = bytearray(journal.read_bytes())
+            raw[raw.index(b'"kind"', 2000) + 1] = ord("X")
+            journal.write_bytes(bytes(raw))
+        elif change == "not-started":
+            (copy / "not-started").touch()
+    (tables / "junk").mkdir()
+    (tables / "junk" / "table.json").write_text('{"statement": ')
+    order = [done.name, "aaaa000000000001", "aaaa000000000002", "bbbb000000000003", "junk"]
+    for i, name in enumerate(order):
+        for f in (tables / name).iterdir():
+            os.utime(f, (T0 - 3600 * i, T0 - 3600 * i))
+    yield tmp_path
+    monkeypatch.delenv("TZ")
+    time.tzset()
+
+
+def test_history_lists_every_kind_of_game_newest_first(home: Path, capsys) -> None:
+    capsys.readouterr()
+    assert main(["history"]) == 0
+    done = next(f.name for f in (home / "tables").iterdir() if (f / "finished").exists())
+    assert capsys.readouterr().out.splitlines() == [
+        "  1  2026-11-30 00:53  8s Rule!: You won",
+        f"     Ada 215, Bram 205, You 80 points · table {done[:8]}",
+        "  2  2026-11-29 23:53  8s Rule!: unfinished",
+        "     Ada, Bram, You · lancards resume aaaa000000000001",
+        "  3  2026-11-29 22:53  8s Rule!: damaged",
+        "     the journal is damaged at line 6 (checksum mismatch)",
+        "  4  2026-11-29 21:53  8s Rule!: never started",
+        "     Ada, Bram, You · table bbbb0000",
+        "  5  2026-11-29 20:53  unknown game: damaged",
+        "     table.json cannot be read (not the JSON of a table)",
+    ]
+    assert main(["history", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["table"], r["status"], r["me"]) for r in rows] == [
+        (done, "finished", 2), ("aaaa000000000001", "unfinished", 2),
+        ("aaaa000000000002", "damaged", 2), ("bbbb000000000003", "not started", 2),
+        ("junk", "damaged", None)]
+    assert rows[0]["record"] == str(home / "tables" / done / "record.jsonl")
+
+
+def test_audit_and_replay_take_an_entry_of_the_history(home: Path, capsys) -> None:
+    capsys.readouterr()
+    assert main(["audit", "1"]) == 0
+    assert capsys.readouterr().out.startswith("OK: eights, ")
+    done = next(f.name for f in (home / "tables").iterdir() if (f / "finished").exists())
+    assert main(["audit", "--json", done[:6]]) == 0
+    assert json.loads(capsys.readouterr().out)["finished"] is True
+    assert main(["replay", "#1"]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert len(told) > 100 and any("You" in line for line in told[-6:]), told[-6:]
+    for argument, error in (
+            ("2", "game aaaa000000000001 has no record: it is unfinished (lancards resume "
+                  "aaaa000000000001 continues it)"),
+            ("3", "game aaaa000000000002 has no record: it is damaged: the journal is "
+                  "damaged at line 6 (checksum mismatch)"),
+            ("9", "there is no game 9 in the history (5 games in lancards history)"),
+            ("aaaa", "2 tables whose id begins with aaaa in " + str(home / "tables"))):
+        assert main(["audit", argument]) == 2
+        assert capsys.readouterr().err.strip() == f"lancards audit: error: {error}"
+
+
+def test_history_of_an_empty_folder_says_how_to_begin(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert main(["history"]) == 0
+    assert capsys.readouterr().out == (f"no games yet in {tmp_path / 'tables'}: lancards play "
+                                       "starts one\n")
