@@ -23,8 +23,8 @@ cards the hand still lacks to lay the level down, joker ranges respected):
   round's distance down most.
 
 ``easy`` plays the same legal, sensible moves but, with its own seeded randomness (never the
-deck's), discards a random card of the hand (not a joker) a third of the time and never draws
-from a discard pile. Both see only the seat's view.
+deck's), discards a random card of the hand (not a joker) and ignores the discard piles, each
+with the chance ``careless`` (``EASY_CARELESS``). Both see only the seat's view.
 """
 
 from __future__ import annotations
@@ -188,7 +188,7 @@ class PlannerBot:
     def _draw(self, view: Level8State, seat: Seat, legal: Sequence[Action],
               hand: list[Card]) -> Action:
         draw = next(a for a in legal if isinstance(a, Draw))
-        if self.careless:
+        if self.careless and self.rng.random() < self.careless:
             return draw
         tops = [(a, view.cards[view.discards[a.owner][-1]]) for a in legal
                 if isinstance(a, DrawDiscard) and a.owner != seat]

@@ -189,3 +189,19 @@ def test_the_joker_fill_of_a_run_window_agrees_with_the_general_fill():
         for missing in range(0, 1 << 16, 2):
             numbers = {n: 1 for n in range(1, 16) if (missing >> n) & 1}
             assert fill.numbered_mask(missing) == fill.numbered(numbers), (jokers, missing)
+
+
+def test_easy_still_lays_down_and_sometimes_ignores_a_useful_discard_top():
+    """easy (EASY_CARELESS) lays down whenever it can, for every seed; it takes the R7 that
+    normal takes from a discard pile on some seeds and draws blind on others (its own seed)."""
+    from lancards.engine.level8.actions import LayDown
+
+    lay = build("level8-master", [["B1"], ["R5", "O5", "Y5", "B6", "G7", "P8", "R9", "G13"]],
+                levels=(1, 2), turn=1)
+    for seed in range(12):
+        assert isinstance(_choose(make_bot(G, "easy", random.Random(seed)), lay, 1), LayDown)
+    hands = [["B1"], ["R5", "O5", "Y5", "B4", "G6", "O8", "Y9", "P12", "P13", "P14"]]
+    draw = build("level8-master", hands, levels=(1, 5), turn=1, phase=Phase.DRAW,
+                 discards=[["G13", "R7"], []])
+    picks = [_choose(make_bot(G, "easy", random.Random(seed)), draw, 1) for seed in range(12)]
+    assert DrawDiscard(1, 0) in picks and Draw(1) in picks
