@@ -99,15 +99,19 @@ LONG_ROUND = 1000
 
 
 class _Timed:
-    """A bot whose decision times (seconds, ``time.perf_counter``) are kept."""
+    """A bot whose decision times are kept: wall clock (``time.perf_counter``) and this
+    thread's processor time (``time.thread_time``: one core's work, whatever else the machine
+    runs), in seconds."""
 
-    def __init__(self, bot: Any, times: list[float]) -> None:
+    def __init__(self, bot: Any, times: list[float], cpu: list[float]) -> None:
         self.bot = bot
         self.times = times
+        self.cpu = cpu
 
     def choose(self, view: Any, seat: int, legal: Any) -> Any:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         action = self.bot.choose(view, seat, legal)
+        self.cpu.append(time.thread_time() - started_cpu)
         self.times.append(time.perf_counter() - started)
         return action
 
@@ -164,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     wins = [0] * players
     names = sorted(set(levels), key=levels.index)
     per_level: dict[str, dict[str, Any]] = {
-        name: {"seat_games": 0, "wins": 0, "final": 0.0, "times": []} for name in names
+        name: {"seat_games": 0, "wins": 0, "final": 0.0, "times": [], "cpu": []} for name in names
     }
     rounds = actions = violations = shared = long_rounds = 0
     started = time.perf_counter()
@@ -173,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
         seated = [levels[(s - index) % players] for s in range(players)]  # rotate one seat
         bots = [
             _Timed(make_bot(spec.game, level, random.Random(f"selfplay-{seed}-{s}")),
-                   per_level[level]["times"])
+                   per_level[level]["times"], per_level[level]["cpu"])
             for s, level in enumerate(seated)
         ]
         moves: dict[int, int] = {}
@@ -204,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
         n, won = data["seat_games"], data["wins"]
         low, high = wilson(won, n)
         times = sorted(data["times"])
+        cpu = sorted(data["cpu"])
         level_summary[name] = {
             "seat_games": n,
             "wins": won,
@@ -214,6 +219,9 @@ def run(args: argparse.Namespace) -> int:
                             "p95": round(1e3 * _quantile(times, 0.95), 3),
                             "max": round(1e3 * (times[-1] if times else 0.0), 3),
                             "decisions": len(times)},
+            "decision_cpu_ms": {"median": round(1e3 * _quantile(cpu, 0.5), 3),
+                                "p95": round(1e3 * _quantile(cpu, 0.95), 3),
+                                "max": round(1e3 * (cpu[-1] if cpu else 0.0), 3)},
         }
     summary = {
         "game": spec.name,

@@ -35,7 +35,7 @@ def _greedy(rng: Rng) -> GreedyBot:
     return GreedyBot()
 
 
-EASY_CARELESS = 1 / 3
+EASY_CARELESS = 0.2
 """The share of ``easy``'s discards chosen at random (``docs/bots.md``)."""
 
 BOT_LEVELS: tuple[tuple[str, Callable[[Rng], Bot[Any, Any]]], ...] = (

@@ -32,7 +32,7 @@ _ALL = (1 << 16) - 2  # bits 1..15
 
 
 def _popcount(x: int) -> int:
-    return bin(x).count("1")
+    return x.bit_count()
 
 
 Target = tuple[int, int]  # (colour or -1, number: a set's number or a run's first number)
@@ -53,7 +53,7 @@ def _targets(comp: Component, masks: Sequence[int], fill: _Fill,
         for v in range(1, 16):
             have = sum((m >> v) & 1 for m in masks)
             holes = max(0, k - have)
-            out.append((holes - fill.numbered({v: holes}), holes, (-1, v)))
+            out.append((holes - min(holes, fill.cover_count[v]), holes, (-1, v)))
     elif kind is ComponentKind.COLOUR_GROUP:
         for c, m in enumerate(masks):
             holes = max(0, k - _popcount(m))
@@ -62,13 +62,12 @@ def _targets(comp: Component, masks: Sequence[int], fill: _Fill,
         colours = range(6) if kind is ComponentKind.COLOUR_RUN else (-1,)
         for c in colours:
             mask = union if c < 0 else masks[c]
+            window = ((1 << k) - 1) << 1
             for s in range(1, 17 - k):
-                missing: dict[int, int] = {}
-                for n in range(s, s + k):
-                    if not (mask >> n) & 1:
-                        missing[n] = 1
-                holes = len(missing)
-                out.append((holes - fill.numbered(missing), holes, (c, s)))
+                missing = window & ~mask
+                holes = missing.bit_count()
+                out.append((holes - fill.numbered_mask(missing), holes, (c, s)))
+                window <<= 1
     out.sort()
     return [(alone, target) for alone, _, target in out[:top]]
 
@@ -84,6 +83,23 @@ class _Fill:
         self.cover: dict[int, tuple[Card, ...]] = {
             n: tuple(f for f in self.count if f.lo <= n <= f.hi) for n in range(1, 16)
         }
+        self.cover_count = [0] + [sum(self.count[f] for f in self.cover[n])
+                                  for n in range(1, 16)]
+        """Per number, how many jokers can stand for it."""
+        self.ranges = [(((1 << (f.hi - f.lo + 1)) - 1) << f.lo, k) for f, k in self.count.items()]
+        """Per joker face, the bit mask of the numbers it covers and how many the hand holds."""
+        self.disjoint = all(a & b == 0 for i, (a, _) in enumerate(self.ranges)
+                            for b, _ in self.ranges[i + 1:])
+        """Whether no two joker faces cover a common number (Master's ranges, or one face)."""
+
+    def numbered_mask(self, missing: int) -> int:
+        """How many holes of one card each, at the numbers set in ``missing``, the jokers fill
+        (the same as :meth:`numbered`, directly when the faces' ranges are disjoint)."""
+        if not self.total or not missing:
+            return 0
+        if self.disjoint:
+            return sum(min(k, (missing & m).bit_count()) for m, k in self.ranges)
+        return self.numbered({n: 1 for n in range(1, 16) if (missing >> n) & 1})
 
     def numbered(self, holes: dict[int, int]) -> int:
         """How many of ``holes`` (number -> count) the jokers can fill."""

@@ -7,9 +7,12 @@ cards the hand still lacks to lay the level down, joker ranges respected):
   distance, or, once down, when it fits a combination on the table; else the draw pile;
 - lays down as soon as it can (the lay-down that leaves most cards able to be added), then
   adds every card that fits (number cards before jokers);
-- ends the turn with the card whose loss raises the distance least (ties: the least useful by
-  the reference bot's count, never a card that fits a meld when the next seat is down), or,
-  once down, a card that fits nowhere (jokers last); special cards are played where they help:
+- ends the turn with the card whose loss raises the distance least; ties: the one that feeds
+  the other seats least (:func:`feeding`: a card that fits a meld of a seat that is down, or
+  one like the cards a seat picked up from the discard piles, which its view shows), then the
+  one that leaves most unseen cards able to fill the plan, then the least useful by the
+  reference bot's count; once down, a card that fits nowhere (jokers last, then the one that
+  feeds least); special cards are played where they help:
   "I'll take that!" takes the shown card that lowers the distance most (once down: one that
   fits a meld), "I'll swap that!" swaps away cards the plan does not use, "Skip!" goes to the
   seat closest to going out, "I'll keep that!" is played only when the round is likely to end
@@ -20,8 +23,8 @@ cards the hand still lacks to lay the level down, joker ranges respected):
   round's distance down most.
 
 ``easy`` plays the same legal, sensible moves but, with its own seeded randomness (never the
-deck's), discards a random card of the hand (not a joker) a third of the time and never draws
-from a discard pile. Both see only the seat's view.
+deck's), discards a random card of the hand (not a joker) and ignores the discard piles, each
+with the chance ``careless`` (``EASY_CARELESS``). Both see only the seat's view.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from lancards.engine.level8.actions import (
 )
 from lancards.engine.level8.bot import HandStats, card_value
 from lancards.engine.level8.cards import COLOUR_INDEX, Card, Kind, deck_counts
+from lancards.engine.level8.levels import ComponentKind
 from lancards.engine.level8.melds import Meld, add_options, make_meld
 from lancards.engine.level8.plan import Hole, distance, plan
 from lancards.engine.level8.state import Level8State, Phase
@@ -81,6 +85,45 @@ def outs(holes: Sequence[tuple[Hole, int]], hidden: Counter[Card]) -> int:
                 if (n == 0 and c == colour) or (n == card.number and c in (-1, colour)):
                     total += count
                     break
+    return total
+
+
+def feeding(view: Level8State, seat: Seat, card: Card) -> int:
+    """How much discarding ``card`` may help the other seats, from what the view shows: a seat
+    that is down adds a card that fits a meld (3, or 6 when it holds two cards or fewer); a seat
+    not down wants a card like the ones it picked up from the discard piles (1)."""
+    if not (card.is_number or card.is_joker):
+        return 0
+    fits: bool | None = None
+    total = 0
+    for other in view.present():
+        if other == seat:
+            continue
+        if view.down[other]:
+            if fits is None:
+                fits = _fits(view.melds, card)
+            if fits:
+                total += 6 if len(view.hands[other]) <= 2 else 3
+            continue
+        shown = [view.cards[s] for s in view.hands[other] if s in view.cards]
+        if not shown:
+            continue
+        if card.is_joker:
+            total += 1
+            continue
+        for comp in view.level(other):
+            kind = comp.kind
+            if kind is ComponentKind.SET:
+                hit = any(c.is_number and c.number == card.number for c in shown)
+            elif kind is ComponentKind.COLOUR_GROUP:
+                hit = any(c.colour is card.colour for c in shown)
+            else:
+                hit = any(c.is_number and abs(c.number - card.number) <= 2
+                          and (kind is ComponentKind.RUN or c.colour is card.colour)
+                          for c in shown)
+            if hit:
+                total += 1
+                break
     return total
 
 
@@ -128,7 +171,7 @@ class PlannerBot:
     def _need(self, view: Level8State, seat: Seat,
               hand: list[Card]) -> dict[Card, tuple[int, int, int]]:
         """Per distinct card of ``hand``: (distance without it, minus the unseen cards that would
-        fill the plan then, minus the reference value): lower means the hand misses it less."""
+        fill the plan then, the reference value): lower means the hand misses it less."""
         stats = HandStats(hand)
         level = view.level(seat)
         hidden = unseen(view)
@@ -137,7 +180,7 @@ class PlannerBot:
             rest = hand if card.is_special else _without(hand, card)
             dist, holes = plan(rest, level)
             value = 4 if card.is_special else card_value(view, seat, card, stats)
-            out[card] = (dist, -outs(holes, hidden), -value)
+            out[card] = (dist, -outs(holes, hidden), value)
         return out
 
     # -- phases --------------------------------------------------------------------------------
@@ -145,7 +188,7 @@ class PlannerBot:
     def _draw(self, view: Level8State, seat: Seat, legal: Sequence[Action],
               hand: list[Card]) -> Action:
         draw = next(a for a in legal if isinstance(a, Draw))
-        if self.careless:
+        if self.careless and self.rng.random() < self.careless:
             return draw
         tops = [(a, view.cards[view.discards[a.owner][-1]]) for a in legal
                 if isinstance(a, DrawDiscard) and a.owner != seat]
@@ -204,10 +247,10 @@ class PlannerBot:
                 return max(skips, key=lambda a: self._threat(view, a.target or 0))
         discards = [a for a in legal if isinstance(a, Discard)]
 
-        def key(a: Discard) -> tuple[int, int, int]:
+        def key(a: Discard) -> tuple[int, int, int, int]:
             c = a.card.card
             fits = _fits(view.melds, c)
-            return (fits, c.is_joker, -c.number)
+            return (fits, c.is_joker, feeding(view, seat, c), -c.number)
 
         return min(discards, key=key)
 
@@ -219,13 +262,10 @@ class PlannerBot:
         need = self._need(view, seat, hand)
         now = self._dist(view, seat, hand)
         others_down = any(view.down[s] for s in view.present() if s != seat)
-        nxt = view.next_seat(seat)
-        feeds = view.down[nxt]
 
         def key(card: Card) -> tuple[int, int, int, int]:
             dist, out_count, value = need[card]
-            danger = int(feeds and _fits(view.melds, card))
-            return (dist, out_count, danger, value)
+            return (dist, feeding(view, seat, card), out_count, value)
 
         discards = [a for a in legal if isinstance(a, Discard)]
         specials = [a for a in legal if isinstance(a, PlaySpecial)]
@@ -259,7 +299,7 @@ class PlannerBot:
 
             def worth(c: Card) -> tuple[int, int]:
                 dist, _outs, value = need[c]
-                return (dist - now, -value)
+                return (dist - now, value)
 
         return min(shows, key=lambda a: sorted((worth(p.card) for p in a.cards), reverse=True))
 
@@ -295,7 +335,7 @@ class PlannerBot:
         spare = [a for a in puts if need[a.card.card][0] <= now and not a.card.card.is_joker]
         if not spare:
             return end
-        return max(spare, key=lambda a: need[a.card.card][1:])
+        return min(spare, key=lambda a: need[a.card.card][1:])
 
     def _keep(self, view: Level8State, seat: Seat, legal: Sequence[Action],
               hand: list[Card]) -> Action:

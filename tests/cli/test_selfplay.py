@@ -68,6 +68,8 @@ def test_selfplay_tournament_rotates_seats_and_reports_each_level(capsys):
     assert 1 <= normal["mean_final"] <= 9
     assert normal["decision_ms"]["median"] <= normal["decision_ms"]["p95"] \
         <= normal["decision_ms"]["max"]
+    cpu = normal["decision_cpu_ms"]
+    assert 0 < cpu["median"] <= cpu["p95"] <= cpu["max"]
     assert summary["rounds_over_1000_moves"] == 0
 
 

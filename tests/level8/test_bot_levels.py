@@ -143,3 +143,65 @@ def test_whole_seeded_games_of_every_level_end_soundly(game, players, seed):
     played = play_local(spec.game, spec.make_rules({}), players, seed, bots=bots, check_every=25)
     assert played.violations == []
     assert spec.game.outcome(played.final) is not None
+
+
+_TWO_FOURS = ["R8", "O8", "Y8", "G8", "R4", "O4", "Y4", "Y13", "G13", "B13", "P15"]
+"""Level 7 (two quadruplets) one card short: the 8s and a 4 or a 13 short; P15 is spare and
+the least useful card, every 4 and 13 is spare too (the plan keeps the other three)."""
+
+
+def test_normal_discards_the_least_useful_spare_card_when_nobody_wants_it():
+    state = build("level8-master", [["B1", "B2"], _TWO_FOURS, ["B3"]], levels=(2, 7, 7), turn=1)
+    assert str(_choose(PlannerBot(random.Random(0)), state, 1)) == "1: discard P15#89"
+
+
+def test_normal_does_not_feed_a_seat_that_is_down_a_card_that_fits_its_meld():
+    """Seat 0 is down with a set of 15s: P15 would be added at once, so a spare 4 goes."""
+    melds = [(0, K.SET, ["R15", "O15", "Y15"]), (0, K.RUN, ["P9", "P10", "P11", "P12"])]
+    state = build("level8-master", [["B1", "B2"], _TWO_FOURS, ["B3"]], levels=(2, 7, 2),
+                  down=(True, False, False), turn=1, melds=melds)
+    assert str(_choose(PlannerBot(random.Random(0)), state, 1)) == "1: discard R4#3"
+
+
+def test_normal_does_not_discard_what_a_seat_on_sets_picked_up_from_a_discard_pile():
+    """Seat 2 (level 7, sets) drew O15 from a discard pile: the card is public in its hand
+    (the view shows it), so seat 1 keeps P15 and lets a spare 4 go; the same hand with O15
+    unseen discards P15."""
+    from lancards.engine.core import ALL_SEATS
+    from tests.level8.scenario import slot_of
+
+    hidden = build("level8-master", [["B1", "B2"], _TWO_FOURS, ["B3", "O15", "R2"]],
+                   levels=(2, 7, 7), turn=1)
+    assert str(_choose(PlannerBot(random.Random(0)), hidden, 1)) == "1: discard P15#89"
+    known = dict(hidden.known)
+    known[slot_of(hidden, "O15", 2)] = ALL_SEATS
+    picked = hidden.evolve(known=known)
+    assert str(_choose(PlannerBot(random.Random(0)), picked, 1)) == "1: discard R4#3"
+
+
+def test_the_joker_fill_of_a_run_window_agrees_with_the_general_fill():
+    """plan._Fill.numbered_mask (bit masks, ranges disjoint) gives what numbered gives for
+    every window of missing numbers, with Master's ranged jokers and with wild jokers."""
+    from lancards.engine.level8.plan import _Fill
+
+    for jokers in ("J1-5 J1-5 J11-15", "J6-10", "J J J", ""):
+        fill = _Fill(_cards(jokers) if jokers else [])
+        for missing in range(0, 1 << 16, 2):
+            numbers = {n: 1 for n in range(1, 16) if (missing >> n) & 1}
+            assert fill.numbered_mask(missing) == fill.numbered(numbers), (jokers, missing)
+
+
+def test_easy_still_lays_down_and_sometimes_ignores_a_useful_discard_top():
+    """easy (EASY_CARELESS) lays down whenever it can, for every seed; it takes the R7 that
+    normal takes from a discard pile on some seeds and draws blind on others (its own seed)."""
+    from lancards.engine.level8.actions import LayDown
+
+    lay = build("level8-master", [["B1"], ["R5", "O5", "Y5", "B6", "G7", "P8", "R9", "G13"]],
+                levels=(1, 2), turn=1)
+    for seed in range(12):
+        assert isinstance(_choose(make_bot(G, "easy", random.Random(seed)), lay, 1), LayDown)
+    hands = [["B1"], ["R5", "O5", "Y5", "B4", "G6", "O8", "Y9", "P12", "P13", "P14"]]
+    draw = build("level8-master", hands, levels=(1, 5), turn=1, phase=Phase.DRAW,
+                 discards=[["G13", "R7"], []])
+    picks = [_choose(make_bot(G, "easy", random.Random(seed)), draw, 1) for seed in range(12)]
+    assert DrawDiscard(1, 0) in picks and Draw(1) in picks
