@@ -5,6 +5,9 @@ the Wi-Fi dropped): the advert lists the new address within a few seconds and a 
 it. Situation 5: on an IPv6-link-local-only network, a host's bot peers listen on IPv6 too, so a
 joiner on another machine reaches them and the table starts.
 
+A cable plugged in: a host on one interface gets a second one, on another network, and a joiner
+that can reach only the new address joins there.
+
 Every address is changed with ``ip addr del/add`` inside the test's own namespaces
 (:mod:`tests.e2e.netns`); nothing touches the machine's interfaces.
 """
@@ -18,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.netns import Lan
-from tests.e2e.peers import finish, logs, seat_peers, wait_for
+from tests.e2e.peers import Peer, finish, logs, seat_peers, wait_for
 from tests.e2e.test_network import Observer, found, host_args, join_args, same_records, start_host
 
 pytestmark = pytest.mark.e2e
@@ -81,3 +84,45 @@ def test_ipv6_link_local_only_host_with_a_bot_and_a_joiner_plays(netns_ok: None,
         header = json.loads(ann.record.read_text("utf-8").splitlines()[0])
         assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
         assert found(bob)[4] == "fe80::11%eth0"
+
+
+def _watch_addresses(observer: Observer, table: str, want: list[str], since: float,
+                     bound: float, host: Peer) -> list[list[str]]:
+    """The address lists the browser saw for ``table`` until it saw exactly ``want``; fails
+    when that takes ``bound`` s or more after ``since`` (monotonic)."""
+    seen: list[list[str]] = []
+    while not seen or seen[-1] != want:
+        left = since + bound - time.monotonic()
+        assert left > 0, f"the browser saw {seen}, never {want}\n{logs([host])}"
+        got = observer.expect("updated", timeout=left)
+        assert got["tbl"] == table
+        seen.append(got["addresses"])
+    return seen
+
+
+@pytest.mark.timeout(120)
+def test_a_cable_plugged_in_is_advertised_and_joined_at(netns_ok: None, tmp_path: Path):
+    # Ann's laptop is on the first network only (eth0, 10.231.0.11); the host is started
+    # without --interface. A cable to the second network is plugged in (eth1, 10.232.0.11):
+    # the advert lists both, and cyd, on the second network only, joins at the new address.
+    with Lan(3, networks=[(0,), (0,), (1,)]) as lan:
+        ann, _, cyd = seat_peers(lan, tmp_path, 3)
+        observer = Observer(lan, lan.hosts[1], "browse", "--keep", "--for", "100")
+        try:
+            observer.expect("browsing")
+            table, printed = start_host(ann, host_args(ann, "level8", 2))
+            assert printed == "10.231.0.11"
+            first = observer.expect("found", timeout=20)
+            assert (first["tbl"], first["addresses"]) == (table, ["10.231.0.11"])
+            assert lan.plug(ann.host, 1) == "10.232.0.11"
+            plugged_at = time.monotonic()
+            _watch_addresses(observer, table, ["10.231.0.11", "10.232.0.11"], plugged_at, 8,
+                             ann)
+            moved = ("this machine's addresses changed: advertised at 10.231.0.11, "
+                     "10.232.0.11 port ")
+            wait_for(lambda: moved in ann.output(), 3, "the host did not say it moved", [ann])
+            cyd.start(join_args(cyd))
+            same_records([ann, cyd], finish([ann, cyd], 60))
+            assert found(cyd)[0] == table and found(cyd)[4] == "10.232.0.11"
+        finally:
+            observer.stop()
