@@ -226,6 +226,40 @@ class FollowedAddresses:
         return True
 
 
+def mdns_interfaces(addresses: Sequence[LocalAddress],
+                    every: Sequence[LocalAddress] | None = None) -> tuple[str | int, ...]:
+    """What python-zeroconf's ``interfaces=`` is given for an mDNS stack on the interfaces of
+    ``addresses``: an IPv4 address as itself; an IPv6 interface once, as its link-local address
+    (text without scope), or as its index when it has none or shares it with another interface.
+
+    python-zeroconf binds the socket it sends from to the address it is given, and for an
+    interface index to that interface's first IPv6 address, often a ULA or global one
+    (``fd00:1::11``). Such an address goes when the prefix changes, and the stack then sends
+    nothing; and answers from it carry no scope, so a browser lists the host's link-local
+    address without its interface and cannot dial it (RFC 4007 section 6). The link-local
+    address stays while the interface is up (RFC 4291 section 2.5.6) and scopes the answers.
+
+    Args:
+        addresses: the chosen addresses (IPv4 first).
+        every: this machine's addresses (default :func:`local_addresses`), where each IPv6
+            interface's link-local address is looked up.
+
+    Returns:
+        Each item once, in the order of ``addresses``.
+    """
+    every = local_addresses() if every is None else every
+    found: list[str | int] = []
+    for address in addresses:
+        item: str | int = address.ip if address.version == 4 else address.index
+        if address.version == 6:
+            own = [a.ip for a in every if a.index == address.index and a.link_local]
+            if own and sum(a.link_local and a.ip == own[0] for a in every) == 1:
+                item = own[0]
+        if item not in found:
+            found.append(item)
+    return tuple(found)
+
+
 def scope_name(address: str) -> str:
     """``"fe80::1%3"`` as ``"fe80::1%eth0"`` (an interface index made its name); other
     addresses unchanged."""

@@ -126,3 +126,40 @@ def test_a_cable_plugged_in_is_advertised_and_joined_at(netns_ok: None, tmp_path
             assert found(cyd)[0] == table and found(cyd)[4] == "10.232.0.11"
         finally:
             observer.stop()
+
+
+def _addr(lan: Lan, peer: Peer, verb: str, address: str) -> None:
+    """``ip addr add|del ADDRESS dev eth0`` on the peer's host (IPv6 without DAD)."""
+    extra = ["nodad"] if verb == "add" and ":" in address else []
+    done = lan.run(peer.host, ["ip", "addr", verb, address, "dev", "eth0", *extra], timeout=10)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.timeout(120)
+def test_a_new_ipv6_address_is_advertised_within_seconds_and_joined_at(netns_ok: None,
+                                                                      tmp_path: Path):
+    # An IPv6 network with a ULA prefix (fd00:1::/64, as a home router hands out besides
+    # fe80::): ann's address changes (the new one added, the old one removed); the advert
+    # lists the new one within seconds, and bob joins at it.
+    with Lan(3, ipv4=False, ipv6=True) as lan:
+        ann, bob, _ = seat_peers(lan, tmp_path, 3)
+        _addr(lan, ann, "add", "fd00:1::11/64")
+        _addr(lan, bob, "add", "fd00:1::12/64")
+        observer = Observer(lan, lan.hosts[2], "browse", "--keep", "--for", "100")
+        try:
+            observer.expect("browsing")
+            table, _ = start_host(ann, host_args(ann, "level8", 2))
+            first = observer.expect("found", timeout=20)
+            assert (first["tbl"], first["addresses"]) == (table, ["fd00:1::11",
+                                                                  "fe80::11%eth0"])
+            _addr(lan, ann, "add", "fd00:1::21/64")
+            _addr(lan, ann, "del", "fd00:1::11/64")
+            moved_at = time.monotonic()
+            _watch_addresses(observer, table, ["fd00:1::21", "fe80::11%eth0"], moved_at, 8, ann)
+            wait_for(lambda: "this machine's addresses changed: advertised at " in ann.output(),
+                     3, "the host did not say it moved", [ann])
+            bob.start(join_args(bob))
+            same_records([ann, bob], finish([ann, bob], 60))
+            assert found(bob)[0] == table and found(bob)[4] == "fd00:1::21"
+        finally:
+            observer.stop()
