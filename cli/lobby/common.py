@@ -37,7 +37,12 @@ from typing import Any
 from lancards.cli.errors import UsageError
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL
-from lancards.p2p.net.addresses import AddressError, LocalAddress, choose_addresses
+from lancards.p2p.net.addresses import (
+    AddressError,
+    LocalAddress,
+    any_address,
+    choose_addresses,
+)
 from lancards.p2p.net.discovery import Advertiser
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
@@ -163,20 +168,13 @@ def local_addresses(args: argparse.Namespace) -> list[LocalAddress]:
 
 def listen_host(args: argparse.Namespace, chosen: list[LocalAddress]) -> str:
     """Where the transport listens: the one address given by ``--interface ADDRESS``, else
-    every interface (``""``: IPv4 and IPv6 when an IPv6 address is chosen, else 0.0.0.0)."""
+    every address of both families (:func:`lancards.p2p.net.addresses.any_address`: ``""``,
+    or ``0.0.0.0`` where this machine has no IPv6), whatever the interfaces have now: they may
+    gain or lose a family while the table lives (issue 24)."""
     if len(chosen) == 1 and args.interface and args.interface[0] not in {
             a.interface for a in chosen}:
         return chosen[0].text
-    return "" if any(a.version == 6 for a in chosen) else "0.0.0.0"
-
-
-def _has_ipv6() -> bool:
-    """Whether an interface but loopback has an IPv6 address (then a joiner listens on both
-    families: the other peers may dial it over either, issue 24 situation 5)."""
-    try:
-        return any(a.version == 6 for a in choose_addresses(None))
-    except AddressError:
-        return False
+    return any_address()
 
 
 def _free_port(host: str) -> int:
@@ -293,7 +291,7 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     mesh = Mesh(me, CONFIG, accept=lambda key: any(m.public_key == key for m in lobby.seats()))
     if not hasattr(args, "listen_host"):
         args.listen_host = listen_host(args, local_addresses(args)) if args.interface \
-            else ("" if ":" in host or _has_ipv6() else "0.0.0.0")
+            else any_address()
     my_port = await listen(mesh, args.listen_host, 0, "interface")
     mesh.add_peer(host_key, host, port, dial=True)
     lobbyist = Lobbyist(me, lobby, mesh)

@@ -260,6 +260,24 @@ def mdns_interfaces(addresses: Sequence[LocalAddress],
     return tuple(found)
 
 
+def any_address() -> str:
+    """Where a peer listens when no one address is given: ``""`` (every IPv4 and every IPv6
+    address, link-local included: python's asyncio binds ``0.0.0.0`` and ``::``) when this
+    machine can open IPv6 sockets, else ``"0.0.0.0"``.
+
+    Both families whatever the interfaces have now, since they change while a table lives: a
+    host with IPv4 only that gets only IPv6 (a new network, IPv4 gone) is still reached
+    (issue 24). Never raises.
+    """
+    if not socket.has_ipv6:
+        return "0.0.0.0"
+    try:
+        socket.socket(socket.AF_INET6, socket.SOCK_STREAM).close()
+    except OSError:
+        return "0.0.0.0"
+    return ""
+
+
 def scope_name(address: str) -> str:
     """``"fe80::1%3"`` as ``"fe80::1%eth0"`` (an interface index made its name); other
     addresses unchanged."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -161,5 +162,38 @@ def test_a_new_ipv6_address_is_advertised_within_seconds_and_joined_at(netns_ok:
             bob.start(join_args(bob))
             same_records([ann, bob], finish([ann, bob], 60))
             assert found(bob)[0] == table and found(bob)[4] == "fd00:1::21"
+        finally:
+            observer.stop()
+
+
+@pytest.mark.timeout(150)
+def test_an_ipv4_host_that_gets_only_ipv6_is_still_reached_with_its_bot(netns_ok: None,
+                                                                       tmp_path: Path):
+    # Ann's laptop has IPv4 only when she hosts (no --interface) with a bot; then the IPv4
+    # address goes and only IPv6 comes (fe80::11). The host and its bot listened on 0.0.0.0:
+    # bob found the table at fe80::11%eth0 and nothing answered there.
+    with Lan(3, ipv4=True, ipv6=True) as lan:
+        ann, bob, _ = seat_peers(lan, tmp_path, 3)
+        _addr(lan, ann, "del", "fe80::11/64")
+        observer = Observer(lan, replace(lan.hosts[2], address="fe80::13%eth0"), "browse",
+                            "--keep", "--for", "120")
+        try:
+            observer.expect("browsing")
+            table, printed = start_host(ann, host_args(ann, "level8", 3, "--bots", "1"))
+            assert printed == "10.231.0.11"
+            assert "advertised at" not in ann.output()  # one address: 10.231.0.11
+            _addr(lan, ann, "del", "10.231.0.11/24")
+            _addr(lan, ann, "add", "fe80::11/64")
+            moved_at = time.monotonic()
+            got = observer.expect("found", timeout=10)
+            assert (got["tbl"], got["addresses"]) == (table, ["fe80::11%eth0"])
+            assert time.monotonic() - moved_at < 8
+            moved = "this machine's addresses changed: advertised at fe80::11%eth0 port "
+            wait_for(lambda: moved in ann.output(), 3, "the host did not say it moved", [ann])
+            bob.start(join_args(bob))
+            same_records([ann, bob], finish([ann, bob], 90))
+            assert found(bob)[0] == table and found(bob)[4] == "fe80::11%eth0"
+            header = json.loads(ann.record.read_text("utf-8").splitlines()[0])
+            assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
         finally:
             observer.stop()
