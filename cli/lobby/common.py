@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -42,6 +41,7 @@ from lancards.p2p.net.addresses import (
     LocalAddress,
     any_address,
     choose_addresses,
+    free_port,
 )
 from lancards.p2p.net.discovery import Advertiser
 from lancards.p2p.net.folder_lock import lock_folder
@@ -177,30 +177,10 @@ def listen_host(args: argparse.Namespace, chosen: list[LocalAddress]) -> str:
     return any_address()
 
 
-def _free_port(host: str) -> int:
-    """A TCP port free on IPv4 and IPv6 at once (a listener on ``""`` binds both with one
-    port; asyncio would give each family its own ephemeral port)."""
-    if host != "":
-        return 0
-    for _ in range(50):
-        with socket.socket(socket.AF_INET) as four:
-            four.bind(("", 0))
-            port = int(four.getsockname()[1])
-            try:
-                with socket.socket(socket.AF_INET6) as six:
-                    six.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-                    six.bind(("::", port))
-            except OSError as exc:
-                if exc.errno == 98:  # EADDRINUSE: try another
-                    continue
-            return port
-    return 0
-
-
 async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
     """Start ``mesh`` listening; a bind error becomes one line naming the real problem."""
     try:
-        return await mesh.start(host, port or _free_port(host))
+        return await mesh.start(host, port or free_port(host))
     except PeerError as exc:
         text = str(exc)
         hint = "choose another --port" if "in use" in text else (

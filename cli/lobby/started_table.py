@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
-from lancards.p2p.net.addresses import any_address
+from lancards.p2p.net.addresses import any_address, free_port
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import TableStore, data_home
@@ -266,9 +266,7 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
     except PeerError:
         # The old port is taken: listen anywhere and dial every peer ourselves (they still
         # know only the old port).
-        from lancards.cli.lobby.common import _free_port  # (common imports this module)
-
-        await mesh.start(str(host), _free_port(str(host)))
+        await mesh.start(str(host), free_port(str(host)))
         dial_all = True
         print(f"port {port} is taken; listening on {mesh.port} and dialling every peer",
               file=sys.stderr, flush=True)

@@ -278,6 +278,27 @@ def any_address() -> str:
     return ""
 
 
+def free_port(host: str) -> int:
+    """A TCP port free on IPv4 and IPv6 at once for a listener on ``host`` ``""`` (it binds
+    both families with one port; asyncio would give each its own ephemeral port); ``0`` (any
+    port) for any other ``host``, or when 50 tries found none."""
+    if host != "":
+        return 0
+    for _ in range(50):
+        with socket.socket(socket.AF_INET) as four:
+            four.bind(("", 0))
+            port = int(four.getsockname()[1])
+            try:
+                with socket.socket(socket.AF_INET6) as six:
+                    six.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                    six.bind(("::", port))
+            except OSError as exc:
+                if exc.errno == 98:  # EADDRINUSE: try another
+                    continue
+            return port
+    return 0
+
+
 def scope_name(address: str) -> str:
     """``"fe80::1%3"`` as ``"fe80::1%eth0"`` (an interface index made its name); other
     addresses unchanged."""
