@@ -6,10 +6,13 @@ it. Situation 5: on an IPv6-link-local-only network, a host's bot peers listen o
 joiner on another machine reaches them and the table starts.
 
 A cable plugged in: a host on one interface gets a second one, on another network, and a joiner
-that can reach only the new address joins there.
+that can reach only the new address joins there. An IPv6 address change (a new ULA address, the
+old one removed): the advert follows and a joiner joins at the new one. A host with IPv4 only
+that later has only IPv6 (and a bot): it still listens where the joiner reaches it.
 
-Every address is changed with ``ip addr del/add`` inside the test's own namespaces
-(:mod:`tests.e2e.netns`); nothing touches the machine's interfaces.
+Every address is changed with ``ip addr del/add`` (and a cable plugged with
+:meth:`~tests.e2e.netns.Lan.plug`) inside the test's own namespaces (:mod:`tests.e2e.netns`);
+nothing touches the machine's interfaces.
 """
 
 from __future__ import annotations
