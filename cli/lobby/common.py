@@ -28,7 +28,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -37,7 +36,13 @@ from typing import Any
 from lancards.cli.errors import UsageError
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL
-from lancards.p2p.net.addresses import AddressError, LocalAddress, choose_addresses
+from lancards.p2p.net.addresses import (
+    AddressError,
+    LocalAddress,
+    any_address,
+    choose_addresses,
+    free_port,
+)
 from lancards.p2p.net.discovery import Advertiser
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
@@ -166,46 +171,19 @@ def local_addresses(args: argparse.Namespace) -> list[LocalAddress]:
 
 def listen_host(args: argparse.Namespace, chosen: list[LocalAddress]) -> str:
     """Where the transport listens: the one address given by ``--interface ADDRESS``, else
-    every interface (``""``: IPv4 and IPv6 when an IPv6 address is chosen, else 0.0.0.0)."""
+    every address of both families (:func:`lancards.p2p.net.addresses.any_address`: ``""``,
+    or ``0.0.0.0`` where this machine has no IPv6), whatever the interfaces have now: they may
+    gain or lose a family while the table lives (issue 24)."""
     if len(chosen) == 1 and args.interface and args.interface[0] not in {
             a.interface for a in chosen}:
         return chosen[0].text
-    return "" if any(a.version == 6 for a in chosen) else "0.0.0.0"
-
-
-def _has_ipv6() -> bool:
-    """Whether an interface but loopback has an IPv6 address (then a joiner listens on both
-    families: the other peers may dial it over either, issue 24 situation 5)."""
-    try:
-        return any(a.version == 6 for a in choose_addresses(None))
-    except AddressError:
-        return False
-
-
-def _free_port(host: str) -> int:
-    """A TCP port free on IPv4 and IPv6 at once (a listener on ``""`` binds both with one
-    port; asyncio would give each family its own ephemeral port)."""
-    if host != "":
-        return 0
-    for _ in range(50):
-        with socket.socket(socket.AF_INET) as four:
-            four.bind(("", 0))
-            port = int(four.getsockname()[1])
-            try:
-                with socket.socket(socket.AF_INET6) as six:
-                    six.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-                    six.bind(("::", port))
-            except OSError as exc:
-                if exc.errno == 98:  # EADDRINUSE: try another
-                    continue
-            return port
-    return 0
+    return any_address()
 
 
 async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
     """Start ``mesh`` listening; a bind error becomes one line naming the real problem."""
     try:
-        return await mesh.start(host, port or _free_port(host))
+        return await mesh.start(host, port or free_port(host))
     except PeerError as exc:
         text = str(exc)
         hint = "choose another --port" if "in use" in text else (
@@ -332,7 +310,7 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     mesh = Mesh(me, CONFIG, accept=lambda key: any(m.public_key == key for m in lobby.seats()))
     if not hasattr(args, "listen_host"):
         args.listen_host = listen_host(args, local_addresses(args)) if args.interface \
-            else ("" if ":" in host or _has_ipv6() else "0.0.0.0")
+            else any_address()
     my_port = await listen(mesh, args.listen_host, 0, "interface")
     mesh.add_peer(host_key, host, port, dial=True)
     lobbyist = Lobbyist(me, lobby, mesh)

@@ -337,8 +337,9 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
                             args: argparse.Namespace) -> Any:
     """A bot peer on this machine that joins the table like anyone else: at 127.0.0.1, or at
     the one address the host listens on (``--interface ADDRESS``). It listens where the host
-    does: every address family the table uses (``""``: IPv4 and IPv6, link-local included),
-    since the other players dial it at the host's address (issue 24, situation 5)."""
+    does: both address families (``""``: IPv4 and IPv6, link-local included) unless one
+    address was given, since the other players dial it at the host's address, whichever family
+    the machine has by then (issue 24, situation 5)."""
     bot = Identity.generate(f"bot{index + 1}")
     listen = getattr(args, "listen_host", "")
     dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from lancards.cli.history import outcome_json
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
+from lancards.p2p.net.addresses import any_address, free_port
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import TableStore, data_home
@@ -104,10 +105,12 @@ def table_data(statement: dict[str, Any], me: Identity, listen: tuple[str, int],
 
 
 def mesh_bind(args: argparse.Namespace) -> str:
+    """Where this seat listens, as ``table.json`` keeps it: ``args.listen_host``, else the
+    first ``--interface``, else every address of both families (``""``, issue 24)."""
     listen = getattr(args, "listen_host", None)
     if listen is not None:
         return str(listen)
-    return args.interface[0] if getattr(args, "interface", None) else "0.0.0.0"
+    return args.interface[0] if getattr(args, "interface", None) else any_address()
 
 
 async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str, *,
@@ -256,6 +259,8 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
     table = None if signed_only else verify_started(data["statement"], data["sigs"],
                                                       "the table file")
     host, port = data["listen"]
+    if host == "0.0.0.0":  # kept by an older version: both families now (issue 24)
+        host = any_address()
     nick = str(data["nick"]) if table is None else next(
         m for m in table.seats if m.public_key == me.public_key).nick
     me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), nick)
@@ -266,13 +271,13 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
     except PeerError:
         # The old port is taken: listen anywhere and dial every peer ourselves (they still
         # know only the old port).
-        await mesh.start(str(host), 0)
+        await mesh.start(str(host), free_port(str(host)))
         dial_all = True
         print(f"port {port} is taken; listening on {mesh.port} and dialling every peer",
               file=sys.stderr, flush=True)
     if table is None:
         table = await _fetch_start(store, data, me, mesh, wait)
-    ns = argparse.Namespace(interface=[host] if host != "0.0.0.0" else None,
+    ns = argparse.Namespace(interface=[host] if host not in ("0.0.0.0", "") else None,
                             record=args.record, autoplay=bool(args.autoplay),
                             dial_all=dial_all)
     return await play_table(ns, me, table, mesh, None, restore=store)

@@ -226,6 +226,79 @@ class FollowedAddresses:
         return True
 
 
+def mdns_interfaces(addresses: Sequence[LocalAddress],
+                    every: Sequence[LocalAddress] | None = None) -> tuple[str | int, ...]:
+    """What python-zeroconf's ``interfaces=`` is given for an mDNS stack on the interfaces of
+    ``addresses``: an IPv4 address as itself; an IPv6 interface once, as its link-local address
+    (text without scope), or as its index when it has none or shares it with another interface.
+
+    python-zeroconf binds the socket it sends from to the address it is given, and for an
+    interface index to that interface's first IPv6 address, often a ULA or global one
+    (``fd00:1::11``). Such an address goes when the prefix changes, and the stack then sends
+    nothing; and answers from it carry no scope, so a browser lists the host's link-local
+    address without its interface and cannot dial it (RFC 4007 section 6). The link-local
+    address stays while the interface is up (RFC 4291 section 2.5.6) and scopes the answers.
+
+    Args:
+        addresses: the chosen addresses (IPv4 first).
+        every: this machine's addresses (default :func:`local_addresses`), where each IPv6
+            interface's link-local address is looked up.
+
+    Returns:
+        Each item once, in the order of ``addresses``.
+    """
+    every = local_addresses() if every is None else every
+    found: list[str | int] = []
+    for address in addresses:
+        item: str | int = address.ip if address.version == 4 else address.index
+        if address.version == 6:
+            own = [a.ip for a in every if a.index == address.index and a.link_local]
+            if own and sum(a.link_local and a.ip == own[0] for a in every) == 1:
+                item = own[0]
+        if item not in found:
+            found.append(item)
+    return tuple(found)
+
+
+def any_address() -> str:
+    """Where a peer listens when no one address is given: ``""`` (every IPv4 and every IPv6
+    address, link-local included: python's asyncio binds ``0.0.0.0`` and ``::``) when this
+    machine can open IPv6 sockets, else ``"0.0.0.0"``.
+
+    Both families whatever the interfaces have now, since they change while a table lives: a
+    host with IPv4 only that gets only IPv6 (a new network, IPv4 gone) is still reached
+    (issue 24). Never raises.
+    """
+    if not socket.has_ipv6:
+        return "0.0.0.0"
+    try:
+        socket.socket(socket.AF_INET6, socket.SOCK_STREAM).close()
+    except OSError:
+        return "0.0.0.0"
+    return ""
+
+
+def free_port(host: str) -> int:
+    """A TCP port free on IPv4 and IPv6 at once for a listener on ``host`` ``""`` (it binds
+    both families with one port; asyncio would give each its own ephemeral port); ``0`` (any
+    port) for any other ``host``, or when 50 tries found none."""
+    if host != "":
+        return 0
+    for _ in range(50):
+        with socket.socket(socket.AF_INET) as four:
+            four.bind(("", 0))
+            port = int(four.getsockname()[1])
+            try:
+                with socket.socket(socket.AF_INET6) as six:
+                    six.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                    six.bind(("::", port))
+            except OSError as exc:
+                if exc.errno == 98:  # EADDRINUSE: try another
+                    continue
+            return port
+    return 0
+
+
 def scope_name(address: str) -> str:
     """``"fe80::1%3"`` as ``"fe80::1%eth0"`` (an interface index made its name); other
     addresses unchanged."""

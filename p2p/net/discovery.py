@@ -64,6 +64,8 @@ from lancards.p2p.net.addresses import (
     FollowedAddresses,
     LocalAddress,
     choose_addresses,
+    local_addresses,
+    mdns_interfaces,
     order_addresses,
     scope_name,
 )
@@ -152,20 +154,27 @@ async def reachable_address(
         f"({'; '.join(failed) or 'none advertised'})")
 
 
-def _stack(addresses: Sequence[LocalAddress]) -> tuple[tuple[str | int, ...], IPVersion]:
+def _stack(addresses: Sequence[LocalAddress]
+           ) -> tuple[tuple[str | int, ...], IPVersion, tuple[str, ...]]:
     """What an mDNS stack on exactly the interfaces of ``addresses`` is made of: python-zeroconf's
-    ``interfaces=`` (IPv4 by address, IPv6 by interface index) and its IP version."""
+    ``interfaces=`` (:func:`~lancards.p2p.net.addresses.mdns_interfaces`), its IP version, and
+    the IPv6 addresses its sockets bind to where an interface is given by index (the
+    interface's first IPv6 address: when that one goes, the stack is made again)."""
     if not addresses:
         raise LocalProtocolError("an explicit interface list must not be empty")
     versions = {a.version for a in addresses}
     ip_version = (IPVersion.V4Only if versions == {4} else
                   IPVersion.V6Only if versions == {6} else IPVersion.All)
-    return tuple(dict.fromkeys(a.zeroconf_interface for a in addresses)), ip_version
+    every = local_addresses()
+    interfaces = mdns_interfaces(addresses, every)
+    bound = tuple(next((a.ip for a in every if a.index == i and a.version == 6), "")
+                  for i in interfaces if isinstance(i, int))
+    return interfaces, ip_version, bound
 
 
 def _zeroconf(addresses: Sequence[LocalAddress]) -> AsyncZeroconf:
     """An mDNS stack on exactly the interfaces of ``addresses``."""
-    interfaces, ip_version = _stack(addresses)
+    interfaces, ip_version, _ = _stack(addresses)
     return AsyncZeroconf(interfaces=list(interfaces), ip_version=ip_version)
 
 

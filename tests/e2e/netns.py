@@ -293,6 +293,35 @@ class Lan:
                         f"net.ipv6.conf.default.disable_ipv6={flag}"],
                        capture_output=True, timeout=10, check=False)
 
+    def plug(self, host: Host, net: int, dev: str = "eth1") -> str:
+        """Plug a cable into a running host: a new veth ``dev`` in its namespace whose other
+        end (port ``p<T><letter>``) joins bridge ``br<net>`` (which must exist), up, with the
+        host's address on that network (``10.23(1 + net).0.(11 + i)/24``; on a LAN without
+        IPv4 only ``fe80::(11 + i)/64``, no duplicate-address detection). Everything happens
+        inside the LAN's own namespaces.
+
+        Returns:
+            The new address (IPv4, or ``fe80::...%dev``).
+
+        Raises:
+            NetnsError: a step failed (the bridge does not exist, ``dev`` is taken).
+        """
+        i = self.hosts.index(host)
+        port = f"p{self._short}{host.letter}"
+        _ip("-n", self.bridge_ns, "link", "add", port, "type", "veth", "peer", "name", dev,
+            "netns", host.netns)
+        _ip("-n", self.bridge_ns, "link", "set", port, "master", f"br{net}")
+        _ip("-n", self.bridge_ns, "link", "set", port, "up", "multicast", "on")
+        if self.ipv6:
+            _ip("-n", host.netns, "link", "set", dev, "addrgenmode", "none")
+            _ip("-n", host.netns, "addr", "add", f"fe80::{11 + i}/64", "dev", dev, "nodad")
+        address = f"fe80::{11 + i}%{dev}"
+        if self.ipv4:
+            address = f"{SUBNET if net == 0 else SUBNET2}.{11 + i}"
+            _ip("-n", host.netns, "addr", "add", f"{address}/24", "dev", dev)
+        _ip("-n", host.netns, "link", "set", dev, "up", "multicast", "on")
+        return address
+
     # -- running --------------------------------------------------------------------------------
 
     def namespace(self, where: Host | str) -> str:

@@ -24,7 +24,13 @@ from typing import Any
 import pytest
 from zeroconf import ServiceStateChange
 
-from lancards.p2p.net.addresses import AddressError, LocalAddress, choose_addresses
+from lancards.p2p.net.addresses import (
+    AddressError,
+    LocalAddress,
+    choose_addresses,
+    local_addresses,
+    mdns_interfaces,
+)
 from lancards.p2p.net.discovery import (
     SERVICE_TYPE,
     Browser,
@@ -477,6 +483,29 @@ def test_default_is_every_address_but_loopback_with_link_local_scoped() -> None:
     assert [a.text for a in chosen] == ["192.0.2.2", "198.51.100.7", "fd00::2", "fe80::2%eth0",
                                         "fe80::2%wlan0"]
     assert [a.zeroconf_interface for a in chosen] == ["192.0.2.2", "198.51.100.7", 2, 2, 3]
+
+
+def test_mdns_runs_on_an_ipv6_interface_by_its_link_local_address() -> None:
+    # python-zeroconf binds an interface given by index to its first IPv6 address (fd00::2
+    # here): answers from it carry no scope, and a new prefix takes it away (issue 24).
+    import ifaddr
+
+    def adapter(name: str, index: int, ips: list[Any]) -> Any:
+        return ifaddr.Adapter(name.encode(), name, [ifaddr.IP(ip, 64, name) for ip in ips],
+                              index=index)
+
+    machine = local_addresses([
+        adapter("eth0", 2, ["192.0.2.2", ("fd00::2", 0, 0), ("fe80::2", 0, 2)]),
+        adapter("wlan0", 3, [("fd00::3", 0, 0), ("fe80::3", 0, 3)]),
+        adapter("usb0", 4, [("fd00::4", 0, 0)]),
+    ])
+    assert mdns_interfaces(machine, machine) == ("192.0.2.2", "fe80::2", "fe80::3", 4)
+    only_ula = [a for a in machine if a.ip == "fd00::3"]
+    assert mdns_interfaces(only_ula, machine) == ("fe80::3",)
+    # The same link-local address on two interfaces: by index (zeroconf would take the first).
+    shared = local_addresses(adapters())
+    assert mdns_interfaces(choose_addresses(None, adapters()), shared) == (
+        "192.0.2.2", "198.51.100.7", 2, 3)
 
 
 @pytest.mark.parametrize(("wanted", "texts"), [
