@@ -315,8 +315,11 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
 
 
 def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:
-    """Publish the seats and players after a lobby change (in the background)."""
-    players = tuple(m.nick for m in lobby.seats())
+    """Publish the seats and players after a lobby change (in the background); the players in
+    the order they sat down, the host first, as the waiting screens list them (issue 25: the
+    seat order, by the keys' hashes, put ``bot1, ann`` in one lobby and ``ann, bot1`` in the
+    next)."""
+    players = tuple(m.nick for m in lobby.members)
     free = max(0, size - len(players))
     if (free, players) == (advertiser.advert.free_seats, advertiser.advert.players):
         return

@@ -47,7 +47,15 @@ from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import BaseController, KeyHelp, styled_cards
 from lancards.cli.tui.eights_screen import EightsController
-from lancards.cli.tui.fit import FitControl, Lines, plain, to_lines, wrap_all
+from lancards.cli.tui.fit import (
+    FitControl,
+    Lines,
+    line_length,
+    plain,
+    to_lines,
+    wrap_all,
+    wrap_line,
+)
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.width import text_width
@@ -438,8 +446,9 @@ class TableScreen:
         ])
         return HSplit([
             ConditionalContainer(
-                Window(FormattedTextControl(self._banners), dont_extend_height=True,
-                       wrap_lines=True),  # a long banner (the vote question) wraps, never cut
+                # a long banner (the vote question) wraps at a space, continued indented,
+                # never cut (prompt-toolkit's wrap_lines broke it mid-word at the 80th column)
+                Window(FitControl(self._banner_rows), dont_extend_height=True),
                 filter=~small & Condition(lambda: bool(self._banner_lines()))),
             ConditionalContainer(Window(FormattedTextControl(self._small_text),
                                         wrap_lines=True), filter=small),
@@ -491,6 +500,16 @@ class TableScreen:
         for style, text in self._banner_lines():
             out += [(style, text + " " * max(0, self._width() - text_width(text))), ("", "\n")]
         return out[:-1]
+
+    def _banner_rows(self, width: int) -> Lines:
+        """The banners wrapped at ``width`` (:func:`wrap_line`), every row in the banner's
+        style to the last column."""
+        rows: Lines = []
+        for style, text in self._banner_lines():
+            for piece in wrap_line([(style, text)], width):
+                piece = [(f[0] or style, f[1]) for f in piece]
+                rows.append([*piece, (style, " " * max(0, width - line_length(piece)))])
+        return rows
 
     def _small_text(self) -> StyleAndTextTuples:
         columns, rows = self._size()

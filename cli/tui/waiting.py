@@ -22,10 +22,11 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.layout import FormattedTextControl, Layout, Window
+from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.output import Output
 
 from lancards.cli.tui.app import STYLE
+from lancards.cli.tui.fit import FitControl, to_lines
 from lancards.cli.tui.typeahead import flush_typeahead
 
 T = TypeVar("T")
@@ -55,7 +56,9 @@ class WaitingScreen:
         self.choices: dict[str, str] = {}
         self._answer: asyncio.Future[str] | None = None
         self.app: Application[str] = Application(
-            layout=Layout(Window(FormattedTextControl(self._render), wrap_lines=True)),
+            # long lines wrap at a space, continued indented (the rescue trade-off line is 87
+            # columns: the terminal's own wrapping cut it mid-word at 80)
+            layout=Layout(Window(FitControl(lambda width: to_lines(self._render())))),
             key_bindings=self._bindings(), style=STYLE, full_screen=True,
             input=input, output=output, refresh_interval=1.0)
         self.app.ttimeoutlen = 0.05

@@ -87,3 +87,21 @@ def test_the_log_and_the_banner_say_removed_by_vote_not_left() -> None:
     assert [line.text for line in fake._log] == [
         "Cyd was removed from the table by the others' votes (no answer for the table's "
         "patience)", "Ben left the table"]
+
+
+def test_the_vote_question_wraps_at_a_space_continued_indented_never_mid_word() -> None:
+    """The banner wrapped by characters (prompt-toolkit's ``wrap_lines``): at 80 columns
+    "remove cyd? ... every" ended at the 80th column and the next row went on unindented
+    (the persona suite's rescue evening); with "Cyd" the first row ends "every" too, so the
+    check is on the continuation row: indented, and every word whole."""
+    base = _session()
+    session = Waiting("level8-master", names=base.names, state=base.state, bot_delay=60)
+    session.votes, session.declined = [], []
+    with driven(session, 80, 24) as d:
+        rows = d.text().splitlines()
+        at = next(i for i, row in enumerate(rows) if "remove Cyd?" in row)
+        first, second = rows[at].rstrip(), rows[at + 1].rstrip()
+        assert text_width(first) <= 80
+        assert second.startswith("   "), rows[at:at + 2]  # the continuation indent
+        joined = first.split("WAITING: ", 1)[1] + " " + second.strip()
+        assert joined == QUESTION, joined

@@ -141,3 +141,29 @@ def test_flushing_what_is_not_a_terminal_does_nothing(tmp_path):
     with path.open("rb") as stream:
         flush_typeahead(stream)
         assert stream.read() == b"q"
+
+
+def test_a_long_line_wraps_at_a_space_with_its_continuation_indented():
+    """The rescue trade-off line (87 columns) on the host's screen at 80x24 was wrapped by the
+    terminal mid-word ('all th' / 'e other'; the persona suite's rescue evening)."""
+    from lancards.p2p.net.discovery import RESCUE_TRADE_OFF
+
+    term = PyteTerminal(80, 24)
+
+    async def work(screen):
+        screen.show(["at the table: ann (host, you)", RESCUE_TRADE_OFF])
+        await asyncio.sleep(0.4)
+        return "shown"
+
+    async def main():
+        with create_pipe_input() as pipe:
+            return await shown(pipe, term, [], work)
+
+    assert len(RESCUE_TRADE_OFF) > 78
+    asyncio.run(asyncio.wait_for(main(), 10))
+    lines = screen_lines(term)
+    at = lines.index(" at the table: ann (host, you)")
+    first, second = lines[at + 1], lines[at + 2]
+    assert len(first) <= 80, lines
+    assert second.startswith("   ") and (first.rstrip() + " " + second.strip()) == \
+        " " + RESCUE_TRADE_OFF, lines

@@ -1,0 +1,526 @@
+"""The persona suite (issue 25): whole evenings of three friends on a LAN without a router, each
+in a terminal of their own (tmux at 80x24) in a network namespace of their own, driven by keys
+only, every screen read back and checked at each step.
+
+- **A Level 8 Master evening**: ann hosts with a bot seat (``host --bots 1``), bob and cyd join
+  from the lobby; bob leaves for good (``q``, ``l``, ``y``); cyd's program is killed with
+  SIGKILL, comes back with ``lancards resume`` in a new tmux window and sees the table again,
+  then pauses (``q``, ``y``) and hands the seat to ``lancards resume --autoplay`` (nobody
+  watches it); ann plays by keys to the game-over panel.
+- **An 8s Rule! evening on a rescue table** (``rescue=on``, ``patience=10``): cyd's program is
+  killed; once the table has waited 10 s, ann and bob are asked ``remove cyd? (y/n)`` and press
+  ``y``; the banner and the log say cyd was removed; bob leaves for good, too few players are
+  left and the game-over panel marks cyd ``(removed by vote)`` and bob ``(left the table)``.
+
+At every step the exact words a person reads are asserted (who is in, what to press), and every
+screen captured is checked to fit 80 columns: :func:`check_fits`. Golden screens
+(``tests/e2e/golden/*.txt``) keep the lobby, waiting, pause, vote, removed and results screens
+as text after :func:`normalise` masked what differs from run to run; ``LANCARDS_UPDATE_GOLDEN=1``
+rewrites them (read ``git diff tests/e2e/golden/`` before committing).
+``LANCARDS_PERSONA_SCREENS=DIR`` writes every screen checked into DIR, numbered, to read a run.
+
+Seats play by the keys a person would press (:meth:`Person.play`: ``d`` to draw, ``m`` and ``1``
+for the first legal move, Enter to close a round panel): quick, not good play.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import shutil
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Protocol
+
+import pytest
+
+from lancards.cli.tui.width import text_width
+from tests.e2e.netns import ROOT, Lan
+from tests.e2e.peers import Peer, seat_peers
+from tests.p2p.crash_sweep import LIFETIME_S, tmux, tmux_server
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+COLUMNS, ROWS = 80, 24
+GOLDEN = Path(__file__).with_name("golden")
+UPDATE = bool(os.environ.get("LANCARDS_UPDATE_GOLDEN"))
+DUMP = os.environ.get("LANCARDS_PERSONA_SCREENS")
+_dumped = [0]
+
+
+# -- what every screen must be ------------------------------------------------------------------
+
+WORD = re.compile(r"[\w\])]")
+"""A character a word or a bracketed name ends with."""
+
+
+def check_fits(screen: str, where: str = "") -> None:
+    """No line of ``screen`` is cut or wrapped at 80 columns, and it has 24 rows at most.
+
+    A line that fills the 80th column ending in a letter or digit, with the next line going on
+    at column 1 or 2 (no continuation indent), is text the terminal wrapped or that was cut
+    at the edge: the screens wrap their own long lines at a space, with the continuation
+    indented (:func:`lancards.cli.tui.fit.wrap_line`), so their lines end before column 80 or
+    at a word's end followed by an indented line.
+
+    Raises:
+        AssertionError: naming the line and the screen.
+    """
+    lines = screen.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    assert len(lines) <= ROWS, f"{where}: {len(lines)} rows\n{screen}"
+    for i, line in enumerate(lines):
+        width = text_width(line.rstrip())
+        assert width <= COLUMNS, f"{where}: line {i + 1} is {width} columns\n{screen}"
+        if width < COLUMNS or not WORD.match(line.rstrip()[-1]):
+            continue
+        after = lines[i + 1] if i + 1 < len(lines) else ""
+        indented = after.startswith("   ") and after.strip()
+        assert indented, (f"{where}: line {i + 1} fills the 80 columns and goes on unindented "
+                          f"(cut or wrapped mid-word)\n{line!r}\n{after!r}\n{screen}")
+
+
+MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\[[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}\]"), "[FINGERPRINT]"),
+    (re.compile(r"\b(ann|bob|cyd) [A-Z2-7]{4}\b"), r"\1 FING"),
+    (re.compile(r"\b[0-9a-f]{16}\b"), "TABLE-ID"),
+    (re.compile(r"\b10\.231\.0\.\d+:\d+\b"), "ADDRESS:PORT"),
+    (re.compile(r"\b\d+ s\b"), "N s"),
+    (re.compile(r"\bJ\d+-\d+(?:=\d+)?|\b[ROYGBP]\d{1,2}\b|\b(?:TAKE|SWAP|KEEP|SKIP)\b"), "CARD"),
+    (re.compile(r"\b\d+ (points|rounds?|cards?)\b"), r"N \1"),
+    (re.compile(r"\b(?:level \d|WIN) +(?=\()"), "level N  "),
+    (re.compile(r"\blevel \d\b|\bWIN\b"), "level N"),
+    (re.compile(r"\bdealer (ann|bob|cyd|bot\d)\b"), "dealer NAME"),
+    (re.compile(r"\bround \d\b"), "round N"),
+    (re.compile(r"(?<= )[#.]{8}(?= )"), "########"),
+    (re.compile(r"\((?:[1-8W] )*[1-8W]\)"), "(LEVELS)"),
+    (re.compile(r"\bresult: .+? wins? "), "result: WINNERS win "),
+)
+"""What :func:`normalise` masks: fingerprints (whole and the lobby's first group), table ids,
+addresses with their ports, seconds, cards, counts of points, rounds and cards, and what a
+game's outcome varies in (levels, the chart's cells, the winners' names), the dealer (the
+high cut) and the round."""
+
+PLAYER_LINE = re.compile(r" (ann|bob|cyd|bot\d)\b")
+
+
+def normalise(screen: str) -> str:
+    """``screen`` with what differs between runs masked (:data:`MASKS`), trailing blanks and
+    blank trailing rows dropped; a game-over panel's player lines (one per seat, in the seats'
+    order, which follows the keys' hashes) sorted."""
+    text = screen
+    for pattern, mask in MASKS:
+        text = pattern.sub(mask, text)
+    lines = [line.rstrip() for line in text.split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    if any(line.strip() == "game over" for line in lines):
+        i = 0
+        while i < len(lines):
+            j = i
+            while j < len(lines) and PLAYER_LINE.match(lines[j]):
+                j += 1
+            lines[i:j] = sorted(lines[i:j])
+            i = j + 1
+    return "\n".join(lines) + "\n"
+
+
+def frame(screen: str) -> str:
+    """The words around an in-game table (its cards, seat order and the last move vary from
+    run to run): the banners and the title (the lines before the players' header), then the
+    key hints (the last line)."""
+    lines = screen.rstrip("\n").split("\n")
+    head = next((i for i, line in enumerate(lines) if re.match(r"\s+# player", line)), 0)
+    return "\n".join([*lines[:head], "[the table, the log, the hand and the last move]",
+                      lines[-1]])
+
+
+def excerpt(screen: str, pattern: str) -> str:
+    """The lines of ``screen`` that match ``pattern`` (a regex), each with its continuation
+    lines (indented): one event's words wherever the table, the log and the hand put them."""
+    lines = screen.split("\n")
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if re.search(pattern, line):
+            out.append(line)
+            out += [more for more in itertools.takewhile(
+                lambda row: row.startswith("   ") and row.strip(), lines[i + 1:])]
+    return "\n".join(out)
+
+
+def overlay(screen: str, title: str) -> str:
+    """A dialog over the table, from its title line down (a banner above it comes and goes
+    with the table's waits)."""
+    lines = screen.split("\n")
+    return "\n".join(lines[next(i for i, line in enumerate(lines) if line == f" {title}"):])
+
+
+def golden(name: str, text: str) -> None:
+    """Compare ``normalise(text)`` with ``golden/NAME.txt`` (rewritten under
+    ``LANCARDS_UPDATE_GOLDEN=1``)."""
+    path = GOLDEN / f"{name}.txt"
+    got = normalise(text)
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(got, "utf-8")
+        return
+    assert path.exists(), f"no golden screen {path}; run with LANCARDS_UPDATE_GOLDEN=1"
+    want = path.read_text("utf-8")
+    assert got == want, f"{name} differs from {path}:\n--- got\n{got}--- want\n{want}"
+
+
+# -- a person: a terminal at 80x24 ------------------------------------------------------------
+
+class Player(Protocol):
+    """Anyone who presses keys for a turn: :class:`Person`, :class:`Holding`."""
+
+    def play(self) -> None: ...
+
+
+class Person:
+    """One person's terminal: a tmux session at 80x24 in which each ``lancards`` command runs
+    in a window of its own, inside the person's namespace. A window stays after its command
+    ended (to read what it printed); the command's exit status is written to a file (tmux may
+    leave a dead pane without its status)."""
+
+    def __init__(self, lan: Lan, peer: Peer) -> None:
+        self.lan, self.peer = lan, peer
+        self.session = f"{lan.tag}-{peer.nick}"
+        self.window = ""
+        self.runs = 0
+        self._pressed: tuple[str, float] | None = None
+        peer.folder.mkdir(parents=True, exist_ok=True)
+
+    @property
+    def status_file(self) -> Path:
+        return self.peer.folder / f"status-{self.runs}.txt"
+
+    def run(self, words: str) -> None:
+        """``lancards WORDS`` in a new window (the first one opens the session)."""
+        self.runs += 1
+        status = self.status_file
+        command = (f"cd {ROOT} && LANCARDS_HOME={self.peer.home} PYTHONUNBUFFERED=1 "
+                   f"ip netns exec {self.lan.namespace(self.peer.host)} "
+                   f"timeout --foreground -k 5 {LIFETIME_S} {sys.executable} -m lancards "
+                   f"{words} 2>>{self.peer.folder / 'err.txt'}; "
+                   f"echo $? > {status}.tmp && mv {status}.tmp {status}; sleep {LIFETIME_S}")
+        if self.runs == 1:
+            made = tmux("new-session", "-d", "-P", "-F", "#{window_id}", "-x", str(COLUMNS),
+                        "-y", str(ROWS), "-s", self.session, command)
+        else:
+            made = tmux("new-window", "-P", "-F", "#{window_id}", "-t", f"={self.session}",
+                        command)
+        self.window = made.strip()
+        assert self.window.startswith("@"), f"tmux did not open a window: {made!r}"
+
+    def capture(self) -> str:
+        return tmux("capture-pane", "-p", "-t", self.window)
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            tmux("send-keys", "-t", self.window, key)
+
+    def wait(self, pattern: str, limit: float, *, others: Sequence[Player] = (),
+             what: str = "") -> str:
+        """The screen once ``pattern`` (a regex) shows on it, checked (:func:`check_fits`);
+        ``others`` play their turns meanwhile (:meth:`play`).
+
+        Raises:
+            AssertionError: not within ``limit`` s (the last screen in the message).
+        """
+        deadline = time.monotonic() + limit
+        screen = ""
+        while time.monotonic() < deadline:
+            screen = self.capture()
+            if re.search(pattern, screen):
+                time.sleep(0.1)  # a capture may catch a redraw half done: take it again
+                again = self.capture()
+                if re.search(pattern, again):
+                    return self.checked(again, what or pattern)
+            for other in others:
+                other.play()
+            time.sleep(0.05)
+        raise AssertionError(f"{self.peer.nick}: {pattern!r} did not show within {limit} s; "
+                             f"the screen:\n{screen}")
+
+    def checked(self, screen: str, what: str) -> str:
+        check_fits(screen, f"{self.peer.nick}, {what}")
+        if DUMP:
+            _dumped[0] += 1
+            folder = Path(DUMP)
+            folder.mkdir(parents=True, exist_ok=True)
+            label = re.sub(r"\W+", "-", what)[:40]
+            (folder / f"{_dumped[0]:03d}-{self.peer.nick}-{label}.txt").write_text(screen)
+        return screen
+
+    def play(self, *, draw: bool = True) -> None:
+        """Press what a person would for the screen shown, once per screen (or again after
+        3 s): Enter on a round panel, ``1`` in the list of moves, ``d`` to draw, ``m`` for the
+        list on any other turn; nothing on another's turn."""
+        screen = self.capture()
+        if self._pressed and self._pressed[0] == screen and time.monotonic() < self._pressed[1]:
+            return
+        if "Enter: continue" in screen:
+            keys = ["Enter"]
+        elif "every legal move" in screen:
+            keys = ["1"]
+        elif "YOUR TURN: draw a card" in screen:
+            if not draw:
+                return
+            keys = ["d"]
+        elif "YOUR TURN" in screen:
+            keys = ["m"]
+        else:
+            return
+        self.keys(*keys)
+        self._pressed = (screen, time.monotonic() + 3.0)
+
+    def exit_status(self, limit: float, others: Sequence[Player] = ()) -> int:
+        """The exit status of the window's command once it ended (128 + N for signal N)."""
+        deadline = time.monotonic() + limit
+        status = self.status_file
+        while time.monotonic() < deadline:
+            if status.exists():
+                return int(status.read_text().strip())
+            for other in others:
+                other.play()
+            time.sleep(0.05)
+        raise AssertionError(f"{self.peer.nick}'s command did not end within {limit} s; the "
+                             f"screen:\n{self.capture()}")
+
+    def printed(self) -> list[str]:
+        """What the command printed after its screen closed (non-blank lines, last last)."""
+        screen = tmux("capture-pane", "-p", "-S", "-50", "-t", self.window)
+        return [line.rstrip() for line in screen.splitlines() if line.strip()]
+
+    def kill_program(self) -> None:
+        """SIGKILL the ``lancards`` process of the window (the laptop crashed); the window
+        stays, its status file says 137."""
+        pid = int(tmux("display-message", "-p", "-t", self.window, "#{pane_pid}").strip())
+        target = _lancards_below(pid)
+        assert target is not None, f"no lancards process under {pid}"
+        os.kill(target, signal.SIGKILL)
+
+    def close(self) -> None:
+        tmux("kill-session", "-t", f"={self.session}")
+
+
+def _lancards_below(pid: int) -> int | None:
+    """The ``python -m lancards`` process among ``pid``'s descendants (``ip netns exec`` execs
+    it; ``timeout`` is its parent)."""
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        with contextlib.suppress(OSError):
+            cmd = Path(f"/proc/{current}/cmdline").read_bytes().split(b"\0")
+            if Path(cmd[0].decode()).name.startswith("python") and b"lancards" in cmd:
+                return current
+        for task in Path(f"/proc/{current}/task").glob("*/children"):
+            with contextlib.suppress(OSError, ValueError):
+                todo += [int(c) for c in task.read_text().split()]
+    return None
+
+
+@contextlib.contextmanager
+def terminals(lan: Lan, peers: Sequence[Peer]) -> Iterator[list[Person]]:
+    """One :class:`Person` per peer, their tmux sessions closed on the way out."""
+    people = [Person(lan, p) for p in peers]
+    with tmux_server(lan.tag):
+        try:
+            yield people
+        finally:
+            for person in people:
+                person.close()
+
+
+def play_until(done: Callable[[], bool], players: Sequence[Person], limit: float,
+               what: str) -> None:
+    """Let ``players`` press their keys until ``done()``.
+
+    Raises:
+        AssertionError: not within ``limit`` s.
+    """
+    deadline = time.monotonic() + limit
+    while not done():
+        assert time.monotonic() < deadline, f"{what}: not within {limit} s\n" + "\n".join(
+            f"--- {p.peer.nick}\n{p.capture()}" for p in players)
+        for person in players:
+            person.play()
+        time.sleep(0.05)
+
+
+class Holding:
+    """A person who plays every turn but a draw (:meth:`Person.play` with ``draw=False``), or
+    none at all (``turns=False``): to stop a seat where its program is to be killed."""
+
+    def __init__(self, person: Person, *, turns: bool = True) -> None:
+        self.person, self.turns = person, turns
+
+    def play(self) -> None:
+        if self.turns:
+            self.person.play(draw=False)
+
+
+def words(screen: str) -> str:
+    """The screen's text as one line, single spaces (a wrapped line reads as one)."""
+    return " ".join(screen.split())
+
+
+def lines(screen: str) -> list[str]:
+    """The screen's non-blank lines without their one-column margin."""
+    return [line.rstrip().removeprefix(" ") for line in screen.splitlines() if line.strip()]
+
+
+TRADE_OFF = ("rescue on: a player who vanishes can be voted out by all the others, but all the "
+             "other players together could open one player's hand")
+"""The line a table with rescue on shows before anyone joins it (``docs/client.md``)."""
+
+
+def on(person: Person) -> str:
+    """``--name NICK --interface ADDRESS`` of a person's laptop."""
+    return f"--name {person.peer.nick} --interface {person.peer.address}"
+
+
+# -- the evenings -------------------------------------------------------------------------------
+
+@pytest.mark.timeout(180)
+def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path):
+    peers = seat_peers(lan, tmp_path, 3)
+    with terminals(lan, peers) as (ann, bob, cyd):
+        # ann hosts: her screen says how the others join, who is in and how to cancel
+        ann.run(f"host --game level8-master --players 4 --bots 1 {on(ann)}")
+        screen = ann.wait(r"waiting for 2 players", 30)
+        text = lines(screen)
+        assert text[0] == "lancards · your table, waiting for players"
+        assert "    lancards join" in text and text[-3:] == [
+            "at the table: ann (host, you), bot1", "waiting for 2 players",
+            "q, Esc or Ctrl-C: cancel"], text
+        golden("waiting-host", screen)
+        # bob's lobby lists the table (mDNS), with its seats and players; Enter joins it
+        bob.run(f"join {on(bob)}")
+        screen = bob.wait(r"level8-master +ann ", 30)
+        text = lines(screen)
+        assert re.fullmatch(r"> level8-master +ann [A-Z2-7]{4} +2/4 +ann, bot1", text[2]), text
+        assert text[-1] == ("Up/Down select · Enter join · n create a table · a type an "
+                            "address · q quit"), text
+        golden("lobby", screen)
+        bob.keys("Enter")
+        screen = bob.wait(r"waiting for 1 more player", 30)
+        assert lines(screen)[2:] == ["at the table: ann (host), bot1, bob (you)",
+                                     "waiting for 1 more player (3 of 4 seats taken)",
+                                     "q, Esc or Ctrl-C: cancel"], screen
+        golden("waiting-guest", screen)
+        ann.wait(r"(?m)at the table: ann \(host, you\), bot1, bob\n\s*waiting for 1 player$", 10)
+        # cyd joins the last seat: the table starts on every screen
+        cyd.run(f"join {on(cyd)}")
+        screen = cyd.wait(r"3/4 +ann, bot1, bob", 30)
+        cyd.keys("Enter")
+        for person in (ann, bob, cyd):
+            screen = person.wait(r"your hand \(10 cards", 60, what="the deal")
+            for nick in ("ann", "bob", "cyd", "bot1"):
+                assert re.search(rf"^ [ >] \d {nick} +1 4 pairs +no +1[01] ", screen,
+                                 re.MULTILINE), screen
+        # bob leaves for good: q asks, l says what it means, y leaves
+        bob.keys("q")
+        screen = bob.wait(r"Leave the table\?", 5)
+        assert lines(screen)[-4:] == [
+            "Leave the table?",
+            "y or p: pause: the game waits for you (lancards resume brings you back)",
+            "l: leave for good: the game goes on without you", "n: stay"], screen
+        golden("pause-dialog", overlay(screen, "quit"))
+        bob.keys("l")
+        screen = bob.wait(r"Leave for good\? You cannot come back", 5)
+        golden("leave-dialog", overlay(screen, "leave for good"))
+        bob.keys("y")
+        bob.wait(r"Leaving for good: your leave is written at your next turn to write, then"
+                 r" this\n\s+window closes", 5)
+        assert bob.exit_status(60, others=[ann, cyd]) == 1
+        screen = ann.wait(r"NOTE: bob left the table", 30, others=[ann, cyd])
+        assert re.search(r"^   \d bob +1 4 pairs +no +0 ", screen, re.MULTILINE), screen
+        # cyd's laptop crashes on its turn to draw: the table waits for cyd and says so
+        cyd.wait(r"YOUR TURN: draw a card", 60, others=[ann, Holding(cyd)])
+        cyd.kill_program()
+        assert cyd.exit_status(10) == 128 + signal.SIGKILL
+        screen = ann.wait(r"WAITING: waiting for cyd \(", 60, others=[ann])
+        golden("paused-table", frame(screen))
+        # cyd resumes in a new window and sees the table again
+        cyd.run("resume")
+        screen = cyd.wait(r"^(?![\s\S]*catching up)[\s\S]*YOUR TURN: draw a card", 60,
+                          others=[ann], what="cyd's table again")
+        assert re.search(r"^ [ >] \d cyd ", screen, re.MULTILINE), screen
+        ann.wait(r"^(?!.*waiting for cyd)", 30, others=[ann, cyd])
+        # cyd pauses: the game waits; the seat goes on with resume --autoplay (unwatched)
+        cyd.keys("q")
+        cyd.wait(r"Leave the table\?", 5, others=[ann])
+        cyd.keys("y")
+        assert cyd.exit_status(10, others=[ann]) == 1
+        cyd.peer.start(["resume", "--autoplay"])
+        # ann plays by keys to the end: the game-over panel
+        screen = ann.wait(r"game over", 150, others=[ann])
+        golden("results-level8", screen)
+        ann.keys("q")
+        assert ann.exit_status(10) == 0
+
+
+@pytest.mark.timeout(150)
+def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_out(
+        lan, tmp_path):
+    peers = seat_peers(lan, tmp_path, 3)
+    with terminals(lan, peers) as (ann, bob, cyd):
+        ann.run(f"host --game eights --players 4 --bots 1 --option rescue=on "
+                f"--option patience=10 {on(ann)}")
+        screen = ann.wait(r"waiting for 2 players", 30)
+        assert TRADE_OFF in words(screen), screen
+        bob.run(f"join {on(bob)}")
+        screen = bob.wait(r"eights +ann ", 30)
+        assert TRADE_OFF in words(screen), screen
+        bob.keys("Enter")
+        bob.wait(r"waiting for 1 more player \(3 of 4 seats taken\)", 30)
+        cyd.run(f"join {on(cyd)}")
+        cyd.wait(r"3/4 +ann, bot1, bob", 30)
+        cyd.keys("Enter")
+        for person in (ann, bob, cyd):
+            screen = person.wait(r"your hand \(1[05] cards", 60, what="the deal")
+            assert "8s Rule! · round 1" in screen, screen
+        # cyd's laptop crashes on its turn; after the patience, ann and bob are asked
+        cyd.wait(r"YOUR TURN", 60, others=[ann, bob, Holding(cyd, turns=False)])
+        cyd.kill_program()
+        assert cyd.exit_status(10) == 128 + signal.SIGKILL
+        asked = r"remove cyd\? \(y/n\) cyd has not answered for the table's patience; every"
+        screen = ann.wait(asked, 40, others=[ann, bob])
+        assert ("remove cyd? (y/n) cyd has not answered for the table's patience; every other "
+                "player must agree, then the game goes on without them") in words(screen), screen
+        golden("vote", frame(screen))
+        ann.keys("y")
+        ann.wait(r"your vote is signed: the others must agree too", 5)
+        bob.wait(asked, 20, others=[ann])
+        bob.keys("y")
+        # the others play on without cyd: its round is dealt again to three
+        removed = r"cyd was removed from the table by the others' votes"
+        screen = bob.wait(rf"NOTE: {removed}[\s\S]*your hand \([1-9]\d* cards", 40,
+                          others=[ann, bob], what="the table without cyd")
+        assert re.search(rf"^ {removed} \(no answer for the table's\n   patience\)$", screen,
+                         re.MULTILINE), screen  # the log, wrapped at a space
+        golden("removed", excerpt(screen, removed))
+        screen = ann.wait(rf"NOTE: {removed}[\s\S]*your hand \([1-9]\d* cards", 30,
+                          others=[ann, bob], what="ann's table without cyd")
+        assert "your vote is signed" not in screen, screen
+        # bob leaves for good: too few players are left, the game ends on ann's screen
+        bob.keys("q", "l", "y")
+        screen = ann.wait(r"game over", 60, others=[ann])
+        text = lines(screen)
+        assert any(re.fullmatch(r"cyd: \d+ points \(removed by vote\)", t) for t in text), text
+        assert any(re.fullmatch(r"bob: \d+ points \(left the table\)", t) for t in text), text
+        golden("results-eights", screen)
+        ann.keys("q")
+        assert ann.exit_status(10) == 0
+        assert bob.exit_status(10) == 1
