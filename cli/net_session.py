@@ -54,6 +54,9 @@ class NetworkSession:
     Use :meth:`create` for a new table and :meth:`resume` to continue one from disk.
     """
 
+    resumable = True
+    """``lancards resume`` continues this table after the window closed (its journals)."""
+
     def __init__(self, nodes: list[PeerNode], seat: Seat, rule_set: str, home: Path,
                  *, bot_delay: float, autoplay: bool, record_path: str | None,
                  bot_level: str = REFERENCE_BOT_LEVEL) -> None:

@@ -661,4 +661,21 @@ async def run_table(session: Session, *, input: Input | None = None,
         0 when the user left after the game ended; 1 when the user left before the end
         (``q`` then ``y``, or Ctrl-C).
     """
-    return await TableScreen(session, input=input, output=output).run()
+    status = await TableScreen(session, input=input, output=output).run()
+    line = farewell(session)
+    if line and output is None:  # a test's own output keeps its screen alone
+        print(line, flush=True)
+    return status
+
+
+def farewell(session: Session) -> str:
+    """The one line printed once the table's window closed (issue 25, item 9): how this seat
+    left and how to come back, or ``""`` after the game's end."""
+    snap = session.snapshot()
+    if snap.outcome is not None or snap.extra.get("removed_me"):
+        return ""
+    if snap.extra.get("left"):
+        return "you left the table for good; the game goes on without you"
+    if getattr(session, "resumable", False):
+        return "paused: the game waits for you; lancards resume brings you back"
+    return "the game stopped (a table of this machine alone is not kept)"

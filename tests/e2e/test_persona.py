@@ -444,6 +444,7 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         bob.wait(r"Leaving for good: your leave is written at your next turn to write, then"
                  r" this\n\s+window closes", 5)
         assert bob.exit_status(60, others=[ann, cyd]) == 1
+        assert bob.printed()[-1] == "you left the table for good; the game goes on without you"
         screen = ann.wait(r"NOTE: bob left the table", 30, others=[ann, cyd])
         assert re.search(r"^   \d bob +1 4 pairs +no +0 ", screen, re.MULTILINE), screen
         # cyd's laptop crashes on its turn to draw: the table waits for cyd and says so
@@ -463,6 +464,8 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         cyd.wait(r"Leave the table\?", 5, others=[ann])
         cyd.keys("y")
         assert cyd.exit_status(10, others=[ann]) == 1
+        assert cyd.printed()[-1] == ("paused: the game waits for you; lancards resume brings "
+                                     "you back")
         cyd.peer.start(["resume", "--autoplay"])
         # ann plays by keys to the end: the game-over panel
         screen = ann.wait(r"game over", 150, others=[ann])

@@ -117,3 +117,13 @@ def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) 
                 await task
 
     asyncio.run(play())
+
+
+def test_the_line_printed_once_the_window_closes_says_how_to_come_back() -> None:
+    """Issue 25, item 9: pausing or leaving printed nothing once the screen closed."""
+    from lancards.cli.tui.app import farewell
+
+    session = _session()
+    assert farewell(session) == "the game stopped (a table of this machine alone is not kept)"
+    session.resumable = True  # type: ignore[attr-defined]  # as NetworkSession
+    assert farewell(session) == "paused: the game waits for you; lancards resume brings you back"
