@@ -36,6 +36,14 @@ def short_error(text: str) -> str:
         re.findall(r"ruling ([\w-]+)", m.group(0))) + ")", text)
 
 
+def gone_words(snap: TableSnapshot) -> dict[int, str]:
+    """The seats that are no longer at the table, with what the players panel says of them:
+    ``"left the table"`` (rulings D-1..D-4) or ``"removed by vote"`` (ruling D-5)."""
+    removed = snap.extra.get("removed", ())
+    return {seat: "removed by vote" if seat in removed else "left the table"
+            for seat in snap.game.left_seats(snap.view)}
+
+
 @dataclass
 class Picker:
     """A list of choices shown above the hand: up/down and Enter, or the choice's number, pick;

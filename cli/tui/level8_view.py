@@ -12,7 +12,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
-from lancards.cli.tui.controller import name_of, styled_cards
+from lancards.cli.tui.controller import gone_words, name_of, styled_cards
 from lancards.cli.tui.narrate import plural, requirement
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import CHANCE, SlotId
@@ -136,12 +136,13 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     req_w = max(12, min(30, width - name_w - 40))
     out.append(("class:header", f"   # {'player':<{name_w}} lvl {'requirement':<{req_w}} "
                                 f"down hand discard  front\n"))
+    gone = gone_words(snap)
     for seat in range(view.n):
         mark = ">" if snap.to_act == seat else " "
-        style = "class:me" if seat == snap.seat else ""
+        style = "class:dim" if seat in gone else "class:me" if seat == snap.seat else ""
         level = view.levels[seat]
         lvl = "WIN" if level >= 9 else f"{level:>3}"
-        req = requirement(view.level(seat)) if level < 9 else "-"
+        req = gone.get(seat) or (requirement(view.level(seat)) if level < 9 else "-")
         down = "yes" if view.down[seat] else "no"
         row = (f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} {lvl} "
                f"{req[:req_w]:<{req_w}} {down:<4} {len(view.hands[seat]):>4} ")

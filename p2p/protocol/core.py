@@ -558,7 +558,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         elif isinstance(event, CardLearned):
             self._state = self.game.learn(self._state, event.slot, self.faces[event.card])
         elif isinstance(event, ShuffleVerified):
-            self.progress = f"shuffle {event.seat + 1} of {self.n}, verified"
+            self.progress = self._shuffle_progress(event.seat, "verified")
 
     def _engine(self, action: Any) -> Any:
         return self.game.view(self.game.apply(self._state, action), self.view_seat)

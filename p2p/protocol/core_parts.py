@@ -143,6 +143,14 @@ class CoreParts:
     def me(self) -> Identity:  # pragma: no cover - GameCore defines it
         raise NotImplementedError
 
+    def _shuffle_progress(self, seat: Seat | None, state: str) -> str:
+        """``"shuffle K of N, STATE"``: K the place of ``seat`` (``None``: the first) among the
+        seats still at the table, N their number (a removed or departed seat shuffles no
+        more; the persona suite saw "0 of 4 done" at a table of three)."""
+        present = list(self.deck.present)
+        k = present.index(seat) + 1 if seat in present else 1
+        return f"shuffle {k} of {len(present)}, {state}"
+
     @staticmethod
     def _revealed(before: Any, after: Any) -> list[SlotId]:
         return sorted(s for s, m in after.items() if m == ALL_SEATS and before.get(s) != ALL_SEATS)

@@ -76,7 +76,7 @@ class Outbound(CoreParts):
                         # The offline phase while the seats before this one shuffle
                         # (never in a replay: a restored peer draws nothing it did not).
                         self.deck.prepare_shuffle()
-                    self.progress = f"shuffle 1 of {self.n}, waiting"
+                    self.progress = self._shuffle_progress(None, "waiting")
             elif (
                 isinstance(request, RevealRequest)
                 and self._holder(request.slot) is None
@@ -177,7 +177,7 @@ class Outbound(CoreParts):
             self._take_deck_events()
             return {"t": EntryKind.KEY.value, "msg": message}
         if kind is EntryKind.SHUFFLE:
-            self.progress = f"shuffle {self.seat + 1} of {self.n}, proving"
+            self.progress = self._shuffle_progress(self.seat, "proving")
             message = self.deck.make_shuffle()
             self._take_deck_events()
             return {"t": EntryKind.SHUFFLE.value, "msg": message}

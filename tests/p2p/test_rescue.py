@@ -462,6 +462,9 @@ def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_beg
     assert kinds[at + 6:at + 9] == ["shuffle"] * 3
     assert [voters[0].seat_of(e.author) for e in voters[0].record.entries[at + 6:at + 9]] == \
         [0, 1, 3]
+    # the progress counts the three who shuffle (the persona suite saw "0 of 4" at three)
+    assert [c.progress for c in voters] == ["shuffle 3 of 3, verified"] * 2 + [
+        "shuffle 2 of 3, verified"]  # (seat 3 does not check its own shuffle)
     assert [e.payload["msg"]["shares"] for e in voters[0].record.entries[at:at + 3]] == \
         [[], [], []]
     entries = [e.to_dict() for e in voters[0].record.entries]

@@ -125,3 +125,18 @@ def test_leading_with_two_8s_t_plays_the_one_under_the_cursor_or_asks_to_choose(
         assert "you may lead any of your 8s: move onto one and press n to lead it with no take" \
             in screen
         assert session.state.trick == ()
+
+
+def test_a_player_who_left_is_marked_in_the_players_panel():
+    """The persona suite saw a leaver's row read like anyone else's (issue 25)."""
+    from lancards.engine.core import Leave
+
+    state = deal(4, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2", 3: "B3 G3"}, dealer=3)
+    session = LocalSession("eights", names=(*NAMES, "Dov"), state=state, bot_delay=60)
+    with driven(session) as d:
+        session._apply(Leave(3))
+        d.settle(lambda: "Dov left the table" in d.text())
+        row = next(line for line in d.text().splitlines() if line.startswith("   4 Dov"))
+        assert row.endswith("left the table"), row
+        assert not any(line.rstrip().endswith("left the table")
+                       for line in d.text().splitlines() if line.startswith("   2 Ben"))

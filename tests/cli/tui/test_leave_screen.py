@@ -71,6 +71,8 @@ def test_another_player_leaving_is_told_and_the_game_goes_on() -> None:
         screen = d.text()
         assert "Cyd left the table" in screen
         assert "YOUR TURN: draw a card" in screen.splitlines()[0]
+        row = next(line for line in screen.splitlines() if line.startswith("   3 Cyd"))
+        assert row.split()[3:6] == ["left", "the", "table"], row  # in the players panel
         d.press("q")
         d.press("p")
         d.settle(lambda: d.done)
