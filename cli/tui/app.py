@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from typing import Any
 
 from prompt_toolkit.application import Application, get_app
@@ -39,13 +38,11 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.session import Session, TableSnapshot
-from lancards.cli.tui.cards import strip_slots
-from lancards.cli.tui.controller import BaseController, KeyHelp, styled_cards
+from lancards.cli.tui.controller import BaseController, styled_cards
 from lancards.cli.tui.eights_screen import EightsController
 from lancards.cli.tui.fit import (
     FitControl,
@@ -58,7 +55,9 @@ from lancards.cli.tui.fit import (
 )
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
+from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import text_width
+from lancards.cli.tui.words import GLOBAL_HELP, farewell, log_text, progress_words
 
 WIDE = 120
 """From this many columns the log stands at the right of the table."""
@@ -79,46 +78,6 @@ MIN_COLUMNS, MIN_ROWS = 80, 24
 STATUS_OK, STATUS_LEFT = 0, 1
 """``run_table`` exit statuses: the game ended; the player left before the end."""
 
-GLOBAL_HELP: tuple[KeyHelp, ...] = (
-    ("?", "show or hide this list of keys"),
-    ("o", "the full text of the current level card / round objective"),
-    ("r", "the progress of every player after the last round"),
-    ("PgUp / PgDn", "scroll the log back / forward through the whole game (also - and +)"),
-    ("< / >", "scroll the table up / down when it does not fit"),
-    ("c", "chat: type a line, Enter sends, Esc cancels"),
-    ("b", "bot speed: each bot waits 0.5 s, 1 s, 2 s, 0.2 s or not at all before its turn"),
-    ("q", "leave the table: pause, or leave for good (asks first while the game runs)"),
-    ("Enter / Esc", "close a result panel (Up/Down scroll a long one)"),
-)
-
-STYLE = Style.from_dict({
-    "title": "bold reverse",
-    "yourturn": "bold fg:#000000 bg:#5fd75f",
-    "turn": "bold",
-    "result": "bold fg:#5fd75f",
-    "header": "underline",
-    "me": "bold",
-    "dim": "fg:#8a8a8a",
-    "marks": "bold",
-    "error": "fg:#ff5f5f bold",
-    "ok": "fg:#5fd75f bold",
-    "message": "",
-    "hints": "fg:#8a8a8a",
-    "objective": "italic",
-    "declare": "bold underline",
-    "picker.title": "bold reverse",
-    "picker.selected": "reverse",
-    "log.chat": "fg:#87d7ff",
-    "log.mark": "bold",
-    "more": "reverse",
-    "banner.info": "bold fg:#ffffff bg:#005f87",
-    "banner.waiting": "bold fg:#000000 bg:#ffd700",
-    "banner.cheat": "bold fg:#ffffff bg:#af0000",
-    "banner.error": "bold fg:#ffffff bg:#af0000",
-    "banner.result": "bold fg:#000000 bg:#5fd75f",
-    "banner.progress": "fg:#000000 bg:#d0d0d0",
-})
-
 BANNER_WORDS = {"info": "NOTE", "waiting": "WAITING", "cheat": "CHEATER CAUGHT",
                 "error": "ERROR", "result": "RESULT"}
 
@@ -135,38 +94,6 @@ SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34,
 
 VOTE_SIGNED = "your vote is signed: the others must agree too"
 """The message after ``y`` to "remove NAME?"; it goes once the table waits for nobody."""
-
-
-_PROGRESS = re.compile(r"shuffle (\d+) of (\d+), (waiting|proving|verified)")
-
-
-def progress_words(progress: str) -> str:
-    """The deck's progress (``shuffle 2 of 4, verified``, from the protocol core) in words:
-    every player shuffles the deck in turn and proves it; each shuffle is checked."""
-    match = _PROGRESS.fullmatch(progress)
-    if match is None:
-        return progress
-    k, n, state = int(match[1]), int(match[2]), match[3]
-    if state == "waiting":
-        return f"shuffling the deck: every player shuffles it in turn (0 of {n} done)"
-    if state == "proving":
-        return f"shuffling the deck: your shuffle ({k} of {n}) and its proof"
-    return f"shuffling the deck: {k} of {n} shuffles done and checked"
-
-
-def log_text(line: Any, names: tuple[str, ...]) -> str:
-    """A log line for the screen. Sessions tell moves in words already
-    (:mod:`lancards.cli.tui.narrate`); a line still in notation (a fallback) gets the name for
-    its seat number and loses its slot ids."""
-    if line.chat:
-        return str(line.text)
-    text = strip_slots(str(line.text))
-    head, sep, rest = text.partition(": ")
-    if sep and head.isdigit() and int(head) < len(names):
-        return f"{names[int(head)]}: {rest}"
-    if sep and head == "*":
-        return f"* {rest.replace(' ?', '')}"
-    return text
 
 
 class TableScreen:
@@ -666,16 +593,3 @@ async def run_table(session: Session, *, input: Input | None = None,
     if line and output is None:  # a test's own output keeps its screen alone
         print(line, flush=True)
     return status
-
-
-def farewell(session: Session) -> str:
-    """The one line printed once the table's window closed (issue 25, item 9): how this seat
-    left and how to come back, or ``""`` after the game's end."""
-    snap = session.snapshot()
-    if snap.outcome is not None or snap.extra.get("removed_me"):
-        return ""
-    if snap.extra.get("left"):
-        return "you left the table for good; the game goes on without you"
-    if getattr(session, "resumable", False):
-        return "paused: the game waits for you; lancards resume brings you back"
-    return "the game stopped (a table of this machine alone is not kept)"

@@ -34,7 +34,7 @@ from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HS
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from lancards.cli.tui.app import STYLE
+from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import cut, pad, text_width
 from lancards.engine.rulesets import rule_set
 from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, TableAdvert

@@ -25,8 +25,8 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.output import Output
 
-from lancards.cli.tui.app import STYLE
 from lancards.cli.tui.fit import FitControl, to_lines
+from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.typeahead import flush_typeahead
 
 T = TypeVar("T")

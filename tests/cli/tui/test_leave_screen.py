@@ -123,7 +123,7 @@ def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) 
 
 def test_the_line_printed_once_the_window_closes_says_how_to_come_back() -> None:
     """Issue 25, item 9: pausing or leaving printed nothing once the screen closed."""
-    from lancards.cli.tui.app import farewell
+    from lancards.cli.tui.words import farewell
 
     session = _session()
     assert farewell(session) == "the game stopped (a table of this machine alone is not kept)"

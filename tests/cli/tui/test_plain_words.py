@@ -40,7 +40,7 @@ def test_the_eights_table_help_and_refusals_name_no_ruling() -> None:
 
 
 def test_the_deck_progress_is_said_in_words() -> None:
-    from lancards.cli.tui.app import progress_words
+    from lancards.cli.tui.words import progress_words
 
     assert progress_words("shuffle 1 of 4, waiting") == \
         "shuffling the deck: every player shuffles it in turn (0 of 4 done)"
