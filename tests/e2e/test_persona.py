@@ -15,7 +15,7 @@ only, every screen read back and checked at each step.
 At every step the exact words a person reads are asserted (who is in, what to press), and every
 screen captured is checked to fit 80 columns: :func:`check_fits`. Golden screens
 (``tests/e2e/golden/*.txt``) keep the lobby, waiting, pause, vote, removed and results screens
-as text after :func:`normalise` masked what differs from run to run; ``LANCARDS_UPDATE_GOLDEN=1``
+as text after :func:`normalise` masked what differs from run to run; ``LANCARDS_REGEN_GOLDEN=1``
 rewrites them (read ``git diff tests/e2e/golden/`` before committing).
 ``LANCARDS_PERSONA_SCREENS=DIR`` writes every screen checked into DIR, numbered, to read a run.
 
@@ -51,7 +51,7 @@ pytestmark = [
 
 COLUMNS, ROWS = 80, 24
 GOLDEN = Path(__file__).with_name("golden")
-UPDATE = bool(os.environ.get("LANCARDS_UPDATE_GOLDEN"))
+UPDATE = bool(os.environ.get("LANCARDS_REGEN_GOLDEN"))
 DUMP = os.environ.get("LANCARDS_PERSONA_SCREENS")
 _dumped = [0]
 
@@ -166,14 +166,14 @@ def overlay(screen: str, title: str) -> str:
 
 def golden(name: str, text: str) -> None:
     """Compare ``normalise(text)`` with ``golden/NAME.txt`` (rewritten under
-    ``LANCARDS_UPDATE_GOLDEN=1``)."""
+    ``LANCARDS_REGEN_GOLDEN=1``)."""
     path = GOLDEN / f"{name}.txt"
     got = normalise(text)
     if UPDATE:
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(got, "utf-8")
         return
-    assert path.exists(), f"no golden screen {path}; run with LANCARDS_UPDATE_GOLDEN=1"
+    assert path.exists(), f"no golden screen {path}; run with LANCARDS_REGEN_GOLDEN=1"
     want = path.read_text("utf-8")
     assert got == want, f"{name} differs from {path}:\n--- got\n{got}--- want\n{want}"
 
