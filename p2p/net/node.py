@@ -32,7 +32,7 @@ from typing import Any, Protocol, TextIO
 
 from lancards.engine.core import EngineError
 from lancards.engine.rulesets import REFERENCE_BOT_LEVEL, make_bot
-from lancards.p2p.net.sleep_watch import SleepWatch
+from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
 from lancards.p2p.net.waiting import WHAT, Waiting
@@ -44,8 +44,7 @@ from lancards.p2p.protocol.removal import RemovalPolicy
 SILENT_S = 5.0
 """Seconds without a new entry after which an awaited, connected peer counts as silent."""
 HOLD_MAX_S = 30.0
-"""At most this long after a sleep this seat authors nothing until every other seat answered
-its ``record.sync`` (:meth:`GameCore.hold_until_synced`); then it goes on regardless."""
+"""Longest hold of a seat's entries after a sleep or restore (GameCore.hold_until_synced)."""
 CHECKPOINT_EVERY = 128
 """Entries between two checkpoints of a peer (written while idle, :meth:`PeerNode.run`): a
 resume replays at most this many entries after loading the checkpoint (0.24 to 0.55 s to be
@@ -552,7 +551,10 @@ class PeerNode:
                                                "table", self.core.seat))
             self.handle(self.core.hold_until_synced())
         elif self._held_at is not None and (not self.core.syncing
-                                            or mono - self._held_at >= HOLD_MAX_S):
+                                            or mono - self._held_at >= HOLD_MAX_S
+                                            or only_the_gone_unanswered(
+                                                self.core, self.connected, self._down_since,
+                                                self._held_at)):
             self._held_at = None
             self.handle(self.core.release_hold())
 

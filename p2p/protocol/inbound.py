@@ -199,6 +199,13 @@ class Inbound(CoreParts):
         self._sync_wait = None
         return False
 
+    @property
+    def unanswered(self) -> tuple[Seat, ...]:
+        """The seats still at the table whose ``record.sync`` :meth:`hold_until_synced` still
+        waits for (ascending; empty when not holding)."""
+        left = set(self.game.left_seats(self._state))
+        return tuple(sorted(s for s in self._sync_wait or () if s not in left))
+
     def _may_submit(self) -> None:
         """Refuse a move on a halted table or while :attr:`syncing`.
 

@@ -1,4 +1,4 @@
-"""With 10% packet loss and 100 ms delay on every link (``tc netem``), a game still finishes.
+"""With 10% packet loss and 50 ms delay on every link (``tc netem``), a game still finishes.
 
 Where the kernel has no netem qdisc (``sch_netem``), the same loss and delay per frame come from
 a user-space forwarder that replaces the bridge (:mod:`tests.e2e.impair`).
@@ -14,9 +14,9 @@ from tests.e2e.peers import finish, logs, open_table, seat_peers
 pytestmark = pytest.mark.e2e
 
 
-@pytest.mark.slow  # a whole game at 100 ms a hop: a two-player game keeps it near a minute
+@pytest.mark.slow  # a whole game at 50 ms a hop: a two-player game keeps it near a minute
 def test_lossy_slow_links_game_finishes(lan, tmp_path):
-    how = lan.impair(loss_percent=10, delay_ms=100, log=tmp_path / "impair.txt")
+    how = lan.impair(loss_percent=10, delay_ms=50, log=tmp_path / "impair.txt")
     assert how == ("netem" if netem_unavailable() is None else "user space")
     peers = seat_peers(lan, tmp_path, 2)
     open_table(peers, "level8", timeout=60)
