@@ -28,6 +28,7 @@ from .objectives import (
     default_objectives,
     parse_objectives,
 )
+from .planner_bot import PlanBot
 from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, make_rules
 from .state import EightsRules, EightsState, Phase, Renege, RoundResult
 
@@ -46,7 +47,7 @@ SPEC = RuleSetSpec(
     "lancards defaults, not from the publisher)",
     bot=EightsBot,
     aliases=("8s-rule",),
-    bot_levels=(("normal", lambda rng: EightsBot()), ("greedy", lambda rng: EightsBot())),
+    bot_levels=(("normal", PlanBot), ("greedy", lambda rng: EightsBot())),
 )
 """The rule set ``eights`` (alias ``8s-rule``), listed in :mod:`lancards.engine.rulesets`."""
 
