@@ -9,7 +9,7 @@ import random
 import pytest
 
 from lancards.cli.driver import play_local
-from lancards.engine.eights import EIGHTS, EightsBot, EightsState, Play
+from lancards.engine.eights import EASY_CARELESS, EIGHTS, EightsBot, EightsState, Play
 from lancards.engine.eights.planner_bot import PlanBot, count_cards
 from lancards.engine.rulesets import bot_levels, make_bot, rule_set
 
@@ -32,7 +32,7 @@ def normal() -> PlanBot:
 
 
 def test_levels_offered() -> None:
-    assert bot_levels(EIGHTS) == ("normal", "greedy")
+    assert bot_levels(EIGHTS) == ("easy", "normal", "greedy")
     assert isinstance(make_bot(EIGHTS, "normal", random.Random(1)), PlanBot)
     assert isinstance(make_bot(EIGHTS, "greedy", random.Random(1)), EightsBot)
 
@@ -128,3 +128,16 @@ def test_normal_scores_less_than_greedy_over_a_few_seeded_games() -> None:
         mine += totals[game % 4]
         others += sum(totals) - totals[game % 4]
     assert (mine / 8, others / 24) == (83.75, 127.08333333333333)
+
+
+def test_easy_is_normal_with_careless_plays_from_its_own_seed() -> None:
+    """``easy`` plays ``normal``'s card except for a share ``EASY_CARELESS`` of its decisions,
+    chosen by its own seed; the same seed gives the same play."""
+    hand = {0: "R1 R2 R3 R4 R8 B14 B15 Y14 Y15 G11 G12 G13 G14 G15 R15"}
+    state = deal(4, hand, round_number=1, dealer=3)
+    plays = [decide(make_bot(EIGHTS, "easy", random.Random(seed)), state) for seed in range(40)]
+    assert plays == [decide(make_bot(EIGHTS, "easy", random.Random(seed)), state)
+                     for seed in range(40)]
+    careless = [p for p in plays if p != "R4"]
+    assert EASY_CARELESS == 0.15
+    assert careless == ["R3", "B14", "R8 take", "R15"]  # 4 of 40 seeds, each legal
