@@ -31,6 +31,7 @@ from .objectives import (
 )
 from .planner_bot import PlanBot
 from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, make_rules
+from .search_bot import SearchBot
 from .state import EightsRules, EightsState, Phase, Renege, RoundResult
 
 EIGHTS = EightsGame()
@@ -60,7 +61,7 @@ SPEC = RuleSetSpec(
     "lancards defaults, not from the publisher)",
     bot=EightsBot,
     aliases=("8s-rule",),
-    bot_levels=(("easy", _easy), ("normal", PlanBot), ("greedy", _greedy)),
+    bot_levels=(("easy", _easy), ("normal", PlanBot), ("hard", SearchBot), ("greedy", _greedy)),
 )
 """The rule set ``eights`` (alias ``8s-rule``), listed in :mod:`lancards.engine.rulesets`."""
 

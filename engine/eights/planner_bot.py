@@ -39,7 +39,7 @@ own random source (:class:`lancards.engine.core.Rng`); the engine never draws fo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from lancards.engine.core import Rng, Seat
@@ -75,12 +75,14 @@ class Counts:
         unseen: card indexes neither in its hand nor played this round.
         void: per seat, the suits (0..3) it failed to follow this round.
         sizes: per seat, the cards in hand.
+        by_suit: per suit, the numbers of its unseen cards, ascending.
     """
 
     hand: tuple[int, ...]
     unseen: frozenset[int]
     void: tuple[frozenset[int], ...]
     sizes: tuple[int, ...]
+    by_suit: tuple[tuple[int, ...], ...]
 
 
 def count_cards(view: EightsState, seat: Seat) -> Counts:
@@ -99,8 +101,11 @@ def count_cards(view: EightsState, seat: Seat) -> Counts:
         if suit != first:
             void[event.seat].add(first)
     unseen = frozenset(range(DECK_SIZE)) - played - set(hand)
+    by_suit: list[list[int]] = [[], [], [], []]
+    for card in sorted(unseen):
+        by_suit[card // NUMBERS].append(card % NUMBERS + 1)
     return Counts(hand, unseen, tuple(frozenset(v) for v in void),
-                  tuple(len(h) for h in view.hands))
+                  tuple(len(h) for h in view.hands), tuple(tuple(b) for b in by_suit))
 
 
 class PlanBot:
@@ -125,15 +130,7 @@ class PlanBot:
             return legal[0]
         if self.careless > 0 and self.rng.random() < self.careless:
             return plays[self.rng.randrange(len(plays))]
-        counts = count_cards(view, seat)
-        if view.phase is Phase.LAYOUT:
-            return _layout(view, counts, plays)
-        objective = view.rules.objectives.rounds[view.round - 1]
-        if objective.kind is ObjectiveKind.TRICKS and objective.per_trick < 0:
-            return _win(view, seat, counts, plays)
-        if objective.kind is ObjectiveKind.CARDS and sum(objective.card_points) < 0:
-            return _win(view, seat, counts, plays)
-        return _duck(view, seat, counts, objective, plays)
+        return _best(view, seat, count_cards(view, seat), plays)
 
     def parse_action(self, text: str) -> EightsAction:
         """Parse action notation. Raises ``InvalidActionError``."""
@@ -144,6 +141,34 @@ class PlanBot:
         return format_action(action)
 
 
+def _wants_tricks(objective: Objective) -> bool:
+    if objective.kind is ObjectiveKind.TRICKS:
+        return objective.per_trick < 0
+    return objective.kind is ObjectiveKind.CARDS and sum(objective.card_points) < 0
+
+
+def _best(view: EightsState, seat: Seat, counts: Counts, plays: list[Play]) -> Play:
+    if view.phase is Phase.LAYOUT:
+        return _layout(view, counts, plays)
+    objective = view.rules.objectives.rounds[view.round - 1]
+    if _wants_tricks(objective):
+        return _win(view, seat, counts, plays)
+    return _duck(view, seat, counts, objective, plays)
+
+
+def rank_plays(view: EightsState, seat: Seat, counts: Counts, plays: list[Play]) -> list[Play]:
+    """``plays`` in ``normal``'s order of preference: by cost when ducking, else its choice
+    first and the rest in the given order."""
+    if view.phase is Phase.TRICKS:
+        objective = view.rules.objectives.rounds[view.round - 1]
+        if not _wants_tricks(objective):
+            return sorted(plays, key=_duck_key(view, seat, counts, objective))
+    first = _best(view, seat, counts, plays)
+    return [first, *(p for p in plays if p != first)]
+
+
+
+
 def _suit(card: int) -> int:
     return card // NUMBERS
 
@@ -152,16 +177,14 @@ def _number(card: int) -> int:
     return card % NUMBERS + 1
 
 
-def _beaters(card: int, unseen: frozenset[int]) -> int:
-    suit, number = _suit(card), _number(card)
-    return sum(1 for c in unseen if _suit(c) == suit and _number(c) > number
-               and _number(c) != EIGHT)
+def _beaters(card: int, counts: Counts) -> int:
+    number = _number(card)
+    return sum(1 for m in counts.by_suit[_suit(card)] if m > number and m != EIGHT)
 
 
-def _escapes(card: int, unseen: frozenset[int]) -> int:
-    suit, number = _suit(card), _number(card)
-    return sum(1 for c in unseen if _suit(c) == suit and (_number(c) < number
-                                                          or _number(c) == EIGHT))
+def _escapes(card: int, counts: Counts) -> int:
+    number = _number(card)
+    return sum(1 for m in counts.by_suit[_suit(card)] if m < number or m == EIGHT)
 
 
 def _later(view: EightsState, seat: Seat) -> list[Seat]:
@@ -213,9 +236,8 @@ def _win_chance(view: EightsState, seat: Seat, counts: Counts, play: Play) -> fl
     if not live:
         return 1.0
     if _number(card) == EIGHT:  # a "no take" 8 led: anybody following suit takes it
-        others = sum(1 for c in counts.unseen if _suit(c) == suit)
-        return 0.0 if others else 1.0
-    beaters, escapes = _beaters(card, counts.unseen), _escapes(card, counts.unseen)
+        return 0.0 if counts.by_suit[suit] else 1.0
+    beaters, escapes = _beaters(card, counts), _escapes(card, counts)
     if beaters == 0:
         return 1.0
     if escapes == 0:
@@ -228,11 +250,16 @@ def _hold_chance(card: int, counts: Counts) -> float:
     """``q``: the chance that ``card`` takes a trick later if kept."""
     if _number(card) == EIGHT:
         return EIGHT_HOLD_CHANCE
-    return 1.0 / (1 + _beaters(card, counts.unseen))
+    return 1.0 / (1 + _beaters(card, counts))
 
 
 def _duck(view: EightsState, seat: Seat, counts: Counts, objective: Objective,
           plays: list[Play]) -> Play:
+    return min(plays, key=_duck_key(view, seat, counts, objective))
+
+
+def _duck_key(view: EightsState, seat: Seat, counts: Counts,
+              objective: Objective) -> Callable[[Play], tuple[float, int, int]]:
     values = objective.card_points or (0,) * DECK_SIZE
     base = _trick_points(view, objective)
     mean = _mean_per_trick(view, counts, objective)
@@ -256,7 +283,7 @@ def _duck(view: EightsState, seat: Seat, counts: Counts, objective: Objective,
         gift = (1 - win) * GIFT_WEIGHT * values[card]
         return (win * now - risk - gift, -_number(card), -card)
 
-    return min(plays, key=cost)
+    return cost
 
 
 def _win(view: EightsState, seat: Seat, counts: Counts, plays: list[Play]) -> Play:
@@ -274,7 +301,7 @@ def _win(view: EightsState, seat: Seat, counts: Counts, plays: list[Play]) -> Pl
         if not [s for s in later if suit not in counts.void[s]]:
             return True
         eight = suit * NUMBERS + EIGHT - 1
-        return _beaters(card, counts.unseen) == 0 and eight not in counts.unseen
+        return _beaters(card, counts) == 0 and eight not in counts.unseen
 
     def keep_value(play: Play) -> tuple[bool, float, int]:  # the lowest is thrown first
         card = play.card.index
@@ -320,4 +347,4 @@ def _layout(view: EightsState, counts: Counts, plays: list[Play]) -> Play:
     return max(plays, key=key)
 
 
-__all__ = ["Counts", "PlanBot", "count_cards"]
+__all__ = ["Counts", "PlanBot", "count_cards", "rank_plays"]

@@ -8,9 +8,11 @@ import random
 
 import pytest
 
-from lancards.cli.driver import play_local
-from lancards.engine.eights import EASY_CARELESS, EIGHTS, EightsBot, EightsState, Play
+from lancards.cli.driver import SeededChance, play_local
+from lancards.engine.core import CHANCE
+from lancards.engine.eights import EASY_CARELESS, EIGHTS, EightsBot, EightsRules, EightsState, Play
 from lancards.engine.eights.planner_bot import PlanBot, count_cards
+from lancards.engine.eights.search_bot import SearchBot, _pick, sample_hands
 from lancards.engine.rulesets import bot_levels, make_bot, rule_set
 
 from .helpers import GAME, cards, deal, play_all
@@ -32,7 +34,8 @@ def normal() -> PlanBot:
 
 
 def test_levels_offered() -> None:
-    assert bot_levels(EIGHTS) == ("easy", "normal", "greedy")
+    assert bot_levels(EIGHTS) == ("easy", "normal", "hard", "greedy")
+    assert isinstance(make_bot(EIGHTS, "hard", random.Random(1)), SearchBot)
     assert isinstance(make_bot(EIGHTS, "normal", random.Random(1)), PlanBot)
     assert isinstance(make_bot(EIGHTS, "greedy", random.Random(1)), EightsBot)
 
@@ -107,7 +110,8 @@ def test_same_view_same_decision() -> None:
 def test_whole_seeded_games_of_every_level_end_soundly() -> None:
     spec = rule_set("eights")
     for players, seed in ((3, 1), (4, 2), (5, 3)):
-        levels = (list(bot_levels(EIGHTS)) * 3)[:players]
+        # ``hard`` takes seconds per game (its roll-outs): the tournament plays it.
+        levels = (["easy", "normal", "greedy"] * 2)[:players]
         bots = [make_bot(EIGHTS, lv, random.Random(f"{seed}-{s}")) for s, lv in enumerate(levels)]
         played = play_local(EIGHTS, spec.make_rules({}), players, seed, bots=bots,
                             check_every=10)
@@ -141,3 +145,61 @@ def test_easy_is_normal_with_careless_plays_from_its_own_seed() -> None:
     careless = [p for p in plays if p != "R4"]
     assert EASY_CARELESS == 0.15
     assert careless == ["R3", "B14", "R8 take", "R15"]  # 4 of 40 seeds, each legal
+
+
+def test_hard_imagines_only_deals_its_view_allows() -> None:
+    """The imagined deals keep the seat's own hand and every public card, give each other seat
+    its hand size and never a suit it is known to be void in, and follow the bot's seed."""
+    state = deal(4, {0: "B5 B9", 1: "R3 R4"}, round_number=1, dealer=3, void={1: "B"})
+    state = play_all(state, ["B5", "R3"])
+    view = GAME.view(state, 2)
+    counts = count_cards(view, 2)
+    for seed in range(20):
+        world = sample_hands(view, 2, counts, random.Random(seed))
+        assert world == sample_hands(view, 2, counts, random.Random(seed))
+        assert all(world.ident[i] == c for i, c in enumerate(view.ident) if c >= 0)
+        hands = {s: [world.ident[slot - world.base] for slot in world.hands[s]] for s in range(4)}
+        assert sorted(c for s in (0, 1, 3) for c in hands[s]) == sorted(counts.unseen)
+        assert not [c for c in hands[1] if c // 15 == 1]  # seat 1 showed it has no Blue
+    worlds = {sample_hands(view, 2, counts, random.Random(s)).ident for s in range(5)}
+    assert len(worlds) == 5
+
+
+def _seeded_position(seed: int, moves: int) -> EightsState:
+    """The position after ``moves`` player moves of a 4-seat game dealt by
+    ``SeededChance(seed)`` and played by ``normal`` at every seat."""
+    chance = SeededChance(seed)
+    bot = PlanBot(random.Random(0))
+    state = GAME.new_game(EightsRules(), 4)
+    played = 0
+    while (seat := GAME.to_act(state)) is not None:
+        if seat == CHANCE:
+            state = GAME.apply(state, chance.resolve(GAME, state))
+            continue
+        if played == moves:
+            return state
+        legal = GAME.legal_actions(state, seat)
+        state = GAME.apply(state, bot.choose(GAME.view(state, seat), seat, legal))
+        played += 1
+    raise AssertionError("the game ended first")
+
+
+def test_hard_keeps_the_guard_of_its_red_15_where_normal_leads_it() -> None:
+    """Round 5 (Red 15 +75), trick 12 of seed 0: seat 2 leads from R1 R15 Y2 Y7. ``normal``
+    leads R1, its surest loser, and leaves R15 alone in Red: the next Red lead makes it play
+    R15. Played out to the round's end in imagined deals (seed 1), ``hard`` leads Y2 and keeps
+    R1 to play under a Red lead."""
+    state = _seeded_position(0, 232)
+    assert (state.round, len(state.trick_winners), GAME.to_act(state)) == (5, 11, 2)
+    assert sorted(str(c) for c in state.hand_cards(2)) == ["R1", "R15", "Y2", "Y7"]
+    assert decide(normal(), state) == "R1"
+    assert decide(SearchBot(random.Random(1)), state) == "Y2"
+
+
+def test_hard_leaves_normals_choice_only_for_a_significant_gain() -> None:
+    # Paired differences over the same imagined deals; candidate 0 is normal's choice.
+    assert _pick([[0, 0, 0, 0], [-1, -1, -1, -1]]) == 1
+    # mean -0.5, standard error 0.5: under SIGNIFICANCE = 2 standard errors, normal's stays
+    assert _pick([[0, 10, 0, 10], [-1, 9, 1, 9]]) == 0
+    assert _pick([[0, 10, 0, 10], [-3, 7, -2, 8]]) == 1
+    assert _pick([[5, 5], [6, 6], [5, 5]]) == 0
