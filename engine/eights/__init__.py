@@ -14,6 +14,7 @@ See ``docs/rules-eights.md`` for the rules as implemented and the notation.
 
 from __future__ import annotations
 
+from lancards.engine.core import Rng
 from lancards.engine.options import RuleSetSpec
 
 from .actions import EightsAction, Pass, Play, format_action, parse_action
@@ -28,11 +29,25 @@ from .objectives import (
     default_objectives,
     parse_objectives,
 )
+from .planner_bot import PlanBot
 from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, make_rules
+from .search_bot import SearchBot
 from .state import EightsRules, EightsState, Phase, Renege, RoundResult
 
 EIGHTS = EightsGame()
 """The 8s Rule! engine."""
+
+EASY_CARELESS = 0.15
+"""The share of ``easy``'s plays (when it has a choice) taken at random among the legal ones,
+from its own seed (``docs/bots.md``)."""
+
+
+def _easy(rng: Rng) -> PlanBot:
+    return PlanBot(rng, careless=EASY_CARELESS)
+
+
+def _greedy(rng: Rng) -> EightsBot:
+    return EightsBot()
 
 
 SPEC = RuleSetSpec(
@@ -46,13 +61,14 @@ SPEC = RuleSetSpec(
     "lancards defaults, not from the publisher)",
     bot=EightsBot,
     aliases=("8s-rule",),
-    bot_levels=(("normal", lambda rng: EightsBot()), ("greedy", lambda rng: EightsBot())),
+    bot_levels=(("easy", _easy), ("normal", PlanBot), ("hard", SearchBot), ("greedy", _greedy)),
 )
 """The rule set ``eights`` (alias ``8s-rule``), listed in :mod:`lancards.engine.rulesets`."""
 
 __all__ = [
     "CARDS",
     "DEFAULT_OBJECTIVES_TOML",
+    "EASY_CARELESS",
     "EIGHTS",
     "SPEC",
     "Card",

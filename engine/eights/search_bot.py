@@ -1,0 +1,205 @@
+"""The 8s Rule! ``hard`` bot: determinization with ``normal`` roll-outs to the round's end.
+
+The standard for hidden-information card games (Long, Sturtevant, Buro, Furtak, AAAI 2010;
+Cowling, Powley, Whitehouse, IEEE TCIAIG 4(2), 2012): at a decision with a choice it
+
+1. deals the unseen cards to the other seats ``k`` times, consistently with its view: each
+   seat gets as many cards as it holds and none of a suit it is known to be void in
+   (:func:`sample_hands`; the counts of :func:`lancards.engine.eights.planner_bot.count_cards`);
+2. plays each candidate card in each of these ``k`` deals and the rest of the round out with
+   ``normal`` at every seat (the same ``k`` deals for every candidate: common random numbers);
+3. plays the candidate with the lowest mean of *its round points minus the mean of the other
+   seats' round points* (the lowest total wins, ruling E-9, so points given away count).
+
+Candidates: the legal plays, one per class of equivalent cards (same suit, same points, no
+unseen card between them; ``normal``'s favourite of the class), at most ``MAX_CANDIDATES`` of
+them in ``normal``'s order. ``k`` is bounded by a fixed budget of simulated plays
+(``BUDGET_PLAYS``), ``MIN_SAMPLES`` to ``MAX_SAMPLES``. Everything is deterministic given the
+bot's own random source; the engine never draws for it and it never looks at another seat's
+hidden card (it is handed only the view).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from lancards.engine.core import Rng, Seat
+
+from .actions import EightsAction, Play, format_action, parse_action
+from .cards import DECK_SIZE, NUMBERS
+from .game import EightsGame
+from .objectives import ObjectiveKind
+from .planner_bot import Counts, PlanBot, count_cards, rank_plays
+from .state import CARD_LEFT_POINTS, GOING_OUT_POINTS, EightsState, Phase
+
+BUDGET_PLAYS = 2400
+"""Simulated plays per decision (about 0.1 ms each on one core)."""
+
+MIN_SAMPLES = 4
+MAX_SAMPLES = 24
+MAX_CANDIDATES = 6
+SIGNIFICANCE = 2.0
+"""How many standard errors a candidate must gain over ``normal``'s choice to replace it."""
+
+_ENGINE = EightsGame()
+
+
+def sample_hands(view: EightsState, seat: Seat, counts: Counts, rng: Rng) -> EightsState:
+    """A full state that ``seat``'s view could be: the unseen cards dealt to the other seats'
+    hand slots, no seat getting a suit it is known to be void in, each its hand's size.
+
+    The cards most constrained (fewest seats able to hold them) are placed first, each in a
+    random seat with room, chosen in proportion to the room left; after 8 failed attempts the
+    voids are ignored (a view that only a renege explains).
+    """
+    others = [s for s in view.present() if s != seat]
+    cards = sorted(counts.unseen)
+    for attempt in range(9):
+        strict = attempt < 8
+        deck = list(cards)
+        for i in range(len(deck) - 1, 0, -1):
+            j = rng.randrange(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+
+        def able(card: int, strict: bool = strict) -> list[Seat]:
+            suit = card // NUMBERS
+            return [s for s in others if not (strict and suit in counts.void[s])]
+
+        deck.sort(key=lambda c: len(able(c)))
+        room = {s: len(view.hands[s]) for s in others}
+        given: dict[Seat, list[int]] = {s: [] for s in others}
+        ok = True
+        for card in deck:
+            seats = [s for s in able(card) if room[s] > 0]
+            total = sum(room[s] for s in seats)
+            if total == 0:
+                ok = False
+                break
+            pick = rng.randrange(total)
+            for s in seats:
+                pick -= room[s]
+                if pick < 0:
+                    given[s].append(card)
+                    room[s] -= 1
+                    break
+        if ok:
+            ident = list(view.ident)
+            for s in others:
+                for slot, card in zip(view.hands[s], given[s], strict=True):
+                    ident[slot - view.base] = card
+            return replace(view, ident=tuple(ident))
+    raise AssertionError("unreachable: the last attempt ignores the voids")
+
+
+def _round_points(state: EightsState, round_number: int) -> list[int]:
+    """Each seat's points of the round just played out in ``state`` (no reneges: every seat
+    plays legally in a roll-out)."""
+    n = state.n
+    if round_number == 8:
+        if state.went_out < 0:
+            return [0] * n
+        return [GOING_OUT_POINTS if s == state.went_out else CARD_LEFT_POINTS * len(state.hands[s])
+                for s in range(n)]
+    objective = state.rules.objectives.rounds[round_number - 1]
+    won = [[state.ident[slot - state.base] for slot in state.won[s]] for s in range(n)]
+    if objective.kind is ObjectiveKind.CARDS:
+        return [sum(objective.card_points[c] for c in won[s] if c >= 0) for s in range(n)]
+    return list(objective.score(won, state.trick_winners, n))
+
+
+def _play_out(state: EightsState, policy: PlanBot) -> EightsState:
+    number = state.round
+    while state.phase in (Phase.TRICKS, Phase.LAYOUT) and state.round == number:
+        seat = _ENGINE.to_act(state)
+        if seat is None or seat < 0:
+            break
+        legal = _ENGINE.legal_actions(state, seat)
+        state = _ENGINE.apply(state, policy.choose(state, seat, legal))
+    return state
+
+
+def candidates(view: EightsState, seat: Seat, counts: Counts, plays: list[Play]) -> list[Play]:
+    """``normal``'s order of ``plays``, one per class of equivalent cards, at most
+    :data:`MAX_CANDIDATES`."""
+    ordered = rank_plays(view, seat, counts, plays)
+    if view.phase is Phase.LAYOUT:
+        return ordered[:MAX_CANDIDATES]
+    objective = view.rules.objectives.rounds[view.round - 1]
+    values = objective.card_points or (0,) * DECK_SIZE
+    kept: list[Play] = []
+    for play in ordered:
+        card = play.card.index
+        twin = False
+        for other in kept:
+            o = other.card.index
+            if (other.take is None and play.take is None and o // NUMBERS == card // NUMBERS
+                    and values[o] == values[card]
+                    and not any(min(o, card) < u < max(o, card) for u in counts.unseen)):
+                twin = True
+                break
+        if not twin:
+            kept.append(play)
+    return kept[:MAX_CANDIDATES]
+
+
+def _pick(results: list[list[float]]) -> int:
+    """The index of the candidate to play: the lowest mean, but only when it beats
+    ``normal``'s own choice (index 0) by :data:`SIGNIFICANCE` standard errors of the paired
+    differences (the same imagined deals for every candidate); else 0. A flat search over a
+    few deals picks noise otherwise."""
+    n = len(results[0])
+    best = min(range(len(results)), key=lambda i: (sum(results[i]), i))
+    if best == 0:
+        return 0
+    diffs = [b - a for a, b in zip(results[0], results[best], strict=True)]
+    mean = sum(diffs) / n
+    spread = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
+    if mean < 0 and (spread == 0 or -mean > SIGNIFICANCE * spread / n ** 0.5):
+        return best
+    return 0
+
+
+class SearchBot:
+    """8s Rule! ``hard``: decides from its view only, drawing only from ``rng``.
+
+    Args:
+        rng: its own random source (the deals it imagines).
+        budget: simulated plays per decision (:data:`BUDGET_PLAYS`).
+    """
+
+    def __init__(self, rng: Rng, budget: int = BUDGET_PLAYS) -> None:
+        self.rng = rng
+        self.budget = budget
+        self.policy = PlanBot(rng)
+
+    def choose(self, view: EightsState, seat: Seat, legal: Sequence[EightsAction]) -> EightsAction:
+        """One of ``legal`` (never empty) for ``seat`` in ``view``."""
+        plays = [a for a in legal if isinstance(a, Play)]
+        if len(legal) == 1 or len(plays) < 2:
+            return legal[0]
+        counts = count_cards(view, seat)
+        options = candidates(view, seat, counts, plays)
+        if len(options) == 1:
+            return options[0]
+        left = max(1, sum(len(view.hands[s]) for s in view.present()))
+        samples = self.budget // (left * len(options))
+        samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
+        results: list[list[float]] = [[] for _ in options]
+        number = view.round
+        for _ in range(samples):
+            world = sample_hands(view, seat, counts, self.rng)
+            for i, play in enumerate(options):
+                end = _play_out(_ENGINE.apply(world, play), self.policy)
+                points = _round_points(end, number)
+                others = [points[s] for s in view.present() if s != seat]
+                results[i].append(points[seat] - sum(others) / len(others))
+        return options[_pick(results)]
+
+    def parse_action(self, text: str) -> EightsAction:
+        """Parse action notation. Raises ``InvalidActionError``."""
+        return parse_action(text)
+
+    def format_action(self, action: EightsAction) -> str:
+        """Format an action as notation."""
+        return format_action(action)

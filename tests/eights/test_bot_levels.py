@@ -1,0 +1,205 @@
+"""The 8s Rule! bot levels (issue 26, ``docs/bots.md``): ``normal`` counts the cards and plays
+the round's objective; exact decisions from built positions, the same view gives the same
+decision, and a few whole seeded games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from lancards.cli.driver import SeededChance, play_local
+from lancards.engine.core import CHANCE
+from lancards.engine.eights import EASY_CARELESS, EIGHTS, EightsBot, EightsRules, EightsState, Play
+from lancards.engine.eights.planner_bot import PlanBot, count_cards
+from lancards.engine.eights.search_bot import SearchBot, _pick, sample_hands
+from lancards.engine.rulesets import bot_levels, make_bot, rule_set
+
+from .helpers import GAME, cards, deal, play_all
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def decide(bot: object, state: EightsState) -> str:
+    seat = GAME.to_act(state)
+    assert seat is not None and seat >= 0
+    action = bot.choose(GAME.view(state, seat), seat, GAME.legal_actions(state, seat))  # type: ignore[attr-defined]
+    assert isinstance(action, Play)
+    suffix = "" if action.take is None else " take" if action.take else " no-take"
+    return f"{action.card}{suffix}"
+
+
+def normal() -> PlanBot:
+    return PlanBot(random.Random(0))
+
+
+def test_levels_offered() -> None:
+    assert bot_levels(EIGHTS) == ("easy", "normal", "hard", "greedy")
+    assert isinstance(make_bot(EIGHTS, "hard", random.Random(1)), SearchBot)
+    assert isinstance(make_bot(EIGHTS, "normal", random.Random(1)), PlanBot)
+    assert isinstance(make_bot(EIGHTS, "greedy", random.Random(1)), EightsBot)
+
+
+def test_counts_unseen_cards_and_voids_from_the_public_record() -> None:
+    # Round 1, 4 seats, seat 0 leads B5; seat 1 has no Blue and plays R3.
+    state = deal(4, {0: "B5 B9", 1: "R3 R4"}, round_number=1, dealer=3, void={1: "B"})
+    state = play_all(state, ["B5", "R3"])
+    counts = count_cards(GAME.view(state, 2), 2)
+    assert counts.void[1] == frozenset({1})  # Blue is suit 1
+    assert counts.void[0] == frozenset() and counts.void[3] == frozenset()
+    assert not set(cards("B5 R3")) & counts.unseen
+    assert not set(counts.hand) & counts.unseen
+    assert len(counts.unseen) == 60 - 2 - 15
+
+
+def test_ducking_leads_the_highest_card_that_surely_loses() -> None:
+    # Round 1 (no tricks): R1..R4 are the lowest Reds and the R8 is in this hand, so every
+    # other seat holding Red must play above: R4 loses as surely as R1 and keeps R1 for later.
+    hand = {0: "R1 R2 R3 R4 R8 B14 B15 Y14 Y15 G11 G12 G13 G14 G15 R15"}
+    state = deal(4, hand, round_number=1, dealer=3)
+    assert decide(normal(), state) == "R4"
+    assert decide(EightsBot(), state) == "R1"  # the reference bot leads the lowest
+
+
+def test_a_cards_round_lead_gives_a_penalty_card_away() -> None:
+    # Round 4 (1s and 15s +10): B1 loses for sure (B8 held here: no escape for the others), so
+    # its 10 points go to whoever takes the trick; the reference bot keeps it.
+    hand = {0: "B1 B8 R5 R6 R7 R9 Y3 Y4 Y5 Y6 G3 G4 G5 G6 G7"}
+    state = deal(4, hand, round_number=4, dealer=3)
+    assert decide(normal(), state) == "B1"
+    assert decide(EightsBot(), state) == "Y3"  # the reference bot leads its lowest card
+
+
+def test_tricks_wanted_wins_with_the_cheapest_sure_winner_and_keeps_the_8() -> None:
+    # Round 7 (-10 per trick): B14 cannot be beaten (B15 and B8 are in this hand), so it takes
+    # the trick and B8 stays for a trick nothing else would win.
+    state = deal(4, {0: "B5", 1: "B9", 2: "B8 B14 B15 B2"}, round_number=7, dealer=3)
+    state = play_all(state, ["B5", "B9"])
+    assert decide(normal(), state) == "B14"
+    assert decide(EightsBot(), state) == "B8 take"
+
+
+def test_void_in_a_cards_round_dumps_the_card_worth_most() -> None:
+    # Round 5 (Red 15 +75): no Blue left in seat 2's hand: the Red 15 goes.
+    state = deal(3, {0: "B5", 1: "B9", 2: "R15 R3 G9"}, round_number=5, dealer=2, void={2: "B"})
+    state = play_all(state, ["B5", "B9"])
+    assert decide(normal(), state) == "R15"
+
+
+def test_last_to_play_wins_a_harmless_trick_with_its_most_dangerous_card() -> None:
+    # Round 5, last to play, no points in the trick: B14 takes it (it would win later anyway).
+    state = deal(3, {0: "B5", 1: "B9", 2: "B14 B2 B11"}, round_number=5, dealer=2)
+    state = play_all(state, ["B5", "B9"])
+    assert decide(normal(), state) == "B14"
+
+
+def test_same_view_same_decision() -> None:
+    """Two deals that differ only in cards seat 0 cannot see (seats 1 and 2 swap B1 for Y15)
+    give seat 0 the same view and the same decision, at every level and seed."""
+    hand0 = "R1 R2 R3 R4 R8 B14 B15 Y14 Y13 G11 G12 G13 G14 G15 R15"
+    a = deal(4, {0: hand0, 1: "B1", 2: "Y15"}, round_number=1, dealer=3)
+    b = deal(4, {0: hand0, 1: "Y15", 2: "B1"}, round_number=1, dealer=3)
+    assert a.ident != b.ident and GAME.view(a, 0) == GAME.view(b, 0)
+    for level in bot_levels(EIGHTS):
+        for seed in range(4):
+            first = make_bot(EIGHTS, level, random.Random(seed))
+            second = make_bot(EIGHTS, level, random.Random(seed))
+            assert decide(first, a) == decide(second, b)
+
+
+def test_whole_seeded_games_of_every_level_end_soundly() -> None:
+    spec = rule_set("eights")
+    for players, seed in ((3, 1), (4, 2), (5, 3)):
+        # ``hard`` takes seconds per game (its roll-outs): the tournament plays it.
+        levels = (["easy", "normal", "greedy"] * 2)[:players]
+        bots = [make_bot(EIGHTS, lv, random.Random(f"{seed}-{s}")) for s, lv in enumerate(levels)]
+        played = play_local(EIGHTS, spec.make_rules({}), players, seed, bots=bots,
+                            check_every=10)
+        assert played.violations == []
+        assert EIGHTS.outcome(played.final) is not None
+
+
+def test_normal_scores_less_than_greedy_over_a_few_seeded_games() -> None:
+    """Seats rotate over 8 seeded 4-player games: ``normal``'s mean total against three
+    ``greedy`` seats (seeded, so exact; the tournament in docs/benchmarks.md measures more)."""
+    spec = rule_set("eights")
+    mine = others = 0
+    for game in range(8):
+        seated = [("normal" if s == game % 4 else "greedy") for s in range(4)]
+        bots = [make_bot(EIGHTS, lv, random.Random(f"t-{game}-{s}")) for s, lv in enumerate(seated)]
+        final = play_local(EIGHTS, spec.make_rules({}), 4, 100 + game, bots=bots).final
+        totals = final.totals()
+        mine += totals[game % 4]
+        others += sum(totals) - totals[game % 4]
+    assert (mine / 8, others / 24) == (83.75, 127.08333333333333)
+
+
+def test_easy_is_normal_with_careless_plays_from_its_own_seed() -> None:
+    """``easy`` plays ``normal``'s card except for a share ``EASY_CARELESS`` of its decisions,
+    chosen by its own seed; the same seed gives the same play."""
+    hand = {0: "R1 R2 R3 R4 R8 B14 B15 Y14 Y15 G11 G12 G13 G14 G15 R15"}
+    state = deal(4, hand, round_number=1, dealer=3)
+    plays = [decide(make_bot(EIGHTS, "easy", random.Random(seed)), state) for seed in range(40)]
+    assert plays == [decide(make_bot(EIGHTS, "easy", random.Random(seed)), state)
+                     for seed in range(40)]
+    careless = [p for p in plays if p != "R4"]
+    assert EASY_CARELESS == 0.15
+    assert careless == ["R3", "B14", "R8 take", "R15"]  # 4 of 40 seeds, each legal
+
+
+def test_hard_imagines_only_deals_its_view_allows() -> None:
+    """The imagined deals keep the seat's own hand and every public card, give each other seat
+    its hand size and never a suit it is known to be void in, and follow the bot's seed."""
+    state = deal(4, {0: "B5 B9", 1: "R3 R4"}, round_number=1, dealer=3, void={1: "B"})
+    state = play_all(state, ["B5", "R3"])
+    view = GAME.view(state, 2)
+    counts = count_cards(view, 2)
+    for seed in range(20):
+        world = sample_hands(view, 2, counts, random.Random(seed))
+        assert world == sample_hands(view, 2, counts, random.Random(seed))
+        assert all(world.ident[i] == c for i, c in enumerate(view.ident) if c >= 0)
+        hands = {s: [world.ident[slot - world.base] for slot in world.hands[s]] for s in range(4)}
+        assert sorted(c for s in (0, 1, 3) for c in hands[s]) == sorted(counts.unseen)
+        assert not [c for c in hands[1] if c // 15 == 1]  # seat 1 showed it has no Blue
+    worlds = {sample_hands(view, 2, counts, random.Random(s)).ident for s in range(5)}
+    assert len(worlds) == 5
+
+
+def _seeded_position(seed: int, moves: int) -> EightsState:
+    """The position after ``moves`` player moves of a 4-seat game dealt by
+    ``SeededChance(seed)`` and played by ``normal`` at every seat."""
+    chance = SeededChance(seed)
+    bot = PlanBot(random.Random(0))
+    state = GAME.new_game(EightsRules(), 4)
+    played = 0
+    while (seat := GAME.to_act(state)) is not None:
+        if seat == CHANCE:
+            state = GAME.apply(state, chance.resolve(GAME, state))
+            continue
+        if played == moves:
+            return state
+        legal = GAME.legal_actions(state, seat)
+        state = GAME.apply(state, bot.choose(GAME.view(state, seat), seat, legal))
+        played += 1
+    raise AssertionError("the game ended first")
+
+
+def test_hard_keeps_the_guard_of_its_red_15_where_normal_leads_it() -> None:
+    """Round 5 (Red 15 +75), trick 12 of seed 0: seat 2 leads from R1 R15 Y2 Y7. ``normal``
+    leads R1, its surest loser, and leaves R15 alone in Red: the next Red lead makes it play
+    R15. Played out to the round's end in imagined deals (seed 1), ``hard`` leads Y2 and keeps
+    R1 to play under a Red lead."""
+    state = _seeded_position(0, 232)
+    assert (state.round, len(state.trick_winners), GAME.to_act(state)) == (5, 11, 2)
+    assert sorted(str(c) for c in state.hand_cards(2)) == ["R1", "R15", "Y2", "Y7"]
+    assert decide(normal(), state) == "R1"
+    assert decide(SearchBot(random.Random(1)), state) == "Y2"
+
+
+def test_hard_leaves_normals_choice_only_for_a_significant_gain() -> None:
+    # Paired differences over the same imagined deals; candidate 0 is normal's choice.
+    assert _pick([[0, 0, 0, 0], [-1, -1, -1, -1]]) == 1
+    # mean -0.5, standard error 0.5: under SIGNIFICANCE = 2 standard errors, normal's stays
+    assert _pick([[0, 10, 0, 10], [-1, 9, 1, 9]]) == 0
+    assert _pick([[0, 10, 0, 10], [-3, 7, -2, 8]]) == 1
+    assert _pick([[5, 5], [6, 6], [5, 5]]) == 0
