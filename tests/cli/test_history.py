@@ -27,6 +27,7 @@ def finished_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("LANCARDS_HOME", str(folder))
         assert main(["play", "--autoplay", "--game", "eights", "--seed", "5", "--bots", "2",
+                     "--bot-level", "greedy",  # the reference: its games stay the same
                      "--bot-delay", "0"]) == 0
     return folder
 
