@@ -9,6 +9,20 @@ from collections.abc import Iterator
 
 import pytest
 
+LONG = os.environ.get("LANCARDS_LONG", "") not in ("", "0")
+"""Whether the tests marked ``long`` run (``LANCARDS_LONG=1``): whole games that other tests
+cover in part, left out of CI's 15-minute budget."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the ``long`` tests unless ``LANCARDS_LONG=1``."""
+    if LONG:
+        return
+    skip = pytest.mark.skip(reason="a long whole game: runs with LANCARDS_LONG=1")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def tmux_keeper() -> Iterator[None]:

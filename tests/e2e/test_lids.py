@@ -5,22 +5,25 @@ in one line, and nobody is accused."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import subprocess
 import time
 
 import pytest
 
-from tests.e2e.peers import finish, host_args, join_args, logs, seat_peers, wait_for
+from tests.e2e.netns import ROOT
+from tests.e2e.peers import finish, host_args, join_args, lancards, logs, seat_peers, wait_for
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.timeout(300)
 def test_a_peer_asleep_for_12_s_comes_back_and_the_game_goes_on(lan, tmp_path):
-    peers = seat_peers(lan, tmp_path, 3)
-    host, sleeper = peers[0], peers[2]
-    host.start(host_args(host, "level8", 3))
+    peers = seat_peers(lan, tmp_path, 2)
+    host, sleeper = peers[0], peers[1]
+    host.start(host_args(host, "level8", 2))
     wait_for(lambda: "waiting for" in host.output(), 30, "the host did not advertise", [host])
     for peer in peers[1:]:
         peer.start(join_args(peer))
@@ -30,7 +33,7 @@ def test_a_peer_asleep_for_12_s_comes_back_and_the_game_goes_on(lan, tmp_path):
     time.sleep(12)
     os.killpg(sleeper.proc.pid, signal.SIGCONT)
     codes = finish(peers, 240)
-    assert codes == [0, 0, 0], logs(peers)
+    assert codes == [0, 0], logs(peers)
     verdict = host.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
 
@@ -62,3 +65,20 @@ def test_a_peer_voted_out_while_asleep_learns_it_and_nobody_is_accused(lan, tmp_
         assert "cheat" not in peer.output(), logs(peers)
     verdict = sleeper.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
+    # What the former tests/e2e/test_rescue.py asked of a seat that vanished for good
+    # (issue 17, ruling D-5), asked here of the sleeper (vanished until the removal): one
+    # rescue entry by each of the three others, about its seat, the first with their three
+    # signed votes; it is no winner; replay tells it.
+    lines = records[0].decode().splitlines()
+    header = json.loads(lines[0])
+    gone = header["nicks"].index(sleeper.nick)
+    rescues = [json.loads(line)["entry"] for line in lines[1:] if '"t":"rescue"' in line]
+    assert sorted(e["author"] for e in rescues) == sorted(
+        k for i, k in enumerate(header["seats"]) if i != gone)
+    assert {e["payload"]["seat"] for e in rescues} == {gone}
+    assert len(rescues[0]["payload"]["votes"]) == 3
+    assert gone not in verdict["winners"]
+    told = subprocess.run(lancards("replay", str(host.record)), capture_output=True, text=True,
+                          timeout=120, check=True, cwd=ROOT).stdout
+    assert f"{sleeper.nick} is removed from the table (the hand goes out of play unopened)" \
+        in told

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.mark.slow  # a whole game at 50 ms a hop: a two-player game keeps it near a minute
+@pytest.mark.long  # loss and delay only slow a game down: LANCARDS_LONG=1 plays it
 def test_lossy_slow_links_game_finishes(lan, tmp_path):
     how = lan.impair(loss_percent=10, delay_ms=50, log=tmp_path / "impair.txt")
     assert how == ("netem" if netem_unavailable() is None else "user space")

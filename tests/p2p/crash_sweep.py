@@ -14,7 +14,7 @@ Seat kinds (:data:`KINDS`, one per game):
   (``tests/e2e``); the host and the last joiner are both victims, the crash points alternating
   between them, each resumed with ``lancards resume --autoplay``.
 
-:func:`schedule` spreads the crash points (``LANCARDS_CRASH_POINTS``, 20 in CI) over games: the
+:func:`schedule` spreads the crash points (``LANCARDS_CRASH_POINTS``, 14 in CI) over games: the
 kinds in turn, the rule sets and table sizes rotating with the seed (``LANCARDS_CRASH_SEED``);
 the first game is always a 6-peer table.
 """
@@ -47,8 +47,8 @@ Level 8."""
 MAX_PLAYERS = {"bot": 6, "person": 3, "host": 5}
 """Largest table per kind but for the first game (6 peers); a person's process holds every
 peer of its table, so its tables stay small."""
-POINTS = int(os.environ.get("LANCARDS_CRASH_POINTS", "20"))
-"""Crash points over the whole sweep (20 in CI; set LANCARDS_CRASH_POINTS for more)."""
+POINTS = int(os.environ.get("LANCARDS_CRASH_POINTS", "14"))
+"""Crash points over the whole sweep (14 in CI; set LANCARDS_CRASH_POINTS for more)."""
 SEED = int(os.environ.get("LANCARDS_CRASH_SEED", "12"))
 PER_GAME = 7
 """About this many crash points per game."""
