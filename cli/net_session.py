@@ -351,6 +351,7 @@ class NetworkSession:
         """Stop every peer (the journals stay on disk for ``lancards resume``) and let the
         table folder's lock go."""
         self._stopped = True
+        await self._tell_paused()
         for node in self.nodes:
             node.stop()
         for node in self.nodes:
@@ -360,6 +361,18 @@ class NetworkSession:
             self.lock.release()
 
     # -- helpers ------------------------------------------------------------------------------
+
+    async def _tell_paused(self) -> None:
+        """The person's seat closes its window mid-game: tell the others it paused (issue 25,
+        item 9; ``presence``), waiting at most a second for the message to be written."""
+        node = self.node
+        if self.core.has_left(self.seat) or node.over() or node.fault:
+            return
+        with contextlib.suppress(Exception):
+            node.pause()
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline and any(node.mesh.queued(k) for k in node.connected):
+                await asyncio.sleep(0.02)
 
     def write_record(self) -> None:
         """Write the signed record to ``record_path`` (and to the table folder), then mark a
@@ -458,6 +471,10 @@ class NetworkSession:
             if notice.kind == "chat":
                 self._log.append(LogLine(f"{who}: {notice.text}", notice.seat, chat=True,
                                          index=len(self._log) + 1))
+            elif notice.kind == "presence":  # issue 25, item 9
+                text = (f"{who} paused; the game waits for them" if notice.text == "paused"
+                        else f"{who} is back")
+                self._log.append(LogLine(text, notice.seat, index=len(self._log) + 1))
             elif notice.kind in ("cheat", "rejected"):
                 self._log.append(LogLine(f"! {notice.text}", notice.seat,
                                          index=len(self._log) + 1))

@@ -485,9 +485,11 @@ class TableScreen:
         c: BaseController = self.controller
         snap = self._snap()
         text = c.own_move(snap) or c.message
-        if self.leaving:
-            text = ("Leaving for good: your leave is written at your next turn to write, then "
-                    "this window closes")
+        if self.leaving:  # issue 25, item 9: say whom the leave waits for, if anyone
+            waits = snap.extra.get("waiting")
+            text = (f"Leaving for good once the table comes to you ({waits}); q pauses instead"
+                    if waits else "Leaving for good: your leave is written at your next turn "
+                    "to write, then this window closes")
         message = ("class:error" if c.error else "class:message", " " + text)
         hints = " " + self.controller.hints(snap)
         for extra in (" · ? keys", " · q quit", " · o goal"):

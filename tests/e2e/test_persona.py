@@ -466,7 +466,10 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         assert cyd.exit_status(10, others=[ann]) == 1
         assert cyd.printed()[-1] == ("paused: the game waits for you; lancards resume brings "
                                      "you back")
+        # the others are told (issue 25, item 9): in the log, and in the waiting line
+        ann.wait(r"cyd paused; the game waits for them", 20, others=[ann])
         cyd.peer.start(["resume", "--autoplay"])
+        ann.wait(r"cyd is back", 60, others=[ann], what="cyd back in ann's log")
         # ann plays by keys to the end: the game-over panel
         screen = ann.wait(r"game over", 150, others=[ann])
         golden("results-level8", screen)
