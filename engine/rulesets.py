@@ -131,21 +131,22 @@ class Advice:
 
 
 def advise(game: Game[Any, Any], view: Any, seat: Seat, legal: Sequence[Any],
-           rng: Rng) -> Advice:
+           rng: Rng, level: str | None = None) -> Advice:
     """What the :func:`hint_level` bot of ``game`` would play for ``seat`` from ``view`` (the
     seat's own view: the bot sees nothing more) among ``legal`` (never empty), and why.
 
-    The bot draws only from ``rng`` (the caller's own seeded randomness). A bot with a
+    ``level`` asks another level than :func:`hint_level` (tests pin one). The bot draws
+    only from ``rng`` (the caller's own seeded randomness). A bot with a
     ``decide(view, seat, legal)`` method (8s Rule! ``hard``) also says what its search found,
     which the reason then reports.
 
     Raises:
-        RulesError: no rule set is played by ``game``'s engine.
+        RulesError: no rule set is played by ``game``'s engine, or it offers no ``level``.
         ValueError: ``legal`` is empty.
     """
     if not legal:
         raise ValueError("no legal action to advise on")
-    level = hint_level(game)
+    level = level or hint_level(game)
     bot = make_bot(game, level, rng)
     decide = getattr(bot, "decide", None)
     note: Any = None

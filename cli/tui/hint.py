@@ -78,16 +78,18 @@ def hole_words(hole: tuple[int, int], count: int) -> str:
     return f"{word} {noun}s"
 
 
-def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...]) -> str:
-    """``"you need 2 cards: a 4 and a red 9"``; ``lacks`` 0: the level can be laid down."""
+def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
+                more: str = "") -> str:
+    """``"2 cards to go: a 4 and a red 9"`` (``more`` follows "to go"); ``lacks`` 0: the
+    whole level is in the hand."""
     if lacks <= 0:
-        return "you can lay down your whole level"
+        return "your whole level is in your hand"
     named = [hole_words(h, k) for h, k in needs[:_MOST_NEEDS]]
     if len(needs) > _MOST_NEEDS:
         named.append("more")
     listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else \
         (named[0] if named else "")
-    head = f"you need {plural(lacks, 'card')}"
+    head = f"{plural(lacks, 'card')} to go{more}"
     return f"{head}: {listed}" if listed else head
 
 
@@ -99,9 +101,9 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
     who = snap.names[r.target] if r.target is not None else "that player"
     words = {
         Why.ONLY: "it is your only move",
-        Why.DRAW_PILE: (f"no discard brings your level closer; {then}" if r.lacks >= 0 else
+        Why.DRAW_PILE: (f"no discard brings you closer; {then}" if r.lacks >= 0 else
                         "no discard fits a combination on the table"),
-        Why.TAKE_TOP: f"it brings your level closer: after your discard {then}",
+        Why.TAKE_TOP: needs_words(r.lacks, r.needs, f", not {r.lacks_before}"),
         Why.TOP_FITS: f"it fits {meld} on the table",
         Why.LAY_DOWN: "your hand holds your whole level",
         Why.ADD: "one card fewer to go out with",
@@ -115,9 +117,9 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
         Why.PLAY_KEEP: "the round may end before you lay down; keep your best cards",
         Why.PLAY_SKIP: f"{who} is closest to going out",
         Why.SHOW: "these are the cards your plan needs least",
-        Why.CHOOSE: (f"it brings your level closer: {then}" if r.lacks >= 0 else
+        Why.CHOOSE: (needs_words(r.lacks, r.needs, f", not {r.lacks_before}") if r.lacks >= 0 else
                      f"it fits {meld} on the table"),
-        Why.CHOOSE_NONE: "no shown card brings your level closer",
+        Why.CHOOSE_NONE: "no shown card brings you closer",
         Why.SWAP_PUT: f"your plan does not use it; {then}",
         Why.KEEP: "your plan for the next round uses it",
         Why.END: "nothing more helps now",
@@ -137,7 +139,7 @@ def eights_reason(r: eights_advice.Reason) -> str:
     """An 8s Rule! :class:`~lancards.engine.eights.advice.Reason` in words."""
     Why = eights_advice.Why
     if r.why is Why.CANNOT_WIN:
-        gift = f", and its {plural(r.points, 'point')} go to whoever does" if r.points > 0 \
+        gift = f"; its {plural(r.points, 'point')} go to the taker" if r.points > 0 \
             else ""
         return f"it cannot take this trick{gift}"
     if r.why is Why.SEARCH and r.instead is not None:
