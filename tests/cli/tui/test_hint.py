@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from lancards.cli.local_session import LocalSession
 from lancards.cli.lobby.started_table import _bot_levels, table_data
+from lancards.cli.local_session import LocalSession
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.controller import bot_words
 from lancards.cli.tui.hint import hint_line, hint_words, hole_words, needs_words
