@@ -1,6 +1,5 @@
 """The hint (``h`` at the table): what the strongest bot level would play now, and why, in one
-line of plain words ("hint: discard B3: your plan does not use it; you still need 2 cards: a
-4 and a red 9").
+line of plain words ("hint: discard B3: not in your plan; 2 cards to go: a 4 and a red 9").
 
 The move comes from :func:`lancards.engine.rulesets.advise` (``hard`` where the rule set
 offers it, else ``normal``; ``docs/bots.md``, "The hint"), deciding from this seat's view only
@@ -50,7 +49,7 @@ def hint_words(snap: TableSnapshot, advice: Advice) -> str:
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
-            move = "lay down your level (l, then Tab offers a lay-down)"
+            move = "lay down your level (l, then Tab)"
         words = level8_reason(snap, reason)
     elif isinstance(reason, eights_advice.Reason):
         words = eights_reason(reason)
@@ -105,23 +104,23 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
                         "no discard fits a combination on the table"),
         Why.TAKE_TOP: needs_words(r.lacks, r.needs, f", not {r.lacks_before}"),
         Why.TOP_FITS: f"it fits {meld} on the table",
-        Why.LAY_DOWN: "your hand holds your whole level",
-        Why.ADD: "one card fewer to go out with",
-        Why.DISCARD_SPARE: f"your plan does not use it; {then}",
+        Why.LAY_DOWN: "you hold all of it",
+        Why.ADD: "one card fewer in your hand",
+        Why.DISCARD_SPARE: f"not in your plan; {then}",
         Why.DISCARD_LEAST: f"every card serves your plan, this one least; then {then}",
         Why.DISCARD_DEAD: "it fits no combination on the table",
         Why.DISCARD_DOWN: "every card fits somewhere; this one helps the others least",
-        Why.PLAY_TAKE: ("the others show you cards and you take one your level needs"
-                        if r.lacks >= 0 else "you take a shown card that fits the table"),
-        Why.PLAY_SWAP: "you swap cards your plan does not use for new ones",
-        Why.PLAY_KEEP: "the round may end before you lay down; keep your best cards",
+        Why.PLAY_TAKE: ("pick a shown card your level needs" if r.lacks >= 0 else
+                        "pick a shown card that fits the table"),
+        Why.PLAY_SWAP: "swap away cards your plan does not use",
+        Why.PLAY_KEEP: "the round may end before you lay down",
         Why.PLAY_SKIP: f"{who} is closest to going out",
         Why.SHOW: "these are the cards your plan needs least",
         Why.CHOOSE: (needs_words(r.lacks, r.needs, f", not {r.lacks_before}") if r.lacks >= 0 else
                      f"it fits {meld} on the table"),
         Why.CHOOSE_NONE: "no shown card brings you closer",
-        Why.SWAP_PUT: f"your plan does not use it; {then}",
-        Why.KEEP: "your plan for the next round uses it",
+        Why.SWAP_PUT: f"not in your plan; {then}",
+        Why.KEEP: "your best plan uses it",
         Why.END: "nothing more helps now",
     }
     return words.get(r.why, "")
@@ -143,18 +142,16 @@ def eights_reason(r: eights_advice.Reason) -> str:
             else ""
         return f"it cannot take this trick{gift}"
     if r.why is Why.SEARCH and r.instead is not None:
-        return (f"in {r.deals} imagined deals of the cards you cannot see it did "
-                f"{_points(r.gain)} better than {card_name(r.instead.card)}")
+        return (f"in {r.deals} imagined deals it beat {card_name(r.instead.card)} by "
+                f"{_points(r.gain)}")
     if r.why is Why.LAYOUT:
         return (f"it opens the way for {plural(r.frees, 'more card')} of yours" if r.frees
-                else "none of your cards waits on it, and it opens the fewest for the others")
+                else "it opens the fewest cards for the others")
     words = {
         Why.ONLY: "it is your only move",
         Why.UNLIKELY: f"it takes this trick only {_chance(r.win)}",
-        Why.FORCED: "every card you may play takes this trick; this one is the most "
-                    "dangerous to keep",
-        Why.TAKE_CHEAP: "taking this trick costs little now; keeping this card could cost "
-                        "more later",
+        Why.FORCED: "you take this trick anyway: shed the most dangerous card",
+        Why.TAKE_CHEAP: "taking this trick costs less than keeping this card",
         Why.SURE: "it surely takes this trick",
         Why.MAY_WIN: f"it takes this trick {_chance(r.win)}",
         Why.SAVE: "no card of yours takes this trick; keep your winners for later",

@@ -54,7 +54,7 @@ def test_level8_discard_names_the_card_and_what_the_plan_still_lacks() -> None:
     # level 1 is 4 pairs: 3s, 5s, 7s held; of the single cards the plan keeps O2 for a pair
     snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B12", "Y14", "O2", "G10"],
                        phase=Phase.PLAY)
-    assert normal_hint(snap) == "hint: discard R9: your plan does not use it; 1 card to go: a 2"
+    assert normal_hint(snap) == "hint: discard R9: not in your plan; 1 card to go: a 2"
 
 
 def test_level8_takes_a_discard_that_makes_a_pair() -> None:
