@@ -3,10 +3,11 @@ in a terminal of their own (tmux at 80x24) in a network namespace of their own, 
 only, every screen read back and checked at each step.
 
 - **A Level 8 Master evening**: ann hosts with a bot seat (``host --bots 1``), bob and cyd join
-  from the lobby; ann's table shows the bot's level and, on her move, ``h`` the hint; bob leaves for good (``q``, ``l``, ``y``); cyd's program is killed with
-  SIGKILL, comes back with ``lancards resume`` in a new tmux window and sees the table again,
-  then pauses (``q``, ``y``) and hands the seat to ``lancards resume --autoplay`` (nobody
-  watches it); ann plays by keys to the game-over panel.
+  from the lobby; ann's table shows the bot's level and, on her move, ``h`` the hint; bob
+  leaves for good (``q``, ``l``, ``y``); cyd's program is killed with SIGKILL, comes back with
+  ``lancards resume`` in a new tmux window and sees the table again, then pauses (``q``,
+  ``y``) and hands the seat to ``lancards resume --autoplay`` (nobody watches it); ann plays
+  by keys to the game-over panel.
 - **An 8s Rule! evening on a rescue table** (``rescue=on``, ``patience=10``): cyd's program is
   killed; once the table has waited 10 s, ann and bob are asked ``remove cyd? (y/n)`` and press
   ``y``; the banner and the log say cyd was removed; bob leaves for good, too few players are
