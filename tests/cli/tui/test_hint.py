@@ -175,3 +175,20 @@ def test_a_host_s_bot_levels_are_kept_for_a_resume(tmp_path: Path) -> None:
 
     assert _bot_levels(argparse.Namespace(), store) == {bot.public_key: "normal"}
     assert _bot_levels(argparse.Namespace(), TableStore(tmp_path / "none")) == {}
+
+
+def test_lancards_play_knows_every_bot_peer_s_level(tmp_path: Path) -> None:
+    import asyncio
+
+    from lancards.cli.net_session import NetworkSession
+
+    async def extra() -> tuple[object, int]:
+        session = await NetworkSession.create("eights", {}, Identity.generate("ann"), 3,
+                                              home=tmp_path, seed=7, bot_level="normal")
+        try:
+            return session.snapshot().extra["bots"], session.seat
+        finally:
+            await session.close()
+
+    bots, seat = asyncio.run(extra())
+    assert seat == 0 and bots == {1: "normal", 2: "normal", 3: "normal"}
