@@ -59,7 +59,8 @@ class NetworkSession:
 
     def __init__(self, nodes: list[PeerNode], seat: Seat, rule_set: str, home: Path,
                  *, bot_delay: float, autoplay: bool, record_path: str | None,
-                 bot_level: str = REFERENCE_BOT_LEVEL) -> None:
+                 bot_level: str = REFERENCE_BOT_LEVEL,
+                 bot_levels: Mapping[bytes, str] | None = None) -> None:
         self.nodes = nodes
         self.bot_level = bot_level
         self.node = nodes[seat]
@@ -76,6 +77,13 @@ class NetworkSession:
         self._log: list[LogLine] = []
         self._logged = 0
         self._bots = [n for n in nodes if n is not self.node or autoplay]
+        levels = dict(bot_levels or {})
+        levels.update({n.core.me.public_key: bot_level for n in nodes if n is not self.node})
+        self.bot_seats: dict[Seat, str] = {
+            seat: levels[m.public_key] for seat, m in enumerate(self.core.players)
+            if m.public_key in levels and seat != self.seat}
+        """The bot seats whose level this machine knows (its own bot peers, and a host's
+        ``--bots``), with their levels; a remote peer's level is never known."""
         for node in nodes:
             node.on_change = self._changed
         for node in self._bots:
@@ -213,7 +221,8 @@ class NetworkSession:
                                           "verified so far"))
         wait = self.node.waiting()
         extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
-                                 "left": getattr(self, "_left", False)}
+                                 "left": getattr(self, "_left", False),
+                                 "bots": self.bot_seats}
         removed = removed_seats(self.core)
         extra["removed"] = removed
         for seat in self.core.left_seats():

@@ -288,6 +288,8 @@ class TableScreen:
             delay = next_speed(float(self.session.bot_delay))
             self.session.bot_delay = delay
             self.controller.say(speed_words(delay))
+        elif key == "h":
+            self.controller.show_hint(snap)
         elif key == "c":
             self.chatting = True
             self.app.layout.focus(self.chat)

@@ -19,6 +19,7 @@ from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (
     BaseController,
     KeyHelp,
+    bot_words,
     gone_words,
     name_of,
     not_now,
@@ -102,11 +103,13 @@ class EightsController(BaseController):
         name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
         out.append(("class:header", f"   # {'player':<{name_w}} hand tricks total\n"))
         gone = gone_words(snap)
+        bots = bot_words(snap)
         for seat in range(view.n):
             mark = ">" if snap.to_act == seat else " "
             style = "class:dim" if seat in gone else "class:me" if seat == snap.seat else ""
             tricks = sum(1 for w in view.trick_winners if w == seat)
-            note = f"  {gone[seat]}" if seat in gone else ""
+            note = f"  {gone[seat]}" if seat in gone else f"  {bots[seat]}" if seat in bots \
+                else ""
             out.append((style, f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} "
                                f"{len(view.hands[seat]):>4} {tricks:>6} {totals[seat]:>5}"
                                f"{note}\n"))

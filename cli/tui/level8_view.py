@@ -12,7 +12,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
-from lancards.cli.tui.controller import gone_words, name_of, styled_cards
+from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards
 from lancards.cli.tui.narrate import plural, requirement
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import CHANCE, SlotId
@@ -133,32 +133,47 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     view: Level8State = snap.view
     out: StyleAndTextTuples = []
     name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
+    gone = gone_words(snap)
+    bots = {s: w for s, w in bot_words(snap).items() if s not in gone}
+    shown = [gone.get(s) or (requirement(view.level(s)) if view.levels[s] < 9 else "-")
+             for s in range(view.n)]
     req_w = max(12, min(30, width - name_w - 40))
+    if bots:  # room for "bot, normal" at the rows' end: the column as wide as its longest
+        req_w = min(req_w, max(11, *(text_width(r) for r in shown)))
     out.append(("class:header", f"   # {'player':<{name_w}} lvl {'requirement':<{req_w}} "
                                 f"down hand discard  front\n"))
-    gone = gone_words(snap)
+    rows: list[StyleAndTextTuples] = []
     for seat in range(view.n):
         mark = ">" if snap.to_act == seat else " "
         style = "class:dim" if seat in gone else "class:me" if seat == snap.seat else ""
         level = view.levels[seat]
         lvl = "WIN" if level >= 9 else f"{level:>3}"
-        req = gone.get(seat) or (requirement(view.level(seat)) if level < 9 else "-")
+        req = shown[seat]
         down = "yes" if view.down[seat] else "no"
-        row = (f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} {lvl} "
-               f"{req[:req_w]:<{req_w}} {down:<4} {len(view.hands[seat]):>4} ")
-        out.append((style, row))
+        row: StyleAndTextTuples = [(style, (
+            f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} {lvl} "
+            f"{req[:req_w]:<{req_w}} {down:<4} {len(view.hands[seat]):>4} "))]
         pile = view.discards[seat]
         if pile:
             top = view.cards.get(pile[-1])
-            out.append(card_fragment(top if top is not None else "?"))
-            out.append(("", f"({len(pile)})".ljust(9 - len(str(top)))))
+            row.append(card_fragment(top if top is not None else "?"))
+            row.append(("", f"({len(pile)})".ljust(9 - len(str(top)))))
         else:
-            out.append(("class:dim", "-".ljust(9)))
+            row.append(("class:dim", "-".ljust(9)))
         front = [view.cards.get(s) for s in view.in_front[seat]]
         for card in front:
-            out.append(("", " "))
-            out.append(card_fragment(card if card is not None else "?"))
+            row.append(("", " "))
+            row.append(card_fragment(card if card is not None else "?"))
+        rows.append(row)
+    fits = all(sum(text_width(f[1]) for f in row) + 1 + text_width(bots[seat]) < width
+               for seat, row in enumerate(rows) if seat in bots)
+    for seat, row in enumerate(rows):
+        out.extend(row)
+        if fits and seat in bots:
+            out.append(("class:dim", f" {bots[seat]}"))
         out.append(("", "\n"))
+    if bots and not fits:  # a row too long for the width: the levels on a line of their own
+        out.append(("class:dim", f" {bot_line(snap.names, bots)}\n"))
     under = [view.cards.get(s) for s in view.under]
     out.append(("", f" draw pile: {len(view.pile)} cards"))
     if under:
@@ -185,6 +200,16 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
                 out.extend(styled_cards(cards))
                 out.append(("", "\n"))
     return out
+
+
+def bot_line(names: Sequence[str], bots: dict[int, str]) -> str:
+    """``"bots: Ada, Bram (normal) · Cleo (easy)"``: the bot seats of :func:`bot_words`, by
+    level, for a table too narrow to say it on each row."""
+    by_level: dict[str, list[str]] = {}
+    for seat, words in sorted(bots.items()):
+        by_level.setdefault(words.removeprefix("bot, "), []).append(names[seat])
+    return "bots: " + " · ".join(f"{', '.join(who)} ({level})"
+                                  for level, who in by_level.items())
 
 
 def hand_lines(

@@ -16,6 +16,8 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("r", "the progress of every player after the last round"),
     ("PgUp / PgDn", "scroll the log back / forward through the whole game (also - and +)"),
     ("< / >", "scroll the table up / down when it does not fit"),
+    ("h", "hint: what the strongest bot would play now and why, in one line (it plays "
+          "nothing: you still press the keys)"),
     ("c", "chat: type a line, Enter sends, Esc cancels"),
     ("b", "bot speed: each bot waits 0.5 s, 1 s, 2 s, 0.2 s or not at all before its turn"),
     ("q", "leave the table: pause, or leave for good (asks first while the game runs)"),
