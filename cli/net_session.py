@@ -496,11 +496,9 @@ class NetworkSession:
 
 
 def removed_seats(core: GameCore) -> tuple[Seat, ...]:
-    """The seats removed by vote (ruling D-5): gone from the table without a leave entry of
-    their own."""
-    left_by_self = {core.seat_of(e.author) for e in core.record.entries
-                    if e.payload.get("t") == "leave"}
-    return tuple(s for s in core.left_seats() if s not in left_by_self)
+    """The seats removed by vote (ruling D-5; :meth:`GameCore.was_removed`), in the order they
+    left the table."""
+    return tuple(s for s in core.left_seats() if core.was_removed(s))
 
 
 def _in_seat_order(table: StartedTable, people: list[Identity]) -> list[tuple[int, Identity]]:
