@@ -125,7 +125,7 @@ class TableScreen:
         self.chatting = False
         self._seen: tuple[Any, ...] = ()
         self._log_seen = len(snap.log)
-        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn",
+        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys=N_("PgUp/PgDn"),
                                    key=self._log_key)
         self.table_view = FitControl(self._table_lines, keys="< >")
         self.overlay_view = FitControl(self._overlay_lines, keys="Up/Down")

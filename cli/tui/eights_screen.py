@@ -99,7 +99,8 @@ class EightsController(BaseController):
         view: EightsState = snap.view
         out: StyleAndTextTuples = [("class:objective", " " + objective_line(view) + "\n")]
         totals = view.totals()
-        name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
+        name_w = max(6, text_width(_("player")),
+                     min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
         head = [_("hand"), _("tricks"), _("total")]
         hand_w, tricks_w, total_w = (max(w, text_width(h)) for w, h in zip((4, 6, 5), head,
                                                                             strict=True))

@@ -195,7 +195,7 @@ class FitControl(UIControl):
             parts.append("▲ " + _("{count} more above").format(count=above))
         if below:
             parts.append("▼ " + _("{count} more below").format(count=below))
-        mark = f" {' · '.join(parts)} ({self.keys}) "
+        mark = f" {' · '.join(parts)} ({_(self.keys)}) "
         mark_line: StyleAndTextTuples = [(self.style, cut(mark, width))]
         body = lines[start:start + text_rows]
         return [mark_line, *body] if self.anchor_bottom else [*body, mark_line]

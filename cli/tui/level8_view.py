@@ -143,10 +143,11 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     """The players, the draw pile, the melds and any shown cards."""
     view: Level8State = snap.view
     out: StyleAndTextTuples = []
-    name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
     # Every column as wide as its header or its widest value in the player's language.
     head = [_("player"), _("lvl"), _("requirement"), _("down"), _("hand"), _("discard"),
             _("front")]
+    name_w = max(6, text_width(head[0]),
+                 min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
     words = {"win": _("WIN"), "yes": _("yes"), "no": _("no")}
     lvl_w = max(3, text_width(head[1]), text_width(words["win"]))
     down_w = max(4, text_width(head[3]), text_width(words["yes"]), text_width(words["no"]))

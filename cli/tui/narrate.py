@@ -448,9 +448,28 @@ def suit_words(suit: Any) -> str:
     return _(SUIT_WORDS[int(suit)])
 
 
+OBJECTIVE_TITLES = (N_("No tricks"), N_("No Red cards"), N_("No 8s"), N_("No 1s and no 15s"),
+                    N_("No Red 15"), N_("Not the last two tricks"), N_("Tricks wanted"))
+"""The titles of the default round objectives (``engine/eights/objectives.py``), for the
+catalog: a title is shown as ``_(title)`` (a title of an own objectives file stays as written)."""
+
+
 def objective_text(objective: Any) -> str:
     """A round objective in full (ruling E-6): every card worth points is named, grouped by
-    its points (``describe()`` shortens long lists with "...")."""
+    its points (the engine's ``describe()`` shortens long lists with "...")."""
+    title = _(objective.title)
+    kind = objective.kind.value
+    if kind == "tricks":
+        return _("{title}: {points} per trick").format(title=title,
+                                                        points=f"{objective.per_trick:+d}")
+    if kind == "last-tricks":
+        names = [_("last trick"), _("second-to-last trick"), _("third-to-last trick")]
+        parts = []
+        for back, value in enumerate(reversed(objective.last_tricks)):
+            name = names[back] if back < len(names) else \
+                _("trick {number} from the end").format(number=back + 1)
+            parts.append(f"{name} {value:+d}")
+        return f"{title}: {', '.join(reversed(parts))}"
     if not objective.card_points:
         return str(objective.describe())
     from lancards.engine.eights.cards import CARDS
@@ -462,4 +481,4 @@ def objective_text(objective: Any) -> str:
     parts = [_("{cards} {points} each").format(cards=" ".join(cards), points=f"{points:+d}")
              if len(cards) > 1 else f"{cards[0]} {points:+d}" for points, cards in groups.items()]
     end = _("; the round ends when none is left to take") if objective.early_end else ""
-    return f"{objective.title}: {'; '.join(parts)}{end}"
+    return f"{title}: {'; '.join(parts)}{end}"
