@@ -249,7 +249,8 @@ class EightsController(BaseController):
             step = 1 if key == "down" else -1
             for offset in range(1, 4):
                 target = Suit((suit + step * offset) % 4)
-                first = next((i for i, (_, c) in enumerate(flat) if c.suit == target), None)
+                first = next((i for i, (_slot, c) in enumerate(flat) if c.suit == target),
+                             None)
                 if first is not None:
                     self.cursor = first
                     break
@@ -260,7 +261,7 @@ class EightsController(BaseController):
             if passes:
                 self.submit(passes[0])
             else:
-                self.say("you may pass only in round 8 without a playable card (ruling E-7)",
+                self.say(_("you may pass only in round 8 without a playable card (ruling E-7)"),
                          error=True)
         elif key in ("t", "n"):
             self._play_eight(snap, flat, key == "t")
@@ -276,24 +277,27 @@ class EightsController(BaseController):
         if not snap.legal:
             self.say(not_now(snap), error=True)
             return
-        word = "take" if take else "no take"
         eights = [a for a in snap.legal if isinstance(a, Play) and a.take is take]
         view: EightsState = snap.view
         if not eights:
             if view.round >= 8:
-                text = "t / n: round 8 has no tricks, so no 8 is played with take (ruling E-7)"
+                text = _("t / n: round 8 has no tricks, so no 8 is played with take "
+                         "(ruling E-7)")
             elif view.trick:
-                led = Suit(view.trick[0].card // NUMBERS).title
-                text = f"no 8 of {led} to play: t / n play the 8 of the led suit (ruling E-4)"
+                led = suit_words(Suit(view.trick[0].card // NUMBERS))
+                text = _("no 8 of {suit} to play: t / n play the 8 of the led suit "
+                         "(ruling E-4)").format(suit=led)
             else:
-                text = "no 8 to lead: t / n lead an 8 with take / no take (ruling E-4)"
+                text = _("no 8 to lead: t / n lead an 8 with take / no take (ruling E-4)")
             self.say(text, error=True)
             return
         slots = {a.slot for a in eights}
         under = flat[min(self.cursor, len(flat) - 1)][0] if flat else None
         if len(slots) > 1 and under not in slots:
-            self.say(f"you may lead any of your 8s: move onto one and press {'t' if take else 'n'}"
-                     f" to lead it with {word}", error=True)
+            self.say(_("you may lead any of your 8s: move onto one and press t to lead it with "
+                       "take") if take else
+                     _("you may lead any of your 8s: move onto one and press n to lead it with "
+                       "no take"), error=True)
             return
         chosen = next(a for a in eights if a.slot == under) if under in slots else eights[0]
         self.submit(chosen)
@@ -306,15 +310,17 @@ class EightsController(BaseController):
         plays = [a for a in snap.legal if isinstance(a, Play) and a.slot == slot]
         if not plays:
             led = snap.view.trick[0].card // NUMBERS if snap.view.trick else None
-            why = (f"follow suit: {Suit(led).title} was led (ruling E-3)" if led is not None
-                   else "it does not fit the layout (ruling E-7)")
-            self.say(f"{card} cannot be played: {why}", error=True)
+            why = (_("follow suit: {suit} was led (ruling E-3)").format(
+                suit=suit_words(Suit(led))) if led is not None
+                   else _("it does not fit the layout (ruling E-7)"))
+            self.say(_("{card} cannot be played: {reason}").format(card=card, reason=why),
+                     error=True)
             return
         if len(plays) == 1:
             self.submit(plays[0])
             return
         by_take = {a.take: a for a in plays}
-        self.open_picker(f"play {card}: the 8 of the led suit (ruling E-4)",
-                         ["take (this 8 wins the trick)",
-                          "no take (the highest other card of the suit wins)"],
+        self.open_picker(_("play {card}: the 8 of the led suit (ruling E-4)").format(card=card),
+                         [_("take (this 8 wins the trick)"),
+                          _("no take (the highest other card of the suit wins)")],
                          lambda i: self._submit_later(by_take[i == 0]))
