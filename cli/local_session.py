@@ -106,6 +106,7 @@ class LocalSession:
         elif getattr(state, "n", n_seats) != n_seats:
             raise EngineError(f"the given state has {state.n} seats, the names {n_seats}")
         self.state: Any = state
+        self.bot_level = bot_level
         self.bots: dict[Seat, Bot[Any, Any]] = {
             s: make_bot(self.game, bot_level, random.Random(f"bot-{seed}-{s}"))
             for s in range(n_seats) if s != seat or autoplay
@@ -142,7 +143,8 @@ class LocalSession:
                 banners=tuple(banners),
                 progress="",
                 outcome=outcome,
-                extra={"left": self.seat in self.game.left_seats(self.state)},
+                extra={"left": self.seat in self.game.left_seats(self.state),
+                       "bots": {s: self.bot_level for s in self.bots if s != self.seat}},
             )
         return self._cached
 

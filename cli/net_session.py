@@ -60,7 +60,8 @@ class NetworkSession:
 
     def __init__(self, nodes: list[PeerNode], seat: Seat, rule_set: str, home: Path,
                  *, bot_delay: float, autoplay: bool, record_path: str | None,
-                 bot_level: str = REFERENCE_BOT_LEVEL) -> None:
+                 bot_level: str = REFERENCE_BOT_LEVEL,
+                 bot_levels: Mapping[bytes, str] | None = None) -> None:
         self.nodes = nodes
         self.bot_level = bot_level
         self.node = nodes[seat]
@@ -77,6 +78,13 @@ class NetworkSession:
         self._log: list[LogLine] = []
         self._logged = 0
         self._bots = [n for n in nodes if n is not self.node or autoplay]
+        levels = dict(bot_levels or {})
+        levels.update({n.core.me.public_key: bot_level for n in nodes if n is not self.node})
+        self.bot_seats: dict[Seat, str] = {
+            seat: levels[m.public_key] for seat, m in enumerate(self.core.players)
+            if m.public_key in levels and seat != self.seat}
+        """The bot seats whose level this machine knows (its own bot peers, and a host's
+        ``--bots``), with their levels; a remote peer's level is never known."""
         for node in nodes:
             node.on_change = self._changed
         for node in self._bots:
@@ -217,7 +225,8 @@ class NetworkSession:
                 len(self.core.record)).format(count=len(self.core.record))))
         wait = self.node.waiting()
         extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
-                                 "left": getattr(self, "_left", False)}
+                                 "left": getattr(self, "_left", False),
+                                 "bots": self.bot_seats}
         removed = removed_seats(self.core)
         extra["removed"] = removed
         for seat in self.core.left_seats():
@@ -357,6 +366,7 @@ class NetworkSession:
         """Stop every peer (the journals stay on disk for ``lancards resume``) and let the
         table folder's lock go."""
         self._stopped = True
+        await self._tell_paused()
         for node in self.nodes:
             node.stop()
         for node in self.nodes:
@@ -366,6 +376,18 @@ class NetworkSession:
             self.lock.release()
 
     # -- helpers ------------------------------------------------------------------------------
+
+    async def _tell_paused(self) -> None:
+        """The person's seat closes its window mid-game: tell the others it paused (issue 25,
+        item 9; ``presence``), waiting at most a second for the message to be written."""
+        node = self.node
+        if self.core.has_left(self.seat) or node.over() or node.fault:
+            return
+        with contextlib.suppress(Exception):
+            node.pause()
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline and any(node.mesh.queued(k) for k in node.connected):
+                await asyncio.sleep(0.02)
 
     def write_record(self) -> None:
         """Write the signed record to ``record_path`` (and to the table folder), then mark a
@@ -466,6 +488,10 @@ class NetworkSession:
             if notice.kind == "chat":
                 self._log.append(LogLine(f"{who}: {notice.text}", notice.seat, chat=True,
                                          index=len(self._log) + 1))
+            elif notice.kind == "presence":  # issue 25, item 9
+                text = (f"{who} paused; the game waits for them" if notice.text == "paused"
+                        else f"{who} is back")
+                self._log.append(LogLine(text, notice.seat, index=len(self._log) + 1))
             elif notice.kind in ("cheat", "rejected"):
                 self._log.append(LogLine(f"! {notice.text}", notice.seat,
                                          index=len(self._log) + 1))

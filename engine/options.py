@@ -13,7 +13,7 @@ I/O), for example a TOML level-card file (ruling L8-14) or an objectives file (r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -100,6 +100,9 @@ class RuleSetSpec:
         bot_levels: the bot levels offered for the rule set (``easy``, ``normal``, ``hard``,
             ``greedy``...), each with a factory taking the bot's own seeded randomness
             (``docs/bots.md``).
+        explain: the reason for a move a bot chose (the hint): ``explain(view, seat, legal,
+            action, note)`` with ``note`` what the bot said of its decision (a bot's
+            ``decide``) or None; returns the game's own reason value, no words.
     """
 
     name: str
@@ -112,6 +115,7 @@ class RuleSetSpec:
     bot: Callable[[], Bot[Any, Any]]
     aliases: tuple[str, ...] = field(default=())
     bot_levels: tuple[tuple[str, Callable[[Rng], Bot[Any, Any]]], ...] = field(default=())
+    explain: Callable[[Any, int, Sequence[Any], Any, Any], Any] | None = None
 
     def option(self, name: str) -> OptionSpec:
         """The spec of option ``name``. Raises RulesError if this rule set has no such option."""

@@ -7,10 +7,12 @@ module of a game imports the registry (the architecture contracts in ``pyproject
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from lancards.engine import eights, level8
-from lancards.engine.core import Bot, Game, Rng, RulesError
+from lancards.engine.core import Bot, Game, Rng, RulesError, Seat
 from lancards.engine.options import RuleSetSpec
 
 RULE_SETS: tuple[RuleSetSpec, ...] = (*level8.SPECS, eights.SPEC)
@@ -92,6 +94,69 @@ def make_bot(game: Game[Any, Any], level: str, rng: Rng) -> Bot[Any, Any]:
         raise RulesError(f"unknown bot level {level!r} for {game.name}; choose one of "
                          f"{', '.join(bot_levels(game))}")
     return factory(rng)
+
+
+HINT_LEVELS: tuple[str, ...] = ("hard", "normal")
+"""The levels the hint asks, strongest first: the first a rule set offers plays it."""
+
+
+def hint_level(game: Game[Any, Any]) -> str:
+    """The bot level whose move the hint shows for ``game``: ``hard`` where the rule set offers
+    it, else ``normal`` (:data:`HINT_LEVELS`; ``docs/bots.md``, "The hint").
+
+    Raises:
+        RulesError: no rule set is played by ``game``'s engine, or it offers none of them.
+    """
+    offered = bot_levels(game)
+    for level in HINT_LEVELS:
+        if level in offered:
+            return level
+    raise RulesError(f"{game.name} offers no bot level for a hint")
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """What a bot would play now and why (the hint).
+
+    Attributes:
+        level: the bot level that chose (:func:`hint_level`).
+        action: one of the legal actions given.
+        reason: the rule set's own reason value (``engine/level8/advice.py``,
+            ``engine/eights/advice.py``), or None when the rule set has no ``explain``.
+    """
+
+    level: str
+    action: Any
+    reason: Any
+
+
+def advise(game: Game[Any, Any], view: Any, seat: Seat, legal: Sequence[Any],
+           rng: Rng, level: str | None = None) -> Advice:
+    """What the :func:`hint_level` bot of ``game`` would play for ``seat`` from ``view`` (the
+    seat's own view: the bot sees nothing more) among ``legal`` (never empty), and why.
+
+    ``level`` asks another level than :func:`hint_level` (tests pin one). The bot draws
+    only from ``rng`` (the caller's own seeded randomness). A bot with a
+    ``decide(view, seat, legal)`` method (8s Rule! ``hard``) also says what its search found,
+    which the reason then reports.
+
+    Raises:
+        RulesError: no rule set is played by ``game``'s engine, or it offers no ``level``.
+        ValueError: ``legal`` is empty.
+    """
+    if not legal:
+        raise ValueError("no legal action to advise on")
+    level = level or hint_level(game)
+    bot = make_bot(game, level, rng)
+    decide = getattr(bot, "decide", None)
+    note: Any = None
+    if decide is not None:
+        action, note = decide(view, seat, legal)
+    else:
+        action = bot.choose(view, seat, legal)
+    explain = _spec_of(game).explain
+    reason = explain(view, seat, legal, action, note) if explain is not None else None
+    return Advice(level, action, reason)
 
 
 def _spec_of(game: Game[Any, Any]) -> RuleSetSpec:

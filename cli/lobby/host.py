@@ -248,7 +248,8 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             lobbyist.addrs.update({k: PeerAddress(mesh.remote_hosts.get(k, "127.0.0.1"), p)
                                    for k, p in lobby.ports.items() if k in seated})
             TableStore.for_table(lobby.spec.table).save_table(table_data(
-                lobby.started.statement, me, (bind, port), lobbyist.addrs, lobby.started.sigs))
+                lobby.started.statement, me, (bind, port), lobbyist.addrs, lobby.started.sigs,
+                bots=getattr(args, "bot_keys", None)))
             lobbyist.saved = True
         send_all(mesh, out)
         for key, guest_port in lobby.ports.items():
@@ -344,11 +345,15 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
     address was given, since the other players dial it at the host's address, whichever family
     the machine has by then (issue 24, situation 5)."""
     bot = Identity.generate(f"bot{index + 1}")
+    level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
+    if not hasattr(args, "bot_keys"):
+        args.bot_keys = {}
+    args.bot_keys[bot.public_key] = level  # the host's table shows the bot's level
     listen = getattr(args, "listen_host", "")
     dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
     ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
                             listen_host=listen,
-                            bot_level=getattr(args, "bot_level", DEFAULT_BOT_LEVEL))
+                            bot_level=level)
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
                                           dial, port, lobby.spec.game, play=True))
 

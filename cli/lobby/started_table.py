@@ -22,7 +22,7 @@ from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import any_address, free_port
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
-from lancards.p2p.net.store import TableStore, data_home
+from lancards.p2p.net.store import JournalDamaged, StorageError, TableStore, data_home
 from lancards.p2p.net.transport import Mesh, TransportConfig
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import PeerError
@@ -55,7 +55,7 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         for k, v in store.load_table()["peers"].items()}
     if restore is None and not (lobbyist is not None and lobbyist.saved):
         store.save_table(table_data(table.statement, me, (mesh_bind(args), mesh.port), addrs,
-                                    table.sigs))
+                                    table.sigs, bots=getattr(args, "bot_keys", None)))
     secret = store.load_secret() if restore is not None else None
     journal = store.read()  # raises JournalDamaged (one line naming file and line)
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
@@ -80,7 +80,8 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         from lancards.cli.tui.app import run_table
 
         session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
-                                 autoplay=False, record_path=args.record)
+                                 autoplay=False, record_path=args.record,
+                                 bot_levels=_bot_levels(args, store))
         session.restored = restore is not None  # "catching up" until current
         return await run_table(session)
     cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
@@ -92,17 +93,34 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
 
 
 def table_data(statement: dict[str, Any], me: Identity, listen: tuple[str, int],
-               addrs: dict[bytes, PeerAddress], sigs: dict[str, str] | None = None
-               ) -> dict[str, Any]:
+               addrs: dict[bytes, PeerAddress], sigs: dict[str, str] | None = None,
+               bots: dict[bytes, str] | None = None) -> dict[str, Any]:
     """``table.json`` of a host/join seat: the statement, every start signature (``sigs``;
     left out while this seat has signed but not seen the start), this seat's key and nick,
-    where it listens and the seated peers' addresses (``docs/protocol.md``, "Lobby")."""
+    where it listens, the seated peers' addresses (``docs/protocol.md``, "Lobby") and, for a
+    host with ``--bots``, the level of each of its bot peers (``bot_levels``: key in hex to
+    level; only this machine's, for the players panel)."""
     data: dict[str, Any] = {"mode": "remote", "statement": statement}
     if sigs is not None:
         data["sigs"] = sigs
     data.update({"me": me.public_key.hex(), "nick": me.nick, "listen": list(listen),
                  "peers": {k.hex(): [a.host, a.port] for k, a in addrs.items()}})
+    if bots:
+        data["bot_levels"] = {k.hex(): level for k, level in bots.items()}
     return data
+
+
+def _bot_levels(args: argparse.Namespace, store: TableStore) -> dict[bytes, str]:
+    """The levels of this machine's bot peers at the table (a host's ``--bots``): from the
+    arguments, or from ``table.json`` after a resume; empty for a joiner."""
+    given = getattr(args, "bot_keys", None)
+    if given:
+        return dict(given)
+    try:
+        saved = store.load_table().get("bot_levels", {})
+    except (StorageError, JournalDamaged):  # no table file yet: nothing known
+        return {}
+    return {bytes.fromhex(k): str(v) for k, v in saved.items()}
 
 
 def mesh_bind(args: argparse.Namespace) -> str:

@@ -58,7 +58,15 @@ from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import pad, text_width
-from lancards.cli.tui.words import GLOBAL_HELP, farewell, log_text, progress_words, too_small_words
+from lancards.cli.tui.words import (
+    GLOBAL_HELP,
+    farewell,
+    leave_panel,
+    log_text,
+    progress_words,
+    quit_panel,
+    too_small_words,
+)
 
 WIDE = 120
 """From this many columns the log stands at the right of the table."""
@@ -289,6 +297,8 @@ class TableScreen:
             delay = next_speed(float(self.session.bot_delay))
             self.session.bot_delay = delay
             self.controller.say(speed_words(delay))
+        elif key == "h":
+            self.controller.show_hint(snap)
         elif key == "c":
             self.chatting = True
             self.app.layout.focus(self.chat)
@@ -487,9 +497,12 @@ class TableScreen:
         c: BaseController = self.controller
         snap = self._snap()
         text = c.own_move(snap) or c.message
-        if self.leaving:
-            text = _("Leaving for good: your leave is written at your next turn to write, then "
-                     "this window closes")
+        if self.leaving:  # issue 25, item 9: say whom the leave waits for, if anyone
+            waits = snap.extra.get("waiting")
+            text = (_("Leaving for good once the table comes to you ({reason}); q pauses "
+                      "instead").format(reason=waits)
+                    if waits else _("Leaving for good: your leave is written at your next turn "
+                                    "to write, then this window closes"))
         message = ("class:error" if c.error else "class:message", " " + text)
         hints = " " + self.controller.hints(snap)
         for extra in (_(" · ? keys"), _(" · q quit"), _(" · o goal")):
@@ -498,21 +511,8 @@ class TableScreen:
         return [[message], [("class:hints", hints)]]
 
     def _overlay_lines(self, width: int) -> Lines:
-        if self.confirm_leave:
-            return [[("class:picker.title", " " + _("leave for good") + " ")],
-                    [("", " " + _("Leave for good? You cannot come back: your hand goes out of "
-                                  "play face down, unopened, and you rank last. The others "
-                                  "play on."))],
-                    [("class:hints", " " + _("y: leave for good   n: stay"))]]
-        if self.confirm_quit:
-            lines: Lines = [[("class:picker.title", " " + _("quit") + " ")],
-                            [("", " " + _("Leave the table?"))],
-                            [("", " " + _("y or p: pause: the game waits for you "
-                                          "(lancards resume brings you back)"))]]
-            if self._can_leave(False):
-                lines.append([("", " " + _("l: leave for good: the game goes on without you"))])
-            lines.append([("class:hints", " " + _("n: stay"))])
-            return lines
+        if self.confirm_leave or self.confirm_quit:
+            return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False))
         if self.show_help:
             rows = [(_(k), _(v)) for k, v in (*self.controller.help(), *GLOBAL_HELP)]
             key_w = max(text_width(k) for k, _what in rows)

@@ -21,6 +21,9 @@ from lancards.cli.tui.narrate import move_label
 from lancards.engine.core import EngineError
 from lancards.p2p.protocol.errors import LocalProtocolError
 
+HINT_PREFIX = "hint: "
+"""How the hint's line starts (:meth:`BaseController.show_hint`)."""
+
 KeyHelp = tuple[str, str]
 """(keys, what they do) for the ``?`` screen."""
 
@@ -43,6 +46,15 @@ def gone_words(snap: TableSnapshot) -> dict[int, str]:
     removed = snap.extra.get("removed", ())
     return {seat: _("removed by vote") if seat in removed else _("left the table")
             for seat in snap.game.left_seats(snap.view)}
+
+
+def bot_words(snap: TableSnapshot) -> dict[int, str]:
+    """The bot seats whose level this machine knows (``snapshot().extra["bots"]``: its own bot
+    peers, a host's ``--bots``), with what the players panel says of them: ``"bot, normal"``.
+    A remote peer's level is not known and gets nothing."""
+    bots = snap.extra.get("bots") or {}
+    return {int(seat): _("bot, {level}").format(level=level) for seat, level in bots.items()
+            if seat != snap.seat}
 
 
 @dataclass
@@ -172,6 +184,7 @@ class BaseController:
     marks: set[int] = field(default_factory=set)
 
     own_after: int | None = None
+    _hint: tuple[Any, str] | None = None
 
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the message line."""
@@ -208,9 +221,24 @@ class BaseController:
         return ""
 
     def state_changed(self, snap: TableSnapshot) -> None:
-        """The turn or phase changed: an error about the earlier state is stale, so it goes."""
-        if self.error:
+        """The turn or phase changed: an error or a hint about the earlier state is stale,
+        so it goes."""
+        if self.error or self.message.startswith(HINT_PREFIX):
             self.say("")
+
+    def show_hint(self, snap: TableSnapshot) -> None:
+        """``h``: the hint's one line on the message line (:mod:`lancards.cli.tui.hint`);
+        never played. The line is kept for the view it was computed for, so pressing ``h``
+        again costs nothing."""
+        from lancards.cli.tui.hint import hint_line
+
+        if self._hint is None or self._hint[0] is not snap.view:
+            try:
+                line = hint_line(snap)
+            except Exception:  # a hint never takes the table down; the keys still play
+                line = f"{HINT_PREFIX}none for this position"
+            self._hint = (snap.view, line)
+        self.say(self._hint[1])
 
     def objective(self, snap: TableSnapshot) -> list[str]:
         """The full text of what is played for now (the ``o`` panel)."""

@@ -20,6 +20,7 @@ from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (
     BaseController,
     KeyHelp,
+    bot_words,
     gone_words,
     name_of,
     not_now,
@@ -107,11 +108,13 @@ class EightsController(BaseController):
         out.append(("class:header", f"   # {pad(_('player'), name_w)} {pad(head[0], hand_w)} "
                                     f"{pad(head[1], tricks_w)} {head[2]}\n"))
         gone = gone_words(snap)
+        bots = bot_words(snap)
         for seat in range(view.n):
             mark = ">" if snap.to_act == seat else " "
             style = "class:dim" if seat in gone else "class:me" if seat == snap.seat else ""
             tricks = sum(1 for w in view.trick_winners if w == seat)
-            note = f"  {gone[seat]}" if seat in gone else ""
+            note = f"  {gone[seat]}" if seat in gone else f"  {bots[seat]}" if seat in bots \
+                else ""
             out.append((style, f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} "
                                f"{len(view.hands[seat]):>{hand_w}} {tricks:>{tricks_w}} "
                                f"{totals[seat]:>{total_w}}"

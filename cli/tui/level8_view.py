@@ -13,7 +13,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
-from lancards.cli.tui.controller import gone_words, name_of, styled_cards
+from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards
 from lancards.cli.tui.narrate import meld_kind, requirement
 from lancards.cli.tui.width import NAME_COLUMNS, pad, pad_left, text_width
 from lancards.engine.core import CHANCE, SlotId
@@ -154,35 +154,48 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     hand_w = max(4, text_width(head[4]))
     pile_w = max(9, text_width(head[5]) + 2)
     gone = gone_words(snap)
-    reqs = [gone.get(seat) or (requirement(view.level(seat)) if view.levels[seat] < 9 else "-")
-            for seat in range(view.n)]
+    bots = {s: w for s, w in bot_words(snap).items() if s not in gone}
+    shown = [gone.get(s) or (requirement(view.level(s)) if view.levels[s] < 9 else "-")
+             for s in range(view.n)]
     room = width - name_w - (20 + lvl_w + down_w + hand_w + pile_w)
-    req_w = max(12, min(max(30, max(text_width(r) for r in reqs)), room))
+    req_w = max(12, min(max(30, max(text_width(r) for r in shown)), room))
+    if bots:  # room for "bot, normal" at the rows' end: the column as wide as its longest
+        req_w = min(req_w, max(11, *(text_width(r) for r in shown)))
     out.append(("class:header", f"   # {pad(head[0], name_w)} {pad(head[1], lvl_w)} "
                                 f"{pad(head[2], req_w)} {pad(head[3], down_w)} "
                                 f"{pad(head[4], hand_w)} {pad(head[5], pile_w)}{head[6]}\n"))
+    rows: list[StyleAndTextTuples] = []
     for seat in range(view.n):
         mark = ">" if snap.to_act == seat else " "
         style = "class:dim" if seat in gone else "class:me" if seat == snap.seat else ""
         level = view.levels[seat]
         lvl = pad(words["win"], lvl_w) if level >= 9 else pad_left(str(level), lvl_w)
         down = words["yes"] if view.down[seat] else words["no"]
-        row = (f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} {lvl} "
-               f"{pad(reqs[seat], req_w)} {pad(down, down_w)} "
-               f"{pad_left(str(len(view.hands[seat])), hand_w)} ")
-        out.append((style, row))
+        row: StyleAndTextTuples = [(style, (
+            f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} {lvl} "
+            f"{pad(shown[seat], req_w)} {pad(down, down_w)} "
+            f"{pad_left(str(len(view.hands[seat])), hand_w)} "))]
         pile = view.discards[seat]
         if pile:
             top = view.cards.get(pile[-1])
-            out.append(card_fragment(top if top is not None else "?"))
-            out.append(("", f"({len(pile)})".ljust(pile_w - len(str(top)))))
+            row.append(card_fragment(top if top is not None else "?"))
+            row.append(("", f"({len(pile)})".ljust(pile_w - len(str(top)))))
         else:
-            out.append(("class:dim", "-".ljust(pile_w)))
+            row.append(("class:dim", "-".ljust(pile_w)))
         front = [view.cards.get(s) for s in view.in_front[seat]]
         for card in front:
-            out.append(("", " "))
-            out.append(card_fragment(card if card is not None else "?"))
+            row.append(("", " "))
+            row.append(card_fragment(card if card is not None else "?"))
+        rows.append(row)
+    fits = all(sum(text_width(f[1]) for f in row) + 1 + text_width(bots[seat]) < width
+               for seat, row in enumerate(rows) if seat in bots)
+    for seat, row in enumerate(rows):
+        out.extend(row)
+        if fits and seat in bots:
+            out.append(("class:dim", f" {bots[seat]}"))
         out.append(("", "\n"))
+    if bots and not fits:  # a row too long for the width: the levels on a line of their own
+        out.append(("class:dim", f" {bot_line(snap.names, bots)}\n"))
     under = [view.cards.get(s) for s in view.under]
     out.append(("", " " + ngettext("draw pile: {count} card", "draw pile: {count} cards",
                                     len(view.pile)).format(count=len(view.pile))))
@@ -211,6 +224,17 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
                 out.extend(styled_cards(cards))
                 out.append(("", "\n"))
     return out
+
+
+def bot_line(names: Sequence[str], bots: dict[int, str]) -> str:
+    """``"bots: Ada, Bram (normal) · Cleo (easy)"``: the bot seats of :func:`bot_words`, by
+    level, for a table too narrow to say it on each row."""
+    by_level: dict[str, list[str]] = {}
+    for seat, words in sorted(bots.items()):
+        by_level.setdefault(words.removeprefix(_("bot, {level}").format(level="")),
+                            []).append(names[seat])
+    return _("bots:") + " " + " · ".join(f"{', '.join(who)} ({level})"
+                                  for level, who in by_level.items())
 
 
 def hand_lines(

@@ -18,6 +18,7 @@ from lancards.engine.core import Rng
 from lancards.engine.options import RuleSetSpec
 
 from .actions import EightsAction, Pass, Play, format_action, parse_action
+from .advice import explain
 from .bot import EightsBot
 from .cards import CARDS, Card, Suit, parse_card
 from .game import EightsGame
@@ -62,6 +63,7 @@ SPEC = RuleSetSpec(
     bot=EightsBot,
     aliases=("8s-rule",),
     bot_levels=(("easy", _easy), ("normal", PlanBot), ("hard", SearchBot), ("greedy", _greedy)),
+    explain=explain,
 )
 """The rule set ``eights`` (alias ``8s-rule``), listed in :mod:`lancards.engine.rulesets`."""
 

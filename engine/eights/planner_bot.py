@@ -169,6 +169,18 @@ def rank_plays(view: EightsState, seat: Seat, counts: Counts, plays: list[Play])
 
 
 
+def wants_tricks(objective: Objective) -> bool:
+    """Whether ``objective`` rewards tricks or cards taken (round 7 of the defaults)."""
+    return _wants_tricks(objective)
+
+
+def win_chance(view: EightsState, seat: Seat, counts: Counts, play: Play) -> float:
+    """The chance, 0..1, that ``play`` takes the current trick if the later seats duck:
+    exact where counting decides, else estimated from the escapes and beaters unseen (the
+    module docstring)."""
+    return _win_chance(view, seat, counts, play)
+
+
 def _suit(card: int) -> int:
     return card // NUMBERS
 
@@ -347,4 +359,4 @@ def _layout(view: EightsState, counts: Counts, plays: list[Play]) -> Play:
     return max(plays, key=key)
 
 
-__all__ = ["Counts", "PlanBot", "count_cards", "rank_plays"]
+__all__ = ["Counts", "PlanBot", "count_cards", "rank_plays", "wants_tricks", "win_chance"]

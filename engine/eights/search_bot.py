@@ -22,7 +22,7 @@ hidden card (it is handed only the view).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from lancards.engine.core import Rng, Seat
 
@@ -143,6 +143,22 @@ def candidates(view: EightsState, seat: Seat, counts: Counts, plays: list[Play])
     return kept[:MAX_CANDIDATES]
 
 
+@dataclass(frozen=True, slots=True)
+class SearchNote:
+    """What a search found when it left ``normal``'s choice (the hint's reason).
+
+    Attributes:
+        deals: the imagined deals of the hidden cards each candidate was played in.
+        gain: the mean, over those deals, of the round points (own minus the others' mean)
+            that ``normal``'s choice scored more than the card played (> 0: better).
+        instead: ``normal``'s choice, which the search left.
+    """
+
+    deals: int
+    gain: float
+    instead: Play
+
+
 def _pick(results: list[list[float]]) -> int:
     """The index of the candidate to play: the lowest mean, but only when it beats
     ``normal``'s own choice (index 0) by :data:`SIGNIFICANCE` standard errors of the paired
@@ -175,13 +191,19 @@ class SearchBot:
 
     def choose(self, view: EightsState, seat: Seat, legal: Sequence[EightsAction]) -> EightsAction:
         """One of ``legal`` (never empty) for ``seat`` in ``view``."""
+        return self.decide(view, seat, legal)[0]
+
+    def decide(self, view: EightsState, seat: Seat, legal: Sequence[EightsAction]
+               ) -> tuple[EightsAction, SearchNote | None]:
+        """:meth:`choose`'s action and, when the search left ``normal``'s choice, a
+        :class:`SearchNote` saying by how much (else None)."""
         plays = [a for a in legal if isinstance(a, Play)]
         if len(legal) == 1 or len(plays) < 2:
-            return legal[0]
+            return legal[0], None
         counts = count_cards(view, seat)
         options = candidates(view, seat, counts, plays)
         if len(options) == 1:
-            return options[0]
+            return options[0], None
         left = max(1, sum(len(view.hands[s]) for s in view.present()))
         samples = self.budget // (left * len(options))
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
@@ -194,7 +216,11 @@ class SearchBot:
                 points = _round_points(end, number)
                 others = [points[s] for s in view.present() if s != seat]
                 results[i].append(points[seat] - sum(others) / len(others))
-        return options[_pick(results)]
+        pick = _pick(results)
+        if pick == 0:
+            return options[0], None
+        gain = (sum(results[0]) - sum(results[pick])) / samples
+        return options[pick], SearchNote(samples, gain, options[0])
 
     def parse_action(self, text: str) -> EightsAction:
         """Parse action notation. Raises ``InvalidActionError``."""

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from lancards.engine.core import Bot, Rng
+from lancards.engine.level8.advice import explain
 from lancards.engine.level8.bot import GreedyBot
 from lancards.engine.level8.game import LEVEL8, Level8Game
 from lancards.engine.level8.planner_bot import PlannerBot
@@ -45,7 +46,7 @@ BOT_LEVELS: tuple[tuple[str, Callable[[Rng], Bot[Any, Any]]], ...] = (
 
 SPECS: tuple[RuleSetSpec, ...] = tuple(
     RuleSetSpec(name, LEVEL8, OPTIONS, _builder(name), 2, 6, summary, GreedyBot,
-                bot_levels=BOT_LEVELS)
+                bot_levels=BOT_LEVELS, explain=explain)
     for name, summary in (
         ("level8-master", "Level 8 Master: 108 cards, ranged jokers, three special cards"),
         ("level8", "Level 8: 98 cards, 5 wild jokers, Skip cards"),

@@ -24,21 +24,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
-from lancards.engine.core import EngineError
-from lancards.engine.rulesets import REFERENCE_BOT_LEVEL, make_bot
+from lancards.p2p.net.bots import Chooser, Turns, bot_moves, drive_bot, game_bot, my_turn
 from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
-from lancards.p2p.net.waiting import WHAT, Waiting
+from lancards.p2p.net.waiting import WHAT, Waiting, waiting_text
 from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
-from lancards.p2p.protocol.errors import LocalProtocolError, PeerError, TransportError, unexpected
+from lancards.p2p.protocol.errors import (
+    LocalProtocolError,
+    PeerError,
+    QueueFullError,
+    TransportError,
+    unexpected,
+)
 from lancards.p2p.protocol.removal import RemovalPolicy
 
 SILENT_S = 5.0
@@ -57,65 +61,6 @@ class PeerAddress:
 
     host: str
     port: int
-
-
-Chooser = Callable[[Sequence[Any]], Any]
-"""A bot's decision: one of the legal actions it is given (never an empty list)."""
-
-
-def my_turn(core: GameCore) -> Sequence[Any]:
-    """``core``'s seat's legal actions when it is to move, knows its hand, has no move of its
-    own still in flight (:attr:`GameCore.pending_action`) and is not catching up after a sleep
-    (:attr:`GameCore.syncing`); else an empty list."""
-    if core.pending_action is not None or core.syncing:
-        return []
-    return core.legal_actions()
-
-
-def game_bot(core: GameCore, level: str = REFERENCE_BOT_LEVEL) -> Chooser:
-    """A bot of ``level`` (``docs/bots.md``; default the deterministic reference ``greedy``,
-    which the pinned seeded records are played by) choosing for ``core``'s seat from the seat's
-    own view (:attr:`GameCore.state`, this peer's engine: it knows nothing another seat hides).
-    Its randomness is its own ``random.Random``, seeded from the seat's public key and the table
-    id (never the deck's).
-
-    Raises:
-        RulesError: the game offers no such level.
-    """
-    rng = random.Random(bytes(core.me.public_key) + core.table_id.encode())
-    bot = make_bot(core.game, level, rng)
-    return lambda legal: bot.choose(core.state, core.seat, legal)
-
-
-def bot_moves(core: GameCore, choose: Chooser) -> list[Output]:
-    """The turns of :func:`drive_bot` without asyncio, for tables simulated in memory: while
-    ``core``'s seat is to move (:func:`my_turn`), play ``choose(legal)``. Returns the core's
-    outputs in order (empty when it is not this seat's move).
-
-    Raises:
-        EngineError, LocalProtocolError: ``choose`` returned an action the core refuses.
-    """
-    outputs: list[Output] = []
-    while legal := my_turn(core):
-        outputs += core.submit(choose(legal))
-    return outputs
-
-
-class Turns(Protocol):
-    """A seat :func:`drive_bot` can play: :class:`PeerNode`, or a bot seat of a local table."""
-
-    def turn(self) -> Sequence[Any]:
-        """The seat's legal actions if it is to move now, else an empty list (never waits)."""
-
-    async def next_turn(self) -> Sequence[Any]:
-        """Wait until the seat is to move and return its legal actions; an empty list once
-        the game is over or the table stopped."""
-
-    async def next_change(self) -> None:
-        """Wait for the table's next change."""
-
-    def submit(self, action: Any) -> None:
-        """Play ``action`` for the seat (raises ``EngineError`` or ``LocalProtocolError``)."""
 
 
 class PeerNode:
@@ -210,8 +155,12 @@ class PeerNode:
                         self.store.lease_envelopes(self.core.next_envelope_seq)
                 targets = self._others if out.to is None else [out.to]
                 for key in targets:
-                    with contextlib.suppress(PeerError):
+                    try:
                         self.mesh.send(key, out.data)
+                    except QueueFullError:  # the core's "sent once" no longer holds
+                        self.core.send_dropped(key)
+                    except PeerError:
+                        pass
             elif isinstance(out, Persist):
                 pending.append((out.kind, out.line))
                 if self.timings is not None and out.kind == "entry":
@@ -297,6 +246,10 @@ class PeerNode:
         self._check_fault()
         self.handle(self.core.leave())
 
+    def pause(self) -> None:
+        """Tell the others this person paused (:meth:`GameCore.pause`); then close the node."""
+        self.handle(self.core.pause())
+
     def chat(self, text: str) -> None:
         """Send a chat line (:class:`StorageError` on a paused seat)."""
         self._check_fault()
@@ -329,7 +282,8 @@ class PeerNode:
         now = self._clock()
         if key not in self.connected:
             since = max(self._down_since.get(key, now), self._progress_at)
-            return Waiting(seat, self.core.players[seat].nick, what, now - since, False)
+            return Waiting(seat, self.core.players[seat].nick, what, now - since, False,
+                           seat in self.core.paused)
         if now - self._progress_at >= SILENT_S:
             return Waiting(seat, self.core.players[seat].nick, what, now - self._progress_at,
                            True)
@@ -376,13 +330,8 @@ class PeerNode:
         """What the screen says of :meth:`waiting`: ``"waiting for bob (their move), 12 s"``;
         beyond the patience at a table without rescue (ruling D-5), ``"waiting for bob, 130 s;
         the table can only wait"``; ``None`` when nothing waits on a missing peer."""
-        wait = self.waiting()
-        if wait is None:
-            return None
         patience = int(self.core.table.spec.options.get("patience", 120))
-        if not self.core.rescue and wait.seconds >= patience:
-            return f"waiting for {wait.nick}, {wait.seconds:.0f} s; the table can only wait"
-        return wait.text()
+        return waiting_text(self.waiting(), self.core.rescue, patience)
 
     def removal_offer(self) -> int | None:
         """The seat this peer may vote to remove now (:meth:`removal_refusal` allows it) and
@@ -567,34 +516,5 @@ class PeerNode:
             self.timings.close()
 
 
-async def drive_bot(
-    seat: Turns,
-    choose: Chooser,
-    *,
-    delay: float | Callable[[], float] = 0.0,
-    act: Callable[[Any], None] | None = None,
-) -> None:
-    """Play ``seat`` (a :class:`PeerNode`, or any :class:`Turns`) with a bot until the game
-    ends or the table stops: at each move to make (:meth:`Turns.next_turn`) wait ``delay``
-    seconds (a person's pace at their table; 0 for none; a callable is asked before each move,
-    so a table can pace per turn, :mod:`lancards.cli.pacing`), ask ``choose(legal)`` for a move
-    and play it with ``act`` (default :meth:`Turns.submit`). A move refused (the state moved on
-    meanwhile) is dropped; the next turn asks again. A seat paused by a storage fault ends the
-    bot (the node's :meth:`PeerNode.run` raises the fault)."""
-    play = seat.submit if act is None else act
-    while True:
-        legal = await seat.next_turn()
-        if not legal:
-            return
-        wait = delay() if callable(delay) else delay
-        if wait > 0:
-            await asyncio.sleep(wait)
-            legal = seat.turn()
-            if not legal:
-                continue
-        try:
-            play(choose(legal))
-        except StorageError:
-            return
-        except (EngineError, LocalProtocolError):
-            await seat.next_change()  # refused: wait for the state to move before asking again
+__all__ = ["CHECKPOINT_EVERY", "HOLD_MAX_S", "SILENT_S", "Chooser", "PeerAddress", "PeerNode",
+           "Turns", "bot_moves", "drive_bot", "game_bot", "my_turn"]

@@ -111,7 +111,7 @@ from lancards.p2p.protocol.wire import (
 
 GAME_TYPES: dict[str, Any] = {
     t: s for t, s in MESSAGE_TYPES.items()
-    if t.startswith("record.") or t in ("sealed", "chat", "table.ask")
+    if t.startswith("record.") or t in ("sealed", "chat", "presence", "table.ask")
 }
 """Message types the game core accepts (bodies:
 :data:`lancards.p2p.protocol.schemas.MESSAGE_SCHEMAS`)."""
@@ -183,11 +183,11 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._pending: Any = None
         self._leaving = False
         self._init_rescue()
+        self._init_presence()
         self._halted: str | None = None
         self._told: list[tuple[str, dict[str, Any]]] = []  # evidence, again to each link up
         self.cheaters: dict[Seat, str] = {}
-        self._env_seq = envelope_seq
-        self._random_counter = 0
+        self._env_seq, self._random_counter = envelope_seq, 0
         self._requested: set[SlotId] = set()
         self._private_for: dict[Seat, set[SlotId]] = {s: set() for s in range(self.n)}
         self._future: dict[tuple[int, bytes], tuple[Entry, str]] = {}

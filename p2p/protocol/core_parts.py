@@ -81,7 +81,7 @@ class DeferredProofError(RecordError):
         self.error = error
 
 
-NoticeKind = Literal["cheat", "rejected", "chat", "info", "over", "progress"]
+NoticeKind = Literal["cheat", "rejected", "chat", "info", "over", "progress", "presence"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,6 @@ from lancards.p2p.protocol.core_parts import (
     EARLY_PER_SENDER,
     FUTURE_PER_AUTHOR,
     FUTURE_WINDOW,
-    CoreParts,
     Persist,
     Send,
 )
@@ -26,6 +25,7 @@ from lancards.p2p.protocol.errors import (
     RecordError,
     RemoteProtocolError,
 )
+from lancards.p2p.protocol.presence import Presence
 from lancards.p2p.protocol.record import Entry
 from lancards.p2p.protocol.schemas import PrivateShares, conform
 from lancards.p2p.protocol.sealed import MAX_PLAINTEXT, SealedPayload, open_sealed
@@ -38,7 +38,7 @@ SHARES_PURPOSE = "deck.shares"
 """The sealed-payload purpose of private decryption shares."""
 
 
-class Inbound(CoreParts):
+class Inbound(Presence):
     """Handling what peers send (see the module docstring)."""
 
     # -----------------------------------------------------------------------------------------
@@ -71,6 +71,8 @@ class Inbound(CoreParts):
             self._on_check(body["seq"], body["hash"])
         elif env.type == "chat":
             self._notice("chat", body["text"][:200], sender_seat)
+        elif env.type == "presence":
+            self._on_presence(sender_seat, body)
         else:
             raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
 
@@ -144,6 +146,15 @@ class Inbound(CoreParts):
             if member.public_key not in (entry.author, self.me.public_key):
                 self._out.append(Send(member.public_key, data))
 
+    def send_dropped(self, key: bytes) -> None:
+        """A message to ``key`` was never queued (the adapter's queue to it was full, e.g. while
+        it slept): what this peer sends a seat at most once per link-up (catch-up entries,
+        private shares again) may be sent again at its next ``record.sync``, as after a link-up
+        (else the entries dropped would wait for the seat's next link-up). Never raises."""
+        seat = self._seat_of.get(key)
+        if seat is not None:
+            self._agree.link_up(seat)
+
     def _link_up(self, key: bytes) -> None:
         """A link to seated ``key`` came up: ask it for the entries this peer lacks
         (``record.sync``), acknowledge the recent entries again (:meth:`_ack_again`: the acks
@@ -151,6 +162,7 @@ class Inbound(CoreParts):
         the link is back; issue 23, finding F4), send again every piece of evidence this peer
         sent (a halted peer's evidence reaches every peer), and the votes it holds."""
         self._agree.link_up(self._seat_of[key])
+        self._presence_back(self._seat_of[key])
         self._send(key, "record.sync", {"have": len(self.record)})
         self._ack_again(key)
         for type_, body in self._told:

@@ -259,6 +259,12 @@ class Chat(_Strict):
     text: Annotated[str, Meta(max_length=4000)]
 
 
+class PresenceMsg(_Strict):
+    """A person paused (``docs/protocol.md``, "Presence"); being back is told by the link."""
+
+    state: Literal["paused"]
+
+
 MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     # Table formation (p2p.table).
     "table.join": TableJoin,
@@ -283,6 +289,7 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     "sealed": SealedMsg,
     # People.
     "chat": Chat,
+    "presence": PresenceMsg,
 }
 """The one table of message types: type -> body schema."""
 

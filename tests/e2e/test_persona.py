@@ -3,10 +3,11 @@ in a terminal of their own (tmux at 80x24) in a network namespace of their own, 
 only, every screen read back and checked at each step.
 
 - **A Level 8 Master evening**: ann hosts with a bot seat (``host --bots 1``), bob and cyd join
-  from the lobby; bob leaves for good (``q``, ``l``, ``y``); cyd's program is killed with
-  SIGKILL, comes back with ``lancards resume`` in a new tmux window and sees the table again,
-  then pauses (``q``, ``y``) and hands the seat to ``lancards resume --autoplay`` (nobody
-  watches it); ann plays by keys to the game-over panel.
+  from the lobby; ann's table shows the bot's level and, on her move, ``h`` the hint; bob
+  leaves for good (``q``, ``l``, ``y``); cyd's program is killed with SIGKILL, comes back with
+  ``lancards resume`` in a new tmux window and sees the table again, then pauses (``q``,
+  ``y``) and hands the seat to ``lancards resume --autoplay`` (nobody watches it); ann plays
+  by keys to the game-over panel.
 - **An 8s Rule! evening on a rescue table** (``rescue=on``, ``patience=10``): cyd's program is
   killed; once the table has waited 10 s, ann and bob are asked ``remove cyd? (y/n)`` and press
   ``y``; the banner and the log say cyd was removed; bob leaves for good, too few players are
@@ -429,6 +430,14 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
             for nick in ("ann", "bob", "cyd", "bot1"):
                 assert re.search(rf"^ [ >] \d {nick} +1 4 pairs +no +1[01] ", screen,
                                  re.MULTILINE), screen
+        # ann's table knows her bot's level (bob's does not: a remote peer); on her move h
+        # shows the hint in one line on the message line, and plays nothing
+        screen = ann.wait(r"YOUR TURN", 60, others=[bob, cyd])
+        assert re.search(r"(?m)^ [ >] \d bot1 .* bot, normal$", screen), screen
+        assert "bot, normal" not in bob.capture() and "bots:" not in bob.capture()
+        ann.keys("h")
+        screen = ann.wait(r"(?m)^ hint: \w+", 10)
+        assert "YOUR TURN" in screen and "ruling" not in screen, screen
         # bob leaves for good: q asks, l says what it means, y leaves
         bob.keys("q")
         screen = bob.wait(r"Leave the table\?", 5)
@@ -466,7 +475,10 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         assert cyd.exit_status(10, others=[ann]) == 1
         assert cyd.printed()[-1] == ("paused: the game waits for you; lancards resume brings "
                                      "you back")
+        # the others are told (issue 25, item 9): in the log, and in the waiting line
+        ann.wait(r"cyd paused; the game waits for them", 20, others=[ann])
         cyd.peer.start(["resume", "--autoplay"])
+        ann.wait(r"cyd is back", 60, others=[ann], what="cyd back in ann's log")
         # ann plays by keys to the end: the game-over panel
         screen = ann.wait(r"game over", 150, others=[ann])
         golden("results-level8", screen)

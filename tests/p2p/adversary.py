@@ -36,7 +36,10 @@ game's bot; the attacks act on what they send and on the links:
     leave for good (``GameCore.leave``), stop sending and receiving, come back (links up);
 ``remove``
     (an honest move) with the rescue option on, the honest peers that wait for a vanished
-    hostile seat vote to remove it (as ``PeerNode.removal_refusal`` allows).
+    hostile seat vote to remove it (as ``PeerNode.removal_refusal`` allows);
+``presence``
+    a ``presence`` message to some peer: a "paused" lie, a state the schema refuses, an extra
+    field, an oversized state (refused and named, never a cheat; issue 25).
 
 Invariants (a :class:`Violation` says which one failed, where and why):
 
@@ -92,7 +95,7 @@ GAMES = ("level8-master", "level8", "level8-en", "eights")
 
 KINDS = ("honest", "honest", "honest", "fork", "mutate", "mutate", "hold", "release", "drop",
          "restore", "ack", "sync", "vote", "escrow", "replay", "old", "leave", "vanish",
-         "return", "remove")
+         "return", "remove", "presence")
 """The moves, the honest one weighted three times."""
 
 Move = tuple[str, int, int, int, int]
@@ -456,6 +459,11 @@ class Adversary(Network):
             self._come_back(hc)
         elif kind == "remove":
             self._vote_out(h)
+        elif kind == "presence":  # "paused" lies, other states, other fields (issue 25)
+            body: dict[str, Any] = [{"state": "paused"}, {"state": "back"},
+                                    {"state": "paused", "seat": target.seat},
+                                    {"state": "x" * 5000}][c % 4]
+            self.queue.append((hk, tk, self.envelope(hc, "presence", body)))
 
     def _known_trigger(self, kind: str) -> bool:
         """Whether ``kind`` now would mix a fork with cut links or bogus acks (findings F4

@@ -258,3 +258,28 @@ def test_unseated_sender_is_rejected():
     [notice] = cores[0].receive(stranger.public_key, b"{}")
     assert notice.kind == "rejected" and "not-seated" in notice.text
     del ids, table
+
+
+def test_a_catch_up_the_adapter_could_not_queue_is_sent_again_at_the_next_sync() -> None:
+    """``send_dropped``: a seat's catch-up goes once per link-up; when the adapter's queue to
+    that seat was full (the entries were never queued), its next ``record.sync`` gets them."""
+    cores, net = make_cores(3, "eights")
+    net.start()
+    net.run(limit=120)
+    a, b = cores[0], cores[1]
+    length = len(a.record)
+    assert length > 10
+
+    def sync(have: int) -> list[int]:
+        data = sign_envelope(b.me, "record.sync", b.table_id, b._env_seq, {"have": have})
+        b._env_seq += 1
+        sent = [json.loads(s.data) for s in a.receive(b.me.public_key, data.encode())
+                if isinstance(s, Send) and s.to == b.me.public_key]
+        return [m["body"]["entry"]["seq"] for m in sent if m["type"] == "record.entry"]
+
+    assert sync(length - 5) == list(range(length - 5, length))
+    assert sync(length - 5) == []  # once per link-up
+    a.send_dropped(b.me.public_key)
+    assert sync(length - 5) == list(range(length - 5, length))
+    a.send_dropped(b"\x00" * 32)  # an unknown key changes nothing, never raises
+    assert sync(length - 5) == []

@@ -18,6 +18,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from lancards.cli import i18n
+from lancards.engine.rulesets import BOT_LEVELS
 from tests.cli.tui.harness import Driver, driven
 from tests.cli.tui.test_golden_screens import (
     NAMES,
@@ -32,9 +33,9 @@ from tests.cli.tui.test_golden_screens import (
 
 PO = Path(__file__).resolve().parents[3] / "cli" / "locale" / "de" / "LC_MESSAGES" / "lancards.po"
 GAME_WORDS = {"Level", "Master", "Rule", "TAKE", "SWAP", "KEEP", "SKIP", "Tab", "Esc", "Enter",
-              "lancards", "resume", "Joker"}
+              "lancards", "resume", "Joker", *BOT_LEVELS}
 """Words on the screens that are no message of the catalog: the games' names, card names,
-key names."""
+key names, the bot levels (``--bot-level`` values)."""
 
 
 def vocabulary() -> set[str]:

@@ -1,0 +1,67 @@
+"""A person paused, a person is back (issue 25, item 9): the ``presence`` message and what the
+others are told. Part of :class:`~lancards.p2p.protocol.core.GameCore`.
+
+A seat that pauses (its person pressed q, y; the process ends and ``lancards resume`` brings it
+back) sends ``presence {"state": "paused"}`` to every other seat just before it closes its
+links. Being back needs no message: the first link that comes up from a seat marked paused
+ends the mark (a paused process has no links). Nothing here touches the record: a lie costs
+only words on the others' screens, so a presence message is never a cheat; a seat may be told
+paused at most :data:`PRESENCE_TOLD` times a game (a hostile seat cannot fill the others' logs),
+and a seat that has left the table, or this seat itself, is never marked.
+``docs/protocol.md``, "Presence".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lancards.engine.core import Seat
+from lancards.p2p.protocol.core_parts import CoreParts, Output
+
+PRESENCE_TOLD = 16
+"""The "paused" notices told of one seat in one game; later ones change nothing."""
+
+
+class Presence(CoreParts):
+    """Who paused (see the module docstring)."""
+
+    paused: set[Seat]
+    """The seats that said they paused and whose link has not come back since."""
+    _presence_told: dict[Seat, int]
+
+    def _init_presence(self) -> None:
+        self.paused = set()
+        self._presence_told = {}
+
+    def pause(self) -> list[Output]:
+        """Tell every other seat that this person paused (sent over the links still up; the
+        adapter closes its links once they are written). Nothing on an observer's core.
+
+        Returns:
+            The outputs to carry out (as :meth:`GameCore.start`).
+        """
+        if self.view_seat is not None and not self._halted:
+            self._send(None, "presence", {"state": "paused"})
+        return self._flush()
+
+    def _on_presence(self, seat: Seat, body: dict[str, Any]) -> None:
+        """``seat`` says it paused (the schema allows only ``"paused"``): marked, and told in one
+        ``presence`` notice (text ``"paused"``) unless already marked or told too often."""
+        if seat == self.seat or seat in self.paused or seat in self.game.left_seats(self._state):
+            return
+        told = self._presence_told.get(seat, 0)
+        if body.get("state") != "paused" or told >= PRESENCE_TOLD:
+            return
+        self._presence_told[seat] = told + 1
+        self.paused.add(seat)
+        self._notice("presence", "paused", seat)
+
+    def _presence_back(self, seat: Seat) -> None:
+        """A link from ``seat`` came up: a seat marked paused is back (a ``presence`` notice,
+        text ``"back"``)."""
+        if seat in self.paused:
+            self.paused.discard(seat)
+            self._notice("presence", "back", seat)
+
+
+__all__ = ["PRESENCE_TOLD", "Presence"]

@@ -1,0 +1,194 @@
+"""The hint (``h``) and the bot levels in the players panel (issue 26).
+
+Exact hint lines from built positions: the card the bot picks and the words of its reason
+(``engine/level8/advice.py``, ``engine/eights/advice.py``, ``cli/tui/hint.py``); the key on a
+headless screen (pyte); the ``?`` list; ``bot, normal`` on a bot seat's row and nothing on the
+player's; the levels of a host's bot peers kept in ``table.json`` for a resume.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from lancards.cli.lobby.started_table import _bot_levels, table_data
+from lancards.cli.local_session import LocalSession
+from lancards.cli.session import TableSnapshot
+from lancards.cli.tui.controller import bot_words
+from lancards.cli.tui.hint import hint_line, hint_words, hole_words, needs_words
+from lancards.engine.eights import EIGHTS
+from lancards.engine.eights.position import read_position
+from lancards.engine.level8 import LEVEL8
+from lancards.engine.level8.builder import build
+from lancards.engine.level8.levels import ComponentKind
+from lancards.engine.level8.state import Phase
+from lancards.engine.rulesets import advise, bot_levels, hint_level
+from lancards.p2p.net.store import TableStore
+from lancards.p2p.protocol.identity import Identity
+from tests.cli.tui.harness import driven
+
+NAMES3 = ("Tess", "Ada", "Bram")
+NAMES4 = ("Tess", "Ada", "Bram", "Cleo")
+OTHERS = (["P1", "P2", "P3", "P4", "P5", "P6", "P8", "P9", "P10", "P11"],
+          ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y8", "Y9", "Y10", "Y11"])
+
+
+def level8_snap(hand: list[str], **position: object) -> TableSnapshot:
+    state = build("level8-master", [hand, *OTHERS], turn=0, **position)  # type: ignore[arg-type]
+    return LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60,
+                        bot_level="normal").snapshot()
+
+
+def normal_hint(snap: TableSnapshot) -> str:
+    """The hint line with Level 8 ``normal`` (pinned: a ``hard`` level may come)."""
+    return hint_words(snap, advise(snap.game, snap.view, snap.seat, list(snap.legal),
+                                   random.Random(1), level="normal"))
+
+
+def test_the_hint_asks_the_strongest_level_each_game_offers() -> None:
+    assert hint_level(EIGHTS) == "hard"
+    assert hint_level(LEVEL8) == ("hard" if "hard" in bot_levels(LEVEL8) else "normal")
+
+
+def test_level8_discard_names_the_card_and_what_the_plan_still_lacks() -> None:
+    # level 1 is 4 pairs: 3s, 5s, 7s held; of the single cards the plan keeps O2 for a pair
+    snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B12", "Y14", "O2", "G10"],
+                       phase=Phase.PLAY)
+    assert normal_hint(snap) == "hint: discard R9: not in your plan; 1 card to go: a 2"
+
+
+def test_level8_takes_a_discard_that_makes_a_pair() -> None:
+    snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
+                       phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
+    assert normal_hint(snap) == "hint: draw P7 from Ada's discard pile: 1 card to go, not 2: a 2"
+
+
+def test_level8_once_down_discards_the_card_no_combination_takes() -> None:
+    snap = level8_snap(["R3", "B14", "O9"], phase=Phase.PLAY, down=[True, False, False],
+                       melds=[(0, ComponentKind.SET, [f"R{n}", f"O{n}"]) for n in (5, 6, 7, 8)])
+    assert normal_hint(snap) == "hint: discard B14: it fits no combination on the table"
+
+
+def test_the_missing_cards_in_words() -> None:
+    assert hole_words((-1, 7), 1) == "a 7"
+    assert hole_words((-1, 8), 1) == "an 8"
+    assert hole_words((0, 11), 2) == "two red 11s"
+    assert hole_words((1, 4), 1) == "an orange 4"
+    assert hole_words((4, 0), 3) == "three blue cards"
+    assert needs_words(2, (((-1, 4), 1), ((0, 9), 1))) == "2 cards to go: a 4 and a red 9"
+    assert needs_words(0, ()) == "your whole level is in your hand"
+
+
+def eights_text(hands: dict[int, list[str]]) -> str:
+    """Round 2 (no Red cards), trick 1: Ada B10, Bram B12, Cleo B3 played; Tess to play."""
+    return "\n".join([
+        "lancards-position 1", "game eights", "seats 4", "round 2", "dealer 0",
+        "phase tricks", "turn 0", *[f"hand {s}: {' '.join(hands[s])}" for s in range(4)],
+        "trick-now: 1 B10 2 B12 3 B3", "result 1: dealer 3 tricks 15 points 0 0 0 0",
+        "totals: 0 0 0 0"])
+
+
+def eights_hands(rotate: int = 0) -> dict[int, list[str]]:
+    mine = ["R15", "R14", "R3", "R2", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6",
+            "G1", "G2", "G3", "G4", "G5"]
+    rest = [f"{s}{n}" for s in "RBYG" for n in range(1, 16)
+            if f"{s}{n}" not in mine and f"{s}{n}" not in ("B10", "B12", "B3")]
+    rest = rest[rotate:] + rest[:rotate]  # another deal of the hidden cards, same view
+    return {0: mine, **{seat: rest[i * 14:(i + 1) * 14] for i, seat in enumerate((1, 2, 3))}}
+
+
+def eights_snap(rotate: int = 0) -> TableSnapshot:
+    state = read_position(eights_text(eights_hands(rotate)), EIGHTS)
+    return LocalSession("eights", names=NAMES4, state=state, bot_delay=60).snapshot()
+
+
+def test_eights_void_in_the_led_suit_throws_its_worst_card_to_the_taker() -> None:
+    # hard (the search) plays R15: Tess has no Blue, and its 15 points go to another seat
+    line = "hint: play R15: it cannot take this trick; its 15 points go to the taker"
+    assert hint_line(eights_snap()) == line
+    # the hidden cards dealt otherwise: the seat's view, so the hint, is the same
+    assert hint_line(eights_snap(rotate=5)) == line
+
+
+def test_no_hint_on_another_seat_s_move() -> None:
+    state = read_position(eights_text(eights_hands()), EIGHTS)
+    session = LocalSession("eights", names=NAMES4, seat=1, state=state, bot_delay=60)
+    assert hint_line(session.snapshot()) == "hint: only on your move"
+
+
+def test_h_shows_the_hint_on_the_table_and_plays_nothing() -> None:
+    state = read_position(eights_text(eights_hands()), EIGHTS)
+    session = LocalSession("eights", names=NAMES4, state=state, bot_delay=60)
+    with driven(session, 100, 30) as d:
+        screen = d.press("h")
+        assert " hint: play R15: it cannot take this trick; its 15 points go to the taker" \
+            in screen.splitlines()
+        assert session.history == [] and "YOUR TURN: play a card" in screen
+        help_screen = d.press("?")
+        assert " h            hint: what the strongest bot would play now and why, in one " \
+            "line (it" in help_screen
+
+
+def test_the_players_panel_says_which_seats_are_bots_and_their_level() -> None:
+    from lancards.cli.tui.eights_screen import EightsController
+
+    state = read_position(eights_text(eights_hands()), EIGHTS)
+    session = LocalSession("eights", names=NAMES4, state=state, bot_delay=60,
+                           bot_level="normal")
+    table = EightsController(session).table(session.snapshot(), 100)
+    rows = [r for r in "".join(f[1] for f in table).splitlines() if r[3:4].isdigit()]
+    assert rows == [" > 1 Tess     15      0     0",
+                    "   2 Ada      14      0     0  bot, normal",
+                    "   3 Bram     14      0     0  bot, normal",
+                    "   4 Cleo     14      0     0  bot, normal"]
+
+
+def test_level8_rows_say_the_level_or_one_line_does_when_a_row_is_too_long() -> None:
+    from lancards.cli.tui.level8_view import table
+
+    snap = level8_snap(["R3", "O3"], phase=Phase.PLAY)
+    wide = "".join(f[1] for f in table(snap, 100)).splitlines()
+    assert wide[1:4] == [" > 1 Tess     1 4 pairs     no      2 -        ",
+                         "   2 Ada      1 4 pairs     no     10 -         bot, normal",
+                         "   3 Bram     1 4 pairs     no     10 -         bot, normal"]
+    narrow = "".join(f[1] for f in table(snap, 56)).splitlines()
+    assert narrow[2:5] == ["   2 Ada      1 4 pairs     no     10 -        ",
+                           "   3 Bram     1 4 pairs     no     10 -        ",
+                           " bots: Ada, Bram (normal)"]
+
+
+def test_a_remote_seat_s_level_is_not_known_and_not_shown() -> None:
+    snap = LocalSession("eights", names=NAMES4, bot_delay=60, bot_level="easy").snapshot()
+    assert bot_words(snap) == {1: "bot, easy", 2: "bot, easy", 3: "bot, easy"}
+    remote = TableSnapshot(snap.game, snap.rule_set, 0, NAMES4, snap.view, None, (),
+                           extra={"bots": {}})
+    assert bot_words(remote) == {}
+
+
+def test_a_host_s_bot_levels_are_kept_for_a_resume(tmp_path: Path) -> None:
+    me, bot = Identity.generate("ann"), Identity.generate("bot1")
+    store = TableStore(tmp_path)
+    store.save_table(table_data({"table": "t"}, me, ("127.0.0.1", 1), {},
+                                bots={bot.public_key: "normal"}))
+    assert store.load_table()["bot_levels"] == {bot.public_key.hex(): "normal"}
+    import argparse
+
+    assert _bot_levels(argparse.Namespace(), store) == {bot.public_key: "normal"}
+    assert _bot_levels(argparse.Namespace(), TableStore(tmp_path / "none")) == {}
+
+
+def test_lancards_play_knows_every_bot_peer_s_level(tmp_path: Path) -> None:
+    import asyncio
+
+    from lancards.cli.net_session import NetworkSession
+
+    async def extra() -> tuple[object, int]:
+        session = await NetworkSession.create("eights", {}, Identity.generate("ann"), 3,
+                                              home=tmp_path, seed=7, bot_level="normal")
+        try:
+            return session.snapshot().extra["bots"], session.seat
+        finally:
+            await session.close()
+
+    bots, seat = asyncio.run(extra())
+    assert seat == 0 and bots == {1: "normal", 2: "normal", 3: "normal"}
