@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.history import outcome_json
+from lancards.cli.i18n import _, ngettext
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
-from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
+from lancards.cli.tui.narrate import ROUND_MARK, card_name, drew_from_pile, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.engine.rulesets import REFERENCE_BOT_LEVEL
@@ -100,7 +101,7 @@ class NetworkSession:
         if len(self.core.record):  # restored: the log as it was told before (issue 25)
             self._log, self._logged = self._saved.load(len(self.core.record))
             marks = [m for line in self._log if line.mark
-                     for m in re.findall(r"round (\d+)", line.text)[:1]]
+                     for m in re.findall(r"\d+", line.text)[:1]]  # in any language
             self._log_round = int(marks[-1]) if marks else 0
 
     # -- construction -------------------------------------------------------------------------
@@ -215,10 +216,13 @@ class NetworkSession:
         self._update_log()
         banners: list[Banner] = []
         if self.core.halted:
-            banners.append(Banner("cheat", f"cheating caught: {self.core.halted}"))
+            banners.append(Banner("cheat", _("cheating caught: {reason}").format(
+                reason=self.core.halted)))
         if self.node.catching_up:
-            banners.append(Banner("info", f"catching up: {len(self.core.record)} entries "
-                                          "verified so far"))
+            banners.append(Banner("info", ngettext(
+                "catching up: {count} entry verified so far",
+                "catching up: {count} entries verified so far",
+                len(self.core.record)).format(count=len(self.core.record))))
         wait = self.node.waiting()
         extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
                                  "left": getattr(self, "_left", False),
@@ -227,12 +231,13 @@ class NetworkSession:
         extra["removed"] = removed
         for seat in self.core.left_seats():
             if seat != self.seat:
-                banners.append(Banner("info", f"{self.names[seat]} was removed from the table "
-                                      "by the others' votes" if seat in removed else
-                                      f"{self.names[seat]} left the table"))
+                banners.append(Banner("info", (
+                    _("{name} was removed from the table by the others' votes")
+                    if seat in removed else _("{name} left the table")).format(
+                        name=self.names[seat])))
             elif seat in removed:  # asleep past the patience (issue 24)
                 extra["removed_me"] = True
-                banners.append(Banner("info", REMOVED_BANNER))
+                banners.append(Banner("info", _(REMOVED_BANNER)))
         if wait is not None:
             text = self.node.waiting_text() or wait.text()
             banners.append(Banner("waiting", text))
@@ -241,9 +246,10 @@ class NetworkSession:
         if offer is not None and self._declined != (offer, len(self.core.record)):
             name = self.names[offer]
             extra["remove"] = offer
-            banners.append(Banner("waiting", f"remove {name}? (y/n) {name} has not answered "
-                                  "for the table's patience; every other player must agree, "
-                                  "then the game goes on without them"))
+            banners.append(Banner("waiting", _(
+                "remove {name}? (y/n) {name} has not answered for the table's patience; every "
+                "other player must agree, then the game goes on without them").format(
+                    name=name)))
         outcome = self.game.outcome(self.core.state)
         to_act = self.core.to_act()
         progress = self.core.progress if to_act == -1 else ""
@@ -435,7 +441,7 @@ class NetworkSession:
             card = after.cards.get(drawn[0]) if drawn else None
             if card is not None:
                 line = self._log[at]
-                text = line.text.replace(" drew from ", f" drew {card_name(card)} from ", 1)
+                text = drew_from_pile(_("You"), card_name(card))
                 self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
                 self._log_pending = None
                 again.append(at + 1)
@@ -444,14 +450,15 @@ class NetworkSession:
             if entry.payload.get("t") == "rescue":  # the first of a removal: every vote in
                 gone = entry.payload.get("seat")
                 if isinstance(gone, int) and 0 <= gone < len(self.names):
-                    who = "You were" if gone == self.seat else f"{self.names[gone]} was"
-                    self._log.append(LogLine(f"{who} removed from the table by the others' "
-                                             "votes (no answer for the table's patience)",
-                                             None, index=len(self._log) + 1))
+                    text = _("You were removed from the table by the others' votes (no answer "
+                             "for the table's patience)") if gone == self.seat else \
+                        _("{name} was removed from the table by the others' votes (no answer "
+                          "for the table's patience)").format(name=self.names[gone])
+                    self._log.append(LogLine(text, None, index=len(self._log) + 1))
                 continue
             if entry.payload.get("t") == "leave" and seat is not None:
-                who = "You" if seat == self.seat else self.names[seat]
-                self._log.append(LogLine(f"{who} left the table", seat,
+                who = _("You") if seat == self.seat else self.names[seat]
+                self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
                                          index=len(self._log) + 1))
                 continue
             try:
@@ -460,14 +467,15 @@ class NetworkSession:
             except Exception:  # never lose a log line to a wording problem
                 lines = [str(entry.payload["a"])]
             for text in lines:
-                if text == "You drew from the draw pile" and before is not None:
+                if text == drew_from_pile(_("You")) and before is not None:
                     self._log_pending = (len(self._log), before.hands[self.seat])
                 self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
                                          index=len(self._log) + 1))
         number = getattr(after, "round", 0)
         if number >= 1 and number != getattr(self, "_log_round", 0):
             self._log_round = number  # a new round: marked even when its moves came in a batch
-            if not any(line.mark and f" round {number}" in line.text for line in self._log[-8:]):
+            marked = " " + _("round {number}").format(number=number)
+            if not any(line.mark and marked in line.text for line in self._log[-8:]):
                 dealer = getattr(after, "dealer", -1)
                 text = round_marker(number, self.names[dealer] if 0 <= dealer < len(self.names)
                                     else "")

@@ -17,6 +17,7 @@ import sys
 from typing import Any, TextIO
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.pacing import DEFAULT_DELAY
@@ -158,7 +159,7 @@ def autoplay(session: LocalSession, out: TextIO) -> int:
             break
     outcome = session.game.outcome(session.state)
     if outcome is None:
-        print("result: the game stopped without a result", file=out)
+        print(_("result: the game stopped without a result"), file=out)
         return 1
     for line in final_lines(outcome, session.names, game_name):
         print(line, file=out)
@@ -193,18 +194,19 @@ async def autoplay_network(session: Any, out: TextIO) -> int:
     finally:
         await session.close()
     if session.core.halted:
-        print(f"result: the table halted: {session.core.halted}", file=out)
+        print(_("result: the table halted: {reason}").format(reason=session.core.halted),
+              file=out)
         return 1
     outcome = session.game.outcome(session.core.state)
     if outcome is None:
-        print("result: the game stopped without a result", file=out)
+        print(_("result: the game stopped without a result"), file=out)
         return 1
     from lancards.cli.net_session import removed_seats
 
     for line in final_lines(outcome, session.names, game_name, removed_seats(session.core)):
         print(line, file=out)
     if session.record_path:
-        print(f"record: {session.record_path}", file=out)
+        print(_("record: {path}").format(path=session.record_path), file=out)
     return 0
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from lancards.cli.history import outcome_json
+from lancards.cli.i18n import _
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import any_address, free_port
@@ -162,7 +163,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
             print(line.summary, flush=True)
         if not removed and core.has_left(core.seat) and core.was_removed(core.seat):
             removed = True  # caught up after a sleep past the patience (issue 24)
-            print(f"{REMOVED_WHILE_AWAY} (watching it to the end)", flush=True)
+            print(_(REMOVED_WHILE_AWAY) + " " + _("(watching it to the end)"), flush=True)
         dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
         if leave_after and core.has_left(core.seat):
             leave_after = 0  # the hand it leaves with, before a later round deals new slots

@@ -40,6 +40,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
+from lancards.cli.i18n import N_, _
 from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.controller import BaseController, styled_cards
@@ -56,8 +57,16 @@ from lancards.cli.tui.fit import (
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.style import STYLE
-from lancards.cli.tui.width import text_width
-from lancards.cli.tui.words import GLOBAL_HELP, farewell, log_text, progress_words
+from lancards.cli.tui.width import pad, text_width
+from lancards.cli.tui.words import (
+    GLOBAL_HELP,
+    farewell,
+    leave_panel,
+    log_text,
+    progress_words,
+    quit_panel,
+    too_small_words,
+)
 
 WIDE = 120
 """From this many columns the log stands at the right of the table."""
@@ -78,8 +87,8 @@ MIN_COLUMNS, MIN_ROWS = 80, 24
 STATUS_OK, STATUS_LEFT = 0, 1
 """``run_table`` exit statuses: the game ended; the player left before the end."""
 
-BANNER_WORDS = {"info": "NOTE", "waiting": "WAITING", "cheat": "CHEATER CAUGHT",
-                "error": "ERROR", "result": "RESULT"}
+BANNER_WORDS = {"info": N_("NOTE"), "waiting": N_("WAITING"), "cheat": N_("CHEATER CAUGHT"),
+                "error": N_("ERROR"), "result": N_("RESULT")}
 
 _KEY_NAMES = {
     Keys.Left: "left", Keys.Right: "right", Keys.Up: "up", Keys.Down: "down",
@@ -92,7 +101,7 @@ SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34,
 """Keys that scroll an open panel (help, objective, a result), in pages."""
 
 
-VOTE_SIGNED = "your vote is signed: the others must agree too"
+VOTE_SIGNED = N_("your vote is signed: the others must agree too")
 """The message after ``y`` to "remove NAME?"; it goes once the table waits for nobody."""
 
 
@@ -124,7 +133,7 @@ class TableScreen:
         self.chatting = False
         self._seen: tuple[Any, ...] = ()
         self._log_seen = len(snap.log)
-        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn",
+        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys=N_("PgUp/PgDn"),
                                    key=self._log_key)
         self.table_view = FitControl(self._table_lines, keys="< >")
         self.overlay_view = FitControl(self._overlay_lines, keys="Up/Down")
@@ -168,7 +177,7 @@ class TableScreen:
         self._log_seen = len(snap.log)
         if own:  # a move (or chat line) of one's own: the log shows its end again
             self.log_view.scroll = 0
-        if self.controller.message == VOTE_SIGNED and snap.extra.get("waiting") is None:
+        if self.controller.message == _(VOTE_SIGNED) and snap.extra.get("waiting") is None:
             self.controller.say("")  # the table waits for nobody any more: the vote is done
         seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
         if seen != self._seen:
@@ -305,14 +314,14 @@ class TableScreen:
         if not yes:
             with contextlib.suppress(AttributeError):
                 self.session.decline_removal(seat)  # type: ignore[attr-defined]
-            self.controller.say("not removed: the table waits")
+            self.controller.say(_("not removed: the table waits"))
             return
         try:
             self.session.vote_remove(seat)  # type: ignore[attr-defined]
         except Exception as exc:  # answering again, a removal refused meanwhile: say so
-            self.controller.say(f"cannot remove: {exc}", error=True)
+            self.controller.say(_("cannot remove: {reason}").format(reason=exc), error=True)
             return
-        self.controller.say(VOTE_SIGNED)
+        self.controller.say(_(VOTE_SIGNED))
 
     def _can_leave(self, over: bool) -> bool:
         return not over and not self.leaving and hasattr(self.session, "leave_for_good")
@@ -324,7 +333,7 @@ class TableScreen:
         try:
             self.session.leave_for_good()  # type: ignore[attr-defined]
         except Exception as exc:  # the game ended meanwhile, the table halted: say so
-            self.controller.say(f"cannot leave: {exc}", error=True)
+            self.controller.say(_("cannot leave: {reason}").format(reason=exc), error=True)
             return
         self.leaving = True
         self._observe()
@@ -418,8 +427,9 @@ class TableScreen:
 
     def _banner_lines(self) -> list[tuple[str, str]]:
         snap = self._snap()
-        lines = [(f"class:banner.{b.kind}", f" {BANNER_WORDS.get(b.kind, b.kind.upper())}: "
-                  f"{plain(b.text)} ") for b in snap.banners]
+        lines = [(f"class:banner.{b.kind}", " " + _("{kind}: {text}").format(
+                  kind=_(BANNER_WORDS[b.kind]) if b.kind in BANNER_WORDS else b.kind.upper(),
+                  text=plain(b.text)) + " ") for b in snap.banners]
         if snap.progress:
             lines.append(("class:banner.progress", f" {progress_words(snap.progress)} "))
         return lines
@@ -443,11 +453,11 @@ class TableScreen:
     def _small_text(self) -> StyleAndTextTuples:
         columns, rows = self._size()
         if self.confirm_leave:
-            return [("class:error", " Leave for good? y: leave for good  n: stay")]
+            return [("class:error", " " + _("Leave for good? y: leave for good  n: stay"))]
         if self.confirm_quit:
-            return [("class:error", " Leave the table? y: pause  l: leave for good  n: stay")]
-        return [("class:error", f" The window is {columns}x{rows}; the table needs "
-                                f"{MIN_COLUMNS}x{MIN_ROWS}.\n Enlarge it, or q to leave.")]
+            return [("class:error",
+                     " " + _("Leave the table? y: pause  l: leave for good  n: stay"))]
+        return [("class:error", " " + too_small_words(columns, rows, MIN_COLUMNS, MIN_ROWS))]
 
     def _title_lines(self, width: int) -> Lines:
         return to_lines(self.controller.title(self._snap()))
@@ -468,7 +478,7 @@ class TableScreen:
             style = "class:log.chat" if line.chat else "class:log.mark" if \
                 getattr(line, "mark", False) else ""
             out.append([(style, " " + log_text(line, snap.names))])
-        return out or [[("class:dim", " (the log of moves and chat)")]]
+        return out or [[("class:dim", " " + _("(the log of moves and chat)"))]]
 
     def _panel(self) -> StyleAndTextTuples:
         return self.controller.panel(self._snap(), 12) or []
@@ -489,40 +499,29 @@ class TableScreen:
         text = c.own_move(snap) or c.message
         if self.leaving:  # issue 25, item 9: say whom the leave waits for, if anyone
             waits = snap.extra.get("waiting")
-            text = (f"Leaving for good once the table comes to you ({waits}); q pauses instead"
-                    if waits else "Leaving for good: your leave is written at your next turn "
-                    "to write, then this window closes")
+            text = (_("Leaving for good once the table comes to you ({reason}); q pauses "
+                      "instead").format(reason=waits)
+                    if waits else _("Leaving for good: your leave is written at your next turn "
+                                    "to write, then this window closes"))
         message = ("class:error" if c.error else "class:message", " " + text)
         hints = " " + self.controller.hints(snap)
-        for extra in (" · ? keys", " · q quit", " · o goal"):
-            if len(hints) + len(extra) <= width:  # what fits: the rest is in the ? list
+        for extra in (_(" · ? keys"), _(" · q quit"), _(" · o goal")):
+            if text_width(hints) + text_width(extra) <= width:  # the rest is in the ? list
                 hints += extra
         return [[message], [("class:hints", hints)]]
 
     def _overlay_lines(self, width: int) -> Lines:
-        if self.confirm_leave:
-            return [[("class:picker.title", " leave for good ")],
-                    [("", " Leave for good? You cannot come back: your hand goes out of play "
-                          "face down, unopened, and you rank last. The others play on.")],
-                    [("class:hints", " y: leave for good   n: stay")]]
-        if self.confirm_quit:
-            lines: Lines = [[("class:picker.title", " quit ")],
-                            [("", " Leave the table?")],
-                            [("", " y or p: pause: the game waits for you "
-                                  "(lancards resume brings you back)")]]
-            if self._can_leave(False):
-                lines.append([("", " l: leave for good: the game goes on without you")])
-            lines.append([("class:hints", " n: stay")])
-            return lines
+        if self.confirm_leave or self.confirm_quit:
+            return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False))
         if self.show_help:
-            rows = (*self.controller.help(), *GLOBAL_HELP)
-            key_w = max(len(k) for k, _ in rows)
-            out: Lines = [[("class:picker.title", " keys (Up/Down scroll, any other key "
-                                                  "closes) ")]]
-            out += [[("", f" {k:<{key_w}}  {v}")] for k, v in rows]
+            rows = [(_(k), _(v)) for k, v in (*self.controller.help(), *GLOBAL_HELP)]
+            key_w = max(text_width(k) for k, _what in rows)
+            out: Lines = [[("class:picker.title",
+                            " " + _("keys (Up/Down scroll, any other key closes)") + " ")]]
+            out += [[("", f" {pad(k, key_w)}  {v}")] for k, v in rows]
             return out
         if self.show_objective:
-            out = [[("class:picker.title", " objective (any key closes) ")]]
+            out = [[("class:picker.title", " " + _("objective (any key closes)") + " ")]]
             out += [[("", " " + line)] for line in self.controller.objective(self._snap())]
             return out
         return self._report_lines()
@@ -531,13 +530,14 @@ class TableScreen:
         if not self.reports:
             return []
         report = self.reports[0]
-        title = "game over" if report.round == 0 else f"round {report.round} over"
+        title = _("game over") if report.round == 0 else \
+            _("round {number} over").format(number=report.round)
         out: Lines = [[("class:picker.title", f" {title} ")]]
         if report.round == 0:
             out.append([("class:result", f" {report.summary}")])
         for line in report.lines:
             out.append([("", " "), *styled_cards(line)])
-        more = "q: leave" if report.round == 0 else "Enter: continue"
+        more = _("q: leave") if report.round == 0 else _("Enter: continue")
         out.append([("class:hints", f" {more}")])
         return out
 

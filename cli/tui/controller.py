@@ -14,6 +14,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from lancards.cli.i18n import _
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
 from lancards.cli.tui.narrate import move_label
@@ -43,7 +44,7 @@ def gone_words(snap: TableSnapshot) -> dict[int, str]:
     """The seats that are no longer at the table, with what the players panel says of them:
     ``"left the table"`` (rulings D-1..D-4) or ``"removed by vote"`` (ruling D-5)."""
     removed = snap.extra.get("removed", ())
-    return {seat: "removed by vote" if seat in removed else "left the table"
+    return {seat: _("removed by vote") if seat in removed else _("left the table")
             for seat in snap.game.left_seats(snap.view)}
 
 
@@ -52,7 +53,8 @@ def bot_words(snap: TableSnapshot) -> dict[int, str]:
     peers, a host's ``--bots``), with what the players panel says of them: ``"bot, normal"``.
     A remote peer's level is not known and gets nothing."""
     bots = snap.extra.get("bots") or {}
-    return {int(seat): f"bot, {level}" for seat, level in bots.items() if seat != snap.seat}
+    return {int(seat): _("bot, {level}").format(level=level) for seat, level in bots.items()
+            if seat != snap.seat}
 
 
 @dataclass
@@ -122,9 +124,10 @@ class Picker:
         choices when they fit, else ``height - 2`` of them and a line saying so."""
         rows = len(self.labels) if len(self.labels) + 1 <= height else max(1, height - 2)
         start = min(max(0, self.index - rows // 2), max(0, len(self.labels) - rows))
-        cancel = "; Esc cancels" if self.cancellable else ""
+        how = _("(its number, or up/down and Enter; Esc cancels)") if self.cancellable else \
+            _("(its number, or up/down and Enter)")
         out: StyleAndTextTuples = [("class:picker.title", f" {self.title} "),
-                                   ("", f"  (its number, or up/down and Enter{cancel})\n")]
+                                   ("", f"  {how}\n")]
         width = len(str(max(self.numbers, default=1)))
         for i in range(start, min(len(self.labels), start + rows)):
             mark = ">" if i == self.index else " "
@@ -133,8 +136,9 @@ class Picker:
             out.extend(styled_cards(self.labels[i], style))
             out.append(("", "\n"))
         if len(self.labels) > rows:
-            out.append(("class:more", f" {len(self.labels)} choices, {start + 1}-"
-                                      f"{start + rows} shown: up/down for the others \n"))
+            out.append(("class:more", " " + _(
+                "{count} choices, {first}-{last} shown: up/down for the others").format(
+                    count=len(self.labels), first=start + 1, last=start + rows) + " \n"))
         return out
 
 
@@ -202,7 +206,7 @@ class BaseController:
             self.say(short_error(str(exc)), error=True)
             return False
         text = strip_slots(str(action)).split(": ", 1)[-1]
-        self.say(f"sent: {text.removeprefix('play ')}")
+        self.say(_("sent: {move}").format(move=text.removeprefix("play ")))
         self.own_after = after
         self.marks.clear()
         return True
@@ -254,11 +258,11 @@ class BaseController:
         """Open a picker of every legal move in notation (the fallback for any situation)."""
         legal = list(snap.legal)
         if not legal:
-            self.say("you have no move now", error=True)
+            self.say(_("you have no move now"), error=True)
             return
         labels = [move_label(snap.game.name, snap.view, a, snap.names, snap.seat)
                   for a in legal]
-        self.open_picker("every legal move", labels, lambda i: self._submit_later(legal[i]))
+        self.open_picker(_("every legal move"), labels, lambda i: self._submit_later(legal[i]))
 
     def _submit_later(self, action: Any) -> None:
         self.submit(action)
@@ -277,7 +281,8 @@ class BaseController:
 def name_of(snap: TableSnapshot, seat: int) -> str:
     """The nickname of ``seat``, ``"you"``-marked for the own seat."""
     name = snap.names[seat]
-    return f"{name} (you)" if seat == snap.seat and not name.lower().startswith("you") else name
+    return _("{name} (you)").format(name=name) \
+        if seat == snap.seat and not name.lower().startswith("you") else name
 
 
 def verb_for(name: str, singular: str, plural: str) -> str:
@@ -289,15 +294,16 @@ def not_now(snap: TableSnapshot) -> str:
     """Why a move key does nothing now, naming the peer the table waits for."""
     waiting = snap.extra.get("waiting")
     if snap.to_act == snap.seat:
-        return f"your move is pending: {waiting}" if waiting else \
-            "your move is pending: a card you drew is still being revealed"
+        return _("your move is pending: {reason}").format(reason=waiting) if waiting else \
+            _("your move is pending: a card you drew is still being revealed")
     if waiting:
-        return f"not your move: {waiting}"
-    who = "nobody" if snap.to_act is None or snap.to_act < 0 else snap.names[snap.to_act]
-    return f"not your move: waiting for {who}"
+        return _("not your move: {reason}").format(reason=waiting)
+    if snap.to_act is None or snap.to_act < 0:
+        return _("not your move: waiting for nobody")
+    return _("not your move: waiting for {name}").format(name=snap.names[snap.to_act])
 
 
 def pending_text(snap: TableSnapshot) -> str:
     """``" + 1 pending"`` while cards of the hand are still hidden from this seat."""
     pending = int(snap.extra.get("pending", 0))
-    return f" + {pending} pending" if pending else ""
+    return " + " + _("{count} pending").format(count=pending) if pending else ""
