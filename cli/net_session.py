@@ -489,8 +489,8 @@ class NetworkSession:
                 self._log.append(LogLine(f"{who}: {notice.text}", notice.seat, chat=True,
                                          index=len(self._log) + 1))
             elif notice.kind == "presence":  # issue 25, item 9
-                text = (f"{who} paused; the game waits for them" if notice.text == "paused"
-                        else f"{who} is back")
+                text = (_("{name} paused; the game waits for them") if notice.text == "paused"
+                        else _("{name} is back")).format(name=who)
                 self._log.append(LogLine(text, notice.seat, index=len(self._log) + 1))
             elif notice.kind in ("cheat", "rejected"):
                 self._log.append(LogLine(f"! {notice.text}", notice.seat,
