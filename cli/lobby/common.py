@@ -63,7 +63,7 @@ Lobby."""
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments ``host`` and ``join`` both take: --name, --interface, --autoplay, --record,
-    --bot-level."""
+    --bot-level, --verbose."""
     parser.add_argument("--name", default=None, help="your nickname (default: your identity's)")
     parser.add_argument("--interface", action="append", default=None, metavar="NAME|IP",
                         help="use only this network interface: its name (eth0, wlan0) or one "
@@ -76,6 +76,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, choices=BOT_LEVELS,
                         help="level of this machine's bots: the --bots seats of a host, the "
                         f"--autoplay seat (default {DEFAULT_BOT_LEVEL}; docs/bots.md)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also print on stderr what failed on the network, as the "
+                        "libraries say it (the screen says it in words)")
 
 
 def player(name: str | None) -> Identity:

@@ -40,6 +40,7 @@ from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL, bot_levels
 from lancards.p2p.net.addresses import AddressError, FollowedAddresses
 from lancards.p2p.net.discovery import RECORD_TTL, RESCUE_TRADE_OFF, Advertiser, TableAdvert
+from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home
@@ -170,7 +171,8 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     except (PeerError, OSError, TimeoutError, ZeroconfError) as exc:
         await mesh.close()
         raise UsageError(f"cannot advertise the table on "
-                         f"{', '.join(a.text for a in chosen)}: {exc}") from None
+                         f"{', '.join(a.text for a in chosen)}: "
+                         f"{failure_words(exc, 'the network')}") from None
     LIVE_ADVERTS.append(advertiser)  # withdrawn by run_lobby on any way out
     lobbyist = Lobbyist(me, lobby, mesh)
     lobbyist.addrs[me.public_key] = PeerAddress(
