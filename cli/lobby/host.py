@@ -153,8 +153,9 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     check_table(spec, rules, raw, args.players)
     if not 0 <= args.bots < args.players:
         raise UsageError(f"--bots {args.bots}: use 0 to {args.players - 1}")
-    if args.bot_delay is not None and not 0 <= args.bot_delay <= 10:
-        raise UsageError(f"--bot-delay {args.bot_delay:g}: use 0 to 10 seconds")
+    delay = getattr(args, "bot_delay", None)
+    if delay is not None and not 0 <= delay <= 10:
+        raise UsageError(f"--bot-delay {delay:g}: use 0 to 10 seconds")
     level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
     if level not in bot_levels(spec.game):
         raise UsageError(f"--bot-level {level!r}: {spec.name} offers "
