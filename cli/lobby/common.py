@@ -44,6 +44,7 @@ from lancards.p2p.net.addresses import (
     free_port,
 )
 from lancards.p2p.net.discovery import Advertiser
+from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home
@@ -195,8 +196,11 @@ async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
 
 
 def report_on_stderr(exc: PeerError) -> None:
-    """The default report of a refused message: one ``rejected:`` line on stderr."""
-    print(f"rejected: {exc}", file=sys.stderr)
+    """The default report of a refused message (no screen: ``--autoplay``): one line on
+    stderr in words (:func:`in_words`); the protocol's own words (reason codes, an
+    unexpected exception's class) only in the ``--verbose`` log (issue 25)."""
+    net_log.debug("rejected: %s", exc)
+    print(in_words(exc), file=sys.stderr)
 
 
 def in_words(exc: PeerError) -> str:

@@ -19,7 +19,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from lancards.p2p.protocol.errors import PeerError
 
 log = logging.getLogger("lancards.net")
-"""Where the exceptions behind the words go (DEBUG level; ``--verbose`` shows them)."""
+"""Where the exceptions behind the words go, and a lobby's refused messages as the protocol
+says them (``cli.lobby.common.report_on_stderr``); DEBUG level, ``--verbose`` shows them."""
 
 _ERRNO_WORDS = {
     errno.ECONNREFUSED: "{who} refused the connection: nothing listens at that port",

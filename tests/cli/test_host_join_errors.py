@@ -151,3 +151,17 @@ def test_play_refuses_the_table_options_its_bots_never_need(capsys):
     assert one_line_error(capsys, "play") == (
         "lancards play: error: option rescue: the seats of a play table are this process's own "
         "and never vanish; rescue and patience are for lancards host\n")
+
+
+def test_a_refused_lobby_message_without_a_screen_is_said_in_words(capsys, caplog):
+    """``host --autoplay`` / ``join --autoplay`` printed ``rejected: ... unexpected: KeyError:
+    ...``: now words on stderr, the protocol's text in the --verbose log only."""
+    from lancards.cli.lobby.common import report_on_stderr
+    from lancards.p2p.protocol.errors import unexpected
+
+    with caplog.at_level(logging.DEBUG, logger="lancards.net"):
+        report_on_stderr(unexpected("bob", KeyError("seats")))
+    assert capsys.readouterr().err == \
+        "ignored a message from bob: it does not follow the table's rules\n"
+    assert caplog.messages == [
+        "rejected: rejected message from bob: unexpected: KeyError: 'seats'"]
