@@ -150,11 +150,15 @@ class Picker:
             head = [(title[0][0], cut(title[0][1], width))]
         n = len(lines)
         more = rows_of([("", f" {n} choices, {n}-{n} shown: up/down for the others ")])
-        start, end = self._window(costs, max(1, height - rows_of(head)), more)
-        out: StyleAndTextTuples = [*head, ("", "\n")]
+        fits = rows_of(head) + sum(costs) <= height
+        if not fits and rows_of(head) + more + costs[self.index] > height:
+            head = []  # a panel of two or three rows: the highlight first, then the count
+        more = more if fits or more + costs[self.index] <= height else 0
+        start, end = self._window(costs, max(1, height - (rows_of(head) if head else 0)), more)
+        out: StyleAndTextTuples = [*head, ("", "\n")] if head else []
         for line in lines[start:end]:
             out.extend([*line, ("", "\n")])
-        if end - start < len(lines):
+        if end - start < len(lines) and more:
             out.append(("class:more", f" {n} choices, {start + 1}-{end} shown: "
                                       "up/down for the others \n"))
         return out

@@ -66,6 +66,13 @@ def test_the_picker_fits_its_rows_when_the_title_and_the_choices_wrap():
         marked = [row for row in text if row.startswith(" > ")]
         assert marked and marked[0].startswith(f" > {index + 1:>2}. choice {index}: ")
         assert text[-2].startswith(" 30 choices, ") and text[-1].endswith("others")
+    for height in (2, 3, 4, 7):  # a panel squeezed to its last rows: the highlight stays
+        for index in range(30):
+            picker.index = index
+            text = ["".join(f[1] for f in row) for row in
+                    wrap_all(to_lines(picker.render(height, 40)), 40)]
+            assert len(text) <= height, (height, index, text)
+            assert any(row.startswith(f" > {index + 1:>2}. ") for row in text), text
     picker.index = 0
     assert ["".join(f[1] for f in row).rstrip() for row in
             wrap_all(to_lines(picker.render(6, 40)), 40)] == [
