@@ -12,11 +12,13 @@ import json
 import os
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
+from lancards.cli.pacing import BotPacer
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import any_address, free_port
@@ -82,6 +84,9 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
                                  autoplay=False, record_path=args.record,
                                  bot_levels=_bot_levels(args, store))
+        pacer = getattr(args, "bot_pacer", None)
+        if pacer is not None:  # a host's --bots: its b key paces them (issue 25, item 13)
+            session.pacer = pacer
         session.restored = restore is not None  # "catching up" until current
         return await run_table(session)
     cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
@@ -132,6 +137,15 @@ def mesh_bind(args: argparse.Namespace) -> str:
     return args.interface[0] if getattr(args, "interface", None) else any_address()
 
 
+def bot_pace(args: argparse.Namespace, quiet: bool, core: Any) -> Callable[[], float]:
+    """Seconds the bot of ``core``'s seat waits before its next move, asked before each one: a
+    host's ``--bots`` seat (``quiet``, ``args.bot_pacer``) waits before its turn as the bots
+    at ``lancards play`` do (:class:`lancards.cli.pacing.BotPacer`, issue 25, item 13); an
+    ``--autoplay`` seat never waits."""
+    pacer = (getattr(args, "bot_pacer", None) if quiet else None) or BotPacer(0.0)
+    return lambda: pacer.pause(core.state, core.seat)
+
+
 async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str, *,
                  restored: bool = False) -> int:
     from lancards.cli.tui.results import RoundTracker, final_lines
@@ -174,8 +188,9 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         node.on_change = report
     node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
     run = asyncio.create_task(node.run(linger=1.5, restored=restored))
-    driver = asyncio.create_task(
-        drive_bot(node, game_bot(core, getattr(args, "bot_level", DEFAULT_BOT_LEVEL)), act=act))
+    driver = asyncio.create_task(drive_bot(
+        node, game_bot(core, getattr(args, "bot_level", DEFAULT_BOT_LEVEL)), act=act,
+        delay=bot_pace(args, quiet, core)))
     try:
         await run  # raises StorageError when a write failed: the seat paused (issue 24)
     finally:

@@ -484,10 +484,11 @@ class TableScreen:
         return self.controller.panel(self._snap(), 12) or []
 
     def _panel_lines(self, width: int) -> Lines:
-        return to_lines(self._panel()) if self._panel() else []
+        panel = self.controller.panel(self._snap(), 12, width)
+        return to_lines(panel) if panel else []
 
     def _panel_sized(self, width: int, rows: int) -> Lines:
-        panel = self.controller.panel(self._snap(), rows)
+        panel = self.controller.panel(self._snap(), rows, width)
         return to_lines(panel) if panel else []
 
     def _hand_lines(self, width: int) -> Lines:
