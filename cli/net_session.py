@@ -26,6 +26,7 @@ from typing import Any
 
 from lancards.cli.history import outcome_json
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.play_again import PlayAgain, again_words, evening_line, finished_of, series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
@@ -87,6 +88,12 @@ class NetworkSession:
         :meth:`close`."""
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
+        self.seed: int | None = None
+        self.again: PlayAgain | None = None
+        """The agreements to play again once the game is over (issue 27)."""
+        me = self.core.me.public_key
+        self.series = series_words(self.core.table, self.game.name, me)
+        """A rematch's lines: the game of the evening, its first dealer, the evening before."""
         store = self.node.store
         self._saved = SavedLog(None if store is None else store.folder)
         if len(self.core.record):  # restored: the log as it was told before (issue 25)
@@ -94,6 +101,9 @@ class NetworkSession:
             marks = [m for line in self._log if line.mark
                      for m in re.findall(r"round (\d+)", line.text)[:1]]
             self._log_round = int(marks[-1]) if marks else 0
+        else:
+            self._log = [LogLine(t, None, mark=True, index=i + 1)
+                         for i, t in enumerate(self.series)]
 
     # -- construction -------------------------------------------------------------------------
 
@@ -135,7 +145,20 @@ class NetworkSession:
                        for i in range(bots)]
             table_id = _derive(f"table-{seed}").hex()[:16]
         table = start_local([me, *bot_ids], rule_set, options, table=table_id)
+        return await cls._open(table, me, bot_ids, rule_set, home, seed=seed,
+                               bot_delay=bot_delay, autoplay=autoplay, record_path=record_path,
+                               bot_level=bot_level)
+
+    @classmethod
+    async def _open(cls, table: StartedTable, me: Identity, bot_ids: list[Identity],
+                    rule_set: str, home: Path, *, seed: int | None, bot_delay: float,
+                    autoplay: bool, record_path: str | None, bot_level: str,
+                    ) -> NetworkSession:
+        """The peers of a started table (a new one, or the next game of a series): the table
+        folder locked and written, one node per identity, linked."""
         lock = lock_folder(home / "tables" / table.spec.table, "lancards play")
+        game_no = int(table.statement.get("follows", {}).get("game", 1))
+        deck = "deck" if game_no == 1 else f"deck-game{game_no}"
         try:
             store = TableStore.for_table(table.spec.table, home)
             store.save_table({
@@ -149,7 +172,7 @@ class NetworkSession:
             })
             nodes = [
                 await _node(p, table, _store_of(store, i), None,
-                            None if seed is None else SeededRandomBytes(f"deck-{seed}-{i}"))
+                            None if seed is None else SeededRandomBytes(f"{deck}-{seed}-{i}"))
                 for i, p in _in_seat_order(table, [me, *bot_ids])
             ]
             seat = [m.public_key for m in table.seats].index(me.public_key)
@@ -159,8 +182,46 @@ class NetworkSession:
             lock.release()
             raise
         session.lock = lock
+        session.seed = seed
         session._connect()
         return session
+
+    def play_again(self, yes: bool) -> None:
+        """This player's answer to "play again with the same players?" at the game's end (or,
+        after someone declined, whether to go on without them); the bots say yes
+        (:class:`lancards.cli.play_again.PlayAgain`).
+
+        Raises:
+            LocalProtocolError: the game is not over, or this seat cannot answer (it left, it
+                said no).
+        """
+        if self.again is None:
+            raise LocalProtocolError("the game is not over")
+        self.again.answer(yes)
+        self._changed()
+
+    async def next_session(self) -> NetworkSession:
+        """The session of the next game of the series, once every seat signed its start.
+
+        Raises:
+            LocalProtocolError: no next game has started.
+        """
+        table = None if self.again is None else self.again.started()
+        if table is None:
+            raise LocalProtocolError("no next game has started")
+        number = int(table.statement["follows"]["game"])
+        record = None
+        if self.record_path:
+            path = Path(self.record_path)
+            record = str(path.with_name(f"{path.stem.split('-game')[0]}-game{number}"
+                                        f"{path.suffix}"))
+        keys = {m.public_key for m in table.seats}
+        bots = [n.core.me for n in self.nodes if n is not self.node
+                and n.core.me.public_key in keys]
+        return await NetworkSession._open(
+            table, self.core.me, bots, self.rule_set, self.home, seed=self.seed,
+            bot_delay=self.pacer.delay, autoplay=self.autoplay, record_path=record,
+            bot_level=self.bot_level)
 
     @classmethod
     async def resume(cls, folder: Path, me: Identity, *, bot_delay: float = DEFAULT_DELAY,
@@ -236,6 +297,7 @@ class NetworkSession:
                                   "for the table's patience; every other player must agree, "
                                   "then the game goes on without them"))
         outcome = self.game.outcome(self.core.state)
+        self._offer_again(outcome, extra, banners)
         to_act = self.core.to_act()
         progress = self.core.progress if to_act == -1 else ""
         return TableSnapshot(
@@ -252,6 +314,28 @@ class NetworkSession:
             outcome=outcome,
             extra=extra,
         )
+
+    def _offer_again(self, outcome: Any, extra: dict[str, Any], banners: list[Banner]) -> None:
+        """Once every peer's game is over: the agreements to play again, and what the screen
+        shows of them (``extra["again"]``, ``extra["evening"]``, a banner)."""
+        extra["series"] = self.series
+        if outcome is None or self.core.halted:
+            return
+        finished = finished_of(self.core)
+        local = len(self.nodes) == len(self.core.players)  # every seat a peer of ours
+        if finished is not None and (local or self.series):
+            extra["evening"] = evening_line(finished.totals(), self.game.name,
+                                            self.core.me.public_key.hex())
+        if self.again is None and local and all(finished_of(n.core) is not None
+                                                for n in self.nodes):
+            new_table = None if self.seed is None else (lambda: _derive(
+                f"table-{self.seed}-{finished.number + 1 if finished else 2}").hex()[:16])
+            self.again = PlayAgain([n.core for n in self.nodes],
+                                   None if self.autoplay else self.core, new_table=new_table)
+        if self.again is not None:
+            status = self.again.status()
+            extra["again"] = status
+            banners.append(Banner("info", again_words(status)))
 
     def _pending(self) -> int:
         """How many cards this seat holds whose face it does not know yet (private shares

@@ -42,7 +42,7 @@ from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.session import Session, TableSnapshot
-from lancards.cli.tui.controller import BaseController, styled_cards
+from lancards.cli.tui.controller import BaseController
 from lancards.cli.tui.eights_screen import EightsController
 from lancards.cli.tui.fit import (
     FitControl,
@@ -54,6 +54,7 @@ from lancards.cli.tui.fit import (
     wrap_line,
 )
 from lancards.cli.tui.level8_keys import Level8Controller
+from lancards.cli.tui.overlays import confirm_lines, report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import text_width
@@ -75,8 +76,9 @@ what is left scrolls with ``<`` / ``>`` instead (issue 25, item 6)."""
 MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
 
-STATUS_OK, STATUS_LEFT = 0, 1
-"""``run_table`` exit statuses: the game ended; the player left before the end."""
+STATUS_OK, STATUS_LEFT, STATUS_AGAIN = 0, 1, 10
+"""How the table screen ends: the game over and left, left before the end, or every player
+agreed to play again (the next game's screen follows, issue 27)."""
 
 BANNER_WORDS = {"info": "NOTE", "waiting": "WAITING", "cheat": "CHEATER CAUGHT",
                 "error": "ERROR", "result": "RESULT"}
@@ -158,9 +160,13 @@ class TableScreen:
             self.final_shown = True
             lines = final_lines(snap.outcome, snap.names, self.game_name,
                                 snap.extra.get("removed", ()))
+            lines += [snap.extra["evening"]] if snap.extra.get("evening") else []
             final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
             self.reports.append(final)
             self.last_report = final
+        if (snap.extra.get("again") or {}).get("started"):  # every player said yes
+            with contextlib.suppress(Exception):
+                self.app.exit(result=STATUS_AGAIN)
         if self.leaving and snap.extra.get("left"):
             with contextlib.suppress(Exception):
                 self.app.exit(result=STATUS_LEFT)
@@ -245,10 +251,14 @@ class TableScreen:
         if offer is not None and key in ("y", "Y", "n", "N") and not self.chatting:
             self._answer_removal(offer, key in ("y", "Y"))
             return
+        if over and key in ("a", "A") and (snap.extra.get("again") or {}).get("asked"):
+            with contextlib.suppress(Exception):  # "play again" (issue 27)
+                getattr(self.session, "play_again", print)(True)
+            return
         if self.too_small():
             if key == "q":
                 if over:
-                    self.app.exit(result=STATUS_OK)
+                    self._stop(snap)
                 else:
                     self.confirm_quit = True
             return
@@ -261,7 +271,7 @@ class TableScreen:
             return
         if key == "q" and (over or not self.reports):
             if over:
-                self.app.exit(result=STATUS_OK)
+                self._stop(snap)
             else:
                 self.confirm_quit = True
             return
@@ -295,6 +305,13 @@ class TableScreen:
             if self.controller.error:
                 self.controller.say("")
             self.controller.handle(key, snap)
+
+    def _stop(self, snap: TableSnapshot) -> None:
+        """``q`` once the game is over: "no" to playing again, then the screen closes."""
+        if (snap.extra.get("again") or {}).get("asked"):
+            with contextlib.suppress(Exception):
+                getattr(self.session, "play_again", print)(False)
+        self.app.exit(result=STATUS_OK)
 
     def _answer_removal(self, seat: int, yes: bool) -> None:
         """"remove NAME? (y/n)" (ruling D-5): ``y`` signs the removal vote; ``n`` signs
@@ -451,7 +468,9 @@ class TableScreen:
         return to_lines(self.controller.title(self._snap()))
 
     def _table_lines(self, width: int) -> Lines:
-        return to_lines(self.controller.table(self._snap(), width))
+        snap = self._snap()  # a rematch: the game of the evening and the evening so far
+        series: Lines = [[("class:dim", " " + line)] for line in snap.extra.get("series", ())]
+        return series + to_lines(self.controller.table(snap, width))
 
     def _log_key(self) -> object:
         """What identifies the log's content: its length and its last lines (a networked
@@ -496,20 +515,8 @@ class TableScreen:
         return [[message], [("class:hints", hints)]]
 
     def _overlay_lines(self, width: int) -> Lines:
-        if self.confirm_leave:
-            return [[("class:picker.title", " leave for good ")],
-                    [("", " Leave for good? You cannot come back: your hand goes out of play "
-                          "face down, unopened, and you rank last. The others play on.")],
-                    [("class:hints", " y: leave for good   n: stay")]]
-        if self.confirm_quit:
-            lines: Lines = [[("class:picker.title", " quit ")],
-                            [("", " Leave the table?")],
-                            [("", " y or p: pause: the game waits for you "
-                                  "(lancards resume brings you back)")]]
-            if self._can_leave(False):
-                lines.append([("", " l: leave for good: the game goes on without you")])
-            lines.append([("class:hints", " n: stay")])
-            return lines
+        if self.confirm_leave or self.confirm_quit:
+            return confirm_lines(self.confirm_leave, self._can_leave(False))
         if self.show_help:
             rows = (*self.controller.help(), *GLOBAL_HELP)
             key_w = max(len(k) for k, _ in rows)
@@ -524,18 +531,7 @@ class TableScreen:
         return self._report_lines()
 
     def _report_lines(self) -> Lines:
-        if not self.reports:
-            return []
-        report = self.reports[0]
-        title = "game over" if report.round == 0 else f"round {report.round} over"
-        out: Lines = [[("class:picker.title", f" {title} ")]]
-        if report.round == 0:
-            out.append([("class:result", f" {report.summary}")])
-        for line in report.lines:
-            out.append([("", " "), *styled_cards(line)])
-        more = "q: leave" if report.round == 0 else "Enter: continue"
-        out.append([("class:hints", f" {more}")])
-        return out
+        return report_lines(self.reports[0], self._snap()) if self.reports else []
 
     # -- running -----------------------------------------------------------------------------
 
