@@ -23,6 +23,7 @@ from lancards.p2p.protocol.statement import (
     verify_started,
 )
 from lancards.p2p.protocol.table import Outgoing, start_local
+from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import identities, make_cores
 
 HEAD = hashlib.sha256(b"the last entry").hexdigest()
@@ -303,3 +304,17 @@ def test_the_dealer_option_is_checked_by_every_peer() -> None:
                 m.public_key for m in table.seats].index(p.public_key)), strict=True)}
     with pytest.raises(RemoteProtocolError, match="the first dealer 2 is no seat"):
         verify_started(statement, sigs, "peer")
+
+
+def test_a_game_core_refuses_rematch_messages_mid_game_naming_their_sender() -> None:
+    """The adversary's ``rematch`` move, once: a "yes" to the next game in the middle of this
+    one reaches the game core, which refuses it (``unknown-type``) and goes on."""
+    cores, net = make_cores(3, "level8")
+    hostile, victim = cores[0], cores[1]
+    answer = sign_answer(hostile.me, hostile.table_id, hostile.record.head, True)
+    data = sign_envelope(hostile.me, "rematch.answer", hostile.table_id, 10**6,
+                         {"answer": answer}).encode()
+    [notice] = [o for o in victim.receive(hostile.me.public_key, data)
+                if type(o).__name__ == "Notice"]
+    assert (notice.kind, notice.seat) == ("rejected", hostile.seat)
+    assert "unknown-type" in notice.text and not victim.halted
