@@ -309,7 +309,7 @@ def test_the_dealer_option_is_checked_by_every_peer() -> None:
 def test_a_game_core_refuses_rematch_messages_mid_game_naming_their_sender() -> None:
     """The adversary's ``rematch`` move, once: a "yes" to the next game in the middle of this
     one reaches the game core, which refuses it (``unknown-type``) and goes on."""
-    cores, net = make_cores(3, "level8")
+    cores, _ = make_cores(3, "level8")
     hostile, victim = cores[0], cores[1]
     answer = sign_answer(hostile.me, hostile.table_id, hostile.record.head, True)
     data = sign_envelope(hostile.me, "rematch.answer", hostile.table_id, 10**6,
