@@ -194,14 +194,20 @@ def detail_words(game: PlayedGame) -> str:
     players and how to go on for an unfinished one, the reason for a damaged one."""
     if game.status == "damaged":
         return game.problem
-    series = ""
-    if game.follows or game.series_game > 1 or game.in_series:
-        series = f" · series {game.series[:8]} game {game.series_game}"
-        if game.link is False:
-            series += " (its previous game's record does not match)"
     if game.status == "unfinished":
-        return f"{', '.join(game.nicks)} · lancards resume {game.table}{series}"
-    return f"{score_words(game)} · table {game.table[:8]}{series}"
+        return f"{', '.join(game.nicks)} · lancards resume {game.table}"
+    return f"{score_words(game)} · table {game.table[:8]}"
+
+
+def series_words(game: PlayedGame) -> str:
+    """`` · game 2 of series 6df135f7`` for a game of a series of two or more (a rematch,
+    or a game a listed rematch follows), else ``""``."""
+    if not (game.follows or game.series_game > 1 or game.in_series):
+        return ""
+    words = f" · game {game.series_game} of series {game.series[:8]}"
+    if game.link is False:
+        words += " (the record of the game before does not match)"
+    return words
 
 
 def score_words(game: PlayedGame) -> str:
@@ -225,7 +231,8 @@ def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.last)) if game.last \
             else "date unknown   "
         title = GAME_TITLES.get(game.game, game.game or "unknown game")
-        out.append(_cut(f"{number:>3}  {when}  {title}: {result_words(game)}", width))
+        out.append(_cut(f"{number:>3}  {when}  {title}: {result_words(game)}"
+                        f"{series_words(game)}", width))
         out.append(_cut(f"     {detail_words(game)}", width))
     return out
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import re
 import secrets
@@ -26,9 +25,11 @@ from typing import Any
 
 from lancards.cli.history import outcome_json
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
-from lancards.cli.play_again import PlayAgain, again_words, evening_line, finished_of, series_words
+from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
+from lancards.cli.session_series import SeriesMixin
+from lancards.cli.session_series import derive as _derive
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
@@ -49,7 +50,7 @@ LOG_KEEP = 20_000
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=8.0, backoff_max=1.0)
 
 
-class NetworkSession:
+class NetworkSession(SeriesMixin):
     """This seat at a table of peers on 127.0.0.1 (see the module docstring).
 
     Use :meth:`create` for a new table and :meth:`resume` to continue one from disk.
@@ -89,8 +90,12 @@ class NetworkSession:
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
         self.seed: int | None = None
-        self.again: PlayAgain | None = None
-        """The agreements to play again once the game is over (issue 27)."""
+        self.again: Any = None
+        """The agreements to play again once the game is over (issue 27): a
+        :class:`~lancards.cli.play_again.PlayAgain` or a
+        :class:`~lancards.cli.remote_again.RemoteAgain`."""
+        self.ran = False
+        """Whether :meth:`run` has ended (a host/join seat's agreement then takes the links)."""
         me = self.core.me.public_key
         self.series = series_words(self.core.table, self.game.name, me)
         """A rematch's lines: the game of the evening, its first dealer, the evening before."""
@@ -186,43 +191,6 @@ class NetworkSession:
         session._connect()
         return session
 
-    def play_again(self, yes: bool) -> None:
-        """This player's answer to "play again with the same players?" at the game's end (or,
-        after someone declined, whether to go on without them); the bots say yes
-        (:class:`lancards.cli.play_again.PlayAgain`).
-
-        Raises:
-            LocalProtocolError: the game is not over, or this seat cannot answer (it left, it
-                said no).
-        """
-        if self.again is None:
-            raise LocalProtocolError("the game is not over")
-        self.again.answer(yes)
-        self._changed()
-
-    async def next_session(self) -> NetworkSession:
-        """The session of the next game of the series, once every seat signed its start.
-
-        Raises:
-            LocalProtocolError: no next game has started.
-        """
-        table = None if self.again is None else self.again.started()
-        if table is None:
-            raise LocalProtocolError("no next game has started")
-        number = int(table.statement["follows"]["game"])
-        record = None
-        if self.record_path:
-            path = Path(self.record_path)
-            record = str(path.with_name(f"{path.stem.split('-game')[0]}-game{number}"
-                                        f"{path.suffix}"))
-        keys = {m.public_key for m in table.seats}
-        bots = [n.core.me for n in self.nodes if n is not self.node
-                and n.core.me.public_key in keys]
-        return await NetworkSession._open(
-            table, self.core.me, bots, self.rule_set, self.home, seed=self.seed,
-            bot_delay=self.pacer.delay, autoplay=self.autoplay, record_path=record,
-            bot_level=self.bot_level)
-
     @classmethod
     async def resume(cls, folder: Path, me: Identity, *, bot_delay: float = DEFAULT_DELAY,
                      autoplay: bool = False, record_path: str | None = None) -> NetworkSession:
@@ -315,28 +283,6 @@ class NetworkSession:
             extra=extra,
         )
 
-    def _offer_again(self, outcome: Any, extra: dict[str, Any], banners: list[Banner]) -> None:
-        """Once every peer's game is over: the agreements to play again, and what the screen
-        shows of them (``extra["again"]``, ``extra["evening"]``, a banner)."""
-        extra["series"] = self.series
-        if outcome is None or self.core.halted:
-            return
-        finished = finished_of(self.core)
-        local = len(self.nodes) == len(self.core.players)  # every seat a peer of ours
-        if finished is not None and (local or self.series):
-            extra["evening"] = evening_line(finished.totals(), self.game.name,
-                                            self.core.me.public_key.hex())
-        if self.again is None and local and all(finished_of(n.core) is not None
-                                                for n in self.nodes):
-            new_table = None if self.seed is None else (lambda: _derive(
-                f"table-{self.seed}-{finished.number + 1 if finished else 2}").hex()[:16])
-            self.again = PlayAgain([n.core for n in self.nodes],
-                                   None if self.autoplay else self.core, new_table=new_table)
-        if self.again is not None:
-            status = self.again.status()
-            extra["again"] = status
-            banners.append(Banner("info", again_words(status)))
-
     def _pending(self) -> int:
         """How many cards this seat holds whose face it does not know yet (private shares
         still to come): shown as pending, never as a missing card."""
@@ -422,6 +368,7 @@ class NetworkSession:
         try:
             await asyncio.gather(*tasks)
         finally:
+            self.ran = True
             for task in bot_tasks:
                 task.cancel()
             for task in tasks:
@@ -435,11 +382,17 @@ class NetworkSession:
         """Stop every peer (the journals stay on disk for ``lancards resume``) and let the
         table folder's lock go."""
         self._stopped = True
+        if self.again is not None and hasattr(self.again, "flush"):
+            await self.again.flush()  # a "no" on its way to the others
         for node in self.nodes:
             node.stop()
         for node in self.nodes:
             with contextlib.suppress(Exception):
-                await node.close()
+                if self.keeps_links():  # the next game goes on over them (issue 27)
+                    if node.store is not None:
+                        node.store.close()
+                else:
+                    await node.close()
         if self.lock is not None:
             self.lock.release()
 
@@ -569,10 +522,6 @@ def _in_seat_order(table: StartedTable, people: list[Identity]) -> list[tuple[in
 
 def _store_of(store: TableStore, index: int) -> TableStore:
     return store if index == 0 else TableStore(store.folder / "bots" / str(index))
-
-
-def _derive(label: str) -> bytes:
-    return hashlib.sha256(f"lancards/v1/demo/{label}".encode()).digest()
 
 
 async def _node(identity: Identity, table: StartedTable, store: TableStore,

@@ -63,6 +63,30 @@ def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
             evening_line(series_totals(table), game_name, me.hex())]
 
 
+def again_status(r: Rematch) -> dict[str, Any]:
+    """What the screen shows of one seat's agreement: ``asked`` (the person has not answered,
+    or must say whether to go on without those who declined), ``waiting`` (names),
+    ``declined`` (names), ``failed`` (why there is no next game), ``started``."""
+    mine = r.my_answer()
+    gone = sorted(k.hex() for k in r.declined())
+    asked = mine is None or (mine.yes and mine.without != gone and r.failed is None
+                             and r.statement is None)
+    waiting = [r.nick(k) for k in r.undecided() if k != r.me.public_key]
+    return {"asked": asked and (mine is None or mine.yes), "waiting": waiting,
+            "declined": [r.nick(k) for k in r.declined()], "failed": r.failed,
+            "started": r.started is not None}
+
+
+def bot_answer(r: Rematch) -> bool | None:
+    """What a bot answers now: "yes" at first and again after each decline (the others go
+    on without those who declined); ``None`` when it has nothing to say."""
+    if r.failed is not None or r.signed:
+        return None
+    mine = r.my_answer()
+    gone = sorted(k.hex() for k in r.declined())
+    return True if mine is None or (mine.yes and mine.without != gone) else None
+
+
 class PlayAgain:
     """The agreements of every peer of this process after a finished game (see the module
     docstring). ``player`` is the person's agreement; the others are the bots'."""
@@ -103,28 +127,12 @@ class PlayAgain:
         return None if who is None else who.started
 
     def status(self) -> dict[str, Any]:
-        """What the screen shows: ``asked`` (the person has not answered, or must say whether
-        to go on without those who declined), ``waiting`` (names), ``declined`` (names),
-        ``failed`` (why there is no next game), ``started``."""
-        r = self.player
-        if r is None:
-            return {}
-        mine = r.my_answer()
-        gone = sorted(k.hex() for k in r.declined())
-        asked = mine is None or (mine.yes and mine.without != gone and r.failed is None
-                                 and r.statement is None)
-        waiting = [r.nick(k) for k in r.undecided() if k != r.me.public_key]
-        return {"asked": asked and (mine is None or mine.yes),
-                "waiting": waiting, "declined": [r.nick(k) for k in r.declined()],
-                "failed": r.failed, "started": r.started is not None}
+        """What the screen shows (:func:`again_status`)."""
+        return {} if self.player is None else again_status(self.player)
 
     def _bots_answer(self) -> None:
         for bot in self._bots:
-            if bot.failed is not None or bot.signed:
-                continue
-            mine = bot.my_answer()
-            gone = sorted(k.hex() for k in bot.declined())
-            if mine is None or (mine.yes and mine.without != gone):
+            if bot_answer(bot):
                 self._deliver(bot, bot.answer(True))
 
     def _deliver(self, sender: Rematch, outs: list[Outgoing]) -> None:

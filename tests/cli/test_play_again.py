@@ -53,5 +53,6 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
     capsys.readouterr()
     assert main(["history"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert listed[1].endswith(f"· table {second.name[:8]} · series {first.name[:8]} game 2")
-    assert listed[3].endswith(f"· table {first.name[:8]} · series {first.name[:8]} game 1")
+    assert listed[0].endswith(f"8s Rule!: Bram won · game 2 of series {first.name[:8]}")
+    assert listed[1].endswith(f"· table {second.name[:8]}")
+    assert listed[2].endswith(f"8s Rule!: You won · game 1 of series {first.name[:8]}")
