@@ -46,6 +46,17 @@ def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = 
     return "evening so far: " + " · ".join(parts)
 
 
+def series_record(path: str | None, number: int) -> str | None:
+    """Where ``--record FILE`` puts game ``number`` of a series: ``FILE`` for the first,
+    ``STEM-gameN.SUFFIX`` for the others (every record stays, each its own file)."""
+    if not path or number <= 1:
+        return path
+    from pathlib import Path
+
+    p = Path(path)
+    return str(p.with_name(f"{p.stem.split('-game')[0]}-game{number}{p.suffix}"))
+
+
 def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
     """The lines a rematch's table shows from its start: which game of the evening, who deals
     round 1 and why, the evening before it. Empty for a first game."""

@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.pacing import BotPacer
-from lancards.cli.play_again import PlayAgain, again_words, evening_line, finished_of
+from lancards.cli.play_again import (
+    PlayAgain,
+    again_words,
+    evening_line,
+    finished_of,
+    series_record,
+)
 from lancards.cli.session import Banner
 from lancards.p2p.protocol.errors import LocalProtocolError
 
@@ -72,11 +78,7 @@ class SeriesMixin:
         if table is None:
             raise LocalProtocolError("no next game has started")
         number = int(table.statement["follows"]["game"])
-        record = None
-        if self.record_path:
-            path = Path(self.record_path)
-            record = str(path.with_name(f"{path.stem.split('-game')[0]}-game{number}"
-                                        f"{path.suffix}"))
+        record = series_record(self.record_path, number)
         keys = {m.public_key for m in table.seats}
         bots = [n.core.me for n in self.nodes if n is not self.node
                 and n.core.me.public_key in keys]

@@ -182,7 +182,7 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
     """After a game: a seat with games still to play (``--games``, a host's bot seats) says
     "yes" to playing again (and to going on without those who declined), then plays the next
     game over the same links; any other seat says "no" (issue 27)."""
-    from lancards.cli.play_again import series_words
+    from lancards.cli.play_again import series_record, series_words
     from lancards.cli.remote_again import RemoteAgain
 
     games = int(getattr(args, "games", 1) or 1)
@@ -201,9 +201,11 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
         await node.close()
         return status
     if not quiet:
-        for line in series_words(table, node.core.game.name, node.core.me.public_key):
+        for line in series_words(table, node.core.game.name, b""):
             print(line, flush=True)
-    ns = argparse.Namespace(**{**vars(args), "games": games - 1})
+    number = int(table.statement["follows"]["game"])
+    ns = argparse.Namespace(**{**vars(args), "games": games - 1,
+                               "record": series_record(args.record, number)})
     return await play_table(ns, node.core.me, table, node.mesh, again.handover(), quiet=quiet,
                             store=TableStore(again.next_folder()))
 
@@ -234,7 +236,7 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
 
         done = finished_of(core)  # the evening with this game (issue 27)
         if done is not None:
-            print(evening_line(done.totals(), core.game.name, core.me.public_key.hex()))
+            print(evening_line(done.totals(), core.game.name))
     if args.record:
         print(f"record: {args.record}")
     return 0
