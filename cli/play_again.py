@@ -78,6 +78,8 @@ def again_status(r: Rematch) -> dict[str, Any]:
     """What the screen shows of one seat's agreement: ``asked`` (the person has not answered,
     or must say whether to go on without those who declined), ``waiting`` (names),
     ``declined`` (names), ``failed`` (why there is no next game), ``started``."""
+    if not r.possible():
+        return {}  # too few players left at the table: nothing to offer
     mine = r.my_answer()
     gone = sorted(k.hex() for k in r.declined())
     asked = mine is None or (mine.yes and mine.without != gone and r.failed is None

@@ -97,7 +97,7 @@ class RemoteAgain:
         return Path(*parts)
 
     def _on_change(self) -> None:
-        if self.bot and bot_answer(self.rematch):
+        if self.bot and self.rematch.possible() and bot_answer(self.rematch):
             self.link.answer(True)
         if self.rematch.started is not None:
             self._save(self.rematch.started.statement, self.rematch.started.sigs)

@@ -104,13 +104,14 @@ class SeriesMixin:
                 f"table-{self.seed}-{finished.number + 1 if finished else 2}").hex()[:16])
             self.again = PlayAgain([n.core for n in self.nodes],
                                    None if self.autoplay else self.core, new_table=new_table)
-        elif self.again is None and not local and self.ran and finished is not None:
+        elif self.again is None and not local and finished is not None:
             from lancards.cli.remote_again import RemoteAgain
 
             self.again = RemoteAgain(self.node, changed=self._changed)  # over the links
-            self.again.start()
-        if self.again is not None:
-            status = self.again.status()
+        if self.ran and getattr(self.again, "task", True) is None:
+            self.again.start()  # the node has served the end: the agreement takes the links
+        status = self.again.status() if self.again is not None else {}
+        if status:
             extra["again"] = status
             banners.append(Banner("info", again_words(status)))
 

@@ -187,9 +187,10 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
 
     games = int(getattr(args, "games", 1) or 1)
     again = RemoteAgain(node, bot=games > 1)
-    if games <= 1:
-        again.answer(False)
-        await again.flush()
+    if games <= 1 or not again.rematch.possible():
+        if again.rematch.possible():
+            again.answer(False)
+            await again.flush()
         await node.close()
         return status
     await again.link.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", "600")))

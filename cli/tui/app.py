@@ -308,7 +308,7 @@ class TableScreen:
 
     def _stop(self, snap: TableSnapshot) -> None:
         """``q`` once the game is over: "no" to playing again, then the screen closes."""
-        if (snap.extra.get("again") or {}).get("asked"):
+        if snap.extra.get("again"):
             with contextlib.suppress(Exception):
                 getattr(self.session, "play_again", print)(False)
         self.app.exit(result=STATUS_OK)

@@ -66,6 +66,9 @@ class RematchLink:
         loop = asyncio.get_running_loop()
         end = loop.time() + wait
         mesh = self.node.mesh
+        kept, self.node.kept[:] = list(self.node.kept), []
+        for peer, data in kept:  # came while the node served the end of the game
+            self._received(peer, data)
         while (left := end - loop.time()) > 0 and self.rematch.started is None \
                 and self.rematch.failed is None:
             try:

@@ -169,6 +169,16 @@ class Rematch:
         return tuple(k for k in self.present if k not in self.answers
                      or (self.answers[k][0].yes and self.answers[k][0].without != gone))
 
+    def possible(self) -> bool:
+        """Whether enough players are still at the table for the rule set's next game."""
+        old = self.finished.table.spec
+        try:
+            _, lo, _ = self.rules_check(old.game, {k: v for k, v in old.options.items()
+                                                   if k != "dealer"})
+        except Exception:  # the options were good for the last game
+            return False
+        return len(self.present) >= lo and self.me.public_key in self.present
+
     def my_answer(self) -> RematchAnswer | None:
         got = self.answers.get(self.me.public_key)
         return None if got is None else got[0]

@@ -131,21 +131,25 @@ def next_dealer(uses_first_dealer: bool, old_seats: Sequence[bytes], first_deale
 
     Args:
         uses_first_dealer: 8s Rule! (the rule set has the option ``first_dealer``): the winner
-            deals (ruling E-2; of a shared or team win the first winner in seat order);
+            deals (ruling E-2; after a shared or team win ``-1``: the next game cuts, as
+            ``outcome.detail["next_dealer"]`` says);
             otherwise Level 8: the player left of the last game's first dealer (L8-17).
         old_seats: the last game's seats in seat order.
         first_dealer: the last game's first dealer (Level 8).
         winners: the last game's winning seats.
         new_seats: the next game's seats in seat order (a sub-list of the series' order).
 
+    Returns:
+        A seat of ``new_seats``, or ``-1`` (8s Rule! after a shared win: the high cut).
+
     Raises:
         LocalProtocolError: the game's dealer is unknown (a Level 8 game ended before its
             first dealer was drawn) or no old seat is seated again.
     """
     if uses_first_dealer:
-        if not winners:
-            raise LocalProtocolError("the last game has no winner to deal")
-        start = min(winners)
+        if len(winners) != 1:
+            return -1  # a shared or team win: the next game cuts (docs/rules-eights.md, E-2)
+        start = winners[0]
     else:
         if first_dealer is None:
             raise LocalProtocolError("the last game's first dealer is unknown")

@@ -318,3 +318,13 @@ def test_a_game_core_refuses_rematch_messages_mid_game_naming_their_sender() -> 
                 if type(o).__name__ == "Notice"]
     assert (notice.kind, notice.seat) == ("rejected", hostile.seat)
     assert "unknown-type" in notice.text and not victim.halted
+
+
+def test_after_a_shared_8s_rule_win_the_next_game_cuts_for_its_dealer() -> None:
+    people = identities(4)
+    done = finished(people, "eights", winners=(0, 2))
+    rematches = peers(people, done)
+    bus = Bus(rematches)
+    all_answer(bus, rematches, [True] * 4)
+    nxt = rematches[3].started
+    assert nxt is not None and nxt.spec.options["first_dealer"] == -1  # the high cut (E-2)
