@@ -74,6 +74,9 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a bot plays your seat; no screen; one line per round")
     parser.add_argument("--record", metavar="FILE", default=None,
                         help="write the signed game record to FILE when the game ends")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="with --autoplay: play again with the same players until N "
+                             "games were played (default 1: say no at the end)")
     parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, choices=BOT_LEVELS,
                         help="level of this machine's bots: the --bots seats of a host, the "
                         f"--autoplay seat (default {DEFAULT_BOT_LEVEL}; docs/bots.md)")

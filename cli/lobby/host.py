@@ -376,7 +376,8 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
     listen = getattr(args, "listen_host", "")
     dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
     ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
-                            listen_host=listen, bot_level=level, bot_pacer=bot_pacer(args))
+                            listen_host=listen, games=20,  # a bot plays again (issue 27)
+                            bot_level=level, bot_pacer=bot_pacer(args))
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
                                           dial, port, lobby.spec.game, play=True))
 
