@@ -217,7 +217,8 @@ class SearchBot:
         card, any phase but the draw and the discard).
 
         Draw: the discard-pile tops that would lower the distance (a card that does not is no
-        better than an unknown one for the plan), then the draw pile. Discard: the cards whose
+        better than an unknown one for the plan), the draw pile, then, while another seat is
+        down, the tops that fit a meld (taken to keep them from that seat). Discard: the cards whose
         loss leaves the distance as ``normal``'s choice does (its tie-breaks, what feeds the
         others and what leaves outs, are what the search tests). At most
         :data:`MAX_CANDIDATES`.
@@ -230,13 +231,19 @@ class SearchBot:
         if view.phase is Phase.DRAW:
             now = distance(hand, level)
             options: list[Action] = []
+            denials: list[Action] = []
+            others_down = any(view.down[s] for s in view.present() if s != seat)
             for a in legal:
                 if isinstance(a, DrawDiscard) and a.owner != seat:
                     top = view.cards.get(view.discards[a.owner][-1])
-                    if (top is not None and (top.is_number or top.is_joker)
-                            and distance([*hand, top], level) < now):
+                    if top is None or not (top.is_number or top.is_joker):
+                        continue
+                    if distance([*hand, top], level) < now:
                         options.append(a)
+                    elif others_down and _fits(view, top):
+                        denials.append(a)
             options.extend(a for a in legal if isinstance(a, Draw))
+            options.extend(denials)
         else:
             if not isinstance(first, Discard):
                 return [first]

@@ -85,6 +85,19 @@ def test_hard_takes_the_card_that_would_let_the_next_seat_go_out():
         assert SearchBot(random.Random(seed)).choose(view, 0, legal) == DrawDiscard(0, 2)
 
 
+def test_the_draw_candidates_are_the_helpful_tops_the_pile_and_the_tops_to_deny():
+    """Seat 0 collects oranges now: O9 (seat 1's pile) brings it closer, P13 (seat 2's) does
+    not but fits seat 1's 13s: it is searched too, after the draw pile, as a card to keep
+    from seat 1."""
+    hands = [["O1", "O2", "O4", "O5", "O6", "B3", "B13", "R7", "Y9", "G10"], ["P12"],
+             ["R9", "Y10", "G11", "B12", "R12", "R14", "O14", "Y15", "G2", "P1"]]
+    state = build("level8-master", hands, levels=(6, 7, 3), down=(False, True, False), turn=0,
+                  phase=Phase.DRAW, melds=_QUADS, discards=[["R8"], ["O9"], ["G14", "P13"]])
+    bot = SearchBot(random.Random(0))
+    options = bot.candidates(G.view(state, 0), 0, G.legal_actions(state, 0))
+    assert options == [DrawDiscard(0, 1), Draw(0), DrawDiscard(0, 2)]
+
+
 def test_evaluate_credits_levels_gained_and_distance():
     """A round that ended counts levels gained: seat 1 went out (+2), seat 0 laid down (+1),
     seat 2 nothing: 1 - (2 + 0) / 2 = 0.5 for seat 0. In play: seat 1 is down with one card
