@@ -50,7 +50,7 @@ BUDGET_TURNS = 64
 MIN_SAMPLES = 6
 MAX_SAMPLES = 16
 MAX_CANDIDATES = 3
-SIGNIFICANCE = 1.5
+SIGNIFICANCE = 3.0
 """How many standard errors a candidate must gain over ``normal``'s choice to replace it."""
 
 DOWN_CHANCE = 0.6
