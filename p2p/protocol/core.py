@@ -156,8 +156,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._random = random_bytes
         self.table = table
         self.address_book: dict[bytes, tuple[str, int]] = {}
-        """The seated peers' addresses, sent in ``table.told``
-        (:mod:`lancards.p2p.protocol.start_fetch`)."""
+        """The seated peers' addresses, sent in ``table.told`` (p2p.protocol.start_fetch)."""
         self.table_id = table.spec.table
         self.players: tuple[PublicIdentity, ...] = table.seats
         keys = [m.public_key for m in table.seats]
@@ -427,9 +426,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         """How people see ``seat``: nickname and fingerprint."""
         return str(self.players[seat])
 
-    # -----------------------------------------------------------------------------------------
-    # Restoring after a crash.
-
+    # -- Restoring after a crash. --------------------------------------------------------------
     def restore(self, lines: Sequence[tuple[str, dict[str, Any]]],
                 checkpoint: bytes | None = None) -> list[Output]:
         """Replay what was persisted (``Persist`` lines in their order), verifying everything.
@@ -465,6 +462,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
                 shares = conform(line["payload"], PrivateShares, "the local record",
                                  "private shares")
                 self._accept_private(int(line["from"]), shares)
+            elif kind == "void":  # own entries no peer saw, voided by a removal (void.py)
+                self._replay_void(line)
             elif kind == "evidence":
                 found = self.record.add_evidence(line["first"], line["second"],
                                                  link="the local record")

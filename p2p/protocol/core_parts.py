@@ -60,7 +60,7 @@ class Persist:
     voids a round).
     """
 
-    kind: Literal["secret", "entry", "private", "evidence", "vote", "unvote"]
+    kind: Literal["secret", "entry", "private", "evidence", "vote", "unvote", "void"]
     line: dict[str, Any]
 
 

@@ -25,10 +25,10 @@ from lancards.p2p.protocol.errors import (
     RecordError,
     RemoteProtocolError,
 )
-from lancards.p2p.protocol.presence import Presence
 from lancards.p2p.protocol.record import Entry
 from lancards.p2p.protocol.schemas import PrivateShares, conform
 from lancards.p2p.protocol.sealed import MAX_PLAINTEXT, SealedPayload, open_sealed
+from lancards.p2p.protocol.void import Void
 from lancards.p2p.protocol.wire import Envelope, link_envelope, parse_json
 
 REACK_ENTRIES = 64
@@ -38,7 +38,7 @@ SHARES_PURPOSE = "deck.shares"
 """The sealed-payload purpose of private decryption shares."""
 
 
-class Inbound(Presence):
+class Inbound(Void):
     """Handling what peers send (see the module docstring)."""
 
     # -----------------------------------------------------------------------------------------
@@ -247,7 +247,8 @@ class Inbound(Presence):
         if entry.seq > len(self.record):
             self._hold_future(sender, entry, link)
             return
-        self._append_remote(entry, link)
+        if entry.seq == len(self.record) or not self._voided_by(entry, link):
+            self._append_remote(entry, link)
         self._drain_future()
 
     def _drain_future(self) -> None:

@@ -19,6 +19,7 @@ from lancards.p2p.protocol.core import GameCore, Notice, Send
 from lancards.p2p.protocol.errors import LocalProtocolError
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.record import sign_entry
+from lancards.p2p.protocol.void import VOIDED
 from lancards.p2p.protocol.votes import sign_vote
 from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import Network, make_cores
@@ -191,7 +192,8 @@ def test_a_seat_asleep_at_its_own_turn_holds_its_move_until_synced(held: bool) -
     position. Woken, it holds its entries until every other seat answered its record.sync
     (``hold_until_synced``, what :class:`PeerNode` does after a clock jump): its bot makes no
     move, it learns of its removal, and every record ends the same. Without the hold (the
-    control) its bot moves at once: its record parts from theirs at that entry for good."""
+    control) its bot moves at once, an entry of its own nobody takes, which the removal voids
+    (``p2p.protocol.void``): the records end the same either way."""
     cores, net = _table("lid")
     sleeper, key = cores[2], cores[2].me.public_key
     choose = net.bots.pop(sleeper)  # the person at seat 2 thinks over the move...
@@ -228,8 +230,22 @@ def test_a_seat_asleep_at_its_own_turn_holds_its_move_until_synced(held: bool) -
         assert sleeper.was_removed(2) and sleeper.game.outcome(sleeper.state) is not None
         assert not [e for e in sleeper.record.entries[at:] if e.author == key]
     else:
-        assert len(mine) == at + 1 and mine[at]["author"] == key.hex() and mine[:at] == \
-            theirs[:at]
+        # Its bot moved at once: entry `at` of its own, which no other peer takes. The removal
+        # the others made there voids it (p2p.protocol.void): the record is theirs again, the
+        # journal says so, and a restore from that journal gives the same record.
+        assert mine == theirs and sleeper.was_removed(2)
+        lines = net.persisted[key]
+        kinds = [k for k, _ in lines]
+        assert kinds.count("void") == 1 and lines[kinds.index("void")][1] == {"from": at}
+        voided = lines[kinds.index("void") - 1][1]
+        assert voided["seq"] == at and voided["author"] == key.hex()
+        told = [n.text for n in net.notices[key][seen[key]:] if n.kind == "info"]
+        assert told[0] == VOIDED
+        again = GameCore(sleeper.me, sleeper.table, SeededRandomBytes("restored"),
+                         secret_key=int(next(li["x"] for k, li in lines if k == "secret"), 16))
+        again.restore(list(lines))
+        assert [e.to_dict() for e in again.record.entries] == theirs
+        assert again.was_removed(2) and again.halted is None
     assert sleeper.halted is None and voters[0].halted is None
     assert [n for k, v in net.notices.items() for n in v[seen[k]:] if n.kind == "cheat"] == []
 
