@@ -40,8 +40,8 @@ from lancards.p2p.net.discovery import (
     reachable_address,
 )
 from lancards.p2p.net.node import PeerAddress
+from lancards.p2p.net.probe import probe_key
 from lancards.p2p.net.store import check_writable, data_home
-from lancards.p2p.net.transport import probe_key
 from lancards.p2p.protocol.errors import LocalProtocolError, PeerError
 from lancards.p2p.protocol.identity import Identity, describe
 
