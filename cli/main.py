@@ -40,6 +40,7 @@ COMMANDS: tuple[Command, ...] = (
             "play"),
     Command("host", "advertise a table on the network and play when it is full", "lobby.host"),
     Command("join", "find tables on the network (mDNS) and join one", "lobby.join"),
+    Command("watch", "follow a started table as an observer, without a seat", "watch"),
     Command("audit", "verify a game record end to end and print a verdict", "record_tools"),
     Command("replay", "step through a finished game in public view", "record_tools"),
     Command("history", "list your games, finished and unfinished, newest first", "history"),

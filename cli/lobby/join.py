@@ -182,6 +182,45 @@ async def find_table(args: argparse.Namespace, me: Identity
             advert.size or None)
 
 
+async def find_started_advert(args: argparse.Namespace, target: str | None
+                              ) -> tuple[str, bytes, str, int]:
+    """(table id, host key, address, port) of the first started table found by mDNS whose
+    advertised key answers (``target``: that table id only), for ``lancards watch``.
+
+    Raises:
+        UsageError: none within ``args.wait`` seconds.
+    """
+    browser = await _browser(args)
+    probe = _probe(Identity.generate("watcher"))
+    seen: list[str] = []
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + args.wait
+        while loop.time() < deadline:
+            try:
+                event = await browser.next_event(max(0.01, deadline - loop.time()))
+            except (PeerError, TimeoutError):
+                continue
+            if not isinstance(event, TableFound | TableUpdated):
+                continue
+            advert = event.advert
+            if not advert.started or (target is not None and target != advert.table):
+                seen.append(f"{advert.table} of {advert.nick} "
+                            f"({'started' if advert.started else 'not started'})")
+                continue
+            try:
+                address, _ = await reachable_address(advert, probe)
+            except LocalProtocolError as exc:
+                seen.append(str(exc))
+                continue
+            return advert.table, advert.public_key, address, advert.port
+    finally:
+        await browser.close()
+    raise UsageError("no started table found on the network" + (
+        f" (seen: {'; '.join(seen[:4])})" if seen else "")
+        + "; ask a player for TABLE-ID@HOST:PORT")
+
+
 async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[Any, ...] | None:
     """Show the lobby screen fed by the mDNS browser; returns the choice or ``None``.
 
@@ -377,5 +416,5 @@ def _free_seats(count: int) -> str:
     return f"{count} free seat{'s' if count != 1 else ''}"
 
 
-__all__ = ["CREATE", "REJOIN", "add_parser", "find_table", "join_on_screen", "lobby_choice",
-           "run_join"]
+__all__ = ["CREATE", "REJOIN", "add_parser", "find_started_advert", "find_table",
+           "join_on_screen", "lobby_choice", "run_join"]

@@ -130,8 +130,8 @@ class Watchers:
         return out
 
     def queue_full(self, key: bytes) -> list[WatchOutput]:
-        """The observer's queue was full: it cannot keep up; drop it (``slow``)."""
-        return self._drop(key, "slow", "its queue is full")
+        """The observer's queue was full: it cannot keep up; drop it (``slow``; once)."""
+        return self._drop(key, "slow", "its queue is full") if key in self.served else []
 
     def _top_up_one(self, key: bytes) -> list[WatchOutput]:
         out: list[WatchOutput] = []
