@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import Any
+from typing import Any, NamedTuple
 
 from zeroconf import Error as ZeroconfError
 
@@ -224,7 +224,8 @@ async def find_started_advert(args: argparse.Namespace, target: str | None
 async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[Any, ...] | None:
     """Show the lobby screen fed by the mDNS browser; returns the choice or ``None``.
 
-    The choice is :data:`CREATE`, a typed ``HOST:PORT``, or for a listed table the tuple
+    The choice is :data:`CREATE`, a typed ``HOST:PORT``, a :class:`WatchTarget` (``w`` on a
+    started table), or for a listed table the tuple
     ``(table id, host key, address, port, game, seats)``: the key whose fingerprint the lobby
     showed, at the address that answered. A table is listed only once its advertised key
     answered the hello probe at one of its addresses
@@ -239,6 +240,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
         on_join=lambda entry: choice.update(entry=entry),
         on_create=lambda game, seats: choice.update(create=(game, seats)),
         on_manual=lambda text: choice.update(target=text),
+        on_watch=lambda entry: choice.update(watch=entry),
     )
     browser = await _browser(args)
     probe = _probe(me)
@@ -291,15 +293,27 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
     if choice.get("create"):
         args.game, args.players = choice["create"]  # what n asked (issue 25, item 14)
         return CREATE
-    entry = choice.get("entry")
+    entry = choice.get("entry") or choice.get("watch")
     if entry is not None:
         advert, address = answered.get(entry.name, (None, None))
         if advert is None or address is None:
             return None
+        if "watch" in choice:
+            return WatchTarget(advert.table, advert.public_key, address, advert.port)
         return (advert.table, advert.public_key, address, advert.port, advert.game,
                 advert.size or entry.seats)
     target = choice.get("target")
     return str(target) if target is not None else None
+
+
+class WatchTarget(NamedTuple):
+    """A started table chosen in the lobby to watch (``w``): its id, the advertised key, the
+    address that answered, the port."""
+
+    table_id: str
+    key: bytes
+    host: str
+    port: int
 
 
 REJOIN = "rejoin"
@@ -378,6 +392,10 @@ def run_join(args: argparse.Namespace) -> int:
                         name=args.name, interface=args.interface, port=0, autoplay=False,
                         record=args.record)
                     return await play_hosted(hosting)
+                if isinstance(target, WatchTarget):  # w on a started table
+                    from lancards.cli.lobby.watch_table import watch_at
+
+                    return await watch_at(*target, record=args.record)
                 if isinstance(target, tuple):
                     found = target
                 else:
@@ -416,5 +434,5 @@ def _free_seats(count: int) -> str:
     return f"{count} free seat{'s' if count != 1 else ''}"
 
 
-__all__ = ["CREATE", "REJOIN", "add_parser", "find_started_advert", "find_table",
+__all__ = ["CREATE", "REJOIN", "WatchTarget", "add_parser", "find_started_advert", "find_table",
            "join_on_screen", "lobby_choice", "run_join"]
