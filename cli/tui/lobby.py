@@ -212,8 +212,9 @@ class LobbyScreen:
             out.append(("", f" {self._question()}\n"))
             out.append(("class:hints", " the number · Esc back"))
             return out
-        out.append(("class:hints", " Up/Down select · Enter join · n create a table · "
-                                   "a type an address · q quit"))
+        started = bool(self.tables) and self.tables[self.index].started
+        out.append(("class:hints", f" Up/Down select · {'w watch' if started else 'Enter join'}"
+                                   " · n create a table · a type an address · q quit"))
         return out
 
     def _question(self) -> str:

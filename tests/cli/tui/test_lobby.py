@@ -185,6 +185,7 @@ def test_a_started_table_is_listed_to_watch_and_w_watches_it() -> None:
     assert row.startswith(" > ") and "Cat, Dov, Eli" in row  # the selected, third row
     assert f"the table of Cat [{fingerprint(CAT)}] has started: w watches it" in screen
     assert "its game has started: w watches it (no seat, public cards only)" in screen
+    assert "Up/Down select · w watch · n create a table" in screen
     assert result is None and chosen == []
     result, chosen, _screen = drive(["down", "down", "w"], [*TABLES, STARTED])
     assert result == "watch" and chosen == [("watch", STARTED)]
