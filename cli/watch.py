@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,8 @@ def add_parser(sub: Any) -> None:
     watch.add_argument("table", nargs="?", default=None,
                        help="TABLE-ID (a started table on the network) or TABLE-ID@HOST:PORT")
     watch.add_argument("--plain", action="store_true",
-                       help="one line per event (the default without a terminal)")
+                       help="one line per event instead of the full-screen table (the "
+                       "default without a terminal)")
     watch.add_argument("--record", metavar="FILE", default=None,
                        help="write the verified record to FILE when the game ends")
     watch.add_argument("--wait", type=float, default=10.0,
@@ -55,7 +57,9 @@ def run_watch(args: argparse.Namespace) -> int:
 async def watch_command(args: argparse.Namespace) -> int:
     """Find the table, then follow it; the exit status (0: the game ended, verified)."""
     table_id, key, host, port = await find_started(args)
-    return await watch_at(table_id, key, host, port, record=args.record, wait=args.wait)
+    screen = not args.plain and sys.stdin.isatty() and sys.stdout.isatty()
+    return await watch_at(table_id, key, host, port, record=args.record, wait=args.wait,
+                          screen=screen)
 
 
 async def find_started(args: argparse.Namespace) -> tuple[str, bytes, str, int]:

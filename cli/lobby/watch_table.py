@@ -5,6 +5,7 @@ line-per-event output. The command is :mod:`lancards.cli.watch`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -36,19 +37,23 @@ DROPPED_WORDS = {
 
 
 async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: str | None = None,
-                   wait: float = 10.0) -> int:
-    """Follow table ``table_id`` through the seated peer ``key`` at ``host:port``, one line per
-    move and round on standard output, then the result; ``record``: write the verified record
-    there. Returns 0 when the game ended verified, else 1.
+                   wait: float = 10.0, screen: bool = False) -> int:
+    """Follow table ``table_id`` through the seated peer ``key`` at ``host:port``: with
+    ``screen`` on the full-screen table in its watch mode (:class:`WatchSession`, q quits),
+    else one line per move and round on standard output; then the result. ``record``: write
+    the verified record there. Returns 0 when the game ended verified, else 1.
 
     Raises:
         StorageError: ``record`` cannot be written.
     """
     print(f"watching table {table_id} through {describe(key)} at {host}:{port}", flush=True)
     watcher = TableWatcher(table_id, key, host, port)
-    plain = PlainTeller(watcher.watching, lambda line: print(line, flush=True))
-    status = await watcher.run(plain.tell, wait=wait)
-    plain.finish(watcher)
+    if screen:
+        status = await WatchSession(watcher).show(wait)
+    else:
+        plain = PlainTeller(watcher.watching, lambda line: print(line, flush=True))
+        status = await watcher.run(plain.tell, wait=wait)
+        plain.finish(watcher)
     if record and watcher.watching.core is not None:
         from lancards.p2p.net.record_file import write_record
 
@@ -115,8 +120,9 @@ class PlainTeller:
     """The line-per-event output: each move in words as a spectator sees it, each round's
     summary, the result."""
 
-    def __init__(self, watching: Watching, say: Callable[[str], None]) -> None:
-        self.watching, self.say = watching, say
+    def __init__(self, watching: Watching, say: Callable[[str], None], *,
+                 rounds: bool = True) -> None:
+        self.watching, self.say, self.rounds = watching, say, rounds
         self._before: Any = None
         self._tracker: Any = None
 
@@ -134,7 +140,7 @@ class PlainTeller:
         if event.kind == "table":
             if self._tracker is None:
                 self._tracker = RoundTracker(names)
-                self.say(f"{core.rule_set} · " + ", ".join(str(m) for m in core.players))
+                self.say(f"{core.rule_set} · players " + ", ".join(names))
             return
         entry = core.record.entries[event.seq]
         kind, seat = entry.payload.get("t"), core.seat_of(entry.author)
@@ -152,7 +158,7 @@ class PlainTeller:
             for line in lines:
                 self.say(line)
         self._before = after
-        for report in self._tracker.observe(core.game.name, after):
+        for report in self._tracker.observe(core.game.name, after) if self.rounds else ():
             self.say(report.summary)
 
     def finish(self, watcher: TableWatcher) -> None:
@@ -179,4 +185,98 @@ class PlainTeller:
         self.say(f"verified {len(core.record)} entries")
 
 
-__all__ = ["CONFIG", "DROPPED_WORDS", "PlainTeller", "TableWatcher", "watch_at"]
+class WatchSession:
+    """The full-screen table's :class:`~lancards.cli.session.Session` of a watcher: the seat
+    is ``-1`` (a spectator, as :func:`~lancards.cli.tui.narrate.narrate` reads it), the view
+    the public one, no legal move ever, ``snapshot().extra["watching"]`` set (the screens show
+    no hand, the hints say so, ``q`` quits at once), the log the moves in a spectator's words.
+    """
+
+    resumable = False
+
+    def __init__(self, watcher: TableWatcher) -> None:
+        self.watcher = watcher
+        self._callbacks: list[Callable[[], None]] = []
+        self._log: list[Any] = []
+        self._teller = PlainTeller(watcher.watching, self._line, rounds=False)
+        self._task: asyncio.Task[int] | None = None
+
+    def _line(self, text: str) -> None:
+        from lancards.cli.session import LogLine
+        from lancards.cli.tui.narrate import ROUND_MARK
+
+        self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
+                                 index=len(self._log) + 1))
+
+    def tell(self, event: Event) -> None:
+        """One event of the watch: told in the log, the screen redrawn."""
+        self._teller.tell(event)
+        for callback in self._callbacks:
+            callback()
+
+    async def show(self, wait: float) -> int:
+        """Follow the table on the full-screen table until the person quits (0: the game
+        ended, verified; 1 otherwise)."""
+        from lancards.cli.tui.app import run_table
+
+        self._task = asyncio.ensure_future(self.watcher.run(self.tell, wait=wait))
+        while self.watcher.watching.core is None and not self._task.done():
+            await asyncio.sleep(0.05)
+        if self.watcher.watching.core is None:  # no table came: say why, on the terminal
+            status = await self._task
+            PlainTeller(self.watcher.watching, print).finish(self.watcher)
+            return status
+        await run_table(self)
+        return 0 if self.watcher.watching.over() and not self.watcher.watching.cheat else 1
+
+    def snapshot(self) -> Any:
+        from lancards.cli.session import Banner, TableSnapshot
+
+        core = self.watcher.watching.core
+        assert core is not None
+        banners = []
+        if self.watcher.watching.cheat:
+            banners.append(Banner("cheat", f"cheating caught: {self.watcher.watching.cheat}"))
+        if self.watcher.lost:
+            banners.append(Banner("error", self.watcher.lost))
+        to_act = core.to_act()
+        return TableSnapshot(
+            game=core.game, rule_set=core.rule_set, seat=-1,
+            names=tuple(m.nick for m in core.players), view=core.state, to_act=to_act,
+            legal=[], log=tuple(self._log[-2000:]), banners=tuple(banners),
+            progress=core.progress if to_act == -1 else "",
+            outcome=core.game.outcome(core.state),
+            extra={"watching": True, "table": core.table_id, "bots": {}})
+
+    def submit(self, action: Any) -> None:
+        """A watcher plays nothing.
+
+        Raises:
+            LocalProtocolError: always.
+        """
+        from lancards.p2p.protocol.errors import LocalProtocolError
+
+        raise LocalProtocolError("you are watching: no moves here")
+
+    def send_chat(self, text: str) -> None:
+        """A watcher's chat goes nowhere (the players hear no observer): said in the log."""
+        self._line("(you are watching: the players do not hear a watcher's chat)")
+        for callback in self._callbacks:
+            callback()
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        self._callbacks.append(callback)
+
+    async def run(self) -> None:
+        """Until the watch ends (the game's end, a drop) or :meth:`close`."""
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await self._task
+        for callback in self._callbacks:
+            callback()
+
+    async def close(self) -> None:
+        self.watcher.stop()
+
+
+__all__ = ["CONFIG", "DROPPED_WORDS", "PlainTeller", "TableWatcher", "WatchSession", "watch_at"]

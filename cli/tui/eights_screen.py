@@ -17,6 +17,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (
+    WATCH_HINTS,
     BaseController,
     KeyHelp,
     bot_words,
@@ -25,6 +26,7 @@ from lancards.cli.tui.controller import (
     not_now,
     pending_text,
     verb_for,
+    watch_hand,
 )
 from lancards.cli.tui.narrate import objective_text, plural
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
@@ -160,6 +162,8 @@ class EightsController(BaseController):
         return out
 
     def hand_view(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
+        if snap.extra.get("watching"):
+            return watch_hand(snap)
         view: EightsState = snap.view
         flat = flat_hand(view, snap.seat)
         self.cursor = min(self.cursor, max(0, len(flat) - 1))
@@ -188,6 +192,8 @@ class EightsController(BaseController):
     def hints(self, snap: TableSnapshot) -> str:
         if self.picker is not None:
             return "a choice's number, or up/down and Enter · Esc cancels"
+        if snap.extra.get("watching"):
+            return WATCH_HINTS
         if snap.to_act != snap.seat:
             return "m moves · c chat"
         if any(isinstance(a, Pass) for a in snap.legal):

@@ -298,6 +298,11 @@ class Person:
         raise AssertionError(f"{self.peer.nick}'s command did not end within {limit} s; the "
                              f"screen:\n{self.capture()}")
 
+    def printed_all(self) -> list[str]:
+        """Every non-blank line of the window's history (its scroll-back)."""
+        screen = tmux("capture-pane", "-p", "-S", "-", "-t", self.window)
+        return [line.rstrip() for line in screen.splitlines() if line.strip()]
+
     def printed(self) -> list[str]:
         """What the command printed after its screen closed (non-blank lines, last last)."""
         screen = tmux("capture-pane", "-p", "-S", "-50", "-t", self.window)
@@ -454,6 +459,8 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
                  r" this\n\s+window closes", 5)
         assert bob.exit_status(60, others=[ann, cyd]) == 1
         assert bob.printed()[-1] == "you left the table for good; the game goes on without you"
+        # bob watches the rest (issue 27): the started table found by mDNS, public cards only
+        bob.run(f"watch --interface {bob.peer.address} --wait 30")
         screen = ann.wait(r"NOTE: bob left the table", 30, others=[ann, cyd])
         assert re.search(r"^   \d bob +1 left the table +no +0 ", screen, re.MULTILINE), screen
         # cyd's laptop crashes on its turn to draw: the table waits for cyd and says so
@@ -484,6 +491,12 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         golden("results-level8", screen)
         ann.keys("q")
         assert ann.exit_status(10) == 0
+        # bob's watch ended with the same result, every entry verified
+        assert bob.exit_status(30) == 0
+        said = bob.printed()
+        assert re.fullmatch(r"verified \d+ entries", said[-1]), said
+        assert any(re.fullmatch(r"result: \S+ wins? .*", line) for line in said), said
+        assert "watching table " in " ".join(bob.printed_all()), said
 
 
 @pytest.mark.timeout(150)

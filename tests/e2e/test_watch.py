@@ -39,8 +39,11 @@ def test_an_observer_follows_a_whole_game_and_its_link_shows_no_hidden_card(
         assert codes == [0, 0], logs([host, watcher])
         table = host.output().split("table ", 1)[1].split()[0]
         said = watcher.output()
-        assert f"watching table {table} through [" in said and "eights · " in said
-        assert "ann [" in said and "verified 5" in said and " wins" in said
+        players = next(line for line in said.splitlines() if line.startswith("eights · "))
+        assert f"watching table {table} through [" in said
+        assert sorted(players.removeprefix("eights · players ").split(", ")) == [
+            "ann", "bot1", "bot2"]
+        assert "verified 5" in said and " wins" in said
         played = host.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n"
         assert watcher.record.read_bytes() == played  # the header and every entry, unsigned
         flows = {flow: stream for flow, stream in tcp_streams(_frames(pcap)).items()
