@@ -209,6 +209,7 @@ class PeerNode:
             self.watchers.link_up(event.peer)
         elif isinstance(event, Disconnected):
             self.watchers.link_down(event.peer)
+            self.mesh.drop(event.peer, "gone")  # forgets its queue (no link to close)
         else:
             self._watch(self.watchers.receive(event.peer, event.data))
 

@@ -341,11 +341,14 @@ class Mesh:
 
     def drop(self, peer: bytes, reason: str) -> None:
         """Close the link to an unseated ``peer`` (an observer) with code :data:`DROP_CODE` and
-        ``reason`` (a word, at most 100 bytes) as the close reason, and forget it: its queue,
-        and that it was let in (it is never dialled). Does nothing for a seated member's key."""
+        ``reason`` (a word, at most 100 bytes) as the close reason, and forget it: its queue and
+        what was kept of its link (it is never dialled; called again once the link is down, it
+        forgets the rest). Does nothing for a seated member's key."""
         if peer in self._addresses or peer in self._admitted:
             return
         self._outboxes.pop(peer, None)
+        for kept in (self.remote_hosts, self._down_at, self._down, self._up):
+            kept.pop(peer, None)
         link = self._links.get(peer)
         if link is not None:
             task = asyncio.ensure_future(link.ws.close(DROP_CODE, reason[:100]))

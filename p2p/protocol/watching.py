@@ -91,8 +91,11 @@ class Watching:
             return Event("rejected", str(exc))
 
     def _on_table(self, statement: dict[str, object], sigs: dict[str, str]) -> Event:
-        if self.core is not None:
-            return Event("table")  # asked again after a reconnection: the same table
+        if self.core is not None:  # asked again after a reconnection: the same table
+            if statement != self.core.table.statement:
+                raise RemoteProtocolError(self._link, Reason.WRONG_TABLE,
+                                          "it sent another table than before")
+            return Event("table")
         table = verify_started(statement, sigs, self._link)
         if table.spec.table != self.table_id:
             raise RemoteProtocolError(self._link, Reason.WRONG_TABLE,
