@@ -14,7 +14,8 @@ Bounds: at most :data:`MAX_WATCHERS` observers are served per peer (the next is 
 the word ``full``), at most :data:`WATCH_LINKS` unseated links are let in at all
 (:meth:`Watchers.may_link`), and an observer's link is dropped (:class:`Drop`, a reason word
 the observer shows) when it sends anything but a well-formed ``watch.ask`` for this table
-(``not-seated`` for what only a seat may send, else the rejection's reason), more than
+(``not-seated`` for what only a seat may send, ``started`` for a ``table.join``: a joiner
+too late, told so in words by ``lancards join``; else the rejection's reason), more than
 :data:`MAX_ASKS` asks on one link (``flood``), or cannot keep up (``slow``: its queue is full).
 None of this reaches the table's screen: the drops are kept in :attr:`Watchers.dropped`.
 """
@@ -39,7 +40,8 @@ MAX_ASKS: Final = 4
 """``watch.ask`` messages one observer may send on one link (the first is the one that
 counts; a reconnection is a new link)."""
 
-DROP_WORDS: Final = ("full", "not-seated", "flood", "slow", "wrong-table", "malformed")
+DROP_WORDS: Final = ("full", "not-seated", "flood", "slow", "wrong-table", "malformed",
+                     "started")
 """The reasons a peer drops an observer's link (told in the link's close frame)."""
 
 
@@ -104,6 +106,8 @@ class Watchers:
             env = decode_envelope(data, link, expected_sender=key, types=MESSAGE_TYPES)
         except RemoteProtocolError as exc:
             return self._drop(key, exc.reason.value, str(exc))
+        if env.type == "table.join":  # a joiner reached a started table: it says so in words
+            return self._drop(key, "started", f"{link} asked to join the started table")
         if env.type != "watch.ask":
             return self._drop(key, "not-seated", f"{link} sent {env.type!r}: only a seat may")
         if env.table != self.core.table_id:

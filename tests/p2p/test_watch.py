@@ -172,6 +172,15 @@ def test_a_seat_only_message_from_an_observer_drops_it_as_not_seated() -> None:
     assert [len(c.record) for c in net.cores.values()] == before
 
 
+def test_a_join_reaching_a_started_table_is_dropped_as_started() -> None:
+    net = started()
+    who = observer_id(0)
+    join = sign_envelope(who, "table.join", TABLE, 1, {"nick": "zed", "xpk": "00" * 32,
+                                                        "game": "level8-en"}).encode()
+    assert net.ask(who, join) == []
+    assert [(d.key, d.reason) for d in net.drops] == [(who.public_key, "started")]
+
+
 def test_asks_beyond_the_bound_on_one_link_drop_the_observer_as_a_flood() -> None:
     net = started()
     who = observer_id(0)
