@@ -21,6 +21,7 @@ from typing import NamedTuple, NoReturn
 
 import lancards
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import LANGUAGES, N_, _, lang_from_argv, set_language
 
 
 class Command(NamedTuple):
@@ -35,21 +36,26 @@ class Command(NamedTuple):
 # In the order a person meets them in ``--help``: play (and resume), host and join, audit and
 # replay, then the tools (selfplay, bench, node). A module's commands are next to each other.
 COMMANDS: tuple[Command, ...] = (
-    Command("play", "play at a table with bots in the full-screen terminal client", "play"),
-    Command("resume", "continue a networked table after a crash, from the journals on disk",
+    Command("play", N_("play at a table with bots in the full-screen terminal client"),
             "play"),
-    Command("host", "advertise a table on the network and play when it is full", "lobby.host"),
-    Command("join", "find tables on the network (mDNS) and join one", "lobby.join"),
-    Command("watch", "follow a started table as an observer, without a seat", "watch"),
-    Command("audit", "verify a game record end to end and print a verdict", "record_tools"),
-    Command("replay", "step through a finished game in public view", "record_tools"),
-    Command("history", "list your games, finished and unfinished, newest first", "history"),
-    Command("selfplay", "play whole games between bots in one process and print a JSON summary",
+    Command("resume", N_("continue a networked table after a crash, from the journals on disk"),
+            "play"),
+    Command("host", N_("advertise a table on the network and play when it is full"),
+            "lobby.host"),
+    Command("join", N_("find tables on the network (mDNS) and join one"), "lobby.join"),
+    Command("watch", N_("follow a started table as an observer, without a seat"), "watch"),
+    Command("audit", N_("verify a game record end to end and print a verdict"),
+            "record_tools"),
+    Command("replay", N_("step through a finished game in public view"), "record_tools"),
+    Command("history", N_("list your games, finished and unfinished, newest first"),
+            "history"),
+    Command("selfplay",
+            N_("play whole games between bots in one process and print a JSON summary"),
             "selfplay"),
     Command("bench",
-            "run a benchmark (engine, deck, net, play, resume, leave) and print JSON lines",
+            N_("run a benchmark (engine, deck, net, play, resume, leave) and print JSON lines"),
             "bench.command"),
-    Command("node", "run one bot peer of a started table from a config file (scripts, tests)",
+    Command("node", N_("run one bot peer of a started table from a config file (scripts, tests)"),
             "node_cmd"),
 )
 """Every sub-command of ``lancards``."""
@@ -64,18 +70,23 @@ class OneLineParser(argparse.ArgumentParser):
     inherit the class (``add_subparsers`` makes them of the parent's type)."""
 
     def error(self, message: str) -> NoReturn:
-        hint = f" (see '{self.prog} --help')"
-        self.exit(2, f"{self.prog}: error: {message}{hint}\n")
+        text = _("{prog}: error: {message} (see '{prog} --help')")
+        self.exit(2, text.format(prog=self.prog, message=message) + "\n")
 
 
 def command_of(argv: Sequence[str]) -> str | None:
     """The sub-command word of ``argv`` (without the program name): the first word that is not
-    an option (the top-level options, ``--help`` and ``--version``, take no value), or the word
-    after ``--``; None when there is none."""
+    an option (of the top-level options, ``--help`` and ``--version`` take no value, ``--lang``
+    one), or the word after ``--``; None when there is none."""
+    skip = False
     for i, word in enumerate(argv):
-        if word == "--":
+        if skip:
+            skip = False
+        elif word == "--":
             return argv[i + 1] if i + 1 < len(argv) else None
-        if not word.startswith("-"):
+        elif word == "--lang":
+            skip = True
+        elif not word.startswith("-"):
             return word
     return None
 
@@ -90,25 +101,44 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
     full = {c.module for c in COMMANDS if c.name in names}
     parser = OneLineParser(
         prog="lancards",
-        description="Card games with friends on a home network: no server, mental poker, "
-        "every move verified by every peer.",
+        description=_("Card games with friends on a home network: no server, mental poker, "
+                      "every move verified by every peer."),
     )
+    add_lang(parser)
     parser.add_argument("--version", action="version", version=f"lancards {lancards.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     added: set[str] = set()
     for command in COMMANDS:
         if command.module not in full:
-            sub.add_parser(command.name, help=command.help)
+            sub.add_parser(command.name, help=_(command.help))
         elif command.module not in added:  # the module adds all of its commands at once
             added.add(command.module)
             importlib.import_module(f"lancards.cli.{command.module}").add_parser(sub)
+    for name, command_parser in sub.choices.items():
+        add_lang(command_parser)
+        help_of = next((c.help for c in COMMANDS if c.name == name), None)
+        for action in sub._choices_actions:  # the command list of --help, in the language
+            if action.dest == name and help_of is not None:
+                action.help = _(help_of)
     return parser
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` on ``parser`` (read before parsing, :func:`lancards.cli.i18n.lang_from_argv`;
+    here so that every command accepts it and ``--help`` names it)."""
+    parser.add_argument("--lang", metavar="LANG", default=None,
+                        help=_("the language of the words shown: {languages} (default: the "
+                               "environment's, LANG / LC_ALL; else English)").format(
+                                   languages=", ".join(LANGUAGES)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
+    warning = set_language(lang_from_argv(words))
+    if warning:
+        print(warning, file=sys.stderr)
     command = command_of(words)
     known = command if any(c.name == command for c in COMMANDS) else None
     parser = build_parser(() if known is None else (known,))
@@ -119,13 +149,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lancards.p2p.net.store import JournalDamaged, StorageError
     from lancards.p2p.protocol.errors import IdentityError
 
+    if getattr(args, "verbose", False):  # host, join: the exceptions behind the words, on stderr
+        from lancards.p2p.net.failure_words import verbose_logging
+
+        verbose_logging()
     try:
         status = args.run(args)
     # JournalDamaged: resume refused; FolderBusy: another process plays this seat; StorageError
     # and IdentityError: a file or folder that cannot be written or read (issue 24).
     except (UsageError, EngineError, JournalDamaged, FolderBusy, StorageError,
             IdentityError) as exc:
-        print(f"lancards {args.command}: error: {exc}", file=sys.stderr)
+        print(_("lancards {command}: error: {error}").format(command=args.command,
+                                                              error=exc),
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import re
 import secrets
@@ -25,10 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.history import outcome_json
+from lancards.cli.i18n import _, ngettext
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
-from lancards.cli.tui.narrate import ROUND_MARK, card_name, narrate, round_marker
+from lancards.cli.session_series import SeriesMixin
+from lancards.cli.session_series import derive as _derive
+from lancards.cli.tui.narrate import ROUND_MARK, card_name, drew_from_pile, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.engine.rulesets import REFERENCE_BOT_LEVEL
@@ -48,7 +51,7 @@ LOG_KEEP = 20_000
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=8.0, backoff_max=1.0)
 
 
-class NetworkSession:
+class NetworkSession(SeriesMixin):
     """This seat at a table of peers on 127.0.0.1 (see the module docstring).
 
     Use :meth:`create` for a new table and :meth:`resume` to continue one from disk.
@@ -95,13 +98,26 @@ class NetworkSession:
         :meth:`close`."""
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
+        self.seed: int | None = None
+        self.again: Any = None
+        """The agreements to play again once the game is over (issue 27): a
+        :class:`~lancards.cli.play_again.PlayAgain` or a
+        :class:`~lancards.cli.remote_again.RemoteAgain`."""
+        self.ran = False
+        """Whether :meth:`run` has ended (a host/join seat's agreement then takes the links)."""
+        me = self.core.me.public_key
+        self.series = series_words(self.core.table, self.game.name, me)
+        """A rematch's lines: the game of the evening, its first dealer, the evening before."""
         store = self.node.store
         self._saved = SavedLog(None if store is None else store.folder)
         if len(self.core.record):  # restored: the log as it was told before (issue 25)
             self._log, self._logged = self._saved.load(len(self.core.record))
             marks = [m for line in self._log if line.mark
-                     for m in re.findall(r"round (\d+)", line.text)[:1]]
+                     for m in re.findall(r"\d+", line.text)[:1]]  # in any language
             self._log_round = int(marks[-1]) if marks else 0
+        else:
+            self._log = [LogLine(t, None, mark=True, index=i + 1)
+                         for i, t in enumerate(self.series)]
 
     # -- construction -------------------------------------------------------------------------
 
@@ -143,7 +159,20 @@ class NetworkSession:
                        for i in range(bots)]
             table_id = _derive(f"table-{seed}").hex()[:16]
         table = start_local([me, *bot_ids], rule_set, options, table=table_id)
+        return await cls._open(table, me, bot_ids, rule_set, home, seed=seed,
+                               bot_delay=bot_delay, autoplay=autoplay, record_path=record_path,
+                               bot_level=bot_level)
+
+    @classmethod
+    async def _open(cls, table: StartedTable, me: Identity, bot_ids: list[Identity],
+                    rule_set: str, home: Path, *, seed: int | None, bot_delay: float,
+                    autoplay: bool, record_path: str | None, bot_level: str,
+                    ) -> NetworkSession:
+        """The peers of a started table (a new one, or the next game of a series): the table
+        folder locked and written, one node per identity, linked."""
         lock = lock_folder(home / "tables" / table.spec.table, "lancards play")
+        game_no = int(table.statement.get("follows", {}).get("game", 1))
+        deck = "deck" if game_no == 1 else f"deck-game{game_no}"
         try:
             store = TableStore.for_table(table.spec.table, home)
             store.save_table({
@@ -157,7 +186,7 @@ class NetworkSession:
             })
             nodes = [
                 await _node(p, table, _store_of(store, i), None,
-                            None if seed is None else SeededRandomBytes(f"deck-{seed}-{i}"))
+                            None if seed is None else SeededRandomBytes(f"{deck}-{seed}-{i}"))
                 for i, p in _in_seat_order(table, [me, *bot_ids])
             ]
             seat = [m.public_key for m in table.seats].index(me.public_key)
@@ -167,6 +196,7 @@ class NetworkSession:
             lock.release()
             raise
         session.lock = lock
+        session.seed = seed
         session._connect()
         return session
 
@@ -215,10 +245,13 @@ class NetworkSession:
         self._update_log()
         banners: list[Banner] = []
         if self.core.halted:
-            banners.append(Banner("cheat", f"cheating caught: {self.core.halted}"))
+            banners.append(Banner("cheat", _("cheating caught: {reason}").format(
+                reason=self.core.halted)))
         if self.node.catching_up:
-            banners.append(Banner("info", f"catching up: {len(self.core.record)} entries "
-                                          "verified so far"))
+            banners.append(Banner("info", ngettext(
+                "catching up: {count} entry verified so far",
+                "catching up: {count} entries verified so far",
+                len(self.core.record)).format(count=len(self.core.record))))
         wait = self.node.waiting()
         extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
                                  "left": getattr(self, "_left", False),
@@ -227,12 +260,13 @@ class NetworkSession:
         extra["removed"] = removed
         for seat in self.core.left_seats():
             if seat != self.seat:
-                banners.append(Banner("info", f"{self.names[seat]} was removed from the table "
-                                      "by the others' votes" if seat in removed else
-                                      f"{self.names[seat]} left the table"))
+                banners.append(Banner("info", (
+                    _("{name} was removed from the table by the others' votes")
+                    if seat in removed else _("{name} left the table")).format(
+                        name=self.names[seat])))
             elif seat in removed:  # asleep past the patience (issue 24)
                 extra["removed_me"] = True
-                banners.append(Banner("info", REMOVED_BANNER))
+                banners.append(Banner("info", _(REMOVED_BANNER)))
         if wait is not None:
             text = self.node.waiting_text() or wait.text()
             banners.append(Banner("waiting", text))
@@ -241,10 +275,12 @@ class NetworkSession:
         if offer is not None and self._declined != (offer, len(self.core.record)):
             name = self.names[offer]
             extra["remove"] = offer
-            banners.append(Banner("waiting", f"remove {name}? (y/n) {name} has not answered "
-                                  "for the table's patience; every other player must agree, "
-                                  "then the game goes on without them"))
+            banners.append(Banner("waiting", _(
+                "remove {name}? (y/n) {name} has not answered for the table's patience; every "
+                "other player must agree, then the game goes on without them").format(
+                    name=name)))
         outcome = self.game.outcome(self.core.state)
+        self._offer_again(outcome, extra, banners)
         to_act = self.core.to_act()
         progress = self.core.progress if to_act == -1 else ""
         return TableSnapshot(
@@ -347,6 +383,7 @@ class NetworkSession:
         try:
             await asyncio.gather(*tasks)
         finally:
+            self.ran = True
             for task in bot_tasks:
                 task.cancel()
             for task in tasks:
@@ -361,11 +398,17 @@ class NetworkSession:
         table folder's lock go."""
         self._stopped = True
         await self._tell_paused()
+        if self.again is not None and hasattr(self.again, "flush"):
+            await self.again.flush()  # a "no" on its way to the others
         for node in self.nodes:
             node.stop()
         for node in self.nodes:
             with contextlib.suppress(Exception):
-                await node.close()
+                if self.keeps_links():  # the next game goes on over them (issue 27)
+                    if node.store is not None:
+                        node.store.close()
+                else:
+                    await node.close()
         if self.lock is not None:
             self.lock.release()
 
@@ -435,7 +478,7 @@ class NetworkSession:
             card = after.cards.get(drawn[0]) if drawn else None
             if card is not None:
                 line = self._log[at]
-                text = line.text.replace(" drew from ", f" drew {card_name(card)} from ", 1)
+                text = drew_from_pile(_("You"), card_name(card))
                 self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
                 self._log_pending = None
                 again.append(at + 1)
@@ -444,14 +487,15 @@ class NetworkSession:
             if entry.payload.get("t") == "rescue":  # the first of a removal: every vote in
                 gone = entry.payload.get("seat")
                 if isinstance(gone, int) and 0 <= gone < len(self.names):
-                    who = "You were" if gone == self.seat else f"{self.names[gone]} was"
-                    self._log.append(LogLine(f"{who} removed from the table by the others' "
-                                             "votes (no answer for the table's patience)",
-                                             None, index=len(self._log) + 1))
+                    text = _("You were removed from the table by the others' votes (no answer "
+                             "for the table's patience)") if gone == self.seat else \
+                        _("{name} was removed from the table by the others' votes (no answer "
+                          "for the table's patience)").format(name=self.names[gone])
+                    self._log.append(LogLine(text, None, index=len(self._log) + 1))
                 continue
             if entry.payload.get("t") == "leave" and seat is not None:
-                who = "You" if seat == self.seat else self.names[seat]
-                self._log.append(LogLine(f"{who} left the table", seat,
+                who = _("You") if seat == self.seat else self.names[seat]
+                self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
                                          index=len(self._log) + 1))
                 continue
             try:
@@ -460,14 +504,15 @@ class NetworkSession:
             except Exception:  # never lose a log line to a wording problem
                 lines = [str(entry.payload["a"])]
             for text in lines:
-                if text == "You drew from the draw pile" and before is not None:
+                if text == drew_from_pile(_("You")) and before is not None:
                     self._log_pending = (len(self._log), before.hands[self.seat])
                 self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
                                          index=len(self._log) + 1))
         number = getattr(after, "round", 0)
         if number >= 1 and number != getattr(self, "_log_round", 0):
             self._log_round = number  # a new round: marked even when its moves came in a batch
-            if not any(line.mark and f" round {number}" in line.text for line in self._log[-8:]):
+            marked = " " + _("round {number}").format(number=number)
+            if not any(line.mark and marked in line.text for line in self._log[-8:]):
                 dealer = getattr(after, "dealer", -1)
                 text = round_marker(number, self.names[dealer] if 0 <= dealer < len(self.names)
                                     else "")
@@ -481,8 +526,8 @@ class NetworkSession:
                 self._log.append(LogLine(f"{who}: {notice.text}", notice.seat, chat=True,
                                          index=len(self._log) + 1))
             elif notice.kind == "presence":  # issue 25, item 9
-                text = (f"{who} paused; the game waits for them" if notice.text == "paused"
-                        else f"{who} is back")
+                text = (_("{name} paused; the game waits for them") if notice.text == "paused"
+                        else _("{name} is back")).format(name=who)
                 self._log.append(LogLine(text, notice.seat, index=len(self._log) + 1))
             elif notice.kind in ("cheat", "rejected"):
                 self._log.append(LogLine(f"! {notice.text}", notice.seat,
@@ -496,11 +541,9 @@ class NetworkSession:
 
 
 def removed_seats(core: GameCore) -> tuple[Seat, ...]:
-    """The seats removed by vote (ruling D-5): gone from the table without a leave entry of
-    their own."""
-    left_by_self = {core.seat_of(e.author) for e in core.record.entries
-                    if e.payload.get("t") == "leave"}
-    return tuple(s for s in core.left_seats() if s not in left_by_self)
+    """The seats removed by vote (ruling D-5; :meth:`GameCore.was_removed`), in the order they
+    left the table."""
+    return tuple(s for s in core.left_seats() if core.was_removed(s))
 
 
 def _in_seat_order(table: StartedTable, people: list[Identity]) -> list[tuple[int, Identity]]:
@@ -511,10 +554,6 @@ def _in_seat_order(table: StartedTable, people: list[Identity]) -> list[tuple[in
 
 def _store_of(store: TableStore, index: int) -> TableStore:
     return store if index == 0 else TableStore(store.folder / "bots" / str(index))
-
-
-def _derive(label: str) -> bytes:
-    return hashlib.sha256(f"lancards/v1/demo/{label}".encode()).digest()
 
 
 async def _node(identity: Identity, table: StartedTable, store: TableStore,

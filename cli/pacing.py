@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from lancards.cli.i18n import _
 from lancards.engine.core import Seat
 
 DEFAULT_DELAY = 0.5
@@ -49,8 +50,8 @@ def next_speed(delay: float) -> float:
 def speed_words(delay: float) -> str:
     """The bots' pace in words, for the message line."""
     if delay <= 0:
-        return "bots play at once (b: slower)"
-    return f"each bot waits {delay:g} s before its turn (b: change)"
+        return _("bots play at once (b: slower)")
+    return _("each bot waits {seconds} s before its turn (b: change)").format(seconds=f"{delay:g}")
 
 
 class BotPacer:

@@ -17,6 +17,7 @@ import sys
 from typing import Any, TextIO
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.pacing import DEFAULT_DELAY
@@ -47,6 +48,10 @@ def add_parser(sub: Any) -> None:
                         help="a bot plays your seat; no screen; one line per round")
     parser.add_argument("--record", metavar="FILE", default=None,
                         help="write the signed game record to FILE when the game ends")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="with --autoplay: play N games in a row with the same players "
+                             "(the next dealer and the evening's totals by the rules; "
+                             "default 1)")
     parser.add_argument("--local", action="store_true",
                         help="engine and bots in this process: no peers, no mental poker")
     parser.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
@@ -114,6 +119,9 @@ def validate(args: argparse.Namespace) -> None:
     if args.bot_delay < 0 or args.bot_delay > 10:
         raise UsageError(f"--bot-delay {args.bot_delay}: use 0 to 10 seconds")
     check_bot_level(spec, args.bot_level)
+    if not 1 <= args.games <= 20 or (args.games > 1 and (args.local or not args.autoplay)):
+        raise UsageError(f"--games {args.games}: 1 to 20, with --autoplay on a networked table "
+                         "(at the table, the end of a game offers to play again)")
     if args.record is not None:
         if args.local:
             raise UsageError("--record: a --local table keeps no signed record")
@@ -158,7 +166,7 @@ def autoplay(session: LocalSession, out: TextIO) -> int:
             break
     outcome = session.game.outcome(session.state)
     if outcome is None:
-        print("result: the game stopped without a result", file=out)
+        print(_("result: the game stopped without a result"), file=out)
         return 1
     for line in final_lines(outcome, session.names, game_name):
         print(line, file=out)
@@ -177,8 +185,26 @@ async def make_network_session(args: argparse.Namespace) -> Any:
     )
 
 
-async def autoplay_network(session: Any, out: TextIO) -> int:
-    """Play a networked table with a bot in the player's seat; print a line per round."""
+async def autoplay_network(session: Any, out: TextIO, games: int = 1) -> int:
+    """Play a networked table with a bot in the player's seat; print a line per round. With
+    ``games`` above 1, the same players play again (every bot accepts) that many games in all,
+    each next game's first lines saying who deals and the evening so far (issue 27)."""
+    status = await _autoplay_one(session, out, games > 1)
+    number = 1
+    while status == 0 and number < games:
+        session.snapshot()  # the agreements to play again, every bot answering yes
+        if session.again is None or session.again.started() is None:
+            print("no next game: the players did not all agree", file=out)
+            return 1
+        session = await session.next_session()
+        number += 1
+        for line in session.series:
+            print(line, file=out, flush=True)
+        status = await _autoplay_one(session, out, True)
+    return status
+
+
+async def _autoplay_one(session: Any, out: TextIO, series: bool) -> int:
     tracker = RoundTracker(session.names)
     game_name = session.game.name
 
@@ -193,28 +219,36 @@ async def autoplay_network(session: Any, out: TextIO) -> int:
     finally:
         await session.close()
     if session.core.halted:
-        print(f"result: the table halted: {session.core.halted}", file=out)
+        print(_("result: the table halted: {reason}").format(reason=session.core.halted),
+              file=out)
         return 1
     outcome = session.game.outcome(session.core.state)
     if outcome is None:
-        print("result: the game stopped without a result", file=out)
+        print(_("result: the game stopped without a result"), file=out)
         return 1
     from lancards.cli.net_session import removed_seats
 
     for line in final_lines(outcome, session.names, game_name, removed_seats(session.core)):
         print(line, file=out)
+    evening = session.snapshot().extra.get("evening")
+    if evening and series:  # the evening with this game
+        print(evening, file=out)
     if session.record_path:
-        print(f"record: {session.record_path}", file=out)
+        print(_("record: {path}").format(path=session.record_path), file=out)
     return 0
 
 
 async def _play_network(args: argparse.Namespace) -> int:
     session = await make_network_session(args)
     if args.autoplay:
-        return await autoplay_network(session, sys.stdout)
-    from lancards.cli.tui.app import run_table
+        return await autoplay_network(session, sys.stdout, args.games)
+    from lancards.cli.tui.app import STATUS_AGAIN, run_table
 
-    return await run_table(session)
+    status = await run_table(session)
+    while status == STATUS_AGAIN:  # every player said "play again" (issue 27)
+        session = await session.next_session()
+        status = await run_table(session)
+    return status
 
 
 def find_table(table: str | None) -> Any:

@@ -68,7 +68,12 @@ def run_audit(args: argparse.Namespace) -> int:
     report = audit_bytes(_read_bytes(record_path(args.file)))
     if args.json:
         print(json.dumps(report_json(report)))
-    elif report.status == "ok":
+        return {"ok": EXIT_OK, "unfinished": EXIT_UNFINISHED}.get(report.status, EXIT_REJECTED)
+    if report.follows is not None and report.status != "rejected":
+        f = report.follows
+        print(f"game {f['game']} of series {f['series']}: follows table {f['tbl']}, whose "
+              f"record ends in entry {f['head']}")
+    if report.status == "ok":
         print(f"OK: {report.game}, {report.entries} entries verified, game finished; "
               f"{describe_outcome(report)}")
     elif report.status == "unfinished":

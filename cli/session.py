@@ -13,15 +13,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from lancards.cli.i18n import N_
 from lancards.engine.core import Game, Outcome, Seat
 
 BannerKind = Literal["info", "waiting", "cheat", "error", "result"]
 
-REMOVED_WHILE_AWAY = "you were voted out while away; the game goes on without you"
+REMOVED_WHILE_AWAY = N_("you were voted out while away; the game goes on without you")
 """What a seat removed by a vote (ruling D-5) while it was asleep or cut off reads when it
 comes back and catches up with the record (issue 24, lids that close): ``--autoplay``'s line."""
 
-REMOVED_BANNER = "you were voted out while away; watch the rest, or q to quit"
+REMOVED_BANNER = N_("you were voted out while away; watch the rest, or q to quit")
 """The table's banner for the same (within 80 columns with its "NOTE: " mark)."""
 
 

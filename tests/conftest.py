@@ -9,6 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
+os.environ["LANGUAGE"] = "en"
+"""The suite's screens and lines are English whatever the developer's LANG (issue 28): German
+tests ask for German themselves (``lancards.cli.i18n.set_language("de")``, ``--lang de``)."""
+
 LONG = os.environ.get("LANCARDS_LONG", "") not in ("", "0")
 """Whether the tests marked ``long`` run (``LANCARDS_LONG=1``): whole games that other tests
 cover in part, left out of CI's 15-minute budget."""

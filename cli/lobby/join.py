@@ -39,6 +39,7 @@ from lancards.p2p.net.discovery import (
     TableUpdated,
     reachable_address,
 )
+from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.probe import probe_key
 from lancards.p2p.net.store import check_writable, data_home
@@ -92,7 +93,8 @@ async def _browser(args: argparse.Namespace) -> Browser:
         await browser.start()
     except (OSError, ZeroconfError) as exc:
         raise UsageError(f"cannot look for tables by mDNS on "
-                         f"{', '.join(a.text for a in chosen)}: {exc}") from None
+                         f"{', '.join(a.text for a in chosen)}: "
+                         f"{failure_words(exc, 'the network')}") from None
     return browser
 
 

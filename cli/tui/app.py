@@ -40,9 +40,10 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
+from lancards.cli.i18n import N_, _
 from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.session import Session, TableSnapshot
-from lancards.cli.tui.controller import BaseController, styled_cards
+from lancards.cli.tui.controller import BaseController
 from lancards.cli.tui.eights_screen import EightsController
 from lancards.cli.tui.fit import (
     FitControl,
@@ -54,10 +55,19 @@ from lancards.cli.tui.fit import (
     wrap_line,
 )
 from lancards.cli.tui.level8_keys import Level8Controller
+from lancards.cli.tui.overlays import report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.style import STYLE
-from lancards.cli.tui.width import text_width
-from lancards.cli.tui.words import GLOBAL_HELP, farewell, log_text, progress_words
+from lancards.cli.tui.width import pad, text_width
+from lancards.cli.tui.words import (
+    GLOBAL_HELP,
+    farewell,
+    leave_panel,
+    log_text,
+    progress_words,
+    quit_panel,
+    too_small_words,
+)
 
 WIDE = 120
 """From this many columns the log stands at the right of the table."""
@@ -75,11 +85,11 @@ what is left scrolls with ``<`` / ``>`` instead (issue 25, item 6)."""
 MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
 
-STATUS_OK, STATUS_LEFT = 0, 1
-"""``run_table`` exit statuses: the game ended; the player left before the end."""
+STATUS_OK, STATUS_LEFT, STATUS_AGAIN = 0, 1, 10
+"""The screen's end: game over and left; left before the end; all play again (issue 27)."""
 
-BANNER_WORDS = {"info": "NOTE", "waiting": "WAITING", "cheat": "CHEATER CAUGHT",
-                "error": "ERROR", "result": "RESULT"}
+BANNER_WORDS = {"info": N_("NOTE"), "waiting": N_("WAITING"), "cheat": N_("CHEATER CAUGHT"),
+                "error": N_("ERROR"), "result": N_("RESULT")}
 
 _KEY_NAMES = {
     Keys.Left: "left", Keys.Right: "right", Keys.Up: "up", Keys.Down: "down",
@@ -92,7 +102,7 @@ SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34,
 """Keys that scroll an open panel (help, objective, a result), in pages."""
 
 
-VOTE_SIGNED = "your vote is signed: the others must agree too"
+VOTE_SIGNED = N_("your vote is signed: the others must agree too")
 """The message after ``y`` to "remove NAME?"; it goes once the table waits for nobody."""
 
 
@@ -116,15 +126,14 @@ class TableScreen:
         self.reports: list[RoundReport] = []
         self.last_report: RoundReport | None = None
         self.final_shown = False
-        self.show_help = False
-        self.show_objective = False
+        self.show_help = self.show_objective = False
         self.confirm_quit = False
         self.confirm_leave = False
         self.leaving = False
         self.chatting = False
         self._seen: tuple[Any, ...] = ()
         self._log_seen = len(snap.log)
-        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys="PgUp/PgDn",
+        self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys=N_("PgUp/PgDn"),
                                    key=self._log_key)
         self.table_view = FitControl(self._table_lines, keys="< >")
         self.overlay_view = FitControl(self._overlay_lines, keys="Up/Down")
@@ -158,9 +167,13 @@ class TableScreen:
             self.final_shown = True
             lines = final_lines(snap.outcome, snap.names, self.game_name,
                                 snap.extra.get("removed", ()))
+            lines += [snap.extra["evening"]] if snap.extra.get("evening") else []
             final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
             self.reports.append(final)
             self.last_report = final
+        if (snap.extra.get("again") or {}).get("started"):  # every player said yes
+            with contextlib.suppress(Exception):
+                self.app.exit(result=STATUS_AGAIN)
         if self.leaving and snap.extra.get("left"):
             with contextlib.suppress(Exception):
                 self.app.exit(result=STATUS_LEFT)
@@ -168,7 +181,7 @@ class TableScreen:
         self._log_seen = len(snap.log)
         if own:  # a move (or chat line) of one's own: the log shows its end again
             self.log_view.scroll = 0
-        if self.controller.message == VOTE_SIGNED and snap.extra.get("waiting") is None:
+        if self.controller.message == _(VOTE_SIGNED) and snap.extra.get("waiting") is None:
             self.controller.say("")  # the table waits for nobody any more: the vote is done
         seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
         if seen != self._seen:
@@ -245,10 +258,14 @@ class TableScreen:
         if offer is not None and key in ("y", "Y", "n", "N") and not self.chatting:
             self._answer_removal(offer, key in ("y", "Y"))
             return
+        if over and key in ("a", "A") and (snap.extra.get("again") or {}).get("asked"):
+            with contextlib.suppress(Exception):  # "play again" (issue 27)
+                getattr(self.session, "play_again", print)(True)
+            return
         if self.too_small():
             if key == "q":
                 if over:
-                    self.app.exit(result=STATUS_OK)
+                    self._stop(snap)
                 else:
                     self.confirm_quit = True
             return
@@ -261,7 +278,7 @@ class TableScreen:
             return
         if key == "q" and (over or not self.reports):
             if over:
-                self.app.exit(result=STATUS_OK)
+                self._stop(snap)
             else:
                 self.confirm_quit = True
             return
@@ -298,6 +315,13 @@ class TableScreen:
                 self.controller.say("")
             self.controller.handle(key, snap)
 
+    def _stop(self, snap: TableSnapshot) -> None:
+        """``q`` once the game is over: "no" to playing again, then the screen closes."""
+        with contextlib.suppress(Exception):
+            if snap.extra.get("again"):
+                getattr(self.session, "play_again", print)(False)
+        self.app.exit(result=STATUS_OK)
+
     def _answer_removal(self, seat: int, yes: bool) -> None:
         """"remove NAME? (y/n)" (ruling D-5): ``y`` signs the removal vote; ``n`` signs
         nothing (the question stays while the table waits: nobody is removed without
@@ -305,14 +329,14 @@ class TableScreen:
         if not yes:
             with contextlib.suppress(AttributeError):
                 self.session.decline_removal(seat)  # type: ignore[attr-defined]
-            self.controller.say("not removed: the table waits")
+            self.controller.say(_("not removed: the table waits"))
             return
         try:
             self.session.vote_remove(seat)  # type: ignore[attr-defined]
         except Exception as exc:  # answering again, a removal refused meanwhile: say so
-            self.controller.say(f"cannot remove: {exc}", error=True)
+            self.controller.say(_("cannot remove: {reason}").format(reason=exc), error=True)
             return
-        self.controller.say(VOTE_SIGNED)
+        self.controller.say(_(VOTE_SIGNED))
 
     def _can_leave(self, over: bool) -> bool:
         return not over and not self.leaving and hasattr(self.session, "leave_for_good")
@@ -324,7 +348,7 @@ class TableScreen:
         try:
             self.session.leave_for_good()  # type: ignore[attr-defined]
         except Exception as exc:  # the game ended meanwhile, the table halted: say so
-            self.controller.say(f"cannot leave: {exc}", error=True)
+            self.controller.say(_("cannot leave: {reason}").format(reason=exc), error=True)
             return
         self.leaving = True
         self._observe()
@@ -367,7 +391,7 @@ class TableScreen:
             ConditionalContainer(
                 Window(self.panel_view, dont_extend_height=True,
                        height=lambda: self._fit_height(self._panel_lines, 3, top=12)),
-                filter=Condition(lambda: self._panel() != [])),
+                filter=Condition(lambda: bool(self.controller.panel(self._snap(), 12)))),
             self._hand_window,
             Window(FitControl(self._status_lines), dont_extend_height=True,
                    height=lambda: self._fit_height(self._status_lines, 2)),
@@ -418,8 +442,9 @@ class TableScreen:
 
     def _banner_lines(self) -> list[tuple[str, str]]:
         snap = self._snap()
-        lines = [(f"class:banner.{b.kind}", f" {BANNER_WORDS.get(b.kind, b.kind.upper())}: "
-                  f"{plain(b.text)} ") for b in snap.banners]
+        lines = [(f"class:banner.{b.kind}", " " + _("{kind}: {text}").format(
+                  kind=_(BANNER_WORDS[b.kind]) if b.kind in BANNER_WORDS else b.kind.upper(),
+                  text=plain(b.text)) + " ") for b in snap.banners]
         if snap.progress:
             lines.append(("class:banner.progress", f" {progress_words(snap.progress)} "))
         return lines
@@ -443,17 +468,19 @@ class TableScreen:
     def _small_text(self) -> StyleAndTextTuples:
         columns, rows = self._size()
         if self.confirm_leave:
-            return [("class:error", " Leave for good? y: leave for good  n: stay")]
+            return [("class:error", " " + _("Leave for good? y: leave for good  n: stay"))]
         if self.confirm_quit:
-            return [("class:error", " Leave the table? y: pause  l: leave for good  n: stay")]
-        return [("class:error", f" The window is {columns}x{rows}; the table needs "
-                                f"{MIN_COLUMNS}x{MIN_ROWS}.\n Enlarge it, or q to leave.")]
+            return [("class:error",
+                     " " + _("Leave the table? y: pause  l: leave for good  n: stay"))]
+        return [("class:error", " " + too_small_words(columns, rows, MIN_COLUMNS, MIN_ROWS))]
 
     def _title_lines(self, width: int) -> Lines:
         return to_lines(self.controller.title(self._snap()))
 
     def _table_lines(self, width: int) -> Lines:
-        return to_lines(self.controller.table(self._snap(), width))
+        snap = self._snap()  # a rematch: the game of the evening and the evening so far
+        series: Lines = [[("class:dim", " " + line)] for line in snap.extra.get("series", ())]
+        return series + to_lines(self.controller.table(snap, width))
 
     def _log_key(self) -> object:
         """What identifies the log's content: its length and its last lines (a networked
@@ -468,16 +495,14 @@ class TableScreen:
             style = "class:log.chat" if line.chat else "class:log.mark" if \
                 getattr(line, "mark", False) else ""
             out.append([(style, " " + log_text(line, snap.names))])
-        return out or [[("class:dim", " (the log of moves and chat)")]]
-
-    def _panel(self) -> StyleAndTextTuples:
-        return self.controller.panel(self._snap(), 12) or []
+        return out or [[("class:dim", " " + _("(the log of moves and chat)"))]]
 
     def _panel_lines(self, width: int) -> Lines:
-        return to_lines(self._panel()) if self._panel() else []
+        panel = self.controller.panel(self._snap(), 12, width)
+        return to_lines(panel) if panel else []
 
     def _panel_sized(self, width: int, rows: int) -> Lines:
-        panel = self.controller.panel(self._snap(), rows)
+        panel = self.controller.panel(self._snap(), rows, width)
         return to_lines(panel) if panel else []
 
     def _hand_lines(self, width: int) -> Lines:
@@ -489,57 +514,32 @@ class TableScreen:
         text = c.own_move(snap) or c.message
         if self.leaving:  # issue 25, item 9: say whom the leave waits for, if anyone
             waits = snap.extra.get("waiting")
-            text = (f"Leaving for good once the table comes to you ({waits}); q pauses instead"
-                    if waits else "Leaving for good: your leave is written at your next turn "
-                    "to write, then this window closes")
+            text = (_("Leaving for good once the table comes to you ({reason}); q pauses "
+                      "instead").format(reason=waits)
+                    if waits else _("Leaving for good: your leave is written at your next turn "
+                                    "to write, then this window closes"))
         message = ("class:error" if c.error else "class:message", " " + text)
         hints = " " + self.controller.hints(snap)
-        for extra in (" · ? keys", " · q quit", " · o goal"):
-            if len(hints) + len(extra) <= width:  # what fits: the rest is in the ? list
+        for extra in (_(" · ? keys"), _(" · q quit"), _(" · o goal")):
+            if text_width(hints) + text_width(extra) <= width:  # the rest is in the ? list
                 hints += extra
         return [[message], [("class:hints", hints)]]
 
     def _overlay_lines(self, width: int) -> Lines:
-        if self.confirm_leave:
-            return [[("class:picker.title", " leave for good ")],
-                    [("", " Leave for good? You cannot come back: your hand goes out of play "
-                          "face down, unopened, and you rank last. The others play on.")],
-                    [("class:hints", " y: leave for good   n: stay")]]
-        if self.confirm_quit:
-            lines: Lines = [[("class:picker.title", " quit ")],
-                            [("", " Leave the table?")],
-                            [("", " y or p: pause: the game waits for you "
-                                  "(lancards resume brings you back)")]]
-            if self._can_leave(False):
-                lines.append([("", " l: leave for good: the game goes on without you")])
-            lines.append([("class:hints", " n: stay")])
-            return lines
+        if self.confirm_leave or self.confirm_quit:
+            return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False))
         if self.show_help:
-            rows = (*self.controller.help(), *GLOBAL_HELP)
-            key_w = max(len(k) for k, _ in rows)
-            out: Lines = [[("class:picker.title", " keys (Up/Down scroll, any other key "
-                                                  "closes) ")]]
-            out += [[("", f" {k:<{key_w}}  {v}")] for k, v in rows]
+            rows = [(_(k), _(v)) for k, v in (*self.controller.help(), *GLOBAL_HELP)]
+            key_w = max(text_width(k) for k, _what in rows)
+            out: Lines = [[("class:picker.title",
+                            " " + _("keys (Up/Down scroll, any other key closes)") + " ")]]
+            out += [[("", f" {pad(k, key_w)}  {v}")] for k, v in rows]
             return out
         if self.show_objective:
-            out = [[("class:picker.title", " objective (any key closes) ")]]
+            out = [[("class:picker.title", " " + _("objective (any key closes)") + " ")]]
             out += [[("", " " + line)] for line in self.controller.objective(self._snap())]
             return out
-        return self._report_lines()
-
-    def _report_lines(self) -> Lines:
-        if not self.reports:
-            return []
-        report = self.reports[0]
-        title = "game over" if report.round == 0 else f"round {report.round} over"
-        out: Lines = [[("class:picker.title", f" {title} ")]]
-        if report.round == 0:
-            out.append([("class:result", f" {report.summary}")])
-        for line in report.lines:
-            out.append([("", " "), *styled_cards(line)])
-        more = "q: leave" if report.round == 0 else "Enter: continue"
-        out.append([("class:hints", f" {more}")])
-        return out
+        return report_lines(self.reports[0], self._snap()) if self.reports else []
 
     # -- running -----------------------------------------------------------------------------
 

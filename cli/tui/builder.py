@@ -58,7 +58,7 @@ class LayDownBuilder:
 
     def __post_init__(self) -> None:
         if not self.groups:
-            self.groups = [[] for _ in self.level]
+            self.groups = [[] for _component in self.level]
 
     def component_of(self, slot: SlotId) -> int | None:
         """The index (0-based) of the component ``slot`` is assigned to, or None."""
@@ -164,7 +164,7 @@ class LayDownBuilder:
 
     def clear(self) -> None:
         """Unassign every card."""
-        self.groups = [[] for _ in self.level]
+        self.groups = [[] for _component in self.level]
 
     def load(self, laydown: LayDown) -> None:
         """Take the assignment of ``laydown`` (the quick path: an offered lay-down)."""

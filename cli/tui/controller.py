@@ -14,9 +14,12 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from lancards.cli.i18n import _
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
+from lancards.cli.tui.fit import wrap_all
 from lancards.cli.tui.narrate import move_label
+from lancards.cli.tui.width import cut
 from lancards.engine.core import EngineError
 from lancards.p2p.protocol.errors import LocalProtocolError
 
@@ -49,7 +52,7 @@ def gone_words(snap: TableSnapshot) -> dict[int, str]:
     """The seats that are no longer at the table, with what the players panel says of them:
     ``"left the table"`` (rulings D-1..D-4) or ``"removed by vote"`` (ruling D-5)."""
     removed = snap.extra.get("removed", ())
-    return {seat: "removed by vote" if seat in removed else "left the table"
+    return {seat: _("removed by vote") if seat in removed else _("left the table")
             for seat in snap.game.left_seats(snap.view)}
 
 
@@ -58,7 +61,8 @@ def bot_words(snap: TableSnapshot) -> dict[int, str]:
     peers, a host's ``--bots``), with what the players panel says of them: ``"bot, normal"``.
     A remote peer's level is not known and gets nothing."""
     bots = snap.extra.get("bots") or {}
-    return {int(seat): f"bot, {level}" for seat, level in bots.items() if seat != snap.seat}
+    return {int(seat): _("bot, {level}").format(level=level) for seat, level in bots.items()
+            if seat != snap.seat}
 
 
 @dataclass
@@ -123,25 +127,78 @@ class Picker:
             return False
         return None
 
-    def render(self, height: int) -> StyleAndTextTuples:
+    def render(self, height: int, width: int = 0) -> StyleAndTextTuples:
         """The title and a window of choices around the highlight, in ``height`` rows: all
-        choices when they fit, else ``height - 2`` of them and a line saying so."""
-        rows = len(self.labels) if len(self.labels) + 1 <= height else max(1, height - 2)
-        start = min(max(0, self.index - rows // 2), max(0, len(self.labels) - rows))
-        cancel = "; Esc cancels" if self.cancellable else ""
-        out: StyleAndTextTuples = [("class:picker.title", f" {self.title} "),
-                                   ("", f"  (its number, or up/down and Enter{cancel})\n")]
-        width = len(str(max(self.numbers, default=1)))
-        for i in range(start, min(len(self.labels), start + rows)):
+        choices when they fit, else as many as fit and a line saying so.
+
+        With ``width`` (columns), the rows are counted as the panel wraps them
+        (:func:`~lancards.cli.tui.fit.wrap_all`): a title or a choice longer than the width
+        takes two rows or more, and the highlighted choice stays in view whatever the list's
+        length (issue 25). Without it, every line is one row.
+        """
+        how = _("(its number, or up/down and Enter; Esc cancels)") if self.cancellable else \
+            _("(its number, or up/down and Enter)")
+        title: StyleAndTextTuples = [("class:picker.title", f" {self.title} ")]
+        head: StyleAndTextTuples = [*title, ("", f"  {how}")]
+        number_w = len(str(max(self.numbers, default=1)))
+        lines: list[StyleAndTextTuples] = []
+        for i, label in enumerate(self.labels):
             mark = ">" if i == self.index else " "
             style = "class:picker.selected" if i == self.index else ""
-            out.append((style, f" {mark} {self.numbers[i]:>{width}}. "))
-            out.extend(styled_cards(self.labels[i], style))
-            out.append(("", "\n"))
-        if len(self.labels) > rows:
-            out.append(("class:more", f" {len(self.labels)} choices, {start + 1}-"
-                                      f"{start + rows} shown: up/down for the others \n"))
+            lines.append([(style, f" {mark} {self.numbers[i]:>{number_w}}. "),
+                          *styled_cards(label, style)])
+
+        def rows_of(line: StyleAndTextTuples) -> int:
+            return len(wrap_all([line], width)) if width > 0 else 1
+
+        costs = [rows_of(line) for line in lines]
+        if rows_of(head) + sum(costs) > height and rows_of(head) > 1:
+            # the hints wrap and the rows are few: the title alone, on one line (the key bar
+            # under the hand says the same keys)
+            head = [(title[0][0], cut(title[0][1], width))]
+        n = len(lines)
+        more = rows_of([("", " " + shown(n, n, n) + " ")])
+        fits = rows_of(head) + sum(costs) <= height
+        if not fits and rows_of(head) + more + costs[self.index] > height:
+            head = []  # a panel of two or three rows: the highlight first, then the count
+        more = more if fits or more + costs[self.index] <= height else 0
+        start, end = self._window(costs, max(1, height - (rows_of(head) if head else 0)), more)
+        out: StyleAndTextTuples = [*head, ("", "\n")] if head else []
+        for line in lines[start:end]:
+            out.extend([*line, ("", "\n")])
+        if end - start < len(lines) and more:
+            out.append(("class:more", " " + shown(n, start + 1, end) + " \n"))
         return out
+
+    def _window(self, costs: Sequence[int], room: int, more: int) -> tuple[int, int]:
+        """The choices ``[start, end)`` shown in ``room`` rows (each choice taking its
+        ``costs`` rows): all when they fit, else the highlight and as many of its neighbours
+        as fit with ``more`` rows left for the "N choices" line, the highlight near the
+        middle."""
+        if sum(costs) <= room:
+            return 0, len(costs)
+        room = max(costs[self.index], room - more)
+        start, end = self.index, self.index + 1
+        used = costs[self.index]
+        below = True
+        while True:
+            grew = False
+            for side in (below, not below):
+                if side and end < len(costs) and used + costs[end] <= room:
+                    used, end, grew = used + costs[end], end + 1, True
+                    break
+                if not side and start > 0 and used + costs[start - 1] <= room:
+                    used, start, grew = used + costs[start - 1], start - 1, True
+                    break
+            if not grew:
+                return start, end
+            below = not below
+
+
+def shown(count: int, first: int, last: int) -> str:
+    """The picker's "N choices, A-B shown" line (translated)."""
+    return _("{count} choices, {first}-{last} shown: up/down for the others").format(
+        count=count, first=first, last=last)
 
 
 def styled_cards(text: str, base: str = "") -> StyleAndTextTuples:
@@ -208,7 +265,7 @@ class BaseController:
             self.say(short_error(str(exc)), error=True)
             return False
         text = strip_slots(str(action)).split(": ", 1)[-1]
-        self.say(f"sent: {text.removeprefix('play ')}")
+        self.say(_("sent: {move}").format(move=text.removeprefix("play ")))
         self.own_after = after
         self.marks.clear()
         return True
@@ -263,11 +320,11 @@ class BaseController:
         """Open a picker of every legal move in notation (the fallback for any situation)."""
         legal = list(snap.legal)
         if not legal:
-            self.say("you have no move now", error=True)
+            self.say(_("you have no move now"), error=True)
             return
         labels = [move_label(snap.game.name, snap.view, a, snap.names, snap.seat)
                   for a in legal]
-        self.open_picker("every legal move", labels, lambda i: self._submit_later(legal[i]))
+        self.open_picker(_("every legal move"), labels, lambda i: self._submit_later(legal[i]))
 
     def _submit_later(self, action: Any) -> None:
         self.submit(action)
@@ -286,7 +343,8 @@ class BaseController:
 def name_of(snap: TableSnapshot, seat: int) -> str:
     """The nickname of ``seat``, ``"you"``-marked for the own seat."""
     name = snap.names[seat]
-    return f"{name} (you)" if seat == snap.seat and not name.lower().startswith("you") else name
+    return _("{name} (you)").format(name=name) \
+        if seat == snap.seat and not name.lower().startswith("you") else name
 
 
 def verb_for(name: str, singular: str, plural: str) -> str:
@@ -300,12 +358,13 @@ def not_now(snap: TableSnapshot) -> str:
     if snap.extra.get("watching"):
         return WATCHING
     if snap.to_act == snap.seat:
-        return f"your move is pending: {waiting}" if waiting else \
-            "your move is pending: a card you drew is still being revealed"
+        return _("your move is pending: {reason}").format(reason=waiting) if waiting else \
+            _("your move is pending: a card you drew is still being revealed")
     if waiting:
-        return f"not your move: {waiting}"
-    who = "nobody" if snap.to_act is None or snap.to_act < 0 else snap.names[snap.to_act]
-    return f"not your move: waiting for {who}"
+        return _("not your move: {reason}").format(reason=waiting)
+    if snap.to_act is None or snap.to_act < 0:
+        return _("not your move: waiting for nobody")
+    return _("not your move: waiting for {name}").format(name=snap.names[snap.to_act])
 
 
 def watch_hand(snap: TableSnapshot) -> StyleAndTextTuples:
@@ -318,4 +377,4 @@ def watch_hand(snap: TableSnapshot) -> StyleAndTextTuples:
 def pending_text(snap: TableSnapshot) -> str:
     """``" + 1 pending"`` while cards of the hand are still hidden from this seat."""
     pending = int(snap.extra.get("pending", 0))
-    return f" + {pending} pending" if pending else ""
+    return " + " + _("{count} pending").format(count=pending) if pending else ""

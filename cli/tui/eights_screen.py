@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (
@@ -25,23 +26,22 @@ from lancards.cli.tui.controller import (
     name_of,
     not_now,
     pending_text,
-    verb_for,
     watch_hand,
 )
-from lancards.cli.tui.narrate import objective_text, plural
+from lancards.cli.tui.narrate import objective_text, suit_words
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
 from lancards.engine.eights.cards import CARDS, NUMBERS, Card
 
 HELP: tuple[KeyHelp, ...] = (
-    ("Left/Right", "move the cursor over your hand"),
-    ("Home / End", "the cursor to the first / last card of your hand"),
-    ("Up/Down", "jump to the previous / next suit"),
-    ("Enter or x", "play the card under the cursor"),
-    ("t / n", "play the 8 of the led suit with take / no take (ruling E-4)"),
-    ("p", "pass (round 8, only without a playable card; ruling E-7)"),
-    ("m", "list every legal move and pick one"),
+    (N_("Left/Right"), N_("move the cursor over your hand")),
+    (N_("Home / End"), N_("the cursor to the first / last card of your hand")),
+    (N_("Up/Down"), N_("jump to the previous / next suit")),
+    (N_("Enter or x"), N_("play the card under the cursor")),
+    ("t / n", N_("play the 8 of the led suit with take / no take (ruling E-4)")),
+    ("p", N_("pass (round 8, only without a playable card; ruling E-7)")),
+    ("m", N_("list every legal move and pick one")),
 )
 
 
@@ -52,26 +52,26 @@ def suit_rows(view: EightsState, seat: int) -> list[tuple[Suit, list[tuple[SlotI
         card = view.card(slot)
         if card is not None:
             rows[card.suit][1].append((slot, card))
-    for _, cards in rows:
+    for _suit, cards in rows:
         cards.sort(key=lambda e: e[1].number)
     return rows
 
 
 def flat_hand(view: EightsState, seat: int) -> list[tuple[SlotId, Card]]:
     """The own hand in suit order (the cursor's order)."""
-    return [e for _, cards in suit_rows(view, seat) for e in cards]
+    return [e for _suit, cards in suit_rows(view, seat) for e in cards]
 
 
 def objective_line(view: EightsState) -> str:
     """The round's objective, with its source (ruling E-6) or the round-8 rule (E-7)."""
     if view.round >= 8:
-        return "round 8, the layout: +10 per card left, -25 for going out (ruling E-7)"
+        return _("round 8, the layout: +10 per card left, -25 for going out (ruling E-7)")
     if view.round < 1:
-        return "cutting for the first dealer (ruling E-2)"
+        return _("cutting for the first dealer (ruling E-2)")
     objective = view.rules.objectives.for_round(view.round)
     objectives = view.rules.objectives
-    mark = "" if objectives.from_publisher else " · not from the publisher (o: in full)"
-    return f"objective: {objective_text(objective)}{mark}"
+    mark = "" if objectives.from_publisher else " · " + _("not from the publisher (o: in full)")
+    return _("objective: {objective}").format(objective=objective_text(objective)) + mark
 
 
 @dataclass
@@ -84,26 +84,31 @@ class EightsController(BaseController):
         view: EightsState = snap.view
         parts = ["8s Rule!"]
         if view.round:
-            parts.append(f"round {view.round} of 8")
+            parts.append(_("round {number} of 8").format(number=view.round))
         if view.dealer >= 0:
-            parts.append(f"dealer {snap.names[view.dealer]}")
+            parts.append(_("dealer {name}").format(name=snap.names[view.dealer]))
         if snap.to_act is None:
-            turn = ("class:result", "game over")
+            turn = ("class:result", _("game over"))
         elif snap.to_act == CHANCE:
-            turn = ("class:dim", "shuffling, dealing or opening hands...")
+            turn = ("class:dim", _("shuffling, dealing or opening hands..."))
         elif snap.to_act == snap.seat:
-            turn = ("class:yourturn", "YOUR TURN: play a card" if view.phase is Phase.TRICKS
-                    else "YOUR TURN: lay a card on the layout or pass")
+            turn = ("class:yourturn", _("YOUR TURN: play a card") if view.phase is Phase.TRICKS
+                    else _("YOUR TURN: lay a card on the layout or pass"))
         else:
-            turn = ("class:turn", f"{snap.names[snap.to_act]} plays")
+            turn = ("class:turn", _("{name} plays").format(name=snap.names[snap.to_act]))
         return [("class:title", " " + " · ".join(parts) + " "), ("", "  "), turn]
 
     def table(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         view: EightsState = snap.view
         out: StyleAndTextTuples = [("class:objective", " " + objective_line(view) + "\n")]
         totals = view.totals()
-        name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
-        out.append(("class:header", f"   # {'player':<{name_w}} hand tricks total\n"))
+        name_w = max(6, text_width(_("player")),
+                     min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
+        head = [_("hand"), _("tricks"), _("total")]
+        hand_w, tricks_w, total_w = (max(w, text_width(h)) for w, h in zip((4, 6, 5), head,
+                                                                            strict=True))
+        out.append(("class:header", f"   # {pad(_('player'), name_w)} {pad(head[0], hand_w)} "
+                                    f"{pad(head[1], tricks_w)} {head[2]}\n"))
         gone = gone_words(snap)
         bots = bot_words(snap)
         for seat in range(view.n):
@@ -113,7 +118,8 @@ class EightsController(BaseController):
             note = f"  {gone[seat]}" if seat in gone else f"  {bots[seat]}" if seat in bots \
                 else ""
             out.append((style, f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} "
-                               f"{len(view.hands[seat]):>4} {tricks:>6} {totals[seat]:>5}"
+                               f"{len(view.hands[seat]):>{hand_w}} {tricks:>{tricks_w}} "
+                               f"{totals[seat]:>{total_w}}"
                                f"{note}\n"))
         if view.phase is Phase.LAYOUT:
             out.extend(self._layout(view))
@@ -123,11 +129,11 @@ class EightsController(BaseController):
 
     @staticmethod
     def _layout(view: EightsState) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = [("class:header", " the layout:\n")]
+        out: StyleAndTextTuples = [("class:header", " " + _("the layout:") + "\n")]
         for suit, (low, high) in zip(Suit, view.layout, strict=True):
-            out.append(("", f"  {suit.title:<7}"))
+            out.append(("", f"  {pad(suit_words(suit), 7)}"))
             if low == 0:
-                out.append(("class:dim", "- (needs its 8)\n"))
+                out.append(("class:dim", _("- (needs its 8)") + "\n"))
                 continue
             out.extend(cards_line([CARDS[suit * NUMBERS + n - 1] for n in range(low, high + 1)]))
             out.append(("", "\n"))
@@ -141,22 +147,26 @@ class EightsController(BaseController):
         if view.trick:
             lead = view.trick[0]
             suit = Suit(lead.card // NUMBERS)
-            out.append(("", f" trick {number}, {name_of(snap, lead.seat)} led {suit.title}: "))
+            out.append(("", " " + _("trick {number}, {name} led {suit}:").format(
+                number=number, name=name_of(snap, lead.seat), suit=suit_words(suit)) + " "))
             for index, play in enumerate(view.trick):
                 out.append(("", " · " if index else ""))
                 out.append(("", f"{snap.names[play.seat]} "))
                 out.append(card_fragment(CARDS[play.card]))
                 if play.take is not None:
-                    out.append(("class:declare", " take" if play.take else " no take"))
+                    out.append(("class:declare",
+                                " " + (_("take") if play.take else _("no take"))))
             out.append(("", "\n"))
         elif view.phase is Phase.TRICKS and view.turn >= 0:
-            out.append(("", f" trick {number}: "
-                            f"{verb_for(name_of(snap, view.turn), 'leads', 'lead')}\n"))
+            text = _("trick {number}: You lead") if view.turn == snap.seat and \
+                name_of(snap, view.turn) == "You" else _("trick {number}: {name} leads")
+            out.append(("", " " + text.format(number=number, name=name_of(snap, view.turn))
+                            + "\n"))
         if view.trick_winners:
             last = len(view.trick_winners)
             cards = [CARDS[e.card] for e in view.history if e.number == last and e.card >= 0]
-            out.append(("class:dim", f" last trick ({name_of(snap, view.trick_winners[-1])} "
-                                     "took it): "))
+            out.append(("class:dim", " " + _("last trick ({name} took it):").format(
+                name=name_of(snap, view.trick_winners[-1])) + " "))
             out.extend(cards_line(cards))
             out.append(("", "\n"))
         return out
@@ -168,12 +178,12 @@ class EightsController(BaseController):
         flat = flat_hand(view, snap.seat)
         self.cursor = min(self.cursor, max(0, len(flat) - 1))
         playable = {a.slot for a in snap.legal if isinstance(a, Play)}
-        out: StyleAndTextTuples = [("class:header",
-                                    f" your hand ({plural(len(flat), 'card')}"
-                                    f"{pending_text(snap)}):\n")]
+        out: StyleAndTextTuples = [("class:header", " " + ngettext(
+            "your hand ({count} card{pending}):", "your hand ({count} cards{pending}):",
+            len(flat)).format(count=len(flat), pending=pending_text(snap)) + "\n")]
         index = 0
         for suit, cards in suit_rows(view, snap.seat):
-            out.append(("", f"  {suit.title:<7}"))
+            out.append(("", f"  {pad(suit_words(suit), 7)}"))
             for slot, card in cards:
                 extra = "reverse" if index == self.cursor else ""
                 left, right = ("[", "]") if index == self.cursor else (" ", " ")
@@ -183,22 +193,23 @@ class EightsController(BaseController):
                 index += 1
             out.append(("", "\n"))
         if snap.legal:
-            out.append(("class:dim", "  + = playable now\n"))
+            out.append(("class:dim", "  " + _("+ = playable now") + "\n"))
         return out
 
-    def panel(self, snap: TableSnapshot, height: int) -> StyleAndTextTuples | None:
-        return self.picker.render(height) if self.picker is not None else None
+    def panel(self, snap: TableSnapshot, height: int, width: int = 0) -> StyleAndTextTuples | None:
+        """The picker, if open, in ``height`` rows of ``width`` columns (:meth:`Picker.render`)."""
+        return self.picker.render(height, width) if self.picker is not None else None
 
     def hints(self, snap: TableSnapshot) -> str:
         if self.picker is not None:
-            return "a choice's number, or up/down and Enter · Esc cancels"
+            return _("a choice's number, or up/down and Enter · Esc cancels")
         if snap.extra.get("watching"):
             return WATCH_HINTS
         if snap.to_act != snap.seat:
-            return "m moves · c chat"
+            return _("m moves · c chat")
         if any(isinstance(a, Pass) for a in snap.legal):
-            return "no playable card: p pass"
-        return "Enter/x play · t/n an 8 with take/no take · m moves"
+            return _("no playable card: p pass")
+        return _("Enter/x play · t/n an 8 with take/no take · m moves")
 
     def help(self) -> tuple[KeyHelp, ...]:
         return HELP
@@ -210,12 +221,13 @@ class EightsController(BaseController):
         out = [objective_line(view), ""]
         for number in range(1, 8):
             mark = ">" if number == view.round else " "
-            out.append(f" {mark} round {number}: {objective_text(objectives.for_round(number))}")
+            out.append(f" {mark} " + _("round {number}: {objective}").format(
+                number=number, objective=objective_text(objectives.for_round(number))))
         mark = ">" if view.round >= 8 else " "
-        out.append(f" {mark} round 8: the layout: +10 per card left, -25 for going out "
-                   "(ruling E-7)")
-        out += ["", f"objectives: {objectives.notice}",
-                "the lowest total after round 8 wins (ruling E-9)"]
+        out.append(f" {mark} " + _("round 8: the layout: +10 per card left, -25 for going out "
+                                   "(ruling E-7)"))
+        out += ["", _("objectives: {notice}").format(notice=objectives.notice),
+                _("the lowest total after round 8 wins (ruling E-9)")]
         return out
 
     def state_changed(self, snap: TableSnapshot) -> None:
@@ -247,7 +259,8 @@ class EightsController(BaseController):
             step = 1 if key == "down" else -1
             for offset in range(1, 4):
                 target = Suit((suit + step * offset) % 4)
-                first = next((i for i, (_, c) in enumerate(flat) if c.suit == target), None)
+                first = next((i for i, (_slot, c) in enumerate(flat) if c.suit == target),
+                             None)
                 if first is not None:
                     self.cursor = first
                     break
@@ -258,7 +271,7 @@ class EightsController(BaseController):
             if passes:
                 self.submit(passes[0])
             else:
-                self.say("you may pass only in round 8 without a playable card (ruling E-7)",
+                self.say(_("you may pass only in round 8 without a playable card (ruling E-7)"),
                          error=True)
         elif key in ("t", "n"):
             self._play_eight(snap, flat, key == "t")
@@ -274,24 +287,27 @@ class EightsController(BaseController):
         if not snap.legal:
             self.say(not_now(snap), error=True)
             return
-        word = "take" if take else "no take"
         eights = [a for a in snap.legal if isinstance(a, Play) and a.take is take]
         view: EightsState = snap.view
         if not eights:
             if view.round >= 8:
-                text = "t / n: round 8 has no tricks, so no 8 is played with take (ruling E-7)"
+                text = _("t / n: round 8 has no tricks, so no 8 is played with take "
+                         "(ruling E-7)")
             elif view.trick:
-                led = Suit(view.trick[0].card // NUMBERS).title
-                text = f"no 8 of {led} to play: t / n play the 8 of the led suit (ruling E-4)"
+                led = suit_words(Suit(view.trick[0].card // NUMBERS))
+                text = _("no 8 of {suit} to play: t / n play the 8 of the led suit "
+                         "(ruling E-4)").format(suit=led)
             else:
-                text = "no 8 to lead: t / n lead an 8 with take / no take (ruling E-4)"
+                text = _("no 8 to lead: t / n lead an 8 with take / no take (ruling E-4)")
             self.say(text, error=True)
             return
         slots = {a.slot for a in eights}
         under = flat[min(self.cursor, len(flat) - 1)][0] if flat else None
         if len(slots) > 1 and under not in slots:
-            self.say(f"you may lead any of your 8s: move onto one and press {'t' if take else 'n'}"
-                     f" to lead it with {word}", error=True)
+            self.say(_("you may lead any of your 8s: move onto one and press t to lead it with "
+                       "take") if take else
+                     _("you may lead any of your 8s: move onto one and press n to lead it with "
+                       "no take"), error=True)
             return
         chosen = next(a for a in eights if a.slot == under) if under in slots else eights[0]
         self.submit(chosen)
@@ -304,15 +320,17 @@ class EightsController(BaseController):
         plays = [a for a in snap.legal if isinstance(a, Play) and a.slot == slot]
         if not plays:
             led = snap.view.trick[0].card // NUMBERS if snap.view.trick else None
-            why = (f"follow suit: {Suit(led).title} was led (ruling E-3)" if led is not None
-                   else "it does not fit the layout (ruling E-7)")
-            self.say(f"{card} cannot be played: {why}", error=True)
+            why = (_("follow suit: {suit} was led (ruling E-3)").format(
+                suit=suit_words(Suit(led))) if led is not None
+                   else _("it does not fit the layout (ruling E-7)"))
+            self.say(_("{card} cannot be played: {reason}").format(card=card, reason=why),
+                     error=True)
             return
         if len(plays) == 1:
             self.submit(plays[0])
             return
         by_take = {a.take: a for a in plays}
-        self.open_picker(f"play {card}: the 8 of the led suit (ruling E-4)",
-                         ["take (this 8 wins the trick)",
-                          "no take (the highest other card of the suit wins)"],
+        self.open_picker(_("play {card}: the 8 of the led suit (ruling E-4)").format(card=card),
+                         [_("take (this 8 wins the trick)"),
+                          _("no take (the highest other card of the suit wins)")],
                          lambda i: self._submit_later(by_take[i == 0]))

@@ -18,6 +18,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.layout.controls import GetLinePrefixCallable, UIContent, UIControl
 
+from lancards.cli.i18n import _
 from lancards.cli.tui.width import cut, text_width
 
 Lines = list[StyleAndTextTuples]
@@ -28,7 +29,7 @@ INDENT = "   "
 def to_lines(text: StyleAndTextTuples) -> Lines:
     """Formatted text split at its newlines (a trailing newline adds no empty line)."""
     lines = [list(line) for line in split_lines(text)]
-    if len(lines) > 1 and not any(t for _, t, *_ in lines[-1]):
+    if len(lines) > 1 and not any(t for _style, t, *_rest in lines[-1]):
         lines.pop()
     return lines
 
@@ -42,7 +43,7 @@ def line_length(line: StyleAndTextTuples) -> int:
 def _fitting(chars: list[tuple[str, str]], room: int) -> int:
     """How many of ``chars`` fit in ``room`` columns (at least one)."""
     used = 0
-    for i, (_, ch) in enumerate(chars):
+    for i, (_style, ch) in enumerate(chars):
         used += text_width(ch)
         if used > room:
             return max(1, i)
@@ -191,10 +192,10 @@ class FitControl(UIControl):
         above, below = start, len(lines) - start - text_rows
         parts = []
         if above:
-            parts.append(f"▲ {above} more above")
+            parts.append("▲ " + _("{count} more above").format(count=above))
         if below:
-            parts.append(f"▼ {below} more below")
-        mark = f" {' · '.join(parts)} ({self.keys}) "
+            parts.append("▼ " + _("{count} more below").format(count=below))
+        mark = f" {' · '.join(parts)} ({_(self.keys)}) "
         mark_line: StyleAndTextTuples = [(self.style, cut(mark, width))]
         body = lines[start:start + text_rows]
         return [mark_line, *body] if self.anchor_bottom else [*body, mark_line]

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui import level8_view as draw
 from lancards.cli.tui.builder import LayDownBuilder
@@ -32,7 +33,8 @@ from lancards.cli.tui.controller import (
     styled_cards,
     watch_hand,
 )
-from lancards.cli.tui.narrate import plural, requirement
+from lancards.cli.tui.narrate import component_words, requirement
+from lancards.cli.tui.width import pad
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
     Add,
@@ -57,35 +59,35 @@ from lancards.engine.level8.steps import keep_allowance
 A = TypeVar("A")
 
 HELP: tuple[KeyHelp, ...] = (
-    ("Left/Right", "move the cursor over your hand"),
-    ("Space", "mark or unmark the card under the cursor"),
-    ("s", "sort the hand by number or by colour"),
-    ("d", "draw the top card of the draw pile"),
-    ("1-6", "draw the top card of that player's discard pile"),
-    ("l", "lay down your level: the builder (1-9 assign, j/J or v joker value, Tab offers)"),
-    ("a", "add the card under the cursor to a meld on the table"),
-    ("x", "discard the card under the cursor (ends the turn)"),
-    ("p", "play the special card under the cursor (TAKE, SWAP, KEEP, SKIP) instead of a "
-          "discard: your turn then ends"),
-    ("Home / End", "the cursor to the first / last card of your hand"),
-    ("(table)", "discard: each player's top discard and, in brackets, how many cards the "
-                "pile holds (R7(3)); front: their KEEP / SKIP cards"),
-    ("Enter", "show the 3 marked cards / choose a shown card / serve a Skip"),
-    ("x (swap)", "put the card under the cursor on your discard pile; e: draw as many"),
-    ("k (keep)", "keep the card under the cursor into the next round; e: done"),
-    ("e", "end: finish swapping or keeping, serve a Skip, end an empty-handed turn"),
-    ("m", "list every legal move and pick one"),
+    (N_("Left/Right"), N_("move the cursor over your hand")),
+    (N_("Space"), N_("mark or unmark the card under the cursor")),
+    ("s", N_("sort the hand by number or by colour")),
+    ("d", N_("draw the top card of the draw pile")),
+    ("1-6", N_("draw the top card of that player's discard pile")),
+    ("l", N_("lay down your level: the builder (1-9 assign, j/J or v joker value, Tab offers)")),
+    ("a", N_("add the card under the cursor to a meld on the table")),
+    ("x", N_("discard the card under the cursor (ends the turn)")),
+    ("p", N_("play the special card under the cursor (TAKE, SWAP, KEEP, SKIP) instead of a "
+          "discard: your turn then ends")),
+    (N_("Home / End"), N_("the cursor to the first / last card of your hand")),
+    (N_("(table)"), N_("discard: each player's top discard and, in brackets, how many cards the "
+                "pile holds (R7(3)); front: their KEEP / SKIP cards")),
+    (N_("Enter"), N_("show the 3 marked cards / choose a shown card / serve a Skip")),
+    (N_("x (swap)"), N_("put the card under the cursor on your discard pile; e: draw as many")),
+    (N_("k (keep)"), N_("keep the card under the cursor into the next round; e: done")),
+    ("e", N_("end: finish swapping or keeping, serve a Skip, end an empty-handed turn")),
+    ("m", N_("list every legal move and pick one")),
 )
 
 BUILDER_HELP: tuple[KeyHelp, ...] = (
-    ("1-9", "assign the marked cards (or the card under the cursor) to that component"),
-    ("0 / Backspace", "take the card(s) out of their component"),
-    ("j / J", "next / previous declared value of the joker under the cursor"),
-    ("v", "choose the joker's value from a list"),
-    ("Tab / Shift-Tab", "load the next / previous lay-down the engine offers"),
-    ("u", "clear the builder"),
-    ("Enter", "lay down"),
-    ("Esc", "close the builder"),
+    ("1-9", N_("assign the marked cards (or the card under the cursor) to that component")),
+    (N_("0 / Backspace"), N_("take the card(s) out of their component")),
+    ("j / J", N_("next / previous declared value of the joker under the cursor")),
+    ("v", N_("choose the joker's value from a list")),
+    (N_("Tab / Shift-Tab"), N_("load the next / previous lay-down the engine offers")),
+    ("u", N_("clear the builder")),
+    (N_("Enter"), N_("lay down")),
+    (N_("Esc"), N_("close the builder")),
 )
 
 
@@ -117,7 +119,7 @@ class Level8Controller(BaseController):
     def follow_new_card(self, cards: list[tuple[SlotId, Card]]) -> None:
         """After a draw (one new card in the hand), put the cursor on the new card: its
         index in the sorted hand, not the old index, which lands on another card."""
-        slots = [slot for slot, _ in cards]
+        slots = [slot for slot, _card in cards]
         before = getattr(self, "_slots", None)
         self._slots = slots
         if before:
@@ -136,29 +138,32 @@ class Level8Controller(BaseController):
             for index, group in enumerate(self.builder.groups):
                 for p in group:
                     labels[p.slot] = str(index + 1)
-        self.marks &= {s for s, _ in cards}
-        sort = "colour" if self.by_colour else "number"
+        self.marks &= {s for s, _card in cards}
+        sort = _("colour") if self.by_colour else _("number")
         view: Level8State = snap.view
         kept = list(view.kept[snap.seat]) if view.kept and view.phase is Phase.KEEP else []
         for slot in kept:
             labels[slot] = "k"
-        out: StyleAndTextTuples = [("class:header", f" your hand ({plural(len(cards), 'card')}"
-                                                    f"{pending_text(snap)}, "
-                                                    f"by {sort}; s sorts)")]
+        out: StyleAndTextTuples = [("class:header", " " + ngettext(
+            "your hand ({count} card{pending}, by {sort}; s sorts)",
+            "your hand ({count} cards{pending}, by {sort}; s sorts)", len(cards)).format(
+                count=len(cards), pending=pending_text(snap), sort=sort))]
         if view.phase is Phase.KEEP:
-            names = " ".join(str(view.cards.get(s, "?")) for s in kept) or "nothing yet"
-            out.append(("", " · you keep: "))
+            names = " ".join(str(view.cards.get(s, "?")) for s in kept) or _("nothing yet")
+            out.append(("", " · " + _("you keep:") + " "))
             out.extend(styled_cards(names))
             allowance = keep_allowance(view, snap.seat)
-            out.append(("", f" (up to {plural(allowance, 'card')})\n"))
+            out.append(("", " " + ngettext("(up to {count} card)", "(up to {count} cards)",
+                                           allowance).format(count=allowance) + "\n"))
         else:
             out.append(("", ":\n"))
         return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
 
-    def panel(self, snap: TableSnapshot, height: int) -> StyleAndTextTuples | None:
-        """The picker or the lay-down builder, if open."""
+    def panel(self, snap: TableSnapshot, height: int, width: int = 0) -> StyleAndTextTuples | None:
+        """The picker or the lay-down builder, if open, in ``height`` rows of ``width`` columns
+        (the picker keeps its highlighted choice in them: :meth:`Picker.render`)."""
         if self.picker is not None:
-            return self.picker.render(height)
+            return self.picker.render(height, width)
         if self.builder is not None:
             return self._builder_panel(snap)
         return None
@@ -169,76 +174,82 @@ class Level8Controller(BaseController):
         view: Level8State = snap.view
         out: StyleAndTextTuples = [(
             "class:picker.title",
-            f" lay down level {view.levels[snap.seat]}: {requirement(builder.level)} ")]
+            " " + _("lay down level {level}: {requirement}").format(
+                level=view.levels[snap.seat], requirement=requirement(builder.level)) + " ")]
         offers = len(_of(snap.legal, LayDown))
-        out.append(("", f"  ({offers} offered; Tab cycles)\n"))
+        out.append(("", "  " + _("({count} offered; Tab cycles)").format(count=offers) + "\n"))
         problems = builder.group_errors()
         for index, (component, group) in enumerate(
                 zip(builder.level, builder.groups, strict=True)):
-            out.append(("", f"  {index + 1} {component!s:<22} "))
+            out.append(("", f"  {index + 1} {pad(component_words(component), 22)} "))
             shown = sorted(group, key=lambda p: p.number) if component.kind.is_run else group
             out.extend(styled_cards(" ".join(placed_text(p) for p in shown) or "-"))
             problem = problems[index]
-            out.append(("class:error", f"  x {problem}") if problem else ("class:ok", "  ok"))
+            out.append(("class:error", f"  x {problem}") if problem else
+                       ("class:ok", "  " + _("ok")))
             out.append(("", "\n"))
         error = builder.error(snap.game, view)
         if error:
-            out.append(("class:error", f"  not valid: {short_error(error)}\n"))
+            out.append(("class:error", "  " + _("not valid: {reason}").format(
+                reason=short_error(error)) + "\n"))
         else:
-            out.append(("class:ok", "  valid: Enter lays it down\n"))
+            out.append(("class:ok", "  " + _("valid: Enter lays it down") + "\n"))
         return out
 
     def hints(self, snap: TableSnapshot) -> str:
         """The keys that do something now."""
         if self.picker is not None:
-            return "a choice's number, or up/down and Enter · Esc cancels"
+            return _("a choice's number, or up/down and Enter · Esc cancels")
         if snap.extra.get("watching"):
             return WATCH_HINTS
         if self.builder is not None:
-            return "1-9 assign · 0 unassign · j/J/v joker · Tab offers · Enter lay down · Esc"
+            return _("1-9 assign · 0 unassign · j/J/v joker · Tab offers · Enter lay down · Esc")
         if snap.to_act != snap.seat:
-            return "s sort · m moves · c chat"
+            return _("s sort · m moves · c chat")
         phase = snap.view.phase
+        if phase is Phase.SHOW:
+            return self._show_hint(snap)
         return {
-            Phase.DRAW: f"d draw pile · 1-{snap.view.n} a discard pile · s sort",
-            Phase.PLAY: "l lay down · a add · x discard · p play special · m moves",
-            Phase.SHOW: self._show_hint(snap),
-            Phase.CHOOSE: "Enter choose a shown card · n none · m moves",
-            Phase.SWAP: "x put the card on your discard pile (up to 3) · e draw and end",
-            Phase.KEEP: "k keep the card under the cursor (the header says how many) · e done",
-            Phase.SKIPPED: "Enter or e: serve the Skip (your turn is skipped)",
-        }.get(phase, "m moves")
+            Phase.DRAW: _("d draw pile · 1-{n} a discard pile · s sort").format(n=snap.view.n),
+            Phase.PLAY: _("l lay down · a add · x discard · p play special · m moves"),
+            Phase.CHOOSE: _("Enter choose a shown card · n none · m moves"),
+            Phase.SWAP: _("x put the card on your discard pile (up to 3) · e draw and end"),
+            Phase.KEEP: _("k keep the card under the cursor (the header says how many) · e done"),
+            Phase.SKIPPED: _("Enter or e: serve the Skip (your turn is skipped)"),
+        }.get(phase, _("m moves"))
 
     def _show_hint(self, snap: TableSnapshot) -> str:
         shows = _of(snap.legal, Show)
         need = len(shows[0].cards) if shows else 0
-        return (f"Space marks {plural(need, 'card')} ({len(self.marks)} marked) · "
-                "Enter shows them · m moves")
+        return ngettext("Space marks {count} card ({marked} marked) · Enter shows them · m moves",
+                        "Space marks {count} cards ({marked} marked) · Enter shows them · m moves",
+                        need).format(count=need, marked=len(self.marks))
 
     def help(self) -> tuple[KeyHelp, ...]:
-        return HELP + BUILDER_HELP
+        return (*HELP, (N_("(colours)"), draw.colour_legend()), *BUILDER_HELP)
 
     def objective(self, snap: TableSnapshot) -> list[str]:
         """Every player's level card side: the current level of each, then the whole card."""
         view: Level8State = snap.view
-        out = [f"{draw.EDITION_TITLES.get(snap.rule_set, snap.rule_set)}: lay down your "
-               "level's combinations, then go out; climb 8 levels to win (rulings L8-4, L8-10).",
-               ""]
+        out = [_("{game}: lay down your level's combinations, then go out; climb 8 levels to win "
+                 "(rulings L8-4, L8-10).").format(
+                     game=_(draw.EDITION_TITLES.get(snap.rule_set, snap.rule_set))), ""]
         for seat in range(view.n):
             level = view.levels[seat]
             who = name_of(snap, seat)
             if level >= 9:
-                out.append(f"{seat + 1} {who}: WIN")
+                out.append(f"{seat + 1} {who}: {_('WIN')}")
             else:
-                out.append(f"{seat + 1} {who}: level {level}: "
-                           f"{requirement(view.level(seat))}")
+                out.append(f"{seat + 1} {who}: " + _("level {number}: {requirement}").format(
+                    number=level, requirement=requirement(view.level(seat))))
         card = view.level_cards[snap.seat] if view.level_cards and snap.seat >= 0 else None
         if card is not None:
-            out += ["", f"your level card ({card.name}):"]
+            out += ["", _("your level card ({name}):").format(name=card.name)]
             mine = view.levels[snap.seat]
             for number, level_ in enumerate(card.levels, start=1):
                 mark = ">" if number == mine else " "
-                out.append(f" {mark} level {number}: {requirement(level_)}")
+                out.append(f" {mark} " + _("level {number}: {requirement}").format(
+                    number=number, requirement=requirement(level_)))
         return out
 
     # -- keys --------------------------------------------------------------------------------
@@ -260,7 +271,7 @@ class Level8Controller(BaseController):
             self.marks ^= {current[0]}
         elif key == "s":
             self.by_colour = not self.by_colour
-            self.say(f"hand sorted by {'colour' if self.by_colour else 'number'}")
+            self.say(_("hand sorted by colour") if self.by_colour else _("hand sorted by number"))
         elif key == "m":
             self.menu_of_moves(snap)
         elif self.builder is not None:
@@ -278,22 +289,23 @@ class Level8Controller(BaseController):
                 self.say(not_now(snap), error=True)
             return
         if key == "d":
-            self._one(_of(legal, Draw), "you cannot draw now")
+            self._one(_of(legal, Draw), _("you cannot draw now"))
         elif key.isdigit() and view.phase is Phase.DRAW:
             owner = int(key) - 1
             if not 0 <= owner < view.n:
-                self.say(f"there is no player {key}: the players are 1 to {view.n}",
-                         error=True)
+                self.say(_("there is no player {key}: the players are 1 to {n}").format(
+                    key=key, n=view.n), error=True)
                 return
-            whose = "your" if owner == snap.seat else f"{snap.names[owner]}'s"
+            empty = _("your discard pile ({number}) is empty") if owner == snap.seat else \
+                _("{name}'s discard pile ({number}) is empty")
             self._one(_of(legal, DrawDiscard, lambda a: a.owner == owner),
-                      f"{whose} discard pile ({owner + 1}) is empty")
+                      empty.format(name=snap.names[owner], number=owner + 1))
         elif key == "x" and view.phase is Phase.SWAP:
             self._one(_of(legal, SwapPut, lambda a: a.card.card is face),
-                      "you cannot put that card down now (at most 3 are swapped)")
+                      _("you cannot put that card down now (at most 3 are swapped)"))
         elif key == "x":
             self._one(_of(legal, Discard, lambda a: a.card.card is face),
-                      "you cannot discard now")
+                      _("you cannot discard now"))
         elif key == "p":
             self._special(snap, face)
         elif key == "l":
@@ -302,12 +314,12 @@ class Level8Controller(BaseController):
             self._add(snap, face)
         elif key == "k":
             self._one(_of(legal, Keep, lambda a: view.cards.get(a.slot) is face),
-                      "you cannot keep that card (none left to keep, or it is kept already)")
+                      _("you cannot keep that card (none left to keep, or it is kept already)"))
         elif key == "e":
             self._one(_of(legal, SwapEnd) + _of(legal, KeepEnd) + _of(legal, ServeSkip)
-                      + _of(legal, EndTurn), "nothing to end now")
+                      + _of(legal, EndTurn), _("nothing to end now"))
         elif key == "n" and view.phase is Phase.CHOOSE:
-            self._one(_of(legal, Choose, lambda a: a.slot is None), "no choice is due")
+            self._one(_of(legal, Choose, lambda a: a.slot is None), _("no choice is due"))
         elif key == "enter":
             self._enter(snap)
 
@@ -324,23 +336,25 @@ class Level8Controller(BaseController):
             need = len(_of(legal, Show)[0].cards) if _of(legal, Show) else 3
             match = _of(legal, Show, lambda a: sorted(p.card for p in a.cards) == faces)
             if not match:
-                self.say(f"mark exactly {need} of your cards (Space), then Enter", error=True)
+                self.say(_("mark exactly {count} of your cards (Space), then Enter").format(
+                    count=need), error=True)
             else:
                 self.submit(match[0])
         elif view.phase is Phase.CHOOSE:
             chooses = _of(legal, Choose)
             ordered = [a for a in chooses if a.slot is not None]
-            labels = [f"{name_of(snap, self._owner(view, a.slot))}'s "
-                      f"{view.cards.get(a.slot, '?')}" for a in ordered]
+            labels = [_("{name}'s {card}").format(name=name_of(snap, self._owner(view, a.slot)),
+                                                  card=view.cards.get(a.slot, "?"))
+                      for a in ordered]
             ordered += [a for a in chooses if a.slot is None]
-            labels += ["take none"] * (len(ordered) - len(labels))
+            labels += [_("take none")] * (len(ordered) - len(labels))
             # the picker opens on the first shown card: Enter Enter never throws it away
-            self.open_picker("take which shown card (I'll take that!)", labels,
+            self.open_picker(_("take which shown card (I'll take that!)"), labels,
                              lambda i: self._submit_later(ordered[i]))
         elif view.phase is Phase.SKIPPED:
-            self._one(_of(legal, ServeSkip), "nothing to serve")
+            self._one(_of(legal, ServeSkip), _("nothing to serve"))
         else:
-            self.say("Enter does nothing now; press ? for the keys", error=True)
+            self.say(_("Enter does nothing now; press ? for the keys"), error=True)
 
     @staticmethod
     def _owner(view: Level8State, slot: SlotId | None) -> int:
@@ -349,12 +363,13 @@ class Level8Controller(BaseController):
     def _special(self, snap: TableSnapshot, face: Card | None) -> None:
         plays = _of(snap.legal, PlaySpecial, lambda a: a.card.card is face)
         if not plays:
-            self.say("put the cursor on a special card you may play now", error=True)
+            self.say(_("put the cursor on a special card you may play now"), error=True)
         elif face is not None and face.kind is Kind.SKIP:
             targets = [a for a in plays if a.target is not None]
-            labels = [f"skip {name_of(snap, a.target)}" for a in targets if a.target is not None]
+            labels = [_("skip {name}").format(name=name_of(snap, a.target)) for a in targets
+                      if a.target is not None]
             # the seats' own numbers, as on the table
-            self.open_numbered("put the Skip card in front of", labels,
+            self.open_numbered(_("put the Skip card in front of"), labels,
                                [a.target + 1 for a in targets if a.target is not None],
                                lambda i: self._submit_later(targets[i]))
         else:
@@ -363,8 +378,9 @@ class Level8Controller(BaseController):
     def _add(self, snap: TableSnapshot, face: Card | None) -> None:
         adds = _of(snap.legal, Add, lambda a: a.card.card is face)
         if not adds:
-            reason = ("lay down your level first (ruling L8-7)" if not snap.view.down[snap.seat]
-                      else f"{face} fits no combination on the table")
+            reason = (_("lay down your level first (ruling L8-7)")
+                      if not snap.view.down[snap.seat]
+                      else _("{card} fits no combination on the table").format(card=face))
             self.say(reason, error=True)
             return
         melds = sorted({a.meld for a in adds})
@@ -376,11 +392,11 @@ class Level8Controller(BaseController):
                 self.submit(options[0])
                 return
             labels = [f"{placed_text(a.card)}" for a in options]
-            self.open_picker("the joker's value", labels,
+            self.open_picker(_("the joker's value"), labels,
                              lambda i: self._submit_later(options[i]))
 
         labels = [draw.meld_label(by_id[m], snap.names).split(" ", 1)[1] for m in melds]
-        self.open_numbered(f"add {face} to which combination", labels,
+        self.open_numbered(_("add {card} to which combination").format(card=face), labels,
                            [m + 1 for m in melds], pick_meld)
 
     # -- the lay-down builder ----------------------------------------------------------------
@@ -388,15 +404,16 @@ class Level8Controller(BaseController):
     def _open_builder(self, snap: TableSnapshot) -> None:
         view: Level8State = snap.view
         if view.phase is not Phase.PLAY or view.down[snap.seat]:
-            self.say("you lay down after drawing, once per round", error=True)
+            self.say(_("you lay down after drawing, once per round"), error=True)
             return
         hand = [(s, c) for s, c in view.hand_cards(snap.seat) if c is not None]
         self.builder = LayDownBuilder(snap.seat, view.level(snap.seat), hand)
         self.offer = -1
         if not _of(snap.legal, LayDown):
-            self.say("the engine finds no lay-down in your hand; you may still try", error=True)
+            self.say(_("the engine finds no lay-down in your hand; you may still try"),
+                     error=True)
         else:
-            self.say("assign cards with 1-9, or Tab for the lay-downs the engine offers")
+            self.say(_("assign cards with 1-9, or Tab for the lay-downs the engine offers"))
 
     def _builder_key(self, key: str, snap: TableSnapshot,
                      current: tuple[SlotId, Card] | None) -> None:
@@ -405,7 +422,7 @@ class Level8Controller(BaseController):
         targets = sorted(self.marks) or ([current[0]] if current else [])
         if key == "escape":
             self.builder = None
-            self.say("builder closed")
+            self.say(_("builder closed"))
         elif key.isdigit() and key != "0":
             for slot in targets:
                 problem = builder.assign(slot, int(key) - 1)
@@ -419,23 +436,25 @@ class Level8Controller(BaseController):
             self.marks.clear()
         elif key in ("j", "J") and current is not None:
             if builder.cycle(current[0], 1 if key == "j" else -1) is None:
-                self.say("put the cursor on a joker assigned to a component", error=True)
+                self.say(_("put the cursor on a joker assigned to a component"), error=True)
         elif key == "v" and current is not None:
             choices = builder.choices(current[0])
             if not choices:
-                self.say("put the cursor on a joker assigned to a component", error=True)
+                self.say(_("put the cursor on a joker assigned to a component"), error=True)
                 return
             slot = current[0]
-            self.open_picker(f"value of {current[1]}", [placed_text(c) for c in choices],
+            self.open_picker(_("value of {card}").format(card=current[1]),
+                             [placed_text(c) for c in choices],
                              lambda i: builder.declare(slot, choices[i]))
         elif key in ("tab", "s-tab"):
             offers = _of(snap.legal, LayDown)
             if not offers:
-                self.say("the engine offers no lay-down for this hand", error=True)
+                self.say(_("the engine offers no lay-down for this hand"), error=True)
                 return
             self.offer = (self.offer + (1 if key == "tab" else -1)) % len(offers)
             builder.load(offers[self.offer])
-            self.say(f"offered lay-down {self.offer + 1} of {len(offers)}")
+            self.say(_("offered lay-down {number} of {count}").format(number=self.offer + 1,
+                                                                       count=len(offers)))
         elif key == "u":
             builder.clear()
         elif key == "enter":

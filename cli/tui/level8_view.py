@@ -10,11 +10,12 @@ from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards
-from lancards.cli.tui.narrate import plural, requirement
-from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
+from lancards.cli.tui.narrate import meld_kind, requirement
+from lancards.cli.tui.width import NAME_COLUMNS, pad, pad_left, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.level8.cards import COLOUR_INDEX, Card
 from lancards.engine.level8.levels import ComponentKind
@@ -24,27 +25,28 @@ from lancards.engine.level8.state import Level8State, Phase
 EDITION_TITLES = {
     "level8-master": "Level 8 Master",
     "level8": "Level 8",
-    "level8-en": "Level 8 (English rule sheet)",
+    "level8-en": N_("Level 8 (English rule sheet)"),
 }
+"""The games' names (shown as ``_(EDITION_TITLES[rule_set])``: the names are the games')."""
 
 PHASE_DOING = {
-    Phase.DRAW: "draws",
-    Phase.PLAY: "plays: lay down, add, discard",
-    Phase.SHOW: "shows cards for I'll take that!",
-    Phase.CHOOSE: "chooses one shown card (I'll take that!)",
-    Phase.SWAP: "swaps cards (I'll swap that!)",
-    Phase.KEEP: "chooses cards to keep",
-    Phase.SKIPPED: "is skipped (Skip!)",
+    Phase.DRAW: N_("draws"),
+    Phase.PLAY: N_("plays: lay down, add, discard"),
+    Phase.SHOW: N_("shows cards for I'll take that!"),
+    Phase.CHOOSE: N_("chooses one shown card (I'll take that!)"),
+    Phase.SWAP: N_("swaps cards (I'll swap that!)"),
+    Phase.KEEP: N_("chooses cards to keep"),
+    Phase.SKIPPED: N_("is skipped (Skip!)"),
 }
 
 YOU_DOING = {
-    Phase.DRAW: "draw a card",
-    Phase.PLAY: "lay down, add, then discard",
-    Phase.SHOW: "show 3 cards for I'll take that!",
-    Phase.CHOOSE: "take one shown card, or none",
-    Phase.SWAP: "swap up to 3 cards",
-    Phase.KEEP: "choose cards to keep",
-    Phase.SKIPPED: "you are skipped",
+    Phase.DRAW: N_("draw a card"),
+    Phase.PLAY: N_("lay down, add, then discard"),
+    Phase.SHOW: N_("show 3 cards for I'll take that!"),
+    Phase.CHOOSE: N_("take one shown card, or none"),
+    Phase.SWAP: N_("swap up to 3 cards"),
+    Phase.KEEP: N_("choose cards to keep"),
+    Phase.SKIPPED: N_("you are skipped"),
 }
 
 
@@ -83,28 +85,34 @@ def meld_label(meld: Meld, names: Sequence[str]) -> str:
     plus one): the ``a`` picker and the log ("added R7 to combination 2") use the same one.
     """
     kind = meld.kind
-    if kind is ComponentKind.SET:
-        what = f"set of {meld.number}s"
-    elif kind is ComponentKind.RUN:
-        what = f"run {meld.lo}-{meld.hi}"
-    elif kind is ComponentKind.COLOUR_RUN:
-        what = f"colour run {meld.colour} {meld.lo}-{meld.hi}"
-    else:
-        colour = meld.colour.display if meld.colour else "?"
-        what = f"colour group {meld.colour} ({colour})"
+    what = meld_kind(meld)
+    if kind is ComponentKind.COLOUR_GROUP:
+        colour = _(COLOUR_WORDS[meld.colour.value]) if meld.colour else "?"
+        what = f"{what} ({colour})"
     placed = sorted(meld.cards, key=lambda p: p.number) if kind.is_run else meld.cards
     cards = " ".join(placed_text(p) for p in placed)
     return f"{meld.id + 1} {names[meld.owner]}: {what}: {cards}"
 
 
+COLOUR_WORDS = {"R": N_("red"), "O": N_("orange"), "Y": N_("yellow"), "G": N_("green"),
+                "B": N_("blue"), "P": N_("purple")}
+"""Each colour letter's word (ruling L8-1), shown as ``_(COLOUR_WORDS[letter])``: the letter
+stays on every card, the word is the legend's (``?`` keys) and a colour group's."""
+
+
+def colour_legend() -> str:
+    """``"R red, O orange, Y yellow, G green, B blue, P purple"`` in the player's words."""
+    return ", ".join(f"{letter} {_(word)}" for letter, word in COLOUR_WORDS.items())
+
+
 def title(snap: TableSnapshot) -> StyleAndTextTuples:
     """The top line: game, round, dealer, whose turn and what they do."""
     view: Level8State = snap.view
-    parts = [EDITION_TITLES.get(snap.rule_set, snap.rule_set)]
+    parts = [_(EDITION_TITLES.get(snap.rule_set, snap.rule_set))]
     if view.round:
-        parts.append(f"round {view.round}")
+        parts.append(_("round {number}").format(number=view.round))
     if view.dealer >= 0:
-        parts.append(f"dealer {snap.names[view.dealer]}")
+        parts.append(_("dealer {name}").format(name=snap.names[view.dealer]))
     out: StyleAndTextTuples = [("class:title", " " + " · ".join(parts) + " ")]
     out.append(("", "  "))
     out.append(turn_fragment(snap))
@@ -115,51 +123,65 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
     """Whose turn it is and what they may do."""
     view: Level8State = snap.view
     if snap.outcome is not None or snap.to_act is None:
-        return ("class:result", "game over")
+        return ("class:result", _("game over"))
     if snap.to_act == CHANCE:
-        return ("class:dim", "shuffling and dealing..." if view.phase is not Phase.DRAW
-                else "reshuffling the discard piles (ruling L8-9)...")
+        return ("class:dim", _("shuffling and dealing...") if view.phase is not Phase.DRAW
+                else _("reshuffling the discard piles (ruling L8-9)..."))
     if snap.to_act == snap.seat:
-        doing = YOU_DOING.get(view.phase, view.phase.value)
+        doing = _(YOU_DOING.get(view.phase, view.phase.value))
         shows = [a for a in snap.legal if type(a).__name__ == "Show"]
         if view.phase is Phase.SHOW and shows:  # all of them when fewer than 3 (L8M-1)
-            doing = f"show {plural(len(shows[0].cards), 'card')} for I'll take that!"
-        return ("class:yourturn", f"YOUR TURN: {doing}")
-    return ("class:turn", f"{snap.names[snap.to_act]} {PHASE_DOING.get(view.phase, '')}")
+            count = len(shows[0].cards)
+            doing = ngettext("show {count} card for I'll take that!",
+                             "show {count} cards for I'll take that!", count).format(count=count)
+        return ("class:yourturn", _("YOUR TURN: {doing}").format(doing=doing))
+    doing = _(PHASE_DOING[view.phase]) if view.phase in PHASE_DOING else ""
+    return ("class:turn", _("{name} {doing}").format(name=snap.names[snap.to_act], doing=doing))
 
 
 def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     """The players, the draw pile, the melds and any shown cards."""
     view: Level8State = snap.view
     out: StyleAndTextTuples = []
-    name_w = max(6, min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
+    # Every column as wide as its header or its widest value in the player's language.
+    head = [_("player"), _("lvl"), _("requirement"), _("down"), _("hand"), _("discard"),
+            _("front")]
+    name_w = max(6, text_width(head[0]),
+                 min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
+    words = {"win": _("WIN"), "yes": _("yes"), "no": _("no")}
+    lvl_w = max(3, text_width(head[1]), text_width(words["win"]))
+    down_w = max(4, text_width(head[3]), text_width(words["yes"]), text_width(words["no"]))
+    hand_w = max(4, text_width(head[4]))
+    pile_w = max(9, text_width(head[5]) + 2)
     gone = gone_words(snap)
     bots = {s: w for s, w in bot_words(snap).items() if s not in gone}
     shown = [gone.get(s) or (requirement(view.level(s)) if view.levels[s] < 9 else "-")
              for s in range(view.n)]
-    req_w = max(12, min(30, width - name_w - 40))
+    room = width - name_w - (20 + lvl_w + down_w + hand_w + pile_w)
+    req_w = max(12, min(max(30, max(text_width(r) for r in shown)), room))
     if bots:  # room for "bot, normal" at the rows' end: the column as wide as its longest
         req_w = min(req_w, max(11, *(text_width(r) for r in shown)))
-    out.append(("class:header", f"   # {'player':<{name_w}} lvl {'requirement':<{req_w}} "
-                                f"down hand discard  front\n"))
+    out.append(("class:header", f"   # {pad(head[0], name_w)} {pad(head[1], lvl_w)} "
+                                f"{pad(head[2], req_w)} {pad(head[3], down_w)} "
+                                f"{pad(head[4], hand_w)} {pad(head[5], pile_w)}{head[6]}\n"))
     rows: list[StyleAndTextTuples] = []
     for seat in range(view.n):
         mark = ">" if snap.to_act == seat else " "
         style = "class:dim" if seat in gone else "class:me" if seat == snap.seat else ""
         level = view.levels[seat]
-        lvl = "WIN" if level >= 9 else f"{level:>3}"
-        req = shown[seat]
-        down = "yes" if view.down[seat] else "no"
+        lvl = pad(words["win"], lvl_w) if level >= 9 else pad_left(str(level), lvl_w)
+        down = words["yes"] if view.down[seat] else words["no"]
         row: StyleAndTextTuples = [(style, (
             f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} {lvl} "
-            f"{req[:req_w]:<{req_w}} {down:<4} {len(view.hands[seat]):>4} "))]
+            f"{pad(shown[seat], req_w)} {pad(down, down_w)} "
+            f"{pad_left(str(len(view.hands[seat])), hand_w)} "))]
         pile = view.discards[seat]
         if pile:
             top = view.cards.get(pile[-1])
             row.append(card_fragment(top if top is not None else "?"))
-            row.append(("", f"({len(pile)})".ljust(9 - len(str(top)))))
+            row.append(("", f"({len(pile)})".ljust(pile_w - len(str(top)))))
         else:
-            row.append(("class:dim", "-".ljust(9)))
+            row.append(("class:dim", "-".ljust(pile_w)))
         front = [view.cards.get(s) for s in view.in_front[seat]]
         for card in front:
             row.append(("", " "))
@@ -175,24 +197,26 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     if bots and not fits:  # a row too long for the width: the levels on a line of their own
         out.append(("class:dim", f" {bot_line(snap.names, bots)}\n"))
     under = [view.cards.get(s) for s in view.under]
-    out.append(("", f" draw pile: {len(view.pile)} cards"))
+    out.append(("", " " + ngettext("draw pile: {count} card", "draw pile: {count} cards",
+                                    len(view.pile)).format(count=len(view.pile))))
     if under:
-        out.append(("", " · face up under it: "))
+        out.append(("", " · " + _("face up under it:") + " "))
         for index, card in enumerate(under):
             out.extend([("", " ")] if index else [])
             out.append(card_fragment(card if card is not None else "?"))
     out.append(("", "\n"))
     if view.melds:
-        out.append(("class:header", f" on the table ({plural(len(view.melds), 'combination')}"
-                                    "):\n"))
+        out.append(("class:header", " " + ngettext(
+            "on the table ({count} combination):", "on the table ({count} combinations):",
+            len(view.melds)).format(count=len(view.melds)) + "\n"))
         for meld in view.melds:
             out.append(("", "  "))
             out.extend(styled_cards(meld_label(meld, snap.names)))
             out.append(("", "\n"))
     else:
-        out.append(("class:dim", " nothing laid down yet\n"))
+        out.append(("class:dim", " " + _("nothing laid down yet") + "\n"))
     if view.phase in (Phase.SHOW, Phase.CHOOSE) and view.shown:
-        out.append(("class:header", " shown for I'll take that!:\n"))
+        out.append(("class:header", " " + _("shown for I'll take that!:") + "\n"))
         for seat, slots in enumerate(view.shown):
             if slots:
                 cards = " ".join(str(view.cards.get(s, "?")) for s in slots)
@@ -207,8 +231,9 @@ def bot_line(names: Sequence[str], bots: dict[int, str]) -> str:
     level, for a table too narrow to say it on each row."""
     by_level: dict[str, list[str]] = {}
     for seat, words in sorted(bots.items()):
-        by_level.setdefault(words.removeprefix("bot, "), []).append(names[seat])
-    return "bots: " + " · ".join(f"{', '.join(who)} ({level})"
+        by_level.setdefault(words.removeprefix(_("bot, {level}").format(level="")),
+                            []).append(names[seat])
+    return _("bots:") + " " + " · ".join(f"{', '.join(who)} ({level})"
                                   for level, who in by_level.items())
 
 

@@ -19,17 +19,19 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from lancards.engine.level8.levels import Component
+from lancards.cli.i18n import N_, _, language, ngettext
+from lancards.engine.level8.levels import Component, ComponentKind
 
 _SLOT = re.compile(r"#\d+")
 
 SPECIAL_WORDS = {
-    "TAKE": "I'll take that!",
-    "SWAP": "I'll swap that!",
-    "KEEP": "I'll keep that!",
-    "SKIP": "Skip!",
+    "TAKE": N_("I'll take that!"),
+    "SWAP": N_("I'll swap that!"),
+    "KEEP": N_("I'll keep that!"),
+    "SKIP": N_("Skip!"),
 }
-"""The call of each special card (rulings L8M-1, L8M-2, L8M-3, L8C-1)."""
+"""The call of each special card (rulings L8M-1, L8M-2, L8M-3, L8C-1), untranslated: shown as
+``_(SPECIAL_WORDS[name])``."""
 
 ROUND_MARK = "──"
 """What a round marker line starts and ends with."""
@@ -59,27 +61,28 @@ class Words:
 
     def subject(self, seat: int) -> str:
         """``"You"`` or the name (for the start of a sentence)."""
-        return "You" if seat == self.viewer else self.name(seat)
+        return _("You") if seat == self.viewer else self.name(seat)
 
     def object(self, seat: int) -> str:
         """``"you"`` or the name."""
-        return "you" if seat == self.viewer else self.name(seat)
+        return _("you") if seat == self.viewer else self.name(seat)
 
     def possessive(self, seat: int) -> str:
         """``"your"`` or ``"Ada's"``."""
-        return "your" if seat == self.viewer else f"{self.name(seat)}'s"
+        return _("your") if seat == self.viewer else _("{name}'s").format(name=self.name(seat))
 
     def name(self, seat: int) -> str:
         """The nickname of ``seat`` (``"seat N"``, 1-based, when out of range)."""
         if 0 <= seat < len(self.names):
             return self.names[seat]
-        return f"seat {seat + 1}"
+        return _("seat {number}").format(number=seat + 1)
 
 
 def round_marker(number: int, dealer: str = "") -> str:
     """``"── round 2 · dealer Ada ──"``: the line that separates rounds in the log."""
-    who = f" · dealer {dealer}" if dealer else ""
-    return f"{ROUND_MARK} round {number}{who} {ROUND_MARK}"
+    text = (_("round {number} · dealer {dealer}") if dealer else _("round {number}")).format(
+        number=number, dealer=dealer)
+    return f"{ROUND_MARK} {text} {ROUND_MARK}"
 
 
 def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequence[str],
@@ -103,7 +106,7 @@ def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequenc
     from lancards.engine.core import Leave
 
     if isinstance(action, Leave):  # rulings D-1..D-4
-        return [f"{words.subject(action.seat)} left the table"]
+        return [_("{who} left the table").format(who=words.subject(action.seat))]
     if game_name == "level8":
         return _level8(before, action, after, words)
     return _eights(before, action, after, words)
@@ -138,7 +141,24 @@ IMPERATIVE = (("laid down", "lay down"), ("laid", "lay"), ("drew", "draw"),
               ("put", "put"), ("passed", "pass"), ("ended", "end"), ("are done", "be done"))
 
 
-_NOUNS = ("pair", "triplet", "quadruplet", "quintuplet", "run", "set")
+def component_words(component: Component, count: int = 1) -> str:
+    """``count`` times one component of a level in words: ``"pair"``, ``"4 pairs"``,
+    ``"run of 4"``, ``"2 x 4 of one colour"`` (German: ``"Paar"``, ``"4 Paare"``,
+    ``"4er-Folge"``; the rule text's words, ``docs/glossary-de.md``)."""
+    size = component.size
+    if component.kind is ComponentKind.SET:
+        text = {2: ngettext("pair", "{count} pairs", count),
+                3: ngettext("triplet", "{count} triplets", count),
+                4: ngettext("quadruplet", "{count} quadruplets", count),
+                5: ngettext("quintuplet", "{count} quintuplets", count)}.get(size) or \
+            ngettext("set of {size}", "{count} sets of {size}", count)
+    elif component.kind is ComponentKind.RUN:
+        text = ngettext("run of {size}", "{count} runs of {size}", count)
+    elif component.kind is ComponentKind.COLOUR_RUN:
+        text = ngettext("colour run of {size}", "{count} colour runs of {size}", count)
+    else:
+        text = ngettext("{size} of one colour", "{count} x {size} of one colour", count)
+    return text.format(count=count, size=size)
 
 
 def requirement(level: Sequence[Component]) -> str:
@@ -149,19 +169,7 @@ def requirement(level: Sequence[Component]) -> str:
             groups[-1][1] += 1
         else:
             groups.append([component, 1])
-    parts = []
-    for component, count in groups:
-        text = str(component)
-        if count > 1:
-            words = text.split(" ")
-            at = next((i for i, w in enumerate(words) if w in _NOUNS), None)
-            if at is None:
-                text = f"{count} x {text}"
-            else:
-                words[at] += "s"
-                text = f"{count} {' '.join(words)}"
-        parts.append(text)
-    return " + ".join(parts)
+    return " + ".join(component_words(component, count) for component, count in groups)
 
 
 def move_label(game_name: str, view: Any, action: Any, names: Sequence[str],
@@ -170,11 +178,32 @@ def move_label(game_name: str, view: Any, action: Any, names: Sequence[str],
     Ada's discard pile"``, ``"take Bram's O3 (I'll take that!)"`` (cards by name)."""
     lines = narrate(game_name, view, action, view, names, viewer)
     text = lines[0] if lines else _SLOT.sub("", str(action)).split(": ", 1)[-1]
+    if language() == "de":
+        return _imperative_de(text.removeprefix(_("You") + ": "))
     text = text.removeprefix("You ")
     for past, now in IMPERATIVE:
         if text.startswith(past + " "):
             return now + text[len(past):]
     return text
+
+
+PARTICIPLES_DE = {"ausgelegt": "auslegen", "abgelegt": "ablegen", "angelegt": "anlegen",
+                  "gezogen": "ziehen", "gespielt": "spielen", "ausgespielt": "ausspielen",
+                  "gezeigt": "zeigen", "genommen": "nehmen", "gelegt": "legen",
+                  "gepasst": "passen", "beendet": "beenden", "behalten": "behalten",
+                  "ausgesetzt": "aussetzen", "fertig": "fertig"}
+"""The German log's participles (``"Du: R7 abgelegt"``) and the choice's infinitive
+(``"R7 ablegen"``): a move as a choice in German."""
+
+
+def _imperative_de(text: str) -> str:
+    words = text.split(" ")
+    for i, word in enumerate(words):
+        core = word.rstrip(":,")
+        if core in PARTICIPLES_DE:
+            words[i] = PARTICIPLES_DE[core] + word[len(core):]
+            break
+    return " ".join(words)
 
 
 # -- Level 8 -------------------------------------------------------------------------------------
@@ -187,82 +216,119 @@ def _l8_card(view: Any, slot: int | None) -> str | None:
     return None if card is None else card_name(card)
 
 
+def drew_from_pile(who: str, card: str | None = None) -> str:
+    """``"Ada drew from the draw pile"``, ``"You drew P9 from the draw pile"`` (a networked
+    log completes an own draw's line once its card is revealed)."""
+    if card:
+        return _("{who} drew {card} from the draw pile").format(who=who, card=card)
+    return _("{who} drew from the draw pile").format(who=who)
+
+
 def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
     from lancards.engine.level8 import actions as a
 
     out: list[str] = []
     seat = getattr(action, "seat", -1)
     who = w.subject(seat) if seat >= 0 else ""
+    mine = seat == w.viewer
     if isinstance(action, a.Draw):
         card = None
-        if before is not None and seat == w.viewer:
+        if before is not None and mine:
             new = [s for s in after.hands[seat] if s not in before.hands[seat]]
             card = _l8_card(after, new[0]) if new else None
-        out.append(f"{who} drew {card} from the draw pile" if card else
-                   f"{who} drew from the draw pile")
+        out.append(drew_from_pile(who, card))
     elif isinstance(action, a.DrawDiscard):
         pile = before.discards[action.owner] if before is not None else ()
         card = _l8_card(before, pile[-1]) if pile else None
-        whose = ("your own" if seat == w.viewer else "their own") if action.owner == seat \
-            else w.possessive(action.owner)
-        out.append(f"{who} drew {card or 'the top card'} from {whose} discard pile")
+        card = card or _("the top card")
+        if action.owner == seat:
+            text = _("{who} drew {card} from your own discard pile") if mine else \
+                _("{who} drew {card} from their own discard pile")
+        elif action.owner == w.viewer:
+            text = _("{who} drew {card} from your discard pile")
+        else:
+            text = _("{who} drew {card} from {owner}'s discard pile")
+        out.append(text.format(who=who, card=card, owner=w.name(action.owner)))
     elif isinstance(action, a.LayDown):
-        level = before.levels[seat] if before is not None else None
-        what = ""
-        if before is not None:
-            what = f" ({requirement(before.level(seat))})"
         groups = " | ".join(" ".join(card_name(p) for p in _in_order(g)) for g in action.groups)
-        number = f" level {level}" if level is not None else " the level"
-        out.append(f"{who} laid down{number}{what}: {groups}")
+        if before is not None:
+            out.append(_("{who} laid down level {level} ({what}): {groups}").format(
+                who=who, level=before.levels[seat], what=requirement(before.level(seat)),
+                groups=groups))
+        else:
+            out.append(_("{who} laid down the level: {groups}").format(who=who, groups=groups))
     elif isinstance(action, a.Add):
-        target = ""
+        meld = None
         if before is not None:
             meld = next((m for m in before.melds if m.id == action.meld), None)
-            if meld is not None:
-                target = f" ({w.possessive(meld.owner)} {meld_kind(meld)})"
-        out.append(f"{who} added {card_name(action.card)} to combination {action.meld + 1}"
-                   f"{target}")
+        if meld is None:
+            text = _("{who} added {card} to combination {number}")
+        elif meld.owner == w.viewer:
+            text = _("{who} added {card} to combination {number} (your {kind})")
+        else:
+            text = _("{who} added {card} to combination {number} ({owner}'s {kind})")
+        out.append(text.format(who=who, card=card_name(action.card), number=action.meld + 1,
+                               owner=w.name(meld.owner) if meld else "",
+                               kind=meld_kind(meld) if meld else ""))
     elif isinstance(action, a.Discard):
-        out.append(f"{who} discarded {card_name(action.card)}")
+        out.append(_("{who} discarded {card}").format(who=who, card=card_name(action.card)))
     elif isinstance(action, a.PlaySpecial):
         name = card_name(action.card)
-        call = SPECIAL_WORDS.get(name, "")
+        call = _(SPECIAL_WORDS[name]) if name in SPECIAL_WORDS else ""
         if action.target is not None:
-            out.append(f"{who} put {name} in front of {w.object(action.target)} ({call})")
+            text = _("{who} put {card} in front of you ({call})") \
+                if action.target == w.viewer else \
+                _("{who} put {card} in front of {target} ({call})")
+            out.append(text.format(who=who, card=name, target=w.name(action.target),
+                                   call=call))
         else:
-            out.append(f"{who} played {name} ({call})")
+            out.append(_("{who} played {card} ({call})").format(who=who, card=name, call=call))
     elif isinstance(action, a.Show):
         cards = " ".join(card_name(p) for p in action.cards)
-        out.append(f"{who} showed {cards}" if cards else f"{who} showed no card")
+        out.append(_("{who} showed {cards}").format(who=who, cards=cards) if cards else
+                   _("{who} showed no card").format(who=who))
     elif isinstance(action, a.Choose):
         if action.slot is None:
-            out.append(f"{who} took none of the shown cards (I'll take that!)")
+            out.append(_("{who} took none of the shown cards (I'll take that!)").format(who=who))
         else:
-            card = _l8_card(before, action.slot) or _l8_card(after, action.slot) or "a card"
+            card = _l8_card(before, action.slot) or _l8_card(after, action.slot) or _("a card")
             owner = _shown_owner(before, action.slot)
-            whose = f"{w.possessive(owner)} " if owner is not None else ""
-            out.append(f"{who} took {whose}{card} (I'll take that!)")
+            if owner is None:
+                text = _("{who} took {card} (I'll take that!)")
+            elif owner == w.viewer:
+                text = _("{who} took your {card} (I'll take that!)")
+            else:
+                text = _("{who} took {owner}'s {card} (I'll take that!)")
+            out.append(text.format(who=who, card=card,
+                                   owner=w.name(owner) if owner is not None else ""))
     elif isinstance(action, a.SwapPut):
-        whose = "your" if seat == w.viewer else "their"
-        out.append(f"{who} put {card_name(action.card)} on {whose} discard pile "
-                   "(I'll swap that!)")
+        text = _("{who} put {card} on your discard pile (I'll swap that!)") if mine else \
+            _("{who} put {card} on their discard pile (I'll swap that!)")
+        out.append(text.format(who=who, card=card_name(action.card)))
     elif isinstance(action, a.SwapEnd):
         count = before.swaps if before is not None else None
-        drew = plural(count, "card") if count is not None else "as many cards"
-        out.append(f"{who} drew {drew} (I'll swap that!)")
+        if count is None:
+            out.append(_("{who} drew as many cards (I'll swap that!)").format(who=who))
+        else:
+            out.append(ngettext("{who} drew {count} card (I'll swap that!)",
+                                "{who} drew {count} cards (I'll swap that!)",
+                                count).format(who=who, count=count))
     elif isinstance(action, a.ServeSkip):
-        out.append(f"{w.possessive(seat).capitalize()} turn was skipped (Skip!)")
+        out.append(_("Your turn was skipped (Skip!)") if mine else
+                   _("{name}'s turn was skipped (Skip!)").format(name=w.name(seat)))
     elif isinstance(action, a.Keep):
-        card = _l8_card(after, action.slot) if seat == w.viewer else None
-        out.append(f"{who} keep {card} for the next round" if card and seat == w.viewer
-                   else f"{who} kept a card for the next round")
+        card = _l8_card(after, action.slot) if mine else None
+        out.append(_("{who} keep {card} for the next round").format(who=who, card=card)
+                   if card and mine else
+                   _("{who} kept a card for the next round").format(who=who))
     elif isinstance(action, a.KeepEnd):
-        out.append(f"{who} {'are' if seat == w.viewer else 'is'} done keeping cards")
+        out.append((_("{who} are done keeping cards") if mine else
+                    _("{who} is done keeping cards")).format(who=who))
     elif isinstance(action, a.EndTurn):
-        out.append(f"{who} ended the turn with an empty hand")
+        out.append(_("{who} ended the turn with an empty hand").format(who=who))
     elif before is not None and before.reshuffle_due and not after.reshuffle_due \
             and after.round == before.round:
-        out.append("the discard piles were shuffled into the draw pile (ruling L8-9)")
+        out.append(_("the discard piles were shuffled into the draw pile (ruling L8-9)"))
     out += _level8_after(before, after, seat, w)
     return out
 
@@ -274,32 +340,42 @@ def _level8_after(before: Any, after: Any, seat: int, w: Words) -> list[str]:
     went = after.went_out
     new_round = after.round != before.round and after.round >= 1
     if went >= 0 and before.went_out != went:
-        out.append(f"{w.subject(went)} went out: round {after.round} is over")
+        out.append(_("{who} went out: round {number} is over").format(
+            who=w.subject(went), number=after.round))
     elif new_round and before.round >= 1 and seat >= 0 and before.went_out < 0:
         # Out with nobody to keep cards: the round ended with this seat's move. After keeps
         # (before.went_out set), the going out was told when it happened; the last keeper's
         # keep-end only starts the next round (issue 25: it was told as the keeper going out).
-        out.append(f"{w.subject(seat)} went out: round {before.round} is over")
+        out.append(_("{who} went out: round {number} is over").format(
+            who=w.subject(seat), number=before.round))
     if after.phase.value == "over" and before.phase.value != "over":
-        winners = " and ".join(w.subject(s) for s in after.winners)
-        verb = "win" if len(after.winners) != 1 or after.winners[0] == w.viewer else "wins"
-        out.append(f"{winners} {verb} the game")
+        out.append(winners_words(after.winners, w))
     if new_round:
         dealer = w.name(after.dealer) if after.dealer >= 0 else ""
         out.append(round_marker(after.round, dealer))
     return out
 
 
+def winners_words(winners: Sequence[int], w: Words) -> str:
+    """``"Ada wins the game"``, ``"You win the game"``, ``"Ada and Bram win the game"``."""
+    if len(winners) == 1 and winners[0] == w.viewer:
+        return _("You win the game")
+    names = _(" and ").join(w.subject(s) for s in winners)
+    return (_("{winners} wins the game") if len(winners) == 1 else
+            _("{winners} win the game")).format(winners=names)
+
+
 def meld_kind(meld: Any) -> str:
     """``"set of 7s"``, ``"run 3-6"``, ``"colour run R 2-5"``, ``"colour group G"``."""
     kind = meld.kind.value
     if kind == "set":
-        return f"set of {meld.number}s"
+        return _("set of {number}s").format(number=meld.number)
     if kind == "run":
-        return f"run {meld.lo}-{meld.hi}"
+        return _("run {lo}-{hi}").format(lo=meld.lo, hi=meld.hi)
     if kind == "colour-run":
-        return f"colour run {meld.colour} {meld.lo}-{meld.hi}"
-    return f"colour group {meld.colour}"
+        return _("colour run {colour} {lo}-{hi}").format(colour=meld.colour, lo=meld.lo,
+                                                         hi=meld.hi)
+    return _("colour group {colour}").format(colour=meld.colour)
 
 
 def _in_order(group: Sequence[Any]) -> list[Any]:
@@ -331,17 +407,18 @@ def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
     who = w.subject(seat) if seat >= 0 else ""
     if isinstance(action, Play):
         card = card_name(action.card)
-        declared = ""
-        if action.take is not None:
-            declared = " (take)" if action.take else " (no take)"
         if before is not None and before.phase is Phase.LAYOUT:  # ruling E-7
-            out.append(f"{who} laid {card} on the layout")
+            text = _("{who} laid {card} on the layout")
         elif before is not None and not before.trick:
-            out.append(f"{who} led {card}{declared}")
+            text = _("{who} led {card}") if action.take is None else \
+                _("{who} led {card} (take)") if action.take else _("{who} led {card} (no take)")
         else:
-            out.append(f"{who} played {card}{declared}")
+            text = _("{who} played {card}") if action.take is None else \
+                _("{who} played {card} (take)") if action.take else \
+                _("{who} played {card} (no take)")
+        out.append(text.format(who=who, card=card))
     elif isinstance(action, Pass):
-        out.append(f"{who} passed")
+        out.append(_("{who} passed").format(who=who))
     if before is None:
         return out
     if len(after.trick_winners) > len(before.trick_winners) and after.round == before.round:
@@ -349,20 +426,50 @@ def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         winner = after.trick_winners[-1]
         cards = [card_name(CARDS[e.card]) for e in after.history
                  if e.number == number and e.card >= 0]
-        verb = "take" if winner == w.viewer else "takes"
-        out.append(f"{w.subject(winner)} {verb} trick {number}: {' '.join(cards)}")
+        text = _("You take trick {number}: {cards}") if winner == w.viewer else \
+            _("{who} takes trick {number}: {cards}")
+        out.append(text.format(who=w.name(winner), number=number, cards=" ".join(cards)))
     for result in after.results[len(before.results):]:
         parts = ", ".join(f"{w.name(s)} {p:+d}" for s, p in enumerate(result.totals))
-        out.append(f"round {result.round} scored: {parts}")
+        out.append(_("round {number} scored: {totals}").format(number=result.round,
+                                                               totals=parts))
     if after.round != before.round and after.round >= 1:
         dealer = w.name(after.dealer) if after.dealer >= 0 else ""
         out.append(round_marker(after.round, dealer))
     return out
 
 
+SUIT_WORDS = (N_("Red"), N_("Blue"), N_("Yellow"), N_("Green"))
+"""The 8s Rule! suits' names by ``Suit`` value (the engine's ``Suit.title``), untranslated."""
+
+
+def suit_words(suit: Any) -> str:
+    """A suit's name in the player's words (``"Red"``; German ``"Rot"``)."""
+    return _(SUIT_WORDS[int(suit)])
+
+
+OBJECTIVE_TITLES = (N_("No tricks"), N_("No Red cards"), N_("No 8s"), N_("No 1s and no 15s"),
+                    N_("No Red 15"), N_("Not the last two tricks"), N_("Tricks wanted"))
+"""The titles of the default round objectives (``engine/eights/objectives.py``), for the
+catalog: a title is shown as ``_(title)`` (a title of an own objectives file stays as written)."""
+
+
 def objective_text(objective: Any) -> str:
     """A round objective in full (ruling E-6): every card worth points is named, grouped by
-    its points (``describe()`` shortens long lists with "...")."""
+    its points (the engine's ``describe()`` shortens long lists with "...")."""
+    title = _(objective.title)
+    kind = objective.kind.value
+    if kind == "tricks":
+        return _("{title}: {points} per trick").format(title=title,
+                                                        points=f"{objective.per_trick:+d}")
+    if kind == "last-tricks":
+        names = [_("last trick"), _("second-to-last trick"), _("third-to-last trick")]
+        parts = []
+        for back, value in enumerate(reversed(objective.last_tricks)):
+            name = names[back] if back < len(names) else \
+                _("trick {number} from the end").format(number=back + 1)
+            parts.append(f"{name} {value:+d}")
+        return f"{title}: {', '.join(reversed(parts))}"
     if not objective.card_points:
         return str(objective.describe())
     from lancards.engine.eights.cards import CARDS
@@ -371,7 +478,7 @@ def objective_text(objective: Any) -> str:
     for index, points in enumerate(objective.card_points):
         if points:
             groups.setdefault(points, []).append(card_name(CARDS[index]))
-    parts = [f"{' '.join(cards)} {points:+d} each" if len(cards) > 1 else
-             f"{cards[0]} {points:+d}" for points, cards in groups.items()]
-    end = "; the round ends when none is left to take" if objective.early_end else ""
-    return f"{objective.title}: {'; '.join(parts)}{end}"
+    parts = [_("{cards} {points} each").format(cards=" ".join(cards), points=f"{points:+d}")
+             if len(cards) > 1 else f"{cards[0]} {points:+d}" for points, cards in groups.items()]
+    end = _("; the round ends when none is left to take") if objective.early_end else ""
+    return f"{title}: {'; '.join(parts)}{end}"

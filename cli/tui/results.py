@@ -11,7 +11,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lancards.cli.tui.narrate import objective_text, plural
+from lancards.cli.i18n import _, ngettext
+from lancards.cli.tui.narrate import objective_text, suit_words
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import Outcome
 
@@ -36,7 +37,7 @@ class RoundReport:
 
 def level_text(level: int) -> str:
     """``"level 3"``, or ``"WIN"`` for the level past 8 (ruling L8-10)."""
-    return "WIN" if level >= WIN_LEVEL else f"level {level}"
+    return _("WIN") if level >= WIN_LEVEL else _("level {number}").format(number=level)
 
 
 def level8_round(number: int, names: Sequence[str], before: Sequence[int],
@@ -46,12 +47,14 @@ def level8_round(number: int, names: Sequence[str], before: Sequence[int],
     parts = []
     for name, old, new in zip(names, before, after, strict=True):
         gain = new - old
-        how = {2: "went out", 1: "laid down"}.get(gain, "stays") if new < WIN_LEVEL else "wins"
+        how = {2: _("went out"), 1: _("laid down")}.get(gain, _("stays")) \
+            if new < WIN_LEVEL else _("wins")
         if gain >= 2 and new >= WIN_LEVEL:
-            how = "went out and wins"
+            how = _("went out and wins")
         lines.append(f"{name}: {level_text(old)} -> {level_text(new)} ({how})")
         parts.append(f"{name} {level_text(new)}")
-    return RoundReport(number, f"round {number}: {', '.join(parts)}", tuple(lines))
+    return RoundReport(number, _("round {number}: {levels}").format(
+        number=number, levels=", ".join(parts)), tuple(lines))
 
 
 def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
@@ -59,19 +62,21 @@ def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
     """The report of an 8s Rule! round (``engine.eights.RoundResult``) with running totals."""
     lines = [objective] if objective else []
     for seat, name in enumerate(names):
-        extra = f", renege +{result.penalties[seat]}" if result.penalties[seat] else ""
-        out = " (went out)" if result.went_out == seat else ""
-        lines.append(
-            f"{name}: {result.points[seat]:+d}{extra}{out}, total {totals[seat]}"
-        )
+        extra = _(", renege +{points}").format(points=result.penalties[seat]) \
+            if result.penalties[seat] else ""
+        out = _(" (went out)") if result.went_out == seat else ""
+        lines.append(f"{name}: {result.points[seat]:+d}{extra}{out}, " +
+                     _("total {total}").format(total=totals[seat]))
     for renege in result.reneges:
-        lines.append("renege: " + renege_text(renege, names))
+        lines.append(_("renege: {what}").format(what=renege_text(renege, names)))
     if result.ended_early:
-        lines.append(f"the round ended early after {result.tricks} tricks (ruling E-5)")
+        lines.append(_("the round ended early after {count} tricks (ruling E-5)").format(
+            count=result.tricks))
     parts = ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True))
-    summary = f"round {result.round}: {parts}"
+    summary = _("round {number}: {levels}").format(number=result.round, levels=parts)
     if result.reneges:
-        summary += f" ({len(result.reneges)} renege{'s' if len(result.reneges) > 1 else ''})"
+        summary += " " + ngettext("({count} renege)", "({count} reneges)",
+                                  len(result.reneges)).format(count=len(result.reneges))
     return RoundReport(result.round, summary, tuple(lines))
 
 
@@ -79,11 +84,14 @@ def renege_text(renege: Any, names: Sequence[str]) -> str:
     """A renege (``engine.eights.Renege``) with the offender's name (ruling E-8)."""
     who = names[renege.seat]
     if renege.played is None:
-        return (f"round {renege.round}, turn {renege.number}: {who} passed while holding "
-                f"the playable {renege.held} (+50, ruling E-8)")
-    led = renege.led.title if renege.led is not None else "?"
-    return (f"round {renege.round}, trick {renege.number}: {who} played {renege.played} "
-            f"on a {led} lead while holding {renege.held} (+50, ruling E-8)")
+        return _("round {round}, turn {number}: {who} passed while holding the playable "
+                 "{card} (+50, ruling E-8)").format(round=renege.round, number=renege.number,
+                                                    who=who, card=renege.held)
+    led = suit_words(renege.led) if renege.led is not None else "?"
+    return _("round {round}, trick {number}: {who} played {played} on a {suit} lead while "
+             "holding {card} (+50, ruling E-8)").format(
+                 round=renege.round, number=renege.number, who=who, played=renege.played,
+                 suit=led, card=renege.held)
 
 
 def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
@@ -92,38 +100,46 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
     that left marked ``(left the table)`` and one of ``removed`` ``(removed by vote)``
     (rulings D-2, D-5); when the game ended early because too few players were left (ruling
     D-3), a last line says so."""
-    winners = " and ".join(names[s] for s in outcome.winners)
-    verb = "wins" if len(outcome.winners) == 1 and winners != "You" else "win"
+    winners = _(" and ").join(names[s] for s in outcome.winners)
+    one = len(outcome.winners) == 1 and winners != "You"
     left = [s for s in outcome.detail.get("left", []) if isinstance(s, int)
             and 0 <= s < len(names)]
 
     def mark(seat: int) -> str:
         if seat in removed:
-            return " (removed by vote)"
-        return " (left the table)" if seat in left else ""
+            return " (" + _("removed by vote") + ")"
+        return " (" + _("left the table") + ")" if seat in left else ""
 
     if game_name == "level8":
         rounds = outcome.detail.get("rounds")
-        after = plural(rounds, "round") if isinstance(rounds, int) else "? rounds"
-        lines = [f"result: {winners} {verb} after {after}"]
+        count = rounds if isinstance(rounds, int) else 0
+        text = ngettext("result: {winners} wins after {count} round",
+                        "result: {winners} wins after {count} rounds", count) if one else \
+            ngettext("result: {winners} win after {count} round",
+                     "result: {winners} win after {count} rounds", count)
+        lines = [text.format(winners=winners, count=rounds if isinstance(rounds, int) else "?")]
         lines += [f"{n}: {level_text(v)}{mark(s)}"
                   for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
         early = bool(left) and all(v < WIN_LEVEL for v in outcome.scores)
     else:
         tie = outcome.detail.get("tie_break", "none")
-        note = {"round-7": " (tie broken by the round-7 totals)", "shared": " (shared win)"}
-        lines = [f"result: {winners} {verb} with the lowest total{note.get(tie, '')}"]
-        lines += [f"{n}: {v} points{mark(s)}"
-                  for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
+        note = {"round-7": _(" (tie broken by the round-7 totals)"),
+                "shared": _(" (shared win)")}
+        text = _("result: {winners} wins with the lowest total") if one else \
+            _("result: {winners} win with the lowest total")
+        lines = [text.format(winners=winners) + note.get(tie, "")]
+        lines += [f"{n}: " + ngettext("{count} point", "{count} points", v).format(count=v)
+                  + mark(s) for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
         for team, total in zip(outcome.detail.get("teams", []),
                                outcome.detail.get("team_totals", []), strict=False):
-            lines.append(f"team {' + '.join(names[s] for s in team)}: {total} points")
+            lines.append(_("team {names}: {count} points").format(
+                names=" + ".join(names[s] for s in team), count=total))
         rounds = outcome.detail.get("rounds")
         early = bool(left) and isinstance(rounds, int) and rounds < 8
     if early:
-        gone = " and ".join(names[s] for s in left)
-        lines.append(f"the game ended early: after {gone} went, too few players were left "
-                     "to play on")
+        gone = _(" and ").join(names[s] for s in left)
+        lines.append(_("the game ended early: after {names} went, too few players were left "
+                       "to play on").format(names=gone))
     return lines
 
 
@@ -152,7 +168,7 @@ class RoundTracker:
             return ()
         if self.game == "level8":
             first = min(self._start) if self._start else 0
-            start = self._start.get(first, tuple(1 for _ in self.names))
+            start = self._start.get(first, tuple(1 for _name in self.names))
             return level8_chart(self.names, self.history, start)
         return eights_chart(self.names, self.history)
 
@@ -202,13 +218,13 @@ def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
     level climbed, ``.`` one to go), the level now, and the level at ``start`` (default 1)
     then after each round."""
     name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
-    lines = ["levels climbed (# climbed, . to go; then the level after each round):"]
+    lines = [_("levels climbed (# climbed, . to go; then the level after each round):")]
     for seat, name in enumerate(names):
-        path = [start[seat] if start else 1, *(values[seat] for _, values in history)]
+        path = [start[seat] if start else 1, *(values[seat] for _round, values in history)]
         now = path[-1]
         bar = "#" * (min(now, WIN_LEVEL) - 1) + "." * (WIN_LEVEL - min(now, WIN_LEVEL))
         steps = " ".join("W" if v >= WIN_LEVEL else str(v) for v in path)
-        lines.append(f"{pad(name, name_w)}  {bar}  {level_text(now):<8} ({steps})")
+        lines.append(f"{pad(name, name_w)}  {bar}  {pad(level_text(now), 8)} ({steps})")
     return tuple(lines)
 
 
@@ -217,13 +233,13 @@ def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
     """The running totals by round, one column per round, and a bar of the latest total
     (``+`` per step above 0, ``-`` below; lower is better, ruling E-9)."""
     name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
-    rounds = [number for number, _ in history]
+    rounds = [number for number, _values in history]
     latest = history[-1][1]
     scale = max(1, max(abs(t) for t in latest))
-    lines = ["totals by round (lowest wins):",
+    lines = [_("totals by round (lowest wins):"),
              " " * name_w + " " + "".join(f"{'r' + str(r):>6}" for r in rounds)]
     for seat, name in enumerate(names):
-        row = "".join(f"{values[seat]:>6}" for _, values in history)
+        row = "".join(f"{values[seat]:>6}" for _round, values in history)
         cells = round(10 * abs(latest[seat]) / scale)
         bar = ("+" if latest[seat] >= 0 else "-") * cells
         lines.append(f"{pad(name, name_w)} {row}  {bar}")

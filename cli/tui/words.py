@@ -6,22 +6,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lancards.cli.i18n import N_, _
 from lancards.cli.session import Session
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import KeyHelp
+from lancards.cli.tui.fit import Lines
 
 GLOBAL_HELP: tuple[KeyHelp, ...] = (
-    ("?", "show or hide this list of keys"),
-    ("o", "the full text of the current level card / round objective"),
-    ("r", "the progress of every player after the last round"),
-    ("PgUp / PgDn", "scroll the log back / forward through the whole game (also - and +)"),
-    ("< / >", "scroll the table up / down when it does not fit"),
-    ("h", "hint: what the strongest bot would play now and why, in one line (it plays "
-          "nothing: you still press the keys)"),
-    ("c", "chat: type a line, Enter sends, Esc cancels"),
-    ("b", "bot speed: each bot waits 0.5 s, 1 s, 2 s, 0.2 s or not at all before its turn"),
-    ("q", "leave the table: pause, or leave for good (asks first while the game runs)"),
-    ("Enter / Esc", "close a result panel (Up/Down scroll a long one)"),
+    ("?", N_("show or hide this list of keys")),
+    ("o", N_("the full text of the current level card / round objective")),
+    ("r", N_("the progress of every player after the last round")),
+    (N_("PgUp / PgDn"), N_("scroll the log back / forward through the whole game (also - and +)")),
+    ("< / >", N_("scroll the table up / down when it does not fit")),
+    ("h", N_("hint: what the strongest bot would play now and why, in one line (it plays "
+             "nothing: you still press the keys)")),
+    ("c", N_("chat: type a line, Enter sends, Esc cancels")),
+    ("b", N_("bot speed: each bot waits 0.5 s, 1 s, 2 s, 0.2 s or not at all before its turn")),
+    ("q", N_("leave the table: pause, or leave for good (asks first while the game runs)")),
+    (N_("Enter / Esc"), N_("close a result panel (Up/Down scroll a long one)")),
 )
 """The keys of every table (each game adds its own: ``BaseController.help``)."""
 
@@ -36,10 +38,11 @@ def progress_words(progress: str) -> str:
         return progress
     k, n, state = int(match[1]), int(match[2]), match[3]
     if state == "waiting":
-        return f"shuffling the deck: every player shuffles it in turn (0 of {n} done)"
+        return _("shuffling the deck: every player shuffles it in turn (0 of {n} done)").format(
+            n=n)
     if state == "proving":
-        return f"shuffling the deck: your shuffle ({k} of {n}) and its proof"
-    return f"shuffling the deck: {k} of {n} shuffles done and checked"
+        return _("shuffling the deck: your shuffle ({k} of {n}) and its proof").format(k=k, n=n)
+    return _("shuffling the deck: {k} of {n} shuffles done and checked").format(k=k, n=n)
 
 
 def log_text(line: Any, names: tuple[str, ...]) -> str:
@@ -66,10 +69,39 @@ def farewell(session: Session) -> str:
     if snap.extra.get("watching"):
         return "you stopped watching the table"
     if snap.extra.get("left"):
-        return "you left the table for good; the game goes on without you"
+        return _("you left the table for good; the game goes on without you")
     if getattr(session, "resumable", False):
-        return "paused: the game waits for you; lancards resume brings you back"
-    return "the game stopped (a table of this machine alone is not kept)"
+        return _("paused: the game waits for you; lancards resume brings you back")
+    return _("the game stopped (a table of this machine alone is not kept)")
 
 
-__all__ = ["GLOBAL_HELP", "farewell", "log_text", "progress_words"]
+def leave_panel() -> Lines:
+    """The panel asking to leave for good (rulings D-1..D-4): what it costs, and the keys."""
+    return [[("class:picker.title", " " + _("leave for good") + " ")],
+            [("", " " + _("Leave for good? You cannot come back: your hand goes out of "
+                          "play face down, unopened, and you rank last. The others "
+                          "play on."))],
+            [("class:hints", " " + _("y: leave for good   n: stay"))]]
+
+
+def quit_panel(can_leave: bool) -> Lines:
+    """The panel of ``q`` while the game runs: pause, or (``can_leave``) leave for good."""
+    lines: Lines = [[("class:picker.title", " " + _("quit") + " ")],
+                    [("", " " + _("Leave the table?"))],
+                    [("", " " + _("y or p: pause: the game waits for you "
+                                  "(lancards resume brings you back)"))]]
+    if can_leave:
+        lines.append([("", " " + _("l: leave for good: the game goes on without you"))])
+    lines.append([("class:hints", " " + _("n: stay"))])
+    return lines
+
+
+def too_small_words(columns: int, rows: int, min_columns: int, min_rows: int) -> str:
+    """What a window below the table's least size shows (two lines)."""
+    return _("The window is {columns}x{rows}; the table needs {min_columns}x{min_rows}.\n"
+             " Enlarge it, or q to leave.").format(columns=columns, rows=rows,
+                                                   min_columns=min_columns, min_rows=min_rows)
+
+
+__all__ = ["GLOBAL_HELP", "farewell", "leave_panel", "log_text", "progress_words", "quit_panel",
+           "too_small_words"]

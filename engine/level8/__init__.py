@@ -18,6 +18,7 @@ from lancards.engine.level8.bot import GreedyBot
 from lancards.engine.level8.game import LEVEL8, Level8Game
 from lancards.engine.level8.planner_bot import PlannerBot
 from lancards.engine.level8.rules import OPTIONS, Level8Rules, build
+from lancards.engine.level8.search_bot import SearchBot
 from lancards.engine.options import OptionValue, RuleSetSpec
 
 
@@ -40,7 +41,7 @@ EASY_CARELESS = 0.2
 """The share of ``easy``'s discards chosen at random (``docs/bots.md``)."""
 
 BOT_LEVELS: tuple[tuple[str, Callable[[Rng], Bot[Any, Any]]], ...] = (
-    ("easy", _easy), ("normal", PlannerBot), ("greedy", _greedy),
+    ("easy", _easy), ("normal", PlannerBot), ("hard", SearchBot), ("greedy", _greedy),
 )
 """The Level 8 bot levels (``docs/bots.md``)."""
 

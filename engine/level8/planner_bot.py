@@ -71,21 +71,58 @@ def unseen(view: Level8State) -> Counter[Card]:
     return +counts
 
 
-def outs(holes: Sequence[tuple[Hole, int]], hidden: Counter[Card]) -> int:
-    """How many unseen cards would fill one of ``holes`` (a plan's missing cards)."""
-    total = 0
-    for card, count in hidden.items():
-        if card.is_joker:
-            if any(n == 0 or card.lo <= n <= card.hi for (_, n), _ in holes):
+class Pool:
+    """Unseen cards counted for :func:`outs`: per (colour index, number) and per colour for
+    the number cards, per face for the jokers."""
+
+    def __init__(self, hidden: Counter[Card]) -> None:
+        self.grid = [[0] * 16 for _ in range(6)]
+        self.colour = [0] * 6
+        self.jokers: list[tuple[int, int, int]] = []
+        for card, count in hidden.items():
+            if card.is_joker:
+                self.jokers.append((card.lo, card.hi, count))
+            elif card.is_number:
+                assert card.colour is not None
+                c = COLOUR_INDEX[card.colour]
+                self.grid[c][card.number] += count
+                self.colour[c] += count
+
+    def outs(self, holes: Sequence[tuple[Hole, int]]) -> int:
+        """:func:`outs` of ``holes`` over this pool."""
+        colours: set[int] = set()
+        numbers: set[int] = set()
+        exact: set[tuple[int, int]] = set()
+        any_number = False
+        for (c, n), _ in holes:
+            if n == 0:
+                any_number = True
+                if c >= 0:
+                    colours.add(c)
+            elif c < 0:
+                numbers.add(n)
+            else:
+                exact.add((c, n))
+        grid = self.grid
+        total = sum(self.colour[c] for c in colours)
+        free = [c for c in range(6) if c not in colours]
+        for n in numbers:
+            total += sum(grid[c][n] for c in free)
+        for c, n in exact:
+            if c not in colours and n not in numbers:
+                total += grid[c][n]
+        for lo, hi, count in self.jokers:
+            if any_number or any(lo <= n <= hi for (_, n), _ in holes):
                 total += count
-        elif card.is_number:
-            assert card.colour is not None
-            colour = COLOUR_INDEX[card.colour]
-            for (c, n), _ in holes:
-                if (n == 0 and c == colour) or (n == card.number and c in (-1, colour)):
-                    total += count
-                    break
-    return total
+        return total
+
+
+def outs(holes: Sequence[tuple[Hole, int]], hidden: Counter[Card]) -> int:
+    """How many unseen cards would fill one of ``holes`` (a plan's missing cards): a number
+    card of a hole's colour (a colour group's hole, number 0), of its number (any colour, -1)
+    or exactly of it; a joker whose range covers a hole's number, or any joker for a hole of
+    number 0. Each card counts once."""
+    return Pool(hidden).outs(holes)
 
 
 def feeding(view: Level8State, seat: Seat, card: Card) -> int:
@@ -174,13 +211,13 @@ class PlannerBot:
         fill the plan then, the reference value): lower means the hand misses it less."""
         stats = HandStats(hand)
         level = view.level(seat)
-        hidden = unseen(view)
+        hidden = Pool(unseen(view))
         out: dict[Card, tuple[int, int, int]] = {}
         for card in set(hand):
             rest = hand if card.is_special else _without(hand, card)
             dist, holes = plan(rest, level)
             value = 4 if card.is_special else card_value(view, seat, card, stats)
-            out[card] = (dist, -outs(holes, hidden), value)
+            out[card] = (dist, -hidden.outs(holes), value)
         return out
 
     # -- phases --------------------------------------------------------------------------------
@@ -263,10 +300,6 @@ class PlannerBot:
         now = self._dist(view, seat, hand)
         others_down = any(view.down[s] for s in view.present() if s != seat)
 
-        def key(card: Card) -> tuple[int, int, int, int]:
-            dist, out_count, value = need[card]
-            return (dist, feeding(view, seat, card), out_count, value)
-
         discards = [a for a in legal if isinstance(a, Discard)]
         specials = [a for a in legal if isinstance(a, PlaySpecial)]
         if self.careless and self.rng.random() < self.careless:
@@ -282,10 +315,29 @@ class PlannerBot:
             skips = [a for a in specials if a.card.card.kind is Kind.SKIP]
             if skips:
                 return max(skips, key=lambda a: self._threat(view, a.target or 0))
+        return self._rank_up(view, seat, discards, need, others_down)[0]
+
+    def ranked_discards(self, view: Level8State, seat: Seat,
+                        legal: Sequence[Action]) -> list[Discard]:
+        """The discards of ``legal`` of a seat that is not down, in the order ``normal`` ranks
+        them (its choice first, when it discards): least missed by the plan, then feeding the
+        others least, then leaving most outs, then least useful by the reference count; an
+        "I'll keep that!" is held while nobody else is down."""
+        hand = [c for _, c in view.hand_cards(seat) if c is not None]
+        others_down = any(view.down[s] for s in view.present() if s != seat)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        return self._rank_up(view, seat, discards, self._need(view, seat, hand), others_down)
+
+    def _rank_up(self, view: Level8State, seat: Seat, discards: list[Discard],
+                 need: dict[Card, tuple[int, int, int]], others_down: bool) -> list[Discard]:
+        def key(card: Card) -> tuple[int, int, int, int]:
+            dist, out_count, value = need[card]
+            return (dist, feeding(view, seat, card), out_count, value)
+
         keep_held = not others_down
         candidates = [a for a in discards
                       if not (keep_held and a.card.card.kind is Kind.KEEP)] or discards
-        return min(candidates, key=lambda a: key(a.card.card))
+        return sorted(candidates, key=lambda a: key(a.card.card))
 
     def _show(self, view: Level8State, seat: Seat, legal: Sequence[Action],
               hand: list[Card]) -> Action:

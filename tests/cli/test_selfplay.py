@@ -84,4 +84,4 @@ def test_wilson_interval_values():
 def test_selfplay_unknown_bot_level_is_a_usage_error(capsys):
     status, out, err = run(capsys, "selfplay", "--seats", "normal,genius")
     assert status == 2 and out == ""
-    assert "bot level 'genius': level8-master offers easy, normal, greedy" in err
+    assert "bot level 'genius': level8-master offers easy, normal, hard, greedy" in err

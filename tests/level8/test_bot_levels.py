@@ -48,10 +48,10 @@ def test_distance_counts_missing_cards_with_master_joker_ranges():
 
 def test_levels_by_name_and_an_unknown_level_is_named():
     game = rule_set("level8-master").game
-    assert bot_levels(game) == ("easy", "normal", "greedy")
+    assert bot_levels(game) == ("easy", "normal", "hard", "greedy")
     assert isinstance(make_bot(game, "greedy", random.Random(1)), GreedyBot)
     with pytest.raises(RulesError, match="unknown bot level 'genius' for level8; choose one of "
-                                         "easy, normal, greedy"):
+                                         "easy, normal, hard, greedy"):
         make_bot(game, "genius", random.Random(1))
 
 

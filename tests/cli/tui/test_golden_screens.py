@@ -111,7 +111,8 @@ def test_golden_eights_table(size: tuple[int, int]) -> None:
 
 
 def round_end_screen(rule_set: str, seed: int, ending: Callable[[Any], bool],
-                     ended: Callable[[Any], bool], size: tuple[int, int]) -> str:
+                     ended: Callable[[Any], bool], size: tuple[int, int],
+                     over: str = "round 1 over") -> str:
     """The result panel of round 1, watched from a few moves before the round's end shows
     (``ending``: the last move was played) until it is reported (``ended``)."""
     probe = LocalSession(rule_set, names=NAMES, seed=seed, bot_delay=60, autoplay=True)
@@ -125,7 +126,7 @@ def round_end_screen(rule_set: str, seed: int, ending: Callable[[Any], bool],
     with driven(session, *size) as d:
         while not ended(session.state):
             session.step()
-        d.settle(lambda: "round 1 over" in d.text())
+        d.settle(lambda: over in d.text())
         return checked(d, *size)
 
 

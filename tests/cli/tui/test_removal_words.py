@@ -78,7 +78,10 @@ def test_the_log_and_the_banner_say_removed_by_vote_not_left() -> None:
                entry(1, {"t": "rescue", "seat": 2, "votes": []}),
                entry(1, {"t": "leave", "seat": 1})]
     core = SimpleNamespace(record=SimpleNamespace(entries=entries), state=SimpleNamespace(),
-                           seat_of=lambda author: author, left_seats=lambda: (2, 1))
+                           seat_of=lambda author: author, left_seats=lambda: (2, 1),
+                           was_removed=lambda seat: any(  # as GameCore's: a rescue about it
+                               e.payload.get("t") == "rescue" and e.payload.get("seat") == seat
+                               for e in entries))
     assert removed_seats(core) == (2,)  # type: ignore[arg-type]
     fake = SimpleNamespace(core=core, names=("Ann", "Ben", "Cyd"), seat=0, _log=[],
                            _logged=0, node=SimpleNamespace(notices=[]), _saved=SavedLog(None),

@@ -1,0 +1,120 @@
+"""The players' language: gettext catalogs for every word the terminal program shows (issue 28).
+
+Only ``cli/`` translates: the engine and the peer layer return structured data (and their few
+English words, such as a rule set's level names, are put into words here). The language comes
+from the environment as gettext takes it (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``,
+the first one set; ``de_DE.UTF-8`` is German), ``--lang de|en`` on every command overrides it,
+and English (the source text) is the fallback. Nothing the program writes to a record, the wire
+or a journal depends on the language: each player sees their own.
+
+The catalogs live in ``cli/locale/``: ``lancards.pot`` (the template, extracted by Babel),
+``de/LC_MESSAGES/lancards.po`` (the German words) and the compiled ``lancards.mo`` beside it,
+shipped as package data (see ``docs/client.md``, "Languages", for how to add a string).
+
+Usage: ``from lancards.cli.i18n import _, N_, ngettext``; ``_("text {name}").format(name=...)``
+(a placeholder keeps its name in the translation); ``N_("text")`` marks a constant defined at
+import time, translated where it is shown (``_(CONSTANT)``), so a language chosen later applies.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DOMAIN = "lancards"
+"""The gettext domain (the catalogs' file name)."""
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+"""Where the catalogs are: ``LOCALE_DIR/<lang>/LC_MESSAGES/lancards.mo``."""
+
+LANGUAGES = ("en", "de")
+"""The languages with a catalog (English is the source text)."""
+
+ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+"""The variables gettext reads for the language, in its order (the first one set wins)."""
+
+_translations: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+
+
+def _(message: str) -> str:
+    """``message`` in the current language (itself when untranslated or English)."""
+    return _translations.gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The singular or the plural form of a message for ``count``, in the current language
+    (German and English: the singular for 1, else the plural)."""
+    return _translations.ngettext(singular, plural, count)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog without translating it (a constant translated where it
+    is shown)."""
+    return message
+
+
+def language() -> str:
+    """The current language: ``"en"`` or ``"de"``."""
+    return _language
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str | None:
+    """The language the environment asks for (``"de"``), as gettext finds it: the first of
+    :data:`ENVIRONMENT` that is set; a ``LANGUAGE`` list (``de:en``) gives its first known
+    language. ``C`` and ``POSIX`` are English; None when nothing is set or none is known."""
+    env = os.environ if environ is None else environ
+    for variable in ENVIRONMENT:
+        value = env.get(variable, "")
+        if not value:
+            continue
+        for item in value.split(":"):
+            code = item.split(".")[0].split("@")[0].split("_")[0].lower()
+            if code in ("c", "posix"):
+                return "en"
+            if code in LANGUAGES:
+                return code
+        return None
+    return None
+
+
+def set_language(code: str | None) -> str:
+    """Use ``code`` (``"de"``, ``"en"``; None: the environment's, :func:`from_environment`).
+
+    Returns ``""``, or the one line to show when ``code`` is a language without a catalog
+    (then English is used)."""
+    global _translations, _language
+    warning = ""
+    wanted = from_environment() if code is None else code.lower().split("_")[0]
+    if wanted not in LANGUAGES:
+        if code is not None:
+            warning = (f"lancards: no words for the language '{code}'; using English "
+                       f"(languages: {', '.join(LANGUAGES)})")
+        wanted = "en"
+    _language = wanted or "en"
+    if _language == "en":
+        _translations = gettext.NullTranslations()
+    else:
+        _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=[_language],
+                                            fallback=True)
+    return warning
+
+
+def lang_from_argv(argv: list[str]) -> str | None:
+    """The value of ``--lang`` in ``argv`` (``--lang de`` or ``--lang=de``; the last one
+    given), or None: read before the parsers are built, so ``--help`` is in that language."""
+    found = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif word.startswith("--lang="):
+            found = word.split("=", 1)[1]
+    return found
+
+
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "from_environment", "lang_from_argv",
+           "language", "ngettext", "set_language"]

@@ -1,0 +1,133 @@
+"""The players' language (issue 28): the catalogs are complete and up to date, placeholders
+survive translation, the language comes from the environment or ``--lang``, and an unknown
+language falls back to English with one line saying so."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from lancards.cli import i18n
+from lancards.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+POT = ROOT / "cli" / "locale" / "lancards.pot"
+PO = ROOT / "cli" / "locale" / "de" / "LC_MESSAGES" / "lancards.po"
+MO = PO.with_suffix(".mo")
+UPDATE = "the catalogs' commands in docs/client.md, 'Languages'"
+
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sdr]|%[sdr]")
+"""A ``{name}`` / ``{count:+d}`` or ``%(name)s`` / ``%s`` placeholder of a message."""
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    i18n.set_language("de")
+    yield
+    i18n.set_language("en")
+
+
+def _ids(message: object) -> tuple[str, ...]:
+    return message if isinstance(message, tuple) else (str(message),)  # type: ignore[return-value]
+
+
+def test_every_message_of_the_template_has_a_german_translation_with_its_placeholders():
+    with POT.open("rb") as f:
+        template = read_po(f)
+    with PO.open("rb") as f:
+        german = read_po(f)
+    missing, fuzzy, broken = [], [], []
+    for message in template:
+        if not message.id:
+            continue
+        found = german.get(message.id)
+        if found is None or not all(_ids(found.string)):
+            missing.append(message.id)
+            continue
+        if found.fuzzy:
+            fuzzy.append(message.id)
+        ids, strings = _ids(message.id), _ids(found.string)
+        # msgstr[0] against the singular, every other form against the plural
+        for index, text in enumerate(strings):
+            source = ids[min(index, len(ids) - 1)]
+            found_ = set(PLACEHOLDER.findall(text))
+            # a singular may drop its count ("Paar" for "pair"); never add or rename one
+            singular_ok = len(ids) > 1 and index == 0 and \
+                found_ <= set(PLACEHOLDER.findall(ids[1]))
+            if found_ != set(PLACEHOLDER.findall(source)) and not singular_ok:
+                broken.append((source, text))
+    assert not missing, f"{len(missing)} messages without German words: {missing[:5]}"
+    assert not fuzzy, f"fuzzy (unchecked) German words: {fuzzy[:5]}"
+    assert not broken, f"a translation drops or adds a placeholder: {broken[:5]}"
+
+
+def test_the_template_holds_exactly_the_messages_of_the_source():
+    found = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT / "cli"), method_map=[("**.py", "python")]):
+        found.add(message)
+    with POT.open("rb") as f:
+        template = {m.id for m in read_po(f) if m.id}
+    assert found - template == set(), f"not in the template: run {UPDATE}"
+    assert template - found == set(), f"no longer in the source: run {UPDATE}"
+
+
+def test_the_compiled_catalog_is_the_po_file_compiled():
+    with PO.open("rb") as f:
+        catalog = read_po(f)
+    fresh = io.BytesIO()
+    write_mo(fresh, catalog)
+    fresh.seek(0)
+    with MO.open("rb") as f:
+        shipped = gettext.GNUTranslations(f)
+    compiled = gettext.GNUTranslations(fresh)
+    assert shipped._catalog == compiled._catalog, f".mo older than the .po: run {UPDATE}"  # type: ignore[attr-defined]
+
+
+def test_the_language_comes_from_the_environment_as_gettext_takes_it():
+    assert i18n.from_environment({"LANG": "de_DE.UTF-8"}) == "de"
+    assert i18n.from_environment({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}) == "en"
+    assert i18n.from_environment({"LC_MESSAGES": "de_AT.UTF-8", "LANG": "en_GB.UTF-8"}) == "de"
+    assert i18n.from_environment({"LANGUAGE": "fr:de", "LANG": "en_US.UTF-8"}) == "de"
+    assert i18n.from_environment({"LANG": "fr_FR.UTF-8"}) is None
+    assert i18n.from_environment({}) is None
+
+
+def test_german_words_and_plurals(german):
+    assert i18n._("game over") == "Spiel vorbei"
+    assert i18n.ngettext("draw pile: {count} card", "draw pile: {count} cards", 1).format(
+        count=1) == "Nachziehstapel: 1 Karte"
+    assert i18n.ngettext("draw pile: {count} card", "draw pile: {count} cards", 2).format(
+        count=2) == "Nachziehstapel: 2 Karten"
+
+
+def test_an_unknown_language_falls_back_to_english_with_one_line(capsys):
+    try:
+        with pytest.raises(SystemExit):
+            main(["--lang", "xx", "--version"])
+        out, err = capsys.readouterr()
+        assert out == "lancards 0.1.0\n"
+        assert err == ("lancards: no words for the language 'xx'; using English "
+                       "(languages: en, de)\n")
+        assert i18n.language() == "en"
+    finally:
+        i18n.set_language("en")
+
+
+def test_lang_de_gives_german_help_and_errors(capsys):
+    try:
+        with pytest.raises(SystemExit):
+            main(["play", "--lang", "de", "--players-xx"])
+        _out, err = capsys.readouterr()
+        assert err.splitlines()[-1].startswith("lancards: Fehler: ")
+        assert err.count("\n") == 1
+    finally:
+        i18n.set_language("en")
