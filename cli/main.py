@@ -43,6 +43,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("host", N_("advertise a table on the network and play when it is full"),
             "lobby.host"),
     Command("join", N_("find tables on the network (mDNS) and join one"), "lobby.join"),
+    Command("watch", N_("follow a started table as an observer, without a seat"), "watch"),
     Command("audit", N_("verify a game record end to end and print a verdict"),
             "record_tools"),
     Command("replay", N_("step through a finished game in public view"), "record_tools"),

@@ -1,6 +1,9 @@
 """net: peers in separate processes on 127.0.0.1: deal time, verified-move latency, and the
 bytes every peer hands to its websocket links (message payloads, without websocket and TCP
-framing) per record entry and per move."""
+framing) per record entry and per move; with ``--observers N``, N observers watch the game
+(``lancards watch`` processes, or with ``--observer-mode sink`` one process holding N links that
+ask and only count what arrives: the players' side of serving them, without the watchers'
+own verifying on the same cores)."""
 
 from __future__ import annotations
 
@@ -28,6 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="peer counts to measure (default 4 6)")
     parser.add_argument("--game", default="level8-master", help="rule set (default level8-master)")
     parser.add_argument("--quick", action="store_true", help="4 peers only")
+    parser.add_argument("--observers", type=int, default=0,
+                        help="observers watching the game, spread over the peers (each peer "
+                             "serves at most 4)")
+    parser.add_argument("--observer-mode", choices=("watch", "sink"), default="watch",
+                        help="watch: lancards watch processes, verifying everything; sink: "
+                             "one process of links that only count the bytes")
     parser.add_argument("--deal-only", type=int, default=0, metavar="REPEATS",
                         help="instead of whole games: REPEATS tables stopped once every hand "
                              "is dealt, pipelined and not in turn (GameCore(pipeline=...)); "
@@ -113,20 +122,92 @@ def analyse(folder: Path, n: int) -> dict[str, Any]:
     }
 
 
-def measure(n: int, game: str, folder: Path) -> dict[str, Any]:
-    """Play one whole game with ``n`` peer processes on 127.0.0.1 and measure it."""
+def measure(n: int, game: str, folder: Path, observers: int = 0,
+            mode: str = "watch") -> dict[str, Any]:
+    """Play one whole game with ``n`` peer processes on 127.0.0.1 and measure it, watched by
+    ``observers`` observers (``mode`` ``watch`` or ``sink``, see the module docstring)."""
     table, seats = new_table(n, game)
-    paths = write_configs(table, seats, [("127.0.0.1", p) for p in free_ports(n)], folder)
+    ports = free_ports(n)
+    paths = write_configs(table, seats, [("127.0.0.1", p) for p in ports], folder)
     started = time.time()
     procs = [subprocess.Popen([sys.executable, "-c", "import sys; from lancards.cli.bench.net "
                                "import counted_node; sys.exit(counted_node(sys.argv[1], "
                                "sys.argv[2]))", str(path), str(folder / f"bytes{i}.json")],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
              for i, path in enumerate(paths)]
+    deadline = time.time() + 60
+    while observers and time.time() < deadline and not all(
+            (folder / f"timings{i}.jsonl").exists() for i in range(n)):
+        time.sleep(0.05)  # every peer listens before the observers dial
+    targets = [f"{table.spec.table}@127.0.0.1:{ports[i % n]}" for i in range(observers)]
+    logs = [folder / f"watch{i}.txt" for i in range(observers)]
+    if mode == "sink" and observers:
+        watchers = [subprocess.Popen(
+            [sys.executable, "-c", "import sys; from lancards.cli.bench.net import sinks; "
+             "sys.exit(sinks(sys.argv[1:]))", str(logs[0]), *targets],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    else:
+        watchers = [subprocess.Popen([sys.executable, "-m", "lancards", "watch", target,
+                                      "--wait", "60"], stdout=open(log, "wb"),  # noqa: SIM115
+                                     stderr=subprocess.STDOUT)
+                    for target, log in zip(targets, logs, strict=True)]
     codes = [p.wait(900) for p in procs]
     wall = time.time() - started
-    return {"bench": "net", "game": game, "peers": n, "exit_codes": codes,
-            **analyse(folder, n), "game_wall_s": round(wall, 2)}
+    watch_codes = [w.wait(120) for w in watchers]
+    result = analyse(folder, n)
+    line: dict[str, Any] = {"bench": "net", "game": game, "peers": n, "exit_codes": codes,
+                            **result, "game_wall_s": round(wall, 2)}
+    if observers:
+        done = [f"verified {result['entries']} entries" in log.read_text() for log in logs
+                if log.exists()] if mode == "watch" else [
+            log.read_text().split() == [str(result["entries"])] * observers for log in logs[:1]]
+        line.update({"observers": observers, "observer_mode": mode,
+                     "observer_exit_codes": watch_codes, "observers_saw_every_entry": all(done)})
+    return line
+
+
+def sinks(argv: Sequence[str]) -> int:
+    """Benchmark observers that only count: one link per ``TABLE-ID@HOST:PORT`` of
+    ``argv[1:]``, each sends ``watch.ask`` and counts the ``watch.entry`` messages until its
+    link closes; writes the counts, one per link, to ``argv[0]``."""
+    import asyncio
+
+    from lancards.p2p.net.probe import probe_key
+    from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received
+    from lancards.p2p.protocol.errors import PeerError
+    from lancards.p2p.protocol.wire import link_envelope
+
+    async def one(target: str) -> int:
+        table_id, _, address = target.partition("@")
+        host, _, port = address.rpartition(":")
+        me = Identity.generate("sink")
+        key = await probe_key(host, int(port), me, timeout=30)
+        mesh = Mesh(me)
+        mesh.add_peer(key, host, int(port), dial=True)
+        count, asked = 0, False
+        try:
+            while True:
+                try:
+                    event = await mesh.next_event(60)
+                except PeerError:
+                    return count
+                if isinstance(event, Connected) and not asked:
+                    asked = True
+                    mesh.send(key, link_envelope(me, "watch.ask", table_id, {"have": 0})
+                              .encode())
+                elif isinstance(event, Received):
+                    count += b'"type":"watch.entry"' in event.data
+                elif isinstance(event, Disconnected):
+                    return count
+        finally:
+            await mesh.close()
+
+    async def all_of() -> list[int]:
+        return list(await asyncio.gather(*(one(t) for t in argv[1:])))
+
+    counts = asyncio.run(all_of())
+    Path(argv[0]).write_text(" ".join(str(c) for c in counts))
+    return 0
 
 
 def _dealt_at(path: Path) -> tuple[float | None, float | None]:
@@ -264,6 +345,6 @@ def run(args: argparse.Namespace) -> int:
                   flush=True)
             continue
         with tempfile.TemporaryDirectory(prefix="lancards-bench-") as tmp:
-            line = measure(n, args.game, Path(tmp))
+            line = measure(n, args.game, Path(tmp), args.observers, args.observer_mode)
         print(json.dumps({**line, "machine": machine()}), flush=True)
     return 0

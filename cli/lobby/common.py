@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Awaitable, Callable
@@ -48,7 +49,7 @@ from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home
-from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received
+from lancards.p2p.net.transport import DROP_CODE, Connected, Disconnected, Mesh, Received
 from lancards.p2p.protocol.errors import PeerError, RemoteProtocolError, unexpected
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.start_fetch import StartFetch
@@ -114,6 +115,9 @@ class Lobbyist:
         """Whether the started table's ``table.json`` is written already (the host writes it
         before its signature leaves in ``table.started``)."""
         self._seq = 1 << 40  # above the Lobby's own numbers; nothing is kept before the start
+        self.dropped: dict[bytes, str] = {}
+        """The reason word of each peer that closed its link with :data:`DROP_CODE` (a
+        started table's peer answers a ``table.join`` so: ``started``)."""
         self.report: Callable[[PeerError], None] = report_on_stderr
         """Where a message that does not decode is reported (a waiting screen says it in
         words instead of the default ``rejected:`` line on stderr)."""
@@ -160,8 +164,11 @@ class Lobbyist:
                 self.stash.append((event.peer, b""))
                 if on_link is not None:
                     on_link(event.peer, True)
-            elif isinstance(event, Disconnected) and on_link is not None:
-                on_link(event.peer, False)
+            elif isinstance(event, Disconnected):
+                if event.reason.startswith(f"closed {DROP_CODE}: "):
+                    self.dropped[event.peer] = event.reason.split(": ", 1)[1]
+                if on_link is not None:
+                    on_link(event.peer, False)
 
 
 def local_addresses(args: argparse.Namespace) -> list[LocalAddress]:
@@ -315,8 +322,8 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
         UsageError: the host did not take the join in time.
     """
     lobby, join = Lobby.join(me, table_id or "0" * 16, host_key, game or "level8-master")
-    if not play:
-        lock_folder(data_home() / "tables" / lobby.spec.table, "lancards join")
+    held = None if play else lock_folder(data_home() / "tables" / lobby.spec.table,
+                                         "lancards join")
     mesh = Mesh(me, CONFIG, accept=lambda key: any(m.public_key == key for m in lobby.seats()))
     if not hasattr(args, "listen_host"):
         args.listen_host = listen_host(args, local_addresses(args)) if args.interface \
@@ -396,6 +403,9 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
 
     def refused() -> str | None:
         """The host's refusal in words (issue 25, item 5), or None."""
+        if lobbyist.dropped.get(host_key) == "started":
+            return (f"the table at {where} has started: nobody can join it now (lancards "
+                    f"watch {lobby.spec.table}@{where} watches it)")
         if lobby.refused is None:
             return None
         return refusal_text(*lobby.refused, game or "level8-master", lobby.name(host_key))
@@ -444,6 +454,8 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
                     send_all(mesh, lobby.leave())  # the host frees the seat at once
                     await asyncio.sleep(0.1)
             await mesh.close()
+            if held is not None and lobbyist.dropped.get(host_key) == "started":
+                _forget_unplayed(held)
     table = lobby.started
     assert table is not None
     lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}
@@ -451,6 +463,16 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     if play:
         return await play_table(args, me, table, mesh, lobbyist, quiet=True, store=store())
     return me, table, mesh, lobbyist
+
+
+def _forget_unplayed(held: Any) -> None:
+    """Let go of the folder of a table this join never sat at (it had started) and remove it
+    when nothing of a table was ever kept there (no ``table.json``, no journal)."""
+    held.release()
+    folder = held.folder
+    with contextlib.suppress(OSError):
+        if not any(p.name in ("table.json", "journal.jsonl") for p in folder.iterdir()):
+            shutil.rmtree(folder)
 
 
 LIVE_ADVERTS: list[Advertiser] = []

@@ -312,9 +312,11 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         await mesh.close()
         raise
     finally:
-        await advertiser.withdraw()
+        if lobby.started is None:
+            await advertiser.withdraw()
     table = lobby.started
     assert table is not None
+    await _advertise_started(advertiser, table)
     public_host = advertiser.advert.addresses[0]
     own = lobbyist.addrs[me.public_key]
     book = lobby.address_book_message(mesh.remote_hosts, public_host, (own.host, own.port))
@@ -345,6 +347,15 @@ def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+async def _advertise_started(advertiser: Advertiser, table: StartedTable) -> None:
+    """The table started: advertise it as started (no free seat, the players in seat order,
+    TXT ``state=started``) for ``lancards watch``; withdrawn when this process ends
+    (:func:`run_lobby`). A failure only costs watchers the mDNS hint."""
+    with contextlib.suppress(PeerError, OSError, TimeoutError, ZeroconfError):
+        await advertiser.update(free_seats=0, players=[m.nick for m in table.seats],
+                                started=True)
 
 
 def bot_pacer(args: argparse.Namespace) -> BotPacer:

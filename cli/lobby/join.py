@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from typing import Any
+from typing import Any, NamedTuple
 
 from zeroconf import Error as ZeroconfError
 
@@ -41,8 +41,8 @@ from lancards.p2p.net.discovery import (
 )
 from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.net.node import PeerAddress
+from lancards.p2p.net.probe import probe_key
 from lancards.p2p.net.store import check_writable, data_home
-from lancards.p2p.net.transport import probe_key
 from lancards.p2p.protocol.errors import LocalProtocolError, PeerError
 from lancards.p2p.protocol.identity import Identity, describe
 
@@ -184,10 +184,50 @@ async def find_table(args: argparse.Namespace, me: Identity
             advert.size or None)
 
 
+async def find_started_advert(args: argparse.Namespace, target: str | None
+                              ) -> tuple[str, bytes, str, int]:
+    """(table id, host key, address, port) of the first started table found by mDNS whose
+    advertised key answers (``target``: that table id only), for ``lancards watch``.
+
+    Raises:
+        UsageError: none within ``args.wait`` seconds.
+    """
+    browser = await _browser(args)
+    probe = _probe(Identity.generate("watcher"))
+    seen: list[str] = []
+    try:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + args.wait
+        while loop.time() < deadline:
+            try:
+                event = await browser.next_event(max(0.01, deadline - loop.time()))
+            except (PeerError, TimeoutError):
+                continue
+            if not isinstance(event, TableFound | TableUpdated):
+                continue
+            advert = event.advert
+            if not advert.started or (target is not None and target != advert.table):
+                seen.append(f"{advert.table} of {advert.nick} "
+                            f"({'started' if advert.started else 'not started'})")
+                continue
+            try:
+                address, _ = await reachable_address(advert, probe)
+            except LocalProtocolError as exc:
+                seen.append(str(exc))
+                continue
+            return advert.table, advert.public_key, address, advert.port
+    finally:
+        await browser.close()
+    raise UsageError("no started table found on the network" + (
+        f" (seen: {'; '.join(seen[:4])})" if seen else "")
+        + "; ask a player for TABLE-ID@HOST:PORT")
+
+
 async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[Any, ...] | None:
     """Show the lobby screen fed by the mDNS browser; returns the choice or ``None``.
 
-    The choice is :data:`CREATE`, a typed ``HOST:PORT``, or for a listed table the tuple
+    The choice is :data:`CREATE`, a typed ``HOST:PORT``, a :class:`WatchTarget` (``w`` on a
+    started table), or for a listed table the tuple
     ``(table id, host key, address, port, game, seats)``: the key whose fingerprint the lobby
     showed, at the address that answered. A table is listed only once its advertised key
     answered the hello probe at one of its addresses
@@ -202,6 +242,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
         on_join=lambda entry: choice.update(entry=entry),
         on_create=lambda game, seats: choice.update(create=(game, seats)),
         on_manual=lambda text: choice.update(target=text),
+        on_watch=lambda entry: choice.update(watch=entry),
     )
     browser = await _browser(args)
     probe = _probe(me)
@@ -254,15 +295,27 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
     if choice.get("create"):
         args.game, args.players = choice["create"]  # what n asked (issue 25, item 14)
         return CREATE
-    entry = choice.get("entry")
+    entry = choice.get("entry") or choice.get("watch")
     if entry is not None:
         advert, address = answered.get(entry.name, (None, None))
         if advert is None or address is None:
             return None
+        if "watch" in choice:
+            return WatchTarget(advert.table, advert.public_key, address, advert.port)
         return (advert.table, advert.public_key, address, advert.port, advert.game,
                 advert.size or entry.seats)
     target = choice.get("target")
     return str(target) if target is not None else None
+
+
+class WatchTarget(NamedTuple):
+    """A started table chosen in the lobby to watch (``w``): its id, the advertised key, the
+    address that answered, the port."""
+
+    table_id: str
+    key: bytes
+    host: str
+    port: int
 
 
 REJOIN = "rejoin"
@@ -341,6 +394,10 @@ def run_join(args: argparse.Namespace) -> int:
                         name=args.name, interface=args.interface, port=0, autoplay=False,
                         record=args.record)
                     return await play_hosted(hosting)
+                if isinstance(target, WatchTarget):  # w on a started table
+                    from lancards.cli.lobby.watch_table import watch_at
+
+                    return await watch_at(*target, record=args.record)
                 if isinstance(target, tuple):
                     found = target
                 else:
@@ -379,5 +436,5 @@ def _free_seats(count: int) -> str:
     return f"{count} free seat{'s' if count != 1 else ''}"
 
 
-__all__ = ["CREATE", "REJOIN", "add_parser", "find_table", "join_on_screen", "lobby_choice",
-           "run_join"]
+__all__ = ["CREATE", "REJOIN", "WatchTarget", "add_parser", "find_started_advert", "find_table",
+           "join_on_screen", "lobby_choice", "run_join"]

@@ -249,7 +249,7 @@ class TableScreen:
             elif key in ("n", "N", "escape"):
                 self.confirm_quit = False
             return
-        if key == "q" and snap.extra.get("removed_me"):
+        if key == "q" and (snap.extra.get("removed_me") or snap.extra.get("watching")):
             self.app.exit(result=STATUS_OK)  # voted out while away: nothing waits for this seat
             return
         if self.leaving and key != "q":

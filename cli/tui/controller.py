@@ -23,6 +23,12 @@ from lancards.cli.tui.width import cut
 from lancards.engine.core import EngineError
 from lancards.p2p.protocol.errors import LocalProtocolError
 
+WATCHING = "you are watching: no moves or chat here; q quits"
+"""The message line of a watcher's table (``lancards watch``) for a key that would act."""
+
+WATCH_HINTS = "watching: public cards only · PgUp/PgDn the log"
+"""The hints line of a watcher's table."""
+
 HINT_PREFIX = "hint: "
 """How the hint's line starts (:meth:`BaseController.show_hint`)."""
 
@@ -285,6 +291,9 @@ class BaseController:
         again costs nothing."""
         from lancards.cli.tui.hint import hint_line
 
+        if snap.extra.get("watching"):
+            self.say(WATCHING)
+            return
         if self._hint is None or self._hint[0] is not snap.view:
             try:
                 line = hint_line(snap)
@@ -346,6 +355,8 @@ def verb_for(name: str, singular: str, plural: str) -> str:
 def not_now(snap: TableSnapshot) -> str:
     """Why a move key does nothing now, naming the peer the table waits for."""
     waiting = snap.extra.get("waiting")
+    if snap.extra.get("watching"):
+        return WATCHING
     if snap.to_act == snap.seat:
         return _("your move is pending: {reason}").format(reason=waiting) if waiting else \
             _("your move is pending: a card you drew is still being revealed")
@@ -354,6 +365,13 @@ def not_now(snap: TableSnapshot) -> str:
     if snap.to_act is None or snap.to_act < 0:
         return _("not your move: waiting for nobody")
     return _("not your move: waiting for {name}").format(name=snap.names[snap.to_act])
+
+
+def watch_hand(snap: TableSnapshot) -> StyleAndTextTuples:
+    """The hand panel of a watcher (``lancards watch``): nobody's hand, whose turn."""
+    who = snap.names[snap.to_act] if snap.to_act is not None and snap.to_act >= 0 else None
+    return [("class:header", " watching: no seat, the public cards only\n"),
+            ("class:dim", f"  {who + ' to move' if who else 'the deck at work'}; q quits\n")]
 
 
 def pending_text(snap: TableSnapshot) -> str:

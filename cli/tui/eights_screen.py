@@ -18,6 +18,7 @@ from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (
+    WATCH_HINTS,
     BaseController,
     KeyHelp,
     bot_words,
@@ -25,6 +26,7 @@ from lancards.cli.tui.controller import (
     name_of,
     not_now,
     pending_text,
+    watch_hand,
 )
 from lancards.cli.tui.narrate import objective_text, suit_words
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
@@ -170,6 +172,8 @@ class EightsController(BaseController):
         return out
 
     def hand_view(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
+        if snap.extra.get("watching"):
+            return watch_hand(snap)
         view: EightsState = snap.view
         flat = flat_hand(view, snap.seat)
         self.cursor = min(self.cursor, max(0, len(flat) - 1))
@@ -199,6 +203,8 @@ class EightsController(BaseController):
     def hints(self, snap: TableSnapshot) -> str:
         if self.picker is not None:
             return _("a choice's number, or up/down and Enter · Esc cancels")
+        if snap.extra.get("watching"):
+            return WATCH_HINTS
         if snap.to_act != snap.seat:
             return _("m moves · c chat")
         if any(isinstance(a, Pass) for a in snap.legal):

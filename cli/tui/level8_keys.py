@@ -23,6 +23,7 @@ from lancards.cli.tui import level8_view as draw
 from lancards.cli.tui.builder import LayDownBuilder
 from lancards.cli.tui.cards import placed_text
 from lancards.cli.tui.controller import (
+    WATCH_HINTS,
     BaseController,
     KeyHelp,
     name_of,
@@ -30,6 +31,7 @@ from lancards.cli.tui.controller import (
     pending_text,
     short_error,
     styled_cards,
+    watch_hand,
 )
 from lancards.cli.tui.narrate import component_words, requirement
 from lancards.cli.tui.width import pad
@@ -126,6 +128,8 @@ class Level8Controller(BaseController):
                 self.cursor = new[0]
 
     def hand_view(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
+        if snap.extra.get("watching"):
+            return watch_hand(snap)
         cards = self.hand(snap)
         self.follow_new_card(cards)
         self.cursor = min(self.cursor, max(0, len(cards) - 1))
@@ -196,6 +200,8 @@ class Level8Controller(BaseController):
         """The keys that do something now."""
         if self.picker is not None:
             return _("a choice's number, or up/down and Enter · Esc cancels")
+        if snap.extra.get("watching"):
+            return WATCH_HINTS
         if self.builder is not None:
             return _("1-9 assign · 0 unassign · j/J/v joker · Tab offers · Enter lay down · Esc")
         if snap.to_act != snap.seat:
@@ -236,7 +242,7 @@ class Level8Controller(BaseController):
             else:
                 out.append(f"{seat + 1} {who}: " + _("level {number}: {requirement}").format(
                     number=level, requirement=requirement(view.level(seat))))
-        card = view.level_cards[snap.seat] if view.level_cards else None
+        card = view.level_cards[snap.seat] if view.level_cards and snap.seat >= 0 else None
         if card is not None:
             out += ["", _("your level card ({name}):").format(name=card.name)]
             mine = view.levels[snap.seat]

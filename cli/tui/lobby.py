@@ -4,9 +4,11 @@ The networked part feeds it: it builds :class:`TableEntry` values from the mDNS 
 tables whose advertised key answered at one of their addresses, see
 :func:`lancards.cli.lobby.join.lobby_choice`), calls :meth:`LobbyScreen.set_tables` whenever the
 list changes, and receives the user's choice through the callbacks. Keys: Up/Down select a
-table, Enter joins it, ``n`` creates a table, ``a`` types a ``TABLE-ID@HOST:PORT`` address,
-``q`` (or Ctrl-C, Ctrl-D) leaves. The screen never waits on the network: callbacks return at
-once, then the lobby closes with the choice's name (``"join"``, ``"create"``, ``"manual"``) as
+table, Enter joins it, ``w`` watches a started one (listed as ``watch``: ``lancards watch``),
+``n`` creates a table, ``a`` types a ``TABLE-ID@HOST:PORT`` address, ``q`` (or Ctrl-C, Ctrl-D)
+leaves. The screen never waits on the network: callbacks return at
+once, then the lobby closes with the choice's name (``"join"``, ``"watch"``, ``"create"``,
+``"manual"``) as
 its result, or ``None`` when the user left.
 
 Rows are keyed by table id and host key together: two tables that advertise one id (one of
@@ -99,7 +101,8 @@ def entry_from(advert: TableAdvert, address: str) -> TableEntry:
     host = f"[{address}]" if ":" in address else address
     return TableEntry(advert.table, advert.game, advert.nick, fingerprint(advert.public_key),
                       f"{host}:{advert.port}", seats, seats - advert.free_seats,
-                      advert.players, name=advert.instance_name, rescue=advert.rescue)
+                      advert.players, started=advert.started, name=advert.instance_name,
+                      rescue=advert.rescue)
 
 
 def entries_from(answered: Mapping[str, tuple[TableAdvert, str]]) -> list[TableEntry]:
@@ -121,6 +124,7 @@ class LobbyScreen:
         on_create: called with the game (a rule-set name) and the seat count when the user
             creates a table (``n`` asks both).
         on_manual: called with a typed ``HOST:PORT``.
+        on_watch: called with a started table the user chose to watch (``w``).
         input: a prompt-toolkit input (tests); default the terminal.
         output: a prompt-toolkit output (tests); default the terminal.
     """
@@ -128,8 +132,10 @@ class LobbyScreen:
     def __init__(self, tables: Sequence[TableEntry], identity: str,
                  on_join: Callable[[TableEntry], None], on_create: Callable[[str, int], None],
                  on_manual: Callable[[str], None], *, input: Input | None = None,
-                 output: Output | None = None) -> None:
+                 output: Output | None = None,
+                 on_watch: Callable[[TableEntry], None] | None = None) -> None:
         self.tables = list(tables)
+        self.on_watch = on_watch
         self.identity = identity
         self.on_join, self.on_create, self.on_manual = on_join, on_create, on_manual
         self.index = 0
@@ -178,7 +184,7 @@ class LobbyScreen:
         for i, table in enumerate(self.tables):
             mark = ">" if i == self.index else " "
             flag = "!" if table.duplicate else " "
-            state = "started" if table.started else (
+            state = "watch" if table.started else (
                 "full" if not table.joinable else f"{table.taken}/{table.seats}")
             style = "class:picker.selected" if i == self.index else (
                 "" if table.joinable else "class:dim")
@@ -193,6 +199,9 @@ class LobbyScreen:
                             f" at {table.address}\n"))
             if table.rescue:
                 out.append(("", textwrap.indent(textwrap.fill(RESCUE_TRADE_OFF, 76), " ") + "\n"))
+            if table.started:
+                out.append(("", " its game has started: w watches it (no seat, public cards "
+                                "only)\n"))
             if table.duplicate:
                 out.append(("class:error", f" ! two tables use the id {table.table_id}: "
                                            "compare the fingerprint with the host's before "
@@ -203,8 +212,9 @@ class LobbyScreen:
             out.append(("", f" {self._question()}\n"))
             out.append(("class:hints", " the number · Esc back"))
             return out
-        out.append(("class:hints", " Up/Down select · Enter join · n create a table · "
-                                   "a type an address · q quit"))
+        started = bool(self.tables) and self.tables[self.index].started
+        out.append(("class:hints", f" Up/Down select · {'w watch' if started else 'Enter join'}"
+                                   " · n create a table · a type an address · q quit"))
         return out
 
     def _question(self) -> str:
@@ -257,10 +267,19 @@ class LobbyScreen:
             table = self.tables[self.index]
             if not table.joinable:
                 self.message = (f"the table of {table.host} [{table.fingerprint}] has "
-                                f"{'started' if table.started else 'no free seat'}")
+                                f"{'started: w watches it' if table.started else 'no free seat'}")
                 return
             self.on_join(table)
             self.app.exit(result="join")
+
+        @kb.add("w", filter=idle)
+        def _watch(event: KeyPressEvent) -> None:
+            table = self.tables[self.index] if self.tables else None
+            if table is None or not table.started or self.on_watch is None:
+                self.message = "w watches a table whose game has started (listed as watch)"
+                return
+            self.on_watch(table)
+            self.app.exit(result="watch")
 
         @kb.add("n", filter=idle)
         def _create(event: KeyPressEvent) -> None:

@@ -66,6 +66,8 @@ def farewell(session: Session) -> str:
     snap = session.snapshot()
     if snap.outcome is not None or snap.extra.get("removed_me"):
         return ""
+    if snap.extra.get("watching"):
+        return "you stopped watching the table"
     if snap.extra.get("left"):
         return _("you left the table for good; the game goes on without you")
     if getattr(session, "resumable", False):

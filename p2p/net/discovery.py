@@ -308,8 +308,9 @@ class Advertiser:
             self._on_move(self.advert)
 
     async def update(self, *, free_seats: int, players: Sequence[str] | None = None,
-                     timeout: float = 5.0) -> None:
-        """Publish a new free-seat count (and the players seated, when given).
+                     started: bool | None = None, timeout: float = 5.0) -> None:
+        """Publish a new free-seat count (and the players seated, when given; ``started``:
+        the game began, TXT ``state=started``, so watchers find it).
 
         Raises:
             LocalProtocolError: not started, or a bad count.
@@ -317,6 +318,7 @@ class Advertiser:
         if self._azc is None or self._info is None:
             raise LocalProtocolError("the advertiser is not started")
         advert = replace(self.advert, free_seats=free_seats,
+                         started=self.advert.started if started is None else started,
                          players=self.advert.players if players is None else tuple(players))
         advert_to_txt(advert)
         self.advert = advert

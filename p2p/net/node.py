@@ -43,6 +43,7 @@ from lancards.p2p.protocol.errors import (
     unexpected,
 )
 from lancards.p2p.protocol.removal import RemovalPolicy
+from lancards.p2p.protocol.watchers import Drop, Watchers, WatchOutput
 
 SILENT_S = 5.0
 """Seconds without a new entry after which an awaited, connected peer counts as silent."""
@@ -90,6 +91,9 @@ class PeerNode:
         self.connected: set[bytes] = set()
         self._others = [m.public_key for m in core.players if m.public_key != core.me.public_key]
         mesh.admit(self._others)  # a seated member may (re)connect at any time
+        self.watchers = Watchers(core)
+        """This seat's observers (``docs/protocol.md`` 11.11): never waited for."""
+        mesh.accept = self.watchers.may_link  # a bounded number of unseated links
         self._stop = asyncio.Event()
         self._changed = asyncio.Event()  # set after every batch of outputs and on stop
         self.timings: TextIO | None = None
@@ -136,6 +140,8 @@ class PeerNode:
             return  # paused: what was not made durable never leaves
         try:
             self._carry_out(outputs)
+            if self.watchers.served:
+                self._watch(self.watchers.top_up())
         except StorageError as exc:
             self.fault = exc
             self.stop()
@@ -180,6 +186,32 @@ class PeerNode:
         self._changed.set()
         if self.on_change is not None:
             self.on_change()
+
+    def _watch(self, outputs: Sequence[WatchOutput]) -> None:
+        """Carry out what :class:`Watchers` decided: queue the messages to observers (one
+        whose queue is full is dropped: the table never waits for an observer) and close the
+        links of those it dropped. Nothing of it is journaled or shown on the table."""
+        for out in outputs:
+            if isinstance(out, Drop):
+                self.mesh.drop(out.key, out.reason)
+                continue
+            assert out.to is not None
+            try:
+                self.mesh.send(out.to, out.data)
+            except QueueFullError:
+                self._watch(self.watchers.queue_full(out.to))
+            except PeerError:
+                pass
+
+    def _observer_event(self, event: Connected | Disconnected | Received) -> None:
+        """A transport event of an unseated key's link: an observer's."""
+        if isinstance(event, Connected):
+            self.watchers.link_up(event.peer)
+        elif isinstance(event, Disconnected):
+            self.watchers.link_down(event.peer)
+            self.mesh.drop(event.peer, "gone")  # forgets its queue (no link to close)
+        else:
+            self._watch(self.watchers.receive(event.peer, event.data))
 
     def checkpoint_due(self) -> bool:
         """Whether :meth:`_checkpoint` would write now."""
@@ -472,7 +504,9 @@ class PeerNode:
                 self._after_wait()
                 continue
             self._after_wait()
-            if isinstance(event, Connected):
+            if not isinstance(event, Rejected) and self.watchers.is_observer(event.peer):
+                self._observer_event(event)
+            elif isinstance(event, Connected):
                 self.connected.add(event.peer)
                 self._down_since.pop(event.peer, None)
                 learned = self.mesh.addresses(event.peer)

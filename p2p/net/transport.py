@@ -50,7 +50,6 @@ from websockets.asyncio.connection import Connection
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.protocol.channel import TAG_BYTES, LinkChannel
 from lancards.p2p.protocol.errors import (
     FrameError,
@@ -60,7 +59,7 @@ from lancards.p2p.protocol.errors import (
     Reason,
     TransportError,
 )
-from lancards.p2p.protocol.handshake import MAX_HELLO_BYTES, HelloHandshake
+from lancards.p2p.protocol.handshake import HelloHandshake
 from lancards.p2p.protocol.identity import Identity, describe
 from lancards.p2p.protocol.wire import MAX_MESSAGE_BYTES
 
@@ -96,6 +95,9 @@ class TransportConfig:
     backoff_max: float = 5.0
     fallback_after: float | None = 2.0
 
+
+DROP_CODE = 4000
+"""The close code of a link :meth:`Mesh.drop` closed (its reason is a word the peer shows)."""
 
 MAX_CANDIDATES = 4
 """The most addresses kept for one peer (tried in turn; the latest confirmed first)."""
@@ -193,7 +195,8 @@ class Mesh:
         self.identity = identity
         self.config = config or TransportConfig()
         self.events: asyncio.Queue[TransportEvent] = asyncio.Queue(self.config.event_cap)
-        self._accept = accept
+        self.accept = accept
+        """Whether to let in a link from a key not added (see ``accept`` above); may be set."""
         self._server: Server | None = None
         self._addresses: dict[bytes, list[Address]] = {}
         self._outboxes: dict[bytes, _Outbox] = {}
@@ -336,6 +339,22 @@ class Mesh:
             raise LocalProtocolError(f"no link to unknown peer {describe(peer)}")
         box.put(data, describe(peer))
 
+    def drop(self, peer: bytes, reason: str) -> None:
+        """Close the link to an unseated ``peer`` (an observer) with code :data:`DROP_CODE` and
+        ``reason`` (a word, at most 100 bytes) as the close reason, and forget it: its queue and
+        what was kept of its link (it is never dialled; called again once the link is down, it
+        forgets the rest). Does nothing for a seated member's key."""
+        if peer in self._addresses or peer in self._admitted:
+            return
+        self._outboxes.pop(peer, None)
+        for kept in (self.remote_hosts, self._down_at, self._down, self._up):
+            kept.pop(peer, None)
+        link = self._links.get(peer)
+        if link is not None:
+            task = asyncio.ensure_future(link.ws.close(DROP_CODE, reason[:100]))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
     async def next_event(self, timeout: float) -> TransportEvent:
         """The next event, waiting at most ``timeout`` seconds.
 
@@ -463,7 +482,7 @@ class Mesh:
 
     def _known(self, peer: bytes) -> bool:
         return (peer in self._addresses or peer in self._admitted
-                or (self._accept is not None and self._accept(peer)))
+                or (self.accept is not None and self.accept(peer)))
 
     async def _recv_frame(self, ws: Connection, hs: HelloHandshake) -> bytes:
         data = await ws.recv()
@@ -560,38 +579,3 @@ class Mesh:
             except asyncio.CancelledError:
                 outbox.push_front(data)
                 raise
-
-
-async def probe_key(host: str, port: int, identity: Identity, timeout: float = 5.0) -> bytes:
-    """The Ed25519 key of the peer listening at ``host:port`` (for a join by address).
-
-    Sends a hello and checks the listener's signed reply; the key is then proven again by the
-    real link's handshake. The link is closed at once (the proof is never sent).
-
-    Raises:
-        TransportError: nothing answers, or the answer is not a valid hello.
-    """
-    url = f"ws://{host}:{port}/" if ":" not in host else f"ws://[{host}]:{port}/"
-    hs = HelloHandshake.dialer(identity, os.urandom(32), f"{host}:{port}",
-                               ephemeral=os.urandom(32), expected=None)
-    try:
-        async with asyncio.timeout(timeout):
-            async with connect(url, compression=None, proxy=None, open_timeout=timeout,
-                               max_size=MAX_HELLO_BYTES) as ws:
-                first = hs.start()
-                assert first is not None
-                await ws.send(first)
-                data = await ws.recv()
-    except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
-        why = failure_words(exc, "the host", timeout)  # the exception: the --verbose log only
-        raise TransportError(f"no lancards table answers at {host}:{port} ({why}), or it takes "
-                             "no more players (full or started)") from None
-    try:
-        hs.receive(data if isinstance(data, bytes) else data.encode())
-    except HandshakeError as exc:
-        if exc.reason is Reason.BAD_SIGNATURE:
-            raise TransportError(
-                f"{host}:{port} answered with a hello that does not verify") from None
-        raise TransportError(f"{host}:{port} did not answer with a lancards hello") from None
-    assert hs.peer is not None
-    return hs.peer

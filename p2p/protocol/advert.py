@@ -63,6 +63,8 @@ class TableAdvert:
         rescue: the table's option ``rescue`` is on (TXT ``rescue=on``; ruling D-5): a player
             who vanishes can be voted out, at the price that all the other players together
             could open one player's hand (:data:`RESCUE_TRADE_OFF`).
+        started: the game has started (TXT ``state=started``): nobody can join, anyone may
+            watch (``lancards watch``; ``docs/protocol.md`` 11.11).
     """
 
     table: str
@@ -75,6 +77,7 @@ class TableAdvert:
     size: int = 0
     players: tuple[str, ...] = ()
     rescue: bool = False
+    started: bool = False
 
     @property
     def instance_name(self) -> str:
@@ -107,6 +110,8 @@ def advert_to_txt(advert: TableAdvert) -> dict[str, str]:
     txt.update({f"p{i}": nick for i, nick in enumerate(advert.players, 1)})
     if advert.rescue:
         txt["rescue"] = "on"
+    if advert.started:
+        txt["state"] = "started"
     try:
         txt_to_advert({k.encode(): v.encode() for k, v in txt.items()})
     except MessageError as exc:
@@ -192,6 +197,7 @@ def txt_to_advert(
     table, game, seats, nick, pk = get("tbl"), get("game"), get("seats"), get("nick"), get("pk")
     size = get("size", "0")
     rescue = get("rescue", "off")
+    state = get("state", "open")
     players: list[str] = []
     for i in range(1, MAX_SEATS + 2):
         player = get(f"p{i}", "")
@@ -213,6 +219,7 @@ def txt_to_advert(
         (not sized, f"size {size[:10]!r}"),
         (len(players) > MAX_SEATS, "players: more than 6"),
         (rescue not in ("on", "off"), f"rescue {rescue[:10]!r}"),
+        (state not in ("open", "started"), f"state {state[:10]!r}"),
     ]
     problems += [(not good_nick(p), f"player {p[:30]!r}") for p in players]
     if sized and int(size) and not problems[2][0]:
@@ -223,4 +230,4 @@ def txt_to_advert(
         if bad:
             raise MessageError(name, Reason.MALFORMED, f"TXT {what} is invalid")
     return TableAdvert(table, game, int(seats), nick, bytes.fromhex(pk), port, tuple(addresses),
-                       int(size), tuple(players), rescue == "on")
+                       int(size), tuple(players), rescue == "on", state == "started")

@@ -230,6 +230,19 @@ class PresenceMsg(_Strict):
     state: Literal["paused"]
 
 
+class WatchAsk(_Strict):
+    """An observer asks for the entries from ``have`` on, then each later one (11.11)."""
+
+    have: Seq
+
+
+class WatchTable(_Strict):
+    """An observer's started table (its record's genesis), answering its first ask."""
+
+    statement: Object
+    sigs: Annotated[dict[str, str], Meta(max_length=MAX_SEATS)]
+
+
 MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     # Table formation (p2p.table).
     "table.join": TableJoin,
@@ -258,6 +271,10 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     # People.
     "chat": Chat,
     "presence": PresenceMsg,
+    # Observers (p2p.watchers, p2p.watching): link-only, never to or from a seat's core.
+    "watch.ask": WatchAsk,
+    "watch.table": WatchTable,
+    "watch.entry": RecordEntryMsg,
 }
 """The one table of message types: type -> body schema."""
 
@@ -552,6 +569,8 @@ __all__ = [
     "RecordVote",
     "RemovalVote",
     "RescuePayload",
+    "WatchAsk",
+    "WatchTable",
     "check_limits",
     "conform",
     "nesting_depth",

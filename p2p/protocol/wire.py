@@ -61,12 +61,14 @@ FieldType = type | tuple[type, ...]
 Schema = Mapping[str, FieldType]
 """A body schema: field name -> required Python type(s); every field is required, no others."""
 
-LINK_ONLY_TYPES: Final = frozenset({"record.ack"})
+LINK_ONLY_TYPES: Final = frozenset({"record.ack", "watch.ask", "watch.table", "watch.entry"})
 """Message types sent unsigned (``sig`` empty, ``seq`` 0), vouched for only by the
 authenticated link: a forged one can make the receiver send a signed entry it already holds or
 ask for entries, never blame anyone or change a record (``docs/protocol.md`` 11.6). They skip
 the :class:`ReplayGuard`. Signing them cost an Ed25519 signature and verification per
-acknowledgement, the largest cost of consistent broadcast (``docs/benchmarks.md``)."""
+acknowledgement, the largest cost of consistent broadcast (``docs/benchmarks.md``). The
+observer messages (``watch.*``, 11.11) carry entries their authors signed, or a table every seat
+signed, and nothing else: no seat's core accepts them."""
 
 MESSAGE_TYPES: Final[Mapping[str, Any]] = MESSAGE_SCHEMAS
 """Every message type this version knows, with its body schema: the one table of message types

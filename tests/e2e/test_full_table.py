@@ -1,4 +1,5 @@
-"""Joining a table that is full and started, by its address: one line, exit 2, nothing kept."""
+"""Joining a table that is full and started, by its address: the key that answered, then one
+error line saying it started and how to watch it, exit 2, nothing kept."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ def test_join_by_address_a_started_table_is_refused(lan, tmp_path):
                "--game", "level8", target.group(1)])
     assert cyd.proc is not None and cyd.proc.wait(60) == 2
     out = cyd.output().strip().splitlines()
-    assert len(out) == 1 and out[0].startswith("lancards join: error: "), out
-    assert "takes no more players (full or started)" in out[0] or \
-        "may be full, started or gone" in out[0]
+    address = target.group(1).split("@")[1]
+    assert len(out) == 2 and out[0].startswith("host: [") and out[0].endswith(f"at {address}")
+    assert out[1] == (f"lancards join: error: the table at {address} has started: nobody can "
+                      f"join it now (lancards watch {target.group(1)} watches it)"), out
     assert not list(cyd.home.glob("tables/*"))  # nothing kept for a table it never sat at
     assert finish([ann, bob], 240) == [0, 0], logs([ann, bob])

@@ -7,7 +7,8 @@ only, every screen read back and checked at each step.
   leaves for good (``q``, ``l``, ``y``); cyd's program is killed with SIGKILL, comes back with
   ``lancards resume`` in a new tmux window and sees the table again, then pauses (``q``,
   ``y``) and hands the seat to ``lancards resume --autoplay`` (nobody watches it); ann plays
-  by keys to the game-over panel.
+  by keys to the game-over panel. bob, gone for good, watches the rest (``lancards watch``,
+  the table in its watch mode) to the same game-over panel.
 - **An 8s Rule! evening on a rescue table** (``rescue=on``, ``patience=10``): cyd's program is
   killed; once the table has waited 10 s, ann and bob are asked ``remove cyd? (y/n)`` and press
   ``y``; the banner and the log say cyd was removed; bob leaves for good, too few players are
@@ -456,8 +457,15 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
                  r" this\n\s+window closes", 5)
         assert bob.exit_status(60, others=[ann, cyd]) == 1
         assert bob.printed()[-1] == "you left the table for good; the game goes on without you"
+        # bob watches the rest (issue 27): the started table found by mDNS, public cards only
+        bob.run(f"watch --interface {bob.peer.address} --wait 30")
         screen = ann.wait(r"NOTE: bob left the table", 30, others=[ann, cyd])
         assert re.search(r"^   \d bob +1 left the table +no +0 ", screen, re.MULTILINE), screen
+        # bob's window: the table again in its watch mode (no hand, public cards, no moves)
+        screen = bob.wait(r"watching: no seat, the public cards only", 60, others=[ann, cyd],
+                          what="bob watching")
+        assert "YOUR TURN" not in screen and "your hand" not in screen, screen
+        golden("watch", excerpt(screen, r"watching: "))
         # cyd's laptop crashes on its turn to draw: the table waits for cyd and says so
         cyd.wait(r"YOUR TURN: draw a card", 60, others=[ann, Holding(cyd)])
         cyd.kill_program()
@@ -494,6 +502,11 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         ann.wait(r"Leave the table\?", 5)
         ann.keys("y")  # the second game waits for ann (lancards resume)
         assert ann.exit_status(20) == 1  # the host's program lets its bot seat go (10 s)
+        # bob watched it to the same end: the game-over panel, q closes his window
+        screen = bob.wait(r"game over", 60, others=[bob])  # Enter closes his round panels
+        assert "YOUR TURN" not in screen and "your hand" not in screen, screen
+        bob.keys("q")
+        assert bob.exit_status(10) == 0
 
 
 @pytest.mark.timeout(150)

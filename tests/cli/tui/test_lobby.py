@@ -38,7 +38,8 @@ def drive(keys: list[str], tables: list[TableEntry] = TABLES,
             lobby = LobbyScreen(tables, "Zoe 0badf0", chosen.append,
                                 lambda *what: chosen.append(("create", *what)),
                                 chosen.append,
-                                input=pipe, output=output)
+                                input=pipe, output=output,
+                                on_watch=lambda entry: chosen.append(("watch", entry)))
             task = asyncio.ensure_future(lobby.run())
             await asyncio.sleep(0.1)
             first.append(term.text())
@@ -54,7 +55,7 @@ def drive(keys: list[str], tables: list[TableEntry] = TABLES,
             return await task, screen
 
     result, screen = asyncio.run(main())
-    return result, chosen, first[0] if result in ("join", "manual") else screen
+    return result, chosen, first[0] if result in ("join", "manual", "watch") else screen
 
 
 def test_lists_tables_and_joins_the_selected_one():
@@ -171,3 +172,26 @@ def test_n_asks_the_game_and_the_seats_before_it_creates_a_table() -> None:
     assert result == "create" and chosen == [("create", "eights", 3)]
     result, chosen, screen = drive(["n", "escape", "enter"])  # back to the list: Enter joins
     assert result == "join" and chosen == [TABLES[0]]
+
+
+STARTED = entry_from(TableAdvert("8899aabbccddeeff", "eights", 0, "Cat", CAT, 48100,
+                                 ("192.0.2.8",), 3, ("Cat", "Dov", "Eli"), started=True),
+                     "192.0.2.8")
+
+
+def test_a_started_table_is_listed_to_watch_and_w_watches_it() -> None:
+    result, chosen, screen = drive(["down", "down", "enter"], [*TABLES, STARTED])
+    row = term_line(screen, " watch ")
+    assert row.startswith(" > ") and "Cat, Dov, Eli" in row  # the selected, third row
+    assert f"the table of Cat [{fingerprint(CAT)}] has started: w watches it" in screen
+    assert "its game has started: w watches it (no seat, public cards only)" in screen
+    assert "Up/Down select · w watch · n create a table" in screen
+    assert result is None and chosen == []
+    result, chosen, _screen = drive(["down", "down", "w"], [*TABLES, STARTED])
+    assert result == "watch" and chosen == [("watch", STARTED)]
+
+
+def test_w_on_a_table_not_started_says_what_it_does() -> None:
+    result, chosen, screen = drive(["w"])
+    assert "w watches a table whose game has started (listed as watch)" in screen
+    assert result is None and chosen == []

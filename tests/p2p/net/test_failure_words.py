@@ -24,7 +24,7 @@ from websockets.http11 import Response
 
 from lancards.cli.bench.net import free_ports
 from lancards.p2p.net.failure_words import failure_words
-from lancards.p2p.net.transport import probe_key
+from lancards.p2p.net.probe import probe_key
 from lancards.p2p.protocol.errors import TransportError
 from lancards.p2p.protocol.identity import Identity
 from tests.p2p.net.closing_server import closing_server

@@ -70,6 +70,11 @@ def test_txt_round_trip() -> None:
     assert txt["rescue"] == "on" and list(txt)[-1] == "rescue"
     assert txt_to_advert({k.encode(): v.encode() for k, v in txt.items()}, "x", 4000,
                          ["10.0.0.1"]) == rescued
+    started = replace(advert, free_seats=0, started=True)  # for lancards watch (issue 27)
+    txt = advert_to_txt(started)
+    assert txt["state"] == "started" and "state" not in advert_to_txt(advert)
+    assert txt_to_advert({k.encode(): v.encode() for k, v in txt.items()}, "x", 4000,
+                         ["10.0.0.1"]) == started
 
 
 @pytest.mark.parametrize(
@@ -87,6 +92,7 @@ def test_txt_round_trip() -> None:
         ({"size": b"2", "seats": b"2", "p1": b"bob"}, "1 seated and 2 free exceed size 2"),
         ({"p1": b"\x07"}, "player '\\x07'"),
         ({"rescue": b"yes"}, "rescue 'yes'"),
+        ({"state": b"over"}, "state 'over'"),
     ],
 )
 def test_malformed_txt_is_rejected(change: dict[str, bytes | None], detail: str) -> None:

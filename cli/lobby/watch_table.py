@@ -1,0 +1,282 @@
+"""Following a started table as an observer (``lancards watch``, and ``w`` in the lobby): one
+link to a seated peer, the :class:`~lancards.p2p.protocol.watching.Watching` it feeds, and the
+line-per-event output. The command is :mod:`lancards.cli.watch`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from lancards.p2p.net.transport import (
+    DROP_CODE,
+    Connected,
+    Disconnected,
+    Mesh,
+    Received,
+    TransportConfig,
+)
+from lancards.p2p.protocol.errors import PeerError
+from lancards.p2p.protocol.identity import Identity, describe
+from lancards.p2p.protocol.watching import Event, Watching
+
+CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0,
+                         fallback_after=None)
+"""The watcher's one link (it listens nowhere: it always dials)."""
+
+DROPPED_WORDS = {
+    "full": "that player's peer has as many watchers as it takes; watch through another player",
+    "not-seated": "this watcher sent what only a player may send",
+    "flood": "this watcher asked too often",
+    "slow": "this watcher could not keep up with the table",
+    "wrong-table": "that peer plays another table",
+}
+"""What the watcher's screen says when the peer drops it, by the peer's reason word."""
+
+
+
+async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: str | None = None,
+                   wait: float = 10.0, screen: bool = False) -> int:
+    """Follow table ``table_id`` through the seated peer ``key`` at ``host:port``: with
+    ``screen`` on the full-screen table in its watch mode (:class:`WatchSession`, q quits),
+    else one line per move and round on standard output; then the result. ``record``: write
+    the verified record there. Returns 0 when the game ended verified, else 1.
+
+    Raises:
+        StorageError: ``record`` cannot be written.
+    """
+    print(f"watching table {table_id} through {describe(key)} at {host}:{port}", flush=True)
+    watcher = TableWatcher(table_id, key, host, port)
+    if screen:
+        status = await WatchSession(watcher).show(wait)
+    else:
+        plain = PlainTeller(watcher.watching, lambda line: print(line, flush=True))
+        status = await watcher.run(plain.tell, wait=wait)
+        plain.finish(watcher)
+    if record and watcher.watching.core is not None:
+        from lancards.p2p.net.record_file import write_record
+
+        write_record(watcher.watching.core.record, record)
+        print(f"record: {record}", flush=True)
+    return status
+
+
+class TableWatcher:
+    """One watch: a fresh key, one link to a seated peer, the :class:`Watching` it feeds.
+
+    Args:
+        table_id: the table (16 hex digits).
+        key: the seated peer's key; ``host``, ``port``: where it listens.
+    """
+
+    def __init__(self, table_id: str, key: bytes, host: str, port: int) -> None:
+        self.me = Identity.generate("watcher")
+        self.key, self.host, self.port = key, host, port
+        self.watching = Watching(self.me, table_id, key)
+        self.dropped: str | None = None
+        """The peer's reason word when it dropped this watcher."""
+        self.lost: str | None = None
+        """Why the watch ended early in words (no answer, dropped), else ``None``."""
+        self._stop = asyncio.Event()
+
+    def stop(self) -> None:
+        """End :meth:`run` (a key press)."""
+        self._stop.set()
+
+    async def run(self, on_event: Callable[[Event], None], *, wait: float = 10.0) -> int:
+        """Follow the table until the game ends (0), the peer drops this watcher (1) or
+        :meth:`stop`; ``wait``: seconds for the first answer."""
+        mesh = Mesh(self.me, CONFIG)
+        mesh.add_peer(self.key, self.host, self.port, dial=True)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        try:
+            while not self._stop.is_set() and not self.watching.over():
+                if self.watching.core is None and loop.time() > deadline:
+                    self.lost = f"no answer from {describe(self.key)} within {wait:.0f} s"
+                    return 1
+                try:
+                    event = await mesh.next_event(0.2)
+                except PeerError:
+                    continue
+                if isinstance(event, Connected) and event.peer == self.key:
+                    mesh.send(self.key, self.watching.ask())
+                elif isinstance(event, Received) and event.peer == self.key:
+                    on_event(self.watching.receive(event.data))
+                elif isinstance(event, Disconnected) and event.peer == self.key:
+                    prefix = f"closed {DROP_CODE}: "
+                    if event.reason.startswith(prefix):
+                        self.dropped = event.reason[len(prefix):]
+                        self.lost = (f"{describe(self.key)} stopped serving this watcher: "
+                                     + DROPPED_WORDS.get(self.dropped, self.dropped))
+                        return 1
+            return 0 if self.watching.over() else 1
+        finally:
+            await mesh.close()
+
+
+class PlainTeller:
+    """The line-per-event output: each move in words as a spectator sees it, each round's
+    summary, the result."""
+
+    def __init__(self, watching: Watching, say: Callable[[str], None], *,
+                 rounds: bool = True) -> None:
+        self.watching, self.say, self.rounds = watching, say, rounds
+        self._before: Any = None
+        self._tracker: Any = None
+
+    def tell(self, event: Event) -> None:
+        from lancards.cli.tui.narrate import narrate
+        from lancards.cli.tui.results import RoundTracker
+
+        core = self.watching.core
+        if event.kind in ("rejected", "cheat"):
+            self.say(f"{'cheating caught' if event.kind == 'cheat' else 'refused'}: {event.text}")
+            return
+        if core is None:
+            return
+        names = tuple(m.nick for m in core.players)
+        if event.kind == "table":
+            if self._tracker is None:
+                self._tracker = RoundTracker(names)
+                self.say(f"{core.rule_set} · players " + ", ".join(names))
+            return
+        entry = core.record.entries[event.seq]
+        kind, seat = entry.payload.get("t"), core.seat_of(entry.author)
+        after = core.state
+        if kind == "leave" and seat is not None:
+            self.say(f"{names[seat]} left the table")
+        elif kind == "rescue" and entry.payload.get("votes"):
+            self.say(f"{names[int(entry.payload['seat'])]} was removed by the others' votes")
+        elif kind == "action":
+            try:
+                action = core.game.parse_action(str(entry.payload["a"]))
+                lines = narrate(core.game.name, self._before, action, after, names, -1)
+            except Exception:  # never lose a move to a wording problem
+                lines = [str(entry.payload["a"])]
+            for line in lines:
+                self.say(line)
+        self._before = after
+        for report in self._tracker.observe(core.game.name, after) if self.rounds else ():
+            self.say(report.summary)
+
+    def finish(self, watcher: TableWatcher) -> None:
+        """The last lines: the result, or why the watch ended."""
+        from lancards.cli.tui.results import final_lines
+
+        core = self.watching.core
+        if watcher.lost:
+            self.say(watcher.lost)
+        if self.watching.cheat:
+            self.say(f"result: the table halted: {self.watching.cheat}")
+            return
+        outcome = None if core is None else core.game.outcome(core.state)
+        if core is None or outcome is None:
+            if not watcher.lost:
+                self.say("the watch ended before the game did")
+            return
+        names = tuple(m.nick for m in core.players)
+        left_by_self = {core.seat_of(e.author) for e in core.record.entries
+                        if e.payload.get("t") == "leave"}
+        removed = [s for s in core.left_seats() if s not in left_by_self]
+        for line in final_lines(outcome, names, core.game.name, removed):
+            self.say(line)
+        self.say(f"verified {len(core.record)} entries")
+
+
+class WatchSession:
+    """The full-screen table's :class:`~lancards.cli.session.Session` of a watcher: the seat
+    is ``-1`` (a spectator, as :func:`~lancards.cli.tui.narrate.narrate` reads it), the view
+    the public one, no legal move ever, ``snapshot().extra["watching"]`` set (the screens show
+    no hand, the hints say so, ``q`` quits at once), the log the moves in a spectator's words.
+    """
+
+    resumable = False
+
+    def __init__(self, watcher: TableWatcher) -> None:
+        self.watcher = watcher
+        self._callbacks: list[Callable[[], None]] = []
+        self._log: list[Any] = []
+        self._teller = PlainTeller(watcher.watching, self._line, rounds=False)
+        self._task: asyncio.Task[int] | None = None
+
+    def _line(self, text: str) -> None:
+        from lancards.cli.session import LogLine
+        from lancards.cli.tui.narrate import ROUND_MARK
+
+        self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
+                                 index=len(self._log) + 1))
+
+    def tell(self, event: Event) -> None:
+        """One event of the watch: told in the log, the screen redrawn."""
+        self._teller.tell(event)
+        for callback in self._callbacks:
+            callback()
+
+    async def show(self, wait: float) -> int:
+        """Follow the table on the full-screen table until the person quits (0: the game
+        ended, verified; 1 otherwise)."""
+        from lancards.cli.tui.app import run_table
+
+        self._task = asyncio.ensure_future(self.watcher.run(self.tell, wait=wait))
+        while self.watcher.watching.core is None and not self._task.done():
+            await asyncio.sleep(0.05)
+        if self.watcher.watching.core is None:  # no table came: say why, on the terminal
+            status = await self._task
+            PlainTeller(self.watcher.watching, print).finish(self.watcher)
+            return status
+        await run_table(self)
+        return 0 if self.watcher.watching.over() and not self.watcher.watching.cheat else 1
+
+    def snapshot(self) -> Any:
+        from lancards.cli.session import Banner, TableSnapshot
+
+        core = self.watcher.watching.core
+        assert core is not None
+        banners = []
+        if self.watcher.watching.cheat:
+            banners.append(Banner("cheat", f"cheating caught: {self.watcher.watching.cheat}"))
+        if self.watcher.lost:
+            banners.append(Banner("error", self.watcher.lost))
+        to_act = core.to_act()
+        return TableSnapshot(
+            game=core.game, rule_set=core.rule_set, seat=-1,
+            names=tuple(m.nick for m in core.players), view=core.state, to_act=to_act,
+            legal=[], log=tuple(self._log[-2000:]), banners=tuple(banners),
+            progress=core.progress if to_act == -1 else "",
+            outcome=core.game.outcome(core.state),
+            extra={"watching": True, "table": core.table_id, "bots": {}})
+
+    def submit(self, action: Any) -> None:
+        """A watcher plays nothing.
+
+        Raises:
+            LocalProtocolError: always.
+        """
+        from lancards.p2p.protocol.errors import LocalProtocolError
+
+        raise LocalProtocolError("you are watching: no moves here")
+
+    def send_chat(self, text: str) -> None:
+        """A watcher's chat goes nowhere (the players hear no observer): said in the log."""
+        self._line("(you are watching: the players do not hear a watcher's chat)")
+        for callback in self._callbacks:
+            callback()
+
+    def subscribe(self, callback: Callable[[], None]) -> None:
+        self._callbacks.append(callback)
+
+    async def run(self) -> None:
+        """Until the watch ends (the game's end, a drop) or :meth:`close`."""
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await self._task
+        for callback in self._callbacks:
+            callback()
+
+    async def close(self) -> None:
+        self.watcher.stop()
+
+
+__all__ = ["CONFIG", "DROPPED_WORDS", "PlainTeller", "TableWatcher", "WatchSession", "watch_at"]

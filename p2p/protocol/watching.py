@@ -1,0 +1,131 @@
+"""The observer's side of watching a table (``docs/protocol.md`` 11.11), sans-I/O.
+
+:class:`Watching` speaks to one seated peer over an authenticated link: :meth:`Watching.ask`
+is the ``watch.ask`` to send whenever the link comes up (``have``: the entries held, so a
+reconnection goes on where it stopped); :meth:`Watching.receive` takes the peer's answers. The
+first must be ``watch.table``: the started table, every seat's start signature verified, the
+table id the observer asked for, the peer seated in it. Then each ``watch.entry`` goes through
+an observer's :class:`~lancards.p2p.protocol.core.GameCore` (:meth:`GameCore.observer`): the
+signature, number, hash chain, author's turn, every proof of shuffle, decryption share and
+opening, the move against the rules and the state hash, as a player checks them. The observer
+sees the public view only (it holds no key share and is sent no sealed payload).
+
+A rejected message changes nothing and is told (:class:`Event` ``rejected``); a signed entry
+that breaks the rules names its author (``cheat``) and stops the watch, as the table halts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from lancards.p2p.protocol.core import GameCore
+from lancards.p2p.protocol.errors import (
+    EquivocationError,
+    PeerError,
+    Reason,
+    RecordError,
+    RemoteProtocolError,
+)
+from lancards.p2p.protocol.identity import Identity, describe
+from lancards.p2p.protocol.record import Entry
+from lancards.p2p.protocol.schemas import MESSAGE_SCHEMAS
+from lancards.p2p.protocol.table import verify_started
+from lancards.p2p.protocol.wire import decode_envelope, link_envelope
+
+WATCH_ANSWERS: Final = {t: MESSAGE_SCHEMAS[t] for t in ("watch.table", "watch.entry")}
+"""What an observer accepts from the peer it watches."""
+
+CHEATS: Final = (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE, Reason.MALFORMED)
+"""Rejections of a validly signed entry that prove its author broke the rules (11.4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """What a message did: ``table`` (the table is known), ``entry`` (entry ``seq`` verified
+    and taken), ``rejected`` (nothing changed; ``text`` says why), ``cheat`` (an author named;
+    the watch stops)."""
+
+    kind: Literal["table", "entry", "rejected", "cheat"]
+    text: str = ""
+    seq: int = -1
+
+
+class Watching:
+    """An observer following one seated peer (see the module docstring).
+
+    Args:
+        me: the observer's identity (any key; it is never seated).
+        table_id: the table to watch (16 hex digits).
+        peer: the seated peer's Ed25519 key (32 bytes), proven by the link's hello.
+    """
+
+    def __init__(self, me: Identity, table_id: str, peer: bytes) -> None:
+        self.me, self.table_id, self.peer = me, table_id, peer
+        self.core: GameCore | None = None
+        """The observer's core once ``watch.table`` came (its record, its public state)."""
+        self.cheat: str | None = None
+        """The cheat that stopped the watch, once one did."""
+        self._link = f"the watched peer {describe(peer)}"
+
+    def ask(self) -> bytes:
+        """The ``watch.ask`` to send when the link comes up (from the entries held)."""
+        have = 0 if self.core is None else len(self.core.record)
+        return link_envelope(self.me, "watch.ask", self.table_id, {"have": have}).encode()
+
+    def over(self) -> bool:
+        """Whether the game ended or the watch stopped on a cheat."""
+        return self.cheat is not None or (self.core is not None and self.core.to_act() is None)
+
+    def receive(self, data: bytes) -> Event:
+        """One message from the watched peer. Never raises for bad input."""
+        try:
+            env = decode_envelope(data, self._link, expected_sender=self.peer,
+                                  types=WATCH_ANSWERS)
+            if env.table != self.table_id:
+                raise RemoteProtocolError(self._link, Reason.WRONG_TABLE, f"table {env.table}")
+            if env.type == "watch.table":
+                return self._on_table(env.body["statement"], env.body["sigs"])
+            return self._on_entry(env.body["entry"])
+        except PeerError as exc:
+            return Event("rejected", str(exc))
+
+    def _on_table(self, statement: dict[str, object], sigs: dict[str, str]) -> Event:
+        if self.core is not None:  # asked again after a reconnection: the same table
+            if statement != self.core.table.statement:
+                raise RemoteProtocolError(self._link, Reason.WRONG_TABLE,
+                                          "it sent another table than before")
+            return Event("table")
+        table = verify_started(statement, sigs, self._link)
+        if table.spec.table != self.table_id:
+            raise RemoteProtocolError(self._link, Reason.WRONG_TABLE,
+                                      f"it sent table {table.spec.table}")
+        if self.peer not in {m.public_key for m in table.seats}:
+            raise RemoteProtocolError(self._link, Reason.NOT_SEATED,
+                                      "the peer is not seated at the table it sent")
+        self.core = GameCore.observer(table)
+        return Event("table")
+
+    def _on_entry(self, raw: dict[str, object]) -> Event:
+        core = self.core
+        if core is None:
+            raise RemoteProtocolError(self._link, Reason.OUT_OF_ORDER, "an entry before the table")
+        if self.cheat is not None:
+            return Event("rejected", "the watch stopped on a cheat")
+        entry = Entry.from_dict(dict(raw), self._link)
+        if entry.seq < len(core.record) and core.record.entries[entry.seq] == entry:
+            return Event("rejected", f"entry {entry.seq} again")
+        try:
+            core.record.append(entry, core.validator(self._link), link=self._link)
+        except EquivocationError as exc:
+            self.cheat = str(exc)
+            return Event("cheat", self.cheat, entry.seq)
+        except RecordError as exc:
+            if exc.reason in CHEATS and entry.verifies():
+                self.cheat = str(exc)
+                return Event("cheat", self.cheat, entry.seq)
+            raise
+        return Event("entry", seq=entry.seq)
+
+
+__all__ = ["CHEATS", "WATCH_ANSWERS", "Event", "Watching"]

@@ -1,0 +1,61 @@
+"""The table screen in its watch mode (``lancards watch`` in a terminal, issue 27): the record a
+watcher verified, drawn as a spectator sees it: no hand, no "YOUR TURN", the moves in the log,
+keys that would act say it is watching, q quits at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from lancards.cli.lobby.watch_table import TableWatcher, WatchSession
+from lancards.cli.tui.controller import WATCHING
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.watching import Watching
+from lancards.p2p.protocol.wire import link_envelope
+from tests.cli.tui.harness import driven
+from tests.p2p.core_harness import make_cores
+
+TABLE = "0123456789abcdef"
+
+
+def watched(game: str, seats: int, limit: int) -> WatchSession:
+    """A watch session fed the first entries of a seeded in-memory game (as its link would)."""
+    cores, net = make_cores(seats, game, seed="watch-screen")
+    net.start()
+    net.run(limit=limit)
+    peer = cores[0].me
+    watcher = TableWatcher(TABLE, peer.public_key, "127.0.0.1", 9)
+    watcher.watching = Watching(Identity(b"\x42" * 32, "watcher"), TABLE, peer.public_key)
+    session = WatchSession(watcher)
+    table = cores[0].table
+    session.tell(watcher.watching.receive(link_envelope(
+        peer, "watch.table", TABLE, {"statement": table.statement, "sigs": table.sigs}).encode()))
+    for entry in cores[0].record.entries:
+        event = watcher.watching.receive(link_envelope(
+            peer, "watch.entry", TABLE, {"entry": entry.to_dict()}).encode())
+        assert event.kind == "entry", event
+        session.tell(event)
+    return session
+
+
+@pytest.mark.parametrize(("game", "seats", "limit"), [("eights", 3, 100), ("level8-en", 2, 40)])
+def test_a_watcher_sees_the_table_without_a_hand_and_q_quits(game: str, seats: int,
+                                                              limit: int) -> None:
+    session = watched(game, seats, limit)
+    snap = session.snapshot()
+    assert snap.seat == -1 and snap.legal == [] and snap.extra["watching"]
+    assert any(line.text.startswith(f"{game} · players ") for line in snap.log)
+    moves = [line.text for line in snap.log[1:]]
+    assert moves and not any("You" in text for text in moves), moves
+    with driven(session, 80, 24) as screen:  # type: ignore[arg-type]
+        text = screen.text()
+        assert "watching: no seat, the public cards only" in text, text
+        assert "watching: public cards only · PgUp/PgDn the log" in text, text
+        assert "YOUR TURN" not in text and "your hand" not in text and "(you)" not in text
+        assert moves[-1][:30] in text  # the log shows the last move
+        text = screen.press("h")
+        assert WATCHING in text
+        text = screen.press("c", "hello", "enter")
+        assert "the players do not hear a watcher's chat" in text
+        screen.press("q")
+        assert screen.done
+    assert screen.finish() == 0

@@ -1,0 +1,80 @@
+"""Watching a table across namespaces (issue 27): an observer on another machine finds a
+started 8s Rule! table by mDNS, follows its whole game verifying every entry, and ends with the
+players' record entry for entry; a passive listener on the observer's link reads only the
+observer messages and no card the record did not make public."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.capture import tcp_streams, tokens_seen, websocket_messages
+from tests.e2e.netns import Lan
+from tests.e2e.peers import Peer, finish, host_args, logs, wait_for
+from tests.e2e.test_games import TOKEN, start_listener
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.long  # a whole 3-player game and its capture: about 50 s on two shared cores
+@pytest.mark.timeout(240)
+def test_an_observer_follows_a_whole_game_and_its_link_shows_no_hidden_card(
+        netns_ok: None, tmp_path: Path) -> None:
+    with Lan(2) as lan:
+        listener, pcap = start_listener(lan, tmp_path)
+        host = Peer(lan, lan.hosts[0], "ann", tmp_path / "ann")
+        watcher = Peer(lan, lan.hosts[1], "wat", tmp_path / "wat")
+        host.start([*host_args(host, "eights", 3), "--bots", "2"])
+        wait_for(lambda: "waiting for" in host.output(), 30, "the host did not advertise",
+                 [host])
+        watcher.start(["watch", "--interface", watcher.address, "--wait", "60",
+                       "--record", str(watcher.record)])
+        codes = finish([host, watcher], 200)
+        time.sleep(0.3)
+        lan.stop(listener)
+        assert codes == [0, 0], logs([host, watcher])
+        table = host.output().split("table ", 1)[1].split()[0]
+        said = watcher.output()
+        players = next(line for line in said.splitlines() if line.startswith("eights · "))
+        assert f"watching table {table} through [" in said
+        assert sorted(players.removeprefix("eights · players ").split(", ")) == [
+            "ann", "bot1", "bot2"]
+        assert "verified 5" in said and " wins" in said
+        played = host.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n"
+        assert watcher.record.read_bytes() == played  # the header and every entry, unsigned
+        flows = {flow: stream for flow, stream in tcp_streams(_frames(pcap)).items()
+                 if {flow[0][0], flow[1][0]} == {host.address, watcher.address}}
+        messages = [m for stream in flows.values() for m in websocket_messages(stream)]
+        kinds = {_kind(m) for m in messages}
+        assert kinds == {"hello", "proof", "watch.ask", "watch.table", "watch.entry"}, kinds
+        public = set(TOKEN.findall(played.decode()))
+        seen = tokens_seen(messages, {t for m in messages for t in _tokens(m)})
+        assert public and seen <= public  # every card on the link was public in the record
+        assert not any(b'"sealed"' in m or b'"ct":' in m for m in messages)
+
+
+def _frames(pcap: Path) -> list[bytes]:
+    from tests.e2e.capture import read_pcap
+
+    return list(read_pcap(pcap))
+
+
+def _kind(message: bytes) -> str:
+    """The type of a link message: a hello's ``t``, else the envelope's ``type`` (the frame's
+    last 16 bytes are its tag)."""
+    for body in (message, message[:-16]):
+        try:
+            data = json.loads(body)
+        except ValueError:
+            continue
+        return str(data.get("t") or data.get("type"))
+    return "?"
+
+
+def _tokens(message: bytes) -> list[str]:
+    return re.findall(r"(?<![A-Za-z0-9])[A-Z]+[0-9]*(?:-[0-9]+)?#[0-9]+",
+                      message.decode("utf-8", "replace"))

@@ -1,0 +1,256 @@
+"""Watching a table (docs/protocol.md 11.11), in memory through the real codec: an observer
+follows the record live from one seated peer and verifies it like a player; it is sent only
+``watch.table`` and ``watch.entry`` (never a sealed payload), sees only public cards, and every
+way it can misbehave drops it with a reason word."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from lancards.engine.core import ALL_SEATS
+from lancards.p2p.protocol.core import GameCore, Output, Send
+from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.watchers import MAX_ASKS, MAX_WATCHERS, WATCH_LINKS, Drop, Watchers
+from lancards.p2p.protocol.watching import Watching
+from lancards.p2p.protocol.wire import canonical, link_envelope, sign_envelope
+from tests.p2p.core_harness import Network, make_cores
+
+TABLE = "0123456789abcdef"
+
+
+def observer_id(i: int) -> Identity:
+    return Identity(bytes([0x40 + i]) * 32, f"watcher{i}")
+
+
+class WatchedNetwork(Network):
+    """A network whose ``watched`` core serves observers: after every batch of its outputs the
+    observers are topped up, and each message to an observer is delivered to its
+    :class:`Watching` at once (and kept in :attr:`to_observers`)."""
+
+    def __init__(self, cores: Sequence[GameCore], watched: int = 0) -> None:
+        super().__init__(cores)
+        self.watched = cores[watched]
+        self.watchers = Watchers(self.watched)
+        self.observers: dict[bytes, Watching] = {}
+        self.to_observers: list[tuple[bytes, bytes]] = []
+        self.drops: list[Drop] = []
+
+    def ask(self, identity: Identity, data: bytes | None = None) -> list[Any]:
+        """Link observer ``identity`` to the watched peer and send its ask (or ``data``)."""
+        key = identity.public_key
+        if key not in self.observers:
+            self.observers[key] = Watching(identity, TABLE, self.watched.me.public_key)
+            self.watchers.link_up(key)
+        outputs = self.watchers.receive(key, data or self.observers[key].ask())
+        return self._to_observers(outputs)
+
+    def _to_observers(self, outputs: Sequence[Send | Drop]) -> list[Any]:
+        events = []
+        for out in outputs:
+            if isinstance(out, Drop):
+                self.drops.append(out)
+                continue
+            assert out.to is not None
+            self.to_observers.append((out.to, out.data))
+            events.append(self.observers[out.to].receive(out.data))
+        return events
+
+    def post(self, sender: bytes, outputs: Sequence[Output]) -> None:
+        super().post(sender, outputs)
+        if sender == self.watched.me.public_key:
+            events = self._to_observers(self.watchers.top_up())
+            assert all(e.kind == "entry" for e in events), events
+
+
+def entry_lines(core: GameCore) -> list[bytes]:
+    return [canonical(e.to_dict()) for e in core.record.entries]
+
+
+def hidden_known(watching: Watching) -> list[Any]:
+    """Cards the observer knows that the table has not made public."""
+    assert watching.core is not None
+    game, state = watching.core.game, watching.core.state
+    return [slot for slot, mask in game.knowledge(state).items()
+            if mask != ALL_SEATS and game.identity(state, slot) is not None]
+
+
+def test_an_observer_catches_up_then_follows_live_and_sees_no_hidden_card() -> None:
+    cores, _ = make_cores(3, "eights", seed="watch")
+    net = WatchedNetwork(cores)
+    early = observer_id(0)
+    assert [e.kind for e in net.ask(early)] == ["table"]  # the record is empty yet
+    net.start()
+    net.run(limit=100)  # the key phase, the shuffles and round 1's deal (private reveals)
+    late = observer_id(1)
+    played = len(cores[0].record)
+    events = net.ask(late)
+    assert events[0].kind == "table" and len(events) == 1 + played
+    assert [e.seq for e in events[1:]] == list(range(played))
+    for key in (early.public_key, late.public_key):
+        watching = net.observers[key]
+        assert watching.core is not None and watching.core.is_observer
+        assert entry_lines(watching.core) == entry_lines(cores[0])
+        assert watching.core.state_hash() == cores[1].record.entries[-1].state
+        assert hidden_known(watching) == []
+    # The players hold private cards the observers do not know.
+    assert any(slot for slot, mask in cores[0].game.knowledge(cores[0].state).items()
+               if mask != ALL_SEATS and cores[0].game.identity(cores[0].state, slot) is not None)
+    kinds = {json.loads(data)["type"] for _, data in net.to_observers}
+    assert kinds == {"watch.table", "watch.entry"}  # never "sealed", an ack, a vote or chat
+    assert all(b'"sealed"' not in data and b'"ct"' not in data for _, data in net.to_observers)
+
+
+@pytest.mark.long
+def test_an_observer_of_a_whole_game_ends_with_the_players_entries() -> None:
+    cores, _ = make_cores(2, "level8-en", seed="layout")
+    net = WatchedNetwork(cores, watched=1)
+    net.ask(observer_id(0))
+    net.start()
+    net.run()
+    watching = net.observers[observer_id(0).public_key]
+    assert watching.core is not None and watching.over() and watching.cheat is None
+    assert len(watching.core.record) == 252  # tests/p2p/test_seeded_records.py's pin
+    assert entry_lines(watching.core) == entry_lines(cores[0]) == entry_lines(cores[1])
+    outcome = watching.core.game.outcome(watching.core.state)
+    assert outcome == cores[0].game.outcome(cores[0].state)
+
+
+def started(entries: int = 6) -> WatchedNetwork:
+    """A 2-seat table a few entries in (the key phase)."""
+    cores, _ = make_cores(2, "level8-en", seed="watch")
+    net = WatchedNetwork(cores)
+    net.start()
+    net.run(limit=entries)
+    assert len(cores[0].record) >= 2
+    return net
+
+
+def raw_ask(who: Identity, have: Any, table: str = TABLE) -> bytes:
+    env = {"body": {"have": have}, "from": who.public_key.hex(), "seq": 0, "sig": "",
+           "tbl": table, "type": "watch.ask", "v": 1}
+    return json.dumps(env, separators=(",", ":"), sort_keys=True).encode()
+
+
+@pytest.mark.parametrize(("have", "reason"), [(-1, "malformed"), (2**53, "malformed"),
+                                              ("3", "malformed"), (None, "malformed")])
+def test_an_ask_from_a_bad_have_drops_the_observer(have: Any, reason: str) -> None:
+    net = started()
+    events = net.ask(observer_id(0), raw_ask(observer_id(0), have))
+    assert events == [] and [(d.key, d.reason) for d in net.drops] == [
+        (observer_id(0).public_key, reason)]
+    assert net.watchers.served == {}
+
+
+def test_an_ask_beyond_the_record_is_served_from_its_end() -> None:
+    net = started()
+    length = len(net.watched.record)
+    events = net.ask(observer_id(0), raw_ask(observer_id(0), 2**53 - 1))
+    assert [e.kind for e in events] == ["table"]  # nothing it claims to hold is sent again
+    assert net.watchers.served == {observer_id(0).public_key: length}
+    assert net.drops == []
+
+
+def test_a_seat_only_message_from_an_observer_drops_it_as_not_seated() -> None:
+    net = started()
+    who = observer_id(0)
+    before = [len(c.record) for c in net.cores.values()]
+    entry = net.watched.record.entries[0].to_dict()
+    vote = {"vote": {"tbl": TABLE, "seat": 0, "at": 1, "head": "0" * 64, "round": 0,
+                     "by": who.public_key.hex(), "sig": "0" * 128}}
+    for i, (type_, body) in enumerate([("record.entry", {"entry": entry}), ("record.vote", vote),
+                                       ("chat", {"text": "hi"}), ("record.sync", {"have": 0}),
+                                       ("sealed", {"payload": {}})]):
+        watcher = observer_id(i)
+        data = sign_envelope(watcher, type_, TABLE, 0, body).encode()
+        assert net.ask(watcher, data) == []
+    assert [d.reason for d in net.drops] == ["not-seated"] * 5
+    assert net.watchers.served == {}
+    assert [len(c.record) for c in net.cores.values()] == before
+
+
+def test_a_join_reaching_a_started_table_is_dropped_as_started() -> None:
+    net = started()
+    who = observer_id(0)
+    join = sign_envelope(who, "table.join", TABLE, 1, {"nick": "zed", "xpk": "00" * 32,
+                                                        "game": "level8-en"}).encode()
+    assert net.ask(who, join) == []
+    assert [(d.key, d.reason) for d in net.drops] == [(who.public_key, "started")]
+
+
+def test_asks_beyond_the_bound_on_one_link_drop_the_observer_as_a_flood() -> None:
+    net = started()
+    who = observer_id(0)
+    first = net.ask(who)
+    assert first[0].kind == "table" and len(first) == 1 + len(net.watched.record)
+    for _ in range(MAX_ASKS - 1):
+        assert net.ask(who) == []  # answered once per link: nothing is sent again
+    assert net.drops == []
+    net.ask(who)
+    assert [d.reason for d in net.drops] == ["flood"]
+    assert net.watchers.served == {}
+    net.watchers.link_down(who.public_key)  # a new link asks anew
+    net.watchers.link_up(who.public_key)
+    assert net.ask(who)[0].kind == "table"
+
+
+def test_a_fifth_observer_is_refused_as_full_and_the_links_are_bounded() -> None:
+    net = started()
+    for i in range(MAX_WATCHERS):
+        assert net.ask(observer_id(i))[0].kind == "table"
+    assert net.ask(observer_id(MAX_WATCHERS)) == []
+    assert [(d.key, d.reason) for d in net.drops] == [(observer_id(MAX_WATCHERS).public_key,
+                                                       "full")]
+    assert len(net.watchers.served) == MAX_WATCHERS
+    for i in range(MAX_WATCHERS + 1, WATCH_LINKS):
+        net.watchers.link_up(observer_id(i).public_key)
+    assert not net.watchers.may_link(observer_id(WATCH_LINKS).public_key)
+    assert net.watchers.may_link(observer_id(0).public_key)  # linked already
+    assert not net.watchers.may_link(net.watched.me.public_key)  # a seat is no observer
+    net.watchers.link_down(observer_id(0).public_key)
+    assert net.watchers.may_link(observer_id(WATCH_LINKS).public_key)
+
+
+def test_an_oversized_or_wrong_table_message_drops_the_observer() -> None:
+    net = started()
+    big = raw_ask(observer_id(0), 0).replace(b'"have":0', b'"have":0,"pad":"' + b"x" * 300_000
+                                             + b'"')
+    net.ask(observer_id(0), big)
+    net.ask(observer_id(1), raw_ask(observer_id(1), 0, table="fedcba9876543210"))
+    net.ask(observer_id(2), b"\xff\xfe not json")
+    assert [d.reason for d in net.drops] == ["oversized", "wrong-table", "malformed"]
+    assert net.watchers.served == {}
+
+
+def test_the_observer_refuses_what_the_peer_must_not_send() -> None:
+    net = started()
+    who = observer_id(0)
+    watching = Watching(who, TABLE, net.watched.me.public_key)
+    peer = net.watched.me
+    entry = net.watched.record.entries[0].to_dict()
+    # An entry before the table, a forged table, a tampered entry, a signed seat message.
+    assert watching.receive(link_envelope(peer, "watch.entry", TABLE, {"entry": entry})
+                            .encode()).kind == "rejected"
+    table = net.watched.table
+    sigs = dict(table.sigs)
+    first = next(iter(sigs))
+    sigs[first] = "0" * 128
+    forged = link_envelope(peer, "watch.table", TABLE, {"statement": table.statement,
+                                                         "sigs": sigs})
+    assert watching.receive(forged.encode()).kind == "rejected" and watching.core is None
+    good = link_envelope(peer, "watch.table", TABLE, {"statement": table.statement,
+                                                       "sigs": table.sigs})
+    assert watching.receive(good.encode()).kind == "table"
+    tampered = {**entry, "state": "ab" * 32}
+    event = watching.receive(link_envelope(peer, "watch.entry", TABLE, {"entry": tampered})
+                             .encode())
+    assert event.kind == "rejected" and "bad-signature" in event.text
+    chat = sign_envelope(peer, "chat", TABLE, 0, {"text": "hi"}).encode()
+    assert "unknown-type" in watching.receive(chat).text
+    assert watching.core is not None and len(watching.core.record) == 0
+    assert watching.receive(link_envelope(peer, "watch.entry", TABLE, {"entry": entry})
+                            .encode()).kind == "entry"
+    assert len(watching.core.record) == 1
