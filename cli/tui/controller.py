@@ -18,6 +18,7 @@ from lancards.cli.i18n import _
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
 from lancards.cli.tui.narrate import move_label
+from lancards.cli.tui.reasons import reason_words
 from lancards.engine.core import EngineError
 from lancards.p2p.protocol.errors import LocalProtocolError
 
@@ -36,8 +37,8 @@ def short_error(text: str) -> str:
     screen shows the cards), without slot ids, and with ruling ids said once
     (``(ruling L8-4) (ruling L8-5)`` becomes ``(rulings L8-4, L8-5)``)."""
     text = strip_slots(_PREFIX.sub("", text))
-    return _RULINGS.sub(lambda m: "(rulings " + ", ".join(
-        re.findall(r"ruling ([\w-]+)", m.group(0))) + ")", text)
+    return reason_words(_RULINGS.sub(lambda m: "(rulings " + ", ".join(
+        re.findall(r"ruling ([\w-]+)", m.group(0))) + ")", text))
 
 
 def gone_words(snap: TableSnapshot) -> dict[int, str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.i18n import N_, _, ngettext
+from lancards.cli.peer_words import objectives_notice
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (
@@ -219,7 +220,7 @@ class EightsController(BaseController):
         mark = ">" if view.round >= 8 else " "
         out.append(f" {mark} " + _("round 8: the layout: +10 per card left, -25 for going out "
                                    "(ruling E-7)"))
-        out += ["", _("objectives: {notice}").format(notice=objectives.notice),
+        out += ["", _("objectives: {notice}").format(notice=objectives_notice(objectives)),
                 _("the lowest total after round 8 wins (ruling E-9)")]
         return out
 

@@ -32,6 +32,7 @@ from lancards.cli.tui.controller import (
     styled_cards,
 )
 from lancards.cli.tui.narrate import component_words, requirement
+from lancards.cli.tui.reasons import reason_words
 from lancards.cli.tui.width import pad
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
@@ -180,7 +181,7 @@ class Level8Controller(BaseController):
             shown = sorted(group, key=lambda p: p.number) if component.kind.is_run else group
             out.extend(styled_cards(" ".join(placed_text(p) for p in shown) or "-"))
             problem = problems[index]
-            out.append(("class:error", f"  x {problem}") if problem else
+            out.append(("class:error", f"  x {reason_words(problem)}") if problem else
                        ("class:ok", "  " + _("ok")))
             out.append(("", "\n"))
         error = builder.error(snap.game, view)
