@@ -22,9 +22,6 @@ from lancards.cli.tui.reasons import reason_words
 from lancards.engine.core import EngineError
 from lancards.p2p.protocol.errors import LocalProtocolError
 
-HINT_PREFIX = "hint: "
-"""How the hint's line starts (:meth:`BaseController.show_hint`)."""
-
 KeyHelp = tuple[str, str]
 """(keys, what they do) for the ``?`` screen."""
 
@@ -224,7 +221,7 @@ class BaseController:
     def state_changed(self, snap: TableSnapshot) -> None:
         """The turn or phase changed: an error or a hint about the earlier state is stale,
         so it goes."""
-        if self.error or self.message.startswith(HINT_PREFIX):
+        if self.error or (self._hint is not None and self.message == self._hint[1]):
             self.say("")
 
     def show_hint(self, snap: TableSnapshot) -> None:
@@ -237,7 +234,7 @@ class BaseController:
             try:
                 line = hint_line(snap)
             except Exception:  # a hint never takes the table down; the keys still play
-                line = f"{HINT_PREFIX}none for this position"
+                line = _("hint: none for this position")
             self._hint = (snap.view, line)
         self.say(self._hint[1])
 
