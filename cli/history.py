@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _, ngettext
 
 
 def outcome_json(outcome: Any) -> dict[str, Any]:
@@ -216,14 +217,18 @@ def record_path(argument: str) -> str:
     if (m := _ENTRY.fullmatch(argument)) is not None:
         number = int(m.group(1))
         if not 1 <= number <= len(games):
-            raise UsageError(f"there is no game {number} in the history ({len(games)} games "
-                             "in lancards history)")
+            raise UsageError(ngettext(
+                "there is no game {number} in the history ({count} game in lancards history)",
+                "there is no game {number} in the history ({count} games in lancards history)",
+                len(games)).format(number=number, count=len(games)))
         chosen = games[number - 1]
     elif _TABLE.fullmatch(argument):
         found = [g for g in games if g.table.startswith(argument)]
         if len(found) != 1:
-            raise UsageError(f"{'no' if not found else len(found)} tables whose id begins "
-                             f"with {argument} in {tables}")
+            raise UsageError((_("no tables whose id begins with {argument} in {tables}")
+                              if not found else
+                              _("{count} tables whose id begins with {argument} in {tables}"))
+                             .format(count=len(found), argument=argument, tables=tables))
         chosen = found[0]
     else:
         return argument  # a path that does not exist: the command says so
@@ -231,17 +236,17 @@ def record_path(argument: str) -> str:
         why = {"unfinished": f"it is unfinished (lancards resume {chosen.table} continues it)",
                "damaged": f"it is damaged: {chosen.problem}"}.get(chosen.status,
                                                                  "it never started")
-        raise UsageError(f"game {chosen.table} has no record: {why}")
+        raise UsageError(_("game {table} has no record: {why}").format(table=chosen.table, why=why))
     return str(chosen.record)
 
 
 def add_parser(sub: Any) -> None:
     history = sub.add_parser(
-        "history", help="list your games, finished and unfinished, newest first",
-        description="List every game this user played (the tables in the data folder), "
-        "newest first: when, which game, the result and each player's score. Give `lancards "
-        "replay` or `lancards audit` the number of an entry (1 = newest) or a table id.")
-    history.add_argument("--json", action="store_true", help="print one JSON object per game")
+        "history", help=_("list your games, finished and unfinished, newest first"),
+        description=_("List every game this user played (the tables in the data folder), "
+          "newest first: when, which game, the result and each player's score. Give `lancards "
+          "replay` or `lancards audit` the number of an entry (1 = newest) or a table id."))
+    history.add_argument("--json", action="store_true", help=_("print one JSON object per game"))
     history.set_defaults(run=run)
 
 

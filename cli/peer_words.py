@@ -39,6 +39,11 @@ CHEAT_WORDS: Mapping[str, str] = {
 }
 """Why a cheat halted the table, by ``GameCore.halt_kind`` (the cheater's name filled in)."""
 
+RESCUE_WORDS = N_("rescue on: a player who vanishes can be voted out by all the others, but all "
+                  "the other players together could open one player's hand")
+"""What the lobby says of a table with the option ``rescue`` on (ruling D-5): the words of
+``p2p.protocol.advert.RESCUE_TRADE_OFF`` (a test keeps them equal), said with ``_()``."""
+
 DEFAULT_SOURCE = N_("lancards defaults (ruling E-6)")
 """The source of the built-in 8s Rule! objectives (``DEFAULT_OBJECTIVES_TOML``)."""
 
@@ -67,17 +72,19 @@ def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | 
         name=wait.nick, what=what_words(wait), seconds=seconds)
 
 
-def cheat_words(core: Any, names: Sequence[str]) -> str:
-    """The banner of a halted table: ``"cheating caught: bob signed a move out of turn"``,
-    from ``core.halt_kind`` and the seat of ``core.cheaters`` whose reason halted it; a halt
-    of another kind says the peer layer's reason."""
-    reason = core.halted
+def halt_words(core: Any, names: Sequence[str]) -> str:
+    """Why ``core`` halted, in words: ``"bob signed a move out of turn"``, from
+    ``core.halt_kind`` and the seat of ``core.cheaters`` whose reason halted it; a halt of
+    another kind is the peer layer's reason (``core.halted``)."""
+    reason = str(core.halted)
     seat = next((s for s, text in core.cheaters.items() if text == reason), None)
-    kind = getattr(core, "halt_kind", "")
-    if kind in CHEAT_WORDS and seat is not None and 0 <= seat < len(names):
-        return _("cheating caught: {reason}").format(
-            reason=_(CHEAT_WORDS[kind]).format(name=names[seat]))
-    return _("cheating caught: {reason}").format(reason=reason)
+    return cheat_notice_words(getattr(core, "halt_kind", ""), seat, names, reason)
+
+
+def cheat_words(core: Any, names: Sequence[str]) -> str:
+    """The banner of a halted table: ``"cheating caught: bob signed a move out of turn"``
+    (:func:`halt_words`)."""
+    return _("cheating caught: {reason}").format(reason=halt_words(core, names))
 
 
 def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str) -> str:
@@ -98,5 +105,5 @@ def objectives_notice(objectives: Any) -> str:
     return _("{source}, not from the publisher").format(source=source)
 
 
-__all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "WHAT_WORDS", "cheat_notice_words", "cheat_words",
-           "objectives_notice", "waiting_words", "what_words"]
+__all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "RESCUE_WORDS", "WHAT_WORDS", "cheat_notice_words",
+           "cheat_words", "halt_words", "objectives_notice", "waiting_words", "what_words"]

@@ -10,6 +10,7 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.history import record_path
+from lancards.cli.i18n import _
 from lancards.p2p.protocol.audit import (
     audit_bytes,
     audit_lines,
@@ -26,9 +27,10 @@ def _read_bytes(path: str) -> bytes:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+        raise UsageError(_("cannot read {path}: {strerror}").format(
+            path=path, strerror=exc.strerror)) from None
     if not data:
-        raise UsageError(f"{path} is empty: not a game record")
+        raise UsageError(_("{path} is empty: not a game record").format(path=path))
     return data
 
 
@@ -39,28 +41,28 @@ def _read(path: str) -> list[bytes]:
 def add_parser(sub: Any) -> None:
     audit = sub.add_parser(
         "audit",
-        help="verify a game record end to end and print a verdict",
-        description="Verify a game record: signatures, hash chain, every proof, every move "
-        "replayed through the engine, reneges at round ends. Exit 0 when it verifies, 1 when "
-        "it does not (REJECTED: some byte does not verify), 2 when the file cannot be read, 3 "
-        "when everything verifies but the game is unfinished (halted on a cheat, abandoned, or "
-        "the file stops before its signed closing line).",
+        help=_("verify a game record end to end and print a verdict"),
+        description=_("Verify a game record: signatures, hash chain, every proof, every move "
+          "replayed through the engine, reneges at round ends. Exit 0 when it verifies, 1 when "
+          "it does not (REJECTED: some byte does not verify), 2 when the file cannot be read, 3 "
+          "when everything verifies but the game is unfinished (halted on a cheat, abandoned, or "
+          "the file stops before its signed closing line)."),
     )
-    audit.add_argument("file", help="the record file (from --record or the table folder), or "
-                       "a game of lancards history: its number (1 = newest) or table id")
-    audit.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    audit.add_argument("file", help=_("the record file (from --record or the table folder), or "
+                         "a game of lancards history: its number (1 = newest) or table id"))
+    audit.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     audit.set_defaults(run=run_audit)
     replay = sub.add_parser(
         "replay",
-        help="step through a finished game in public view",
-        description="Print every move of a verified game record in public view; with --step, "
-        "wait for Enter between moves; with --positions, the position text after each move.",
+        help=_("step through a finished game in public view"),
+        description=_("Print every move of a verified game record in public view; with --step, "
+          "wait for Enter between moves; with --positions, the position text after each move."),
     )
-    replay.add_argument("file", help="the record file, or a game of lancards history: its "
-                        "number (1 = newest) or table id")
-    replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    replay.add_argument("file", help=_("the record file, or a game of lancards history: its "
+                          "number (1 = newest) or table id"))
+    replay.add_argument("--step", action="store_true", help=_("wait for Enter after each move"))
     replay.add_argument("--positions", action="store_true",
-                        help="print the whole public position (docs/engine.md) after every move")
+                        help=_("print the whole public position (docs/engine.md) after every move"))
     replay.set_defaults(run=run_replay)
 
 
@@ -117,7 +119,7 @@ def run_replay(args: argparse.Namespace) -> int:
     lines = _read(record_path(args.file))
     report = audit_lines(lines)
     if not report.ok:
-        raise UsageError(f"the record does not verify: {report.error}")
+        raise UsageError(_("the record does not verify: {error}").format(error=report.error))
     table = header_table(lines[0])
     observer = GameCore.observer(table)
     record = table.new_record()

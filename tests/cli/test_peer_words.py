@@ -76,3 +76,10 @@ def test_the_engines_lay_down_reasons_in_german(german):
     assert short_error("a run here needs at least 4 cards, got 3") == \
         "hier (Folge) sind mindestens 4 Karten nötig, nicht 3"
     assert short_error("something new (ruling L8-9)") == "something new (ruling L8-9)"
+
+
+def test_the_rescue_words_are_the_advert_modules():
+    from lancards.cli.peer_words import RESCUE_WORDS
+    from lancards.p2p.protocol.advert import RESCUE_TRADE_OFF
+
+    assert RESCUE_WORDS == RESCUE_TRADE_OFF
