@@ -146,13 +146,18 @@ def result_words(game: PlayedGame) -> str:
     """The state or result of ``game`` in a few words: ``"Bram won"``, ``"unfinished"``,
     ``"damaged"``, ``"never started"``."""
     if game.status != "finished":
-        return game.status if game.status != "not started" else "never started"
+        return {"unfinished": _("unfinished"), "damaged": _("damaged"),
+                "not started": _("never started")}.get(game.status, game.status)
     if game.outcome is None:
-        return "finished (lancards audit tells the result)"
+        return _("finished (lancards audit tells the result)")
     names = game.nicks
     winners = [names[s] for s in game.outcome.get("winners", [])
                if isinstance(s, int) and 0 <= s < len(names)]
-    return f"{' and '.join(winners) or 'nobody'} won"
+    if not winners:
+        return _("nobody won")
+    if len(winners) == 1:
+        return _("{name} won").format(name=winners[0])
+    return _("{names} and {last} won").format(names=", ".join(winners[:-1]), last=winners[-1])
 
 
 def detail_words(game: PlayedGame) -> str:
@@ -162,7 +167,7 @@ def detail_words(game: PlayedGame) -> str:
         return game.problem
     if game.status == "unfinished":
         return f"{', '.join(game.nicks)} · lancards resume {game.table}"
-    return f"{score_words(game)} · table {game.table[:8]}"
+    return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
 
 
 def score_words(game: PlayedGame) -> str:
@@ -172,27 +177,32 @@ def score_words(game: PlayedGame) -> str:
     if not isinstance(scores, list) or len(scores) != len(game.nicks):
         return ", ".join(game.nicks)
     if game.game.startswith("level8"):
-        return ", ".join(f"{n} {'WIN' if v == 9 else f'level {v}'}"
+        return ", ".join(_("{name} WIN").format(name=n) if v == 9 else
+                         _("{name} level {level}").format(name=n, level=v)
                          for n, v in zip(game.nicks, scores, strict=True))
-    return ", ".join(f"{n} {v}" for n, v in zip(game.nicks, scores, strict=True)) + " points"
+    return _("{scores} points").format(
+        scores=", ".join(f"{n} {v}" for n, v in zip(game.nicks, scores, strict=True)))
 
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
     """The history as printed: two lines per game, each cut to ``width`` columns."""
     from lancards.cli.tui.lobby import GAME_TITLES
+    from lancards.cli.tui.width import pad
 
     out = []
     for number, game in enumerate(games, 1):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.last)) if game.last \
-            else "date unknown   "
-        title = GAME_TITLES.get(game.game, game.game or "unknown game")
+            else pad(_("date unknown"), 15)
+        title = GAME_TITLES.get(game.game, game.game or _("unknown game"))
         out.append(_cut(f"{number:>3}  {when}  {title}: {result_words(game)}", width))
         out.append(_cut(f"     {detail_words(game)}", width))
     return out
 
 
 def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    from lancards.cli.tui.width import cut
+
+    return cut(text, width)
 
 
 _ENTRY = re.compile(r"#?(\d{1,4})")
@@ -233,9 +243,10 @@ def record_path(argument: str) -> str:
     else:
         return argument  # a path that does not exist: the command says so
     if not chosen.record.is_file():
-        why = {"unfinished": f"it is unfinished (lancards resume {chosen.table} continues it)",
-               "damaged": f"it is damaged: {chosen.problem}"}.get(chosen.status,
-                                                                 "it never started")
+        why = {"unfinished": _("it is unfinished (lancards resume {table} continues "
+                               "it)").format(table=chosen.table),
+               "damaged": _("it is damaged: {problem}").format(problem=chosen.problem)}.get(
+                   chosen.status) or _("it never started")
         raise UsageError(_("game {table} has no record: {why}").format(table=chosen.table, why=why))
     return str(chosen.record)
 
@@ -261,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(game.to_json()))
         return 0
     if not games:
-        print(f"no games yet in {tables}: lancards play starts one")
+        print(_("no games yet in {tables}: lancards play starts one").format(tables=tables))
         return 0
     for line in lines(games):
         print(line)
