@@ -30,12 +30,13 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.i18n import _
 from lancards.cli.peer_words import RESCUE_WORDS
+from lancards.cli.tui.fit import FitControl, to_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import cut, pad, text_width
 from lancards.engine.rulesets import rule_set
@@ -140,11 +141,12 @@ class LobbyScreen:
         self.creating: list[str] = []
         """While ``n`` asks what to create: ``[]`` the game is asked, ``[GAME]`` the seats."""
         self.asking = False
-        self.address = TextArea(height=1, prompt="address (TABLE-ID@HOST:PORT)> ",
+        self.address = TextArea(height=1, prompt=_("address (TABLE-ID@HOST:PORT)> "),
                                 multiline=False,
                                 accept_handler=self._accept_address)
         body = HSplit([
-            Window(FormattedTextControl(self._render), wrap_lines=True),
+            # long lines wrap at a space, continued indented (German is longer: issue 28)
+            Window(FitControl(lambda width: to_lines(self._render()))),
             ConditionalContainer(self.address, filter=Condition(lambda: self.typing)),
         ])
         self.app: Application[str | None] = Application(
