@@ -48,6 +48,11 @@ class PlayedGame:
         status: ``finished``, ``unfinished``, ``not started`` or ``damaged``.
         outcome: ``outcome.json``'s content for a finished game that has one.
         problem: why a damaged folder is damaged.
+        series: the series it belongs to (the first game's table id; its own for a game that
+            follows none), ``series_game`` its number there, ``follows`` the table id of the
+            game it follows (``""``: none); ``link`` whether that game's folder holds a
+            record whose signed closing line names the head the rematch's statement names
+            (``None``: no such folder here).
     """
 
     folder: Path
@@ -60,6 +65,12 @@ class PlayedGame:
     status: str = "damaged"
     outcome: dict[str, Any] | None = None
     problem: str = ""
+    series: str = ""
+    series_game: int = 1
+    follows: str = ""
+    link: bool | None = None
+    in_series: bool = False
+    """Another listed game follows this one (set by :func:`list_games`)."""
 
     @property
     def record(self) -> Path:
@@ -70,7 +81,9 @@ class PlayedGame:
         """The entry as ``history --json`` prints it."""
         return {"table": self.table, "game": self.game, "players": self.nicks, "me": self.me,
                 "started": self.started, "last": self.last, "status": self.status,
-                "outcome": self.outcome, "problem": self.problem,
+                "outcome": self.outcome, "problem": self.problem, "series": self.series,
+                "series_game": self.series_game, "follows": self.follows or None,
+                "follows_verified": self.link,
                 "record": str(self.record) if self.record.is_file() else None,
                 "folder": str(self.folder)}
 
@@ -96,6 +109,12 @@ def read_game(folder: Path) -> PlayedGame:
         keys = [str(seat["pk"]) for seat in statement["seats"]]
         game.nicks = [str(seat["nick"]) for seat in statement["seats"]]
         game.me = keys.index(data["me"]) if data.get("me") in keys else None
+        game.series = str(statement["tbl"])
+        follows = statement.get("follows")
+        if isinstance(follows, dict):  # a rematch (issue 27)
+            game.series, game.series_game = str(follows["series"]), int(follows["game"])
+            game.follows = str(follows["tbl"])
+            game.link = _closing_head(folder.parent / game.follows, str(follows["head"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         game.problem = f"table.json cannot be read ({_why(exc)})"
         return game
@@ -124,6 +143,19 @@ def read_game(folder: Path) -> PlayedGame:
     return game
 
 
+def _closing_head(folder: Path, head: str) -> bool | None:
+    """Whether ``folder``'s record ends in a signed closing line naming ``head`` (``None``
+    when it has no record file)."""
+    try:
+        last = (folder / "record.jsonl").read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        line = json.loads(last)
+    except OSError:
+        return None
+    except ValueError:
+        return False
+    return isinstance(line, dict) and line.get("kind") == "close" and line.get("head") == head
+
+
 def _why(exc: BaseException) -> str:
     if isinstance(exc, OSError):
         return exc.strerror or type(exc).__name__
@@ -139,6 +171,9 @@ def list_games(tables: Path) -> list[PlayedGame]:
     except OSError:
         return []
     games = [read_game(f) for f in folders]
+    followed = {g.follows for g in games if g.follows}
+    for g in games:
+        g.in_series = g.table in followed
     return sorted(games, key=lambda g: (g.last, g.table), reverse=True)
 
 
@@ -170,6 +205,18 @@ def detail_words(game: PlayedGame) -> str:
     return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
 
 
+def series_words(game: PlayedGame) -> str:
+    """`` · game 2 of series 6df135f7`` for a game of a series of two or more (a rematch,
+    or a game a listed rematch follows), else ``""``."""
+    if not (game.follows or game.series_game > 1 or game.in_series):
+        return ""
+    words = " · " + _("game {number} of series {series}").format(number=game.series_game,
+                                                                 series=game.series[:8])
+    if game.link is False:
+        words += " " + _("(the record of the game before does not match)")
+    return words
+
+
 def score_words(game: PlayedGame) -> str:
     """Each player's final figure (``"ann level 5, bob WIN"``, ``"You 105, Ada 0 points"``),
     or the players alone when there is no result."""
@@ -194,7 +241,8 @@ def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.last)) if game.last \
             else pad(_("date unknown"), 15)
         title = GAME_TITLES.get(game.game, game.game or _("unknown game"))
-        out.append(_cut(f"{number:>3}  {when}  {title}: {result_words(game)}", width))
+        out.append(_cut(f"{number:>3}  {when}  {title}: {result_words(game)}"
+                        f"{series_words(game)}", width))
         out.append(_cut(f"     {detail_words(game)}", width))
     return out
 

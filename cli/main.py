@@ -149,6 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from lancards.p2p.net.store import JournalDamaged, StorageError
     from lancards.p2p.protocol.errors import IdentityError
 
+    if getattr(args, "verbose", False):  # host, join: the exceptions behind the words, on stderr
+        from lancards.p2p.net.failure_words import verbose_logging
+
+        verbose_logging()
     try:
         status = args.run(args)
     # JournalDamaged: resume refused; FolderBusy: another process plays this seat; StorageError

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import re
 import secrets
@@ -28,8 +27,11 @@ from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_words import cheat_notice_words, cheat_words, waiting_words
+from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
+from lancards.cli.session_series import SeriesMixin
+from lancards.cli.session_series import derive as _derive
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, drew_from_pile, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
@@ -50,7 +52,7 @@ LOG_KEEP = 20_000
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=8.0, backoff_max=1.0)
 
 
-class NetworkSession:
+class NetworkSession(SeriesMixin):
     """This seat at a table of peers on 127.0.0.1 (see the module docstring).
 
     Use :meth:`create` for a new table and :meth:`resume` to continue one from disk.
@@ -97,6 +99,16 @@ class NetworkSession:
         :meth:`close`."""
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
+        self.seed: int | None = None
+        self.again: Any = None
+        """The agreements to play again once the game is over (issue 27): a
+        :class:`~lancards.cli.play_again.PlayAgain` or a
+        :class:`~lancards.cli.remote_again.RemoteAgain`."""
+        self.ran = False
+        """Whether :meth:`run` has ended (a host/join seat's agreement then takes the links)."""
+        me = self.core.me.public_key
+        self.series = series_words(self.core.table, self.game.name, me)
+        """A rematch's lines: the game of the evening, its first dealer, the evening before."""
         store = self.node.store
         self._saved = SavedLog(None if store is None else store.folder)
         if len(self.core.record):  # restored: the log as it was told before (issue 25)
@@ -104,6 +116,9 @@ class NetworkSession:
             marks = [m for line in self._log if line.mark
                      for m in re.findall(r"\d+", line.text)[:1]]  # in any language
             self._log_round = int(marks[-1]) if marks else 0
+        else:
+            self._log = [LogLine(t, None, mark=True, index=i + 1)
+                         for i, t in enumerate(self.series)]
 
     # -- construction -------------------------------------------------------------------------
 
@@ -145,7 +160,20 @@ class NetworkSession:
                        for i in range(bots)]
             table_id = _derive(f"table-{seed}").hex()[:16]
         table = start_local([me, *bot_ids], rule_set, options, table=table_id)
+        return await cls._open(table, me, bot_ids, rule_set, home, seed=seed,
+                               bot_delay=bot_delay, autoplay=autoplay, record_path=record_path,
+                               bot_level=bot_level)
+
+    @classmethod
+    async def _open(cls, table: StartedTable, me: Identity, bot_ids: list[Identity],
+                    rule_set: str, home: Path, *, seed: int | None, bot_delay: float,
+                    autoplay: bool, record_path: str | None, bot_level: str,
+                    ) -> NetworkSession:
+        """The peers of a started table (a new one, or the next game of a series): the table
+        folder locked and written, one node per identity, linked."""
         lock = lock_folder(home / "tables" / table.spec.table, "lancards play")
+        game_no = int(table.statement.get("follows", {}).get("game", 1))
+        deck = "deck" if game_no == 1 else f"deck-game{game_no}"
         try:
             store = TableStore.for_table(table.spec.table, home)
             store.save_table({
@@ -159,7 +187,7 @@ class NetworkSession:
             })
             nodes = [
                 await _node(p, table, _store_of(store, i), None,
-                            None if seed is None else SeededRandomBytes(f"deck-{seed}-{i}"))
+                            None if seed is None else SeededRandomBytes(f"{deck}-{seed}-{i}"))
                 for i, p in _in_seat_order(table, [me, *bot_ids])
             ]
             seat = [m.public_key for m in table.seats].index(me.public_key)
@@ -169,6 +197,7 @@ class NetworkSession:
             lock.release()
             raise
         session.lock = lock
+        session.seed = seed
         session._connect()
         return session
 
@@ -252,6 +281,7 @@ class NetworkSession:
                 "other player must agree, then the game goes on without them").format(
                     name=name)))
         outcome = self.game.outcome(self.core.state)
+        self._offer_again(outcome, extra, banners)
         to_act = self.core.to_act()
         progress = self.core.progress if to_act == -1 else ""
         return TableSnapshot(
@@ -354,6 +384,7 @@ class NetworkSession:
         try:
             await asyncio.gather(*tasks)
         finally:
+            self.ran = True
             for task in bot_tasks:
                 task.cancel()
             for task in tasks:
@@ -368,11 +399,17 @@ class NetworkSession:
         table folder's lock go."""
         self._stopped = True
         await self._tell_paused()
+        if self.again is not None and hasattr(self.again, "flush"):
+            await self.again.flush()  # a "no" on its way to the others
         for node in self.nodes:
             node.stop()
         for node in self.nodes:
             with contextlib.suppress(Exception):
-                await node.close()
+                if self.keeps_links():  # the next game goes on over them (issue 27)
+                    if node.store is not None:
+                        node.store.close()
+                else:
+                    await node.close()
         if self.lock is not None:
             self.lock.release()
 
@@ -521,10 +558,6 @@ def _in_seat_order(table: StartedTable, people: list[Identity]) -> list[tuple[in
 
 def _store_of(store: TableStore, index: int) -> TableStore:
     return store if index == 0 else TableStore(store.folder / "bots" / str(index))
-
-
-def _derive(label: str) -> bytes:
-    return hashlib.sha256(f"lancards/v1/demo/{label}".encode()).digest()
 
 
 async def _node(identity: Identity, table: StartedTable, store: TableStore,

@@ -49,6 +49,10 @@ def add_parser(sub: Any) -> None:
                         help=_("a bot plays your seat; no screen; one line per round"))
     parser.add_argument("--record", metavar="FILE", default=None,
                         help=_("write the signed game record to FILE when the game ends"))
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help=_("with --autoplay: play N games in a row with the same players "
+                               "(the next dealer and the evening's totals by the rules; "
+                               "default 1)"))
     parser.add_argument("--local", action="store_true",
                         help=_("engine and bots in this process: no peers, no mental poker"))
     parser.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
@@ -127,6 +131,10 @@ def validate(args: argparse.Namespace) -> None:
         raise UsageError(_("--bot-delay {bot_delay}: use 0 to 10 seconds").format(
             bot_delay=args.bot_delay))
     check_bot_level(spec, args.bot_level)
+    if not 1 <= args.games <= 20 or (args.games > 1 and (args.local or not args.autoplay)):
+        raise UsageError(_("--games {games}: 1 to 20, with --autoplay on a networked table (at "
+                           "the table, the end of a game offers to play again)").format(
+            games=args.games))
     if args.record is not None:
         if args.local:
             raise UsageError(_("--record: a --local table keeps no signed record"))
@@ -192,8 +200,26 @@ async def make_network_session(args: argparse.Namespace) -> Any:
     )
 
 
-async def autoplay_network(session: Any, out: TextIO) -> int:
-    """Play a networked table with a bot in the player's seat; print a line per round."""
+async def autoplay_network(session: Any, out: TextIO, games: int = 1) -> int:
+    """Play a networked table with a bot in the player's seat; print a line per round. With
+    ``games`` above 1, the same players play again (every bot accepts) that many games in all,
+    each next game's first lines saying who deals and the evening so far (issue 27)."""
+    status = await _autoplay_one(session, out, games > 1)
+    number = 1
+    while status == 0 and number < games:
+        session.snapshot()  # the agreements to play again, every bot answering yes
+        if session.again is None or session.again.started() is None:
+            print(_("no next game: the players did not all agree"), file=out)
+            return 1
+        session = await session.next_session()
+        number += 1
+        for line in session.series:
+            print(line, file=out, flush=True)
+        status = await _autoplay_one(session, out, True)
+    return status
+
+
+async def _autoplay_one(session: Any, out: TextIO, series: bool) -> int:
     tracker = RoundTracker(session.names)
     game_name = session.game.name
 
@@ -219,6 +245,9 @@ async def autoplay_network(session: Any, out: TextIO) -> int:
 
     for line in final_lines(outcome, session.names, game_name, removed_seats(session.core)):
         print(line, file=out)
+    evening = session.snapshot().extra.get("evening")
+    if evening and series:  # the evening with this game
+        print(evening, file=out)
     if session.record_path:
         print(_("record: {path}").format(path=session.record_path), file=out)
     return 0
@@ -227,10 +256,14 @@ async def autoplay_network(session: Any, out: TextIO) -> int:
 async def _play_network(args: argparse.Namespace) -> int:
     session = await make_network_session(args)
     if args.autoplay:
-        return await autoplay_network(session, sys.stdout)
-    from lancards.cli.tui.app import run_table
+        return await autoplay_network(session, sys.stdout, args.games)
+    from lancards.cli.tui.app import STATUS_AGAIN, run_table
 
-    return await run_table(session)
+    status = await run_table(session)
+    while status == STATUS_AGAIN:  # every player said "play again" (issue 27)
+        session = await session.next_session()
+        status = await run_table(session)
+    return status
 
 
 def find_table(table: str | None) -> Any:

@@ -88,13 +88,19 @@ def verdict_lines(report: AuditReport) -> list[str]:
     (the reason is the peer layer's, naming the line), then one ``"rule breach: ..."`` line
     per breach of a verified record (an equivocation, an 8s Rule! renege with its player)."""
     count = report.entries
+    out = []
+    if report.follows is not None and report.status != "rejected":
+        f = report.follows
+        out.append(_("game {game} of series {series}: follows table {table}, whose record ends "
+                     "in entry {head}").format(game=f["game"], series=f["series"],
+                                               table=f["tbl"], head=f["head"]))
     if report.status == "ok":
-        out = [ngettext("OK: {game}, {count} entry verified, game finished; {outcome}",
+        out += [ngettext("OK: {game}, {count} entry verified, game finished; {outcome}",
                         "OK: {game}, {count} entries verified, game finished; {outcome}",
                         count).format(game=report.game, count=count,
                                       outcome=outcome_words(report))]
     elif report.status == "unfinished":
-        out = [ngettext("UNFINISHED: {game}, {count} entry verified; {why}",
+        out += [ngettext("UNFINISHED: {game}, {count} entry verified; {why}",
                         "UNFINISHED: {game}, {count} entries verified; {why}", count).format(
             game=report.game, count=count, why=unfinished_words(report))]
     else:

@@ -45,6 +45,7 @@ from lancards.p2p.net.addresses import (
     free_port,
 )
 from lancards.p2p.net.discovery import Advertiser
+from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home
@@ -64,7 +65,7 @@ Lobby."""
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments ``host`` and ``join`` both take: --name, --interface, --autoplay, --record,
-    --bot-level."""
+    --bot-level, --verbose."""
     parser.add_argument("--name", default=None, help=_("your nickname (default: your identity's)"))
     parser.add_argument("--interface", action="append", default=None, metavar="NAME|IP",
                         help=_("use only this network interface: its name (eth0, wlan0) or one "
@@ -74,10 +75,16 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("a bot plays your seat; no screen; one line per round"))
     parser.add_argument("--record", metavar="FILE", default=None,
                         help=_("write the signed game record to FILE when the game ends"))
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help=_("with --autoplay: play again with the same players until N "
+                               "games were played (default 1: say no at the end)"))
     parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, choices=BOT_LEVELS,
                         help=_("level of this machine's bots: the --bots seats of a host, the "
                                "--autoplay seat (default {default_bot_level}; "
                                "docs/bots.md)").format(default_bot_level=DEFAULT_BOT_LEVEL))
+    parser.add_argument("--verbose", action="store_true",
+                        help=_("also print on stderr what failed on the network, as the "
+                          "libraries say it (the screen says it in words)"))
 
 
 def player(name: str | None) -> Identity:
@@ -194,8 +201,11 @@ async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
 
 
 def report_on_stderr(exc: PeerError) -> None:
-    """The default report of a refused message: one ``rejected:`` line on stderr."""
-    print(f"rejected: {exc}", file=sys.stderr)
+    """The default report of a refused message (no screen: ``--autoplay``): one line on
+    stderr in words (:func:`in_words`); the protocol's own words (reason codes, an
+    unexpected exception's class) only in the ``--verbose`` log (issue 25)."""
+    net_log.debug("rejected: %s", exc)
+    print(in_words(exc), file=sys.stderr)
 
 
 def in_words(exc: PeerError) -> str:

@@ -37,11 +37,13 @@ from lancards.cli.lobby.common import (
     send_all,
 )
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
+from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_words import RESCUE_WORDS
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL, bot_levels
 from lancards.p2p.net.addresses import AddressError, FollowedAddresses
 from lancards.p2p.net.discovery import RECORD_TTL, Advertiser, TableAdvert
+from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home
@@ -63,6 +65,11 @@ def add_parser(sub: Any) -> None:
     add_rules_arguments(host, "level8-master")
     host.add_argument("--players", type=int, default=2, help=_("seats at the table (default 2)"))
     host.add_argument("--bots", type=int, default=0, help=_("seats filled by bots on this machine"))
+    host.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
+                      help=_("seconds each --bots bot waits before its turn; the steps of a "
+                             "turn follow at once (default {default_delay:g}, 0 with "
+                             "--autoplay; b at the table changes it)").format(
+                          default_delay=DEFAULT_DELAY))
     add_common_arguments(host)
     host.add_argument("--port", type=int, default=0, help=_("TCP port (default: any free port)"))
     host.set_defaults(run=run_host)
@@ -153,6 +160,9 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     if not 0 <= args.bots < args.players:
         raise UsageError(_("--bots {bots}: use 0 to {most}").format(
             bots=args.bots, most=args.players - 1))
+    delay = getattr(args, "bot_delay", None)
+    if delay is not None and not 0 <= delay <= 10:
+        raise UsageError(_("--bot-delay {delay:g}: use 0 to 10 seconds").format(delay=delay))
     level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
     if level not in bot_levels(spec.game):
         raise UsageError(_("--bot-level {level!r}: {name} offers {list}").format(
@@ -175,8 +185,9 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         advertiser = await _advertise(lobby, me, port, follow, args.players)
     except (PeerError, OSError, TimeoutError, ZeroconfError) as exc:
         await mesh.close()
-        raise UsageError(_("cannot advertise the table on {list}: {exc}").format(
-            list=', '.join(a.text for a in chosen), exc=exc)) from None
+        raise UsageError(_("cannot advertise the table on {list}: {reason}").format(
+            list=', '.join(a.text for a in chosen),
+            reason=failure_words(exc, 'the network'))) from None
     LIVE_ADVERTS.append(advertiser)  # withdrawn by run_lobby on any way out
     lobbyist = Lobbyist(me, lobby, mesh)
     lobbyist.addrs[me.public_key] = PeerAddress(
@@ -353,6 +364,20 @@ def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:
 _BACKGROUND: set[asyncio.Task[None]] = set()
 
 
+def bot_pacer(args: argparse.Namespace) -> BotPacer:
+    """The one pacer of a host's ``--bots`` (issue 25, item 13: paced per turn as at
+    ``lancards play``): ``--bot-delay`` seconds before each bot's turn, by default
+    :data:`~lancards.cli.pacing.DEFAULT_DELAY`, or none with ``--autoplay`` (nobody watches the
+    host's screen). The host's table shares it, so its ``b`` key changes their pace."""
+    if getattr(args, "bot_pacer", None) is None:
+        delay = getattr(args, "bot_delay", None)
+        if delay is None:
+            delay = 0.0 if args.autoplay else DEFAULT_DELAY
+        args.bot_pacer = BotPacer(delay)
+    pacer: BotPacer = args.bot_pacer
+    return pacer
+
+
 async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
                             args: argparse.Namespace) -> Any:
     """A bot peer on this machine that joins the table like anyone else: at 127.0.0.1, or at
@@ -368,8 +393,8 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
     listen = getattr(args, "listen_host", "")
     dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
     ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
-                            listen_host=listen,
-                            bot_level=level)
+                            listen_host=listen, games=20,  # a bot plays again (issue 27)
+                            bot_level=level, bot_pacer=bot_pacer(args))
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
                                           dial, port, lobby.spec.game, play=True))
 

@@ -40,6 +40,7 @@ from lancards.p2p.net.discovery import (
     TableUpdated,
     reachable_address,
 )
+from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import check_writable, data_home
 from lancards.p2p.net.transport import probe_key
@@ -92,8 +93,9 @@ async def _browser(args: argparse.Namespace) -> Browser:
         browser = Browser(chosen)
         await browser.start()
     except (OSError, ZeroconfError) as exc:
-        raise UsageError(_("cannot look for tables by mDNS on {list}: {exc}").format(
-            list=', '.join(a.text for a in chosen), exc=exc)) from None
+        raise UsageError(_("cannot look for tables by mDNS on {list}: {reason}").format(
+            list=', '.join(a.text for a in chosen),
+            reason=failure_words(exc, 'the network'))) from None
     return browser
 
 

@@ -12,11 +12,13 @@ import json
 import os
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
+from lancards.cli.pacing import BotPacer
 from lancards.cli.peer_words import cheat_notice_words, halt_words
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
@@ -78,13 +80,21 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
             node.handle(core.peer_connected(key))
     if not quiet and not args.autoplay:
         from lancards.cli.net_session import NetworkSession
-        from lancards.cli.tui.app import run_table
+        from lancards.cli.tui.app import STATUS_AGAIN, run_table
 
         session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
                                  autoplay=False, record_path=args.record,
                                  bot_levels=_bot_levels(args, store))
+        pacer = getattr(args, "bot_pacer", None)
+        if pacer is not None:  # a host's --bots: its b key paces them (issue 25, item 13)
+            session.pacer = pacer
         session.restored = restore is not None  # "catching up" until current
-        return await run_table(session)
+        status = await run_table(session)
+        again = session.again
+        if status == STATUS_AGAIN and again is not None and again.started() is not None:
+            return await play_table(args, me, again.started(), mesh, again.handover(),
+                                    store=TableStore(again.next_folder()))  # issue 27
+        return status
     cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
     status = await _drive(node, args, quiet, cheat, restored=restore is not None)
     dump = os.environ.get("LANCARDS_TEST_DUMP_HAND")
@@ -133,9 +143,18 @@ def mesh_bind(args: argparse.Namespace) -> str:
     return args.interface[0] if getattr(args, "interface", None) else any_address()
 
 
+def bot_pace(args: argparse.Namespace, quiet: bool, core: Any) -> Callable[[], float]:
+    """Seconds the bot of ``core``'s seat waits before its next move, asked before each one: a
+    host's ``--bots`` seat (``quiet``, ``args.bot_pacer``) waits before its turn as the bots
+    at ``lancards play`` do (:class:`lancards.cli.pacing.BotPacer`, issue 25, item 13); an
+    ``--autoplay`` seat never waits."""
+    pacer = (getattr(args, "bot_pacer", None) if quiet else None) or BotPacer(0.0)
+    return lambda: pacer.pause(core.state, core.seat)
+
+
 async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str, *,
                  restored: bool = False) -> int:
-    from lancards.cli.tui.results import RoundTracker, final_lines
+    from lancards.cli.tui.results import RoundTracker
 
     core = node.core
     names = tuple(m.nick for m in core.players)
@@ -175,8 +194,9 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         node.on_change = report
     node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
     run = asyncio.create_task(node.run(linger=1.5, restored=restored))
-    driver = asyncio.create_task(
-        drive_bot(node, game_bot(core, getattr(args, "bot_level", DEFAULT_BOT_LEVEL)), act=act))
+    driver = asyncio.create_task(drive_bot(
+        node, game_bot(core, getattr(args, "bot_level", DEFAULT_BOT_LEVEL)), act=act,
+        delay=bot_pace(args, quiet, core)))
     try:
         await run  # raises StorageError when a write failed: the seat paused (issue 24)
     finally:
@@ -185,7 +205,52 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
             if node.fault is None:  # a paused seat writes nothing more; resume writes these
                 _write_records(node, args.record)
         finally:
-            await node.close()
+            if node.fault is not None or core.game.outcome(core.state) is None or core.halted:
+                await node.close()
+    status = _report(node, args, quiet, names)
+    if node.fault is None and core.game.outcome(core.state) is not None and not core.halted:
+        return await _again(node, args, quiet, status)
+    return status
+
+
+async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: int) -> int:
+    """After a game: a seat with games still to play (``--games``, a host's bot seats) says
+    "yes" to playing again (and to going on without those who declined), then plays the next
+    game over the same links; any other seat says "no" (issue 27)."""
+    from lancards.cli.play_again import series_record, series_words
+    from lancards.cli.remote_again import RemoteAgain
+
+    games = int(getattr(args, "games", 1) or 1)
+    again = RemoteAgain(node, bot=games > 1)
+    if games <= 1 or not again.rematch.possible():
+        if again.rematch.possible():
+            again.answer(False)
+            await again.flush()
+        await node.close()
+        return status
+    await again.link.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", "600")))
+    table = again.started()
+    if table is None:
+        if not quiet:
+            print(_("no next game: {reason}").format(
+                reason=again.rematch.failed or _("the others did not answer")),
+                  flush=True)
+        await node.close()
+        return status
+    if not quiet:
+        for line in series_words(table, node.core.game.name, b""):
+            print(line, flush=True)
+    number = int(table.statement["follows"]["game"])
+    ns = argparse.Namespace(**{**vars(args), "games": games - 1,
+                               "record": series_record(args.record, number)})
+    return await play_table(ns, node.core.me, table, node.mesh, again.handover(), quiet=quiet,
+                            store=TableStore(again.next_folder()))
+
+
+def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
+            names: tuple[str, ...]) -> int:
+    """The end of a game in words (an autoplay seat's lines); the exit status."""
+    core = node.core
     if quiet:
         return 0
     for notice in node.notices:
@@ -202,9 +267,16 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         print(_("result: the game stopped without a result"))
         return 1
     from lancards.cli.net_session import removed_seats
+    from lancards.cli.tui.results import final_lines
 
     for line in final_lines(outcome, names, core.game.name, removed_seats(core)):
         print(line)
+    if "follows" in core.table.statement or int(getattr(args, "games", 1) or 1) > 1:
+        from lancards.cli.play_again import evening_line, finished_of
+
+        done = finished_of(core)  # the evening with this game (issue 27)
+        if done is not None:
+            print(evening_line(done.totals(), core.game.name))
     if args.record:
         print(_("record: {path}").format(path=args.record))
     return 0

@@ -43,7 +43,7 @@ from prompt_toolkit.widgets import TextArea
 from lancards.cli.i18n import N_, _
 from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.session import Session, TableSnapshot
-from lancards.cli.tui.controller import BaseController, styled_cards
+from lancards.cli.tui.controller import BaseController
 from lancards.cli.tui.eights_screen import EightsController
 from lancards.cli.tui.fit import (
     FitControl,
@@ -55,6 +55,7 @@ from lancards.cli.tui.fit import (
     wrap_line,
 )
 from lancards.cli.tui.level8_keys import Level8Controller
+from lancards.cli.tui.overlays import report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import pad, text_width
@@ -84,8 +85,8 @@ what is left scrolls with ``<`` / ``>`` instead (issue 25, item 6)."""
 MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
 
-STATUS_OK, STATUS_LEFT = 0, 1
-"""``run_table`` exit statuses: the game ended; the player left before the end."""
+STATUS_OK, STATUS_LEFT, STATUS_AGAIN = 0, 1, 10
+"""The screen's end: game over and left; left before the end; all play again (issue 27)."""
 
 BANNER_WORDS = {"info": N_("NOTE"), "waiting": N_("WAITING"), "cheat": N_("CHEATER CAUGHT"),
                 "error": N_("ERROR"), "result": N_("RESULT")}
@@ -125,8 +126,7 @@ class TableScreen:
         self.reports: list[RoundReport] = []
         self.last_report: RoundReport | None = None
         self.final_shown = False
-        self.show_help = False
-        self.show_objective = False
+        self.show_help = self.show_objective = False
         self.confirm_quit = False
         self.confirm_leave = False
         self.leaving = False
@@ -167,9 +167,13 @@ class TableScreen:
             self.final_shown = True
             lines = final_lines(snap.outcome, snap.names, self.game_name,
                                 snap.extra.get("removed", ()))
+            lines += [snap.extra["evening"]] if snap.extra.get("evening") else []
             final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
             self.reports.append(final)
             self.last_report = final
+        if (snap.extra.get("again") or {}).get("started"):  # every player said yes
+            with contextlib.suppress(Exception):
+                self.app.exit(result=STATUS_AGAIN)
         if self.leaving and snap.extra.get("left"):
             with contextlib.suppress(Exception):
                 self.app.exit(result=STATUS_LEFT)
@@ -254,10 +258,14 @@ class TableScreen:
         if offer is not None and key in ("y", "Y", "n", "N") and not self.chatting:
             self._answer_removal(offer, key in ("y", "Y"))
             return
+        if over and key in ("a", "A") and (snap.extra.get("again") or {}).get("asked"):
+            with contextlib.suppress(Exception):  # "play again" (issue 27)
+                getattr(self.session, "play_again", print)(True)
+            return
         if self.too_small():
             if key == "q":
                 if over:
-                    self.app.exit(result=STATUS_OK)
+                    self._stop(snap)
                 else:
                     self.confirm_quit = True
             return
@@ -270,7 +278,7 @@ class TableScreen:
             return
         if key == "q" and (over or not self.reports):
             if over:
-                self.app.exit(result=STATUS_OK)
+                self._stop(snap)
             else:
                 self.confirm_quit = True
             return
@@ -306,6 +314,13 @@ class TableScreen:
             if self.controller.error:
                 self.controller.say("")
             self.controller.handle(key, snap)
+
+    def _stop(self, snap: TableSnapshot) -> None:
+        """``q`` once the game is over: "no" to playing again, then the screen closes."""
+        with contextlib.suppress(Exception):
+            if snap.extra.get("again"):
+                getattr(self.session, "play_again", print)(False)
+        self.app.exit(result=STATUS_OK)
 
     def _answer_removal(self, seat: int, yes: bool) -> None:
         """"remove NAME? (y/n)" (ruling D-5): ``y`` signs the removal vote; ``n`` signs
@@ -376,7 +391,7 @@ class TableScreen:
             ConditionalContainer(
                 Window(self.panel_view, dont_extend_height=True,
                        height=lambda: self._fit_height(self._panel_lines, 3, top=12)),
-                filter=Condition(lambda: self._panel() != [])),
+                filter=Condition(lambda: bool(self.controller.panel(self._snap(), 12)))),
             self._hand_window,
             Window(FitControl(self._status_lines), dont_extend_height=True,
                    height=lambda: self._fit_height(self._status_lines, 2)),
@@ -463,7 +478,9 @@ class TableScreen:
         return to_lines(self.controller.title(self._snap()))
 
     def _table_lines(self, width: int) -> Lines:
-        return to_lines(self.controller.table(self._snap(), width))
+        snap = self._snap()  # a rematch: the game of the evening and the evening so far
+        series: Lines = [[("class:dim", " " + line)] for line in snap.extra.get("series", ())]
+        return series + to_lines(self.controller.table(snap, width))
 
     def _log_key(self) -> object:
         """What identifies the log's content: its length and its last lines (a networked
@@ -480,14 +497,12 @@ class TableScreen:
             out.append([(style, " " + log_text(line, snap.names))])
         return out or [[("class:dim", " " + _("(the log of moves and chat)"))]]
 
-    def _panel(self) -> StyleAndTextTuples:
-        return self.controller.panel(self._snap(), 12) or []
-
     def _panel_lines(self, width: int) -> Lines:
-        return to_lines(self._panel()) if self._panel() else []
+        panel = self.controller.panel(self._snap(), 12, width)
+        return to_lines(panel) if panel else []
 
     def _panel_sized(self, width: int, rows: int) -> Lines:
-        panel = self.controller.panel(self._snap(), rows)
+        panel = self.controller.panel(self._snap(), rows, width)
         return to_lines(panel) if panel else []
 
     def _hand_lines(self, width: int) -> Lines:
@@ -524,22 +539,7 @@ class TableScreen:
             out = [[("class:picker.title", " " + _("objective (any key closes)") + " ")]]
             out += [[("", " " + line)] for line in self.controller.objective(self._snap())]
             return out
-        return self._report_lines()
-
-    def _report_lines(self) -> Lines:
-        if not self.reports:
-            return []
-        report = self.reports[0]
-        title = _("game over") if report.round == 0 else \
-            _("round {number} over").format(number=report.round)
-        out: Lines = [[("class:picker.title", f" {title} ")]]
-        if report.round == 0:
-            out.append([("class:result", f" {report.summary}")])
-        for line in report.lines:
-            out.append([("", " "), *styled_cards(line)])
-        more = _("q: leave") if report.round == 0 else _("Enter: continue")
-        out.append([("class:hints", f" {more}")])
-        return out
+        return report_lines(self.reports[0], self._snap()) if self.reports else []
 
     # -- running -----------------------------------------------------------------------------
 

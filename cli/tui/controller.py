@@ -17,8 +17,10 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lancards.cli.i18n import _
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
+from lancards.cli.tui.fit import wrap_all
 from lancards.cli.tui.narrate import move_label
 from lancards.cli.tui.reasons import reason_words
+from lancards.cli.tui.width import cut
 from lancards.engine.core import EngineError
 from lancards.p2p.protocol.errors import LocalProtocolError
 
@@ -117,27 +119,78 @@ class Picker:
             return False
         return None
 
-    def render(self, height: int) -> StyleAndTextTuples:
+    def render(self, height: int, width: int = 0) -> StyleAndTextTuples:
         """The title and a window of choices around the highlight, in ``height`` rows: all
-        choices when they fit, else ``height - 2`` of them and a line saying so."""
-        rows = len(self.labels) if len(self.labels) + 1 <= height else max(1, height - 2)
-        start = min(max(0, self.index - rows // 2), max(0, len(self.labels) - rows))
+        choices when they fit, else as many as fit and a line saying so.
+
+        With ``width`` (columns), the rows are counted as the panel wraps them
+        (:func:`~lancards.cli.tui.fit.wrap_all`): a title or a choice longer than the width
+        takes two rows or more, and the highlighted choice stays in view whatever the list's
+        length (issue 25). Without it, every line is one row.
+        """
         how = _("(its number, or up/down and Enter; Esc cancels)") if self.cancellable else \
             _("(its number, or up/down and Enter)")
-        out: StyleAndTextTuples = [("class:picker.title", f" {self.title} "),
-                                   ("", f"  {how}\n")]
-        width = len(str(max(self.numbers, default=1)))
-        for i in range(start, min(len(self.labels), start + rows)):
+        title: StyleAndTextTuples = [("class:picker.title", f" {self.title} ")]
+        head: StyleAndTextTuples = [*title, ("", f"  {how}")]
+        number_w = len(str(max(self.numbers, default=1)))
+        lines: list[StyleAndTextTuples] = []
+        for i, label in enumerate(self.labels):
             mark = ">" if i == self.index else " "
             style = "class:picker.selected" if i == self.index else ""
-            out.append((style, f" {mark} {self.numbers[i]:>{width}}. "))
-            out.extend(styled_cards(self.labels[i], style))
-            out.append(("", "\n"))
-        if len(self.labels) > rows:
-            out.append(("class:more", " " + _(
-                "{count} choices, {first}-{last} shown: up/down for the others").format(
-                    count=len(self.labels), first=start + 1, last=start + rows) + " \n"))
+            lines.append([(style, f" {mark} {self.numbers[i]:>{number_w}}. "),
+                          *styled_cards(label, style)])
+
+        def rows_of(line: StyleAndTextTuples) -> int:
+            return len(wrap_all([line], width)) if width > 0 else 1
+
+        costs = [rows_of(line) for line in lines]
+        if rows_of(head) + sum(costs) > height and rows_of(head) > 1:
+            # the hints wrap and the rows are few: the title alone, on one line (the key bar
+            # under the hand says the same keys)
+            head = [(title[0][0], cut(title[0][1], width))]
+        n = len(lines)
+        more = rows_of([("", " " + shown(n, n, n) + " ")])
+        fits = rows_of(head) + sum(costs) <= height
+        if not fits and rows_of(head) + more + costs[self.index] > height:
+            head = []  # a panel of two or three rows: the highlight first, then the count
+        more = more if fits or more + costs[self.index] <= height else 0
+        start, end = self._window(costs, max(1, height - (rows_of(head) if head else 0)), more)
+        out: StyleAndTextTuples = [*head, ("", "\n")] if head else []
+        for line in lines[start:end]:
+            out.extend([*line, ("", "\n")])
+        if end - start < len(lines) and more:
+            out.append(("class:more", " " + shown(n, start + 1, end) + " \n"))
         return out
+
+    def _window(self, costs: Sequence[int], room: int, more: int) -> tuple[int, int]:
+        """The choices ``[start, end)`` shown in ``room`` rows (each choice taking its
+        ``costs`` rows): all when they fit, else the highlight and as many of its neighbours
+        as fit with ``more`` rows left for the "N choices" line, the highlight near the
+        middle."""
+        if sum(costs) <= room:
+            return 0, len(costs)
+        room = max(costs[self.index], room - more)
+        start, end = self.index, self.index + 1
+        used = costs[self.index]
+        below = True
+        while True:
+            grew = False
+            for side in (below, not below):
+                if side and end < len(costs) and used + costs[end] <= room:
+                    used, end, grew = used + costs[end], end + 1, True
+                    break
+                if not side and start > 0 and used + costs[start - 1] <= room:
+                    used, start, grew = used + costs[start - 1], start - 1, True
+                    break
+            if not grew:
+                return start, end
+            below = not below
+
+
+def shown(count: int, first: int, last: int) -> str:
+    """The picker's "N choices, A-B shown" line (translated)."""
+    return _("{count} choices, {first}-{last} shown: up/down for the others").format(
+        count=count, first=first, last=last)
 
 
 def styled_cards(text: str, base: str = "") -> StyleAndTextTuples:

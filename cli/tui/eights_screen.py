@@ -193,8 +193,9 @@ class EightsController(BaseController):
             out.append(("class:dim", "  " + _("+ = playable now") + "\n"))
         return out
 
-    def panel(self, snap: TableSnapshot, height: int) -> StyleAndTextTuples | None:
-        return self.picker.render(height) if self.picker is not None else None
+    def panel(self, snap: TableSnapshot, height: int, width: int = 0) -> StyleAndTextTuples | None:
+        """The picker, if open, in ``height`` rows of ``width`` columns (:meth:`Picker.render`)."""
+        return self.picker.render(height, width) if self.picker is not None else None
 
     def hints(self, snap: TableSnapshot) -> str:
         if self.picker is not None:

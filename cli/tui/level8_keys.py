@@ -156,10 +156,11 @@ class Level8Controller(BaseController):
             out.append(("", ":\n"))
         return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
 
-    def panel(self, snap: TableSnapshot, height: int) -> StyleAndTextTuples | None:
-        """The picker or the lay-down builder, if open."""
+    def panel(self, snap: TableSnapshot, height: int, width: int = 0) -> StyleAndTextTuples | None:
+        """The picker or the lay-down builder, if open, in ``height`` rows of ``width`` columns
+        (the picker keeps its highlighted choice in them: :meth:`Picker.render`)."""
         if self.picker is not None:
-            return self.picker.render(height)
+            return self.picker.render(height, width)
         if self.builder is not None:
             return self._builder_panel(snap)
         return None

@@ -69,6 +69,7 @@ from lancards.p2p.net.addresses import (
     order_addresses,
     scope_name,
 )
+from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.protocol.advert import (  # the advert's data and its TXT form (RFC 6763)
     _CLASS_IN,
     _TYPE_A,
@@ -144,7 +145,7 @@ async def reachable_address(
         try:
             key = await probe(address, advert.port)
         except (PeerError, OSError, TimeoutError) as exc:
-            failed.append(f"{address}: {exc}")
+            failed.append(f"{address}: {failure_words(exc, 'the host')}")
             continue
         if key == advert.public_key:
             return address, failed

@@ -14,9 +14,8 @@ sent was ever less durable than the journal: each batch is written before the se
 
 Bots are played here, never inside the core: :func:`drive_bot` is the one driver, woken by the
 table's own changes (:meth:`PeerNode.next_turn`; no polling), for every bot seat of every table
-(a peer's seat, or a bot seat of :class:`lancards.cli.local_session.LocalSession`, anything with
-the :class:`Turns` methods). Tables simulated in memory without asyncio (tests, ``lancards bench
-resume``) take the same turns with :func:`bot_moves`.
+(a peer's seat, a bot seat of :class:`lancards.cli.local_session.LocalSession`: any
+:class:`Turns`); tables in memory without asyncio take the same turns with :func:`bot_moves`.
 """
 
 from __future__ import annotations
@@ -87,6 +86,7 @@ class PeerNode:
         self.store = store
         self.on_change = on_change
         self.notices: list[Notice] = []
+        self.kept: list[tuple[bytes, bytes]] = []  # "play again" messages (issue 27)
         self.connected: set[bytes] = set()
         self._others = [m.public_key for m in core.players if m.public_key != core.me.public_key]
         mesh.admit(self._others)  # a seated member may (re)connect at any time
@@ -389,13 +389,13 @@ class PeerNode:
         self._changed.set()
 
     def receive(self, peer: bytes, data: bytes) -> None:
-        """Hand one message from ``peer``'s link to the core and carry out its outputs.
-
-        :meth:`GameCore.receive` never raises for bad input; should a bug let a peer's bytes
-        raise anyway, this last-resort guard turns the exception into one ``rejected`` notice
-        naming the sender (:func:`lancards.p2p.protocol.errors.unexpected`) and the node goes on
-        serving the other peers (issue 23). The fix of such a bug belongs at the door that
-        decoded the bytes."""
+        """Hand one message from ``peer``'s link to the core and carry out its outputs (once
+        the game is over, "play again" messages are kept in :attr:`kept`, issue 27). Should a
+        bug let a peer's bytes raise, one ``rejected`` notice names the sender (``unexpected``)
+        and the node serves the others (issue 23; the fix belongs at the door that decoded)."""
+        if b'"type":"rematch.' in data and self.over():
+            self.kept.append((peer, data))
+            return
         try:
             outputs = self.core.receive(peer, data)
         except Exception as exc:

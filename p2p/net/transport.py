@@ -50,6 +50,7 @@ from websockets.asyncio.connection import Connection
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.protocol.channel import TAG_BYTES, LinkChannel
 from lancards.p2p.protocol.errors import (
     FrameError,
@@ -582,10 +583,9 @@ async def probe_key(host: str, port: int, identity: Identity, timeout: float = 5
                 await ws.send(first)
                 data = await ws.recv()
     except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as exc:
-        raise TransportError(
-            f"no lancards table answers at {host}:{port}, or it takes no more players "
-            f"(full or started) ({type(exc).__name__})"
-        ) from None
+        why = failure_words(exc, "the host", timeout)  # the exception: the --verbose log only
+        raise TransportError(f"no lancards table answers at {host}:{port} ({why}), or it takes "
+                             "no more players (full or started)") from None
     try:
         hs.receive(data if isinstance(data, bytes) else data.encode())
     except HandshakeError as exc:

@@ -60,6 +60,9 @@ class AuditReport:
     status: Status = "rejected"
     """``ok``, ``unfinished`` or ``rejected`` (see the module docstring)."""
     unfinished: str | None = None
+    follows: dict[str, Any] | None = None
+    """A rematch's ``follows``: the game it follows (``tbl``, ``head``), ``series``, ``game``
+    (its number in the series); every seat's signed "yes" to it verified with the start."""
     """Why an ``unfinished`` record is so, in one sentence."""
     closed_by: str | None = None
     """The seated peer that signed the closing line, when there is one."""
@@ -97,6 +100,9 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
         return AuditReport(False, error="record file line 1: not a lancards game record (its "
                            f"first line must be the signed start of a table): {exc}")
     report = AuditReport(False, game=table.spec.game, names=[str(m) for m in table.seats])
+    follows = table.statement.get("follows")
+    if follows:  # a rematch: the game it follows (issue 27)
+        report.follows = {k: follows[k] for k in ("tbl", "head", "series", "game")}
     try:
         observer = GameCore.observer(table)
         record = verify_lines(lines, observer.validator("record file"), check_record_genesis)
@@ -154,4 +160,5 @@ def report_json(report: AuditReport) -> dict[str, Any]:
         "scores": None if report.outcome is None else list(report.outcome.scores),
         "error": report.error,
         "breaches": report.breaches,
+        "follows": report.follows,
     }

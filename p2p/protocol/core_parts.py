@@ -128,6 +128,9 @@ class CoreParts:
     _told: list[tuple[str, dict[str, Any]]]
     _env_seq: int
     _random_counter: int
+    first_dealer: Seat | None = None
+    """The seat the first dealer draw gave (Level 8, ruling L8-2; a rematch's names it, L8-17);
+    ``None`` before it, and in games that draw none (8s Rule! cuts, ruling E-2)."""
     _requested: set[SlotId]
     _private_for: dict[Seat, set[SlotId]]
     _future: dict[tuple[int, bytes], tuple[Entry, str]]

@@ -54,6 +54,14 @@ class Outbound(CoreParts):
                 value = joint_random(self.table_id, self.deck.joint_key.encode(),
                                      self._random_counter, request.n)
                 self._random_counter += 1
+                present = [s for s in range(self.n) if s not in self.game.left_seats(self._state)]
+                if request.purpose == "first dealer" and len(present) == request.n:
+                    # A game that follows another names its first dealer (ruling L8-17).
+                    chosen = self.table.spec.options.get("dealer")
+                    if isinstance(chosen, int) and not isinstance(chosen, bool):
+                        after = [s for s in present if s >= chosen] or present
+                        value = present.index(after[0])  # passed on if that seat left
+                    self.first_dealer = present[value]
                 self._state = self._engine(RandomInt(value, request.n))
                 self._after_engine_change()
                 continue

@@ -26,6 +26,7 @@ from lancards.p2p.protocol.identity import (
     verify_signature,
 )
 from lancards.p2p.protocol.record import Record
+from lancards.p2p.protocol.series import check_follows
 from lancards.p2p.protocol.wire import TABLE_ID, canonical, hex_field, require
 
 SEAT_TAG: Final = b"lancards/v1/seat\x00"
@@ -49,14 +50,17 @@ _SPEC_SCHEMA: Final = {
     "max_seats": int,
 }
 _STATEMENT_SCHEMA: Final = {**_SPEC_SCHEMA, "seats": list}
+_REMATCH_SCHEMA: Final = {**_STATEMENT_SCHEMA, "follows": dict}
 
 
-TABLE_OPTIONS: Final = ("rescue", "patience")
+TABLE_OPTIONS: Final = ("rescue", "patience", "dealer")
 """Options of the table rather than of the game (ruling D-5; ``p2p/protocol/escrow_entries.py``):
 ``rescue`` (``"on"`` / ``"off"``, default off: key shares are escrowed so that a seat that
 vanished can be removed; tables of 3 or more) and ``patience`` (seconds a seat may be silent
-before its removal may be voted, 10..3600, default 120). Present in a table's options only when
-given."""
+before its removal may be voted, 10..3600, default 120); ``dealer`` (a seat, 0..5: the first
+dealer of a Level 8 game that follows another, ruling L8-17, in place of the joint random draw
+of L8-2; refused for a rule set with its own ``first_dealer`` option). Present in a table's
+options only when given."""
 
 
 def game_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
@@ -82,6 +86,11 @@ def _table_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]
         if isinstance(value, bool) or not 10 <= seconds <= 3600:
             raise RulesError(f"option patience must be 10 to 3600 seconds, not {value!r}")
         out["patience"] = seconds
+    if "dealer" in options:
+        value = options["dealer"]
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
+            raise RulesError(f"option dealer must be a seat 0 to 5, not {value!r}")
+        out["dealer"] = value
     return out
 
 
@@ -94,12 +103,16 @@ def registry_rules_check(
     Raises:
         engine.core.RulesError: an unknown game, option or value.
     """
+    from lancards.engine.core import RulesError
     from lancards.engine.rulesets import rule_set
 
     spec = rule_set(game)
     values = spec.validate(game_options(options))
     spec.make_rules(values)
     table = _table_options(options)
+    if "dealer" in table and "first_dealer" in values:
+        raise RulesError(f"{game} names its first dealer with the option first_dealer, "
+                         "not dealer")
     least = max(spec.min_players, 3) if table.get("rescue") == "on" else spec.min_players
     return {**values, **table}, least, spec.max_players
 
@@ -195,9 +208,14 @@ class TableSpec:
         )
 
 
-def start_statement(spec: TableSpec, seats: Sequence[PublicIdentity]) -> dict[str, Any]:
-    """The statement every seated peer signs: the spec and the seats in seat order."""
-    return {**spec.to_dict(), "seats": [member_to_dict(m) for m in seats]}
+def start_statement(spec: TableSpec, seats: Sequence[PublicIdentity],
+                    follows: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The statement every seated peer signs: the spec and the seats in seat order, and for
+    a game that follows another its ``follows`` (:mod:`lancards.p2p.protocol.series`)."""
+    statement = {**spec.to_dict(), "seats": [member_to_dict(m) for m in seats]}
+    if follows is not None:
+        statement["follows"] = dict(follows)
+    return statement
 
 
 def statement_hash(statement: Mapping[str, Any]) -> str:
@@ -243,18 +261,31 @@ class StartedTable:
 def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
     """Check a start statement and every seated peer's signature of it.
 
+    A statement with ``follows`` (a rematch) orders its seats by the series id and carries
+    every seat's signed "yes" (:func:`lancards.p2p.protocol.series.check_follows`).
+
     Raises:
         TableError: ``malformed`` (fields, seats not in seat order, repeated or too few or too
-            many seats), ``unsigned`` (a seat's signature is missing), ``bad-signature``.
+            many seats, a table option ``dealer`` that is no seat), ``unsigned`` (a seat's
+            signature is missing), ``bad-signature``; of ``follows``: as ``check_follows``.
     """
-    raw = require(statement, _STATEMENT_SCHEMA, link, "start statement", error=TableError)
+    schema = _REMATCH_SCHEMA if isinstance(statement, dict) and "follows" in statement else \
+        _STATEMENT_SCHEMA
+    raw = require(statement, schema, link, "start statement", error=TableError)
     spec = TableSpec.from_dict({k: raw[k] for k in _SPEC_SCHEMA}, link)
     seats = tuple(member_from_dict(m, link) for m in raw["seats"])
     keys = [m.public_key for m in seats]
     if len(set(keys)) != len(keys) or not spec.min_seats <= len(seats) <= spec.max_seats:
         raise TableError(link, Reason.MALFORMED, f"{len(seats)} seats (or a repeated seat)")
-    if seat_order(spec.table, seats) != seats:
+    order = spec.table
+    if "follows" in raw:
+        order = check_follows(raw["follows"], keys, spec.table, link,
+                              {m.public_key: str(m) for m in seats}).series
+    if seat_order(order, seats) != seats:
         raise TableError(link, Reason.MALFORMED, "seats are not in seat order")
+    dealer = spec.options.get("dealer", 0)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(seats):
+        raise TableError(link, Reason.MALFORMED, f"the first dealer {dealer!r} is no seat")
     if not isinstance(sigs, dict) or set(sigs) - {k.hex() for k in keys}:
         raise TableError(link, Reason.MALFORMED, "signatures must be keyed by seated keys")
     message = START_TAG + canonical(raw)

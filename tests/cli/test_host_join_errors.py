@@ -3,12 +3,14 @@ line; nothing is advertised, nothing multicast)."""
 
 from __future__ import annotations
 
+import logging
 import socket
 
 import pytest
 
 from lancards.cli.bench.net import free_ports
 from lancards.cli.main import main
+from tests.p2p.net.closing_server import closing_server
 
 
 @pytest.fixture(autouse=True)
@@ -36,6 +38,32 @@ def test_join_an_address_where_nobody_answers(capsys):
     [port] = free_ports(1)
     assert main(["join", "--autoplay", f"0123456789abcdef@127.0.0.1:{port}"]) == 2
     assert f"no lancards table answers at 127.0.0.1:{port}" in one_line_error(capsys, "join")
+
+
+@pytest.fixture
+def quiet_afterwards():
+    """``--verbose`` gives the ``lancards.net`` logger a handler for the process: taken away
+    after the test."""
+    log = logging.getLogger("lancards.net")
+    yield
+    log.handlers.clear()
+    log.setLevel(logging.NOTSET)
+
+
+def test_join_an_address_whose_host_closes_the_connection_says_so_in_words(capsys,
+                                                                           quiet_afterwards):
+    # issue 25, item 14: the error said "(ConnectionClosedOK)"; --verbose still tells it
+    with closing_server() as port:
+        assert main(["join", "--autoplay", f"0123456789abcdef@127.0.0.1:{port}"]) == 2
+        assert one_line_error(capsys, "join") == (
+            f"lancards join: error: no lancards table answers at 127.0.0.1:{port} (the host "
+            "closed the connection), or it takes no more players (full or started)\n")
+        assert main(["join", "--autoplay", "--verbose",
+                     f"0123456789abcdef@127.0.0.1:{port}"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == ("lancards: the host closed the connection (ConnectionClosedOK: received "
+                      "1000 (OK); then sent 1000 (OK))")
+    assert "ConnectionClosed" not in err[-1] and err[-1].startswith("lancards join: error: ")
 
 
 @pytest.mark.parametrize("target", ["127.0.0.1:4000", "abc@127.0.0.1:x"])
@@ -123,3 +151,17 @@ def test_play_refuses_the_table_options_its_bots_never_need(capsys):
     assert one_line_error(capsys, "play") == (
         "lancards play: error: option rescue: the seats of a play table are this process's own "
         "and never vanish; rescue and patience are for lancards host\n")
+
+
+def test_a_refused_lobby_message_without_a_screen_is_said_in_words(capsys, caplog):
+    """``host --autoplay`` / ``join --autoplay`` printed ``rejected: ... unexpected: KeyError:
+    ...``: now words on stderr, the protocol's text in the --verbose log only."""
+    from lancards.cli.lobby.common import report_on_stderr
+    from lancards.p2p.protocol.errors import unexpected
+
+    with caplog.at_level(logging.DEBUG, logger="lancards.net"):
+        report_on_stderr(unexpected("bob", KeyError("seats")))
+    assert capsys.readouterr().err == \
+        "ignored a message from bob: it does not follow the table's rules\n"
+    assert caplog.messages == [
+        "rejected: rejected message from bob: unexpected: KeyError: 'seats'"]

@@ -34,6 +34,10 @@ game's bot; the attacks act on what they send and on the links:
     in a fresh envelope;
 ``leave``, ``vanish``, ``return``
     leave for good (``GameCore.leave``), stop sending and receiving, come back (links up);
+``rematch``
+    offer the next game in the middle of this one (issue 27): a signed "yes" to playing again
+    about the record's current head, or a whole rematch statement following this table; the
+    game core takes neither (only the agreement after a game's end reads them);
 ``remove``
     (an honest move) with the rescue option on, the honest peers that wait for a vanished
     hostile seat vote to remove it (as ``PeerNode.removal_refusal`` allows);
@@ -82,6 +86,8 @@ from lancards.p2p.protocol.escrow_entries import ESCROW_PURPOSE
 from lancards.p2p.protocol.record import Entry, sign_entry
 from lancards.p2p.protocol.removal import RemovalPolicy
 from lancards.p2p.protocol.sealed import seal
+from lancards.p2p.protocol.series import sign_answer
+from lancards.p2p.protocol.statement import sign_statement
 from lancards.p2p.protocol.votes import sign_vote
 from lancards.p2p.protocol.wire import link_envelope, sign_envelope
 from tests.p2p.core_harness import Network, entry_of, make_cores, twin_entry
@@ -95,7 +101,7 @@ GAMES = ("level8-master", "level8", "level8-en", "eights")
 
 KINDS = ("honest", "honest", "honest", "fork", "mutate", "mutate", "hold", "release", "drop",
          "restore", "ack", "sync", "vote", "escrow", "replay", "old", "leave", "vanish",
-         "return", "remove", "presence")
+         "return", "remove", "presence", "rematch")
 """The moves, the honest one weighted three times."""
 
 Move = tuple[str, int, int, int, int]
@@ -464,6 +470,19 @@ class Adversary(Network):
                                     {"state": "paused", "seat": target.seat},
                                     {"state": "x" * 5000}][c % 4]
             self.queue.append((hk, tk, self.envelope(hc, "presence", body)))
+        elif kind == "rematch":
+            answer = sign_answer(hc.me, hc.table_id, hc.record.head, True)
+            if c % 2 == 0:
+                self.queue.append((hk, tk, self.envelope(hc, "rematch.answer",
+                                                         {"answer": answer})))
+            else:
+                follows = {"tbl": hc.table_id, "head": hc.record.head, "series": hc.table_id,
+                           "game": 2, "accepts": [answer, answer], "totals": []}
+                statement = {**hc.table.statement, "tbl": f"{c % 2**64:016x}",
+                             "host": hk.hex(), "follows": follows}
+                sigs = {hk.hex(): sign_statement(hc.me, statement).hex()}
+                self.queue.append((hk, tk, self.envelope(hc, "rematch.sign", {
+                    "statement": statement, "sigs": sigs})))
 
     def _known_trigger(self, kind: str) -> bool:
         """Whether ``kind`` now would mix a fork with cut links or bogus acks (findings F4

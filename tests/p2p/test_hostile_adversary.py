@@ -71,10 +71,11 @@ FIXED: list[Move] = [
     ("replay", 0, 0, 5, 10), ("old", 0, 1, 2, 10), ("release", 0, 0, 0, 30),
     ("drop", 0, 0, 1, 20), ("mutate", 0, 0, 11, 20), ("restore", 0, 0, 0, 20),
     ("vanish", 0, 0, 0, 40), ("remove", 0, 0, 0, 40), ("return", 0, 0, 0, 40),
-    ("mutate", 0, 1, 4, 30), ("ack", 0, 1, 23, 20),
+    ("mutate", 0, 1, 4, 30), ("ack", 0, 1, 23, 20), ("rematch", 0, 0, 2, 10),
+    ("rematch", 0, 1, 3, 10),
 ]
 """A fixed game: a little of every move but the fork and the leave (each ends or changes the
-game: the drawn games have them)."""
+game: the drawn games have them); the rematch offers come mid-game (issue 27)."""
 
 
 @pytest.mark.timeout(300)

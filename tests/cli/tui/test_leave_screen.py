@@ -13,6 +13,7 @@ from lancards.cli.local_session import LocalSession
 from lancards.cli.net_session import NetworkSession
 from lancards.engine.core import Leave
 from lancards.engine.level8.state import Phase
+from lancards.p2p.net.waiting import Waiting
 from lancards.p2p.protocol.errors import LocalProtocolError
 from lancards.p2p.protocol.identity import Identity
 from tests.cli.tui.harness import driven
@@ -128,4 +129,52 @@ def test_the_line_printed_once_the_window_closes_says_how_to_come_back() -> None
     session = _session()
     assert farewell(session) == "the game stopped (a table of this machine alone is not kept)"
     session.resumable = True  # type: ignore[attr-defined]  # as NetworkSession
+    assert farewell(session) == "paused: the game waits for you; lancards resume brings you back"
+
+
+class _LeaveWaitsForPausedCyd(LocalSession):
+    """A networked seat's leave that waits (issue 25, item 9): the leave is written at this
+    seat's next turn to write, and the table waits for Cyd, who paused, so it never comes.
+    As :class:`NetworkSession`: ``leave_for_good`` only asks, ``extra["waiting"]`` says whom
+    the table waits for, and the seat is resumable."""
+
+    resumable = True
+
+    def __init__(self) -> None:
+        state = build("level8-master", [["R3", "O7"], ["Y1", "Y2"], ["G2", "G3"]], turn=2,
+                      phase=Phase.DRAW)
+        super().__init__("level8-master", names=NAMES, state=state, bot_delay=60)
+        self.leave_asked = 0
+
+    def leave_for_good(self) -> None:
+        self.leave_asked += 1  # pending: Cyd's move comes first
+
+    def snapshot(self) -> Any:
+        snap = super().snapshot()
+        snap.extra["waiting"] = Waiting(2, "Cyd", "their move", 40, False, True).text()
+        return snap
+
+
+def test_a_leave_waiting_on_a_paused_player_says_so_and_q_y_still_pauses() -> None:
+    """Issue 25, item 9: a leaver whose next player paused stayed on "Leaving for good..." for
+    good; the line names whom it waits for, and q then y pauses and closes the window with the
+    paused farewell (the leave was never written: resume brings the seat back)."""
+    from lancards.cli.tui.words import farewell
+
+    session = _LeaveWaitsForPausedCyd()
+    with driven(session, 80, 24) as d:
+        d.press("q", "l", "y")
+        assert session.leave_asked == 1 and not d.done
+        rows = d.text().splitlines()
+        at = next(i for i, x in enumerate(rows) if "Leaving for good" in x)
+        assert rows[at:at + 2] == [  # wrapped at 80 columns at a space
+            " Leaving for good once the table comes to you (waiting for Cyd, who paused",
+            "   (their move), 40 s); q pauses instead"]
+        screen = d.press("q")
+        assert "Leave the table?" in screen
+        assert "l: leave for good" not in screen  # asked already
+        d.press("y")
+        d.settle(lambda: d.done)
+    assert d.task is not None and d.task.result() == 1
+    assert session.leave_asked == 1 and session.game.left_seats(session.state) == ()
     assert farewell(session) == "paused: the game waits for you; lancards resume brings you back"

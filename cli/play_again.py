@@ -1,0 +1,185 @@
+"""Play again with the same players, for a table whose peers all run in this process
+(``lancards play``): every peer's agreement (:class:`lancards.p2p.protocol.rematch.Rematch`),
+the bots' answers (always "yes", and "go on" after a decline while enough are left), and the
+words the screens show: who is awaited, who declined, the next game's dealer, the evening so
+far (issue 27; ``docs/client.md``, "Play again").
+
+The agreement's messages go through the real envelope codec between the peers' agreements
+(every peer checks every answer and the statement itself); the links of the finished game are
+closed by then, and the next game's peers open their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lancards.cli.i18n import _
+from lancards.p2p.protocol.core import GameCore
+from lancards.p2p.protocol.errors import LocalProtocolError, RemoteProtocolError
+from lancards.p2p.protocol.rematch import Finished, Rematch, series_totals
+from lancards.p2p.protocol.statement import StartedTable
+from lancards.p2p.protocol.table import Outgoing
+
+
+def finished_of(core: GameCore) -> Finished | None:
+    """The finished game of ``core``, or ``None`` when it is not over (or halted)."""
+    outcome = core.game.outcome(core.state)
+    if outcome is None or core.halted or not len(core.record):
+        return None
+    left = set(core.left_seats())
+    present = tuple(m.public_key for i, m in enumerate(core.players) if i not in left)
+    return Finished(core.table, core.record.head, tuple(outcome.winners), tuple(outcome.scores),
+                    core.first_dealer, present)
+
+
+def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = "") -> str:
+    """``evening so far: You 1 won, 80 points · Ada 0 won, 215 points`` (8s Rule!: the
+    points summed over the games too; Level 8: the games won only). ``me``: this player's key
+    in hex (named "You")."""
+    parts = []
+    for t in totals:
+        nick = _("You") if t["pk"] == me else str(t["nick"])
+        if game_name == "eights":
+            text = _("{name} {won} won, {points} points").format(
+                name=nick, won=int(t["won"]), points=int(t["score"]))
+        else:
+            text = _("{name} {won} won").format(name=nick, won=int(t["won"]))
+        parts.append(text)
+    return _("evening so far: {totals}").format(totals=" · ".join(parts))
+
+
+def series_record(path: str | None, number: int) -> str | None:
+    """Where ``--record FILE`` puts game ``number`` of a series: ``FILE`` for the first,
+    ``STEM-gameN.SUFFIX`` for the others (every record stays, each its own file)."""
+    if not path or number <= 1:
+        return path
+    from pathlib import Path
+
+    p = Path(path)
+    return str(p.with_name(f"{p.stem.split('-game')[0]}-game{number}{p.suffix}"))
+
+
+def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
+    """The lines a rematch's table shows from its start: which game of the evening, who deals
+    round 1 and why, the evening before it. Empty for a first game."""
+    follows = table.statement.get("follows")
+    if not follows:
+        return []
+    option = "first_dealer" if "first_dealer" in table.spec.options else "dealer"
+    dealer = table.seats[int(table.spec.options.get(option, 0))]
+    why = (_("the winner of the last game deals") if game_name == "eights"
+           else _("the player left of the last game's first dealer deals"))
+    first = (_("game {number} of the evening: You deal round 1 ({why})")
+             if dealer.public_key == me else
+             _("game {number} of the evening: {name} deals round 1 ({why})")).format(
+        number=follows["game"], name=dealer.nick, why=why)
+    return [first, evening_line(series_totals(table), game_name, me.hex())]
+
+
+def again_status(r: Rematch) -> dict[str, Any]:
+    """What the screen shows of one seat's agreement: ``asked`` (the person has not answered,
+    or must say whether to go on without those who declined), ``waiting`` (names),
+    ``declined`` (names), ``failed`` (why there is no next game), ``started``."""
+    if not r.possible():
+        return {}  # too few players left at the table: nothing to offer
+    mine = r.my_answer()
+    gone = sorted(k.hex() for k in r.declined())
+    asked = mine is None or (mine.yes and mine.without != gone and r.failed is None
+                             and r.statement is None)
+    waiting = [r.nick(k) for k in r.undecided() if k != r.me.public_key]
+    return {"asked": asked and (mine is None or mine.yes), "waiting": waiting,
+            "declined": [r.nick(k) for k in r.declined()], "failed": r.failed,
+            "started": r.started is not None}
+
+
+def bot_answer(r: Rematch) -> bool | None:
+    """What a bot answers now: "yes" at first and again after each decline (the others go
+    on without those who declined); ``None`` when it has nothing to say."""
+    if r.failed is not None or r.signed:
+        return None
+    mine = r.my_answer()
+    gone = sorted(k.hex() for k in r.declined())
+    return True if mine is None or (mine.yes and mine.without != gone) else None
+
+
+class PlayAgain:
+    """The agreements of every peer of this process after a finished game (see the module
+    docstring). ``player`` is the person's agreement; the others are the bots'."""
+
+    def __init__(self, cores: Sequence[GameCore], player: GameCore | None, *,
+                 new_table: Any = None) -> None:
+        self.rematches: dict[bytes, Rematch] = {}
+        self.notices: list[str] = []
+        for core in cores:
+            done = finished_of(core)
+            if done is None:
+                continue
+            kwargs = {} if new_table is None else {"new_table": new_table}
+            self.rematches[core.me.public_key] = Rematch(core.me, done,
+                                                         seq=core.next_envelope_seq, **kwargs)
+        self.player = None if player is None else self.rematches.get(player.me.public_key)
+        self._bots = [r for r in self.rematches.values() if r is not self.player]
+        self._bots_answer()
+
+    @property
+    def finished(self) -> Finished | None:
+        return None if not self.rematches else next(iter(self.rematches.values())).finished
+
+    def answer(self, yes: bool) -> None:
+        """The person's answer (``yes``: play again, or go on without those who declined).
+
+        Raises:
+            LocalProtocolError: as :meth:`Rematch.answer`.
+        """
+        if self.player is None:
+            raise LocalProtocolError("this seat is not at the table any more")
+        self._deliver(self.player, self.player.answer(yes))
+        self._bots_answer()
+
+    def started(self) -> StartedTable | None:
+        """The next game's started table, once the person's peer holds every signature."""
+        who = self.player or (self._bots[0] if self._bots else None)
+        return None if who is None else who.started
+
+    def status(self) -> dict[str, Any]:
+        """What the screen shows (:func:`again_status`)."""
+        return {} if self.player is None else again_status(self.player)
+
+    def _bots_answer(self) -> None:
+        for bot in self._bots:
+            if bot_answer(bot):
+                self._deliver(bot, bot.answer(True))
+
+    def _deliver(self, sender: Rematch, outs: list[Outgoing]) -> None:
+        queue = [(sender.me.public_key, out) for out in outs]
+        while queue:
+            key, out = queue.pop(0)
+            for to in out.to:
+                peer = self.rematches.get(to)
+                if peer is None:
+                    continue
+                try:
+                    queue += [(to, o) for o in peer.receive_bytes(key, out.envelope.encode())]
+                except RemoteProtocolError as exc:
+                    self.notices.append(str(exc))
+
+
+def again_words(status: Mapping[str, Any]) -> str:
+    """The banner of "play again" (``PlayAgain.status()``), in words."""
+    if not status:
+        return ""
+    if status.get("started"):
+        return _("the next game is starting")
+    if status.get("failed"):
+        return _("no next game: {reason}; q to leave").format(reason=status["failed"])
+    declined = _(" and ").join(status.get("declined", []))
+    waiting = _(" and ").join(status.get("waiting", []))
+    if status.get("asked") and declined:
+        return _("{names} will not play again. a: go on without them · q: stop").format(
+            names=declined)
+    if status.get("asked"):
+        return _("play again with the same players? a: play again · q: leave")
+    if waiting:
+        return _("play again: waiting for {names} to answer").format(names=waiting)
+    return _("play again: the next game is being signed")

@@ -1,0 +1,119 @@
+"""Play again at a host/join table (issue 27): this seat's agreement over the finished game's
+links (:class:`lancards.p2p.net.rematch_link.RematchLink`), the next game's table folder made
+durable before this seat's signature of its statement leaves, and what ``play_table`` needs to
+start the next game on the same links (the handover: addresses, the messages of the next
+table that came meanwhile)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from lancards.cli.play_again import again_status, bot_answer, finished_of
+from lancards.p2p.net.folder_lock import lock_folder
+from lancards.p2p.net.node import PeerAddress, PeerNode
+from lancards.p2p.net.rematch_link import RematchLink
+from lancards.p2p.net.store import TableStore
+from lancards.p2p.protocol.rematch import Rematch
+from lancards.p2p.protocol.statement import StartedTable
+
+AGREE_WAIT_S = 600.0
+"""How long a seat waits for the others' answers and signatures (seconds)."""
+
+
+class Handover:
+    """What ``play_table`` takes for the next game (as from a lobby): every seat's address,
+    ``table.json`` written already, the next table's messages that came meanwhile."""
+
+    def __init__(self, addrs: dict[bytes, PeerAddress], stash: list[tuple[bytes, bytes]]) -> None:
+        self.addrs = addrs
+        self.saved = True
+        self.stash = stash
+
+
+class RemoteAgain:
+    """This seat's "play again?" at a host/join table (see the module docstring); a bot seat
+    (``bot``) answers by itself."""
+
+    def __init__(self, node: PeerNode, *, bot: bool = False,
+                 changed: Any = None) -> None:
+        done = finished_of(node.core)
+        if done is None or node.store is None:
+            raise ValueError("the game is not over")
+        self.node = node
+        self.bot = bot
+        self.old = node.store.load_table()
+        self.folder = Path(node.store.folder)
+        self.rematch = Rematch(node.core.me, done, seq=node.core.next_envelope_seq)
+        self.locks: list[Any] = []
+        self._changed = changed
+        self.link = RematchLink(node, self.rematch, before_sign=self._save,
+                                changed=self._on_change)
+        self.task: asyncio.Task[None] | None = None
+        if bot:
+            self._on_change()
+
+    def start(self, wait: float = AGREE_WAIT_S) -> None:
+        """Pump the links in the background (the screen's loop)."""
+        self.task = asyncio.ensure_future(self.link.run(wait))
+
+    def answer(self, yes: bool) -> None:
+        """The person's answer."""
+        self.link.answer(yes)
+        self._on_change()
+
+    def status(self) -> dict[str, Any]:
+        return again_status(self.rematch)
+
+    def started(self) -> StartedTable | None:
+        return self.rematch.started
+
+    def handover(self) -> Handover:
+        peers = {bytes.fromhex(k): PeerAddress(str(v[0]), int(v[1]))
+                 for k, v in self.old["peers"].items()}
+        return Handover(peers, self.link.stash)
+
+    def next_folder(self) -> Path:
+        """The next table's folder for this seat: the finished one's with the next table id
+        in place of its own (a host's bot seat: ``tables/<id>/bots/<n>``)."""
+        table = self.rematch.started.spec.table if self.rematch.started is not None else (
+            str(self.rematch.statement["tbl"]) if self.rematch.statement else "")
+        return self._folder(table)
+
+    async def flush(self, limit: float = 2.0) -> None:
+        """Wait (at most ``limit`` s) until what this seat sent has left its links."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + limit
+        mesh = self.node.mesh
+        while loop.time() < end and any(mesh.queued(k) for k in self.rematch.present
+                                        if k != self.rematch.me.public_key):
+            await asyncio.sleep(0.05)
+
+    def _folder(self, table: str) -> Path:
+        parts = list(self.folder.parts)
+        at = len(parts) - 1 - parts[::-1].index(self.rematch.table_id)
+        parts[at] = table
+        return Path(*parts)
+
+    def _on_change(self) -> None:
+        if self.bot and self.rematch.possible() and bot_answer(self.rematch):
+            self.link.answer(True)
+        if self.rematch.started is not None:
+            self._save(self.rematch.started.statement, self.rematch.started.sigs)
+        if self._changed is not None:
+            self._changed()
+
+    def _save(self, statement: dict[str, Any], sigs: dict[str, str] | None = None) -> None:
+        """The next table's ``table.json``: without ``sigs`` before this seat signs (a seat
+        killed then asks the others whether it started, as after a lobby), with them once
+        every seat signed."""
+        folder = self._folder(str(statement["tbl"]))
+        if not self.locks:
+            self.locks.append(lock_folder(folder, "lancards play again"))
+        store = TableStore(Path(folder))
+        data = {k: v for k, v in self.old.items() if k != "sigs"}
+        data["statement"] = statement
+        if sigs is not None:
+            data["sigs"] = dict(sigs)
+        store.save_table(data)

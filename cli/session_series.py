@@ -1,0 +1,117 @@
+"""The series side of a networked session (issue 27): "play again" at the game's end, the
+next game's session, what the screen shows of it. Mixed into
+:class:`lancards.cli.net_session.NetworkSession`."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from lancards.cli.pacing import BotPacer
+from lancards.cli.play_again import (
+    PlayAgain,
+    again_words,
+    evening_line,
+    finished_of,
+    series_record,
+)
+from lancards.cli.session import Banner
+from lancards.p2p.protocol.errors import LocalProtocolError
+
+
+def derive(label: str) -> bytes:
+    """32 bytes from a label: the keys and table ids of a seeded demo table (never with
+    people: whoever knows the seed knows every card)."""
+    return hashlib.sha256(f"lancards/v1/demo/{label}".encode()).digest()
+
+
+class SeriesMixin:
+    """"Play again" for :class:`~lancards.cli.net_session.NetworkSession` (its attributes:
+    ``nodes``, ``node``, ``core``, ``game``, ``again``, ``series``, ``seed``, ``ran``...)."""
+
+    nodes: Any
+    node: Any
+    core: Any
+    game: Any
+    again: Any
+    series: list[str]
+    seed: int | None
+    ran: bool
+    autoplay: bool
+    record_path: str | None
+    rule_set: str
+    home: Path
+    pacer: BotPacer
+    bot_level: str
+
+    def _changed(self) -> None:  # pragma: no cover - NetworkSession defines it
+        raise NotImplementedError
+
+    def keeps_links(self) -> bool:
+        """Whether the links stay open for the next game (a host/join seat whose next game
+        has started)."""
+        return bool(self.again is not None and getattr(self.again, "link", None) is not None
+                    and self.again.started() is not None)
+
+    def play_again(self, yes: bool) -> None:
+        """This player's answer to "play again with the same players?" at the game's end (or,
+        after someone declined, whether to go on without them); the bots say yes
+        (:class:`lancards.cli.play_again.PlayAgain`).
+
+        Raises:
+            LocalProtocolError: the game is not over, or this seat cannot answer (it left, it
+                said no).
+        """
+        if self.again is None:
+            raise LocalProtocolError("the game is not over")
+        self.again.answer(yes)
+        self._changed()
+
+    async def next_session(self) -> Any:
+        """The session of the next game of the series, once every seat signed its start.
+
+        Raises:
+            LocalProtocolError: no next game has started.
+        """
+        table = None if self.again is None else self.again.started()
+        if table is None:
+            raise LocalProtocolError("no next game has started")
+        number = int(table.statement["follows"]["game"])
+        record = series_record(self.record_path, number)
+        keys = {m.public_key for m in table.seats}
+        bots = [n.core.me for n in self.nodes if n is not self.node
+                and n.core.me.public_key in keys]
+        return await type(self)._open(  # type: ignore[attr-defined]
+            table, self.core.me, bots, self.rule_set, self.home, seed=self.seed,
+            bot_delay=self.pacer.delay, autoplay=self.autoplay, record_path=record,
+            bot_level=self.bot_level)
+
+    def _offer_again(self, outcome: Any, extra: dict[str, Any], banners: list[Banner]) -> None:
+        """Once every peer's game is over: the agreements to play again, and what the screen
+        shows of them (``extra["again"]``, ``extra["evening"]``, a banner)."""
+        extra["series"] = self.series
+        if outcome is None or self.core.halted:
+            return
+        finished = finished_of(self.core)
+        local = len(self.nodes) == len(self.core.players)  # every seat a peer of ours
+        if finished is not None and (local or self.series or self.ran):
+            extra["evening"] = evening_line(finished.totals(), self.game.name,
+                                            self.core.me.public_key.hex())
+        if self.again is None and local and all(finished_of(n.core) is not None
+                                                for n in self.nodes):
+            new_table = None if self.seed is None else (lambda: derive(
+                f"table-{self.seed}-{finished.number + 1 if finished else 2}").hex()[:16])
+            self.again = PlayAgain([n.core for n in self.nodes],
+                                   None if self.autoplay else self.core, new_table=new_table)
+        elif self.again is None and not local and finished is not None:
+            from lancards.cli.remote_again import RemoteAgain
+
+            self.again = RemoteAgain(self.node, changed=self._changed)  # over the links
+        if self.ran and getattr(self.again, "task", True) is None:
+            self.again.start()  # the node has served the end: the agreement takes the links
+        status = self.again.status() if self.again is not None else {}
+        if status:
+            extra["again"] = status
+            banners.append(Banner("info", again_words(status)))
+

@@ -1,0 +1,29 @@
+"""Whole-screen panels of the table drawn from text alone: a round's or the game's result
+(with, at the game's end, "play again with the same players?": issue 27,
+:mod:`lancards.cli.play_again`)."""
+
+from __future__ import annotations
+
+from lancards.cli.i18n import _
+from lancards.cli.play_again import again_words
+from lancards.cli.session import TableSnapshot
+from lancards.cli.tui.controller import styled_cards
+from lancards.cli.tui.fit import Lines
+from lancards.cli.tui.results import RoundReport
+
+
+def report_lines(report: RoundReport, snap: TableSnapshot) -> Lines:
+    """A round's result (Enter continues), or the game's (its last line: play again, or q)."""
+    title = _("game over") if report.round == 0 else \
+        _("round {number} over").format(number=report.round)
+    out: Lines = [[("class:picker.title", f" {title} ")]]
+    if report.round == 0:
+        out.append([("class:result", f" {report.summary}")])
+    for line in report.lines:
+        out.append([("", " "), *styled_cards(line)])
+    more = _("q: leave") if report.round == 0 else _("Enter: continue")
+    again = snap.extra.get("again") if report.round == 0 else None
+    if again:
+        more = again_words(again)
+    out.append([("class:hints", f" {more}")])
+    return out

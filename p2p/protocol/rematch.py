@@ -1,0 +1,467 @@
+"""Play again with the same players: the agreement that starts the next game of a series, as a
+sans-I/O state machine (issue 27; ``docs/protocol.md`` 6.1).
+
+At a game's end every player still at the table answers "play again with the same players?"
+with a signed answer (:func:`lancards.p2p.protocol.series.sign_answer`), sent to every other
+such player as ``rematch.answer``. A "yes" names the players its signer agrees to go on without
+(``without``: those who declined, none at first); a "no" is final. Once every player answered
+and every "yes" goes on without exactly the players who said "no", and they are enough for the
+rule set, the *proposer* (the first of them in the last game's seat order) builds the next
+game's start statement: a fresh table id, the same game and options but the first dealer the
+rules give (:func:`lancards.p2p.protocol.series.next_dealer`), the players who said "yes" in
+the series' seat order, and ``follows`` (the game it follows, the series, every seat's signed
+"yes", the totals so far). It signs it and sends ``rematch.sign`` (the statement and the
+signatures it holds) to every seat; every seat checks the statement against its own finished
+game (:meth:`Rematch.check_statement`), signs it and sends ``rematch.sign`` to every seat in
+turn, so every seat sees every signature, and any two different statements. The next game has
+started for a seat once it holds every seat's signature (:attr:`Rematch.started`).
+
+Refused, naming who: a statement from a peer that is not the proposer; one that names another
+game than the one that ended here, or a forged record head (``wrong-table``); another dealer,
+game, options, seats or totals than this seat's own finished game gives (``table-rules``); an
+answer about another game (an old acceptance replayed: ``wrong-table``) or not signed by its
+player (``bad-signature``); a seat put in without its "yes" (``malformed``); two different
+statements from the proposer for the same seats (``equivocation``: the agreement fails and
+the proposer is named); a signature by a player who declined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lancards.p2p.protocol.errors import LocalProtocolError, Reason, TableError
+from lancards.p2p.protocol.identity import Identity, PublicIdentity, describe, verify_signature
+from lancards.p2p.protocol.schemas import conform
+from lancards.p2p.protocol.series import (
+    add_game,
+    check_answer,
+    dealer_option,
+    next_dealer,
+    sign_answer,
+)
+from lancards.p2p.protocol.series_schemas import RematchAnswer, RematchAnswerMsg, RematchSign
+from lancards.p2p.protocol.statement import (
+    START_TAG,
+    RulesCheck,
+    StartedTable,
+    TableSpec,
+    new_table_id,
+    registry_rules_check,
+    seat_order,
+    sign_statement,
+    start_statement,
+    statement_hash,
+    verify_started,
+)
+from lancards.p2p.protocol.table import Outgoing
+from lancards.p2p.protocol.wire import (
+    MESSAGE_TYPES,
+    Envelope,
+    ReplayGuard,
+    canonical,
+    decode_envelope,
+    sign_envelope,
+)
+
+REMATCH_TYPES = ("rematch.answer", "rematch.sign")
+"""The message types of the agreement (bodies in :mod:`lancards.p2p.protocol.series_schemas`)."""
+
+_TYPES = {t: MESSAGE_TYPES[t] for t in REMATCH_TYPES}
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished game, as the next one needs it.
+
+    Attributes:
+        table: its started table.
+        head: the hash of its record's last entry (64 hex).
+        winners: its winning seats; ``scores``: each seat's final figure (``Outcome``).
+        first_dealer: its first dealer (Level 8; ``GameCore.first_dealer``).
+        present: the keys of the seats still at the table at its end (not left or removed).
+    """
+
+    table: StartedTable
+    head: str
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    first_dealer: int | None
+    present: tuple[bytes, ...] = field(default=())
+
+    @property
+    def series(self) -> str:
+        """The series id: the first game's table id."""
+        follows = self.table.statement.get("follows")
+        return str(follows["series"]) if follows else self.table.spec.table
+
+    @property
+    def number(self) -> int:
+        """This game's number in its series (1 for a first game)."""
+        follows = self.table.statement.get("follows")
+        return int(follows["game"]) if follows else 1
+
+    def totals(self) -> list[dict[str, Any]]:
+        """The series totals through this game (``{"pk", "nick", "won", "score"}`` each)."""
+        follows = self.table.statement.get("follows")
+        before = follows["totals"] if follows else []
+        seats = [(m.public_key, m.nick) for m in self.table.seats]
+        return add_game(before, seats, self.winners, self.scores)
+
+
+def series_totals(table: StartedTable) -> list[dict[str, Any]]:
+    """The totals of the series before ``table``'s game (empty for a first game)."""
+    follows = table.statement.get("follows")
+    return [dict(t) for t in follows["totals"]] if follows else []
+
+
+class Rematch:
+    """One player's "play again?" after ``finished`` (see the module docstring).
+
+    Attributes:
+        started: the next game's started table once every seat signed, else ``None``.
+        failed: why no next game will start with this seat (the proposer equivocated, too few
+            players are left), else ``None``.
+    """
+
+    def __init__(self, me: Identity, finished: Finished, *, seq: int = 0,
+                 new_table: Callable[[], str] = new_table_id,
+                 rules_check: RulesCheck = registry_rules_check) -> None:
+        self.me = me
+        self.finished = finished
+        self.seq = seq
+        self.new_table = new_table
+        self.rules_check = rules_check
+        self._members = {m.public_key: m for m in finished.table.seats}
+        self.present = finished.present or tuple(self._members)
+        self.answers: dict[bytes, tuple[RematchAnswer, dict[str, Any]]] = {}
+        self.statement: dict[str, Any] | None = None
+        self.sigs: dict[str, str] = {}
+        self.signed = False
+        self.started: StartedTable | None = None
+        self.failed: str | None = None
+        self._guard = ReplayGuard(self.name)
+
+    # -- what the screen shows -----------------------------------------------------------------
+
+    @property
+    def table_id(self) -> str:
+        """The finished game's table id (the envelopes' ``tbl``)."""
+        return self.finished.table.spec.table
+
+    def name(self, key: bytes) -> str:
+        member = self._members.get(key)
+        return str(member) if member is not None else describe(key)
+
+    def nick(self, key: bytes) -> str:
+        member = self._members.get(key)
+        return member.nick if member is not None else describe(key)
+
+    def declined(self) -> tuple[bytes, ...]:
+        """The players who said "no", in the last game's seat order."""
+        return tuple(k for k in self.present if k in self.answers and not self.answers[k][0].yes)
+
+    def undecided(self) -> tuple[bytes, ...]:
+        """The players whose answer is still to come, or who said "yes" but not yet to going on
+        without every player who said "no"."""
+        gone = sorted(k.hex() for k in self.declined())
+        return tuple(k for k in self.present if k not in self.answers
+                     or (self.answers[k][0].yes and self.answers[k][0].without != gone))
+
+    def possible(self) -> bool:
+        """Whether enough players are still at the table for the rule set's next game."""
+        old = self.finished.table.spec
+        try:
+            _, lo, _ = self.rules_check(old.game, {k: v for k, v in old.options.items()
+                                                   if k != "dealer"})
+        except Exception:  # the options were good for the last game
+            return False
+        return len(self.present) >= lo and self.me.public_key in self.present
+
+    def my_answer(self) -> RematchAnswer | None:
+        got = self.answers.get(self.me.public_key)
+        return None if got is None else got[0]
+
+    # -- local actions -------------------------------------------------------------------------
+
+    def answer(self, yes: bool) -> list[Outgoing]:
+        """This player's answer: ``yes`` plays again, going on without every player who said
+        "no" so far; ``no`` stops (final).
+
+        Raises:
+            LocalProtocolError: this seat is not at the table any more, it signed a statement
+                already, or it said "no" before.
+        """
+        if self.me.public_key not in self.present:
+            raise LocalProtocolError("this seat is not at the table any more")
+        if self.signed:
+            raise LocalProtocolError("this seat has signed the next game's start already")
+        mine = self.my_answer()
+        if mine is not None and not mine.yes:
+            raise LocalProtocolError("this seat said no")
+        raw = sign_answer(self.me, self.table_id, self.finished.head, yes,
+                          self.declined() if yes else ())
+        self.answers[self.me.public_key] = (check_answer(raw, "self", self.name), raw)
+        out = [self._out(self._others(self.present), "rematch.answer", {"answer": raw})]
+        if not yes:
+            self.failed = "you stopped"
+        return out + self._progress()
+
+    # -- receiving -----------------------------------------------------------------------------
+
+    def receive_bytes(self, sender: bytes, data: bytes) -> list[Outgoing]:
+        """Decode and handle one message from the authenticated link of ``sender``.
+
+        Raises:
+            RemoteProtocolError: the envelope is refused (``malformed``, ``bad-signature``,
+                ``replayed``, ``unknown-type``...), or as :meth:`receive`.
+        """
+        env = decode_envelope(data, self.name(sender), expected_sender=sender, types=_TYPES)
+        self._guard.accept(env)
+        return self.receive(env)
+
+    def receive(self, env: Envelope) -> list[Outgoing]:
+        """Handle one verified ``rematch.*`` envelope (after ``decode_envelope`` and a replay
+        guard).
+
+        Raises:
+            TableError: the message is refused (see the module docstring), naming who; the
+                agreement is unchanged, except that an equivocation fails it.
+        """
+        who = self.name(env.sender)
+        if env.sender not in self.present:
+            raise TableError(who, Reason.NOT_SEATED, "is not at the table that ended")
+        if env.table != self.table_id:
+            raise TableError(who, Reason.WRONG_TABLE, f"message about table {env.table}")
+        if env.type == "rematch.answer":
+            conform(env.body, RematchAnswerMsg, who, "rematch.answer", error=TableError)
+            self._take_answer(env.body["answer"], who, env.sender)
+            return self._progress()
+        if env.type == "rematch.sign":
+            body = conform(env.body, RematchSign, who, "rematch.sign", error=TableError)
+            return self._take_statement(body.statement, body.sigs, who)
+        raise TableError(who, Reason.UNKNOWN_TYPE, f"{env.type!r} is no rematch message")
+
+    def _take_answer(self, raw: Any, who: str, sender: bytes | None) -> RematchAnswer:
+        ans = check_answer(raw, who, self.name)
+        key = bytes.fromhex(ans.by)
+        if sender is not None and key != sender:
+            raise TableError(who, Reason.WRONG_SENDER,
+                             f"sends an answer signed by {self.name(key)}")
+        if (ans.tbl, ans.head) != (self.table_id, self.finished.head):
+            raise TableError(who, Reason.WRONG_TABLE,
+                             f"the answer of {self.name(key)} is about table {ans.tbl} (entry "
+                             f"{ans.head[:12]}), not the game that ended here")
+        if key not in self.present:
+            raise TableError(who, Reason.NOT_SEATED,
+                             f"an answer of {self.name(key)}, not at the table that ended")
+        old = self.answers.get(key)
+        if old is not None and not old[0].yes:
+            return old[0]  # a "no" is final
+        if old is None or not ans.yes or set(old[0].without) <= set(ans.without):
+            self.answers[key] = (ans, dict(raw))
+        return ans
+
+    # -- the statement -------------------------------------------------------------------------
+
+    def proposer(self) -> bytes | None:
+        """The player who builds the statement: the first, in the last game's seat order, of
+        those who said "yes"."""
+        yes = [k for k in self.present if k in self.answers and self.answers[k][0].yes]
+        return yes[0] if yes else None
+
+    def expected(self, table: str) -> dict[str, Any]:
+        """The statement this seat would sign for the next game with table id ``table``, from
+        its own finished game and the answers it holds.
+
+        Raises:
+            LocalProtocolError: the answers do not make a table yet (someone undecided, too
+                few players, options the smaller table cannot take).
+        """
+        if self.undecided():
+            names = ", ".join(self.nick(k) for k in self.undecided())
+            raise LocalProtocolError(f"waiting for {names} to answer")
+        keys = [k for k in self.present if self.answers[k][0].yes]
+        old = self.finished.table
+        option = dealer_option(old.spec.options)
+        options = {k: v for k, v in old.spec.options.items() if k != "dealer"}
+        try:
+            values, lo, hi = self.rules_check(old.spec.game, options)
+        except Exception as exc:
+            raise LocalProtocolError(f"the rules refuse the next game: {exc}") from None
+        if not lo <= len(keys) <= hi:
+            raise LocalProtocolError(f"{len(keys)} players are too few for {old.spec.game}")
+        seats = seat_order(self.finished.series, [self._members[k] for k in keys])
+        new_keys = [m.public_key for m in seats]
+        values[option] = next_dealer(option == "first_dealer", [m.public_key for m in old.seats],
+                                     self.finished.first_dealer, self.finished.winners, new_keys)
+        try:
+            values, lo, hi = self.rules_check(old.spec.game, values)
+        except Exception as exc:
+            raise LocalProtocolError(f"the rules refuse the next game: {exc}") from None
+        proposer = self.proposer()
+        assert proposer is not None
+        spec = TableSpec(table, old.spec.game, values, proposer, lo, min(hi, 6))
+        follows = {"tbl": old.spec.table, "head": self.finished.head,
+                   "series": self.finished.series, "game": self.finished.number + 1,
+                   "accepts": [self.answers[k][1] for k in new_keys],
+                   "totals": self.finished.totals()}
+        return start_statement(spec, seats, follows)
+
+    def check_statement(self, statement: Any, who: str) -> StartedTable | None:
+        """Check a proposed statement against this seat's own view: every field but the table
+        id is the one :meth:`expected` gives (the seats' answers may be newer ones than this
+        seat holds: each is checked and taken first).
+
+        Returns:
+            ``None`` (the statement is well formed; its signatures are checked elsewhere).
+
+        Raises:
+            TableError: as the module docstring says, naming ``who`` (the deliverer) or the
+                proposer.
+        """
+        if not isinstance(statement, dict) or not isinstance(statement.get("follows"), dict):
+            raise TableError(who, Reason.MALFORMED, "a rematch statement without 'follows'")
+        follows = statement["follows"]
+        if (follows.get("tbl"), follows.get("head")) != (self.table_id, self.finished.head):
+            raise TableError(who, Reason.WRONG_TABLE,
+                             f"the statement follows table {follows.get('tbl')} (entry "
+                             f"{str(follows.get('head'))[:12]}), not the game that ended here "
+                             f"({self.table_id}, entry {self.finished.head[:12]})")
+        for raw in follows.get("accepts", []) if isinstance(follows.get("accepts"), list) else []:
+            self._take_answer(raw, who, None)
+        try:
+            expected = self.expected(str(statement.get("tbl", "")))
+        except LocalProtocolError as exc:
+            raise TableError(who, Reason.TABLE_RULES, f"the statement is premature: {exc}") \
+                from None
+        if statement != expected:
+            diff = sorted(k for k in set(expected) | set(statement)
+                          if statement.get(k) != expected.get(k))
+            raise TableError(who, Reason.TABLE_RULES,
+                             f"the statement differs from this player's view in {diff}")
+        return None
+
+    def _take_statement(self, statement: dict[str, Any], sigs: dict[str, str],
+                        who: str) -> list[Outgoing]:
+        if self.failed is not None or self.started is not None:
+            return []
+        host = statement.get("host")
+        proposer = bytes.fromhex(host) if isinstance(host, str) and len(host) == 64 else b""
+        message = START_TAG + canonical(statement)
+        good = {k: s for k, s in sigs.items() if _verifies(k, s, message)}
+        if set(good) != set(sigs):
+            bad = next(k for k in sigs if k not in good)
+            raise TableError(who, Reason.BAD_SIGNATURE,
+                             f"the start signature of {self.name(bytes.fromhex(bad))} is bad")
+        if proposer.hex() not in good:
+            raise TableError(who, Reason.UNSIGNED, "the statement lacks its proposer's signature")
+        if self.statement is not None and statement_hash(statement) != statement_hash(
+                self.statement):
+            if self._successor(statement):
+                self.statement, self.sigs, self.signed = None, {}, False
+            else:
+                self.failed = (f"{self.name(proposer)} offered two different statements for the "
+                               "next game")
+                raise TableError(self.name(proposer), Reason.EQUIVOCATION,
+                                 f"offered two different statements for the next game (tables "
+                                 f"{self.statement['tbl']} and {statement.get('tbl')})")
+        if self.statement is None:
+            self.check_statement(statement, who)
+            if proposer != self.proposer():
+                raise TableError(who, Reason.TABLE_RULES,
+                                 f"the statement is proposed by {self.name(proposer)}, not by "
+                                 f"{self.name(self.proposer() or b'')}")
+            self.statement = statement
+        for key in good:
+            k = bytes.fromhex(key)
+            if k in self.answers and not self.answers[k][0].yes:
+                raise TableError(self.name(k), Reason.TABLE_RULES, "declined and signed")
+        seated = {m["pk"] for m in statement["seats"]}
+        self.sigs.update({k: s for k, s in good.items() if k in seated})
+        return self._progress()
+
+    def _successor(self, statement: dict[str, Any]) -> bool:
+        """Whether ``statement`` legitimately replaces the one held: fewer seats, the seats
+        dropped being players whose "no" this seat holds or whom every new seat's signed answer
+        goes on without."""
+        assert self.statement is not None
+        old = {m["pk"] for m in self.statement["seats"]}
+        new = {m.get("pk") for m in statement.get("seats", []) if isinstance(m, dict)}
+        if not new < old:
+            return False
+        answers = statement.get("follows", {}).get("accepts", [])
+        dropped = old - new
+        return all(isinstance(a, dict) and dropped <= set(a.get("without", []))
+                   for a in answers)
+
+    # -- progress ------------------------------------------------------------------------------
+
+    def _progress(self) -> list[Outgoing]:
+        """Propose (the proposer), sign (a seat whose answer is "yes") and start once every
+        signature is in."""
+        if self.failed is not None or self.started is not None:
+            return []
+        out: list[Outgoing] = []
+        me = self.me.public_key
+        mine = self.my_answer()
+        if mine is None or not mine.yes:
+            return out
+        if not self.undecided():
+            yes = [k for k in self.present if self.answers[k][0].yes]
+            try:
+                _, lo, _ = self.rules_check(self.finished.table.spec.game, {
+                    k: v for k, v in self.finished.table.spec.options.items() if k != "dealer"})
+            except Exception:  # the options were good for the last game
+                lo = 2
+            if len(yes) < lo:
+                self.failed = (f"too few players to go on: {len(yes)} of the at least {lo} "
+                               f"{self.finished.table.spec.game} needs")
+                return out
+        if self.statement is None and self.proposer() == me and not self.undecided():
+            self.statement = self.expected(self.new_table())
+        if self.statement is None or self.signed:
+            return self._maybe_started(out)
+        seats = [bytes.fromhex(m["pk"]) for m in self.statement["seats"]]
+        if me not in seats:
+            return out
+        self.signed = True
+        self.sigs[me.hex()] = sign_statement(self.me, self.statement).hex()
+        body = {"statement": self.statement, "sigs": dict(self.sigs)}
+        out.append(self._out(self._others(seats), "rematch.sign", body))
+        return self._maybe_started(out)
+
+    def _maybe_started(self, out: list[Outgoing]) -> list[Outgoing]:
+        if self.statement is None:
+            return out
+        seats = [m["pk"] for m in self.statement["seats"]]
+        if all(k in self.sigs for k in seats) and self.signed:
+            self.started = verify_started(self.statement, self.sigs, "rematch")
+        return out
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _others(self, keys: Sequence[bytes]) -> tuple[bytes, ...]:
+        return tuple(k for k in keys if k != self.me.public_key)
+
+    def _out(self, to: tuple[bytes, ...], type: str, body: dict[str, Any]) -> Outgoing:
+        env = sign_envelope(self.me, type, self.table_id, self.seq, body)
+        self.seq += 1
+        return Outgoing(to, env)
+
+
+def _verifies(key: str, sig: str, message: bytes) -> bool:
+    try:
+        return len(sig) == 128 and verify_signature(bytes.fromhex(key), bytes.fromhex(sig),
+                                                    message)
+    except ValueError:
+        return False
+
+
+def members_of(table: StartedTable) -> tuple[PublicIdentity, ...]:
+    """The seats of ``table`` (for the screens)."""
+    return table.seats
+
+
+__all__ = ["REMATCH_TYPES", "Finished", "Rematch", "members_of", "series_totals"]

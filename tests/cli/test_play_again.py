@@ -1,0 +1,58 @@
+"""A whole rematch of 8s Rule! through ``lancards play --autoplay --games 2`` (issue 27): bots,
+seeded; the second game's first dealer by the rules (ruling E-2: the winner of the last game),
+the evening's totals after each game, each record auditing alone and the second naming the
+game it follows, and ``lancards history`` listing both in one series."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lancards.cli.main import main
+from lancards.p2p.protocol.identity import Identity
+
+
+@pytest.mark.long  # two whole games of 8s Rule! through real peers (about 50 s here)
+def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, capsys,
+                                                            monkeypatch) -> None:
+    (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert main(["play", "--autoplay", "--game", "eights", "--seed", "5", "--bots", "2",
+                 "--bot-level", "greedy", "--bot-delay", "0", "--games", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    first_end = out.index("result: You win with the lowest total")
+    assert out[first_end + 1:first_end + 7] == [
+        "Ada: 215 points", "Bram: 205 points", "You: 80 points",
+        "evening so far: Ada 0 won, 215 points · Bram 0 won, 205 points · You 1 won, 80 points",
+        "game 2 of the evening: You deal round 1 (the winner of the last game deals)",
+        "evening so far: Ada 0 won, 215 points · Bram 0 won, 205 points · You 1 won, 80 points",
+    ]
+    assert out[-5:] == [
+        "result: Bram wins with the lowest total",
+        "Ada: 170 points", "Bram: 135 points", "You: 175 points",
+        "evening so far: Ada 0 won, 385 points · Bram 1 won, 340 points · You 1 won, 255 points",
+    ]
+    folders = {json.loads((f / "table.json").read_text())["statement"].get("follows", {}).get(
+        "game", 1): f for f in (tmp_path / "tables").iterdir()}
+    first, second = folders[1], folders[2]
+    statement = json.loads((second / "table.json").read_text())["statement"]
+    you = Identity(b"\x05" * 32, "You").public_key.hex()
+    assert statement["seats"][statement["options"]["first_dealer"]]["pk"] == you
+    assert statement["follows"]["tbl"] == first.name
+    capsys.readouterr()
+    assert main(["audit", str(second / "record.jsonl")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    closing = json.loads((first / "record.jsonl").read_text().splitlines()[-1])
+    assert lines[0] == (f"game 2 of series {first.name}: follows table {first.name}, whose "
+                        f"record ends in entry {closing['head']}")
+    assert lines[1].startswith("OK: eights, ")
+    assert main(["audit", str(first / "record.jsonl")]) == 0
+    capsys.readouterr()
+    assert main(["history"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].endswith(f"8s Rule!: Bram won · game 2 of series {first.name[:8]}")
+    assert listed[1].endswith(f"· table {second.name[:8]}")
+    assert listed[2].endswith(f"8s Rule!: You won · game 1 of series {first.name[:8]}")

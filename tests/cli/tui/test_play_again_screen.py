@@ -1,0 +1,76 @@
+"""The game-over panel's "play again with the same players" (issue 27), on a LocalSession whose
+game is over, through the pyte harness: ``a`` answers yes, the panel says whom it waits for, a
+player who declined is named with "go on without them", ``q`` says no, and the screen closes
+with the status that opens the next game's screen once it has started."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from lancards.cli.local_session import LocalSession
+from lancards.cli.session import TableSnapshot
+from lancards.cli.tui.app import STATUS_AGAIN, STATUS_OK
+from lancards.engine.core import Outcome
+from lancards.engine.level8.state import Phase
+from tests.cli.tui.harness import driven
+from tests.level8.scenario import build
+
+NAMES = ("Ann", "Ben", "Cyd")
+
+
+class Over(LocalSession):
+    """A session whose game is over, with play-again answers scripted by the test."""
+
+    again: dict[str, Any]
+    answers: list[bool]
+
+    def snapshot(self) -> TableSnapshot:
+        snap = super().snapshot()
+        extra = {**snap.extra, "again": dict(self.again),
+                 "evening": "evening so far: Ann 1 won · Ben 0 won · Cyd 0 won"}
+        return dataclasses.replace(snap, outcome=Outcome((0,), (9, 3, 2), {"rounds": 4}),
+                                   extra=extra)
+
+    def play_again(self, yes: bool) -> None:
+        self.answers.append(yes)
+        self.again = {**self.again, "asked": False, "waiting": ["Ben"]}
+        self._changed()
+
+
+def _over() -> Over:
+    state = build("level8-master", [["R3", "O7"], ["Y1", "Y2"], ["G2", "G3"]], turn=0,
+                  phase=Phase.DRAW)
+    session = Over("level8-master", names=NAMES, state=state, bot_delay=60)
+    session.again = {"asked": True, "waiting": ["Ben", "Cyd"], "declined": [], "failed": None,
+                     "started": False}
+    session.answers = []
+    return session
+
+
+def test_a_plays_again_and_the_screen_gives_way_to_the_next_game_once_it_started() -> None:
+    session = _over()
+    with driven(session) as d:
+        screen = d.text()
+        assert "game over" in screen and "result: Ann wins after 4 rounds" in screen
+        assert "evening so far: Ann 1 won · Ben 0 won · Cyd 0 won" in screen
+        assert "play again with the same players? a: play again · q: leave" in screen
+        screen = d.press("a")
+        assert session.answers == [True]
+        assert "play again: waiting for Ben to answer" in screen
+        session.again = {**session.again, "started": True}
+        session._changed()
+        d.settle(lambda: d.done)
+        assert d.done
+    assert d.task is not None and d.task.result() == STATUS_AGAIN
+
+
+def test_a_player_who_declined_is_named_and_q_says_no() -> None:
+    session = _over()
+    session.again = {**session.again, "declined": ["Cyd"], "waiting": ["Ben"]}
+    with driven(session) as d:
+        assert "Cyd will not play again. a: go on without them · q: stop" in d.text()
+        d.press("q")
+        d.settle(lambda: d.done)
+    assert session.answers == [False]
+    assert d.task is not None and d.task.result() == STATUS_OK

@@ -1,0 +1,72 @@
+"""Play again across namespaces (issue 27): three peers of 8s Rule! (ann hosts with one bot
+seat, bob joins) play two games in a row over the same links; bob's program is killed in the
+second game and ``lancards resume`` brings it back. The second game's first dealer is the
+first game's winner (ruling E-2), every peer prints the same evening, each record audits alone
+and the second names the first."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.netns import ROOT
+from tests.e2e.peers import finish, host_args, join_args, lancards, logs, seat_peers, wait_for
+
+pytestmark = pytest.mark.e2e
+
+
+def _tables(home: Path) -> dict[int, Path]:
+    """The table folders of ``home`` by game number in the series."""
+    out = {}
+    for table in home.glob("tables/*/table.json"):
+        statement = json.loads(table.read_text())["statement"]
+        out[int(statement.get("follows", {}).get("game", 1))] = table.parent
+    return out
+
+
+@pytest.mark.long  # two whole games across namespaces and a resume (about 2 minutes here)
+@pytest.mark.timeout(600)
+def test_two_games_in_a_row_with_a_crash_and_resume_in_the_second(lan, tmp_path):
+    ann, bob = seat_peers(lan, tmp_path, 2)
+    ann.start([*host_args(ann, "eights", 3), "--bots", "1", "--games", "2"])
+    wait_for(lambda: "waiting for" in ann.output(), 30, "the host did not advertise", [ann])
+    bob.start([*join_args(bob), "--games", "2"])
+    wait_for(lambda: "game 2 of the evening" in bob.output(), 240, "no second game", [ann, bob])
+    wait_for(lambda: len(_tables(bob.home)) == 2 and (_tables(bob.home)[2] / "journal.jsonl")
+             .is_file() and (_tables(bob.home)[2] / "journal.jsonl").read_bytes().count(
+                 b'"kind":"entry"') >= 40, 120, "the second game did not get going", [ann, bob])
+    assert bob.proc is not None
+    os.killpg(bob.proc.pid, signal.SIGKILL)
+    assert bob.proc.wait(10) == -signal.SIGKILL
+    bob.start(["resume", "--autoplay", "--record", str(bob.folder / "record-game2.jsonl")])
+    assert finish([ann, bob], 300) == [0, 0], logs([ann, bob])
+    first, second = (_tables(ann.home)[n] for n in (1, 2))
+    assert {n: p.name for n, p in _tables(bob.home).items()} == {1: first.name, 2: second.name}
+    # the second game's first dealer: the first game's winner (ruling E-2)
+    outcome = json.loads((first / "outcome.json").read_text())
+    old = json.loads((first / "table.json").read_text())["statement"]
+    new = json.loads((second / "table.json").read_text())["statement"]
+    [winner] = outcome["winners"]
+    assert new["seats"][new["options"]["first_dealer"]]["pk"] == old["seats"][winner]["pk"]
+    assert new["follows"]["tbl"] == first.name and new["follows"]["series"] == first.name
+    # the same evening on every screen (the host's and bob's resumed one)
+    evenings = [[line for line in p.output().splitlines() if line.startswith("evening so far")]
+                for p in (ann, bob)]
+    assert evenings[0][-1] == evenings[1][-1], evenings
+    assert len(evenings[0]) == 3  # after game 1, at game 2's start, after game 2
+    # each record audits alone, the second naming the game it follows
+    for record, follows in ((ann.record, None), (ann.folder / "record-game2.jsonl", first.name),
+                            (bob.folder / "record-game2.jsonl", first.name)):
+        proc = subprocess.run(lancards("audit", "--json", str(record)), capture_output=True,
+                              text=True, timeout=120, check=False, cwd=ROOT)
+        verdict = json.loads(proc.stdout)
+        assert proc.returncode == 0 and verdict["finished"], verdict
+        assert (verdict["follows"] or {}).get("tbl") == follows, verdict
+    records = [p.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in
+               (ann.folder / "record-game2.jsonl", bob.folder / "record-game2.jsonl")]
+    assert records[0] == records[1], "the second game's records differ after the resume"
