@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _, ngettext
 
 
 def outcome_json(outcome: Any) -> dict[str, Any]:
@@ -180,13 +181,18 @@ def result_words(game: PlayedGame) -> str:
     """The state or result of ``game`` in a few words: ``"Bram won"``, ``"unfinished"``,
     ``"damaged"``, ``"never started"``."""
     if game.status != "finished":
-        return game.status if game.status != "not started" else "never started"
+        return {"unfinished": _("unfinished"), "damaged": _("damaged"),
+                "not started": _("never started")}.get(game.status, game.status)
     if game.outcome is None:
-        return "finished (lancards audit tells the result)"
+        return _("finished (lancards audit tells the result)")
     names = game.nicks
     winners = [names[s] for s in game.outcome.get("winners", [])
                if isinstance(s, int) and 0 <= s < len(names)]
-    return f"{' and '.join(winners) or 'nobody'} won"
+    if not winners:
+        return _("nobody won")
+    if len(winners) == 1:
+        return _("{name} won").format(name=winners[0])
+    return _("{names} and {last} won").format(names=", ".join(winners[:-1]), last=winners[-1])
 
 
 def detail_words(game: PlayedGame) -> str:
@@ -196,7 +202,7 @@ def detail_words(game: PlayedGame) -> str:
         return game.problem
     if game.status == "unfinished":
         return f"{', '.join(game.nicks)} · lancards resume {game.table}"
-    return f"{score_words(game)} · table {game.table[:8]}"
+    return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
 
 
 def series_words(game: PlayedGame) -> str:
@@ -204,9 +210,10 @@ def series_words(game: PlayedGame) -> str:
     or a game a listed rematch follows), else ``""``."""
     if not (game.follows or game.series_game > 1 or game.in_series):
         return ""
-    words = f" · game {game.series_game} of series {game.series[:8]}"
+    words = " · " + _("game {number} of series {series}").format(number=game.series_game,
+                                                                 series=game.series[:8])
     if game.link is False:
-        words += " (the record of the game before does not match)"
+        words += " " + _("(the record of the game before does not match)")
     return words
 
 
@@ -217,20 +224,23 @@ def score_words(game: PlayedGame) -> str:
     if not isinstance(scores, list) or len(scores) != len(game.nicks):
         return ", ".join(game.nicks)
     if game.game.startswith("level8"):
-        return ", ".join(f"{n} {'WIN' if v == 9 else f'level {v}'}"
+        return ", ".join(_("{name} WIN").format(name=n) if v == 9 else
+                         _("{name} level {level}").format(name=n, level=v)
                          for n, v in zip(game.nicks, scores, strict=True))
-    return ", ".join(f"{n} {v}" for n, v in zip(game.nicks, scores, strict=True)) + " points"
+    return _("{scores} points").format(
+        scores=", ".join(f"{n} {v}" for n, v in zip(game.nicks, scores, strict=True)))
 
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
     """The history as printed: two lines per game, each cut to ``width`` columns."""
     from lancards.cli.tui.lobby import GAME_TITLES
+    from lancards.cli.tui.width import pad
 
     out = []
     for number, game in enumerate(games, 1):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.last)) if game.last \
-            else "date unknown   "
-        title = GAME_TITLES.get(game.game, game.game or "unknown game")
+            else pad(_("date unknown"), 15)
+        title = GAME_TITLES.get(game.game, game.game or _("unknown game"))
         out.append(_cut(f"{number:>3}  {when}  {title}: {result_words(game)}"
                         f"{series_words(game)}", width))
         out.append(_cut(f"     {detail_words(game)}", width))
@@ -238,7 +248,9 @@ def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
 
 
 def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    from lancards.cli.tui.width import cut
+
+    return cut(text, width)
 
 
 _ENTRY = re.compile(r"#?(\d{1,4})")
@@ -263,32 +275,37 @@ def record_path(argument: str) -> str:
     if (m := _ENTRY.fullmatch(argument)) is not None:
         number = int(m.group(1))
         if not 1 <= number <= len(games):
-            raise UsageError(f"there is no game {number} in the history ({len(games)} games "
-                             "in lancards history)")
+            raise UsageError(ngettext(
+                "there is no game {number} in the history ({count} game in lancards history)",
+                "there is no game {number} in the history ({count} games in lancards history)",
+                len(games)).format(number=number, count=len(games)))
         chosen = games[number - 1]
     elif _TABLE.fullmatch(argument):
         found = [g for g in games if g.table.startswith(argument)]
         if len(found) != 1:
-            raise UsageError(f"{'no' if not found else len(found)} tables whose id begins "
-                             f"with {argument} in {tables}")
+            raise UsageError((_("no tables whose id begins with {argument} in {tables}")
+                              if not found else
+                              _("{count} tables whose id begins with {argument} in {tables}"))
+                             .format(count=len(found), argument=argument, tables=tables))
         chosen = found[0]
     else:
         return argument  # a path that does not exist: the command says so
     if not chosen.record.is_file():
-        why = {"unfinished": f"it is unfinished (lancards resume {chosen.table} continues it)",
-               "damaged": f"it is damaged: {chosen.problem}"}.get(chosen.status,
-                                                                 "it never started")
-        raise UsageError(f"game {chosen.table} has no record: {why}")
+        why = {"unfinished": _("it is unfinished (lancards resume {table} continues "
+                               "it)").format(table=chosen.table),
+               "damaged": _("it is damaged: {problem}").format(problem=chosen.problem)}.get(
+                   chosen.status) or _("it never started")
+        raise UsageError(_("game {table} has no record: {why}").format(table=chosen.table, why=why))
     return str(chosen.record)
 
 
 def add_parser(sub: Any) -> None:
     history = sub.add_parser(
-        "history", help="list your games, finished and unfinished, newest first",
-        description="List every game this user played (the tables in the data folder), "
-        "newest first: when, which game, the result and each player's score. Give `lancards "
-        "replay` or `lancards audit` the number of an entry (1 = newest) or a table id.")
-    history.add_argument("--json", action="store_true", help="print one JSON object per game")
+        "history", help=_("list your games, finished and unfinished, newest first"),
+        description=_("List every game this user played (the tables in the data folder), "
+          "newest first: when, which game, the result and each player's score. Give `lancards "
+          "replay` or `lancards audit` the number of an entry (1 = newest) or a table id."))
+    history.add_argument("--json", action="store_true", help=_("print one JSON object per game"))
     history.set_defaults(run=run)
 
 
@@ -303,7 +320,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(game.to_json()))
         return 0
     if not games:
-        print(f"no games yet in {tables}: lancards play starts one")
+        print(_("no games yet in {tables}: lancards play starts one").format(tables=tables))
         return 0
     for line in lines(games):
         print(line)

@@ -18,6 +18,7 @@ import time, translated where it is shown (``_(CONSTANT)``), so a language chose
 
 from __future__ import annotations
 
+import argparse
 import gettext
 import os
 from collections.abc import Mapping
@@ -54,6 +55,49 @@ def N_(message: str) -> str:
     """Mark ``message`` for the catalog without translating it (a constant translated where it
     is shown)."""
     return message
+
+
+# argparse's own words ("usage:", "options", "unrecognized arguments: ...", "invalid choice: ...").
+# argparse marks its messages for gettext (``from gettext import gettext as _, ngettext`` at its
+# import: the global domain, in the environment's language), so ``--lang`` alone would not reach
+# them: :func:`translate_argparse` points argparse's two module-level translation functions at this
+# catalog, the hook argparse has for its messages. The msgids are argparse's own (Python 3.11 to
+# 3.13), marked here so Babel extracts them into lancards' template. Messages about a programming
+# mistake (conflicting options, a bad ``dest``) stay English: no player meets them.
+
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+)
+"""argparse's messages a person can meet (``lancards play --bogus``, ``--help``)."""
+
+def _plural_marks() -> None:  # pragma: no cover - only for Babel's extraction
+    """argparse's one ``ngettext`` message a person can meet, marked for the template."""
+    ngettext("expected %s argument", "expected %s arguments", 1)
+
+
+def translate_argparse() -> None:
+    """Make argparse say its messages through lancards' catalog, in the language
+    :func:`set_language` chose (called by it, so before the parsers are built)."""
+    setattr(argparse, "_", _)  # noqa: B010 - argparse's module-level gettext hook
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
+
 
 
 def language() -> str:
@@ -99,6 +143,7 @@ def set_language(code: str | None) -> str:
     else:
         _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=[_language],
                                             fallback=True)
+    translate_argparse()
     return warning
 
 
@@ -116,5 +161,5 @@ def lang_from_argv(argv: list[str]) -> str | None:
     return found
 
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "from_environment", "lang_from_argv",
-           "language", "ngettext", "set_language"]
+__all__ = ["ARGPARSE_MESSAGES", "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "from_environment",
+           "lang_from_argv", "language", "ngettext", "set_language", "translate_argparse"]

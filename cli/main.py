@@ -105,7 +105,8 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
                       "every move verified by every peer."),
     )
     add_lang(parser)
-    parser.add_argument("--version", action="version", version=f"lancards {lancards.__version__}")
+    parser.add_argument("--version", action="version", version=f"lancards {lancards.__version__}",
+                        help=_("show program's version number and exit"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     added: set[str] = set()

@@ -26,6 +26,7 @@ from typing import Any
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.peer_words import cheat_notice_words, cheat_words, waiting_words
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
@@ -245,8 +246,7 @@ class NetworkSession(SeriesMixin):
         self._update_log()
         banners: list[Banner] = []
         if self.core.halted:
-            banners.append(Banner("cheat", _("cheating caught: {reason}").format(
-                reason=self.core.halted)))
+            banners.append(Banner("cheat", cheat_words(self.core, self.names)))
         if self.node.catching_up:
             banners.append(Banner("info", ngettext(
                 "catching up: {count} entry verified so far",
@@ -268,7 +268,8 @@ class NetworkSession(SeriesMixin):
                 extra["removed_me"] = True
                 banners.append(Banner("info", _(REMOVED_BANNER)))
         if wait is not None:
-            text = self.node.waiting_text() or wait.text()
+            patience = int(self.core.table.spec.options.get("patience", 120))
+            text = waiting_words(wait, self.core.rescue, patience) or wait.text()
             banners.append(Banner("waiting", text))
             extra["waiting"] = text
         offer = self.node.removal_offer()  # ruling D-5: every remaining player signs, or none
@@ -530,7 +531,10 @@ class NetworkSession(SeriesMixin):
                         else _("{name} is back")).format(name=who)
                 self._log.append(LogLine(text, notice.seat, index=len(self._log) + 1))
             elif notice.kind in ("cheat", "rejected"):
-                self._log.append(LogLine(f"! {notice.text}", notice.seat,
+                kind = self.core.halt_kind if notice.kind == "cheat" and \
+                    notice.text == self.core.halted else ""
+                text = cheat_notice_words(kind, notice.seat, self.names, notice.text)
+                self._log.append(LogLine(f"! {text}", notice.seat,
                                          index=len(self._log) + 1))
         self.node.notices.clear()
         self._saved.save(self._log, self._logged, again)

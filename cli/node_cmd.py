@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
@@ -41,13 +42,13 @@ from lancards.p2p.protocol.table import verify_started
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "node",
-        help="run one bot peer of a started table from a config file (scripts, tests)",
-        description="Run one peer of an already started table from its JSON config file "
-        "(scripts and tests; the format is in docs/protocol.md).",
+        help=_("run one bot peer of a started table from a config file (scripts, tests)"),
+        description=_("Run one peer of an already started table from its JSON config file "
+          "(scripts and tests; the format is in docs/protocol.md)."),
     )
-    parser.add_argument("config", help="the peer's JSON config (see docs/protocol.md)")
+    parser.add_argument("config", help=_("the peer's JSON config (see docs/protocol.md)"))
     parser.add_argument("--deadline", type=float, default=600.0,
-                        help="give up after this many seconds (default 600)")
+                        help=_("give up after this many seconds (default 600)"))
     parser.set_defaults(run=run)
 
 
@@ -101,5 +102,6 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = json.loads(Path(args.config).read_text("utf-8"))
     except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read the config {args.config}: {exc}") from None
+        raise UsageError(_("cannot read the config {config}: {exc}").format(
+            config=args.config, exc=exc)) from None
     return asyncio.run(run_node(config, args.deadline))

@@ -21,6 +21,7 @@ from lancards.cli.i18n import _
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.pacing import DEFAULT_DELAY
+from lancards.cli.peer_words import halt_words
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.tui.results import RoundTracker, final_lines
 from lancards.engine.options import RuleSetSpec
@@ -35,60 +36,65 @@ def add_parser(sub: Any) -> None:
     """Register ``lancards play`` on the sub-command parsers."""
     parser = sub.add_parser(
         "play",
-        help="play at a table with bots in the full-screen terminal client",
-        description="Sit at a table with N bots and play in the full-screen client "
-        "(keys: ? in the game). --autoplay lets a bot play your seat without a screen.",
+        help=_("play at a table with bots in the full-screen terminal client"),
+        description=_("Sit at a table with N bots and play in the full-screen client "
+          "(keys: ? in the game). --autoplay lets a bot play your seat without a screen."),
     )
     add_rules_arguments(parser, "level8-master")
-    parser.add_argument("--bots", type=int, default=3, help="bot seats (default 3)")
-    parser.add_argument("--name", default="You", help="your nickname (default You)")
+    parser.add_argument("--bots", type=int, default=3, help=_("bot seats (default 3)"))
+    parser.add_argument("--name", default="You", help=_("your nickname (default You)"))
     parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the local deal (default: a random seed)")
+                        help=_("seed of the local deal (default: a random seed)"))
     parser.add_argument("--autoplay", action="store_true",
-                        help="a bot plays your seat; no screen; one line per round")
+                        help=_("a bot plays your seat; no screen; one line per round"))
     parser.add_argument("--record", metavar="FILE", default=None,
-                        help="write the signed game record to FILE when the game ends")
+                        help=_("write the signed game record to FILE when the game ends"))
     parser.add_argument("--games", type=int, default=1, metavar="N",
-                        help="with --autoplay: play N games in a row with the same players "
-                             "(the next dealer and the evening's totals by the rules; "
-                             "default 1)")
+                        help=_("with --autoplay: play N games in a row with the same players "
+                               "(the next dealer and the evening's totals by the rules; "
+                               "default 1)"))
     parser.add_argument("--local", action="store_true",
-                        help="engine and bots in this process: no peers, no mental poker")
+                        help=_("engine and bots in this process: no peers, no mental poker"))
     parser.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
-                        help="seconds each bot waits before its turn; the steps of a turn "
-                             f"follow at once (default {DEFAULT_DELAY:g}; b at the table "
-                             "changes it)")
+                        help=_("seconds each bot waits before its turn; the steps of a turn "
+                               "follow at once (default {default_delay:g}; b at the table "
+                               "changes it)").format(
+                            default_delay=DEFAULT_DELAY))
     add_bot_level_argument(parser)
     parser.set_defaults(run=run)
     resume = sub.add_parser(
         "resume",
-        help="continue a networked table after a crash, from the journals on disk",
-        description="Restart every peer of a table this machine played (the player and its "
-        "bots) from their journals, verifying everything again, and continue the game.",
+        help=_("continue a networked table after a crash, from the journals on disk"),
+        description=_("Restart every peer of a table this machine played (the player and its "
+          "bots) from their journals, verifying everything again, and continue the game."),
     )
     resume.add_argument("table", nargs="?", default=None,
-                        help="the table id (default: the most recent unfinished table)")
+                        help=_("the table id (default: the most recent unfinished table)"))
     resume.add_argument("--autoplay", action="store_true",
-                        help="a bot plays your seat; no screen; one line per round")
+                        help=_("a bot plays your seat; no screen; one line per round"))
     resume.add_argument("--record", metavar="FILE", default=None,
-                        help="write the signed game record to FILE when the game ends")
+                        help=_("write the signed game record to FILE when the game ends"))
     resume.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
-                        help=f"seconds each bot waits before its turn (default {DEFAULT_DELAY:g})")
+                        help=_("seconds each bot waits before its turn (default "
+                               "{default_delay:g})").format(
+                            default_delay=DEFAULT_DELAY))
     resume.set_defaults(run=run_resume)
 
 
 def add_bot_level_argument(parser: argparse.ArgumentParser) -> None:
     """``--bot-level LEVEL``: the level of every bot seat (``docs/bots.md``)."""
     parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, metavar="LEVEL",
-                        help=f"bot level: {', '.join(BOT_LEVELS)} (default {DEFAULT_BOT_LEVEL}; "
-                        "the levels a game offers are listed in docs/bots.md)")
+                        help=_("bot level: {list} (default {default_bot_level}; the levels a "
+                               "game offers are listed in docs/bots.md)").format(
+                            list=', '.join(BOT_LEVELS), default_bot_level=DEFAULT_BOT_LEVEL))
 
 
 def check_bot_level(spec: RuleSetSpec, level: str) -> None:
     """Raise UsageError unless the rule set offers bot ``level``."""
     offered = bot_levels(spec.game)
     if level not in offered:
-        raise UsageError(f"--bot-level {level!r}: {spec.name} offers {', '.join(offered)}")
+        raise UsageError(_("--bot-level {level!r}: {name} offers {list}").format(
+            level=level, name=spec.name, list=', '.join(offered)))
 
 
 def validate(args: argparse.Namespace) -> None:
@@ -100,38 +106,47 @@ def validate(args: argparse.Namespace) -> None:
     """
 
     if args.game not in GAMES:
-        raise UsageError(f"--game {args.game!r}: choose one of {', '.join(GAMES)}")
-    spec, _, raw = rules_from_args(args)
+        raise UsageError(_("--game {game!r}: choose one of {list}").format(
+            game=args.game, list=', '.join(GAMES)))
+    spec, _rules, raw = rules_from_args(args)
     table = [key for key in ("rescue", "patience") if key in raw]
     if table:
-        raise UsageError(f"option {table[0]}: the seats of a play table are this process's "
-                         "own and never vanish; rescue and patience are for lancards host")
+        raise UsageError(_("option {table}: the seats of a play table are this process's own "
+                           "and never vanish; rescue and patience are for lancards host").format(
+            table=table[0]))
     seats = args.bots + 1
     if not spec.min_players <= seats <= spec.max_players:
         raise UsageError(
-            f"--bots {args.bots}: {spec.name} is for {spec.min_players} to "
-            f"{spec.max_players} players, so use {spec.min_players - 1} to "
-            f"{spec.max_players - 1} bots"
+            _("--bots {bots}: {name} is for {min_players} to {max_players} players, so use "
+              "{least} to {most} bots").format(
+                bots=args.bots, name=spec.name, min_players=spec.min_players,
+                max_players=spec.max_players, least=spec.min_players - 1,
+                most=spec.max_players - 1)
         )
     name = args.name.strip()
     if not name or len(name) > NAME_MAX or not name.isprintable():
-        raise UsageError(f"--name {args.name!r}: use 1 to {NAME_MAX} printable characters")
+        raise UsageError(_("--name {name!r}: use 1 to {name_max} printable characters").format(
+            name=args.name, name_max=NAME_MAX))
     if args.bot_delay < 0 or args.bot_delay > 10:
-        raise UsageError(f"--bot-delay {args.bot_delay}: use 0 to 10 seconds")
+        raise UsageError(_("--bot-delay {bot_delay}: use 0 to 10 seconds").format(
+            bot_delay=args.bot_delay))
     check_bot_level(spec, args.bot_level)
     if not 1 <= args.games <= 20 or (args.games > 1 and (args.local or not args.autoplay)):
-        raise UsageError(f"--games {args.games}: 1 to 20, with --autoplay on a networked table "
-                         "(at the table, the end of a game offers to play again)")
+        raise UsageError(_("--games {games}: 1 to 20, with --autoplay on a networked table (at "
+                           "the table, the end of a game offers to play again)").format(
+            games=args.games))
     if args.record is not None:
         if args.local:
-            raise UsageError("--record: a --local table keeps no signed record")
+            raise UsageError(_("--record: a --local table keeps no signed record"))
         from pathlib import Path
 
         target = Path(args.record)
         if target.exists():
-            raise UsageError(f"--record {args.record}: the file exists; nothing is written over")
+            raise UsageError(_("--record {record}: the file exists; nothing is written "
+                               "over").format(record=args.record))
         if not target.parent.is_dir():
-            raise UsageError(f"--record {args.record}: no folder {target.parent}")
+            raise UsageError(_("--record {record}: no folder {parent}").format(
+                record=args.record, parent=target.parent))
 
 
 def make_session(args: argparse.Namespace) -> LocalSession:
@@ -142,7 +157,7 @@ def make_session(args: argparse.Namespace) -> LocalSession:
     """
     import random
 
-    _, _, raw = rules_from_args(args)
+    _spec, _rules, raw = rules_from_args(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
     names = default_names(args.bots + 1, 0, args.name.strip())
     return LocalSession(args.game, raw, seat=0, names=names, seed=seed,
@@ -177,7 +192,7 @@ async def make_network_session(args: argparse.Namespace) -> Any:
     """The networked session for the arguments (the player and bot peers on 127.0.0.1)."""
     from lancards.cli.net_session import NetworkSession
 
-    _, _, raw = rules_from_args(args)
+    _spec, _rules, raw = rules_from_args(args)
     return await NetworkSession.create(
         args.game, raw, player_identity(args.name.strip()), args.bots,
         bot_delay=0.0 if args.autoplay else args.bot_delay, autoplay=args.autoplay,
@@ -194,7 +209,7 @@ async def autoplay_network(session: Any, out: TextIO, games: int = 1) -> int:
     while status == 0 and number < games:
         session.snapshot()  # the agreements to play again, every bot answering yes
         if session.again is None or session.again.started() is None:
-            print("no next game: the players did not all agree", file=out)
+            print(_("no next game: the players did not all agree"), file=out)
             return 1
         session = await session.next_session()
         number += 1
@@ -219,8 +234,8 @@ async def _autoplay_one(session: Any, out: TextIO, series: bool) -> int:
     finally:
         await session.close()
     if session.core.halted:
-        print(_("result: the table halted: {reason}").format(reason=session.core.halted),
-              file=out)
+        print(_("result: the table halted: {reason}").format(
+            reason=halt_words(session.core, session.names)), file=out)
         return 1
     outcome = session.game.outcome(session.core.state)
     if outcome is None:
@@ -263,7 +278,7 @@ def find_table(table: str | None) -> Any:
     if table is not None:
         folder = tables / table
         if not (folder / "table.json").is_file():
-            raise UsageError(f"no table {table} in {tables}")
+            raise UsageError(_("no table {table} in {tables}").format(table=table, tables=tables))
         return folder
     # A table.json alone: a seat that signed the start and was killed before its journal.
     candidates = [
@@ -272,7 +287,7 @@ def find_table(table: str | None) -> Any:
         and not (f / "finished").exists() and not (f / "not-started").exists()
     ]
     if not candidates:
-        raise UsageError(f"no unfinished table to resume in {tables}")
+        raise UsageError(_("no unfinished table to resume in {tables}").format(tables=tables))
     return max(candidates, key=lambda f: max(
         (f / n).stat().st_mtime for n in ("journal.jsonl", "table.json") if (f / n).exists()))
 
@@ -288,7 +303,7 @@ def run_resume(args: argparse.Namespace) -> int:
     """
 
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
-        raise UsageError("the table needs a terminal; use --autoplay to play without one")
+        raise UsageError(_("the table needs a terminal; use --autoplay to play without one"))
     folder = find_table(args.table)
     from lancards.p2p.net.folder_lock import lock_folder
     from lancards.p2p.net.store import TableStore
@@ -298,8 +313,9 @@ def run_resume(args: argparse.Namespace) -> int:
     lock_folder(folder, "lancards resume")
     for marker in ("finished", "not-started"):
         if (folder / marker).exists():  # another process ended it while this one waited
-            raise UsageError(f"table {folder.name} is {marker.replace('-', ' ')}: nothing "
-                             "to resume")
+            text = _("table {name} is finished: nothing to resume") if marker == "finished" \
+                else _("table {name} is not started: nothing to resume")
+            raise UsageError(text.format(name=folder.name))
     if TableStore(folder).load_table().get("mode") == "remote":
         from lancards.cli.lobby.started_table import resume_remote
         from lancards.p2p.net.identity_file import load_or_create_identity
@@ -327,7 +343,7 @@ def run(args: argparse.Namespace) -> int:
     validate(args)
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
 
-        raise UsageError("the table needs a terminal; use --autoplay to play without one")
+        raise UsageError(_("the table needs a terminal; use --autoplay to play without one"))
     if not args.local:
         return asyncio.run(_play_network(args))
     session = make_session(args)

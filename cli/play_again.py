@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lancards.cli.i18n import _
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import LocalProtocolError, RemoteProtocolError
 from lancards.p2p.protocol.rematch import Finished, Rematch, series_totals
@@ -38,12 +39,14 @@ def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = 
     in hex (named "You")."""
     parts = []
     for t in totals:
-        nick = "You" if t["pk"] == me else str(t["nick"])
-        text = f"{nick} {int(t['won'])} won"
+        nick = _("You") if t["pk"] == me else str(t["nick"])
         if game_name == "eights":
-            text += f", {int(t['score'])} points"
+            text = _("{name} {won} won, {points} points").format(
+                name=nick, won=int(t["won"]), points=int(t["score"]))
+        else:
+            text = _("{name} {won} won").format(name=nick, won=int(t["won"]))
         parts.append(text)
-    return "evening so far: " + " · ".join(parts)
+    return _("evening so far: {totals}").format(totals=" · ".join(parts))
 
 
 def series_record(path: str | None, number: int) -> str | None:
@@ -63,15 +66,15 @@ def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
     follows = table.statement.get("follows")
     if not follows:
         return []
-    names = {m.public_key: ("You" if m.public_key == me else m.nick) for m in table.seats}
     option = "first_dealer" if "first_dealer" in table.spec.options else "dealer"
-    dealer = int(table.spec.options.get(option, 0))
-    who = names[table.seats[dealer].public_key]
-    why = ("the winner of the last game deals" if game_name == "eights"
-           else "the player left of the last game's first dealer deals")
-    verb = "deal" if who == "You" else "deals"
-    return [f"game {follows['game']} of the evening: {who} {verb} round 1 ({why})",
-            evening_line(series_totals(table), game_name, me.hex())]
+    dealer = table.seats[int(table.spec.options.get(option, 0))]
+    why = (_("the winner of the last game deals") if game_name == "eights"
+           else _("the player left of the last game's first dealer deals"))
+    first = (_("game {number} of the evening: You deal round 1 ({why})")
+             if dealer.public_key == me else
+             _("game {number} of the evening: {name} deals round 1 ({why})")).format(
+        number=follows["game"], name=dealer.nick, why=why)
+    return [first, evening_line(series_totals(table), game_name, me.hex())]
 
 
 def again_status(r: Rematch) -> dict[str, Any]:
@@ -167,15 +170,16 @@ def again_words(status: Mapping[str, Any]) -> str:
     if not status:
         return ""
     if status.get("started"):
-        return "the next game is starting"
+        return _("the next game is starting")
     if status.get("failed"):
-        return f"no next game: {status['failed']}; q to leave"
-    declined = " and ".join(status.get("declined", []))
-    waiting = " and ".join(status.get("waiting", []))
+        return _("no next game: {reason}; q to leave").format(reason=status["failed"])
+    declined = _(" and ").join(status.get("declined", []))
+    waiting = _(" and ").join(status.get("waiting", []))
     if status.get("asked") and declined:
-        return f"{declined} will not play again. a: go on without them · q: stop"
+        return _("{names} will not play again. a: go on without them · q: stop").format(
+            names=declined)
     if status.get("asked"):
-        return "play again with the same players? a: play again · q: leave"
+        return _("play again with the same players? a: play again · q: leave")
     if waiting:
-        return f"play again: waiting for {waiting} to answer"
-    return "play again: the next game is being signed"
+        return _("play again: waiting for {names} to answer").format(names=waiting)
+    return _("play again: the next game is being signed")

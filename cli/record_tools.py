@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.history import record_path
+from lancards.cli.i18n import _, ngettext
 from lancards.p2p.protocol.audit import (
+    AuditReport,
     audit_bytes,
     audit_lines,
-    describe_outcome,
     header_table,
     report_json,
 )
@@ -26,9 +28,10 @@ def _read_bytes(path: str) -> bytes:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+        raise UsageError(_("cannot read {path}: {strerror}").format(
+            path=path, strerror=exc.strerror)) from None
     if not data:
-        raise UsageError(f"{path} is empty: not a game record")
+        raise UsageError(_("{path} is empty: not a game record").format(path=path))
     return data
 
 
@@ -39,28 +42,28 @@ def _read(path: str) -> list[bytes]:
 def add_parser(sub: Any) -> None:
     audit = sub.add_parser(
         "audit",
-        help="verify a game record end to end and print a verdict",
-        description="Verify a game record: signatures, hash chain, every proof, every move "
-        "replayed through the engine, reneges at round ends. Exit 0 when it verifies, 1 when "
-        "it does not (REJECTED: some byte does not verify), 2 when the file cannot be read, 3 "
-        "when everything verifies but the game is unfinished (halted on a cheat, abandoned, or "
-        "the file stops before its signed closing line).",
+        help=_("verify a game record end to end and print a verdict"),
+        description=_("Verify a game record: signatures, hash chain, every proof, every move "
+          "replayed through the engine, reneges at round ends. Exit 0 when it verifies, 1 when "
+          "it does not (REJECTED: some byte does not verify), 2 when the file cannot be read, 3 "
+          "when everything verifies but the game is unfinished (halted on a cheat, abandoned, or "
+          "the file stops before its signed closing line)."),
     )
-    audit.add_argument("file", help="the record file (from --record or the table folder), or "
-                       "a game of lancards history: its number (1 = newest) or table id")
-    audit.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    audit.add_argument("file", help=_("the record file (from --record or the table folder), or "
+                         "a game of lancards history: its number (1 = newest) or table id"))
+    audit.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     audit.set_defaults(run=run_audit)
     replay = sub.add_parser(
         "replay",
-        help="step through a finished game in public view",
-        description="Print every move of a verified game record in public view; with --step, "
-        "wait for Enter between moves; with --positions, the position text after each move.",
+        help=_("step through a finished game in public view"),
+        description=_("Print every move of a verified game record in public view; with --step, "
+          "wait for Enter between moves; with --positions, the position text after each move."),
     )
-    replay.add_argument("file", help="the record file, or a game of lancards history: its "
-                        "number (1 = newest) or table id")
-    replay.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    replay.add_argument("file", help=_("the record file, or a game of lancards history: its "
+                          "number (1 = newest) or table id"))
+    replay.add_argument("--step", action="store_true", help=_("wait for Enter after each move"))
     replay.add_argument("--positions", action="store_true",
-                        help="print the whole public position (docs/engine.md) after every move")
+                        help=_("print the whole public position (docs/engine.md) after every move"))
     replay.set_defaults(run=run_replay)
 
 
@@ -68,23 +71,81 @@ def run_audit(args: argparse.Namespace) -> int:
     report = audit_bytes(_read_bytes(record_path(args.file)))
     if args.json:
         print(json.dumps(report_json(report)))
-        return {"ok": EXIT_OK, "unfinished": EXIT_UNFINISHED}.get(report.status, EXIT_REJECTED)
+    else:
+        for line in verdict_lines(report):
+            print(line)
+    return {"ok": EXIT_OK, "unfinished": EXIT_UNFINISHED}.get(report.status, EXIT_REJECTED)
+
+
+_STOPS = re.compile(r"the record stops after line (\d+) without its signed closing line "
+                    r"\(cut short, or still being played\)")
+_EQUIVOCATION = re.compile(r"equivocation: (.+) signed two different entries numbered (\d+)")
+
+
+def verdict_lines(report: AuditReport) -> list[str]:
+    """The audit's verdict in the player's language: ``"OK: GAME, N entries verified, game
+    finished; winner: NAME; scores [...]"``, ``"UNFINISHED: ..."`` or ``"REJECTED: REASON"``
+    (the reason is the peer layer's, naming the line), then one ``"rule breach: ..."`` line
+    per breach of a verified record (an equivocation, an 8s Rule! renege with its player)."""
+    count = report.entries
+    out = []
     if report.follows is not None and report.status != "rejected":
         f = report.follows
-        print(f"game {f['game']} of series {f['series']}: follows table {f['tbl']}, whose "
-              f"record ends in entry {f['head']}")
+        out.append(_("game {game} of series {series}: follows table {table}, whose record ends "
+                     "in entry {head}").format(game=f["game"], series=f["series"],
+                                               table=f["tbl"], head=f["head"]))
     if report.status == "ok":
-        print(f"OK: {report.game}, {report.entries} entries verified, game finished; "
-              f"{describe_outcome(report)}")
+        out += [ngettext("OK: {game}, {count} entry verified, game finished; {outcome}",
+                        "OK: {game}, {count} entries verified, game finished; {outcome}",
+                        count).format(game=report.game, count=count,
+                                      outcome=outcome_words(report))]
     elif report.status == "unfinished":
-        print(f"UNFINISHED: {report.game}, {report.entries} entries verified; "
-              f"{report.unfinished}")
+        out += [ngettext("UNFINISHED: {game}, {count} entry verified; {why}",
+                        "UNFINISHED: {game}, {count} entries verified; {why}", count).format(
+            game=report.game, count=count, why=unfinished_words(report))]
     else:
-        print(f"REJECTED: {report.error}")
-    if report.ok and not args.json:
-        for breach in report.breaches:
-            print(f"rule breach: {breach}")
-    return {"ok": EXIT_OK, "unfinished": EXIT_UNFINISHED}.get(report.status, EXIT_REJECTED)
+        return [_("REJECTED: {reason}").format(reason=report.error)]
+    names = [name.split(" [")[0] for name in report.names]
+    reneges = list((report.outcome.detail if report.outcome else {}).get("reneges", []))
+    for breach in report.breaches:
+        said = _breach_words(breach, reneges, names)
+        out.append(_("rule breach: {breach}").format(breach=said))
+    return out
+
+
+def _breach_words(breach: str, reneges: list[Any], names: list[str]) -> str:
+    found = _EQUIVOCATION.fullmatch(breach)
+    if found:
+        return _("equivocation: {name} signed two different entries numbered {seq}").format(
+            name=found[1], seq=found[2])
+    renege = next((r for r in reneges if str(r) == breach), None)
+    if renege is not None and 0 <= renege.seat < len(names):
+        from lancards.cli.tui.results import renege_text
+
+        return renege_text(renege, names)
+    return breach
+
+
+def unfinished_words(report: AuditReport) -> str:
+    """Why a verified record is unfinished (``report.unfinished``), in words."""
+    text = report.unfinished or ""
+    stops = _STOPS.fullmatch(text)
+    if stops:
+        return _("the record stops after line {line} without its signed closing line (cut "
+                 "short, or still being played)").format(line=stops[1])
+    return {"the table halted on a cheat": _("the table halted on a cheat"),
+            "the game stopped before its end": _("the game stopped before its end")}.get(
+                text, text)
+
+
+def outcome_words(report: AuditReport) -> str:
+    """``"winner: ann; scores [1, 2]"`` (``describe_outcome``, in the player's language)."""
+    outcome = report.outcome
+    if outcome is None:
+        return _("the game is not finished")
+    winners = ", ".join(report.names[s] for s in outcome.winners)
+    return ngettext("winner: {names}; scores {scores}", "winners: {names}; scores {scores}",
+                    len(outcome.winners)).format(names=winners, scores=list(outcome.scores))
 
 
 def public_summary(state: Any) -> str:
@@ -92,12 +153,14 @@ def public_summary(state: Any) -> str:
     hands = "/".join(str(len(h)) for h in state.hands)
     if hasattr(state, "melds"):  # Level 8
         tops = " ".join(str(state.cards.get(d[-1], "?")) if d else "-" for d in state.discards)
-        levels = "/".join(str(level) if level < 9 else "WIN" for level in state.levels)
-        return (f"round {state.round} · levels {levels} · hands {hands} · draw pile "
-                f"{len(state.pile)} · discard tops {tops} · melds {len(state.melds)}")
+        levels = "/".join(str(level) if level < 9 else _("WIN") for level in state.levels)
+        return _("round {round} · levels {levels} · hands {hands} · draw pile {pile} · discard "
+                 "tops {tops} · melds {melds}").format(
+            round=state.round, levels=levels, hands=hands, pile=len(state.pile), tops=tops,
+            melds=len(state.melds))
     totals = "/".join(str(t) for t in state.totals())
-    return f"round {state.round} · hands {hands} · tricks {len(state.trick_winners)} · " \
-        f"totals {totals}"
+    return _("round {round} · hands {hands} · tricks {tricks} · totals {totals}").format(
+        round=state.round, hands=hands, tricks=len(state.trick_winners), totals=totals)
 
 
 def _told(observer: Any, before: Any, notation: str, names: list[str]) -> list[str]:
@@ -122,7 +185,7 @@ def run_replay(args: argparse.Namespace) -> int:
     lines = _read(record_path(args.file))
     report = audit_lines(lines)
     if not report.ok:
-        raise UsageError(f"the record does not verify: {report.error}")
+        raise UsageError(_("the record does not verify: {error}").format(error=report.error))
     table = header_table(lines[0])
     observer = GameCore.observer(table)
     record = table.new_record()
@@ -148,21 +211,24 @@ def run_replay(args: argparse.Namespace) -> int:
             if args.step and sys.stdin.isatty():
                 input()
         elif payload.get("t") == "shuffle":
-            print(f"      {author:>10}  shuffles and proves the shuffle")
+            print("      " + _("{name}  shuffles and proves the shuffle").format(
+                name=f"{author:>10}"))
         elif payload.get("t") == "leave":
-            print(f"      {author} leaves the table (for good; the hand goes out of play "
-                  "unopened)")
+            print("      " + _("{name} leaves the table (for good; the hand goes out of play "
+                               "unopened)").format(name=author))
             print(f"      {public_summary(observer.state)}")
         elif payload.get("t") == "rescue":  # ruling D-5 (docs/protocol.md 11.10)
             gone = names[int(payload["seat"])]
             if payload.get("votes"):
                 signers = [names[record.seat_of(bytes.fromhex(v["by"])) or 0]
                            for v in payload["votes"]]
-                print(f"      {', '.join(signers)} signed the removal of {gone}, who vanished")
-            print(f"      {author:>10}  publishes its rescue shares for {gone}")
+                print("      " + _("{names} signed the removal of {name}, who vanished").format(
+                    names=", ".join(signers), name=gone))
+            print("      " + _("{author}  publishes its rescue shares for {name}").format(
+                author=f"{author:>10}", name=gone))
             if observer.has_left(int(payload["seat"])):
-                print(f"      {gone} is removed from the table (the hand goes out of play "
-                      "unopened)")
+                print("      " + _("{name} is removed from the table (the hand goes out of play "
+                                   "unopened)").format(name=gone))
                 print(f"      {public_summary(observer.state)}")
-    print(describe_outcome(report))
+    print(outcome_words(report))
     return 0

@@ -12,6 +12,7 @@ from typing import Any
 
 from lancards.cli.driver import play_local
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _
 from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
 from lancards.engine.rulesets import (
     REFERENCE_BOT_LEVEL,
@@ -27,14 +28,15 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default_game: str) -> N
     parser.add_argument(
         "--game",
         default=default_game,
-        help=f"rule set: {', '.join(rule_set_names())} (default {default_game})",
+        help=_("rule set: {list} (default {default_game})").format(
+            list=', '.join(rule_set_names()), default_game=default_game),
     )
     parser.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="a rule option (repeatable); options of kind 'file' take a path",
+        help=_("a rule option (repeatable); options of kind 'file' take a path"),
     )
 
 
@@ -63,33 +65,34 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[st
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "selfplay",
-        help="play whole games between bots in one process and print a JSON summary",
-        description="Play whole games between bots in one process and print one JSON object.",
+        help=_("play whole games between bots in one process and print a JSON summary"),
+        description=_("Play whole games between bots in one process and print one JSON object."),
     )
     add_rules_arguments(parser, "level8-master")
-    parser.add_argument("--players", type=int, default=4, help="seats (default 4)")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--players", type=int, default=4, help=_("seats (default 4)"))
+    parser.add_argument("--games", type=int, default=1, help=_("games to play (default 1)"))
+    parser.add_argument("--seed", type=int, default=0, help=_("seed of the first game (default 0)"))
     parser.add_argument(
         "--seats",
         default=None,
         metavar="LEVEL,LEVEL,...",
-        help="one bot level per seat, e.g. normal,greedy,greedy,greedy (sets --players; the "
-        "levels rotate one seat each game); default: --players seats of --bot-level",
+        help=_("one bot level per seat, e.g. normal,greedy,greedy,greedy (sets --players; the "
+          "levels rotate one seat each game); default: --players seats of --bot-level"),
     )
     parser.add_argument(
         "--bot-level",
         default=REFERENCE_BOT_LEVEL,
         metavar="LEVEL",
-        help=f"level of every seat when --seats is not given (default {REFERENCE_BOT_LEVEL}, "
-        "the reference bot; docs/bots.md)",
+        help=_("level of every seat when --seats is not given (default {reference_bot_level}, "
+               "the reference bot; docs/bots.md)").format(
+            reference_bot_level=REFERENCE_BOT_LEVEL),
     )
     parser.add_argument(
         "--check-every",
         type=int,
         default=1,
         metavar="N",
-        help="check invariants after every N-th action (default 1; 0 = only at game end)",
+        help=_("check invariants after every N-th action (default 1; 0 = only at game end)"),
     )
     parser.set_defaults(run=run)
 
@@ -148,23 +151,25 @@ def seat_levels(args: argparse.Namespace, spec: RuleSetSpec) -> list[str]:
     offered = bot_levels(spec.game)
     for level in levels:
         if level not in offered:
-            raise UsageError(f"bot level {level!r}: {spec.name} offers {', '.join(offered)}")
+            raise UsageError(_("bot level {level!r}: {name} offers {list}").format(
+                level=level, name=spec.name, list=', '.join(offered)))
     return levels
 
 
 def run(args: argparse.Namespace) -> int:
-    spec, rules, _ = rules_from_args(args)
+    spec, rules, _raw = rules_from_args(args)
     levels = seat_levels(args, spec)
     players = len(levels)
     if not spec.min_players <= players <= spec.max_players:
         raise UsageError(
-            f"--players {players}: {spec.name} is for "
-            f"{spec.min_players} to {spec.max_players} players"
+            _("--players {players}: {name} is for {min_players} to {max_players} players").format(
+                players=players, name=spec.name, min_players=spec.min_players,
+                max_players=spec.max_players)
         )
     if args.games < 1:
-        raise UsageError(f"--games {args.games}: play at least one game")
+        raise UsageError(_("--games {games}: play at least one game").format(games=args.games))
     if args.check_every < 0:
-        raise UsageError("--check-every must be 0 or more")
+        raise UsageError(_("--check-every must be 0 or more"))
     wins = [0] * players
     names = sorted(set(levels), key=levels.index)
     per_level: dict[str, dict[str, Any]] = {

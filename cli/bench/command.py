@@ -18,6 +18,7 @@ from lancards.cli.bench import net as bench_net
 from lancards.cli.bench import play as bench_play
 from lancards.cli.bench import resume as bench_resume
 from lancards.cli.bench.machine import machine
+from lancards.cli.i18n import _
 
 __all__ = ["TARGETS", "add_parser", "machine", "run"]
 
@@ -45,8 +46,8 @@ HELP: dict[str, str] = {
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "bench",
-        help="run a benchmark (engine, deck, net, play, resume, leave) and print JSON lines",
-        description="Run a benchmark and print one JSON object per line and configuration.",
+        help=_("run a benchmark (engine, deck, net, play, resume, leave) and print JSON lines"),
+        description=_("Run a benchmark and print one JSON object per line and configuration."),
     )
     targets = parser.add_subparsers(dest="target", metavar="TARGET")
     targets.required = True

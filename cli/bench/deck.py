@@ -39,6 +39,7 @@ from typing import Any, TypeVar
 
 from lancards.cli.bench.machine import machine
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _
 from lancards.p2p.crypto.coordinator import DeckCoordinator
 from lancards.p2p.crypto.deck import TableParams
 from lancards.p2p.crypto.group import SeededRandomBytes
@@ -55,12 +56,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--config",
         action="append",
         metavar="PEERSxCARDS",
-        help=f"a configuration such as 4x98 (repeatable; default {' and '.join(DEFAULT_CONFIGS)})",
+        help=_("a configuration such as 4x98 (repeatable; default {list})").format(
+            list=' and '.join(DEFAULT_CONFIGS)),
     )
-    parser.add_argument("--repeats", type=int, default=5, help="runs per configuration (default 5)")
-    parser.add_argument("--seed", default="bench", help="seed of the peers' randomness")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help=_("runs per configuration (default 5)"))
+    parser.add_argument("--seed", default="bench", help=_("seed of the peers' randomness"))
     parser.add_argument(
-        "--quick", action="store_true", help="a fast smoke run: one repeat of 2x22 and 3x60"
+        "--quick", action="store_true", help=_("a fast smoke run: one repeat of 2x22 and 3x60")
     )
     parser.set_defaults(run=run)
 
@@ -80,8 +83,8 @@ def _parse_config(text: str) -> tuple[int, int]:
         config = (0, 0)
     if not sep or not 2 <= config[0] <= 16 or not 11 * config[0] <= config[1] <= 4096:
         raise UsageError(
-            f"--config {text!r}: expected PEERSxCARDS with 2..16 peers and enough cards "
-            "to deal 10 to each and draw one (11 per peer)"
+            _("--config {text!r}: expected PEERSxCARDS with 2..16 peers and enough cards to "
+              "deal 10 to each and draw one (11 per peer)").format(text=text)
         )
     return config
 
@@ -135,7 +138,7 @@ def verify_floor_ms(cards: int, repeats: int = 2000) -> float:
 
     def each(call: Callable[[], object]) -> float:
         start = time.process_time()
-        for _ in range(repeats):
+        for _repeat in range(repeats):
             call()
         return (time.process_time() - start) / repeats
 
@@ -220,7 +223,7 @@ def run_once(peers: int, cards: int, seed: str) -> dict[str, float]:
 
 def run(args: argparse.Namespace) -> int:
     if args.repeats < 1:
-        raise UsageError("--repeats must be 1 or more")
+        raise UsageError(_("--repeats must be 1 or more"))
     configs = args.config or (["2x22", "3x60"] if args.quick else list(DEFAULT_CONFIGS))
     repeats = 1 if args.quick else args.repeats
     for peers, cards in (_parse_config(text) for text in configs):

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from lancards.cli.driver import play_local
+from lancards.cli.i18n import _
 from lancards.engine.rulesets import rule_set, rule_set_names
 
 CONFIGS: tuple[tuple[str, int], ...] = (
@@ -21,11 +22,11 @@ CONFIGS: tuple[tuple[str, int], ...] = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--games", type=int, default=20, help="games per repeat (default 20)")
-    parser.add_argument("--repeats", type=int, default=3, help="repeats (default 3)")
+    parser.add_argument("--games", type=int, default=20, help=_("games per repeat (default 20)"))
+    parser.add_argument("--repeats", type=int, default=3, help=_("repeats (default 3)"))
     parser.add_argument("--positions", type=int, default=300,
-                        help="positions for the legal_actions timing (default 300)")
-    parser.add_argument("--quick", action="store_true", help="a fast smoke run")
+                        help=_("positions for the legal_actions timing (default 300)"))
+    parser.add_argument("--quick", action="store_true", help=_("a fast smoke run"))
 
 
 def selfplay_rate(name: str, players: int, games: int, repeats: int) -> dict[str, Any]:

@@ -47,6 +47,7 @@ from typing import Any
 
 from lancards.cli.bench.machine import machine
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _
 from lancards.engine.core import CHANCE, ShuffleRequest
 from lancards.engine.rulesets import standard_bot
 from lancards.p2p.crypto.group import SeededRandomBytes
@@ -60,17 +61,17 @@ NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--peers", type=int, action="append",
-                        help="peers at the table, 2 to 6 (repeatable; default 3 and 6)")
+                        help=_("peers at the table, 2 to 6 (repeatable; default 3 and 6)"))
     parser.add_argument("--moves", type=int, default=12,
-                        help="moves played before the leave (default 12)")
-    parser.add_argument("--repeats", type=int, default=5, help="runs per configuration")
+                        help=_("moves played before the leave (default 12)"))
+    parser.add_argument("--repeats", type=int, default=5, help=_("runs per configuration"))
     parser.add_argument("--mid-shuffle", action="store_true",
-                        help="leave during a shuffle epoch (after the first seat shuffled)")
+                        help=_("leave during a shuffle epoch (after the first seat shuffled)"))
     parser.add_argument("--escrow", action="store_true",
-                        help="measure the key escrow at the start (option rescue) instead")
+                        help=_("measure the key escrow at the start (option rescue) instead"))
     parser.add_argument("--rescue", action="store_true",
-                        help="a seat vanishes and the others vote it out (option rescue)")
-    parser.add_argument("--seed", default="bench", help="seed of the peers' randomness")
+                        help=_("a seat vanishes and the others vote it out (option rescue)"))
+    parser.add_argument("--seed", default="bench", help=_("seed of the peers' randomness"))
     parser.set_defaults(run=run)
 
 
@@ -182,9 +183,9 @@ def run_once(peers: int, moves: int, mid_shuffle: bool, seed: str) -> dict[str, 
     table = _Table(peers, seed)
     for core in table.cores:
         table.post(core.me.public_key, core.start())
-    for _ in range(moves):
+    for _move in range(moves):
         if not table.move():
-            raise UsageError("the game ended before the leave; use fewer --moves")
+            raise UsageError(_("the game ended before the leave; use fewer --moves"))
     table.run()
     leaver = table.mover()
     made = 0.0
@@ -192,7 +193,7 @@ def run_once(peers: int, moves: int, mid_shuffle: bool, seed: str) -> dict[str, 
         leaver = table.arm = table.cores[-1]
         while table.leave_at is None:
             if not table.move():
-                raise UsageError("no shuffle came before the game ended")
+                raise UsageError(_("no shuffle came before the game ended"))
     else:
         assert leaver is not None
         table.timed = {c.me.public_key for c in table.cores if c is not leaver}
@@ -217,9 +218,9 @@ def rescue_once(peers: int, moves: int, seed: str) -> dict[str, float]:
     table = _Table(peers, seed, {"rescue": "on"})
     for core in table.cores:
         table.post(core.me.public_key, core.start())
-    for _ in range(moves):
+    for _move in range(moves):
         if not table.move():
-            raise UsageError("the game ended before the vanishing; use fewer --moves")
+            raise UsageError(_("the game ended before the vanishing; use fewer --moves"))
     table.run()
     gone = table.mover()
     assert gone is not None
@@ -240,7 +241,7 @@ def rescue_once(peers: int, moves: int, seed: str) -> dict[str, float]:
         table.run()
     serial = time.perf_counter() - wall
     if not all(c.has_left(gone.seat) for c in table.cores) or table.mover() is None:
-        raise UsageError("the removal did not complete")
+        raise UsageError(_("the removal did not complete"))
     first = next(e.payload for e in table.cores[0].record.entries if e.payload["t"] == "rescue")
     return {"shares": len(first["msg"]["shares"]), "rescue_bytes": sum(table.rescue_sizes),
             "serial_ms": serial * 1000, "cpu_per_peer_ms": max(table.cpu.values()) * 1000}
@@ -249,19 +250,19 @@ def rescue_once(peers: int, moves: int, seed: str) -> dict[str, float]:
 def run(args: argparse.Namespace) -> int:
     peers_list = args.peers or list(DEFAULT_PEERS)
     if any(not 2 <= p <= 6 for p in peers_list) or args.repeats < 1:
-        raise UsageError("--peers must be 2 to 6 and --repeats at least 1")
+        raise UsageError(_("--peers must be 2 to 6 and --repeats at least 1"))
     for peers in peers_list:
         line: dict[str, Any] = {"bench": "leave", "peers": peers, "cards": 108,
                                 "repeats": args.repeats}
         if args.rescue:
             if peers < 3:
-                raise UsageError("the option rescue needs 3 peers or more")
+                raise UsageError(_("the option rescue needs 3 peers or more"))
             runs = [rescue_once(peers, args.moves, f"{args.seed}-{r}")
                     for r in range(args.repeats)]
             line.update(rescue=True, moves_before=args.moves)
         elif args.escrow:
             if peers < 3:
-                raise UsageError("the option rescue needs 3 peers or more")
+                raise UsageError(_("the option rescue needs 3 peers or more"))
             runs = [escrow_once(peers, f"{args.seed}-{r}") for r in range(args.repeats)]
             line["escrow"] = True
         else:

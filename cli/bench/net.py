@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.i18n import _
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.table import start_local
 
@@ -28,19 +29,20 @@ NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--peers", type=int, nargs="*", default=[4, 6],
-                        help="peer counts to measure (default 4 6)")
-    parser.add_argument("--game", default="level8-master", help="rule set (default level8-master)")
-    parser.add_argument("--quick", action="store_true", help="4 peers only")
+                        help=_("peer counts to measure (default 4 6)"))
+    parser.add_argument("--game", default="level8-master",
+                        help=_("rule set (default level8-master)"))
+    parser.add_argument("--quick", action="store_true", help=_("4 peers only"))
     parser.add_argument("--observers", type=int, default=0,
-                        help="observers watching the game, spread over the peers (each peer "
-                             "serves at most 4)")
+                        help=_("observers watching the game, spread over the peers (each peer "
+                               "serves at most 4)"))
     parser.add_argument("--observer-mode", choices=("watch", "sink"), default="watch",
-                        help="watch: lancards watch processes, verifying everything; sink: "
-                             "one process of links that only count the bytes")
+                        help=_("watch: lancards watch processes, verifying everything; sink: "
+                               "one process of links that only count the bytes"))
     parser.add_argument("--deal-only", type=int, default=0, metavar="REPEATS",
-                        help="instead of whole games: REPEATS tables stopped once every hand "
-                             "is dealt, pipelined and not in turn (GameCore(pipeline=...)); "
-                             "medians of deal_s")
+                        help=_("instead of whole games: REPEATS tables stopped once every hand "
+                               "is dealt, pipelined and not in turn (GameCore(pipeline=...)); "
+                               "medians of deal_s"))
 
 
 def free_ports(n: int) -> list[int]:
@@ -288,7 +290,7 @@ def deal_only(n: int, game: str, repeats: int) -> dict[str, Any]:
     """``repeats`` deals pipelined and ``repeats`` checked on arrival, alternating."""
     got: dict[bool, list[float]] = {True: [], False: []}
     cpu: dict[bool, list[float]] = {True: [], False: []}
-    for _ in range(repeats):
+    for _repeat in range(repeats):
         for pipeline in (True, False):
             with tempfile.TemporaryDirectory(prefix="lancards-bench-") as tmp:
                 wall, spent = deal_once(n, game, Path(tmp), pipeline)

@@ -35,30 +35,32 @@ from typing import Any
 
 from lancards.cli.bench.stages import StageRecorder, as_ms, difference
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _
 from lancards.engine.core import CHANCE, ShuffleRequest
 from lancards.p2p.protocol.identity import Identity
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[4],
-                        help="player counts to measure, 2 to 6 (default 4)")
-    parser.add_argument("--game", default="level8-master", help="rule set (default level8-master)")
+                        help=_("player counts to measure, 2 to 6 (default 4)"))
+    parser.add_argument("--game", default="level8-master",
+                        help=_("rule set (default level8-master)"))
     parser.add_argument("--rounds", type=int, default=3,
-                        help="round changes to time per run (default 3)")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per count (default 3)")
+                        help=_("round changes to time per run (default 3)"))
+    parser.add_argument("--repeats", type=int, default=3, help=_("runs per count (default 3)"))
     parser.add_argument("--stages", action="store_true",
-                        help="also time each stage (cli/bench/stages.py) and the record's "
-                             "timeline up to the dealt hand")
+                        help=_("also time each stage (cli/bench/stages.py) and the record's "
+                               "timeline up to the dealt hand"))
     parser.add_argument("--waits", action="store_true",
-                        help="time the wait between two of the player's own turns instead, "
-                             "with the bots paced as at lancards play")
+                        help=_("time the wait between two of the player's own turns instead, "
+                               "with the bots paced as at lancards play"))
     parser.add_argument("--turns", type=int, default=30,
-                        help="with --waits: the player's turns to time per run (default 30)")
+                        help=_("with --waits: the player's turns to time per run (default 30)"))
     parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
-                        help="with --waits: the bots' pace (default lancards play's)")
+                        help=_("with --waits: the bots' pace (default lancards play's)"))
     parser.add_argument("--no-pipeline", action="store_true",
-                        help="peers check every proof of shuffle on arrival and prepare nothing "
-                             "ahead (GameCore(pipeline=False)), for comparison")
+                        help=_("peers check every proof of shuffle on arrival and prepare nothing "
+                               "ahead (GameCore(pipeline=False)), for comparison"))
 
 
 async def _one_run(players: int, game: str, rounds: int, home: Path,
@@ -188,7 +190,7 @@ def measure_waits(players: int, game: str, turns: int, repeats: int,
                   delay: float) -> dict[str, Any]:
     """The player's waits for the bots' turns over ``repeats`` tables (seconds)."""
     waits: list[float] = []
-    for _ in range(repeats):
+    for _repeat in range(repeats):
         with tempfile.TemporaryDirectory(prefix="lancards-bench-play-") as tmp:
             waits += asyncio.run(_wait_run(players, game, turns, Path(tmp), delay))
     ordered = sorted(waits)
@@ -236,7 +238,7 @@ def measure(players: int, game: str, rounds: int, repeats: int, *, stages: bool 
     if recorder is not None:
         recorder.install()
     try:
-        for _ in range(repeats):
+        for _repeat in range(repeats):
             with tempfile.TemporaryDirectory(prefix="lancards-bench-play-") as tmp:
                 result = asyncio.run(_one_run(players, game, rounds, Path(tmp), recorder))
             dealt.append(result["dealt"])
@@ -278,16 +280,16 @@ def run(args: argparse.Namespace) -> int:
     from lancards.cli.bench.machine import machine
 
     if args.repeats < 1 or args.rounds < 0:
-        raise UsageError("--repeats must be 1 or more and --rounds 0 or more")
+        raise UsageError(_("--repeats must be 1 or more and --rounds 0 or more"))
     for n in args.players:
         if not 2 <= n <= 6:
-            raise UsageError(f"--players {n}: a table has 2 to 6 players")
+            raise UsageError(_("--players {n}: a table has 2 to 6 players").format(n=n))
         if args.waits:
             from lancards.cli.pacing import DEFAULT_DELAY
 
             delay = DEFAULT_DELAY if args.bot_delay is None else args.bot_delay
             if args.turns < 1 or not 0 <= delay <= 10:
-                raise UsageError("--turns must be 1 or more and --bot-delay 0 to 10 seconds")
+                raise UsageError(_("--turns must be 1 or more and --bot-delay 0 to 10 seconds"))
             line = measure_waits(n, args.game, args.turns, args.repeats, delay)
         else:
             line = measure(n, args.game, args.rounds, args.repeats, stages=args.stages,

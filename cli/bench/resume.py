@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.bench.machine import machine
+from lancards.cli.i18n import _
 from lancards.p2p.crypto.group import SeededRandomBytes
 from lancards.p2p.net.node import CHECKPOINT_EVERY, bot_moves, game_bot
 from lancards.p2p.net.store import TableStore
@@ -53,14 +54,15 @@ NICKS = ("ann", "bob", "cyd", "dee", "eve", "fay")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", default="level8-master", help="rule set (default level8-master)")
-    parser.add_argument("--peers", type=int, default=6, help="peers at the table (default 6)")
-    parser.add_argument("--repeats", type=int, default=3, help="repeats per figure (default 3)")
+    parser.add_argument("--game", default="level8-master",
+                        help=_("rule set (default level8-master)"))
+    parser.add_argument("--peers", type=int, default=6, help=_("peers at the table (default 6)"))
+    parser.add_argument("--repeats", type=int, default=3, help=_("repeats per figure (default 3)"))
     parser.add_argument("--fractions", type=float, nargs="*", default=[0.25, 0.5, 0.75, 1.0],
-                        help="journal lengths to measure, as fractions of the whole game")
+                        help=_("journal lengths to measure, as fractions of the whole game"))
     parser.add_argument("--process-fractions", type=float, nargs="*", default=[0.5, 0.95],
-                        help="journal lengths at which every seat runs as a `lancards node` "
-                        "process and seat 0 is timed from its spawn to being current")
+                        help=_("journal lengths at which every seat runs as a `lancards node` "
+                          "process and seat 0 is timed from its spawn to being current"))
 
 
 def play(game: str, n: int, folder: Path) -> tuple[StartedTable, list[Identity], list[GameCore]]:

@@ -64,7 +64,7 @@ class StageRecorder:
         import importlib
 
         for where, attr, stage in STAGES:
-            module_name, _, class_name = where.partition(":")
+            module_name, _colon, class_name = where.partition(":")
             owner: Any = importlib.import_module(module_name)
             if class_name:
                 owner = getattr(owner, class_name)

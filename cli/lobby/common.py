@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _, ngettext
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import (
@@ -66,24 +67,25 @@ Lobby."""
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments ``host`` and ``join`` both take: --name, --interface, --autoplay, --record,
     --bot-level, --verbose."""
-    parser.add_argument("--name", default=None, help="your nickname (default: your identity's)")
+    parser.add_argument("--name", default=None, help=_("your nickname (default: your identity's)"))
     parser.add_argument("--interface", action="append", default=None, metavar="NAME|IP",
-                        help="use only this network interface: its name (eth0, wlan0) or one "
-                        "of its addresses (fe80::1%%eth0 for a link-local one); repeatable; "
-                        "default: every interface but loopback")
+                        help=_("use only this network interface: its name (eth0, wlan0) or one "
+                          "of its addresses (fe80::1%%eth0 for a link-local one); repeatable; "
+                          "default: every interface but loopback"))
     parser.add_argument("--autoplay", action="store_true",
-                        help="a bot plays your seat; no screen; one line per round")
+                        help=_("a bot plays your seat; no screen; one line per round"))
     parser.add_argument("--record", metavar="FILE", default=None,
-                        help="write the signed game record to FILE when the game ends")
+                        help=_("write the signed game record to FILE when the game ends"))
     parser.add_argument("--games", type=int, default=1, metavar="N",
-                        help="with --autoplay: play again with the same players until N "
-                             "games were played (default 1: say no at the end)")
+                        help=_("with --autoplay: play again with the same players until N "
+                               "games were played (default 1: say no at the end)"))
     parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, choices=BOT_LEVELS,
-                        help="level of this machine's bots: the --bots seats of a host, the "
-                        f"--autoplay seat (default {DEFAULT_BOT_LEVEL}; docs/bots.md)")
+                        help=_("level of this machine's bots: the --bots seats of a host, the "
+                               "--autoplay seat (default {default_bot_level}; "
+                               "docs/bots.md)").format(default_bot_level=DEFAULT_BOT_LEVEL))
     parser.add_argument("--verbose", action="store_true",
-                        help="also print on stderr what failed on the network, as the "
-                        "libraries say it (the screen says it in words)")
+                        help=_("also print on stderr what failed on the network, as the "
+                          "libraries say it (the screen says it in words)"))
 
 
 def player(name: str | None) -> Identity:
@@ -200,8 +202,8 @@ async def listen(mesh: Mesh, host: str, port: int, what: str) -> int:
         return await mesh.start(host, port or free_port(host))
     except PeerError as exc:
         text = str(exc)
-        hint = "choose another --port" if "in use" in text else (
-            "check --interface" if what == "interface" else "check the network")
+        hint = _("choose another --port") if "in use" in text else (
+            _("check --interface") if what == "interface" else _("check the network"))
         raise UsageError(f"{text}; {hint}") from None
 
 
@@ -215,8 +217,10 @@ def report_on_stderr(exc: PeerError) -> None:
 
 def in_words(exc: PeerError) -> str:
     """A refused message as a waiting screen says it (no protocol words, issue 25)."""
-    who = getattr(exc, "sender", "") or "a peer"
-    return f"ignored a message from {who}: it does not follow the table's rules"
+    who = getattr(exc, "sender", "")
+    if not who:
+        return _("ignored a message from a peer: it does not follow the table's rules")
+    return _("ignored a message from {who}: it does not follow the table's rules").format(who=who)
 
 
 def receive_or_report(lobby: Lobby, env: Any,
@@ -259,24 +263,26 @@ def refusal_text(reason: str, host_game: str, asked: str, host: str) -> str:
     ``asked`` the one this join asked for)."""
     plays = "".join(c for c in host_game if c.isprintable() and not c.isspace())
     because = {
-        "wrong-game": f"its table plays {GAME_TITLES.get(plays, plays)}, not "
-                      f"{GAME_TITLES.get(asked, asked)} (lancards join --game {plays} joins it)",
-        "full": "its table is full",
-        "started": "its table has started, or is starting, without you",
-        "closed": "it closed its table",
-        "wrong-table": "it hosts another table now (the table id given is an old one); "
-                       "choose its table again in the lobby",
-    }.get(reason, "no reason given")
-    return f"the host {host} refused this join: {because}"
+        "wrong-game": _("its table plays {plays}, not {asked} (lancards join --game {game} "
+                        "joins it)").format(plays=GAME_TITLES.get(plays, plays),
+                                            asked=GAME_TITLES.get(asked, asked), game=plays),
+        "full": _("its table is full"),
+        "started": _("its table has started, or is starting, without you"),
+        "closed": _("it closed its table"),
+        "wrong-table": _("it hosts another table now (the table id given is an old one); "
+                         "choose its table again in the lobby"),
+    }.get(reason) or _("no reason given")
+    return _("the host {host} refused this join: {reason}").format(host=host, reason=because)
 
 
 def _names(lobby: Lobby, me: Identity) -> str:
     """``ann (host), bob (you)``: the lobby's members in join order."""
     words = []
     for member in lobby.members:
-        tags = [t for t, on in (("host", member.public_key == lobby.spec.host),
-                                ("you", member.public_key == me.public_key)) if on]
-        words.append(member.nick + (f" ({', '.join(tags)})" if tags else ""))
+        host, you = member.public_key == lobby.spec.host, member.public_key == me.public_key
+        text = _("{name} (host, you)") if host and you else _("{name} (host)") if host else \
+            _("{name} (you)") if you else "{name}"
+        words.append(text.format(name=member.nick))
     return ", ".join(words)
 
 
@@ -284,17 +290,20 @@ def guest_lines(lobby: Lobby, me: Identity, host_name: str, where: str,
                 seats: int | None) -> list[str]:
     """What a guest's waiting screen says: whom it joined, who is in, how many to go."""
     if lobby.roster_version == 0:
-        return [f"asking the table of {host_name} at {where} for a seat..."]
-    lines = [f"you joined the table of {host_name} at {where}",
-             f"at the table: {_names(lobby, me)}"]
+        return [_("asking the table of {host} at {where} for a seat...").format(
+            host=host_name, where=where)]
+    lines = [_("you joined the table of {host} at {where}").format(host=host_name, where=where),
+             _("at the table: {names}").format(names=_names(lobby, me))]
     if lobby.signed_statement is not None or lobby.proposed:
-        lines.append("every seat is taken: the table is starting...")
+        lines.append(_("every seat is taken: the table is starting..."))
     elif seats:
         left = max(0, seats - len(lobby.members))
-        lines.append(f"waiting for {left} more player{'s' if left != 1 else ''} "
-                     f"({len(lobby.members)} of {seats} seats taken)")
+        lines.append(ngettext("waiting for {count} more player ({taken} of {seats} seats taken)",
+                              "waiting for {count} more players ({taken} of {seats} seats "
+                              "taken)", left).format(count=left, taken=len(lobby.members),
+                                                     seats=seats))
     else:
-        lines.append("waiting for the table to fill")
+        lines.append(_("waiting for the table to fill"))
     return lines
 
 
@@ -394,11 +403,12 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
     def gone() -> str | None:
         """Why the host is gone, or None."""
         if lobby.closed:
-            return f"the host {lobby.name(host_key)} closed the table before the start"
+            return _("the host {host} closed the table before the start").format(
+                host=lobby.name(host_key))
         since = host_down[0]
         if since is not None and clock() - since >= HOST_GONE_S:
-            return (f"the host {lobby.name(host_key)} is gone: no link for "
-                    f"{clock() - since:.0f} s, before the start")
+            return _("the host {host} is gone: no link for {seconds:.0f} s, before the "
+                     "start").format(host=lobby.name(host_key), seconds=clock() - since)
         return None
 
     def refused() -> str | None:
@@ -430,8 +440,9 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
                 except TimeoutError:
                     if phase is seated:
                         raise UsageError(
-                            f"the table at {where} did not take this join within "
-                            f"{JOIN_ANSWER_S:.0f} s: it may be full, started or gone") from None
+                            _("the table at {where} did not take this join within "
+                              "{join_answer_s:.0f} s: it may be full, started or gone").format(
+                                where=where, join_answer_s=JOIN_ANSWER_S)) from None
                     raise
                 no = refused()
                 if no is not None:
@@ -488,9 +499,10 @@ def run_lobby(args: argparse.Namespace, go: Any) -> int:
     """Run ``go()``; SIGINT, SIGTERM and SIGHUP cancel it so that every ``finally`` runs (the
     table's mDNS goodbye among them), then the exit status is 128 + the signal number."""
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
-        raise UsageError("the table needs a terminal; use --autoplay to play without one")
+        raise UsageError(_("the table needs a terminal; use --autoplay to play without one"))
     if args.record and Path(args.record).exists():
-        raise UsageError(f"--record {args.record}: the file exists; nothing is written over")
+        raise UsageError(_("--record {record}: the file exists; nothing is written over").format(
+            record=args.record))
 
     async def main() -> int:
         loop = asyncio.get_running_loop()

@@ -21,6 +21,7 @@ from typing import Any
 from zeroconf import Error as ZeroconfError
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.lobby.common import (
     LIVE_ADVERTS,
     Lobbyist,
@@ -37,10 +38,11 @@ from lancards.cli.lobby.common import (
 )
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.peer_words import RESCUE_WORDS
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL, bot_levels
 from lancards.p2p.net.addresses import AddressError, FollowedAddresses
-from lancards.p2p.net.discovery import RECORD_TTL, RESCUE_TRADE_OFF, Advertiser, TableAdvert
+from lancards.p2p.net.discovery import RECORD_TTL, Advertiser, TableAdvert
 from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
@@ -57,18 +59,19 @@ key may join again at any time)."""
 
 def add_parser(sub: Any) -> None:
     host = sub.add_parser(
-        "host", help="advertise a table on the network and play when it is full",
-        description="Advertise a table by mDNS and wait for players; the table starts when "
-        "it has --players seats filled (bots fill --bots of them).")
+        "host", help=_("advertise a table on the network and play when it is full"),
+        description=_("Advertise a table by mDNS and wait for players; the table starts when "
+          "it has --players seats filled (bots fill --bots of them)."))
     add_rules_arguments(host, "level8-master")
-    host.add_argument("--players", type=int, default=2, help="seats at the table (default 2)")
-    host.add_argument("--bots", type=int, default=0, help="seats filled by bots on this machine")
+    host.add_argument("--players", type=int, default=2, help=_("seats at the table (default 2)"))
+    host.add_argument("--bots", type=int, default=0, help=_("seats filled by bots on this machine"))
     host.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
-                      help="seconds each --bots bot waits before its turn; the steps of a turn "
-                      f"follow at once (default {DEFAULT_DELAY:g}, 0 with --autoplay; b at the "
-                      "table changes it)")
+                      help=_("seconds each --bots bot waits before its turn; the steps of a "
+                             "turn follow at once (default {default_delay:g}, 0 with "
+                             "--autoplay; b at the table changes it)").format(
+                          default_delay=DEFAULT_DELAY))
     add_common_arguments(host)
-    host.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    host.add_argument("--port", type=int, default=0, help=_("TCP port (default: any free port)"))
     host.set_defaults(run=run_host)
 
 
@@ -83,8 +86,8 @@ async def _advertise(lobby: Lobby, me: Identity, port: int, follow: FollowedAddr
     ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
 
     def moved(now: TableAdvert) -> None:
-        print(f"this machine's addresses changed: advertised at {', '.join(now.addresses)} "
-              f"port {port}", flush=True)
+        print(_("this machine's addresses changed: advertised at {addresses} port "
+                "{port}").format(addresses=", ".join(now.addresses), port=port), flush=True)
 
     advertiser = Advertiser(advert, follow=follow, on_move=moved,
                             ttl=ttl if ttl > 0 else RECORD_TTL)
@@ -109,26 +112,29 @@ def check_table(spec: Any, rules: Any, raw: dict[str, Any], players: int) -> Non
     except RulesError as exc:
         raise UsageError(str(exc)) from None
     if "patience" in raw and values.get("rescue") != "on":
-        raise UsageError("option patience is the silence before a removal vote: it needs "
-                         "--option rescue=on")
+        raise UsageError(_("option patience is the silence before a removal vote: it needs "
+                           "--option rescue=on"))
     if not least <= players <= most:
-        why = " (rescue on needs 3 or more)" if values.get("rescue") == "on" else ""
-        raise UsageError(f"--players {players}: {spec.name} is for {least} to {most} "
-                         f"players{why}")
+        text = _("--players {players}: {name} is for {least} to {most} players (rescue on needs "
+                 "3 or more)") if values.get("rescue") == "on" else \
+            _("--players {players}: {name} is for {least} to {most} players")
+        raise UsageError(text.format(players=players, name=spec.name, least=least, most=most))
     try:
         spec.game.new_game(rules, players)
     except RulesError as exc:
-        raise UsageError(f"--players {players}: {exc}") from None
+        raise UsageError(_("--players {players}: {exc}").format(players=players, exc=exc)) from None
 
 
 def _check_port(port: int) -> None:
     if not 0 <= port <= 65535:
-        raise UsageError(f"--port {port}: a TCP port is 1 to 65535 (0: any free port)")
+        raise UsageError(_("--port {port}: a TCP port is 1 to 65535 (0: any free port)").format(
+            port=port))
 
 
-REFUSED_WORDS = {"wrong-game": "it asked for another game", "full": "the table is full",
-                 "started": "the start was already under way", "closed": "the table is closed",
-                 "wrong-table": "it asked for an old table id"}
+REFUSED_WORDS = {"wrong-game": N_("it asked for another game"), "full": N_("the table is full"),
+                 "started": N_("the start was already under way"),
+                 "closed": N_("the table is closed"),
+                 "wrong-table": N_("it asked for an old table id")}
 """A refused join as the host's waiting screen says it (``table.refused`` reasons)."""
 
 
@@ -152,14 +158,15 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     spec, rules, raw = rules_from_args(args)
     check_table(spec, rules, raw, args.players)
     if not 0 <= args.bots < args.players:
-        raise UsageError(f"--bots {args.bots}: use 0 to {args.players - 1}")
+        raise UsageError(_("--bots {bots}: use 0 to {most}").format(
+            bots=args.bots, most=args.players - 1))
     delay = getattr(args, "bot_delay", None)
     if delay is not None and not 0 <= delay <= 10:
-        raise UsageError(f"--bot-delay {delay:g}: use 0 to 10 seconds")
+        raise UsageError(_("--bot-delay {delay:g}: use 0 to 10 seconds").format(delay=delay))
     level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
     if level not in bot_levels(spec.game):
-        raise UsageError(f"--bot-level {level!r}: {spec.name} offers "
-                         f"{', '.join(bot_levels(spec.game))}")
+        raise UsageError(_("--bot-level {level!r}: {name} offers {list}").format(
+            level=level, name=spec.name, list=', '.join(bot_levels(spec.game))))
     _check_port(args.port)
     try:
         follow = FollowedAddresses(args.interface)
@@ -178,9 +185,9 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         advertiser = await _advertise(lobby, me, port, follow, args.players)
     except (PeerError, OSError, TimeoutError, ZeroconfError) as exc:
         await mesh.close()
-        raise UsageError(f"cannot advertise the table on "
-                         f"{', '.join(a.text for a in chosen)}: "
-                         f"{failure_words(exc, 'the network')}") from None
+        raise UsageError(_("cannot advertise the table on {list}: {reason}").format(
+            list=', '.join(a.text for a in chosen),
+            reason=failure_words(exc, 'the network'))) from None
     LIVE_ADVERTS.append(advertiser)  # withdrawn by run_lobby on any way out
     lobbyist = Lobbyist(me, lobby, mesh)
     lobbyist.addrs[me.public_key] = PeerAddress(
@@ -190,19 +197,24 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     first = advertiser.advert.addresses[0]
     target = f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}"
     # Two lines, not one of 81 columns (issue 25, item 14): the fingerprint has its own.
-    intro = [f"table {lobby.spec.table} · {spec.name} · {args.players} seats",
-             f"host {describe(me.public_key, me.nick)}",
-             "on this network the others run:",
+    intro = [ngettext("table {table} · {game} · {count} seat", "table {table} · {game} · {count} "
+                      "seats", args.players).format(table=lobby.spec.table, game=spec.name,
+                                                    count=args.players),
+             _("host {host}").format(host=describe(me.public_key, me.nick)),
+             _("on this network the others run:"),
              "    lancards join",
-             "  or, where the network blocks mDNS:",
+             "  " + _("or, where the network blocks mDNS:"),
              f"    lancards join --game {spec.name} {target}"]
     if advertiser.advert.rescue:
-        intro.append(RESCUE_TRADE_OFF)
+        intro.append(_(RESCUE_WORDS))
     if len(advertiser.advert.addresses) > 1:
-        intro.append(f"advertised at {', '.join(advertiser.advert.addresses)} port {port}")
-    waiting = f"waiting for {others} player{'s' if others != 1 else ''}"
+        intro.append(_("advertised at {addresses} port {port}").format(
+            addresses=", ".join(advertiser.advert.addresses), port=port))
+    waiting = ngettext("waiting for {count} player", "waiting for {count} players",
+                       others).format(count=others)
     if say is None:
-        print(f"{intro[0]}\n{intro[1]}\n{waiting}; on this network they run:\n"
+        print(f"{intro[0]}\n{intro[1]}\n"
+              + _("{waiting}; on this network they run:").format(waiting=waiting) + "\n"
               + "\n".join(intro[3:]), flush=True)
     down: dict[bytes, float] = {}  # guests whose link dropped, since when
     dialable: set[bytes] = set()  # guests whose listening port the host knows
@@ -223,16 +235,18 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         """Print whom the host waits for, when that changes (nobody once started)."""
         if lobby.started is not None:
             return
-        lost = [f"{lobby.name(k).split(' [')[0]} (link lost)" for k in down]
+        lost = [_("{name} (link lost)").format(name=lobby.name(k).split(" [")[0]) for k in down]
         if lobby.proposed:
-            text = "waiting for the start signatures of " + ", ".join(
-                m.nick for m in lobby.unsigned())
+            text = _("waiting for the start signatures of {names}").format(
+                names=", ".join(m.nick for m in lobby.unsigned()))
         else:
             free = args.players - len(lobby.seats())
-            text = f"waiting for {free} player{'s' if free != 1 else ''}"
+            text = ngettext("waiting for {count} player", "waiting for {count} players",
+                            free).format(count=free)
         text += "; " + ", ".join(lost) if lost else ""
         for who, reason in lobby.refusals[refused[0]:]:
-            line = f"refused {who}: {REFUSED_WORDS.get(reason, reason)}"
+            line = _("refused {who}: {reason}").format(
+                who=who, reason=_(REFUSED_WORDS[reason]) if reason in REFUSED_WORDS else reason)
             notes.append(line)
             if say is None:
                 print(line, flush=True)
@@ -242,9 +256,11 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             if say is None:
                 print(text, flush=True)
         if say is not None:
-            names = ", ".join(m.nick + (" (host, you)" if m.public_key == me.public_key else "")
+            names = ", ".join(_("{name} (host, you)").format(name=m.nick)
+                              if m.public_key == me.public_key else m.nick
                               for m in lobby.members)
-            say([*intro, "", f"at the table: {names}", said[0], *notes[-3:]])
+            say([*intro, "", _("at the table: {names}").format(names=names), said[0],
+                 *notes[-3:]])
 
     def on_message(peer: bytes, env: Any) -> None:
         out = receive_or_report(lobby, env, note)
@@ -291,7 +307,8 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             out = lobby.drop(key)
             lobbyist.addrs.pop(key, None)
             if out:
-                line = f"freed the seat of {name}: its link was lost for {LOBBY_GRACE_S:.0f} s"
+                line = _("freed the seat of {name}: its link was lost for {seconds:.0f} s").format(
+                    name=name, seconds=LOBBY_GRACE_S)
                 if say is None:
                     print(line, flush=True)
                 else:
@@ -400,12 +417,12 @@ async def host_on_screen(args: argparse.Namespace) -> tuple[Identity, StartedTab
     for every guest, the advert withdrawn and one line printed."""
     from lancards.cli.tui.waiting import Cancelled, WaitingScreen, wait_on
 
-    screen = WaitingScreen("lancards · your table, waiting for players")
-    screen.show(["advertising your table on the network..."])
+    screen = WaitingScreen(_("lancards · your table, waiting for players"))
+    screen.show([_("advertising your table on the network...")])
     try:
         return await wait_on(screen, host_table(args, say=screen.show))
     except Cancelled:
-        print("you closed your table before it started", flush=True)
+        print(_("you closed your table before it started"), flush=True)
         return None
 
 

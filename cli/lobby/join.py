@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from zeroconf import Error as ZeroconfError
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _, ngettext
 from lancards.cli.lobby.common import (
     HostGone,
     Lobbyist,
@@ -28,9 +29,9 @@ from lancards.cli.lobby.common import (
 )
 from lancards.cli.lobby.host import play_hosted
 from lancards.cli.lobby.started_table import play_table
+from lancards.cli.peer_words import RESCUE_WORDS
 from lancards.p2p.net.addresses import rescope
 from lancards.p2p.net.discovery import (
-    RESCUE_TRADE_OFF,
     Browser,
     Ignored,
     TableAdvert,
@@ -56,20 +57,20 @@ SETTLE_S = 1.5
 
 def add_parser(sub: Any) -> None:
     join = sub.add_parser(
-        "join", help="find tables on the network (mDNS) and join one",
-        description="Without TABLE: in a terminal, the lobby lists the tables found (each "
-        "checked to answer) and you choose one; with --autoplay, the first table found with a "
-        "free seat that answers is joined. TABLE is a table id seen in the list, or "
-        "TABLE-ID@HOST:PORT as the host prints it.")
+        "join", help=_("find tables on the network (mDNS) and join one"),
+        description=_("Without TABLE: in a terminal, the lobby lists the tables found (each "
+          "checked to answer) and you choose one; with --autoplay, the first table found with a "
+          "free seat that answers is joined. TABLE is a table id seen in the list, or "
+          "TABLE-ID@HOST:PORT as the host prints it."))
     join.add_argument("table", nargs="?", default=None,
-                      help="TABLE-ID (from the list) or TABLE-ID@HOST:PORT (no mDNS needed)")
+                      help=_("TABLE-ID (from the list) or TABLE-ID@HOST:PORT (no mDNS needed)"))
     join.add_argument("--game", default="level8-master",
-                      help="the table's game when joining by TABLE-ID@HOST:PORT, or the game "
-                      "of a table created from the lobby (n)")
+                      help=_("the table's game when joining by TABLE-ID@HOST:PORT, or the game "
+                        "of a table created from the lobby (n)"))
     join.add_argument("--players", type=int, default=4,
-                      help="seats of a table created from the lobby (default 4)")
+                      help=_("seats of a table created from the lobby (default 4)"))
     join.add_argument("--wait", type=float, default=10.0,
-                      help="seconds to look for tables (default 10)")
+                      help=_("seconds to look for tables (default 10)"))
     add_common_arguments(join)
     join.set_defaults(run=run_join)
 
@@ -92,9 +93,9 @@ async def _browser(args: argparse.Namespace) -> Browser:
         browser = Browser(chosen)
         await browser.start()
     except (OSError, ZeroconfError) as exc:
-        raise UsageError(f"cannot look for tables by mDNS on "
-                         f"{', '.join(a.text for a in chosen)}: "
-                         f"{failure_words(exc, 'the network')}") from None
+        raise UsageError(_("cannot look for tables by mDNS on {list}: {reason}").format(
+            list=', '.join(a.text for a in chosen),
+            reason=failure_words(exc, 'the network'))) from None
     return browser
 
 
@@ -109,14 +110,16 @@ async def find_table(args: argparse.Namespace, me: Identity
     target = args.table
     if target and ("@" in target or ":" in target):
         table_id, at, address = target.rpartition("@")
-        host, _, port_text = address.rpartition(":")
+        host, _colon, port_text = address.rpartition(":")
         if not at or len(table_id) != 16 or not port_text.isdigit() or not host:
-            raise UsageError(f"{target!r} is not TABLE-ID@HOST:PORT (the host prints it)")
+            raise UsageError(_("{target!r} is not TABLE-ID@HOST:PORT (the host prints it)").format(
+                target=target))
         try:
             key = await probe_key(host.strip("[]"), int(port_text), me)
         except PeerError as exc:
             raise UsageError(str(exc)) from None
-        print(f"host: {describe(key)} at {address}", flush=True)
+        print(_("host: {host} at {address}").format(host=describe(key), address=address),
+              flush=True)
         return table_id, key, host.strip("[]"), int(port_text), args.game, None
     browser = await _browser(args)
     probe = _probe(me)
@@ -133,40 +136,44 @@ async def find_table(args: argparse.Namespace, me: Identity
                 if target is not None and target in why_not:
                     raise UsageError(why_not[target])
                 if why_not:
-                    raise UsageError("no table to join: " + "; ".join(why_not.values()))
-                raise UsageError("no table found on the network; ask the host for HOST:PORT, "
-                                 "and check that UDP port 5353 is open")
+                    raise UsageError(_("no table to join: {reasons}").format(
+                        reasons="; ".join(why_not.values())))
+                raise UsageError(_("no table found on the network; ask the host for HOST:PORT, "
+                                   "and check that UDP port 5353 is open"))
             try:
                 event = await browser.next_event(left)
             except (PeerError, TimeoutError):
                 continue
             if isinstance(event, Ignored):
-                print(f"ignored an advert: {event.error}", flush=True)
+                print(_("ignored an advert: {error}").format(error=event.error), flush=True)
                 continue
             if not isinstance(event, TableFound | TableUpdated):
                 continue
             advert = event.advert
             if advert.free_seats <= 0 or (target is not None and target != advert.table):
-                print(f"seen table {advert.table} ({advert.game}) of {advert.nick}: "
-                      f"{_free_seats(advert.free_seats)}", flush=True)
+                print(_("seen table {table} ({game}) of {host}: {seats}").format(
+                    table=advert.table, game=advert.game, host=advert.nick,
+                    seats=_free_seats(advert.free_seats)), flush=True)
                 if advert.free_seats <= 0:
-                    why_not[advert.table] = (f"table {advert.table} of "
-                                             f"{describe(advert.public_key, advert.nick)} "
-                                             "has no free seat")
+                    why_not[advert.table] = _("table {table} of {host} has no free seat").format(
+                        table=advert.table, host=describe(advert.public_key, advert.nick))
                 continue
             try:
                 address, failed = await reachable_address(advert, probe)
             except LocalProtocolError as exc:
-                print(f"skipped: {exc}", flush=True)
+                print(_("skipped: {reason}").format(reason=exc), flush=True)
                 why_not[advert.table] = str(exc)
                 continue
             for line in failed:
-                print(f"tried {line}", flush=True)
-            print(f"found table {advert.table} ({advert.game}) of {advert.nick}: "
-                  f"{_free_seats(advert.free_seats)} at {address} port {advert.port}", flush=True)
-            print(f"host: {describe(advert.public_key, advert.nick)}", flush=True)
+                print(_("tried {address}").format(address=line), flush=True)
+            print(_("found table {table} ({game}) of {host}: {seats} at {address} port "
+                    "{port}").format(table=advert.table, game=advert.game, host=advert.nick,
+                                     seats=_free_seats(advert.free_seats), address=address,
+                                     port=advert.port), flush=True)
+            print(_("host: {host}").format(host=describe(advert.public_key, advert.nick)),
+                  flush=True)
             if advert.rescue:
-                print(RESCUE_TRADE_OFF, flush=True)
+                print(_(RESCUE_WORDS), flush=True)
             matches[advert.public_key.hex()] = (advert, address)
             if target is None:
                 break
@@ -174,11 +181,13 @@ async def find_table(args: argparse.Namespace, me: Identity
     finally:
         await browser.close()
     if len(matches) > 1:
-        raise UsageError(
-            f"{len(matches)} tables use the id {target}: "
-            + "; ".join(f"{describe(a.public_key, a.nick)} at {addr}:{a.port}"
-                        for a, addr in matches.values())
-            + "; check the host's fingerprint and join by TABLE-ID@HOST:PORT")
+        raise UsageError(_(
+            "{count} tables use the id {table}: {hosts}; check the host's fingerprint and join "
+            "by TABLE-ID@HOST:PORT").format(
+                count=len(matches), table=target, hosts="; ".join(
+                    _("{host} at {address}").format(host=describe(a.public_key, a.nick),
+                                                    address=f"{addr}:{a.port}")
+                    for a, addr in matches.values())))
     advert, address = next(iter(matches.values()))
     return (advert.table, advert.public_key, address, advert.port, advert.game,
             advert.size or None)
@@ -253,7 +262,7 @@ async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[An
 
     async def check(name: str, advert: TableAdvert) -> None:
         try:
-            address, _ = await reachable_address(advert, probe)
+            address, _probe = await reachable_address(advert, probe)
         except LocalProtocolError:
             answered.pop(name, None)
         else:
@@ -330,12 +339,12 @@ async def join_on_screen(args: argparse.Namespace, me: Identity, table_id: str, 
     so and offers to wait (``w``), rejoin (``r``: :data:`REJOIN` returned) or quit (``q``)."""
     from lancards.cli.tui.waiting import Cancelled, WaitingScreen, wait_on
 
-    screen = WaitingScreen("lancards · joining a table")
+    screen = WaitingScreen(_("lancards · joining a table"))
     answer = [""]
 
     async def gone(text: str, can_wait: bool) -> str:
-        choices = {"w": "wait for it"} if can_wait else {}
-        choices.update({"r": "rejoin (choose a table again)", "q": "quit"})
+        choices = {"w": _("wait for it")} if can_wait else {}
+        choices.update({"r": _("rejoin (choose a table again)"), "q": _("quit")})
         answer[0] = await screen.ask(text, choices)
         return answer[0]
 
@@ -343,12 +352,12 @@ async def join_on_screen(args: argparse.Namespace, me: Identity, table_id: str, 
         return await wait_on(screen, join_table(args, me, table_id, key, host, port, game,
                                                 seats=seats, say=screen.show, host_gone=gone))
     except Cancelled:
-        print("you left the table before it started", flush=True)
+        print(_("you left the table before it started"), flush=True)
         return None
     except HostGone as exc:
         if answer[0] == "r":
             return REJOIN
-        print(f"{exc}; you left", flush=True)
+        print(_("{reason}; you left").format(reason=exc), flush=True)
         return None
 
 
@@ -363,16 +372,20 @@ def check_join_args(args: argparse.Namespace) -> None:
     from lancards.engine.rulesets import rule_set
 
     if not args.wait > 0:
-        raise UsageError(f"--wait {args.wait:g}: seconds to look for tables, above 0")
+        raise UsageError(_("--wait {wait:g}: seconds to look for tables, above 0").format(
+            wait=args.wait))
     spec = rule_set(args.game)  # RulesError names the games there are
     if not spec.min_players <= args.players <= spec.max_players:
-        raise UsageError(f"--players {args.players}: {spec.name} is for {spec.min_players} "
-                         f"to {spec.max_players} players")
+        raise UsageError(_("--players {players}: {name} is for {min_players} to {max_players} "
+                           "players").format(
+            players=args.players, name=spec.name, min_players=spec.min_players,
+            max_players=spec.max_players))
     target = args.table
     if target is not None and "@" not in target and ":" not in target and not (
             len(target) == 16 and all(c in "0123456789abcdef" for c in target)):
-        raise UsageError(f"{target!r} is neither a table id (16 hex digits, as the lobby "
-                         "lists it) nor TABLE-ID@HOST:PORT (the host prints it)")
+        raise UsageError(_("{target!r} is neither a table id (16 hex digits, as the lobby lists "
+                           "it) nor TABLE-ID@HOST:PORT (the host prints it)").format(
+            target=target))
 
 
 def run_join(args: argparse.Namespace) -> int:
@@ -432,8 +445,8 @@ def _rescope_book(lobbyist: Lobbyist, reached: str) -> None:
 def _free_seats(count: int) -> str:
     """``"no free seat"``, ``"1 free seat"``, ``"3 free seats"``."""
     if count <= 0:
-        return "no free seat"
-    return f"{count} free seat{'s' if count != 1 else ''}"
+        return _("no free seat")
+    return ngettext("{count} free seat", "{count} free seats", count).format(count=count)
 
 
 __all__ = ["CREATE", "REJOIN", "WatchTarget", "add_parser", "find_started_advert", "find_table",

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.pacing import BotPacer
+from lancards.cli.peer_words import cheat_notice_words, halt_words
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import any_address, free_port
@@ -231,7 +232,8 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
     table = again.started()
     if table is None:
         if not quiet:
-            print(f"no next game: {again.rematch.failed or 'the others did not answer'}",
+            print(_("no next game: {reason}").format(
+                reason=again.rematch.failed or _("the others did not answer")),
                   flush=True)
         await node.close()
         return status
@@ -253,13 +255,16 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
         return 0
     for notice in node.notices:
         if notice.kind == "cheat":
-            print(f"cheat: {notice.text}", flush=True)
+            kind = core.halt_kind if notice.text == core.halted else ""
+            print(_("cheat: {reason}").format(reason=cheat_notice_words(
+                kind, notice.seat, names, notice.text)), flush=True)
     if core.halted:
-        print(f"result: the table halted: {core.halted}")
+        print(_("result: the table halted: {reason}").format(
+            reason=halt_words(core, names)))
         return 1
     outcome = core.game.outcome(core.state)
     if outcome is None:
-        print("result: the game stopped without a result")
+        print(_("result: the game stopped without a result"))
         return 1
     from lancards.cli.net_session import removed_seats
     from lancards.cli.tui.results import final_lines
@@ -273,7 +278,7 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
         if done is not None:
             print(evening_line(done.totals(), core.game.name))
     if args.record:
-        print(f"record: {args.record}")
+        print(_("record: {path}").format(path=args.record))
     return 0
 
 
@@ -363,7 +368,8 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
         # know only the old port).
         await mesh.start(str(host), free_port(str(host)))
         dial_all = True
-        print(f"port {port} is taken; listening on {mesh.port} and dialling every peer",
+        print(_("port {port} is taken; listening on {new} and dialling every peer").format(
+            port=port, new=mesh.port),
               file=sys.stderr, flush=True)
     if table is None:
         table = await _fetch_start(store, data, me, mesh, wait)
@@ -391,17 +397,18 @@ async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, me
     statement = data["statement"]
     known = {bytes.fromhex(k): (str(v[0]), int(v[1])) for k, v in data["peers"].items()}
     fetch = StartFetch(me, statement, store.next_envelope())
-    print(f"table {fetch.table_id}: this seat signed the start; asking the seated peers "
-          "whether it started", file=sys.stderr, flush=True)
+    print(_("table {table}: this seat signed the start; asking the seated peers whether it "
+            "started").format(table=fetch.table_id), file=sys.stderr, flush=True)
     got = await fetch_started(
         mesh, fetch, known, wait=wait, lease=store.lease_envelopes,
         refused=lambda text: print(f"ignored: {text}", file=sys.stderr, flush=True))
     if got is None:
         await mesh.close()
         store.mark("not-started")
-        raise UsageError(f"table {fetch.table_id} did not start with this seat: no seated peer "
-                         f"answered with its start within {wait:.0f} s (the host may have "
-                         "freed the seat); join a table again")
+        raise UsageError(_("table {table_id} did not start with this seat: no seated peer "
+                           "answered with its start within {wait:.0f} s (the host may have "
+                           "freed the seat); join a table again").format(
+            table_id=fetch.table_id, wait=wait))
     table, book = got
     reached = known.get(table.spec.host, next(iter(known.values()), ("", 0)))[0]
     peers = {k: PeerAddress(rescope(h, reached), p) for k, (h, p) in book.items()}

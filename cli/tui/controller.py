@@ -14,23 +14,21 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from lancards.cli.i18n import _
+from lancards.cli.i18n import N_, _
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
 from lancards.cli.tui.fit import wrap_all
 from lancards.cli.tui.narrate import move_label
+from lancards.cli.tui.reasons import reason_words
 from lancards.cli.tui.width import cut
 from lancards.engine.core import EngineError
 from lancards.p2p.protocol.errors import LocalProtocolError
 
-WATCHING = "you are watching: no moves or chat here; q quits"
+WATCHING = N_("you are watching: no moves or chat here; q quits")
 """The message line of a watcher's table (``lancards watch``) for a key that would act."""
 
-WATCH_HINTS = "watching: public cards only · PgUp/PgDn the log"
+WATCH_HINTS = N_("watching: public cards only · PgUp/PgDn the log")
 """The hints line of a watcher's table."""
-
-HINT_PREFIX = "hint: "
-"""How the hint's line starts (:meth:`BaseController.show_hint`)."""
 
 KeyHelp = tuple[str, str]
 """(keys, what they do) for the ``?`` screen."""
@@ -44,8 +42,8 @@ def short_error(text: str) -> str:
     screen shows the cards), without slot ids, and with ruling ids said once
     (``(ruling L8-4) (ruling L8-5)`` becomes ``(rulings L8-4, L8-5)``)."""
     text = strip_slots(_PREFIX.sub("", text))
-    return _RULINGS.sub(lambda m: "(rulings " + ", ".join(
-        re.findall(r"ruling ([\w-]+)", m.group(0))) + ")", text)
+    return reason_words(_RULINGS.sub(lambda m: "(rulings " + ", ".join(
+        re.findall(r"ruling ([\w-]+)", m.group(0))) + ")", text))
 
 
 def gone_words(snap: TableSnapshot) -> dict[int, str]:
@@ -282,7 +280,7 @@ class BaseController:
     def state_changed(self, snap: TableSnapshot) -> None:
         """The turn or phase changed: an error or a hint about the earlier state is stale,
         so it goes."""
-        if self.error or self.message.startswith(HINT_PREFIX):
+        if self.error or (self._hint is not None and self.message == self._hint[1]):
             self.say("")
 
     def show_hint(self, snap: TableSnapshot) -> None:
@@ -298,7 +296,7 @@ class BaseController:
             try:
                 line = hint_line(snap)
             except Exception:  # a hint never takes the table down; the keys still play
-                line = f"{HINT_PREFIX}none for this position"
+                line = _("hint: none for this position")
             self._hint = (snap.view, line)
         self.say(self._hint[1])
 
@@ -356,7 +354,7 @@ def not_now(snap: TableSnapshot) -> str:
     """Why a move key does nothing now, naming the peer the table waits for."""
     waiting = snap.extra.get("waiting")
     if snap.extra.get("watching"):
-        return WATCHING
+        return _(WATCHING)
     if snap.to_act == snap.seat:
         return _("your move is pending: {reason}").format(reason=waiting) if waiting else \
             _("your move is pending: a card you drew is still being revealed")

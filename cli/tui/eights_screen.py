@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.i18n import N_, _, ngettext
+from lancards.cli.peer_words import objectives_notice
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (
@@ -204,7 +205,7 @@ class EightsController(BaseController):
         if self.picker is not None:
             return _("a choice's number, or up/down and Enter · Esc cancels")
         if snap.extra.get("watching"):
-            return WATCH_HINTS
+            return _(WATCH_HINTS)
         if snap.to_act != snap.seat:
             return _("m moves · c chat")
         if any(isinstance(a, Pass) for a in snap.legal):
@@ -226,7 +227,7 @@ class EightsController(BaseController):
         mark = ">" if view.round >= 8 else " "
         out.append(f" {mark} " + _("round 8: the layout: +10 per card left, -25 for going out "
                                    "(ruling E-7)"))
-        out += ["", _("objectives: {notice}").format(notice=objectives.notice),
+        out += ["", _("objectives: {notice}").format(notice=objectives_notice(objectives)),
                 _("the lowest total after round 8 wins (ruling E-9)")]
         return out
 

@@ -6,21 +6,27 @@ offers it, else ``normal``; ``docs/bots.md``, "The hint"), deciding from this se
 (``snapshot().view``), with its own randomness seeded from the table and the move count, so the
 same position gives the same hint. The reason is the engine's own (``engine/level8/advice.py``,
 ``engine/eights/advice.py``); this module only says it in words: no ruling ids, no class names.
-The hint is never played: the person still presses the keys.
+Every sentence is one catalog message with placeholders (issue 28: German word order differs),
+so nothing here glues translated pieces by English grammar. The hint is never played: the
+person still presses the keys.
 """
 
 from __future__ import annotations
 
 import random
 
+from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
-from lancards.cli.tui.narrate import card_name, move_label, plural
+from lancards.cli.tui.narrate import card_name, move_label
 from lancards.engine.eights import advice as eights_advice
 from lancards.engine.level8 import advice as level8_advice
 from lancards.engine.level8.cards import COLOURS
 from lancards.engine.rulesets import Advice, advise
 
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six")
+_NUMBER_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six")}
+_SHADES = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"), "green": N_("green"),
+           "blue": N_("blue"), "purple": N_("purple")}
+"""The colours' display names (ruling L8-1), as ``level8_view.COLOUR_WORDS`` says them."""
 _MOST_NEEDS = 3
 """The missing cards named at most (then "and more")."""
 
@@ -39,7 +45,7 @@ def hint_advice(snap: TableSnapshot) -> Advice:
 def hint_line(snap: TableSnapshot) -> str:
     """The hint's one line for this seat now, or why there is none."""
     if not snap.legal:
-        return "hint: only on your move"
+        return _("hint: only on your move")
     return hint_words(snap, hint_advice(snap))
 
 
@@ -49,20 +55,24 @@ def hint_words(snap: TableSnapshot, advice: Advice) -> str:
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
-            move = "lay down your level (l, then Tab)"
+            move = _("lay down your level (l, then Tab)")
         words = level8_reason(snap, reason)
     elif isinstance(reason, eights_advice.Reason):
         words = eights_reason(reason)
     else:
         words = ""
-    return f"hint: {move}: {words}" if words else f"hint: {move}"
+    return _("hint: {move}: {reason}").format(move=move, reason=words) if words else \
+        _("hint: {move}").format(move=move)
 
 
 # -- Level 8 -------------------------------------------------------------------------------------
 
 
-def _article(noun: str) -> str:
-    return "an" if noun.startswith(("8", "11", "18", "orange")) else "a"
+def _an(number: int, colour: str) -> bool:
+    """Whether English says "an" before the words (an 8, an 11, an orange 4): the choice of
+    message, each one a whole sentence part in every language."""
+    first = colour or str(number)
+    return first.startswith(("8", "11", "18", "orange"))
 
 
 def hole_words(hole: tuple[int, int], count: int) -> str:
@@ -70,58 +80,84 @@ def hole_words(hole: tuple[int, int], count: int) -> str:
     (``hole``: colour index or -1 for any colour, number or 0 for any number)."""
     colour, number = hole
     shade = COLOURS[colour].display if colour >= 0 else ""
-    noun = " ".join(w for w in (shade, str(number) if number else "card") if w)
+    values = {"colour": _(_SHADES.get(shade, shade)) if shade else "",
+              "number": number}
     if count == 1:
-        return f"{_article(noun)} {noun}"
-    word = _NUMBER_WORDS[count] if count < len(_NUMBER_WORDS) else str(count)
-    return f"{word} {noun}s"
+        an = _an(number, shade)
+        if shade and number:
+            text = _("an {colour} {number}") if an else _("a {colour} {number}")
+        elif number:
+            text = _("an {number}") if an else _("a {number}")
+        elif shade:
+            text = _("an {colour} card") if an else _("a {colour} card")
+        else:
+            text = _("a card")
+        return text.format(**values)
+    word = _(_NUMBER_WORDS[count]) if count in _NUMBER_WORDS else str(count)
+    if shade and number:
+        text = _("{count} {colour} {number}s")
+    elif number:
+        text = _("{count} {number}s")
+    elif shade:
+        text = _("{count} {colour} cards")
+    else:
+        text = _("{count} cards")
+    return text.format(count=word, **values)
 
 
 def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
-                more: str = "") -> str:
-    """``"2 cards to go: a 4 and a red 9"`` (``more`` follows "to go"); ``lacks`` 0: the
-    whole level is in the hand."""
+                before: int | None = None) -> str:
+    """``"2 cards to go: a 4 and a red 9"`` (``before``: ``"2 cards to go, not 3: ..."``);
+    ``lacks`` 0: the whole level is in the hand."""
     if lacks <= 0:
-        return "your whole level is in your hand"
+        return _("your whole level is in your hand")
     named = [hole_words(h, k) for h, k in needs[:_MOST_NEEDS]]
     if len(needs) > _MOST_NEEDS:
-        named.append("more")
-    listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else \
-        (named[0] if named else "")
-    head = f"{plural(lacks, 'card')} to go{more}"
-    return f"{head}: {listed}" if listed else head
+        listed = _("{cards} and more").format(cards=", ".join(named))
+    elif len(named) > 1:
+        listed = _("{cards} and {last}").format(cards=", ".join(named[:-1]), last=named[-1])
+    else:
+        listed = named[0] if named else ""
+    if before is None:
+        head = ngettext("{count} card to go", "{count} cards to go", lacks)
+    else:
+        head = ngettext("{count} card to go, not {before}", "{count} cards to go, not {before}",
+                        lacks)
+    head = head.format(count=lacks, before=before)
+    return _("{to_go}: {cards}").format(to_go=head, cards=listed) if listed else head
 
 
 def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
     """A Level 8 :class:`~lancards.engine.level8.advice.Reason` in words."""
     Why = level8_advice.Why
     then = needs_words(r.lacks, r.needs)
-    meld = f"combination {r.meld + 1}" if r.meld is not None else "a combination"
-    who = snap.names[r.target] if r.target is not None else "that player"
+    fits = _("it fits combination {number} on the table").format(number=r.meld + 1) \
+        if r.meld is not None else _("it fits a combination on the table")
     words = {
-        Why.ONLY: "it is your only move",
-        Why.DRAW_PILE: (f"no discard brings you closer; {then}" if r.lacks >= 0 else
-                        "no discard fits a combination on the table"),
-        Why.TAKE_TOP: needs_words(r.lacks, r.needs, f", not {r.lacks_before}"),
-        Why.TOP_FITS: f"it fits {meld} on the table",
-        Why.LAY_DOWN: "you hold all of it",
-        Why.ADD: "one card fewer in your hand",
-        Why.DISCARD_SPARE: f"not in your plan; {then}",
-        Why.DISCARD_LEAST: f"every card serves your plan, this one least; then {then}",
-        Why.DISCARD_DEAD: "it fits no combination on the table",
-        Why.DISCARD_DOWN: "every card fits somewhere; this one helps the others least",
-        Why.PLAY_TAKE: ("pick a shown card your level needs" if r.lacks >= 0 else
-                        "pick a shown card that fits the table"),
-        Why.PLAY_SWAP: "swap away cards your plan does not use",
-        Why.PLAY_KEEP: "the round may end before you lay down",
-        Why.PLAY_SKIP: f"{who} is closest to going out",
-        Why.SHOW: "these are the cards your plan needs least",
-        Why.CHOOSE: (needs_words(r.lacks, r.needs, f", not {r.lacks_before}") if r.lacks >= 0 else
-                     f"it fits {meld} on the table"),
-        Why.CHOOSE_NONE: "no shown card brings you closer",
-        Why.SWAP_PUT: f"not in your plan; {then}",
-        Why.KEEP: "your best plan uses it",
-        Why.END: "nothing more helps now",
+        Why.ONLY: _("it is your only move"),
+        Why.DRAW_PILE: (_("no discard brings you closer; {needs}").format(needs=then)
+                        if r.lacks >= 0 else _("no discard fits a combination on the table")),
+        Why.TAKE_TOP: needs_words(r.lacks, r.needs, r.lacks_before),
+        Why.TOP_FITS: fits,
+        Why.LAY_DOWN: _("you hold all of it"),
+        Why.ADD: _("one card fewer in your hand"),
+        Why.DISCARD_SPARE: _("not in your plan; {needs}").format(needs=then),
+        Why.DISCARD_LEAST: _("every card serves your plan, this one least; then {needs}").format(
+            needs=then),
+        Why.DISCARD_DEAD: _("it fits no combination on the table"),
+        Why.DISCARD_DOWN: _("every card fits somewhere; this one helps the others least"),
+        Why.PLAY_TAKE: (_("pick a shown card your level needs") if r.lacks >= 0 else
+                        _("pick a shown card that fits the table")),
+        Why.PLAY_SWAP: _("swap away cards your plan does not use"),
+        Why.PLAY_KEEP: _("the round may end before you lay down"),
+        Why.PLAY_SKIP: (_("{name} is closest to going out").format(name=snap.names[r.target])
+                        if r.target is not None else _("that player is closest to going out")),
+        Why.SHOW: _("these are the cards your plan needs least"),
+        Why.CHOOSE: (needs_words(r.lacks, r.needs, r.lacks_before) if r.lacks >= 0 else fits),
+        Why.CHOOSE_NONE: _("no shown card brings you closer"),
+        Why.SWAP_PUT: _("not in your plan; {needs}").format(needs=then),
+        Why.KEEP: _("your best plan uses it"),
+        Why.END: _("nothing more helps now"),
     }
     return words.get(r.why, "")
 
@@ -129,39 +165,42 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
 # -- 8s Rule! ------------------------------------------------------------------------------------
 
 
-def _chance(win: float) -> str:
-    percent = max(5, min(95, round(win * 20) * 5))
-    return f"about {percent} % of the time"
+def _percent(win: float) -> str:
+    return f"{max(5, min(95, round(win * 20) * 5))} %"
 
 
 def eights_reason(r: eights_advice.Reason) -> str:
     """An 8s Rule! :class:`~lancards.engine.eights.advice.Reason` in words."""
     Why = eights_advice.Why
     if r.why is Why.CANNOT_WIN:
-        gift = f"; its {plural(r.points, 'point')} go to the taker" if r.points > 0 \
-            else ""
-        return f"it cannot take this trick{gift}"
+        if r.points > 0:
+            return ngettext("it cannot take this trick; its {count} point goes to the taker",
+                            "it cannot take this trick; its {count} points go to the taker",
+                            r.points).format(count=r.points)
+        return _("it cannot take this trick")
     if r.why is Why.SEARCH and r.instead is not None:
-        return (f"in {r.deals} imagined deals it beat {card_name(r.instead.card)} by "
-                f"{_points(r.gain)}")
+        value = f"{r.gain:.1f}".rstrip("0").rstrip(".") if r.gain < 10 else f"{r.gain:.0f}"
+        return ngettext("in {deals} imagined deals it beat {card} by {points} point",
+                        "in {deals} imagined deals it beat {card} by {points} points",
+                        1 if value == "1" else 2).format(
+            deals=r.deals, card=card_name(r.instead.card), points=value)
     if r.why is Why.LAYOUT:
-        return (f"it opens the way for {plural(r.frees, 'more card')} of yours" if r.frees
-                else "it opens the fewest cards for the others")
+        return (ngettext("it opens the way for {count} more card of yours",
+                         "it opens the way for {count} more cards of yours",
+                         r.frees).format(count=r.frees) if r.frees
+                else _("it opens the fewest cards for the others"))
     words = {
-        Why.ONLY: "it is your only move",
-        Why.UNLIKELY: f"it takes this trick only {_chance(r.win)}",
-        Why.FORCED: "you take this trick anyway: shed the most dangerous card",
-        Why.TAKE_CHEAP: "taking this trick costs less than keeping this card",
-        Why.SURE: "it surely takes this trick",
-        Why.MAY_WIN: f"it takes this trick {_chance(r.win)}",
-        Why.SAVE: "no card of yours takes this trick; keep your winners for later",
+        Why.ONLY: _("it is your only move"),
+        Why.UNLIKELY: _("it takes this trick only about {percent} of the time").format(
+            percent=_percent(r.win)),
+        Why.FORCED: _("you take this trick anyway: shed the most dangerous card"),
+        Why.TAKE_CHEAP: _("taking this trick costs less than keeping this card"),
+        Why.SURE: _("it surely takes this trick"),
+        Why.MAY_WIN: _("it takes this trick about {percent} of the time").format(
+            percent=_percent(r.win)),
+        Why.SAVE: _("no card of yours takes this trick; keep your winners for later"),
     }
     return words.get(r.why, "")
-
-
-def _points(gain: float) -> str:
-    value = f"{gain:.1f}".rstrip("0").rstrip(".") if gain < 10 else f"{gain:.0f}"
-    return f"{value} point{'' if value == '1' else 's'}"
 
 
 __all__ = ["hint_advice", "hint_line", "hint_words", "hole_words", "needs_words"]

@@ -34,6 +34,7 @@ from lancards.cli.tui.controller import (
     watch_hand,
 )
 from lancards.cli.tui.narrate import component_words, requirement
+from lancards.cli.tui.reasons import reason_words
 from lancards.cli.tui.width import pad
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
@@ -185,7 +186,7 @@ class Level8Controller(BaseController):
             shown = sorted(group, key=lambda p: p.number) if component.kind.is_run else group
             out.extend(styled_cards(" ".join(placed_text(p) for p in shown) or "-"))
             problem = problems[index]
-            out.append(("class:error", f"  x {problem}") if problem else
+            out.append(("class:error", f"  x {reason_words(problem)}") if problem else
                        ("class:ok", "  " + _("ok")))
             out.append(("", "\n"))
         error = builder.error(snap.game, view)
@@ -201,7 +202,7 @@ class Level8Controller(BaseController):
         if self.picker is not None:
             return _("a choice's number, or up/down and Enter · Esc cancels")
         if snap.extra.get("watching"):
-            return WATCH_HINTS
+            return _(WATCH_HINTS)
         if self.builder is not None:
             return _("1-9 assign · 0 unassign · j/J/v joker · Tab offers · Enter lay down · Esc")
         if snap.to_act != snap.seat:

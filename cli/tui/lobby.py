@@ -32,21 +32,24 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
-from prompt_toolkit.layout import ConditionalContainer, FormattedTextControl, HSplit, Layout, Window
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
+from lancards.cli.i18n import _
+from lancards.cli.peer_words import RESCUE_WORDS
+from lancards.cli.tui.fit import FitControl, to_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import cut, pad, text_width
 from lancards.engine.rulesets import rule_set
-from lancards.p2p.net.discovery import RESCUE_TRADE_OFF, TableAdvert
+from lancards.p2p.net.discovery import TableAdvert
 from lancards.p2p.protocol.identity import fingerprint
 
 CREATE_GAMES = ("level8-master", "level8", "level8-en", "eights")
 """The games ``n`` offers, in its order."""
 
 GAME_TITLES = {"level8-master": "Level 8 Master", "level8": "Level 8",
-               "level8-en": "Level 8 (English)", "eights": "8s Rule!"}
+               "level8-en": "Level 8 (English)", "eights": "8s Rule!"}  # names: no translation
 """The games' names as people say them."""
 
 _TARGET = re.compile(r"[0-9a-f]{16}@(\S+):(\d{1,5})")
@@ -144,11 +147,12 @@ class LobbyScreen:
         self.creating: list[str] = []
         """While ``n`` asks what to create: ``[]`` the game is asked, ``[GAME]`` the seats."""
         self.asking = False
-        self.address = TextArea(height=1, prompt="address (TABLE-ID@HOST:PORT)> ",
+        self.address = TextArea(height=1, prompt=_("address (TABLE-ID@HOST:PORT)> "),
                                 multiline=False,
                                 accept_handler=self._accept_address)
         body = HSplit([
-            Window(FormattedTextControl(self._render), wrap_lines=True),
+            # long lines wrap at a space, continued indented (German is longer: issue 28)
+            Window(FitControl(lambda width: to_lines(self._render()))),
             ConditionalContainer(self.address, filter=Condition(lambda: self.typing)),
         ])
         self.app: Application[str | None] = Application(
@@ -171,60 +175,72 @@ class LobbyScreen:
             return 80
 
     def _render(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = [("class:title", " lancards lobby "),
-                                   ("", f"  you are {self.identity}\n\n")]
+        out: StyleAndTextTuples = [("class:title", " " + _("lancards lobby") + " "),
+                                   ("", "  " + _("you are {identity}").format(
+                                       identity=self.identity) + "\n\n")]
         # The address column only where it fits (issue 25, item 14): the line under the
-        # list names the selected table's address anyway.
+        # list names the selected table's address anyway. The seats column is as wide as its
+        # widest word in the player's language ("gestartet").
+        states = [_("watch") if t.started else (
+            _("full") if not t.joinable else f"{t.taken}/{t.seats}") for t in self.tables]
+        seats = max([7, text_width(_("seats")), *map(text_width, states)])
         width = self._columns()
-        wide = all(73 + text_width(t.address) <= width for t in self.tables)
-        out.append(("class:header", f"   {'game':<15} {'host':<18} {'seats':<7} "
-                                    f"{'players':<26}{' address' if wide else ''}\n"))
+        wide = all(66 + seats + text_width(t.address) <= width for t in self.tables)
+        heads = [_("game"), _("host"), _("seats"), _("players")]
+        address = " " + _("address") if wide else ""
+        out.append(("class:header", f"   {pad(heads[0], 15)} {pad(heads[1], 18)} "
+                                    f"{pad(heads[2], seats)} {pad(heads[3], 26)}{address}\n"))
         if not self.tables:
-            out.append(("class:dim", "   no tables found yet on this network (looking...)\n"))
+            out.append(("class:dim", "   " + _("no tables found yet on this network (looking...)")
+                        + "\n"))
         for i, table in enumerate(self.tables):
             mark = ">" if i == self.index else " "
             flag = "!" if table.duplicate else " "
-            state = "watch" if table.started else (
-                "full" if not table.joinable else f"{table.taken}/{table.seats}")
             style = "class:picker.selected" if i == self.index else (
                 "" if table.joinable else "class:dim")
             host = f"{cut(table.host, 12)} {table.fingerprint[:4]}"
             players = ", ".join(table.players)
-            out.append((style, f" {mark}{flag}{pad(table.game, 15)} {pad(host, 18)} {state:<7} "
+            out.append((style, f" {mark}{flag}{pad(table.game, 15)} {pad(host, 18)} "
+                               f"{pad(states[i], seats)} "
                                f"{pad(players, 26)}{' ' + table.address if wide else ''}\n"))
         out.append(("", "\n"))
         if self.tables:
             table = self.tables[self.index]
-            out.append(("", f" host {table.host} [{table.fingerprint}], table {table.table_id}"
-                            f" at {table.address}\n"))
+            out.append(("", " " + _(
+                "host {host} [{fingerprint}], table {table} at {address}").format(
+                host=table.host, fingerprint=table.fingerprint, table=table.table_id,
+                address=table.address) + "\n"))
             if table.rescue:
-                out.append(("", textwrap.indent(textwrap.fill(RESCUE_TRADE_OFF, 76), " ") + "\n"))
+                out.append(("", textwrap.indent(textwrap.fill(_(RESCUE_WORDS), 76), " ") + "\n"))
             if table.started:
-                out.append(("", " its game has started: w watches it (no seat, public cards "
-                                "only)\n"))
+                out.append(("", " " + _("its game has started: w watches it (no seat, public "
+                                        "cards only)") + "\n"))
             if table.duplicate:
-                out.append(("class:error", f" ! two tables use the id {table.table_id}: "
-                                           "compare the fingerprint with the host's before "
-                                           "joining\n"))
+                out.append(("class:error", " ! " + _(
+                    "two tables use the id {table}: compare the fingerprint with the host's "
+                    "before joining").format(table=table.table_id) + "\n"))
         if self.message:
             out.append(("class:error", f" {self.message}\n"))
         if self.asking:
             out.append(("", f" {self._question()}\n"))
-            out.append(("class:hints", " the number · Esc back"))
+            out.append(("class:hints", " " + _("the number · Esc back")))
             return out
         started = bool(self.tables) and self.tables[self.index].started
-        out.append(("class:hints", f" Up/Down select · {'w watch' if started else 'Enter join'}"
-                                   " · n create a table · a type an address · q quit"))
+        out.append(("class:hints", " " + (
+            _("Up/Down select · w watch · n create a table · a type an address · q quit")
+            if started else _("Up/Down select · Enter join · n create a table · "
+                              "a type an address · q quit"))))
         return out
 
     def _question(self) -> str:
         """What ``n`` asks now: the game, then the seats (issue 25, item 14)."""
         if not self.creating:
             games = " · ".join(f"{i + 1} {GAME_TITLES[g]}" for i, g in enumerate(CREATE_GAMES))
-            return f"create a table: which game? {games}"
+            return _("create a table: which game? {games}").format(games=games)
         spec = rule_set(self.creating[0])
-        return (f"create a {GAME_TITLES[spec.name]} table: how many seats, yours counted? "
-                f"{spec.min_players} to {spec.max_players}")
+        return _("create a {game} table: how many seats, yours counted? {least} to "
+                 "{most}").format(game=GAME_TITLES[spec.name], least=spec.min_players,
+                                  most=spec.max_players)
 
     def _answer(self, key: str) -> None:
         if not self.creating:
@@ -262,12 +278,14 @@ class LobbyScreen:
         @kb.add(Keys.ControlM, filter=idle)
         def _join(event: KeyPressEvent) -> None:
             if not self.tables:
-                self.message = "no table to join; press n to create one or a for an address"
+                self.message = _("no table to join; press n to create one or a for an address")
                 return
             table = self.tables[self.index]
             if not table.joinable:
-                self.message = (f"the table of {table.host} [{table.fingerprint}] has "
-                                f"{'started: w watches it' if table.started else 'no free seat'}")
+                self.message = (_("the table of {host} [{fingerprint}] has started: w "
+                                  "watches it") if table.started else
+                                _("the table of {host} [{fingerprint}] has no free seat")).format(
+                    host=table.host, fingerprint=table.fingerprint)
                 return
             self.on_join(table)
             self.app.exit(result="join")
@@ -307,8 +325,8 @@ class LobbyScreen:
         text = buffer.text.strip()
         match = _TARGET.fullmatch(text)
         if match is None or not 0 < int(match.group(2)) < 65536:
-            self.message = (f"{text!r} is not TABLE-ID@HOST:PORT as the host prints it "
-                            "(for example 00112233aabbccdd@192.0.2.7:48100)")
+            self.message = _("{text!r} is not TABLE-ID@HOST:PORT as the host prints it (for "
+                             "example 00112233aabbccdd@192.0.2.7:48100)").format(text=text)
             return True
         self.typing = False
         self.on_manual(text)

@@ -25,13 +25,14 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.output import Output
 
+from lancards.cli.i18n import N_, _
 from lancards.cli.tui.fit import FitControl, to_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.typeahead import flush_typeahead
 
 T = TypeVar("T")
 
-CANCEL_HINT = "q, Esc or Ctrl-C: cancel"
+CANCEL_HINT = N_("q, Esc or Ctrl-C: cancel")
 """The bottom line of the waiting screen while nothing is asked."""
 
 
@@ -91,7 +92,7 @@ class WaitingScreen:
             out.append(("class:error", f" {self.question}\n"))
             hint = " · ".join(f"{key} {what}" for key, what in self.choices.items())
         else:
-            hint = CANCEL_HINT
+            hint = _(CANCEL_HINT)
         out.append(("", "\n"))
         out.append(("class:hints", f" {hint}"))
         return out

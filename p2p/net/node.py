@@ -32,7 +32,7 @@ from lancards.p2p.net.bots import Chooser, Turns, bot_moves, drive_bot, game_bot
 from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
-from lancards.p2p.net.waiting import WHAT, Waiting, waiting_text
+from lancards.p2p.net.waiting import DRAW_SHARES, WHAT, Waiting, waiting_text
 from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.errors import (
@@ -299,7 +299,7 @@ class PeerNode:
         if expected is None:
             return None
         seat, kind = expected
-        what = WHAT.get(kind, kind)
+        what, code = WHAT.get(kind, kind), str(kind)
         if seat == self.core.seat:
             if kind != "action" or self.core.hand_ready():
                 return None
@@ -309,16 +309,16 @@ class PeerNode:
             if not owing:
                 return None
             missing = [s for s in owing if self.core.players[s].public_key not in self.connected]
-            seat, what = (missing or owing)[0], "shares for your draw"
+            seat, what, code = (missing or owing)[0], "shares for your draw", DRAW_SHARES
         key = self.core.players[seat].public_key
         now = self._clock()
         if key not in self.connected:
             since = max(self._down_since.get(key, now), self._progress_at)
             return Waiting(seat, self.core.players[seat].nick, what, now - since, False,
-                           seat in self.core.paused)
+                           seat in self.core.paused, code)
         if now - self._progress_at >= SILENT_S:
             return Waiting(seat, self.core.players[seat].nick, what, now - self._progress_at,
-                           True)
+                           True, kind=code)
         return None
 
     def removal_refusal(self, seat: int) -> str | None:

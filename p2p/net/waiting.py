@@ -14,7 +14,11 @@ WHAT: dict[str, str] = {
     "escrow": "a key escrow",
     "rescue": "rescue shares",
 }
-"""What the table waits for, by the kind of the next entry (:meth:`GameCore.expected`)."""
+"""What the table waits for, by the kind of the next entry (:meth:`GameCore.expected`); the
+screens say it in the player's language from :attr:`Waiting.kind` (``cli/peer_words.py``)."""
+
+DRAW_SHARES = "draw-shares"
+"""The :attr:`Waiting.kind` of a wait for the decryption shares of this seat's own draw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +31,8 @@ class Waiting:
         seconds: how long the wait has lasted (since its link dropped or the last entry).
         connected: whether its link is up (``False``: disconnected; ``True``: silent).
         paused: it said it paused (``presence``; ``lancards resume`` brings it back).
+        kind: what it owes as a code: a key of :data:`WHAT` (the kind of the entry due) or
+            :data:`DRAW_SHARES`; ``what`` is its English words (logs, ``--verbose``).
     """
 
     seat: int
@@ -35,6 +41,7 @@ class Waiting:
     seconds: float
     connected: bool
     paused: bool = False
+    kind: str = ""
 
     def text(self) -> str:
         """``"waiting for bob (their move), 12 s"``; ``"waiting for bob, who paused (their
@@ -54,4 +61,4 @@ def waiting_text(wait: Waiting | None, rescue: bool, patience: float) -> str | N
     return wait.text()
 
 
-__all__ = ["WHAT", "Waiting", "waiting_text"]
+__all__ = ["DRAW_SHARES", "WHAT", "Waiting", "waiting_text"]

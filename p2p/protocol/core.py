@@ -468,7 +468,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
                 found = self.record.add_evidence(line["first"], line["second"],
                                                  link="the local record")
                 self._cheat(self._seat_of.get(found.first.author), self._equivocated(found),
-                            found.to_line_dict())
+                            found.to_line_dict(), "equivocation")
 
     # -----------------------------------------------------------------------------------------
     # Checking and applying entries.

@@ -119,6 +119,11 @@ class CoreParts:
     _pending: Any
     _leaving: bool
     _halted: str | None
+    halt_kind: str = ""
+    """What halted the table, as a code (the screens say it: ``cli/peer_words.py``): ``""`` (not
+    halted, or ``halt``), ``"equivocation"``, ``"proof"`` (a shuffle proof failed), ``"unvote"``
+    (a removal round voided, then begun), or the :class:`Reason` value of a refused signed entry
+    (``"illegal"``, ``"out-of-turn"``, ``"wrong-state-hash"``, ``"malformed"``)."""
     cheaters: dict[Seat, str]
     _told: list[tuple[str, dict[str, Any]]]
     _env_seq: int
@@ -293,15 +298,17 @@ class CoreParts:
         entry = self._shuffle_entry(exc.prover)
         if entry is not None and self.view_seat is not None and not self._replaying:
             self._tell_everyone("record.check", {"seq": entry.seq, "hash": entry.hash})
-        self._cheat(exc.prover, str(exc), {} if entry is None else {"entry": entry.to_dict()})
+        self._cheat(exc.prover, str(exc), {} if entry is None else {"entry": entry.to_dict()},
+                    "proof")
 
     def _verify_deferred(self, limit: int | None) -> None:  # pragma: no cover - GameCore's
         raise NotImplementedError
 
-    def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any]) -> None:
+    def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any],
+               kind: str = "") -> None:
         if seat is not None:
             self.cheaters[seat] = text
-        self._halted = text
+        self._halted, self.halt_kind = text, kind
         self._notice("cheat", text, seat, evidence)
 
     def _notice(self, kind: NoticeKind, text: str, seat: Seat | None = None,

@@ -62,7 +62,7 @@ class Inbound(Void):
             if self._halted is None or found.first.author not in self._cheater_keys():
                 self._out.append(Persist("evidence", found.to_line_dict()))
                 self._cheat(self._seat_of.get(found.first.author), self._equivocated(found),
-                            found.to_line_dict())
+                            found.to_line_dict(), "equivocation")
         elif env.type == "record.vote":
             self._on_vote(body, link)
         elif env.type == "record.unvote":
@@ -291,7 +291,8 @@ class Inbound(Void):
         self._out.append(Persist("evidence", line))
         self._tell_everyone("record.evidence", {"first": found.first.to_dict(),
                                                 "second": found.second.to_dict()})
-        self._cheat(self._seat_of[found.first.author], self._equivocated(found), line)
+        self._cheat(self._seat_of[found.first.author], self._equivocated(found), line,
+                    "equivocation")
 
     def _append_remote(self, entry: Entry, link: str) -> None:
         if (entry.seq == len(self.record) and self.deck.deferred_proofs
@@ -321,7 +322,7 @@ class Inbound(Void):
                     self._round_lacks(author)
             if signed and exc.reason in (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE,
                                          Reason.MALFORMED):
-                self._cheat(author, str(exc), {"entry": entry.to_dict()})
+                self._cheat(author, str(exc), {"entry": entry.to_dict()}, str(exc.reason))
                 # Every other peer must see it too: it is signed, so it names its author
                 # wherever it arrives (at another position it is an equivocation).
                 self._tell_everyone("record.entry", {"entry": entry.to_dict()})

@@ -438,7 +438,7 @@ class Rescue(CoreParts):
             self._cheat(signer, f"{self.name(signer)} voided round {unvote.round} of the "
                         f"removal of seat {unvote.seat} at entry {unvote.at}, then began it "
                         "there (its withdrawal and its rescue entry are the evidence)",
-                        {"entry": entry.to_dict(), "unvote": raw})
+                        {"entry": entry.to_dict(), "unvote": raw}, "unvote")
             return
         if (unvote.seat not in self.deck.present or key in self._voids
                 or not length - 64 <= unvote.at < length + 32):

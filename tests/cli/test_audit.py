@@ -188,3 +188,48 @@ def test_audit_rejects_a_lone_surrogate_escape_without_a_traceback(record_file, 
     assert out == (f"REJECTED: record file line {target + 2} (entry {target}): rejected "
                    "message from record file: malformed: string at $.entry.payload.a holds "
                    "a lone surrogate U+D800\n")
+
+
+def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
+    """The verdict lines and the replay's framing in German (issue 28): exact lines; the
+    record is the same bytes whatever the language."""
+    from lancards.cli import i18n
+
+    path, core = record_file
+    outcome = core.game.outcome(core.state)
+    winner = core.players[outcome.winners[0]]
+    try:
+        assert main(["--lang", "de", "audit", str(path)]) == 0
+        assert capsys.readouterr().out == (
+            f"OK: level8, {len(core.record)} Einträge geprüft, Spiel beendet; Sieger: {winner}; "
+            f"Punkte {list(outcome.scores)}\n")
+        lines = path.read_bytes().split(b"\n")[:-1]
+        cut = tmp_path / "cut.jsonl"
+        cut.write_bytes(b"".join(line + b"\n" for line in lines[:40]))
+        assert main(["--lang", "de", "audit", str(cut)]) == 3
+        assert capsys.readouterr().out == (
+            "UNFERTIG: level8, 39 Einträge geprüft; das Protokoll endet nach Zeile 40 ohne seine "
+            "signierte Schlusszeile (abgeschnitten, oder es wird noch gespielt)\n")
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text('{"hello": 1}\n')
+        assert main(["--lang", "de", "audit", str(bad)]) == 1
+        assert capsys.readouterr().out.startswith("ABGELEHNT: record file line 1: ")
+        assert main(["--lang", "de", "replay", str(path)]) == 0
+        out = capsys.readouterr().out.splitlines()
+        names = [m.nick for m in core.players]
+        assert out[0] == f"level8: {', '.join(str(m) for m in core.players)}"
+        assert out[-1] == f"Sieger: {winner}; Punkte {list(outcome.scores)}"
+        summaries = [line.strip() for line in out if line.startswith("      Runde ")]
+        actions = [e for e in core.record.entries if e.payload["t"] == "action"]
+        assert len(summaries) == len(actions)
+        final = core.game.view(core.state, None)
+        levels = "/".join(str(v) if v < 9 else "Sieg" for v in final.levels)
+        assert summaries[-1].startswith(f"Runde {final.round} · Stufen {levels} · Hände ")
+        shuffles = [line for line in out if line.endswith("mischt und beweist das Mischen")]
+        assert len(shuffles) == sum(e.payload["t"] == "shuffle" for e in core.record.entries)
+        draws = [n for n, e in enumerate(actions) if e.payload["a"].endswith(": draw")]
+        first = int(actions[draws[0]].payload["a"].split(":")[0])
+        assert f"{draws[0] + 1:4d}  {names[first]}: vom Nachziehstapel gezogen" in out
+    finally:
+        i18n.set_language("en")
+    assert path.read_bytes() == b"".join(line + b"\n" for line in lines)

@@ -131,3 +131,29 @@ def test_lang_de_gives_german_help_and_errors(capsys):
         assert err.count("\n") == 1
     finally:
         i18n.set_language("en")
+
+
+def test_argparse_and_usage_errors_speak_german(capsys):
+    """argparse's own words come from lancards' catalog (``i18n.translate_argparse``), and so
+    do the commands' option help and their usage errors."""
+    try:
+        with pytest.raises(SystemExit):
+            main(["--lang", "de", "play", "--bogus"])
+        assert capsys.readouterr().err == \
+            "lancards: Fehler: unbekannte Argumente: --bogus (siehe 'lancards --help')\n"
+        with pytest.raises(SystemExit):
+            main(["--lang", "de", "play", "--help"])
+        out = capsys.readouterr().out
+        assert out.startswith("Aufruf: lancards play [-h]")
+        assert "\nOptionen:\n" in out and "diese Hilfe zeigen und beenden" in out
+        assert "Bot-Plätze (Standard 3)" in out
+        assert main(["--lang", "de", "play", "--bots", "9"]) == 2
+        assert capsys.readouterr().err == ("lancards play: Fehler: --bots 9: level8-master ist "
+                                           "für 2 bis 6 Spieler, also 1 bis 5 Bots angeben\n")
+        i18n.set_language("en")
+        with pytest.raises(SystemExit):
+            main(["play", "--bogus"])
+        assert capsys.readouterr().err == \
+            "lancards: error: unrecognized arguments: --bogus (see 'lancards --help')\n"
+    finally:
+        i18n.set_language("en")

@@ -77,6 +77,7 @@ def test_1_fork_is_found_by_every_honest_peer_naming_its_author(tmp_path):
     for core in (cores[0], cores[2]):
         key = core.me.public_key
         assert core.halted and core.cheaters.keys() == {1}
+        assert core.halt_kind == "equivocation"  # the screens' words: cli/peer_words.py
         [cheat] = [x for x in net.notices[key] if x.kind == "cheat"]
         assert cheat.seat == 1 and hostile.me.nick in cheat.text
         assert "two different entries numbered" in cheat.text
@@ -291,6 +292,7 @@ def test_8_forwarded_evidence_halts_is_journaled_and_bound_into_the_record(tmp_p
     body = {"first": settled.to_dict(), "second": twin.to_dict()}
     out = receiver.receive(finder.me.public_key, envelope(finder, "record.evidence", body))
     assert receiver.halted and receiver.cheaters.keys() == {author.seat}
+    assert receiver.halt_kind == "equivocation"
     assert [x.kind for x in out if isinstance(x, Persist)] == ["evidence"]
     [cheat] = [x for x in out if isinstance(x, Notice)]
     assert cheat.kind == "cheat" and cheat.seat == author.seat
@@ -301,6 +303,7 @@ def test_8_forwarded_evidence_halts_is_journaled_and_bound_into_the_record(tmp_p
     reborn = GameCore(receiver.me, receiver.table, lambda n: bytes(n), secret_key=secret)
     reborn.restore(lines)
     assert reborn.halted and reborn.cheaters.keys() == {author.seat}
+    assert reborn.halt_kind == "equivocation"
     # The record file's closing line binds the evidence line.
     path = tmp_path / "r.jsonl"
     write_record(receiver.record, path)

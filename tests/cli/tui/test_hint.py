@@ -192,3 +192,27 @@ def test_lancards_play_knows_every_bot_peer_s_level(tmp_path: Path) -> None:
 
     bots, seat = asyncio.run(extra())
     assert bots == {s: "normal" for s in range(4) if s != seat}  # seats go by key: any
+
+
+def test_the_hint_in_german() -> None:
+    """The same positions in German (issue 28): whole sentences of the catalog, no English
+    grammar (a colour after the number, ``"zwei 11er"`` for a count)."""
+    from lancards.cli import i18n
+
+    i18n.set_language("de")
+    try:
+        snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B12", "Y14", "O2", "G10"],
+                           phase=Phase.PLAY)
+        assert normal_hint(snap) == "Tipp: R9 ablegen: nicht in deinem Plan; noch 1 Karte: eine 2"
+        snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
+                           phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
+        assert normal_hint(snap).endswith(": noch 1 Karte statt 2: eine 2")
+        assert hole_words((0, 11), 2) == "zwei 11er (rot)"
+        assert hole_words((4, 0), 3) == "drei Karten (blau)"
+        assert needs_words(2, (((-1, 4), 1), ((0, 9), 1))) == \
+            "noch 2 Karten: eine 4 und eine 9 (rot)"
+        assert hint_line(eights_snap()) == \
+            "Tipp: R15 spielen: sie kann diesen Stich nicht gewinnen; ihre 15 Punkte gehen an " \
+            "den Nehmer"
+    finally:
+        i18n.set_language("en")

@@ -1,0 +1,109 @@
+"""The peer layer's news in the player's language (issue 28): what the table waits for, why a
+cheat halted it, and where the 8s Rule! objectives come from.
+
+``p2p`` and ``engine`` stay language-free: they give codes and fields (a
+:class:`~lancards.p2p.net.waiting.Waiting` with its ``kind``, ``GameCore.halt_kind`` with the
+cheater's seat, an :class:`~lancards.engine.eights.objectives.Objectives`' source), and this
+module says them through the catalog. Their English words stay for logs and ``--verbose``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lancards.cli.i18n import N_, _
+from lancards.p2p.net.waiting import DRAW_SHARES, Waiting
+
+WHAT_WORDS: Mapping[str, str] = {
+    "action": N_("their move"),
+    "shuffle": N_("a shuffle"),
+    "key": N_("the joint key"),
+    "shares": N_("shares for a card"),
+    "open": N_("their card"),
+    "escrow": N_("a key escrow"),
+    "rescue": N_("rescue shares"),
+    DRAW_SHARES: N_("shares for your draw"),
+}
+"""What the table waits for, by :attr:`Waiting.kind` (the kinds of ``p2p.net.waiting.WHAT``,
+and ``DRAW_SHARES``)."""
+
+CHEAT_WORDS: Mapping[str, str] = {
+    "equivocation": N_("{name} signed two different entries for one place of the record"),
+    "proof": N_("{name}'s shuffle proof does not hold"),
+    "unvote": N_("{name} withdrew a removal vote and then began that removal"),
+    "illegal": N_("{name} signed a move the rules do not allow"),
+    "out-of-turn": N_("{name} signed a move out of turn"),
+    "wrong-state-hash": N_("{name} signed a move that does not match the game"),
+    "malformed": N_("{name} signed a malformed entry"),
+}
+"""Why a cheat halted the table, by ``GameCore.halt_kind`` (the cheater's name filled in)."""
+
+RESCUE_WORDS = N_("rescue on: a player who vanishes can be voted out by all the others, but all "
+                  "the other players together could open one player's hand")
+"""What the lobby says of a table with the option ``rescue`` on (ruling D-5): the words of
+``p2p.protocol.advert.RESCUE_TRADE_OFF`` (a test keeps them equal), said with ``_()``."""
+
+DEFAULT_SOURCE = N_("lancards defaults (ruling E-6)")
+"""The source of the built-in 8s Rule! objectives (``DEFAULT_OBJECTIVES_TOML``)."""
+
+
+def what_words(wait: Waiting) -> str:
+    """What ``wait`` is for, in words: ``"their move"``, ``"shares for your draw"`` (the
+    peer layer's English ``what`` for a kind this module does not know)."""
+    return _(WHAT_WORDS[wait.kind]) if wait.kind in WHAT_WORDS else wait.what
+
+
+def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | None:
+    """What a screen says of ``wait`` (as ``p2p.net.waiting.waiting_text``, in the player's
+    language): ``"waiting for bob (their move), 12 s"``, ``"waiting for bob, who paused (their
+    move), 12 s"``; beyond ``patience`` seconds at a table without rescue (ruling D-5),
+    ``"waiting for bob, 130 s; the table can only wait"``; None when nothing waits."""
+    if wait is None:
+        return None
+    seconds = round(wait.seconds)
+    if not rescue and wait.seconds >= patience:
+        return _("waiting for {name}, {seconds} s; the table can only wait").format(
+            name=wait.nick, seconds=seconds)
+    if wait.paused:
+        return _("waiting for {name}, who paused ({what}), {seconds} s").format(
+            name=wait.nick, what=what_words(wait), seconds=seconds)
+    return _("waiting for {name} ({what}), {seconds} s").format(
+        name=wait.nick, what=what_words(wait), seconds=seconds)
+
+
+def halt_words(core: Any, names: Sequence[str]) -> str:
+    """Why ``core`` halted, in words: ``"bob signed a move out of turn"``, from
+    ``core.halt_kind`` and the seat of ``core.cheaters`` whose reason halted it; a halt of
+    another kind is the peer layer's reason (``core.halted``)."""
+    reason = str(core.halted)
+    seat = next((s for s, text in core.cheaters.items() if text == reason), None)
+    return cheat_notice_words(getattr(core, "halt_kind", ""), seat, names, reason)
+
+
+def cheat_words(core: Any, names: Sequence[str]) -> str:
+    """The banner of a halted table: ``"cheating caught: bob signed a move out of turn"``
+    (:func:`halt_words`)."""
+    return _("cheating caught: {reason}").format(reason=halt_words(core, names))
+
+
+def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str) -> str:
+    """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` for ``kind`` and
+    ``seat``, else the peer layer's ``text``."""
+    if kind in CHEAT_WORDS and seat is not None and 0 <= seat < len(names):
+        return _(CHEAT_WORDS[kind]).format(name=names[seat])
+    return text
+
+
+def objectives_notice(objectives: Any) -> str:
+    """Where the 8s Rule! objectives come from (ruling E-6), for the ``o`` panel:
+    ``"lancards defaults (ruling E-6), not from the publisher"``; a file's own ``source`` is
+    shown as written."""
+    source = _(DEFAULT_SOURCE) if objectives.source == DEFAULT_SOURCE else objectives.source
+    if objectives.from_publisher:
+        return str(source)
+    return _("{source}, not from the publisher").format(source=source)
+
+
+__all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "RESCUE_WORDS", "WHAT_WORDS", "cheat_notice_words",
+           "cheat_words", "halt_words", "objectives_notice", "waiting_words", "what_words"]

@@ -1,0 +1,85 @@
+"""The peer layer's and the engine's news in the player's language (issue 28): the waiting
+line from a :class:`Waiting`'s fields and kind code, a halted table's cheat from
+``GameCore.halt_kind``, the objectives' source, and the engine's lay-down reasons."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.peer_words import cheat_words, objectives_notice, waiting_words
+from lancards.cli.tui.controller import short_error
+from lancards.engine.eights.objectives import default_objectives
+from lancards.p2p.net.waiting import DRAW_SHARES, Waiting
+
+MOVE = Waiting(1, "bob", "their move", 12.4, False, kind="action")
+PAUSED = Waiting(1, "bob", "their move", 12.4, False, True, "action")
+DRAW = Waiting(2, "cyd", "shares for your draw", 3.0, True, kind=DRAW_SHARES)
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    i18n.set_language("de")
+    yield
+    i18n.set_language("en")
+
+
+def test_the_waiting_line_in_english_is_the_peer_layers_text():
+    assert waiting_words(MOVE, True, 120) == MOVE.text() == "waiting for bob (their move), 12 s"
+    assert waiting_words(PAUSED, True, 120) == PAUSED.text()
+    assert waiting_words(DRAW, True, 120) == "waiting for cyd (shares for your draw), 3 s"
+    assert waiting_words(MOVE, False, 10) == "waiting for bob, 12 s; the table can only wait"
+    assert waiting_words(None, True, 120) is None
+
+
+def test_the_waiting_line_in_german(german):
+    assert waiting_words(MOVE, True, 120) == "warte auf bob (Zug), 12 s"
+    assert waiting_words(PAUSED, True, 120) == "warte auf bob, pausiert (Zug), 12 s"
+    assert waiting_words(DRAW, True, 120) == "warte auf cyd (Anteile für deine gezogene Karte), 3 s"
+    assert waiting_words(MOVE, False, 10) == "warte auf bob, 12 s; der Tisch kann nur warten"
+
+
+def _core(kind: str) -> SimpleNamespace:
+    return SimpleNamespace(halted="seat 1: illegal '1: discard R7#4' (ruling L8-3)",
+                           cheaters={1: "seat 1: illegal '1: discard R7#4' (ruling L8-3)"},
+                           halt_kind=kind)
+
+
+def test_a_cheat_is_said_from_its_kind_and_the_cheaters_name(german):
+    names = ["ann", "bob"]
+    assert cheat_words(_core("illegal"), names) == \
+        "Betrug erkannt: bob hat einen Zug signiert, den die Regeln nicht erlauben"
+    assert cheat_words(_core("equivocation"), names) == \
+        "Betrug erkannt: bob hat zwei verschiedene Einträge für dieselbe Stelle signiert"
+    i18n.set_language("en")
+    assert cheat_words(_core("out-of-turn"), names) == \
+        "cheating caught: bob signed a move out of turn"
+    assert cheat_words(_core(""), names) == \
+        "cheating caught: seat 1: illegal '1: discard R7#4' (ruling L8-3)"
+
+
+def test_the_objectives_source(german):
+    assert objectives_notice(default_objectives()) == \
+        "Vorgaben von lancards (Regel E-6), nicht vom Verlag"
+    i18n.set_language("en")
+    assert objectives_notice(default_objectives()) == default_objectives().notice
+
+
+def test_the_engines_lay_down_reasons_in_german(german):
+    assert short_error("seat 0: illegal '0: lay 3#4 5#6': group 2 is not a run of 4: numbers "
+                       "3 5 6 7 are not consecutive (ruling L8-4) (ruling L8-5)") == \
+        "Gruppe 2 (4er-Folge): die Zahlen 3 5 6 7 folgen nicht aufeinander (Regeln L8-4, L8-5)"
+    assert short_error("no cards for the triplet yet") == "Drilling: noch keine Karten"
+    assert short_error("a run here needs at least 4 cards, got 3") == \
+        "hier (Folge) sind mindestens 4 Karten nötig, nicht 3"
+    assert short_error("something new (ruling L8-9)") == "something new (ruling L8-9)"
+
+
+def test_the_rescue_words_are_the_advert_modules():
+    from lancards.cli.peer_words import RESCUE_WORDS
+    from lancards.p2p.protocol.advert import RESCUE_TRADE_OFF
+
+    assert RESCUE_WORDS == RESCUE_TRADE_OFF
