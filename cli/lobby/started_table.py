@@ -256,8 +256,10 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
     for notice in node.notices:
         if notice.kind == "cheat":
             kind = core.halt_kind if notice.text == core.halted else ""
-            print(_("cheat: {reason}").format(reason=cheat_notice_words(
-                kind, notice.seat, names, notice.text)), flush=True)
+            said = cheat_notice_words(kind, notice.seat, names, notice.text)
+            # the headless seat's output is its log: the evidence follows the words
+            print(_("cheat: {reason}").format(reason=said if said == notice.text else
+                                              f"{said} ({notice.text})"), flush=True)
     if core.halted:
         print(_("result: the table halted: {reason}").format(
             reason=halt_words(core, names)))

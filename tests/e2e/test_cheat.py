@@ -44,6 +44,7 @@ def test_swap_claim_is_caught_by_every_honest_peer(lan, tmp_path):
         assert f"(entry {verdict['entries']})" in line, line
         # The evidence: the opening shows another card, or the claimed card cannot be there.
         assert re.search(r"illegal: .*(but the opening shows|is known to be elsewhere)", line), line
-        assert "result: the table halted: rejected message from cyd" in peer.output()
+        assert "result: the table halted: cyd signed a move the rules do not allow" in \
+            peer.output()  # in words; the evidence is on the cheat line
     assert "cheat:" not in cheater.output()
     assert "the table halted: this peer cheated" in cheater.output()
