@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from lancards.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,6 +24,7 @@ def entries(home: Path) -> int:
     return journals[0].read_bytes().count(b'"kind":"entry"')
 
 
+@pytest.mark.long  # CI budget: the crash-point sweeps kill and resume every kind of seat in CI
 def test_resume_after_sigkill(tmp_path, monkeypatch, capsys):
     home = tmp_path / "home"
     env = {**os.environ, "LANCARDS_HOME": str(home)}

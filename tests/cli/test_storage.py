@@ -66,13 +66,14 @@ def finish_and_audit(home: Path, record: Path, monkeypatch, capsys) -> dict[str,
 @pytest.mark.timeout(300)
 def test_two_resumes_started_together_one_runs_the_other_names_it(tmp_path, monkeypatch,
                                                                   capsys):
-    """Five times: two ``lancards resume`` 0.3 s apart on one crashed table. Exactly one runs;
+    """Three times in CI (``LANCARDS_RESUME_TRIES``, default 3; issue 24 asked for a loop of
+    several tries): two ``lancards resume`` 0.3 s apart on one crashed table. Exactly one runs;
     the other says in one line which process holds the folder and exits 2; the one running is
     then killed with SIGKILL, and the next try takes over the lock it left. Afterwards the
     table resumes and finishes: nobody signed twice, the journal was never damaged."""
     home = tmp_path / "home"
     folder = crash_a_table(home, "--game", "level8-master", "--bots", "2", "--seed", "11")
-    for attempt in range(5):
+    for attempt in range(int(os.environ.get("LANCARDS_RESUME_TRIES", "3"))):
         outs = [tmp_path / f"try{attempt}-{i}.err" for i in range(2)]
         procs = []
         for i in range(2):

@@ -176,6 +176,7 @@ def test_eights_whole_game(lan: Lan, tmp_path: Path):
         assert f"{nick}: {score} points" in peers[0].output()
 
 
+@pytest.mark.long  # CI budget: tests/p2p/test_leave.py plays it in memory, the persona by keys
 def test_a_peer_leaves_for_good_and_its_hand_is_never_opened(lan: Lan, tmp_path: Path):
     """Issue 17: a joiner leaves for good after its first move (``LANCARDS_TEST_LEAVE_AFTER``);
     the other three finish the game, the four records are one, and neither the record nor the

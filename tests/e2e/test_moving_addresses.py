@@ -33,6 +33,7 @@ pytestmark = pytest.mark.e2e
 NEW_ADDRESS = "10.231.0.21"
 
 
+@pytest.mark.long  # CI budget: the new IPv6 address test runs the same re-advertising in CI
 @pytest.mark.timeout(240)
 def test_a_new_lease_is_advertised_within_seconds_and_joined_at(lan: Lan, tmp_path: Path):
     # Bob is seated before the host's address changes: his link is made again over the new
