@@ -69,6 +69,7 @@ def _play_until_crash(home: Path, crash: str, *args: str) -> None:
     assert proc.returncode == -signal.SIGKILL
 
 
+@pytest.mark.long  # CI budget: the crash-point sweeps in CI
 def test_crash_resume_crash_again_resume_loses_nothing(tmp_path, monkeypatch, capsys):
     """Issue 12, situation 4: the first crash tears the journal's last line; the resumed peer
     appends after it (cut back first), crashes again during the resume, and the next resume

@@ -164,6 +164,7 @@ def test_listener_sees_no_hidden_card(master_game: PlayedGame):
     assert tokens_seen(readable, secret) == set()
 
 
+@pytest.mark.long  # CI budget: 8s Rule! across namespaces: the mixed-language and persona tests
 def test_eights_whole_game(lan: Lan, tmp_path: Path):
     peers = seat_peers(lan, tmp_path, 4)
     open_table(peers, "eights")

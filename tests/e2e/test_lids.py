@@ -29,6 +29,7 @@ from tests.e2e.peers import (
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.long  # CI budget: the voted-out sleeper wakes and plays on in CI
 @pytest.mark.timeout(300)
 def test_a_peer_asleep_for_12_s_comes_back_and_the_game_goes_on(lan, tmp_path):
     peers = seat_peers(lan, tmp_path, 2)

@@ -170,6 +170,7 @@ def test_a_new_ipv6_address_is_advertised_within_seconds_and_joined_at(netns_ok:
             observer.stop()
 
 
+@pytest.mark.long  # CI budget: IPv6-only hosts in CI
 @pytest.mark.timeout(150)
 def test_an_ipv4_host_that_gets_only_ipv6_is_still_reached_with_its_bot(netns_ok: None,
                                                                        tmp_path: Path):

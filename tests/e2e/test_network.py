@@ -119,6 +119,7 @@ def test_dual_stack_advertises_both_and_joins_over_ipv4(netns_ok: None, tmp_path
         assert found(bob)[0] == table and found(bob)[4] == "10.231.0.11"
 
 
+@pytest.mark.long  # CI budget: the LAN tests in CI
 @pytest.mark.timeout(240)
 def test_a_host_on_two_networks_is_reached_from_each(netns_ok: None, tmp_path: Path):
     # Host a is on both bridges (eth0 10.231.0.11, eth1 10.232.0.11) and forwards between
@@ -343,6 +344,7 @@ def test_the_advert_follows_the_seats_and_leaves_when_the_table_starts(lan: Lan,
         observer.stop()
 
 
+@pytest.mark.long  # CI budget: bot seats join in CI
 @pytest.mark.timeout(150)
 def test_a_bot_seat_joins_a_host_bound_to_one_address(lan: Lan, tmp_path: Path):
     # --interface ADDRESS makes the host listen on that address only: its bots dial it there
@@ -355,6 +357,7 @@ def test_a_bot_seat_joins_a_host_bound_to_one_address(lan: Lan, tmp_path: Path):
     assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
 
 
+@pytest.mark.long  # CI budget: link-local joins in CI
 @pytest.mark.timeout(200)
 def test_ipv6_link_local_three_laptops_with_different_interface_names(netns_ok: None,
                                                                        tmp_path: Path):

@@ -21,8 +21,8 @@ def home(tmp_path, monkeypatch):
     return tmp_path / "home"
 
 
-@pytest.mark.parametrize("game", [  # eights in CI; the others with LANCARDS_LONG=1
-    pytest.param(g, marks=() if g == "eights" else pytest.mark.long) for g in GAMES])
+@pytest.mark.long  # CI budget: networked play by keys in tests/cli/tui/test_tmux.py
+@pytest.mark.parametrize("game", GAMES)
 def test_autoplay_plays_a_whole_networked_game_and_its_record_audits(
         game: str, tmp_path, capsys: pytest.CaptureFixture[str]):
     """Real peers on 127.0.0.1 (websockets, mental poker); the record it writes verifies."""
