@@ -50,7 +50,7 @@ class Presence(CoreParts):
         if seat == self.seat or seat in self.paused or seat in self.game.left_seats(self._state):
             return
         told = self._presence_told.get(seat, 0)
-        if body.get("state") != "paused" or told >= PRESENCE_TOLD:
+        if told >= PRESENCE_TOLD:  # the schema let only "paused" through
             return
         self._presence_told[seat] = told + 1
         self.paused.add(seat)

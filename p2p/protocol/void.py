@@ -51,7 +51,7 @@ class Void(Presence):
         ``False`` leaves everything as it was. Never raises."""
         n, mine = entry.seq, self.me.public_key if self.view_seat is not None else b""
         own = self.record.entries[n:]
-        if (not mine or self._halted or n == 0 or entry.author == mine or not own
+        if (not mine or self._halted or n == 0 or entry.author == mine
                 or entry.payload.get("t") != "rescue" or entry.payload.get("seat") != self.seat
                 or not entry.payload.get("votes") or any(e.author != mine for e in own)
                 or entry.prev != self.record.entries[n - 1].hash or not entry.verifies()):
