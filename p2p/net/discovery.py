@@ -69,7 +69,7 @@ from lancards.p2p.net.addresses import (
     order_addresses,
     scope_name,
 )
-from lancards.p2p.net.failure_words import failure_words
+from lancards.p2p.net.failure_words import Failure, failure
 from lancards.p2p.protocol.advert import (  # the advert's data and its TXT form (RFC 6763)
     _CLASS_IN,
     _TYPE_A,
@@ -124,6 +124,7 @@ __all__ = [
 async def reachable_address(
     advert: TableAdvert,
     probe: Callable[[str, int], Awaitable[bytes]],
+    tried: list[tuple[str, Failure | None]] | None = None,
 ) -> tuple[str, list[str]]:
     """The first of ``advert``'s addresses where the advertised key answers.
 
@@ -131,6 +132,9 @@ async def reachable_address(
         advert: the table (its ``addresses`` in the order to try).
         probe: ``probe(host, port)`` returns the key that answers there (the transport's signed
             hello) or raises :class:`~lancards.p2p.protocol.errors.PeerError` (or ``OSError``).
+        tried: when given, each address tried before the one that answered is appended to it
+            with its :class:`~lancards.p2p.net.failure_words.Failure` (``None``: another key
+            answered there), for words in the player's language.
 
     Returns:
         The address that answered, and one line per address tried before it (why it failed).
@@ -138,21 +142,28 @@ async def reachable_address(
 
     Raises:
         LocalProtocolError: no address answered with the advertised key (the text lists why
-            for each).
+            for each; code ``no-address-answers``, with ``table``, ``nick`` and ``tried``: each
+            address with its :class:`~lancards.p2p.net.failure_words.Failure`, or ``None``
+            where another key answered).
     """
     failed: list[str] = []
+    tried = [] if tried is None else tried
     for address in advert.addresses[:MAX_ADDRESSES_TRIED]:
         try:
             key = await probe(address, advert.port)
         except (PeerError, OSError, TimeoutError) as exc:
-            failed.append(f"{address}: {failure_words(exc, 'the host')}")
+            why = failure(exc)
+            tried.append((address, why))
+            failed.append(f"{address}: {why.english()}")
             continue
         if key == advert.public_key:
             return address, failed
+        tried.append((address, None))
         failed.append(f"{address}: answered with another key than the advertised one")
     raise LocalProtocolError(
         f"table {advert.table} of {advert.nick} answers at none of its addresses "
-        f"({'; '.join(failed) or 'none advertised'})")
+        f"({'; '.join(failed) or 'none advertised'})").with_code(
+            "no-address-answers", table=advert.table, nick=advert.nick, tried=tried)
 
 
 def _stack(addresses: Sequence[LocalAddress]

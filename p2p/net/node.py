@@ -434,7 +434,8 @@ class PeerNode:
             seat = self.core.seat_of(peer)
             who = (f"{self.core.name(seat)} (seat {seat})" if seat is not None
                    else f"unseated peer {peer.hex()[:16]}")
-            self.notices.append(Notice("rejected", str(unexpected(who, exc)), seat))
+            refused = unexpected(who, exc)
+            self.notices.append(Notice("rejected", str(refused), seat, error=refused))
             outputs = []
         self.handle(outputs)
 
@@ -520,7 +521,7 @@ class PeerNode:
             elif isinstance(event, Received):
                 self.receive(event.peer, event.data)
             elif isinstance(event, Rejected):
-                self.notices.append(Notice("rejected", str(event.error)))
+                self.notices.append(Notice("rejected", str(event.error), error=event.error))
 
     def _after_wait(self) -> None:
         """After each wait for an event, before what arrived is handled: after a sleep

@@ -50,5 +50,6 @@ def read_record(
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise RecordFileError(0, None, f"cannot read {path}: {exc.strerror}") from None
+        raise RecordFileError(0, None, f"cannot read {path}: {exc.strerror}").with_code(
+            "unreadable", path=str(path)) from None
     return verify_bytes(data, validator, genesis_check)

@@ -76,7 +76,9 @@ AGAIN = "try again"
 
 class JournalDamaged(LocalProtocolError):
     """A complete journal line is not what this store wrote (bad checksum or JSON): the
-    journal cannot be trusted and the table is not resumed from it."""
+    journal cannot be trusted and the table is not resumed from it. Its ``code`` is
+    ``journal-damaged`` (``path``, ``line``: 1-based) or ``table-file-damaged`` (``path``);
+    the English text adds what was wrong (for ``--verbose``)."""
 
 
 class StorageError(PeerError):
@@ -178,7 +180,7 @@ def read_journal(raw: bytes, path: str | os.PathLike[str] = "journal") -> Journa
         except (ValueError, KeyError, TypeError) as exc:
             raise JournalDamaged(
                 f"the journal {path} is damaged at line {number} ({exc}); not resuming from it"
-            ) from None
+            ).with_code("journal-damaged", path=str(path), line=number) from None
         if kind == "mark":
             state.next_envelope = max(state.next_envelope, int(line.get("env", 0)))
         else:
@@ -303,8 +305,9 @@ class TableStore:
             if not isinstance(data, dict):
                 raise ValueError("not a JSON object")
         except ValueError as exc:
-            raise JournalDamaged(f"the table file {path} is damaged ({exc}); not resuming "
-                                 "from it") from None
+            raise JournalDamaged(
+                f"the table file {path} is damaged ({exc}); not resuming from it"
+            ).with_code("table-file-damaged", path=str(path)) from None
         return data
 
     def save_secret(self, x_hex: str) -> None:

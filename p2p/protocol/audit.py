@@ -43,7 +43,9 @@ class AuditReport:
         entries: entries verified.
         finished: the game reached its end.
         outcome: the outcome when finished.
-        error: the first failure, naming the line and entry (``None`` when ``ok``).
+        error: the first failure, naming the line and entry (``None`` when ``ok``), in English.
+        problem: the same failure as a :class:`RecordFileError` (its ``line``, ``entry``,
+            ``code`` and ``cause``: for words in the player's language), ``None`` when ``ok``.
         breaches: rule breaches the rules penalise rather than forbid (reneges), and
             equivocation evidence kept in the file.
         names: the players' names in seat order.
@@ -55,6 +57,7 @@ class AuditReport:
     finished: bool = False
     outcome: Outcome | None = None
     error: str | None = None
+    problem: RecordFileError | None = None
     breaches: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     status: Status = "rejected"
@@ -86,7 +89,7 @@ def audit_bytes(data: bytes) -> AuditReport:
     try:
         lines = split_lines(data)
     except RecordFileError as exc:
-        return AuditReport(False, error=str(exc))
+        return AuditReport(False, error=str(exc), problem=exc)
     return audit_lines(lines)
 
 
@@ -94,11 +97,12 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
     """Audit the lines of a record file (without newlines). Never raises for bad input."""
     try:
         if not lines:
-            raise RecordFileError(1, None, "the file is empty")
+            raise RecordFileError(1, None, "the file is empty").with_code("empty")
         table = header_table(lines[0])
     except PeerError as exc:
         return AuditReport(False, error="record file line 1: not a lancards game record (its "
-                           f"first line must be the signed start of a table): {exc}")
+                           f"first line must be the signed start of a table): {exc}",
+                           problem=RecordFileError(1, None, str(exc), exc).with_code("header"))
     report = AuditReport(False, game=table.spec.game, names=[str(m) for m in table.seats])
     follows = table.statement.get("follows")
     if follows:  # a rematch: the game it follows (issue 27)
@@ -108,6 +112,7 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
         record = verify_lines(lines, observer.validator("record file"), check_record_genesis)
     except RecordFileError as exc:
         report.error = str(exc)
+        report.problem = exc
         return report
     report.entries = len(record)
     report.ok = True

@@ -299,7 +299,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
             else:
                 self._dispatch(env, link)
         except RemoteProtocolError as exc:
-            self._notice("rejected", str(exc), self._seat_of.get(sender))
+            self._notice("rejected", str(exc), self._seat_of.get(sender), error=exc)
         return self._flush()
 
     def submit(self, action: Any) -> list[Output]:
@@ -307,13 +307,15 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
 
         Raises:
             EngineError: the action is malformed or illegal now.
-            LocalProtocolError: halted, catching up (:meth:`hold_until_synced`), not its move.
+            LocalProtocolError: halted, catching up (:meth:`hold_until_synced`), not its move
+                (codes ``halted``, ``catching-up``, ``not-your-move``, ``not-your-seat``).
         """
         self._may_submit()  # halted, or back from a sleep and not synced yet
         if self.game.to_act(self._state) != self.seat:
-            raise LocalProtocolError("it is not this seat's move")
+            raise LocalProtocolError("it is not this seat's move").with_code("not-your-move")
         if getattr(action, "seat", self.seat) != self.seat:
-            raise LocalProtocolError(f"an action of seat {action.seat}, not of this seat")
+            raise LocalProtocolError(f"an action of seat {action.seat}, not of this seat"
+                                     ).with_code("not-your-seat", seat=action.seat)
         self.game.check(self._state, action)
         self._pending = action
         self._advance()

@@ -18,7 +18,7 @@ from lancards.p2p.crypto.coordinator import DeckCoordinator
 from lancards.p2p.crypto.errors import ProofError
 from lancards.p2p.crypto.group import RandomBytes
 from lancards.p2p.protocol.agreement import Agreement
-from lancards.p2p.protocol.errors import Reason, RecordError
+from lancards.p2p.protocol.errors import PeerError, Reason, RecordError
 from lancards.p2p.protocol.identity import Identity, PublicIdentity
 from lancards.p2p.protocol.record import Entry, Record
 from lancards.p2p.protocol.schemas import PrivateShares
@@ -92,6 +92,9 @@ class Notice:
     text: str
     seat: Seat | None = None
     evidence: dict[str, Any] | None = None
+    error: PeerError | None = None
+    """For a ``rejected`` notice, the refusal itself (its reason code, sender, entry: the command
+    line says it in the player's language, issue 28); ``text`` is its English ``str``."""
 
 
 Output = Send | Persist | Notice
@@ -312,8 +315,8 @@ class CoreParts:
         self._notice("cheat", text, seat, evidence)
 
     def _notice(self, kind: NoticeKind, text: str, seat: Seat | None = None,
-                evidence: dict[str, Any] | None = None) -> None:
-        self._out.append(Notice(kind, text, seat, evidence))
+                evidence: dict[str, Any] | None = None, error: PeerError | None = None) -> None:
+        self._out.append(Notice(kind, text, seat, evidence, error))
 
     def _tell_everyone(self, type: str, body: dict[str, Any]) -> None:
         """Send evidence of a cheat (``record.evidence``, a signed bad ``record.entry``, a

@@ -222,12 +222,13 @@ class Inbound(Void):
         """Refuse a move on a halted table or while :attr:`syncing`.
 
         Raises:
-            LocalProtocolError: either.
+            LocalProtocolError: either (code ``halted`` or ``catching-up``).
         """
         if self._halted:
-            raise LocalProtocolError(f"the table is halted: {self._halted}")
+            raise LocalProtocolError(f"the table is halted: {self._halted}").with_code("halted")
         if self.syncing:
-            raise LocalProtocolError("catching up with the table after a pause: a moment")
+            raise LocalProtocolError("catching up with the table after a pause: a moment"
+                                     ).with_code("catching-up")
 
     def _ack_again(self, key: bytes) -> None:
         """Acknowledge to ``key`` (a link just up) the last :data:`REACK_ENTRIES` entries it did
@@ -327,7 +328,7 @@ class Inbound(Void):
                 # wherever it arrives (at another position it is an equivocation).
                 self._tell_everyone("record.entry", {"entry": entry.to_dict()})
             else:
-                self._notice("rejected", str(exc), None)
+                self._notice("rejected", str(exc), None, error=exc)
             return
         self._out.append(Persist("entry", entry.to_dict()))
         self._ack(entry)

@@ -454,13 +454,14 @@ def split_lines(data: bytes) -> list[bytes]:
         RecordFileError: an empty file, a last line without its newline, or an empty line.
     """
     if not data:
-        raise RecordFileError(1, None, "the file is empty")
+        raise RecordFileError(1, None, "the file is empty").with_code("empty")
     if not data.endswith(b"\n"):
-        raise RecordFileError(data.count(b"\n") + 1, None, "the last line has no newline")
+        raise RecordFileError(data.count(b"\n") + 1, None, "the last line has no newline"
+                              ).with_code("no-newline")
     lines = data[:-1].split(b"\n")
     for number, line in enumerate(lines, start=1):
         if not line:
-            raise RecordFileError(number, None, "the line is empty")
+            raise RecordFileError(number, None, "the line is empty").with_code("empty-line")
     return lines
 
 
@@ -513,10 +514,12 @@ def verify_lines(
             else expected
         try:
             if record is not None and record.closed_by is not None:
-                raise RecordFileError(number, None, "a line after the closing line")
+                raise RecordFileError(number, None, "a line after the closing line"
+                                      ).with_code("after-close")
             data = parse_json(line, "record file", max_size=MAX_LINE_BYTES)
             if canonical(data) != line:
-                raise RecordFileError(number, entry_no, "line is not canonical JSON")
+                raise RecordFileError(number, entry_no, "line is not canonical JSON"
+                                      ).with_code("not-canonical")
             if record is None:
                 record = _header_record(data, genesis_check)
                 continue
@@ -526,46 +529,52 @@ def verify_lines(
             elif isinstance(item, EvidenceLine):
                 evidence = record.add_evidence(data["first"], data["second"], link="record file")
                 if evidence.hash in seen_evidence:
-                    raise RecordFileError(number, None, "the evidence line is repeated")
+                    raise RecordFileError(number, None, "the evidence line is repeated"
+                                          ).with_code("evidence-repeated")
                 seen_evidence.add(evidence.hash)
             else:
                 _check_close(record, item, data, number)
         except RecordFileError:
             raise
         except (MessageError, RecordError, LocalProtocolError) as exc:
-            raise RecordFileError(number, entry_no, str(exc), exc) from exc
+            raise RecordFileError(number, entry_no, str(exc), exc).with_code("entry") from exc
     if record is None:
-        raise RecordFileError(1, None, "the file is empty")
+        raise RecordFileError(1, None, "the file is empty").with_code("empty")
     return record
 
 
 def _check_close(record: Record, item: CloseLine, data: dict[str, Any], number: int) -> None:
     by = bytes.fromhex(item.by)
     if by not in record.seats:
-        raise RecordFileError(number, None, f"closing line by {describe(by)}, who is not seated")
+        raise RecordFileError(number, None, f"closing line by {describe(by)}, who is not seated"
+                              ).with_code("close-not-seated", name=describe(by))
     unsigned = {k: v for k, v in data.items() if k != "sig"}
     if not verify_signature(by, bytes.fromhex(item.sig), CLOSE_TAG + canonical(unsigned)):
         raise RecordFileError(number, None, f"closing line of {record.name(by)} is not signed "
-                              "by it")
+                              "by it").with_code("close-unsigned", name=record.name(by))
     if item.entries != len(record) or item.head != record.head:
         raise RecordFileError(number, None, f"closing line of {record.name(by)} counts "
-                              f"{item.entries} entries; the file holds {len(record)}")
+                              f"{item.entries} entries; the file holds {len(record)}").with_code(
+            "close-count", name=record.name(by), counted=item.entries, held=len(record))
     if list(item.evidence) != [ev.hash for ev in record.evidence]:
         raise RecordFileError(number, None, f"closing line of {record.name(by)} lists "
                               f"{len(item.evidence)} evidence lines; the file holds "
-                              f"{len(record.evidence)} others")
+                              f"{len(record.evidence)} others").with_code(
+            "close-evidence", name=record.name(by), listed=len(item.evidence),
+            held=len(record.evidence))
     record.closed_by = by
 
 
 def _header_record(data: Any, genesis_check: Callable[[Record], None] | None) -> Record:
     header: HeaderLine = conform(data, HeaderLine, "record file", "header")
     if header.format != FORMAT or header.v != 1:
-        raise RecordFileError(1, None, f"not a version 1 {FORMAT} file")
+        raise RecordFileError(1, None, f"not a version 1 {FORMAT} file").with_code("not-v1")
     keys = [bytes.fromhex(s) for s in header.seats]
     record = Record(header.tbl, keys, list(header.nicks), data["genesis"])
     if genesis_check is not None:
         try:
             genesis_check(record)
         except PeerError as exc:
-            raise RecordFileError(1, None, f"genesis does not verify: {exc}", exc) from exc
+            raise RecordFileError(1, None, f"genesis does not verify: {exc}", exc).with_code(
+                "genesis") from exc
     return record

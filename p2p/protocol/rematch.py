@@ -122,7 +122,10 @@ class Rematch:
     Attributes:
         started: the next game's started table once every seat signed, else ``None``.
         failed: why no next game will start with this seat (the proposer equivocated, too few
-            players are left), else ``None``.
+            players are left), else ``None``; in English, for logs.
+        failed_code: the same as a code and its values, for words in the player's language:
+            ``("stopped", {})``, ``("two-statements", {"name": ...})``, ``("too-few", {"yes":
+            ..., "least": ..., "game": ...})``; ``None`` while ``failed`` is.
     """
 
     def __init__(self, me: Identity, finished: Finished, *, seq: int = 0,
@@ -141,6 +144,7 @@ class Rematch:
         self.signed = False
         self.started: StartedTable | None = None
         self.failed: str | None = None
+        self.failed_code: tuple[str, dict[str, Any]] | None = None
         self._guard = ReplayGuard(self.name)
 
     # -- what the screen shows -----------------------------------------------------------------
@@ -206,6 +210,7 @@ class Rematch:
         out = [self._out(self._others(self.present), "rematch.answer", {"answer": raw})]
         if not yes:
             self.failed = "you stopped"
+            self.failed_code = ("stopped", {})
         return out + self._progress()
 
     # -- receiving -----------------------------------------------------------------------------
@@ -364,6 +369,7 @@ class Rematch:
             else:
                 self.failed = (f"{self.name(proposer)} offered two different statements for the "
                                "next game")
+                self.failed_code = ("two-statements", {"name": self.name(proposer)})
                 raise TableError(self.name(proposer), Reason.EQUIVOCATION,
                                  f"offered two different statements for the next game (tables "
                                  f"{self.statement['tbl']} and {statement.get('tbl')})")
@@ -418,6 +424,8 @@ class Rematch:
             if len(yes) < lo:
                 self.failed = (f"too few players to go on: {len(yes)} of the at least {lo} "
                                f"{self.finished.table.spec.game} needs")
+                self.failed_code = ("too-few", {"yes": len(yes), "least": lo,
+                                                "game": self.finished.table.spec.game})
                 return out
         if self.statement is None and self.proposer() == me and not self.undecided():
             self.statement = self.expected(self.new_table())

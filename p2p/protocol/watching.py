@@ -44,11 +44,14 @@ CHEATS: Final = (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE, Reason.
 class Event:
     """What a message did: ``table`` (the table is known), ``entry`` (entry ``seq`` verified
     and taken), ``rejected`` (nothing changed; ``text`` says why), ``cheat`` (an author named;
-    the watch stops)."""
+    the watch stops). ``error``: the refusal behind a ``rejected`` or ``cheat`` event when
+    there is one (its reason code and sender, for words in the player's language); ``text``
+    is its English ``str``."""
 
     kind: Literal["table", "entry", "rejected", "cheat"]
     text: str = ""
     seq: int = -1
+    error: PeerError | None = None
 
 
 class Watching:
@@ -65,7 +68,9 @@ class Watching:
         self.core: GameCore | None = None
         """The observer's core once ``watch.table`` came (its record, its public state)."""
         self.cheat: str | None = None
-        """The cheat that stopped the watch, once one did."""
+        """The cheat that stopped the watch, once one did (English)."""
+        self.cheat_error: RecordError | None = None
+        """The same cheat as the refusal that proved it (its author and :class:`Reason`)."""
         self._link = f"the watched peer {describe(peer)}"
 
     def ask(self) -> bytes:
@@ -88,7 +93,7 @@ class Watching:
                 return self._on_table(env.body["statement"], env.body["sigs"])
             return self._on_entry(env.body["entry"])
         except PeerError as exc:
-            return Event("rejected", str(exc))
+            return Event("rejected", str(exc), error=exc)
 
     def _on_table(self, statement: dict[str, object], sigs: dict[str, str]) -> Event:
         if self.core is not None:  # asked again after a reconnection: the same table
@@ -118,12 +123,12 @@ class Watching:
         try:
             core.record.append(entry, core.validator(self._link), link=self._link)
         except EquivocationError as exc:
-            self.cheat = str(exc)
-            return Event("cheat", self.cheat, entry.seq)
+            self.cheat, self.cheat_error = str(exc), exc
+            return Event("cheat", self.cheat, entry.seq, exc)
         except RecordError as exc:
             if exc.reason in CHEATS and entry.verifies():
-                self.cheat = str(exc)
-                return Event("cheat", self.cheat, entry.seq)
+                self.cheat, self.cheat_error = str(exc), exc
+                return Event("cheat", self.cheat, entry.seq, exc)
             raise
         return Event("entry", seq=entry.seq)
 
