@@ -47,7 +47,8 @@ class PlayedGame:
         last: when the journal was last written (seconds since the epoch).
         status: ``finished``, ``unfinished``, ``not started`` or ``damaged``.
         outcome: ``outcome.json``'s content for a finished game that has one.
-        problem: why a damaged folder is damaged.
+        problem: why a damaged folder is damaged, in English (``history --json``);
+            ``said``: the same in the player's language (issue 28), for the listing.
         series: the series it belongs to (the first game's table id; its own for a game that
             follows none), ``series_game`` its number there, ``follows`` the table id of the
             game it follows (``""``: none); ``link`` whether that game's folder holds a
@@ -65,6 +66,7 @@ class PlayedGame:
     status: str = "damaged"
     outcome: dict[str, Any] | None = None
     problem: str = ""
+    said: str = field(default="", compare=False)
     series: str = ""
     series_game: int = 1
     follows: str = ""
@@ -117,6 +119,7 @@ def read_game(folder: Path) -> PlayedGame:
             game.link = _closing_head(folder.parent / game.follows, str(follows["head"]))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         game.problem = f"table.json cannot be read ({_why(exc)})"
+        game.said = _("table.json cannot be read ({why})").format(why=_why_words(exc))
         return game
     if (folder / "finished").exists():
         game.status = "finished"
@@ -135,6 +138,9 @@ def read_game(folder: Path) -> PlayedGame:
     except JournalDamaged as exc:  # its message names the file: the folder is listed
         game.problem = str(exc).replace(f" {folder / 'journal.jsonl'}", "").removesuffix(
             "; not resuming from it")
+        from lancards.cli.peer_errors import damaged_words
+
+        game.said = damaged_words(exc, game.problem)
         return game
     except StorageError as exc:
         game.problem = str(exc)
@@ -154,6 +160,15 @@ def _closing_head(folder: Path, head: str) -> bool | None:
     except ValueError:
         return False
     return isinstance(line, dict) and line.get("kind") == "close" and line.get("head") == head
+
+
+def _why_words(exc: BaseException) -> str:
+    """:func:`_why` in the player's language (the system's own words for an ``OSError``)."""
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    if isinstance(exc, KeyError):
+        return _("no {key}").format(key=repr(exc.args[0]))
+    return _("not the JSON of a table")
 
 
 def _why(exc: BaseException) -> str:
@@ -199,7 +214,7 @@ def detail_words(game: PlayedGame) -> str:
     """The second line of ``game``: the scores and the table of a finished game, the
     players and how to go on for an unfinished one, the reason for a damaged one."""
     if game.status == "damaged":
-        return game.problem
+        return game.said or game.problem
     if game.status == "unfinished":
         return f"{', '.join(game.nicks)} · lancards resume {game.table}"
     return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
@@ -293,7 +308,8 @@ def record_path(argument: str) -> str:
     if not chosen.record.is_file():
         why = {"unfinished": _("it is unfinished (lancards resume {table} continues "
                                "it)").format(table=chosen.table),
-               "damaged": _("it is damaged: {problem}").format(problem=chosen.problem)}.get(
+               "damaged": _("it is damaged: {problem}").format(
+                   problem=chosen.said or chosen.problem)}.get(
                    chosen.status) or _("it never started")
         raise UsageError(_("game {table} has no record: {why}").format(table=chosen.table, why=why))
     return str(chosen.record)

@@ -160,8 +160,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # and IdentityError: a file or folder that cannot be written or read (issue 24).
     except (UsageError, EngineError, JournalDamaged, FolderBusy, StorageError,
             IdentityError) as exc:
-        print(_("lancards {command}: error: {error}").format(command=args.command,
-                                                              error=exc),
+        from lancards.cli.peer_errors import error_words
+
+        # a damaged journal and a busy folder have words in every language (issue 28)
+        said = error_words(exc) if isinstance(exc, JournalDamaged | FolderBusy) else str(exc)
+        print(_("lancards {command}: error: {error}").format(command=args.command, error=said),
               file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -26,6 +26,7 @@ from typing import Any
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.peer_errors import error_words
 from lancards.cli.peer_words import cheat_notice_words, cheat_words, waiting_words
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
@@ -533,7 +534,8 @@ class NetworkSession(SeriesMixin):
             elif notice.kind in ("cheat", "rejected"):
                 kind = self.core.halt_kind if notice.kind == "cheat" and \
                     notice.text == self.core.halted else ""
-                text = cheat_notice_words(kind, notice.seat, self.names, notice.text)
+                text = cheat_notice_words(kind, notice.seat, self.names, notice.text) \
+                    if notice.error is None else error_words(notice.error)
                 self._log.append(LogLine(f"! {text}", notice.seat,
                                          index=len(self._log) + 1))
         self.node.notices.clear()

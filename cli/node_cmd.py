@@ -29,6 +29,8 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.i18n import _
+from lancards.cli.peer_errors import error_words
+from lancards.cli.peer_words import cheat_notice_words
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
@@ -61,7 +63,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     try:
         journal = store.read()
     except JournalDamaged as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_("error: {error}").format(error=error_words(exc)), file=sys.stderr)
         return 2
     secret = store.load_secret()
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
@@ -76,10 +78,12 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     restored = bool(journal.lines) or secret is not None
     if restored:
         node.handle(core.restore(journal.lines, store.load_checkpoint()))
-        refused = f" (checkpoint refused: {core.checkpoint_refused})" \
-            if core.checkpoint_refused else ""
-        print(f"restored {len(core.record)} entries; {core.checkpoint_lines} journal lines "
-              f"from a checkpoint{refused}", flush=True)
+        restored_line = _("restored {count} entries; {lines} journal lines from a "
+                          "checkpoint").format(count=len(core.record), lines=core.checkpoint_lines)
+        if core.checkpoint_refused:  # the checkpoint's own reason: English, as --verbose is
+            restored_line += _(" (checkpoint refused: {reason})").format(
+                reason=core.checkpoint_refused)
+        print(restored_line, flush=True)
     node.connect({bytes.fromhex(k): PeerAddress(h, int(p))
                   for k, (h, p) in config["peers"].items()})
     driver = asyncio.create_task(drive_bot(node, game_bot(core)))
@@ -93,8 +97,14 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
         finally:
             await node.close()
     for notice in node.notices:
-        if notice.kind in ("cheat", "rejected"):
-            print(f"{notice.kind}: {notice.text}", file=sys.stderr)
+        if notice.kind == "rejected":
+            said = notice.text if notice.error is None else error_words(notice.error)
+            print(_("rejected: {reason}").format(reason=said), file=sys.stderr)
+        elif notice.kind == "cheat":
+            kind = core.halt_kind if notice.text == core.halted else ""
+            said = cheat_notice_words(kind, notice.seat, [m.nick for m in core.players],
+                                      notice.text)
+            print(_("cheat: {reason}").format(reason=said), file=sys.stderr)
     return 1 if core.halted else 0
 
 

@@ -80,7 +80,8 @@ def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
 def again_status(r: Rematch) -> dict[str, Any]:
     """What the screen shows of one seat's agreement: ``asked`` (the person has not answered,
     or must say whether to go on without those who declined), ``waiting`` (names),
-    ``declined`` (names), ``failed`` (why there is no next game), ``started``."""
+    ``declined`` (names), ``failed`` (why there is no next game, in English; ``failed_code``:
+    its code and values, ``Rematch.failed_code``), ``started``."""
     if not r.possible():
         return {}  # too few players left at the table: nothing to offer
     mine = r.my_answer()
@@ -90,6 +91,7 @@ def again_status(r: Rematch) -> dict[str, Any]:
     waiting = [r.nick(k) for k in r.undecided() if k != r.me.public_key]
     return {"asked": asked and (mine is None or mine.yes), "waiting": waiting,
             "declined": [r.nick(k) for k in r.declined()], "failed": r.failed,
+            "failed_code": r.failed_code,
             "started": r.started is not None}
 
 
@@ -172,7 +174,10 @@ def again_words(status: Mapping[str, Any]) -> str:
     if status.get("started"):
         return _("the next game is starting")
     if status.get("failed"):
-        return _("no next game: {reason}; q to leave").format(reason=status["failed"])
+        from lancards.cli.peer_errors import rematch_words
+
+        reason = rematch_words(status.get("failed_code"), str(status["failed"]))
+        return _("no next game: {reason}; q to leave").format(reason=reason)
     declined = _(" and ").join(status.get("declined", []))
     waiting = _(" and ").join(status.get("waiting", []))
     if status.get("asked") and declined:

@@ -11,7 +11,8 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.history import record_path
-from lancards.cli.i18n import _, ngettext
+from lancards.cli.i18n import _, language, ngettext
+from lancards.cli.peer_errors import record_words
 from lancards.p2p.protocol.audit import (
     AuditReport,
     audit_bytes,
@@ -104,7 +105,10 @@ def verdict_lines(report: AuditReport) -> list[str]:
                         "UNFINISHED: {game}, {count} entries verified; {why}", count).format(
             game=report.game, count=count, why=unfinished_words(report))]
     else:
-        return [_("REJECTED: {reason}").format(reason=report.error)]
+        # English: the peer layer's sentence, detail and all; another language: the code's words
+        reason = report.error if report.problem is None or language() == "en" else \
+            record_words(report.problem)
+        return [_("REJECTED: {reason}").format(reason=reason)]
     names = [name.split(" [")[0] for name in report.names]
     reneges = list((report.outcome.detail if report.outcome else {}).get("reneges", []))
     for breach in report.breaches:

@@ -64,7 +64,7 @@ class SeriesMixin:
                 said no).
         """
         if self.again is None:
-            raise LocalProtocolError("the game is not over")
+            raise LocalProtocolError("the game is not over").with_code("not-over")
         self.again.answer(yes)
         self._changed()
 
@@ -76,7 +76,7 @@ class SeriesMixin:
         """
         table = None if self.again is None else self.again.started()
         if table is None:
-            raise LocalProtocolError("no next game has started")
+            raise LocalProtocolError("no next game has started").with_code("no-next-game")
         number = int(table.statement["follows"]["game"])
         record = series_record(self.record_path, number)
         keys = {m.public_key for m in table.seats}

@@ -22,35 +22,38 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.i18n import _
 from lancards.cli.lobby.watch_table import watch_at
+from lancards.cli.peer_errors import error_words
 from lancards.p2p.protocol.errors import PeerError
 from lancards.p2p.protocol.identity import Identity
 
 
 def add_parser(sub: Any) -> None:
     watch = sub.add_parser(
-        "watch", help="follow a started table as an observer, without a seat",
-        description="Follow a started table live: every move is verified as a player verifies "
-        "it, only public cards are seen, and the players never wait for you. TABLE is a table "
-        "id seen on the network (a started table advertised by mDNS) or TABLE-ID@HOST:PORT "
-        "of any seated player.")
+        "watch", help=_("follow a started table as an observer, without a seat"),
+        description=_("Follow a started table live: every move is verified as a player "
+                      "verifies it, only public cards are seen, and the players never wait for "
+                      "you. TABLE is a table id seen on the network (a started table advertised "
+                      "by mDNS) or TABLE-ID@HOST:PORT of any seated player."))
     watch.add_argument("table", nargs="?", default=None,
-                       help="TABLE-ID (a started table on the network) or TABLE-ID@HOST:PORT")
+                       help=_("TABLE-ID (a started table on the network) or TABLE-ID@HOST:PORT"))
     watch.add_argument("--plain", action="store_true",
-                       help="one line per event instead of the full-screen table (the "
-                       "default without a terminal)")
+                       help=_("one line per event instead of the full-screen table (the "
+                              "default without a terminal)"))
     watch.add_argument("--record", metavar="FILE", default=None,
-                       help="write the verified record to FILE when the game ends")
+                       help=_("write the verified record to FILE when the game ends"))
     watch.add_argument("--wait", type=float, default=10.0,
-                       help="seconds to look for the table and for its first answer")
+                       help=_("seconds to look for the table and for its first answer"))
     watch.add_argument("--interface", action="append", default=None, metavar="NAME|IP",
-                       help="look for tables by mDNS on this interface only (repeatable)")
+                       help=_("look for tables by mDNS on this interface only (repeatable)"))
     watch.set_defaults(run=run_watch)
 
 
 def run_watch(args: argparse.Namespace) -> int:
     if args.record and Path(args.record).exists():
-        raise UsageError(f"--record {args.record}: the file exists; nothing is written over")
+        raise UsageError(_("--record {file}: the file exists; nothing is written over").format(
+            file=args.record))
     return asyncio.run(watch_command(args))
 
 
@@ -76,12 +79,13 @@ async def find_started(args: argparse.Namespace) -> tuple[str, bytes, str, int]:
         table_id, _, address = target.rpartition("@")
         host, _, port_text = address.rpartition(":")
         if len(table_id) != 16 or not port_text.isdigit() or not host:
-            raise UsageError(f"{target!r} is not TABLE-ID@HOST:PORT (a player's address)")
+            raise UsageError(_("{target} is not TABLE-ID@HOST:PORT (a player's address)").format(
+                target=repr(target)))
         host = host.strip("[]")
         try:
             key = await probe_key(host, int(port_text), Identity.generate("watcher"))
         except PeerError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(error_words(exc)) from None
         return table_id, key, host, int(port_text)
     from lancards.cli.lobby.join import find_started_advert
 

@@ -38,12 +38,12 @@ from lancards.cli.lobby.common import (
 )
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.peer_errors import failure_words
 from lancards.cli.peer_words import RESCUE_WORDS
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL, bot_levels
 from lancards.p2p.net.addresses import AddressError, FollowedAddresses
 from lancards.p2p.net.discovery import RECORD_TTL, Advertiser, TableAdvert
-from lancards.p2p.net.failure_words import failure_words
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.store import TableStore, data_home

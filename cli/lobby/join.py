@@ -29,6 +29,7 @@ from lancards.cli.lobby.common import (
 )
 from lancards.cli.lobby.host import play_hosted
 from lancards.cli.lobby.started_table import play_table
+from lancards.cli.peer_errors import error_words, failure_words, tried_words
 from lancards.cli.peer_words import RESCUE_WORDS
 from lancards.p2p.net.addresses import rescope
 from lancards.p2p.net.discovery import (
@@ -40,7 +41,7 @@ from lancards.p2p.net.discovery import (
     TableUpdated,
     reachable_address,
 )
-from lancards.p2p.net.failure_words import failure_words
+from lancards.p2p.net.failure_words import Failure
 from lancards.p2p.net.node import PeerAddress
 from lancards.p2p.net.probe import probe_key
 from lancards.p2p.net.store import check_writable, data_home
@@ -117,7 +118,7 @@ async def find_table(args: argparse.Namespace, me: Identity
         try:
             key = await probe_key(host.strip("[]"), int(port_text), me)
         except PeerError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(error_words(exc)) from None
         print(_("host: {host} at {address}").format(host=describe(key), address=address),
               flush=True)
         return table_id, key, host.strip("[]"), int(port_text), args.game, None
@@ -159,12 +160,13 @@ async def find_table(args: argparse.Namespace, me: Identity
                         table=advert.table, host=describe(advert.public_key, advert.nick))
                 continue
             try:
-                address, failed = await reachable_address(advert, probe)
+                tried: list[tuple[str, Failure | None]] = []
+                address, _failed = await reachable_address(advert, probe, tried)
             except LocalProtocolError as exc:
-                print(_("skipped: {reason}").format(reason=exc), flush=True)
-                why_not[advert.table] = str(exc)
+                print(_("skipped: {reason}").format(reason=error_words(exc)), flush=True)
+                why_not[advert.table] = error_words(exc)
                 continue
-            for line in failed:
+            for line in tried_words(tried):
                 print(_("tried {address}").format(address=line), flush=True)
             print(_("found table {table} ({game}) of {host}: {seats} at {address} port "
                     "{port}").format(table=advert.table, game=advert.game, host=advert.nick,
@@ -216,20 +218,23 @@ async def find_started_advert(args: argparse.Namespace, target: str | None
                 continue
             advert = event.advert
             if not advert.started or (target is not None and target != advert.table):
-                seen.append(f"{advert.table} of {advert.nick} "
-                            f"({'started' if advert.started else 'not started'})")
+                seen.append((_("{table} of {host} (started)") if advert.started else
+                             _("{table} of {host} (not started)")).format(
+                                 table=advert.table, host=advert.nick))
                 continue
             try:
-                address, _ = await reachable_address(advert, probe)
+                address, _failed = await reachable_address(advert, probe)
             except LocalProtocolError as exc:
-                seen.append(str(exc))
+                seen.append(error_words(exc))
                 continue
             return advert.table, advert.public_key, address, advert.port
     finally:
         await browser.close()
-    raise UsageError("no started table found on the network" + (
-        f" (seen: {'; '.join(seen[:4])})" if seen else "")
-        + "; ask a player for TABLE-ID@HOST:PORT")
+    if seen:
+        raise UsageError(_("no started table found on the network (seen: {seen}); ask a player "
+                           "for TABLE-ID@HOST:PORT").format(seen="; ".join(seen[:4])))
+    raise UsageError(_("no started table found on the network; ask a player for "
+                       "TABLE-ID@HOST:PORT"))
 
 
 async def lobby_choice(args: argparse.Namespace, me: Identity) -> str | tuple[Any, ...] | None:

@@ -9,6 +9,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from lancards.cli.i18n import N_, _
+from lancards.cli.peer_errors import cheat_error_words, event_words
 from lancards.p2p.net.transport import (
     DROP_CODE,
     Connected,
@@ -26,11 +28,12 @@ CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0,
 """The watcher's one link (it listens nowhere: it always dials)."""
 
 DROPPED_WORDS = {
-    "full": "that player's peer has as many watchers as it takes; watch through another player",
-    "not-seated": "this watcher sent what only a player may send",
-    "flood": "this watcher asked too often",
-    "slow": "this watcher could not keep up with the table",
-    "wrong-table": "that peer plays another table",
+    "full": N_("that player's peer has as many watchers as it takes; watch through another "
+               "player"),
+    "not-seated": N_("this watcher sent what only a player may send"),
+    "flood": N_("this watcher asked too often"),
+    "slow": N_("this watcher could not keep up with the table"),
+    "wrong-table": N_("that peer plays another table"),
 }
 """What the watcher's screen says when the peer drops it, by the peer's reason word."""
 
@@ -46,7 +49,8 @@ async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: s
     Raises:
         StorageError: ``record`` cannot be written.
     """
-    print(f"watching table {table_id} through {describe(key)} at {host}:{port}", flush=True)
+    print(_("watching table {table} through {peer} at {address}").format(
+        table=table_id, peer=describe(key), address=f"{host}:{port}"), flush=True)
     watcher = TableWatcher(table_id, key, host, port)
     if screen:
         status = await WatchSession(watcher).show(wait)
@@ -58,7 +62,7 @@ async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: s
         from lancards.p2p.net.record_file import write_record
 
         write_record(watcher.watching.core.record, record)
-        print(f"record: {record}", flush=True)
+        print(_("record: {file}").format(file=record), flush=True)
     return status
 
 
@@ -94,7 +98,8 @@ class TableWatcher:
         try:
             while not self._stop.is_set() and not self.watching.over():
                 if self.watching.core is None and loop.time() > deadline:
-                    self.lost = f"no answer from {describe(self.key)} within {wait:.0f} s"
+                    self.lost = _("no answer from {peer} within {seconds} s").format(
+                        peer=describe(self.key), seconds=f"{wait:.0f}")
                     return 1
                 try:
                     event = await mesh.next_event(0.2)
@@ -108,8 +113,11 @@ class TableWatcher:
                     prefix = f"closed {DROP_CODE}: "
                     if event.reason.startswith(prefix):
                         self.dropped = event.reason[len(prefix):]
-                        self.lost = (f"{describe(self.key)} stopped serving this watcher: "
-                                     + DROPPED_WORDS.get(self.dropped, self.dropped))
+                        why = self.dropped
+                        if why in DROPPED_WORDS:
+                            why = _(DROPPED_WORDS[why])
+                        self.lost = _("{peer} stopped serving this watcher: {why}").format(
+                            peer=describe(self.key), why=why)
                         return 1
             return 0 if self.watching.over() else 1
         finally:
@@ -132,7 +140,12 @@ class PlainTeller:
 
         core = self.watching.core
         if event.kind in ("rejected", "cheat"):
-            self.say(f"{'cheating caught' if event.kind == 'cheat' else 'refused'}: {event.text}")
+            if event.kind == "cheat":
+                self.say(_("cheating caught: {reason}").format(
+                    reason=cheat_error_words(event.error, event.text)))
+            else:
+                self.say(_("refused: {reason}").format(
+                    reason=event_words(event.error, event.text)))
             return
         if core is None:
             return
@@ -140,15 +153,17 @@ class PlainTeller:
         if event.kind == "table":
             if self._tracker is None:
                 self._tracker = RoundTracker(names)
-                self.say(f"{core.rule_set} · players " + ", ".join(names))
+                self.say(_("{game} · players {names}").format(game=core.rule_set,
+                                                               names=", ".join(names)))
             return
         entry = core.record.entries[event.seq]
         kind, seat = entry.payload.get("t"), core.seat_of(entry.author)
         after = core.state
         if kind == "leave" and seat is not None:
-            self.say(f"{names[seat]} left the table")
+            self.say(_("{name} left the table").format(name=names[seat]))
         elif kind == "rescue" and entry.payload.get("votes"):
-            self.say(f"{names[int(entry.payload['seat'])]} was removed by the others' votes")
+            self.say(_("{name} was removed by the others' votes").format(
+                name=names[int(entry.payload["seat"])]))
         elif kind == "action":
             try:
                 action = core.game.parse_action(str(entry.payload["a"]))
@@ -169,12 +184,13 @@ class PlainTeller:
         if watcher.lost:
             self.say(watcher.lost)
         if self.watching.cheat:
-            self.say(f"result: the table halted: {self.watching.cheat}")
+            self.say(_("result: the table halted: {reason}").format(reason=cheat_error_words(
+                self.watching.cheat_error, self.watching.cheat)))
             return
         outcome = None if core is None else core.game.outcome(core.state)
         if core is None or outcome is None:
             if not watcher.lost:
-                self.say("the watch ended before the game did")
+                self.say(_("the watch ended before the game did"))
             return
         names = tuple(m.nick for m in core.players)
         left_by_self = {core.seat_of(e.author) for e in core.record.entries
@@ -182,7 +198,7 @@ class PlainTeller:
         removed = [s for s in core.left_seats() if s not in left_by_self]
         for line in final_lines(outcome, names, core.game.name, removed):
             self.say(line)
-        self.say(f"verified {len(core.record)} entries")
+        self.say(_("verified {count} entries").format(count=len(core.record)))
 
 
 class WatchSession:
@@ -236,7 +252,9 @@ class WatchSession:
         assert core is not None
         banners = []
         if self.watcher.watching.cheat:
-            banners.append(Banner("cheat", f"cheating caught: {self.watcher.watching.cheat}"))
+            banners.append(Banner("cheat", _("cheating caught: {reason}").format(
+                reason=cheat_error_words(self.watcher.watching.cheat_error,
+                                         self.watcher.watching.cheat))))
         if self.watcher.lost:
             banners.append(Banner("error", self.watcher.lost))
         to_act = core.to_act()
@@ -256,11 +274,11 @@ class WatchSession:
         """
         from lancards.p2p.protocol.errors import LocalProtocolError
 
-        raise LocalProtocolError("you are watching: no moves here")
+        raise LocalProtocolError("you are watching: no moves here").with_code("watching")
 
     def send_chat(self, text: str) -> None:
         """A watcher's chat goes nowhere (the players hear no observer): said in the log."""
-        self._line("(you are watching: the players do not hear a watcher's chat)")
+        self._line(_("(you are watching: the players do not hear a watcher's chat)"))
         for callback in self._callbacks:
             callback()
 

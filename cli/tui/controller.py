@@ -260,7 +260,9 @@ class BaseController:
         try:
             self.session.submit(action)
         except (EngineError, LocalProtocolError) as exc:  # illegal; halted, catching up
-            self.say(short_error(str(exc)), error=True)
+            from lancards.cli.peer_errors import error_words
+
+            self.say(short_error(error_words(exc)), error=True)
             return False
         text = strip_slots(str(action)).split(": ", 1)[-1]
         self.say(_("sent: {move}").format(move=text.removeprefix("play ")))

@@ -213,7 +213,9 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
         bad = tmp_path / "bad.jsonl"
         bad.write_text('{"hello": 1}\n')
         assert main(["--lang", "de", "audit", str(bad)]) == 1
-        assert capsys.readouterr().out.startswith("ABGELEHNT: record file line 1: ")
+        assert capsys.readouterr().out == (
+            "ABGELEHNT: Protokoll Zeile 1: kein lancards-Spielprotokoll (seine erste Zeile muss "
+            "der signierte Start eines Tisches sein)\n")
         assert main(["--lang", "de", "replay", str(path)]) == 0
         out = capsys.readouterr().out.splitlines()
         names = [m.nick for m in core.players]

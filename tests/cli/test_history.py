@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lancards.cli import i18n
 from lancards.cli.main import main
 from lancards.p2p.protocol.identity import Identity
 
@@ -117,3 +118,14 @@ def test_history_of_an_empty_folder_says_how_to_begin(tmp_path, monkeypatch, cap
     assert main(["history"]) == 0
     assert capsys.readouterr().out == (f"no games yet in {tmp_path / 'tables'}: lancards play "
                                        "starts one\n")
+
+
+def test_history_says_why_a_folder_is_damaged_in_german(home: Path, capsys) -> None:
+    capsys.readouterr()
+    try:
+        assert main(["--lang", "de", "history"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+    finally:
+        i18n.set_language("en")
+    assert lines[5] == "     das Journal ist in Zeile 6 beschädigt"
+    assert lines[9] == "     table.json ist nicht lesbar (nicht das JSON eines Tisches)"

@@ -1,0 +1,342 @@
+"""The peer layer's errors in the player's language (issue 28): a network failure, a refused
+message, a record that does not verify, a damaged journal, a seat folder in use, a table that
+does not answer, why there is no next game.
+
+A network failure is a :class:`~lancards.p2p.net.failure_words.Failure` (a code and its
+values; ``p2p/net/failure_words.py`` keeps its English sentence part for the peer layer's own
+exception texts and the ``--verbose`` log): :data:`FAILURE_WORDS` are those sentences exactly
+(a test keeps them equal), so English output does not change.
+
+The peer layer stays language-free: its errors carry a stable code and values
+(:attr:`PeerError.code` and ``params``, a :class:`RemoteProtocolError`'s :class:`Reason`,
+sender and entry, a :class:`RecordFileError`'s line, a :class:`FolderBusy`'s holder), and this
+module says them through the catalog. In English the peer layer's own sentence is shown as it
+always was (it carries the detail: the offending value, the parser's complaint); in another
+language the code's words are, and the English detail goes to the ``--verbose`` log
+(``lancards.net`` at DEBUG). An error without a code known here is one generic line in that
+language, its English text in ``--verbose`` only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lancards.cli.i18n import N_, _, language
+from lancards.p2p.net.failure_words import WHO_HOST, WHO_NETWORK, Failure, failure
+from lancards.p2p.net.failure_words import log as net_log
+from lancards.p2p.net.folder_lock import FolderBusy
+from lancards.p2p.protocol.errors import (
+    PeerError,
+    Reason,
+    RecordFileError,
+    RemoteProtocolError,
+)
+
+FAILURE_WORDS: Mapping[str, str] = {
+    "closed": N_("{who} closed the connection"),
+    "timeout-after": N_("{who} did not answer within {timeout} s"),
+    "timeout": N_("{who} did not answer in time"),
+    "bad-uri": N_("{who} is not an address this machine can dial"),
+    "handshake": N_("{who} did not answer as a lancards table does"),
+    "mdns": N_("multicast DNS (mDNS) failed on this network"),
+    "unknown-name": N_("the name of {who} is not known on this network"),
+    "refused": N_("{who} refused the connection: nothing listens at that port"),
+    "reset": N_("{who} dropped the connection"),
+    "no-route": N_("{who} cannot be reached from this machine (no route)"),
+    "net-unreachable": N_("the network of {who} cannot be reached from this machine"),
+    "no-such-address": N_("this machine has no such address"),
+    "port-in-use": N_("the port is in use by another program"),
+    "denied": N_("this machine does not allow it (permission denied)"),
+    "no-device": N_("there is no such network device"),
+    "system": N_("cannot reach {who}: {detail}"),
+    "network": N_("the network failed on the way to {who}"),
+    "unexpected": N_("an unexpected failure on the way to {who}"),
+}
+"""The words of every :attr:`Failure.code` but ``"peer"`` (a peer-layer error, said by
+:func:`error_words`)."""
+
+WHO_WORDS: Mapping[str, str] = {WHO_HOST: N_("the host"), WHO_NETWORK: N_("the network")}
+"""The other end when the sentence names no address."""
+
+
+def failure_text(found: Failure) -> str:
+    """``found`` in the player's language: ``"the host closed the connection"`` is ``"der
+    Host hat die Verbindung geschlossen"`` in German. A ``"peer"`` failure is its error's
+    words (:func:`error_words`); the ``"system"`` detail is the
+    operating system's own words."""
+    if found.code == "peer" and found.error is not None:
+        return error_words(found.error)
+    if found.code not in FAILURE_WORDS:
+        return found.english()
+    who = _(WHO_WORDS[found.who]) if found.who in WHO_WORDS else found.who
+    timeout = "" if found.timeout is None else f"{found.timeout:g}"
+    return _(FAILURE_WORDS[found.code]).format(who=who, timeout=timeout, detail=found.detail)
+
+
+def failure_words(exc: BaseException, who: str = WHO_HOST, timeout: float | None = None) -> str:
+    """What ``exc`` (a network failure) means, in the player's language (:func:`failure_text`
+    of :func:`lancards.p2p.net.failure_words.failure`, which logs the exception for
+    ``--verbose``)."""
+    return failure_text(failure(exc, who, timeout))
+
+
+REASON_WORDS: Mapping[str, str] = {
+    Reason.MALFORMED: N_("not well formed"),
+    Reason.OVERSIZED: N_("too large"),
+    Reason.UNKNOWN_TYPE: N_("of a kind this program does not know"),
+    Reason.UNSIGNED: N_("not signed"),
+    Reason.BAD_SIGNATURE: N_("its signature does not verify"),
+    Reason.WRONG_SENDER: N_("from another sender than it claims"),
+    Reason.WRONG_TABLE: N_("for another table"),
+    Reason.REPLAYED: N_("received before"),
+    Reason.OUT_OF_ORDER: N_("out of order"),
+    Reason.BROKEN_CHAIN: N_("it does not follow the entry before it"),
+    Reason.NOT_SEATED: N_("from someone without a seat at the table"),
+    Reason.EQUIVOCATION: N_("its author signed two different entries for one place"),
+    Reason.ILLEGAL: N_("the rules do not allow it"),
+    Reason.OUT_OF_TURN: N_("out of turn"),
+    Reason.WRONG_STATE: N_("it does not match the game"),
+    Reason.WRONG_RECIPIENT: N_("addressed to another player"),
+    Reason.UNDECRYPTABLE: N_("it cannot be decrypted"),
+    Reason.HANDSHAKE: N_("the connection's greeting failed"),
+    Reason.BAD_FRAME: N_("it was altered on the way"),
+    Reason.TABLE_RULES: N_("it breaks the rules of forming a table"),
+    Reason.UNEXPECTED: N_("handling it failed unexpectedly"),
+    Reason.BOUND: N_("this seat voted for a removal at that place"),
+}
+"""Why a peer's message or a record entry was refused, by :class:`Reason` (every value)."""
+
+RECORD_WORDS: Mapping[str, str] = {
+    "empty": N_("the file is empty"),
+    "no-newline": N_("the last line has no newline"),
+    "empty-line": N_("the line is empty"),
+    "after-close": N_("a line after the closing line"),
+    "not-canonical": N_("the line is not canonical JSON"),
+    "evidence-repeated": N_("the evidence line is repeated"),
+    "close-not-seated": N_("the closing line is by {name}, who is not seated"),
+    "close-unsigned": N_("the closing line of {name} is not signed by them"),
+    "close-count": N_("the closing line of {name} counts {counted} entries; the file holds "
+                      "{held}"),
+    "close-evidence": N_("the closing line of {name} lists {listed} evidence lines; the file "
+                         "holds {held} others"),
+    "not-v1": N_("not a version 1 lancards record file"),
+    "genesis": N_("the signed start of the table does not verify"),
+    "header": N_("not a lancards game record (its first line must be the signed start of a "
+                 "table)"),
+    "unreadable": N_("cannot read {path}"),
+}
+"""Why a record file does not verify, by :attr:`RecordFileError.code` (``entry``: the
+entry's own :class:`Reason`, :data:`REASON_WORDS`)."""
+
+ERROR_WORDS: Mapping[str, str] = {
+    "no-answer": N_("no lancards table answers at {address} ({why}), or it takes no more "
+                    "players (full or started)"),
+    "bad-hello": N_("{address} answered with a hello that does not verify"),
+    "no-hello": N_("{address} did not answer with a lancards hello"),
+    "no-address-answers": N_("table {table} of {nick} answers at none of its addresses "
+                             "({tried})"),
+    "halted": N_("the table is halted: no more moves"),
+    "catching-up": N_("catching up with the table after a pause: a moment"),
+    "not-your-move": N_("it is not this seat's move"),
+    "not-your-seat": N_("an action of seat {seat}, not of this seat"),
+    "not-over": N_("the game is not over"),
+    "no-next-game": N_("no next game has started"),
+    "watching": N_("you are watching: no moves here"),
+    "journal-damaged": N_("the journal {path} is damaged at line {line}; not resuming from it"),
+    "table-file-damaged": N_("the table file {path} is damaged; not resuming from it"),
+}
+"""The words of a :attr:`PeerError.code` (values from its ``params``)."""
+
+REMATCH_WORDS: Mapping[str, str] = {
+    "stopped": N_("you stopped"),
+    "two-statements": N_("{name} offered two different statements for the next game"),
+    "too-few": N_("too few players to go on: {yes} of the at least {least} {game} needs"),
+}
+"""Why there is no next game, by ``Rematch.failed_code``."""
+
+GENERIC = N_("the peer layer refused it (the details: --verbose)")
+"""An error without words here, in a language other than English."""
+
+
+def _english(exc: PeerError) -> bool:
+    """Whether ``exc`` is shown as the peer layer wrote it (English); else its English text
+    goes to the ``--verbose`` log."""
+    if language() == "en":
+        return True
+    net_log.debug("%s", exc)
+    return False
+
+
+def reason_words(reason: str) -> str:
+    """A :class:`Reason` in words (:data:`REASON_WORDS`): ``"out of turn"``, ``"außer der
+    Reihe"`` in German."""
+    return _(REASON_WORDS[reason]) if reason in REASON_WORDS else _(GENERIC)
+
+
+SENDER_WORDS: Mapping[str, str] = {
+    "the watched peer ": N_("the watched peer {name}"),
+}
+"""The link names the peer layer gives a sender it cannot name by a seat (the prefix, then the
+peer's name)."""
+
+
+def _sender(sender: str) -> str:
+    for prefix, words in SENDER_WORDS.items():
+        if sender.startswith(prefix):
+            return _(words).format(name=sender[len(prefix):])
+    return sender
+
+
+def rejection_words(exc: RemoteProtocolError) -> str:
+    """A refused message: ``str(exc)`` in English (``"rejected message from bob [...] (entry
+    4): out-of-turn: ..."``), else ``"Nachricht von bob [...] abgelehnt (Eintrag 4): außer der
+    Reihe"``."""
+    if _english(exc):
+        return str(exc)
+    if exc.seq is None:
+        return _("message from {sender} refused: {reason}").format(
+            sender=_sender(exc.sender), reason=reason_words(exc.reason))
+    return _("message from {sender} refused (entry {seq}): {reason}").format(
+        sender=_sender(exc.sender), seq=exc.seq, reason=reason_words(exc.reason))
+
+
+def record_words(exc: RecordFileError) -> str:
+    """Why a record file does not verify, naming the line (and entry): ``str(exc)`` in English
+    (``"record file line 5 (entry 3): ..."``), else ``"Aufzeichnung Zeile 5 (Eintrag 3): die
+    Regeln erlauben es nicht"``."""
+    if _english(exc):
+        return str(exc)
+    if exc.code == "entry" and isinstance(exc.cause, RemoteProtocolError):
+        why = reason_words(exc.cause.reason)
+    elif exc.code in RECORD_WORDS:
+        why = _(RECORD_WORDS[exc.code]).format(**exc.params)
+    else:
+        why = _(GENERIC)
+    if exc.line <= 0:
+        return why
+    if exc.entry is None:
+        return _("record file line {line}: {reason}").format(line=exc.line, reason=why)
+    return _("record file line {line} (entry {entry}): {reason}").format(
+        line=exc.line, entry=exc.entry, reason=why)
+
+
+def tried_words(tried: Sequence[tuple[str, Failure | None]]) -> list[str]:
+    """Each address a joiner tried, with why it failed (``reachable_address``'s ``tried``):
+    ``"10.0.0.2: the host closed the connection"``."""
+    return [_("{address}: {why}").format(address=address, why=failure_text(why))
+            if why is not None else
+            _("{address}: answered with another key than the advertised one").format(
+                address=address)
+            for address, why in tried]
+
+
+def _tried(tried: Sequence[tuple[str, Failure | None]]) -> str:
+    return "; ".join(tried_words(tried)) or _("none advertised")
+
+
+def _param(name: str, value: Any) -> Any:
+    if isinstance(value, Failure):
+        return failure_text(value)
+    if name == "tried":
+        return _tried(value)
+    return value
+
+
+def folder_busy_words(exc: FolderBusy) -> str:
+    """A seat folder another process holds, naming it (pid, command, since when)."""
+    if exc.holder is None:
+        return _("the table folder {folder} is in use by another process (it has not said "
+                 "which); one process at a time may play a seat: wait for it to end, or stop "
+                 "it").format(folder=exc.folder)
+    holder = exc.holder
+    return _("the table folder {folder} is in use by process {pid} ({command}, started "
+             "{started}); one process at a time may play a seat: wait for it to end, or stop "
+             "it").format(folder=exc.folder, pid=holder.pid, command=holder.command,
+                          started=holder.started())
+
+
+def error_words(exc: BaseException) -> str:
+    """Any error of the peer layer in the player's language (see the module docstring); an
+    exception that is not a :class:`PeerError` is its ``str``."""
+    if not isinstance(exc, PeerError):
+        return str(exc)
+    if isinstance(exc, FolderBusy):
+        return folder_busy_words(exc)
+    if isinstance(exc, RemoteProtocolError):
+        return rejection_words(exc)
+    if isinstance(exc, RecordFileError):
+        return record_words(exc)
+    if _english(exc):
+        return str(exc)
+    if exc.code in ERROR_WORDS:
+        return _(ERROR_WORDS[exc.code]).format(
+            **{k: _param(k, v) for k, v in exc.params.items()})
+    return _(GENERIC)
+
+
+DAMAGED_WORDS: Mapping[str, str] = {
+    "journal-damaged": N_("the journal is damaged at line {line}"),
+    "table-file-damaged": N_("the table file is damaged"),
+}
+"""A damaged folder as ``lancards history`` lists it (the folder named by the listing)."""
+
+
+def damaged_words(exc: PeerError, english: str) -> str:
+    """Why a table folder is damaged, for ``lancards history``: ``english`` (the peer layer's
+    sentence without the file's path) in English, else :data:`DAMAGED_WORDS` for the code."""
+    if _english(exc):
+        return english
+    if exc.code in DAMAGED_WORDS:
+        return _(DAMAGED_WORDS[exc.code]).format(**exc.params)
+    return _(GENERIC)
+
+
+WATCH_WORDS: Mapping[str, str] = {
+    "the watch stopped on a cheat": N_("the watch stopped on a cheat"),
+}
+"""The watcher's own refusals that are not a peer's error (``Watching.receive``)."""
+
+_AGAIN = re.compile(r"entry (\d+) again")
+
+
+def cheat_error_words(exc: PeerError | None, english: str) -> str:
+    """A cheat a watcher caught (``Watching.cheat_error``): ``english`` in English, else the
+    cheat's words (:data:`lancards.cli.peer_words.CHEAT_WORDS`, its author named)."""
+    from lancards.cli.peer_words import CHEAT_WORDS
+
+    if exc is None or _english(exc):
+        return english
+    reason = str(getattr(exc, "reason", ""))
+    if reason in CHEAT_WORDS:
+        return _(CHEAT_WORDS[reason]).format(name=getattr(exc, "sender", "?"))
+    return error_words(exc)
+
+
+def event_words(error: PeerError | None, text: str) -> str:
+    """Why a watcher refused a message (a ``Watching`` event's ``error`` and English
+    ``text``), in the player's language."""
+    if error is not None:
+        return error_words(error)
+    if text in WATCH_WORDS:
+        return _(WATCH_WORDS[text])
+    again = _AGAIN.fullmatch(text)
+    if again:
+        return _("entry {seq} again").format(seq=again[1])
+    return text
+
+
+def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> str:
+    """Why there is no next game (``Rematch.failed_code``), or ``english`` (``failed``) for a
+    code without words here."""
+    if code is None or code[0] not in REMATCH_WORDS:
+        return english
+    return _(REMATCH_WORDS[code[0]]).format(**code[1])
+
+
+__all__ = ["DAMAGED_WORDS", "ERROR_WORDS", "FAILURE_WORDS", "GENERIC", "REASON_WORDS",
+           "RECORD_WORDS", "REMATCH_WORDS", "SENDER_WORDS", "WATCH_WORDS", "WHO_WORDS",
+           "cheat_error_words", "damaged_words", "error_words", "event_words", "failure_text",
+           "failure_words", "folder_busy_words", "reason_words", "record_words",
+           "rejection_words", "rematch_words", "tried_words"]

@@ -1,0 +1,167 @@
+"""The peer layer's reasons in the player's language (issue 28): a refused message, an audit's
+REJECTED line, a network failure, a busy seat folder, why there is no next game, the watch
+mode's lines. Each in German with its exact words, and English unchanged (the peer layer's
+own sentence)."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.lobby.watch_table import PlainTeller, TableWatcher
+from lancards.cli.peer_errors import (
+    FAILURE_WORDS,
+    REASON_WORDS,
+    error_words,
+    failure_text,
+    failure_words,
+    rematch_words,
+    tried_words,
+)
+from lancards.cli.play_again import again_words
+from lancards.cli.record_tools import verdict_lines
+from lancards.p2p.net.failure_words import ENGLISH, Failure
+from lancards.p2p.net.folder_lock import FolderBusy, Holder
+from lancards.p2p.net.store import JournalDamaged, TableStore
+from lancards.p2p.protocol.audit import audit_bytes
+from lancards.p2p.protocol.errors import (
+    LocalProtocolError,
+    Reason,
+    RecordError,
+    RecordFileError,
+    TransportError,
+)
+from lancards.p2p.protocol.watching import Event
+from tests.p2p.net.test_failure_words import CASES
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    i18n.set_language("de")
+    yield
+    i18n.set_language("en")
+
+
+def test_every_reason_code_has_words():
+    assert set(REASON_WORDS) == set(Reason)
+    assert set(FAILURE_WORDS) | {"peer"} == set(ENGLISH)
+
+
+@pytest.mark.parametrize(("exc", "words"), CASES, ids=[type(c[0]).__name__ for c in CASES])
+def test_the_english_failure_words_are_the_peer_layers_sentences(exc, words):
+    assert failure_words(exc) == words
+
+
+def test_a_network_failure_in_german(german, caplog):
+    refused = ConnectionRefusedError(errno.ECONNREFUSED, os.strerror(errno.ECONNREFUSED))
+    with caplog.at_level(logging.DEBUG, logger="lancards.net"):
+        assert failure_words(refused) == \
+            "der Gastgeber hat die Verbindung abgelehnt: an diesem Port hört nichts"
+    assert "ConnectionRefusedError" in caplog.text  # the class: --verbose only
+    assert failure_words(TimeoutError(), "10.0.0.2:4000", 15) == \
+        "10.0.0.2:4000 hat nicht innerhalb von 15 s geantwortet"
+    assert failure_text(Failure("mdns", "the network")) == \
+        "Multicast-DNS (mDNS) ist in diesem Netz fehlgeschlagen"
+
+
+def test_a_probe_that_nothing_answers_and_the_addresses_tried_in_german(german):
+    why = Failure("closed")
+    probe = TransportError("no lancards table answers at 10.0.0.2:4000 (the host closed the "
+                           "connection), or it takes no more players (full or started)"
+                           ).with_code("no-answer", address="10.0.0.2:4000", why=why)
+    assert error_words(probe) == (
+        "unter 10.0.0.2:4000 antwortet kein lancards-Tisch (der Gastgeber hat die Verbindung "
+        "geschlossen), oder er nimmt keine Spieler mehr (voll oder begonnen)")
+    tried = [("10.9.0.1", Failure("peer", detail=str(probe), error=probe)), ("10.0.0.1", None)]
+    assert tried_words(tried)[1] == \
+        "10.0.0.1: hat mit einem anderen Schlüssel als dem angekündigten geantwortet"
+    none = LocalProtocolError("table 00112233aabbccdd of bob answers at none of its addresses "
+                              "(...)").with_code("no-address-answers", table="00112233aabbccdd",
+                                                 nick="bob", tried=[])
+    assert error_words(none) == \
+        "Tisch 00112233aabbccdd von bob antwortet unter keiner seiner Adressen (keine angekündigt)"
+
+
+def test_a_refused_message_in_german_and_in_english(german, caplog):
+    refused = RecordError("bob [WYXI-M75C]", Reason.OUT_OF_TURN, "seat 1 is to act", 4)
+    with caplog.at_level(logging.DEBUG, logger="lancards.net"):
+        assert error_words(refused) == \
+            "Nachricht von bob [WYXI-M75C] abgelehnt (Eintrag 4): außer der Reihe"
+    assert "seat 1 is to act" in caplog.text  # the detail: --verbose only
+    i18n.set_language("en")
+    assert error_words(refused) == ("rejected message from bob [WYXI-M75C] (entry 4): "
+                                    "out-of-turn: seat 1 is to act")
+
+
+def test_an_error_without_words_is_one_generic_german_line(german):
+    assert error_words(LocalProtocolError("some internal detail")) == \
+        "die Peer-Schicht hat es abgelehnt (Einzelheiten: --verbose)"
+
+
+def test_the_audit_rejected_line_in_german_and_in_english(german):
+    report = audit_bytes(b'{"a":1}\n\n')
+    assert verdict_lines(report) == ["ABGELEHNT: Protokoll Zeile 2: die Zeile ist leer"]
+    entry = RecordFileError(5, 3, "...", RecordError("bob", Reason.ILLEGAL, "no", 3)
+                            ).with_code("entry")
+    report.problem, report.error = entry, str(entry)
+    assert verdict_lines(report) == [
+        "ABGELEHNT: Protokoll Zeile 5 (Eintrag 3): die Regeln erlauben es nicht"]
+    i18n.set_language("en")
+    assert verdict_lines(audit_bytes(b'{"a":1}\n\n')) == \
+        ["REJECTED: record file line 2: the line is empty"]
+
+
+def test_a_damaged_journal_and_a_busy_folder_in_german(german, tmp_path: Path):
+    (tmp_path / "journal.jsonl").write_text("not a journal line 00000000\n")
+    with pytest.raises(JournalDamaged) as caught:
+        TableStore(tmp_path).read()
+    assert error_words(caught.value) == (
+        f"das Journal {tmp_path / 'journal.jsonl'} ist in Zeile 1 beschädigt; es wird nicht "
+        "daraus fortgesetzt")
+    busy = FolderBusy(tmp_path, Holder(4242, "lancards play", 0.0, None))
+    assert error_words(busy) == (
+        f"der Tischordner {tmp_path} wird von Prozess 4242 benutzt (lancards play, gestartet "
+        f"{busy.holder.started()}); nur ein Prozess zugleich darf einen Platz spielen: warte, "
+        "bis er endet, oder beende ihn")
+    i18n.set_language("en")
+    assert error_words(busy) == str(busy)
+
+
+def test_why_there_is_no_next_game_in_german(german):
+    code = ("too-few", {"yes": 1, "least": 2, "game": "eights"})
+    assert rematch_words(code, "x") == \
+        "zu wenige Spieler zum Weitermachen: 1 von mindestens 2, die eights braucht"
+    assert again_words({"failed": "you stopped", "failed_code": ("stopped", {})}) == \
+        "kein nächstes Spiel: du hast aufgehört; q zum Gehen"
+
+
+class _Watching:
+    core = None
+    cheat = None
+    cheat_error = None
+
+
+def test_the_watch_modes_plain_lines_in_german(german):
+    said: list[str] = []
+    teller = PlainTeller(_Watching(), said.append)  # type: ignore[arg-type]
+    refused = RecordError("the watched peer bob", Reason.BROKEN_CHAIN, "prev", 7)
+    teller.tell(Event("rejected", str(refused), error=refused))
+    teller.tell(Event("rejected", "entry 3 again"))
+    cheat = RecordError("cyd [ABCD]", Reason.OUT_OF_TURN, "not its turn", 9)
+    teller.tell(Event("cheat", str(cheat), 9, cheat))
+    watcher = TableWatcher("00112233aabbccdd", bytes(32), "127.0.0.1", 1)
+    watcher.lost = None
+    teller.finish(watcher)
+    assert said == [
+        "nicht übernommen: Nachricht von dem beobachteten Peer bob abgelehnt (Eintrag 7): schließt "
+        "nicht an den Eintrag davor an",
+        "nicht übernommen: Eintrag 3 noch einmal",
+        "Betrug erkannt: cyd [ABCD] hat einen Zug außer der Reihe signiert",
+        "das Zuschauen endete vor dem Spiel",
+    ]
