@@ -144,6 +144,22 @@ ERROR_WORDS: Mapping[str, str] = {
     "not-over": N_("the game is not over"),
     "no-next-game": N_("no next game has started"),
     "watching": N_("you are watching: no moves here"),
+    # a removal vote refused (ruling D-5): PeerNode.removal_refusal, GameCore.removal_problem
+    "no-rescue": N_("the table has no rescue (its option rescue is off): it can only wait"),
+    "not-another": N_("{name} is not another player at the table"),
+    "not-waiting": N_("the table is not waiting for {name}"),
+    "not-escrowed": N_("{name}'s key share is not escrowed among the others"),
+    "connected": N_("{name} is connected and answering: silent {seconds} s"),
+    "within-patience": N_("{name} is unreachable: silent {seconds} s of the table's patience "
+                          "{patience} s"),
+    "not-another-player": N_("only another player can be voted out, by a player"),
+    "vote-not-void": N_("this seat's vote at this position is not void yet"),
+    "max-rounds": N_("{rounds} removal rounds at this position"),
+    "not-at-table": N_("seat {seat} is not at the table"),
+    "over": N_("the game is over"),
+    "under-way": N_("the removal of {name} is under way"),
+    "too-few": N_("a removal needs 2 remaining players or more"),
+    "bad-escrow": N_("{name} dealt this seat a bad key escrow part: it cannot be removed"),
     "journal-damaged": N_("the journal {path} is damaged at line {line}; not resuming from it"),
     "table-file-damaged": N_("the table file {path} is damaged; not resuming from it"),
 }

@@ -334,7 +334,10 @@ class TableScreen:
         try:
             self.session.vote_remove(seat)  # type: ignore[attr-defined]
         except Exception as exc:  # answering again, a removal refused meanwhile: say so
-            self.controller.say(_("cannot remove: {reason}").format(reason=exc), error=True)
+            from lancards.cli.peer_errors import error_words
+
+            self.controller.say(_("cannot remove: {reason}").format(reason=error_words(exc)),
+                                error=True)
             return
         self.controller.say(_(VOTE_SIGNED))
 

@@ -15,6 +15,7 @@ from itertools import product
 from math import prod
 from typing import Any
 
+from lancards.cli.i18n import _
 from lancards.engine.core import EngineError, Seat, SlotId
 from lancards.engine.level8.actions import LayDown
 from lancards.engine.level8.cards import COLOURS, Card
@@ -84,12 +85,14 @@ class LayDownBuilder:
             None, or why it cannot be assigned (not a number card or joker, no such component).
         """
         if not 0 <= component < len(self.level):
-            return f"level has {len(self.level)} components; there is no component {component + 1}"
+            return _("level has {count} components; there is no component {number}").format(
+                count=len(self.level), number=component + 1)
         card = dict(self.hand).get(slot)
         if card is None:
-            return f"slot #{slot} is not in the hand"
+            return _("slot #{slot} is not in the hand").format(slot=slot)
         if not (card.is_number or card.is_joker):
-            return f"{card} is a special card and cannot be part of a combination"
+            return _("{card} is a special card and cannot be part of a combination").format(
+                card=card)
         self.unassign(slot)
         group = self.groups[component]
         kind = self.level[component].kind

@@ -39,6 +39,7 @@ from lancards.p2p.protocol.errors import (
     LocalProtocolError,
     PeerError,
     QueueFullError,
+    Refusal,
     TransportError,
     unexpected,
 )
@@ -321,19 +322,22 @@ class PeerNode:
                            True, kind=code)
         return None
 
-    def removal_refusal(self, seat: int) -> str | None:
+    def removal_refusal(self, seat: int) -> Refusal | None:
         """Why this peer refuses to vote for removing ``seat`` now (ruling D-5), or ``None``
         when it may: the table has the option ``rescue``, ``seat`` is another present seat the
         table waits for, its key share is escrowed among the others, and it has not been heard
         from for the table's ``patience`` (seconds, default 120; a silent link counts from the
         last entry, a lost one from when it dropped). Nobody may be removed while connected
-        and answering. (:meth:`vote_remove` signs the vote when this allows it.)"""
+        and answering. (:meth:`vote_remove` signs the vote when this allows it.) The refusal is
+        its English sentence with a ``code`` and ``params``
+        (:class:`~lancards.p2p.protocol.errors.Refusal`)."""
         core = self.core
         name = core.players[seat].nick if 0 <= seat < core.n else f"seat {seat}"
         if not core.rescue:
-            return "the table has no rescue (its option rescue is off): it can only wait"
+            return Refusal("the table has no rescue (its option rescue is off): it can only wait",
+                           "no-rescue")
         if seat == core.seat or core.has_left(seat) or not 0 <= seat < core.n:
-            return f"{name} is not another player at the table"
+            return Refusal(f"{name} is not another player at the table", "not-another", name=name)
         wait = self.waiting()
         patience = int(core.table.spec.options.get("patience", 120))
         if wait is None or wait.seat != seat:
@@ -343,19 +347,25 @@ class PeerNode:
             down = None if key in self.connected else self._clock() - self._down_since.get(
                 key, self._clock())
             if not core.votes_for(seat) or down is None or down < patience:
-                return f"the table is not waiting for {name}"
+                return Refusal(f"the table is not waiting for {name}", "not-waiting", name=name)
             if not core.deck.can_rescue(seat):
-                return f"{name}'s key share is not escrowed among the others"
+                return Refusal(f"{name}'s key share is not escrowed among the others",
+                               "not-escrowed", name=name)
             return None
         if not core.deck.can_rescue(seat):
-            return f"{name}'s key share is not escrowed among the others"
+            return Refusal(f"{name}'s key share is not escrowed among the others",
+                           "not-escrowed", name=name)
         if wait.connected:
             # Its link is up and answers the transport's pings: a silent player may itself be
             # waiting for a vanished one's shares, and ruling D-5 never removes a connected one.
-            return f"{name} is connected and answering: silent {wait.seconds:.0f} s"
+            seconds = f"{wait.seconds:.0f}"
+            return Refusal(f"{name} is connected and answering: silent {seconds} s",
+                           "connected", name=name, seconds=seconds)
         if wait.seconds < patience:
-            return (f"{name} is unreachable: silent {wait.seconds:.0f} s of the table's "
-                    f"patience {patience} s")
+            seconds = f"{wait.seconds:.0f}"
+            return Refusal(f"{name} is unreachable: silent {seconds} s of the table's "
+                           f"patience {patience} s", "within-patience", name=name,
+                           seconds=seconds, patience=patience)
         return None
 
     def waiting_text(self) -> str | None:
@@ -402,7 +412,7 @@ class PeerNode:
         """
         refusal = self.removal_refusal(seat)
         if refusal is not None:
-            raise LocalProtocolError(refusal)
+            raise LocalProtocolError(refusal).with_code(refusal.code, **refusal.params)
         self._check_fault()
         self.handle(self.core.vote_remove(seat))
 

@@ -94,6 +94,20 @@ class PeerError(Exception):
         return self
 
 
+class Refusal(str):
+    """Why something is refused, as a sentence (a removal vote, ruling D-5:
+    ``PeerNode.removal_refusal``, ``GameCore.removal_problem``): its English text, with a
+    stable ``code`` and its ``params`` for words in the player's language (issue 28)."""
+
+    code: str
+    params: dict[str, object]
+
+    def __new__(cls, text: str, code: str, **params: object) -> Refusal:
+        self = super().__new__(cls, text)
+        self.code, self.params = code, params
+        return self
+
+
 class LocalProtocolError(PeerError):
     """This side misused the API or asked for something the protocol does not allow."""
 

@@ -57,6 +57,7 @@ from lancards.p2p.protocol.errors import (
     LocalProtocolError,
     Reason,
     RecordError,
+    Refusal,
     RemoteProtocolError,
 )
 from lancards.p2p.protocol.record import Entry
@@ -184,30 +185,35 @@ class Rescue(CoreParts):
                 return seat, EntryKind.RESCUE
         return None  # pragma: no cover - the last rescue entry completes the removal
 
-    def removal_problem(self, seat: Seat) -> str | None:
+    def removal_problem(self, seat: Seat) -> Refusal | None:
         """Why ``seat`` cannot be removed from the record's current position (the checks of
         the record, not the clock's: :meth:`lancards.p2p.net.node.PeerNode.removal_refusal`), or
-        ``None``."""
+        ``None``; the refusal's ``code``: ``no-rescue``, ``not-at-table``, ``halted``, ``over``,
+        ``under-way``, ``too-few``, ``not-escrowed``, ``bad-escrow``."""
         if not self.rescue:
-            return "the table has no rescue (its option rescue is off): it can only wait"
+            return Refusal("the table has no rescue (its option rescue is off): it can only wait",
+                           "no-rescue")
         if not 0 <= seat < self.n or seat not in self.deck.present:
-            return f"seat {seat} is not at the table"
+            return Refusal(f"seat {seat} is not at the table", "not-at-table", seat=seat)
         if self._halted:
-            return f"the table is halted: {self._halted}"
+            return Refusal(f"the table is halted: {self._halted}", "halted")
         if self.game.to_act(self._state) is None:
-            return "the game is over"
+            return Refusal("the game is over", "over")
         if self._removing is not None:
-            return f"the removal of {self.name(self._removing[0])} is under way"
+            name = self.name(self._removing[0])
+            return Refusal(f"the removal of {name} is under way", "under-way", name=name)
         others = [s for s in self.deck.present if s != seat]
         if len(others) < MIN_REMAINING:
-            return "a removal needs 2 remaining players or more"
+            return Refusal("a removal needs 2 remaining players or more", "too-few")
         if list(self.deck.escrow_holders(seat)) != others:
-            return f"{self.name(seat)}'s key share is not escrowed among the others"
+            return Refusal(f"{self.name(seat)}'s key share is not escrowed among the others",
+                           "not-escrowed", name=self.name(seat))
         if self.view_seat not in (None, seat) and not self.deck.holds_escrow_part(seat):
             # Its part for this seat was bad (named when it was dealt): this seat could never
             # make its rescue entry, so it never votes to begin one (adversary finding F5).
             # (The seat itself holds no part of its own key: issue 24, lids that close.)
-            return f"{self.name(seat)} dealt this seat a bad key escrow part: it cannot be removed"
+            return Refusal(f"{self.name(seat)} dealt this seat a bad key escrow part: it cannot "
+                           "be removed", "bad-escrow", name=self.name(seat))
         return None
 
     # -----------------------------------------------------------------------------------------
@@ -228,15 +234,18 @@ class Rescue(CoreParts):
                 of this peer here not void yet, or :data:`MAX_ROUNDS` rounds void here.
         """
         if self.view_seat is None or seat == self.seat:
-            raise LocalProtocolError("only another player can be voted out, by a player")
+            raise LocalProtocolError("only another player can be voted out, by a player"
+                                     ).with_code("not-another-player")
         problem = self.removal_problem(seat)
         if problem is not None:
-            raise LocalProtocolError(problem)
+            raise LocalProtocolError(problem).with_code(problem.code, **problem.params)
         if self.bound() is not None:
-            raise LocalProtocolError("this seat's vote at this position is not void yet")
+            raise LocalProtocolError("this seat's vote at this position is not void yet"
+                                     ).with_code("vote-not-void")
         rnd = self.vote_round(seat)
         if rnd >= MAX_ROUNDS:
-            raise LocalProtocolError(f"{MAX_ROUNDS} removal rounds at this position")
+            raise LocalProtocolError(f"{MAX_ROUNDS} removal rounds at this position"
+                                     ).with_code("max-rounds", rounds=MAX_ROUNDS)
         vote = sign_vote(self.me, self.table_id, seat, len(self.record), self.record.head, rnd)
         self._keep_vote(self.seat, vote)
         self._relayed.add(vote["sig"])

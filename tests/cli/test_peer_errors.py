@@ -35,6 +35,7 @@ from lancards.p2p.protocol.errors import (
     Reason,
     RecordError,
     RecordFileError,
+    Refusal,
     TransportError,
 )
 from lancards.p2p.protocol.watching import Event
@@ -165,3 +166,22 @@ def test_the_watch_modes_plain_lines_in_german(german):
         "Betrug erkannt: cyd [ABCD] hat einen Zug außer der Reihe signiert",
         "das Zuschauen endete vor dem Spiel",
     ]
+
+
+def test_a_refused_removal_vote_in_german(german):
+    refusal = Refusal("bob is connected and answering: silent 40 s", "connected", name="bob",
+                      seconds="40")
+    assert refusal == "bob is connected and answering: silent 40 s"
+    refused = LocalProtocolError(refusal).with_code(refusal.code, **refusal.params)
+    assert error_words(refused) == "bob ist verbunden und antwortet: still seit 40 s"
+    i18n.set_language("en")
+    assert error_words(refused) == "bob is connected and answering: silent 40 s"
+
+
+def test_the_moves_a_table_refuses_in_german(german):
+    from lancards.cli.tui.controller import short_error
+
+    late = LocalProtocolError("it is not this seat's move").with_code("not-your-move")
+    assert short_error(error_words(late)) == "dieser Platz ist nicht am Zug"
+    assert error_words(LocalProtocolError("x").with_code("halted")) == \
+        "der Tisch ist angehalten: keine Züge mehr"
