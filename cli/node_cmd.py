@@ -29,8 +29,6 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.i18n import _
-from lancards.cli.peer_errors import error_words
-from lancards.cli.peer_words import cheat_notice_words
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
@@ -56,6 +54,10 @@ def add_parser(sub: Any) -> None:
 
 async def run_node(config: dict[str, Any], deadline: float) -> int:
     """Run the peer described by ``config`` until the game ends."""
+    # the words of its lines: imported here, so `lancards node --help` loads no more (issue 16)
+    from lancards.cli.peer_errors import error_words
+    from lancards.cli.peer_words import cheat_notice_words
+
     table = verify_started(config["statement"], config["sigs"], "config")
     me = Identity(bytes.fromhex(config["seed"]), config["nick"])
     lock_folder(config["folder"], "lancards node")  # one process per folder (issue 24)
