@@ -162,8 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             IdentityError) as exc:
         from lancards.cli.peer_errors import error_words
 
-        # a damaged journal and a busy folder have words in every language (issue 28)
-        said = error_words(exc) if isinstance(exc, JournalDamaged | FolderBusy) else str(exc)
+        # the peer layer's faults have words in every language (issue 28)
+        said = error_words(exc) if isinstance(exc, JournalDamaged | FolderBusy | StorageError) \
+            else str(exc)
         print(_("lancards {command}: error: {error}").format(command=args.command, error=said),
               file=sys.stderr)
         return 2

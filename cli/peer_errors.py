@@ -273,6 +273,48 @@ def folder_busy_words(exc: FolderBusy) -> str:
                           started=holder.started())
 
 
+STORAGE_WORDS: Mapping[str, str] = {
+    "storage-full": N_("the disk is full: {cannot}; free space and {then}"),
+    "storage-read-only": N_("the disk is read-only: {cannot}; make it writable or set "
+                            "LANCARDS_HOME to a writable folder, and {then}"),
+    "storage-denied": N_("permission denied: {cannot}; make it yours and writable or set "
+                         "LANCARDS_HOME to a writable folder, and {then}"),
+    "storage-missing": N_("no such file or folder (deleted or unmounted?): {cannot}; restore it "
+                          "and {then}"),
+    "storage-file-for-folder": N_("a file stands where a folder should be: {cannot}; move it "
+                                  "away or set LANCARDS_HOME to a writable folder"),
+    "storage-io": N_("the disk failed (input/output error): {cannot}; check the disk, then "
+                     "{then}"),
+    "storage-other": N_("{strerror}: {cannot}; {then}"),
+}
+"""A storage fault (``p2p.net.store.storage_error``), by its code (``{strerror}``: the
+system's own words)."""
+
+CANNOT_WORDS: Mapping[str, str] = {
+    "write": N_("cannot write {path}"),
+    "read": N_("cannot read {path}"),
+    "create": N_("cannot create {path}"),
+    "lock": N_("cannot lock {path}"),
+    "write in": N_("cannot write in {path}"),
+}
+"""What a storage fault could not do, by its ``doing``."""
+
+THEN_WORDS: Mapping[str, str] = {
+    "run `lancards resume`": N_("run `lancards resume`"),
+    "try again": N_("try again"),
+}
+"""What to do after a storage fault, by its ``then`` (``store.RESUME``, ``store.AGAIN``)."""
+
+
+def _storage(exc: PeerError) -> str:
+    params = dict(exc.params)
+    doing, then = str(params.get("doing")), str(params.get("then"))
+    params["cannot"] = (_(CANNOT_WORDS[doing]).format(path=params.get("path")) if doing in
+                        CANNOT_WORDS else str(exc))
+    params["then"] = _(THEN_WORDS[then]) if then in THEN_WORDS else then
+    return _(STORAGE_WORDS[exc.code]).format(**params)
+
+
 def error_words(exc: BaseException) -> str:
     """Any error of the peer layer in the player's language (see the module docstring); an
     exception that is not a :class:`PeerError` is its ``str``."""
@@ -286,6 +328,8 @@ def error_words(exc: BaseException) -> str:
         return record_words(exc)
     if _english(exc):
         return str(exc)
+    if exc.code in STORAGE_WORDS:
+        return _storage(exc)
     if exc.code in ERROR_WORDS:
         return _(ERROR_WORDS[exc.code]).format(
             **{k: _param(k, v) for k, v in exc.params.items()})
@@ -351,8 +395,8 @@ def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> s
     return _(REMATCH_WORDS[code[0]]).format(**code[1])
 
 
-__all__ = ["DAMAGED_WORDS", "ERROR_WORDS", "FAILURE_WORDS", "GENERIC", "REASON_WORDS",
-           "RECORD_WORDS", "REMATCH_WORDS", "SENDER_WORDS", "WATCH_WORDS", "WHO_WORDS",
-           "cheat_error_words", "damaged_words", "error_words", "event_words", "failure_text",
-           "failure_words", "folder_busy_words", "reason_words", "record_words",
-           "rejection_words", "rematch_words", "tried_words"]
+__all__ = ["CANNOT_WORDS", "DAMAGED_WORDS", "ERROR_WORDS", "FAILURE_WORDS", "GENERIC",
+           "REASON_WORDS", "RECORD_WORDS", "REMATCH_WORDS", "SENDER_WORDS", "STORAGE_WORDS",
+           "THEN_WORDS", "WATCH_WORDS", "WHO_WORDS", "cheat_error_words", "damaged_words",
+           "error_words", "event_words", "failure_text", "failure_words", "folder_busy_words",
+           "reason_words", "record_words", "rejection_words", "rematch_words", "tried_words"]

@@ -107,29 +107,51 @@ def describe_fault(exc: OSError, path: str | os.PathLike[str], doing: str = "wri
     EACCES and EPERM (permission), ENOENT (missing: deleted or unmounted), ENOTDIR and EEXIST
     (a file where a folder should be), EIO (the disk failed); any other names ``strerror``.
     """
-    code = exc.errno
     cannot = f"cannot {doing} {path}"
     home = "set LANCARDS_HOME to a writable folder"
-    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+    case = fault_case(exc)
+    if case == "full":
         return f"the disk is full: {cannot}; free space and {then}"
-    if code == errno.EROFS:
+    if case == "read-only":
         return f"the disk is read-only: {cannot}; make it writable or {home}, and {then}"
-    if code in (errno.EACCES, errno.EPERM):
+    if case == "denied":
         return (f"permission denied: {cannot}; make it yours and writable or {home}, "
                 f"and {then}")
-    if code == errno.ENOENT:
+    if case == "missing":
         return f"no such file or folder (deleted or unmounted?): {cannot}; restore it and {then}"
-    if code in (errno.ENOTDIR, errno.EEXIST):
+    if case == "file-for-folder":
         return f"a file stands where a folder should be: {cannot}; move it away or {home}"
-    if code == errno.EIO:
+    if case == "io":
         return f"the disk failed (input/output error): {cannot}; check the disk, then {then}"
     return f"{exc.strerror or exc}: {cannot}; {then}"
 
 
+def fault_case(exc: OSError) -> str:
+    """The case of :func:`describe_fault` for ``exc``: ``full``, ``read-only``, ``denied``,
+    ``missing``, ``file-for-folder``, ``io`` or ``other``."""
+    code = exc.errno
+    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return "full"
+    if code == errno.EROFS:
+        return "read-only"
+    if code in (errno.EACCES, errno.EPERM):
+        return "denied"
+    if code == errno.ENOENT:
+        return "missing"
+    if code in (errno.ENOTDIR, errno.EEXIST):
+        return "file-for-folder"
+    if code == errno.EIO:
+        return "io"
+    return "other"
+
+
 def storage_error(exc: OSError, path: str | os.PathLike[str], doing: str = "write",
                   then: str = AGAIN) -> StorageError:
-    """The :class:`StorageError` of ``exc`` (:func:`describe_fault`)."""
-    return StorageError(describe_fault(exc, path, doing, then), path, exc.errno)
+    """The :class:`StorageError` of ``exc`` (:func:`describe_fault`), with the code
+    ``storage-CASE`` (:func:`fault_case`) and ``path``, ``doing``, ``then``, ``strerror``."""
+    return StorageError(describe_fault(exc, path, doing, then), path, exc.errno).with_code(
+        f"storage-{fault_case(exc)}", path=str(path), doing=doing, then=then,
+        strerror=str(exc.strerror or exc))
 
 
 @dataclass

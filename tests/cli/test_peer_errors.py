@@ -185,3 +185,17 @@ def test_the_moves_a_table_refuses_in_german(german):
     assert short_error(error_words(late)) == "dieser Platz ist nicht am Zug"
     assert error_words(LocalProtocolError("x").with_code("halted")) == \
         "der Tisch ist angehalten: keine Züge mehr"
+
+
+def test_a_storage_fault_in_german_and_in_english(german):
+    from lancards.p2p.net.store import RESUME, storage_error
+
+    full = storage_error(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)),
+                         "/h/tables/t/journal.jsonl", "write", RESUME)
+    assert error_words(full) == ("die Platte ist voll: /h/tables/t/journal.jsonl kann nicht "
+                                 "geschrieben werden; schaffe Platz und führe `lancards resume` "
+                                 "aus")
+    i18n.set_language("en")
+    assert error_words(full) == str(full) == ("the disk is full: cannot write "
+                                              "/h/tables/t/journal.jsonl; free space and run "
+                                              "`lancards resume`")
