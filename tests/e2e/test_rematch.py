@@ -70,3 +70,43 @@ def test_two_games_in_a_row_with_a_crash_and_resume_in_the_second(lan, tmp_path)
     records = [p.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in
                (ann.folder / "record-game2.jsonl", bob.folder / "record-game2.jsonl")]
     assert records[0] == records[1], "the second game's records differ after the resume"
+
+
+def _kill_inside_play_again(lan, tmp_path, game: str, crashes: list[str]) -> tuple:
+    """ann hosts ``game`` for three (one bot seat), bob joins; both say yes to a second game.
+    bob's program kills itself (SIGKILL) at the first journal write of "play again" given by
+    each of ``crashes`` in turn (``rematch-WHEN:N``, the crash hook), each time restarted with
+    ``lancards resume --autoplay``; then resumed without one. Returns (ann, bob)."""
+    env = {1: {"LANCARDS_TEST_CRASH_AT": crashes[0]}}
+    ann, bob = seat_peers(lan, tmp_path, 2, env)
+    ann.start([*host_args(ann, game, 3), "--bots", "1", "--games", "2"])
+    wait_for(lambda: "waiting for" in ann.output(), 30, "the host did not advertise", [ann])
+    bob.start([*join_args(bob), "--games", "2"])
+    record = str(bob.folder / "record-game2.jsonl")
+    for crash in [*crashes[1:], ""]:
+        assert bob.proc is not None
+        assert bob.proc.wait(600) == -signal.SIGKILL, logs([ann, bob])
+        assert (bob.home / "tables").is_dir()
+        bob.env = {"LANCARDS_TEST_CRASH_AT": crash} if crash else {}
+        bob.start(["resume", "--autoplay", "--record", record])
+    return ann, bob
+
+
+@pytest.mark.long  # two whole games across namespaces, two or three runs of bob (about 60 s)
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("crashes", [["rematch-after:1", "rematch-before:1"],
+                                     ["rematch-after:2"]],
+                         ids=["after-its-answer-then-before-its-next-write", "after-its-second"])
+def test_a_joiner_killed_inside_play_again_resumes_into_the_next_game(lan, tmp_path, crashes):
+    ann, bob = _kill_inside_play_again(lan, tmp_path, "eights", crashes)
+    assert finish([ann, bob], 300) == [0, 0], logs([ann, bob])
+    assert "resuming the agreement to play again" in bob.output()
+    assert bob.output().count("game 2 of the evening") == 1, logs([bob])
+    first, second = (_tables(ann.home)[n] for n in (1, 2))
+    assert {n: p.name for n, p in _tables(bob.home).items()} == {1: first.name, 2: second.name}
+    journal = (_tables(bob.home)[1] / "journal.jsonl").read_bytes()
+    assert journal.count(b'"kind":"rematch"') >= 2  # its answer and the statement, journaled
+    assert (_tables(bob.home)[1] / "again-over").exists()
+    records = [p.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in
+               (ann.folder / "record-game2.jsonl", bob.folder / "record-game2.jsonl")]
+    assert records[0] == records[1], "the second game's records differ"
