@@ -54,6 +54,7 @@ class RemoteAgain:
         self.rematch = Rematch(node.core.me, done, seq=node.core.next_envelope_seq)
         self.locks: list[Any] = []
         self._changed = changed
+        self._told = False
         self.link = RematchLink(node, self.rematch, before_sign=self._save,
                                 changed=self._on_change,
                                 ask_start=None if restore is None else self._ask_start)
@@ -112,6 +113,9 @@ class RemoteAgain:
             self.link.answer(True)
         if self.rematch.started is not None:
             self._save(self.rematch.started.statement, self.rematch.started.sigs)
+            if not self._told:  # the watchers follow into the next game (watch.next)
+                self._told = True
+                self.node.next_table(self.rematch.started)
         if self.rematch.started is not None or self.rematch.failed is not None:
             self.over()
         if self._changed is not None:

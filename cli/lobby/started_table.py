@@ -26,7 +26,7 @@ from lancards.p2p.net.addresses import any_address, free_port
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import JournalDamaged, StorageError, TableStore, data_home
-from lancards.p2p.net.transport import Mesh, TransportConfig
+from lancards.p2p.net.transport import Mesh, Received, TransportConfig
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import PeerError
 from lancards.p2p.protocol.identity import Identity
@@ -73,6 +73,10 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
                           dial=True if getattr(args, "dial_all", False) else None)
     if lobbyist is not None:
         for peer, data in lobbyist.stash:
+            if node.watchers.is_observer(peer):  # an observer following into this game
+                if data:
+                    node.observer_event(Received(peer, data))
+                continue
             node.handle(core.peer_connected(peer) if not data else core.receive(peer, data))
     for key in addrs:
         if key != me.public_key and mesh.connected(key):

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from lancards.p2p.net.node import PeerNode
-from lancards.p2p.net.transport import Connected, Received
+from lancards.p2p.net.transport import Connected, Disconnected, Received, Rejected
 from lancards.p2p.protocol.errors import PeerError, RemoteProtocolError, unexpected
 from lancards.p2p.protocol.rematch import REMATCH_TYPES, Rematch
 from lancards.p2p.protocol.start_fetch import ASK_EVERY_S, StartFetch
@@ -123,6 +123,9 @@ class RematchLink:
                 event = await mesh.next_event(min(left, 0.5))
             except PeerError:
                 continue
+            if not isinstance(event, Rejected) and self.node.watchers.is_observer(event.peer):
+                self._observer(event)
+                continue
             if isinstance(event, Connected):
                 self.linked = True
                 self.node.handle(self.node.core.peer_connected(event.peer))
@@ -156,6 +159,17 @@ class RematchLink:
             self.refused.append(str(unexpected(self.rematch.name(peer), exc)))
         if self.changed is not None:
             self.changed()
+
+    def _observer(self, event: Connected | Disconnected | Received) -> None:
+        """An observer's link event: served by the finished game's watchers (it watched the
+        end; ``watch.next`` follows once the next game started), its ask about the next table
+        kept for the next game's node."""
+        if isinstance(event, Received) and _table_of(event.data) not in (
+                self.rematch.table_id, None):
+            if len(self.stash) < STASH_MAX:
+                self.stash.append((event.peer, event.data))
+            return
+        self.node.observer_event(event)
 
     def _ask(self, now: float) -> None:
         """A restarted seat that signed: ask the linked peers whether the next game started."""
@@ -195,3 +209,12 @@ class RematchLink:
         """A link came back: this seat's answer and signature again (they may have been lost
         with the old link; receivers take a repeat as the same)."""
         self.send(self.rematch.again_to(peer))
+
+
+def _table_of(data: bytes) -> str | None:
+    """The ``tbl`` of an encoded envelope, ``None`` when it has none."""
+    try:
+        head = json.loads(data)
+        return str(head["tbl"]) if isinstance(head, dict) and "tbl" in head else None
+    except ValueError:
+        return None
