@@ -92,6 +92,7 @@ async def resume_again(folder: Path, me: Identity, args: argparse.Namespace, *,
         raise UsageError(_("table {table} ended before you answered whether to play again; "
                            "`lancards resume --autoplay` answers yes").format(
             table=table.spec.table))
+    alone = float(os.environ.get("LANCARDS_AGAIN_ALONE", alone))  # tests: a shorter bound
     await again.link.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", AGREE_WAIT_S)),
                          alone=alone)
     started = again.started()

@@ -134,3 +134,25 @@ def test_a_joiner_killed_inside_play_again_resumes_into_the_next_game(lan, tmp_p
     records = [p.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] for p in
                (ann.folder / "record-game2.jsonl", bob.folder / "record-game2.jsonl")]
     assert records[0] == records[1], "the second game's records differ"
+
+
+@pytest.mark.long  # one whole game across namespaces and two runs of bob (about 45 s)
+@pytest.mark.timeout(600)
+def test_a_joiner_resumed_inside_play_again_after_the_others_left_is_told_in_words(lan,
+                                                                                   tmp_path):
+    env = {1: {"LANCARDS_TEST_CRASH_AT": "rematch-after:1"}}
+    ann, bob = seat_peers(lan, tmp_path, 2, env)
+    ann.start([*host_args(ann, "eights", 3), "--bots", "1", "--games", "2"])
+    wait_for(lambda: "waiting for" in ann.output(), 30, "the host did not advertise", [ann])
+    bob.start([*join_args(bob), "--games", "2"])
+    assert bob.proc is not None and bob.proc.wait(600) == -signal.SIGKILL, logs([ann, bob])
+    assert ann.proc is not None
+    os.killpg(ann.proc.pid, signal.SIGKILL)  # the host and its bot gone: nobody answers
+    ann.proc.wait(10)
+    bob.env = {"LANCARDS_AGAIN_ALONE": "3"}
+    bob.start(["resume", "--autoplay"])
+    assert bob.proc.wait(120) == 2, logs([bob])
+    table = _tables(bob.home)[1].name
+    assert (f"no next game: no player of table {table} answered within 3 s (they stopped, "
+            "or went on without you)") in bob.output(), logs([bob])
+    assert "Traceback" not in bob.output()
