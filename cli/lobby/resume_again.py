@@ -24,19 +24,13 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.i18n import _
+from lancards.cli.play_again import pending_again
 from lancards.p2p.net.node import PeerNode
 from lancards.p2p.net.store import TableStore
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.start_fetch import START_WAIT_S
 from lancards.p2p.protocol.table import verify_started
-
-
-def pending_again(folder: Path) -> bool:
-    """Whether ``folder`` is a finished table whose "play again" this seat joined and which has
-    not ended (the ``again`` marker without ``again-over``)."""
-    return (folder / "finished").exists() and (folder / "again").exists() \
-        and not (folder / "again-over").exists()
 
 
 def agreement_folder(folder: Path) -> Path:
@@ -115,4 +109,4 @@ async def resume_again(folder: Path, me: Identity, args: argparse.Namespace, *,
                             store=TableStore(again.next_folder()))
 
 
-__all__ = ["agreement_folder", "pending_again", "resume_again"]
+__all__ = ["agreement_folder", "resume_again"]
