@@ -101,6 +101,8 @@ class NetworkSession(SeriesMixin):
         self.restored = False
         """Whether the peers were restored from their journals (they show "catching up")."""
         self.seed: int | None = None
+        self.again_lines: dict[bytes, list[dict[str, Any]]] | None = None
+        """Every peer's journaled agreement lines, for a resume inside "play again"."""
         self.again: Any = None
         """The agreements to play again once the game is over (issue 27): a
         :class:`~lancards.cli.play_again.PlayAgain` or a
@@ -231,6 +233,13 @@ class NetworkSession(SeriesMixin):
                       bot_delay=bot_delay, autoplay=autoplay, record_path=record_path,
                       bot_level=str(data.get("bot_level", REFERENCE_BOT_LEVEL)))
         session.restored = True
+        from lancards.cli.play_again import pending_again
+
+        if pending_again(folder):  # killed inside "play again": every peer's lines (issue 27)
+            session.again_lines = {
+                n.core.me.public_key: [line for kind, line in n.store.read().lines
+                                       if kind == "rematch"]
+                for n in nodes if n.store is not None}
         session._connect()
         return session
 

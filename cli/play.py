@@ -280,11 +280,15 @@ def find_table(table: str | None) -> Any:
         if not (folder / "table.json").is_file():
             raise UsageError(_("no table {table} in {tables}").format(table=table, tables=tables))
         return folder
-    # A table.json alone: a seat that signed the start and was killed before its journal.
+    from lancards.cli.play_again import pending_again
+
+    # A table.json alone: a seat that signed the start and was killed before its journal; a
+    # finished table whose "play again" this seat joined and did not see end (issue 27).
     candidates = [
         f for f in tables.glob("*")
         if ((f / "journal.jsonl").is_file() or (f / "table.json").is_file())
-        and not (f / "finished").exists() and not (f / "not-started").exists()
+        and ((not (f / "finished").exists() and not (f / "not-started").exists())
+             or pending_again(f))
     ]
     if not candidates:
         raise UsageError(_("no unfinished table to resume in {tables}").format(tables=tables))
@@ -304,14 +308,23 @@ def run_resume(args: argparse.Namespace) -> int:
 
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError(_("the table needs a terminal; use --autoplay to play without one"))
-    folder = find_table(args.table)
+    from lancards.cli.lobby.resume_again import agreement_folder
+    from lancards.cli.play_again import pending_again
+
+    folder = agreement_folder(find_table(args.table))
     from lancards.p2p.net.folder_lock import lock_folder
     from lancards.p2p.net.store import TableStore
 
     # One process per table folder (issue 24): a second resume, or a play/host/join still
     # writing it, is refused in one line naming the holder; held until this command ends.
     lock_folder(folder, "lancards resume")
-    for marker in ("finished", "not-started"):
+    again = pending_again(folder)  # killed inside "play again" (issue 27)
+    if again and TableStore(folder).load_table().get("mode") == "remote":
+        from lancards.cli.lobby.resume_again import resume_again
+        from lancards.p2p.net.identity_file import load_or_create_identity
+
+        return asyncio.run(resume_again(folder, load_or_create_identity(), args))
+    for marker in ("finished", "not-started") if not again else ():
         if (folder / marker).exists():  # another process ended it while this one waited
             text = _("table {name} is finished: nothing to resume") if marker == "finished" \
                 else _("table {name} is not started: nothing to resume")
@@ -329,11 +342,15 @@ def run_resume(args: argparse.Namespace) -> int:
         session = await NetworkSession.resume(
             folder, load_or_create_identity(), bot_delay=0.0 if args.autoplay else args.bot_delay,
             autoplay=args.autoplay, record_path=args.record)
-        if args.autoplay:
-            return await autoplay_network(session, sys.stdout)
-        from lancards.cli.tui.app import run_table
+        if args.autoplay:  # inside "play again": the agreement, then the next game
+            return await autoplay_network(session, sys.stdout, 2 if again else 1)
+        from lancards.cli.tui.app import STATUS_AGAIN, run_table
 
-        return await run_table(session)
+        status = await run_table(session)
+        while status == STATUS_AGAIN:  # every player said "play again" (issue 27)
+            session = await session.next_session()
+            status = await run_table(session)
+        return status
 
     return asyncio.run(go())
 

@@ -12,6 +12,7 @@ closed by then, and the next game's peers open their own.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from lancards.cli.i18n import _
@@ -31,6 +32,13 @@ def finished_of(core: GameCore) -> Finished | None:
     present = tuple(m.public_key for i, m in enumerate(core.players) if i not in left)
     return Finished(core.table, core.record.head, tuple(outcome.winners), tuple(outcome.scores),
                     core.first_dealer, present)
+
+
+def pending_again(folder: Path) -> bool:
+    """Whether ``folder`` is a finished table whose "play again" this seat joined and which has
+    not ended (the ``again`` marker without ``again-over``; ``docs/protocol.md`` 6.1)."""
+    return (folder / "finished").exists() and (folder / "again").exists() \
+        and not (folder / "again-over").exists()
 
 
 def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = "") -> str:
@@ -110,9 +118,18 @@ class PlayAgain:
     docstring). ``player`` is the person's agreement; the others are the bots'."""
 
     def __init__(self, cores: Sequence[GameCore], player: GameCore | None, *,
-                 new_table: Any = None) -> None:
+                 new_table: Any = None, stores: Mapping[bytes, Any] | None = None,
+                 restore: Mapping[bytes, list[dict[str, Any]]] | None = None,
+                 main: bytes | None = None) -> None:
         self.rematches: dict[bytes, Rematch] = {}
         self.notices: list[str] = []
+        self.stores = dict(stores or {})
+        """Each peer's table store (its journal takes the agreement's lines, kind
+        ``rematch``, before its messages go to the others; ``docs/protocol.md`` 6.1)."""
+        self._main = main if main is not None else (None if player is None
+                                                    else player.me.public_key)
+        self.main = None if self._main is None else self.stores.get(self._main)
+        """The person's seat's store (its folder gets the ``again`` markers)."""
         for core in cores:
             done = finished_of(core)
             if done is None:
@@ -122,6 +139,9 @@ class PlayAgain:
                                                          seq=core.next_envelope_seq, **kwargs)
         self.player = None if player is None else self.rematches.get(player.me.public_key)
         self._bots = [r for r in self.rematches.values() if r is not self.player]
+        for key, lines in (restore or {}).items():  # a resume inside the agreement
+            if key in self.rematches:
+                self._deliver(self.rematches[key], self.rematches[key].restore(lines))
         self._bots_answer()
 
     @property
@@ -154,6 +174,7 @@ class PlayAgain:
                 self._deliver(bot, bot.answer(True))
 
     def _deliver(self, sender: Rematch, outs: list[Outgoing]) -> None:
+        self._journal(sender, outs)
         queue = [(sender.me.public_key, out) for out in outs]
         while queue:
             key, out = queue.pop(0)
@@ -162,9 +183,35 @@ class PlayAgain:
                 if peer is None:
                     continue
                 try:
-                    queue += [(to, o) for o in peer.receive_bytes(key, out.envelope.encode())]
+                    got = peer.receive_bytes(key, out.envelope.encode())
                 except RemoteProtocolError as exc:
                     self.notices.append(str(exc))
+                    got = []
+                self._journal(peer, got)
+                queue += [(to, o) for o in got]
+        self._over()
+
+    def _journal(self, r: Rematch, outs: Sequence[Outgoing]) -> None:
+        """``r``'s new lines durable in its peer's journal (the ``again`` marker in the
+        person's folder first), its envelope numbers leased, before its messages go on."""
+        store = self.stores.get(r.me.public_key)
+        lines = r.take_lines()
+        if store is None:
+            return
+        if lines:
+            if self.main is not None and not (self.main.folder / "again").exists():
+                self.main.mark("again")
+            store.append_all([("rematch", line) for line in lines])
+        if outs:
+            store.lease_envelopes(max(o.envelope.seq for o in outs) + 1)
+
+    def _over(self) -> None:
+        """The person's folder marked ``again-over`` once its agreement ended."""
+        r = None if self._main is None else self.rematches.get(self._main)
+        if (self.main is not None and r is not None and (r.started or r.failed)
+                and (self.main.folder / "again").exists()
+                and not (self.main.folder / "again-over").exists()):
+            self.main.mark("again-over")
 
 
 def again_words(status: Mapping[str, Any]) -> str:

@@ -2,7 +2,12 @@
 links (:class:`lancards.p2p.net.rematch_link.RematchLink`), the next game's table folder made
 durable before this seat's signature of its statement leaves, and what ``play_table`` needs to
 start the next game on the same links (the handover: addresses, the messages of the next
-table that came meanwhile)."""
+table that came meanwhile).
+
+The agreement is journaled in the finished table's journal (``docs/protocol.md`` 6.1,
+"Journal"): a seat restarted inside it (``lancards resume``) is built with ``restore`` (the
+journal's ``rematch`` lines) and asks the others whether the next game started without waiting
+for it (``ask_start``)."""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from lancards.p2p.net.node import PeerAddress, PeerNode
 from lancards.p2p.net.rematch_link import RematchLink
 from lancards.p2p.net.store import TableStore
 from lancards.p2p.protocol.rematch import Rematch
+from lancards.p2p.protocol.start_fetch import StartFetch
 from lancards.p2p.protocol.statement import StartedTable
 
 AGREE_WAIT_S = 600.0
@@ -37,7 +43,7 @@ class RemoteAgain:
     (``bot``) answers by itself."""
 
     def __init__(self, node: PeerNode, *, bot: bool = False,
-                 changed: Any = None) -> None:
+                 changed: Any = None, restore: list[dict[str, Any]] | None = None) -> None:
         done = finished_of(node.core)
         if done is None or node.store is None:
             raise ValueError("the game is not over")
@@ -48,10 +54,16 @@ class RemoteAgain:
         self.rematch = Rematch(node.core.me, done, seq=node.core.next_envelope_seq)
         self.locks: list[Any] = []
         self._changed = changed
+        self._told = False
         self.link = RematchLink(node, self.rematch, before_sign=self._save,
-                                changed=self._on_change)
+                                changed=self._on_change,
+                                ask_start=None if restore is None else self._ask_start)
         self.task: asyncio.Task[None] | None = None
-        if bot:
+        if restore is not None:
+            self.link.send(self.rematch.restore(restore))
+            if self.rematch.statement is not None and self.rematch.signed:
+                self._save(self.rematch.statement)  # a kill between the line and the file
+        if bot or restore is not None:
             self._on_change()
 
     def start(self, wait: float = AGREE_WAIT_S) -> None:
@@ -101,8 +113,26 @@ class RemoteAgain:
             self.link.answer(True)
         if self.rematch.started is not None:
             self._save(self.rematch.started.statement, self.rematch.started.sigs)
+            if not self._told:  # the watchers follow into the next game (watch.next)
+                self._told = True
+                self.node.next_table(self.rematch.started)
+        if self.rematch.started is not None or self.rematch.failed is not None:
+            self.over()
         if self._changed is not None:
             self._changed()
+
+    def over(self) -> None:
+        """Mark the finished table's folder ``again-over``: ``lancards resume`` no longer
+        resumes its agreement (the next game's folder is a table of its own)."""
+        if self.node.store is not None and not (self.folder / "again-over").exists():
+            self.node.store.mark("again-over")
+
+    def _ask_start(self, statement: dict[str, Any]) -> tuple[StartFetch, Any]:
+        """The asks of a restarted seat for the next table's start, numbered from the next
+        table's own lease (its folder's journal)."""
+        store = TableStore(self._folder(str(statement["tbl"])))
+        return StartFetch(self.rematch.me, statement, store.next_envelope()), \
+            store.lease_envelopes
 
     def _save(self, statement: dict[str, Any], sigs: dict[str, str] | None = None) -> None:
         """The next table's ``table.json``: without ``sigs`` before this seat signs (a seat

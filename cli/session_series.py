@@ -35,6 +35,7 @@ class SeriesMixin:
     core: Any
     game: Any
     again: Any
+    again_lines: dict[bytes, list[dict[str, Any]]] | None
     series: list[str]
     seed: int | None
     ran: bool
@@ -103,7 +104,11 @@ class SeriesMixin:
             new_table = None if self.seed is None else (lambda: derive(
                 f"table-{self.seed}-{finished.number + 1 if finished else 2}").hex()[:16])
             self.again = PlayAgain([n.core for n in self.nodes],
-                                   None if self.autoplay else self.core, new_table=new_table)
+                                   None if self.autoplay else self.core, new_table=new_table,
+                                   stores={n.core.me.public_key: n.store for n in self.nodes
+                                           if n.store is not None},
+                                   restore=self.again_lines,
+                                   main=self.core.me.public_key)
         elif self.again is None and not local and finished is not None:
             from lancards.cli.remote_again import RemoteAgain
 

@@ -26,7 +26,7 @@ from lancards.p2p.net.addresses import any_address, free_port
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import JournalDamaged, StorageError, TableStore, data_home
-from lancards.p2p.net.transport import Mesh, TransportConfig
+from lancards.p2p.net.transport import Mesh, Received, TransportConfig
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import PeerError
 from lancards.p2p.protocol.identity import Identity
@@ -73,6 +73,10 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
                           dial=True if getattr(args, "dial_all", False) else None)
     if lobbyist is not None:
         for peer, data in lobbyist.stash:
+            if node.watchers.is_observer(peer):  # an observer following into this game
+                if data:
+                    node.observer_event(Received(peer, data))
+                continue
             node.handle(core.peer_connected(peer) if not data else core.receive(peer, data))
     for key in addrs:
         if key != me.public_key and mesh.connected(key):
@@ -355,30 +359,40 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
     signed_only = "sigs" not in data  # signed, killed before the start reached the disk
     table = None if signed_only else verify_started(data["statement"], data["sigs"],
                                                       "the table file")
-    host, port = data["listen"]
-    if host == "0.0.0.0":  # kept by an older version: both families now (issue 24)
-        host = any_address()
     nick = str(data["nick"]) if table is None else next(
         m for m in table.seats if m.public_key == me.public_key).nick
     me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), nick)
-    mesh = Mesh(me, CONFIG)
-    dial_all = False
-    try:
-        await mesh.start(str(host), int(port))
-    except PeerError:
-        # The old port is taken: listen anywhere and dial every peer ourselves (they still
-        # know only the old port).
-        await mesh.start(str(host), free_port(str(host)))
-        dial_all = True
-        print(_("port {port} is taken; listening on {new} and dialling every peer").format(
-            port=port, new=mesh.port),
-              file=sys.stderr, flush=True)
+    mesh, host, dial_all = await listen_again(data, me)
     if table is None:
         table = await _fetch_start(store, data, me, mesh, wait)
     ns = argparse.Namespace(interface=[host] if host not in ("0.0.0.0", "") else None,
                             record=args.record, autoplay=bool(args.autoplay),
                             dial_all=dial_all)
     return await play_table(ns, me, table, mesh, None, restore=store)
+
+
+async def listen_again(data: dict[str, Any], me: Identity) -> tuple[Mesh, str, bool]:
+    """A restarted seat's mesh, listening where ``table.json`` says it listened (or, that
+    port taken, on a free one: then it dials every peer itself).
+
+    Returns:
+        The mesh, the host it listens on, and whether it must dial every peer.
+    """
+    host, port = data["listen"]
+    if host == "0.0.0.0":  # kept by an older version: both families now (issue 24)
+        host = any_address()
+    mesh = Mesh(me, CONFIG)
+    try:
+        await mesh.start(str(host), int(port))
+    except PeerError:
+        # The old port is taken: listen anywhere and dial every peer ourselves (they still
+        # know only the old port).
+        await mesh.start(str(host), free_port(str(host)))
+        print(_("port {port} is taken; listening on {new} and dialling every peer").format(
+            port=port, new=mesh.port),
+              file=sys.stderr, flush=True)
+        return mesh, str(host), True
+    return mesh, str(host), False
 
 
 async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, mesh: Mesh,

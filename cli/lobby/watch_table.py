@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -37,6 +38,10 @@ DROPPED_WORDS = {
 }
 """What the watcher's screen says when the peer drops it, by the peer's reason word."""
 
+NEXT_WAIT_S = 660.0
+"""How long a watcher waits after the game's end for the table to play again (seconds; the
+players' own agreement waits 600 s; the watch ends at once when the peer's program ends)."""
+
 
 
 async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: str | None = None,
@@ -49,21 +54,46 @@ async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: s
     Raises:
         StorageError: ``record`` cannot be written.
     """
+    from lancards.cli.play_again import series_record
+
     print(_("watching table {table} through {peer} at {address}").format(
         table=table_id, peer=describe(key), address=f"{host}:{port}"), flush=True)
     watcher = TableWatcher(table_id, key, host, port)
-    if screen:
-        status = await WatchSession(watcher).show(wait)
-    else:
-        plain = PlainTeller(watcher.watching, lambda line: print(line, flush=True))
-        status = await watcher.run(plain.tell, wait=wait)
-        plain.finish(watcher)
-    if record and watcher.watching.core is not None:
-        from lancards.p2p.net.record_file import write_record
+    try:
+        number = 1
+        while True:
+            if screen:
+                status = await WatchSession(watcher).show(wait)
+            else:
+                plain = PlainTeller(watcher.watching, lambda line: print(line, flush=True))
+                status = await watcher.run(plain.tell, wait=wait)
+                plain.finish(watcher)
+            path = series_record(record, number)
+            if path and watcher.watching.core is not None:
+                from lancards.p2p.net.record_file import write_record
 
-        write_record(watcher.watching.core.record, record)
-        print(_("record: {file}").format(file=record), flush=True)
-    return status
+                write_record(watcher.watching.core.record, path)
+                print(_("record: {file}").format(file=path), flush=True)
+            if status != 0 or not await watcher.next_game():
+                return status
+            nxt = watcher.watching.next
+            assert nxt is not None
+            number = int(nxt.statement["follows"]["game"])
+            if screen:  # the full screen ended with the game: say how to watch the next
+                print(_("the table plays again: watch the next game with lancards watch "
+                        "{target}").format(target=f"{nxt.spec.table}@{_address(host, port)}"),
+                      flush=True)
+                return status
+            print(_("the table plays again: game {number} of the evening, table {table}").format(
+                number=number, table=nxt.spec.table), flush=True)
+            watcher.follow()
+    finally:
+        await watcher.close()
+
+
+def _address(host: str, port: int) -> str:
+    """``HOST:PORT`` as ``lancards watch`` takes it (an IPv6 host in brackets)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 class TableWatcher:
@@ -83,6 +113,7 @@ class TableWatcher:
         self.lost: str | None = None
         """Why the watch ended early in words (no answer, dropped), else ``None``."""
         self._stop = asyncio.Event()
+        self._mesh: Mesh | None = None
 
     def stop(self) -> None:
         """End :meth:`run` (a key press)."""
@@ -90,38 +121,89 @@ class TableWatcher:
 
     async def run(self, on_event: Callable[[Event], None], *, wait: float = 10.0) -> int:
         """Follow the table until the game ends (0), the peer drops this watcher (1) or
-        :meth:`stop`; ``wait``: seconds for the first answer."""
-        mesh = Mesh(self.me, CONFIG)
-        mesh.add_peer(self.key, self.host, self.port, dial=True)
+        :meth:`stop`; ``wait``: seconds for the first answer. After the game's end the link
+        stays up (the table may play again: :meth:`next_game`) until :meth:`close`; else it
+        is closed."""
+        status = 1
+        try:
+            status = await self._follow(on_event, wait)
+        finally:
+            if status != 0 or self._stop.is_set():
+                await self.close()
+        return status
+
+    async def _follow(self, on_event: Callable[[Event], None], wait: float) -> int:
+        mesh = self._link()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        try:
-            while not self._stop.is_set() and not self.watching.over():
-                if self.watching.core is None and loop.time() > deadline:
-                    self.lost = _("no answer from {peer} within {seconds} s").format(
-                        peer=describe(self.key), seconds=f"{wait:.0f}")
+        while not self._stop.is_set() and not self.watching.over():
+            if self.watching.core is None and loop.time() > deadline:
+                self.lost = _("no answer from {peer} within {seconds} s").format(
+                    peer=describe(self.key), seconds=f"{wait:.0f}")
+                return 1
+            try:
+                event = await mesh.next_event(0.2)
+            except PeerError:
+                continue
+            if isinstance(event, Connected) and event.peer == self.key:
+                mesh.send(self.key, self.watching.ask())
+            elif isinstance(event, Received) and event.peer == self.key:
+                on_event(self.watching.receive(event.data))
+            elif isinstance(event, Disconnected) and event.peer == self.key:
+                prefix = f"closed {DROP_CODE}: "
+                if event.reason.startswith(prefix):
+                    self.dropped = event.reason[len(prefix):]
+                    why = self.dropped
+                    if why in DROPPED_WORDS:
+                        why = _(DROPPED_WORDS[why])
+                    self.lost = _("{peer} stopped serving this watcher: {why}").format(
+                        peer=describe(self.key), why=why)
                     return 1
-                try:
-                    event = await mesh.next_event(0.2)
-                except PeerError:
-                    continue
-                if isinstance(event, Connected) and event.peer == self.key:
-                    mesh.send(self.key, self.watching.ask())
-                elif isinstance(event, Received) and event.peer == self.key:
-                    on_event(self.watching.receive(event.data))
-                elif isinstance(event, Disconnected) and event.peer == self.key:
-                    prefix = f"closed {DROP_CODE}: "
-                    if event.reason.startswith(prefix):
-                        self.dropped = event.reason[len(prefix):]
-                        why = self.dropped
-                        if why in DROPPED_WORDS:
-                            why = _(DROPPED_WORDS[why])
-                        self.lost = _("{peer} stopped serving this watcher: {why}").format(
-                            peer=describe(self.key), why=why)
-                        return 1
-            return 0 if self.watching.over() else 1
-        finally:
-            await mesh.close()
+        return 0 if self.watching.over() else 1
+
+    async def next_game(self, limit: float = NEXT_WAIT_S) -> bool:
+        """After the game's end: wait (at most ``limit`` s, or until the peer's link goes
+        down: its program ended without a next game) for the peer's ``watch.next``; whether
+        the table plays again (:attr:`Watching.next` taken). Refused notices are told on
+        standard error."""
+        if self.watching.cheat is not None or self._mesh is None:
+            return False
+        mesh = self._mesh
+        loop = asyncio.get_running_loop()
+        end = loop.time() + limit
+        while not self._stop.is_set() and self.watching.next is None and loop.time() < end:
+            try:
+                event = await mesh.next_event(0.2)
+            except PeerError:
+                continue
+            if isinstance(event, Disconnected) and event.peer == self.key:
+                return False
+            if isinstance(event, Received) and event.peer == self.key:
+                told = self.watching.receive(event.data)
+                if told.kind == "rejected":
+                    print(_("refused: {reason}").format(
+                        reason=event_words(told.error, told.text)), file=sys.stderr, flush=True)
+        return self.watching.next is not None
+
+    def follow(self) -> None:
+        """Watch the next game (after :meth:`next_game`) on the same link: its ask leaves
+        now."""
+        self.watching = self.watching.following()
+        if self._mesh is not None:
+            with contextlib.suppress(PeerError):
+                self._mesh.send(self.key, self.watching.ask())
+
+    async def close(self) -> None:
+        """Close the link."""
+        if self._mesh is not None:
+            await self._mesh.close()
+            self._mesh = None
+
+    def _link(self) -> Mesh:
+        if self._mesh is None:
+            self._mesh = Mesh(self.me, CONFIG)
+            self._mesh.add_peer(self.key, self.host, self.port, dial=True)
+        return self._mesh
 
 
 class PlainTeller:

@@ -6,7 +6,8 @@
 file), ``torn`` (half of the line or the temporary file is written, then the kill) or
 ``after`` (right after the ``fsync``). ``checkpoint-WHEN:N`` counts only the checkpoint writes
 (:meth:`lancards.p2p.net.store.TableStore.save_checkpoint`): the ``N``-th checkpoint since this
-process started. Unset (every program but the crash tests), nothing is counted.
+process started; ``rematch-WHEN:N`` only the journal writes of "play again" (batches with a
+``rematch`` line, issue 27). Unset (every program but the crash tests), nothing is counted.
 """
 
 from __future__ import annotations
@@ -25,15 +26,17 @@ class CrashPoint:
         self.when, self.at, self.count = "", 0, 0
         when, _, number = spec.partition(":")
         self.checkpoints_only = when.startswith("checkpoint-")
-        when = when.removeprefix("checkpoint-")
+        self.rematch_only = when.startswith("rematch-")
+        when = when.removeprefix("checkpoint-").removeprefix("rematch-")
         if when in ("before", "torn", "after") and number.isdigit():
             self.when, self.at = when, int(number)
 
-    def reached(self, when: str, checkpoint: bool = False) -> bool:
+    def reached(self, when: str, checkpoint: bool = False, rematch: bool = False) -> bool:
         """Called with ``"before"`` before each durable write (counting it) and with
         ``"torn"``/``"after"`` at those points (``checkpoint``: of a checkpoint write);
         whether to die there."""
-        if not self.at or (self.checkpoints_only and not checkpoint):
+        if not self.at or (self.checkpoints_only and not checkpoint) or (
+                self.rematch_only and not rematch):
             return False
         if when == "before":
             self.count += 1

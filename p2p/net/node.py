@@ -204,7 +204,12 @@ class PeerNode:
             except PeerError:
                 pass
 
-    def _observer_event(self, event: Connected | Disconnected | Received) -> None:
+    def next_table(self, table: Any) -> None:
+        """Tell every observer served that the table plays again: ``table``, the next game's
+        started table (``watch.next``, issue 27)."""
+        self._watch(self.watchers.next_table(table))
+
+    def observer_event(self, event: Connected | Disconnected | Received) -> None:
         """A transport event of an unseated key's link: an observer's."""
         if isinstance(event, Connected):
             self.watchers.link_up(event.peer)
@@ -516,7 +521,7 @@ class PeerNode:
                 continue
             self._after_wait()
             if not isinstance(event, Rejected) and self.watchers.is_observer(event.peer):
-                self._observer_event(event)
+                self.observer_event(event)
             elif isinstance(event, Connected):
                 self.connected.add(event.peer)
                 self._down_since.pop(event.peer, None)

@@ -145,6 +145,10 @@ class Rematch:
         self.started: StartedTable | None = None
         self.failed: str | None = None
         self.failed_code: tuple[str, dict[str, Any]] | None = None
+        self.lines: list[dict[str, Any]] = []
+        """Journal lines not yet taken (:meth:`take_lines`): every answer and statement this
+        seat signed or took, to make durable before the outputs of the same call are sent."""
+        self._restoring = False
         self._guard = ReplayGuard(self.name)
 
     # -- what the screen shows -----------------------------------------------------------------
@@ -207,6 +211,7 @@ class Rematch:
         raw = sign_answer(self.me, self.table_id, self.finished.head, yes,
                           self.declined() if yes else ())
         self.answers[self.me.public_key] = (check_answer(raw, "self", self.name), raw)
+        self.lines.append({"answer": dict(raw)})
         out = [self._out(self._others(self.present), "rematch.answer", {"answer": raw})]
         if not yes:
             self.failed = "you stopped"
@@ -265,6 +270,8 @@ class Rematch:
         if old is not None and not old[0].yes:
             return old[0]  # a "no" is final
         if old is None or not ans.yes or set(old[0].without) <= set(ans.without):
+            if old is None or old[1] != raw:
+                self.lines.append({"answer": dict(raw)})
             self.answers[key] = (ans, dict(raw))
         return ans
 
@@ -385,7 +392,10 @@ class Rematch:
             if k in self.answers and not self.answers[k][0].yes:
                 raise TableError(self.name(k), Reason.TABLE_RULES, "declined and signed")
         seated = {m["pk"] for m in statement["seats"]}
-        self.sigs.update({k: s for k, s in good.items() if k in seated})
+        new = {k: s for k, s in good.items() if k in seated and self.sigs.get(k) != s}
+        self.sigs.update(new)
+        if new:
+            self._note_statement()
         return self._progress()
 
     def _successor(self, statement: dict[str, Any]) -> bool:
@@ -407,7 +417,7 @@ class Rematch:
     def _progress(self) -> list[Outgoing]:
         """Propose (the proposer), sign (a seat whose answer is "yes") and start once every
         signature is in."""
-        if self.failed is not None or self.started is not None:
+        if self.failed is not None or self.started is not None or self._restoring:
             return []
         out: list[Outgoing] = []
         me = self.me.public_key
@@ -436,6 +446,7 @@ class Rematch:
             return out
         self.signed = True
         self.sigs[me.hex()] = sign_statement(self.me, self.statement).hex()
+        self._note_statement()
         body = {"statement": self.statement, "sigs": dict(self.sigs)}
         out.append(self._out(self._others(seats), "rematch.sign", body))
         return self._maybe_started(out)
@@ -447,6 +458,84 @@ class Rematch:
         if all(k in self.sigs for k in seats) and self.signed:
             self.started = verify_started(self.statement, self.sigs, "rematch")
         return out
+
+    # -- the journal (docs/protocol.md 6.1, "Journal") ------------------------------------------
+
+    def take_lines(self) -> list[dict[str, Any]]:
+        """The journal lines of this agreement not taken yet, oldest first, each
+        ``{"answer": A}`` (a signed answer this seat made or took) or ``{"statement": S,
+        "sigs": {key hex: signature hex}}`` (the statement held and every signature of it held,
+        this seat's own once it signed). The adapter makes them durable before it sends the
+        outputs of the call that made them, so a restarted seat never sends anything that
+        contradicts what it sent before (one answer, one signature, one statement)."""
+        out, self.lines = self.lines, []
+        return out
+
+    def restore(self, lines: Sequence[Any]) -> list[Outgoing]:
+        """Replay the journal lines of :meth:`take_lines` (a seat restarted inside the
+        agreement), checking each again as if received, then carry on: the outputs are what
+        this seat decided after its last durable line (the proposer's statement, its signature
+        of a statement it took), never a repeat of a line's decision; a repeat of what it sent
+        before goes by :meth:`again_to`.
+
+        Raises:
+            TableError: a line does not verify (a corrupt journal), naming "the journal".
+        """
+        self._restoring = True
+        try:
+            for line in lines:
+                if not isinstance(line, dict):
+                    raise TableError("the journal", Reason.MALFORMED, "a rematch line")
+                if "answer" in line:
+                    self._take_answer(line["answer"], "the journal", None)
+                elif "statement" in line:
+                    body = conform(line, RematchSign, "the journal", "rematch line",
+                                   error=TableError)
+                    self._take_statement(body.statement, body.sigs, "the journal")
+        finally:
+            self._restoring = False
+        self.lines = []
+        mine = self.my_answer()
+        if mine is not None and not mine.yes:
+            self.failed = "you stopped"
+            self.failed_code = ("stopped", {})
+        self.signed = self.statement is not None and self.me.public_key.hex() in self.sigs
+        return self._progress() + self._maybe_started([])
+
+    def again_to(self, peer: bytes) -> list[Outgoing]:
+        """What this seat sends ``peer`` when a link to it comes (back) up: its answer and,
+        once signed, the statement with the signatures it holds (receivers take a repeat as
+        the same; the envelopes are new, numbered on)."""
+        mine = self.answers.get(self.me.public_key)
+        outs: list[Outgoing] = []
+        if mine is not None and peer in self.present:
+            outs.append(self._out((peer,), "rematch.answer", {"answer": mine[1]}))
+        if self.signed and self.statement is not None:
+            outs.append(self._out((peer,), "rematch.sign",
+                                  {"statement": self.statement, "sigs": dict(self.sigs)}))
+        return outs
+
+    def take_started(self, table: StartedTable, who: str) -> None:
+        """The next game's started table as a seat of it told (``table.told``, after
+        :func:`lancards.p2p.protocol.start_fetch.check_told`): a restarted seat whose
+        signature reached every seat before it died, which started without it.
+
+        Raises:
+            TableError: ``table-rules``, naming ``who``: another statement than the one this
+                seat signed (or none signed).
+        """
+        if not self.signed or self.statement is None or (
+                statement_hash(table.statement) != statement_hash(self.statement)):
+            raise TableError(who, Reason.TABLE_RULES,
+                             "tells the start of another statement than the one this seat "
+                             "signed")
+        self.sigs.update(table.sigs)
+        self._note_statement()
+        self.started = table
+
+    def _note_statement(self) -> None:
+        if not self._restoring and self.statement is not None:
+            self.lines.append({"statement": self.statement, "sigs": dict(self.sigs)})
 
     # -- helpers -------------------------------------------------------------------------------
 

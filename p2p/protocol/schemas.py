@@ -243,6 +243,14 @@ class WatchTable(_Strict):
     sigs: Annotated[dict[str, str], Meta(max_length=MAX_SEATS)]
 
 
+class WatchNext(_Strict):
+    """The watched table plays again (issue 27): the next game's started table, whose
+    ``follows`` names the game the observer watched to its end (11.11)."""
+
+    statement: Object
+    sigs: Annotated[dict[str, str], Meta(max_length=MAX_SEATS)]
+
+
 MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     # Table formation (p2p.table).
     "table.join": TableJoin,
@@ -274,6 +282,7 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     # Observers (p2p.watchers, p2p.watching): link-only, never to or from a seat's core.
     "watch.ask": WatchAsk,
     "watch.table": WatchTable,
+    "watch.next": WatchNext,
     "watch.entry": RecordEntryMsg,
 }
 """The one table of message types: type -> body schema."""
@@ -570,6 +579,7 @@ __all__ = [
     "RemovalVote",
     "RescuePayload",
     "WatchAsk",
+    "WatchNext",
     "WatchTable",
     "check_limits",
     "conform",

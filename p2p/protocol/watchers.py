@@ -18,6 +18,10 @@ the observer shows) when it sends anything but a well-formed ``watch.ask`` for t
 too late, told so in words by ``lancards join``; else the rejection's reason), more than
 :data:`MAX_ASKS` asks on one link (``flood``), or cannot keep up (``slow``: its queue is full).
 None of this reaches the table's screen: the drops are kept in :attr:`Watchers.dropped`.
+
+When the table plays again (issue 27), the peer sends each observer it serves ``watch.next``:
+the next game's started table (:meth:`Watchers.next_table`); the observer checks it follows the
+game it watched and asks the next table on the same link.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, Final
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.core_parts import Send
 from lancards.p2p.protocol.errors import RemoteProtocolError
+from lancards.p2p.protocol.statement import StartedTable
 from lancards.p2p.protocol.wire import MESSAGE_TYPES, decode_envelope, link_envelope
 
 MAX_WATCHERS: Final = 4
@@ -132,6 +137,13 @@ class Watchers:
         for key in list(self.served):
             out += self._top_up_one(key)
         return out
+
+    def next_table(self, table: StartedTable) -> list[WatchOutput]:
+        """``watch.next`` to every observer served: ``table``, the next game of the series
+        (its statement ``follows`` this one), every seat's start signature. Never raises."""
+        body = {"statement": table.statement, "sigs": table.sigs}
+        data = link_envelope(self.core.me, "watch.next", self.core.table_id, body).encode()
+        return [Send(key, data) for key in self.served]
 
     def queue_full(self, key: bytes) -> list[WatchOutput]:
         """The observer's queue was full: it cannot keep up; drop it (``slow``; once)."""

@@ -12,6 +12,15 @@ sees the public view only (it holds no key share and is sent no sealed payload).
 
 A rejected message changes nothing and is told (:class:`Event` ``rejected``); a signed entry
 that breaks the rules names its author (``cheat``) and stops the watch, as the table halts.
+
+The table plays again (issue 27): after the game's end the peer may send ``watch.next``, the
+next game's started table. It is taken (:attr:`Watching.next`, :class:`Event` ``next``) only
+once the game watched has ended here, with every seat's start signature good, its ``follows``
+naming this table and the last entry this observer verified (``follows.tbl``,
+``follows.head``), and the watched peer seated in it; else it is refused with the reason word
+(``out-of-order``, ``wrong-table``, ``not-seated``, ``bad-signature``, ``unsigned``,
+``malformed``) and changes nothing. The observer then watches the next table
+(:meth:`Watching.following`) on the same link.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from typing import Final, Literal
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import (
     EquivocationError,
+    LocalProtocolError,
     PeerError,
     Reason,
     RecordError,
@@ -30,10 +40,11 @@ from lancards.p2p.protocol.errors import (
 from lancards.p2p.protocol.identity import Identity, describe
 from lancards.p2p.protocol.record import Entry
 from lancards.p2p.protocol.schemas import MESSAGE_SCHEMAS
-from lancards.p2p.protocol.table import verify_started
+from lancards.p2p.protocol.table import StartedTable, verify_started
 from lancards.p2p.protocol.wire import decode_envelope, link_envelope
 
-WATCH_ANSWERS: Final = {t: MESSAGE_SCHEMAS[t] for t in ("watch.table", "watch.entry")}
+WATCH_ANSWERS: Final = {t: MESSAGE_SCHEMAS[t] for t in ("watch.table", "watch.entry",
+                                                         "watch.next")}
 """What an observer accepts from the peer it watches."""
 
 CHEATS: Final = (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE, Reason.MALFORMED)
@@ -43,12 +54,13 @@ CHEATS: Final = (Reason.ILLEGAL, Reason.OUT_OF_TURN, Reason.WRONG_STATE, Reason.
 @dataclass(frozen=True, slots=True)
 class Event:
     """What a message did: ``table`` (the table is known), ``entry`` (entry ``seq`` verified
-    and taken), ``rejected`` (nothing changed; ``text`` says why), ``cheat`` (an author named;
-    the watch stops). ``error``: the refusal behind a ``rejected`` or ``cheat`` event when
-    there is one (its reason code and sender, for words in the player's language); ``text``
-    is its English ``str``."""
+    and taken), ``next`` (the table plays again: ``text`` is the next table's id),
+    ``rejected`` (nothing changed; ``text`` says why), ``cheat`` (an author named; the watch
+    stops). ``error``: the refusal behind a ``rejected`` or ``cheat`` event when there is one
+    (its reason code and sender, for words in the player's language); ``text`` is its English
+    ``str``."""
 
-    kind: Literal["table", "entry", "rejected", "cheat"]
+    kind: Literal["table", "entry", "next", "rejected", "cheat"]
     text: str = ""
     seq: int = -1
     error: PeerError | None = None
@@ -71,6 +83,8 @@ class Watching:
         """The cheat that stopped the watch, once one did (English)."""
         self.cheat_error: RecordError | None = None
         """The same cheat as the refusal that proved it (its author and :class:`Reason`)."""
+        self.next: StartedTable | None = None
+        """The next game of the series once its ``watch.next`` was taken."""
         self._link = f"the watched peer {describe(peer)}"
 
     def ask(self) -> bytes:
@@ -91,6 +105,8 @@ class Watching:
                 raise RemoteProtocolError(self._link, Reason.WRONG_TABLE, f"table {env.table}")
             if env.type == "watch.table":
                 return self._on_table(env.body["statement"], env.body["sigs"])
+            if env.type == "watch.next":
+                return self._on_next(env.body["statement"], env.body["sigs"])
             return self._on_entry(env.body["entry"])
         except PeerError as exc:
             return Event("rejected", str(exc), error=exc)
@@ -110,6 +126,42 @@ class Watching:
                                       "the peer is not seated at the table it sent")
         self.core = GameCore.observer(table)
         return Event("table")
+
+    def _on_next(self, statement: dict[str, object], sigs: dict[str, str]) -> Event:
+        core = self.core
+        if core is None or self.cheat is not None or core.to_act() is not None:
+            raise RemoteProtocolError(self._link, Reason.OUT_OF_ORDER,
+                                      "a next game before the end of this one")
+        follows = statement.get("follows")
+        if not isinstance(follows, dict) or (follows.get("tbl"), follows.get("head")) != (
+                self.table_id, core.record.head):
+            got = follows if isinstance(follows, dict) else {}
+            raise RemoteProtocolError(
+                self._link, Reason.WRONG_TABLE,
+                f"its next game follows table {got.get('tbl')} (entry "
+                f"{str(got.get('head'))[:12]}), not the one watched here ({self.table_id}, "
+                f"entry {core.record.head[:12]})")
+        table = verify_started(statement, sigs, self._link)
+        if self.peer not in {m.public_key for m in table.seats}:
+            raise RemoteProtocolError(self._link, Reason.NOT_SEATED,
+                                      "the peer is not seated at the next game it sent")
+        if self.next is None:
+            self.next = table
+        elif self.next.statement != table.statement:
+            raise RemoteProtocolError(self._link, Reason.WRONG_TABLE,
+                                      "it sent another next game than before")
+        return Event("next", table.spec.table)
+
+    def following(self) -> Watching:
+        """The watch of the next game (after :attr:`next`), on the same link: its
+        :meth:`ask` is the first message to send.
+
+        Raises:
+            LocalProtocolError: no next game was taken.
+        """
+        if self.next is None:
+            raise LocalProtocolError("the table has not said it plays again")
+        return Watching(self.me, self.next.spec.table, self.peer)
 
     def _on_entry(self, raw: dict[str, object]) -> Event:
         core = self.core

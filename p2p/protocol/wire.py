@@ -61,7 +61,8 @@ FieldType = type | tuple[type, ...]
 Schema = Mapping[str, FieldType]
 """A body schema: field name -> required Python type(s); every field is required, no others."""
 
-LINK_ONLY_TYPES: Final = frozenset({"record.ack", "watch.ask", "watch.table", "watch.entry"})
+LINK_ONLY_TYPES: Final = frozenset({"record.ack", "watch.ask", "watch.table", "watch.entry",
+                                    "watch.next"})
 """Message types sent unsigned (``sig`` empty, ``seq`` 0), vouched for only by the
 authenticated link: a forged one can make the receiver send a signed entry it already holds or
 ask for entries, never blame anyone or change a record (``docs/protocol.md`` 11.6). They skip

@@ -56,3 +56,43 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
     assert listed[0].endswith(f"8s Rule!: Bram won · game 2 of series {first.name[:8]}")
     assert listed[1].endswith(f"· table {second.name[:8]}")
     assert listed[2].endswith(f"8s Rule!: You won · game 1 of series {first.name[:8]}")
+
+
+@pytest.mark.long  # two whole games of 8s Rule! through real peers, one kill (about 50 s)
+@pytest.mark.parametrize("crash", ["rematch-after:1", "rematch-before:3"])
+def test_lancards_play_killed_inside_play_again_resumes_into_the_next_game(
+        tmp_path: Path, capsys, monkeypatch, crash: str) -> None:
+    """``lancards play --autoplay --games 2`` killed (SIGKILL, the crash hook) at a journal
+    write of "play again": after its first (a bot's answer, durable), or before its third;
+    ``lancards resume --autoplay`` replays every peer's agreement lines and plays game 2."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    env = {**os.environ, "LANCARDS_HOME": str(tmp_path), "LANCARDS_TEST_CRASH_AT": crash}
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-m", "lancards", "play", "--autoplay", "--game",
+                           "eights", "--seed", "5", "--bots", "2", "--bot-level", "greedy",
+                           "--bot-delay", "0", "--games", "2"], cwd=root, env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+    assert proc.returncode == -signal.SIGKILL
+    [first] = [f for f in (tmp_path / "tables").iterdir() if (f / "again").exists()]
+    assert (first / "finished").exists() and not (first / "again-over").exists()
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert main(["resume", "--autoplay"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # game 1 was won by You (the seeded game above): You deal game 2 (ruling E-2)
+    assert "game 2 of the evening: You deal round 1 (the winner of the last game deals)" in out
+    evenings = [line for line in out if line.startswith("evening so far")]
+    won = sum(int(part.split(" won")[0].rsplit(" ", 1)[1])
+              for part in evenings[-1].removeprefix("evening so far: ").split(" · "))
+    assert won == 2  # two games counted
+    assert (first / "again-over").exists()
+    second = [f for f in (tmp_path / "tables").iterdir() if f != first]
+    assert len(second) == 1 and (second[0] / "finished").exists()
+    statement = json.loads((second[0] / "table.json").read_text())["statement"]
+    assert statement["follows"]["tbl"] == first.name
+    assert main(["resume", "--autoplay"]) == 2  # nothing left to resume

@@ -78,3 +78,34 @@ def _kind(message: bytes) -> str:
 def _tokens(message: bytes) -> list[str]:
     return re.findall(r"(?<![A-Za-z0-9])[A-Z]+[0-9]*(?:-[0-9]+)?#[0-9]+",
                       message.decode("utf-8", "replace"))
+
+
+@pytest.mark.long  # two whole 3-player games (the watcher's part adds nothing): about 60 s
+@pytest.mark.timeout(400)
+def test_an_observer_follows_the_table_into_its_next_game(netns_ok: None,
+                                                          tmp_path: Path) -> None:
+    """ann hosts 8s Rule! with two bots and plays two games (issue 27); the watcher on another
+    machine follows game 1, is told the next table by ``watch.next`` on the same link, follows
+    game 2 and ends when ann's program does; each game's record is the players' entry for
+    entry."""
+    with Lan(2) as lan:
+        host = Peer(lan, lan.hosts[0], "ann", tmp_path / "ann")
+        watcher = Peer(lan, lan.hosts[1], "wat", tmp_path / "wat")
+        host.start([*host_args(host, "eights", 3), "--bots", "2", "--games", "2"])
+        wait_for(lambda: "waiting for" in host.output(), 30, "the host did not advertise",
+                 [host])
+        watcher.start(["watch", "--interface", watcher.address, "--wait", "60",
+                       "--record", str(watcher.record)])
+        codes = finish([host, watcher], 360)
+        assert codes == [0, 0], logs([host, watcher])
+        tables = {json.loads(p.read_text())["statement"].get("follows", {}).get("game", 1):
+                  p.parent.name for p in host.home.glob("tables/*/table.json")}
+        said = watcher.output()
+        assert f"the table plays again: game 2 of the evening, table {tables[2]}" in said, said
+        assert said.count(" wins") >= 2 and said.count("verified ") == 2
+        second = host.folder / "record-game2.jsonl"
+        for mine, theirs in ((watcher.record, host.record),
+                             (watcher.record.with_name(f"{watcher.record.stem}-game2"
+                                                       f"{watcher.record.suffix}"), second)):
+            played = theirs.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n"
+            assert mine.read_bytes() == played

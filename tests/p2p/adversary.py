@@ -36,8 +36,10 @@ game's bot; the attacks act on what they send and on the links:
     leave for good (``GameCore.leave``), stop sending and receiving, come back (links up);
 ``rematch``
     offer the next game in the middle of this one (issue 27): a signed "yes" to playing again
-    about the record's current head, or a whole rematch statement following this table; the
-    game core takes neither (only the agreement after a game's end reads them);
+    about the record's current head, a whole rematch statement following this table, or that
+    statement as a watcher's ``watch.next`` notice (link-only); the game core takes none of
+    them (only the agreement after a game's end reads the first two, only an observer the
+    third);
 ``remove``
     (an honest move) with the rescue option on, the honest peers that wait for a vanished
     hostile seat vote to remove it (as ``PeerNode.removal_refusal`` allows);
@@ -472,7 +474,7 @@ class Adversary(Network):
             self.queue.append((hk, tk, self.envelope(hc, "presence", body)))
         elif kind == "rematch":
             answer = sign_answer(hc.me, hc.table_id, hc.record.head, True)
-            if c % 2 == 0:
+            if c % 3 == 0:
                 self.queue.append((hk, tk, self.envelope(hc, "rematch.answer",
                                                          {"answer": answer})))
             else:
@@ -481,8 +483,11 @@ class Adversary(Network):
                 statement = {**hc.table.statement, "tbl": f"{c % 2**64:016x}",
                              "host": hk.hex(), "follows": follows}
                 sigs = {hk.hex(): sign_statement(hc.me, statement).hex()}
-                self.queue.append((hk, tk, self.envelope(hc, "rematch.sign", {
-                    "statement": statement, "sigs": sigs})))
+                body = {"statement": statement, "sigs": sigs}
+                # the watcher's next-table notice (link-only) sent to a seat instead
+                data = (self.envelope(hc, "rematch.sign", body) if c % 3 == 1 else
+                        link_envelope(hc.me, "watch.next", hc.table_id, body).encode())
+                self.queue.append((hk, tk, data))
 
     def _known_trigger(self, kind: str) -> bool:
         """Whether ``kind`` now would mix a fork with cut links or bogus acks (findings F4

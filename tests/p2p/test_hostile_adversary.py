@@ -72,10 +72,11 @@ FIXED: list[Move] = [
     ("drop", 0, 0, 1, 20), ("mutate", 0, 0, 11, 20), ("restore", 0, 0, 0, 20),
     ("vanish", 0, 0, 0, 40), ("remove", 0, 0, 0, 40), ("return", 0, 0, 0, 40),
     ("mutate", 0, 1, 4, 30), ("ack", 0, 1, 23, 20), ("rematch", 0, 0, 2, 10),
-    ("rematch", 0, 1, 3, 10),
+    ("rematch", 0, 1, 3, 10), ("rematch", 0, 1, 4, 10),
 ]
 """A fixed game: a little of every move but the fork and the leave (each ends or changes the
-game: the drawn games have them); the rematch offers come mid-game (issue 27)."""
+game: the drawn games have them); the rematch offers come mid-game (issue 27): a watcher's
+``watch.next`` notice, a signed "yes", a statement."""
 
 
 @pytest.mark.timeout(300)

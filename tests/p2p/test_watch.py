@@ -13,6 +13,7 @@ import pytest
 
 from lancards.engine.core import ALL_SEATS
 from lancards.p2p.protocol.core import GameCore, Output, Send
+from lancards.p2p.protocol.errors import LocalProtocolError
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.watchers import MAX_ASKS, MAX_WATCHERS, WATCH_LINKS, Drop, Watchers
 from lancards.p2p.protocol.watching import Watching
@@ -254,3 +255,126 @@ def test_the_observer_refuses_what_the_peer_must_not_send() -> None:
     assert watching.receive(link_envelope(peer, "watch.entry", TABLE, {"entry": entry})
                             .encode()).kind == "entry"
     assert len(watching.core.record) == 1
+
+
+# -- the table plays again (issue 27): watch.next ----------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def ended() -> tuple[WatchedNetwork, GameCore, list[GameCore], Any]:
+    """A two-seat Level 8 table watched from seat 0 that ends early (seat 1 leaves: D-3), the
+    observer's core at its end, and the next game both seats agreed."""
+    cores, _ = make_cores(2, "level8", seed="watch-next")
+    net = WatchedNetwork(cores)
+    watcher = observer_id(0)
+    net.ask(watcher)
+    net.start()
+    net.run(limit=5)
+    net.post(cores[1].me.public_key, cores[1].leave())
+    net.run()
+    watching = net.observers[watcher.public_key]
+    assert watching.over() and watching.cheat is None and watching.core is not None
+    return net, watching.core, cores, _next_game(cores)
+
+
+def _watching(net: WatchedNetwork, core: GameCore, who: int = 0,
+              peer: Identity | None = None) -> Watching:
+    """A fresh observer that watched ``core``'s game to its end (through ``peer``)."""
+    watching = Watching(observer_id(who), TABLE, (peer.public_key if peer else
+                                                 net.watched.me.public_key))
+    watching.core = core  # the notice changes nothing of it
+    return watching
+
+
+def _next_game(cores: Sequence[GameCore], head: str | None = None, table: str | None = None,
+               ids: Sequence[str] = ("00000000000000a1", "00000000000000a2")) -> Any:
+    """The agreed next game of ``cores``' finished table (both say yes), following ``head``
+    (default: its record's last entry) of ``table`` (default: its own)."""
+    from lancards.p2p.protocol.rematch import Finished, Rematch
+    from lancards.p2p.protocol.statement import StartedTable
+    from lancards.p2p.protocol.table import start_local
+
+    old = cores[0].table if table is None else start_local(
+        [c.me for c in cores], cores[0].table.spec.game, {}, table=table)
+    done = Finished(old, head or cores[0].record.head, (0,), (0, 0), 0,
+                    tuple(c.me.public_key for c in cores))
+    tables = iter(ids)
+    rematches = [Rematch(c.me, done, new_table=lambda: next(tables)) for c in cores]
+    queue = [(r.me.public_key, o) for r in rematches for o in r.answer(True)]
+    by_key = {r.me.public_key: r for r in rematches}
+    while queue:
+        sender, out = queue.pop(0)
+        for to in out.to:
+            queue += [(to, o) for o in by_key[to].receive_bytes(sender, out.envelope.encode())]
+    started = rematches[0].started
+    assert isinstance(started, StartedTable)
+    return started
+
+
+def _told(sender: Identity, watching: Watching, body: dict[str, Any]) -> Any:
+    return watching.receive(link_envelope(sender, "watch.next", TABLE, body).encode())
+
+
+def test_an_observer_follows_the_table_into_its_next_game_on_the_same_link(ended) -> None:
+    import secrets
+
+    net, core, cores, started = ended
+    watching = _watching(net, core)
+    net.watchers.served[observer_id(0).public_key] = len(core.record)
+    [out] = net.watchers.next_table(started)
+    assert isinstance(out, Send) and out.to == observer_id(0).public_key
+    assert json.loads(out.data)["type"] == "watch.next"
+    event = watching.receive(out.data)
+    assert (event.kind, event.text) == ("next", "00000000000000a1")
+    assert watching.next == started
+    following = watching.following()
+    assert following.table_id == "00000000000000a1" and following.core is None
+    ask = json.loads(following.ask())
+    assert (ask["type"], ask["tbl"], ask["body"]) == ("watch.ask", "00000000000000a1",
+                                                      {"have": 0})
+    # the seated peer's next game serves it from the start
+    served = Watchers(GameCore(cores[0].me, started, secrets.token_bytes))
+    served.link_up(observer_id(0).public_key)
+    outs = served.receive(observer_id(0).public_key, following.ask())
+    assert [following.receive(o.data).kind for o in outs if isinstance(o, Send)] == ["table"]
+    assert following.core is not None and following.core.table.statement == started.statement
+    assert watching.receive(out.data).kind == "next"  # the same notice again: the same
+
+
+@pytest.mark.parametrize(("attack", "word"), [
+    ("early", "out-of-order"), ("forged", "bad-signature"), ("other-table", "wrong-table"),
+    ("other-head", "wrong-table"), ("unseated", "not-seated"), ("another-next", "wrong-table"),
+    ("no-follows", "wrong-table")])
+def test_a_forged_or_mismatched_next_table_notice_is_refused_with_a_reason_word(
+        ended, attack: str, word: str) -> None:
+    net, core, cores, started = ended
+    watching = _watching(net, core)
+    sender = net.watched.me
+    body: dict[str, Any] = {"statement": started.statement, "sigs": dict(started.sigs)}
+    if attack == "early":  # before the end of the game watched (nothing watched yet)
+        watching.core = None
+    elif attack == "forged":  # a signature that is not the seat's
+        body["sigs"][next(iter(body["sigs"]))] = "00" * 64
+    elif attack == "other-table":  # a next game of another table, validly signed
+        other = _next_game(cores, table="fedcba9876543210")
+        body = {"statement": other.statement, "sigs": other.sigs}
+    elif attack == "other-head":  # this table, but another last entry than the one verified
+        other = _next_game(cores, head="ab" * 32)
+        body = {"statement": other.statement, "sigs": other.sigs}
+    elif attack == "unseated":  # a peer not seated at the next game tells it
+        sender = Identity(b"\x77" * 32, "mallory")
+        watching = _watching(net, core, 4, sender)
+    elif attack == "no-follows":  # a first game's statement: it follows nothing
+        body = {"statement": cores[0].table.statement, "sigs": cores[0].table.sigs}
+    elif attack == "another-next":  # a second, different next game after the first
+        assert _told(sender, watching, body).kind == "next"
+        other = _next_game(cores, ids=("00000000000000b7",))
+        event = _told(sender, watching, {"statement": other.statement, "sigs": other.sigs})
+        assert event.kind == "rejected" and word in event.text, event
+        assert watching.next == started
+        return
+    event = _told(sender, watching, body)
+    assert event.kind == "rejected" and word in event.text, event
+    assert watching.next is None
+    with pytest.raises(LocalProtocolError, match="has not said it plays again"):
+        watching.following()
