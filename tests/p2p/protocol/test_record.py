@@ -13,7 +13,6 @@ from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.record import Entry, Record, sha256_hex, sign_entry, verify_lines
 from lancards.p2p.protocol.table import check_record_genesis
 from lancards.p2p.protocol.wire import canonical
-
 from tests.conftest import LONG
 
 from .helpers import record_with, state_hash
