@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.pacing import BotPacer
-from lancards.cli.peer_words import cheat_notice_words, halt_words
+from lancards.cli.peer_words import cheat_notice_words, halt_words, notice_kind
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import any_address, free_port
@@ -259,8 +259,7 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
         return 0
     for notice in node.notices:
         if notice.kind == "cheat":
-            kind = core.halt_kind if notice.text == core.halted else ""
-            said = cheat_notice_words(kind, notice.seat, names, notice.text)
+            said = cheat_notice_words(notice_kind(core, notice), notice.seat, names, notice.text)
             # the headless seat's output is its log: the evidence follows the words
             print(_("cheat: {reason}").format(reason=said if said == notice.text else
                                               f"{said} ({notice.text})"), flush=True)

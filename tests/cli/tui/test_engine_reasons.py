@@ -70,8 +70,8 @@ SAMPLES = {
         (L8 + "chance must act first (a shuffle or a card turned up) (ruling L8-3)",
          "zuerst ist der Zufall dran (Mischen oder eine Karte aufdecken) (Regel L8-3)"),
     "colours {names} are not one colour (ruling L8-4)":
-        (L8 + "colours red blue are not one colour (ruling L8-4) (ruling L8-5)",
-         "die Farben red blue sind nicht eine Farbe (Regeln L8-4, L8-5)"),
+        (L8 + "colours B R are not one colour (ruling L8-4) (ruling L8-5)",
+         "die Karten haben verschiedene Farben: blau, rot (Regeln L8-4, L8-5)"),
     "every {card} of the deck is known to be elsewhere":
         (L8 + "every R7 of the deck is known to be elsewhere (ruling L8-3)",
          "jede R7 des Kartenspiels ist bekanntlich woanders (Regel L8-3)"),
@@ -129,10 +129,10 @@ SAMPLES = {
          "Platz 2 hat den Tisch verlassen (Regel D-1)"),
     "the colour group is {meld.colour}, not {p.colour} (ruling L8-7)":
         (L8 + "the colour group is R, not B (ruling L8-7) (ruling L8-7)",
-         "die Karten einer Farbe sind R, nicht B (Regeln L8-7, L8-7)"),
+         "die Karten einer Farbe sind rot, nicht blau (Regeln L8-7, L8-7)"),
     "the colour run is {meld.colour}, not {p.colour} (ruling L8-7)":
         (L8 + "the colour run is R, not B (ruling L8-7) (ruling L8-7)",
-         "die Farbfolge ist R, nicht B (Regeln L8-7, L8-7)"),
+         "die Farbfolge ist rot, nicht blau (Regeln L8-7, L8-7)"),
     "the discard pile of seat {action.owner} is empty":
         (L8 + "the discard pile of seat 1 is empty (ruling L8-3)",
          "der Ablagestapel von Platz 1 ist leer (Regel L8-3)"),
@@ -279,3 +279,30 @@ def test_english_keeps_the_engines_sentences():
     assert short_error("0: play B8#17: seat 0 acts out of turn; seat 1 is to play "
                        "(ruling E-3)") == \
         "0: play B8: seat 0 acts out of turn; seat 1 is to play (ruling E-3)"
+
+
+def test_the_colours_of_a_reason_are_german_words_and_english_keeps_the_letters(german):
+    """The engine names colours by their letters (``Colour.value``); German says the colour's
+    word (``docs/glossary-de.md``: rot, orange, gelb, grün, blau, lila)."""
+    from lancards.engine.level8.cards import card
+    from lancards.engine.level8.levels import ComponentKind
+    from lancards.engine.level8.melds import add_error, make_meld, natural
+
+    def meld(kind: ComponentKind, *faces: str) -> object:
+        return make_meld(0, 0, kind, 3, [natural(i, card(f)) for i, f in enumerate(faces)])
+
+    mixed = meld(ComponentKind.COLOUR_GROUP, "R3", "B5", "Y7")
+    run = meld(ComponentKind.COLOUR_RUN, "R3", "R4", "R5")
+    group = meld(ComponentKind.COLOUR_GROUP, "G3", "G5", "G7")
+    reasons = [mixed, add_error(run, natural(4, card("P6"))),  # type: ignore[arg-type]
+               add_error(group, natural(4, card("O6")))]  # type: ignore[arg-type]
+    assert [short_error(str(r)) for r in reasons] == [
+        "die Karten haben verschiedene Farben: blau, rot, gelb (Regel L8-4)",
+        "die Farbfolge ist rot, nicht lila (Regel L8-7)",
+        "die Karten einer Farbe sind grün, nicht orange (Regel L8-7)"]
+    assert short_error(L8 + "the set is of 7s, not 8 (ruling L8-7)") == \
+        "die Gruppe ist aus 7ern, nicht 8 (Regel L8-7)"
+    i18n.set_language("en")
+    assert [short_error(str(r)) for r in reasons] == [
+        "colours B R Y are not one colour (ruling L8-4)",
+        "the colour run is R, not P (ruling L8-7)", "the colour group is G, not O (ruling L8-7)"]
