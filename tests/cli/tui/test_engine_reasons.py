@@ -306,3 +306,95 @@ def test_the_colours_of_a_reason_are_german_words_and_english_keeps_the_letters(
     assert [short_error(str(r)) for r in reasons] == [
         "colours B R Y are not one colour (ruling L8-4)",
         "the colour run is R, not P (ruling L8-7)", "the colour group is G, not O (ruling L8-7)"]
+
+
+NOTATION = "notation"
+BUILT = "built"
+NEVER_ON_A_SCREEN = {
+    # parse errors of notation text (parse_action, the cards' and chance's text, position
+    # texts): no screen parses a person's text (the screens build action objects, the Level 8
+    # keys and the picker choose among the legal moves); a peer's entry that does not parse is
+    # a refused message, Reason.MALFORMED, said by cli/peer_errors.py
+    "action {text} has an empty group": NOTATION,
+    "action {text} has no 'SEAT:' prefix": NOTATION,
+    "action {text} has no verb": NOTATION,
+    "action {text} needs 'SEAT: ...' or '*: ...'": NOTATION,
+    "action {text}: a played card is CARD#SLOT, e.g. B8#17": NOTATION,
+    "action {text}: after the card say {TAKE} or {NO_TAKE}, not {tokens[2]}": NOTATION,
+    "action {text}: seat {seat} is negative": NOTATION,
+    "action {text}: {head} is not a seat number": NOTATION,
+    "expected a slot like '#17', got {text}": NOTATION,
+    "expected {what}, got {text}": NOTATION,
+    "unknown action {text}": NOTATION,
+    "unknown action {text}; expected 'play CARD#SLOT' or 'pass'": NOTATION,
+    "unknown card {text}": NOTATION,
+    "unknown card {text}; a card is a suit letter R, B, Y or G and a number 1..15": NOTATION,
+    "card {text} is not CARD#SLOT[=DECLARATION]": NOTATION,
+    "card {text}: bad joker declaration": NOTATION,
+    "card {text}: only jokers take a declaration": NOTATION,
+    "card {text}: unknown colour {decl[0]}": NOTATION,
+    "empty chance action": NOTATION,
+    "malformed chance action {' '.join(tokens)}": NOTATION,
+    "random needs VALUE/N with 0 <= VALUE < N, got {args[0]}": NOTATION,
+    "reveal needs CARD#SLOT, got {args[0]}": NOTATION,
+    "shuffle order {' '.join(args)} is not a permutation": NOTATION,
+    "unknown chance action {' '.join(tokens)}": NOTATION,
+    "{text}: no card is to be revealed; write CARD#SLOT": NOTATION,
+    "{text}: no card is to be turned up; write CARD#SLOT": NOTATION,
+    "{text}: this state does not know seat {seat}'s cards; write {face}#SLOT": NOTATION,
+    "{text}: this state does not know seat {seat}'s hand; write {card}#SLOT": NOTATION,
+    # the shape of an action object, which the screens build from the hand and the table or
+    # take from the legal moves (and chance's actions, never a person's): a bug, for --verbose
+    "card number {self.number} is not within 1..15": BUILT,
+    "card suit {self.suit} is not 0..3": BUILT,
+    "shuffle order is not a permutation of 0..{DECK_SIZE - 1}": BUILT,
+    "{action} is not an 8s Rule! action": BUILT,
+    "{action}: chance actions have seat {CHANCE}": BUILT,
+    "{action}: seat {seat} is not at this table": BUILT,
+    "{action}: slot #{action.slot} is not a current slot": BUILT,
+    "{action}: take must be True, False or None": BUILT,
+    "{action}: {action.card} is not a card of the deck": BUILT,
+    "{who}: slot #{slot} is not a current card slot": BUILT,
+    "{who}: {card} is not a card of the 60-card deck": BUILT,
+    "there is no seat {seat}": BUILT,
+    "a Skip card needs a target seat, other special cards none": BUILT,
+    "a card is shown twice": BUILT,
+    "a card that is not laid takes no declaration ({p})": BUILT,
+    "a leave is not a step of play: {action}": BUILT,
+    "malformed {str(action)}: {reason}": BUILT,
+    "not a Level 8 action: {action}": BUILT,
+    "not a chance action": BUILT,
+    "the order has {len(action.order)} places for {len(slots)} cards": BUILT,
+    "the revealed card is not a Level 8 card": BUILT,
+    "there is no meld {action.meld}": BUILT,
+    "there is no seat {action.owner}": BUILT,
+    "there is no seat {action.seat}": BUILT,
+    "there is no seat {target}": BUILT,
+    "there is no slot #{p.slot} in play": BUILT,
+}
+"""The engine's malformed-action errors (``InvalidActionError``, ``steps.malformed``) that no
+screen can show, each with why (issue 28, item 5): they stay English, for --verbose."""
+
+
+def malformed_reasons() -> set[str]:
+    """Every ``InvalidActionError`` template of ``engine/`` and every reason given to
+    ``steps.malformed``."""
+    found: set[str] = set()
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+                if name == "InvalidActionError" and node.args:
+                    found.update(_template(node.args[0]))
+                elif name == "malformed" and len(node.args) == 2:
+                    found.update(_template(node.args[1]))
+    return found
+
+
+def test_every_malformed_action_error_has_words_or_never_reaches_a_screen(german):
+    found = malformed_reasons()
+    assert found - set(NEVER_ON_A_SCREEN) == {"a card is used twice"}  # a lay-down's check
+    assert set(NEVER_ON_A_SCREEN) - found == set(), "an error the engine no longer gives"
+    assert short_error("malformed '0: lay R7#1 R7#1': a card is used twice") == \
+        "eine Karte ist doppelt verwendet"
