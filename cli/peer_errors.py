@@ -220,7 +220,7 @@ def rejection_words(exc: RemoteProtocolError) -> str:
 
 def record_words(exc: RecordFileError) -> str:
     """Why a record file does not verify, naming the line (and entry): ``str(exc)`` in English
-    (``"record file line 5 (entry 3): ..."``), else ``"Aufzeichnung Zeile 5 (Eintrag 3): die
+    (``"record file line 5 (entry 3): ..."``), else ``"Protokoll Zeile 5 (Eintrag 3): die
     Regeln erlauben es nicht"``."""
     if _english(exc):
         return str(exc)

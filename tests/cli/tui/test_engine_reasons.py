@@ -143,19 +143,19 @@ SAMPLES = {
          "die Stufe ist in dieser Runde schon ausgelegt (Regel L8-5)"),
     "the set is of {meld.number}s, not {p.number} (ruling L8-7)":
         (L8 + "the set is of 7s, not 8 (ruling L8-7) (ruling L8-7)",
-         "die Gruppe ist aus 7ern, nicht 8 (Regeln L8-7, L8-7)"),
+         "die Gruppe besteht aus 7ern, nicht aus 8ern (Regeln L8-7, L8-7)"),
     "{action.card.card} is not a special card":
         (L8 + "R7 is not a special card (ruling L8-3)", "R7 ist keine Sonderkarte (Regel L8-3)"),
     "{action}: 'take' and 'no-take' are for trick rounds only (ruling E-4)":
         ("0: play B8#17 take: 'take' and 'no-take' are for trick rounds only (ruling E-4)",
-         "0: play B8 take: 'take' und 'no-take' gibt es nur in Stichrunden (Regel E-4)"),
+         "0: play B8 take: „nehmen“ und „nicht nehmen“ gibt es nur in Stichrunden (Regel E-4)"),
     "{action}: no seat plays now ({phase.name.lower()})":
         ("0: play B8#17: no seat plays now (deal)",
          "0: play B8: gerade spielt kein Platz (deal)"),
     "{action}: only the 8 of the led suit is played with 'take' or 'no-take' (ruling E-4)":
         ("0: play B7#17 take: only the 8 of the led suit is played with 'take' or 'no-take' "
          "(ruling E-4)",
-         "0: play B7 take: nur die 8 der ausgespielten Farbe wird mit 'take' oder 'no-take' "
+         "0: play B7 take: nur die 8 der ausgespielten Farbe wird mit „nehmen“ oder „nicht nehmen“ "
          "gespielt (Regel E-4)"),
     "{action}: seat {seat} acts out of turn; seat {state.turn} is to play (ruling E-3)":
         ("0: play B8#17: seat 0 acts out of turn; seat 1 is to play (ruling E-3)",
@@ -173,8 +173,8 @@ SAMPLES = {
     "(ruling E-4)":
         ("0: play B8#17: seat 0 must declare 'take' or 'no-take' with the 8 of the led suit "
          "(ruling E-4)",
-         "0: play B8: Platz 0 muss zur 8 der ausgespielten Farbe 'take' oder 'no-take' ansagen "
-         "(Regel E-4)"),
+         "0: play B8: Platz 0 muss zur 8 der ausgespielten Farbe „nehmen“ oder „nicht nehmen“ "
+         "ansagen (Regel E-4)"),
     "{action}: slot #{action.slot} is not in seat {seat}'s hand":
         ("0: play B8#17: slot #17 is not in seat 0's hand",
          "0: play B8: diese Karte ist nicht auf der Hand von Platz 0"),
@@ -301,7 +301,7 @@ def test_the_colours_of_a_reason_are_german_words_and_english_keeps_the_letters(
         "die Farbfolge ist rot, nicht lila (Regel L8-7)",
         "die Karten einer Farbe sind grün, nicht orange (Regel L8-7)"]
     assert short_error(L8 + "the set is of 7s, not 8 (ruling L8-7)") == \
-        "die Gruppe ist aus 7ern, nicht 8 (Regel L8-7)"
+        "die Gruppe besteht aus 7ern, nicht aus 8ern (Regel L8-7)"
     i18n.set_language("en")
     assert [short_error(str(r)) for r in reasons] == [
         "colours B R Y are not one colour (ruling L8-4)",
