@@ -217,3 +217,16 @@ def test_a_bad_key_escrow_part_is_a_cheat_notice_in_german(german):
         "nicht gerettet werden)")
     i18n.set_language("en")
     assert cheat_notice_words("bad-escrow-part", 1, ["ann", "bob"], notice.text) == notice.text
+
+
+def test_a_refused_answer_to_a_start_fetch_in_german(german):
+    """``started_table``'s ``ignored:`` line: the refused answer (``fetch_started`` gives the
+    error itself) in words."""
+    from lancards.p2p.protocol.errors import unexpected
+
+    refused = unexpected("bob [X]", AttributeError("no such thing"))
+    assert i18n._("ignored: {reason}").format(reason=error_words(refused)) == \
+        "übergangen: Nachricht von bob [X] abgelehnt: ihre Verarbeitung schlug unerwartet fehl"
+    i18n.set_language("en")
+    assert i18n._("ignored: {reason}").format(reason=error_words(refused)) == \
+        "ignored: rejected message from bob [X]: unexpected: AttributeError: no such thing"
