@@ -48,7 +48,8 @@ BOT_NAMES: tuple[str, ...] = ("Ada", "Bert", "Cleo", "Dov", "Eli", "Fay")
 def default_names(n_seats: int, seat: Seat, name: str) -> tuple[str, ...]:
     """``name`` at ``seat`` and a bot nickname at every other seat (length ``n_seats``)."""
     bots = iter(n for n in BOT_NAMES if n != name)
-    return tuple(name if s == seat else f"{next(bots)} (bot)" for s in range(n_seats))
+    return tuple(name if s == seat else _("{name} (bot)").format(name=next(bots))
+                 for s in range(n_seats))
 
 
 class LocalSession:

@@ -89,3 +89,15 @@ def test_the_players_own_win_in_german():
         assert session.snapshot().banners[-1].text == "Spiel vorbei: Du hast gewonnen"
     finally:
         i18n.set_language("en")
+
+
+def test_the_bots_nicknames_in_german():
+    from lancards.cli import i18n
+    from lancards.cli.local_session import default_names
+
+    assert default_names(3, 0, "Ann") == ("Ann", "Ada (bot)", "Bert (bot)")
+    i18n.set_language("de")
+    try:
+        assert default_names(3, 1, "Ann") == ("Ada (Bot)", "Ann", "Bert (Bot)")
+    finally:
+        i18n.set_language("en")
