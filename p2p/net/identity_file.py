@@ -60,7 +60,10 @@ def load_identity(path: str | os.PathLike[str]) -> Identity:
 
     Raises:
         IdentityError: the file is missing, readable by other users (mode not 0600 or
-            stricter), not an identity file, or holds a bad seed or nickname.
+            stricter), not an identity file, or holds a bad seed or nickname; its ``code``
+            (issue 28) is ``identity-unreadable`` (with the storage fault's values,
+            :func:`_fault`), ``identity-mode`` (``path``, ``mode``) or ``identity-invalid``
+            (``path``, ``problem``: one of :data:`IDENTITY_PROBLEMS`).
     """
     file = Path(path)
     try:
@@ -122,7 +125,8 @@ def load_or_create_identity(
         env: the environment to read ``LANCARDS_HOME`` from (default ``os.environ``).
 
     Raises:
-        IdentityError: as :func:`load_identity`, or the file cannot be created.
+        IdentityError: as :func:`load_identity`, or the file cannot be created (code
+            ``identity-uncreatable``).
         LocalProtocolError: ``nick`` is not a valid nickname.
     """
     file = identity_path(path, env)
