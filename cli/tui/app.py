@@ -42,6 +42,7 @@ from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.i18n import N_, _
 from lancards.cli.pacing import next_speed, speed_words
+from lancards.cli.peer_errors import error_words
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.controller import BaseController
 from lancards.cli.tui.eights_screen import EightsController
@@ -324,8 +325,7 @@ class TableScreen:
 
     def _answer_removal(self, seat: int, yes: bool) -> None:
         """"remove NAME? (y/n)" (ruling D-5): ``y`` signs the removal vote; ``n`` signs
-        nothing (the question stays while the table waits: nobody is removed without
-        everyone)."""
+        nothing (the question stays while the table waits: nobody is removed without everyone)."""
         if not yes:
             with contextlib.suppress(AttributeError):
                 self.session.decline_removal(seat)  # type: ignore[attr-defined]
@@ -334,12 +334,10 @@ class TableScreen:
         try:
             self.session.vote_remove(seat)  # type: ignore[attr-defined]
         except Exception as exc:  # answering again, a removal refused meanwhile: say so
-            from lancards.cli.peer_errors import error_words
-
             self.controller.say(_("cannot remove: {reason}").format(reason=error_words(exc)),
                                 error=True)
-            return
-        self.controller.say(_(VOTE_SIGNED))
+        else:
+            self.controller.say(_(VOTE_SIGNED))
 
     def _can_leave(self, over: bool) -> bool:
         return not over and not self.leaving and hasattr(self.session, "leave_for_good")

@@ -313,9 +313,9 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._may_submit()  # halted, or back from a sleep and not synced yet
         if self.game.to_act(self._state) != self.seat:
             raise LocalProtocolError("it is not this seat's move").with_code("not-your-move")
-        if getattr(action, "seat", self.seat) != self.seat:
-            raise LocalProtocolError(f"an action of seat {action.seat}, not of this seat"
-                                     ).with_code("not-your-seat", seat=action.seat)
+        if (seat := getattr(action, "seat", self.seat)) != self.seat:
+            raise LocalProtocolError(f"an action of seat {seat}, not of this seat").with_code(
+                "not-your-seat", seat=seat)
         self.game.check(self._state, action)
         self._pending = action
         self._advance()
@@ -355,14 +355,6 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
             except ProofError as exc:
                 self._deferred_failed(self._deferred_error(exc))
             self._take_deck_events()
-
-    def chat(self, text: str) -> list[Output]:
-        """Send a chat line (at most 200 characters) to every other peer."""
-        text = text.strip()[:200]
-        if text:
-            self._send(None, "chat", {"text": text})
-            self._notice("chat", text, self.seat)
-        return self._flush()
 
     # -----------------------------------------------------------------------------------------
     # Queries.

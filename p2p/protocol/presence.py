@@ -1,5 +1,5 @@
 """A person paused, a person is back (issue 25, item 9): the ``presence`` message and what the
-others are told. Part of :class:`~lancards.p2p.protocol.core.GameCore`.
+others are told; and a person's chat line. Part of :class:`~lancards.p2p.protocol.core.GameCore`.
 
 A seat that pauses (its person pressed q, y; the process ends and ``lancards resume`` brings it
 back) sends ``presence {"state": "paused"}`` to every other seat just before it closes its
@@ -42,6 +42,14 @@ class Presence(CoreParts):
         """
         if self.view_seat is not None and not self._halted:
             self._send(None, "presence", {"state": "paused"})
+        return self._flush()
+
+    def chat(self, text: str) -> list[Output]:
+        """Send a chat line (at most 200 characters) to every other peer."""
+        text = text.strip()[:200]
+        if text:
+            self._send(None, "chat", {"text": text})
+            self._notice("chat", text, self.seat)
         return self._flush()
 
     def _on_presence(self, seat: Seat, body: dict[str, Any]) -> None:
