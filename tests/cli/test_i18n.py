@@ -7,7 +7,6 @@ from __future__ import annotations
 import gettext
 import io
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,13 +25,6 @@ UPDATE = "the catalogs' commands in docs/client.md, 'Languages'"
 
 PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[sdr]|%[sdr]")
 """A ``{name}`` / ``{count:+d}`` or ``%(name)s`` / ``%s`` placeholder of a message."""
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
 
 
 def _ids(message: object) -> tuple[str, ...]:

@@ -6,7 +6,6 @@ exact words, and English unchanged (the peer layer's own sentence)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,13 +26,6 @@ from lancards.p2p.protocol.checkpoint import CheckpointRefused, load, resume_poi
 from lancards.p2p.protocol.core import Notice
 from lancards.p2p.protocol.errors import IdentityError, Refusal
 from tests.p2p.core_harness import make_cores
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
 
 
 def _fault(call: Any) -> IdentityError:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import errno
 import logging
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -40,13 +39,6 @@ from lancards.p2p.protocol.errors import (
 )
 from lancards.p2p.protocol.watching import Event
 from tests.p2p.net.test_failure_words import CASES
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
 
 
 def test_every_reason_code_has_words():

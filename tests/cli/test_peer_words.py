@@ -4,10 +4,7 @@ line from a :class:`Waiting`'s fields and kind code, a halted table's cheat from
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import SimpleNamespace
-
-import pytest
 
 from lancards.cli import i18n
 from lancards.cli.peer_words import cheat_words, objectives_notice, waiting_words
@@ -18,13 +15,6 @@ from lancards.p2p.net.waiting import DRAW_SHARES, Waiting
 MOVE = Waiting(1, "bob", "their move", 12.4, False, kind="action")
 PAUSED = Waiting(1, "bob", "their move", 12.4, False, True, "action")
 DRAW = Waiting(2, "cyd", "shares for your draw", 3.0, True, kind=DRAW_SHARES)
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
 
 
 def test_the_waiting_line_in_english_is_the_peer_layers_text():

@@ -7,7 +7,6 @@ exact words; the English line stays the engine's."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -247,13 +246,6 @@ def engine_reasons() -> set[str]:
                     if isinstance(ret, ast.Return) and ret.value is not None:
                         found.update(_template(ret.value))
     return found
-
-
-@pytest.fixture
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
 
 
 def test_every_reason_of_the_engine_has_words_here():

@@ -6,7 +6,6 @@ game's name, as ``test_german_screens.fits`` checks)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -35,11 +34,7 @@ TABLES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
+pytestmark = pytest.mark.usefixtures("german")  # every test here in German (tests/cli/conftest.py)
 
 
 def fits(lines: list[str], columns: int = 80, rows: int = 24) -> list[str]:

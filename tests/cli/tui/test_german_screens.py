@@ -11,13 +11,11 @@ Regenerate as the English goldens (``LANCARDS_REGEN_GOLDEN=1``), and read the di
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
-from lancards.cli import i18n
 from lancards.engine.rulesets import BOT_LEVELS
 from tests.cli.tui.harness import Driver, driven
 from tests.cli.tui.test_golden_screens import (
@@ -51,11 +49,7 @@ def vocabulary() -> set[str]:
 WORD = re.compile(r"[^\W\d_]{3,}")
 
 
-@pytest.fixture(autouse=True)
-def german() -> Iterator[None]:
-    i18n.set_language("de")
-    yield
-    i18n.set_language("en")
+pytestmark = pytest.mark.usefixtures("german")  # every test here in German (tests/cli/conftest.py)
 
 
 def fits(screen: str, columns: int, rows: int) -> str:
