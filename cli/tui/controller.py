@@ -17,7 +17,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lancards.cli.i18n import N_, _
 from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
-from lancards.cli.tui.fit import wrap_all
+from lancards.cli.tui.fit import plain, wrap_all
 from lancards.cli.tui.narrate import move_label
 from lancards.cli.tui.reasons import reason_words
 from lancards.cli.tui.width import cut
@@ -200,9 +200,11 @@ def shown(count: int, first: int, last: int) -> str:
 
 
 def styled_cards(text: str, base: str = "") -> StyleAndTextTuples:
-    """Fragments of ``text`` with every card-like word in its colour style."""
+    """Fragments of ``text`` with every card-like word in its colour style, its ruling
+    references dropped first (:func:`~lancards.cli.tui.fit.plain`: split into words, a
+    ``(ruling E-5)`` would no longer be found by the wrapping that drops the others)."""
     out: StyleAndTextTuples = []
-    for index, word in enumerate(text.split(" ")):
+    for index, word in enumerate(plain(text).split(" ")):
         if index:
             out.append((base, " "))
         core = word.rstrip(",;:)").lstrip("([")

@@ -70,8 +70,9 @@ def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
     for renege in result.reneges:
         lines.append(_("renege: {what}").format(what=renege_text(renege, names)))
     if result.ended_early:
-        lines.append(_("the round ended early after {count} tricks (ruling E-5)").format(
-            count=result.tricks))
+        lines.append(ngettext("the round ended early after {count} trick (ruling E-5)",
+                              "the round ended early after {count} tricks (ruling E-5)",
+                              result.tricks).format(count=result.tricks))
     parts = ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True))
     summary = _("round {number}: {levels}").format(number=result.round, levels=parts)
     if result.reneges:

@@ -48,3 +48,15 @@ def test_the_deck_progress_is_said_in_words() -> None:
         "shuffling the deck: your shuffle (2 of 4) and its proof"
     assert progress_words("shuffle 3 of 4, verified") == \
         "shuffling the deck: 3 of 4 shuffles done and checked"
+
+
+def test_a_round_that_ends_early_says_so_without_its_ruling() -> None:
+    # round 5, "No Red 15": the one trick holding R15 ends the round (ruling E-5); the round
+    # panel's lines are styled card by card, and the ruling id used to survive that split
+    state = deal(3, {0: "R15"}, void={0: "R"}, dealer=2, round_number=5)
+    session = LocalSession("eights", names=("You", "Ben", "Cat"), state=state, bot_delay=0)
+    with driven(session, 80, 24) as d:
+        screen = d.press("enter", until=lambda: "round 5 over" in d.text())
+    assert "round 5 over" in screen, screen
+    assert "the round ended early after 1 trick\n" in screen, screen
+    assert "ruling" not in screen, screen
