@@ -379,9 +379,12 @@ class Level8Controller(BaseController):
     def _add(self, snap: TableSnapshot, face: Card | None) -> None:
         adds = _of(snap.legal, Add, lambda a: a.card.card is face)
         if not adds:
-            reason = (_("lay down your level first (ruling L8-7)")
-                      if not snap.view.down[snap.seat]
-                      else _("{card} fits no combination on the table").format(card=face))
+            if not snap.view.down[snap.seat]:
+                reason = _("lay down your level first (ruling L8-7)")
+            elif len(self.hand(snap)) == 1:  # an add may not empty the hand
+                reason = _("a card must stay in your hand for the discard (ruling L8-8)")
+            else:
+                reason = _("{card} fits no combination on the table").format(card=face)
             self.say(reason, error=True)
             return
         melds = sorted({a.meld for a in adds})

@@ -357,3 +357,18 @@ def test_quick_path_lays_down_level_8_and_wins():
         d.press("q")
         d.settle(lambda: d.done)
     assert d.task is not None and d.task.result() == 0
+
+
+def test_adding_the_last_card_is_refused_with_the_keep_a_card_reason():
+    # P9 matches Ann's set of 9s, but it is her last card: an add must leave one for the
+    # discard (ruling L8-8), so the refusal says that, not "P9 fits no combination"
+    state = build("level8-master", [["P9"], ["Y1"], ["Y2"]], down=(True, False, False),
+                  melds=[(0, K.SET, ["O9", "B9"])], turn=0, phase=Phase.PLAY)
+    session = session_at(state)
+    with driven(session, 80, 24) as d:
+        screen = d.press("a")
+        assert message_line(screen) == " a card must stay in your hand for the discard"
+        assert "fits no combination" not in screen
+        assert [str(p.card) for p in session.state.melds[0].cards] == ["O9", "B9"]
+        screen = d.press("x")  # the discard goes out
+    assert " Ann: level 1 -> level 3 (went out)" in screen.splitlines()
