@@ -21,6 +21,7 @@ from lancards.cli.driver import SeededChance
 from lancards.cli.i18n import _
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.session import Banner, LogLine, TableSnapshot
+from lancards.cli.tui.controller import shown_names
 from lancards.cli.tui.narrate import ROUND_MARK, narrate
 from lancards.engine.core import (
     CHANCE,
@@ -142,7 +143,7 @@ class LocalSession:
                 game=self.game,
                 rule_set=self.spec.name,
                 seat=self.seat,
-                names=self.names,
+                names=shown_names(self.names, self.seat),
                 view=view,
                 to_act=to_act,
                 legal=tuple(legal),

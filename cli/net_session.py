@@ -33,6 +33,7 @@ from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
 from lancards.cli.session_series import SeriesMixin
 from lancards.cli.session_series import derive as _derive
+from lancards.cli.tui.controller import shown_names
 from lancards.cli.tui.narrate import ROUND_MARK, card_name, drew_from_pile, narrate, round_marker
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
@@ -298,7 +299,7 @@ class NetworkSession(SeriesMixin):
             game=self.game,
             rule_set=self.rule_set,
             seat=self.seat,
-            names=self.names,
+            names=shown_names(self.names, self.seat),
             view=self.core.state,
             to_act=to_act,
             legal=[] if self.autoplay or self.core.syncing else self.core.legal_actions(),

@@ -54,6 +54,11 @@ class LogLine:
     index: int = 0
 
 
+DEFAULT_NICK = "You"
+"""The person's nickname when ``--name`` gives none (``lancards play``); kept as is in the
+record, shown in the players' language (:func:`lancards.cli.tui.controller.shown_names`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class TableSnapshot:
     """Everything a screen draws, at one moment.

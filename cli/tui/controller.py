@@ -15,7 +15,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.i18n import N_, _
-from lancards.cli.session import Session, TableSnapshot
+from lancards.cli.session import DEFAULT_NICK, Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
 from lancards.cli.tui.fit import plain, wrap_all
 from lancards.cli.tui.narrate import move_label
@@ -345,13 +345,22 @@ class BaseController:
 def name_of(snap: TableSnapshot, seat: int) -> str:
     """The nickname of ``seat``, ``"you"``-marked for the own seat."""
     name = snap.names[seat]
-    return _("{name} (you)").format(name=name) \
-        if seat == snap.seat and not name.lower().startswith("you") else name
+    return _("{name} (you)").format(name=name) if seat == snap.seat and name != _(
+        DEFAULT_NICK) and not name.lower().startswith("you") else name
+
+
+def shown_names(names: Sequence[str], seat: int) -> tuple[str, ...]:
+    """The nicknames as the screens show them: the person's own seat ``seat`` under the
+    default nickname :data:`DEFAULT_NICK` in the players' language ("Du"), every other name as
+    chosen (a nickname is never translated; the record keeps the chosen one). Shape: one name
+    a seat, ``len(names)``."""
+    return tuple(_(DEFAULT_NICK) if s == seat and name == DEFAULT_NICK else name
+                 for s, name in enumerate(names))
 
 
 def verb_for(name: str, singular: str, plural: str) -> str:
     """``"Ada leads"`` but ``"You lead"``: the verb agreeing with ``name``."""
-    return f"{name} {plural if name == 'You' else singular}"
+    return f"{name} {plural if name == DEFAULT_NICK else singular}"
 
 
 def not_now(snap: TableSnapshot) -> str:

@@ -160,7 +160,7 @@ class EightsController(BaseController):
             out.append(("", "\n"))
         elif view.phase is Phase.TRICKS and view.turn >= 0:
             text = _("trick {number}: You lead") if view.turn == snap.seat and \
-                name_of(snap, view.turn) == "You" else _("trick {number}: {name} leads")
+                name_of(snap, view.turn) == _("You") else _("trick {number}: {name} leads")
             out.append(("", " " + text.format(number=number, name=name_of(snap, view.turn))
                             + "\n"))
         if view.trick_winners:

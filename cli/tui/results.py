@@ -102,7 +102,7 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
     (rulings D-2, D-5); when the game ended early because too few players were left (ruling
     D-3), a last line says so."""
     winners = _(" and ").join(names[s] for s in outcome.winners)
-    one = len(outcome.winners) == 1 and winners != "You"
+    one = len(outcome.winners) == 1 and winners != _("You")
     left = [s for s in outcome.detail.get("left", []) if isinstance(s, int)
             and 0 <= s < len(names)]
 

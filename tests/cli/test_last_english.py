@@ -222,3 +222,19 @@ def test_a_refused_answer_to_a_start_fetch_in_german(german):
     i18n.set_language("en")
     assert i18n._("ignored: {reason}").format(reason=error_words(refused)) == \
         "ignored: rejected message from bob [X]: unexpected: AttributeError: no such thing"
+
+
+def test_the_default_nickname_is_shown_in_german_and_another_seat_called_you_is_not(german):
+    """The person's default nickname ``You`` (``--name``'s default) reads "Du" on every screen
+    of a German table (players panel, results, trick lines), while the record keeps "You"; a
+    nickname another player chose is never translated."""
+    from lancards.cli.local_session import LocalSession
+    from lancards.cli.tui.controller import shown_names
+
+    assert shown_names(("You", "Ada", "You"), 0) == ("Du", "Ada", "You")
+    assert shown_names(("Tess", "Ada"), 0) == ("Tess", "Ada")
+    session = LocalSession("eights", seed=3, bot_delay=60)
+    assert session.names[0] == "You"
+    assert session.snapshot().names == ("Du", "Ada (Bot)", "Bert (Bot)", "Cleo (Bot)")
+    i18n.set_language("en")
+    assert session.snapshot().names[0] == "You"
