@@ -237,4 +237,4 @@ def test_the_default_nickname_is_shown_in_german_and_another_seat_called_you_is_
     assert session.names[0] == "You"
     assert session.snapshot().names == ("Du", "Ada (Bot)", "Bert (Bot)", "Cleo (Bot)")
     i18n.set_language("en")
-    assert session.snapshot().names[0] == "You"
+    assert LocalSession("eights", seed=3, bot_delay=60).snapshot().names[0] == "You"
