@@ -43,6 +43,21 @@ def alone_words(table: str, wait: float) -> str:
              "on without you)").format(table=table, wait=wait)
 
 
+def mark_host_again(folder: Path) -> None:
+    """Before a seat's first ``again`` marker: when ``folder`` is a host's bot seat
+    (``tables/<id>/bots/<key>``), its host's folder gets the ``again`` marker too (its own game
+    may not be written yet), so that ``lancards resume`` of the host brings this seat back even
+    when the host's own seat wrote nothing of the agreement yet; any other seat: nothing.
+
+    Raises:
+        StorageError: the marker cannot be written.
+    """
+    host = folder.parent.parent
+    if folder.parent.name == "bots" and (host / "table.json").exists() \
+            and not (host / "again").exists():
+        TableStore(host).mark("again")
+
+
 class Handover:
     """What ``play_table`` takes for the next game (as from a lobby): every seat's address,
     ``table.json`` written already, the next table's messages that came meanwhile."""
@@ -77,7 +92,7 @@ class RemoteAgain:
         self.link = RematchLink(node, self.rematch, before_sign=self._save,
                                 changed=self._on_change,
                                 ask_start=None if restore is None else self._ask_start,
-                                mark_first=self._mark_host)
+                                mark_first=lambda: mark_host_again(self.folder))
         self.task: asyncio.Task[None] | None = None
         if restore is not None:
             self.link.send(self.rematch.restore(restore))
@@ -162,15 +177,6 @@ class RemoteAgain:
         resumes its agreement (the next game's folder is a table of its own)."""
         if self.node.store is not None and not (self.folder / "again-over").exists():
             self.node.store.mark("again-over")
-
-    def _mark_host(self) -> None:
-        """A host's bot seat (``tables/<id>/bots/<key>``): its host's finished folder gets the
-        ``again`` marker too, so that ``lancards resume`` of the host brings this seat back
-        even when the host's own seat wrote nothing of the agreement yet."""
-        host = self.folder.parent.parent
-        if self.folder.parent.name == "bots" and (host / "table.json").exists() \
-                and not (host / "again").exists():  # its own game may not be written yet
-            TableStore(host).mark("again")
 
     def _ask_start(self, statement: dict[str, Any]) -> tuple[StartFetch, Any]:
         """The asks of a restarted seat for the next table's start, numbered from the next
