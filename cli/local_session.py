@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from lancards.cli.driver import SeededChance
+from lancards.cli.i18n import _
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.session import Banner, LogLine, TableSnapshot
 from lancards.cli.tui.narrate import ROUND_MARK, narrate
@@ -47,7 +48,8 @@ BOT_NAMES: tuple[str, ...] = ("Ada", "Bert", "Cleo", "Dov", "Eli", "Fay")
 def default_names(n_seats: int, seat: Seat, name: str) -> tuple[str, ...]:
     """``name`` at ``seat`` and a bot nickname at every other seat (length ``n_seats``)."""
     bots = iter(n for n in BOT_NAMES if n != name)
-    return tuple(name if s == seat else f"{next(bots)} (bot)" for s in range(n_seats))
+    return tuple(name if s == seat else _("{name} (bot)").format(name=next(bots))
+                 for s in range(n_seats))
 
 
 class LocalSession:
@@ -129,8 +131,13 @@ class LocalSession:
             outcome = self.game.outcome(self.state)
             banners: list[Banner] = []
             if outcome is not None:
-                won = " and ".join(self.names[s] for s in outcome.winners)
-                banners.append(Banner("result", f"game over: {won} won"))
+                who = [_("You") if self.names[s] == "You" else self.names[s]
+                       for s in outcome.winners]  # the default nickname is said as "you"
+                won = _(" and ").join(who)
+                banners.append(Banner("result", (
+                    _("game over: You won") if who == [_("You")] else
+                    _("game over: {name} won") if len(who) == 1 else
+                    _("game over: {names} won")).format(name=won, names=won)))
             self._cached = TableSnapshot(
                 game=self.game,
                 rule_set=self.spec.name,

@@ -163,8 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from lancards.cli.peer_errors import error_words
 
         # the peer layer's faults have words in every language (issue 28)
-        said = error_words(exc) if isinstance(exc, JournalDamaged | FolderBusy | StorageError) \
-            else str(exc)
+        said = error_words(exc) if isinstance(
+            exc, JournalDamaged | FolderBusy | StorageError | IdentityError) else str(exc)
         print(_("lancards {command}: error: {error}").format(command=args.command, error=said),
               file=sys.stderr)
         return 2

@@ -27,7 +27,7 @@ from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_errors import error_words
-from lancards.cli.peer_words import cheat_notice_words, cheat_words, waiting_words
+from lancards.cli.peer_words import cheat_notice_words, cheat_words, notice_kind, waiting_words
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
@@ -541,8 +541,7 @@ class NetworkSession(SeriesMixin):
                         else _("{name} is back")).format(name=who)
                 self._log.append(LogLine(text, notice.seat, index=len(self._log) + 1))
             elif notice.kind in ("cheat", "rejected"):
-                kind = self.core.halt_kind if notice.kind == "cheat" and \
-                    notice.text == self.core.halted else ""
+                kind = notice_kind(self.core, notice) if notice.kind == "cheat" else ""
                 text = cheat_notice_words(kind, notice.seat, self.names, notice.text) \
                     if notice.error is None else error_words(notice.error)
                 self._log.append(LogLine(f"! {text}", notice.seat,

@@ -55,8 +55,8 @@ def add_parser(sub: Any) -> None:
 async def run_node(config: dict[str, Any], deadline: float) -> int:
     """Run the peer described by ``config`` until the game ends."""
     # the words of its lines: imported here, so `lancards node --help` loads no more (issue 16)
-    from lancards.cli.peer_errors import error_words
-    from lancards.cli.peer_words import cheat_notice_words
+    from lancards.cli.peer_errors import checkpoint_words, error_words
+    from lancards.cli.peer_words import cheat_notice_words, notice_kind
 
     table = verify_started(config["statement"], config["sigs"], "config")
     me = Identity(bytes.fromhex(config["seed"]), config["nick"])
@@ -82,9 +82,9 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
         node.handle(core.restore(journal.lines, store.load_checkpoint()))
         restored_line = _("restored {count} entries; {lines} journal lines from a "
                           "checkpoint").format(count=len(core.record), lines=core.checkpoint_lines)
-        if core.checkpoint_refused:  # the checkpoint's own reason: English, as --verbose is
+        if core.checkpoint_refused:  # the checkpoint's reason, by its code (issue 28)
             restored_line += _(" (checkpoint refused: {reason})").format(
-                reason=core.checkpoint_refused)
+                reason=checkpoint_words(core.checkpoint_refused))
         print(restored_line, flush=True)
     node.connect({bytes.fromhex(k): PeerAddress(h, int(p))
                   for k, (h, p) in config["peers"].items()})
@@ -103,9 +103,8 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
             said = notice.text if notice.error is None else error_words(notice.error)
             print(_("rejected: {reason}").format(reason=said), file=sys.stderr)
         elif notice.kind == "cheat":
-            kind = core.halt_kind if notice.text == core.halted else ""
-            said = cheat_notice_words(kind, notice.seat, [m.nick for m in core.players],
-                                      notice.text)
+            said = cheat_notice_words(notice_kind(core, notice), notice.seat,
+                                      [m.nick for m in core.players], notice.text)
             print(_("cheat: {reason}").format(reason=said), file=sys.stderr)
     return 1 if core.halted else 0
 

@@ -1,6 +1,6 @@
 """The peer layer's errors in the player's language (issue 28): a network failure, a refused
 message, a record that does not verify, a damaged journal, a seat folder in use, a table that
-does not answer, why there is no next game.
+does not answer, why there is no next game, an identity file's fault.
 
 A network failure is a :class:`~lancards.p2p.net.failure_words.Failure` (a code and its
 values; ``p2p/net/failure_words.py`` keeps its English sentence part for the peer layer's own
@@ -220,7 +220,7 @@ def rejection_words(exc: RemoteProtocolError) -> str:
 
 def record_words(exc: RecordFileError) -> str:
     """Why a record file does not verify, naming the line (and entry): ``str(exc)`` in English
-    (``"record file line 5 (entry 3): ..."``), else ``"Aufzeichnung Zeile 5 (Eintrag 3): die
+    (``"record file line 5 (entry 3): ..."``), else ``"Protokoll Zeile 5 (Eintrag 3): die
     Regeln erlauben es nicht"``."""
     if _english(exc):
         return str(exc)
@@ -306,13 +306,46 @@ THEN_WORDS: Mapping[str, str] = {
 """What to do after a storage fault, by its ``then`` (``store.RESUME``, ``store.AGAIN``)."""
 
 
-def _storage(exc: PeerError) -> str:
-    params = dict(exc.params)
+def _storage(code: str, values: Mapping[str, object], english: str) -> str:
+    """A storage fault of ``code`` (:data:`STORAGE_WORDS`) with its ``values``; ``english``
+    stands for what it could not do when its ``doing`` has no words here."""
+    params = dict(values)
     doing, then = str(params.get("doing")), str(params.get("then"))
     params["cannot"] = (_(CANNOT_WORDS[doing]).format(path=params.get("path")) if doing in
-                        CANNOT_WORDS else str(exc))
+                        CANNOT_WORDS else english)
     params["then"] = _(THEN_WORDS[then]) if then in THEN_WORDS else then
-    return _(STORAGE_WORDS[exc.code]).format(**params)
+    return _(STORAGE_WORDS[code]).format(**params)
+
+
+IDENTITY_WORDS: Mapping[str, str] = {
+    "identity-unreadable": N_("the identity file cannot be read: {fault}"),
+    "identity-uncreatable": N_("the identity file cannot be created: {fault}"),
+    "identity-mode": N_("identity file {path} has mode {mode}; other users may read it (fix "
+                        "with: chmod 600 {path})"),
+    "identity-invalid": N_("identity file {path} is not valid: {problem}"),
+}
+"""An identity file's fault (``p2p.net.identity_file``'s :class:`IdentityError` codes;
+``{fault}``: the storage fault's words, :data:`STORAGE_WORDS`)."""
+
+IDENTITY_PROBLEM_WORDS: Mapping[str, str] = {
+    "not-json": N_("it is not JSON"),
+    "not-v1": N_("it is not a version 1 lancards identity"),
+    "seed": N_("its seed (ed25519_seed) is not 32 bytes in hexadecimal"),
+    "nick": N_("its nickname is missing or not valid"),
+}
+"""What is wrong in an identity file, by its ``problem`` (``identity_file.IDENTITY_PROBLEMS``)."""
+
+
+def _identity(exc: PeerError) -> str:
+    params = dict(exc.params)
+    fault = str(params.get("fault", ""))
+    if fault in STORAGE_WORDS:
+        params["fault"] = _storage(fault, params, str(exc))
+    if "problem" in params:
+        problem = str(params["problem"])
+        params["problem"] = _(IDENTITY_PROBLEM_WORDS[problem]) if problem in \
+            IDENTITY_PROBLEM_WORDS else _(GENERIC)
+    return _(IDENTITY_WORDS[exc.code]).format(**params)
 
 
 def error_words(exc: BaseException) -> str:
@@ -329,7 +362,9 @@ def error_words(exc: BaseException) -> str:
     if _english(exc):
         return str(exc)
     if exc.code in STORAGE_WORDS:
-        return _storage(exc)
+        return _storage(exc.code, exc.params, str(exc))
+    if exc.code in IDENTITY_WORDS:
+        return _identity(exc)
     if exc.code in ERROR_WORDS:
         return _(ERROR_WORDS[exc.code]).format(
             **{k: _param(k, v) for k, v in exc.params.items()})
@@ -351,6 +386,29 @@ def damaged_words(exc: PeerError, english: str) -> str:
     if exc.code in DAMAGED_WORDS:
         return _(DAMAGED_WORDS[exc.code]).format(**exc.params)
     return _(GENERIC)
+
+
+CHECKPOINT_WORDS: Mapping[str, str] = {
+    "checkpoint-format": N_("not a checkpoint of this format"),
+    "checkpoint-mac": N_("its MAC does not check (damaged, or not this seat's)"),
+    "checkpoint-unreadable": N_("it cannot be read back ({error})"),
+    "checkpoint-lines": N_("it covers {covered} lines of a journal of {lines}"),
+    "checkpoint-entries": N_("it holds {entries} entries, the journal {journal} there"),
+    "checkpoint-entry": N_("its entry {entry} is not the journal's"),
+    "checkpoint-state": N_("its state does not hash to entry {entry}'s state hash"),
+}
+"""Why a checkpoint was refused, by its code (``p2p.protocol.checkpoint.CheckpointRefused``);
+the English words are the peer layer's sentences."""
+
+
+def checkpoint_words(refused: str) -> str:
+    """Why ``lancards node``'s checkpoint was refused (``GameCore.checkpoint_refused``, a
+    :class:`Refusal`): the peer layer's sentence in English, else :data:`CHECKPOINT_WORDS`
+    for its code (a sentence without a known code stays as written)."""
+    code = getattr(refused, "code", "")
+    if language() == "en" or code not in CHECKPOINT_WORDS:
+        return str(refused)
+    return _(CHECKPOINT_WORDS[code]).format(**getattr(refused, "params", {}))
 
 
 WATCH_WORDS: Mapping[str, str] = {
@@ -395,8 +453,9 @@ def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> s
     return _(REMATCH_WORDS[code[0]]).format(**code[1])
 
 
-__all__ = ["CANNOT_WORDS", "DAMAGED_WORDS", "ERROR_WORDS", "FAILURE_WORDS", "GENERIC",
-           "REASON_WORDS", "RECORD_WORDS", "REMATCH_WORDS", "SENDER_WORDS", "STORAGE_WORDS",
-           "THEN_WORDS", "WATCH_WORDS", "WHO_WORDS", "cheat_error_words", "damaged_words",
-           "error_words", "event_words", "failure_text", "failure_words", "folder_busy_words",
-           "reason_words", "record_words", "rejection_words", "rematch_words", "tried_words"]
+__all__ = ["CANNOT_WORDS", "CHECKPOINT_WORDS", "DAMAGED_WORDS", "ERROR_WORDS", "FAILURE_WORDS",
+           "GENERIC", "IDENTITY_PROBLEM_WORDS", "IDENTITY_WORDS", "REASON_WORDS", "RECORD_WORDS",
+           "REMATCH_WORDS", "SENDER_WORDS", "STORAGE_WORDS", "THEN_WORDS", "WATCH_WORDS",
+           "WHO_WORDS", "cheat_error_words", "checkpoint_words", "damaged_words", "error_words",
+           "event_words", "failure_text", "failure_words", "folder_busy_words", "reason_words",
+           "record_words", "rejection_words", "rematch_words", "tried_words"]

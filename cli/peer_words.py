@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lancards.cli.i18n import N_, _
+from lancards.cli.i18n import N_, _, language
 from lancards.p2p.net.waiting import DRAW_SHARES, Waiting
 
 WHAT_WORDS: Mapping[str, str] = {
@@ -38,6 +38,13 @@ CHEAT_WORDS: Mapping[str, str] = {
     "malformed": N_("{name} signed a malformed entry"),
 }
 """Why a cheat halted the table, by ``GameCore.halt_kind`` (the cheater's name filled in)."""
+
+SIDE_CHEAT_WORDS: Mapping[str, str] = {
+    "bad-private-share": N_("{name} sent a bad private share"),
+    "bad-escrow-part": N_("{name} dealt this seat a bad key escrow part (it cannot be rescued)"),
+}
+"""A cheat that does not halt the table, by its notice's ``code`` (the peer layer's
+``Notice.code``): in English the peer layer's sentence stays (it carries the detail)."""
 
 RESCUE_WORDS = N_("rescue on: a player who vanishes can be voted out by all the others, but all "
                   "the other players together could open one player's hand")
@@ -87,11 +94,26 @@ def cheat_words(core: Any, names: Sequence[str]) -> str:
     return _("cheating caught: {reason}").format(reason=halt_words(core, names))
 
 
+def notice_kind(core: Any, notice: Any) -> str:
+    """The kind a cheat ``notice`` is said by (:func:`cheat_notice_words`): ``core.halt_kind``
+    for the notice of the cheat that halted ``core``, the notice's ``code`` for a cheat that
+    does not halt (:data:`SIDE_CHEAT_WORDS`), else ``""`` (the peer layer's text)."""
+    if notice.text == core.halted:
+        return str(getattr(core, "halt_kind", ""))
+    code = getattr(notice, "code", "")
+    return code if code in SIDE_CHEAT_WORDS else ""
+
+
 def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str) -> str:
-    """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` for ``kind`` and
-    ``seat``, else the peer layer's ``text``."""
-    if kind in CHEAT_WORDS and seat is not None and 0 <= seat < len(names):
+    """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` (or, in a language
+    other than English, :data:`SIDE_CHEAT_WORDS`) for ``kind`` and ``seat``, else the peer
+    layer's ``text``."""
+    if seat is None or not 0 <= seat < len(names):
+        return text
+    if kind in CHEAT_WORDS:
         return _(CHEAT_WORDS[kind]).format(name=names[seat])
+    if kind in SIDE_CHEAT_WORDS and language() != "en":
+        return _(SIDE_CHEAT_WORDS[kind]).format(name=names[seat])
     return text
 
 
@@ -105,5 +127,6 @@ def objectives_notice(objectives: Any) -> str:
     return _("{source}, not from the publisher").format(source=source)
 
 
-__all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "RESCUE_WORDS", "WHAT_WORDS", "cheat_notice_words",
-           "cheat_words", "halt_words", "objectives_notice", "waiting_words", "what_words"]
+__all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "RESCUE_WORDS", "SIDE_CHEAT_WORDS", "WHAT_WORDS",
+           "cheat_notice_words", "cheat_words", "halt_words", "notice_kind", "objectives_notice",
+           "waiting_words", "what_words"]

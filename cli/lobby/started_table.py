@@ -19,7 +19,8 @@ from typing import Any, Protocol
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.pacing import BotPacer
-from lancards.cli.peer_words import cheat_notice_words, halt_words
+from lancards.cli.peer_errors import error_words
+from lancards.cli.peer_words import cheat_notice_words, halt_words, notice_kind
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import any_address, free_port
@@ -269,8 +270,7 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
         return 0
     for notice in node.notices:
         if notice.kind == "cheat":
-            kind = core.halt_kind if notice.text == core.halted else ""
-            said = cheat_notice_words(kind, notice.seat, names, notice.text)
+            said = cheat_notice_words(notice_kind(core, notice), notice.seat, names, notice.text)
             # the headless seat's output is its log: the evidence follows the words
             print(_("cheat: {reason}").format(reason=said if said == notice.text else
                                               f"{said} ({notice.text})"), flush=True)
@@ -427,7 +427,8 @@ async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, me
             "started").format(table=fetch.table_id), file=sys.stderr, flush=True)
     got = await fetch_started(
         mesh, fetch, known, wait=wait, lease=store.lease_envelopes,
-        refused=lambda text: print(f"ignored: {text}", file=sys.stderr, flush=True))
+        refused=lambda exc: print(_("ignored: {reason}").format(reason=error_words(exc)),
+                                  file=sys.stderr, flush=True))
     if got is None:
         await mesh.close()
         store.mark("not-started")

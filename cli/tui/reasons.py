@@ -178,6 +178,20 @@ SUIT_WORDS: Mapping[str, str] = {"Red": N_("Red"), "Blue": N_("Blue"), "Yellow":
                                  "Green": N_("Green")}
 """The suits of an 8s Rule! layout as ``engine.eights.play.describe_layout`` names them."""
 
+COLOUR_WORDS: Mapping[str, str] = {
+    "R": N_("red"), "O": N_("orange"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue"),
+    "P": N_("purple"),
+    "red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"), "green": N_("green"),
+    "blue": N_("blue"), "purple": N_("purple"),
+}
+"""The Level 8 colours as a reason names them (the letter, ``Colour.value``; or the display
+name, ruling L8-1), said as the colour's word in a language other than English (the words of
+``level8_view.COLOUR_WORDS``; ``docs/glossary-de.md``). English keeps the engine's letters."""
+
+_COLOURED = frozenset({"colours", "colour", "other"})
+"""The reasons' values that name Level 8 colours (``other`` also names a set's number: a value
+that is not all colours stays as it is)."""
+
 _PLACE = re.compile(r"(?P<place>[a-z ]+?)(?: (?P<number>\d+))?")
 _SUITS = re.compile(r"\b(Red|Blue|Yellow|Green)\b")
 _ACTION = re.compile(r"(?P<action>\d+: (?:play \S+(?: no-take| take)?|pass|leave)): (?P<rest>.+)")
@@ -191,7 +205,18 @@ def _place(value: str) -> str:
     return _(PLACE_WORDS[found["place"]]).format(number=found["number"] or "")
 
 
+def _colours(value: str) -> str:
+    """``"B R"`` as ``"blau, rot"`` (German); English, or a value that is not all colours, as
+    it is."""
+    names = value.split()
+    if language() == "en" or not names or any(n not in COLOUR_WORDS for n in names):
+        return value
+    return ", ".join(_(COLOUR_WORDS[n]) for n in names)
+
+
 def _value(name: str, value: str) -> str:
+    if name in _COLOURED:
+        return _colours(value)
     if name == "place":
         return _place(value)
     if name == "layout":
@@ -233,4 +258,4 @@ def reason_words(text: str) -> str:
     return text
 
 
-__all__ = ["KIND_WORDS", "PLACE_WORDS", "SUIT_WORDS", "reason_words"]
+__all__ = ["COLOUR_WORDS", "KIND_WORDS", "PLACE_WORDS", "SUIT_WORDS", "reason_words"]

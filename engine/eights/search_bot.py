@@ -4,12 +4,15 @@ The standard for hidden-information card games (Long, Sturtevant, Buro, Furtak, 
 Cowling, Powley, Whitehouse, IEEE TCIAIG 4(2), 2012): at a decision with a choice it
 
 1. deals the unseen cards to the other seats ``k`` times, consistently with its view: each
-   seat gets as many cards as it holds and none of a suit it is known to be void in
-   (:func:`sample_hands`; the counts of :func:`lancards.engine.eights.planner_bot.count_cards`);
+   seat gets as many cards as it holds, none of a suit it is known to be void in and, in
+   round 8, none that was playable when it passed (:func:`held_out`, :func:`sample_hands`;
+   the counts of :func:`lancards.engine.eights.planner_bot.count_cards`);
 2. plays each candidate card in each of these ``k`` deals and the rest of the round out with
    ``normal`` at every seat (the same ``k`` deals for every candidate: common random numbers);
-3. plays the candidate with the lowest mean of *its round points minus the mean of the other
-   seats' round points* (the lowest total wins, ruling E-9, so points given away count).
+3. plays the candidate with the lowest mean of *its game total after the round minus the
+   lowest of the other seats' totals* (:func:`standing`; the lowest total wins, ruling E-9,
+   so points given to the closest rival count; with partners, ruling E-10, its round points
+   minus the others' mean), leaving ``normal``'s choice only for a significant gain.
 
 Candidates: the legal plays, one per class of equivalent cards (same suit, same points, no
 unseen card between them; ``normal``'s favourite of the class), at most ``MAX_CANDIDATES`` of
@@ -31,6 +34,7 @@ from .cards import DECK_SIZE, NUMBERS
 from .game import EightsGame
 from .objectives import ObjectiveKind
 from .planner_bot import Counts, PlanBot, count_cards, rank_plays
+from .play import EMPTY_LAYOUT, is_playable, lay
 from .state import CARD_LEFT_POINTS, GOING_OUT_POINTS, EightsState, Phase
 
 BUDGET_PLAYS = 2400
@@ -45,14 +49,37 @@ SIGNIFICANCE = 2.0
 _ENGINE = EightsGame()
 
 
+def held_out(view: EightsState, counts: Counts) -> tuple[frozenset[int], ...]:
+    """Per seat, the unseen cards (indexes) its view shows it cannot hold.
+
+    Rounds 1..7: every card of a suit it failed to follow (ruling E-3, ``counts.void``).
+    Round 8: every card that was playable on the layout when it passed (a seat passes only
+    when it has no playable card, ruling E-7; cards leave a hand only by being laid, so it
+    still holds none of them).
+    """
+    out: list[set[int]] = [
+        {c for c in counts.unseen if c // NUMBERS in counts.void[s]} for s in range(view.n)
+    ]
+    if view.phase is Phase.LAYOUT:
+        layout = EMPTY_LAYOUT
+        for event in view.history:
+            if event.card >= 0:
+                layout = lay(event.card, layout)
+            else:
+                out[event.seat].update(c for c in counts.unseen if is_playable(c, layout))
+    return tuple(frozenset(o) for o in out)
+
+
 def sample_hands(view: EightsState, seat: Seat, counts: Counts, rng: Rng) -> EightsState:
     """A full state that ``seat``'s view could be: the unseen cards dealt to the other seats'
-    hand slots, no seat getting a suit it is known to be void in, each its hand's size.
+    hand slots, no seat getting a card its view rules out (:func:`held_out`: a suit it is known
+    to be void in, a card that was playable when it passed in round 8), each its hand's size.
 
     The cards most constrained (fewest seats able to hold them) are placed first, each in a
     random seat with room, chosen in proportion to the room left; after 8 failed attempts the
-    voids are ignored (a view that only a renege explains).
+    constraints are ignored (a view that only a renege explains).
     """
+    barred = held_out(view, counts)
     others = [s for s in view.present() if s != seat]
     cards = sorted(counts.unseen)
     for attempt in range(9):
@@ -63,8 +90,7 @@ def sample_hands(view: EightsState, seat: Seat, counts: Counts, rng: Rng) -> Eig
             deck[i], deck[j] = deck[j], deck[i]
 
         def able(card: int, strict: bool = strict) -> list[Seat]:
-            suit = card // NUMBERS
-            return [s for s in others if not (strict and suit in counts.void[s])]
+            return [s for s in others if not (strict and card in barred[s])]
 
         deck.sort(key=lambda c: len(able(c)))
         room = {s: len(view.hands[s]) for s in others}
@@ -106,6 +132,23 @@ def _round_points(state: EightsState, round_number: int) -> list[int]:
     if objective.kind is ObjectiveKind.CARDS:
         return [sum(objective.card_points[c] for c in won[s] if c >= 0) for s in range(n)]
     return list(objective.score(won, state.trick_winners, n))
+
+
+def standing(points: Sequence[int], totals: Sequence[int], seat: Seat,
+             present: Sequence[Seat]) -> float:
+    """``seat``'s game total after the round minus the lowest of the other seats' (points
+    per seat of this round plus the totals before it; negative: ahead). The lowest total
+    wins (ruling E-9), so this is what a seat wants low: points it takes count, and so do
+    points the closest rival avoids."""
+    others = [totals[s] + points[s] for s in present if s != seat]
+    return totals[seat] + points[seat] - min(others)
+
+
+def _mean_gap(points: Sequence[int], totals: Sequence[int], seat: Seat,
+              present: Sequence[Seat]) -> float:
+    """Partners (ruling E-10): the round's points minus the other seats' mean."""
+    others = [points[s] for s in present if s != seat]
+    return points[seat] - sum(others) / len(others)
 
 
 def _play_out(state: EightsState, policy: PlanBot) -> EightsState:
@@ -209,13 +252,13 @@ class SearchBot:
         samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
         results: list[list[float]] = [[] for _ in options]
         number = view.round
+        totals, present = view.totals(), view.present()
+        score = _mean_gap if view.rules.partners else standing
         for _ in range(samples):
             world = sample_hands(view, seat, counts, self.rng)
             for i, play in enumerate(options):
                 end = _play_out(_ENGINE.apply(world, play), self.policy)
-                points = _round_points(end, number)
-                others = [points[s] for s in view.present() if s != seat]
-                results[i].append(points[seat] - sum(others) / len(others))
+                results[i].append(score(_round_points(end, number), totals, seat, present))
         pick = _pick(results)
         if pick == 0:
             return options[0], None

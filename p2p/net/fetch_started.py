@@ -22,7 +22,7 @@ async def fetch_started(
     *,
     wait: float = START_WAIT_S,
     lease: Callable[[int], None] | None = None,
-    refused: Callable[[str], None] | None = None,
+    refused: Callable[[RemoteProtocolError], None] | None = None,
 ) -> tuple[StartedTable, Addresses] | None:
     """Ask the seated peers for the started table until one answers well or ``wait`` s pass.
 
@@ -34,7 +34,8 @@ async def fetch_started(
         wait: the bound, in seconds.
         lease: called with the next envelope number before each ask is sent, to make it
             durable first (:meth:`lancards.p2p.net.store.TableStore.lease_envelopes`).
-        refused: called with the one-line error of each refused answer (the peer named);
+        refused: called with the error of each refused answer (its one-line ``str`` names the
+            peer; its reason code, for the player's language: ``cli/peer_errors.py``);
             an exception no door expected is refused the same way (the last-resort guard,
             :func:`lancards.p2p.protocol.errors.unexpected`, issue 23) and the other peers are
             asked on.
@@ -74,11 +75,11 @@ async def fetch_started(
                 got = fetch.receive(event.peer, event.data)
             except RemoteProtocolError as exc:
                 if refused is not None:
-                    refused(str(exc))
+                    refused(exc)
                 continue
             except Exception as exc:
                 if refused is not None:
-                    refused(str(unexpected(fetch.name(event.peer), exc)))
+                    refused(unexpected(fetch.name(event.peer), exc))
                 continue
             if got is not None:
                 _give_back(mesh, stash)

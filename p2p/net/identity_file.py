@@ -22,7 +22,7 @@ from pathlib import Path
 
 from platformdirs import user_config_dir
 
-from lancards.p2p.net.store import describe_fault
+from lancards.p2p.net.store import describe_fault, storage_error
 from lancards.p2p.protocol.errors import IdentityError, LocalProtocolError
 from lancards.p2p.protocol.identity import MAX_NICK_CHARS, Identity, check_nickname
 
@@ -60,28 +60,55 @@ def load_identity(path: str | os.PathLike[str]) -> Identity:
 
     Raises:
         IdentityError: the file is missing, readable by other users (mode not 0600 or
-            stricter), not an identity file, or holds a bad seed or nickname.
+            stricter), not an identity file, or holds a bad seed or nickname; its ``code``
+            (issue 28) is ``identity-unreadable`` (with the storage fault's values,
+            :func:`_fault`), ``identity-mode`` (``path``, ``mode``) or ``identity-invalid``
+            (``path``, ``problem``: one of :data:`IDENTITY_PROBLEMS`).
     """
     file = Path(path)
     try:
         mode = stat.S_IMODE(file.stat().st_mode)
         text = file.read_text(encoding="utf-8")
     except OSError as exc:  # one line naming the file and what to do (issue 24)
-        raise IdentityError(f"the identity file cannot be read: "
-                            f"{describe_fault(exc, file, 'read')}") from None
+        raise _fault("the identity file cannot be read", "identity-unreadable", exc, file,
+                     "read") from None
     if os.name == "posix" and mode & 0o077:  # Windows has no such mode bits: its ACLs apply
         raise IdentityError(
             f"identity file {file} has mode {mode:04o}; other users may read it "
             f"(fix with: chmod 600 {file})"
-        )
+        ).with_code("identity-mode", path=str(file), mode=f"{mode:04o}")
+    problem = "not-json"  # what is wrong, for the player's language (IDENTITY_PROBLEMS)
     try:
         data = json.loads(text)
+        problem = "not-v1"
         if data.get("format") != "lancards-identity" or data.get("v") != 1:
             raise ValueError("not a version 1 lancards identity")
+        problem = "seed"
         seed = bytes.fromhex(data["ed25519_seed"])
-        return Identity(seed, data["nick"])
+        problem = "nick"
+        nick = data["nick"]
+        return Identity(seed, nick)
+    except IdentityError as exc:  # the seed's length: its own sentence, as it always was
+        raise exc.with_code("identity-invalid", path=str(file), problem="seed") from None
     except (ValueError, KeyError, TypeError, AttributeError, LocalProtocolError) as exc:
-        raise IdentityError(f"identity file {file} is not valid: {exc}") from None
+        raise IdentityError(f"identity file {file} is not valid: {exc}").with_code(
+            "identity-invalid", path=str(file), problem=problem) from None
+
+
+IDENTITY_PROBLEMS = ("not-json", "not-v1", "seed", "nick")
+"""What an ``identity-invalid`` :class:`IdentityError` names as its ``problem``: not JSON, not
+a version 1 lancards identity (or not an object), a seed that is not 32 bytes in hex (or
+missing), a nickname that is missing or invalid."""
+
+
+def _fault(text: str, code: str, exc: OSError, file: Path, doing: str) -> IdentityError:
+    """An identity file that cannot be read or created (``code``: ``identity-unreadable``,
+    ``identity-uncreatable``): ``text``, then :func:`describe_fault`; ``params`` are the
+    storage fault's (``fault``: its ``storage-CASE`` code, ``path``, ``doing``, ``then``,
+    ``strerror``), said in the player's language by ``cli/peer_errors.py``."""
+    fault = storage_error(exc, file, doing)
+    return IdentityError(f"{text}: {describe_fault(exc, file, doing)}").with_code(
+        code, fault=fault.code, **fault.params)
 
 
 def load_or_create_identity(
@@ -98,7 +125,8 @@ def load_or_create_identity(
         env: the environment to read ``LANCARDS_HOME`` from (default ``os.environ``).
 
     Raises:
-        IdentityError: as :func:`load_identity`, or the file cannot be created.
+        IdentityError: as :func:`load_identity`, or the file cannot be created (code
+            ``identity-uncreatable``).
         LocalProtocolError: ``nick`` is not a valid nickname.
     """
     file = identity_path(path, env)
@@ -147,5 +175,5 @@ def _write_private(file: Path, text: str) -> None:
         if created:
             with contextlib.suppress(OSError):
                 file.unlink()
-        raise IdentityError(f"the identity file cannot be created: "
-                            f"{describe_fault(exc, file, 'create')}") from None
+        raise _fault("the identity file cannot be created", "identity-uncreatable", exc, file,
+                     "create") from None

@@ -547,7 +547,7 @@ class PeerNode:
         if self.sleep_watch.woke() and not self.over():
             self._held_at, self.catching_up = mono, True
             self.notices.append(Notice("info", "back after a pause: catching up with the "
-                                               "table", self.core.seat))
+                                               "table", self.core.seat, code="catching-up"))
             self.handle(self.core.hold_until_synced())
         elif self._held_at is not None and (not self.core.syncing
                                             or mono - self._held_at >= HOLD_MAX_S

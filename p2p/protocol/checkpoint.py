@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lancards.engine.digest import state_digest
-from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.errors import LocalProtocolError, Refusal
 from lancards.p2p.protocol.record import Entry
 from lancards.p2p.protocol.wire import canonical
 
@@ -63,8 +63,12 @@ _REFS = ("me", "table", "random", "core")
 
 
 class CheckpointRefused(LocalProtocolError):
-    """A checkpoint cannot be used (damaged, stale, or not this peer's): the message says why;
-    the caller replays the whole journal instead."""
+    """A checkpoint cannot be used (damaged, stale, or not this peer's): the message says why,
+    and its ``code`` (with ``params``) too, for the player's language (issue 28):
+    ``checkpoint-format``, ``checkpoint-mac``, ``checkpoint-unreadable`` (``error``: the
+    exception's class), ``checkpoint-lines`` (``covered``, ``lines``), ``checkpoint-entries``
+    (``entries``, ``journal``), ``checkpoint-entry`` and ``checkpoint-state`` (``entry``). The
+    caller replays the whole journal instead."""
 
 
 def checkpoint_key(core: GameCore) -> bytes:
@@ -181,31 +185,37 @@ def load(core: GameCore, blob: bytes, lines: Sequence[tuple[str, dict[str, Any]]
     """
     head = len(MAGIC) + 4
     if not blob.startswith(MAGIC) or len(blob) < head:
-        raise CheckpointRefused("not a checkpoint of this format")
+        raise CheckpointRefused("not a checkpoint of this format").with_code("checkpoint-format")
     size = int.from_bytes(blob[len(MAGIC):head], "big")
     header, mac, state = blob[head:head + size], blob[head + size:head + size + 32], \
         blob[head + size + 32:]
     want = hmac.new(checkpoint_key(core), header + state, hashlib.sha256).digest()
     if not hmac.compare_digest(mac, want):
-        raise CheckpointRefused("its MAC does not check (damaged, or not this seat's)")
+        raise CheckpointRefused("its MAC does not check (damaged, or not this seat's)").with_code(
+            "checkpoint-mac")
     try:
         info = json.loads(header)
         covered, entries = int(info["lines"]), int(info["entries"])
         saved = _Reader(_Bytes(state), core).load()
     except Exception as exc:  # any failure to read it back: replay instead
-        raise CheckpointRefused(f"it cannot be read back ({type(exc).__name__})") from None
+        raise CheckpointRefused(f"it cannot be read back ({type(exc).__name__})").with_code(
+            "checkpoint-unreadable", error=type(exc).__name__) from None
     if not isinstance(saved, dict) or not 0 < covered <= len(lines):
-        raise CheckpointRefused(f"it covers {covered} lines of a journal of {len(lines)}")
+        raise CheckpointRefused(f"it covers {covered} lines of a journal of {len(lines)}"
+                               ).with_code("checkpoint-lines", covered=covered, lines=len(lines))
     mine = [line for kind, line in lines[:covered] if kind == "entry"]
     record = saved.get("record")
     held = getattr(record, "entries", None)
     if len(mine) != entries or not isinstance(held, tuple) or len(held) != entries or not mine:
-        raise CheckpointRefused(f"it holds {entries} entries, the journal {len(mine)} there")
+        raise CheckpointRefused(f"it holds {entries} entries, the journal {len(mine)} there"
+                               ).with_code("checkpoint-entries", entries=entries, journal=len(mine))
     last = Entry.from_dict(mine[-1], "the local record")
     if last.hash != info["hash"] or held[-1].hash != last.hash:
-        raise CheckpointRefused(f"its entry {entries - 1} is not the journal's")
+        raise CheckpointRefused(f"its entry {entries - 1} is not the journal's").with_code(
+            "checkpoint-entry", entry=entries - 1)
     if state_digest(core.game, saved.get("_state")) != last.state:
-        raise CheckpointRefused(f"its state does not hash to entry {entries - 1}'s state hash")
+        raise CheckpointRefused(f"its state does not hash to entry {entries - 1}'s state hash"
+                               ).with_code("checkpoint-state", entry=entries - 1)
     for key, value in saved.items():
         setattr(core, key, value)
     core.deck.as_replayed()  # what a replay leaves: private shares unsent, nothing prepared
@@ -222,5 +232,5 @@ def resume_point(core: GameCore, blob: bytes | None,
     try:
         return load(core, blob, lines)
     except CheckpointRefused as exc:
-        core.checkpoint_refused = str(exc)
+        core.checkpoint_refused = Refusal(str(exc), exc.code, **exc.params)
         return 0

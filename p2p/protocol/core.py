@@ -204,7 +204,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         completed epoch wait for those calls, so its last shuffle entry leaves first; else
         the remaining proofs are checked at once before the first share."""
         self.progress = ""
-        self.checkpoint_refused: str | None = None  # why restore() refused its checkpoint
+        self.checkpoint_refused: str | None = None  # why restore() refused it (a Refusal)
         self.checkpoint_lines = 0  # the journal lines restore() took from it
         self.peer_has: dict[Seat, int] = {}
         """The record length each peer reported in its last ``record.sync`` (a resumed peer is

@@ -95,6 +95,13 @@ class Notice:
     error: PeerError | None = None
     """For a ``rejected`` notice, the refusal itself (its reason code, sender, entry: the command
     line says it in the player's language, issue 28); ``text`` is its English ``str``."""
+    code: str = ""
+    """What happened, a stable code (issue 28; ``text`` is its English sentence, with the
+    detail): a ``cheat`` notice's is its halt kind (``GameCore.halt_kind``), or
+    ``bad-private-share`` and ``bad-escrow-part`` (cheats that do not halt the table); an
+    ``info`` notice's is ``vote`` (this seat voted to remove ``seat``), ``vote-void``, ``left``,
+    ``removed``, ``voided`` or ``catching-up`` (no screen shows these: a screen says the same
+    from the core's state, in banners). ``seat`` is the seat named."""
 
 
 Output = Send | Persist | Notice
@@ -312,11 +319,12 @@ class CoreParts:
         if seat is not None:
             self.cheaters[seat] = text
         self._halted, self.halt_kind = text, kind
-        self._notice("cheat", text, seat, evidence)
+        self._notice("cheat", text, seat, evidence, code=kind)
 
     def _notice(self, kind: NoticeKind, text: str, seat: Seat | None = None,
-                evidence: dict[str, Any] | None = None, error: PeerError | None = None) -> None:
-        self._out.append(Notice(kind, text, seat, evidence, error))
+                evidence: dict[str, Any] | None = None, error: PeerError | None = None,
+                code: str = "") -> None:
+        self._out.append(Notice(kind, text, seat, evidence, error, code))
 
     def _tell_everyone(self, type: str, body: dict[str, Any]) -> None:
         """Send evidence of a cheat (``record.evidence``, a signed bad ``record.entry``, a

@@ -171,7 +171,8 @@ class Departure(CoreParts):
         in_play = self.game.knowledge(self._state)  # a round the leave abandoned is out of play
         self.deck.withhold(s for s in self.deck.hidden_slots() if s not in in_play)
         self._after_engine_change()
-        self._notice("info", text or f"{self.name(seat)} left the table", seat)
+        self._notice("info", text or f"{self.name(seat)} left the table", seat,
+                     code="removed" if text else "left")
 
 
 __all__ = ["Departure"]

@@ -104,7 +104,7 @@ class Escrow(CoreParts):
             self.deck.accept_escrow_part(author, self._open_part(author, mine))
         except (PeerError, DeckError) as exc:
             self._notice("cheat", f"{self.name(author)} dealt this seat a bad key escrow part "
-                         f"(it cannot be rescued): {exc}", author)
+                         f"(it cannot be rescued): {exc}", author, code="bad-escrow-part")
 
     def _open_part(self, author: Seat, data: Any) -> int:
         link = self.name(author)

@@ -379,7 +379,8 @@ class Inbound(Void):
         try:
             self.deck.accept(sender, raw)
         except DeckError as exc:
-            self._notice("cheat", f"{self.name(sender)} sent a bad private share: {exc}", sender)
+            self._notice("cheat", f"{self.name(sender)} sent a bad private share: {exc}", sender,
+                         code="bad-private-share")
             return
         self._out.append(Persist("private", {"from": sender, "payload": raw,
                                              "at": len(self.record)}))

@@ -250,7 +250,7 @@ class Rescue(CoreParts):
         self._keep_vote(self.seat, vote)
         self._relayed.add(vote["sig"])
         self._send(None, "record.vote", {"vote": vote})
-        self._notice("info", f"this seat voted to remove {self.name(seat)}", seat)
+        self._notice("info", f"this seat voted to remove {self.name(seat)}", seat, code="vote")
         self._advance()
         return self._flush()
 
@@ -293,7 +293,7 @@ class Rescue(CoreParts):
         self._votes.pop(key, None)
         if key[0] in self.deck.present and not self._replaying:
             self._notice("info", f"the vote to remove {self.name(key[0])} is void (a player "
-                         "said no, or it outlived its life)", key[0])
+                         "said no, or it outlived its life)", key[0], code="vote-void")
         self._take_held()
 
     def _take_held(self) -> None:

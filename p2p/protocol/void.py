@@ -112,7 +112,7 @@ class Void(Presence):
         self.__dict__.update(fresh.__dict__)
         self._out = [*out, Persist("void", {"from": n})]
         if not self._replaying:
-            self._out.append(Notice("info", VOIDED, self.seat))
+            self._out.append(Notice("info", VOIDED, self.seat, code="voided"))
 
     # Inbound's (declared here for the type checker).
 

@@ -12,7 +12,7 @@ from lancards.cli.driver import SeededChance, play_local
 from lancards.engine.core import CHANCE
 from lancards.engine.eights import EASY_CARELESS, EIGHTS, EightsBot, EightsRules, EightsState, Play
 from lancards.engine.eights.planner_bot import PlanBot, count_cards
-from lancards.engine.eights.search_bot import SearchBot, _pick, sample_hands
+from lancards.engine.eights.search_bot import SearchBot, _pick, held_out, sample_hands, standing
 from lancards.engine.rulesets import bot_levels, make_bot, rule_set
 
 from .helpers import GAME, cards, deal, play_all
@@ -184,16 +184,26 @@ def _seeded_position(seed: int, moves: int) -> EightsState:
     raise AssertionError("the game ended first")
 
 
-def test_hard_keeps_the_guard_of_its_red_15_where_normal_leads_it() -> None:
-    """Round 5 (Red 15 +75), trick 12 of seed 0: seat 2 leads from R1 R15 Y2 Y7. ``normal``
-    leads R1, its surest loser, and leaves R15 alone in Red: the next Red lead makes it play
-    R15. Played out to the round's end in imagined deals (seed 1), ``hard`` leads Y2 and keeps
-    R1 to play under a Red lead."""
-    state = _seeded_position(0, 232)
-    assert (state.round, len(state.trick_winners), GAME.to_act(state)) == (5, 11, 2)
-    assert sorted(str(c) for c in state.hand_cards(2)) == ["R1", "R15", "Y2", "Y7"]
-    assert decide(normal(), state) == "R1"
-    assert decide(SearchBot(random.Random(1)), state) == "Y2"
+def test_hard_keeps_the_guards_of_its_red_15_where_normal_leads_one() -> None:
+    """Round 5 (Red 15 +75), trick 11 of seed 0: seat 2 leads from R1 R7 R15 Y2 Y7. ``normal``
+    leads R7, its most dangerous sure loser, and keeps one Red guard under R15. Played out to
+    the round's end in 24 imagined deals (seed 1) and scored by the gap to the lowest other
+    total (135, 100, 115, 65 before the round), ``hard`` leads Y7 and keeps both guards: 7.3
+    points better. (Scored by the others' mean it also led Y7; at trick 12 below, R1 R15 Y2
+    Y7, the rival-based score keeps ``normal``'s R1, where the mean led Y2.)"""
+    state = _seeded_position(0, 228)
+    assert (state.round, len(state.trick_winners), GAME.to_act(state)) == (5, 10, 2)
+    assert state.trick == ()  # seat 2 leads
+    assert sorted(str(c) for c in state.hand_cards(2)) == ["R1", "R15", "R7", "Y2", "Y7"]
+    assert state.totals() == (135, 100, 115, 65)
+    assert decide(normal(), state) == "R7"
+    assert decide(SearchBot(random.Random(1)), state) == "Y7"
+    _, note = SearchBot(random.Random(1)).decide(GAME.view(state, 2), 2,
+                                                 GAME.legal_actions(state, 2))
+    assert note is not None and note.deals == 24 and round(note.gain, 2) == 7.29
+    later = _seeded_position(0, 232)
+    assert sorted(str(c) for c in later.hand_cards(2)) == ["R1", "R15", "Y2", "Y7"]
+    assert decide(SearchBot(random.Random(1)), later) == decide(normal(), later) == "R1"
 
 
 def test_hard_leaves_normals_choice_only_for_a_significant_gain() -> None:
@@ -203,3 +213,31 @@ def test_hard_leaves_normals_choice_only_for_a_significant_gain() -> None:
     assert _pick([[0, 10, 0, 10], [-1, 9, 1, 9]]) == 0
     assert _pick([[0, 10, 0, 10], [-3, 7, -2, 8]]) == 1
     assert _pick([[5, 5], [6, 6], [5, 5]]) == 0
+
+
+def test_hard_deals_no_card_a_seat_passed_on_in_round_8() -> None:
+    """Round 8 (ruling E-7): seat 0 lays R8 and seat 1, holding no 8 and neither R7 nor R9,
+    passes. Seat 2 (holding R7) then knows seat 1 holds none of the cards that were playable:
+    R9, B8, Y8, G8; its imagined deals never give seat 1 one of them."""
+    hands = {0: "R8 B8", 1: "R1 R2 R3 R4 R5 B1 B2 B3 B4 B5 Y1 Y2 Y3 Y4 Y5",
+             2: "R7 B9 B10 B11 B12 B13 B14 B15 G1 G2 G3 G4 G5 G6 G7"}
+    state = play_all(deal(4, hands, round_number=8, dealer=3), ["R8", "pass"])
+    view = GAME.view(state, 2)
+    counts = count_cards(view, 2)
+    barred = held_out(view, counts)
+    assert barred == (frozenset(), frozenset(cards("R9 B8 Y8 G8")), frozenset(), frozenset())
+    for seed in range(20):
+        world = sample_hands(view, 2, counts, random.Random(seed))
+        held = {world.ident[slot - world.base] for slot in world.hands[1]}
+        assert not held & set(cards("R9 B8 Y8 G8"))
+        assert len(held) == 15
+
+
+def test_hard_scores_a_round_by_the_gap_to_the_best_other_total() -> None:
+    """The lowest total wins (ruling E-9): a round is scored as the seat's total after it minus
+    the lowest of the others' (a rival's points count only when they change the leader)."""
+    totals, present = (50, 40, 70, 60), (0, 1, 2, 3)
+    assert standing((10, 0, 30, 5), totals, 0, present) == 60 - 40
+    assert standing((10, 30, 30, 5), totals, 0, present) == 60 - 65
+    assert standing((10, 30, 30, 5), totals, 0, (0, 2, 3)) == 60 - 65
+    assert standing((0, 0, 0, 0), totals, 1, present) == 40 - 50

@@ -592,7 +592,8 @@ def test_the_start_fetch_guard_names_the_sender_and_asks_on(monkeypatch) -> None
         mesh = Mesh(ann, SOCKET_CONFIG)
         mesh.events.put_nowait(Received(bob.public_key, b"x"))
         mesh.events.put_nowait(Received(cyd.public_key, b"y"))
-        return await fetch_started(mesh, fetch, {}, wait=5, refused=refused.append)
+        return await fetch_started(mesh, fetch, {}, wait=5,
+                                   refused=lambda e: refused.append(str(e)))
 
     assert asyncio.run(go()) == answer
     assert refused == [f"rejected message from {fetch.name(bob.public_key)}: unexpected: "

@@ -115,7 +115,7 @@ def test_a_bad_escrow_part_is_named_by_its_holder_and_the_game_goes_on() -> None
     _run_until(net, cores, 14)  # the keys, the escrows and two shuffles: the game goes on
     holder = cores[2]
     cheats = [n for n in net.notices[holder.me.public_key] if n.kind == "cheat"]
-    assert len(cheats) == 1 and cheats[0].seat == 1
+    assert len(cheats) == 1 and cheats[0].seat == 1 and cheats[0].code == "bad-escrow-part"
     assert cheats[0].text.startswith(f"{holder.name(1)} dealt this seat a bad key escrow part "
                                      "(it cannot be rescued): ")
     assert "the sealed part does not match its commitment" in cheats[0].text

@@ -188,7 +188,8 @@ def test_fetch_over_links_ignores_a_liar_takes_the_honest_answer_and_leases_its_
             known = {cyd.public_key: ("127.0.0.1", ports[cyd.public_key]),
                      bob.public_key: ("127.0.0.1", ports[bob.public_key])}
             got = await fetch_started(meshes[ann.public_key], fetch, known, wait=20,
-                                      lease=leased.append, refused=refused.append)
+                                      lease=leased.append,
+                                      refused=lambda e: refused.append(str(e)))
             assert got == (table, {cyd.public_key: ("127.0.0.1", ports[cyd.public_key])})
             assert leased and all(n > 40 for n in leased) and leased == sorted(leased)
             assert fetch.next_seq <= max(leased)

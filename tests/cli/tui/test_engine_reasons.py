@@ -70,8 +70,8 @@ SAMPLES = {
         (L8 + "chance must act first (a shuffle or a card turned up) (ruling L8-3)",
          "zuerst ist der Zufall dran (Mischen oder eine Karte aufdecken) (Regel L8-3)"),
     "colours {names} are not one colour (ruling L8-4)":
-        (L8 + "colours red blue are not one colour (ruling L8-4) (ruling L8-5)",
-         "die Farben red blue sind nicht eine Farbe (Regeln L8-4, L8-5)"),
+        (L8 + "colours B R are not one colour (ruling L8-4) (ruling L8-5)",
+         "die Karten haben verschiedene Farben: blau, rot (Regeln L8-4, L8-5)"),
     "every {card} of the deck is known to be elsewhere":
         (L8 + "every R7 of the deck is known to be elsewhere (ruling L8-3)",
          "jede R7 des Kartenspiels ist bekanntlich woanders (Regel L8-3)"),
@@ -129,10 +129,10 @@ SAMPLES = {
          "Platz 2 hat den Tisch verlassen (Regel D-1)"),
     "the colour group is {meld.colour}, not {p.colour} (ruling L8-7)":
         (L8 + "the colour group is R, not B (ruling L8-7) (ruling L8-7)",
-         "die Karten einer Farbe sind R, nicht B (Regeln L8-7, L8-7)"),
+         "die Karten einer Farbe sind rot, nicht blau (Regeln L8-7, L8-7)"),
     "the colour run is {meld.colour}, not {p.colour} (ruling L8-7)":
         (L8 + "the colour run is R, not B (ruling L8-7) (ruling L8-7)",
-         "die Farbfolge ist R, nicht B (Regeln L8-7, L8-7)"),
+         "die Farbfolge ist rot, nicht blau (Regeln L8-7, L8-7)"),
     "the discard pile of seat {action.owner} is empty":
         (L8 + "the discard pile of seat 1 is empty (ruling L8-3)",
          "der Ablagestapel von Platz 1 ist leer (Regel L8-3)"),
@@ -143,19 +143,19 @@ SAMPLES = {
          "die Stufe ist in dieser Runde schon ausgelegt (Regel L8-5)"),
     "the set is of {meld.number}s, not {p.number} (ruling L8-7)":
         (L8 + "the set is of 7s, not 8 (ruling L8-7) (ruling L8-7)",
-         "die Gruppe ist aus 7ern, nicht 8 (Regeln L8-7, L8-7)"),
+         "die Gruppe besteht aus 7ern, nicht aus 8ern (Regeln L8-7, L8-7)"),
     "{action.card.card} is not a special card":
         (L8 + "R7 is not a special card (ruling L8-3)", "R7 ist keine Sonderkarte (Regel L8-3)"),
     "{action}: 'take' and 'no-take' are for trick rounds only (ruling E-4)":
         ("0: play B8#17 take: 'take' and 'no-take' are for trick rounds only (ruling E-4)",
-         "0: play B8 take: 'take' und 'no-take' gibt es nur in Stichrunden (Regel E-4)"),
+         "0: play B8 take: „nehmen“ und „nicht nehmen“ gibt es nur in Stichrunden (Regel E-4)"),
     "{action}: no seat plays now ({phase.name.lower()})":
         ("0: play B8#17: no seat plays now (deal)",
          "0: play B8: gerade spielt kein Platz (deal)"),
     "{action}: only the 8 of the led suit is played with 'take' or 'no-take' (ruling E-4)":
         ("0: play B7#17 take: only the 8 of the led suit is played with 'take' or 'no-take' "
          "(ruling E-4)",
-         "0: play B7 take: nur die 8 der ausgespielten Farbe wird mit 'take' oder 'no-take' "
+         "0: play B7 take: nur die 8 der ausgespielten Farbe wird mit „nehmen“ oder „nicht nehmen“ "
          "gespielt (Regel E-4)"),
     "{action}: seat {seat} acts out of turn; seat {state.turn} is to play (ruling E-3)":
         ("0: play B8#17: seat 0 acts out of turn; seat 1 is to play (ruling E-3)",
@@ -173,8 +173,8 @@ SAMPLES = {
     "(ruling E-4)":
         ("0: play B8#17: seat 0 must declare 'take' or 'no-take' with the 8 of the led suit "
          "(ruling E-4)",
-         "0: play B8: Platz 0 muss zur 8 der ausgespielten Farbe 'take' oder 'no-take' ansagen "
-         "(Regel E-4)"),
+         "0: play B8: Platz 0 muss zur 8 der ausgespielten Farbe „nehmen“ oder „nicht nehmen“ "
+         "ansagen (Regel E-4)"),
     "{action}: slot #{action.slot} is not in seat {seat}'s hand":
         ("0: play B8#17: slot #17 is not in seat 0's hand",
          "0: play B8: diese Karte ist nicht auf der Hand von Platz 0"),
@@ -279,3 +279,122 @@ def test_english_keeps_the_engines_sentences():
     assert short_error("0: play B8#17: seat 0 acts out of turn; seat 1 is to play "
                        "(ruling E-3)") == \
         "0: play B8: seat 0 acts out of turn; seat 1 is to play (ruling E-3)"
+
+
+def test_the_colours_of_a_reason_are_german_words_and_english_keeps_the_letters(german):
+    """The engine names colours by their letters (``Colour.value``); German says the colour's
+    word (``docs/glossary-de.md``: rot, orange, gelb, grün, blau, lila)."""
+    from lancards.engine.level8.cards import card
+    from lancards.engine.level8.levels import ComponentKind
+    from lancards.engine.level8.melds import add_error, make_meld, natural
+
+    def meld(kind: ComponentKind, *faces: str) -> object:
+        return make_meld(0, 0, kind, 3, [natural(i, card(f)) for i, f in enumerate(faces)])
+
+    mixed = meld(ComponentKind.COLOUR_GROUP, "R3", "B5", "Y7")
+    run = meld(ComponentKind.COLOUR_RUN, "R3", "R4", "R5")
+    group = meld(ComponentKind.COLOUR_GROUP, "G3", "G5", "G7")
+    reasons = [mixed, add_error(run, natural(4, card("P6"))),  # type: ignore[arg-type]
+               add_error(group, natural(4, card("O6")))]  # type: ignore[arg-type]
+    assert [short_error(str(r)) for r in reasons] == [
+        "die Karten haben verschiedene Farben: blau, rot, gelb (Regel L8-4)",
+        "die Farbfolge ist rot, nicht lila (Regel L8-7)",
+        "die Karten einer Farbe sind grün, nicht orange (Regel L8-7)"]
+    assert short_error(L8 + "the set is of 7s, not 8 (ruling L8-7)") == \
+        "die Gruppe besteht aus 7ern, nicht aus 8ern (Regel L8-7)"
+    i18n.set_language("en")
+    assert [short_error(str(r)) for r in reasons] == [
+        "colours B R Y are not one colour (ruling L8-4)",
+        "the colour run is R, not P (ruling L8-7)", "the colour group is G, not O (ruling L8-7)"]
+
+
+NOTATION = "notation"
+BUILT = "built"
+NEVER_ON_A_SCREEN = {
+    # parse errors of notation text (parse_action, the cards' and chance's text, position
+    # texts): no screen parses a person's text (the screens build action objects, the Level 8
+    # keys and the picker choose among the legal moves); a peer's entry that does not parse is
+    # a refused message, Reason.MALFORMED, said by cli/peer_errors.py
+    "action {text} has an empty group": NOTATION,
+    "action {text} has no 'SEAT:' prefix": NOTATION,
+    "action {text} has no verb": NOTATION,
+    "action {text} needs 'SEAT: ...' or '*: ...'": NOTATION,
+    "action {text}: a played card is CARD#SLOT, e.g. B8#17": NOTATION,
+    "action {text}: after the card say {TAKE} or {NO_TAKE}, not {tokens[2]}": NOTATION,
+    "action {text}: seat {seat} is negative": NOTATION,
+    "action {text}: {head} is not a seat number": NOTATION,
+    "expected a slot like '#17', got {text}": NOTATION,
+    "expected {what}, got {text}": NOTATION,
+    "unknown action {text}": NOTATION,
+    "unknown action {text}; expected 'play CARD#SLOT' or 'pass'": NOTATION,
+    "unknown card {text}": NOTATION,
+    "unknown card {text}; a card is a suit letter R, B, Y or G and a number 1..15": NOTATION,
+    "card {text} is not CARD#SLOT[=DECLARATION]": NOTATION,
+    "card {text}: bad joker declaration": NOTATION,
+    "card {text}: only jokers take a declaration": NOTATION,
+    "card {text}: unknown colour {decl[0]}": NOTATION,
+    "empty chance action": NOTATION,
+    "malformed chance action {' '.join(tokens)}": NOTATION,
+    "random needs VALUE/N with 0 <= VALUE < N, got {args[0]}": NOTATION,
+    "reveal needs CARD#SLOT, got {args[0]}": NOTATION,
+    "shuffle order {' '.join(args)} is not a permutation": NOTATION,
+    "unknown chance action {' '.join(tokens)}": NOTATION,
+    "{text}: no card is to be revealed; write CARD#SLOT": NOTATION,
+    "{text}: no card is to be turned up; write CARD#SLOT": NOTATION,
+    "{text}: this state does not know seat {seat}'s cards; write {face}#SLOT": NOTATION,
+    "{text}: this state does not know seat {seat}'s hand; write {card}#SLOT": NOTATION,
+    # the shape of an action object, which the screens build from the hand and the table or
+    # take from the legal moves (and chance's actions, never a person's): a bug, for --verbose
+    "card number {self.number} is not within 1..15": BUILT,
+    "card suit {self.suit} is not 0..3": BUILT,
+    "shuffle order is not a permutation of 0..{DECK_SIZE - 1}": BUILT,
+    "{action} is not an 8s Rule! action": BUILT,
+    "{action}: chance actions have seat {CHANCE}": BUILT,
+    "{action}: seat {seat} is not at this table": BUILT,
+    "{action}: slot #{action.slot} is not a current slot": BUILT,
+    "{action}: take must be True, False or None": BUILT,
+    "{action}: {action.card} is not a card of the deck": BUILT,
+    "{who}: slot #{slot} is not a current card slot": BUILT,
+    "{who}: {card} is not a card of the 60-card deck": BUILT,
+    "there is no seat {seat}": BUILT,
+    "a Skip card needs a target seat, other special cards none": BUILT,
+    "a card is shown twice": BUILT,
+    "a card that is not laid takes no declaration ({p})": BUILT,
+    "a leave is not a step of play: {action}": BUILT,
+    "malformed {str(action)}: {reason}": BUILT,
+    "not a Level 8 action: {action}": BUILT,
+    "not a chance action": BUILT,
+    "the order has {len(action.order)} places for {len(slots)} cards": BUILT,
+    "the revealed card is not a Level 8 card": BUILT,
+    "there is no meld {action.meld}": BUILT,
+    "there is no seat {action.owner}": BUILT,
+    "there is no seat {action.seat}": BUILT,
+    "there is no seat {target}": BUILT,
+    "there is no slot #{p.slot} in play": BUILT,
+}
+"""The engine's malformed-action errors (``InvalidActionError``, ``steps.malformed``) that no
+screen can show, each with why (issue 28, item 5): they stay English, for --verbose."""
+
+
+def malformed_reasons() -> set[str]:
+    """Every ``InvalidActionError`` template of ``engine/`` and every reason given to
+    ``steps.malformed``."""
+    found: set[str] = set()
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+                if name == "InvalidActionError" and node.args:
+                    found.update(_template(node.args[0]))
+                elif name == "malformed" and len(node.args) == 2:
+                    found.update(_template(node.args[1]))
+    return found
+
+
+def test_every_malformed_action_error_has_words_or_never_reaches_a_screen(german):
+    found = malformed_reasons()
+    assert found - set(NEVER_ON_A_SCREEN) == {"a card is used twice"}  # a lay-down's check
+    assert set(NEVER_ON_A_SCREEN) - found == set(), "an error the engine no longer gives"
+    assert short_error("malformed '0: lay R7#1 R7#1': a card is used twice") == \
+        "eine Karte ist doppelt verwendet"

@@ -94,7 +94,7 @@ def test_german_level8_master_builder_and_keys(size: tuple[int, int]) -> None:
     with driven(session, *size) as d:
         d.press("l")
         screen = fits(d.press("tab"), *size)
-        assert "angebotene Auslage 1 von" in screen and "gültig: Enter legt sie aus" in screen
+        assert "Vorschlag 1 von" in screen and "gültig: Enter legt sie aus" in screen
         check(f"de-level8-builder-{size[0]}x{size[1]}", screen)
         d.press("escape")
         keys = fits(d.press("?"), *size)

@@ -53,3 +53,51 @@ def test_snapshot_hides_other_hands_and_chat_is_cut_to_200():
     session.send_chat("x" * 300)
     line = session.snapshot().log[-1]
     assert line.chat and line.text == "Ann: " + "x" * 200
+
+
+def test_the_result_banner_in_german_and_in_english():
+    from lancards.cli import i18n
+
+    session = LocalSession("eights", bots=2, seed=4, bot_delay=0, autoplay=True)
+    session.advance()
+    outcome = session.snapshot().outcome
+    assert outcome is not None
+    won = [session.names[s] for s in outcome.winners]
+    english = session.snapshot().banners[-1].text
+    assert english == "game over: " + " and ".join(won) + " won"
+    i18n.set_language("de")
+    try:
+        session._cached = None  # the snapshot is said again, in German
+        german = session.snapshot().banners[-1].text
+    finally:
+        i18n.set_language("en")
+    verb = "hat" if len(won) == 1 else "haben"
+    assert german == f"Spiel vorbei: {' und '.join(won)} {verb} gewonnen"
+
+
+def test_the_players_own_win_in_german():
+    from lancards.cli import i18n
+
+    session = LocalSession("eights", bots=2, seed=2, bot_delay=0, autoplay=True)
+    session.advance()  # seed 2: the player (the default nickname, You) wins alone
+    outcome = session.snapshot().outcome
+    assert outcome is not None and outcome.winners == (session.seat,)
+    assert session.snapshot().banners[-1].text == "game over: You won"
+    i18n.set_language("de")
+    try:
+        session._cached = None
+        assert session.snapshot().banners[-1].text == "Spiel vorbei: Du hast gewonnen"
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_bots_nicknames_in_german():
+    from lancards.cli import i18n
+    from lancards.cli.local_session import default_names
+
+    assert default_names(3, 0, "Ann") == ("Ann", "Ada (bot)", "Bert (bot)")
+    i18n.set_language("de")
+    try:
+        assert default_names(3, 1, "Ann") == ("Ada (Bot)", "Ann", "Bert (Bot)")
+    finally:
+        i18n.set_language("en")

@@ -44,6 +44,10 @@ async def shown(pipe, term, keys, work, *, ask=None):
             await asyncio.sleep(0.1)
         if ask is not None:
             seen.append([await asking])
+            for _ in range(40):  # the redraw after the answer, at most 2 s on a busy machine
+                if screen_lines(term)[-1] == " q, Esc or Ctrl-C: cancel":
+                    break
+                await asyncio.sleep(0.05)
             seen.append(screen_lines(term))
             pipe.send_text("q")  # the question answered, q cancels the wait itself
 
