@@ -106,18 +106,18 @@ BOT_END_S = 10.0
 
 
 def bot_seats(folder: Path) -> list[Path]:
-    """The folders of a host's ``--bots`` seats at the finished table in ``folder`` that are
-    still inside its "play again" (``finished`` or ``again``, without ``again-over``; their
-    Ed25519 seed in ``table.json``): ``lancards resume`` of the host brings them back with
-    its own seat."""
+    """The folders of a host's ``--bots`` seats at the finished table in ``folder`` whose
+    "play again" has not ended (no ``again-over``; their Ed25519 seed in ``table.json``):
+    ``lancards resume`` of the host brings them back with its own seat. A seat killed in the
+    last second of its game (no ``finished`` yet, or its journal short of the last entries)
+    is one of them: it catches up first (:func:`_bot_seat`)."""
     found = []
     for sub in sorted((folder / "bots").glob("*/table.json")):
         try:
             seeded = "seed" in json.loads(sub.read_text("utf-8"))
         except (OSError, ValueError):
             continue
-        over = (sub.parent / "finished").exists() or (sub.parent / "again").exists()
-        if seeded and over and not (sub.parent / "again-over").exists():
+        if seeded and not (sub.parent / "again-over").exists():
             found.append(sub.parent)
     return found
 
@@ -183,8 +183,11 @@ async def _agree_then_play(store: TableStore, data: dict[str, Any], me: Identity
 
 async def _bot_seat(folder: Path, args: argparse.Namespace) -> int:
     """A host's bot seat brought back inside the agreement (its seed in its ``table.json``):
-    it answers yes, then plays the next game and the ones after as a host's bot does."""
-    from lancards.cli.lobby.started_table import BOT_GAMES
+    it answers yes, then plays the next game and the ones after as a host's bot does. One
+    whose agreement had not begun (no ``again``: killed before its record was written, maybe
+    before the game's last entries reached it) resumes its game first, catching up from the
+    others (who serve the finished game during the agreement), then plays again."""
+    from lancards.cli.lobby.started_table import BOT_GAMES, listen_again, play_table
 
     store = TableStore(folder)
     data = store.load_table()
@@ -192,7 +195,13 @@ async def _bot_seat(folder: Path, args: argparse.Namespace) -> int:
     bot_args = argparse.Namespace(record=None, autoplay=True, games=BOT_GAMES,
                                   bot_pacer=args.bot_pacer, bot_seed=data["seed"])
     try:
-        return await _agree_then_play(store, data, me, bot_args, quiet=True)
+        if pending_again(folder):
+            return await _agree_then_play(store, data, me, bot_args, quiet=True)
+        table = verify_started(data["statement"], data["sigs"], "the table file")
+        mesh, host, dial_all = await listen_again(data, me)
+        ns = argparse.Namespace(**vars(bot_args), dial_all=dial_all,
+                                interface=[host] if host not in ("0.0.0.0", "") else None)
+        return await play_table(ns, me, table, mesh, None, quiet=True, restore=store)
     except UsageError:
         return 1  # no next game: the host's own seat says why
 

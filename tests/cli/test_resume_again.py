@@ -44,9 +44,9 @@ def test_the_bot_seats_brought_back_are_the_seeded_ones_still_inside_the_agreeme
     _seat(bots / "c3", "finished", "again", "again-over")  # the next game holds it
     _seat(bots / "d4", "finished", seed=False)  # kept by an older version: no seed, no resume
     early = _seat(bots / "e5", "again")  # answered before its record was written
-    _seat(bots / "f6")  # mid-game: not inside the agreement
+    last = _seat(bots / "f6")  # killed in its game's last second: it catches up first
     (bots / "g7").mkdir()  # no table.json at all
-    assert bot_seats(bots.parent) == [answered, over, early]
+    assert bot_seats(bots.parent) == [answered, over, early, last]
     assert bot_seats(tmp_path / "tables" / "fedcba9876543210") == []  # no bots/ folder
 
 
