@@ -36,9 +36,10 @@ def finished_of(core: GameCore) -> Finished | None:
 
 def pending_again(folder: Path) -> bool:
     """Whether ``folder`` is a finished table whose "play again" this seat joined and which has
-    not ended (the ``again`` marker without ``again-over``; ``docs/protocol.md`` 6.1)."""
-    return (folder / "finished").exists() and (folder / "again").exists() \
-        and not (folder / "again-over").exists()
+    not ended (the ``again`` marker without ``again-over``; ``docs/protocol.md`` 6.1). The
+    ``again`` marker is only written once the game is over, maybe before the ``finished`` one:
+    another peer of the same process (a host's bot seat) may have answered first."""
+    return (folder / "again").exists() and not (folder / "again-over").exists()
 
 
 def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = "") -> str:

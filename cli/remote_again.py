@@ -12,20 +12,50 @@ for it (``ask_start``)."""
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.i18n import _
 from lancards.cli.play_again import again_status, bot_answer, finished_of
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode
 from lancards.p2p.net.rematch_link import RematchLink
 from lancards.p2p.net.store import TableStore
 from lancards.p2p.protocol.rematch import Rematch
-from lancards.p2p.protocol.start_fetch import StartFetch
+from lancards.p2p.protocol.start_fetch import START_WAIT_S, StartFetch
 from lancards.p2p.protocol.statement import StartedTable
 
 AGREE_WAIT_S = 600.0
 """How long a seat waits for the others' answers and signatures (seconds)."""
+
+
+def alone_bound() -> float:
+    """Seconds a seat restarted inside the agreement waits for any link before it says nobody
+    answered: :data:`~lancards.p2p.protocol.start_fetch.START_WAIT_S`, or
+    ``LANCARDS_AGAIN_ALONE`` (tests: a shorter bound)."""
+    return float(os.environ.get("LANCARDS_AGAIN_ALONE", START_WAIT_S))
+
+
+def alone_words(table: str, wait: float) -> str:
+    """Why a restarted seat has no next game when nobody linked to it within ``wait`` s."""
+    return _("no player of table {table} answered within {wait:.0f} s (they stopped, or went "
+             "on without you)").format(table=table, wait=wait)
+
+
+def mark_host_again(folder: Path) -> None:
+    """Before a seat's first ``again`` marker: when ``folder`` is a host's bot seat
+    (``tables/<id>/bots/<key>``), its host's folder gets the ``again`` marker too (its own game
+    may not be written yet), so that ``lancards resume`` of the host brings this seat back even
+    when the host's own seat wrote nothing of the agreement yet; any other seat: nothing.
+
+    Raises:
+        StorageError: the marker cannot be written.
+    """
+    host = folder.parent.parent
+    if folder.parent.name == "bots" and (host / "table.json").exists() \
+            and not (host / "again").exists():
+        TableStore(host).mark("again")
 
 
 class Handover:
@@ -55,9 +85,14 @@ class RemoteAgain:
         self.locks: list[Any] = []
         self._changed = changed
         self._told = False
+        self.alone = None if restore is None else alone_bound()
+        """A restarted seat's bound on waiting alone (seconds; :func:`alone_bound`)."""
+        self.alone_text = ""
+        """Why there is no next game once a restarted seat waited alone, in words."""
         self.link = RematchLink(node, self.rematch, before_sign=self._save,
                                 changed=self._on_change,
-                                ask_start=None if restore is None else self._ask_start)
+                                ask_start=None if restore is None else self._ask_start,
+                                mark_first=lambda: mark_host_again(self.folder))
         self.task: asyncio.Task[None] | None = None
         if restore is not None:
             self.link.send(self.rematch.restore(restore))
@@ -68,7 +103,18 @@ class RemoteAgain:
 
     def start(self, wait: float = AGREE_WAIT_S) -> None:
         """Pump the links in the background (the screen's loop)."""
-        self.task = asyncio.ensure_future(self.link.run(wait))
+        self.task = asyncio.ensure_future(self.run(wait))
+
+    async def run(self, wait: float = AGREE_WAIT_S) -> None:
+        """Pump the links until the next game started or cannot, ``wait`` s, or (a restarted
+        seat) :attr:`alone` s without any link up: then :attr:`alone_text` says so."""
+        await self.link.run(wait, alone=self.alone)
+        r = self.rematch
+        if self.alone is not None and not self.link.linked and r.started is None \
+                and r.failed is None:
+            self.alone_text = alone_words(r.table_id, self.alone)
+            if self._changed is not None:
+                self._changed()
 
     def answer(self, yes: bool) -> None:
         """The person's answer."""
@@ -76,7 +122,12 @@ class RemoteAgain:
         self._on_change()
 
     def status(self) -> dict[str, Any]:
-        return again_status(self.rematch)
+        """What the screen shows (:func:`~lancards.cli.play_again.again_status`; a restarted
+        seat that waited alone: ``failed``, why in words)."""
+        status = again_status(self.rematch)
+        if status and self.alone_text:
+            status.update(asked=False, failed=self.alone_text, failed_code=None)
+        return status
 
     def started(self) -> StartedTable | None:
         return self.rematch.started

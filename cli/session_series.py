@@ -112,7 +112,9 @@ class SeriesMixin:
         elif self.again is None and not local and finished is not None:
             from lancards.cli.remote_again import RemoteAgain
 
-            self.again = RemoteAgain(self.node, changed=self._changed)  # over the links
+            lines = (self.again_lines or {}).get(self.core.me.public_key)
+            self.again = RemoteAgain(self.node, changed=self._changed,  # over the links
+                                     restore=lines)  # a resume inside it: its journal lines
         if self.ran and getattr(self.again, "task", True) is None:
             self.again.start()  # the node has served the end: the agreement takes the links
         status = self.again.status() if self.again is not None else {}

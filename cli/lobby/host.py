@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 from collections.abc import Callable
 from typing import Any
@@ -36,7 +37,7 @@ from lancards.cli.lobby.common import (
     run_lobby,
     send_all,
 )
-from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
+from lancards.cli.lobby.started_table import BOT_GAMES, CONFIG, play_table, table_data
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_errors import failure_words
 from lancards.cli.peer_words import RESCUE_WORDS
@@ -404,8 +405,9 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
     listen = getattr(args, "listen_host", "")
     dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
     ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
-                            listen_host=listen, games=20,  # a bot plays again (issue 27)
-                            bot_level=level, bot_pacer=bot_pacer(args))
+                            listen_host=listen, games=BOT_GAMES,  # a bot plays again
+                            bot_level=level, bot_pacer=bot_pacer(args),
+                            bot_seed=json.loads(bot.to_json())["ed25519_seed"])
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
                                           dial, port, lobby.spec.game, play=True))
 

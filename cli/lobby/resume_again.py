@@ -9,12 +9,16 @@ again to each as its link comes up, and asks each linked peer whether the next g
 (its signature may have reached every seat before it died). Once it holds the next game's start
 it plays it on the same links. When no seat of the finished game links within
 :data:`~lancards.p2p.protocol.start_fetch.START_WAIT_S` s (they stopped, or gave up waiting),
-or the agreement ends without a next game, it says so in one line.
+or the agreement ends without a next game, it says so in one line (on the full screen: its
+banner). Without ``--autoplay`` the person answers on the game-over panel, as after any game.
+A host's ``--bots`` seats still inside the agreement come back with it, as bots.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -26,10 +30,9 @@ from lancards.cli.errors import UsageError
 from lancards.cli.i18n import _
 from lancards.cli.play_again import pending_again
 from lancards.p2p.net.node import PeerNode
-from lancards.p2p.net.store import TableStore
+from lancards.p2p.net.store import TableStore, data_home
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.identity import Identity
-from lancards.p2p.protocol.start_fetch import START_WAIT_S
 from lancards.p2p.protocol.table import verify_started
 
 
@@ -48,22 +51,85 @@ def agreement_folder(folder: Path) -> Path:
     return before if pending_again(before) else folder
 
 
-async def resume_again(folder: Path, me: Identity, args: argparse.Namespace, *,
-                       alone: float = START_WAIT_S) -> int:
-    """Continue the agreement of the finished table in ``folder``, then play the next game
-    (the full-screen table, or a bot with ``--autoplay``).
+async def resume_again(folder: Path, me: Identity, args: argparse.Namespace) -> int:
+    """Continue the agreement of the finished table in ``folder``, then play the next game:
+    the full-screen table (the game-over panel asks again when this seat's answer was not
+    durable; ``a`` signs it), or a bot with ``--autoplay``. A host's ``--bots`` seats in the
+    folder's ``bots/`` still inside the agreement come back too, as bots (:func:`bot_seats`).
 
     Raises:
         JournalDamaged: a complete journal line is damaged (names the file and line).
-        UsageError: no next game with this seat (one line: why), or a person's answer is
-            still owed and there is no screen for it (``--autoplay`` answers yes).
+        UsageError: no next game with this seat (``--autoplay``; one line: why).
     """
-    from lancards.cli.lobby.started_table import listen_again, play_table
-    from lancards.cli.play_again import series_words
-    from lancards.cli.remote_again import AGREE_WAIT_S, RemoteAgain
+    from lancards.cli.lobby.started_table import play_table
 
     store = TableStore(folder)
     data = store.load_table()
+    table = verify_started(data["statement"], data["sigs"], "the table file")
+    print(_("table {table}: resuming the agreement to play again").format(
+        table=table.spec.table), file=sys.stderr, flush=True)
+    seats = bot_seats(folder)
+    if seats:  # one pace for them all, as the host gave them (--autoplay: none)
+        from lancards.cli.pacing import BotPacer
+
+        args.bot_pacer = BotPacer(0.0 if args.autoplay else float(args.bot_delay))
+    bots = [asyncio.ensure_future(_bot_seat(sub, args)) for sub in seats]
+    try:
+        if args.autoplay:
+            return await _agree_then_play(store, data, me, args)
+        node, lines, ns = await _restored(store, data, me, args)
+        from lancards.cli.lobby.started_table import _bot_levels
+        from lancards.cli.net_session import NetworkSession
+        from lancards.cli.tui.app import STATUS_AGAIN, run_table
+
+        session = NetworkSession([node], 0, table.spec.game, data_home(), bot_delay=0.0,
+                                 autoplay=False, record_path=args.record,
+                                 bot_levels=_bot_levels(args, store))
+        if seats:  # the host's b key paces its bot seats, as before the crash
+            session.pacer = args.bot_pacer
+        session.restored = True
+        session.again_lines = {node.core.me.public_key: lines}  # the panel asks again
+        status = await run_table(session)
+        again = session.again
+        if status == STATUS_AGAIN and again is not None and again.started() is not None:
+            return await play_table(ns, node.core.me, again.started(), node.mesh,
+                                    again.handover(), store=TableStore(again.next_folder()))
+        return status
+    finally:
+        for task in bots:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, BOT_END_S)
+
+
+BOT_END_S = 10.0
+"""How long a resumed host waits for its bot seats' last messages after its own game (s)."""
+
+
+def bot_seats(folder: Path) -> list[Path]:
+    """The folders of a host's ``--bots`` seats at the finished table in ``folder`` whose
+    "play again" has not ended (no ``again-over``; their Ed25519 seed in ``table.json``):
+    ``lancards resume`` of the host brings them back with its own seat. A seat killed in the
+    last second of its game (no ``finished`` yet, or its journal short of the last entries)
+    is one of them: it catches up first (:func:`_bot_seat`)."""
+    found = []
+    for sub in sorted((folder / "bots").glob("*/table.json")):
+        try:
+            seeded = "seed" in json.loads(sub.read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if seeded and not (sub.parent / "again-over").exists():
+            found.append(sub.parent)
+    return found
+
+
+async def _restored(store: TableStore, data: dict[str, Any], me: Identity,
+                    args: argparse.Namespace) -> tuple[PeerNode, list[dict[str, Any]],
+                                                       argparse.Namespace]:
+    """This seat's finished game replayed from its journal on a mesh listening where it
+    listened, linked to the finished game's seats; its journaled agreement lines; the
+    arguments of its next game."""
+    from lancards.cli.lobby.started_table import listen_again
+
     table = verify_started(data["statement"], data["sigs"], "the table file")
     nick = next(m for m in table.seats if m.public_key == me.public_key).nick
     me = Identity(bytes.fromhex(json.loads(me.to_json())["ed25519_seed"]), nick)
@@ -73,40 +139,71 @@ async def resume_again(folder: Path, me: Identity, args: argparse.Namespace, *,
                     envelope_seq=journal.next_envelope)
     node = PeerNode(core, mesh, store)
     node.handle(core.restore(journal.lines, store.load_checkpoint()))
+    if not (store.folder / "finished").exists():  # killed before its record was written
+        from lancards.cli.lobby.started_table import write_records
+
+        write_records(node, None)
     for key, (peer_host, port) in data["peers"].items():
         if bytes.fromhex(key) != me.public_key:
             mesh.add_peer(bytes.fromhex(key), str(peer_host), int(port),
                           dial=True if dial_all else None)
     lines: list[dict[str, Any]] = [line for kind, line in journal.lines if kind == "rematch"]
-    print(_("table {table}: resuming the agreement to play again").format(
-        table=table.spec.table), file=sys.stderr, flush=True)
-    again = RemoteAgain(node, bot=bool(args.autoplay), restore=lines)
-    if again.status().get("asked") and not args.autoplay:
-        await node.close()
-        raise UsageError(_("table {table} ended before you answered whether to play again; "
-                           "`lancards resume --autoplay` answers yes").format(
-            table=table.spec.table))
-    alone = float(os.environ.get("LANCARDS_AGAIN_ALONE", alone))  # tests: a shorter bound
-    await again.link.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", AGREE_WAIT_S)),
-                         alone=alone)
+    ns = argparse.Namespace(**{**vars(args), "games": getattr(args, "games", 1),
+                               "interface": [host] if host not in ("0.0.0.0", "") else None,
+                               "autoplay": bool(args.autoplay), "dial_all": dial_all})
+    return node, lines, ns
+
+
+async def _agree_then_play(store: TableStore, data: dict[str, Any], me: Identity,
+                           args: argparse.Namespace, quiet: bool = False) -> int:
+    """The agreement answered by a bot (yes), then the next game played by a bot (``quiet``:
+    a host's bot seat, which prints nothing).
+
+    Raises:
+        UsageError: no next game with this seat (one line: why).
+    """
+    from lancards.cli.lobby.started_table import play_table
+    from lancards.cli.play_again import series_words
+    from lancards.cli.remote_again import AGREE_WAIT_S, RemoteAgain
+
+    node, lines, ns = await _restored(store, data, me, args)
+    again = RemoteAgain(node, bot=True, restore=lines)
+    await again.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", AGREE_WAIT_S)))
     started = again.started()
     if started is None:
         await node.close()
-        if again.rematch.failed is not None:
-            raise UsageError(_("no next game: {reason}").format(reason=again.rematch.failed))
-        if not again.link.linked:
-            raise UsageError(_("no next game: no player of table {table} answered within "
-                               "{wait:.0f} s (they stopped, or went on without you)").format(
-                table=table.spec.table, wait=alone))
-        raise UsageError(_("no next game: {reason}").format(
-            reason=_("the others did not answer")))
-    for line in series_words(started, core.game.name, b""):
-        print(line, flush=True)
-    ns = argparse.Namespace(interface=[host] if host not in ("0.0.0.0", "") else None,
-                            record=args.record, autoplay=bool(args.autoplay),
-                            dial_all=dial_all, games=1)
-    return await play_table(ns, me, started, mesh, again.handover(),
-                            store=TableStore(again.next_folder()))
+        reason = again.alone_text or again.rematch.failed or _("the others did not answer")
+        raise UsageError(_("no next game: {reason}").format(reason=reason))
+    if not quiet:
+        for line in series_words(started, node.core.game.name, b""):
+            print(line, flush=True)
+    return await play_table(ns, node.core.me, started, node.mesh, again.handover(),
+                            quiet=quiet, store=TableStore(again.next_folder()))
 
 
-__all__ = ["agreement_folder", "resume_again"]
+async def _bot_seat(folder: Path, args: argparse.Namespace) -> int:
+    """A host's bot seat brought back inside the agreement (its seed in its ``table.json``):
+    it answers yes, then plays the next game and the ones after as a host's bot does. One
+    whose agreement had not begun (no ``again``: killed before its record was written, maybe
+    before the game's last entries reached it) resumes its game first, catching up from the
+    others (who serve the finished game during the agreement), then plays again."""
+    from lancards.cli.lobby.started_table import BOT_GAMES, listen_again, play_table
+
+    store = TableStore(folder)
+    data = store.load_table()
+    me = Identity(bytes.fromhex(str(data["seed"])), str(data.get("nick", "")))
+    bot_args = argparse.Namespace(record=None, autoplay=True, games=BOT_GAMES,
+                                  bot_pacer=args.bot_pacer, bot_seed=data["seed"])
+    try:
+        if pending_again(folder):
+            return await _agree_then_play(store, data, me, bot_args, quiet=True)
+        table = verify_started(data["statement"], data["sigs"], "the table file")
+        mesh, host, dial_all = await listen_again(data, me)
+        ns = argparse.Namespace(**vars(bot_args), dial_all=dial_all,
+                                interface=[host] if host not in ("0.0.0.0", "") else None)
+        return await play_table(ns, me, table, mesh, None, quiet=True, restore=store)
+    except UsageError:
+        return 1  # no next game: the host's own seat says why
+
+
+__all__ = ["agreement_folder", "bot_seats", "resume_again"]

@@ -48,6 +48,10 @@ class Handover(Protocol):
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 """The links of a host/join table (seconds)."""
 
+BOT_GAMES = 20
+"""How many games in a row a host's ``--bots`` seat plays at most: it says yes to playing again
+as long as the others do (issue 27)."""
+
 
 async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable, mesh: Mesh,
                      lobbyist: Handover | None, *, quiet: bool = False,
@@ -59,7 +63,8 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         for k, v in store.load_table()["peers"].items()}
     if restore is None and not (lobbyist is not None and lobbyist.saved):
         store.save_table(table_data(table.statement, me, (mesh_bind(args), mesh.port), addrs,
-                                    table.sigs, bots=getattr(args, "bot_keys", None)))
+                                    table.sigs, bots=getattr(args, "bot_keys", None),
+                                    seed=getattr(args, "bot_seed", None)))
     secret = store.load_secret() if restore is not None else None
     journal = store.read()  # raises JournalDamaged (one line naming file and line)
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
@@ -110,12 +115,15 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
 
 def table_data(statement: dict[str, Any], me: Identity, listen: tuple[str, int],
                addrs: dict[bytes, PeerAddress], sigs: dict[str, str] | None = None,
-               bots: dict[bytes, str] | None = None) -> dict[str, Any]:
+               bots: dict[bytes, str] | None = None, seed: str | None = None) -> dict[str, Any]:
     """``table.json`` of a host/join seat: the statement, every start signature (``sigs``;
     left out while this seat has signed but not seen the start), this seat's key and nick,
     where it listens, the seated peers' addresses (``docs/protocol.md``, "Lobby") and, for a
     host with ``--bots``, the level of each of its bot peers (``bot_levels``: key in hex to
-    level; only this machine's, for the players panel)."""
+    level; only this machine's, for the players panel). ``seed``: a host's bot seat's own
+    Ed25519 seed in hex (``seed``), so that ``lancards resume`` of the host brings it back
+    inside "play again" (``cli/lobby/resume_again.py``; the file is readable by this user
+    only, as ``lancards play`` keeps its bots' seeds)."""
     data: dict[str, Any] = {"mode": "remote", "statement": statement}
     if sigs is not None:
         data["sigs"] = sigs
@@ -123,6 +131,8 @@ def table_data(statement: dict[str, Any], me: Identity, listen: tuple[str, int],
                  "peers": {k.hex(): [a.host, a.port] for k, a in addrs.items()}})
     if bots:
         data["bot_levels"] = {k.hex(): level for k, level in bots.items()}
+    if seed:
+        data["seed"] = seed
     return data
 
 
@@ -208,7 +218,7 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         driver.cancel()
         try:
             if node.fault is None:  # a paused seat writes nothing more; resume writes these
-                _write_records(node, args.record)
+                write_records(node, args.record)
         finally:
             if node.fault is not None or core.game.outcome(core.state) is None or core.halted:
                 await node.close()
@@ -288,7 +298,7 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
     return 0
 
 
-def _write_records(node: PeerNode, record: str | None) -> None:
+def write_records(node: PeerNode, record: str | None) -> None:
     """The record to ``record`` (``--record``) and to the table folder, then the folder's
     ``finished`` marker once the game has its outcome (last: a write that fails leaves the
     table resumable).

@@ -482,7 +482,7 @@ class PeerNode:
         elif not self.over():  # killed, maybe voted out meanwhile: as after a sleep
             self._held_at = self._clock()
             self.handle(self.core.hold_until_synced())
-        self.catching_up = restored
+        self.catching_up = restored and not self.over()  # a finished game has all it needs
         over_at: float | None = None
         while not self._stop.is_set():
             now = loop.time()

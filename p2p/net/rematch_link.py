@@ -55,7 +55,7 @@ class RematchLink:
                  before_sign: Callable[[dict[str, Any]], None] | None = None,
                  changed: Callable[[], None] | None = None,
                  ask_start: Callable[[dict[str, Any]], tuple[StartFetch, Callable[[int], None]]]
-                 | None = None) -> None:
+                 | None = None, mark_first: Callable[[], None] | None = None) -> None:
         self.node = node
         self.rematch = rematch
         self.before_sign = before_sign
@@ -64,6 +64,9 @@ class RematchLink:
         self.refused: list[str] = []
         self.linked = False
         self.ask_start = ask_start
+        self.mark_first = mark_first
+        """Called before this seat's first ``again`` marker (a host's bot seat marks its
+        host's folder too: ``lancards resume`` of the host finds the agreement by it)."""
         self._fetch: tuple[StartFetch, Callable[[int], None]] | None = None
         self._asked: dict[bytes, float] = {}
 
@@ -95,6 +98,8 @@ class RematchLink:
         if not lines or store is None:
             return
         if not (store.folder / "again").exists():
+            if self.mark_first is not None:
+                self.mark_first()
             store.mark("again")
         store.append_all([("rematch", line) for line in lines])
 

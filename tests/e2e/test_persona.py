@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import re
 import shutil
@@ -394,6 +395,27 @@ def on(person: Person) -> str:
     return f"--name {person.peer.nick} --interface {person.peer.address}"
 
 
+def check_next_statement(host: Peer, nicks: list[str], declined: Sequence[Peer]) -> None:
+    """The next game's start on ``host``'s disk (issue 27): signed by every seat of it (the
+    ``nicks``), following the game just played (its table id, its record's closing ``head``,
+    game 2), with each seat's signed "yes" going on without those who ``declined``."""
+    from lancards.p2p.protocol.table import verify_started
+
+    games = {json.loads(p.read_text())["statement"].get("follows", {}).get("game", 1): p.parent
+             for p in host.home.glob("tables/*/table.json")}
+    data = json.loads((games[2] / "table.json").read_text())
+    started = verify_started(data["statement"], data["sigs"], "the next game's table file")
+    follows = data["statement"]["follows"]
+    closing = json.loads((games[1] / "record.jsonl").read_text().splitlines()[-1])
+    assert (follows["tbl"], follows["head"], follows["game"]) == (games[1].name,
+                                                                  closing["head"], 2)
+    assert sorted(m.nick for m in started.seats) == nicks
+    assert sorted(a["by"] for a in follows["accepts"]) == sorted(
+        m.public_key.hex() for m in started.seats)
+    gone = sorted(p.public_key() for p in declined)
+    assert [(a["yes"], a["without"]) for a in follows["accepts"]] == [(True, gone)] * len(nicks)
+
+
 # -- the evenings -------------------------------------------------------------------------------
 
 @pytest.mark.timeout(240)
@@ -498,6 +520,7 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         screen = ann.wait(r"game 2 of the evening", 60, others=[ann], what="the next game")
         top = excerpt(screen, r"game 2 of the evening|evening so far").split("\n")[:3]
         golden("next-game", "\n".join(top))  # the top of the table (the log says it too)
+        check_next_statement(ann.peer, ["ann", "bot1"], declined=[cyd.peer])
         ann.keys("q")
         ann.wait(r"Leave the table\?", 5)
         ann.keys("y")  # the second game waits for ann (lancards resume)
