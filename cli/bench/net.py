@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import statistics
 import subprocess
@@ -39,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--observer-mode", choices=("watch", "sink"), default="watch",
                         help=_("watch: lancards watch processes, verifying everything; sink: "
                                "one process of links that only count the bytes"))
+    parser.add_argument("--observer-nice", type=int, default=0, metavar="N",
+                        help=_("run the observers' processes at this nice value (19: they get "
+                               "the cores only when the players leave them idle, as observers "
+                               "on other machines would)"))
     parser.add_argument("--deal-only", type=int, default=0, metavar="REPEATS",
                         help=_("instead of whole games: REPEATS tables stopped once every hand "
                                "is dealt, pipelined and not in turn (GameCore(pipeline=...)); "
@@ -125,9 +130,10 @@ def analyse(folder: Path, n: int) -> dict[str, Any]:
 
 
 def measure(n: int, game: str, folder: Path, observers: int = 0,
-            mode: str = "watch") -> dict[str, Any]:
+            mode: str = "watch", observer_nice: int = 0) -> dict[str, Any]:
     """Play one whole game with ``n`` peer processes on 127.0.0.1 and measure it, watched by
-    ``observers`` observers (``mode`` ``watch`` or ``sink``, see the module docstring)."""
+    ``observers`` observers (``mode`` ``watch`` or ``sink``, see the module docstring), their
+    processes at nice value ``observer_nice`` (0: the players' own)."""
     table, seats = new_table(n, game)
     ports = free_ports(n)
     paths = write_configs(table, seats, [("127.0.0.1", p) for p in ports], folder)
@@ -143,15 +149,20 @@ def measure(n: int, game: str, folder: Path, observers: int = 0,
         time.sleep(0.05)  # every peer listens before the observers dial
     targets = [f"{table.spec.table}@127.0.0.1:{ports[i % n]}" for i in range(observers)]
     logs = [folder / f"watch{i}.txt" for i in range(observers)]
+
+    def lower() -> None:
+        os.nice(observer_nice)
+
+    niced = lower if observer_nice else None
     if mode == "sink" and observers:
         watchers = [subprocess.Popen(
             [sys.executable, "-c", "import sys; from lancards.cli.bench.net import sinks; "
              "sys.exit(sinks(sys.argv[1:]))", str(logs[0]), *targets],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=niced)]
     else:
         watchers = [subprocess.Popen([sys.executable, "-m", "lancards", "watch", target,
                                       "--wait", "60"], stdout=open(log, "wb"),  # noqa: SIM115
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT, preexec_fn=niced)
                     for target, log in zip(targets, logs, strict=True)]
     codes = [p.wait(900) for p in procs]
     wall = time.time() - started
@@ -163,7 +174,7 @@ def measure(n: int, game: str, folder: Path, observers: int = 0,
         done = [f"verified {result['entries']} entries" in log.read_text() for log in logs
                 if log.exists()] if mode == "watch" else [
             log.read_text().split() == [str(result["entries"])] * observers for log in logs[:1]]
-        line.update({"observers": observers, "observer_mode": mode,
+        line.update({"observers": observers, "observer_mode": mode, "observer_nice": observer_nice,
                      "observer_exit_codes": watch_codes, "observers_saw_every_entry": all(done)})
     return line
 
@@ -347,6 +358,7 @@ def run(args: argparse.Namespace) -> int:
                   flush=True)
             continue
         with tempfile.TemporaryDirectory(prefix="lancards-bench-") as tmp:
-            line = measure(n, args.game, Path(tmp), args.observers, args.observer_mode)
+            line = measure(n, args.game, Path(tmp), args.observers, args.observer_mode,
+                           args.observer_nice)
         print(json.dumps({**line, "machine": machine()}), flush=True)
     return 0
