@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from lancards.p2p.crypto.group import ORDER, SeededRandomBytes, encode_scalar
 from lancards.p2p.protocol.core import GameCore, Send
 from tests.p2p.core_harness import Network, make_table
@@ -54,6 +56,7 @@ def kinds(core: GameCore) -> list[str]:
     return [e.payload["t"] for e in core.record.entries]
 
 
+@pytest.mark.long  # 18 s in CI (15-minute budget); the journal-replay tests below cover pipelining in CI
 def test_pipelined_records_equal_checked_on_arrival():
     runs = []
     for pipeline in (True, False):
