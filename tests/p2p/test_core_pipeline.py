@@ -56,7 +56,7 @@ def kinds(core: GameCore) -> list[str]:
     return [e.payload["t"] for e in core.record.entries]
 
 
-@pytest.mark.long  # 18 s in CI (15-minute budget); the journal-replay tests below cover pipelining in CI
+@pytest.mark.long  # 18 s in CI (its 15-minute budget); the journal-replay tests cover pipelining
 def test_pipelined_records_equal_checked_on_arrival():
     runs = []
     for pipeline in (True, False):
