@@ -7,6 +7,7 @@ exact words; the English line stays the engine's."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -229,22 +230,26 @@ def _template(node: ast.expr) -> list[str]:
     return []  # a variable: a reason of one of REASON_FUNCTIONS
 
 
+def engine_nodes() -> Iterator[tuple[str, ast.AST]]:
+    """Every node of ``engine/``'s modules, with the called name of a call (else "")."""
+    for path in sorted(ENGINE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            f = node.func if isinstance(node, ast.Call) else None
+            yield (f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")), node
+
+
 def engine_reasons() -> set[str]:
     """Every reason template of ``engine/`` (see the module docstring)."""
     found: set[str] = set()
-    for path in sorted(ENGINE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if isinstance(node, ast.Call):
-                f = node.func
-                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
-                if name == "IllegalActionError" and node.args:
-                    found.update(_template(node.args[0]))
-                elif name == "fail" and len(node.args) == 4:
-                    found.update(_template(node.args[2]))
-            elif isinstance(node, ast.FunctionDef) and node.name in REASON_FUNCTIONS:
-                for ret in ast.walk(node):
-                    if isinstance(ret, ast.Return) and ret.value is not None:
-                        found.update(_template(ret.value))
+    for name, node in engine_nodes():
+        if name == "IllegalActionError" and isinstance(node, ast.Call) and node.args:
+            found.update(_template(node.args[0]))
+        elif name == "fail" and isinstance(node, ast.Call) and len(node.args) == 4:
+            found.update(_template(node.args[2]))
+        elif isinstance(node, ast.FunctionDef) and node.name in REASON_FUNCTIONS:
+            for ret in ast.walk(node):
+                if isinstance(ret, ast.Return) and ret.value is not None:
+                    found.update(_template(ret.value))
     return found
 
 
@@ -372,15 +377,11 @@ def malformed_reasons() -> set[str]:
     """Every ``InvalidActionError`` template of ``engine/`` and every reason given to
     ``steps.malformed``."""
     found: set[str] = set()
-    for path in sorted(ENGINE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if isinstance(node, ast.Call):
-                f = node.func
-                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
-                if name == "InvalidActionError" and node.args:
-                    found.update(_template(node.args[0]))
-                elif name == "malformed" and len(node.args) == 2:
-                    found.update(_template(node.args[1]))
+    for name, node in engine_nodes():
+        if name == "InvalidActionError" and isinstance(node, ast.Call) and node.args:
+            found.update(_template(node.args[0]))
+        elif name == "malformed" and isinstance(node, ast.Call) and len(node.args) == 2:
+            found.update(_template(node.args[1]))
     return found
 
 
