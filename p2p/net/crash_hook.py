@@ -24,6 +24,9 @@ class CrashPoint:
 
     def __init__(self, spec: str) -> None:
         self.when, self.at, self.count = "", 0, 0
+        self.parent: int | None = None
+        """Set in a checkpoint child (:mod:`lancards.p2p.net.checkpoint_writer`): the peer's
+        process id, killed first by :meth:`die` (the crash is the peer's, not the child's)."""
         when, _, number = spec.partition(":")
         self.checkpoints_only = when.startswith("checkpoint-")
         self.rematch_only = when.startswith("rematch-")
@@ -42,10 +45,11 @@ class CrashPoint:
             self.count += 1
         return self.count == self.at and when == self.when
 
-    @staticmethod
-    def die() -> None:
+    def die(self) -> None:
         sigkill = getattr(signal, "SIGKILL", None)
         if sigkill is not None:
+            if self.parent is not None:
+                os.kill(self.parent, sigkill)
             os.kill(os.getpid(), sigkill)
         os._exit(137)  # pragma: no cover - platforms without SIGKILL
 

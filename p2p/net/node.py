@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from lancards.p2p.net.bots import Chooser, Turns, bot_moves, drive_bot, game_bot, my_turn
+from lancards.p2p.net.checkpoint_writer import CheckpointWriter
 from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
@@ -51,10 +52,11 @@ SILENT_S = 5.0
 HOLD_MAX_S = 30.0
 """Longest hold of a seat's entries after a sleep or restore (GameCore.hold_until_synced)."""
 CHECKPOINT_EVERY = 128
-"""Entries between two checkpoints of a peer (written while idle, :meth:`PeerNode.run`): a
-resume replays at most this many entries after loading the checkpoint (0.24 to 0.55 s to be
-current on this machine). Every 32 entries doubled the move latency p95 of a 6-peer table on
-two cores (six peers pickling 50 ms each); docs/benchmarks.md has both figures."""
+"""Entries between two checkpoints of a peer (started while idle, :meth:`PeerNode.run`, and
+written by a child process, :class:`CheckpointWriter`): a resume replays at most this many
+entries after loading the checkpoint (0.24 to 0.55 s to be current on this machine). Every 32
+entries, pickled in the peer, doubled the move latency p95 of a 6-peer table on two cores;
+docs/benchmarks.md has the figures."""
 
 @dataclass(frozen=True, slots=True)
 class PeerAddress:
@@ -106,6 +108,7 @@ class PeerNode:
         self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._length = len(core.record)
         self._checkpointed = len(core.record)  # the record's length at the last checkpoint
+        self.checkpoints = None if store is None else CheckpointWriter(store)
         self.removal = RemovalPolicy(float(core.table.spec.options.get("patience", 120)))
         """When this peer says "no" to a removal round and may vote again (issue 23)."""
         self.auto_remove = False
@@ -221,21 +224,22 @@ class PeerNode:
 
     def checkpoint_due(self) -> bool:
         """Whether :meth:`_checkpoint` would write now."""
-        return (self.store is not None
+        return (self.checkpoints is not None and not self.checkpoints.busy
                 and len(self.core.record) >= self._checkpointed + CHECKPOINT_EVERY)
 
     def _checkpoint(self) -> None:
         """Every :data:`CHECKPOINT_EVERY` entries, when the core's state is what a replay of
         its journal gives (:func:`may_checkpoint`), replace the table folder's
         checkpoint (issue 24, situation 7: ``lancards resume`` then replays only the lines
-        after it). Costs about 50 ms (pickling a few MB, one ``fsync``), so :meth:`run` calls
-        it only while idle, after the links wrote what was sent: written inside
-        :meth:`handle` it held every message just sent for those 50 ms (the move latency p95 of
-        a 6-peer table doubled)."""
-        assert self.store is not None
+        after it). Pickling takes 0.1 to 0.3 s late in a game, so a child process does it
+        (:class:`CheckpointWriter`), and :meth:`run` starts it only while idle, after the links
+        wrote what was sent: written inside :meth:`handle` it held every message just sent (the
+        move latency p95 of a 6-peer table doubled)."""
+        assert self.store is not None and self.checkpoints is not None
         if self.checkpoint_due() and may_checkpoint(self.core):
             self._checkpointed = len(self.core.record)
-            self.store.save_checkpoint(snapshot(self.core, self.store.lines))
+            core, lines = self.core, self.store.lines
+            self.checkpoints.write(lambda: snapshot(core, lines))
 
     def turn(self) -> Sequence[Any]:
         """This seat's legal actions if it is to move now (:func:`my_turn`), else ``[]``."""
@@ -558,8 +562,10 @@ class PeerNode:
             self.handle(self.core.release_hold())
 
     async def close(self) -> None:
-        """Close the mesh and the store."""
+        """Close the mesh and the store (a checkpoint being written is given 5 s to end)."""
         await self.mesh.close()
+        if self.checkpoints is not None:
+            await self.checkpoints.finish(5.0)
         if self.store is not None:
             self.store.close()
         if self.timings is not None:
