@@ -155,3 +155,22 @@ def test_replayed_sequence_is_rejected_naming_the_author() -> None:
     guard.accept(
         decode_envelope(sign_envelope(BOB, "chat", TABLE, 0, {"text": "c"}).encode(), LINK)
     )
+
+
+def test_a_link_envelope_body_left_unchecked_is_still_checked_when_encoded():
+    """``link_envelope(..., check=False)`` (the watchers' ``watch.entry``, issue 27) skips
+    only the first of two checks: a float or a non-string key is refused by ``encode()``."""
+    from lancards.p2p.protocol.identity import Identity
+    from lancards.p2p.protocol.wire import link_envelope
+
+    me = Identity.generate("ann")
+    good = link_envelope(me, "watch.entry", "0123456789abcdef", {"entry": {"seq": 1}},
+                         check=False)
+    assert good.encode() == link_envelope(me, "watch.entry", "0123456789abcdef",
+                                          {"entry": {"seq": 1}}).encode()
+    for bad in ({"entry": 1.5}, {"entry": {1: "x"}}):
+        unchecked = link_envelope(me, "watch.entry", "0123456789abcdef", bad, check=False)
+        with pytest.raises(LocalProtocolError):
+            unchecked.encode()
+        with pytest.raises(LocalProtocolError):
+            link_envelope(me, "watch.entry", "0123456789abcdef", bad)
