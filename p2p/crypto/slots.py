@@ -242,7 +242,18 @@ class SlotTable:
             self._key_share if key is None else key,
         )
         items = tuple(Share(self.seat, slot, d) for (slot, _), d in zip(bases, shares, strict=True))
-        return SharesMessage(self.seat, recipient, items, proof)
+        message = SharesMessage(self.seat, recipient, items, proof)
+        # This seat's own batch, forwarded back to it in an opening, needs no check: only a
+        # bit-identical copy matches (check_batch; issue 23, the latency of a lay down).
+        self._checked.add(self._marker(message, recipient,
+                                       self._key_share if key is None else key))
+        return message
+
+    @staticmethod
+    def _marker(message: SharesMessage, proven_for: int, key: Point) -> tuple[object, ...]:
+        """What identifies a checked batch: its author, recipient, key, proof and shares."""
+        return (message.seat, proven_for, key.encode(), message.proof,
+                tuple((s.slot, s.share.encode()) for s in message.shares))
 
     def make_shares(self, recipient: Seat, slots: Iterable[SlotId]) -> SharesMessage | None:
         """This seat's shares of ``slots`` for ``recipient``, one batched proof; ``None`` for
@@ -308,8 +319,7 @@ class SlotTable:
                 f"seat {sender} sent shares by seat {author} without a proof",
                 seat=sender, epoch=self._current_epoch(),
             )
-        marker = (author, proven_for, proven_key.encode(), message.proof,
-                  tuple((s.slot, s.share.encode()) for s in message.shares))
+        marker = self._marker(message, proven_for, proven_key)
         if marker in self._checked:
             return
         items = [(s.slot, self.bases[s.slot][1], s.share) for s in message.shares]
