@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.errors import UsageError
 from lancards.cli.i18n import _
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.table import start_local
@@ -44,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("run the observers' processes at this nice value (19: they get "
                                "the cores only when the players leave them idle, as observers "
                                "on other machines would)"))
+    parser.add_argument("--runs", type=int, default=1, metavar="N",
+                        help=_("whole games per peer count, one after another; with 2 or more "
+                               "a summary line follows: every run's move p95, their median"))
     parser.add_argument("--deal-only", type=int, default=0, metavar="REPEATS",
                         help=_("instead of whole games: REPEATS tables stopped once every hand "
                                "is dealt, pipelined and not in turn (GameCore(pipeline=...)); "
@@ -316,6 +320,26 @@ def deal_only(n: int, game: str, repeats: int) -> dict[str, Any]:
             "all_checked": [round(x, 3) for x in got[False]]}
 
 
+def summary(lines: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The summary line of several runs at one peer count (``lines``: what :func:`measure`
+    returned, one per run, at least one): every run's move p95 sorted (ms), the median of the
+    p95s and of the move medians (ms), and the median deal time (s). Issue 23's goal is read
+    on the median of the p95s (``docs/benchmarks.md``).
+
+    Raises:
+        ValueError: ``lines`` is empty, or no run measured a move.
+    """
+    p95s = sorted(x["move_p95_ms"] for x in lines if x.get("move_p95_ms") is not None)
+    medians = [x["move_median_ms"] for x in lines if x.get("move_median_ms") is not None]
+    if not p95s:
+        raise ValueError("no run measured a move")
+    return {"bench": "net-summary", "game": lines[0]["game"], "peers": lines[0]["peers"],
+            "runs": len(lines), "move_p95_ms_sorted": p95s,
+            "median_move_p95_ms": round(statistics.median(p95s), 2),
+            "median_move_median_ms": round(statistics.median(medians), 2),
+            "median_deal_s": round(statistics.median(x["deal_s"] for x in lines), 3)}
+
+
 def counted_node(config: str, out: str, mode: str = "pipeline") -> int:
     """``lancards node CONFIG``, counting the bytes of the frames for what is handed to
     ``Mesh.send`` (each message and its 16-byte link tag; written to ``out`` as ``{"sent": n}``
@@ -351,14 +375,21 @@ def counted_node(config: str, out: str, mode: str = "pipeline") -> int:
 def run(args: argparse.Namespace) -> int:
     from lancards.cli.bench.machine import machine
 
+    if args.runs < 1:
+        raise UsageError(_("--runs must be 1 or more"))
     counts = [4] if args.quick else args.peers
     for n in counts:
         if args.deal_only:
             print(json.dumps({**deal_only(n, args.game, args.deal_only), "machine": machine()}),
                   flush=True)
             continue
-        with tempfile.TemporaryDirectory(prefix="lancards-bench-") as tmp:
-            line = measure(n, args.game, Path(tmp), args.observers, args.observer_mode,
-                           args.observer_nice)
-        print(json.dumps({**line, "machine": machine()}), flush=True)
+        lines = []
+        for _run in range(args.runs):
+            with tempfile.TemporaryDirectory(prefix="lancards-bench-") as tmp:
+                line = measure(n, args.game, Path(tmp), args.observers, args.observer_mode,
+                               args.observer_nice)
+            lines.append(line)
+            print(json.dumps({**line, "machine": machine()}), flush=True)
+        if len(lines) > 1:
+            print(json.dumps({**summary(lines), "machine": machine()}), flush=True)
     return 0

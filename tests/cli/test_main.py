@@ -44,6 +44,7 @@ def test_help_lists_commands_in_the_order_people_use_them(capsys: pytest.Capture
         ([], "lancards: error: the following arguments are required: COMMAND "
              "(see 'lancards --help')"),
         (["bench", "deck", "--repeats", "0"], "lancards bench: error: --repeats must be 1 or more"),
+        (["bench", "net", "--runs", "0"], "lancards bench: error: --runs must be 1 or more"),
     ],
 )
 def test_usage_errors_are_one_line_with_status_2(argv: list[str], line: str,
