@@ -248,7 +248,7 @@ def score_words(game: PlayedGame) -> str:
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
     """The history as printed: two lines per game, each cut to ``width`` columns."""
-    from lancards.cli.tui.lobby import GAME_TITLES
+    from lancards.cli.game_titles import GAME_TITLES
     from lancards.cli.tui.width import pad
 
     out = []

@@ -12,6 +12,7 @@ from typing import Any
 
 from lancards.cli.driver import play_local
 from lancards.cli.errors import UsageError
+from lancards.cli.game_titles import game_choices
 from lancards.cli.i18n import _
 from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
 from lancards.engine.rulesets import (
@@ -29,7 +30,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default_game: str) -> N
         "--game",
         default=default_game,
         help=_("rule set: {list} (default {default_game})").format(
-            list=', '.join(rule_set_names()), default_game=default_game),
+            list=game_choices(rule_set_names()), default_game=default_game),
     )
     parser.add_argument(
         "--option",

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.game_titles import GAME_TITLES
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL
@@ -250,11 +251,6 @@ there answers well within this."""
 class HostGone(UsageError):
     """The host of a table not started yet is gone: it closed the table, or its link is down
     and did not come back within :data:`HOST_GONE_S` (issue 24, situation 6)."""
-
-
-GAME_TITLES = {"level8-master": "Level 8 Master", "level8": "Level 8",
-               "level8-en": "Level 8 (English edition)", "eights": "8s Rule!"}
-"""The games' names as people say them."""
 
 
 def refusal_text(reason: str, host_game: str, asked: str, host: str) -> str:

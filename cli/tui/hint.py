@@ -107,7 +107,7 @@ def hole_words(hole: tuple[int, int], count: int) -> str:
 
 def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
                 before: int | None = None) -> str:
-    """``"2 cards to go: a 4 and a red 9"`` (``before``: ``"2 cards to go, not 3: ..."``);
+    """``"2 cards to go: a 4 and a red 9"`` (``before``: ``"then 2 cards to go instead of 3: ..."``);
     ``lacks`` 0: the whole level is in the hand."""
     if lacks <= 0:
         return _("your whole level is in your hand")
@@ -121,8 +121,8 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
     if before is None:
         head = ngettext("{count} card to go", "{count} cards to go", lacks)
     else:
-        head = ngettext("{count} card to go, not {before}", "{count} cards to go, not {before}",
-                        lacks)
+        head = ngettext("then {count} card to go instead of {before}",
+                        "then {count} cards to go instead of {before}", lacks)
     head = head.format(count=lacks, before=before)
     return _("{to_go}: {cards}").format(to_go=head, cards=listed) if listed else head
 

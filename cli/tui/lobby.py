@@ -36,6 +36,7 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
+from lancards.cli.game_titles import GAME_TITLES
 from lancards.cli.i18n import _
 from lancards.cli.peer_words import RESCUE_WORDS
 from lancards.cli.tui.fit import FitControl, to_lines
@@ -48,9 +49,6 @@ from lancards.p2p.protocol.identity import fingerprint
 CREATE_GAMES = ("level8-master", "level8", "level8-en", "eights")
 """The games ``n`` offers, in its order."""
 
-GAME_TITLES = {"level8-master": "Level 8 Master", "level8": "Level 8",
-               "level8-en": "Level 8 (English)", "eights": "8s Rule!"}  # names: no translation
-"""The games' names as people say them."""
 
 _TARGET = re.compile(r"[0-9a-f]{16}@(\S+):(\d{1,5})")
 """What the host prints for a join by address: ``TABLE-ID@HOST:PORT``."""

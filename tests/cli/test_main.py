@@ -134,3 +134,13 @@ for argv in (["--help"], ["node", "--help"]):
     assert after_help.split() == ["lancards.cli.errors", "lancards.cli.i18n", "lancards.cli.main"]
     assert after_node.split() == ["lancards.cli.errors", "lancards.cli.i18n", "lancards.cli.main",
                                   "lancards.cli.node_cmd"]
+
+
+def test_the_game_option_names_every_game_as_people_say_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A new user looking for "8s Rule!" did not know it is called `eights` (issue 25's trial).
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("--game GAME rule set: eights = 8s Rule!, level8 = Level 8, level8-en = Level 8 "
+            "(English), level8-master = Level 8 Master (default level8-master)") in text

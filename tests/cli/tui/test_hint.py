@@ -60,7 +60,8 @@ def test_level8_discard_names_the_card_and_what_the_plan_still_lacks() -> None:
 def test_level8_takes_a_discard_that_makes_a_pair() -> None:
     snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
                        phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
-    assert normal_hint(snap) == "hint: draw P7 from Ada's discard pile: 1 card to go, not 2: a 2"
+    assert normal_hint(snap) == ("hint: draw P7 from Ada's discard pile: then 1 card to go "
+                                 "instead of 2: a 2")
 
 
 def test_level8_once_down_discards_the_card_no_combination_takes() -> None:
@@ -206,7 +207,7 @@ def test_the_hint_in_german() -> None:
         assert normal_hint(snap) == "Tipp: R9 ablegen: nicht in deinem Plan; noch 1 Karte: eine 2"
         snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
                            phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
-        assert normal_hint(snap).endswith(": noch 1 Karte statt 2: eine 2")
+        assert normal_hint(snap).endswith(": dann noch 1 Karte statt 2: eine 2")
         assert hole_words((0, 11), 2) == "zwei 11er (rot)"
         assert hole_words((4, 0), 3) == "drei Karten (blau)"
         assert needs_words(2, (((-1, 4), 1), ((0, 9), 1))) == \
