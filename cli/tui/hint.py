@@ -107,8 +107,8 @@ def hole_words(hole: tuple[int, int], count: int) -> str:
 
 def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
                 before: int | None = None) -> str:
-    """``"2 cards to go: a 4 and a red 9"`` (``before``: ``"then 2 cards to go instead of 3: ..."``);
-    ``lacks`` 0: the whole level is in the hand."""
+    """``"2 cards to go: a 4 and a red 9"`` (with ``before``: ``"then 2 cards to go instead
+    of 3: ..."``); ``lacks`` 0: the whole level is in the hand."""
     if lacks <= 0:
         return _("your whole level is in your hand")
     named = [hole_words(h, k) for h, k in needs[:_MOST_NEEDS]]
