@@ -530,7 +530,8 @@ class TableScreen:
         if self.confirm_leave or self.confirm_quit:
             return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False))
         if self.show_help:
-            rows = [(_(k), _(v)) for k, v in (*self.controller.help(), *GLOBAL_HELP)]
+            rows = [(_(k), _(v or self.controller.goal_help))
+                    for k, v in (*self.controller.help(), *GLOBAL_HELP)]
             key_w = max(text_width(k) for k, _what in rows)
             out: Lines = [[("class:picker.title",
                             " " + _("keys (Up/Down scroll, any other key closes)") + " ")]]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -244,6 +244,8 @@ class BaseController:
 
     own_after: int | None = None
     _hint: tuple[Any, str] | None = None
+    goal_help: ClassVar[str] = N_("the full text of the current level card / round objective")
+    """What ``o`` shows at this game's table, for the ``?`` list (each game says its own)."""
 
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the message line."""

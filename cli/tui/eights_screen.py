@@ -11,6 +11,7 @@ round 8, ``m`` lists every legal move.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -80,6 +81,7 @@ class EightsController(BaseController):
     """Keys and screen parts of the 8s Rule! table."""
 
     cursor: int = 0
+    goal_help: ClassVar[str] = N_("this round's objective in full")
 
     def title(self, snap: TableSnapshot) -> StyleAndTextTuples:
         view: EightsState = snap.view

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -104,6 +104,7 @@ class Level8Controller(BaseController):
     cursor: int = 0
     builder: LayDownBuilder | None = None
     offer: int = -1
+    goal_help: ClassVar[str] = N_("every player's level, and your level card in full")
 
     # -- drawing -----------------------------------------------------------------------------
 

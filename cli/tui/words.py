@@ -14,7 +14,7 @@ from lancards.cli.tui.fit import Lines
 
 GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("?", N_("show or hide this list of keys")),
-    ("o", N_("the full text of the current level card / round objective")),
+    ("o", ""),  # the game's own words: BaseController.goal_help
     ("r", N_("the progress of every player after the last round")),
     (N_("PgUp / PgDn"), N_("scroll the log back / forward through the whole game (also - and +)")),
     ("< / >", N_("scroll the table up / down when it does not fit")),

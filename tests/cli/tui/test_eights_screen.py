@@ -140,3 +140,14 @@ def test_a_player_who_left_is_marked_in_the_players_panel():
         assert row.endswith("left the table"), row
         assert not any(line.rstrip().endswith("left the table")
                        for line in d.text().splitlines() if line.startswith("   2 Ben"))
+
+
+def test_the_key_list_says_o_shows_the_round_objective_not_a_level_card():
+    # A new user read "level card" in 8s Rule!'s key list (issue 25's trial): each game says
+    # what its `o` shows.
+    state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2)
+    with driven(session_at(state), 100, 40) as d:
+        screen = d.press("?")
+        line = next(x for x in screen.splitlines() if x.strip().startswith("o "))
+        assert line.split(None, 1)[1].rstrip() == "this round's objective in full"
+        assert "level card" not in screen

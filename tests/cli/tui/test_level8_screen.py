@@ -282,6 +282,9 @@ def test_the_table_fits_small_terminals(size: tuple[int, int]):
         assert "d draw pile" in lines[-1]
         screen = d.press("?")
         assert "keys (Up/Down scroll, any other key closes)" in screen
+        if size == (100, 30):  # `o`, the line after `?`, is below: scroll down to it
+            screen = d.press("down")
+            assert " o                every player's level, and your level card in full" in screen
         assert "keys (Up/Down" not in d.press("space")
 
 
