@@ -476,7 +476,7 @@ class TableScreen:
         return [("class:error", " " + too_small_words(columns, rows, MIN_COLUMNS, MIN_ROWS))]
 
     def _title_lines(self, width: int) -> Lines:
-        return to_lines(self.controller.title(self._snap()))
+        return to_lines(self.controller.title(self._snap(), width))
 
     def _table_lines(self, width: int) -> Lines:
         snap = self._snap()  # a rematch: the game of the evening and the evening so far

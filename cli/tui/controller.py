@@ -20,7 +20,7 @@ from lancards.cli.tui.cards import card_style, strip_slots
 from lancards.cli.tui.fit import plain, wrap_all
 from lancards.cli.tui.narrate import move_label
 from lancards.cli.tui.reasons import reason_words
-from lancards.cli.tui.width import cut
+from lancards.cli.tui.width import cut, text_width
 from lancards.engine.core import EngineError
 from lancards.p2p.protocol.errors import LocalProtocolError
 
@@ -52,6 +52,19 @@ def gone_words(snap: TableSnapshot) -> dict[int, str]:
     removed = snap.extra.get("removed", ())
     return {seat: _("removed by vote") if seat in removed else _("left the table")
             for seat in snap.game.left_seats(snap.view)}
+
+
+def title_line(parts: Sequence[str], turn: tuple[str, str], width: int = 0
+               ) -> StyleAndTextTuples:
+    """The top line: ``parts`` (the game's name first, then round, dealer...) joined by " · ",
+    then whose turn it is. With ``width`` (columns, 0: any), the last parts are left out
+    until the line fits, the game's name and the turn never (a long "YOUR TURN: ..." at 80
+    columns otherwise wrapped onto a second line)."""
+    kept = list(parts)
+    while width and len(kept) > 1 and text_width(
+            " " + " · ".join(kept) + " " + "  " + turn[1]) > width:
+        kept.pop()
+    return [("class:title", " " + " · ".join(kept) + " "), ("", "  "), turn]
 
 
 def bot_words(snap: TableSnapshot) -> dict[int, str]:

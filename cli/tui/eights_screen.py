@@ -28,6 +28,7 @@ from lancards.cli.tui.controller import (
     name_of,
     not_now,
     pending_text,
+    title_line,
     watch_hand,
 )
 from lancards.cli.tui.narrate import objective_text, suit_words
@@ -83,7 +84,7 @@ class EightsController(BaseController):
     cursor: int = 0
     goal_help: ClassVar[str] = N_("this round's objective in full")
 
-    def title(self, snap: TableSnapshot) -> StyleAndTextTuples:
+    def title(self, snap: TableSnapshot, width: int = 0) -> StyleAndTextTuples:
         view: EightsState = snap.view
         parts = ["8s Rule!"]
         if view.round:
@@ -99,7 +100,7 @@ class EightsController(BaseController):
                     else _("YOUR TURN: lay a card on the layout or pass"))
         else:
             turn = ("class:turn", _("{name} plays").format(name=snap.names[snap.to_act]))
-        return [("class:title", " " + " · ".join(parts) + " "), ("", "  "), turn]
+        return title_line(parts, turn, width)
 
     def table(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         view: EightsState = snap.view

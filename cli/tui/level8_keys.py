@@ -112,8 +112,8 @@ class Level8Controller(BaseController):
         """The own hand, sorted as chosen."""
         return draw.sorted_hand(snap.view, snap.seat, self.by_colour)
 
-    def title(self, snap: TableSnapshot) -> StyleAndTextTuples:
-        return draw.title(snap)
+    def title(self, snap: TableSnapshot, width: int = 0) -> StyleAndTextTuples:
+        return draw.title(snap, width)
 
     def table(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         return draw.table(snap, width)

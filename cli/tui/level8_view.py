@@ -13,7 +13,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
-from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards
+from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards, title_line
 from lancards.cli.tui.narrate import meld_kind, requirement
 from lancards.cli.tui.width import NAME_COLUMNS, pad, pad_left, text_width
 from lancards.engine.core import CHANCE, SlotId
@@ -105,18 +105,16 @@ def colour_legend() -> str:
     return ", ".join(f"{letter} {_(word)}" for letter, word in COLOUR_WORDS.items())
 
 
-def title(snap: TableSnapshot) -> StyleAndTextTuples:
-    """The top line: game, round, dealer, whose turn and what they do."""
+def title(snap: TableSnapshot, width: int = 0) -> StyleAndTextTuples:
+    """The top line: game, round, dealer, whose turn and what they do (the dealer, then the
+    round, left out where ``width`` columns cannot hold them: :func:`title_line`)."""
     view: Level8State = snap.view
     parts = [_(EDITION_TITLES.get(snap.rule_set, snap.rule_set))]
     if view.round:
         parts.append(_("round {number}").format(number=view.round))
     if view.dealer >= 0:
         parts.append(_("dealer {name}").format(name=snap.names[view.dealer]))
-    out: StyleAndTextTuples = [("class:title", " " + " · ".join(parts) + " ")]
-    out.append(("", "  "))
-    out.append(turn_fragment(snap))
-    return out
+    return title_line(parts, turn_fragment(snap), width)
 
 
 def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
@@ -126,7 +124,7 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
         return ("class:result", _("game over"))
     if snap.to_act == CHANCE:
         return ("class:dim", _("shuffling and dealing...") if view.phase is not Phase.DRAW
-                else _("reshuffling the discard piles (ruling L8-9)..."))
+                else _("reshuffling the discard piles into a new draw pile..."))
     if snap.to_act == snap.seat:
         doing = _(YOU_DOING.get(view.phase, view.phase.value))
         shows = [a for a in snap.legal if type(a).__name__ == "Show"]

@@ -375,3 +375,22 @@ def test_adding_the_last_card_is_refused_with_the_keep_a_card_reason():
         assert [str(p.card) for p in session.state.melds[0].cards] == ["O9", "B9"]
         screen = d.press("x")  # the discard goes out
     assert " Ann: level 1 -> level 3 (went out)" in screen.splitlines()
+
+
+def test_the_title_line_fits_80_columns_leaving_out_the_dealer_then_the_round():
+    # A new user saw "YOUR TURN: take one shown card, or none" wrap onto a second line at 80
+    # columns (issue 25's trial): the dealer's name, then the round, give way to the turn.
+    hands = [["TAKE", "R1", "R2"], ["O1", "O2", "O3", "O4"], ["Y1", "Y2"]]
+    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"]).evolve(round=10)
+    session = LocalSession("level8-master", names=("Ann", "Bartholomew", "Cat"), state=state,
+                           bot_delay=60)
+    with driven(session, 80, 24) as d:
+        d.press("right", "right", "p")
+        d.settle(lambda: session.state.phase is Phase.CHOOSE, limit=2.0)
+        screen = d.press("enter", until=lambda: "take which shown card" in d.text())
+        top = screen.splitlines()[0]
+        assert top.split() == ["Level", "8", "Master", "·", "round", "10", "YOUR", "TURN:",
+                               "take", "one", "shown", "card,", "or", "none"]
+        assert "dealer" not in screen.splitlines()[1]  # nothing wrapped onto the next line
+    with driven(session_at(state), 100, 24) as d:  # room enough: everything is said
+        assert "Level 8 Master · round 10 · dealer Ann" in d.text().splitlines()[0]
