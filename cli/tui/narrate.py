@@ -301,6 +301,14 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
                 text = _("{who} took {owner}'s {card} (I'll take that!)")
             out.append(text.format(who=who, card=card,
                                    owner=w.name(owner) if owner is not None else ""))
+            if owner is not None and owner == w.viewer and before is not None:
+                # The card taken is replaced from the draw pile (ruling L8M-1): say which.
+                new = [s for s in after.hands[owner] if s not in before.hands[owner]]
+                got = _l8_card(after, new[0]) if new else None
+                if new:
+                    out.append(_("You drew {card} from the draw pile in its place").format(
+                        card=got) if got else _("You drew a card from the draw pile in its "
+                                                "place"))
     elif isinstance(action, a.SwapPut):
         text = _("{who} put {card} on your discard pile (I'll swap that!)") if mine else \
             _("{who} put {card} on their discard pile (I'll swap that!)")

@@ -55,7 +55,9 @@ def test_take_that_says_whose_card_was_taken():
     slot = state.shown[1][2]
     assert str(state.cards[slot]) == "O3"
     text = f"0: choose #{slot}"
-    assert told(state, text, 1) == ["Ann took your O3 (I'll take that!)"]
+    # Ben's replacement comes from the draw pile (ruling L8M-1): only Ben is told which card.
+    assert told(state, text, 1) == ["Ann took your O3 (I'll take that!)",
+                                    "You drew P9 from the draw pile in its place"]
     assert told(state, text, 2) == ["Ann took Ben's O3 (I'll take that!)"]
     assert told(state, "0: choose none", 2) == ["Ann took none of the shown cards "
                                                 "(I'll take that!)"]
