@@ -512,7 +512,7 @@ class TableScreen:
     def _status_lines(self, width: int) -> Lines:
         c: BaseController = self.controller
         snap = self._snap()
-        text = c.own_move(snap) or c.message
+        text = c.shown_message(snap)
         if self.leaving:  # issue 25, item 9: say whom the leave waits for, if anyone
             waits = snap.extra.get("waiting")
             text = (_("Leaving for good once the table comes to you ({reason}); q pauses "

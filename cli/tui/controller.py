@@ -256,6 +256,8 @@ class BaseController:
     marks: set[int] = field(default_factory=set)
 
     own_after: int | None = None
+    said_round: Any = None
+    """The round the message was said in (``view.round``): it is not shown in a later one."""
     _hint: tuple[Any, str] | None = None
     goal_help: ClassVar[str] = N_("the full text of the current level card / round objective")
     """What ``o`` shows at this game's table, for the ``?`` list (each game says its own)."""
@@ -264,6 +266,15 @@ class BaseController:
         """Show ``text`` on the message line."""
         self.message, self.error = text, error
         self.own_after = None
+        self.said_round = getattr(self.session.snapshot().view, "round", None)
+
+    def shown_message(self, snap: TableSnapshot) -> str:
+        """What the message line shows now: this seat's last move once logged
+        (:meth:`own_move`), else the message; nothing once the round it was said in is over
+        (a new user read round 1's last words at the start of round 2)."""
+        if self.said_round is not None and getattr(snap.view, "round", None) != self.said_round:
+            return ""
+        return self.own_move(snap) or self.message
 
     def submit(self, action: Any) -> bool:
         """Submit ``action``; an ``EngineError`` or ``LocalProtocolError`` (the table halted,
@@ -272,7 +283,8 @@ class BaseController:
         Once sent, the message line tells the move as the log does ("You drew P9 from the draw
         pile"), as soon as the session has logged it (see :meth:`own_move`).
         """
-        log = self.session.snapshot().log
+        before = self.session.snapshot()
+        log = before.log
         after = log[-1].index if log else 0
         try:
             self.session.submit(action)
@@ -284,6 +296,7 @@ class BaseController:
         text = strip_slots(str(action)).split(": ", 1)[-1]
         self.say(_("sent: {move}").format(move=text.removeprefix("play ")))
         self.own_after = after
+        self.said_round = getattr(before.view, "round", None)  # the move may have ended it
         self.marks.clear()
         return True
 

@@ -338,7 +338,10 @@ def test_going_out_shows_the_round_result_panel():
         assert "Ann: level 1 -> level 3 (went out)" in screen
         assert "Ben: level 2 -> level 2 (stays)" in screen
         assert session.state.levels == (3, 2, 1) and session.state.round == 2
-        assert "round 1 over" not in d.press("enter")
+        screen = d.press("enter")
+        assert "round 1 over" not in screen
+        # Round 1's last message ("You discarded R3") is not carried into round 2.
+        assert "discarded R3" not in message_line(screen)
 
 
 def test_quick_path_lays_down_level_8_and_wins():
