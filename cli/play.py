@@ -14,10 +14,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from lancards.cli.errors import UsageError
-from lancards.cli.i18n import _
+from lancards.cli.i18n import _, ngettext
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.pacing import DEFAULT_DELAY
@@ -253,13 +254,13 @@ async def _autoplay_one(session: Any, out: TextIO, series: bool) -> int:
     return 0
 
 
-async def _play_network(args: argparse.Namespace) -> int:
+async def _play_network(args: argparse.Namespace, greeting: str = "") -> int:
     session = await make_network_session(args)
     if args.autoplay:
         return await autoplay_network(session, sys.stdout, args.games)
     from lancards.cli.tui.app import STATUS_AGAIN, run_table
 
-    status = await run_table(session)
+    status = await run_table(session, greeting=greeting)
     while status == STATUS_AGAIN:  # every player said "play again" (issue 27)
         session = await session.next_session()
         status = await run_table(session)
@@ -280,20 +281,37 @@ def find_table(table: str | None) -> Any:
         if not (folder / "table.json").is_file():
             raise UsageError(_("no table {table} in {tables}").format(table=table, tables=tables))
         return folder
+    candidates = unfinished_tables(tables)
+    if not candidates:
+        raise UsageError(_("no unfinished table to resume in {tables}").format(tables=tables))
+    return max(candidates, key=lambda f: max(
+        (f / n).stat().st_mtime for n in ("journal.jsonl", "table.json") if (f / n).exists()))
+
+
+def unfinished_tables(tables: Path) -> list[Path]:
+    """The table folders in ``tables`` that ``lancards resume`` can go on with (paused, or
+    stopped by a crash)."""
     from lancards.cli.play_again import pending_again
 
     # A table.json alone: a seat that signed the start and was killed before its journal; a
     # finished table whose "play again" this seat joined and did not see end (issue 27).
-    candidates = [
+    return [
         f for f in tables.glob("*")
         if ((f / "journal.jsonl").is_file() or (f / "table.json").is_file())
         and ((not (f / "finished").exists() and not (f / "not-started").exists())
              or pending_again(f))
     ]
-    if not candidates:
-        raise UsageError(_("no unfinished table to resume in {tables}").format(tables=tables))
-    return max(candidates, key=lambda f: max(
-        (f / n).stat().st_mtime for n in ("journal.jsonl", "table.json") if (f / n).exists()))
+
+
+def paused_greeting() -> str:
+    """The words that tell a person starting ``lancards play`` that unfinished tables wait
+    (a new user never learned that ``q`` had paused one), or ``""``."""
+    from lancards.p2p.net.store import data_home
+
+    count = len(unfinished_tables(data_home() / "tables"))
+    return ngettext("a paused table waits for you: 'lancards resume' goes on with it",
+                    "{count} paused tables wait for you: 'lancards resume' goes on with the "
+                    "latest", count).format(count=count) if count else ""
 
 
 def run_resume(args: argparse.Namespace) -> int:
@@ -361,11 +379,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
 
         raise UsageError(_("the table needs a terminal; use --autoplay to play without one"))
+    greeting = "" if args.autoplay else paused_greeting()  # before this table's own folder
     if not args.local:
-        return asyncio.run(_play_network(args))
+        return asyncio.run(_play_network(args, greeting))
     session = make_session(args)
     if args.autoplay:
         return autoplay(session, sys.stdout)
     from lancards.cli.tui.app import run_table
 
-    return asyncio.run(run_table(session))
+    return asyncio.run(run_table(session, greeting=greeting))

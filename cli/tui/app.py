@@ -114,15 +114,18 @@ class TableScreen:
         session: the seat's session.
         input: a prompt-toolkit input (tests pass a pipe input); default the terminal.
         output: a prompt-toolkit output (tests pass a terminal emulator); default the terminal.
+        greeting: the message line's first words (e.g. that a paused table waits).
     """
 
     def __init__(self, session: Session, *, input: Input | None = None,
-                 output: Output | None = None) -> None:
+                 output: Output | None = None, greeting: str = "") -> None:
         self.session = session
         snap = session.snapshot()
         self.game_name: str = snap.game.name
         self.controller: Level8Controller | EightsController = (
             Level8Controller(session) if self.game_name == "level8" else EightsController(session))
+        if greeting:
+            self.controller.say(greeting)
         self.tracker = RoundTracker(snap.names)
         self.reports: list[RoundReport] = []
         self.last_report: RoundReport | None = None
@@ -587,14 +590,15 @@ class TableScreen:
 
 
 async def run_table(session: Session, *, input: Input | None = None,
-                    output: Output | None = None) -> int:
-    """Show the table of ``session`` until the game ends and the user leaves, or the user quits.
+                    output: Output | None = None, greeting: str = "") -> int:
+    """Show the table of ``session`` until the game ends and the user leaves, or the user quits
+    (``greeting``: the message line's first words, e.g. that a paused table waits).
 
     Returns:
         0 when the user left after the game ended; 1 when the user left before the end
         (``q`` then ``y``, or Ctrl-C).
     """
-    status = await TableScreen(session, input=input, output=output).run()
+    status = await TableScreen(session, input=input, output=output, greeting=greeting).run()
     line = farewell(session)
     if line and output is None:  # a test's own output keeps its screen alone
         print(line, flush=True)

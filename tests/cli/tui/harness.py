@@ -56,13 +56,14 @@ class PyteTerminal:
 class Driver:
     """A table screen on a LocalSession, with keys in and the screen text out."""
 
-    def __init__(self, session: LocalSession, pipe: Any, columns: int, lines: int) -> None:
+    def __init__(self, session: LocalSession, pipe: Any, columns: int, lines: int,
+                 greeting: str = "") -> None:
         self.session = session
         self.pipe = pipe
         self.term = PyteTerminal(columns, lines)
         output = Vt100_Output(self.term, lambda: Size(rows=lines, columns=columns),  # type: ignore[arg-type]
                               term="xterm-256color", enable_cpr=False)
-        self.screen = TableScreen(session, input=pipe, output=output)
+        self.screen = TableScreen(session, input=pipe, output=output, greeting=greeting)
         self.loop = asyncio.new_event_loop()
         self.task: asyncio.Task[int] | None = None
         self.keys_handled = 0
@@ -119,10 +120,12 @@ class Driver:
 
 
 @contextmanager
-def driven(session: LocalSession, columns: int = 100, lines: int = 30) -> Iterator[Driver]:
-    """A started Driver; the application is closed afterwards."""
+def driven(session: LocalSession, columns: int = 100, lines: int = 30,
+           greeting: str = "") -> Iterator[Driver]:
+    """A started Driver (``greeting``: the message line's first words); the application is
+    closed afterwards."""
     with create_pipe_input() as pipe:
-        driver = Driver(session, pipe, columns, lines)
+        driver = Driver(session, pipe, columns, lines, greeting)
         driver.start()
         try:
             yield driver

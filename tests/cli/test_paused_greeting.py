@@ -1,0 +1,49 @@
+"""``lancards play`` tells a person that a paused table waits (a new user never learned that
+``q`` had paused one, nor that ``lancards resume`` goes on with it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lancards.cli.local_session import LocalSession
+from lancards.cli.play import paused_greeting, unfinished_tables
+from lancards.engine.level8.state import Phase
+from tests.cli.tui.harness import driven
+from tests.level8.scenario import build
+
+
+def table(home: Path, name: str, *files: str) -> Path:
+    folder = home / "tables" / name
+    folder.mkdir(parents=True)
+    for file in files:
+        (folder / file).write_text("{}\n")
+    return folder
+
+
+def test_only_unfinished_tables_are_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert paused_greeting() == ""  # no tables folder at all
+    table(tmp_path, "done", "journal.jsonl", "finished")
+    table(tmp_path, "lobby", "table.json", "not-started")
+    assert paused_greeting() == ""
+    paused = table(tmp_path, "paused", "journal.jsonl", "table.json")
+    assert unfinished_tables(tmp_path / "tables") == [paused]
+    assert paused_greeting() == "a paused table waits for you: 'lancards resume' goes on with it"
+    table(tmp_path, "crashed", "table.json")  # signed the start, killed before its journal
+    assert paused_greeting() == ("2 paused tables wait for you: 'lancards resume' goes on "
+                                 "with the latest")
+
+
+def test_the_greeting_is_on_the_message_line_until_the_first_move() -> None:
+    state = build("level8-master", [["R3", "O7"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW,
+                  pile_top=["P9"])
+    session = LocalSession("level8-master", names=("Ann", "Ben", "Cat"), state=state,
+                           bot_delay=60)
+    words = "a paused table waits for you: 'lancards resume' goes on with it"
+    with driven(session, 80, 24, greeting=words) as d:
+        assert f" {words}" in d.text().splitlines()
+        screen = d.press("d")
+        assert words not in screen and " You drew P9 from the draw pile" in screen.splitlines()
