@@ -233,12 +233,13 @@ def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
                  ) -> tuple[str, ...]:
     """The running totals by round, one column per round, and a bar of the latest total
     (``+`` per step above 0, ``-`` below; lower is better, ruling E-9)."""
-    name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
+    heading = _("round")  # the column headings are the round numbers, under this word
+    name_w = max(min(NAME_COLUMNS, max(text_width(n) for n in names)), text_width(heading))
     rounds = [number for number, _values in history]
     latest = history[-1][1]
     scale = max(1, max(abs(t) for t in latest))
     lines = [_("totals by round (lowest wins):"),
-             " " * name_w + " " + "".join(f"{'r' + str(r):>6}" for r in rounds)]
+             pad(heading, name_w) + " " + "".join(f"{r:>6}" for r in rounds)]
     for seat, name in enumerate(names):
         row = "".join(f"{values[seat]:>6}" for _round, values in history)
         cells = round(10 * abs(latest[seat]) / scale)
