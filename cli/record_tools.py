@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.game_titles import GAME_TITLES
 from lancards.cli.history import record_path
 from lancards.cli.i18n import _, language, ngettext
 from lancards.cli.peer_errors import record_words
@@ -84,10 +85,11 @@ _EQUIVOCATION = re.compile(r"equivocation: (.+) signed two different entries num
 
 
 def verdict_lines(report: AuditReport) -> list[str]:
-    """The audit's verdict in the player's language: ``"OK: GAME, N entries verified, game
-    finished; winner: NAME; scores [...]"``, ``"UNFINISHED: ..."`` or ``"REJECTED: REASON"``
-    (the reason is the peer layer's, naming the line), then one ``"rule breach: ..."`` line
-    per breach of a verified record (an equivocation, an 8s Rule! renege with its player)."""
+    """The audit's verdict in the player's language: ``"OK: Level 8, N entries verified, game
+    finished; winner: NAME; scores: Ann 3, Ben 5"`` (the game as people name it),
+    ``"UNFINISHED: ..."`` or ``"REJECTED: REASON"`` (the reason is the peer layer's, naming
+    the line), then one ``"rule breach: ..."`` line per breach of a verified record (an
+    equivocation, an 8s Rule! renege with its player)."""
     count = report.entries
     out = []
     if report.follows is not None and report.status != "rejected":
@@ -98,12 +100,13 @@ def verdict_lines(report: AuditReport) -> list[str]:
     if report.status == "ok":
         out += [ngettext("OK: {game}, {count} entry verified, game finished; {outcome}",
                         "OK: {game}, {count} entries verified, game finished; {outcome}",
-                        count).format(game=report.game, count=count,
-                                      outcome=outcome_words(report))]
+                        count).format(game=GAME_TITLES.get(report.game, report.game),
+                                      count=count, outcome=outcome_words(report))]
     elif report.status == "unfinished":
         out += [ngettext("UNFINISHED: {game}, {count} entry verified; {why}",
                         "UNFINISHED: {game}, {count} entries verified; {why}", count).format(
-            game=report.game, count=count, why=unfinished_words(report))]
+            game=GAME_TITLES.get(report.game, report.game), count=count,
+            why=unfinished_words(report))]
     else:
         # English: the peer layer's sentence, detail and all; another language: the code's words
         reason = report.error if report.problem is None or language() == "en" else \
@@ -143,13 +146,17 @@ def unfinished_words(report: AuditReport) -> str:
 
 
 def outcome_words(report: AuditReport) -> str:
-    """``"winner: ann; scores [1, 2]"`` (``describe_outcome``, in the player's language)."""
+    """``"winner: ann [FP]; scores: ann 1, bob 2"`` (``describe_outcome``, in the player's
+    language; the winner with the key's fingerprint, the scores by nickname)."""
     outcome = report.outcome
     if outcome is None:
         return _("the game is not finished")
     winners = ", ".join(report.names[s] for s in outcome.winners)
-    return ngettext("winner: {names}; scores {scores}", "winners: {names}; scores {scores}",
-                    len(outcome.winners)).format(names=winners, scores=list(outcome.scores))
+    nicks = [name.split(" [")[0] for name in report.names]
+    scores = ", ".join(f"{nick} {score}" for nick, score in zip(nicks, outcome.scores,
+                                                                  strict=False))
+    return ngettext("winner: {names}; scores: {scores}", "winners: {names}; scores: {scores}",
+                    len(outcome.winners)).format(names=winners, scores=scores)
 
 
 def public_summary(state: Any) -> str:
@@ -194,7 +201,7 @@ def run_replay(args: argparse.Namespace) -> int:
     observer = GameCore.observer(table)
     record = table.new_record()
     names = [m.nick for m in table.seats]
-    print(f"{report.game}: {', '.join(report.names)}")
+    print(f"{GAME_TITLES.get(report.game, report.game)}: {', '.join(report.names)}")
     move = 0
     for line in lines[1:]:
         item = json.loads(line)

@@ -26,8 +26,11 @@ def test_audit_accepts_the_record(record_file, capsys):
     assert main(["audit", str(path)]) == 0
     out = capsys.readouterr().out
     winner = core.game.outcome(core.state).winners[0]
-    assert out.startswith(f"OK: level8, {len(core.record)} entries verified, game finished")
+    assert out.startswith(f"OK: Level 8, {len(core.record)} entries verified, game finished")
     assert f"winner: {core.players[winner]}" in out
+    named = ", ".join(f"{p.nick} {s}" for p, s in zip(
+        core.players, core.game.outcome(core.state).scores, strict=True))
+    assert out.rstrip("\n").endswith(f"; scores: {named}")  # by nickname, not a list
 
 
 def test_audit_rejects_one_changed_byte_naming_the_entry(record_file, tmp_path, capsys):
@@ -123,7 +126,7 @@ def test_audit_of_a_record_cut_at_a_line_boundary_is_unfinished(record_file, tmp
     lines = path.read_bytes().split(b"\n")[:-1]
     status, out = _audit(tmp_path, b"".join(line + b"\n" for line in lines[:40]), capsys)
     assert status == 3
-    assert out.startswith("UNFINISHED: level8, 39 entries verified; the record stops after "
+    assert out.startswith("UNFINISHED: Level 8, 39 entries verified; the record stops after "
                           "line 40 without its signed closing line")
     status, out = _audit(tmp_path, b"".join(line + b"\n" for line in lines[:-1]), capsys)
     assert status == 3 and "without its signed closing line" in out
@@ -198,17 +201,18 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
     path, core = record_file
     outcome = core.game.outcome(core.state)
     winner = core.players[outcome.winners[0]]
+    scores = ", ".join(f"{p.nick} {s}" for p, s in zip(core.players, outcome.scores, strict=True))
     try:
         assert main(["--lang", "de", "audit", str(path)]) == 0
         assert capsys.readouterr().out == (
-            f"OK: level8, {len(core.record)} Einträge geprüft, Spiel beendet; Sieger: {winner}; "
-            f"Punkte {list(outcome.scores)}\n")
+            f"OK: Level 8, {len(core.record)} Einträge geprüft, Spiel beendet; Sieger: {winner}; "
+            f"Punkte: {scores}\n")
         lines = path.read_bytes().split(b"\n")[:-1]
         cut = tmp_path / "cut.jsonl"
         cut.write_bytes(b"".join(line + b"\n" for line in lines[:40]))
         assert main(["--lang", "de", "audit", str(cut)]) == 3
         assert capsys.readouterr().out == (
-            "UNFERTIG: level8, 39 Einträge geprüft; das Protokoll endet nach Zeile 40 ohne seine "
+            "UNFERTIG: Level 8, 39 Einträge geprüft; das Protokoll endet nach Zeile 40 ohne seine "
             "signierte Schlusszeile (abgeschnitten, oder es wird noch gespielt)\n")
         bad = tmp_path / "bad.jsonl"
         bad.write_text('{"hello": 1}\n')
@@ -219,8 +223,8 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
         assert main(["--lang", "de", "replay", str(path)]) == 0
         out = capsys.readouterr().out.splitlines()
         names = [m.nick for m in core.players]
-        assert out[0] == f"level8: {', '.join(str(m) for m in core.players)}"
-        assert out[-1] == f"Sieger: {winner}; Punkte {list(outcome.scores)}"
+        assert out[0] == f"Level 8: {', '.join(str(m) for m in core.players)}"
+        assert out[-1] == f"Sieger: {winner}; Punkte: {scores}"
         summaries = [line.strip() for line in out if line.startswith("      Runde ")]
         actions = [e for e in core.record.entries if e.payload["t"] == "action"]
         assert len(summaries) == len(actions)

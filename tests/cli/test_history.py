@@ -95,7 +95,7 @@ def test_history_lists_every_kind_of_game_newest_first(home: Path, capsys) -> No
 def test_audit_and_replay_take_an_entry_of_the_history(home: Path, capsys) -> None:
     capsys.readouterr()
     assert main(["audit", "1"]) == 0
-    assert capsys.readouterr().out.startswith("OK: eights, ")
+    assert capsys.readouterr().out.startswith("OK: 8s Rule!, ")
     done = next(f.name for f in (home / "tables").iterdir() if (f / "finished").exists())
     assert main(["audit", "--json", done[:6]]) == 0
     assert json.loads(capsys.readouterr().out)["finished"] is True

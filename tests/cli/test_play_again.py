@@ -48,7 +48,7 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
     closing = json.loads((first / "record.jsonl").read_text().splitlines()[-1])
     assert lines[0] == (f"game 2 of series {first.name}: follows table {first.name}, whose "
                         f"record ends in entry {closing['head']}")
-    assert lines[1].startswith("OK: eights, ")
+    assert lines[1].startswith("OK: 8s Rule!, ")
     assert main(["audit", str(first / "record.jsonl")]) == 0
     capsys.readouterr()
     assert main(["history"]) == 0

@@ -270,7 +270,7 @@ def test_two_players_a_leave_ends_the_game_the_other_wins(tmp_path: Any,
     write_record(cores[1 - leaver].record, path)
     capsys.readouterr()
     assert main(["audit", str(path)]) == 0
-    assert capsys.readouterr().out.startswith("OK: level8-master")
+    assert capsys.readouterr().out.startswith("OK: Level 8 Master, ")
     assert main(["replay", str(path)]) == 0
     told = capsys.readouterr().out
     nick = cores[leaver].players[leaver].nick

@@ -506,7 +506,7 @@ def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_beg
     capsys.readouterr()
     assert main(["audit", str(path)]) == 3  # verified, the game unfinished
     said = capsys.readouterr().out
-    assert said.startswith(f"UNFINISHED: level8, {len(entries)} entries verified")
+    assert said.startswith(f"UNFINISHED: Level 8, {len(entries)} entries verified")
     assert main(["replay", str(path)]) == 0
     told = capsys.readouterr().out
     assert "      cyd, ann, dee signed the removal of bob, who vanished\n" in told
