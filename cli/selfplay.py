@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     per_level: dict[str, dict[str, Any]] = {
         name: {"seat_games": 0, "wins": 0, "final": 0.0, "times": [], "cpu": []} for name in names
     }
-    rounds = actions = violations = shared = long_rounds = 0
+    rounds = actions = violations = shared = long_rounds = longest = 0
     started = time.perf_counter()
     for index in range(args.games):
         seed = args.seed + index
@@ -196,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
         played = play_local(spec.game, rules, players, seed, bots=bots,
                             check_every=args.check_every, on_step=count)
         long_rounds += sum(1 for n in moves.values() if n > LONG_ROUND)
+        longest = max(longest, *moves.values()) if moves else longest
         actions += len(played.log)
         violations += len(played.violations)
         outcome = spec.game.outcome(played.final)
@@ -240,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
         "shared_wins": shared,
         "levels": level_summary,
         "rounds_over_1000_moves": long_rounds,
+        "longest_round_moves": longest,
         "actions": actions,
         "invariant_violations": violations,
         "seconds": round(elapsed, 3),

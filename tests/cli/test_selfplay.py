@@ -71,6 +71,7 @@ def test_selfplay_tournament_rotates_seats_and_reports_each_level(capsys):
     cpu = normal["decision_cpu_ms"]
     assert 0 < cpu["median"] <= cpu["p95"] <= cpu["max"]
     assert summary["rounds_over_1000_moves"] == 0
+    assert summary["longest_round_moves"] == 106  # these seeds' longest round, player moves
 
 
 def test_wilson_interval_values():

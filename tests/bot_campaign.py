@@ -1,0 +1,125 @@
+"""The long-rounds campaign of issue 26 ("no endless rounds: zero rounds over 1,000 moves in
+10,000 seeded games of every rule set at 3 to 5 players, for every mix of levels").
+
+Each job is one ``lancards selfplay`` of one rule set, player count and mix of levels (a
+multiset of the fast levels ``greedy``, ``easy`` and ``normal``: 10 mixes at 3 seats, 15 at 4,
+21 at 5), its games spread evenly over the mixes, seats rotating one place per game, seeds
+disjoint between jobs. Each job writes its JSON summary to ``OUT/GAME-N-MIX-SEED.json``; a job
+whose file exists is not played again, so a stopped campaign goes on where it stopped.
+
+    python -m tests.bot_campaign --out DIR --jobs 2                 # play, then the table
+    python -m tests.bot_campaign --out DIR --summary                # the table only
+    python -m tests.bot_campaign --out DIR --plan G:N:TOTAL ...     # another plan
+
+Not a pytest module: it runs for hours (``docs/benchmarks.md``, "Bots"). ``hard`` is not in
+the mixes: at 0.1 to 0.3 s a decision it plays about a game a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+LEVELS = ("greedy", "easy", "normal")
+GAMES = ("level8-master", "level8", "eights")
+DEFAULT_PLAN = ("level8-master:4:10000", "level8:4:10000", "eights:4:10000", "eights:3:10000",
+                "eights:5:10000", "level8-master:3:1000", "level8:3:1000",
+                "level8-master:5:1000", "level8:5:1000")
+"""Most important first: 4 players, and 8s Rule! (fast), at the issue's 10,000 games; Level 8
+and Master at 3 and 5 players 1,000 each (the time box of 2026-12-02)."""
+
+
+def jobs(game: str, players: int, total: int) -> list[tuple[str, int, str, int, int]]:
+    """``(game, players, mix, games, seed)`` for every mix of :data:`LEVELS` at ``players``
+    seats, ``total`` games in all (rounded up to a multiple of the number of mixes)."""
+    mixes = list(itertools.combinations_with_replacement(LEVELS, players))
+    per = math.ceil(total / len(mixes))
+    base = 1_000_000 * players + 100_000 * GAMES.index(game)
+    return [(game, players, ",".join(mix), per, base + i * per) for i, mix in enumerate(mixes)]
+
+
+def play(job: tuple[str, int, str, int, int], out: Path) -> None:
+    game, players, mix, games, seed = job
+    target = out / f"{game}-{players}-{mix}-{seed}.json"
+    if target.exists():
+        return
+    done = subprocess.run(
+        [sys.executable, "-m", "lancards", "selfplay", "--game", game, "--players",
+         str(players), "--seats", mix, "--games", str(games), "--seed", str(seed),
+         "--check-every", "0"],
+        capture_output=True, text=True, check=False,
+        preexec_fn=lambda: os.nice(19))  # the cores go to anything else first
+    if done.returncode == 0:
+        partial = target.with_name(target.name + ".part")
+        partial.write_text(done.stdout)
+        partial.replace(target)
+    else:
+        print(f"{target.name}: exit {done.returncode}: {done.stderr.strip()[-300:]}",
+              file=sys.stderr)
+
+
+@dataclass
+class Row:
+    """What the job summaries of one rule set and player count add up to."""
+
+    games: int = 0
+    mixes: set[str] = field(default_factory=set)
+    rounds: int = 0
+    over_1000: int = 0
+    longest: int | None = None  # None: no summary gave it (written before it was counted)
+    violations: int = 0
+    seconds: float = 0.0
+
+
+def summary(out: Path) -> list[dict[str, object]]:
+    """One row per rule set and player count: games, mixes, rounds, rounds over 1,000 player
+    moves, the longest round (where the summaries give it), invariant violations."""
+    rows: dict[tuple[str, int], Row] = defaultdict(Row)
+    for path in sorted(out.glob("*.json")):
+        data = json.loads(path.read_text().strip().splitlines()[-1])
+        row = rows[(data["game"], data["players"])]
+        row.games += data["games"]
+        row.mixes.add(",".join(sorted(data["seats"])))
+        row.rounds += data["rounds"]
+        row.over_1000 += data["rounds_over_1000_moves"]
+        row.violations += data["invariant_violations"]
+        row.seconds += data["seconds"]
+        if "longest_round_moves" in data:
+            row.longest = max(row.longest or 0, data["longest_round_moves"])
+    return [{"game": game, "players": players, **asdict(row), "mixes": len(row.mixes),
+             "seconds": round(row.seconds)}
+            for (game, players), row in sorted(rows.items())]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bot_campaign",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True, help="folder of the job summaries")
+    parser.add_argument("--jobs", type=int, default=2, help="selfplay processes at once")
+    parser.add_argument("--plan", nargs="*", default=list(DEFAULT_PLAN),
+                        metavar="GAME:PLAYERS:TOTAL", help="what to play, in this order")
+    parser.add_argument("--summary", action="store_true", help="only print the table")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    if not args.summary:
+        todo = [job for item in args.plan
+                for job in jobs(item.split(":")[0], int(item.split(":")[1]),
+                                int(item.split(":")[2]))]
+        with ThreadPoolExecutor(args.jobs) as pool:
+            list(pool.map(lambda job: play(job, args.out), todo))
+    for row in summary(args.out):
+        print(json.dumps(row))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
