@@ -126,6 +126,7 @@ class TableScreen:
             Level8Controller(session) if self.game_name == "level8" else EightsController(session))
         if greeting:
             self.controller.say(greeting)
+            self.controller.said_round = None  # said before the deal: kept into round 1
         self.tracker = RoundTracker(snap.names)
         self.reports: list[RoundReport] = []
         self.last_report: RoundReport | None = None

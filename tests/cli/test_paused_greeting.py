@@ -47,3 +47,22 @@ def test_the_greeting_is_on_the_message_line_until_the_first_move() -> None:
         assert f" {words}" in d.text().splitlines()
         screen = d.press("d")
         assert words not in screen and " You drew P9 from the draw pile" in screen.splitlines()
+
+
+def test_the_greeting_said_before_the_deal_is_still_there_in_round_1() -> None:
+    # A networked table greets the person while the deck is still shuffled (round 0): the
+    # greeting must outlive that "round" (tried in tmux: it was gone once round 1 began).
+    from dataclasses import replace
+
+    state = build("level8-master", [["R3", "O7"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW)
+    session = LocalSession("level8-master", names=("Ann", "Ben", "Cat"), state=state,
+                           bot_delay=60)
+    words = "a paused table waits for you: 'lancards resume' goes on with it"
+    with driven(session, 80, 24, greeting=words) as d:
+        controller = d.screen.controller
+        snap = session.snapshot()
+        later = replace(snap, view=snap.view.evolve(round=snap.view.round + 1))
+        assert controller.shown_message(later) == words
+        controller.say("you cannot discard now", error=True)  # any other words: one round
+        assert controller.shown_message(snap) == "you cannot discard now"
+        assert controller.shown_message(later) == ""
