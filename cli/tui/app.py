@@ -59,10 +59,10 @@ from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.overlays import report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.style import STYLE
-from lancards.cli.tui.width import pad, text_width
+from lancards.cli.tui.width import text_width
 from lancards.cli.tui.words import (
-    GLOBAL_HELP,
     farewell,
+    keys_panel,
     leave_panel,
     log_text,
     progress_words,
@@ -124,9 +124,7 @@ class TableScreen:
         self.game_name: str = snap.game.name
         self.controller: Level8Controller | EightsController = (
             Level8Controller(session) if self.game_name == "level8" else EightsController(session))
-        if greeting:
-            self.controller.say(greeting)
-            self.controller.said_round = None  # said before the deal: kept into round 1
+        self.controller.greet(greeting)
         self.tracker = RoundTracker(snap.names)
         self.reports: list[RoundReport] = []
         self.last_report: RoundReport | None = None
@@ -534,15 +532,9 @@ class TableScreen:
         if self.confirm_leave or self.confirm_quit:
             return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False))
         if self.show_help:
-            rows = [(_(k), _(v or self.controller.goal_help))
-                    for k, v in (*self.controller.help(), *GLOBAL_HELP)]
-            key_w = max(text_width(k) for k, _what in rows)
-            out: Lines = [[("class:picker.title",
-                            " " + _("keys (Up/Down scroll, any other key closes)") + " ")]]
-            out += [[("", f" {pad(k, key_w)}  {v}")] for k, v in rows]
-            return out
+            return keys_panel(self.controller.help(), self.controller.goal_help)
         if self.show_objective:
-            out = [[("class:picker.title", " " + _("objective (any key closes)") + " ")]]
+            out: Lines = [[("class:picker.title", " " + _("objective (any key closes)") + " ")]]
             out += [[("", " " + line)] for line in self.controller.objective(self._snap())]
             return out
         return report_lines(self.reports[0], self._snap()) if self.reports else []

@@ -268,6 +268,13 @@ class BaseController:
         self.own_after = None
         self.said_round = getattr(self.session.snapshot().view, "round", None)
 
+    def greet(self, text: str) -> None:
+        """Show ``text`` (if any) until this seat's first move or the next message, whatever
+        the round: a networked table greets while its deck is shuffled (round 0)."""
+        if text:
+            self.say(text)
+            self.said_round = None
+
     def shown_message(self, snap: TableSnapshot) -> str:
         """What the message line shows now: this seat's last move once logged
         (:meth:`own_move`), else the message; nothing once the round it was said in is over

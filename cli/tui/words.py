@@ -4,6 +4,7 @@ line, and the line printed once the window closed."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from lancards.cli.i18n import N_, _
@@ -11,6 +12,7 @@ from lancards.cli.session import Session
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import KeyHelp
 from lancards.cli.tui.fit import Lines
+from lancards.cli.tui.width import pad, text_width
 
 GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("?", N_("show or hide this list of keys")),
@@ -26,6 +28,16 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
     (N_("Enter / Esc"), N_("close a result panel (Up/Down scroll a long one)")),
 )
 """The keys of every table (each game adds its own: ``BaseController.help``)."""
+
+def keys_panel(own: Sequence[KeyHelp], goal_help: str) -> Lines:
+    """The ``?`` panel: the game's own keys, then :data:`GLOBAL_HELP` (``o`` in the game's
+    words, ``goal_help``), in the player's language, the keys in one column."""
+    rows = [(_(k), _(v or goal_help)) for k, v in (*own, *GLOBAL_HELP)]
+    key_w = max(text_width(k) for k, _what in rows)
+    out: Lines = [[("class:picker.title",
+                    " " + _("keys (Up/Down scroll, any other key closes)") + " ")]]
+    return out + [[("", f" {pad(k, key_w)}  {v}")] for k, v in rows]
+
 
 _PROGRESS = re.compile(r"shuffle (\d+) of (\d+), (waiting|proving|verified)")
 
@@ -103,5 +115,5 @@ def too_small_words(columns: int, rows: int, min_columns: int, min_rows: int) ->
                                                    min_columns=min_columns, min_rows=min_rows)
 
 
-__all__ = ["GLOBAL_HELP", "farewell", "leave_panel", "log_text", "progress_words", "quit_panel",
-           "too_small_words"]
+__all__ = ["GLOBAL_HELP", "farewell", "keys_panel", "leave_panel", "log_text", "progress_words",
+           "quit_panel", "too_small_words"]
