@@ -484,8 +484,9 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         screen = ann.wait(r"NOTE: bob left the table", 30, others=[ann, cyd])
         assert re.search(r"^   \d bob +1 left the table +no +0 ", screen, re.MULTILINE), screen
         # bob's window: the table again in its watch mode (no hand, public cards, no moves)
-        screen = bob.wait(r"watching: no seat, the public cards only", 60, others=[ann, cyd],
-                          what="bob watching")
+        # (bob closes a round panel that opens meanwhile, as a person watching would)
+        screen = bob.wait(r"watching: no seat, the public cards only", 60,
+                          others=[ann, cyd, bob], what="bob watching")
         assert "YOUR TURN" not in screen and "your hand" not in screen, screen
         golden("watch", excerpt(screen, r"watching: "))
         # cyd's laptop crashes on its turn to draw: the table waits for cyd and says so
@@ -510,7 +511,9 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         # the others are told (issue 25, item 9): in the log, and in the waiting line
         ann.wait(r"cyd paused; the game waits for them", 20, others=[ann])
         cyd.peer.start(["resume", "--autoplay"])
-        ann.wait(r"cyd is back", 60, others=[ann], what="cyd back in ann's log")
+        # ann stops at her next draw meanwhile: played on, the game could end (its result
+        # panel over the log) before the line was seen (a CI run of 2026-12-02)
+        ann.wait(r"cyd is back", 60, others=[Holding(ann)], what="cyd back in ann's log")
         # ann plays by keys to the end: the game-over panel
         screen = ann.wait(r"game over", 150, others=[ann])
         # play again (issue 27): cyd's seat (autoplay, one game) says no; ann goes on with bot1
