@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.cli.game_titles import GAME_TITLES
+from lancards.cli.game_titles import game_title
 from lancards.cli.history import record_path
 from lancards.cli.i18n import _, language, ngettext
 from lancards.cli.peer_errors import record_words
@@ -100,19 +100,19 @@ def verdict_lines(report: AuditReport) -> list[str]:
     if report.status == "ok":
         out += [ngettext("OK: {game}, {count} entry verified, game finished; {outcome}",
                         "OK: {game}, {count} entries verified, game finished; {outcome}",
-                        count).format(game=GAME_TITLES.get(report.game, report.game),
+                        count).format(game=game_title(report.game),
                                       count=count, outcome=outcome_words(report))]
     elif report.status == "unfinished":
         out += [ngettext("UNFINISHED: {game}, {count} entry verified; {why}",
                         "UNFINISHED: {game}, {count} entries verified; {why}", count).format(
-            game=GAME_TITLES.get(report.game, report.game), count=count,
+            game=game_title(report.game), count=count,
             why=unfinished_words(report))]
     else:
         # English: the peer layer's sentence, detail and all; another language: the code's words
         reason = report.error if report.problem is None or language() == "en" else \
             record_words(report.problem)
         return [_("REJECTED: {reason}").format(reason=reason)]
-    names = [name.split(" [")[0] for name in report.names]
+    names = _nicks(report)
     reneges = list((report.outcome.detail if report.outcome else {}).get("reneges", []))
     for breach in report.breaches:
         said = _breach_words(breach, reneges, names)
@@ -145,6 +145,11 @@ def unfinished_words(report: AuditReport) -> str:
                 text, text)
 
 
+def _nicks(report: AuditReport) -> list[str]:
+    """The players' nicknames, without the fingerprints ``report.names`` gives them."""
+    return [name.split(" [")[0] for name in report.names]
+
+
 def outcome_words(report: AuditReport) -> str:
     """``"winner: ann [FP]; scores: ann 1, bob 2"`` (``describe_outcome``, in the player's
     language; the winner with the key's fingerprint, the scores by nickname)."""
@@ -152,8 +157,7 @@ def outcome_words(report: AuditReport) -> str:
     if outcome is None:
         return _("the game is not finished")
     winners = ", ".join(report.names[s] for s in outcome.winners)
-    nicks = [name.split(" [")[0] for name in report.names]
-    scores = ", ".join(f"{nick} {score}" for nick, score in zip(nicks, outcome.scores,
+    scores = ", ".join(f"{nick} {score}" for nick, score in zip(_nicks(report), outcome.scores,
                                                                   strict=False))
     return ngettext("winner: {names}; scores: {scores}", "winners: {names}; scores: {scores}",
                     len(outcome.winners)).format(names=winners, scores=scores)
@@ -201,7 +205,7 @@ def run_replay(args: argparse.Namespace) -> int:
     observer = GameCore.observer(table)
     record = table.new_record()
     names = [m.nick for m in table.seats]
-    print(f"{GAME_TITLES.get(report.game, report.game)}: {', '.join(report.names)}")
+    print(f"{game_title(report.game)}: {', '.join(report.names)}")
     move = 0
     for line in lines[1:]:
         item = json.loads(line)

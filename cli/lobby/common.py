@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.cli.game_titles import GAME_TITLES
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL
@@ -260,8 +260,8 @@ def refusal_text(reason: str, host_game: str, asked: str, host: str) -> str:
     plays = "".join(c for c in host_game if c.isprintable() and not c.isspace())
     because = {
         "wrong-game": _("its table plays {plays}, not {asked} (lancards join --game {game} "
-                        "joins it)").format(plays=GAME_TITLES.get(plays, plays),
-                                            asked=GAME_TITLES.get(asked, asked), game=plays),
+                        "joins it)").format(plays=game_title(plays),
+                                            asked=game_title(asked), game=plays),
         "full": _("its table is full"),
         "started": _("its table has started, or is starting, without you"),
         "closed": _("it closed its table"),

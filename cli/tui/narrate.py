@@ -305,10 +305,11 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
                 # The card taken is replaced from the draw pile (ruling L8M-1): say which.
                 new = [s for s in after.hands[owner] if s not in before.hands[owner]]
                 got = _l8_card(after, new[0]) if new else None
-                if new:
+                if got:
                     out.append(_("You drew {card} from the draw pile in its place").format(
-                        card=got) if got else _("You drew a card from the draw pile in its "
-                                                "place"))
+                        card=got))
+                elif new:
+                    out.append(_("You drew a card from the draw pile in its place"))
     elif isinstance(action, a.SwapPut):
         text = _("{who} put {card} on your discard pile (I'll swap that!)") if mine else \
             _("{who} put {card} on their discard pile (I'll swap that!)")

@@ -29,6 +29,7 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
 )
 """The keys of every table (each game adds its own: ``BaseController.help``)."""
 
+
 def keys_panel(own: Sequence[KeyHelp], goal_help: str) -> Lines:
     """The ``?`` panel: the game's own keys, then :data:`GLOBAL_HELP` (``o`` in the game's
     words, ``goal_help``), in the player's language, the keys in one column."""
