@@ -1,0 +1,92 @@
+"""How much the 8s Rule! ``hard`` search leaves on the table (issue 26, ``docs/benchmarks.md``).
+
+Plays whole games of four ``normal`` seats. At every ``--every``-th decision of seat 0 with two
+candidates or more (:func:`lancards.engine.eights.search_bot.candidates`) it plays each
+candidate in ``--deals`` imagined deals (:func:`~lancards.engine.eights.search_bot.sample_hands`,
+``normal`` roll-outs to the round's end, scored by
+:func:`~lancards.engine.eights.search_bot.standing`: points, lower is better) and reports:
+
+- ``found``: the best candidate's gain over ``normal``'s choice, chosen and valued on all the
+  deals (biased upwards: the maximum of noisy means);
+- ``honest``: the gain of the candidate chosen on the first half of the deals, valued on the
+  second half (an unbiased estimate of what choosing on that many deals, with no guard, gains);
+- ``hard``: the gain, valued on the second half, of the candidate the shipped ``hard`` plays
+  there (its own budget and significance guard).
+
+    python -m tests.bot_ceiling --seed 7000 --games 8 --deals 40 --every 2
+
+Not a pytest module: 8 games at 40 deals take about 4 minutes of one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+
+from lancards.cli.driver import SeededChance
+from lancards.engine.core import CHANCE
+from lancards.engine.eights import search_bot
+from lancards.engine.eights.actions import Play
+from lancards.engine.eights.game import EightsGame
+from lancards.engine.eights.planner_bot import PlanBot, count_cards
+from lancards.engine.rulesets import rule_set
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=7000)
+    parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--deals", type=int, default=40, help="imagined deals per decision")
+    parser.add_argument("--every", type=int, default=2, help="value every N-th decision")
+    args = parser.parse_args()
+    game = EightsGame()
+    rules = rule_set("eights").make_rules({})
+    half = args.deals // 2
+    found = honest = hard = 0.0
+    decisions = 0
+    for g in range(args.games):
+        chance = SeededChance(args.seed + g)
+        bots = [PlanBot(random.Random(f"ceiling-{g}-{s}")) for s in range(4)]
+        rng = random.Random(f"ceiling-deals-{g}")
+        state = game.new_game(rules, 4)
+        seen = 0
+        while (seat := game.to_act(state)) is not None:
+            if seat == CHANCE:
+                state = game.apply(state, chance.resolve(game, state))
+                continue
+            legal = game.legal_actions(state, seat)
+            view = game.view(state, seat)
+            plays = [a for a in legal if isinstance(a, Play)]
+            counts = count_cards(view, seat)
+            options = search_bot.candidates(view, seat, counts, plays) if plays else []
+            if seat == 0 and len(options) >= 2:
+                seen += 1
+                if seen % args.every == 0:
+                    results: list[list[float]] = [[] for _ in options]
+                    totals, present = view.totals(), view.present()
+                    for _ in range(args.deals):
+                        world = search_bot.sample_hands(view, seat, counts, rng)
+                        for i, play in enumerate(options):
+                            end = search_bot._play_out(game.apply(world, play), bots[0])
+                            points = search_bot._round_points(end, view.round)
+                            results[i].append(search_bot.standing(points, totals, seat, present))
+                    means = [sum(r) / len(r) for r in results]
+                    found += means[0] - min(means)
+                    pick = min(range(len(options)), key=lambda i: sum(results[i][:half]))
+                    late = [sum(r[half:]) / (args.deals - half) for r in results]
+                    honest += late[0] - late[pick]
+                    bot = search_bot.SearchBot(random.Random(f"ceiling-hard-{g}-{seen}"))
+                    played, _note = bot.decide(view, seat, legal)
+                    chosen = options.index(played) if played in options else 0
+                    hard += late[0] - late[chosen]
+                    decisions += 1
+            state = game.apply(state, bots[seat].choose(view, seat, legal))
+        print(
+            f"game {args.seed + g}: decisions valued {decisions}, points gained over normal "
+            f"so far: found {found:.1f}, honest {honest:.1f}, hard {hard:.1f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
