@@ -67,7 +67,7 @@ def main() -> None:
                     for _ in range(args.deals):
                         world = search_bot.sample_hands(view, seat, counts, rng)
                         for i, play in enumerate(options):
-                            end = search_bot._play_out(game.apply(world, play), bots[0])
+                            end = search_bot._play_out(world, counts, seat, play)
                             points = search_bot._round_points(end, view.round)
                             results[i].append(search_bot.standing(points, totals, seat, present))
                     means = [sum(r) / len(r) for r in results]

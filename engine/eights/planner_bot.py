@@ -39,6 +39,7 @@ own random source (:class:`lancards.engine.core.Rng`); the engine never draws fo
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -87,8 +88,6 @@ class Counts:
 
 def count_cards(view: EightsState, seat: Seat) -> Counts:
     """The :class:`Counts` of ``seat`` from ``view`` (its own hand and public cards only)."""
-    base, ident = view.base, view.ident
-    hand = tuple(sorted(ident[slot - base] for slot in view.hands[seat] if ident[slot - base] >= 0))
     played: set[int] = set()
     void: list[set[int]] = [set() for _ in range(view.n)]
     led: dict[int, int] = {}
@@ -100,12 +99,25 @@ def count_cards(view: EightsState, seat: Seat) -> Counts:
         first = led.setdefault(event.number, suit)
         if suit != first:
             void[event.seat].add(first)
-    unseen = frozenset(range(DECK_SIZE)) - played - set(hand)
+    return counts_from(view, seat, played, tuple(frozenset(v) for v in void))
+
+
+def counts_from(view: EightsState, seat: Seat, played: set[int] | frozenset[int],
+                void: tuple[frozenset[int], ...]) -> Counts:
+    """The :class:`Counts` of ``seat`` in ``view`` given the round's ``played`` card indexes
+    and each seat's ``void`` suits (as :func:`count_cards` reads them from the history; a
+    roll-out keeps them as it plays instead of reading the history at every decision)."""
+    base, ident = view.base, view.ident
+    hand = tuple(sorted(ident[slot - base] for slot in view.hands[seat] if ident[slot - base] >= 0))
+    unseen = _DECK - played - set(hand)
     by_suit: list[list[int]] = [[], [], [], []]
     for card in sorted(unseen):
         by_suit[card // NUMBERS].append(card % NUMBERS + 1)
-    return Counts(hand, unseen, tuple(frozenset(v) for v in void),
-                  tuple(len(h) for h in view.hands), tuple(tuple(b) for b in by_suit))
+    return Counts(hand, unseen, void, tuple(len(h) for h in view.hands),
+                  tuple(tuple(b) for b in by_suit))
+
+
+_DECK = frozenset(range(DECK_SIZE))
 
 
 class PlanBot:
@@ -169,6 +181,12 @@ def rank_plays(view: EightsState, seat: Seat, counts: Counts, plays: list[Play])
 
 
 
+def best_play(view: EightsState, seat: Seat, counts: Counts, plays: list[Play]) -> Play:
+    """``normal``'s choice among ``plays`` (not empty) given ``seat``'s ``counts`` of ``view``
+    (what :meth:`PlanBot.choose` plays, for a caller that keeps the counts itself)."""
+    return _best(view, seat, counts, plays)
+
+
 def wants_tricks(objective: Objective) -> bool:
     """Whether ``objective`` rewards tricks or cards taken (round 7 of the defaults)."""
     return _wants_tricks(objective)
@@ -190,13 +208,17 @@ def _number(card: int) -> int:
 
 
 def _beaters(card: int, counts: Counts) -> int:
-    number = _number(card)
-    return sum(1 for m in counts.by_suit[_suit(card)] if m > number and m != EIGHT)
+    """The unseen cards of ``card``'s suit above it, not the 8 (``by_suit`` is ascending)."""
+    number, numbers = _number(card), counts.by_suit[_suit(card)]
+    above = len(numbers) - bisect_right(numbers, number)
+    return above - 1 if number < EIGHT and EIGHT in numbers else above
 
 
 def _escapes(card: int, counts: Counts) -> int:
-    number = _number(card)
-    return sum(1 for m in counts.by_suit[_suit(card)] if m < number or m == EIGHT)
+    """The unseen cards of ``card``'s suit below it, and its unseen 8."""
+    number, numbers = _number(card), counts.by_suit[_suit(card)]
+    below = bisect_left(numbers, number)
+    return below + 1 if number <= EIGHT and EIGHT in numbers else below
 
 
 def _later(view: EightsState, seat: Seat) -> list[Seat]:
@@ -235,8 +257,10 @@ def _mean_per_trick(view: EightsState, counts: Counts, objective: Objective) -> 
     return pending / left
 
 
-def _win_chance(view: EightsState, seat: Seat, counts: Counts, play: Play) -> float:
-    """The chance that ``play`` takes the current trick when the others duck."""
+def _win_chance(view: EightsState, seat: Seat, counts: Counts, play: Play,
+                later: Sequence[Seat] | None = None) -> float:
+    """The chance that ``play`` takes the current trick when the others duck (``later``:
+    :func:`_later`, when the caller has it)."""
     card = play.card.index
     after = (*view.trick, TrickPlay(seat, play.slot, card, play.take))
     if trick_winner(after) != seat:
@@ -244,7 +268,9 @@ def _win_chance(view: EightsState, seat: Seat, counts: Counts, play: Play) -> fl
     if play.take:
         return 1.0
     suit = _suit(card)
-    live = [s for s in _later(view, seat) if suit not in counts.void[s]]
+    if later is None:
+        later = _later(view, seat)
+    live = [s for s in later if suit not in counts.void[s]]
     if not live:
         return 1.0
     if _number(card) == EIGHT:  # a "no take" 8 led: anybody following suit takes it
@@ -276,12 +302,13 @@ def _duck_key(view: EightsState, seat: Seat, counts: Counts,
     base = _trick_points(view, objective)
     mean = _mean_per_trick(view, counts, objective)
     at_stake = sum(values[p.card] for p in view.trick)
+    later = _later(view, seat)
     dump = 0.0
     if objective.kind is ObjectiveKind.CARDS and counts.unseen:
         unseen_values = [values[c] for c in counts.unseen]
         per_card = sum(unseen_values) / len(unseen_values)
         led = _suit(view.trick[0].card) if view.trick else None
-        for other in _later(view, seat):
+        for other in later:
             if led is not None and led in counts.void[other]:
                 dump += min(max(unseen_values), 2 * per_card)
             else:
@@ -289,7 +316,7 @@ def _duck_key(view: EightsState, seat: Seat, counts: Counts,
 
     def cost(play: Play) -> tuple[float, int, int]:
         card = play.card.index
-        win = _win_chance(view, seat, counts, play)
+        win = _win_chance(view, seat, counts, play, later)
         now = base + at_stake + values[card] + dump
         risk = HOLD_WEIGHT * _hold_chance(card, counts) * (values[card] + mean)
         gift = (1 - win) * GIFT_WEIGHT * values[card]
@@ -325,7 +352,7 @@ def _win(view: EightsState, seat: Seat, counts: Counts, plays: list[Play]) -> Pl
     takers = [p for p in plays if p.take]
     if takers:
         return takers[0]
-    winning = [p for p in plays if _win_chance(view, seat, counts, p) > 0]
+    winning = [p for p in plays if _win_chance(view, seat, counts, p, later) > 0]
     following = bool(view.trick) and plays[0].card.suit == _suit(view.trick[0].card)
     if winning and following:
         if not later:
@@ -359,4 +386,5 @@ def _layout(view: EightsState, counts: Counts, plays: list[Play]) -> Play:
     return max(plays, key=key)
 
 
-__all__ = ["Counts", "PlanBot", "count_cards", "rank_plays", "wants_tricks", "win_chance"]
+__all__ = ["Counts", "PlanBot", "best_play", "count_cards", "counts_from", "rank_plays",
+           "wants_tricks", "win_chance"]

@@ -33,7 +33,7 @@ from .actions import EightsAction, Play, format_action, parse_action
 from .cards import DECK_SIZE, NUMBERS
 from .game import EightsGame
 from .objectives import ObjectiveKind
-from .planner_bot import Counts, PlanBot, count_cards, rank_plays
+from .planner_bot import Counts, PlanBot, best_play, count_cards, counts_from, rank_plays
 from .play import EMPTY_LAYOUT, is_playable, lay
 from .state import CARD_LEFT_POINTS, GOING_OUT_POINTS, EightsState, Phase
 
@@ -151,15 +151,38 @@ def _mean_gap(points: Sequence[int], totals: Sequence[int], seat: Seat,
     return points[seat] - sum(others) / len(others)
 
 
-def _play_out(state: EightsState, policy: PlanBot) -> EightsState:
+def _play_out(state: EightsState, counts: Counts, seat: Seat, play: Play) -> EightsState:
+    """``state`` after ``seat`` plays ``play`` and ``normal`` plays the rest of the round at
+    every seat. ``counts``: ``seat``'s :class:`Counts` before ``play``; each seat's counts are
+    kept from it as the cards fall (what :func:`count_cards` would read from the history)."""
     number = state.round
-    while state.phase in (Phase.TRICKS, Phase.LAYOUT) and state.round == number:
-        seat = _ENGINE.to_act(state)
-        if seat is None or seat < 0:
-            break
+    played = set(_DECK - counts.unseen - set(counts.hand))
+    void = counts.void
+    action: EightsAction = play
+    while True:
+        if isinstance(action, Play):
+            card = action.card.index
+            if state.phase is Phase.TRICKS and state.trick:
+                led = state.trick[0].card // NUMBERS
+                if card // NUMBERS != led and led not in void[seat]:
+                    void = (*void[:seat], void[seat] | {led}, *void[seat + 1:])
+            played.add(card)
+        state = _ENGINE.apply(state, action)
+        if state.phase not in (Phase.TRICKS, Phase.LAYOUT) or state.round != number:
+            return state
+        to_act = _ENGINE.to_act(state)
+        if to_act is None or to_act < 0:
+            return state
+        seat = to_act
         legal = _ENGINE.legal_actions(state, seat)
-        state = _ENGINE.apply(state, policy.choose(state, seat, legal))
-    return state
+        plays = [a for a in legal if isinstance(a, Play)]
+        if len(legal) == 1 or not plays:
+            action = legal[0]
+        else:
+            action = best_play(state, seat, counts_from(state, seat, played, void), plays)
+
+
+_DECK = frozenset(range(DECK_SIZE))
 
 
 def candidates(view: EightsState, seat: Seat, counts: Counts, plays: list[Play]) -> list[Play]:
@@ -257,7 +280,7 @@ class SearchBot:
         for _ in range(samples):
             world = sample_hands(view, seat, counts, self.rng)
             for i, play in enumerate(options):
-                end = _play_out(_ENGINE.apply(world, play), self.policy)
+                end = _play_out(world, counts, seat, play)
                 results[i].append(score(_round_points(end, number), totals, seat, present))
         pick = _pick(results)
         if pick == 0:
