@@ -7,19 +7,26 @@ Cowling, Powley, Whitehouse, IEEE TCIAIG 4(2), 2012): at a decision with a choic
    seat gets as many cards as it holds, none of a suit it is known to be void in and, in
    round 8, none that was playable when it passed (:func:`held_out`, :func:`sample_hands`;
    the counts of :func:`lancards.engine.eights.planner_bot.count_cards`);
-2. plays each candidate card in each of these ``k`` deals and the rest of the round out with
-   ``normal`` at every seat (the same ``k`` deals for every candidate: common random numbers);
+2. plays each candidate card in each of these deals and the rest of the round out with
+   ``normal`` at every seat (the same deals for every candidate still in: common random
+   numbers), in stages of successive halving (Karnin, Koren, Somekh, "Almost optimal
+   exploration in multi-armed bandits", ICML 2013, section 4): ``ceil(log2(candidates))``
+   stages share the budget equally; after each, the worse half of the candidates other than
+   ``normal``'s choice is dropped, so the last stage compares ``normal``'s choice with one
+   rival on every deal dealt;
 3. plays the candidate with the lowest mean of *its game total after the round minus the
    lowest of the other seats' totals* (:func:`standing`; the lowest total wins, ruling E-9,
    so points given to the closest rival count; with partners, ruling E-10, its round points
-   minus the others' mean), leaving ``normal``'s choice only for a significant gain.
+   minus the others' mean), leaving ``normal``'s choice only for a gain of
+   :data:`SIGNIFICANCE` standard errors of the paired differences.
 
 Candidates: the legal plays, one per class of equivalent cards (same suit, same points, no
 unseen card between them; ``normal``'s favourite of the class), at most ``MAX_CANDIDATES`` of
-them in ``normal``'s order. ``k`` is bounded by a fixed budget of simulated plays
-(``BUDGET_PLAYS``), ``MIN_SAMPLES`` to ``MAX_SAMPLES``. Everything is deterministic given the
-bot's own random source; the engine never draws for it and it never looks at another seat's
-hidden card (it is handed only the view).
+them in ``normal``'s order. The deals of a stage come from a fixed budget of simulated plays
+(``BUDGET_PLAYS``) divided by the stages, the candidates in and the plays left in the round,
+``MIN_STAGE_DEALS`` at the least, ``MAX_SAMPLES`` in all at the most. Everything is
+deterministic given the bot's own random source; the engine never draws for it and it never
+looks at another seat's hidden card (it is handed only the view).
 """
 
 from __future__ import annotations
@@ -37,14 +44,19 @@ from .planner_bot import Counts, PlanBot, best_play, count_cards, counts_from, r
 from .play import EMPTY_LAYOUT, is_playable, lay
 from .state import CARD_LEFT_POINTS, GOING_OUT_POINTS, EightsState, Phase
 
-BUDGET_PLAYS = 2400
+BUDGET_PLAYS = 2000
 """Simulated plays per decision (about 0.1 ms each on one core)."""
 
-MIN_SAMPLES = 4
-MAX_SAMPLES = 24
+MIN_STAGE_DEALS = 2
+"""Imagined deals per stage of the halving, at the least."""
+
+MAX_SAMPLES = 48
+"""Imagined deals in all, at the most (near a round's end, where roll-outs are short)."""
+
 MAX_CANDIDATES = 6
-SIGNIFICANCE = 2.0
-"""How many standard errors a candidate must gain over ``normal``'s choice to replace it."""
+SIGNIFICANCE = 0.0
+"""How many standard errors a candidate must gain over ``normal``'s choice to replace it
+(none: measured in ``docs/bots.md``, a guard of 1 or 2 gave up more than it saved)."""
 
 _ENGINE = EightsGame()
 
@@ -225,11 +237,13 @@ class SearchNote:
     instead: Play
 
 
-def _pick(results: list[list[float]]) -> int:
-    """The index of the candidate to play: the lowest mean, but only when it beats
-    ``normal``'s own choice (index 0) by :data:`SIGNIFICANCE` standard errors of the paired
-    differences (the same imagined deals for every candidate); else 0. A flat search over a
-    few deals picks noise otherwise."""
+def _pick(results: list[list[float]], significance: float = 0.0) -> int:
+    """The index of the candidate to play: the lowest mean (ties: the earliest), but only
+    when it beats ``normal``'s own choice (index 0) by ``significance`` standard errors of the
+    paired differences (the same imagined deals for every candidate); else 0.
+
+    The shipped bot passes :data:`SIGNIFICANCE`, 0: after the halving, a guard only costs
+    (``docs/bots.md``); a flat search over 4 to 6 deals needed 2 standard errors."""
     n = len(results[0])
     best = min(range(len(results)), key=lambda i: (sum(results[i]), i))
     if best == 0:
@@ -237,7 +251,7 @@ def _pick(results: list[list[float]]) -> int:
     diffs = [b - a for a, b in zip(results[0], results[best], strict=True)]
     mean = sum(diffs) / n
     spread = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
-    if mean < 0 and (spread == 0 or -mean > SIGNIFICANCE * spread / n ** 0.5):
+    if mean < 0 and (spread == 0 or -mean > significance * spread / n ** 0.5):
         return best
     return 0
 
@@ -271,22 +285,30 @@ class SearchBot:
         if len(options) == 1:
             return options[0], None
         left = max(1, sum(len(view.hands[s]) for s in view.present()))
-        samples = self.budget // (left * len(options))
-        samples = max(MIN_SAMPLES, min(MAX_SAMPLES, samples))
         results: list[list[float]] = [[] for _ in options]
         number = view.round
         totals, present = view.totals(), view.present()
         score = _mean_gap if view.rules.partners else standing
-        for _ in range(samples):
-            world = sample_hands(view, seat, counts, self.rng)
-            for i, play in enumerate(options):
-                end = _play_out(world, counts, seat, play)
-                results[i].append(score(_round_points(end, number), totals, seat, present))
-        pick = _pick(results)
+        alive = list(range(len(options)))
+        stages = (len(options) - 1).bit_length()  # ceil(log2(candidates)), halving each stage
+        for stage in range(stages):
+            deals = self.budget // (left * stages * len(alive))
+            deals = max(MIN_STAGE_DEALS, min(MAX_SAMPLES // stages, deals))
+            for _ in range(deals):
+                world = sample_hands(view, seat, counts, self.rng)
+                for i in alive:
+                    end = _play_out(world, counts, seat, options[i])
+                    results[i].append(score(_round_points(end, number), totals, seat, present))
+            if stage < stages - 1:
+                rivals = sorted(alive[1:], key=lambda i: (sum(results[i]), i))
+                alive = [0, *sorted(rivals[:max(1, (len(alive) + 1) // 2 - 1)])]
+        pick = _pick([results[i] for i in alive], SIGNIFICANCE)
         if pick == 0:
             return options[0], None
-        gain = (sum(results[0]) - sum(results[pick])) / samples
-        return options[pick], SearchNote(samples, gain, options[0])
+        chosen = results[alive[pick]]
+        samples = len(chosen)
+        gain = (sum(results[0]) - sum(chosen)) / samples
+        return options[alive[pick]], SearchNote(samples, gain, options[0])
 
     def parse_action(self, text: str) -> EightsAction:
         """Parse action notation. Raises ``InvalidActionError``."""

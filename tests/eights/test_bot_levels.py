@@ -12,7 +12,14 @@ from lancards.cli.driver import SeededChance, play_local
 from lancards.engine.core import CHANCE
 from lancards.engine.eights import EASY_CARELESS, EIGHTS, EightsBot, EightsRules, EightsState, Play
 from lancards.engine.eights.planner_bot import PlanBot, count_cards
-from lancards.engine.eights.search_bot import SearchBot, _pick, held_out, sample_hands, standing
+from lancards.engine.eights.search_bot import (
+    SIGNIFICANCE,
+    SearchBot,
+    _pick,
+    held_out,
+    sample_hands,
+    standing,
+)
 from lancards.engine.rulesets import bot_levels, make_bot, rule_set
 
 from .helpers import GAME, cards, deal, play_all
@@ -187,32 +194,40 @@ def _seeded_position(seed: int, moves: int) -> EightsState:
 def test_hard_keeps_the_guards_of_its_red_15_where_normal_leads_one() -> None:
     """Round 5 (Red 15 +75), trick 11 of seed 0: seat 2 leads from R1 R7 R15 Y2 Y7. ``normal``
     leads R7, its most dangerous sure loser, and keeps one Red guard under R15. Played out to
-    the round's end in 24 imagined deals (seed 1) and scored by the gap to the lowest other
-    total (135, 100, 115, 65 before the round), ``hard`` leads Y7 and keeps both guards: 7.3
-    points better. (Scored by the others' mean it also led Y7; at trick 12 below, R1 R15 Y2
-    Y7, the rival-based score keeps ``normal``'s R1, where the mean led Y2.)"""
+    the round's end in 36 imagined deals (seed 1; halving: R7 Y7 Y2 R15 in 12 deals, then R7
+    and the best rival in 24 more) and scored by the gap to the lowest other total (135, 100,
+    115, 65 before the round), ``hard`` leads a Yellow and keeps both guards: Y2, 6.81 points
+    better than R7. At trick 12 (R1 R15 Y2 Y7), where ``normal`` throws the guard R1, it leads
+    Y2 again."""
     state = _seeded_position(0, 228)
     assert (state.round, len(state.trick_winners), GAME.to_act(state)) == (5, 10, 2)
     assert state.trick == ()  # seat 2 leads
     assert sorted(str(c) for c in state.hand_cards(2)) == ["R1", "R15", "R7", "Y2", "Y7"]
     assert state.totals() == (135, 100, 115, 65)
     assert decide(normal(), state) == "R7"
-    assert decide(SearchBot(random.Random(1)), state) == "Y7"
+    assert decide(SearchBot(random.Random(1)), state) == "Y2"
     _, note = SearchBot(random.Random(1)).decide(GAME.view(state, 2), 2,
                                                  GAME.legal_actions(state, 2))
-    assert note is not None and note.deals == 24 and round(note.gain, 2) == 7.29
+    assert note is not None and note.deals == 36 and round(note.gain, 2) == 6.81
+    assert str(note.instead.card) == "R7"
     later = _seeded_position(0, 232)
     assert sorted(str(c) for c in later.hand_cards(2)) == ["R1", "R15", "Y2", "Y7"]
-    assert decide(SearchBot(random.Random(1)), later) == decide(normal(), later) == "R1"
+    assert decide(normal(), later) == "R1"
+    assert decide(SearchBot(random.Random(1)), later) == "Y2"
 
 
-def test_hard_leaves_normals_choice_only_for_a_significant_gain() -> None:
+def test_hard_plays_the_lowest_mean_and_a_guard_can_keep_normals_choice() -> None:
     # Paired differences over the same imagined deals; candidate 0 is normal's choice.
     assert _pick([[0, 0, 0, 0], [-1, -1, -1, -1]]) == 1
-    # mean -0.5, standard error 0.5: under SIGNIFICANCE = 2 standard errors, normal's stays
-    assert _pick([[0, 10, 0, 10], [-1, 9, 1, 9]]) == 0
-    assert _pick([[0, 10, 0, 10], [-3, 7, -2, 8]]) == 1
+    # mean -0.5, standard error 0.5: the shipped bot (no guard) takes it ...
+    assert _pick([[0, 10, 0, 10], [-1, 9, 1, 9]]) == 1
+    assert _pick([[0, 10, 0, 10], [-1, 9, 1, 9]], SIGNIFICANCE) == 1
+    # ... a guard of 2 standard errors keeps normal's, and gives way to -2.5 +- 0.5
+    assert _pick([[0, 10, 0, 10], [-1, 9, 1, 9]], significance=2.0) == 0
+    assert _pick([[0, 10, 0, 10], [-3, 7, -2, 8]], significance=2.0) == 1
+    # ties go to the earliest candidate: normal's choice first
     assert _pick([[5, 5], [6, 6], [5, 5]]) == 0
+    assert _pick([[6, 6], [5, 5], [5, 5]]) == 1
 
 
 def test_hard_deals_no_card_a_seat_passed_on_in_round_8() -> None:
