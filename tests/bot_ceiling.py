@@ -11,9 +11,12 @@ candidate in ``--deals`` imagined deals (:func:`~lancards.engine.eights.search_b
 - ``honest``: the gain of the candidate chosen on the first half of the deals, valued on the
   second half (an unbiased estimate of what choosing on that many deals, with no guard, gains);
 - ``hard``: the gain, valued on the second half, of the candidate the shipped ``hard`` plays
-  there (its own budget and significance guard).
+  there (its own budget and significance guard), or of each ``--hard BUDGET/SIGNIFICANCE``
+  setting (the same decisions and valuation deals for all: a paired comparison), with how
+  often it left ``normal``'s choice and its decision processor time p95.
 
     python -m tests.bot_ceiling --seed 7000 --games 8 --deals 40 --every 2
+    python -m tests.bot_ceiling --seed 7011 --games 6 --deals 40 --hard 1800/0,2400/0,2400/2
 
 Not a pytest module: 8 games at 40 deals take about 4 minutes of one core.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import time
 
 from lancards.cli.driver import SeededChance
 from lancards.engine.core import CHANCE
@@ -38,11 +42,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--deals", type=int, default=40, help="imagined deals per decision")
     parser.add_argument("--every", type=int, default=2, help="value every N-th decision")
+    parser.add_argument("--hard", default="", help="BUDGET/SIGNIFICANCE,... (default: shipped)")
     args = parser.parse_args()
+    settings = [(int(b), float(g)) for b, g in (v.split("/") for v in args.hard.split(",") if v)]
+    if not settings:
+        settings = [(search_bot.BUDGET_PLAYS, search_bot.SIGNIFICANCE)]
+    hard = [0.0] * len(settings)
+    left = [0] * len(settings)
+    cpu: list[list[float]] = [[] for _ in settings]
     game = EightsGame()
     rules = rule_set("eights").make_rules({})
     half = args.deals // 2
-    found = honest = hard = 0.0
+    found = honest = 0.0
     decisions = 0
     for g in range(args.games):
         chance = SeededChance(args.seed + g)
@@ -75,15 +86,24 @@ def main() -> None:
                     pick = min(range(len(options)), key=lambda i: sum(results[i][:half]))
                     late = [sum(r[half:]) / (args.deals - half) for r in results]
                     honest += late[0] - late[pick]
-                    bot = search_bot.SearchBot(random.Random(f"ceiling-hard-{g}-{seen}"))
-                    played, _note = bot.decide(view, seat, legal)
-                    chosen = options.index(played) if played in options else 0
-                    hard += late[0] - late[chosen]
+                    for k, (budget, significance) in enumerate(settings):
+                        bot = search_bot.SearchBot(random.Random(f"ceiling-hard-{g}-{seen}"),
+                                                   budget, significance)
+                        started = time.thread_time()
+                        played, _note = bot.decide(view, seat, legal)
+                        cpu[k].append(time.thread_time() - started)
+                        chosen = options.index(played) if played in options else 0
+                        hard[k] += late[0] - late[chosen]
+                        left[k] += chosen != 0
                     decisions += 1
             state = game.apply(state, bots[seat].choose(view, seat, legal))
+        hards = ", ".join(
+            f"hard {b}/{z:g} {hard[k]:.1f} (left normal {left[k]}, CPU p95 "
+            f"{1e3 * sorted(cpu[k])[int(0.95 * len(cpu[k]))] if cpu[k] else 0:.0f} ms)"
+            for k, (b, z) in enumerate(settings))
         print(
             f"game {args.seed + g}: decisions valued {decisions}, points gained over normal "
-            f"so far: found {found:.1f}, honest {honest:.1f}, hard {hard:.1f}",
+            f"so far: found {found:.1f}, honest {honest:.1f}, {hards}",
             flush=True,
         )
 

@@ -40,7 +40,7 @@ from .actions import EightsAction, Play, format_action, parse_action
 from .cards import DECK_SIZE, NUMBERS
 from .game import EightsGame
 from .objectives import ObjectiveKind
-from .planner_bot import Counts, PlanBot, best_play, count_cards, counts_from, rank_plays
+from .planner_bot import Counts, best_play, count_cards, counts_from, rank_plays
 from .play import EMPTY_LAYOUT, is_playable, lay
 from .state import CARD_LEFT_POINTS, GOING_OUT_POINTS, EightsState, Phase
 
@@ -262,12 +262,14 @@ class SearchBot:
     Args:
         rng: its own random source (the deals it imagines).
         budget: simulated plays per decision (:data:`BUDGET_PLAYS`).
+        significance: the guard of :func:`_pick`, in standard errors (:data:`SIGNIFICANCE`).
     """
 
-    def __init__(self, rng: Rng, budget: int = BUDGET_PLAYS) -> None:
+    def __init__(self, rng: Rng, budget: int = BUDGET_PLAYS,
+                 significance: float = SIGNIFICANCE) -> None:
         self.rng = rng
         self.budget = budget
-        self.policy = PlanBot(rng)
+        self.significance = significance
 
     def choose(self, view: EightsState, seat: Seat, legal: Sequence[EightsAction]) -> EightsAction:
         """One of ``legal`` (never empty) for ``seat`` in ``view``."""
@@ -302,7 +304,7 @@ class SearchBot:
             if stage < stages - 1:
                 rivals = sorted(alive[1:], key=lambda i: (sum(results[i]), i))
                 alive = [0, *sorted(rivals[:max(1, (len(alive) + 1) // 2 - 1)])]
-        pick = _pick([results[i] for i in alive], SIGNIFICANCE)
+        pick = _pick([results[i] for i in alive], self.significance)
         if pick == 0:
             return options[0], None
         chosen = results[alive[pick]]
