@@ -11,6 +11,7 @@ import pytest
 from lancards.cli.driver import SeededChance, play_local
 from lancards.engine.core import CHANCE
 from lancards.engine.eights import EASY_CARELESS, EIGHTS, EightsBot, EightsRules, EightsState, Play
+from lancards.engine.eights.inference import agrees, past_choices, sample_likely, weight
 from lancards.engine.eights.planner_bot import PlanBot, count_cards
 from lancards.engine.eights.search_bot import (
     SIGNIFICANCE,
@@ -256,3 +257,79 @@ def test_hard_scores_a_round_by_the_gap_to_the_best_other_total() -> None:
     assert standing((10, 30, 30, 5), totals, 0, present) == 60 - 65
     assert standing((10, 30, 30, 5), totals, 0, (0, 2, 3)) == 60 - 65
     assert standing((0, 0, 0, 0), totals, 1, present) == 40 - 50
+
+
+def test_inference_reads_a_duck_under_the_lead() -> None:
+    """Round 1 (no tricks): seat 0 leads B5 and seat 1 ducks with B3. ``normal`` ducks with
+    its highest sure loser, so seat 2 reads that seat 1 had no B4: a deal giving it B4 (with B9)
+    contradicts the play, one giving it B9 and R2 agrees, and one leaving it only Reds besides
+    the B3 says nothing (it had to follow with B3); with B1 and B9, B3 was its choice too."""
+    state = deal(4, {0: "B5 R1", 1: "B3 B9 R2", 2: "B4 R3", 3: "R4"}, round_number=1, dealer=3)
+    state = play_all(state, ["B5"])
+    assert decide(normal(), state) == "B3"
+    state = play_all(state, ["B3"])
+    choices = past_choices(GAME.view(state, 2), 2)
+    assert [(c.seat, c.card, c.led, c.kept) for c in choices] == [
+        (1, cards("B3")[0], 1, tuple(cards("B3"))), (0, cards("B5")[0], None, tuple(cards("B5")))]
+    duck = choices[0]
+    assert agrees(duck, cards("B4 B9")) is False
+    assert agrees(duck, cards("B9 R2")) is True
+    assert agrees(duck, cards("R2 R5")) is None
+    assert agrees(duck, cards("B1 B9")) is True  # with B1 too, B3 is still the highest
+
+
+class _Fixed:
+    """A random source whose every draw is 0.05 (the rejection threshold of the test below)."""
+
+    def random(self) -> float:
+        return 0.05
+
+
+def test_sample_likely_rejects_the_deal_the_duck_contradicts() -> None:
+    """The same two plays, read by seat 2 (who holds R3 R5): a deal giving seat 1 B3 B4 B9
+    makes both plays ones ``normal`` would not make (weight 0.1 * 0.1: its duck, and seat 0's
+    B5 lead from its 15 cards), one giving it B3 B9 R2 only the lead (0.1). At a threshold of
+    0.05 the first is rejected and the second kept; with one try the first is all there is;
+    with no evidence the first deal is kept without a draw."""
+
+    def world(one: str) -> EightsState:
+        state = deal(4, {0: "B5 R1", 1: one, 2: "R3 R5", 3: "R4"}, round_number=1, dealer=3)
+        return play_all(state, ["B5", "B3"])
+
+    bad, good = world("B3 B4 B9"), world("B3 B9 R2")
+    choices = past_choices(GAME.view(good, 2), 2)
+    assert [c.seat for c in choices] == [1, 0]
+    assert weight(bad, choices) == pytest.approx(0.01)
+    assert weight(good, choices) == pytest.approx(0.1)
+    worlds = iter([bad, good])
+    assert sample_likely(choices, 8, _Fixed(), lambda: next(worlds)) is good
+    worlds = iter([bad, good])
+    assert sample_likely(choices, 1, _Fixed(), lambda: next(worlds)) is bad
+    worlds = iter([good, bad])
+    assert sample_likely((), 8, _Fixed(), lambda: next(worlds)) is good
+
+
+def test_the_real_deal_agrees_with_every_play_of_normal_seats() -> None:
+    """Four ``normal`` seats, seed 100: at each of seat 0's 88 decisions with a choice, the
+    real deal gives every earlier play of the round weight 1 (the model is ``normal`` itself),
+    while uniform deals of the same views average a weight of 0.18."""
+    chance = SeededChance(100)
+    bot = PlanBot(random.Random(0))
+    state = GAME.new_game(EightsRules(), 4)
+    rng = random.Random(0)
+    decisions, uniform = 0, 0.0
+    while (seat := GAME.to_act(state)) is not None:
+        if seat == CHANCE:
+            state = GAME.apply(state, chance.resolve(GAME, state))
+            continue
+        legal = GAME.legal_actions(state, seat)
+        view = GAME.view(state, seat)
+        if seat == 0 and len(legal) > 1:
+            choices = past_choices(view, 0, 1000)
+            assert weight(state, choices) == 1.0
+            counts = count_cards(view, 0)
+            uniform += weight(sample_hands(view, 0, counts, rng), choices)
+            decisions += 1
+        state = GAME.apply(state, bot.choose(view, seat, legal))
+    assert decisions == 88
+    assert round(uniform / decisions, 2) == 0.18
