@@ -13,7 +13,12 @@ candidate in ``--deals`` imagined deals (:func:`~lancards.engine.eights.search_b
 - ``hard``: the gain, valued on the second half, of the candidate the shipped ``hard`` plays
   there (its own budget and significance guard), or of each ``--hard BUDGET/SIGNIFICANCE``
   setting (the same decisions and valuation deals for all: a paired comparison), with how
-  often it left ``normal``'s choice and its decision processor time p95.
+  often it left ``normal``'s choice and its decision processor time p95;
+- ``truth``: the same gains valued instead in the game's real deal (``_play_out`` of the
+  full state: one exact outcome per candidate when every seat plays ``normal`` afterwards, as
+  the three other seats do in the ``hard`` benchmark); ``ceiling`` is the best candidate's.
+  Imagined deals are dealt uniformly given the voids; the real one is shaped by the play, so
+  the two valuations can disagree (``docs/bots.md``).
 
     python -m tests.bot_ceiling --seed 7000 --games 8 --deals 40 --every 2
     python -m tests.bot_ceiling --seed 7011 --games 6 --deals 40 --hard 1800/0,2400/0,2400/2
@@ -42,18 +47,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--deals", type=int, default=40, help="imagined deals per decision")
     parser.add_argument("--every", type=int, default=2, help="value every N-th decision")
-    parser.add_argument("--hard", default="", help="BUDGET/SIGNIFICANCE,... (default: shipped)")
+    parser.add_argument("--hard", default="",
+                        help="BUDGET/SIGNIFICANCE[/TRIES],... (default: shipped)")
     args = parser.parse_args()
-    settings = [(int(b), float(g)) for b, g in (v.split("/") for v in args.hard.split(",") if v)]
+    settings = [(int(b), float(g), int(t[0]) if t else search_bot.INFERENCE_TRIES)
+                for b, g, *t in (v.split("/") for v in args.hard.split(",") if v)]
     if not settings:
-        settings = [(search_bot.BUDGET_PLAYS, search_bot.SIGNIFICANCE)]
+        settings = [(search_bot.BUDGET_PLAYS, search_bot.SIGNIFICANCE,
+                     search_bot.INFERENCE_TRIES)]
     hard = [0.0] * len(settings)
     left = [0] * len(settings)
     cpu: list[list[float]] = [[] for _ in settings]
     game = EightsGame()
     rules = rule_set("eights").make_rules({})
     half = args.deals // 2
-    found = honest = 0.0
+    found = honest = ceiling = 0.0
+    truth = [0.0] * len(settings)
     decisions = 0
     for g in range(args.games):
         chance = SeededChance(args.seed + g)
@@ -81,29 +90,36 @@ def main() -> None:
                             end = search_bot._play_out(world, counts, seat, play)
                             points = search_bot._round_points(end, view.round)
                             results[i].append(search_bot.standing(points, totals, seat, present))
+                    real = [search_bot.standing(search_bot._round_points(
+                        search_bot._play_out(state, counts, seat, play), view.round),
+                        totals, seat, present) for play in options]
+                    ceiling += real[0] - min(real)
                     means = [sum(r) / len(r) for r in results]
                     found += means[0] - min(means)
                     pick = min(range(len(options)), key=lambda i: sum(results[i][:half]))
                     late = [sum(r[half:]) / (args.deals - half) for r in results]
                     honest += late[0] - late[pick]
-                    for k, (budget, significance) in enumerate(settings):
+                    for k, (budget, significance, tries) in enumerate(settings):
                         bot = search_bot.SearchBot(random.Random(f"ceiling-hard-{g}-{seen}"),
-                                                   budget, significance)
+                                                   budget, significance, tries)
                         started = time.thread_time()
                         played, _note = bot.decide(view, seat, legal)
                         cpu[k].append(time.thread_time() - started)
                         chosen = options.index(played) if played in options else 0
                         hard[k] += late[0] - late[chosen]
+                        truth[k] += real[0] - real[chosen]
                         left[k] += chosen != 0
                     decisions += 1
             state = game.apply(state, bots[seat].choose(view, seat, legal))
         hards = ", ".join(
-            f"hard {b}/{z:g} {hard[k]:.1f} (left normal {left[k]}, CPU p95 "
+            f"hard {b}/{z:g}/{t} {hard[k]:.1f} truth {truth[k]:.1f} (left normal {left[k]}, "
+            f"CPU p95 "
             f"{1e3 * sorted(cpu[k])[int(0.95 * len(cpu[k]))] if cpu[k] else 0:.0f} ms)"
-            for k, (b, z) in enumerate(settings))
+            for k, (b, z, t) in enumerate(settings))
         print(
             f"game {args.seed + g}: decisions valued {decisions}, points gained over normal "
-            f"so far: found {found:.1f}, honest {honest:.1f}, {hards}",
+            f"so far: found {found:.1f}, honest {honest:.1f}, truth ceiling {ceiling:.1f}, "
+            f"{hards}",
             flush=True,
         )
 

@@ -12,6 +12,13 @@ level's decision processor time (``time.thread_time``) median, p95 and max in mi
     python -m tests.bot_paired --game eights --seats hard,normal,normal,normal --control normal \\
         --seed 3200 --games 100 --out /tmp/paired-3200.jsonl
     python -m tests.bot_paired --summary /tmp/paired-3200.jsonl /tmp/paired-3300.jsonl
+    python -m tests.bot_paired --seed 3200 --games 100 --out /tmp/new-3200.jsonl \\
+        --reuse /tmp/paired-3200.jsonl
+
+``--reuse`` takes the control's result of a game from earlier lines of the same seed, seat and
+control (the control's game is deterministic: only the level's changed), so a change to the
+level is measured at the cost of its own games; ``--summary`` then also compares the level
+with the earlier level of those lines (``previous``).
 
 Not a pytest module: 8s Rule! ``hard`` plays about a game a minute.
 """
@@ -29,16 +36,23 @@ from lancards.cli.selfplay import _quantile, _Timed, wilson
 from lancards.engine.rulesets import make_bot, rule_set
 
 
-def play(game_name: str, levels: list[str], control: str, seed: int, index: int
-         ) -> dict[str, Any]:
-    """Game ``index`` of a selfplay run from ``seed`` with ``levels``, and its control."""
+def play(game_name: str, levels: list[str], control: str, seed: int, index: int,
+         earlier: dict[tuple[int, int], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Game ``index`` of a selfplay run from ``seed`` with ``levels``, and its control (taken
+    from ``earlier``, records by (seed, seat), when there)."""
     spec = rule_set(game_name)
     rules = spec.make_rules({})
     players = len(levels)
     seated = [levels[(s - index) % players] for s in range(players)]
     seat = index % players  # where levels[0] sits in game index
     record: dict[str, Any] = {"seed": seed + index, "seat": seat}
-    for key, level in (("level", levels[0]), ("control", control)):
+    old = (earlier or {}).get((seed + index, seat))
+    runs = [("level", levels[0]), ("control", control)]
+    if old is not None:
+        record["control"] = old["control"]
+        record["previous"] = old["level"]
+        runs = runs[:1]
+    for key, level in runs:
         cpu: list[float] = []
         wall: list[float] = []
         here = [*seated[:seat], level, *seated[seat + 1:]]
@@ -65,13 +79,26 @@ def summary(paths: list[Path]) -> str:
     mean = sum(diffs) / n
     se = (sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n) ** 0.5
     cpu = sorted(t for r in rows for t in r["level"]["cpu_ms"])
+    before = [r for r in rows if "previous" in r]
+    versus = ""
+    if before:
+        was = sum(r["previous"]["won"] for r in before)
+        now = sum(r["level"]["won"] for r in before)
+        moved = [r["level"]["final"] - r["previous"]["final"] for r in before]
+        m = sum(moved) / len(moved)
+        e = (sum((d - m) ** 2 for d in moved) / max(1, len(moved) - 1) / len(moved)) ** 0.5
+        gained = sum(r["level"]["won"] and not r["previous"]["won"] for r in before)
+        dropped = sum(r["previous"]["won"] and not r["level"]["won"] for r in before)
+        versus = (f"; against the previous level on {len(before)} of them: {now} wins against "
+                  f"{was}, only now {gained}, only before {dropped}, "
+                  f"final total {m:+.1f} +- {e:.1f}")
     low, high = wilson(won, n)
     clow, chigh = wilson(control, n)
     return (f"{n} games: level {100 * won / n:.1f} % ({100 * low:.1f}-{100 * high:.1f}), "
             f"control {100 * control / n:.1f} % ({100 * clow:.1f}-{100 * chigh:.1f}); "
             f"level only {only}, control only {lost}; final total minus the control's "
             f"{mean:+.1f} +- {se:.1f}; decision CPU ms median {_quantile(cpu, 0.5):.0f}, "
-            f"p95 {_quantile(cpu, 0.95):.0f}, max {cpu[-1]:.0f} ({len(cpu)} decisions)")
+            f"p95 {_quantile(cpu, 0.95):.0f}, max {cpu[-1]:.0f} ({len(cpu)} decisions){versus}")
 
 
 def main() -> None:
@@ -83,6 +110,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--summary", type=Path, nargs="+")
+    parser.add_argument("--reuse", type=Path, nargs="+", default=[],
+                        help="earlier JSON lines whose control results to take")
     args = parser.parse_args()
     if args.summary:
         print(summary(args.summary))
@@ -90,8 +119,10 @@ def main() -> None:
     out: Path = args.out
     done = len(out.read_text().splitlines()) if out.exists() else 0
     levels = args.seats.split(",")
+    earlier = {(r["seed"], r["seat"]): r for p in args.reuse
+               for r in map(json.loads, p.read_text().splitlines()) if r}
     for index in range(done, args.games):
-        record = play(args.game, levels, args.control, args.seed, index)
+        record = play(args.game, levels, args.control, args.seed, index, earlier)
         with out.open("a") as f:
             f.write(json.dumps(record) + "\n")
     print(summary([out]))
