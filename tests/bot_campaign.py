@@ -10,9 +10,13 @@ whose file exists is not played again, so a stopped campaign goes on where it st
     python -m tests.bot_campaign --out DIR --jobs 2                 # play, then the table
     python -m tests.bot_campaign --out DIR --summary                # the table only
     python -m tests.bot_campaign --out DIR --plan G:N:TOTAL ...     # another plan
+    python -m tests.bot_campaign --out DIR --with-hard --plan G:N:TOTAL ...
 
 Not a pytest module: it runs for hours (``docs/benchmarks.md``, "Bots"). ``hard`` is not in
-the mixes: at 0.1 to 0.3 s a decision it plays about a game a minute.
+the default mixes (an 8s Rule! game with one ``hard`` seat takes about 20 s of a core, a Level 8
+one about 1.5 s); ``--with-hard`` plays instead the mixes of all four levels that hold at least
+one ``hard`` seat (10 at 3 seats, 20 at 4, 35 at 5), from seeds disjoint from the default
+campaign's, so the two together cover every mix.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 LEVELS = ("greedy", "easy", "normal")
+HARD = "hard"
+HARD_SEEDS = 50_000
+"""Added to a ``--with-hard`` job's seed (the default jobs use at most 10,017 seeds a block)."""
 GAMES = ("level8-master", "level8", "eights")
 DEFAULT_PLAN = ("level8-master:4:10000", "level8:4:10000", "eights:4:10000", "eights:3:10000",
                 "eights:5:10000", "level8-master:3:1000", "level8:3:1000",
@@ -38,12 +45,16 @@ DEFAULT_PLAN = ("level8-master:4:10000", "level8:4:10000", "eights:4:10000", "ei
 and Master at 3 and 5 players 1,000 each (the time box of 2026-12-02)."""
 
 
-def jobs(game: str, players: int, total: int) -> list[tuple[str, int, str, int, int]]:
+def jobs(game: str, players: int, total: int,
+         with_hard: bool = False) -> list[tuple[str, int, str, int, int]]:
     """``(game, players, mix, games, seed)`` for every mix of :data:`LEVELS` at ``players``
-    seats, ``total`` games in all (rounded up to a multiple of the number of mixes)."""
-    mixes = list(itertools.combinations_with_replacement(LEVELS, players))
+    seats (``with_hard``: every mix of those and ``hard`` with at least one ``hard`` seat),
+    ``total`` games in all (rounded up to a multiple of the number of mixes)."""
+    levels = (*LEVELS, HARD) if with_hard else LEVELS
+    mixes = [mix for mix in itertools.combinations_with_replacement(levels, players)
+             if not with_hard or HARD in mix]
     per = math.ceil(total / len(mixes))
-    base = 1_000_000 * players + 100_000 * GAMES.index(game)
+    base = 1_000_000 * players + 100_000 * GAMES.index(game) + (HARD_SEEDS if with_hard else 0)
     return [(game, players, ",".join(mix), per, base + i * per) for i, mix in enumerate(mixes)]
 
 
@@ -107,13 +118,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="selfplay processes at once")
     parser.add_argument("--plan", nargs="*", default=list(DEFAULT_PLAN),
                         metavar="GAME:PLAYERS:TOTAL", help="what to play, in this order")
+    parser.add_argument("--with-hard", action="store_true",
+                        help="the mixes with at least one hard seat instead")
     parser.add_argument("--summary", action="store_true", help="only print the table")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.summary:
         todo = [job for item in args.plan
                 for job in jobs(item.split(":")[0], int(item.split(":")[1]),
-                                int(item.split(":")[2]))]
+                                int(item.split(":")[2]), args.with_hard)]
         with ThreadPoolExecutor(args.jobs) as pool:
             list(pool.map(lambda job: play(job, args.out), todo))
     for row in summary(args.out):
