@@ -15,6 +15,12 @@ level's decision processor time (``time.thread_time``) median, p95 and max in mi
     python -m tests.bot_paired --seed 3200 --games 100 --out /tmp/new-3200.jsonl \\
         --reuse /tmp/paired-3200.jsonl
 
+``--set MODULE.NAME=VALUE`` changes a tuning constant read at decision time (say the Level 8
+``hard``'s guard, ``lancards.engine.level8.search_bot.SIGNIFICANCE``) for the run, so a
+setting is measured before it is shipped (every seat that reads the constant sees the new
+value, the control's too when it does; with ``--reuse`` the control's results are the earlier
+run's).
+
 ``--reuse`` takes the control's result of a game from earlier lines of the same seed, seat and
 control (the control's game is deterministic: only the level's changed), so a change to the
 level is measured at the cost of its own games; ``--summary`` then also compares the level
@@ -26,6 +32,7 @@ Not a pytest module: 8s Rule! ``hard`` plays about a game a minute.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 from pathlib import Path
@@ -112,7 +119,16 @@ def main() -> None:
     parser.add_argument("--summary", type=Path, nargs="+")
     parser.add_argument("--reuse", type=Path, nargs="+", default=[],
                         help="earlier JSON lines whose control results to take")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                        help="a tuning constant for this run, e.g. "
+                             "lancards.engine.level8.search_bot.SIGNIFICANCE=1.5")
     args = parser.parse_args()
+    for item in args.set:
+        name, _, value = item.partition("=")
+        module, _, attribute = name.rpartition(".")
+        target = importlib.import_module(module)
+        old = getattr(target, attribute)  # AttributeError: no such constant
+        setattr(target, attribute, type(old)(value))
     if args.summary:
         print(summary(args.summary))
         return
