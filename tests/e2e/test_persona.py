@@ -482,7 +482,10 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         # bob watches the rest (issue 27): the started table found by mDNS, public cards only
         bob.run(f"watch --interface {bob.peer.address} --wait 30")
         screen = ann.wait(r"NOTE: bob left the table", 30, others=[ann, cyd])
-        assert re.search(r"^   \d bob +1 left the table +no +0 ", screen, re.MULTILINE), screen
+        # down or not as the deal fell (``others=`` plays a waiting seat's first legal move, so
+        # bob's seat lays down at its first turn when its hand already holds four pairs)
+        assert re.search(r"^   \d bob +1 left the table +(yes|no) +0 ", screen, re.MULTILINE), \
+            screen
         # bob's window: the table again in its watch mode (no hand, public cards, no moves)
         # (bob closes a round panel that opens meanwhile, as a person watching would)
         screen = bob.wait(r"watching: no seat, the public cards only", 60,
