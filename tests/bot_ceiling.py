@@ -32,13 +32,10 @@ import argparse
 import random
 import time
 
-from lancards.cli.driver import SeededChance
-from lancards.engine.core import CHANCE
 from lancards.engine.eights import search_bot
 from lancards.engine.eights.actions import Play
-from lancards.engine.eights.game import EightsGame
-from lancards.engine.eights.planner_bot import PlanBot, count_cards
-from lancards.engine.rulesets import rule_set
+from lancards.engine.eights.planner_bot import count_cards
+from tests.bot_tables import normal_table
 
 
 def main() -> None:
@@ -58,24 +55,14 @@ def main() -> None:
     hard = [0.0] * len(settings)
     left = [0] * len(settings)
     cpu: list[list[float]] = [[] for _ in settings]
-    game = EightsGame()
-    rules = rule_set("eights").make_rules({})
     half = args.deals // 2
     found = honest = ceiling = 0.0
     truth = [0.0] * len(settings)
     decisions = 0
     for g in range(args.games):
-        chance = SeededChance(args.seed + g)
-        bots = [PlanBot(random.Random(f"ceiling-{g}-{s}")) for s in range(4)]
         rng = random.Random(f"ceiling-deals-{g}")
-        state = game.new_game(rules, 4)
         seen = 0
-        while (seat := game.to_act(state)) is not None:
-            if seat == CHANCE:
-                state = game.apply(state, chance.resolve(game, state))
-                continue
-            legal = game.legal_actions(state, seat)
-            view = game.view(state, seat)
+        for state, seat, view, legal in normal_table(args.seed + g, f"ceiling-{g}"):
             plays = [a for a in legal if isinstance(a, Play)]
             counts = count_cards(view, seat)
             options = search_bot.candidates(view, seat, counts, plays) if plays else []
@@ -110,7 +97,6 @@ def main() -> None:
                         truth[k] += real[0] - real[chosen]
                         left[k] += chosen != 0
                     decisions += 1
-            state = game.apply(state, bots[seat].choose(view, seat, legal))
         hards = ", ".join(
             f"hard {b}/{z:g}/{t} {hard[k]:.1f} truth {truth[k]:.1f} (left normal {left[k]}, "
             f"CPU p95 "

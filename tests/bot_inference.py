@@ -21,15 +21,12 @@ import functools
 import random
 import time
 
-from lancards.cli.driver import SeededChance
-from lancards.engine.core import CHANCE
 from lancards.engine.eights import search_bot
 from lancards.engine.eights.actions import Play
-from lancards.engine.eights.game import EightsGame
 from lancards.engine.eights.inference import past_choices, sample_likely
-from lancards.engine.eights.planner_bot import PlanBot, count_cards
+from lancards.engine.eights.planner_bot import count_cards
 from lancards.engine.eights.state import EightsState
-from lancards.engine.rulesets import rule_set
+from tests.bot_tables import normal_table
 
 
 def _holders(state: EightsState, seat: int) -> dict[int, int]:
@@ -51,19 +48,9 @@ def main() -> None:
     placed = [0] * len(settings)
     cpu = [0.0] * len(settings)
     deals = [0] * len(settings)
-    game = EightsGame()
-    rules = rule_set("eights").make_rules({})
     for g in range(args.games):
-        chance = SeededChance(args.seed + g)
-        bots = [PlanBot(random.Random(f"inference-{g}-{s}")) for s in range(4)]
-        state = game.new_game(rules, 4)
         seen = 0
-        while (seat := game.to_act(state)) is not None:
-            if seat == CHANCE:
-                state = game.apply(state, chance.resolve(game, state))
-                continue
-            legal = game.legal_actions(state, seat)
-            view = game.view(state, seat)
+        for state, seat, view, legal in normal_table(args.seed + g, f"inference-{g}"):
             plays = [a for a in legal if isinstance(a, Play)]
             if seat == 0 and len(plays) >= 2:
                 seen += 1
@@ -82,7 +69,6 @@ def main() -> None:
                             placed[k] += len(truth)
                         cpu[k] += time.thread_time() - started
                         deals[k] += args.deals
-            state = game.apply(state, bots[seat].choose(view, seat, legal))
         print(f"game {args.seed + g}: " + ", ".join(
             f"tries {t}: {100 * right[k] / max(1, placed[k]):.1f} % of {placed[k]} placed right, "
             f"{1e3 * cpu[k] / max(1, deals[k]):.1f} ms a deal"
