@@ -22,6 +22,7 @@ from lancards.engine.eights.search_bot import (
     standing,
 )
 from lancards.engine.rulesets import bot_levels, make_bot, rule_set
+from tests.bot_tables import normal_table
 
 from .helpers import GAME, cards, deal, play_all
 
@@ -313,23 +314,14 @@ def test_the_real_deal_agrees_with_every_play_of_normal_seats() -> None:
     """Four ``normal`` seats, seed 100: at each of seat 0's 88 decisions with a choice, the
     real deal gives every earlier play of the round weight 1 (the model is ``normal`` itself),
     while uniform deals of the same views average a weight of 0.18."""
-    chance = SeededChance(100)
-    bot = PlanBot(random.Random(0))
-    state = GAME.new_game(EightsRules(), 4)
     rng = random.Random(0)
     decisions, uniform = 0, 0.0
-    while (seat := GAME.to_act(state)) is not None:
-        if seat == CHANCE:
-            state = GAME.apply(state, chance.resolve(GAME, state))
-            continue
-        legal = GAME.legal_actions(state, seat)
-        view = GAME.view(state, seat)
+    for state, seat, view, legal in normal_table(100, "real-deal"):
         if seat == 0 and len(legal) > 1:
             choices = past_choices(view, 0, 1000)
             assert weight(state, choices) == 1.0
             counts = count_cards(view, 0)
             uniform += weight(sample_hands(view, 0, counts, rng), choices)
             decisions += 1
-        state = GAME.apply(state, bot.choose(view, seat, legal))
     assert decisions == 88
     assert round(uniform / decisions, 2) == 0.18
