@@ -26,8 +26,8 @@ from dataclasses import dataclass, replace
 from lancards.engine.core import Rng, Seat
 
 from .actions import Play
-from .cards import CARDS, DECK_SIZE, NUMBERS
-from .planner_bot import Counts, best_play
+from .cards import CARDS, NUMBERS
+from .planner_bot import best_play, counts_of
 from .play import (
     EMPTY_LAYOUT,
     Layout,
@@ -45,9 +45,6 @@ MISMATCH = 0.1
 MAX_EVIDENCE = 24
 """The newest plays read as evidence, at the most (each costs a ``normal`` decision per deal
 checked)."""
-
-_DECK = frozenset(range(DECK_SIZE))
-
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -144,12 +141,7 @@ def agrees(choice: Choice, hand_now: Iterable[int]) -> bool | None:
             plays.append(Play(choice.seat, -1, CARDS[card], False))
         else:
             plays.append(Play(choice.seat, -1, CARDS[card]))
-    unseen = _DECK - choice.played - hand
-    by_suit: list[list[int]] = [[], [], [], []]
-    for card in sorted(unseen):
-        by_suit[card // NUMBERS].append(card % NUMBERS + 1)
-    counts = Counts(tuple(sorted(hand)), unseen, choice.void, (),
-                    tuple(tuple(b) for b in by_suit))
+    counts = counts_of(tuple(sorted(hand)), choice.played, choice.void)
     return best_play(choice.view, choice.seat, counts, plays).card.index == choice.card
 
 

@@ -109,12 +109,19 @@ def counts_from(view: EightsState, seat: Seat, played: set[int] | frozenset[int]
     roll-out keeps them as it plays instead of reading the history at every decision)."""
     base, ident = view.base, view.ident
     hand = tuple(sorted(ident[slot - base] for slot in view.hands[seat] if ident[slot - base] >= 0))
+    return counts_of(hand, played, void, tuple(len(h) for h in view.hands))
+
+
+def counts_of(hand: tuple[int, ...], played: set[int] | frozenset[int],
+              void: tuple[frozenset[int], ...], sizes: tuple[int, ...] = ()) -> Counts:
+    """The :class:`Counts` of a seat holding ``hand`` (card indexes, ascending) given the
+    round's ``played`` card indexes, each seat's ``void`` suits and hand ``sizes`` (the
+    inference asks it of hands a seat might have held, :mod:`.inference`)."""
     unseen = _DECK - played - set(hand)
     by_suit: list[list[int]] = [[], [], [], []]
     for card in sorted(unseen):
         by_suit[card // NUMBERS].append(card % NUMBERS + 1)
-    return Counts(hand, unseen, void, tuple(len(h) for h in view.hands),
-                  tuple(tuple(b) for b in by_suit))
+    return Counts(hand, unseen, void, sizes, tuple(tuple(b) for b in by_suit))
 
 
 _DECK = frozenset(range(DECK_SIZE))
