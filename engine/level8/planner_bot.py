@@ -282,6 +282,13 @@ class PlannerBot:
             skips = [a for a in specials if a.card.card.kind is Kind.SKIP]
             if skips:
                 return max(skips, key=lambda a: self._threat(view, a.target or 0))
+        return self.ranked_down_discards(view, seat, legal)[0]
+
+    def ranked_down_discards(self, view: Level8State, seat: Seat,
+                             legal: Sequence[Action]) -> list[Discard]:
+        """The discards of ``legal`` of a seat that is down, in the order ``normal`` ranks
+        them (its choice first, when it discards): a card that fits no meld, then not a joker,
+        then feeding the others least, then the highest number."""
         discards = [a for a in legal if isinstance(a, Discard)]
 
         def key(a: Discard) -> tuple[int, int, int, int]:
@@ -289,7 +296,7 @@ class PlannerBot:
             fits = _fits(view.melds, c)
             return (fits, c.is_joker, feeding(view, seat, c), -c.number)
 
-        return min(discards, key=key)
+        return sorted(discards, key=key)
 
     def _threat(self, view: Level8State, target: Seat) -> tuple[int, int, int]:
         return (view.down[target], -len(view.hands[target]), view.levels[target])

@@ -24,7 +24,12 @@ discard of a seat that has not laid down, when ``normal`` has a choice) it
    came out differently, while no guard won 26.5 % against the control's 22.8 %,
    ``docs/benchmarks.md``).
 
-Other decisions (lay-downs, adds, special cards, shows, keeps) are ``normal``'s. The number of
+Other decisions (lay-downs, adds, special cards, shows, keeps) are ``normal``'s. Three wider
+searches are here for measurement and off (``docs/benchmarks.md``, "Level 8 ``hard``, round-end
+roll-outs and grown worlds": none played better): a seat that is down searched to the round's
+end (:data:`DOWN_SEARCH`), round-end roll-outs while another seat is down
+(:data:`END_WHEN_OTHERS_DOWN`), and worlds whose hidden hands are grown by the draws their
+seats made (:data:`GROW_STEPS`). The number of
 worlds comes from a fixed budget of simulated turns (:data:`BUDGET_TURNS`), so a decision
 costs the same on every machine and is deterministic given the bot's own random source; the
 engine never draws for it, and it is handed only the seat's view.
@@ -36,7 +41,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from lancards.engine.core import CHANCE, Rng, Seat
-from lancards.engine.level8.actions import Action, Discard, Draw, DrawDiscard
+from lancards.engine.level8.actions import Action, Discard, Draw, DrawDiscard, PlaySpecial
 from lancards.engine.level8.cards import Card
 from lancards.engine.level8.game import LEVEL8
 from lancards.engine.level8.levels import Level
@@ -63,6 +68,32 @@ OUT_SHARE = 1.0
 """A seat that is down holding ``h`` cards is credited one level plus ``OUT_SHARE / (1 + h)``:
 going out is worth a second level (ruling L8-10), and the fewer cards, the nearer it is."""
 
+DOWN_SEARCH = 0
+"""The end of the turn of a seat that is down, searched with each candidate played to the
+round's end (:meth:`SearchBot._down_candidates`): 1 its discards of other faces and a special
+card held; 2 only the discards ``normal`` ranks alike but for what feeds the others and the
+number (no joker for a plain card, no special card held); 0 none: ``normal``'s."""
+
+END_WHEN_OTHERS_DOWN = 0
+"""1: while another seat is down, the draw and discard of a seat that is not down are played
+to the round's end too (the round is near its end); 0: to this seat's next draw."""
+
+END_BUDGET = 96
+"""Budget units (:func:`turn_cost`, turns actually simulated) of a search to the round's end:
+worlds are dealt while fewer have been spent, at most :data:`MAX_SAMPLES`."""
+
+END_TURNS = 32
+"""Turns a roll-out to the round's end plays at most (then it is scored by
+:func:`evaluate` as it stands)."""
+
+GROW_STEPS = 0
+"""Imagined draws per seat that is not down (:func:`_grow_hands`): a uniform deal leaves the
+other seats farther from laying down than ``normal``'s play does (a seat one card away is
+imagined 2.6 cards away on average); 0: uniform worlds."""
+
+GROW_PER_TURN = 3
+"""Imagined draws per discard a seat made this round (:func:`_grow_hands`)."""
+
 SWAP_TRIES = 12
 """Draws of a swap partner for a card that a seat that is down would have added."""
 
@@ -82,7 +113,9 @@ def sample_world(view: Level8State, rng: Rng) -> Level8State:
     discard piles and the cards seats picked up from them are as shown; who knows which slot
     (``known``) is unchanged too, so each seat's view of the world hides what it hid. A seat
     that is down is dealt no card that fits a meld where a swap can avoid it (it would have
-    added it; :func:`_settle_down_hands`).
+    added it; :func:`_settle_down_hands`); with :data:`GROW_STEPS`, the hands of the seats
+    that are not down are then brought closer to laying down by the draws their discards say
+    they made (:func:`_grow_hands`).
 
     Raises:
         AssertionError: the view's unseen faces do not match its hidden slots in number (a view
@@ -97,7 +130,52 @@ def sample_world(view: Level8State, rng: Rng) -> Level8State:
     cards = dict(view.cards)
     cards.update(zip(slots, faces, strict=True))
     _settle_down_hands(view, cards, slots, rng)
+    if GROW_STEPS:
+        _grow_hands(view, cards, slots, rng)
     return view.evolve(cards=cards)
+
+
+def _grow_hands(view: Level8State, cards: dict[int, Card], slots: list[int], rng: Rng) -> None:
+    """Bring, in ``cards``, the hidden hands of the seats that are not down as close to laying
+    down as ``normal``'s own play would have: a seat that has discarded ``t`` times this round
+    has drawn ``t`` cards and kept each that brought its plan closer, so from the uniform deal
+    it draws ``min(t, GROW_STEPS)`` times a random card of the other hidden slots (not of a
+    seat that is down) and swaps it in for its least needed hidden card when that lowers its
+    distance. Seats take their steps in turn; the deck's faces are unchanged (only hidden slots
+    trade faces)."""
+    down = {slot for s in view.present() if view.down[s] for slot in view.hands[s]}
+    hidden = set(slots)
+    mine = {s: [x for x in view.hands[s] if x in hidden] for s in view.present()
+            if not view.down[s]}
+    growing = [s for s in mine if mine[s]]  # not the viewer: its hand is known
+    if not growing:
+        return
+    steps = {s: min(GROW_STEPS, GROW_PER_TURN * len(view.discards[s])) for s in growing}
+    for step in range(max(steps.values())):
+        for s in growing:
+            if step >= steps[s]:
+                continue
+            own = set(mine[s])
+            pool = [x for x in slots if x not in own and x not in down]
+            if not pool:
+                continue
+            drawn = pool[rng.randrange(len(pool))]
+            card = cards[drawn]
+            if not (card.is_number or card.is_joker):
+                continue
+            level = view.level(s)
+            hand = [cards[x] for x in view.hands[s]]
+            now = distance(hand, level)
+            if now == 0 or distance([*hand, card], level) >= now:
+                continue
+            best: tuple[int, int] | None = None
+            for x in mine[s]:
+                d = distance([*_without(hand, cards[x]), card], level)
+                if d < now and (best is None or d < best[0]):
+                    best = (d, x)
+            if best is not None:
+                x = best[1]
+                cards[x], cards[drawn] = card, cards[x]
 
 
 def _fits(view: Level8State, card: Card) -> bool:
@@ -162,9 +240,23 @@ def play_out(world: Level8State, seat: Seat, policy: PlannerBot, limit: int) -> 
     """``world`` after ``normal`` (``policy``) at every seat, each from its own view, until the
     turn comes back to ``seat`` (before it draws: its chance to draw is in the evaluation's
     outs), the round ends, chance is to act (a reshuffle), or ``limit`` turns have begun."""
+    return _roll(world, seat, policy, limit)[0]
+
+
+def play_round(world: Level8State, policy: PlannerBot, limit: int) -> tuple[Level8State, int]:
+    """``world`` after ``normal`` (``policy``) at every seat, each from its own view, until the
+    round ends, chance is to act (a reshuffle), or ``limit`` turns have begun; and the budget
+    units those turns cost (:func:`turn_cost` of each turn's seat, 1 for a seat that is down:
+    it plans nothing)."""
+    return _roll(world, None, policy, limit)
+
+
+def _roll(world: Level8State, seat: Seat | None, policy: PlannerBot,
+          limit: int) -> tuple[Level8State, int]:
+    """:func:`play_out` back to ``seat``, or :func:`play_round` for ``None``."""
     number = world.round
     state = world
-    turns = 0
+    turns = spent = 0
     away = state.turn != seat
     while state.round == number and state.phase in _IN_ROUND:
         if state.turn != seat:
@@ -178,11 +270,12 @@ def play_out(world: Level8State, seat: Seat, policy: PlannerBot, limit: int) -> 
             turns += 1
             if turns > limit:
                 break
+            spent += 1 if state.down[actor] else turn_cost(state.level(actor))
         legal = LEVEL8.legal_actions(state, actor)
         if not legal:
             break
         state = LEVEL8.apply(state, policy.choose(LEVEL8.view(state, actor), actor, legal))
-    return state
+    return state, spent
 
 
 def _pick(results: list[list[float]]) -> int:
@@ -228,7 +321,9 @@ class SearchBot:
         :data:`MAX_CANDIDATES`.
         """
         first = self.policy.choose(view, seat, legal)
-        if view.down[seat] or view.phase not in (Phase.DRAW, Phase.PLAY):
+        if view.down[seat]:
+            return self._down_candidates(view, seat, legal, first)
+        if view.phase not in (Phase.DRAW, Phase.PLAY):
             return [first]
         hand = [c for _, c in view.hand_cards(seat) if c is not None]
         level = view.level(seat)
@@ -257,6 +352,31 @@ class SearchBot:
         rest = [a for a in options if a != first]
         return [first, *rest[:MAX_CANDIDATES - 1]]
 
+    def _down_candidates(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                         first: Action) -> list[Action]:
+        """A seat that is down, at the end of its turn: ``normal``'s choice, then its next
+        discards of other faces (what to hold for going out); a special card ``normal`` plays
+        at once is weighed against holding it (its best discard). :data:`DOWN_SEARCH` 2 keeps
+        only the discards as good as ``normal``'s by its first two keys (fitting no meld, not a
+        joker), 0 ``normal``'s choice alone."""
+        if not DOWN_SEARCH or view.phase is not Phase.PLAY:
+            return [first]
+        ranked = self.policy.ranked_down_discards(view, seat, legal)
+        if isinstance(first, PlaySpecial):
+            return [first, *ranked[:1]] if DOWN_SEARCH == 1 else [first]
+        if not isinstance(first, Discard):
+            return [first]
+        faces = {first.card.card}
+        options: list[Action] = [first]
+        alike = (_fits(view, first.card.card), first.card.card.is_joker)
+        for a in ranked:
+            if DOWN_SEARCH == 2 and (_fits(view, a.card.card), a.card.card.is_joker) != alike:
+                continue
+            if a.card.card not in faces and len(options) < MAX_CANDIDATES:
+                faces.add(a.card.card)
+                options.append(a)
+        return options
+
     def choose(self, view: Level8State, seat: Seat, legal: Sequence[Action]) -> Action:
         """One of ``legal`` (never empty) for ``seat`` in ``view`` (its view)."""
         if len(legal) == 1:
@@ -264,6 +384,8 @@ class SearchBot:
         options = self.candidates(view, seat, legal)
         if len(options) == 1:
             return options[0]
+        if view.down[seat] or (END_WHEN_OTHERS_DOWN and any(view.down)):
+            return options[self._search_to_end(view, seat, options)]
         present = view.present()
         limit = len(present)
         cost = sum(turn_cost(view.level(s)) for s in present if s != seat)
@@ -283,6 +405,24 @@ class SearchBot:
                 end = play_out(LEVEL8.apply(world, action), seat, self.policy, limit)
                 results[i].append(evaluate(end, seat, before, number))
         return options[_pick(results)]
+
+
+    def _search_to_end(self, view: Level8State, seat: Seat, options: list[Action]) -> int:
+        """The index in ``options`` to play, each played in the same worlds and then
+        ``normal`` everywhere to the round's end (:func:`play_round`, at most
+        :data:`END_TURNS` turns), worlds dealt while fewer than :data:`END_BUDGET` units are
+        spent."""
+        results: list[list[float]] = [[] for _ in options]
+        before = view.levels
+        number = view.round
+        spent = 0
+        while len(results[0]) < MAX_SAMPLES and spent < END_BUDGET:
+            world = sample_world(view, self.rng)
+            for i, action in enumerate(options):
+                end, cost = play_round(LEVEL8.apply(world, action), self.policy, END_TURNS)
+                spent += cost
+                results[i].append(evaluate(end, seat, before, number))
+        return _pick(results)
 
 
 def turn_cost(level: Level) -> int:

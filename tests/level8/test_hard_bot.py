@@ -10,9 +10,11 @@ from collections import Counter
 import pytest
 
 from lancards.cli.driver import play_local
+from lancards.engine.level8 import search_bot
 from lancards.engine.level8.actions import Discard, Draw, DrawDiscard
-from lancards.engine.level8.cards import deck_counts
+from lancards.engine.level8.cards import card, deck_counts
 from lancards.engine.level8.levels import ComponentKind as K
+from lancards.engine.level8.plan import distance
 from lancards.engine.level8.planner_bot import PlannerBot
 from lancards.engine.level8.search_bot import SearchBot, evaluate, hidden_slots, sample_world
 from lancards.engine.level8.state import Phase
@@ -125,16 +127,50 @@ def test_same_view_same_decision_for_a_seed():
 
 
 def test_hard_leaves_other_decisions_to_normal():
-    """A seat that is down, or a draw with no top worth having, is not searched."""
+    """A draw with no top worth having is not searched, nor the draw of a seat that is down
+    (``normal`` takes a top that fits, else the draw pile)."""
     state = _race()
     bot = SearchBot(random.Random(0))
     assert bot.candidates(G.view(state, 0), 0, [Draw(0)]) == [Draw(0)]
     down = build("level8-master", [["B1", "B2"], ["J11-15", "O12"]], levels=(1, 2),
+                 down=(False, True), turn=1, phase=Phase.DRAW, melds=_MELDS,
+                 discards=[["Y9"], ["G1"]])
+    legal = G.legal_actions(down, 1)
+    assert bot.candidates(G.view(down, 1), 1, legal) == [Draw(1)]
+
+
+def test_a_seat_that_is_down_weighs_its_discards_to_the_round_end(monkeypatch):
+    """Seat 1 is down (the 3s, the run B4-R7) holding J11-15 and O12, neither fitting: normal
+    discards O12 (jokers last); with :data:`DOWN_SEARCH` 1 hard also weighs the joker, each
+    played to the round's end; with 2 only discards alike by normal's first keys (no joker for
+    a plain card); with 0 (shipped: it measured no better) the seat is ``normal``'s alone."""
+    monkeypatch.setattr(search_bot, "DOWN_SEARCH", 1)
+    down = build("level8-master", [["B1", "B2", "B5"], ["J11-15", "O12"]], levels=(1, 2),
                  down=(False, True), turn=1, melds=_MELDS)
     legal = G.legal_actions(down, 1)
-    only = bot.candidates(G.view(down, 1), 1, legal)
-    assert len(only) == 1 and isinstance(only[0], Discard)
-    assert only[0] == PlannerBot(random.Random(0)).choose(G.view(down, 1), 1, legal)
+    view = G.view(down, 1)
+    bot = SearchBot(random.Random(0))
+    assert [a.card.card for a in bot.candidates(view, 1, legal)] == [card("O12"), card("J11-15")]
+    assert bot.candidates(view, 1, legal)[0] == PlannerBot(random.Random(0)).choose(
+        view, 1, legal)
+    monkeypatch.setattr(search_bot, "DOWN_SEARCH", 2)
+    assert [a.card.card for a in bot.candidates(view, 1, legal)] == [card("O12")]
+    monkeypatch.setattr(search_bot, "DOWN_SEARCH", 0)
+    assert bot.candidates(view, 1, legal) == [PlannerBot(random.Random(0)).choose(view, 1,
+                                                                                   legal)]
+
+
+def test_a_roll_out_to_the_round_end_counts_the_levels_gained():
+    """Seat 1, down on level 2 of Master with only O12 left, discards it and goes out: the
+    round is over after that one move, two levels gained (ruling L8-10), no turn played after
+    it (0 units spent); seat 0 gained none, so seat 1 scores 2 - 0."""
+    down = build("level8-master", [["B1", "B2", "B5"], ["O12"]], levels=(1, 2),
+                 down=(False, True), turn=1, melds=_MELDS)
+    world = G.apply(down, Discard(1, next(p for p in G.legal_actions(down, 1)
+                                           if isinstance(p, Discard)).card))
+    end, spent = search_bot.play_round(world, PlannerBot(random.Random(0)), 32)
+    assert end.levels == (1, 4) and spent == 0
+    assert evaluate(end, 1, (1, 2), down.round) == 2.0
 
 
 @pytest.mark.parametrize("game", ["level8-en"])
@@ -157,3 +193,39 @@ def test_a_seeded_master_game_with_hard_seats_ends_soundly():
     played = play_local(spec.game, spec.make_rules({}), 3, 11, bots=bots, check_every=50)
     assert played.violations == []
     assert spec.game.outcome(played.final) is not None
+
+
+def test_grown_worlds_bring_a_seat_that_has_drawn_closer_to_laying_down(monkeypatch):
+    """Seat 2 (level 3 of Master: a set of three and a colour group of four) has discarded six
+    times this round; seat 1 is down. A uniform deal of its hidden hand leaves it as far from
+    laying down as a fresh deal; grown worlds (:data:`GROW_STEPS`) give it the draws its
+    discards say it made, each kept when it brought the plan closer, so it is imagined closer
+    on the same seeds. The view's cards, the deck's faces, hand sizes and the down seat's
+    hand stay as in uniform worlds."""
+    hands = [["P1", "P2", "P4", "P5", "P6", "B3", "B13", "O7", "Y9", "G10"], ["P12"],
+             ["R9", "O9", "Y10", "G11", "B12", "R12", "R14", "O14", "Y15", "G2"]]
+    state = build("level8-master", hands, levels=(6, 7, 3), down=(False, True, False),
+                  turn=0, phase=Phase.DRAW, melds=_QUADS,
+                  discards=[["P3"], ["P9"], ["G14", "R8", "O8", "Y8", "G8", "B8"]])
+    view = G.view(state, 0)
+    level = state.level(2)
+
+    def far(grow: int) -> list[int]:
+        monkeypatch.setattr(search_bot, "GROW_STEPS", grow)
+        monkeypatch.setattr(search_bot, "GROW_PER_TURN", 3)
+        rng = random.Random(3)
+        out = []
+        for _ in range(30):
+            world = sample_world(view, rng)
+            assert {s: world.cards[s] for s in view.cards} == dict(view.cards)
+            assert Counter(world.cards.values()) == Counter(deck_counts(state.rules.edition))
+            assert [len(h) for h in world.hands] == [10, 1, 10]
+            assert world.cards[state.hands[1][0]].number not in (3, 13)
+            out.append(distance([world.cards[s] for s in world.hands[2]], level))
+        return out
+
+    uniform, grown = far(0), far(30)
+    # 30 worlds each from seed 3: 1.77 cards from laying down on average, then 0.13 (18
+    # imagined draws)
+    assert (sum(uniform), max(uniform)) == (53, 3), uniform
+    assert (sum(grown), max(grown)) == (4, 1), grown
