@@ -141,8 +141,18 @@ def sample_hands(view: EightsState, seat: Seat, counts: Counts, rng: Rng) -> Eig
 
 
 def _round_points(state: EightsState, round_number: int) -> list[int]:
-    """Each seat's points of the round just played out in ``state`` (no reneges: every seat
-    plays legally in a roll-out)."""
+    """Each seat's points of round ``round_number`` just played out in ``state`` (no reneges:
+    every seat plays legally in a roll-out), a list of ``state.n`` figures.
+
+    A round whose every hand slot is public when it ends (the last trick played, ruling E-5,
+    or a last hidden card laid in round 8) needs no audit and is finished at once: the state
+    is already dealt afresh, so the points are read from its :class:`RoundResult`. Otherwise
+    the round waits in the audit (hidden cards left) and the points are counted from what was
+    taken. Until issue 26's seventh round only the second was read, and every roll-out that
+    reached the last trick scored 0 for every seat: rounds 1, 6 and 7 were never searched.
+    """
+    if state.results and state.results[-1].round == round_number:
+        return list(state.results[-1].points)
     n = state.n
     if round_number == 8:
         if state.went_out < 0:
