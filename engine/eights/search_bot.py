@@ -281,18 +281,22 @@ class SearchBot:
 
     Args:
         rng: its own random source (the deals it imagines).
-        budget: simulated plays per decision (:data:`BUDGET_PLAYS`).
-        significance: the guard of :func:`_pick`, in standard errors (:data:`SIGNIFICANCE`).
+        budget: simulated plays per decision (None: :data:`BUDGET_PLAYS`).
+        significance: the guard of :func:`_pick`, in standard errors (None:
+            :data:`SIGNIFICANCE`).
         tries: uniform deals per imagined deal for the inference of
-            :mod:`lancards.engine.eights.inference` (:data:`INFERENCE_TRIES`; 0: none).
+            :mod:`lancards.engine.eights.inference` (None: :data:`INFERENCE_TRIES`; 0: none).
+
+    The defaults are read when the bot is made, so a tuning run can change the module's
+    constants (``python -m tests.bot_paired --set``).
     """
 
-    def __init__(self, rng: Rng, budget: int = BUDGET_PLAYS,
-                 significance: float = SIGNIFICANCE, tries: int = INFERENCE_TRIES) -> None:
+    def __init__(self, rng: Rng, budget: int | None = None,
+                 significance: float | None = None, tries: int | None = None) -> None:
         self.rng = rng
-        self.budget = budget
-        self.significance = significance
-        self.tries = tries
+        self.budget = BUDGET_PLAYS if budget is None else budget
+        self.significance = SIGNIFICANCE if significance is None else significance
+        self.tries = INFERENCE_TRIES if tries is None else tries
 
     def choose(self, view: EightsState, seat: Seat, legal: Sequence[EightsAction]) -> EightsAction:
         """One of ``legal`` (never empty) for ``seat`` in ``view``."""
