@@ -41,7 +41,14 @@ from collections import Counter
 from collections.abc import Sequence
 
 from lancards.engine.core import CHANCE, Rng, Seat
-from lancards.engine.level8.actions import Action, Discard, Draw, DrawDiscard, PlaySpecial
+from lancards.engine.level8.actions import (
+    Action,
+    Discard,
+    Draw,
+    DrawDiscard,
+    LayDown,
+    PlaySpecial,
+)
 from lancards.engine.level8.cards import Card
 from lancards.engine.level8.game import LEVEL8
 from lancards.engine.level8.levels import Level
@@ -85,6 +92,12 @@ worlds are dealt while fewer have been spent, at most :data:`MAX_SAMPLES`."""
 END_TURNS = 32
 """Turns a roll-out to the round's end plays at most (then it is scored by
 :func:`evaluate` as it stands)."""
+
+PLAY_SEARCH = 0
+"""Decisions of a seat that is not down that ``normal``'s measure does not weigh, each played
+with the alternative to the round's end (:meth:`SearchBot._play_candidates`): 1 a special
+card ``normal`` plays at once against holding it (its best discard instead); 2 that, and a
+lay-down against holding the level back a turn (the best discard instead); 0 none."""
 
 GROW_STEPS = 0
 """Imagined draws per seat that is not down (:func:`_grow_hands`): a uniform deal leaves the
@@ -325,6 +338,8 @@ class SearchBot:
             return self._down_candidates(view, seat, legal, first)
         if view.phase not in (Phase.DRAW, Phase.PLAY):
             return [first]
+        if view.phase is Phase.PLAY and isinstance(first, (PlaySpecial, LayDown)):
+            return self._play_candidates(view, seat, legal, first)
         hand = [c for _, c in view.hand_cards(seat) if c is not None]
         level = view.level(seat)
         if view.phase is Phase.DRAW:
@@ -351,6 +366,20 @@ class SearchBot:
                        if distance(_without(hand, a.card.card), level) == mine]
         rest = [a for a in options if a != first]
         return [first, *rest[:MAX_CANDIDATES - 1]]
+
+    def _play_candidates(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                         first: PlaySpecial | LayDown) -> list[Action]:
+        """A seat that is not down whose ``normal`` plays a special card (or, with
+        :data:`PLAY_SEARCH` 2, lays down): that, then its best discard of another card (the
+        special card held, the level held back a turn). :data:`PLAY_SEARCH` 0: ``normal``'s
+        choice alone."""
+        if not PLAY_SEARCH or (isinstance(first, LayDown) and PLAY_SEARCH < 2):
+            return [first]
+        held = first.card.card if isinstance(first, PlaySpecial) else None
+        for a in self.policy.ranked_discards(view, seat, legal):
+            if held is None or a.card.card != held:
+                return [first, a]
+        return [first]
 
     def _down_candidates(self, view: Level8State, seat: Seat, legal: Sequence[Action],
                          first: Action) -> list[Action]:
@@ -384,7 +413,8 @@ class SearchBot:
         options = self.candidates(view, seat, legal)
         if len(options) == 1:
             return options[0]
-        if view.down[seat] or (END_WHEN_OTHERS_DOWN and any(view.down)):
+        if (view.down[seat] or (END_WHEN_OTHERS_DOWN and any(view.down))
+                or isinstance(options[0], (PlaySpecial, LayDown))):
             return options[self._search_to_end(view, seat, options)]
         present = view.present()
         limit = len(present)

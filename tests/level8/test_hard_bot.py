@@ -11,7 +11,7 @@ import pytest
 
 from lancards.cli.driver import play_local
 from lancards.engine.level8 import search_bot
-from lancards.engine.level8.actions import Discard, Draw, DrawDiscard
+from lancards.engine.level8.actions import Discard, Draw, DrawDiscard, LayDown, PlaySpecial
 from lancards.engine.level8.cards import card, deck_counts
 from lancards.engine.level8.levels import ComponentKind as K
 from lancards.engine.level8.plan import distance
@@ -158,6 +158,37 @@ def test_a_seat_that_is_down_weighs_its_discards_to_the_round_end(monkeypatch):
     monkeypatch.setattr(search_bot, "DOWN_SEARCH", 0)
     assert bot.candidates(view, 1, legal) == [PlannerBot(random.Random(0)).choose(view, 1,
                                                                                    legal)]
+
+
+def test_a_special_card_and_a_lay_down_are_weighed_against_holding_them(monkeypatch):
+    """Seat 0, not down on level 1 of Master, holds "I'll take that!": ``normal`` plays it at
+    once; with :data:`PLAY_SEARCH` 1 ``hard`` also weighs holding it and discarding
+    ``normal``'s best other card instead, to the round's end (0, shipped: ``normal``'s alone).
+    A seat that can lay its level down is weighed against holding it back only with 2."""
+    take = build("level8-master", [["TAKE", "B1", "B2", "G9"], ["O12", "O13"]], levels=(1, 2),
+                 down=(False, False), turn=0, melds=[])
+    legal = G.legal_actions(take, 0)
+    view = G.view(take, 0)
+    bot = SearchBot(random.Random(0))
+    first = PlannerBot(random.Random(0)).choose(view, 0, legal)
+    assert isinstance(first, PlaySpecial) and first.card.card == card("TAKE")
+    assert bot.candidates(view, 0, legal) == [first]
+    monkeypatch.setattr(search_bot, "PLAY_SEARCH", 1)
+    options = bot.candidates(view, 0, legal)
+    assert options[0] == first and len(options) == 2
+    assert isinstance(options[1], Discard) and options[1].card.card == card("B1")
+    hands = [["R3", "O3", "Y3", "B3", "G3", "P3", "R9", "O9", "Y9", "B9", "G9", "P9", "G14"],
+             ["O12", "O13"]]
+    ready = build("level8-master", hands, levels=(1, 2), down=(False, False), turn=0, melds=[])
+    legal = G.legal_actions(ready, 0)
+    view = G.view(ready, 0)
+    first = PlannerBot(random.Random(0)).choose(view, 0, legal)
+    assert isinstance(first, LayDown)
+    assert bot.candidates(view, 0, legal) == [first]
+    monkeypatch.setattr(search_bot, "PLAY_SEARCH", 2)
+    options = bot.candidates(view, 0, legal)
+    assert options[0] == first and len(options) == 2
+    assert isinstance(options[1], Discard) and options[1].card.card == card("G14")
 
 
 def test_a_roll_out_to_the_round_end_counts_the_levels_gained():
