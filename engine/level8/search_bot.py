@@ -24,12 +24,13 @@ discard of a seat that has not laid down, when ``normal`` has a choice) it
    came out differently, while no guard won 26.5 % against the control's 22.8 %,
    ``docs/benchmarks.md``).
 
-Other decisions (lay-downs, adds, special cards, shows, keeps) are ``normal``'s. Three wider
+Other decisions (lay-downs, adds, special cards, shows, keeps) are ``normal``'s. Four wider
 searches are here for measurement and off (``docs/benchmarks.md``, "Level 8 ``hard``, round-end
-roll-outs and grown worlds": none played better): a seat that is down searched to the round's
-end (:data:`DOWN_SEARCH`), round-end roll-outs while another seat is down
-(:data:`END_WHEN_OTHERS_DOWN`), and worlds whose hidden hands are grown by the draws their
-seats made (:data:`GROW_STEPS`). The number of
+roll-outs and grown worlds" and "a search that sees the hidden cards": none played better): a
+seat that is down searched to the round's end (:data:`DOWN_SEARCH`), round-end roll-outs while
+another seat is down (:data:`END_WHEN_OTHERS_DOWN`), worlds whose hidden hands are grown by the
+draws their seats made (:data:`GROW_STEPS`), and a special card or a lay-down weighed against
+holding it (:data:`PLAY_SEARCH`). The number of
 worlds comes from a fixed budget of simulated turns (:data:`BUDGET_TURNS`), so a decision
 costs the same on every machine and is deterministic given the bot's own random source; the
 engine never draws for it, and it is handed only the seat's view.
