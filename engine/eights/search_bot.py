@@ -247,8 +247,9 @@ class SearchNote:
 
     Attributes:
         deals: the imagined deals of the hidden cards each candidate was played in.
-        gain: the mean, over those deals, of the round points (own minus the others' mean)
-            that ``normal``'s choice scored more than the card played (> 0: better).
+        gain: the mean, over those deals, of the score (:func:`standing`, points; with
+            partners the round points minus the others' mean) that ``normal``'s choice scored
+            more than the card played (> 0: better).
         instead: ``normal``'s choice, which the search left.
     """
 
