@@ -21,6 +21,9 @@ setting is measured before it is shipped (every seat that reads the constant see
 value, the control's too when it does; with ``--reuse`` the control's results are the earlier
 run's).
 
+A seat ``variant:NAME`` plays a variant of the Level 8 ``normal`` bot, one decision changed
+(:mod:`tests.bot_variants`), so a change is measured before any level takes it.
+
 ``--reuse`` takes the control's result of a game from earlier lines of the same seed, seat and
 control (the control's game is deterministic: only the level's changed), so a change to the
 level is measured at the cost of its own games; ``--summary`` then also compares the level
@@ -32,8 +35,10 @@ Not a pytest module: 8s Rule! ``hard`` plays about a game a minute.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
+import multiprocessing
 import random
 from pathlib import Path
 from typing import Any
@@ -41,6 +46,15 @@ from typing import Any
 from lancards.cli.driver import play_local
 from lancards.cli.selfplay import _quantile, _Timed, wilson
 from lancards.engine.rulesets import make_bot, rule_set
+
+
+def _bot(spec: Any, level: str, rng: random.Random) -> Any:
+    """A bot of ``level``, or of the Level 8 variant NAME for ``variant:NAME``
+    (:mod:`tests.bot_variants`)."""
+    if level.startswith("variant:"):
+        from tests.bot_variants import make
+        return make(level.removeprefix("variant:"), rng)
+    return make_bot(spec.game, level, rng)
 
 
 def play(game_name: str, levels: list[str], control: str, seed: int, index: int,
@@ -63,7 +77,7 @@ def play(game_name: str, levels: list[str], control: str, seed: int, index: int,
         cpu: list[float] = []
         wall: list[float] = []
         here = [*seated[:seat], level, *seated[seat + 1:]]
-        bots = [_Timed(make_bot(spec.game, name, random.Random(f"selfplay-{seed + index}-{s}")),
+        bots = [_Timed(_bot(spec, name, random.Random(f"selfplay-{seed + index}-{s}")),
                        wall if s == seat else [], cpu if s == seat else [])
                 for s, name in enumerate(here)]
         final = play_local(spec.game, rules, players, seed + index, bots=bots).final
@@ -117,6 +131,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--summary", type=Path, nargs="+")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="games played at once, in processes (the lines keep their order)")
     parser.add_argument("--reuse", type=Path, nargs="+", default=[],
                         help="earlier JSON lines whose control results to take")
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
@@ -137,10 +153,11 @@ def main() -> None:
     levels = args.seats.split(",")
     earlier = {(r["seed"], r["seat"]): r for p in args.reuse
                for r in map(json.loads, p.read_text().splitlines()) if r}
-    for index in range(done, args.games):
-        record = play(args.game, levels, args.control, args.seed, index, earlier)
-        with out.open("a") as f:
-            f.write(json.dumps(record) + "\n")
+    task = functools.partial(play, args.game, levels, args.control, args.seed, earlier=earlier)
+    with multiprocessing.Pool(max(1, args.jobs)) as pool:
+        for record in pool.imap(task, range(done, args.games)):
+            with out.open("a") as f:
+                f.write(json.dumps(record) + "\n")
     print(summary([out]))
 
 

@@ -1,0 +1,183 @@
+"""Variants of the Level 8 ``normal`` bot, each one change to one decision, for paired
+measurement against ``normal`` (issue 26, eighth round; ``docs/benchmarks.md``, "Level 8
+``normal``: one decision changed at a time").
+
+Each is a :class:`PlannerBot` with one method overridden; ``python -m tests.bot_paired --game
+level8-master --seats variant:NAME,normal,normal,normal --control normal`` plays it in the
+paired games (``variant:NAME`` is resolved by :func:`make`). None is a shipped level: they
+measure how much a decision is worth (the ablations ``*never``) and whether a plausible
+change to it gains (the rest).
+
+- ``keepnever``, ``swapnever``, ``takenever``: a seat that is not down never plays that
+  special card (it discards it as ``normal`` ranks its discards);
+- ``keepalways``: plays "I'll keep that!" as soon as it holds one (``normal``: only while it
+  lacks two cards or more, or another seat is down, ruling L8-13);
+- ``keepothersdown``: plays it only once another seat is down; ``keep3``: only while it lacks
+  three cards or more, or another seat is down;
+- ``outsfirst``: discards rank the plan's outs before feeding; ``valuefirst``: the reference
+  count before the outs;
+- ``drawspecial``: a seat not down draws "I'll swap that!" from a discard pile when two of its
+  number cards are spare, "I'll keep that!" when another seat is down and it lacks two cards
+  or more, "I'll take that!" when it lacks one or more (``normal`` draws number cards and jokers
+  only), and plays it;
+- ``deny1``, ``deny9``: while another seat is down, a discard that fits a meld on the table
+  counts as 1 (or 9) more cards of distance;
+- ``holdswap1``, ``holdswap2``: "I'll swap that!" is held, not played, while the seat lacks at
+  most 1 (or 2) cards, to be played once it is down;
+- ``layouts``: among lay-downs that leave as many cards able to be added, the one whose melds
+  take the most unseen cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from lancards.engine.core import Rng, Seat
+from lancards.engine.level8.actions import Action, Discard, DrawDiscard, LayDown, PlaySpecial
+from lancards.engine.level8.cards import Card, Kind
+from lancards.engine.level8.melds import Meld, make_meld
+from lancards.engine.level8.planner_bot import PlannerBot, _fits, feeding, unseen
+from lancards.engine.level8.state import Level8State
+
+Need = dict[Card, tuple[int, int, int]]
+
+
+def _others_down(view: Level8State, seat: Seat) -> bool:
+    return any(view.down[s] for s in view.present() if s != seat)
+
+
+def _special(action: Action, kinds: frozenset[Kind]) -> bool:
+    return isinstance(action, PlaySpecial) and action.card.card.kind in kinds
+
+
+def _never(kind: Kind) -> type[PlannerBot]:
+    class Never(PlannerBot):
+        def _end_up(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                    hand: list[Card]) -> Action:
+            return super()._end_up(view, seat,
+                                   [a for a in legal if not _special(a, frozenset({kind}))], hand)
+    return Never
+
+
+def _ranked(key: Callable[[Level8State, Seat, Card, tuple[int, int, int]], tuple[int, ...]]
+            ) -> type[PlannerBot]:
+    class Ranked(PlannerBot):
+        def _rank_up(self, view: Level8State, seat: Seat, discards: list[Discard], need: Need,
+                     others_down: bool) -> list[Discard]:
+            held = [a for a in discards if not (not others_down and a.card.card.kind is Kind.KEEP)]
+            return sorted(held or discards,
+                          key=lambda a: key(view, seat, a.card.card, need[a.card.card]))
+    return Ranked
+
+
+def _deny(weight: int) -> type[PlannerBot]:
+    def key(view: Level8State, seat: Seat, card: Card,
+            need: tuple[int, int, int]) -> tuple[int, ...]:
+        dist, outs, value = need
+        extra = weight if _others_down(view, seat) and _fits(view.melds, card) else 0
+        return (dist + extra, dist, feeding(view, seat, card), outs, value)
+    return _ranked(key)
+
+
+def _keep_when(lacking: int, others: bool) -> type[PlannerBot]:
+    """Plays a held "I'll keep that!" when the seat lacks ``lacking`` cards or more, or (when
+    ``others``) another seat is down; else holds it (as ``normal`` does)."""
+    class KeepWhen(PlannerBot):
+        def _end_up(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                    hand: list[Card]) -> Action:
+            keeps = [a for a in legal if _special(a, frozenset({Kind.KEEP}))]
+            if not keeps or len(hand) <= 1:
+                return super()._end_up(view, seat, legal, hand)
+            rest = [a for a in legal if a not in keeps]
+            if any(_special(a, frozenset({Kind.TAKE, Kind.SWAP})) for a in rest):
+                return super()._end_up(view, seat, rest, hand)
+            now = self._dist(view, seat, hand)
+            if now >= lacking or (others and _others_down(view, seat)):
+                return keeps[0]
+            discards = [a for a in rest if isinstance(a, Discard)
+                        and a.card.card.kind is not Kind.KEEP]
+            return self._rank_up(view, seat, discards, self._need(view, seat, hand),
+                                 _others_down(view, seat))[0]
+    return KeepWhen
+
+
+def _hold_swap(lacking: int) -> type[PlannerBot]:
+    class HoldSwap(PlannerBot):
+        def _end_up(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                    hand: list[Card]) -> Action:
+            swap = frozenset({Kind.SWAP})
+            if self._dist(view, seat, hand) > lacking or not any(_special(a, swap)
+                                                                 for a in legal):
+                return super()._end_up(view, seat, legal, hand)
+            kept = [a for a in legal if not _special(a, swap) and not (
+                isinstance(a, Discard) and a.card.card.kind is Kind.SWAP)]
+            return super()._end_up(view, seat, kept, hand)
+    return HoldSwap
+
+
+class DrawSpecial(PlannerBot):
+    """``drawspecial`` (module docstring)."""
+
+    def _draw(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+              hand: list[Card]) -> Action:
+        if not view.down[seat] and len(hand) > 1:
+            now = self._dist(view, seat, hand)
+            need = self._need(view, seat, hand)
+            spare = [c for c in hand if c.is_number and need[c][0] <= now]
+            for a in legal:
+                if not isinstance(a, DrawDiscard) or a.owner == seat:
+                    continue
+                card = view.cards[view.discards[a.owner][-1]]
+                if ((card.kind is Kind.SWAP and len(spare) >= 2 and now >= 1)
+                        or (card.kind is Kind.KEEP and _others_down(view, seat) and now >= 2)
+                        or (card.kind is Kind.TAKE and now >= 1)):
+                    return a
+        return super()._draw(view, seat, legal, hand)
+
+
+class Layouts(PlannerBot):
+    """``layouts`` (module docstring)."""
+
+    def _laydown_score(self, view: Level8State, seat: Seat,
+                       action: LayDown) -> tuple[int, int, int]:  # type: ignore[override]
+        fit, jokers = super()._laydown_score(view, seat, action)
+        melds = list(view.melds)
+        for index, (component, group) in enumerate(zip(view.level(seat), action.groups,
+                                                       strict=True)):
+            meld = make_meld(1000 + index, seat, component.kind, component.size, group)
+            if isinstance(meld, Meld):
+                melds.append(meld)
+        takes = sum(k for c, k in unseen(view).items() if _fits(melds, c))
+        return (fit, takes, jokers)
+
+
+VARIANTS: dict[str, type[PlannerBot]] = {
+    "keepnever": _never(Kind.KEEP),
+    "swapnever": _never(Kind.SWAP),
+    "takenever": _never(Kind.TAKE),
+    "keepalways": _keep_when(0, True),
+    "keepothersdown": _keep_when(99, True),
+    "keep3": _keep_when(3, True),
+    "outsfirst": _ranked(lambda view, seat, card, need: (
+        need[0], need[1], feeding(view, seat, card), need[2])),
+    "valuefirst": _ranked(lambda view, seat, card, need: (
+        need[0], feeding(view, seat, card), need[2], need[1])),
+    "drawspecial": DrawSpecial,
+    "deny1": _deny(1),
+    "deny9": _deny(9),
+    "holdswap1": _hold_swap(1),
+    "holdswap2": _hold_swap(2),
+    "layouts": Layouts,
+}
+"""The variants by name (module docstring)."""
+
+
+def make(name: str, rng: Rng) -> PlannerBot:
+    """The variant ``name`` (``variant:NAME`` in ``bot_paired --seats``) with its own ``rng``.
+
+    Raises:
+        KeyError: no such variant (the message lists the names).
+    """
+    if name not in VARIANTS:
+        raise KeyError(f"no variant {name!r}; choose one of {', '.join(VARIANTS)}")
+    return VARIANTS[name](rng)
