@@ -19,7 +19,7 @@ change to it gains (the rest).
 - ``drawspecial``: a seat not down draws "I'll swap that!" from a discard pile when two of its
   number cards are spare, "I'll keep that!" when another seat is down and it lacks two cards
   or more, "I'll take that!" when it lacks one or more (``normal`` draws number cards and jokers
-  only), and plays it;
+  only), and plays it; ``drawswap``, ``drawkeep``: only that card;
 - ``deny1``, ``deny9``: while another seat is down, a discard that fits a meld on the table
   counts as 1 (or 9) more cards of distance;
 - ``holdswap1``, ``holdswap2``: "I'll swap that!" is held, not played, while the seat lacks at
@@ -115,8 +115,14 @@ def _hold_swap(lacking: int) -> type[PlannerBot]:
     return HoldSwap
 
 
+def _draw_special(kinds: frozenset[Kind]) -> type[PlannerBot]:
+    return type(f"DrawSpecial{len(kinds)}", (DrawSpecial,), {"kinds": kinds})
+
+
 class DrawSpecial(PlannerBot):
-    """``drawspecial`` (module docstring)."""
+    """``drawspecial`` (module docstring); ``kinds`` the special cards it draws."""
+
+    kinds = frozenset({Kind.SWAP, Kind.KEEP, Kind.TAKE})
 
     def _draw(self, view: Level8State, seat: Seat, legal: Sequence[Action],
               hand: list[Card]) -> Action:
@@ -128,6 +134,8 @@ class DrawSpecial(PlannerBot):
                 if not isinstance(a, DrawDiscard) or a.owner == seat:
                     continue
                 card = view.cards[view.discards[a.owner][-1]]
+                if card.kind not in self.kinds:
+                    continue
                 if ((card.kind is Kind.SWAP and len(spare) >= 2 and now >= 1)
                         or (card.kind is Kind.KEEP and _others_down(view, seat) and now >= 2)
                         or (card.kind is Kind.TAKE and now >= 1)):
@@ -163,6 +171,8 @@ VARIANTS: dict[str, type[PlannerBot]] = {
     "valuefirst": _ranked(lambda view, seat, card, need: (
         need[0], feeding(view, seat, card), need[2], need[1])),
     "drawspecial": DrawSpecial,
+    "drawswap": _draw_special(frozenset({Kind.SWAP})),
+    "drawkeep": _draw_special(frozenset({Kind.KEEP})),
     "deny1": _deny(1),
     "deny9": _deny(9),
     "holdswap1": _hold_swap(1),
