@@ -21,6 +21,9 @@ setting is measured before it is shipped (every seat that reads the constant see
 value, the control's too when it does; with ``--reuse`` the control's results are the earlier
 run's).
 
+``--jobs N`` plays N games at once in forked processes (which inherit ``--set``); the lines
+keep their order, so a stopped run goes on where it stopped as before.
+
 A seat ``variant:NAME`` plays a variant of the Level 8 ``normal`` bot, one decision changed
 (:mod:`tests.bot_variants`), so a change is measured before any level takes it.
 
