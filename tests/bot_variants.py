@@ -24,6 +24,9 @@ change to it gains (the rest).
   counts as 1 (or 9) more cards of distance;
 - ``holdswap1``, ``holdswap2``: "I'll swap that!" is held, not played, while the seat lacks at
   most 1 (or 2) cards, to be played once it is down;
+- ``laylate1``, ``laylate2``: a seat below level 8 holds a lay-down while no other seat is
+  down, unless it would leave at most 1 (or 2) cards that no meld takes (1: it goes out on that
+  turn); ``normal`` lays down at once;
 - ``layouts``: among lay-downs that leave as many cards able to be added, the one whose melds
   take the most unseen cards.
 """
@@ -159,6 +162,26 @@ class Layouts(PlannerBot):
         return (fit, takes, jokers)
 
 
+def _lay_late(leftover: int) -> type[PlannerBot]:
+    """Holds a lay-down that would leave more than ``leftover`` cards no meld takes, while no
+    other seat is down and the seat is below level 8 (laying level 8 wins, ruling L8-11)."""
+    class LayLate(PlannerBot):
+        def _play(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+                  hand: list[Card]) -> Action:
+            laydowns = [a for a in legal if isinstance(a, LayDown)]
+            if (not laydowns or view.levels[seat] >= 8 or _others_down(view, seat)
+                    or self._left_after(view, seat, max(
+                        laydowns, key=lambda a: self._laydown_score(view, seat, a))) <= leftover):
+                return super()._play(view, seat, legal, hand)
+            return super()._play(view, seat, [a for a in legal if a not in laydowns], hand)
+
+        def _left_after(self, view: Level8State, seat: Seat, action: LayDown) -> int:
+            fit, _ = PlannerBot._laydown_score(self, view, seat, action)
+            used = sum(len(g) for g in action.groups)
+            return len([c for c in view.hand_cards(seat) if c[1] is not None]) - used - fit
+    return LayLate
+
+
 VARIANTS: dict[str, type[PlannerBot]] = {
     "keepnever": _never(Kind.KEEP),
     "swapnever": _never(Kind.SWAP),
@@ -178,6 +201,8 @@ VARIANTS: dict[str, type[PlannerBot]] = {
     "holdswap1": _hold_swap(1),
     "holdswap2": _hold_swap(2),
     "layouts": Layouts,
+    "laylate1": _lay_late(1),
+    "laylate2": _lay_late(2),
 }
 """The variants by name (module docstring)."""
 
