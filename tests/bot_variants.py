@@ -38,8 +38,13 @@ from collections.abc import Callable, Sequence
 from lancards.engine.core import Rng, Seat
 from lancards.engine.level8.actions import Action, Discard, DrawDiscard, LayDown, PlaySpecial
 from lancards.engine.level8.cards import Card, Kind
-from lancards.engine.level8.melds import Meld, make_meld
-from lancards.engine.level8.planner_bot import PlannerBot, _fits, feeding, unseen
+from lancards.engine.level8.planner_bot import (
+    PlannerBot,
+    _fits,
+    feeding,
+    melds_after,
+    unseen,
+)
 from lancards.engine.level8.state import Level8State
 
 Need = dict[Card, tuple[int, int, int]]
@@ -152,12 +157,7 @@ class Layouts(PlannerBot):
     def _laydown_score(self, view: Level8State, seat: Seat,
                        action: LayDown) -> tuple[int, int, int]:  # type: ignore[override]
         fit, jokers = super()._laydown_score(view, seat, action)
-        melds = list(view.melds)
-        for index, (component, group) in enumerate(zip(view.level(seat), action.groups,
-                                                       strict=True)):
-            meld = make_meld(1000 + index, seat, component.kind, component.size, group)
-            if isinstance(meld, Meld):
-                melds.append(meld)
+        melds = melds_after(view, seat, action)
         takes = sum(k for c, k in unseen(view).items() if _fits(melds, c))
         return (fit, takes, jokers)
 

@@ -164,6 +164,18 @@ def feeding(view: Level8State, seat: Seat, card: Card) -> int:
     return total
 
 
+def melds_after(view: Level8State, seat: Seat, action: LayDown) -> list[Meld]:
+    """The melds on the table once ``seat`` lays down ``action`` (its level's components, in
+    order, ruling L8-5): the view's melds and one new meld per component."""
+    melds = list(view.melds)
+    for index, (component, group) in enumerate(zip(view.level(seat), action.groups,
+                                                   strict=True)):
+        meld = make_meld(1000 + index, seat, component.kind, component.size, group)
+        if isinstance(meld, Meld):
+            melds.append(meld)
+    return melds
+
+
 def _fits(melds: Sequence[Meld], card: Card) -> bool:
     return (card.is_number or card.is_joker) and any(add_options(m, -1, card) for m in melds)
 
@@ -259,12 +271,7 @@ class PlannerBot:
         return self._end_up(view, seat, legal, hand)
 
     def _laydown_score(self, view: Level8State, seat: Seat, action: LayDown) -> tuple[int, int]:
-        melds = list(view.melds)
-        for index, (component, group) in enumerate(zip(view.level(seat), action.groups,
-                                                       strict=True)):
-            meld = make_meld(1000 + index, seat, component.kind, component.size, group)
-            if isinstance(meld, Meld):
-                melds.append(meld)
+        melds = melds_after(view, seat, action)
         used = {p.slot for g in action.groups for p in g}
         rest = [c for s, c in view.hand_cards(seat) if s not in used and c is not None]
         jokers_used = sum(1 for g in action.groups for p in g if p.card.is_joker)
