@@ -11,6 +11,12 @@ whose file exists is not played again, so a stopped campaign goes on where it st
     python -m tests.bot_campaign --out DIR --summary                # the table only
     python -m tests.bot_campaign --out DIR --plan G:N:TOTAL ...     # another plan
     python -m tests.bot_campaign --out DIR --with-hard --plan G:N:TOTAL ...
+    python -m tests.bot_campaign --out DIR --with-hard --block 10 --plan G:N:MORE ...
+
+``--block B`` plays ``MORE`` further games in jobs of ``B`` games each, from seeds disjoint
+from every job of the plain layout (:func:`block_jobs`), blocks interleaved over the mixes, so
+a campaign stopped at any point has played every mix about equally and a stopped job loses at
+most ``B`` games; the table adds them to the plain jobs' games in the same folder.
 
 Not a pytest module: it runs for hours (``docs/benchmarks.md``, "Bots"). ``hard`` is not in
 the default mixes (an 8s Rule! game with one ``hard`` seat takes about 20 s of a core, a Level 8
@@ -56,6 +62,40 @@ def jobs(game: str, players: int, total: int,
     per = math.ceil(total / len(mixes))
     base = 1_000_000 * players + 100_000 * GAMES.index(game) + (HARD_SEEDS if with_hard else 0)
     return [(game, players, ",".join(mix), per, base + i * per) for i, mix in enumerate(mixes)]
+
+
+BLOCK_SEEDS = 20_000
+"""Added to a ``--block`` job's seed: past the plain layout's seeds (at most 10,017 a plan)."""
+BLOCK_SPAN = 28_000
+"""Seeds of one rule set and player count in the block layout, shared evenly by its mixes
+(so the ``--with-hard`` blocks end below the next rule set's seeds, 100,000 on)."""
+
+
+def block_jobs(game: str, players: int, total: int, block: int,
+               with_hard: bool = False) -> list[tuple[str, int, str, int, int]]:
+    """The jobs of :func:`jobs`, ``total`` games in all (rounded up to a multiple of the number
+    of mixes), cut into jobs of at most ``block`` games: mix ``i``'s games take the seeds from
+    ``base + BLOCK_SEEDS + i * (BLOCK_SPAN // mixes)`` on, ``base`` being :func:`jobs`' base;
+    ordered block by block (every mix's first block, then every mix's second).
+
+    Raises:
+        ValueError: a mix would have more games than its share of :data:`BLOCK_SPAN` seeds, or
+            ``block`` is below 1.
+    """
+    if block < 1:
+        raise ValueError(f"block must be at least 1, not {block}")
+    plain = jobs(game, players, 1, with_hard)
+    span = BLOCK_SPAN // len(plain)
+    per = math.ceil(total / len(plain))
+    if per > span:
+        raise ValueError(f"{per} games a mix: over the {span} seeds a mix has in the block layout")
+    out = []
+    for start in range(0, per, block):
+        for i, (_, _, mix, _, seed) in enumerate(plain):
+            base = seed - i  # the plain layout's base (one game a mix)
+            out.append((game, players, mix, min(block, per - start),
+                        base + BLOCK_SEEDS + i * span + start))
+    return out
 
 
 def play(job: tuple[str, int, str, int, int], out: Path) -> None:
@@ -120,13 +160,18 @@ def main(argv: list[str] | None = None) -> int:
                         metavar="GAME:PLAYERS:TOTAL", help="what to play, in this order")
     parser.add_argument("--with-hard", action="store_true",
                         help="the mixes with at least one hard seat instead")
+    parser.add_argument("--block", type=int, default=0, metavar="B",
+                        help="play the plan's games in jobs of B games, from the block layout's "
+                             "seeds (added to what the folder holds)")
     parser.add_argument("--summary", action="store_true", help="only print the table")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.summary:
-        todo = [job for item in args.plan
-                for job in jobs(item.split(":")[0], int(item.split(":")[1]),
-                                int(item.split(":")[2]), args.with_hard)]
+        todo = []
+        for item in args.plan:
+            game, players, total = item.split(":")
+            todo += (block_jobs(game, int(players), int(total), args.block, args.with_hard)
+                     if args.block else jobs(game, int(players), int(total), args.with_hard))
         with ThreadPoolExecutor(args.jobs) as pool:
             list(pool.map(lambda job: play(job, args.out), todo))
     for row in summary(args.out):
