@@ -59,13 +59,13 @@ from .rules import MAX_PLAYERS, MIN_PLAYERS
 from .state import (
     EightsRules,
     EightsState,
-    Event,
     Phase,
 )
 from .transitions import (
     lay_card,
     leave,
     next_audit_slot,
+    pass_turn,
     play_to_trick,
     reveal,
     set_at,
@@ -217,11 +217,7 @@ class EightsGame:
                 return play_to_trick(state, action, card)
             return lay_card(state, action, card)
         if isinstance(action, Pass):
-            return replace(
-                state,
-                history=(*state.history, Event(action.seat, -1, len(state.history) + 1)),
-                turn=state.next_seat(action.seat),
-            )
+            return pass_turn(state, action.seat)
         if isinstance(action, Leave):
             return leave(state, action.seat)
         if isinstance(action, Shuffle):

@@ -171,6 +171,28 @@ def lay_card(state: EightsState, action: Play, card: int) -> EightsState:
         return start_audit(replace(state, went_out=seat))
     return state
 
+def pass_turn(state: EightsState, seat: Seat) -> EightsState:
+    """Round 8: ``seat`` passes. A pass whose seat held a playable card is a renege for the
+    audit (ruling E-8); when every seat still at the table has passed in turn since the last
+    card was laid, the layout is dead and the round ends there, with nobody out, and goes to
+    the audit (our reading 5 of ``docs/rules-eights.md``).
+
+    Why a dead layout proves a renege: all 60 cards are dealt to the seats at the table (E-1;
+    a leave deals the round again, D-1), so while any card is in a hand some hand holds a
+    playable one (an 8, or the card next to an end of an opened suit), and a full turn of
+    passes over an unchanged layout passed that card. Without this end, one seat passing for
+    ever would keep round 8, and the table's record, going for ever.
+    """
+    history = (*state.history, Event(seat, -1, len(state.history) + 1))
+    state = replace(state, history=history, turn=state.next_seat(seat))
+    passes = 0
+    for event in reversed(history):
+        if event.card >= 0:
+            break
+        passes += 1
+    return start_audit(state) if passes >= len(state.present()) else state
+
+
 def start_audit(state: EightsState) -> EightsState:
     state = replace(state, phase=Phase.AUDIT, turn=-1)
     return finish_round(state) if next_audit_slot(state) is None else state
@@ -184,7 +206,7 @@ def finish_round(state: EightsState) -> EightsState:
         points = objective.score(won, state.trick_winners, n)
         went_out = None
     else:
-        went_out = state.went_out
+        went_out = state.went_out if state.went_out >= 0 else None  # None: a dead layout
         points = tuple(
             GOING_OUT_POINTS if seat == went_out else CARD_LEFT_POINTS * len(left[seat])
             for seat in range(n)

@@ -182,3 +182,43 @@ def test_every_renege_is_found_by_the_audit(seed: int, n: int) -> None:
         assert result.penalties == tuple(
             50 * expected.get(result.round, []).count(s) for s in range(n)
         )
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(PLAYERS), st.floats(0, 1))
+def test_no_choice_of_moves_keeps_round_8_going(seed: int, n: int, stubborn: float) -> None:
+    """Whatever the seats choose (any legal move, or with chance ``stubborn`` a pass although
+    a card fits, as a hostile peer may send), round 8 ends: at most 60 cards are laid and a
+    full turn of passes ends it (``docs/rules-eights.md``, reading 5), so it takes at most
+    ``60 * n`` turns; a round 8 that ends with nobody out ended on the n-th pass in a row and
+    had a renege."""
+    rng = random.Random(seed)
+    chance = SeededChance(seed)
+    state = GAME.new_game(EightsRules(), n)
+    turns = 0
+    ending: list[int] = []  # the seats of the passes in a row that ended round 8
+    while (seat := GAME.to_act(state)) is not None:
+        if seat == CHANCE:
+            action = chance.resolve(GAME, state)
+        else:
+            if state.phase is Phase.LAYOUT:
+                turns += 1
+                assert turns <= 60 * n, "round 8 goes on"
+            action = (Pass(seat) if state.phase is Phase.LAYOUT and rng.random() < stubborn
+                      else rng.choice(GAME.legal_actions(state, seat)))
+        before = state
+        state = GAME.apply(state, action)
+        if before.phase is Phase.LAYOUT and state.phase is not Phase.LAYOUT:
+            tail: list[int] = []
+            for event in reversed(before.history):
+                if event.card >= 0:
+                    break
+                tail.append(event.seat)
+            ending = [seat, *tail] if isinstance(action, Pass) else []
+    last = state.results[-1]
+    assert last.round == 8
+    if last.went_out is None:
+        assert sorted(ending) == list(range(n)), ending  # every seat passed, once, in turn
+        assert last.reneges, "a dead layout without a renege"
+    else:
+        assert ending == [] and last.points[last.went_out] == -25

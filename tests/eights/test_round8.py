@@ -116,3 +116,39 @@ def test_pass_with_a_playable_card_is_a_renege() -> None:
     # Seat 3 lays B9 one turn later than before and keeps B10: 9 cards left, plus 50.
     assert result.points == (90, -25, 20, 90, 80, 100)
     assert result.totals == (90, -25, 20, 140, 80, 100)
+
+
+def test_a_full_turn_of_passes_ends_round_8_and_the_audit_names_the_passer() -> None:
+    """A dead layout (``docs/rules-eights.md``, reading 5): seat 1 holds all four 8s and
+    passes; nobody else can play, so without an end the round would go round for ever. After
+    six passes in a row the round ends with nobody out and goes to the audit."""
+    state = round8()
+    for seat in (1, 2, 3, 4, 5):
+        assert GAME.to_act(state) == seat
+        state = GAME.apply(state, Pass(seat))
+        assert state.phase is Phase.LAYOUT
+    assert GAME.legal_actions(state, 0) == [Pass(0)]  # seat 0 passes honestly: the sixth
+    state = GAME.apply(state, Pass(0))
+    assert state.phase is Phase.AUDIT and GAME.to_act(state) == CHANCE
+    state = reveal_all(state)
+    assert state.phase is Phase.OVER
+    result = state.results[-1]
+    assert result.went_out is None
+    assert result.reneges == (Renege(8, 1, 1, None, Card(Suit.RED, 8), None),)
+    assert result.points == (100, 100, 100, 100, 100, 100)  # 10 cards left each, nobody out
+    assert result.totals == (100, 150, 100, 100, 100, 100)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == (0, 2, 3, 4, 5)  # E-9: shared
+
+
+def test_passes_short_of_a_full_turn_do_not_end_round_8() -> None:
+    """Five passes of six seats, then a card: the count starts again after the card."""
+    state = round8()
+    state = GAME.apply(state, move(state, "R8"))
+    for seat in (2, 3, 4, 5, 0):
+        state = GAME.apply(state, Pass(seat))
+    assert state.phase is Phase.LAYOUT and GAME.to_act(state) == 1
+    state = GAME.apply(state, move(state, "R9"))
+    for seat in (2, 3, 4, 5, 0):
+        state = GAME.apply(state, Pass(seat))
+    assert state.phase is Phase.LAYOUT and GAME.to_act(state) == 1
