@@ -428,6 +428,10 @@ def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         out.append(text.format(who=who, card=card))
     elif isinstance(action, Pass):
         out.append(_("{who} passed").format(who=who))
+        if before is not None and before.phase is Phase.LAYOUT \
+                and after.phase is not Phase.LAYOUT:  # a dead layout (docs/rules-eights.md)
+            out.append(_("Everyone passed in turn, so someone held back a card that fits: "
+                         "round 8 ends with nobody out, and the open hands show who"))
     if before is None:
         return out
     if len(after.trick_winners) > len(before.trick_winners) and after.round == before.round:

@@ -69,6 +69,9 @@ def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
                      _("total {total}").format(total=totals[seat]))
     for renege in result.reneges:
         lines.append(_("renege: {what}").format(what=renege_text(renege, names)))
+    if result.round == 8 and result.went_out is None:  # a dead layout (docs/rules-eights.md)
+        lines.append(_("nobody went out: everyone passed in turn while a card that fits was "
+                       "held back, so the round ended there"))
     if result.ended_early:
         lines.append(ngettext("the round ended early after {count} trick (ruling E-5)",
                               "the round ended early after {count} tricks (ruling E-5)",
