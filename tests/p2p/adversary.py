@@ -45,7 +45,13 @@ game's bot; the attacks act on what they send and on the links:
     hostile seat vote to remove it (as ``PeerNode.removal_refusal`` allows);
 ``presence``
     a ``presence`` message to some peer: a "paused" lie, a state the schema refuses, an extra
-    field, an oversized state (refused and named, never a cheat; issue 25).
+    field, an oversized state (refused and named, never a cheat; issue 25);
+``renege``
+    (8s Rule!) from now on the hostile seat's bot passes in round 8 whatever it holds, and in
+    the trick rounds plays off suit whenever it holds another suit: moves no peer can refuse
+    (nobody sees the hand), which the round-end audit charges (ruling E-8); the passes alone
+    would keep round 8 going for ever but for the dead-layout end (``docs/rules-eights.md``,
+    reading 5).
 
 Invariants (a :class:`Violation` says which one failed, where and why):
 
@@ -103,7 +109,7 @@ GAMES = ("level8-master", "level8", "level8-en", "eights")
 
 KINDS = ("honest", "honest", "honest", "fork", "mutate", "mutate", "hold", "release", "drop",
          "restore", "ack", "sync", "vote", "escrow", "replay", "old", "leave", "vanish",
-         "return", "remove", "presence", "rematch")
+         "return", "remove", "presence", "rematch", "renege")
 """The moves, the honest one weighted three times."""
 
 Move = tuple[str, int, int, int, int]
@@ -467,6 +473,9 @@ class Adversary(Network):
             self._come_back(hc)
         elif kind == "remove":
             self._vote_out(h)
+        elif kind == "renege":
+            if self.config.game == "eights" and hc in self.bots:
+                self.bots[hc] = reneging_bot(hc, self.bots[hc])
         elif kind == "presence":  # "paused" lies, other states, other fields (issue 25)
             body: dict[str, Any] = [{"state": "paused"}, {"state": "back"},
                                     {"state": "paused", "seat": target.seat},
@@ -691,6 +700,28 @@ class Adversary(Network):
         waits = {c.seat: [(w.seat, w.what) for w in c.waiting_for()] for c in self.honest}
         raise Violation(4, f"stalled after settling (every link up, nothing held): {waits}; "
                            f"broken hostile cores: {self.broken}")
+
+
+def reneging_bot(core: GameCore, honest: Callable[[Sequence[Any]], Any]
+                 ) -> Callable[[Sequence[Any]], Any]:
+    """An 8s Rule! chooser that reneges whenever it can (the ``renege`` move): a pass in round
+    8, a card off the led suit in a trick round when the hand holds one; else ``honest``."""
+    from lancards.engine.eights import Pass, Phase, Play
+    from lancards.engine.eights.cards import CARDS, NUMBERS
+
+    def choose(legal: Sequence[Any]) -> Any:
+        state = core.state
+        if state.phase is Phase.LAYOUT:
+            return Pass(core.seat)
+        if state.phase is Phase.TRICKS and state.trick:
+            led = state.trick[0].card // NUMBERS
+            for slot in state.hands[core.seat]:
+                card = state.ident[slot - state.base]
+                if card >= 0 and card // NUMBERS != led:
+                    return Play(core.seat, slot, CARDS[card])
+        return honest(legal)
+
+    return choose
 
 
 def diverges(x: GameCore, y: GameCore) -> int | None:

@@ -72,7 +72,7 @@ FIXED: list[Move] = [
     ("drop", 0, 0, 1, 20), ("mutate", 0, 0, 11, 20), ("restore", 0, 0, 0, 20),
     ("vanish", 0, 0, 0, 40), ("remove", 0, 0, 0, 40), ("return", 0, 0, 0, 40),
     ("mutate", 0, 1, 4, 30), ("ack", 0, 1, 23, 20), ("rematch", 0, 0, 2, 10),
-    ("rematch", 0, 1, 3, 10), ("rematch", 0, 1, 4, 10),
+    ("rematch", 0, 1, 3, 10), ("rematch", 0, 1, 4, 10), ("renege", 0, 0, 0, 10),
 ]
 """A fixed game: a little of every move but the fork and the leave (each ends or changes the
 game: the drawn games have them); the rematch offers come mid-game (issue 27): a watcher's
@@ -90,6 +90,25 @@ def test_each_rule_set_survives_a_fixed_adversary(game: str, rescue: bool) -> No
 
 # ---------------------------------------------------------------------------------------------
 # The checks themselves fail when they should (a check that cannot fail proves nothing).
+
+
+def test_a_reneging_seat_is_charged_by_the_audit_and_the_game_ends() -> None:
+    """The ``renege`` move from the first message on (8s Rule!): the hostile seat passes in
+    every round-8 turn and plays off suit whenever it can; the game still ends on every peer,
+    and every renege the audit charges is the hostile seat's."""
+    adversary = Adversary(Config("eights", 4, False, (2,), 11))
+    adversary.start()
+    adversary.apply(("renege", 0, 0, 0, 0))
+    for key in list(adversary.cores):
+        adversary.play_bot(key)
+    adversary.pump(10**7)
+    adversary.check_step()
+    adversary.settle()
+    assert adversary.check_end(False) == "finished"
+    state = adversary.honest[0].state
+    assert len(state.results) == 8 and state.results[-1].went_out is None
+    reneges = [r for result in state.results for r in result.reneges]
+    assert reneges and {r.seat for r in reneges} == {2}
 
 
 def test_the_adversary_forks_and_every_honest_peer_names_it() -> None:
