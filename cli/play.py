@@ -348,10 +348,10 @@ def run_resume(args: argparse.Namespace) -> int:
                 else _("table {name} is not started: nothing to resume")
             raise UsageError(text.format(name=folder.name))
     if TableStore(folder).load_table().get("mode") == "remote":
-        from lancards.cli.lobby.started_table import resume_remote
+        from lancards.cli.lobby.resume_again import resume_host
         from lancards.p2p.net.identity_file import load_or_create_identity
 
-        return asyncio.run(resume_remote(folder, load_or_create_identity(), args))
+        return asyncio.run(resume_host(folder, load_or_create_identity(), args))
 
     async def go() -> int:
         from lancards.cli.net_session import NetworkSession

@@ -24,6 +24,7 @@ from zeroconf import Error as ZeroconfError
 from lancards.cli.errors import UsageError
 from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.lobby.common import (
+    EXIT_SIGNALS,
     LIVE_ADVERTS,
     Lobbyist,
     add_common_arguments,
@@ -37,6 +38,7 @@ from lancards.cli.lobby.common import (
     run_lobby,
     send_all,
 )
+from lancards.cli.lobby.host_bots import HostGone, bots_play_on
 from lancards.cli.lobby.started_table import BOT_GAMES, CONFIG, play_table, table_data
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_errors import failure_words
@@ -402,12 +404,16 @@ async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
     if not hasattr(args, "bot_keys"):
         args.bot_keys = {}
     args.bot_keys[bot.public_key] = level  # the host's table shows the bot's level
+    if getattr(args, "host_gone", None) is None:
+        args.host_gone = HostGone()
+    args.host_gone.names.append(bot.nick)
     listen = getattr(args, "listen_host", "")
     dial = listen if listen not in ("", "0.0.0.0") else "127.0.0.1"
     ns = argparse.Namespace(name=None, interface=None, autoplay=True, record=None,
                             listen_host=listen, games=BOT_GAMES,  # a bot plays again
                             bot_level=level, bot_pacer=bot_pacer(args),
-                            bot_seed=json.loads(bot.to_json())["ed25519_seed"])
+                            bot_seed=json.loads(bot.to_json())["ed25519_seed"],
+                            host_gone=args.host_gone)
     return asyncio.create_task(join_table(ns, bot, lobby.spec.table, host.public_key,
                                           dial, port, lobby.spec.game, play=True))
 
@@ -436,7 +442,12 @@ async def play_hosted(args: argparse.Namespace) -> int:
         return 0
     me, table, mesh, lobbyist, bots = got
     try:
-        return await play_table(args, me, table, mesh, lobbyist)
+        status = await play_table(args, me, table, mesh, lobbyist)
+        gone: HostGone | None = getattr(args, "host_gone", None)
+        if gone is not None and gone.left:
+            signum = await bots_play_on(gone, bots, EXIT_SIGNALS)
+            return status if signum is None else 128 + signum
+        return status
     finally:
         for task in bots:
             with contextlib.suppress(Exception):

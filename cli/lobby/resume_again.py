@@ -181,6 +181,54 @@ async def _agree_then_play(store: TableStore, data: dict[str, Any], me: Identity
                             quiet=quiet, store=TableStore(again.next_folder()))
 
 
+def _bot_level(folder: Path, me: Identity) -> str:
+    """The level the host gave the bot seat in ``folder`` (``tables/T/bots/B``): from the
+    host's ``table.json`` (``bot_levels``); the default level when it is not there."""
+    from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
+
+    try:
+        host = json.loads((folder.parent.parent / "table.json").read_text("utf-8"))
+        level = host.get("bot_levels", {}).get(me.public_key.hex(), DEFAULT_BOT_LEVEL)
+    except (OSError, ValueError, AttributeError):
+        return DEFAULT_BOT_LEVEL
+    return str(level)
+
+
+async def resume_host(folder: Path, me: Identity, args: argparse.Namespace) -> int:
+    """``lancards resume`` of a host/join seat in the middle of its game
+    (:func:`lancards.cli.lobby.started_table.resume_remote`); a host's ``--bots`` seats that
+    had not left (their folders in ``bots/`` without ``finished``) come back with it, as
+    bots at the levels the host gave them, each from its own journal. Before (the new-user
+    trial of 2026-12-05), a host that paused or crashed came back alone and the table waited
+    for its bots for ever. A host whose person then leaves for good stays for its bots as
+    ``lancards host`` does (:func:`lancards.cli.lobby.host_bots.bots_play_on`)."""
+    from lancards.cli.lobby.common import EXIT_SIGNALS
+    from lancards.cli.lobby.host_bots import HostGone, bots_play_on
+    from lancards.cli.lobby.started_table import resume_remote
+    from lancards.cli.pacing import BotPacer
+
+    seats = [sub for sub in bot_seats(folder) if not (sub / "finished").exists()]
+    if not seats:
+        return await resume_remote(folder, me, args)
+    names = []
+    for sub in seats:
+        with contextlib.suppress(OSError, ValueError):
+            names.append(str(json.loads((sub / "table.json").read_text("utf-8")).get("nick")))
+    args.bot_pacer = BotPacer(0.0 if args.autoplay else float(args.bot_delay))
+    gone = args.host_gone = HostGone(names)
+    bots = [asyncio.ensure_future(_bot_seat(sub, args)) for sub in seats]
+    try:
+        status = await resume_remote(folder, me, args)
+        if gone.left:
+            signum = await bots_play_on(gone, bots, EXIT_SIGNALS)
+            return status if signum is None else 128 + signum
+        return status
+    finally:
+        for task in bots:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, BOT_END_S)
+
+
 async def _bot_seat(folder: Path, args: argparse.Namespace) -> int:
     """A host's bot seat brought back inside the agreement (its seed in its ``table.json``):
     it answers yes, then plays the next game and the ones after as a host's bot does. One
@@ -193,7 +241,9 @@ async def _bot_seat(folder: Path, args: argparse.Namespace) -> int:
     data = store.load_table()
     me = Identity(bytes.fromhex(str(data["seed"])), str(data.get("nick", "")))
     bot_args = argparse.Namespace(record=None, autoplay=True, games=BOT_GAMES,
-                                  bot_pacer=args.bot_pacer, bot_seed=data["seed"])
+                                  bot_pacer=args.bot_pacer, bot_seed=data["seed"],
+                                  bot_level=_bot_level(folder, me),
+                                  host_gone=getattr(args, "host_gone", None))
     try:
         if pending_again(folder):
             return await _agree_then_play(store, data, me, bot_args, quiet=True)
@@ -206,4 +256,4 @@ async def _bot_seat(folder: Path, args: argparse.Namespace) -> int:
         return 1  # no next game: the host's own seat says why
 
 
-__all__ = ["agreement_folder", "bot_seats", "resume_again"]
+__all__ = ["agreement_folder", "bot_seats", "resume_again", "resume_host"]

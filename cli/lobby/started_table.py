@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import secrets
@@ -18,6 +19,7 @@ from typing import Any, Protocol
 
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
+from lancards.cli.lobby.host_bots import HostGone
 from lancards.cli.pacing import BotPacer
 from lancards.cli.peer_errors import error_words
 from lancards.cli.peer_words import cheat_notice_words, halt_words, notice_kind
@@ -51,7 +53,6 @@ CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=10.0, backoff_max=2.0)
 BOT_GAMES = 20
 """How many games in a row a host's ``--bots`` seat plays at most: it says yes to playing again
 as long as the others do (issue 27)."""
-
 
 async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable, mesh: Mesh,
                      lobbyist: Handover | None, *, quiet: bool = False,
@@ -104,6 +105,9 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         if status == STATUS_AGAIN and again is not None and again.started() is not None:
             return await play_table(args, me, again.started(), mesh, again.handover(),
                                     store=TableStore(again.next_folder()))  # issue 27
+        gone = getattr(args, "host_gone", None)
+        if gone is not None and core.has_left(core.seat) and not node.over():
+            gone.left = True  # its bots play on (host.play_hosted)
         return status
     cheat = os.environ.get("LANCARDS_TEST_CHEAT", "")
     status = await _drive(node, args, quiet, cheat, restored=restore is not None)
@@ -212,10 +216,14 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     driver = asyncio.create_task(drive_bot(
         node, game_bot(core, getattr(args, "bot_level", DEFAULT_BOT_LEVEL)), act=act,
         delay=bot_pace(args, quiet, core)))
+    gone: HostGone | None = getattr(args, "host_gone", None)
+    told = asyncio.create_task(_leave_when_told(node, gone)) if gone is not None else None
     try:
         await run  # raises StorageError when a write failed: the seat paused (issue 24)
     finally:
         driver.cancel()
+        if told is not None:
+            told.cancel()
         try:
             if node.fault is None:  # a paused seat writes nothing more; resume writes these
                 write_records(node, args.record)
@@ -228,6 +236,41 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     return status
 
 
+async def _leave_when_told(node: PeerNode, gone: HostGone | None) -> None:
+    """A host's bot seat leaves for good once its host's person stopped it (``gone.leave``;
+    :func:`lancards.cli.lobby.host.play_hosted`): the leave is written at its next turn to
+    write (``docs/protocol.md`` 11.8); once another peer built on it, or a second after it
+    ended the game, the seat's folder is marked ``finished`` (nothing to resume) and its node
+    stops (:meth:`PeerNode.run` returns)."""
+    if gone is None:
+        return
+    await gone.leave.wait()
+    core = node.core
+    if node.over():
+        return
+    if not core.has_left(core.seat):
+        try:
+            node.leave()
+        except (PeerError, StorageError):
+            return  # the game ended or halted meanwhile, or the seat paused on its disk
+    ended_at: float | None = None
+    loop = asyncio.get_running_loop()
+    while True:
+        leave = next((e.seq for e in core.record.entries if e.payload.get("t") == "leave"
+                      and core.seat_of(e.author) == core.seat), None)
+        if leave is not None and len(core.record) > leave + 1:
+            break
+        if leave is not None and node.over():
+            ended_at = loop.time() if ended_at is None else ended_at
+            if loop.time() - ended_at >= 1.0:
+                break
+        await asyncio.sleep(0.1)
+    if node.store is not None:
+        with contextlib.suppress(StorageError):
+            node.store.mark("finished")  # this seat left for good: nothing to resume
+    node.stop()
+
+
 async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: int) -> int:
     """After a game: a seat with games still to play (``--games``, a host's bot seats) says
     "yes" to playing again (and to going on without those who declined), then plays the next
@@ -236,6 +279,9 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
     from lancards.cli.remote_again import RemoteAgain
 
     games = int(getattr(args, "games", 1) or 1)
+    gone: HostGone | None = getattr(args, "host_gone", None)
+    if gone is not None and gone.left:
+        games = 1  # a host's bot seat whose person left: no game after this one
     again = RemoteAgain(node, bot=games > 1)
     if games <= 1 or not again.rematch.possible():
         if again.rematch.possible():
@@ -377,7 +423,8 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
         table = await _fetch_start(store, data, me, mesh, wait)
     ns = argparse.Namespace(interface=[host] if host not in ("0.0.0.0", "") else None,
                             record=args.record, autoplay=bool(args.autoplay),
-                            dial_all=dial_all)
+                            dial_all=dial_all, host_gone=getattr(args, "host_gone", None),
+                            bot_pacer=getattr(args, "bot_pacer", None))
     return await play_table(ns, me, table, mesh, None, restore=store)
 
 

@@ -1,0 +1,112 @@
+"""A host's ``--bots`` seats after its person left for good (issue 26, the new-user trial of
+2026-12-05): the bot seats live in the host's process, so it stays until they finished the game,
+or makes them leave the table too when stopped. Shared by ``lancards host``
+(:mod:`lancards.cli.lobby.host`) and ``lancards resume`` of a host
+(:mod:`lancards.cli.lobby.resume_again`); a bot seat acts on it in
+:func:`lancards.cli.lobby.started_table.play_table`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from collections.abc import Sequence
+from typing import Any
+
+from lancards.cli.i18n import _, ngettext
+
+BOT_LEAVE_S = 30.0
+"""How long a host whose person left waits, once stopped, for its ``--bots`` seats' leaves to
+reach the table (s): a leave is written at the seat's next turn to write, which may wait for a
+person's move (``docs/protocol.md`` 11.8)."""
+
+
+class HostGone:
+    """What a host's ``--bots`` seats share with the host's own seat after its person left for
+    good (issue 26, the new-user trial: the bots went with the host's process and the others
+    waited for them for ever): :attr:`left`, the bots play this game to its end and say no to
+    playing again; :attr:`leave` set, they leave the table too (the person stopped them)."""
+
+    def __init__(self, names: list[str] | None = None) -> None:
+        self.left = False
+        self.leave = asyncio.Event()
+        self.names: list[str] = list(names or [])
+        """The nicknames of the host's bot seats, in the order they joined."""
+
+
+async def _until(tasks: list[Any], signalled: asyncio.Event, timeout: float | None) -> bool:
+    """Wait until every task is done, ``signalled`` is set or ``timeout`` s passed (``None``:
+    no bound); whether ``signalled`` is set."""
+    loop = asyncio.get_running_loop()
+    deadline = None if timeout is None else loop.time() + timeout
+    waiter = asyncio.ensure_future(signalled.wait())
+    try:
+        pending = [task for task in tasks if not task.done()]
+        while pending and not signalled.is_set():
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
+                break
+            await asyncio.wait([*pending, waiter], timeout=left,
+                               return_when=asyncio.FIRST_COMPLETED)
+            pending = [task for task in pending if not task.done()]
+        return signalled.is_set()
+    finally:
+        waiter.cancel()
+
+
+async def bots_play_on(gone: HostGone, bots: list[Any], signals: Sequence[str]) -> int | None:
+    """The host's person left for good while the game goes on: its ``--bots`` seats live in
+    this process, so it stays until they finished the game (one line says so; the others would
+    otherwise wait for them for ever: a seat that goes needs a leave, rulings D-1..D-4). A
+    signal (Ctrl-C, SIGTERM, SIGHUP: the terminal closed) makes them leave the table too, each
+    at its next turn to write, waiting at most :data:`BOT_LEAVE_S` s for that; a second signal
+    stops at once (the others then wait for them, or remove them where ``rescue`` is on).
+
+    Returns:
+        ``None`` when the bots finished the game; else the number of the signal that stopped
+        them (the command's exit status is 128 + it).
+    """
+    playing = [task for task in bots if not task.done()]
+    if not playing:
+        return None
+    names = ", ".join(gone.names)
+    print(ngettext("{bots} plays on until the game ends: keep this terminal open "
+                   "(Ctrl-C: {bots} leaves the table too)",
+                   "{bots} play on until the game ends: keep this terminal open "
+                   "(Ctrl-C: they leave the table too)", len(gone.names)).format(bots=names),
+          flush=True)
+    loop = asyncio.get_running_loop()
+    caught: list[int] = []
+    signalled = asyncio.Event()
+
+    def stop(signum: int) -> None:
+        caught.append(signum)
+        signalled.set()
+
+    installed = []  # the table's screen took SIGINT from the loop: these signals are ours now
+    for name in signals:
+        sig = getattr(signal, name, None)
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError, TypeError):
+            if sig is not None:
+                loop.add_signal_handler(sig, stop, int(sig))
+                installed.append(sig)
+    try:
+        if not await _until(playing, signalled, None):
+            print(_("the game is over"), flush=True)
+            return None
+        print(ngettext("{bots} leaves the table at its next turn (Ctrl-C again: stop at once; "
+                       "the others then wait for it)",
+                       "{bots} leave the table at their next turn (Ctrl-C again: stop at once; "
+                       "the others then wait for them)", len(gone.names)).format(bots=names),
+              flush=True)
+        gone.leave.set()
+        signalled.clear()
+        await _until(playing, signalled, BOT_LEAVE_S)
+        return caught[0]
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+
+
+__all__ = ["BOT_LEAVE_S", "HostGone", "bots_play_on"]

@@ -1,0 +1,223 @@
+"""A host whose person leaves for good while its ``--bots`` seats are still in the game (issue
+26, the new-user trial of 2026-12-05: ``host --players 3 --bots 1`` with a ``join --autoplay``;
+after ``q`` ``l`` ``y`` at the host the joiner waited for ever in round 4, because the bot seat
+lived in the host's process and went with it ten seconds later).
+
+The host runs in tmux (a tmux server of the test's own, ``-L``) at 127.0.0.1, the joiner as a
+subprocess by ``TABLE@127.0.0.1:PORT``; the joiner's record is audited. The bots now play the
+game to its end (the host says so and stays), or, on Ctrl-C, leave the table too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from lancards.p2p.protocol.identity import Identity
+
+REPO = Path(__file__).resolve().parents[3]
+PLAYS_ON = ("bot1 plays on until the game ends: keep this terminal open (Ctrl-C: bot1 leaves "
+            "the table too)")
+LEAVES = ("bot1 leaves the table at its next turn (Ctrl-C again: stop at once; the others then "
+          "wait for it)")
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed "
+                                "(apt-get install tmux; .ci/run installs it)")
+
+
+def _tmux(server: str, *args: str) -> str:
+    return subprocess.run(["tmux", "-L", server, *args], capture_output=True, text=True,
+                          timeout=10).stdout
+
+
+def _wait(server: str, text: str, limit: float) -> str:
+    """The host's screen once it shows ``text``; fail with the last one."""
+    deadline = time.monotonic() + limit
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = _tmux(server, "capture-pane", "-p", "-t", "host")
+        if text in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} did not show within {limit} s; the screen:\n{screen}")
+
+
+@dataclass
+class Table:
+    server: str
+    home: Path
+    status: Path
+    joiner: subprocess.Popen[str]
+    record: Path
+
+    def press(self, key: str, then: str, limit: float = 20) -> str:
+        _tmux(self.server, "send-keys", "-t", "host", key)
+        return _wait(self.server, then, limit)
+
+    def host_status(self, limit: float) -> int:
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if self.status.exists() and self.status.read_text().strip():
+                return int(self.status.read_text())
+            time.sleep(0.2)
+        raise AssertionError("the host did not exit; its screen:\n"
+                             + _tmux(self.server, "capture-pane", "-p", "-t", "host"))
+
+    def header(self) -> dict[str, list[str]]:
+        """The record's first line: ``nicks`` and ``seats`` (public keys in hex), seat order."""
+        header: dict[str, list[str]] = json.loads(self.record.read_text("utf-8").split("\n")[0])
+        return header
+
+    def seat(self, nick: str) -> int:
+        return self.header()["nicks"].index(nick)
+
+    def leave_entries(self) -> list[str]:
+        """The nicknames of the authors of the record's leave entries, in record order."""
+        lines = self.record.read_text("utf-8").splitlines()[1:]
+        header = self.header()
+        return [header["nicks"][header["seats"].index(json.loads(line)["entry"]["author"])]
+                for line in lines if '"t":"leave"' in line]
+
+    def audit(self) -> dict[str, object]:
+        done = subprocess.run([sys.executable, "-m", "lancards", "audit", "--json",
+                               str(self.record)], capture_output=True, text=True, timeout=120,
+                              cwd=REPO, check=False)
+        verdict: dict[str, object] = json.loads(done.stdout)
+        verdict["exit"] = done.returncode
+        return verdict
+
+    def bot_folder(self) -> Path:
+        [folder] = self.home.glob("host/tables/*/bots/*")
+        return folder
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    """ann hosts Level 8 for 3 with one bot (``--bot-delay 0.5``: the game outlasts the old
+    ten seconds), bob joins with ``--autoplay``; the host's table is on the screen."""
+    homes = {nick: tmp_path / nick for nick in ("host", "join")}
+    for home, seed, nick in ((homes["host"], 7, "ann"), (homes["join"], 8, "bob")):
+        home.mkdir()
+        (home / "identity.json").write_text(Identity(bytes([seed]) * 32, nick).to_json())
+        (home / "identity.json").chmod(0o600)
+    status, record = tmp_path / "host.status", tmp_path / "bob.jsonl"
+    server = f"lc-hostleaves-{os.getpid()}"
+    _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
+          f"cd {REPO} && LANCARDS_HOME={homes['host']} {sys.executable} -m lancards host "
+          "--game level8 --players 3 --bots 1 --bot-delay 0.5 --interface 127.0.0.1; "
+          f"echo $? > {status}; sleep 600")
+    joiner = None
+    try:
+        screen = _wait(server, "lancards join --game level8 ", 30)
+        [target] = re.findall(r"[0-9a-f]{16}@127\.0\.0\.1:\d+", screen)
+        joiner = subprocess.Popen(
+            [sys.executable, "-m", "lancards", "join", "--autoplay", "--game", "level8",
+             "--record", str(record), target], cwd=REPO, text=True,
+            env={**os.environ, "LANCARDS_HOME": str(homes["join"])},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _wait(server, "Level 8 · round 1", 60)
+        yield Table(server, tmp_path, status, joiner, record)
+    finally:
+        if joiner is not None and joiner.poll() is None:
+            joiner.kill()
+            joiner.communicate(timeout=10)
+        _tmux(server, "kill-server")
+
+
+def leave_for_good(table: Table) -> None:
+    table.press("q", "l: leave for good: the game goes on without you")
+    table.press("l", "Leave for good?")
+    table.press("y", PLAYS_ON)
+
+
+@pytest.mark.timeout(300)
+def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Table) -> None:
+    leave_for_good(table)
+    out, err = table.joiner.communicate(timeout=200)
+    assert table.joiner.returncode == 0, out + err
+    screen = _wait(table.server, "the game is over", 30)
+    assert screen.index("you left the table for good; the game goes on without you") \
+        < screen.index(PLAYS_ON) < screen.index("the game is over")
+    assert LEAVES not in screen
+    assert table.host_status(30) == 1  # left before the end (as for any seat that leaves)
+    assert table.leave_entries() == ["ann"]  # ann's leave only: bot1 played to the end
+    verdict = table.audit()
+    assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
+    [winner] = verdict["winners"]  # type: ignore[misc]
+    assert winner in (table.seat("bob"), table.seat("bot1"))  # a real game: someone got to WIN
+    nick = table.header()["nicks"][winner]
+    assert f"{nick}: WIN" in out, out
+    assert re.search(r"^ann: level \d \(left the table\)$", out, re.M), out
+    assert "ended early" not in out
+    assert (table.bot_folder() / "finished").exists()
+
+
+@pytest.mark.timeout(300)
+def test_ctrl_c_after_the_host_left_makes_its_bot_leave_too(table: Table) -> None:
+    leave_for_good(table)
+    table.press("C-c", LEAVES)
+    assert table.host_status(60) == 130  # 128 + SIGINT
+    out, err = table.joiner.communicate(timeout=60)
+    assert table.joiner.returncode == 0, out + err
+    assert "result: bob wins" in out, out
+    assert ("the game ended early: after ann and bot1 went, too few players were left to play "
+            "on" in out), out  # in the order they went
+    assert table.leave_entries() == ["ann", "bot1"]
+    verdict = table.audit()
+    assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
+    assert verdict["winners"] == [table.seat("bob")]
+    assert (table.bot_folder() / "finished").exists()  # nothing of the bot's to resume
+
+
+@pytest.mark.timeout(300)
+def test_a_paused_host_comes_back_with_its_bot_which_then_plays_on_after_the_host_left(
+        table: Table) -> None:
+    """The host pauses (``q`` ``y``): the table waits for it; ``lancards resume`` brings its bot
+    seat back too (before, it came back alone and the table waited for bot1 for ever), at the
+    level the host gave it; then the host leaves for good and bot1 plays the game to its end."""
+    table.press("q", "y or p: pause: the game waits for you")
+    table.press("y", "paused: the game waits for you; lancards resume brings you back")
+    assert table.host_status(30) == 1
+    assert table.joiner.poll() is None  # bob waits for ann
+    table.status.write_text("")
+    _tmux(table.server, "respawn-pane", "-k", "-t", "host",
+          f"cd {REPO} && LANCARDS_HOME={table.home / 'host'} {sys.executable} -m lancards "
+          f"resume --bot-delay 0.5; echo $? > {table.status}; sleep 600")
+    screen = _wait(table.server, "bot, normal", 60)
+    assert "Level 8 · round" in screen
+    leave_for_good(table)
+    out, err = table.joiner.communicate(timeout=200)
+    assert table.joiner.returncode == 0, out + err
+    _wait(table.server, "the game is over", 30)
+    assert table.host_status(30) == 1
+    assert table.leave_entries() == ["ann"]  # bot1 played on: the game could not end without it
+    verdict = table.audit()
+    assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
+    assert verdict["winners"] in ([table.seat("bob")], [table.seat("bot1")]), verdict
+    assert (table.bot_folder() / "finished").exists()
+
+
+def test_a_resumed_bot_seat_plays_at_the_level_its_host_gave_it(tmp_path: Path) -> None:
+    from lancards.cli.lobby.resume_again import _bot_level
+
+    bot = Identity(b"\x09" * 32, "bot1")
+    folder = tmp_path / "tables" / "0123456789abcdef" / "bots" / "b1"
+    folder.mkdir(parents=True)
+    host_file = folder.parent.parent / "table.json"
+    host_file.write_text(json.dumps({"bot_levels": {bot.public_key.hex(): "hard",
+                                                    "00" * 32: "easy"}}))
+    assert _bot_level(folder, bot) == "hard"
+    host_file.write_text(json.dumps({"bot_levels": {"00" * 32: "easy"}}))
+    assert _bot_level(folder, bot) == "normal"  # not given: the default level
+    host_file.write_text("{damaged")
+    assert _bot_level(folder, bot) == "normal"
