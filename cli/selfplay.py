@@ -41,16 +41,30 @@ def add_rules_arguments(parser: argparse.ArgumentParser, default_game: str) -> N
     )
 
 
+def known_rule_set(name: str) -> RuleSetSpec:
+    """The rule set called ``name`` (``--game``).
+
+    Raises:
+        UsageError: no such rule set: one line in the person's language naming the ones there
+            are (the engine's :class:`~lancards.engine.core.RulesError` says it in English).
+    """
+    if name not in rule_set_names():
+        raise UsageError(_("--game {game!r}: choose one of {list}").format(
+            game=name, list=", ".join(rule_set_names())))
+    return rule_set(name)
+
+
 def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[str, OptionValue]]:
     """The rule set, the engine's rules value and the raw options given on the command line.
 
     Raises:
-        RulesError: unknown game or option, invalid value, unreadable file.
+        UsageError: an unknown game (one line, in the person's language).
+        RulesError: unknown option, invalid value, unreadable file.
     """
     from lancards.engine.core import RulesError
     from lancards.p2p.protocol.statement import TABLE_OPTIONS, game_options
 
-    spec = rule_set(args.game)
+    spec = known_rule_set(args.game)
     raw: dict[str, OptionValue] = dict(parse_option_args(args.option))
     for key, value in list(raw.items()):
         if key in TABLE_OPTIONS:  # the table's (rescue, patience), checked when it starts

@@ -372,14 +372,14 @@ def check_join_args(args: argparse.Namespace) -> None:
     Raises:
         UsageError: ``--wait`` not above 0, a ``TABLE`` that is neither a table id (16 hex
             digits) nor ``TABLE-ID@HOST:PORT``, ``--players`` out of the game's range.
-        RulesError: an unknown ``--game`` (one line).
+            An unknown ``--game`` (one line naming the games there are).
     """
-    from lancards.engine.rulesets import rule_set
+    from lancards.cli.selfplay import known_rule_set
 
     if not args.wait > 0:
         raise UsageError(_("--wait {wait:g}: seconds to look for tables, above 0").format(
             wait=args.wait))
-    spec = rule_set(args.game)  # RulesError names the games there are
+    spec = known_rule_set(args.game)
     if not spec.min_players <= args.players <= spec.max_players:
         raise UsageError(_("--players {players}: {name} is for {min_players} to {max_players} "
                            "players").format(

@@ -67,13 +67,22 @@ def title_line(parts: Sequence[str], turn: tuple[str, str], width: int = 0
     return [("class:title", " " + " · ".join(kept) + " "), ("", "  "), turn]
 
 
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
+               "greedy": N_("greedy")}
+"""The bot levels (``--bot-level`` values, ``docs/bots.md``) as the players panel says them:
+translated (German ``leicht``, ``normal``, ``schwer``, ``gierig``); the option keeps its
+English value."""
+
+
 def bot_words(snap: TableSnapshot) -> dict[int, str]:
     """The bot seats whose level this machine knows (``snapshot().extra["bots"]``: its own bot
-    peers, a host's ``--bots``), with what the players panel says of them: ``"bot, normal"``.
-    A remote peer's level is not known and gets nothing."""
+    peers, a host's ``--bots``), with what the players panel says of them: ``"bot, normal"``
+    (German ``"Bot, schwer"``: :data:`LEVEL_WORDS`). A remote peer's level is not known and
+    gets nothing."""
     bots = snap.extra.get("bots") or {}
-    return {int(seat): _("bot, {level}").format(level=level) for seat, level in bots.items()
-            if seat != snap.seat}
+    return {int(seat): _("bot, {level}").format(
+        level=_(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level)
+            for seat, level in bots.items() if seat != snap.seat}
 
 
 @dataclass

@@ -135,8 +135,9 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
         if r.meld is not None else _("it fits a combination on the table")
     words = {
         Why.ONLY: _("it is your only move"),
-        Why.DRAW_PILE: (_("no discard brings you closer; {needs}").format(needs=then)
-                        if r.lacks >= 0 else _("no discard fits a combination on the table")),
+        Why.DRAW_PILE: (_("you hold your whole level: lay it down next") if r.lacks == 0
+                        else _("no discard brings you closer; {needs}").format(needs=then)
+                        if r.lacks > 0 else _("no discard fits a combination on the table")),
         Why.TAKE_TOP: needs_words(r.lacks, r.needs, r.lacks_before),
         Why.TOP_FITS: fits,
         Why.LAY_DOWN: _("you hold all of it"),
@@ -144,7 +145,9 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
         Why.DISCARD_SPARE: _("not in your plan; {needs}").format(needs=then),
         Why.DISCARD_LEAST: _("every card serves your plan, this one least; then {needs}").format(
             needs=then),
-        Why.DISCARD_DEAD: _("it fits no combination on the table"),
+        Why.DISCARD_DEAD: (_("you are down, and a special card never goes into a "
+                             "combination") if r.card is not None and not r.card.is_number
+                           and not r.card.is_joker else _("it fits no combination on the table")),
         Why.DISCARD_DOWN: _("every card fits somewhere; this one helps the others least"),
         Why.PLAY_TAKE: (_("pick a shown card your level needs") if r.lacks >= 0 else
                         _("pick a shown card that fits the table")),
@@ -179,11 +182,16 @@ def eights_reason(r: eights_advice.Reason) -> str:
                             r.points).format(count=r.points)
         return _("it cannot take this trick")
     if r.why is Why.SEARCH and r.instead is not None:
-        value = f"{r.gain:.1f}".rstrip("0").rstrip(".") if r.gain < 10 else f"{r.gain:.0f}"
-        return ngettext("in {deals} imagined deals it beat {card} by {points} point",
-                        "in {deals} imagined deals it beat {card} by {points} points",
-                        1 if value == "1" else 2).format(
-            deals=r.deals, card=card_name(r.instead.card), points=value)
+        # whole points (no decimal point to translate), and which way is better said in words
+        # (the new-user trial of 2026-12-05 read "it beat B6 by 1.1 points" as unexplained)
+        card, points = card_name(r.instead.card), round(r.gain)
+        if points < 1:
+            return _("a little better for you than {card} in {deals} imagined deals").format(
+                deals=r.deals, card=card)
+        return ngettext("about {points} point better for you than {card} in {deals} imagined "
+                        "deals",
+                        "about {points} points better for you than {card} in {deals} imagined "
+                        "deals", points).format(deals=r.deals, card=card, points=points)
     if r.why is Why.LAYOUT:
         return (ngettext("it opens the way for {count} more card of yours",
                          "it opens the way for {count} more cards of yours",

@@ -178,11 +178,13 @@ def move_label(game_name: str, view: Any, action: Any, names: Sequence[str],
     Ada's discard pile"``, ``"take Bram's O3 (I'll take that!)"`` (cards by name)."""
     lines = narrate(game_name, view, action, view, names, viewer)
     text = lines[0] if lines else _SLOT.sub("", str(action)).split(": ", 1)[-1]
+    if text == _("Your turn was skipped (Skip!)"):
+        return _("serve the Skip (your turn is skipped)")  # as the key line says it
     if language() == "de":
         return _imperative_de(text.removeprefix(_("You") + ": "))
     text = text.removeprefix("You ")
     for past, now in IMPERATIVE:
-        if text.startswith(past + " "):
+        if text == past or text.startswith(past + " "):  # "passed": "pass"
             return now + text[len(past):]
     return text
 

@@ -121,7 +121,7 @@ def test_join_on_an_address_this_machine_lacks(capsys):
     (["--game", "eights", "--players", "3", "--option", "partners=true"],
      "--players 3: option 'partners' needs 4 or 6 players, not 3 (ruling E-10)"),
     (["--game", "poker"],
-     "unknown game 'poker'; choose one of eights, level8, level8-en, level8-master"),
+     "--game 'poker': choose one of eights, level8, level8-en, level8-master"),
 ])
 def test_host_refuses_at_once_what_the_table_would_refuse(capsys, args, message):
     """Issue 25: a traceback, or a table advertised and joined that fails only when full."""
@@ -133,7 +133,7 @@ def test_host_refuses_at_once_what_the_table_would_refuse(capsys, args, message)
 @pytest.mark.parametrize(("args", "message"), [
     (["--wait", "-3"], "--wait -3: seconds to look for tables, above 0"),
     (["--game", "poker"],
-     "unknown game 'poker'; choose one of eights, level8, level8-en, level8-master"),
+     "--game 'poker': choose one of eights, level8, level8-en, level8-master"),
     (["00112233aabbccdd@192.0.2.7"],
      "'00112233aabbccdd@192.0.2.7' is not TABLE-ID@HOST:PORT (the host prints it)"),
     (["nonsense"], "'nonsense' is neither a table id (16 hex digits, as the lobby lists it) "

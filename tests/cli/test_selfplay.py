@@ -29,7 +29,7 @@ def test_selfplay_prints_one_json_summary(capsys):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--game", "poker"], "unknown game 'poker'"),
+    (["--game", "poker"], "--game 'poker': choose one of eights, level8, level8-en, level8-master"),
     (["--players", "7"], "level8-master is for 2 to 6 players"),
     (["--games", "0"], "play at least one game"),
     (["--option", "reshuffle"], "is not of the form KEY=VALUE"),
@@ -86,3 +86,21 @@ def test_selfplay_unknown_bot_level_is_a_usage_error(capsys):
     status, out, err = run(capsys, "selfplay", "--seats", "normal,genius")
     assert status == 2 and out == ""
     assert "bot level 'genius': level8-master offers easy, normal, hard, greedy" in err
+
+
+@pytest.mark.parametrize("command", [["selfplay"], ["host", "--autoplay", "--interface",
+                                                    "127.0.0.1"], ["join", "--autoplay"]])
+def test_an_unknown_game_is_said_in_german_by_every_command(capsys, tmp_path, monkeypatch,
+                                                           command):
+    """The new-user trial of 2026-12-05 read ``Fehler: unknown game 'poker'...`` from
+    ``selfplay`` (and ``join``): the engine's English words, not the catalog's."""
+    from lancards.cli import i18n
+
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    try:
+        assert main(["--lang", "de", *command, "--game", "poker"]) == 2
+        assert capsys.readouterr().err == (
+            f"lancards {command[0]}: Fehler: --game 'poker': eines von eights, level8, level8-en, "
+            "level8-master wählen\n")
+    finally:
+        i18n.set_language("en")

@@ -70,6 +70,19 @@ def test_level8_once_down_discards_the_card_no_combination_takes() -> None:
     assert normal_hint(snap) == "hint: discard B14: it fits no combination on the table"
 
 
+def test_level8_reasons_for_a_whole_level_in_hand_and_a_special_card_once_down() -> None:
+    """The new-user trial of 2026-12-05 read ``no discard brings you closer; your whole level
+    is in your hand`` and ``discard KEEP: it fits no combination on the table``."""
+    snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B9", "Y14", "G10"],
+                       phase=Phase.DRAW, discards=[[], ["G1", "P12"], []])
+    assert normal_hint(snap) == ("hint: draw from the draw pile: you hold your whole level: lay "
+                                 "it down next")
+    snap = level8_snap(["SWAP", "KEEP"], phase=Phase.PLAY, down=[True, False, False],
+                       melds=[(0, ComponentKind.SET, [f"R{n}", f"O{n}"]) for n in (5, 6, 7, 8)])
+    assert normal_hint(snap) == ("hint: discard SWAP: you are down, and a special card never "
+                                 "goes into a combination")
+
+
 def test_the_missing_cards_in_words() -> None:
     assert hole_words((-1, 7), 1) == "a 7"
     assert hole_words((-1, 8), 1) == "an 8"
@@ -166,6 +179,24 @@ def test_a_remote_seat_s_level_is_not_known_and_not_shown() -> None:
     assert bot_words(remote) == {}
 
 
+def test_the_players_panel_says_the_level_in_german() -> None:
+    """The new-user trial of 2026-12-05 read ``Bot, easy`` on a German table: the level is a
+    word of the catalog; ``--bot-level`` keeps its English value."""
+    from lancards.cli import i18n
+    from lancards.cli.tui.level8_view import bot_line
+
+    i18n.set_language("de")
+    try:
+        for level, words in (("easy", "Bot, leicht"), ("normal", "Bot, normal"),
+                             ("hard", "Bot, schwer"), ("greedy", "Bot, gierig")):
+            snap = LocalSession("eights", names=NAMES4, bot_delay=60, bot_level=level).snapshot()
+            assert bot_words(snap) == {1: words, 2: words, 3: words}
+        assert bot_line(NAMES4, {1: "Bot, schwer", 2: "Bot, leicht", 3: "Bot, schwer"}) == \
+            "Bots: Ada, Cleo (schwer) · Bram (leicht)"
+    finally:
+        i18n.set_language("en")
+
+
 def test_a_host_s_bot_levels_are_kept_for_a_resume(tmp_path: Path) -> None:
     me, bot = Identity.generate("ann"), Identity.generate("bot1")
     store = TableStore(tmp_path)
@@ -215,5 +246,29 @@ def test_the_hint_in_german() -> None:
         assert hint_line(eights_snap()) == \
             "Tipp: R15 spielen: sie kann diesen Stich nicht gewinnen; ihre 15 Punkte gehen an " \
             "den Nehmer"
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_search_s_reason_is_whole_points_and_says_which_way_is_better() -> None:
+    """The new-user trial of 2026-12-05 read ``in 18 imagined deals it beat B6 by 1.1 points``
+    as unexplained (and German wrote ``2.2 Punkte`` with an English decimal point)."""
+    from lancards.cli import i18n
+    from lancards.cli.tui.hint import eights_reason
+    from lancards.engine.eights.actions import Play
+    from lancards.engine.eights.advice import Reason, Why
+    from lancards.engine.eights.cards import parse_card
+
+    def said(gain: float) -> str:
+        return eights_reason(Reason(Why.SEARCH, deals=18, gain=gain,
+                                    instead=Play(0, 5, parse_card("B6"))))
+
+    assert said(2.4) == "about 2 points better for you than B6 in 18 imagined deals"
+    assert said(1.1) == "about 1 point better for you than B6 in 18 imagined deals"
+    assert said(0.4) == "a little better for you than B6 in 18 imagined deals"
+    i18n.set_language("de")
+    try:
+        assert said(2.4) == "etwa 2 Punkte besser für dich als B6 in 18 gedachten Verteilungen"
+        assert said(0.4) == "etwas besser für dich als B6 in 18 gedachten Verteilungen"
     finally:
         i18n.set_language("en")

@@ -144,3 +144,25 @@ def test_the_player_who_went_out_is_named_once_not_the_last_keeper():
         assert not any("went out" in line for line in lines), lines
         assert lines[-1] == "── round 2 · dealer Ben ──"
     assert told(state, "2: keep-end", 2)[0] == "You are done keeping cards"
+
+
+def test_serving_a_skip_and_passing_are_told_as_orders_in_a_list_and_a_hint():
+    """The new-user trial of 2026-12-05 read ``hint: Your turn was skipped (Skip!): it is your
+    only move`` and ``hint: passed: ...``: a move in a list (and so a hint) is an order, as the
+    key line says it (``Enter or e: serve the Skip (your turn is skipped)``)."""
+    from lancards.cli import i18n
+    from lancards.engine.eights import Pass
+
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.SKIPPED)
+    view = LEVEL8.view(state, 0)
+    [serve] = LEVEL8.legal_actions(view, 0)
+    eights = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2)
+    eights_view = EIGHTS.view(eights, 0)
+    assert move_label("level8", view, serve, NAMES, 0) == "serve the Skip (your turn is skipped)"
+    assert move_label("eights", eights_view, Pass(0), NAMES, 0) == "pass"
+    i18n.set_language("de")
+    try:
+        assert move_label("level8", view, serve, NAMES, 0) == "aussetzen (dein Zug entfällt)"
+        assert move_label("eights", eights_view, Pass(0), NAMES, 0) == "passen"
+    finally:
+        i18n.set_language("en")
