@@ -13,7 +13,7 @@ from typing import Any
 from lancards.cli.driver import play_local
 from lancards.cli.errors import UsageError
 from lancards.cli.game_titles import game_choices
-from lancards.cli.i18n import _
+from lancards.cli.i18n import _, ngettext
 from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
 from lancards.engine.rulesets import (
     REFERENCE_BOT_LEVEL,
@@ -84,7 +84,8 @@ def add_parser(sub: Any) -> None:
         description=_("Play whole games between bots in one process and print one JSON object."),
     )
     add_rules_arguments(parser, "level8-master")
-    parser.add_argument("--players", type=int, default=4, help=_("seats (default 4)"))
+    parser.add_argument("--players", type=int, default=None,
+                        help=_("seats (default 4, or as many as --seats names)"))
     parser.add_argument("--games", type=int, default=1, help=_("games to play (default 1)"))
     parser.add_argument("--seed", type=int, default=0, help=_("seed of the first game (default 0)"))
     parser.add_argument(
@@ -157,12 +158,18 @@ def seat_levels(args: argparse.Namespace, spec: RuleSetSpec) -> list[str]:
     ``--bot-level``).
 
     Raises:
-        UsageError: an empty or unknown level, or one the rule set does not offer.
+        UsageError: an empty or unknown level, or one the rule set does not offer; ``--players``
+            given with ``--seats`` of another number of seats (it was silently ignored).
     """
     if args.seats is not None:
         levels = [s.strip() for s in str(args.seats).split(",")]
+        if args.players is not None and args.players != len(levels):
+            raise UsageError(ngettext(
+                "--players {players} and --seats of {count} seat: give one of them",
+                "--players {players} and --seats of {count} seats: give one of them",
+                len(levels)).format(players=args.players, count=len(levels)))
     else:
-        levels = [args.bot_level] * args.players
+        levels = [args.bot_level] * (4 if args.players is None else args.players)
     offered = bot_levels(spec.game)
     for level in levels:
         if level not in offered:

@@ -279,10 +279,12 @@ class TableScreen:
                 self.show_help = self.show_objective = False
                 self.overlay_view.scroll = 0
             return
-        if key == "q" and (over or not self.reports):
+        if key == "q":  # on a round's result too: the panel closes, the dialog asks
             if over:
                 self._stop(snap)
             else:
+                self.reports.clear()
+                self.overlay_view.scroll = 0
                 self.confirm_quit = True
             return
         if self.reports:

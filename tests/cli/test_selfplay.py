@@ -32,6 +32,8 @@ def test_selfplay_prints_one_json_summary(capsys):
     (["--game", "poker"], "--game 'poker': choose one of eights, level8, level8-en, level8-master"),
     (["--players", "7"], "level8-master is for 2 to 6 players"),
     (["--games", "0"], "play at least one game"),
+    (["--players", "3", "--seats", "normal,greedy,greedy,greedy"],
+     "--players 3 and --seats of 4 seats: give one of them"),
     (["--option", "reshuffle"], "is not of the form KEY=VALUE"),
     (["--option", "colour=blue"], "has no option 'colour'"),
     (["--option", "reshuffle=never"], "invalid value 'never'"),

@@ -178,3 +178,29 @@ def test_a_leave_waiting_on_a_paused_player_says_so_and_q_y_still_pauses() -> No
     assert d.task is not None and d.task.result() == 1
     assert session.leave_asked == 1 and session.game.left_seats(session.state) == ()
     assert farewell(session) == "paused: the game waits for you; lancards resume brings you back"
+
+
+def test_q_on_a_round_s_result_closes_it_and_asks_to_leave() -> None:
+    """The new-user trial of 2026-12-05: ``q`` on the round-result panel did nothing."""
+    from tests.cli.tui.test_golden_screens import NAMES as GOLDEN_NAMES
+
+    probe = LocalSession("eights", names=GOLDEN_NAMES, seed=5, bot_delay=60, autoplay=True)
+    steps = 0
+    while not probe.state.results:
+        assert probe.step()
+        steps += 1
+    session = LocalSession("eights", names=GOLDEN_NAMES, seed=5, bot_delay=60, autoplay=True)
+    for _ in range(steps - 6):
+        session.step()
+    with driven(session, 100, 30) as d:
+        while not session.state.results:
+            session.step()
+        d.settle(lambda: "round 1 over" in d.text())
+        assert "Enter: continue" in d.text()
+        screen = d.press("q")
+        assert "round 1 over" not in screen and "Leave the table?" in screen
+        screen = d.press("n")
+        assert "Leave the table?" not in screen and "round 1 over" not in screen
+        assert not d.done  # stayed at the table
+        screen = d.press("r")  # the last round's result, again
+        assert "round 1 over" in screen
