@@ -10,10 +10,12 @@ game to its end (the host says so and stays), or, on Ctrl-C, leave the table too
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -26,6 +28,7 @@ import pytest
 from lancards.p2p.protocol.identity import Identity
 
 REPO = Path(__file__).resolve().parents[3]
+SERVERS = itertools.count()
 PLAYS_ON = ("bot1 plays on until the game ends: keep this terminal open (Ctrl-C: bot1 leaves "
             "the table too)")
 LEAVES = ("bot1 leaves the table at its next turn (Ctrl-C again: stop at once; the others then "
@@ -111,7 +114,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
         (home / "identity.json").write_text(Identity(bytes([seed]) * 32, nick).to_json())
         (home / "identity.json").chmod(0o600)
     status, record = tmp_path / "host.status", tmp_path / "bob.jsonl"
-    server = f"lc-hostleaves-{os.getpid()}"
+    server = f"lc-hostleaves-{os.getpid()}-{next(SERVERS)}"  # one tmux server a test
     _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
           f"cd {REPO} && LANCARDS_HOME={homes['host']} {sys.executable} -m lancards host "
           "--game level8 --players 3 --bots 1 --bot-delay 0.5 --interface 127.0.0.1; "
@@ -180,14 +183,25 @@ def test_ctrl_c_after_the_host_left_makes_its_bot_leave_too(table: Table) -> Non
 
 
 @pytest.mark.timeout(300)
-def test_a_paused_host_comes_back_with_its_bot_which_then_plays_on_after_the_host_left(
-        table: Table) -> None:
-    """The host pauses (``q`` ``y``): the table waits for it; ``lancards resume`` brings its bot
-    seat back too (before, it came back alone and the table waited for bot1 for ever), at the
-    level the host gave it; then the host leaves for good and bot1 plays the game to its end."""
-    table.press("q", "y or p: pause: the game waits for you")
-    table.press("y", "paused: the game waits for you; lancards resume brings you back")
-    assert table.host_status(30) == 1
+@pytest.mark.parametrize("stop", ["pause", "kill"])
+def test_a_paused_or_killed_host_comes_back_with_its_bot_which_then_plays_on_after_the_host_left(
+        table: Table, stop: str) -> None:
+    """The host pauses (``q`` ``y``), or its process is killed (SIGKILL, its bot seat with it):
+    the table waits for it; ``lancards resume`` brings its bot seat back too (before, it came
+    back alone and the table waited for bot1 for ever), at the level the host gave it; then the
+    host leaves for good and bot1 plays the game to its end."""
+    if stop == "pause":
+        table.press("q", "y or p: pause: the game waits for you")
+        table.press("y", "paused: the game waits for you; lancards resume brings you back")
+        assert table.host_status(30) == 1
+    else:
+        time.sleep(2)  # a few moves in
+        pid = _tmux(table.server, "display-message", "-p", "-t", "host", "#{pane_pid}").strip()
+        found = subprocess.run(["pgrep", "-f", "-P", pid, "lancards host"], capture_output=True,
+                               text=True, check=False).stdout.split()
+        assert len(found) == 1, found
+        os.kill(int(found[0]), signal.SIGKILL)
+        assert table.host_status(30) == 128 + signal.SIGKILL
     assert table.joiner.poll() is None  # bob waits for ann
     table.status.write_text("")
     _tmux(table.server, "respawn-pane", "-k", "-t", "host",
