@@ -29,6 +29,8 @@ _SHADES = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"), "gr
 """The colours' display names (ruling L8-1), as ``level8_view.COLOUR_WORDS`` says them."""
 _MOST_NEEDS = 3
 """The missing cards named at most (then "and more")."""
+_MOST_OUTS = 4
+"""The cards that would each complete the level named at most (then "or another")."""
 
 
 def hint_advice(snap: TableSnapshot) -> Advice:
@@ -106,13 +108,19 @@ def hole_words(hole: tuple[int, int], count: int) -> str:
 
 
 def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
-                before: int | None = None) -> str:
+                before: int | None = None, outs: tuple[tuple[int, int], ...] = ()) -> str:
     """``"2 cards to go: a 4 and a red 9"`` (with ``before``: ``"then 2 cards to go instead
-    of 3: ..."``); ``lacks`` 0: the whole level is in the hand."""
+    of 3: ..."``); one card to go with several ``outs`` (each completes the level):
+    ``"1 card to go: a 3, a 4 or a red 9"``; ``lacks`` 0: the whole level is in the hand."""
     if lacks <= 0:
         return _("your whole level is in your hand")
     named = [hole_words(h, k) for h, k in needs[:_MOST_NEEDS]]
-    if len(needs) > _MOST_NEEDS:
+    if lacks == 1 and len(outs) > 1:
+        named = [hole_words(h, 1) for h in outs[:_MOST_OUTS]]
+        listed = (_("{cards} or another").format(cards=", ".join(named))
+                  if len(outs) > _MOST_OUTS else
+                  _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1]))
+    elif len(needs) > _MOST_NEEDS:
         listed = _("{cards} and more").format(cards=", ".join(named))
     elif len(named) > 1:
         listed = _("{cards} and {last}").format(cards=", ".join(named[:-1]), last=named[-1])
@@ -130,7 +138,7 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
 def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
     """A Level 8 :class:`~lancards.engine.level8.advice.Reason` in words."""
     Why = level8_advice.Why
-    then = needs_words(r.lacks, r.needs)
+    then = needs_words(r.lacks, r.needs, outs=r.outs)
     fits = _("it fits combination {number} on the table").format(number=r.meld + 1) \
         if r.meld is not None else _("it fits a combination on the table")
     words = {
@@ -138,7 +146,7 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
         Why.DRAW_PILE: (_("you hold your whole level: lay it down next") if r.lacks == 0
                         else _("no discard brings you closer; {needs}").format(needs=then)
                         if r.lacks > 0 else _("no discard fits a combination on the table")),
-        Why.TAKE_TOP: needs_words(r.lacks, r.needs, r.lacks_before),
+        Why.TAKE_TOP: needs_words(r.lacks, r.needs, r.lacks_before, r.outs),
         Why.TOP_FITS: fits,
         Why.LAY_DOWN: _("you hold all of it"),
         Why.ADD: _("one card fewer in your hand"),
@@ -156,7 +164,8 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
         Why.PLAY_SKIP: (_("{name} is closest to going out").format(name=snap.names[r.target])
                         if r.target is not None else _("that player is closest to going out")),
         Why.SHOW: _("these are the cards your plan needs least"),
-        Why.CHOOSE: (needs_words(r.lacks, r.needs, r.lacks_before) if r.lacks >= 0 else fits),
+        Why.CHOOSE: (needs_words(r.lacks, r.needs, r.lacks_before, r.outs) if r.lacks >= 0
+                     else fits),
         Why.CHOOSE_NONE: _("no shown card brings you closer"),
         Why.SWAP_PUT: _("not in your plan; {needs}").format(needs=then),
         Why.KEEP: _("your best plan uses it"),

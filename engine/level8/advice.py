@@ -34,7 +34,7 @@ from lancards.engine.level8.actions import (
 from lancards.engine.level8.cards import Card, Kind
 from lancards.engine.level8.levels import Level
 from lancards.engine.level8.melds import add_options
-from lancards.engine.level8.plan import Hole, plan
+from lancards.engine.level8.plan import Hole, outs, plan
 from lancards.engine.level8.planner_bot import feeding
 from lancards.engine.level8.state import Level8State
 
@@ -98,6 +98,7 @@ class Reason:
         feeds: how much a discarded card may help the others (:func:`feeding`; 0: nobody).
         meld: the combination the card fits (the engine's meld id), if any.
         target: the seat skipped, or whose shown card is taken, if any.
+        outs: see the attribute.
     """
 
     why: Why
@@ -108,6 +109,9 @@ class Reason:
     feeds: int = 0
     meld: int | None = None
     target: Seat | None = None
+    outs: tuple[Hole, ...] = ()
+    """``lacks`` 1: every card one of which completes the level (:func:`plan.outs`), else
+    ``()``."""
 
 
 def _hand(view: Level8State, seat: Seat) -> list[Card]:
@@ -125,14 +129,16 @@ def _best_discard(cards: list[Card], level: Level, why: Why, card: Card, lacks_b
     """The reason for taking ``card`` into ``cards``: the plan after the best discard (the
     turn ends with one, ruling L8-3)."""
     best: tuple[int, tuple[tuple[Hole, int], ...]] | None = None
+    kept = cards
     for other in set(cards):
         rest = list(cards)
         rest.remove(other)
         got = plan(rest, level)
         if best is None or got[0] < best[0]:
-            best = got
+            best, kept = got, rest
     lacks, needs = best if best is not None else plan(cards, level)
-    return Reason(why, card, lacks_before, lacks, needs, target=target)
+    return Reason(why, card, lacks_before, lacks, needs, target=target,
+                  outs=outs(kept, level) if lacks == 1 else ())
 
 
 def explain(view: Level8State, seat: Seat, legal: Sequence[Action], action: Action,
@@ -156,7 +162,8 @@ def explain(view: Level8State, seat: Seat, legal: Sequence[Action], action: Acti
         if down:
             return Reason(why, card, **more)
         lacks, needs = plan(cards, level)
-        return Reason(why, card, lacks_before, lacks, needs, **more)
+        return Reason(why, card, lacks_before, lacks, needs, **more,
+                      outs=outs(cards, level) if lacks == 1 else ())
 
     if isinstance(action, Draw):
         return after(hand, Why.DRAW_PILE, None)

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from lancards.engine.level8.cards import COLOUR_INDEX, Card
+from lancards.engine.level8.cards import COLOUR_INDEX, COLOURS, Card, number_card
 from lancards.engine.level8.levels import Component, ComponentKind, Level
 
 _ORDER = {ComponentKind.COLOUR_RUN: 0, ComponentKind.RUN: 1, ComponentKind.SET: 2,
@@ -237,3 +237,35 @@ def _plan(hand: tuple[Card, ...], level: Level) -> tuple[int, tuple[tuple[Hole, 
 
     search(0, masks, {}, 0)
     return best, tuple(sorted(best_holes.items()))
+
+
+def outs(hand: Sequence[Card], level: Level) -> tuple[Hole, ...]:
+    """The number cards any one of which completes ``level`` for ``hand`` when it lacks exactly
+    one card (:func:`distance` 1 -> 0; else ``()``): holes as in :func:`plan`, a number that
+    every colour completes as ``(-1, number)``, a colour every number completes as
+    ``(colour, 0)``, the rest one by one, by number; only cards ``hand`` does not hold (each
+    face is in the deck once, ruling L8-1). Jokers are left out (one that fits always does).
+    At most 90 measures of :func:`distance` (6 colours x 15 numbers; memoised).
+
+    The hint says them ("1 card to go: a 3, a 4 or a red 9"): the best plan's one hole is
+    often one of several (the new-user trial of 2026-12-05).
+    """
+    if distance(hand, level) != 1:
+        return ()
+    held = {(COLOUR_INDEX[c.colour], c.number) for c in hand if c.colour is not None}
+    drawable = {(c, n) for c in range(len(COLOURS)) for n in range(1, 16)} - held
+    done = {(c, n) for c, n in drawable
+            if distance([*hand, number_card(COLOURS[c], n)], level) == 0}
+    holes: list[Hole] = []
+    for colour in range(len(COLOURS)):
+        these = {(colour, n) for n in range(1, 16)} & drawable
+        if these and these <= done:
+            holes.append((colour, 0))
+            done -= these
+    for number in range(1, 16):
+        these = {(c, number) for c in range(len(COLOURS))} & drawable
+        if these and these <= done:
+            holes.append((-1, number))
+            done -= these
+    holes += done
+    return tuple(sorted(holes, key=lambda hole: (hole[1], hole[0])))

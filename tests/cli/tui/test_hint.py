@@ -54,14 +54,16 @@ def test_level8_discard_names_the_card_and_what_the_plan_still_lacks() -> None:
     # level 1 is 4 pairs: 3s, 5s, 7s held; of the single cards the plan keeps O2 for a pair
     snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B12", "Y14", "O2", "G10"],
                        phase=Phase.PLAY)
-    assert normal_hint(snap) == "hint: discard R9: not in your plan; 1 card to go: a 2"
+    # any 2, 10, 12 or 14 would make the fourth pair (each of O2, G10, B12, Y14 waits for one)
+    assert normal_hint(snap) == ("hint: discard R9: not in your plan; 1 card to go: a 2, a 10, "
+                                 "a 12 or a 14")
 
 
 def test_level8_takes_a_discard_that_makes_a_pair() -> None:
     snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
                        phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
     assert normal_hint(snap) == ("hint: draw P7 from Ada's discard pile: then 1 card to go "
-                                 "instead of 2: a 2")
+                                 "instead of 2: a 2, a 9, a 10 or a 14")
 
 
 def test_level8_once_down_discards_the_card_no_combination_takes() -> None:
@@ -81,6 +83,29 @@ def test_level8_reasons_for_a_whole_level_in_hand_and_a_special_card_once_down()
                        melds=[(0, ComponentKind.SET, [f"R{n}", f"O{n}"]) for n in (5, 6, 7, 8)])
     assert normal_hint(snap) == ("hint: discard SWAP: you are down, and a special card never "
                                  "goes into a combination")
+
+
+def test_one_card_to_go_names_every_card_that_completes_the_level() -> None:
+    """The new-user trial of 2026-12-05 read ``1 card to go: a 3`` where a 4, a 9 or an 11
+    would do as well: the best plan's one hole is often one of several (``plan.outs``)."""
+    from lancards.engine.level8.cards import card
+    from lancards.engine.level8.levels import MASTER_FRONT
+    from lancards.engine.level8.plan import outs
+
+    assert needs_words(1, (((-1, 3), 1),), outs=((-1, 3), (-1, 4), (0, 9))) == \
+        "1 card to go: a 3, a 4 or a red 9"
+    assert needs_words(1, (((-1, 3), 1),), outs=((-1, 3),)) == "1 card to go: a 3"
+    assert needs_words(1, (((-1, 3), 1),), outs=((-1, 1), (-1, 3), (-1, 4), (-1, 9),
+                                                 (-1, 11))) == \
+        "1 card to go: a 1, a 3, a 4, a 9 or another"
+    assert needs_words(2, (((-1, 3), 1), ((-1, 4), 1)), outs=((-1, 3),)) == \
+        "2 cards to go: a 3 and a 4"  # outs only for the last card
+    # level 1 of Master is 4 pairs: three pairs and four single cards; a 2 of any colour but
+    # the orange one held (each face is in the deck once) makes the fourth, likewise 10, 12, 14
+    hand = [card(t) for t in ("R3", "O3", "B5", "G5", "Y7", "P7", "B12", "Y14", "O2", "G10")]
+    four_pairs = MASTER_FRONT.level(1)
+    assert outs(hand, four_pairs) == ((-1, 2), (-1, 10), (-1, 12), (-1, 14))
+    assert outs(hand[:6], four_pairs) == ()  # two cards to go
 
 
 def test_the_missing_cards_in_words() -> None:
@@ -235,10 +260,12 @@ def test_the_hint_in_german() -> None:
     try:
         snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B12", "Y14", "O2", "G10"],
                            phase=Phase.PLAY)
-        assert normal_hint(snap) == "Tipp: R9 ablegen: nicht in deinem Plan; noch 1 Karte: eine 2"
+        assert normal_hint(snap) == ("Tipp: R9 ablegen: nicht in deinem Plan; noch 1 Karte: eine "
+                                     "2, eine 10, eine 12 oder eine 14")
         snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
                            phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
-        assert normal_hint(snap).endswith(": dann noch 1 Karte statt 2: eine 2")
+        assert normal_hint(snap).endswith(": dann noch 1 Karte statt 2: eine 2, eine 9, eine 10 "
+                                          "oder eine 14")
         assert hole_words((0, 11), 2) == "zwei 11er (rot)"
         assert hole_words((4, 0), 3) == "drei Karten (blau)"
         assert needs_words(2, (((-1, 4), 1), ((0, 9), 1))) == \
