@@ -11,9 +11,11 @@ The catalogs live in ``cli/locale/``: ``lancards.pot`` (the template, extracted 
 ``de/LC_MESSAGES/lancards.po`` (the German words) and the compiled ``lancards.mo`` beside it,
 shipped as package data (see ``docs/client.md``, "Languages", for how to add a string).
 
-Usage: ``from lancards.cli.i18n import _, N_, ngettext``; ``_("text {name}").format(name=...)``
-(a placeholder keeps its name in the translation); ``N_("text")`` marks a constant defined at
-import time, translated where it is shown (``_(CONSTANT)``), so a language chosen later applies.
+Usage: ``from lancards.cli.i18n import _, N_, ngettext, pgettext``;
+``_("text {name}").format(name=...)`` (a placeholder keeps its name in the translation);
+``N_("text")`` marks a constant defined at import time, translated where it is shown
+(``_(CONSTANT)``), so a language chosen later applies; ``pgettext(context, "text")`` where the
+same English word needs other words elsewhere.
 """
 
 from __future__ import annotations
@@ -49,6 +51,12 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     """The singular or the plural form of a message for ``count``, in the current language
     (German and English: the singular for 1, else the plural)."""
     return _translations.ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language as used in ``context`` (the same English word may
+    need other words elsewhere: a colour before a noun is ``rote`` in German, alone ``rot``)."""
+    return _translations.pgettext(context, message)
 
 
 def N_(message: str) -> str:

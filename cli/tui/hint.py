@@ -14,8 +14,9 @@ person still presses the keys.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from lancards.cli.i18n import N_, _, ngettext
+from lancards.cli.i18n import N_, _, ngettext, pgettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.narrate import card_name, move_label
 from lancards.engine.eights import advice as eights_advice
@@ -24,9 +25,16 @@ from lancards.engine.level8.cards import COLOURS
 from lancards.engine.rulesets import Advice, advise
 
 _NUMBER_WORDS = {2: N_("two"), 3: N_("three"), 4: N_("four"), 5: N_("five"), 6: N_("six")}
-_SHADES = {"red": N_("red"), "orange": N_("orange"), "yellow": N_("yellow"), "green": N_("green"),
-           "blue": N_("blue"), "purple": N_("purple")}
-"""The colours' display names (ruling L8-1), as ``level8_view.COLOUR_WORDS`` says them."""
+_SHADES: dict[str, Callable[[], str]] = {
+    "red": lambda: pgettext("before a noun", "red"),
+    "orange": lambda: pgettext("before a noun", "orange"),
+    "yellow": lambda: pgettext("before a noun", "yellow"),
+    "green": lambda: pgettext("before a noun", "green"),
+    "blue": lambda: pgettext("before a noun", "blue"),
+    "purple": lambda: pgettext("before a noun", "purple")}
+"""The colours' display names (ruling L8-1) before a noun, in the current language: English
+``a red 9``, German ``eine rote 9``, ``drei blaue Karten`` (one ending serves "eine ... Karte",
+"eine ... 9" and a plural without article)."""
 _MOST_NEEDS = 3
 """The missing cards named at most (then "and more")."""
 _MOST_OUTS = 4
@@ -82,7 +90,7 @@ def hole_words(hole: tuple[int, int], count: int) -> str:
     (``hole``: colour index or -1 for any colour, number or 0 for any number)."""
     colour, number = hole
     shade = COLOURS[colour].display if colour >= 0 else ""
-    values = {"colour": _(_SHADES.get(shade, shade)) if shade else "",
+    values = {"colour": _SHADES[shade]() if shade in _SHADES else shade,
               "number": number}
     if count == 1:
         an = _an(number, shade)

@@ -266,10 +266,12 @@ def test_the_hint_in_german() -> None:
                            phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
         assert normal_hint(snap).endswith(": dann noch 1 Karte statt 2: eine 2, eine 9, eine 10 "
                                           "oder eine 14")
-        assert hole_words((0, 11), 2) == "zwei 11er (rot)"
-        assert hole_words((4, 0), 3) == "drei Karten (blau)"
+        # the colour before the noun (the trial of 2026-12-05 read "drei Karten (lila)")
+        assert hole_words((0, 11), 2) == "zwei rote 11er"
+        assert hole_words((4, 0), 3) == "drei blaue Karten"
+        assert hole_words((5, 0), 1) == "eine lila Karte"
         assert needs_words(2, (((-1, 4), 1), ((0, 9), 1))) == \
-            "noch 2 Karten: eine 4 und eine 9 (rot)"
+            "noch 2 Karten: eine 4 und eine rote 9"
         assert hint_line(eights_snap()) == \
             "Tipp: R15 spielen: sie kann diesen Stich nicht gewinnen; ihre 15 Punkte gehen an " \
             "den Nehmer"
