@@ -153,6 +153,26 @@ def test_play_refuses_the_table_options_its_bots_never_need(capsys):
         "and never vanish; rescue and patience are for lancards host\n")
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["--game", "eights", "--bots", "2", "--option", "partners=true"],
+     "option 'partners' needs 4 or 6 players, not 3 (ruling E-10)"),
+    (["--game", "level8", "--option", "sides=back"],
+     "seat 0 plays the back side, but no level-card file was given (option 'level_cards'); the "
+     "back sides are not in the rulebooks (ruling L8-14)"),
+])
+def test_play_refuses_options_its_seats_cannot_play_before_making_a_table(capsys, tmp_path,
+                                                                          monkeypatch, args,
+                                                                          message):
+    """The trial of 2026-12-05: refused after its folder was made, the table stayed in
+    ``lancards history`` as unfinished and ``lancards resume`` failed on it for ever."""
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert main(["play", "--autoplay", *args]) == 2
+    assert one_line_error(capsys, "play") == f"lancards play: error: {message}\n"
+    assert not (tmp_path / "tables").exists()
+    assert main(["history"]) == 0
+    assert "unfinished" not in capsys.readouterr().out
+
+
 def test_a_refused_lobby_message_without_a_screen_is_said_in_words(capsys, caplog):
     """``host --autoplay`` / ``join --autoplay`` printed ``rejected: ... unexpected: KeyError:
     ...``: now words on stderr, the protocol's text in the --verbose log only."""
