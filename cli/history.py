@@ -73,6 +73,9 @@ class PlayedGame:
     link: bool | None = None
     in_series: bool = False
     """Another listed game follows this one (set by :func:`list_games`)."""
+    left: bool = False
+    """This user's seat left the table for good (the ``left`` marker): its record ends at
+    the leave unless the game's end reached this machine (a host whose bots played on)."""
 
     @property
     def record(self) -> Path:
@@ -85,7 +88,7 @@ class PlayedGame:
                 "started": self.started, "last": self.last, "status": self.status,
                 "outcome": self.outcome, "problem": self.problem, "series": self.series,
                 "series_game": self.series_game, "follows": self.follows or None,
-                "follows_verified": self.link,
+                "follows_verified": self.link, "left": self.left,
                 "record": str(self.record) if self.record.is_file() else None,
                 "folder": str(self.folder)}
 
@@ -121,6 +124,7 @@ def read_game(folder: Path) -> PlayedGame:
         game.problem = f"table.json cannot be read ({_why(exc)})"
         game.said = _("table.json cannot be read ({why})").format(why=_why_words(exc))
         return game
+    game.left = (folder / "left").exists()
     if (folder / "finished").exists():
         game.status = "finished"
         try:
@@ -198,8 +202,17 @@ def result_words(game: PlayedGame) -> str:
     if game.status != "finished":
         return {"unfinished": _("unfinished"), "damaged": _("damaged"),
                 "not started": _("never started")}.get(game.status, game.status)
+    if game.left:
+        if game.outcome is None:  # its record ends at the leave: the result never came here
+            return _("you left the table")
+        return _("{result} (you left the table)").format(result=_won_words(game))
     if game.outcome is None:
         return _("finished (lancards audit tells the result)")
+    return _won_words(game)
+
+
+def _won_words(game: PlayedGame) -> str:
+    assert game.outcome is not None
     names = game.nicks
     winners = [names[s] for s in game.outcome.get("winners", [])
                if isinstance(s, int) and 0 <= s < len(names)]

@@ -355,8 +355,18 @@ class NetworkSession(SeriesMixin):
         self._left = True
         self.write_record()
         if self.node.store is not None:
+            self.node.store.mark("left")  # lancards history says so
             self.node.store.mark("finished")  # nothing to resume: this seat left for good
         self._changed()
+
+    def plays_out(self) -> bool:
+        """Whether this seat left for good while the game goes on at a table whose every
+        other seat is this process's own bot (``lancards play``): then the bots play it to its
+        end once the window closed (:meth:`TableScreen.run`; before, the process stopped them
+        and the record stayed short of the game's end, the trial of 2026-12-05)."""
+        return (self.core.has_left(self.seat) and not self.node.over()
+                and not any(node.fault for node in self.nodes)
+                and len(self.nodes) == len(self.core.players))
 
     def vote_remove(self, seat: int) -> None:
         """Sign "remove ``seat``" (ruling D-5; :meth:`PeerNode.vote_remove`).

@@ -446,6 +446,7 @@ async def play_hosted(args: argparse.Namespace) -> int:
         gone: HostGone | None = getattr(args, "host_gone", None)
         if gone is not None and gone.left:
             signum = await bots_play_on(gone, bots, EXIT_SIGNALS)
+            gone.keep_result(TableStore.for_table(table.spec.table).folder, args.record)
             return status if signum is None else 128 + signum
         return status
     finally:

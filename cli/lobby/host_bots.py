@@ -12,9 +12,13 @@ import asyncio
 import contextlib
 import signal
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from lancards.cli.i18n import _, ngettext
+from lancards.p2p.net.record_file import write_record
+from lancards.p2p.net.store import TableStore
+from lancards.p2p.protocol.record import Record
 
 BOT_LEAVE_S = 30.0
 """How long a host whose person left waits, once stopped, for its ``--bots`` seats' leaves to
@@ -33,6 +37,36 @@ class HostGone:
         self.leave = asyncio.Event()
         self.names: list[str] = list(names or [])
         """The nicknames of the host's bot seats, in the order they joined."""
+        self.record: Record | None = None
+        """The whole game's record, as the first bot seat that finished the game holds it
+        (every seat's record is the same)."""
+        self.outcome: dict[str, Any] | None = None
+        """Its result (``outcome.json``'s content)."""
+
+    def finished(self, record: Record, outcome: dict[str, Any]) -> None:
+        """A bot seat played the game to its end after the host's person left."""
+        if self.record is None:
+            self.record, self.outcome = record, outcome
+
+    def keep_result(self, folder: Path, record_path: str | None) -> None:
+        """Write the finished game's record and result into the host's own table ``folder``
+        (its journal ends at its leave) and to its ``--record`` file, so that ``lancards
+        history`` and ``lancards audit`` tell the result on the host's machine too (the trial
+        of 2026-12-05 read "finished" in history and "UNFINISHED" from audit). Nothing when
+        no bot seat finished the game.
+
+        Raises:
+            StorageError: a file cannot be written (one line naming it).
+        """
+        if self.record is None or self.outcome is None:
+            return
+        write_record(self.record, folder / "record.jsonl")
+        if record_path:
+            write_record(self.record, record_path)
+        store = TableStore(folder)
+        store.save_outcome(self.outcome)
+        store.mark("left")
+        store.mark("finished")
 
 
 async def _until(tasks: list[Any], signalled: asyncio.Event, timeout: float | None) -> bool:

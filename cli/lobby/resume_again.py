@@ -221,6 +221,7 @@ async def resume_host(folder: Path, me: Identity, args: argparse.Namespace) -> i
         status = await resume_remote(folder, me, args)
         if gone.left:
             signum = await bots_play_on(gone, bots, EXIT_SIGNALS)
+            gone.keep_result(folder, args.record)
             return status if signum is None else 128 + signum
         return status
     finally:

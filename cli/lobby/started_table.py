@@ -231,6 +231,9 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
             if node.fault is not None or core.game.outcome(core.state) is None or core.halted:
                 await node.close()
     status = _report(node, args, quiet, names)
+    outcome = core.game.outcome(core.state)
+    if gone is not None and gone.left and outcome is not None and not core.halted:
+        gone.finished(core.record, outcome_json(outcome))  # the host's folder gets the result
     if node.fault is None and core.game.outcome(core.state) is not None and not core.halted:
         return await _again(node, args, quiet, status)
     return status
@@ -267,6 +270,7 @@ async def _leave_when_told(node: PeerNode, gone: HostGone | None) -> None:
         await asyncio.sleep(0.1)
     if node.store is not None:
         with contextlib.suppress(StorageError):
+            node.store.mark("left")
             node.store.mark("finished")  # this seat left for good: nothing to resume
     node.stop()
 

@@ -87,6 +87,9 @@ MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
 
 STATUS_OK, STATUS_LEFT, STATUS_AGAIN = 0, 1, 10
+PLAY_OUT_S = 300.0
+"""How long ``lancards play``'s bots may take to finish a game the person left for good (s):
+an 8s Rule! game of ``hard`` seats takes about 20 s of a core; then the table stays as it is."""
 """The screen's end: game over and left; left before the end; all play again (issue 27)."""
 
 BANNER_WORDS = {"info": N_("NOTE"), "waiting": N_("WAITING"), "cheat": N_("CHEATER CAUGHT"),
@@ -575,6 +578,14 @@ class TableScreen:
             status = await self.app.run_async()
         finally:
             shown[0] = False
+            plays_out = getattr(self.session, "plays_out", None)
+            if self.leaving and plays_out is not None and plays_out() and not task.done():
+                # lancards play: the bots are this process's; they finish the game at once
+                print(_("you left the table for good; the bots play the game to its end..."),
+                      flush=True)
+                self.session.bot_delay = 0.0  # type: ignore[attr-defined]
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(task), PLAY_OUT_S)
             await self.session.close()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

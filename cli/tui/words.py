@@ -75,8 +75,15 @@ def log_text(line: Any, names: tuple[str, ...]) -> str:
 
 def farewell(session: Session) -> str:
     """The one line printed once the table's window closed (issue 25, item 9): how this seat
-    left and how to come back, or ``""`` after the game's end."""
+    left and how to come back, or ``""`` after the game's end; after a leave whose game's end
+    this machine saw (``lancards play``'s bots played it out), that line and the result's."""
     snap = session.snapshot()
+    if snap.outcome is not None and snap.extra.get("left"):  # the others played it out
+        from lancards.cli.tui.results import final_lines
+
+        return "\n".join([_("you left the table for good; the game went on without you:"),
+                          *final_lines(snap.outcome, snap.names, snap.game.name,
+                                       snap.extra.get("removed", ()))])
     if snap.outcome is not None or snap.extra.get("removed_me"):
         return ""
     if snap.extra.get("watching"):

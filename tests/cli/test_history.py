@@ -129,3 +129,31 @@ def test_history_says_why_a_folder_is_damaged_in_german(home: Path, capsys) -> N
         i18n.set_language("en")
     assert lines[5] == "     das Journal ist in Zeile 6 beschädigt"
     assert lines[9] == "     table.json ist nicht lesbar (nicht das JSON eines Tisches)"
+
+
+def test_history_says_you_left_with_the_result_when_it_came_and_without_when_not(
+        home: Path, capsys) -> None:
+    """The trial of 2026-12-05: a seat that left for good was listed as ``finished (lancards
+    audit tells the result)`` while ``lancards audit`` said UNFINISHED (its record ends at the
+    leave). The ``left`` marker says so; the result where this machine saw the game's end."""
+    from lancards.cli import i18n
+
+    done = next(f for f in (home / "tables").iterdir() if (f / "finished").exists())
+    (done / "left").touch()
+    capsys.readouterr()
+    assert main(["history"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == \
+        "  1  2026-11-30 00:53  8s Rule!: You won (you left the table)"
+    (done / "outcome.json").unlink()  # the leave's record: no result came here
+    assert main(["history"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == \
+        "  1  2026-11-30 00:53  8s Rule!: you left the table"
+    assert main(["history", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (row["status"], row["left"], row["outcome"]) == ("finished", True, None)
+    try:
+        assert main(["--lang", "de", "history"]) == 0
+        assert capsys.readouterr().out.splitlines()[0].endswith(
+            "8s Rule!: du hast den Tisch verlassen")
+    finally:
+        i18n.set_language("en")

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -99,6 +100,20 @@ class Table:
         verdict["exit"] = done.returncode
         return verdict
 
+    def history(self, who: str) -> dict[str, Any]:
+        """The newest game of ``lancards history --json`` in ``who``'s home."""
+        done = subprocess.run([sys.executable, "-m", "lancards", "history", "--json"],
+                              capture_output=True, text=True, timeout=60, cwd=REPO, check=True,
+                              env={**os.environ, "LANCARDS_HOME": str(self.home / who)})
+        newest: dict[str, Any] = json.loads(done.stdout.splitlines()[0])  # a line a game
+        return newest
+
+    def record_lines(self, who: str | None = None) -> list[str]:
+        """The lines of bob's ``--record`` file (or of ``who``'s table folder's record), but
+        the signed closing line, which each seat signs itself."""
+        path = self.record if who is None else Path(str(self.history(who)["record"]))
+        return path.read_text("utf-8").splitlines()[:-1]
+
     def bot_folder(self) -> Path:
         [folder] = self.home.glob("host/tables/*/bots/*")
         return folder
@@ -163,6 +178,10 @@ def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Tabl
     assert re.search(r"^ann: level \d \(left the table\)$", out, re.M), out
     assert "ended early" not in out
     assert (table.bot_folder() / "finished").exists()
+    host = table.history("host")  # the result reached ann's machine through bot1
+    assert (host["status"], host["left"], host["outcome"]["winners"]) == \
+        ("finished", True, [winner])
+    assert table.record_lines("host") == table.record_lines()  # bob's, but its closing line
 
 
 @pytest.mark.timeout(300)
@@ -180,6 +199,9 @@ def test_ctrl_c_after_the_host_left_makes_its_bot_leave_too(table: Table) -> Non
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
     assert verdict["winners"] == [table.seat("bob")]
     assert (table.bot_folder() / "finished").exists()  # nothing of the bot's to resume
+    host = table.history("host")
+    assert (host["status"], host["left"], host["outcome"]["winners"]) == \
+        ("finished", True, [table.seat("bob")])
 
 
 @pytest.mark.timeout(300)
@@ -235,3 +257,43 @@ def test_a_resumed_bot_seat_plays_at_the_level_its_host_gave_it(tmp_path: Path) 
     assert _bot_level(folder, bot) == "normal"  # not given: the default level
     host_file.write_text("{damaged")
     assert _bot_level(folder, bot) == "normal"
+
+
+@pytest.mark.timeout(120)
+def test_leaving_lancards_play_lets_its_bots_finish_the_game(tmp_path: Path) -> None:
+    """``lancards play``, ``q`` ``l`` ``y``: the window said "the game goes on without you" but
+    the process ended and stopped its bots, so the record stayed short of the end, ``history``
+    said "finished" and ``audit`` "UNFINISHED" (the trial of 2026-12-05). Now the bots play it
+    out at once and the result is printed, listed and audited."""
+    (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    server = f"lc-playleaves-{os.getpid()}-{next(SERVERS)}"
+    _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
+          f"cd {REPO} && LANCARDS_HOME={tmp_path} {sys.executable} -m lancards play --game "
+          "level8 --bots 2 --seed 4; sleep 600")
+    try:
+        _wait(server, "Level 8 · round 1", 30)
+        _tmux(server, "send-keys", "-t", "host", "q")
+        _wait(server, "l: leave for good: the game goes on without you", 10)
+        _tmux(server, "send-keys", "-t", "host", "l")
+        _wait(server, "Leave for good?", 10)
+        _tmux(server, "send-keys", "-t", "host", "y")
+        screen = _wait(server, "(left the table)", 90)
+    finally:
+        _tmux(server, "kill-server")
+    lines = [line.rstrip() for line in screen.splitlines()]
+    said = lines[lines.index("you left the table for good; the bots play the game to its end..."):]
+    assert said[1] == "you left the table for good; the game went on without you:"
+    assert said[2].startswith("result: ") and "You: level 1 (left the table)" in said
+    done = subprocess.run([sys.executable, "-m", "lancards", "history", "--json"],
+                          capture_output=True, text=True, timeout=60, cwd=REPO, check=True,
+                          env={**os.environ, "LANCARDS_HOME": str(tmp_path)})
+    [line] = done.stdout.splitlines()
+    game = json.loads(line)
+    assert (game["status"], game["left"]) == ("finished", True)
+    verdict = subprocess.run([sys.executable, "-m", "lancards", "audit", "--json",
+                              game["record"]], capture_output=True, text=True, timeout=60,
+                             cwd=REPO, check=False)
+    audit = json.loads(verdict.stdout)
+    assert verdict.returncode == 0 and audit["finished"], audit
+    assert audit["winners"] == game["outcome"]["winners"] and 0 not in audit["winners"]
