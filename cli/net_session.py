@@ -189,6 +189,8 @@ class NetworkSession(SeriesMixin):
                 "rule_set": rule_set,
                 "bot_level": bot_level,
             })
+            if record_path:
+                store.keep_record_path(record_path)
             nodes = [
                 await _node(p, table, _store_of(store, i), None,
                             None if seed is None else SeededRandomBytes(f"{deck}-{seed}-{i}"))
@@ -231,7 +233,8 @@ class NetworkSession(SeriesMixin):
             nodes.append(await _node(identity, table, sub, sub))
         seat = [m.public_key for m in table.seats].index(me.public_key)
         session = cls(nodes, seat, str(data["rule_set"]), folder.parent.parent,
-                      bot_delay=bot_delay, autoplay=autoplay, record_path=record_path,
+                      bot_delay=bot_delay, autoplay=autoplay,
+                      record_path=record_path or store.kept_record_path(),
                       bot_level=str(data.get("bot_level", REFERENCE_BOT_LEVEL)))
         session.restored = True
         from lancards.cli.play_again import pending_again
@@ -459,8 +462,8 @@ class NetworkSession(SeriesMixin):
         store = self.node.store
         if store is not None and len(self.core.record):
             write_record(self.core.record, store.folder / "record.jsonl")
-        if self.record_path:
-            write_record(self.core.record, self.record_path)
+        if self.record_path and (self.node.over() or self.core.has_left(self.seat)):
+            write_record(self.core.record, self.record_path)  # never a paused game's part
         if store is not None and len(self.core.record) and self.node.over():
             outcome = self.game.outcome(self.core.state)
             if outcome is not None:

@@ -66,6 +66,8 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         store.save_table(table_data(table.statement, me, (mesh_bind(args), mesh.port), addrs,
                                     table.sigs, bots=getattr(args, "bot_keys", None),
                                     seed=getattr(args, "bot_seed", None)))
+    if restore is None and args.record:
+        store.keep_record_path(args.record)  # a resume writes it at the game's end
     secret = store.load_secret() if restore is not None else None
     journal = store.read()  # raises JournalDamaged (one line naming file and line)
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
@@ -349,9 +351,10 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
 
 
 def write_records(node: PeerNode, record: str | None) -> None:
-    """The record to ``record`` (``--record``) and to the table folder, then the folder's
-    ``finished`` marker once the game has its outcome (last: a write that fails leaves the
-    table resumable).
+    """The record to the table folder, and to ``record`` (``--record``) once the game ended or
+    halted or this seat left (never a paused game's part: ``lancards resume`` writes it at the
+    end, :meth:`TableStore.kept_record_path`), then the folder's ``finished`` marker once the
+    game has its outcome (last: a write that fails leaves the table resumable).
 
     Raises:
         StorageError: a file cannot be written.
@@ -359,8 +362,9 @@ def write_records(node: PeerNode, record: str | None) -> None:
     core = node.core
     if not len(core.record):
         return
-    if record:
-        write_record(core.record, record)
+    if record and (core.game.outcome(core.state) is not None or core.has_left(core.seat)
+                   or core.halted):
+        write_record(core.record, record)  # never a paused game's part
     if node.store is not None:
         write_record(core.record, node.store.folder / "record.jsonl")
         outcome = core.game.outcome(core.state)
@@ -426,7 +430,8 @@ async def resume_remote(folder: Path, me: Identity, args: argparse.Namespace, *,
     if table is None:
         table = await _fetch_start(store, data, me, mesh, wait)
     ns = argparse.Namespace(interface=[host] if host not in ("0.0.0.0", "") else None,
-                            record=args.record, autoplay=bool(args.autoplay),
+                            record=args.record or store.kept_record_path(),
+                            autoplay=bool(args.autoplay),
                             dial_all=dial_all, host_gone=getattr(args, "host_gone", None),
                             bot_pacer=getattr(args, "bot_pacer", None))
     return await play_table(ns, me, table, mesh, None, restore=store)

@@ -274,6 +274,32 @@ class TableStore:
         except (OSError, ValueError, KeyError):
             return None
 
+    def keep_record_path(self, path: str) -> None:
+        """Remember the ``--record`` file the game's record goes to (``record-path``, the
+        absolute path), so that ``lancards resume`` writes it at the game's end without being
+        told again (the trial of 2026-12-05: the file was written at a pause, short, and never
+        completed). Outside the crash points: a kill before it loses only that memory.
+
+        Raises:
+            StorageError: it cannot be written.
+        """
+        file = self.folder / "record-path"
+        tmp = file.with_name(file.name + ".tmp")
+        try:
+            tmp.write_text(os.path.abspath(path), encoding="utf-8")
+            os.replace(tmp, file)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise storage_error(exc, file, "write", RESUME) from None
+
+    def kept_record_path(self) -> str | None:
+        """The ``--record`` file :meth:`keep_record_path` remembered, or ``None``."""
+        try:
+            return (self.folder / "record-path").read_text("utf-8").strip() or None
+        except (OSError, UnicodeDecodeError):
+            return None
+
     def mark(self, name: str) -> None:
         """Leave the empty marker file ``name`` in the folder (``finished``, ``not-started``:
         what ``lancards resume`` skips).

@@ -297,3 +297,38 @@ def test_leaving_lancards_play_lets_its_bots_finish_the_game(tmp_path: Path) -> 
     audit = json.loads(verdict.stdout)
     assert verdict.returncode == 0 and audit["finished"], audit
     assert audit["winners"] == game["outcome"]["winners"] and 0 not in audit["winners"]
+
+
+@pytest.mark.timeout(180)
+def test_a_record_file_is_written_at_the_game_s_end_after_a_pause_and_a_resume(
+        tmp_path: Path) -> None:
+    """The trial of 2026-12-05: ``--record FILE``, a pause, ``lancards resume``: the file held
+    the game up to the pause (audit: UNFINISHED) and was never completed. Now nothing is
+    written at the pause and the resume, told nothing, writes the whole game there."""
+    (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    record = tmp_path / "game.jsonl"
+    server = f"lc-record-{os.getpid()}-{next(SERVERS)}"
+    _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
+          f"cd {REPO} && LANCARDS_HOME={tmp_path} {sys.executable} -m lancards play --game "
+          f"level8 --bots 2 --seed 4 --record {record}; sleep 600")
+    try:
+        _wait(server, "Level 8 · round 1", 30)
+        _tmux(server, "send-keys", "-t", "host", "q")
+        _wait(server, "y or p: pause", 10)
+        _tmux(server, "send-keys", "-t", "host", "y")
+        _wait(server, "paused: the game waits for you; lancards resume brings you back", 30)
+    finally:
+        _tmux(server, "kill-server")
+    assert not record.exists()  # no part of a paused game
+    done = subprocess.run([sys.executable, "-m", "lancards", "resume", "--autoplay"],
+                          capture_output=True, text=True, timeout=150, cwd=REPO, check=False,
+                          env={**os.environ, "LANCARDS_HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"record: {record}" in done.stdout
+    verdict = subprocess.run([sys.executable, "-m", "lancards", "audit", "--json", str(record)],
+                             capture_output=True, text=True, timeout=60, cwd=REPO, check=False)
+    audit = json.loads(verdict.stdout)
+    assert verdict.returncode == 0 and audit["finished"], audit
+    [folder] = (tmp_path / "tables").iterdir()
+    assert record.read_bytes() == (folder / "record.jsonl").read_bytes()
