@@ -34,7 +34,14 @@ from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
 from lancards.cli.session_series import SeriesMixin
 from lancards.cli.session_series import derive as _derive
 from lancards.cli.tui.controller import shown_names
-from lancards.cli.tui.narrate import ROUND_MARK, card_name, drew_from_pile, narrate, round_marker
+from lancards.cli.tui.narrate import (
+    ROUND_MARK,
+    card_name,
+    drew_from_pile,
+    narrate,
+    redeal_lines,
+    round_marker,
+)
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.engine.rulesets import REFERENCE_BOT_LEVEL
@@ -522,6 +529,14 @@ class NetworkSession(SeriesMixin):
                 who = _("You") if seat == self.seat else self.names[seat]
                 self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
                                          index=len(self._log) + 1))
+                number, dealer = getattr(after, "round", 0), getattr(after, "dealer", -1)
+                game = self.game
+                if (getattr(game, "name", "") == "eights" and number >= 1 and seat != self.seat
+                        and game.outcome(self.core.state) is None):  # D-1: dealt again
+                    for text in redeal_lines(number, self.names[dealer] if 0 <= dealer < len(
+                            self.names) else "", self.names[seat]):
+                        self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
+                                                 index=len(self._log) + 1))
                 continue
             try:
                 action = self.game.parse_action(str(entry.payload["a"]))

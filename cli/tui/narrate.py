@@ -85,6 +85,15 @@ def round_marker(number: int, dealer: str = "") -> str:
     return f"{ROUND_MARK} {text} {ROUND_MARK}"
 
 
+def redeal_lines(number: int, dealer: str, who: str) -> list[str]:
+    """An 8s Rule! round abandoned by ``who``'s leave and dealt again (ruling D-1): the line
+    that says so and the round's marker with its dealer (the trial of 2026-12-05 saw the log
+    go from "Emil left the table" to the next lead, the hand grow from 13 cards to 20, and the
+    marker keep the old dealer)."""
+    return [_("round {number} is dealt again without {who}; nobody scores the cards "
+              "played").format(number=number, who=who), round_marker(number, dealer)]
+
+
 def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequence[str],
             viewer: int) -> list[str]:
     """The sentences telling ``action`` as ``viewer`` saw it (empty for silent chance steps).
@@ -106,7 +115,14 @@ def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequenc
     from lancards.engine.core import Leave
 
     if isinstance(action, Leave):  # rulings D-1..D-4
-        return [_("{who} left the table").format(who=words.subject(action.seat))]
+        out = [_("{who} left the table").format(who=words.subject(action.seat))]
+        redealt = (game_name == "eights" and after is not None and before is not None
+                   and after.round >= 1 and after.round == before.round
+                   and getattr(after.phase, "name", "") == "DEAL")
+        if redealt:
+            out += redeal_lines(after.round, words.name(after.dealer) if after.dealer >= 0
+                                else "", words.name(action.seat))
+        return out
     if game_name == "level8":
         return _level8(before, action, after, words)
     return _eights(before, action, after, words)

@@ -204,3 +204,42 @@ def test_q_on_a_round_s_result_closes_it_and_asks_to_leave() -> None:
         assert not d.done  # stayed at the table
         screen = d.press("r")  # the last round's result, again
         assert "round 1 over" in screen
+
+
+@pytest.mark.timeout(120)
+def test_an_eights_round_dealt_again_after_a_leave_is_in_the_others_log(tmp_path: Any) -> None:
+    """Peers on 127.0.0.1, 8s Rule! for 4: a bot leaves mid-round; the player's log says the
+    round is dealt again without it and marks the round with its (new) dealer (the trial of
+    2026-12-05 saw only "NAME left the table", then a hand of 20 cards)."""
+
+    async def play() -> None:
+        me = Identity(b"\x09" * 32, "Ann")
+        session = await NetworkSession.create("eights", {}, me, 3, home=tmp_path, bot_delay=0,
+                                              seed=7, autoplay=True)
+        task = asyncio.create_task(session.run())
+        try:
+            for _ in range(600):  # a few tricks into round 1
+                if len(getattr(session.core.state, "trick_winners", ())) >= 2:
+                    break
+                await asyncio.sleep(0.05)
+            leaver = next(n for n in session.nodes if n is not session.node)
+            dealer = session.names[session.core.state.dealer]  # the leaver is not (seed 7)
+            assert dealer != leaver.core.me.nick
+            leaver.leave()
+            name = leaver.core.me.nick
+            for _ in range(600):
+                texts = [line.text for line in session.snapshot().log]
+                if f"{name} left the table" in texts:
+                    break
+                await asyncio.sleep(0.05)
+            at = texts.index(f"{name} left the table")
+            assert texts[at + 1:at + 3] == [
+                f"round 1 is dealt again without {name}; nobody scores the cards played",
+                f"── round 1 · dealer {dealer} ──"]
+        finally:
+            await session.close()
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+    asyncio.run(play())

@@ -15,6 +15,7 @@ from tests.eights.helpers import deal, move, play_all
 from tests.level8.scenario import act, build, resolve
 
 NAMES = ("Ann", "Ben", "Cat")
+NAMES_4 = ("Ann", "Ben", "Cat", "Dan")
 
 
 def told(state: Any, text: str, viewer: int, game: Any = LEVEL8) -> list[str]:
@@ -166,3 +167,23 @@ def test_serving_a_skip_and_passing_are_told_as_orders_in_a_list_and_a_hint():
         assert move_label("eights", eights_view, Pass(0), NAMES, 0) == "passen"
     finally:
         i18n.set_language("en")
+
+
+def test_an_eights_round_abandoned_by_a_leave_is_told_as_dealt_again():
+    """The trial of 2026-12-05: the log went from "Emil left the table" straight to the next
+    lead, the hand grew from 13 cards to 20, and the round marker kept the old dealer."""
+    from lancards.engine.core import Leave
+
+    state = deal(4, {0: "B8 R1 R2", 1: "B14 G1 G3", 2: "B15 G2 G4", 3: "R3 R4 R5"}, dealer=2)
+    before = EIGHTS.view(state, 0)
+    after_state = EIGHTS.apply(state, Leave(2))  # the dealer leaves: the deal passes left
+    after = EIGHTS.view(after_state, 0)
+    assert narrate("eights", before, Leave(2), after, NAMES_4, 0) == [
+        "Cat left the table",
+        "round 1 is dealt again without Cat; nobody scores the cards played",
+        "── round 1 · dealer Dan ──"]
+    # three left the table of three: the game is over, nothing is dealt again
+    three = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2)
+    over = EIGHTS.apply(three, Leave(1))
+    assert narrate("eights", EIGHTS.view(three, 0), Leave(1), EIGHTS.view(over, 0), NAMES,
+                   0) == ["Ben left the table"]
