@@ -301,8 +301,11 @@ class TableScreen:
             self.show_help = True
         elif key == "o":
             self.show_objective = True
-        elif key == "r" and self.last_report is not None:
-            self.reports.append(self.last_report)
+        elif key == "r":  # the last round's result again
+            if self.last_report is not None:
+                self.reports.append(self.last_report)
+            else:  # it did nothing, silently (the trial of 2026-12-05)
+                self.controller.say(_("r shows the last round's result: no round has ended yet"))
         elif key in ("pgup", "-"):
             self.log_view.scroll_by(1)
         elif key in ("pgdn", "+"):

@@ -120,8 +120,9 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
     """``"2 cards to go: a 4 and a red 9"`` (with ``before``: ``"then 2 cards to go instead
     of 3: ..."``); one card to go with several ``outs`` (each completes the level):
     ``"1 card to go: a 3, a 4 or a red 9"``; ``lacks`` 0: the whole level is in the hand."""
-    if lacks <= 0:
-        return _("your whole level is in your hand")
+    if lacks <= 0:  # after the move ("then"), or now
+        return _("then your whole level is in your hand") if before is not None else \
+            _("your whole level is in your hand")
     named = [hole_words(h, k) for h, k in needs[:_MOST_NEEDS]]
     if lacks == 1 and len(outs) > 1:
         named = [hole_words(h, 1) for h in outs[:_MOST_OUTS]]

@@ -100,6 +100,9 @@ def test_one_card_to_go_names_every_card_that_completes_the_level() -> None:
         "1 card to go: a 1, a 3, a 4, a 9 or another"
     assert needs_words(2, (((-1, 3), 1), ((-1, 4), 1)), outs=((-1, 3),)) == \
         "2 cards to go: a 3 and a 4"  # outs only for the last card
+    # after taking a card ("then"), not as if the level were in the hand already (the trial)
+    assert needs_words(0, (), 1) == "then your whole level is in your hand"
+    assert needs_words(0, ()) == "your whole level is in your hand"
     # level 1 of Master is 4 pairs: three pairs and four single cards; a 2 of any colour but
     # the orange one held (each face is in the deck once) makes the fourth, likewise 10, 12, 14
     hand = [card(t) for t in ("R3", "O3", "B5", "G5", "Y7", "P7", "B12", "Y14", "O2", "G10")]

@@ -243,3 +243,14 @@ def test_an_eights_round_dealt_again_after_a_leave_is_in_the_others_log(tmp_path
                 await task
 
     asyncio.run(play())
+
+
+def test_r_before_any_round_ended_says_so() -> None:
+    """The trial of 2026-12-05: ``r`` before the first round's end did nothing, silently."""
+    session = _session()
+    with driven(session) as d:
+        screen = d.press("r")
+        assert "r shows the last round's result: no round has ended yet" in screen
+        d.press("q")
+        d.press("p")
+        d.settle(lambda: d.done)
