@@ -217,10 +217,12 @@ async def autoplay_network(session: Any, out: TextIO, games: int = 1) -> int:
         if session.again is None or session.again.started() is None:
             print(_("no next game: the players did not all agree"), file=out)
             return 1
+        evening = session.snapshot().extra.get("evening")  # printed with the game's result
         session = await session.next_session()
         number += 1
         for line in session.series:
-            print(line, file=out, flush=True)
+            if line != evening:  # not the same "evening so far" twice in a row (the trial)
+                print(line, file=out, flush=True)
         status = await _autoplay_one(session, out, True)
     return status
 

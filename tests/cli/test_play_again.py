@@ -24,12 +24,12 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
                  "--bot-level", "greedy", "--bot-delay", "0", "--games", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
     first_end = out.index("result: You win with the lowest total")
-    assert out[first_end + 1:first_end + 7] == [
+    assert out[first_end + 1:first_end + 6] == [
         "Ada: 215 points", "Bram: 205 points", "You: 80 points",
         "evening so far: Ada 0 won, 215 points · Bram 0 won, 205 points · You 1 won, 80 points",
         "game 2 of the evening: You deal round 1 (the winner of the last game deals)",
-        "evening so far: Ada 0 won, 215 points · Bram 0 won, 205 points · You 1 won, 80 points",
-    ]
+    ]  # the evening once, not again under the next game's first line (the trial of 2026-12-05)
+    assert out[first_end + 6].startswith("round 1: ")
     assert out[-5:] == [
         "result: Bram wins with the lowest total",
         "Ada: 170 points", "Bram: 135 points", "You: 175 points",
@@ -96,3 +96,20 @@ def test_lancards_play_killed_inside_play_again_resumes_into_the_next_game(
     statement = json.loads((second[0] / "table.json").read_text())["statement"]
     assert statement["follows"]["tbl"] == first.name
     assert main(["resume", "--autoplay"]) == 2  # nothing left to resume
+
+
+@pytest.mark.timeout(120)
+def test_a_series_says_the_evening_once_after_each_game(tmp_path: Path, capsys,
+                                                        monkeypatch) -> None:
+    """The trial of 2026-12-05: ``--autoplay --games 2`` printed the same "evening so far"
+    line twice in a row (after game 1's result and again under game 2's first line)."""
+    (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert main(["play", "--autoplay", "--game", "level8", "--seed", "3", "--bots", "2",
+                 "--bot-level", "greedy", "--bot-delay", "0", "--games", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    evenings = [i for i, line in enumerate(out) if line.startswith("evening so far: ")]
+    assert len(evenings) == 2 and evenings[-1] == len(out) - 1
+    assert out[evenings[0] + 1].startswith("game 2 of the evening: ")
+    assert out[evenings[0] + 2].startswith("round 1: ")
