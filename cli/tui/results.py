@@ -58,10 +58,15 @@ def level8_round(number: int, names: Sequence[str], before: Sequence[int],
 
 
 def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
-                 objective: str) -> RoundReport:
-    """The report of an 8s Rule! round (``engine.eights.RoundResult``) with running totals."""
+                 objective: str, left: Collection[int] = ()) -> RoundReport:
+    """The report of an 8s Rule! round (``engine.eights.RoundResult``) with running totals; a
+    seat of ``left`` (gone before this round's end, ruling D-1) is said to have left rather
+    than shown with its frozen total, which read like the lowest (the trial of 2026-12-05)."""
     lines = [objective] if objective else []
     for seat, name in enumerate(names):
+        if seat in left:
+            lines.append(_("{name}: left the table").format(name=name))
+            continue
         extra = _(", renege +{points}").format(points=result.penalties[seat]) \
             if result.penalties[seat] else ""
         out = _(" (went out)") if result.went_out == seat else ""
@@ -76,7 +81,8 @@ def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
         lines.append(ngettext("the round ended early after {count} trick (ruling E-5)",
                               "the round ended early after {count} tricks (ruling E-5)",
                               result.tricks).format(count=result.tricks))
-    parts = ", ".join(f"{n} {t}" for n, t in zip(names, totals, strict=True))
+    parts = ", ".join(_("{name} left").format(name=n) if seat in left else f"{n} {t}"
+                      for seat, (n, t) in enumerate(zip(names, totals, strict=True)))
     summary = _("round {number}: {levels}").format(number=result.round, levels=parts)
     if result.reneges:
         summary += " " + ngettext("({count} renege)", "({count} reneges)",
@@ -212,7 +218,8 @@ class RoundTracker:
             objective = ""
             if result.round < 8:
                 objective = objective_text(view.rules.objectives.for_round(result.round))
-            out.append(eights_round(result, self.names, totals, objective))
+            out.append(eights_round(result, self.names, totals, objective,
+                                    tuple(getattr(view, "left", ()))))
         return out
 
 

@@ -52,3 +52,15 @@ def test_the_round_report_says_nobody_went_out_and_names_the_passer() -> None:
         assert told[1].startswith("Alle haben der Reihe nach gepasst")
     finally:
         i18n.set_language("en")
+
+
+def test_a_seat_that_left_is_said_to_have_left_not_shown_with_its_frozen_total() -> None:
+    """The trial of 2026-12-05: ``Emil 0`` on every round line after Emil left read like the
+    leader of a game the lowest total wins."""
+    _, after = _dead()
+    result = reveal_all(after).results[-1]
+    report = eights_round(result, NAMES, result.totals, "", left=(4,))
+    assert "Eli: left the table" in report.lines
+    assert not any(line.startswith("Eli: +") for line in report.lines)
+    assert report.summary.startswith("round 8: ") and ", Eli left, " in report.summary
+    assert report.summary.count(" left") == 1
