@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 from typing import Any, NamedTuple
 
 from zeroconf import Error as ZeroconfError
@@ -100,6 +101,27 @@ async def _browser(args: argparse.Namespace) -> Browser:
     return browser
 
 
+def refuse_own_table(table_id: str, me: Identity) -> None:
+    """Refuse at once to join a table this identity already sits at on this machine (a second
+    window with the same ``LANCARDS_HOME``): the trial of 2026-12-05 read "no lancards table
+    answers ... (the host closed the connection)" while the table ran in the other window.
+
+    Raises:
+        UsageError: ``tables/TABLE-ID`` holds a started, unfinished table of this identity.
+    """
+    folder = data_home() / "tables" / table_id
+    try:
+        data = json.loads((folder / "table.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return
+    if (not isinstance(data, dict) or data.get("me") != me.public_key.hex()
+            or "sigs" not in data or (folder / "finished").exists()):
+        return
+    raise UsageError(_("table {table} is yours already: it runs in another window, or 'lancards "
+                       "resume {table}' goes on with it; a second player on this machine needs "
+                       "another LANCARDS_HOME").format(table=table_id))
+
+
 async def find_table(args: argparse.Namespace, me: Identity
                      ) -> tuple[str, bytes, str, int, str, int | None]:
     """(table id, host key, host address, port, game, seats) from the argument or mDNS
@@ -115,6 +137,7 @@ async def find_table(args: argparse.Namespace, me: Identity
         if not at or len(table_id) != 16 or not port_text.isdigit() or not host:
             raise UsageError(_("{target!r} is not TABLE-ID@HOST:PORT (the host prints it)").format(
                 target=target))
+        refuse_own_table(table_id, me)
         try:
             key = await probe_key(host.strip("[]"), int(port_text), me)
         except PeerError as exc:
@@ -424,6 +447,7 @@ def run_join(args: argparse.Namespace) -> int:
             else:
                 found = await find_table(args, me)
             table_id, key, host, port, game, seats = found
+            refuse_own_table(table_id, me)
             if args.autoplay:
                 me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host,
                                                               port, game)

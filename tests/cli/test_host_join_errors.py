@@ -185,3 +185,28 @@ def test_a_refused_lobby_message_without_a_screen_is_said_in_words(capsys, caplo
         "ignored a message from bob: it does not follow the table's rules\n"
     assert caplog.messages == [
         "rejected: rejected message from bob: unexpected: KeyError: 'seats'"]
+
+
+def test_join_refuses_a_table_this_identity_already_sits_at(capsys, tmp_path, monkeypatch):
+    """The trial of 2026-12-05: a second window with the same home joined the table the first
+    window hosts and read "no lancards table answers ... (the host closed the connection)"."""
+    import json
+
+    from lancards.p2p.protocol.identity import Identity
+
+    me = Identity(b"\x05" * 32, "You")
+    (tmp_path / "identity.json").write_text(me.to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    folder = tmp_path / "tables" / "0123456789abcdef"
+    folder.mkdir(parents=True)
+    (folder / "table.json").write_text(json.dumps({"mode": "remote", "statement": {},
+                                                   "sigs": {}, "me": me.public_key.hex()}))
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert main(["join", "--autoplay", "0123456789abcdef@127.0.0.1:9"]) == 2
+    assert one_line_error(capsys, "join") == (
+        "lancards join: error: table 0123456789abcdef is yours already: it runs in another "
+        "window, or 'lancards resume 0123456789abcdef' goes on with it; a second player on this "
+        "machine needs another LANCARDS_HOME\n")
+    (folder / "finished").touch()  # over: nothing of it runs any more; the address is tried
+    assert main(["join", "--autoplay", "0123456789abcdef@127.0.0.1:9"]) == 2
+    assert "is yours already" not in one_line_error(capsys, "join")
