@@ -40,7 +40,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from lancards.cli.i18n import N_, _
+from lancards.cli.i18n import N_, _, language
 from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.peer_errors import error_words
 from lancards.cli.session import Session, TableSnapshot
@@ -241,14 +241,15 @@ class TableScreen:
         """
         snap = self.session.snapshot()
         over = snap.outcome is not None
+        yes = ("y", "Y", "j", "J") if language() == "de" else ("y", "Y")  # German: ja
         if self.confirm_leave:
-            if key in ("y", "Y"):
+            if key in yes:
                 self._leave_for_good()
             elif key in ("n", "N", "escape"):
                 self.confirm_leave = False
             return
         if self.confirm_quit:
-            if key in ("y", "Y", "p", "P"):
+            if key in (*yes, "p", "P"):
                 self.app.exit(result=STATUS_LEFT)
             elif key in ("l", "L") and self._can_leave(over):
                 self.confirm_quit, self.confirm_leave = False, True

@@ -254,3 +254,28 @@ def test_r_before_any_round_ended_says_so() -> None:
         d.press("q")
         d.press("p")
         d.settle(lambda: d.done)
+
+
+def test_a_german_table_asks_j_for_yes_and_takes_it() -> None:
+    """The trial of 2026-12-05: the German dialog asked ``y`` (English "yes"); German says
+    ``j`` (ja). Both keys answer there; English keeps ``y`` only."""
+    from lancards.cli import i18n
+
+    i18n.set_language("de")
+    try:
+        session = _session()
+        with driven(session) as d:
+            screen = d.press("q")
+            assert "j oder p: Pause: das Spiel wartet auf dich" in screen
+            d.press("j")
+            d.settle(lambda: d.done)
+        assert d.task is not None and d.task.result() == 1  # paused
+    finally:
+        i18n.set_language("en")
+    session = _session()
+    with driven(session) as d:
+        d.press("q")
+        screen = d.press("j")  # not an answer in English: the dialog stays
+        assert "Leave the table?" in screen and not d.done
+        d.press("y")
+        d.settle(lambda: d.done)
