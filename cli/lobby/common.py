@@ -265,8 +265,8 @@ def refusal_text(reason: str, host_game: str, asked: str, host: str) -> str:
         "full": _("its table is full"),
         "started": _("its table has started, or is starting, without you"),
         "closed": _("it closed its table"),
-        "wrong-table": _("it hosts another table now (the table id given is an old one); "
-                         "choose its table again in the lobby"),
+        "wrong-table": _("it hosts another table (the table id given is mistyped, or an old "
+                         "one); choose its table again in the lobby"),
     }.get(reason) or _("no reason given")
     return _("the host {host} refused this join: {reason}").format(host=host, reason=because)
 

@@ -137,7 +137,7 @@ def _check_port(port: int) -> None:
 REFUSED_WORDS = {"wrong-game": N_("it asked for another game"), "full": N_("the table is full"),
                  "started": N_("the start was already under way"),
                  "closed": N_("the table is closed"),
-                 "wrong-table": N_("it asked for an old table id")}
+                 "wrong-table": N_("it asked for another table id (mistyped, or an old one)")}
 """A refused join as the host's waiting screen says it (``table.refused`` reasons)."""
 
 
@@ -441,6 +441,7 @@ async def play_hosted(args: argparse.Namespace) -> int:
     if got is None:
         return 0
     me, table, mesh, lobbyist, bots = got
+    status = None
     try:
         status = await play_table(args, me, table, mesh, lobbyist)
         gone: HostGone | None = getattr(args, "host_gone", None)
@@ -450,9 +451,20 @@ async def play_hosted(args: argparse.Namespace) -> int:
             return status if signum is None else 128 + signum
         return status
     finally:
+        # after the game: their last messages (play again); after a pause: nothing to do
+        # without the host's key shares, so a resume at once finds the folders free
+        end = BOT_END_S if status == 0 else BOT_PAUSE_S
         for task in bots:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, 10)
+                await asyncio.wait_for(task, end)
+
+
+BOT_END_S = 10.0
+"""How long a host waits for its ``--bots`` seats' last messages after the game (s)."""
+BOT_PAUSE_S = 1.0
+"""How long after a pause (or a stop before the end): the table cannot go on without the host's
+key shares, so its bots stop (the trial of 2026-12-05 met "in use by process" from a resume
+started at once, while the bots lingered ten seconds)."""
 
 
 def run_host(args: argparse.Namespace) -> int:

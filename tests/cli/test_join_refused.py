@@ -49,8 +49,9 @@ def no_mdns(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.mark.parametrize("game,table,words,host_words", [
     ("eights", None, "refused this join: its table plays Level 8 Master, not 8s Rule! "
      "(lancards join --game level8-master joins it)", "it asked for another game"),
-    ("level8-master", "ffffffffffffffff", "refused this join: it hosts another table now",
-     "it asked for an old table id"),
+    ("level8-master", "ffffffffffffffff", "refused this join: it hosts another table (the "
+     "table id given is mistyped, or an old one)",
+     "it asked for another table id (mistyped, or an old one)"),
 ])
 def test_the_joiner_hears_why_and_the_host_says_it_in_words(
         no_mdns: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any,
