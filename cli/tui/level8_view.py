@@ -244,8 +244,8 @@ def hand_lines(
 ) -> StyleAndTextTuples:
     """The hand as card lines, each with a marker line under it.
 
-    Under each card: ``^`` the cursor, ``*`` a marked card, or the builder's label (the
-    component number it is assigned to), so nothing depends on colour alone.
+    Under each card: ``^`` the cursor, ``*`` a marked card (``^*`` both), and the builder's
+    label (the component number it is assigned to), so nothing depends on colour alone.
     """
     labels = labels or {}
     out: StyleAndTextTuples = []
@@ -264,10 +264,10 @@ def hand_lines(
         row.append(card_fragment(card, extra))
         row.append(("", " "))
         mark = labels.get(slot, "")
-        if index == cursor:
-            mark = "^" + mark
-        elif slot in marks:
+        if slot in marks:
             mark = "*" + mark
+        if index == cursor:  # beside the mark, not over it (the trial of 2026-12-05)
+            mark = "^" + mark
         under.append(mark[:cell].ljust(cell))
         used += cell
     out.extend([*row, ("", "\n"), ("class:marks", "".join(under) + "\n")])

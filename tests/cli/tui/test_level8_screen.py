@@ -397,3 +397,15 @@ def test_the_title_line_fits_80_columns_leaving_out_the_dealer_then_the_round():
         assert "dealer" not in screen.splitlines()[1]  # nothing wrapped onto the next line
     with driven(session_at(state), 100, 24) as d:  # room enough: everything is said
         assert "Level 8 Master · round 10 · dealer Ann" in d.text().splitlines()[0]
+
+
+def test_the_cursor_on_a_marked_card_shows_both() -> None:
+    """The trial of 2026-12-05: ``^`` under the card at the cursor hid its ``*`` mark."""
+    from lancards.cli.tui.level8_view import hand_lines
+    from lancards.engine.level8.cards import card
+
+    cards = [(10, card("R3")), (11, card("O7")), (12, card("J"))]
+    text = "".join(t for _, t in hand_lines(cards, 0, {10, 12}, 80))
+    assert text.splitlines() == [" R3 O7 J ", " ^*    * "]
+    text = "".join(t for _, t in hand_lines(cards, 2, {10, 12}, 80))
+    assert text.splitlines()[1] == " *     ^*"
