@@ -207,13 +207,17 @@ async def resume_host(folder: Path, me: Identity, args: argparse.Namespace) -> i
     from lancards.cli.lobby.started_table import resume_remote
     from lancards.cli.pacing import BotPacer
 
-    seats = [sub for sub in bot_seats(folder) if not (sub / "finished").exists()]
+    seats, names = [], []
+    for sub in bot_seats(folder):
+        try:
+            data = json.loads((sub / "table.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not (sub / "finished").exists() and isinstance(data, dict) and "sigs" in data:
+            seats.append(sub)  # started and not left: it comes back
+            names.append(str(data.get("nick", "")))
     if not seats:
         return await resume_remote(folder, me, args)
-    names = []
-    for sub in seats:
-        with contextlib.suppress(OSError, ValueError):
-            names.append(str(json.loads((sub / "table.json").read_text("utf-8")).get("nick")))
     args.bot_pacer = BotPacer(0.0 if args.autoplay else float(args.bot_delay))
     gone = args.host_gone = HostGone(names)
     bots = [asyncio.ensure_future(_bot_seat(sub, args)) for sub in seats]
