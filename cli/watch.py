@@ -76,8 +76,8 @@ async def find_started(args: argparse.Namespace) -> tuple[str, bytes, str, int]:
 
     target = args.table
     if target and "@" in target:
-        table_id, _, address = target.rpartition("@")
-        host, _, port_text = address.rpartition(":")
+        table_id, _at, address = target.rpartition("@")  # not `_`: the translation
+        host, _colon, port_text = address.rpartition(":")
         if len(table_id) != 16 or not port_text.isdigit() or not host:
             raise UsageError(_("{target} is not TABLE-ID@HOST:PORT (a player's address)").format(
                 target=repr(target)))

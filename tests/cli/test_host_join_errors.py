@@ -210,3 +210,19 @@ def test_join_refuses_a_table_this_identity_already_sits_at(capsys, tmp_path, mo
     (folder / "finished").touch()  # over: nothing of it runs any more; the address is tried
     assert main(["join", "--autoplay", "0123456789abcdef@127.0.0.1:9"]) == 2
     assert "is yours already" not in one_line_error(capsys, "join")
+
+
+@pytest.mark.parametrize("target", ["0123456789abcdef@127.0.0.1", "abc@127.0.0.1:4000"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_watch_a_malformed_address_is_one_line(capsys, tmp_path, monkeypatch, target, lang):
+    """The trial of 2026-12-05: a traceback (``TypeError: 'str' object is not callable``, the
+    translation function shadowed by an unpacking)."""
+    from lancards.cli import i18n
+
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    try:
+        assert main(["--lang", lang, "watch", target]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{target!r}" in err and "Traceback" not in err
+    finally:
+        i18n.set_language("en")
