@@ -186,9 +186,10 @@ def _why(exc: BaseException) -> str:
 def list_games(tables: Path) -> list[PlayedGame]:
     """Every table folder under ``tables``, the most recently played first."""
     try:
-        folders = [f for f in tables.iterdir() if f.is_dir()]
-    except OSError:
-        return []
+        folders = [f for f in tables.iterdir() if f.is_dir()
+                   and ((f / "table.json").exists() or (f / "journal.jsonl").exists())]
+    except OSError:  # a folder of a lock alone (a table cancelled before anything was
+        return []    # written) is no game: it was listed as damaged (the trial of 2026-12-05)
     games = [read_game(f) for f in folders]
     followed = {g.follows for g in games if g.follows}
     for g in games:

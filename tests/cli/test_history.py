@@ -157,3 +157,16 @@ def test_history_says_you_left_with_the_result_when_it_came_and_without_when_not
             "8s Rule!: du hast den Tisch verlassen")
     finally:
         i18n.set_language("en")
+
+
+def test_a_table_cancelled_before_anything_was_written_is_not_listed(home: Path, capsys) -> None:
+    """The trial of 2026-12-05: a host or guest that pressed q on its waiting screen left a
+    folder with its lock alone, listed as "unknown game: damaged" and taken by ``audit 1``."""
+    cancelled = home / "tables" / "84af000000000009"
+    cancelled.mkdir()
+    (cancelled / "lock").touch()
+    (cancelled / "holder.json").write_text("{}")
+    capsys.readouterr()
+    assert main(["history", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert "84af000000000009" not in [r["table"] for r in rows] and len(rows) == 5
