@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 from typing import Any, NamedTuple
 
 from zeroconf import Error as ZeroconfError
@@ -109,14 +110,19 @@ def refuse_own_table(table_id: str, me: Identity) -> None:
     Raises:
         UsageError: ``tables/TABLE-ID`` holds a started, unfinished table of this identity.
     """
+    from lancards.p2p.net.folder_lock import read_holder
+
     folder = data_home() / "tables" / table_id
-    try:
-        data = json.loads((folder / "table.json").read_text("utf-8"))
-    except (OSError, ValueError):
-        return
-    if (not isinstance(data, dict) or data.get("me") != me.public_key.hex()
-            or "sigs" not in data or (folder / "finished").exists()):
-        return
+    holder = read_holder(folder)  # a host of this home still waiting for players (no start)
+    held = holder is not None and holder.pid != os.getpid() and holder.alive()
+    if not (held and not (folder / "finished").exists()):
+        try:
+            data = json.loads((folder / "table.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            return
+        if (not isinstance(data, dict) or data.get("me") != me.public_key.hex()
+                or "sigs" not in data or (folder / "finished").exists()):
+            return
     raise UsageError(_("table {table} is yours already: it runs in another window, or 'lancards "
                        "resume {table}' goes on with it; a second player on this machine needs "
                        "another LANCARDS_HOME").format(table=table_id))

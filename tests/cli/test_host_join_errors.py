@@ -210,6 +210,24 @@ def test_join_refuses_a_table_this_identity_already_sits_at(capsys, tmp_path, mo
     (folder / "finished").touch()  # over: nothing of it runs any more; the address is tried
     assert main(["join", "--autoplay", "0123456789abcdef@127.0.0.1:9"]) == 2
     assert "is yours already" not in one_line_error(capsys, "join")
+    # a host of this home still waiting for players: no table.json yet, its lock's holder lives
+    waiting = tmp_path / "tables" / "fedcba9876543210"
+    waiting.mkdir()
+    import subprocess
+    import sys
+    import time
+
+    host = subprocess.Popen([sys.executable, "-c", (  # another process holds it, as a host
+        "import sys, time; from lancards.p2p.net.folder_lock import lock_folder; "
+        f"lock_folder({str(waiting)!r}, 'lancards host'); print('held', flush=True); "
+        "time.sleep(60)")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert host.stdout is not None and host.stdout.readline().strip() == "held"
+        assert main(["join", "--autoplay", "fedcba9876543210@127.0.0.1:9"]) == 2
+        assert "table fedcba9876543210 is yours already" in one_line_error(capsys, "join")
+    finally:
+        host.kill()
+        host.wait(10)
 
 
 @pytest.mark.parametrize("target", ["0123456789abcdef@127.0.0.1", "abc@127.0.0.1:4000"])
