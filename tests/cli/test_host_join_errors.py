@@ -215,7 +215,6 @@ def test_join_refuses_a_table_this_identity_already_sits_at(capsys, tmp_path, mo
     waiting.mkdir()
     import subprocess
     import sys
-    import time
 
     host = subprocess.Popen([sys.executable, "-c", (  # another process holds it, as a host
         "import sys, time; from lancards.p2p.net.folder_lock import lock_folder; "
