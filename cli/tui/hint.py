@@ -137,6 +137,8 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
         listed = named[0] if named else ""
     if before is None:
         head = ngettext("{count} card to go", "{count} cards to go", lacks)
+    elif before == lacks:  # "then 1 card to go instead of 1" (the trial of 2026-12-05)
+        head = ngettext("still {count} card to go", "still {count} cards to go", lacks)
     else:
         head = ngettext("then {count} card to go instead of {before}",
                         "then {count} cards to go instead of {before}", lacks)
@@ -217,8 +219,9 @@ def eights_reason(r: eights_advice.Reason) -> str:
                 else _("it opens the fewest cards for the others"))
     words = {
         Why.ONLY: _("it is your only move"),
-        Why.UNLIKELY: _("it takes this trick only about {percent} of the time").format(
-            percent=_percent(r.win)),
+        Why.UNLIKELY: (_("it takes this trick only about {percent} of the time") if r.win < 0.5
+                       else _("it takes this trick about {percent} of the time")).format(
+            percent=_percent(r.win)),  # "only" for a chance above a half read wrong (the trial)
         Why.FORCED: _("you take this trick anyway: shed the most dangerous card"),
         Why.TAKE_CHEAP: _("taking this trick costs less than keeping this card"),
         Why.SURE: _("it surely takes this trick"),

@@ -304,3 +304,17 @@ def test_the_search_s_reason_is_whole_points_and_says_which_way_is_better() -> N
         assert said(0.4) == "etwas besser für dich als B6 in 18 gedachten Verteilungen"
     finally:
         i18n.set_language("en")
+
+
+def test_the_same_distance_after_a_take_and_a_likely_win_read_right() -> None:
+    """The trial of 2026-12-05 read ``then 1 card to go instead of 1: a 5`` and ``it takes
+    this trick only about 65 % of the time``."""
+    from lancards.cli.tui.hint import eights_reason
+    from lancards.engine.eights.advice import Reason, Why
+
+    assert needs_words(1, (((-1, 5), 1),), 1) == "still 1 card to go: a 5"
+    assert needs_words(1, (((-1, 5), 1),), 2) == "then 1 card to go instead of 2: a 5"
+    assert eights_reason(Reason(Why.UNLIKELY, win=0.65)) == \
+        "it takes this trick about 65 % of the time"
+    assert eights_reason(Reason(Why.UNLIKELY, win=0.3)) == \
+        "it takes this trick only about 30 % of the time"
