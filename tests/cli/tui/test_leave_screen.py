@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 from typing import Any
 
 import pytest
@@ -210,12 +211,15 @@ def test_q_on_a_round_s_result_closes_it_and_asks_to_leave() -> None:
 def test_an_eights_round_dealt_again_after_a_leave_is_in_the_others_log(tmp_path: Any) -> None:
     """Peers on 127.0.0.1, 8s Rule! for 4: a bot leaves mid-round; the player's log says the
     round is dealt again without it and marks the round with its (new) dealer (the trial of
-    2026-12-05 saw only "NAME left the table", then a hand of 20 cards)."""
+    2026-12-05 saw only "NAME left the table", then a hand of 20 cards); so does ``lancards
+    replay`` of the record."""
+    said: list[tuple[str, str]] = []
 
     async def play() -> None:
         me = Identity(b"\x09" * 32, "Ann")
         session = await NetworkSession.create("eights", {}, me, 3, home=tmp_path, bot_delay=0,
-                                              seed=7, autoplay=True)
+                                              seed=7, autoplay=True,
+                                              record_path=str(tmp_path / "game.jsonl"))
         task = asyncio.create_task(session.run())
         try:
             for _ in range(600):  # a few tricks into round 1
@@ -236,6 +240,8 @@ def test_an_eights_round_dealt_again_after_a_leave_is_in_the_others_log(tmp_path
             assert texts[at + 1:at + 3] == [
                 f"round 1 is dealt again without {name}; nobody scores the cards played",
                 f"── round 1 · dealer {dealer} ──"]
+            await asyncio.wait_for(task, 100)  # the three left play it to its end
+            said.append((name, dealer))
         finally:
             await session.close()
             task.cancel()
@@ -243,6 +249,17 @@ def test_an_eights_round_dealt_again_after_a_leave_is_in_the_others_log(tmp_path
                 await task
 
     asyncio.run(play())
+    [(name, dealer)] = said
+    from lancards.cli.main import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["replay", str(tmp_path / "game.jsonl")]) == 0
+    lines = [line.strip() for line in out.getvalue().splitlines()]
+    at = lines.index(f"{name} leaves the table (for good; the hand goes out of play unopened)")
+    assert lines[at + 1:at + 3] == [
+        f"round 1 is dealt again without {name}; nobody scores the cards played",
+        f"── round 1 · dealer {dealer} ──"]
 
 
 def test_r_before_any_round_ended_says_so() -> None:
