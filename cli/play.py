@@ -285,6 +285,11 @@ def find_table(table: str | None) -> Any:
     tables = data_home() / "tables"
     if table is not None:
         folder = tables / table
+        if not (folder / "table.json").is_file() and len(table) >= 4 and "/" not in table:
+            # its first 4 characters or more, as audit and replay take it (the trial)
+            found = sorted(tables.glob(f"{table}*/table.json")) if tables.is_dir() else []
+            if len(found) == 1:
+                folder = found[0].parent
         if not (folder / "table.json").is_file():
             raise UsageError(_("no table {table} in {tables}").format(table=table, tables=tables))
         return folder

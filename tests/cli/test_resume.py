@@ -131,3 +131,20 @@ def test_move_keys_name_the_missing_peer_not_the_player_and_count_pending_cards(
     quiet = TableSnapshot(game=LEVEL8, rule_set="level8", seat=0, names=("ann", "bob", "cyd"),
                           view=None, to_act=1, legal=[])
     assert not_now(quiet) == "not your move: waiting for bob"
+
+
+def test_resume_takes_the_first_characters_of_a_table_id(tmp_path, monkeypatch):
+    """The trial of 2026-12-05: ``lancards resume 0c9e`` said "no table 0c9e" while audit and
+    replay take the first 4 characters or more of an id."""
+    from lancards.cli.errors import UsageError
+    from lancards.cli.play import find_table
+
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    for name in ("0c9e111111111111", "0c9f222222222222", "0c9f333333333333"):
+        (tmp_path / "tables" / name).mkdir(parents=True)
+        (tmp_path / "tables" / name / "table.json").write_text("{}")
+    assert find_table("0c9e").name == "0c9e111111111111"
+    assert find_table("0c9f3").name == "0c9f333333333333"
+    for ambiguous_or_short in ("0c9f", "0c9"):
+        with pytest.raises(UsageError, match=f"no table {ambiguous_or_short} in"):
+            find_table(ambiguous_or_short)
