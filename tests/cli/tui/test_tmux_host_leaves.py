@@ -259,20 +259,31 @@ def test_a_resumed_bot_seat_plays_at_the_level_its_host_gave_it(tmp_path: Path) 
     assert _bot_level(folder, bot) == "normal"
 
 
+def play_in_tmux(home: Path, *more: str) -> str:
+    """``lancards play --game level8 --bots 2 --seed 4 MORE`` as You in a tmux server of its
+    own (its name returned), once its table shows."""
+    (home / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
+    (home / "identity.json").chmod(0o600)
+    server = f"lc-play-{os.getpid()}-{next(SERVERS)}"
+    _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
+          f"cd {REPO} && LANCARDS_HOME={home} {sys.executable} -m lancards play --game level8 "
+          f"--bots 2 --seed 4 {' '.join(more)}; sleep 600")
+    try:
+        _wait(server, "Level 8 · round 1", 30)
+    except AssertionError:
+        _tmux(server, "kill-server")
+        raise
+    return server
+
+
 @pytest.mark.timeout(120)
 def test_leaving_lancards_play_lets_its_bots_finish_the_game(tmp_path: Path) -> None:
     """``lancards play``, ``q`` ``l`` ``y``: the window said "the game goes on without you" but
     the process ended and stopped its bots, so the record stayed short of the end, ``history``
     said "finished" and ``audit`` "UNFINISHED" (the trial of 2026-12-05). Now the bots play it
     out at once and the result is printed, listed and audited."""
-    (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
-    (tmp_path / "identity.json").chmod(0o600)
-    server = f"lc-playleaves-{os.getpid()}-{next(SERVERS)}"
-    _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
-          f"cd {REPO} && LANCARDS_HOME={tmp_path} {sys.executable} -m lancards play --game "
-          "level8 --bots 2 --seed 4; sleep 600")
+    server = play_in_tmux(tmp_path)
     try:
-        _wait(server, "Level 8 · round 1", 30)
         _tmux(server, "send-keys", "-t", "host", "q")
         _wait(server, "l: leave for good: the game goes on without you", 10)
         _tmux(server, "send-keys", "-t", "host", "l")
@@ -305,15 +316,9 @@ def test_a_record_file_is_written_at_the_game_s_end_after_a_pause_and_a_resume(
     """The trial of 2026-12-05: ``--record FILE``, a pause, ``lancards resume``: the file held
     the game up to the pause (audit: UNFINISHED) and was never completed. Now nothing is
     written at the pause and the resume, told nothing, writes the whole game there."""
-    (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
-    (tmp_path / "identity.json").chmod(0o600)
     record = tmp_path / "game.jsonl"
-    server = f"lc-record-{os.getpid()}-{next(SERVERS)}"
-    _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
-          f"cd {REPO} && LANCARDS_HOME={tmp_path} {sys.executable} -m lancards play --game "
-          f"level8 --bots 2 --seed 4 --record {record}; sleep 600")
+    server = play_in_tmux(tmp_path, "--record", str(record))
     try:
-        _wait(server, "Level 8 · round 1", 30)
         _tmux(server, "send-keys", "-t", "host", "q")
         _wait(server, "y or p: pause", 10)
         _tmux(server, "send-keys", "-t", "host", "y")
