@@ -39,7 +39,7 @@ from lancards.cli.tui.narrate import (
     card_name,
     drew_from_pile,
     narrate,
-    redeal_lines,
+    redealt,
     round_marker,
 )
 from lancards.engine.core import Seat
@@ -369,15 +369,6 @@ class NetworkSession(SeriesMixin):
             self.node.store.mark("finished")  # nothing to resume: this seat left for good
         self._changed()
 
-    def plays_out(self) -> bool:
-        """Whether this seat left for good while the game goes on at a table whose every
-        other seat is this process's own bot (``lancards play``): then the bots play it to its
-        end once the window closed (:meth:`TableScreen.run`; before, the process stopped them
-        and the record stayed short of the game's end, the trial of 2026-12-05)."""
-        return (self.core.has_left(self.seat) and not self.node.over()
-                and not any(node.fault for node in self.nodes)
-                and len(self.nodes) == len(self.core.players))
-
     def vote_remove(self, seat: int) -> None:
         """Sign "remove ``seat``" (ruling D-5; :meth:`PeerNode.vote_remove`).
 
@@ -529,14 +520,9 @@ class NetworkSession(SeriesMixin):
                 who = _("You") if seat == self.seat else self.names[seat]
                 self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
                                          index=len(self._log) + 1))
-                number, dealer = getattr(after, "round", 0), getattr(after, "dealer", -1)
-                game = self.game
-                if (getattr(game, "name", "") == "eights" and number >= 1 and seat != self.seat
-                        and game.outcome(self.core.state) is None):  # D-1: dealt again
-                    for text in redeal_lines(number, self.names[dealer] if 0 <= dealer < len(
-                            self.names) else "", self.names[seat]):
-                        self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
-                                                 index=len(self._log) + 1))
+                for text in redealt(self.game, after, self.core.state, seat, self.names):
+                    self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
+                                             index=len(self._log) + 1))
                 continue
             try:
                 action = self.game.parse_action(str(entry.payload["a"]))

@@ -231,15 +231,11 @@ def run_replay(args: argparse.Namespace) -> int:
         elif payload.get("t") == "leave":
             print("      " + _("{name} leaves the table (for good; the hand goes out of play "
                                "unopened)").format(name=author))
-            state = observer.state
-            if (observer.game.name == "eights" and observer.game.outcome(state) is None
-                    and getattr(state, "round", 0) >= 1):  # ruling D-1: dealt again
-                from lancards.cli.tui.narrate import redeal_lines
+            from lancards.cli.tui.narrate import redealt
 
-                dealer = getattr(state, "dealer", -1)
-                for text in redeal_lines(state.round, names[dealer] if 0 <= dealer < len(names)
-                                         else "", author):
-                    print("      " + text)
+            seat = record.seat_of(entry.author) or 0
+            for text in redealt(observer.game, observer.state, observer.state, seat, names):
+                print("      " + text)  # ruling D-1: an 8s round dealt again
             print(f"      {public_summary(observer.state)}")
         elif payload.get("t") == "rescue":  # ruling D-5 (docs/protocol.md 11.10)
             gone = names[int(payload["seat"])]

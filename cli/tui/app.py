@@ -40,7 +40,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from lancards.cli.i18n import N_, _, language
+from lancards.cli.i18n import N_, _
 from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.peer_errors import error_words
 from lancards.cli.session import Session, TableSnapshot
@@ -55,6 +55,7 @@ from lancards.cli.tui.fit import (
     wrap_all,
     wrap_line,
 )
+from lancards.cli.tui.leaving import answer_dialog, play_out
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.overlays import report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
@@ -87,9 +88,6 @@ MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
 
 STATUS_OK, STATUS_LEFT, STATUS_AGAIN = 0, 1, 10
-PLAY_OUT_S = 300.0
-"""How long ``lancards play``'s bots may take to finish a game the person left for good (s):
-an 8s Rule! game of ``hard`` seats takes about 20 s of a core; then the table stays as it is."""
 """The screen's end: game over and left; left before the end; all play again (issue 27)."""
 
 BANNER_WORDS = {"info": N_("NOTE"), "waiting": N_("WAITING"), "cheat": N_("CHEATER CAUGHT"),
@@ -241,20 +239,7 @@ class TableScreen:
         """
         snap = self.session.snapshot()
         over = snap.outcome is not None
-        yes = ("y", "Y", "j", "J") if language() == "de" else ("y", "Y")  # German: ja
-        if self.confirm_leave:
-            if key in yes:
-                self._leave_for_good()
-            elif key in ("n", "N", "escape"):
-                self.confirm_leave = False
-            return
-        if self.confirm_quit:
-            if key in (*yes, "p", "P"):
-                self.app.exit(result=STATUS_LEFT)
-            elif key in ("l", "L") and self._can_leave(over):
-                self.confirm_quit, self.confirm_leave = False, True
-            elif key in ("n", "N", "escape"):
-                self.confirm_quit = False
+        if answer_dialog(self, key, over, STATUS_LEFT):  # q's "pause or leave?" is open
             return
         if key == "q" and (snap.extra.get("removed_me") or snap.extra.get("watching")):
             self.app.exit(result=STATUS_OK)  # voted out while away: nothing waits for this seat
@@ -582,14 +567,8 @@ class TableScreen:
             status = await self.app.run_async()
         finally:
             shown[0] = False
-            plays_out = getattr(self.session, "plays_out", None)
-            if self.leaving and plays_out is not None and plays_out() and not task.done():
-                # lancards play: the bots are this process's; they finish the game at once
-                print(_("you left the table for good; the bots play the game to its end..."),
-                      flush=True)
-                self.session.bot_delay = 0.0  # type: ignore[attr-defined]
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(task), PLAY_OUT_S)
+            if self.leaving:  # lancards play: its bots finish the game
+                await play_out(self.session, task)
             await self.session.close()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

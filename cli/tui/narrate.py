@@ -94,6 +94,16 @@ def redeal_lines(number: int, dealer: str, who: str) -> list[str]:
               "played").format(number=number, who=who), round_marker(number, dealer)]
 
 
+def redealt(game: Any, view: Any, state: Any, seat: int, names: Sequence[str]) -> list[str]:
+    """After ``seat``'s leave (``view``, ``state``: a view and the state after it): the
+    :func:`redeal_lines` when it abandoned an 8s Rule! round and the game goes on, else
+    nothing (a leave changes no Level 8 round)."""
+    number, dealer = getattr(view, "round", 0), getattr(view, "dealer", -1)
+    if getattr(game, "name", "") != "eights" or number < 1 or game.outcome(state) is not None:
+        return []
+    return redeal_lines(number, names[dealer] if 0 <= dealer < len(names) else "", names[seat])
+
+
 def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequence[str],
             viewer: int) -> list[str]:
     """The sentences telling ``action`` as ``viewer`` saw it (empty for silent chance steps).

@@ -9,6 +9,7 @@ import re
 import shutil
 import signal
 import sys
+import time
 
 import pytest
 
@@ -20,6 +21,20 @@ pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
+
+
+def table_screen(session: str, limit: float) -> str:
+    """The table with the hand on it; a round's result panel in front of it (the host, an
+    autoplay seat, may go out in round 1 before the person moved: seen once in CI) is closed
+    with Enter."""
+    deadline = time.monotonic() + limit
+    while True:
+        screen = wait_screen(session, r"your hand \((?:10|11) cards|Enter: continue",
+                             max(1.0, deadline - time.monotonic()))
+        if re.search(r"your hand \((?:10|11) cards", screen):
+            return screen
+        tmux("send-keys", "-t", session, "Enter")
+        time.sleep(0.3)
 
 
 @pytest.mark.timeout(300)
@@ -36,8 +51,8 @@ def test_a_persons_session_killed_and_resumed_in_tmux_shows_the_table_again(lan,
          f"{prefix} join --name bob --interface {bob.address} --wait 30 {table}")
     second = f"lc-resume-{lan.tag}"
     try:
-        screen = wait_screen(first, r"your hand \((?:10|11) cards", 90)
-        assert "Level 8 · round 1" in screen
+        screen = table_screen(first, 90)
+        assert "Level 8 · round " in screen
         entries = bob.journal_entries()
         assert entries > 0
         pane = int(tmux("list-panes", "-t", first, "-F", "#{pane_pid}").split()[0])
@@ -46,8 +61,8 @@ def test_a_persons_session_killed_and_resumed_in_tmux_shows_the_table_again(lan,
         assert ann.proc is not None and ann.proc.poll() is None  # the host waits
         tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", second,
              f"{prefix} resume")
-        screen = wait_screen(second, r"your hand \((?:10|11) cards", 90)
-        assert "Level 8 · round 1" in screen
+        screen = table_screen(second, 90)
+        assert "Level 8 · round " in screen
         assert re.search(r"^ (?:>| ) \d bob ", screen, re.MULTILINE), screen
         assert re.search(r"^ (?:>| ) \d ann ", screen, re.MULTILINE), screen
         assert bob.journal_entries() >= entries
@@ -85,7 +100,7 @@ def test_a_person_sees_whom_the_table_waits_for_and_the_game_goes_on_after_its_r
         assert "WAITING: waiting for cyd" in screen and "your hand (0 cards" in screen
         cyd.env.pop("LANCARDS_TEST_CRASH_AT")
         cyd.start(["resume", "--autoplay", "--record", str(cyd.record)])
-        screen = wait_screen(session, r"your hand \((?:10|11) cards", 90)
+        screen = table_screen(session, 90)
         assert "waiting for cyd" not in screen
     finally:
         tmux("kill-session", "-t", session)

@@ -1,0 +1,64 @@
+"""After a person left for good at ``lancards play``, where every other seat is a bot of the
+same process: the bots play the game to its end once the window closed, so that its record is
+whole and ``lancards history`` and ``lancards audit`` tell its result (before, the process
+stopped them and the record stayed short of the end: the new-user trial of 2026-12-05).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from lancards.cli.i18n import _, language
+
+PLAY_OUT_S = 300.0
+"""How long the bots may take to finish the game (s): an 8s Rule! game of ``hard`` seats takes
+about 20 s of a core; then the table stays as it is."""
+
+
+def plays_out(session: Any) -> bool:
+    """Whether ``session``'s seat left for good while the game goes on at a table whose every
+    other seat is this process's own bot (a ``NetworkSession`` of ``lancards play``)."""
+    core, nodes = getattr(session, "core", None), getattr(session, "nodes", None)
+    if core is None or nodes is None:
+        return False
+    return (core.has_left(session.seat) and not session.node.over()
+            and not any(node.fault for node in nodes) and len(nodes) == len(core.players))
+
+
+async def play_out(session: Any, running: asyncio.Future[Any]) -> None:
+    """Let the bots of ``session`` (its ``run()`` is ``running``) finish the game at once, at
+    most :data:`PLAY_OUT_S` s; one line says so first (the window is closed by then)."""
+    if running.done() or not plays_out(session):
+        return
+    print(_("you left the table for good; the bots play the game to its end..."), flush=True)
+    session.bot_delay = 0.0
+    try:
+        await asyncio.wait_for(asyncio.shield(running), PLAY_OUT_S)
+    except (TimeoutError, Exception):
+        return
+
+
+def answer_dialog(screen: Any, key: str, over: bool, left: int) -> bool:
+    """A key while ``q``'s dialog (pause or leave for good) or the leave's own dialog is open
+    on the table ``screen`` (a ``TableScreen``); whether the dialog took it. Yes is ``y``, and
+    on a German table ``j`` (ja) too; ``left``: the exit status of a pause."""
+    yes = ("y", "Y", "j", "J") if language() == "de" else ("y", "Y")
+    if screen.confirm_leave:
+        if key in yes:
+            screen._leave_for_good()
+        elif key in ("n", "N", "escape"):
+            screen.confirm_leave = False
+        return True
+    if screen.confirm_quit:
+        if key in (*yes, "p", "P"):
+            screen.app.exit(result=left)
+        elif key in ("l", "L") and screen._can_leave(over):
+            screen.confirm_quit, screen.confirm_leave = False, True
+        elif key in ("n", "N", "escape"):
+            screen.confirm_quit = False
+        return True
+    return False
+
+
+__all__ = ["PLAY_OUT_S", "answer_dialog", "play_out", "plays_out"]
