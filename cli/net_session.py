@@ -346,22 +346,8 @@ class NetworkSession(SeriesMixin):
         self._leave_task = asyncio.ensure_future(self._deliver_leave())
 
     async def _deliver_leave(self) -> None:
-        core, ended_at = self.core, None
-        while not self._stopped:
-            if not core.has_left(self.seat) and self.node.over():
-                return  # the game ended (or halted) before this seat's turn to write came
-            if core.has_left(self.seat):
-                seq = next(e.seq for e in core.record.entries
-                           if e.payload.get("t") == "leave" and core.seat_of(e.author) == self.seat)
-                if len(core.record) > seq + 1:
-                    break
-                if self.node.over():
-                    ended_at = ended_at if ended_at is not None else time.monotonic()
-                    if time.monotonic() - ended_at >= 1.0:
-                        break
-            await asyncio.sleep(0.1)
-        else:
-            return
+        if not await self.node.leave_delivered(lambda: self._stopped):
+            return  # the game ended before this seat's turn to write came, or the table closed
         self._left = True
         self.write_record()
         if self.node.store is not None:

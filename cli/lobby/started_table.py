@@ -54,6 +54,7 @@ BOT_GAMES = 20
 """How many games in a row a host's ``--bots`` seat plays at most: it says yes to playing again
 as long as the others do (issue 27)."""
 
+
 async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable, mesh: Mesh,
                      lobbyist: Handover | None, *, quiet: bool = False,
                      restore: TableStore | None = None, store: TableStore | None = None) -> int:
@@ -236,19 +237,17 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     outcome = core.game.outcome(core.state)
     if gone is not None and gone.left and outcome is not None and not core.halted:
         gone.finished(core.record, outcome_json(outcome))  # the host's folder gets the result
-    if node.fault is None and core.game.outcome(core.state) is not None and not core.halted:
+    if node.fault is None and outcome is not None and not core.halted:
         return await _again(node, args, quiet, status)
     return status
 
 
-async def _leave_when_told(node: PeerNode, gone: HostGone | None) -> None:
+async def _leave_when_told(node: PeerNode, gone: HostGone) -> None:
     """A host's bot seat leaves for good once its host's person stopped it (``gone.leave``;
     :func:`lancards.cli.lobby.host.play_hosted`): the leave is written at its next turn to
     write (``docs/protocol.md`` 11.8); once another peer built on it, or a second after it
     ended the game, the seat's folder is marked ``finished`` (nothing to resume) and its node
     stops (:meth:`PeerNode.run` returns)."""
-    if gone is None:
-        return
     await gone.leave.wait()
     core = node.core
     if node.over():
@@ -258,18 +257,8 @@ async def _leave_when_told(node: PeerNode, gone: HostGone | None) -> None:
             node.leave()
         except (PeerError, StorageError):
             return  # the game ended or halted meanwhile, or the seat paused on its disk
-    ended_at: float | None = None
-    loop = asyncio.get_running_loop()
-    while True:
-        leave = next((e.seq for e in core.record.entries if e.payload.get("t") == "leave"
-                      and core.seat_of(e.author) == core.seat), None)
-        if leave is not None and len(core.record) > leave + 1:
-            break
-        if leave is not None and node.over():
-            ended_at = loop.time() if ended_at is None else ended_at
-            if loop.time() - ended_at >= 1.0:
-                break
-        await asyncio.sleep(0.1)
+    if not await node.leave_delivered():
+        return  # the game ended before this seat's turn to write came
     if node.store is not None:
         with contextlib.suppress(StorageError):
             node.store.mark("left")
