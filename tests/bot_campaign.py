@@ -17,6 +17,9 @@ whose file exists is not played again, so a stopped campaign goes on where it st
 from every job of the plain layout (:func:`block_jobs`), blocks interleaved over the mixes, so
 a campaign stopped at any point has played every mix about equally and a stopped job loses at
 most ``B`` games; the table adds them to the plain jobs' games in the same folder.
+``--from-job K`` skips the plan's first ``K`` jobs, for a campaign whose folder was lost with
+its machine after those jobs were counted (``docs/benchmarks.md`` says which): the table then
+counts only what this folder holds, and the row is the sum.
 
 Not a pytest module: it runs for hours (``docs/benchmarks.md``, "Bots"). ``hard`` is not in
 the default mixes (an 8s Rule! game with one ``hard`` seat takes about 20 s of a core, a Level 8
@@ -163,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block", type=int, default=0, metavar="B",
                         help="play the plan's games in jobs of B games, from the block layout's "
                              "seeds (added to what the folder holds)")
+    parser.add_argument("--from-job", type=int, default=0, metavar="K",
+                        help="skip the plan's first K jobs (played already, in a folder that "
+                             "is gone: a lost machine's)")
     parser.add_argument("--summary", action="store_true", help="only print the table")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -173,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
             todo += (block_jobs(game, int(players), int(total), args.block, args.with_hard)
                      if args.block else jobs(game, int(players), int(total), args.with_hard))
         with ThreadPoolExecutor(args.jobs) as pool:
-            list(pool.map(lambda job: play(job, args.out), todo))
+            list(pool.map(lambda job: play(job, args.out), todo[args.from_job:]))
     for row in summary(args.out):
         print(json.dumps(row))
     return 0

@@ -4,6 +4,8 @@ rule set, or the games it counts would not be 10,000 different games."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.bot_campaign import GAMES, block_jobs, jobs
@@ -49,3 +51,20 @@ def test_a_plan_over_a_mix_share_of_seeds_is_refused() -> None:
         block_jobs("level8", 3, 28_010, 10, with_hard=True)
     with pytest.raises(ValueError, match="block must be at least 1"):
         block_jobs("level8", 3, 100, 0)
+
+
+def test_from_job_skips_the_first_jobs_of_the_plan(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import tests.bot_campaign as campaign
+
+    played: list[tuple[str, int, str, int, int]] = []
+    monkeypatch.setattr(campaign, "play", lambda job, out: played.append(job))
+    campaign.main(["--out", str(tmp_path), "--jobs", "1", "--with-hard", "--block", "10",
+                   "--plan", "level8:3:9500", "--from-job", "604"])
+    everything = block_jobs("level8", 3, 9500, 10, with_hard=True)
+    assert len(everything) == 950
+    assert played == everything[604:]
+    # the seeds are those of a 10,000-game plan's first 950 jobs: a lost folder's
+    # 604 jobs and these 346 make 95 blocks of every mix
+    assert everything == block_jobs("level8", 3, 10_000, 10, with_hard=True)[:950]
+    assert played[0][2] == everything[4][2] and played[0][4] == everything[4][4] + 600
