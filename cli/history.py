@@ -212,13 +212,23 @@ def result_words(game: PlayedGame) -> str:
     return _won_words(game)
 
 
+def _names(game: PlayedGame) -> list[str]:
+    """The players' names as the listing says them: the nicknames, except that this user's
+    seat of a ``lancards play`` table (nicknamed ``You``, ``cli/local_session.py``) is said in
+    the player's language."""
+    return [_("You") if seat == game.me and nick == "You" else nick
+            for seat, nick in enumerate(game.nicks)]
+
+
 def _won_words(game: PlayedGame) -> str:
     assert game.outcome is not None
-    names = game.nicks
+    names = _names(game)
     winners = [names[s] for s in game.outcome.get("winners", [])
                if isinstance(s, int) and 0 <= s < len(names)]
     if not winners:
         return _("nobody won")
+    if winners == [_("You")] and game.nicks[game.outcome["winners"][0]] == "You":
+        return _("You won")
     if len(winners) == 1:
         return _("{name} won").format(name=winners[0])
     return _("{names} and {last} won").format(names=", ".join(winners[:-1]), last=winners[-1])
@@ -230,7 +240,7 @@ def detail_words(game: PlayedGame) -> str:
     if game.status == "damaged":
         return game.said or game.problem
     if game.status == "unfinished":
-        return f"{', '.join(game.nicks)} · lancards resume {game.table}"
+        return f"{', '.join(_names(game))} · lancards resume {game.table}"
     return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
 
 
@@ -250,14 +260,15 @@ def score_words(game: PlayedGame) -> str:
     """Each player's final figure (``"ann level 5, bob WIN"``, ``"You 105, Ada 0 points"``),
     or the players alone when there is no result."""
     scores = (game.outcome or {}).get("scores")
-    if not isinstance(scores, list) or len(scores) != len(game.nicks):
-        return ", ".join(game.nicks)
+    names = _names(game)
+    if not isinstance(scores, list) or len(scores) != len(names):
+        return ", ".join(names)
     if game.game.startswith("level8"):
         return ", ".join(_("{name} WIN").format(name=n) if v == 9 else
                          _("{name} level {level}").format(name=n, level=v)
-                         for n, v in zip(game.nicks, scores, strict=True))
+                         for n, v in zip(names, scores, strict=True))
     return _("{scores} points").format(
-        scores=", ".join(f"{n} {v}" for n, v in zip(game.nicks, scores, strict=True)))
+        scores=", ".join(f"{n} {v}" for n, v in zip(names, scores, strict=True)))
 
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:

@@ -63,7 +63,8 @@ def add_parser(sub: Any) -> None:
     )
     replay.add_argument("file", help=_("the record file, or a game of lancards history: its "
                           "number (1 = newest) or table id"))
-    replay.add_argument("--step", action="store_true", help=_("wait for Enter after each move"))
+    replay.add_argument("--step", action="store_true",
+                        help=_("wait for Enter after each move (q and Enter: stop)"))
     replay.add_argument("--positions", action="store_true",
                         help=_("print the whole public position (docs/engine.md) after every move"))
     replay.set_defaults(run=run_replay)
@@ -192,6 +193,20 @@ def _told(observer: Any, before: Any, notation: str, names: list[str]) -> list[s
         return [notation]
 
 
+def _next_move(move: int) -> bool:
+    """Whether ``replay --step`` goes on after move ``move``: Enter goes on; ``q`` (and
+    Enter), the end of input or Ctrl-C stop it, saying where."""
+    try:
+        answer = input(_("Enter: next move · q: stop ")).strip().lower()
+    except (EOFError, KeyboardInterrupt):
+        answer = "q"
+        print()
+    if answer[:1] != "q":
+        return True
+    print(_("stopped after move {move}").format(move=move))
+    return False
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from lancards.engine.position import write_position
     from lancards.p2p.protocol.core import GameCore
@@ -223,8 +238,8 @@ def run_replay(args: argparse.Namespace) -> int:
             print(f"      {public_summary(observer.state)}")
             if args.positions:
                 print(write_position(observer.game, observer.state))
-            if args.step and sys.stdin.isatty():
-                input()
+            if args.step and sys.stdin.isatty() and not _next_move(move):
+                return 0
         elif payload.get("t") == "shuffle":
             print("      " + _("{name}  shuffles and proves the shuffle").format(
                 name=f"{author:>10}"))

@@ -239,3 +239,34 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
     finally:
         i18n.set_language("en")
     assert path.read_bytes() == b"".join(line + b"\n" for line in lines)
+
+
+class _Keys:
+    """A terminal's standard input that answers ``replay --step``'s prompts with ``lines``."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self) -> str:
+        return self.lines.pop(0) if self.lines else ""
+
+
+@pytest.mark.parametrize(("keys", "stopped_after"), [
+    (("\n", "\n", "q\n"), 3),  # Enter, Enter, q
+    (("Q\n",), 1),
+    (("\n",), 2),  # then the end of input (Ctrl-D)
+])
+def test_replay_step_stops_at_q(record_file, monkeypatch, capsys, keys, stopped_after):
+    path, _core = record_file
+    monkeypatch.setattr("sys.stdin", _Keys(*keys))
+    assert main(["replay", "--step", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Enter: next move · q: stop ") == stopped_after
+    out = out.replace("Enter: next move · q: stop ", "\n")  # a terminal echoes the Enter
+    moves = [line for line in out.splitlines() if line[:4].strip().isdigit()]
+    assert int(moves[-1][:4]) == stopped_after
+    assert out.rstrip().endswith(f"stopped after move {stopped_after}")
+    assert "winner" not in out and "won" not in out.splitlines()[-1]

@@ -128,6 +128,10 @@ def test_history_says_why_a_folder_is_damaged_in_german(home: Path, capsys) -> N
     finally:
         i18n.set_language("en")
     assert lines[5] == "     das Journal ist in Zeile 6 beschädigt"
+    # the person of a lancards play table is "You" in English only (trial of 2026-12-05)
+    assert lines[0].endswith("8s Rule!: Du hast gewonnen"), lines[0]
+    assert lines[1].startswith("     Ada 215, Bram 205, Du 80 Punkte · "), lines[1]
+    assert lines[3] == "     Ada, Bram, Du · lancards resume aaaa000000000001"
     assert lines[9] == "     table.json ist nicht lesbar (nicht das JSON eines Tisches)"
 
 
