@@ -38,7 +38,12 @@ def _read_bytes(path: str) -> bytes:
 
 
 def _read(path: str) -> list[bytes]:
-    return _read_bytes(path).rstrip(b"\n").split(b"\n")
+    """The whole lines of a record file: a last line cut short (no newline) is left out, so
+    ``replay`` shows what is there (``audit`` says it is cut)."""
+    data = _read_bytes(path)
+    if not data.endswith(b"\n") and b"\n" in data:
+        data = data[:data.rindex(b"\n") + 1]
+    return data.rstrip(b"\n").split(b"\n")
 
 
 def add_parser(sub: Any) -> None:
@@ -82,6 +87,8 @@ def run_audit(args: argparse.Namespace) -> int:
 
 _STOPS = re.compile(r"the record stops after line (\d+) without its signed closing line "
                     r"\(cut short, or still being played\)")
+_CUT = re.compile(r"the record is cut in the middle of line (\d+) \(the (\d+) lines before it "
+                  r"verify\)")
 _EQUIVOCATION = re.compile(r"equivocation: (.+) signed two different entries numbered (\d+)")
 
 
@@ -141,6 +148,10 @@ def unfinished_words(report: AuditReport) -> str:
     if stops:
         return _("the record stops after line {line} without its signed closing line (cut "
                  "short, or still being played)").format(line=stops[1])
+    cut = _CUT.fullmatch(text)
+    if cut:
+        return _("the record is cut in the middle of line {line} (the {lines} lines before it "
+                 "verify)").format(line=cut[1], lines=cut[2])
     return {"the table halted on a cheat": _("the table halted on a cheat"),
             "the game stopped before its end": _("the game stopped before its end")}.get(
                 text, text)

@@ -85,11 +85,23 @@ def header_table(line: bytes) -> StartedTable:
 
 def audit_bytes(data: bytes) -> AuditReport:
     """Audit a record file's bytes exactly (see the module docstring). Never raises for bad
-    input: any changed, added or removed byte is a ``rejected`` report naming the line."""
+    input: any changed, added or removed byte is a ``rejected`` report naming the line, except
+    a file cut short in the middle of a line (its last line has no newline) whose whole lines
+    verify and hold no closing line: that is ``unfinished`` (the bytes that are there are
+    the table's; what is missing cannot be judged), as a file cut at a line's end is."""
     try:
         lines = split_lines(data)
     except RecordFileError as exc:
-        return AuditReport(False, error=str(exc), problem=exc)
+        if exc.code != "no-newline" or b"\n" not in data:
+            return AuditReport(False, error=str(exc), problem=exc)
+        report = audit_lines(split_lines(data[:data.rindex(b"\n") + 1]))
+        if report.status != "unfinished" or report.closed_by is not None:
+            # bytes after a closing line, or whole lines that do not verify
+            return report if report.status == "rejected" else \
+                AuditReport(False, error=str(exc), problem=exc)
+        report.unfinished = (f"the record is cut in the middle of line {exc.line} (the "
+                             f"{exc.line - 1} lines before it verify)")
+        return report
     return audit_lines(lines)
 
 

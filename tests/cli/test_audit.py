@@ -114,8 +114,9 @@ def test_audit_rejects_an_added_or_missing_newline(record_file, tmp_path, capsys
     count = data.count(b"\n")
     assert status == 1 and out.startswith(f"REJECTED: record file line {count + 1}")
     assert "the line is empty" in out
-    status, out = _audit(tmp_path, data[:-1], capsys)
-    assert status == 1 and "the last line has no newline" in out
+    status, out = _audit(tmp_path, data + b"x", capsys)  # a byte after the closing line
+    assert status == 1 and out.startswith(f"REJECTED: record file line {count + 1}: the last "
+                                          "line has no newline")
     lines = data.split(b"\n")
     status, out = _audit(tmp_path, b"\n".join([*lines[:5], b"", *lines[5:]]), capsys)
     assert status == 1 and out.startswith("REJECTED: record file line 6: the line is empty")
@@ -130,6 +131,53 @@ def test_audit_of_a_record_cut_at_a_line_boundary_is_unfinished(record_file, tmp
                           "line 40 without its signed closing line")
     status, out = _audit(tmp_path, b"".join(line + b"\n" for line in lines[:-1]), capsys)
     assert status == 3 and "without its signed closing line" in out
+
+
+def test_audit_of_a_record_cut_mid_line_is_unfinished_and_replays_what_is_there(
+        record_file, tmp_path, capsys):
+    """The trial of 2026-12-05: a record cut short inside a line (a copy stopped half-way)
+    was REJECTED, the word for a changed byte; the lines that are there verify, so it is
+    unfinished, as a record cut at a line's end is."""
+    path, core = record_file
+    data = path.read_bytes()
+    lines = data.split(b"\n")[:-1]
+    count = len(lines)
+    status, out = _audit(tmp_path, data[:-1], capsys)  # the closing line's newline lost
+    assert status == 3
+    assert out == (f"UNFINISHED: Level 8, {count - 2} entries verified; the record is cut in the "
+                   f"middle of line {count} (the {count - 1} lines before it verify)\n")
+    cut = b"".join(line + b"\n" for line in lines[:40]) + lines[40][:77]
+    status, out = _audit(tmp_path, cut, capsys, "r.jsonl")
+    assert status == 3
+    assert out == ("UNFINISHED: Level 8, 39 entries verified; the record is cut in the middle "
+                   "of line 41 (the 40 lines before it verify)\n")
+    assert main(["audit", "--json", str(tmp_path / "r.jsonl")]) == 3
+    verdict = json.loads(capsys.readouterr().out)
+    assert (verdict["ok"], verdict["entries"], verdict["finished"]) == (True, 39, False)
+    # the replay shows the 39 entries that are there
+    assert main(["replay", str(tmp_path / "r.jsonl")]) == 0
+    told = capsys.readouterr().out.splitlines()
+    actions = sum(1 for e in core.record.entries[:39] if e.payload["t"] == "action")
+    assert max(int(line[:4]) for line in told if line[:4].strip().isdigit()) == actions
+    assert told[-1] == "the game is not finished"
+    # a changed byte in a whole line before the cut is still REJECTED, naming its line
+    bad = bytearray(cut)
+    i = bad.index(b'"state":"', len(b"".join(line + b"\n" for line in lines[:30]))) + 9
+    bad[i] = ord("0") if bad[i] != ord("0") else ord("1")
+    status, out = _audit(tmp_path, bytes(bad), capsys)
+    assert status == 1 and out.startswith("REJECTED: record file line 31 (entry 29)")
+    # cut inside the first line: not a record at all
+    status, out = _audit(tmp_path, lines[0][:50], capsys)
+    assert status == 1 and out.startswith("REJECTED: record file line 1")
+    try:
+        from lancards.cli import i18n
+
+        assert main(["--lang", "de", "audit", str(tmp_path / "r.jsonl")]) == 3
+        assert capsys.readouterr().out == (
+            "UNFERTIG: Level 8, 39 Einträge geprüft; das Protokoll ist mitten in Zeile 41 "
+            "abgeschnitten (die 40 Zeilen davor sind geprüft)\n")
+    finally:
+        i18n.set_language("en")
 
 
 def test_audit_rejects_a_deeply_nested_header_without_a_traceback(tmp_path, capsys):
