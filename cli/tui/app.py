@@ -351,6 +351,11 @@ class TableScreen:
         self._observe()
 
     def _send_chat(self, buffer: Any) -> bool:
+        """Enter on the chat line: send it and close it; below the minimum size, where the
+        line is not on screen, nothing is sent and the text stays for when it is (the trial
+        of 2026-12-05: a line nobody could read was sent to everyone)."""
+        if self.too_small():
+            return True  # prompt-toolkit keeps the buffer's text
         text = buffer.text.strip()
         if text:
             self.session.send_chat(text)
