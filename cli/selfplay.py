@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "seats": levels,
         "rounds": rounds,
-        "winners": wins,
+        "wins_by_seat": wins,  # games won at table seat i (the levels rotate over seats)
         "shared_wins": shared,
         "levels": level_summary,
         "rounds_over_1000_moves": long_rounds,
