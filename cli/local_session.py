@@ -42,15 +42,18 @@ LOG_KEEP = 20_000
 CHAT_MAX = 200
 """Characters of a chat line that are kept (``Session.send_chat``)."""
 
-BOT_NAMES: tuple[str, ...] = ("Ada", "Bert", "Cleo", "Dov", "Eli", "Fay")
-"""Default nicknames of the bot seats, in seat order skipping the player's seat."""
+BOT_NAMES: tuple[str, ...] = ("Ada", "Bram", "Cleo", "Dov", "Edda", "Fay")
+"""Default nicknames of the bot seats, in seat order skipping the player's seat: those of the
+networked ``lancards play`` (``net_session.BOT_NICKS``), and one more for a player who took one
+of them."""
 
 
 def default_names(n_seats: int, seat: Seat, name: str) -> tuple[str, ...]:
-    """``name`` at ``seat`` and a bot nickname at every other seat (length ``n_seats``)."""
+    """``name`` at ``seat`` and a bot nickname at every other seat (length ``n_seats``). The
+    players panel says which seats are bots, and at what level (``bot, normal``), so the names
+    carry no ``(bot)`` (the trial of 2026-12-05 read ``Ada (bot)`` beside ``bot, normal``)."""
     bots = iter(n for n in BOT_NAMES if n != name)
-    return tuple(name if s == seat else _("{name} (bot)").format(name=next(bots))
-                 for s in range(n_seats))
+    return tuple(name if s == seat else next(bots) for s in range(n_seats))
 
 
 class LocalSession:

@@ -91,13 +91,18 @@ def test_the_players_own_win_in_german():
         i18n.set_language("en")
 
 
-def test_the_bots_nicknames_in_german():
+def test_the_bots_nicknames_are_the_networked_tables_and_the_same_in_german():
+    """The players panel says a seat is a bot (``bot, normal``): the name does not say it
+    again (the trial of 2026-12-05 read ``Ada (bot)`` beside ``bot, normal``)."""
     from lancards.cli import i18n
     from lancards.cli.local_session import default_names
+    from lancards.cli.net_session import BOT_NICKS
 
-    assert default_names(3, 0, "Ann") == ("Ann", "Ada (bot)", "Bert (bot)")
+    assert default_names(3, 0, "Ann") == ("Ann", "Ada", "Bram")
+    assert default_names(6, 5, "Zed") == (*BOT_NICKS, "Zed")
+    assert default_names(4, 0, "Bram") == ("Bram", "Ada", "Cleo", "Dov")
     i18n.set_language("de")
     try:
-        assert default_names(3, 1, "Ann") == ("Ada (Bot)", "Ann", "Bert (Bot)")
+        assert default_names(3, 1, "Ann") == ("Ada", "Ann", "Bram")
     finally:
         i18n.set_language("en")

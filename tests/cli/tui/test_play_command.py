@@ -58,7 +58,7 @@ def test_local_autoplay_is_the_seeded_local_game(capsys: pytest.CaptureFixture[s
     played = play_local(spec.game, spec.make_rules(), 4, 11, bots=bots)
     outcome = spec.game.outcome(played.final)
     assert outcome is not None and played.violations == []
-    names = ["Zoe", "Ada (bot)", "Bert (bot)", "Cleo (bot)"]
+    names = ["Zoe", "Ada", "Bram", "Cleo"]
     winners = " and ".join(names[s] for s in outcome.winners)
     result = [line for line in out if line.startswith("result: ")]
     assert len(result) == 1 and result[0].startswith(f"result: {winners} win")
