@@ -90,13 +90,15 @@ class NetworkSession(SeriesMixin):
         self._log: list[LogLine] = []
         self._logged = 0
         self._bots = [n for n in nodes if n is not self.node or autoplay]
-        levels = dict(bot_levels or {})
+        levels = {m.public_key: m.bot for m in self.core.players if m.bot}  # as they said
+        levels.update(bot_levels or {})
         levels.update({n.core.me.public_key: bot_level for n in nodes if n is not self.node})
         self.bot_seats: dict[Seat, str] = {
             seat: levels[m.public_key] for seat, m in enumerate(self.core.players)
             if m.public_key in levels and seat != self.seat}
         """The bot seats whose level this machine knows (its own bot peers, and a host's
-        ``--bots``), with their levels; a remote peer's level is never known."""
+        ``--bots``), with their levels, and the seats whose joins said a bot plays them
+        (``PublicIdentity.bot``: a host's ``--bots``, a ``join --autoplay``)."""
         for node in nodes:
             node.on_change = self._changed
         for node in self._bots:

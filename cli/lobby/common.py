@@ -326,7 +326,9 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
         HostGone: the host closed the table or is gone (one line naming it).
         UsageError: the host did not take the join in time.
     """
-    lobby, join = Lobby.join(me, table_id or "0" * 16, host_key, game or "level8-master")
+    lobby, join = Lobby.join(me, table_id or "0" * 16, host_key, game or "level8-master",
+                             bot=getattr(args, "bot_level", "") if getattr(args, "autoplay",
+                                                                           False) else "")
     held = None if play else lock_folder(data_home() / "tables" / lobby.spec.table,
                                          "lancards join")
     mesh = Mesh(me, CONFIG, accept=lambda key: any(m.public_key == key for m in lobby.seats()))

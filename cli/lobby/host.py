@@ -177,7 +177,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         raise UsageError(str(exc)) from None
     chosen = follow.current
     me = player(args.name)
-    lobby = Lobby.create(me, spec.name, raw)
+    lobby = Lobby.create(me, spec.name, raw, bot=level if args.autoplay else "")
     # This seat's folder, locked and written before anything is advertised (issue 24): a
     # read-only or full disk is one line here, never a lobby that cannot keep its table.
     lock_folder(data_home() / "tables" / lobby.spec.table, "lancards host")

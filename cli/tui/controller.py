@@ -76,9 +76,9 @@ English value."""
 
 def bot_words(snap: TableSnapshot) -> dict[int, str]:
     """The bot seats whose level this machine knows (``snapshot().extra["bots"]``: its own bot
-    peers, a host's ``--bots``), with what the players panel says of them: ``"bot, normal"``
-    (German ``"Bot, schwer"``: :data:`LEVEL_WORDS`). A remote peer's level is not known and
-    gets nothing."""
+    peers, a host's ``--bots``, and every seat whose join said a bot plays it, from the signed
+    start statement), with what the players panel says of them: ``"bot, normal"`` (German
+    ``"Bot, schwer"``: :data:`LEVEL_WORDS`). A seat that said nothing gets nothing."""
     bots = snap.extra.get("bots") or {}
     return {int(seat): _("bot, {level}").format(
         level=_(LEVEL_WORDS[level]) if level in LEVEL_WORDS else level)

@@ -19,7 +19,7 @@ import base64
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
@@ -152,11 +152,15 @@ class PublicIdentity:
         public_key: the Ed25519 public key, 32 bytes: *the* identity.
         x25519_public: the X25519 public key for sealed payloads, 32 bytes.
         nick: the nickname (a hint for people, not unique, not proof of anything).
+        bot: the bot level the member says plays its seat (``"normal"``...; ``""``: a person,
+            or a seat that did not say). Like the nickname, a hint for people that proves
+            nothing; not part of equality (``docs/protocol.md`` section 6).
     """
 
     public_key: bytes
     x25519_public: bytes
     nick: str
+    bot: str = field(default="", compare=False)
 
     @property
     def fingerprint(self) -> str:

@@ -70,6 +70,9 @@ class TableJoin(_Strict):
     nick: Annotated[str, Meta(max_length=64)]
     xpk: Annotated[str, Meta(max_length=64)]
     game: Annotated[str, Meta(max_length=40)]
+    bot: Annotated[str, Meta(max_length=16)] = ""
+    """The bot level playing the joiner's seat (``""`` or absent: none said); checked by
+    :func:`lancards.p2p.protocol.statement.member_from_dict`."""
 
 
 class TableLeave(_Strict):

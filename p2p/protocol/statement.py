@@ -41,6 +41,7 @@ RulesCheck = Callable[[str, Mapping[str, OptionValue]], tuple[dict[str, OptionVa
 most seats); raises ``engine.core.RulesError`` (or any ``Exception``) to refuse."""
 
 _MEMBER_SCHEMA: Final = {"pk": str, "xpk": str, "nick": str}
+_BOT_MEMBER_SCHEMA: Final = {**_MEMBER_SCHEMA, "bot": str}
 _SPEC_SCHEMA: Final = {
     "tbl": str,
     "game": str,
@@ -123,8 +124,12 @@ def new_table_id() -> str:
 
 
 def member_to_dict(member: PublicIdentity) -> dict[str, str]:
-    """``{"nick", "pk", "xpk"}`` of a member."""
-    return {"pk": member.public_key.hex(), "xpk": member.x25519_public.hex(), "nick": member.nick}
+    """``{"nick", "pk", "xpk"}`` of a member, and ``"bot"`` (its level) for a member that
+    said a bot plays its seat."""
+    out = {"pk": member.public_key.hex(), "xpk": member.x25519_public.hex(), "nick": member.nick}
+    if member.bot:
+        out["bot"] = member.bot
+    return out
 
 
 def member_from_dict(data: Any, link: str) -> PublicIdentity:
@@ -136,15 +141,24 @@ def member_from_dict(data: Any, link: str) -> PublicIdentity:
             Ed25519 key that is no point or of small order) or nickname; names ``link`` and
             the member.
     """
-    raw = require(data, _MEMBER_SCHEMA, link, "member", error=TableError)
+    schema = _BOT_MEMBER_SCHEMA if isinstance(data, dict) and "bot" in data else _MEMBER_SCHEMA
+    raw = require(data, schema, link, "member", error=TableError)
     try:
         nick = check_nickname(raw["nick"])
     except LocalProtocolError as exc:
         raise TableError(link, Reason.MALFORMED, str(exc)) from None
+    bot = raw.get("bot", "")
+    if "bot" in raw:
+        from lancards.engine.rulesets import BOT_LEVELS
+
+        if bot not in BOT_LEVELS:
+            raise TableError(link, Reason.MALFORMED, f"member {nick!r} names the bot level "
+                             f"{bot[:20]!r}, not one of {', '.join(BOT_LEVELS)}")
     member = PublicIdentity(
         hex_field(raw["pk"], 32, link, "member key", error=TableError),
         hex_field(raw["xpk"], 32, link, "member X25519 key", error=TableError),
         nick,
+        bot,
     )
     try:
         check_public_keys(member.public_key, member.x25519_public)

@@ -110,8 +110,10 @@ class Lobby:
         *,
         table: str | None = None,
         rules_check: RulesCheck = registry_rules_check,
+        bot: str = "",
     ) -> Lobby:
-        """Host a new table.
+        """Host a new table (``bot``: the level of the bot that plays the host's seat, said
+        in its member; ``""``: a person).
 
         Raises:
             LocalProtocolError: the game or options are refused by ``rules_check``.
@@ -121,7 +123,11 @@ class Lobby:
         except Exception as exc:
             raise LocalProtocolError(f"cannot create a {game!r} table: {exc}") from exc
         spec = TableSpec(table or new_table_id(), game, values, me.public_key, lo, min(hi, 6))
-        return cls(me, spec, rules_check)
+        lobby = cls(me, spec, rules_check)
+        if bot:
+            lobby.members = [member_from_dict({**member_to_dict(me.public()), "bot": bot},
+                                              "local")]
+        return lobby
 
     @classmethod
     def join(
@@ -132,10 +138,15 @@ class Lobby:
         game: str,
         *,
         rules_check: RulesCheck = registry_rules_check,
+        bot: str = "",
     ) -> tuple[Lobby, Outgoing]:
-        """Ask to join a table (found by mDNS or at ``host:port``): the lobby and the join."""
+        """Ask to join a table (found by mDNS or at ``host:port``): the lobby and the join
+        (``bot``: the level of the bot that plays this seat, said to the table; ``""``: a
+        person)."""
         lobby = cls(me, TableSpec(table, game, {}, host, 2, 6), rules_check)
         body = {"nick": me.nick, "xpk": me.x25519_public.hex(), "game": game}
+        if bot:
+            body["bot"] = bot
         return lobby, lobby._out((host,), "table.join", body)
 
     # -- local actions -----------------------------------------------------------------------
@@ -336,8 +347,9 @@ class Lobby:
 
     def _on_join(self, env: Envelope, who: str) -> list[Outgoing]:
         body = env.body
+        said = {"bot": body["bot"]} if body.get("bot") else {}
         member = member_from_dict(
-            {"pk": env.sender.hex(), "xpk": body["xpk"], "nick": body["nick"]}, who
+            {"pk": env.sender.hex(), "xpk": body["xpk"], "nick": body["nick"], **said}, who
         )
         if any(m.public_key == env.sender for m in self.members):
             # The same key joining again (its program restarted): it keeps its seat; a start

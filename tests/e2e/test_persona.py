@@ -482,11 +482,14 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
             for nick in ("ann", "bob", "cyd", "bot1"):
                 assert re.search(rf"^ [ >] \d {nick} +1 4 pairs +no +1[01] ", screen,
                                  re.MULTILINE), screen
-        # ann's table knows her bot's level (bob's does not: a remote peer); on her move h
-        # shows the hint in one line on the message line, and plays nothing
+        # every table shows ann's bot's level, bob's too (bot1's join said it, the start
+        # statement binds it; the trial of 2026-12-05); on her move h shows the hint in one
+        # line on the message line, and plays nothing
         screen = ann.wait(r"YOUR TURN", 60, others=[bob, cyd])
         assert re.search(r"(?m)^ [ >] \d bot1 .* bot, normal$", screen), screen
-        assert "bot, normal" not in bob.capture() and "bots:" not in bob.capture()
+        for seen in (bob.capture(), cyd.capture()):
+            assert re.search(r"(?m)^ [ >] \d bot1 .* bot, normal$", seen), seen
+            assert seen.count("bot, normal") == 1, seen  # bob and cyd are people
         ann.keys("h")
         screen = ann.wait(r"(?m)^ hint: \w+", 10)
         assert "YOUR TURN" in screen and "ruling" not in screen, screen

@@ -160,6 +160,12 @@ def leave_for_good(table: Table) -> None:
 
 @pytest.mark.timeout(300)
 def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Table) -> None:
+    # each bot seat is shown as one, the remote one too: bob's join --autoplay said its level
+    # (the trial of 2026-12-05: a host's bots were not marked on a joiner's screen)
+    screen = _wait(table.server, "bot, normal", 30)
+    assert re.search(r"\bbob\b.*bot, normal", screen) and re.search(r"\bbot1\b.*bot, normal",
+                                                                      screen), screen
+    assert not re.search(r"\bann\b.*bot, ", screen), screen
     leave_for_good(table)
     out, err = table.joiner.communicate(timeout=200)
     assert table.joiner.returncode == 0, out + err
@@ -182,6 +188,10 @@ def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Tabl
     assert (host["status"], host["left"], host["outcome"]["winners"]) == \
         ("finished", True, [winner])
     assert table.record_lines("host") == table.record_lines()  # bob's, but its closing line
+    # the levels are in the signed start statement, which every seat (and the audit) reads
+    seats = json.loads(table.record_lines()[0])["genesis"]["statement"]["seats"]
+    assert {m["nick"]: m.get("bot") for m in seats} == {"ann": None, "bob": "normal",
+                                                        "bot1": "normal"}
 
 
 @pytest.mark.timeout(300)

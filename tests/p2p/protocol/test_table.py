@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from lancards.p2p.protocol.errors import LocalProtocolError, Reason, TableError
+from lancards.p2p.protocol.errors import LocalProtocolError, MessageError, Reason, TableError
 from lancards.p2p.protocol.identity import Identity
+from lancards.p2p.protocol.statement import member_to_dict
 from lancards.p2p.protocol.table import SEAT_TAG, Lobby, seat_order, sign_statement, verify_started
 from lancards.p2p.protocol.wire import Envelope, ReplayGuard, decode_envelope, sign_envelope
 
@@ -240,3 +241,84 @@ def test_a_guest_whose_link_came_back_is_caught_up_with_the_roster_and_the_start
     assert host.catch_up(bob.public_key) == []
     with pytest.raises(LocalProtocolError, match="only the table's host catches a guest up"):
         bob_lobby.catch_up(ann.public_key)
+
+
+def test_a_seat_played_by_a_bot_says_so_and_every_seat_signs_it() -> None:
+    """Issue 26 ("the table shows each bot's level"): a host's ``--bots`` and a ``join
+    --autoplay`` say their level in ``table.join`` (the host's own in its member); the roster
+    carries it, the start statement binds it, so every peer, a watcher and the audit read it
+    from the signed statement (``PublicIdentity.bot``). A person's member has no ``bot``."""
+    ids = people(4)
+    host = Lobby.create(ids[0], "test-game", table=TABLE, rules_check=rules_check, bot="easy")
+    net = LobbyNet([host])
+    lobbies = [host]
+    for me, bot in zip(ids[1:], ("hard", "", "greedy"), strict=True):
+        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game",
+                                 rules_check=rules_check, bot=bot)
+        assert ("bot" in join.envelope.body) == bool(bot)
+        lobbies.append(lobby)
+        net.by_key[me.public_key], net.guards[me.public_key] = lobby, ReplayGuard()
+        net.post(me.public_key, [join])
+        net.run()
+    net.post(ids[0].public_key, host.propose_start())
+    net.run()
+    said = {"ann": "easy", "bob": "hard", "cyd": "", "dee": "greedy"}
+    for lobby in lobbies:
+        assert lobby.started is not None and lobby.started == host.started
+        assert {m.nick: m.bot for m in lobby.started.seats} == said
+    table = host.started
+    assert table is not None
+    members = {m["nick"]: m for m in table.statement["seats"]}
+    assert members["bob"]["bot"] == "hard" and "bot" not in members["cyd"]
+    again = verify_started(table.statement, table.sigs, "audit")
+    assert {m.nick: m.bot for m in again.seats} == said
+    # the level is signed: changing it breaks every signature
+    forged = {**table.statement, "seats": [{**m, "bot": "easy"} if m["nick"] == "bob" else m
+                                           for m in table.statement["seats"]]}
+    with pytest.raises(TableError) as info:
+        verify_started(forged, table.sigs, "mallory")
+    assert info.value.reason == Reason.BAD_SIGNATURE
+
+
+@pytest.mark.parametrize(("bot", "detail"), [
+    ("superbot", "names the bot level 'superbot', not one of easy, normal, hard, greedy"),
+    ("Normal", "names the bot level 'Normal'"),
+    ("x" * 17, "bot"),  # over the schema's 16 characters
+    (7, "bot"),
+    (None, "bot"),
+])
+def test_a_join_that_names_no_bot_level_is_refused_naming_the_joiner(bot: Any,
+                                                                       detail: str) -> None:
+    ids = people(2)
+    host = Lobby.create(ids[0], "test-game", table=TABLE, rules_check=rules_check)
+    body = {"nick": "bob", "xpk": ids[1].x25519_public.hex(), "game": "test-game", "bot": bot}
+    with pytest.raises((TableError, MessageError)) as info:  # the schema, or the level
+        host.receive(message(ids[1], "table.join", body))
+    assert info.value.reason == Reason.MALFORMED and detail in str(info.value), info.value
+    if isinstance(info.value, TableError):  # decoded: the host names the joiner
+        assert info.value.sender == f"[{ids[1].fingerprint}]"  # its key, and the nick it said
+    assert [m.nick for m in host.members] == ["ann"]
+
+
+def test_a_roster_or_statement_member_with_a_bad_bot_level_is_malformed() -> None:
+    ids = people(3)
+    lobbies, _net = seated_lobbies(ids)
+    host, guest = lobbies[0], lobbies[1]
+    roster = {"version": 9, "spec": host.spec.to_dict(),
+              "members": [{**m, "bot": "cheater"} for m in
+                          (member_to_dict(x) for x in host.members)]}
+    before = list(guest.members)
+    with pytest.raises(TableError) as info:
+        guest.receive(message(ids[0], "table.roster", roster))
+    assert info.value.reason == Reason.MALFORMED and "'cheater'" in info.value.detail
+    assert guest.members == before
+    _lobbies, _net2 = start_table(people(2))
+    table = _lobbies[0].started
+    assert table is not None
+    for bad in ("", 3, ["hard"]):
+        statement = {**table.statement,
+                     "seats": [{**table.statement["seats"][0], "bot": bad},
+                               *table.statement["seats"][1:]]}
+        with pytest.raises(TableError) as info:
+            verify_started(statement, table.sigs, "mallory")
+        assert info.value.reason == Reason.MALFORMED and info.value.sender == "mallory"
