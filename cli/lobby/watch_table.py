@@ -346,7 +346,8 @@ class WatchSession:
             legal=[], log=tuple(self._log[-2000:]), banners=tuple(banners),
             progress=core.progress if to_act == -1 else "",
             outcome=core.game.outcome(core.state),
-            extra={"watching": True, "table": core.table_id, "bots": {}})
+            extra={"watching": True, "table": core.table_id,
+                   "bots": {seat: m.bot for seat, m in enumerate(core.players) if m.bot}})
 
     def submit(self, action: Any) -> None:
         """A watcher plays nothing.

@@ -59,3 +59,39 @@ def test_a_watcher_sees_the_table_without_a_hand_and_q_quits(game: str, seats: i
         screen.press("q")
         assert screen.done
     assert screen.finish() == 0
+
+
+def test_a_watcher_sees_which_seats_said_a_bot_plays_them() -> None:
+    """The levels come from the signed start statement (a host's ``--bots``, ``join
+    --autoplay``): a watcher's players panel says ``bot, hard`` as a player's does."""
+    from lancards.p2p.protocol.core import GameCore
+    from lancards.p2p.protocol.table import start_local
+    from tests.p2p.core_harness import Network, SeededRandomBytes, identities
+
+    ids = identities(3)
+    table = start_local(ids, "level8-en", None, table=TABLE,
+                        bots={ids[1].public_key: "hard", ids[2].public_key: "easy"})
+    cores = [GameCore(me, table, SeededRandomBytes(f"bots-{i}")) for i, me in enumerate(ids)]
+    net = Network(cores)
+    net.start()
+    net.run(limit=30)
+    peer = cores[0].me
+    watcher = TableWatcher(TABLE, peer.public_key, "127.0.0.1", 9)
+    watcher.watching = Watching(Identity(b"\x42" * 32, "watcher"), TABLE, peer.public_key)
+    session = WatchSession(watcher)
+    session.tell(watcher.watching.receive(link_envelope(
+        peer, "watch.table", TABLE, {"statement": table.statement, "sigs": table.sigs}).encode()))
+    seat = {m.public_key: s for s, m in enumerate(table.seats)}
+    assert session.snapshot().extra["bots"] == {seat[ids[1].public_key]: "hard",
+                                                seat[ids[2].public_key]: "easy"}
+    for entry in cores[0].record.entries:
+        session.tell(watcher.watching.receive(link_envelope(
+            peer, "watch.entry", TABLE, {"entry": entry.to_dict()}).encode()))
+    with driven(session, 100, 30) as screen:  # type: ignore[arg-type]
+        text = screen.text()
+        rows = {nick: line for line in text.splitlines() for nick in ("ann", "bob", "cyd")
+                if f" {nick} " in line and "level" not in line.lower()[:5]}
+        assert rows["bob"].rstrip().endswith("bot, hard"), text
+        assert rows["cyd"].rstrip().endswith("bot, easy"), text
+        assert "bot," not in rows["ann"], text
+        screen.press("q")
