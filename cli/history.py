@@ -44,7 +44,8 @@ class PlayedGame:
         nicks: the players' nicknames in seat order.
         me: this user's seat (``None`` when unknown).
         started: when ``table.json`` was written (seconds since the epoch).
-        last: when the journal was last written (seconds since the epoch).
+        last: when the game was last written: the journal, ``table.json`` or the result
+            (:data:`LAST_WRITTEN`; seconds since the epoch).
         status: ``finished``, ``unfinished``, ``not started`` or ``damaged``.
         outcome: ``outcome.json``'s content for a finished game that has one.
         problem: why a damaged folder is damaged, in English (``history --json``);
@@ -100,13 +101,19 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
+LAST_WRITTEN = ("journal.jsonl", "table.json", "outcome.json")
+"""The files whose newest write is a game's time in the listing: ``outcome.json`` too, which
+a host whose person left gets when its ``--bots`` finish the game (the trial of 2026-12-05:
+such a game was listed at the host's leave, not at its end)."""
+
+
 def read_game(folder: Path) -> PlayedGame:
     """What ``folder`` says of its game; never raises (a folder that cannot be read is
     ``damaged``, :attr:`PlayedGame.problem` says why)."""
     from lancards.p2p.net.store import JournalDamaged, StorageError, TableStore
 
     game = PlayedGame(folder, folder.name, started=_mtime(folder / "table.json"),
-                      last=max(_mtime(folder / "journal.jsonl"), _mtime(folder / "table.json")))
+                      last=max(_mtime(folder / name) for name in LAST_WRITTEN))
     try:
         data = json.loads((folder / "table.json").read_text("utf-8"))
         statement = data["statement"]

@@ -163,6 +163,17 @@ def test_history_says_you_left_with_the_result_when_it_came_and_without_when_not
         i18n.set_language("en")
 
 
+def test_a_game_is_listed_at_its_result_when_that_came_after_its_journal(
+        home: Path, capsys) -> None:
+    """The trial of 2026-12-05: a host whose person left while its bots played on gets the
+    result in its folder at the game's end; the listing said the time of the leave."""
+    done = next(f for f in (home / "tables").iterdir() if (f / "finished").exists())
+    os.utime(done / "outcome.json", (T0 + 5400, T0 + 5400))  # 90 minutes after the leave
+    capsys.readouterr()
+    assert main(["history"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "  1  2026-11-30 02:23  8s Rule!: You won"
+
+
 def test_a_table_cancelled_before_anything_was_written_is_not_listed(home: Path, capsys) -> None:
     """The trial of 2026-12-05: a host or guest that pressed q on its waiting screen left a
     folder with its lock alone, listed as "unknown game: damaged" and taken by ``audit 1``."""
