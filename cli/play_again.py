@@ -38,8 +38,11 @@ def pending_again(folder: Path) -> bool:
     """Whether ``folder`` is a finished table whose "play again" this seat joined and which has
     not ended (the ``again`` marker without ``again-over``; ``docs/protocol.md`` 6.1). The
     ``again`` marker is only written once the game is over, maybe before the ``finished`` one:
-    another peer of the same process (a host's bot seat) may have answered first."""
-    return (folder / "again").exists() and not (folder / "again-over").exists()
+    another peer of the same process (a host's bot seat) may have answered first. A seat that
+    left for good (the ``left`` marker) has none: its bots' answers after the leave are theirs
+    (the trial of 2026-12-05: such a table was counted as paused by every later ``play``)."""
+    return ((folder / "again").exists() and not (folder / "again-over").exists()
+            and not (folder / "left").exists())
 
 
 def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = "") -> str:

@@ -32,6 +32,10 @@ def test_only_unfinished_tables_are_counted(tmp_path: Path, monkeypatch: pytest.
     paused = table(tmp_path, "paused", "journal.jsonl", "table.json")
     assert unfinished_tables(tmp_path / "tables") == [paused]
     assert paused_greeting() == "a paused table waits for you: 'lancards resume' goes on with it"
+    # a finished table whose "play again" this seat joined and did not see end: paused; not
+    # when the seat had left for good (its bots answered at the end, the trial of 2026-12-05)
+    table(tmp_path, "left", "journal.jsonl", "finished", "again", "left")
+    assert paused_greeting() == "a paused table waits for you: 'lancards resume' goes on with it"
     table(tmp_path, "crashed", "table.json")  # signed the start, killed before its journal
     assert paused_greeting() == ("2 paused tables wait for you: 'lancards resume' goes on "
                                  "with the latest")

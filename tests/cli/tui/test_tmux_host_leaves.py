@@ -318,6 +318,15 @@ def test_leaving_lancards_play_lets_its_bots_finish_the_game(tmp_path: Path) -> 
     audit = json.loads(verdict.stdout)
     assert verdict.returncode == 0 and audit["finished"], audit
     assert audit["winners"] == game["outcome"]["winners"] and 0 not in audit["winners"]
+    # nothing is left to resume: the bots' "play again" at the end does not make the table
+    # a paused one (the trial of 2026-12-05: every later play said "a paused table waits")
+    told = subprocess.run([sys.executable, "-c", "from lancards.cli.play import paused_greeting"
+                           "; print(repr(paused_greeting()))"], capture_output=True, text=True,
+                          timeout=60, cwd=REPO, check=True,
+                          env={**os.environ, "LANCARDS_HOME": str(tmp_path)})
+    assert told.stdout.strip() == "''"
+    assert sorted(p.name for p in Path(game["record"]).parent.iterdir()
+                  if p.name.startswith("again")) in ([], ["again"], ["again", "again-over"])
 
 
 @pytest.mark.timeout(180)
