@@ -90,15 +90,17 @@ def _join(chars: list[tuple[str, str]]) -> StyleAndTextTuples:
     return out
 
 
-RULING = re.compile(r" ?\(rulings? [A-Z0-9]+-[0-9]+[^)]*\)"
-                    r"|[;,] rulings? [A-Z0-9]+-[0-9]+(?:\.\.[0-9]+)?(?:, [A-Z0-9]+-[0-9]+)*")
-"""A ruling reference in a text (``(ruling E-4)``, ``; ruling E-7``): the rulings are for
-``docs/``, the table says things in words (issue 25)."""
+RULING = re.compile(r" ?\((?:rulings?|Regeln?) [A-Z0-9]+-[0-9]+[^)]*\)"
+                    r"|[;,] (?:rulings?|Regeln?) [A-Z0-9]+-[0-9]+(?:\.\.[0-9]+)?"
+                    r"(?:, [A-Z0-9]+-[0-9]+)*")
+"""A ruling reference in a text (``(ruling E-4)``, ``; ruling E-7``, German ``(Regel E-4)``):
+the rulings are for ``docs/``, the table says things in words (issue 25; the German ones
+showed until the trial of 2026-12-05)."""
 
 
 def plain(text: str) -> str:
     """``text`` without its ruling references (:data:`RULING`)."""
-    return RULING.sub("", text) if "ruling" in text else text
+    return RULING.sub("", text) if "ruling" in text or "Regel" in text else text
 
 
 def wrap_all(lines: Lines, width: int) -> Lines:

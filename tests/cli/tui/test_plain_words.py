@@ -22,6 +22,15 @@ pytestmark = pytest.mark.timeout(60)
     ("lancards defaults (ruling E-6), not from the publisher",
      "lancards defaults, not from the publisher"),
     ("Ada: nice one", "Ada: nice one"),
+    # German (the trial of 2026-12-05 read "(Regel E-7)" on the table and in the help)
+    ("{card} spielen: die 8 der ausgespielten Farbe (Regel E-4)",
+     "{card} spielen: die 8 der ausgespielten Farbe"),
+    ("passen (Runde 8, nur ohne spielbare Karte; Regel E-7)",
+     "passen (Runde 8, nur ohne spielbare Karte)"),
+    ("Ben spielte R3 (+50, Regel E-8)", "Ben spielte R3 (+50)"),
+    ("Vorgaben von lancards (Regel E-6), nicht vom Verlag",
+     "Vorgaben von lancards, nicht vom Verlag"),
+    ("Regeln sind Regeln", "Regeln sind Regeln"),
 ])
 def test_plain_drops_ruling_ids(text: str, words: str) -> None:
     assert plain(text) == words
@@ -37,6 +46,24 @@ def test_the_eights_table_help_and_refusals_name_no_ruling() -> None:
     assert "play the 8 of the led suit with take / no take" in screens[2]
     for screen in screens:
         assert "ruling" not in screen, screen
+
+
+def test_the_german_eights_table_help_and_objective_name_no_ruling() -> None:
+    from lancards.cli import i18n
+
+    state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2, round_number=2)
+    i18n.set_language("de")
+    try:
+        session = LocalSession("eights", names=("You", "Ben", "Cat"), state=state,
+                               bot_delay=60)
+        with driven(session, 80, 24) as d:
+            screens = [d.text(), d.press("p"), d.press("?"), d.press("pgdn"),
+                       d.press("escape"), d.press("o")]
+    finally:
+        i18n.set_language("en")
+    assert "nehmen / nicht nehmen" in screens[2], screens[2]
+    for screen in screens:
+        assert "Regel " not in screen and "ruling" not in screen, screen
 
 
 def test_the_deck_progress_is_said_in_words() -> None:
