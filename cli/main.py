@@ -165,6 +165,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the peer layer's faults have words in every language (issue 28)
         said = error_words(exc) if isinstance(
             exc, JournalDamaged | FolderBusy | StorageError | IdentityError) else str(exc)
+        from lancards.cli.tui.fit import plain
+
+        said = plain(said)  # ruling ids are for docs/ (the trial of 2026-12-05: "(ruling E-10)")
         print(_("lancards {command}: error: {error}").format(command=args.command, error=said),
               file=sys.stderr)
         return 2
