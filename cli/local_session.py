@@ -188,7 +188,8 @@ class LocalSession:
         """Add a chat line from this seat (at most :data:`CHAT_MAX` characters are kept)."""
         text = " ".join(text.split())[:CHAT_MAX]
         if text:
-            self._add_log(LogLine(f"{self.names[self.seat]}: {text}", self.seat, chat=True))
+            me = shown_names(self.names, self.seat)[self.seat]  # "Du" for "You" in German
+            self._add_log(LogLine(f"{me}: {text}", self.seat, chat=True))
             self._changed()
 
     def subscribe(self, callback: Callable[[], None]) -> None:

@@ -528,14 +528,14 @@ class NetworkSession(SeriesMixin):
             marked = " " + _("round {number}").format(number=number)
             if not any(line.mark and marked in line.text for line in self._log[-8:]):
                 dealer = getattr(after, "dealer", -1)
-                text = round_marker(number, self.names[dealer] if 0 <= dealer < len(self.names)
-                                    else "")
+                shown = shown_names(self.names, self.seat)
+                text = round_marker(number, shown[dealer] if 0 <= dealer < len(shown) else "")
                 self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
         self._log_view = after
         self._logged = len(entries)
         for notice in self.node.notices:
-            who = self.names[notice.seat] if notice.seat is not None and \
-                0 <= notice.seat < len(self.names) else "?"
+            who = shown_names(self.names, self.seat)[notice.seat] if notice.seat is not None \
+                and 0 <= notice.seat < len(self.names) else "?"
             if notice.kind == "chat":
                 self._log.append(LogLine(f"{who}: {notice.text}", notice.seat, chat=True,
                                          index=len(self._log) + 1))

@@ -197,9 +197,11 @@ def _told(observer: Any, before: Any, notation: str, names: list[str]) -> list[s
     from lancards.engine.core import EngineError
 
     game = observer.game
+    # the person of a lancards play table (nicknamed "You") is told as "you", never "You's"
+    viewer = names.index("You") if names.count("You") == 1 else -1
     try:
         action = game.parse_action(notation)
-        return narrate(game.name, before, action, observer.state, names, -1) or [notation]
+        return narrate(game.name, before, action, observer.state, names, viewer) or [notation]
     except (EngineError, LookupError, TypeError, ValueError):
         return [notation]
 

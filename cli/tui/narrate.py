@@ -72,8 +72,12 @@ class Words:
         return _("your") if seat == self.viewer else _("{name}'s").format(name=self.name(seat))
 
     def name(self, seat: int) -> str:
-        """The nickname of ``seat`` (``"seat N"``, 1-based, when out of range)."""
+        """The nickname of ``seat`` (``"seat N"``, 1-based, when out of range); the viewer's
+        own under the default nickname ``You`` in the player's language (German ``Du``: the
+        trial of 2026-12-05 read ``Geber You``)."""
         if 0 <= seat < len(self.names):
+            if seat == self.viewer and self.names[seat] == "You":
+                return _("You")
             return self.names[seat]
         return _("seat {number}").format(number=seat + 1)
 

@@ -185,3 +185,19 @@ def test_a_table_cancelled_before_anything_was_written_is_not_listed(home: Path,
     assert main(["history", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert "84af000000000009" not in [r["table"] for r in rows] and len(rows) == 5
+
+
+def test_replay_tells_the_person_of_a_play_table_as_you(tmp_path: Path, monkeypatch, capsys
+                                                        ) -> None:
+    """The trial of 2026-12-05: ``replay`` of a ``lancards play`` game said ``You added B8 to
+    combination 1 (You's run 9-11)``; the seat nicknamed "You" is told as the reader."""
+    (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert main(["play", "--autoplay", "--game", "level8", "--seed", "5", "--bots", "2",
+                 "--bot-level", "greedy", "--bot-delay", "0"]) == 0
+    capsys.readouterr()
+    assert main(["replay", "1"]) == 0
+    told = capsys.readouterr().out.splitlines()
+    assert "   7  You added B8 to combination 1 (your run 9-11)" in told
+    assert not any("You's" in line for line in told)

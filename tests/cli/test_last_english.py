@@ -238,3 +238,27 @@ def test_the_default_nickname_is_shown_in_german_and_another_seat_called_you_is_
     assert session.snapshot().names == ("Du", "Ada", "Bram", "Cleo")
     i18n.set_language("en")
     assert LocalSession("eights", seed=3, bot_delay=60).snapshot().names[0] == "You"
+
+
+def test_the_default_nickname_is_du_in_the_log_too(german):
+    """The trial of 2026-12-05: the table said "Du" but the log said ``── Runde 1 · Geber You
+    ──`` and the chat ``You: Hallo``. Another seat nicknamed "You" keeps its name."""
+    from lancards.cli.local_session import LocalSession
+    from lancards.cli.tui.narrate import Words, round_marker
+
+    words = Words(("You", "Ada", "You"), 0)
+    assert (words.name(0), words.name(2)) == ("Du", "You")
+    assert round_marker(1, words.name(0)) == "── Runde 1 · Geber Du ──"
+    for seed in range(40):  # a deal where the person deals round 1
+        session = LocalSession("eights", seed=seed, bot_delay=60)
+        while session.state.round < 1 and session.step():
+            pass
+        if session.state.dealer == 0:
+            break
+    assert session.state.dealer == 0
+    assert "── Runde 1 · Geber Du ──" in [line.text for line in session.snapshot().log]
+    session.send_chat("Hallo zusammen")
+    assert session.snapshot().log[-1].text == "Du: Hallo zusammen"
+    i18n.set_language("en")
+    session.send_chat("hi")
+    assert session.snapshot().log[-1].text == "You: hi"
