@@ -52,6 +52,11 @@ def hint_advice(snap: TableSnapshot) -> Advice:
     return advise(snap.game, snap.view, snap.seat, list(snap.legal), random.Random(seed))
 
 
+E_KEY_ACTIONS = ("SwapEnd", "KeepEnd", "EndTurn", "ServeSkip")
+"""The Level 8 moves the key ``e`` makes (``cli/tui/level8_keys.py``): the hint names the key,
+since "draw 3 cards (I'll swap that!)" reads like ``d``."""
+
+
 def hint_line(snap: TableSnapshot) -> str:
     """The hint's one line for this seat now, or why there is none."""
     if not snap.legal:
@@ -66,6 +71,8 @@ def hint_words(snap: TableSnapshot, advice: Advice) -> str:
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
             move = _("lay down your level (l, then Tab)")
+        elif type(advice.action).__name__ in E_KEY_ACTIONS:  # the trial of 2026-12-05
+            move = _("{move} (key e)").format(move=move)  # pressed d: "you cannot draw now"
         words = level8_reason(snap, reason)
     elif isinstance(reason, eights_advice.Reason):
         words = eights_reason(reason)

@@ -9,6 +9,7 @@ player's; the levels of a host's bot peers kept in ``table.json`` for a resume.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 from lancards.cli.lobby.started_table import _bot_levels, table_data
@@ -318,3 +319,23 @@ def test_the_same_distance_after_a_take_and_a_likely_win_read_right() -> None:
         "it takes this trick about 65 % of the time"
     assert eights_reason(Reason(Why.UNLIKELY, win=0.3)) == \
         "it takes this trick only about 30 % of the time"
+
+
+def test_a_move_of_the_key_e_names_the_key() -> None:
+    """The trial of 2026-12-05: after the 3 cards of "I'll swap that!" were put, the hint said
+    ``draw 3 cards (I'll swap that!)`` and the person pressed d: "you cannot draw now"."""
+    from lancards.engine.level8 import actions
+
+    snap = level8_snap(["R3", "O3", "B5"], phase=Phase.SWAP)
+    swap_end = [a for a in snap.legal if isinstance(a, actions.SwapEnd)]
+    assert swap_end, snap.legal
+    snap = replace(snap, view=snap.view.evolve(swaps=3), legal=swap_end)
+    assert normal_hint(snap) == ("hint: draw 3 cards (I'll swap that!) (key e): it is your "
+                                 "only move")
+    from lancards.cli import i18n
+
+    i18n.set_language("de")
+    try:
+        assert normal_hint(snap).startswith("Tipp: ") and "(Taste e)" in normal_hint(snap)
+    finally:
+        i18n.set_language("en")
