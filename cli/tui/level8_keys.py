@@ -408,7 +408,11 @@ class Level8Controller(BaseController):
 
     def _open_builder(self, snap: TableSnapshot) -> None:
         view: Level8State = snap.view
-        if view.phase is not Phase.PLAY or view.down[snap.seat]:
+        if view.down[snap.seat]:  # the trial of 2026-12-05 read "after drawing" here
+            self.say(_("you have laid down this round: a adds cards to the combinations"),
+                     error=True)
+            return
+        if view.phase is not Phase.PLAY:
             self.say(_("you lay down after drawing, once per round"), error=True)
             return
         hand = [(s, c) for s, c in view.hand_cards(snap.seat) if c is not None]

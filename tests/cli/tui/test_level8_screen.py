@@ -409,3 +409,21 @@ def test_the_cursor_on_a_marked_card_shows_both() -> None:
     assert text.splitlines() == [" R3 O7 J ", " ^*    * "]
     text = "".join(t for _, t in hand_lines(cards, 2, {10, 12}, 80))
     assert text.splitlines()[1] == " *     ^*"
+
+
+def test_l_after_laying_down_says_so_and_what_to_do_instead():
+    """The trial of 2026-12-05: ``l`` once down said "you lay down after drawing, once per
+    round", as if the person had not drawn yet."""
+    state = build("level8-master", [["R3", "O7", "B9"], ["Y1"], ["Y2"]], turn=0,
+                  phase=Phase.PLAY, down=[True, False, False])
+    session = LocalSession("level8-master", names=("Ann", "Ben", "Cat"), state=state,
+                           bot_delay=60)
+    with driven(session, 80, 24) as d:
+        screen = d.press("l")
+    assert "you have laid down this round: a adds cards to the combinations" in screen, screen
+    state = build("level8-master", [["R3", "O7", "B9"], ["Y1"], ["Y2"]], turn=0,
+                  phase=Phase.DRAW)
+    session = LocalSession("level8-master", names=("Ann", "Ben", "Cat"), state=state,
+                           bot_delay=60)
+    with driven(session, 80, 24) as d:
+        assert "you lay down after drawing, once per round" in d.press("l")
