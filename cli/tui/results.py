@@ -179,7 +179,7 @@ class RoundTracker:
         if self.game == "level8":
             first = min(self._start) if self._start else 0
             start = self._start.get(first, tuple(1 for _name in self.names))
-            return level8_chart(self.names, self.history, start)
+            return level8_chart(self.names, self.history, start, earlier=first > 1)
         return eights_chart(self.names, self.history)
 
     def observe(self, game_name: str, view: Any) -> list[RoundReport]:
@@ -224,17 +224,20 @@ class RoundTracker:
 
 
 def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]],
-                 start: Sequence[int] | None = None) -> tuple[str, ...]:
+                 start: Sequence[int] | None = None, earlier: bool = False
+                 ) -> tuple[str, ...]:
     """``Ada    ###.....  level 4  (1 2 4)``: per player a bar of the 8 levels (``#`` one
     level climbed, ``.`` one to go), the level now, and the level at ``start`` (default 1)
-    then after each round."""
+    then after each round. ``earlier``: rounds were played before ``start`` that this screen
+    did not see (a resume, a watcher who came later): the steps begin with ``…`` (the trial
+    of 2026-12-05 read ``(3 3)`` after a resume as if the game had begun at level 3)."""
     name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
     lines = [_("levels climbed (# climbed, . to go; then the level after each round):")]
     for seat, name in enumerate(names):
         path = [start[seat] if start else 1, *(values[seat] for _round, values in history)]
         now = path[-1]
         bar = "#" * (min(now, WIN_LEVEL) - 1) + "." * (WIN_LEVEL - min(now, WIN_LEVEL))
-        steps = " ".join("W" if v >= WIN_LEVEL else str(v) for v in path)
+        steps = " ".join(["…"] * earlier + ["W" if v >= WIN_LEVEL else str(v) for v in path])
         lines.append(f"{pad(name, name_w)}  {bar}  {pad(level_text(now), 8)} ({steps})")
     return tuple(lines)
 

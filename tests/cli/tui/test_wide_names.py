@@ -57,3 +57,29 @@ def test_the_result_charts_align_wide_names():
     assert [text_width(re.split(r"[#.]", line)[0]) for line in lines] == [34] * 4, lines
     lines = eights_chart(NAMES, [(1, (10, 0, 20, 5))])[2:]
     assert [text_width(line.rstrip("+- ")) for line in lines] == [32 + 1 + 6] * 4, lines
+
+
+def test_a_chart_begun_after_round_1_says_rounds_came_before() -> None:
+    """The trial of 2026-12-05: resumed in round 2, the chart read ``You ##...... level 3
+    (3 3)`` as if the game had begun at level 3. A tracker that first sees a later round (a
+    resume, a watcher who came later) begins the steps with ``…``; one that saw round 1 not."""
+    from types import SimpleNamespace
+
+    from lancards.cli.tui.results import RoundTracker
+
+    def view(number: int, levels: tuple[int, ...], over: bool = False) -> SimpleNamespace:
+        return SimpleNamespace(round=number, levels=levels,
+                               phase=SimpleNamespace(value="over" if over else "play"))
+
+    names = ("You", "Cleo")
+    late = RoundTracker(names)
+    late.observe("level8", view(2, (3, 1)))
+    [report] = late.observe("level8", view(3, (3, 3)))
+    assert report.lines[-2:] == ("You   ##......  level 3  (… 3 3)",
+                                 "Cleo  ##......  level 3  (… 1 3)")
+    whole = RoundTracker(names)
+    whole.observe("level8", view(1, (1, 1)))
+    whole.observe("level8", view(2, (3, 1)))
+    [report] = whole.observe("level8", view(3, (3, 3)))
+    assert report.lines[-2:] == ("You   ##......  level 3  (1 3 3)",
+                                 "Cleo  ##......  level 3  (1 1 3)")
