@@ -42,7 +42,8 @@ HELP: tuple[KeyHelp, ...] = (
     (N_("Home / End"), N_("the cursor to the first / last card of your hand")),
     (N_("Up/Down"), N_("jump to the previous / next suit")),
     (N_("Enter or x"), N_("play the card under the cursor")),
-    ("t / n", N_("play the 8 of the led suit with take / no take (ruling E-4)")),
+    ("t / n", N_("play the 8 of the led suit (any 8 when you lead) with take: it takes the "
+                 "trick / no take: any other card of its suit beats it (ruling E-4)")),
     ("p", N_("pass (round 8, only without a playable card; ruling E-7)")),
     ("m", N_("list every legal move and pick one")),
 )

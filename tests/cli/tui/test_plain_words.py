@@ -43,7 +43,8 @@ def test_the_eights_table_help_and_refusals_name_no_ruling() -> None:
         screens = [d.text(), d.press("p"), d.press("?"), d.press("pgdn"), d.press("escape"),
                    d.press("o")]
     assert "you may pass only in round 8 without a playable card" in screens[1]
-    assert "play the 8 of the led suit with take / no take" in screens[2]
+    assert "play the 8 of the led suit (any 8 when you lead) with take: it\n   takes the " \
+        "trick / no take: any other card of its suit beats it" in screens[2]
     for screen in screens:
         assert "ruling" not in screen, screen
 
@@ -61,7 +62,7 @@ def test_the_german_eights_table_help_and_objective_name_no_ruling() -> None:
                        d.press("escape"), d.press("o")]
     finally:
         i18n.set_language("en")
-    assert "nehmen / nicht nehmen" in screens[2], screens[2]
+    assert "mit nehmen: sie" in screens[2] and "nimmt den Stich" in screens[2], screens[2]
     for screen in screens:
         assert "Regel " not in screen and "ruling" not in screen, screen
 
