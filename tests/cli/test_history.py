@@ -148,6 +148,12 @@ def test_history_says_you_left_with_the_result_when_it_came_and_without_when_not
     assert main(["history"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == \
         "  1  2026-11-30 00:53  8s Rule!: You won (you left the table)"
+    try:  # whole within 80 columns in German too (the trial cut "(du hast den Tisch verl…")
+        assert main(["--lang", "de", "history"]) == 0
+        assert capsys.readouterr().out.splitlines()[0] == \
+            "  1  2026-11-30 00:53  8s Rule!: Du hast gewonnen (du bist gegangen)"
+    finally:
+        i18n.set_language("en")
     (done / "outcome.json").unlink()  # the leave's record: no result came here
     assert main(["history"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == \
