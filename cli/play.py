@@ -137,10 +137,13 @@ def validate(args: argparse.Namespace) -> None:
         raise UsageError(_("--bot-delay {bot_delay}: use 0 to 10 seconds").format(
             bot_delay=args.bot_delay))
     check_bot_level(spec, args.bot_level)
-    if not 1 <= args.games <= 20 or (args.games > 1 and (args.local or not args.autoplay)):
+    if not 1 <= args.games <= 20:
         raise UsageError(_("--games {games}: 1 to 20, with --autoplay on a networked table (at "
                            "the table, the end of a game offers to play again)").format(
             games=args.games))
+    if args.games > 1 and (args.local or not args.autoplay):  # read as out of range, in a trial
+        raise UsageError(_("--games {games} needs --autoplay, without --local: at the table, "
+                           "the end of a game offers to play again").format(games=args.games))
     if args.record is not None:
         if args.local:
             raise UsageError(_("--record: a --local table keeps no signed record"))

@@ -243,3 +243,20 @@ def test_watch_a_malformed_address_is_one_line(capsys, tmp_path, monkeypatch, ta
         assert err.count("\n") == 1 and f"{target!r}" in err and "Traceback" not in err
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--games", "3"], "--games 3 needs --autoplay, without --local: at the table, the end of "
+                       "a game offers to play again"),
+    (["--games", "3", "--autoplay", "--local"],
+     "--games 3 needs --autoplay, without --local: at the table, the end of a game offers to "
+     "play again"),
+    (["--games", "21", "--autoplay"], "--games 21: 1 to 20, with --autoplay on a networked "
+                                      "table (at the table, the end of a game offers to play "
+                                      "again)"),
+])
+def test_play_games_says_what_is_missing(capsys, args, message):
+    """The trial of 2026-12-05: ``play --games 3`` said "1 to 20, with --autoplay ...", read as
+    if 3 were out of range; the missing --autoplay is said first."""
+    assert main(["play", *args]) == 2
+    assert one_line_error(capsys, "play") == f"lancards play: error: {message}\n"
