@@ -343,6 +343,14 @@ def record_path(argument: str) -> str:
                "damaged": _("it is damaged: {problem}").format(
                    problem=chosen.said or chosen.problem)}.get(
                    chosen.status) or _("it never started")
+        if chosen.status == "unfinished":
+            from lancards.p2p.net.folder_lock import read_holder
+
+            holder = read_holder(chosen.folder)
+            if holder is not None and holder.alive():  # the trial of 2026-12-05
+                why = _("it is being played now ({command}, process {pid}); its record is "
+                        "written when the game ends or pauses").format(command=holder.command,
+                                                                        pid=holder.pid)
         raise UsageError(_("game {table} has no record: {why}").format(table=chosen.table, why=why))
     return str(chosen.record)
 

@@ -207,3 +207,24 @@ def test_replay_tells_the_person_of_a_play_table_as_you(tmp_path: Path, monkeypa
     told = capsys.readouterr().out.splitlines()
     assert "   7  You added B8 to combination 1 (your run 9-11)" in told
     assert not any("You's" in line for line in told)
+
+
+def test_audit_of_a_game_being_played_now_says_so(home: Path, capsys) -> None:
+    """The trial of 2026-12-05: ``audit`` of a game open in another window said "lancards
+    resume continues it", and resume was refused (the folder is in use)."""
+    from lancards.p2p.net.folder_lock import proc_start
+
+    folder = home / "tables" / "aaaa000000000001"
+    (folder / "holder.json").write_text(json.dumps(
+        {"pid": os.getpid(), "command": "lancards play", "since": T0,
+         "proc_start": proc_start(os.getpid())}))
+    capsys.readouterr()
+    assert main(["audit", "2"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"lancards audit: error: game aaaa000000000001 has no record: it is being played now "
+        f"(lancards play, process {os.getpid()}); its record is written when the game ends or "
+        "pauses")
+    (folder / "holder.json").write_text(json.dumps(  # its process is gone: resume goes on
+        {"pid": 2**22 + 7, "command": "lancards play", "since": T0, "proc_start": 1}))
+    assert main(["audit", "2"]) == 2
+    assert "lancards resume aaaa000000000001 continues it" in capsys.readouterr().err
