@@ -62,6 +62,7 @@ from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import text_width
 from lancards.cli.tui.words import (
+    HAND_KEYS,
     farewell,
     keys_panel,
     leave_panel,
@@ -351,9 +352,8 @@ class TableScreen:
         self._observe()
 
     def _send_chat(self, buffer: Any) -> bool:
-        """Enter on the chat line: send it and close it; below the minimum size, where the
-        line is not on screen, nothing is sent and the text stays for when it is (the trial
-        of 2026-12-05: a line nobody could read was sent to everyone)."""
+        """Enter on the chat line: send it and close it; below the minimum size (the line off
+        screen) nothing is sent, the text stays (a trial of 2026-12-05 sent an unread line)."""
         if self.too_small():
             return True  # prompt-toolkit keeps the buffer's text
         text = buffer.text.strip()
@@ -374,7 +374,8 @@ class TableScreen:
         wide = Condition(lambda: self._width() >= WIDE)
         overlay = Condition(lambda: self._overlay_open())
         small = Condition(lambda: self.too_small())
-        self._hand_window = Window(FitControl(self._hand_lines), dont_extend_height=True,
+        hand = FitControl(self._hand_lines, keys=HAND_KEYS)  # it does not scroll
+        self._hand_window = Window(hand, dont_extend_height=True,
                                    height=lambda: self._fit_height(self._hand_lines, 2))
         table = Window(self.table_view, height=lambda: self._fit_height(
             self._table_lines, 4, self._table_width()))

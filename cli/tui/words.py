@@ -123,5 +123,10 @@ def too_small_words(columns: int, rows: int, min_columns: int, min_rows: int) ->
                                                    min_columns=min_columns, min_rows=min_rows)
 
 
-__all__ = ["GLOBAL_HELP", "farewell", "keys_panel", "leave_panel", "log_text", "progress_words",
-           "quit_panel", "too_small_words"]
+HAND_KEYS = N_("the whole hand: Esc, or a taller window")
+"""The hand panel's "more below" mark: the hand does not scroll (the trial of 2026-12-05 read
+"PgUp/PgDn" there, which scroll the log); a list of moves open above it takes its rows."""
+
+
+__all__ = ["GLOBAL_HELP", "HAND_KEYS", "farewell", "keys_panel", "leave_panel", "log_text",
+           "progress_words", "quit_panel", "too_small_words"]

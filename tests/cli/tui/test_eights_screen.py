@@ -151,3 +151,21 @@ def test_the_key_list_says_o_shows_the_round_objective_not_a_level_card():
         line = next(x for x in screen.splitlines() if x.strip().startswith("o "))
         assert line.split(None, 1)[1].rstrip() == "this round's objective in full"
         assert "level card" not in screen
+
+
+def test_a_hand_cut_by_the_list_of_moves_names_no_scroll_keys_it_does_not_have():
+    """The trial of 2026-12-05: with ``m`` open the hand showed ``▼ 3 more below
+    (PgUp/PgDn)``, and PgDn scrolled the log. The hand does not scroll: Esc closes the list."""
+    from lancards.cli.local_session import LocalSession
+    from tests.eights.helpers import deal
+
+    hand = "R1 R2 R3 R4 R5 B1 B2 B3 B4 Y1 Y2 Y3 Y4 G1 G2"
+    state = deal(3, {0: hand, 1: "R6 R7 R9 B5 B6 B7 Y5 Y6 Y7 G3 G4 G5 G6 G7 G9",
+                     2: "R10 R11 R12 B9 B10 B11 Y9 Y10 Y11 G10 G11 G12 R13 B12 Y12"},
+                 dealer=2, round_number=2)
+    session = LocalSession("eights", names=("You", "Ben", "Cat"), state=state, bot_delay=60)
+    with driven(session, 80, 24) as d:
+        screen = d.press("m")
+        assert "more below (the whole hand: Esc, or a taller window)" in screen, screen
+        assert "more below (PgUp/PgDn)" not in screen.split("your hand")[-1], screen
+        assert "more below" not in d.press("escape").split("your hand")[-1]
