@@ -133,8 +133,10 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
     named = [hole_words(h, k) for h, k in needs[:_MOST_NEEDS]]
     if lacks == 1 and len(outs) > 1:
         named = [hole_words(h, 1) for h in outs[:_MOST_OUTS]]
-        listed = (_("{cards} or another").format(cards=", ".join(named))
-                  if len(outs) > _MOST_OUTS else
+        more = len(outs) - _MOST_OUTS  # "or another" left the reader asking: another what?
+        listed = (ngettext("{cards} or {count} other card", "{cards} or {count} other cards",
+                           more).format(cards=", ".join(named), count=more)
+                  if more > 0 else
                   _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1]))
     elif len(needs) > _MOST_NEEDS:
         listed = _("{cards} and more").format(cards=", ".join(named))

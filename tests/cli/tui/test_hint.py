@@ -98,7 +98,10 @@ def test_one_card_to_go_names_every_card_that_completes_the_level() -> None:
     assert needs_words(1, (((-1, 3), 1),), outs=((-1, 3),)) == "1 card to go: a 3"
     assert needs_words(1, (((-1, 3), 1),), outs=((-1, 1), (-1, 3), (-1, 4), (-1, 9),
                                                  (-1, 11))) == \
-        "1 card to go: a 1, a 3, a 4, a 9 or another"
+        "1 card to go: a 1, a 3, a 4, a 9 or 1 other card"
+    assert needs_words(1, (((-1, 3), 1),), outs=((-1, 1), (-1, 3), (-1, 4), (-1, 9),
+                                                 (-1, 11), (0, 12), (1, 13))) == \
+        "1 card to go: a 1, a 3, a 4, a 9 or 3 other cards"
     assert needs_words(2, (((-1, 3), 1), ((-1, 4), 1)), outs=((-1, 3),)) == \
         "2 cards to go: a 3 and a 4"  # outs only for the last card
     # after taking a card ("then"), not as if the level were in the hand already (the trial)
