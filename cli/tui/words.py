@@ -81,13 +81,14 @@ def farewell(session: Session) -> str:
     if snap.outcome is not None and snap.extra.get("left"):  # the others played it out
         from lancards.cli.tui.results import final_lines
 
-        return "\n".join([_("you left the table for good; the game went on without you:"),
+        # the line before said "you left the table for good" (the trial read it twice)
+        return "\n".join([_("the game went on without you:"),
                           *final_lines(snap.outcome, snap.names, snap.game.name,
                                        snap.extra.get("removed", ()))])
     if snap.outcome is not None or snap.extra.get("removed_me"):
         return ""
     if snap.extra.get("watching"):
-        return "you stopped watching the table"
+        return _("you stopped watching the table")
     if snap.extra.get("left"):
         return _("you left the table for good; the game goes on without you")
     if getattr(session, "resumable", False):

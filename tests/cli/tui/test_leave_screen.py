@@ -296,3 +296,20 @@ def test_a_german_table_asks_j_for_yes_and_takes_it() -> None:
         assert "Leave the table?" in screen and not d.done
         d.press("y")
         d.settle(lambda: d.done)
+
+
+def test_a_watchers_farewell_is_said_in_the_players_language() -> None:
+    """It was the one farewell without words in the catalog (English on a German terminal)."""
+    from types import SimpleNamespace
+
+    from lancards.cli import i18n
+    from lancards.cli.tui.words import farewell
+
+    watcher = SimpleNamespace(snapshot=lambda: SimpleNamespace(outcome=None,
+                                                               extra={"watching": True}))
+    assert farewell(watcher) == "you stopped watching the table"  # type: ignore[arg-type]
+    i18n.set_language("de")
+    try:
+        assert farewell(watcher) == "du schaust dem Tisch nicht mehr zu"  # type: ignore[arg-type]
+    finally:
+        i18n.set_language("en")
