@@ -214,6 +214,8 @@ class EightsController(BaseController):
             return _("m moves · c chat")
         if any(isinstance(a, Pass) for a in snap.legal):
             return _("no playable card: p pass")
+        if snap.view.round >= 8:  # no tricks: no take / no take (the trial of 2026-12-05)
+            return _("Enter/x play · m moves · p passes only without a playable card")
         return _("Enter/x play · t/n an 8 with take/no take · m moves")
 
     def help(self) -> tuple[KeyHelp, ...]:

@@ -75,6 +75,9 @@ def test_round_8_shows_the_layout_as_four_suit_rows():
         for suit in ("Red", "Blue", "Yellow", "Green"):
             assert f"{suit:<7}- (needs its 8)" in screen
         assert "YOUR TURN: lay a card on the layout or pass" in screen
+        # the keys line offers no take / no take in round 8 (the trial of 2026-12-05)
+        assert "Enter/x play · m moves · p passes only without a playable card" in screen
+        assert "t/n" not in screen
         screen = d.press("m")  # the list of legal moves: only R8 (ruling E-7)
         assert "1. lay R8 on the layout" in screen and "2." not in screen
         screen = d.press("1")
