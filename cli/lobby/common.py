@@ -272,12 +272,13 @@ def refusal_text(reason: str, host_game: str, asked: str, host: str) -> str:
 
 
 def _names(lobby: Lobby, me: Identity) -> str:
-    """``ann (host), bob (you)``: the lobby's members in join order."""
+    """``ann (host), bot1 (bot), bob (you)``: the lobby's members in join order (``(bot)``: its
+    join said a bot plays the seat)."""
     words = []
     for member in lobby.members:
         host, you = member.public_key == lobby.spec.host, member.public_key == me.public_key
         text = _("{name} (host, you)") if host and you else _("{name} (host)") if host else \
-            _("{name} (you)") if you else "{name}"
+            _("{name} (you)") if you else _("{name} (bot)") if member.bot else "{name}"
         words.append(text.format(name=member.nick))
     return ", ".join(words)
 

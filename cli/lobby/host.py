@@ -260,7 +260,8 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
                 print(text, flush=True)
         if say is not None:
             names = ", ".join(_("{name} (host, you)").format(name=m.nick)
-                              if m.public_key == me.public_key else m.nick
+                              if m.public_key == me.public_key else
+                              _("{name} (bot)").format(name=m.nick) if m.bot else m.nick
                               for m in lobby.members)
             say([*intro, "", _("at the table: {names}").format(names=names), said[0],
                  *notes[-3:]])
