@@ -115,7 +115,7 @@ def test_selfplay_eights(capsys: pytest.CaptureFixture[str], players: int) -> No
     summary = json.loads(out)
     assert summary["game"] == "eights" and summary["games"] == 2
     assert summary["rounds"] == 16 and summary["invariant_violations"] == 0
-    assert sum(summary["winners"]) >= 2 and len(summary["winners"]) == players
+    assert sum(summary["wins_by_seat"]) >= 2 and len(summary["wins_by_seat"]) == players
 
 
 def test_selfplay_with_options(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
