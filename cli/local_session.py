@@ -22,7 +22,7 @@ from lancards.cli.i18n import _
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.session import Banner, LogLine, TableSnapshot
 from lancards.cli.tui.controller import shown_names
-from lancards.cli.tui.narrate import ROUND_MARK, narrate
+from lancards.cli.tui.narrate import ROUND_MARK, face_up_words, narrate
 from lancards.engine.core import (
     CHANCE,
     Bot,
@@ -301,6 +301,9 @@ class LocalSession:
         seat = None if action.seat == CHANCE else action.seat
         for text in narrate(self.game.name, before, action, after, self.names, self.seat):
             self._add_log(LogLine(text, seat, mark=text.startswith(ROUND_MARK)))
+        if seat is None and face_up_words(self.game.name, after, self.names, self.seat):
+            self._add_log(LogLine(face_up_words(self.game.name, after, self.names, self.seat),
+                                  None))  # the card turned at the round's start
         self._changed()
 
     def _add_log(self, line: LogLine) -> None:

@@ -38,6 +38,7 @@ from lancards.cli.tui.narrate import (
     ROUND_MARK,
     card_name,
     drew_from_pile,
+    face_up_words,
     narrate,
     redealt,
     round_marker,
@@ -531,6 +532,10 @@ class NetworkSession(SeriesMixin):
                 shown = shown_names(self.names, self.seat)
                 text = round_marker(number, shown[dealer] if 0 <= dealer < len(shown) else "")
                 self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
+        face_up = face_up_words(getattr(self.game, "name", ""), after, self.names, self.seat)
+        if face_up and getattr(self, "_face_up_round", 0) != number:  # once a round
+            self._face_up_round = number
+            self._log.append(LogLine(face_up, None, index=len(self._log) + 1))
         self._log_view = after
         self._logged = len(entries)
         for notice in self.node.notices:

@@ -82,6 +82,25 @@ class Words:
         return _("seat {number}").format(number=seat + 1)
 
 
+def face_up_words(game_name: str, view: Any, names: Sequence[str], viewer: int) -> str:
+    """Level 8 at a round's start, before its first move: ``"G13 is face up on Bram's discard
+    pile"`` (the card turned from the draw pile onto the dealer's pile, ruling L8-2; the trial
+    of 2026-12-05 never read it in the log); ``""`` at any other moment or game."""
+    if game_name != "level8" or view is None or getattr(view, "round", 0) < 1:
+        return ""
+    piles, dealer = view.discards, view.dealer
+    if view.phase.name != "DRAW" or view.turn != view.next_seat(dealer) or \
+            len(piles[dealer]) != 1 or any(p for s, p in enumerate(piles) if s != dealer):
+        return ""
+    card = _l8_card(view, piles[dealer][0])
+    if card is None:
+        return ""
+    if dealer == viewer:
+        return _("{card} is face up on your discard pile").format(card=card)
+    return _("{card} is face up on {owner}'s discard pile").format(
+        card=card, owner=Words(names, viewer).name(dealer))
+
+
 def round_marker(number: int, dealer: str = "") -> str:
     """``"── round 2 · dealer Ada ──"``: the line that separates rounds in the log."""
     text = (_("round {number} · dealer {dealer}") if dealer else _("round {number}")).format(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,10 @@ def test_resume_shows_the_log_as_it_was(tmp_path: Path, game: str, actions: int,
                                         words: tuple[str, ...]) -> None:
     folder, before = asyncio.run(played(tmp_path, game, actions))
     assert "Ann: hello 山田" in before and all(any(w in t for t in before) for w in words)
+    if game == "level8-master":  # the card turned at the round's start (the trial of 12-05)
+        mark = next(i for i, t in enumerate(before) if t.startswith("── round 1 · dealer "))
+        assert re.fullmatch(r"(J\S+|[ROYGBP]\d+|TAKE|SWAP|KEEP) is face up on (your|\w+'s) "
+                            r"discard pile", before[mark + 1]), before[mark:mark + 3]
     after, _ = asyncio.run(resumed_log(folder))
     assert after == before
 

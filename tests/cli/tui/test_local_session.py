@@ -106,3 +106,24 @@ def test_the_bots_nicknames_are_the_networked_tables_and_the_same_in_german():
         assert default_names(3, 1, "Ann") == ("Ada", "Ann", "Bram")
     finally:
         i18n.set_language("en")
+
+
+def test_the_card_turned_at_a_round_s_start_is_told_in_the_log():
+    """Level 8 (ruling L8-2): the top card of the draw pile is turned onto the dealer's
+    discard pile; the trial of 2026-12-05 saw it on the table but never in the log."""
+    from lancards.cli.local_session import LocalSession
+
+    session = LocalSession("level8-master", seed=4, bot_delay=60, names=("Tess", "Ada", "Bram"))
+    while session.state.round < 1 or session.state.phase.name != "DRAW":
+        assert session.step()
+    dealer = session.state.dealer
+    [slot] = session.state.discards[dealer]
+    card = str(session.state.cards[slot]).split("#")[0]
+    log = [line.text for line in session.snapshot().log]
+    mark = next(i for i, t in enumerate(log) if t.startswith("── round 1 · dealer "))
+    owner = "your" if dealer == 0 else f"{session.names[dealer]}'s"
+    assert log[mark + 1:] == [f"{card} is face up on {owner} discard pile"]
+    while session.step() and session.state.round == 1:  # once a round, not after each move
+        pass
+    assert sum("is face up on" in line.text for line in session.snapshot().log) == \
+        min(session.state.round, 2)
