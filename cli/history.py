@@ -219,12 +219,12 @@ def result_words(game: PlayedGame) -> str:
     return _won_words(game)
 
 
-def _names(game: PlayedGame) -> list[str]:
-    """The players' names as the listing says them: the nicknames, except that this user's
-    seat of a ``lancards play`` table (nicknamed ``You``, ``cli/local_session.py``) is said in
-    the player's language."""
-    return [_("You") if seat == game.me and nick == "You" else nick
-            for seat, nick in enumerate(game.nicks)]
+def _names(game: PlayedGame) -> tuple[str, ...]:
+    """The players' names as the screens say them (``shown_names``: this user's seat under
+    the default nickname in the player's language)."""
+    from lancards.cli.tui.controller import shown_names
+
+    return shown_names(game.nicks, -1 if game.me is None else game.me)
 
 
 def _won_words(game: PlayedGame) -> str:
@@ -234,8 +234,8 @@ def _won_words(game: PlayedGame) -> str:
                if isinstance(s, int) and 0 <= s < len(names)]
     if not winners:
         return _("nobody won")
-    if winners == [_("You")] and game.nicks[game.outcome["winners"][0]] == "You":
-        return _("You won")
+    if len(winners) == 1 and winners[0] != game.nicks[game.outcome["winners"][0]]:
+        return _("You won")  # the default nickname, said in the player's language
     if len(winners) == 1:
         return _("{name} won").format(name=winners[0])
     return _("{names} and {last} won").format(names=", ".join(winners[:-1]), last=winners[-1])

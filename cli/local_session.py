@@ -301,9 +301,10 @@ class LocalSession:
         seat = None if action.seat == CHANCE else action.seat
         for text in narrate(self.game.name, before, action, after, self.names, self.seat):
             self._add_log(LogLine(text, seat, mark=text.startswith(ROUND_MARK)))
-        if seat is None and face_up_words(self.game.name, after, self.names, self.seat):
-            self._add_log(LogLine(face_up_words(self.game.name, after, self.names, self.seat),
-                                  None))  # the card turned at the round's start
+        face_up = face_up_words(self.game.name, after, self.names, self.seat) \
+            if seat is None else ""  # the card turned at the round's start (a chance step)
+        if face_up:
+            self._add_log(LogLine(face_up, None))
         self._changed()
 
     def _add_log(self, line: LogLine) -> None:

@@ -198,7 +198,9 @@ def _told(observer: Any, before: Any, notation: str, names: list[str]) -> list[s
 
     game = observer.game
     # the person of a lancards play table (nicknamed "You") is told as "you", never "You's"
-    viewer = names.index("You") if names.count("You") == 1 else -1
+    from lancards.cli.session import DEFAULT_NICK
+
+    viewer = names.index(DEFAULT_NICK) if names.count(DEFAULT_NICK) == 1 else -1
     try:
         action = game.parse_action(notation)
         return narrate(game.name, before, action, observer.state, names, viewer) or [notation]

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lancards.cli.i18n import N_, _, language, ngettext
+from lancards.cli.session import DEFAULT_NICK
 from lancards.engine.level8.levels import Component, ComponentKind
 
 _SLOT = re.compile(r"#\d+")
@@ -76,8 +77,8 @@ class Words:
         own under the default nickname ``You`` in the player's language (German ``Du``: the
         trial of 2026-12-05 read ``Geber You``)."""
         if 0 <= seat < len(self.names):
-            if seat == self.viewer and self.names[seat] == "You":
-                return _("You")
+            if seat == self.viewer and self.names[seat] == DEFAULT_NICK:
+                return _(DEFAULT_NICK)
             return self.names[seat]
         return _("seat {number}").format(number=seat + 1)
 
