@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from lancards.cli.i18n import _
+from lancards.cli.i18n import _, ngettext
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import LocalProtocolError, RemoteProtocolError
 from lancards.p2p.protocol.rematch import Finished, Rematch, series_totals
@@ -46,17 +46,21 @@ def pending_again(folder: Path) -> bool:
 
 
 def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = "") -> str:
-    """``evening so far: You 1 won, 80 points · Ada 0 won, 215 points`` (8s Rule!: the
-    points summed over the games too; Level 8: the games won only). ``me``: this player's key
-    in hex (named "You")."""
+    """``evening so far: You: 1 win, 80 points · Ada: 0 wins, 215 points`` (8s Rule!: the
+    points summed over the games too; Level 8: the games won only, ``Ada: 0 wins``).
+    ``me``: this player's key in hex (named "You"). The trial of 2026-12-05 read the earlier
+    ``Ada 0 won`` as a score of 0."""
     parts = []
     for t in totals:
         nick = _("You") if t["pk"] == me else str(t["nick"])
+        won = int(t["won"])
         if game_name == "eights":
-            text = _("{name} {won} won, {points} points").format(
-                name=nick, won=int(t["won"]), points=int(t["score"]))
+            text = ngettext("{name}: {won} win, {points} points",
+                            "{name}: {won} wins, {points} points", won).format(
+                name=nick, won=won, points=int(t["score"]))
         else:
-            text = _("{name} {won} won").format(name=nick, won=int(t["won"]))
+            text = ngettext("{name}: {won} win", "{name}: {won} wins", won).format(
+                name=nick, won=won)
         parts.append(text)
     return _("evening so far: {totals}").format(totals=" · ".join(parts))
 

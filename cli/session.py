@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol
 from lancards.cli.i18n import N_
 from lancards.engine.core import Game, Outcome, Seat
 
-BannerKind = Literal["info", "waiting", "cheat", "error", "result"]
+BannerKind = Literal["info", "waiting", "cheat", "error", "result", "again"]
 
 REMOVED_WHILE_AWAY = N_("you were voted out while away; the game goes on without you")
 """What a seat removed by a vote (ruling D-5) while it was asleep or cut off reads when it

@@ -120,5 +120,5 @@ class SeriesMixin:
         status = self.again.status() if self.again is not None else {}
         if status:
             extra["again"] = status
-            banners.append(Banner("info", again_words(status)))
+            banners.append(Banner("again", again_words(status)))
 

@@ -92,7 +92,8 @@ STATUS_OK, STATUS_LEFT, STATUS_AGAIN = 0, 1, 10
 """The screen's end: game over and left; left before the end; all play again (issue 27)."""
 
 BANNER_WORDS = {"info": N_("NOTE"), "waiting": N_("WAITING"), "cheat": N_("CHEATER CAUGHT"),
-                "error": N_("ERROR"), "result": N_("RESULT")}
+                "error": N_("ERROR"), "result": N_("RESULT"), "again": N_("NOTE")}
+"""A banner's mark; ``again`` is hidden over the result panel, which ends with the question."""
 
 _KEY_NAMES = {
     Keys.Left: "left", Keys.Right: "right", Keys.Up: "up", Keys.Down: "down",
@@ -447,7 +448,8 @@ class TableScreen:
         snap = self._snap()
         lines = [(f"class:banner.{b.kind}", " " + _("{kind}: {text}").format(
                   kind=_(BANNER_WORDS[b.kind]) if b.kind in BANNER_WORDS else b.kind.upper(),
-                  text=plain(b.text)) + " ") for b in snap.banners]
+                  text=plain(b.text)) + " ") for b in snap.banners
+                 if not (b.kind == "again" and self.reports)]
         if snap.progress:
             lines.append(("class:banner.progress", f" {progress_words(snap.progress)} "))
         return lines
@@ -470,12 +472,10 @@ class TableScreen:
 
     def _small_text(self) -> StyleAndTextTuples:
         columns, rows = self._size()
-        if self.confirm_leave:
-            return [("class:error", " " + _("Leave for good? y: leave for good  n: stay"))]
-        if self.confirm_quit:
-            return [("class:error",
-                     " " + _("Leave the table? y: pause  l: leave for good  n: stay"))]
-        return [("class:error", " " + too_small_words(columns, rows, MIN_COLUMNS, MIN_ROWS))]
+        text = (_("Leave for good? y: leave for good  n: stay") if self.confirm_leave else
+                _("Leave the table? y: pause  l: leave for good  n: stay") if self.confirm_quit
+                else too_small_words(columns, rows, MIN_COLUMNS, MIN_ROWS))
+        return [("class:error", " " + text)]
 
     def _title_lines(self, width: int) -> Lines:
         return to_lines(self.controller.title(self._snap(), width))
@@ -501,8 +501,7 @@ class TableScreen:
         return out or [[("class:dim", " " + _("(the log of moves and chat)"))]]
 
     def _panel_lines(self, width: int) -> Lines:
-        panel = self.controller.panel(self._snap(), 12, width)
-        return to_lines(panel) if panel else []
+        return self._panel_sized(width, 12)
 
     def _panel_sized(self, width: int, rows: int) -> Lines:
         panel = self.controller.panel(self._snap(), rows, width)

@@ -26,6 +26,7 @@ STYLE = Style.from_dict({
     "log.mark": "bold",
     "more": "reverse",
     "banner.info": "bold fg:#ffffff bg:#005f87",
+    "banner.again": "bold fg:#ffffff bg:#005f87",
     "banner.waiting": "bold fg:#000000 bg:#ffd700",
     "banner.cheat": "bold fg:#ffffff bg:#af0000",
     "banner.error": "bold fg:#ffffff bg:#af0000",

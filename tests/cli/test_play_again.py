@@ -26,14 +26,16 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
     first_end = out.index("result: You win with the lowest total")
     assert out[first_end + 1:first_end + 6] == [
         "Ada: 215 points", "Bram: 205 points", "You: 80 points",
-        "evening so far: Ada 0 won, 215 points · Bram 0 won, 205 points · You 1 won, 80 points",
+        "evening so far: Ada: 0 wins, 215 points · Bram: 0 wins, 205 points · "
+        "You: 1 win, 80 points",
         "game 2 of the evening: You deal round 1 (the winner of the last game deals)",
     ]  # the evening once, not again under the next game's first line (the trial of 2026-12-05)
     assert out[first_end + 6].startswith("round 1: ")
     assert out[-5:] == [
         "result: Bram wins with the lowest total",
         "Ada: 170 points", "Bram: 135 points", "You: 175 points",
-        "evening so far: Ada 0 won, 385 points · Bram 1 won, 340 points · You 1 won, 255 points",
+        "evening so far: Ada: 0 wins, 385 points · Bram: 1 win, 340 points · "
+        "You: 1 win, 255 points",
     ]
     folders = {json.loads((f / "table.json").read_text())["statement"].get("follows", {}).get(
         "game", 1): f for f in (tmp_path / "tables").iterdir()}
@@ -87,7 +89,7 @@ def test_lancards_play_killed_inside_play_again_resumes_into_the_next_game(
     # game 1 was won by You (the seeded game above): You deal game 2 (ruling E-2)
     assert "game 2 of the evening: You deal round 1 (the winner of the last game deals)" in out
     evenings = [line for line in out if line.startswith("evening so far")]
-    won = sum(int(part.split(" won")[0].rsplit(" ", 1)[1])
+    won = sum(int(part.split(": ")[1].split(" ")[0])
               for part in evenings[-1].removeprefix("evening so far: ").split(" · "))
     assert won == 2  # two games counted
     assert (first / "again-over").exists()

@@ -108,7 +108,7 @@ MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\((?:[1-8W] )*[1-8W]\)"), "(LEVELS)"),
     (re.compile(r"\bresult: .+? wins? "), "result: WINNERS win "),
     (re.compile(r"\b(?:ann|bob|cyd|bot\d|You) deals? round"), "NAME deals round"),
-    (re.compile(r"\b(?:ann|bob|cyd|bot\d|You) \d+ won\b"), "NAME N won"),
+    (re.compile(r"\b(?:ann|bob|cyd|bot\d|You): \d+ wins?\b"), "NAME: N wins"),
 )
 """What :func:`normalise` masks: fingerprints (whole and the lobby's first group), table ids,
 addresses with their ports, seconds, cards, counts of points, rounds and cards, and what a

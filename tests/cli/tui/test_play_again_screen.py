@@ -9,7 +9,8 @@ import dataclasses
 from typing import Any
 
 from lancards.cli.local_session import LocalSession
-from lancards.cli.session import TableSnapshot
+from lancards.cli.play_again import again_words
+from lancards.cli.session import Banner, TableSnapshot
 from lancards.cli.tui.app import STATUS_AGAIN, STATUS_OK
 from lancards.engine.core import Outcome
 from lancards.engine.level8.state import Phase
@@ -28,9 +29,10 @@ class Over(LocalSession):
     def snapshot(self) -> TableSnapshot:
         snap = super().snapshot()
         extra = {**snap.extra, "again": dict(self.again),
-                 "evening": "evening so far: Ann 1 won · Ben 0 won · Cyd 0 won"}
+                 "evening": "evening so far: Ann: 1 win · Ben: 0 wins · Cyd: 0 wins"}
+        banner = Banner("again", again_words(self.again))  # the one a SessionSeries adds
         return dataclasses.replace(snap, outcome=Outcome((0,), (9, 3, 2), {"rounds": 4}),
-                                   extra=extra)
+                                   extra=extra, banners=(*snap.banners, banner))
 
     def play_again(self, yes: bool) -> None:
         self.answers.append(yes)
@@ -53,8 +55,11 @@ def test_a_plays_again_and_the_screen_gives_way_to_the_next_game_once_it_started
     with driven(session) as d:
         screen = d.text()
         assert "game over" in screen and "result: Ann wins after 4 rounds" in screen
-        assert "evening so far: Ann 1 won · Ben 0 won · Cyd 0 won" in screen
-        assert "play again with the same players? a: play again · q: leave" in screen
+        assert "evening so far: Ann: 1 win · Ben: 0 wins · Cyd: 0 wins" in screen
+        # once, at the panel's end: not again in a banner over it (the trial of 2026-12-05)
+        assert screen.count("play again with the same players?") == 1, screen
+        assert "NOTE" not in screen and screen.rstrip().endswith(
+            "play again with the same players? a: play again · q: leave"), screen
         screen = d.press("a")
         assert session.answers == [True]
         assert "play again: waiting for Ben to answer" in screen

@@ -64,8 +64,8 @@ def test_lancards_play_resumed_inside_play_again_asks_on_the_screen_and_plays_ga
         # the seeded game 1 (tests/cli/test_play_again.py): You won it
         for line in ("result: You win with the lowest total", "Ada: 215 points",
                      "Bram: 205 points", "You: 80 points",
-                     "evening so far: Ada 0 won, 215 points · Bram 0 won, 205 points · You 1 "
-                     "won, 80 points"):
+                     "evening so far: Ada: 0 wins, 215 points · Bram: 0 wins, 205 points · You: 1 "
+                     "win, 80 points"):
             assert line in screen, screen
         _tmux(server, "send-keys", "-t", session, "a")
         screen = _wait(server, session, "game 2 of the evening: You deal round 1 (the winner "
