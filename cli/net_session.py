@@ -38,6 +38,7 @@ from lancards.cli.tui.narrate import (
     ROUND_MARK,
     card_name,
     drew_from_pile,
+    drew_in_its_place,
     face_up_words,
     narrate,
     redealt,
@@ -472,6 +473,10 @@ class NetworkSession(SeriesMixin):
         await drive_bot(node, game_bot(core, self.bot_level),
                         delay=lambda: self.pacer.pause(core.state, core.seat))
 
+    @staticmethod
+    def _drew(card: str | None = None) -> str:
+        return drew_from_pile(_("You"), card)
+
     def _update_log(self) -> None:
         """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines
         with their author. A move's cards come from this peer's view just before it when
@@ -485,12 +490,12 @@ class NetworkSession(SeriesMixin):
         again: list[int] = []  # saved lines completed since
         pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
         if pending is not None:
-            at, old_slots = pending
+            at, old_slots, tell = pending
             drawn = [s for s in after.hands[self.seat] if s not in old_slots]
             card = after.cards.get(drawn[0]) if drawn else None
             if card is not None:
                 line = self._log[at]
-                text = drew_from_pile(_("You"), card_name(card))
+                text = tell(card_name(card))
                 self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
                 self._log_pending = None
                 again.append(at + 1)
@@ -519,8 +524,9 @@ class NetworkSession(SeriesMixin):
             except Exception:  # never lose a log line to a wording problem
                 lines = [str(entry.payload["a"])]
             for text in lines:
-                if text == drew_from_pile(_("You")) and before is not None:
-                    self._log_pending = (len(self._log), before.hands[self.seat])
+                tell = next((f for f in (self._drew, drew_in_its_place) if text == f()), None)
+                if tell is not None and before is not None:
+                    self._log_pending = (len(self._log), before.hands[self.seat], tell)
                 self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
                                          index=len(self._log) + 1))
         number = getattr(after, "round", 0)

@@ -276,6 +276,15 @@ def drew_from_pile(who: str, card: str | None = None) -> str:
     return _("{who} drew from the draw pile").format(who=who)
 
 
+def drew_in_its_place(card: str | None = None) -> str:
+    """``"You drew R7 from the draw pile in its place"``: the card that replaces one taken
+    from this seat by "I'll take that!" (ruling L8M-1); without ``card`` while it is not yet
+    revealed to this seat (the trial of 2026-12-06: it was never named)."""
+    if card:
+        return _("You drew {card} from the draw pile in its place").format(card=card)
+    return _("You drew a card from the draw pile in its place")
+
+
 def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
     from lancards.engine.level8 import actions as a
 
@@ -357,11 +366,8 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
                 # The card taken is replaced from the draw pile (ruling L8M-1): say which.
                 new = [s for s in after.hands[owner] if s not in before.hands[owner]]
                 got = _l8_card(after, new[0]) if new else None
-                if got:
-                    out.append(_("You drew {card} from the draw pile in its place").format(
-                        card=got))
-                elif new:
-                    out.append(_("You drew a card from the draw pile in its place"))
+                if new:  # a networked log completes it once the card is revealed
+                    out.append(drew_in_its_place(got))
     elif isinstance(action, a.SwapPut):
         text = _("{who} put {card} on your discard pile (I'll swap that!)") if mine else \
             _("{who} put {card} on their discard pile (I'll swap that!)")

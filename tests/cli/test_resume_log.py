@@ -84,3 +84,17 @@ def test_a_torn_saved_log_keeps_the_lines_before_the_tear(tmp_path: Path) -> Non
     after, _ = asyncio.run(resumed_log(folder))
     assert after[:10] == before[:10] and len(after) > 10  # the rest is told from the record
     assert any("takes trick" in t or " played " in t or " led " in t for t in after[10:])
+
+
+def test_the_card_drawn_in_place_of_one_taken_is_named_and_resumed(tmp_path: Path) -> None:
+    """The trial of 2026-12-06: after "bot took your O15 (I'll take that!)" the log said "You
+    drew a card from the draw pile in its place" for good (the card is revealed to this seat
+    only after the move is told); the line is now completed like an own draw's. Seed 11: a
+    bot takes Ann's card at move 14, the replacement is G12."""
+    folder, before = asyncio.run(played(tmp_path, "level8-master", 20))
+    taken = [i for i, t in enumerate(before) if "took your " in t]
+    assert taken and before[taken[0] + 1] == "You drew G12 from the draw pile in its place", \
+        before
+    assert not any(t == "You drew a card from the draw pile in its place" for t in before)
+    after, _ = asyncio.run(resumed_log(folder))
+    assert after == before
