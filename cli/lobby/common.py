@@ -271,15 +271,19 @@ def refusal_text(reason: str, host_game: str, asked: str, host: str) -> str:
     return _("the host {host} refused this join: {reason}").format(host=host, reason=because)
 
 
-def _names(lobby: Lobby, me: Identity) -> str:
-    """``ann (host), bot1 (bot), bob (you)``: the lobby's members in join order (``(bot)``: its
-    join said a bot plays the seat)."""
+def member_names(lobby: Lobby, me: Identity) -> str:
+    """``ann (host), bot1 (bot, hard), bob (you)``: the lobby's members in join order (``bot,
+    LEVEL``: its join said a bot plays the seat, at that level; the trial of 2026-12-06 found
+    the level only on the table, after the start)."""
+    from lancards.cli.tui.controller import LEVEL_WORDS
+
     words = []
     for member in lobby.members:
         host, you = member.public_key == lobby.spec.host, member.public_key == me.public_key
         text = _("{name} (host, you)") if host and you else _("{name} (host)") if host else \
-            _("{name} (you)") if you else _("{name} (bot)") if member.bot else "{name}"
-        words.append(text.format(name=member.nick))
+            _("{name} (you)") if you else _("{name} (bot, {level})") if member.bot else "{name}"
+        level = _(LEVEL_WORDS[member.bot]) if member.bot in LEVEL_WORDS else member.bot
+        words.append(text.format(name=member.nick, level=level))
     return ", ".join(words)
 
 
@@ -290,7 +294,7 @@ def guest_lines(lobby: Lobby, me: Identity, host_name: str, where: str,
         return [_("asking the table of {host} at {where} for a seat...").format(
             host=host_name, where=where)]
     lines = [_("you joined the table of {host} at {where}").format(host=host_name, where=where),
-             _("at the table: {names}").format(names=_names(lobby, me))]
+             _("at the table: {names}").format(names=member_names(lobby, me))]
     if lobby.signed_statement is not None or lobby.proposed:
         lines.append(_("every seat is taken: the table is starting..."))
     elif seats:

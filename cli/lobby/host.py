@@ -22,7 +22,7 @@ from typing import Any
 from zeroconf import Error as ZeroconfError
 
 from lancards.cli.errors import UsageError
-from lancards.cli.i18n import N_, _, ngettext
+from lancards.cli.i18n import N_, _, ngettext, number_text
 from lancards.cli.lobby.common import (
     EXIT_SIGNALS,
     LIVE_ADVERTS,
@@ -32,6 +32,7 @@ from lancards.cli.lobby.common import (
     join_table,
     listen,
     listen_host,
+    member_names,
     player,
     receive_or_report,
     report_on_stderr,
@@ -70,9 +71,9 @@ def add_parser(sub: Any) -> None:
     host.add_argument("--bots", type=int, default=0, help=_("seats filled by bots on this machine"))
     host.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                       help=_("seconds each --bots bot waits before its turn; the steps of a "
-                             "turn follow at once (default {default_delay:g}, 0 with "
+                             "turn follow at once (default {default_delay}, 0 with "
                              "--autoplay; b at the table changes it)").format(
-                          default_delay=DEFAULT_DELAY))
+                          default_delay=number_text(DEFAULT_DELAY)))
     add_common_arguments(host)
     host.add_argument("--port", type=int, default=0, help=_("TCP port (default: any free port)"))
     host.set_defaults(run=run_host)
@@ -259,10 +260,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             if say is None:
                 print(text, flush=True)
         if say is not None:
-            names = ", ".join(_("{name} (host, you)").format(name=m.nick)
-                              if m.public_key == me.public_key else
-                              _("{name} (bot)").format(name=m.nick) if m.bot else m.nick
-                              for m in lobby.members)
+            names = member_names(lobby, me)
             say([*intro, "", _("at the table: {names}").format(names=names), said[0],
                  *notes[-3:]])
 

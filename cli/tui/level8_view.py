@@ -185,12 +185,20 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
             row.append(("", " "))
             row.append(card_fragment(card if card is not None else "?"))
         rows.append(row)
-    fits = all(sum(text_width(f[1]) for f in row) + 1 + text_width(bots[seat]) < width
-               for seat, row in enumerate(rows) if seat in bots)
+    # the bots in a column of their own, headed "played by" (under "front", the KEEP and SKIP
+    # cards' column, they read as cards in front: the trial of 2026-12-06)
+    front_ws = [sum(1 + text_width(str(view.cards.get(s, "?"))) for s in view.in_front[seat])
+                for seat in range(view.n)]
+    front_w = max(text_width(head[6]) + 1, *front_ws)
+    by_w = max([text_width(_("played by")), *(text_width(w) for w in bots.values())])
+    fits = bool(rows) and sum(text_width(f[1]) for f in rows[0][:1]) + pile_w + front_w + 1 \
+        + by_w < width
+    header = f"{pad(head[6], front_w)} {_('played by')}" if bots and fits else head[6]
+    out[-1] = (out[-1][0], out[-1][1].removesuffix(f"{head[6]}\n") + header + "\n")
     for seat, row in enumerate(rows):
         out.extend(row)
         if fits and seat in bots:
-            out.append(("class:dim", f" {bots[seat]}"))
+            out.append(("class:dim", " " * (front_w - front_ws[seat]) + f" {bots[seat]}"))
         out.append(("", "\n"))
     if bots and not fits:  # a row too long for the width: the levels on a line of their own
         out.append(("class:dim", f" {bot_line(snap.names, bots)}\n"))

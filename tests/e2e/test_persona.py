@@ -455,7 +455,7 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         text = lines(screen)
         assert text[0] == "lancards · your table, waiting for players"
         assert "    lancards join" in text and text[-3:] == [
-            "at the table: ann (host, you), bot1 (bot)", "waiting for 2 players",
+            "at the table: ann (host, you), bot1 (bot, normal)", "waiting for 2 players",
             "q, Esc or Ctrl-C: cancel"], text
         golden("waiting-host", screen)
         # bob's lobby lists the table (mDNS), with its seats and players; Enter joins it
@@ -468,12 +468,12 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         golden("lobby", screen)
         bob.keys("Enter")
         screen = bob.wait(r"waiting for 1 more player", 30)
-        assert lines(screen)[2:] == ["at the table: ann (host), bot1 (bot), bob (you)",
+        assert lines(screen)[2:] == ["at the table: ann (host), bot1 (bot, normal), bob (you)",
                                      "waiting for 1 more player (3 of 4 seats taken)",
                                      "q, Esc or Ctrl-C: cancel"], screen
         golden("waiting-guest", screen)
-        ann.wait(r"(?m)at the table: ann \(host, you\), bot1 \(bot\), bob\n\s*waiting for 1 "
-                 r"player$", 10)
+        ann.wait(r"(?m)at the table: ann \(host, you\), bot1 \(bot, normal\), bob\n"
+                 r"\s*waiting for 1 player$", 10)
         # cyd joins the last seat: the table starts on every screen
         cyd.run(f"join {on(cyd)}")
         screen = cyd.wait(r"3/4 +ann, bot1, bob", 30)

@@ -1,0 +1,25 @@
+"""The lobby's waiting screens name each member and say a bot's level before the start (the
+trial of 2026-12-06: ``bot1 (bot)`` said no level until the game's table did)."""
+
+from __future__ import annotations
+
+from lancards.cli.lobby.common import member_names
+from lancards.p2p.protocol.table import Lobby
+from lancards.p2p.protocol.wire import ReplayGuard
+from tests.p2p.protocol.helpers import TABLE, LobbyNet, people, rules_check
+
+
+def test_the_waiting_screens_say_each_bot_s_level() -> None:
+    ann, bob, cyd = people(3)
+    host = Lobby.create(ann, "test-game", table=TABLE, rules_check=rules_check)
+    net = LobbyNet([host])
+    lobbies = {}
+    for me, bot in ((bob, "hard"), (cyd, "")):
+        lobby, join = Lobby.join(me, TABLE, ann.public_key, "test-game",
+                                 rules_check=rules_check, bot=bot)
+        lobbies[me.nick] = lobby
+        net.by_key[me.public_key], net.guards[me.public_key] = lobby, ReplayGuard()
+        net.post(me.public_key, [join])
+        net.run()
+    assert member_names(host, ann) == "ann (host, you), bob (bot, hard), cyd"
+    assert member_names(lobbies["cyd"], cyd) == "ann (host), bob (bot, hard), cyd (you)"
