@@ -59,6 +59,13 @@ def pgettext(context: str, message: str) -> str:
     return _translations.pgettext(context, message)
 
 
+def number_text(value: float) -> str:
+    """``value`` written as the current language writes a number: ``0.5`` in English, ``0,5``
+    in German (the decimal mark is a message of the catalog). For the screen and ``--help``
+    only: an option's value is typed (and parsed) with a point in every language."""
+    return f"{value:g}".replace(".", pgettext("decimal mark", "."))
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for the catalog without translating it (a constant translated where it
     is shown)."""

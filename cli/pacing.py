@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lancards.cli.i18n import _
+from lancards.cli.i18n import _, number_text
 from lancards.engine.core import Seat
 
 DEFAULT_DELAY = 0.5
@@ -51,7 +51,8 @@ def speed_words(delay: float) -> str:
     """The bots' pace in words, for the message line."""
     if delay <= 0:
         return _("bots play at once (b: slower)")
-    return _("each bot waits {seconds} s before its turn (b: change)").format(seconds=f"{delay:g}")
+    return _("each bot waits {seconds} s before its turn (b: change)").format(
+        seconds=number_text(delay))
 
 
 class BotPacer:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from lancards.cli.errors import UsageError
-from lancards.cli.i18n import _, ngettext
+from lancards.cli.i18n import _, ngettext, number_text
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.pacing import DEFAULT_DELAY
@@ -58,9 +58,9 @@ def add_parser(sub: Any) -> None:
                         help=_("engine and bots in this process: no peers, no mental poker"))
     parser.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
                         help=_("seconds each bot waits before its turn; the steps of a turn "
-                               "follow at once (default {default_delay:g}; b at the table "
+                               "follow at once (default {default_delay}; b at the table "
                                "changes it)").format(
-                            default_delay=DEFAULT_DELAY))
+                            default_delay=number_text(DEFAULT_DELAY)))
     add_bot_level_argument(parser)
     parser.set_defaults(run=run)
     resume = sub.add_parser(
@@ -77,8 +77,8 @@ def add_parser(sub: Any) -> None:
                         help=_("write the signed game record to FILE when the game ends"))
     resume.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
                         help=_("seconds each bot waits before its turn (default "
-                               "{default_delay:g})").format(
-                            default_delay=DEFAULT_DELAY))
+                               "{default_delay})").format(
+                            default_delay=number_text(DEFAULT_DELAY)))
     resume.set_defaults(run=run_resume)
 
 

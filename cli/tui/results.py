@@ -148,8 +148,14 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
         early = bool(left) and isinstance(rounds, int) and rounds < 8
     if early:
         gone = _(" and ").join(names[s] for s in left)
-        lines.append(_("the game ended early: after {names} went, too few players were left "
-                       "to play on").format(names=gone))
+        if len(left) == 1 and gone == _("You"):  # German: "nachdem Du gegangen warst"
+            lines.append(_("the game ended early: after you went, too few players were left "
+                           "to play on"))
+        else:  # one form per count: German says "gegangen war" / "gegangen waren"
+            lines.append(ngettext("the game ended early: after {names} went, too few players "
+                                  "were left to play on",
+                                  "the game ended early: after {names} went, too few players "
+                                  "were left to play on", len(left)).format(names=gone))
     return lines
 
 

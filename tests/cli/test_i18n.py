@@ -16,6 +16,7 @@ from babel.messages.pofile import read_po
 
 from lancards.cli import i18n
 from lancards.cli.main import main
+from lancards.cli.pacing import speed_words
 
 ROOT = Path(__file__).resolve().parents[2]
 POT = ROOT / "cli" / "locale" / "lancards.pot"
@@ -40,7 +41,7 @@ def test_every_message_of_the_template_has_a_german_translation_with_its_placeho
     for message in template:
         if not message.id:
             continue
-        found = german.get(message.id)
+        found = german.get(message.id, message.context)
         if found is None or not all(_ids(found.string)):
             missing.append(message.id)
             continue
@@ -104,6 +105,43 @@ def test_german_words_and_plurals(german):
     assert i18n._("No 1s and no 15s") == "Keine 1er und keine 15er"
     assert i18n.ngettext("{name}: {won} win", "{name}: {won} wins", 0).format(
         name="Ada", won=0) == "Ada: 0 Siege"
+    # a German tester's read-through: the log's leave is a participle like its neighbours
+    # ("verlassen" read as an infinitive, a choice); a picker's "its number" whatever its
+    # title's gender; a set of 3s is no group of three cards; a Skip is sat out once
+    assert i18n._("{who} left the table").format(who="ben") == "ben: vom Tisch gegangen"
+    assert i18n._("(its number, or up/down and Enter)") == \
+        "(die Nummer oder hoch/runter und Enter)"
+    assert i18n._("set of {number}s").format(number=3) == "Gruppe aus 3ern"
+    assert i18n._("serve the Skip (your turn is skipped)") == \
+        "einmal aussetzen („Aussetzen!“ vor dir)"
+    assert i18n._("nothing to serve") == "keine „Aussetzen!“-Karte vor dir"
+    # the special cards keep their code (notation), and the keys give their German calls
+    special = i18n._("play the special card under the cursor (TAKE, SWAP, KEEP, SKIP) instead "
+                     "of a discard: your turn then ends")
+    assert all(f"{code} „{call}“" in special for code, call in (
+        ("TAKE", "Die nehm’ ich!"), ("SWAP", "Die tausch’ ich!"), ("KEEP", "Die behalt’ ich!"),
+        ("SKIP", "Aussetzen!")))
+    # a decimal number has a comma
+    assert (i18n.number_text(0.5), i18n.number_text(2.0)) == ("0,5", "2")
+    assert speed_words(0.5) == "jeder Bot wartet 0,5 s vor seinem Zug (b: ändern)"
+
+
+def test_german_early_end_says_who_had_gone_in_one_sentence_per_form(german):
+    """The tester's "nachdem ben und anna ging(en)": one sentence per number, and for "you"."""
+    from lancards.cli.tui.results import final_lines
+    from lancards.engine.core import Outcome
+
+    def early(names: tuple[str, ...], left: list[int]) -> str:
+        outcome = Outcome((0,), (4, 3, 2), {"rounds": 5, "left": left})
+        return final_lines(outcome, names, "level8")[-1]
+
+    assert early(("Tess", "ben", "anna"), [1, 2]) == (
+        "das Spiel endete vorzeitig: nachdem ben und anna gegangen waren, waren zu wenige "
+        "Spieler übrig")
+    assert early(("Tess", "ben", "anna"), [1]) == (
+        "das Spiel endete vorzeitig: nachdem ben gegangen war, waren zu wenige Spieler übrig")
+    assert early(("Tess", "Du", "anna"), [1]) == (
+        "das Spiel endete vorzeitig: nachdem du gegangen warst, waren zu wenige Spieler übrig")
 
 
 def test_an_unknown_language_falls_back_to_english_with_one_line(capsys):
@@ -144,6 +182,7 @@ def test_argparse_and_usage_errors_speak_german(capsys):
         assert out.startswith("Aufruf: lancards play [-h]")
         assert "\nOptionen:\n" in out and "diese Hilfe zeigen und beenden" in out
         assert "Bot-Plätze (Standard 3)" in out
+        assert "(Standard 0,5; b am Tisch ändert es)" in " ".join(out.split())
         assert main(["--lang", "de", "play", "--bots", "9"]) == 2
         assert capsys.readouterr().err == ("lancards play: Fehler: --bots 9: level8-master ist "
                                            "für 2 bis 6 Spieler, also 1 bis 5 Bots angeben\n")
