@@ -163,7 +163,8 @@ def test_serving_a_skip_and_passing_are_told_as_orders_in_a_list_and_a_hint():
     assert move_label("eights", eights_view, Pass(0), NAMES, 0) == "pass"
     i18n.set_language("de")
     try:
-        assert move_label("level8", view, serve, NAMES, 0) == "aussetzen (dein Zug entfällt)"
+        assert move_label("level8", view, serve, NAMES, 0) == \
+            "einmal aussetzen („Aussetzen!“ vor dir)"
         assert move_label("eights", eights_view, Pass(0), NAMES, 0) == "passen"
     finally:
         i18n.set_language("en")
