@@ -282,7 +282,8 @@ def member_names(lobby: Lobby, me: Identity) -> str:
         host, you = member.public_key == lobby.spec.host, member.public_key == me.public_key
         text = _("{name} (host, you)") if host and you else _("{name} (host)") if host else \
             _("{name} (you)") if you else _("{name} (bot, {level})") if member.bot else "{name}"
-        level = _(LEVEL_WORDS[member.bot]) if member.bot in LEVEL_WORDS else member.bot
+        bot = "" if host or you else member.bot
+        level = _(LEVEL_WORDS[bot]) if bot in LEVEL_WORDS else bot
         words.append(text.format(name=member.nick, level=level))
     return ", ".join(words)
 
@@ -295,7 +296,8 @@ def guest_lines(lobby: Lobby, me: Identity, host_name: str, where: str,
             host=host_name, where=where)]
     lines = [_("you joined the table of {host} at {where}").format(host=host_name, where=where),
              _("at the table: {names}").format(names=member_names(lobby, me))]
-    if lobby.signed_statement is not None or lobby.proposed:
+    if lobby.signed_statement is not None or lobby.proposed or (
+            seats and len(lobby.members) >= seats):  # not "waiting for 0 more players"
         lines.append(_("every seat is taken: the table is starting..."))
     elif seats:
         left = max(0, seats - len(lobby.members))

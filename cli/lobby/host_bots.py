@@ -42,11 +42,16 @@ class HostGone:
         (every seat's record is the same)."""
         self.outcome: dict[str, Any] | None = None
         """Its result (``outcome.json``'s content)."""
+        self.lines: list[str] = []
+        """Its result in words, as a seat at the table prints it (``result: bot1 wins...``,
+        a line per seat)."""
 
-    def finished(self, record: Record, outcome: dict[str, Any]) -> None:
-        """A bot seat played the game to its end after the host's person left."""
+    def finished(self, record: Record, outcome: dict[str, Any],
+                 lines: Sequence[str] = ()) -> None:
+        """A bot seat played the game to its end after the host's person left (``lines``: the
+        result in words)."""
         if self.record is None:
-            self.record, self.outcome = record, outcome
+            self.record, self.outcome, self.lines = record, outcome, list(lines)
 
     def keep_result(self, folder: Path, record_path: str | None) -> None:
         """Write the finished game's record and result into the host's own table ``folder``
@@ -128,6 +133,8 @@ async def bots_play_on(gone: HostGone, bots: list[Any], signals: Sequence[str]) 
     try:
         if not await _until(playing, signalled, None):
             print(_("the game is over"), flush=True)
+            for line in gone.lines:  # who won (the trial of 2026-12-06: only "the game is over")
+                print(line, flush=True)
             return None
         print(ngettext("{bots} leaves the table at its next turn (Ctrl-C again: stop at once; "
                        "the others then wait for it)",

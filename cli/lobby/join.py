@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import os
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from zeroconf import Error as ZeroconfError
@@ -33,7 +34,7 @@ from lancards.cli.lobby.host import play_hosted
 from lancards.cli.lobby.started_table import play_table
 from lancards.cli.peer_errors import error_words, failure_words, tried_words
 from lancards.cli.peer_words import RESCUE_WORDS
-from lancards.p2p.net.addresses import rescope
+from lancards.p2p.net.addresses import book_addresses
 from lancards.p2p.net.discovery import (
     Browser,
     Ignored,
@@ -455,8 +456,8 @@ def run_join(args: argparse.Namespace) -> int:
             table_id, key, host, port, game, seats = found
             refuse_own_table(table_id, me)
             if args.autoplay:
-                me2, table, mesh, lobbyist = await join_table(args, me, table_id, key, host,
-                                                              port, game)
+                me2, table, mesh, lobbyist = await join_table(
+                    args, me, table_id, key, host, port, game, seats=seats, say=_new_lines())
             else:
                 got = await join_on_screen(args, me, table_id, key, host, port, game, seats)
                 if got == REJOIN:
@@ -470,10 +471,29 @@ def run_join(args: argparse.Namespace) -> int:
     return run_lobby(args, go)
 
 
+def _new_lines() -> Callable[[list[str]], None]:
+    """``join --autoplay``'s waiting screen: each line the screen would show, printed once,
+    when it first appears (joined, who is at the table and at what bot level, how many to go,
+    the start); the trial of 2026-12-06 saw nothing between the host's line and round 1."""
+    told: set[str] = set()
+
+    def say(lines: list[str]) -> None:
+        for line in lines:
+            if line not in told:
+                told.add(line)
+                print(line, flush=True)
+
+    return say
+
+
 def _rescope_book(lobbyist: Lobbyist, reached: str) -> None:
-    """Give the link-local addresses of the host's address book the scope of the interface
-    this peer reached the host over (the host wrote its own interface names)."""
-    lobbyist.addrs = {key: PeerAddress(rescope(a.host, reached), a.port)
+    """The host's address book as this peer dials it (:func:`book_addresses`): the seats on
+    the host's machine (its bots) at the address this peer reached the host at, the other
+    link-local addresses with the scope of the interface it reached the host over (the host
+    wrote its own interface names)."""
+    host = lobbyist.lobby.spec.host
+    dialled = book_addresses(lobbyist.lobby.address_book, host, reached)
+    lobbyist.addrs = {key: PeerAddress(*dialled[key]) if key in dialled and key != host else a
                       for key, a in lobbyist.addrs.items()}
 
 

@@ -236,7 +236,11 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     status = _report(node, args, quiet, names)
     outcome = core.game.outcome(core.state)
     if gone is not None and gone.left and outcome is not None and not core.halted:
-        gone.finished(core.record, outcome_json(outcome))  # the host's folder gets the result
+        from lancards.cli.net_session import removed_seats
+        from lancards.cli.tui.results import final_lines
+
+        gone.finished(core.record, outcome_json(outcome),  # the host's folder gets the result
+                      final_lines(outcome, names, core.game.name, removed_seats(core)))
     if node.fault is None and outcome is not None and not core.halted:
         return await _again(node, args, quiet, status)
     return status
@@ -461,7 +465,7 @@ async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, me
             ``not-started``, so a later ``lancards resume`` skips it).
     """
     from lancards.cli.errors import UsageError
-    from lancards.p2p.net.addresses import rescope
+    from lancards.p2p.net.addresses import book_addresses
     from lancards.p2p.net.fetch_started import fetch_started
     from lancards.p2p.protocol.start_fetch import StartFetch
 
@@ -483,7 +487,8 @@ async def _fetch_start(store: TableStore, data: dict[str, Any], me: Identity, me
             table_id=fetch.table_id, wait=wait))
     table, book = got
     reached = known.get(table.spec.host, next(iter(known.values()), ("", 0)))[0]
-    peers = {k: PeerAddress(rescope(h, reached), p) for k, (h, p) in book.items()}
+    peers = {k: PeerAddress(h, p) for k, (h, p) in
+             book_addresses(book, table.spec.host, reached).items()}
     peers.update({k: PeerAddress(h, p) for k, (h, p) in known.items()})
     peers.pop(me.public_key, None)
     listen = (str(data["listen"][0]), int(data["listen"][1]))

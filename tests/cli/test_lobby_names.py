@@ -3,7 +3,7 @@ trial of 2026-12-06: ``bot1 (bot)`` said no level until the game's table did).""
 
 from __future__ import annotations
 
-from lancards.cli.lobby.common import member_names
+from lancards.cli.lobby.common import guest_lines, member_names
 from lancards.p2p.protocol.table import Lobby
 from lancards.p2p.protocol.wire import ReplayGuard
 from tests.p2p.protocol.helpers import TABLE, LobbyNet, people, rules_check
@@ -23,3 +23,10 @@ def test_the_waiting_screens_say_each_bot_s_level() -> None:
         net.run()
     assert member_names(host, ann) == "ann (host, you), bob (bot, hard), cyd"
     assert member_names(lobbies["cyd"], cyd) == "ann (host), bob (bot, hard), cyd (you)"
+    # a full table says it starts (the trial of 2026-12-06: "waiting for 0 more players")
+    cyds = lobbies["cyd"]
+    assert guest_lines(cyds, cyd, "ann", "192.0.2.7:48100", 4)[1:] == [
+        "at the table: ann (host), bob (bot, hard), cyd (you)",
+        "waiting for 1 more player (3 of 4 seats taken)"]
+    assert guest_lines(cyds, cyd, "ann", "192.0.2.7:48100", 3)[2:] == [
+        "every seat is taken: the table is starting..."]

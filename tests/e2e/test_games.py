@@ -124,6 +124,14 @@ def test_every_join_finds_the_table_by_mdns(master_game: PlayedGame):
                            r"([\d.]+) port (\d+)", peer.output())
         assert found, peer.output()[:400]
         assert found[0] == (master_game.table, host.address, str(master_game.port))
+        # join --autoplay says what its waiting screen would (the trial of 2026-12-06: nothing
+        # between the host's line and round 1)
+        out = peer.output()
+        assert re.search(rf"^you joined the table of ann \[[A-Z2-7-]+\] at "
+                         rf"{re.escape(host.address)}:{master_game.port}$", out, re.M), out
+        assert "waiting for 0 more" not in out, out
+        assert re.search(rf"^at the table: ann \(host\), .*\b{peer.nick} \(you\)", out, re.M), out
+        assert "every seat is taken: the table is starting..." in out, out
 
 
 def test_dig_reads_the_advertisement(master_game: PlayedGame):

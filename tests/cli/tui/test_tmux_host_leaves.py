@@ -181,6 +181,11 @@ def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Tabl
     assert winner in (table.seat("bob"), table.seat("bot1"))  # a real game: someone got to WIN
     nick = table.header()["nicks"][winner]
     assert f"{nick}: WIN" in out, out
+    # the host, who kept its terminal open for its bot, is told who won, as bob is (the
+    # trial of 2026-12-06: only "the game is over")
+    screen = _wait(table.server, f"{nick}: WIN", 10)
+    assert screen.index("the game is over") < screen.index(f"result: {nick} wins after") \
+        < screen.index(f"{nick}: WIN"), screen
     assert re.search(r"^ann: level \d \(left the table\)$", out, re.M), out
     assert "ended early" not in out
     assert (table.bot_folder() / "finished").exists()
