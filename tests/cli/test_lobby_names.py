@@ -30,3 +30,15 @@ def test_the_waiting_screens_say_each_bot_s_level() -> None:
         "waiting for 1 more player (3 of 4 seats taken)"]
     assert guest_lines(cyds, cyd, "ann", "192.0.2.7:48100", 3)[2:] == [
         "every seat is taken: the table is starting..."]
+
+
+def test_the_german_waiting_screen_says_the_level_in_german(german) -> None:
+    ann, bob = people(2)
+    host = Lobby.create(ann, "test-game", table=TABLE, rules_check=rules_check)
+    net = LobbyNet([host])
+    lobby, join = Lobby.join(bob, TABLE, ann.public_key, "test-game", rules_check=rules_check,
+                             bot="hard")
+    net.by_key[bob.public_key], net.guards[bob.public_key] = lobby, ReplayGuard()
+    net.post(bob.public_key, [join])
+    net.run()
+    assert member_names(host, ann) == "ann (Gastgeber, du), bob (Bot, schwer)"
