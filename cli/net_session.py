@@ -280,6 +280,7 @@ class NetworkSession(SeriesMixin):
         wait = self.node.waiting()
         extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
                                  "left": getattr(self, "_left", False),
+                                 "left_written": self.core.has_left(self.seat),
                                  "bots": self.bot_seats}
         removed = removed_seats(self.core)
         extra["removed"] = removed

@@ -55,7 +55,7 @@ from lancards.cli.tui.fit import (
     wrap_all,
     wrap_line,
 )
-from lancards.cli.tui.leaving import answer_dialog, play_out
+from lancards.cli.tui.leaving import answer_dialog, leaving_words, play_out
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.overlays import report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
@@ -515,11 +515,7 @@ class TableScreen:
         snap = self._snap()
         text = c.shown_message(snap)
         if self.leaving:  # issue 25, item 9: say whom the leave waits for, if anyone
-            waits = snap.extra.get("waiting")
-            text = (_("Leaving for good once the table comes to you ({reason}); q pauses "
-                      "instead").format(reason=waits)
-                    if waits else _("Leaving for good: your leave is written at your next turn "
-                                    "to write, then this window closes"))
+            text = leaving_words(snap.extra)
         message = ("class:error" if c.error else "class:message", " " + text)
         hints = " " + self.controller.hints(snap)
         for extra in (_(" · ? keys"), _(" · q quit"), _(" · o goal")):

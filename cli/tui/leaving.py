@@ -62,3 +62,19 @@ def answer_dialog(screen: Any, key: str, over: bool, left: int) -> bool:
 
 
 __all__ = ["PLAY_OUT_S", "answer_dialog", "play_out", "plays_out"]
+
+
+def leaving_words(extra: dict[str, Any]) -> str:
+    """The message line while this seat leaves for good (``extra``: the snapshot's): written
+    already (``left_written``: the window waits for the others to build on it), or whom the
+    leave waits for (issue 25, item 9). The trial of 2026-12-06 read "once the table comes to
+    you (waiting for anna)" under "You left the table" in the log."""
+    if extra.get("left_written"):
+        return _("You left the table for good: this window closes once the others have your "
+                 "leave")
+    waits = extra.get("waiting")
+    if waits:
+        return _("Leaving for good once the table comes to you ({reason}); q pauses "
+                 "instead").format(reason=waits)
+    return _("Leaving for good: your leave is written at your next turn to write, then this "
+             "window closes")

@@ -12,6 +12,7 @@ import pytest
 
 from lancards.cli.local_session import LocalSession
 from lancards.cli.net_session import NetworkSession
+from lancards.cli.tui.leaving import leaving_words
 from lancards.engine.core import Leave
 from lancards.engine.level8.state import Phase
 from lancards.p2p.net.waiting import Waiting
@@ -100,6 +101,12 @@ def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) 
         try:
             await bounded(lambda: session.core.legal_actions(), "the player's first move")
             session.leave_for_good()
+            # written at once (its move): the window says so while it waits for the others to
+            # build on it, not "once the table comes to you" (the trial of 2026-12-06)
+            extra = session.snapshot().extra
+            assert extra["left_written"] and leaving_words(extra) == (
+                "You left the table for good: this window closes once the others have your "
+                "leave")
             await bounded(lambda: session.snapshot().extra["left"], "the leave delivered")
             assert session.node.store is not None
             assert (session.node.store.folder / "finished").exists()  # nothing to resume
