@@ -63,8 +63,9 @@ def what_words(wait: Waiting) -> str:
 
 def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | None:
     """What a screen says of ``wait`` (as ``p2p.net.waiting.waiting_text``, in the player's
-    language): ``"waiting for bob (their move), 12 s"``, ``"waiting for bob, who paused (their
-    move), 12 s"``; beyond ``patience`` seconds at a table without rescue (ruling D-5),
+    language): ``"waiting for bob (their move), 12 s"`` (connected, silent), ``"waiting for bob,
+    no connection (their move), 12 s"`` (its link is down), ``"waiting for bob, who paused
+    (their move), 12 s"``; beyond ``patience`` seconds at a table without rescue (ruling D-5),
     ``"waiting for bob, 130 s; the table can only wait"``; None when nothing waits."""
     if wait is None:
         return None
@@ -74,6 +75,9 @@ def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | 
             name=wait.nick, seconds=seconds)
     if wait.paused:
         return _("waiting for {name}, who paused ({what}), {seconds} s").format(
+            name=wait.nick, what=what_words(wait), seconds=seconds)
+    if not wait.connected:  # crashed, cut off or asleep: not only slow (the trial of 12-06)
+        return _("waiting for {name}, no connection ({what}), {seconds} s").format(
             name=wait.nick, what=what_words(wait), seconds=seconds)
     return _("waiting for {name} ({what}), {seconds} s").format(
         name=wait.nick, what=what_words(wait), seconds=seconds)

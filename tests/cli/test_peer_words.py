@@ -17,8 +17,15 @@ PAUSED = Waiting(1, "bob", "their move", 12.4, False, True, "action")
 DRAW = Waiting(2, "cyd", "shares for your draw", 3.0, True, kind=DRAW_SHARES)
 
 
+SILENT = Waiting(1, "bob", "their move", 12.4, True, kind="action")
+
+
 def test_the_waiting_line_in_english_is_the_peer_layers_text():
-    assert waiting_words(MOVE, True, 120) == MOVE.text() == "waiting for bob (their move), 12 s"
+    assert waiting_words(SILENT, True, 120) == SILENT.text() == \
+        "waiting for bob (their move), 12 s"
+    # a peer whose link is down is not only slow (the trial of 2026-12-06: a crash looked
+    # like a long think)
+    assert waiting_words(MOVE, True, 120) == "waiting for bob, no connection (their move), 12 s"
     assert waiting_words(PAUSED, True, 120) == PAUSED.text()
     assert waiting_words(DRAW, True, 120) == "waiting for cyd (shares for your draw), 3 s"
     assert waiting_words(MOVE, False, 10) == "waiting for bob, 12 s; the table can only wait"
@@ -26,7 +33,8 @@ def test_the_waiting_line_in_english_is_the_peer_layers_text():
 
 
 def test_the_waiting_line_in_german(german):
-    assert waiting_words(MOVE, True, 120) == "warte auf bob (Zug), 12 s"
+    assert waiting_words(SILENT, True, 120) == "warte auf bob (Zug), 12 s"
+    assert waiting_words(MOVE, True, 120) == "warte auf bob, keine Verbindung (Zug), 12 s"
     assert waiting_words(PAUSED, True, 120) == "warte auf bob, pausiert (Zug), 12 s"
     assert waiting_words(DRAW, True, 120) == "warte auf cyd (Anteile für deine gezogene Karte), 3 s"
     assert waiting_words(MOVE, False, 10) == "warte auf bob, 12 s; der Tisch kann nur warten"

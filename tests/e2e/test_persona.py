@@ -528,7 +528,7 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         cyd.wait(r"YOUR TURN: draw a card", 60, others=[ann, Holding(cyd)])
         cyd.kill_program()
         assert cyd.exit_status(10) == 128 + signal.SIGKILL
-        screen = ann.wait(r"WAITING: waiting for cyd \(", 60, others=[ann])
+        screen = ann.wait(r"WAITING: waiting for cyd, no connection \(", 60, others=[ann])
         golden("paused-table", frame(screen))
         # cyd resumes in a new window and sees the table again
         cyd.run("resume")
