@@ -95,8 +95,8 @@ def test_a_person_sees_whom_the_table_waits_for_and_the_game_goes_on_after_its_r
         cyd.start(join_args(cyd))
         assert cyd.proc is not None
         assert cyd.proc.wait(60) == -signal.SIGKILL
-        screen = wait_screen(session, r"waiting for cyd, no connection \((?:the joint key|a shuffle)\), "
-                                      r"(?:[3-9]|\d\d+) s", 60)
+        screen = wait_screen(session, r"waiting for cyd, no connection "
+                                      r"\((?:the joint key|a shuffle)\), (?:[3-9]|\d\d+) s", 60)
         assert "WAITING: waiting for cyd" in screen and "your hand (0 cards" in screen
         cyd.env.pop("LANCARDS_TEST_CRASH_AT")
         cyd.start(["resume", "--autoplay", "--record", str(cyd.record)])
