@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import ifaddr
@@ -311,6 +311,18 @@ def scope_name(address: str) -> str:
     return address
 
 
+def link_host(peer: Sequence[object]) -> str:
+    """The host of a socket's peer address as it can be dialled again: an IPv6 link-local one
+    with its scope (``("fe80::12", 40688, 0, 2)`` is ``"fe80::12%eth0"``), since the text of
+    ``getpeername`` leaves the scope id out and ``fe80::12`` alone cannot be dialled (issue
+    24: a host's bot dialled a joiner at the address the host saw it come from)."""
+    host = str(peer[0])
+    scope = peer[3] if len(peer) >= 4 else 0
+    if "%" in host or not isinstance(scope, int) or not scope:
+        return host
+    return scope_name(f"{host}%{scope}")
+
+
 def rescope(address: str, reached: str) -> str:
     """``address`` (from another peer's address book) with the scope of ``reached``.
 
@@ -327,6 +339,21 @@ def rescope(address: str, reached: str) -> str:
     except ValueError:
         return address
     return f"{text}%{zone}" if link_local and sep and zone else address
+
+
+def book_addresses(book: Mapping[bytes, tuple[str, int]], host: bytes,
+                   reached: str) -> dict[bytes, tuple[str, int]]:
+    """The host's address book (``table.addrs``) as this peer dials it, having ``reached`` the
+    host (key ``host``) at that address: a seat the book puts at the host's own address runs
+    on the host's machine (its bots, which dial the host over loopback: the host writes its
+    own public address for them) and is dialled at ``reached`` too, since that address
+    answered and a host's bots listen where it does; the host's first advertised address may
+    be one this peer cannot reach (a joiner on 10.33.0.0/24 and a host at 169.254.10.1 and
+    ``fe80::11``, both on one link). Every other link-local address gets the scope of
+    ``reached`` (:func:`rescope`)."""
+    own = book.get(host, ("", 0))[0]
+    return {key: (reached if own and address == own else rescope(address, reached), port)
+            for key, (address, port) in book.items()}
 
 
 def order_addresses(addresses: Sequence[str],

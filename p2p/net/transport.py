@@ -50,6 +50,7 @@ from websockets.asyncio.connection import Connection
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from lancards.p2p.net.addresses import link_host
 from lancards.p2p.protocol.channel import TAG_BYTES, LinkChannel
 from lancards.p2p.protocol.errors import (
     FrameError,
@@ -211,7 +212,8 @@ class Mesh:
         self._closing = False
         self._rng = random.Random(os.urandom(8))
         self.remote_hosts: dict[bytes, str] = {}
-        """The address each listener-side link came from (a lobby host learns joiners' hosts)."""
+        """The address each listener-side link came from, a link-local one with its scope (a lobby
+        host learns joiners' hosts)."""
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -453,7 +455,7 @@ class Mesh:
             return
         assert hs.peer is not None
         peer = hs.peer
-        host = str(ws.remote_address[0])
+        host = link_host(ws.remote_address)  # fe80::12%eth0: dialled again as it is
         self.remote_hosts[peer] = host
         if hs.peer_port and peer in self._addresses:
             # What the peer itself tells: the host it came from, the port it listens on.
