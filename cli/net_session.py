@@ -30,7 +30,7 @@ from lancards.cli.peer_errors import error_words
 from lancards.cli.peer_words import cheat_notice_words, cheat_words, notice_kind, waiting_words
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
-from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, TableSnapshot
+from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
 from lancards.cli.session_series import SeriesMixin
 from lancards.cli.session_series import derive as _derive
 from lancards.cli.tui.controller import shown_names
@@ -63,7 +63,7 @@ LOG_KEEP = 20_000
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=8.0, backoff_max=1.0)
 
 
-class NetworkSession(SeriesMixin):
+class NetworkSession(SeriesMixin, NewsMixin):
     """This seat at a table of peers on 127.0.0.1 (see the module docstring).
 
     Use :meth:`create` for a new table and :meth:`resume` to continue one from disk.

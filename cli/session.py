@@ -92,6 +92,23 @@ class TableSnapshot:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+class NewsMixin:
+    """This machine's own news in a table's log (:meth:`tell`): what happens outside the table
+    (its addresses changed) is told in the log while the table's screen runs, never printed
+    over it (the trial of 2026-12-07: a host's "addresses changed" line garbled the screen).
+    Mixed into :class:`lancards.cli.net_session.NetworkSession`."""
+
+    _log: list[LogLine]
+
+    def _changed(self) -> None:  # pragma: no cover - the session defines it
+        raise NotImplementedError
+
+    def tell(self, text: str) -> None:
+        """Add ``text`` (in the player's language) to the log, as the table's, and redraw."""
+        self._log.append(LogLine(text, None, index=len(self._log) + 1))
+        self._changed()
+
+
 class Session(Protocol):
     """One seat at one table."""
 

@@ -82,19 +82,14 @@ def add_parser(sub: Any) -> None:
 async def _advertise(lobby: Lobby, me: Identity, port: int, follow: FollowedAddresses,
                      size: int) -> Advertiser:
     """Advertise the table on the chosen interfaces, every one of their addresses, following
-    them as they change (issue 24, situation 4: a new lease; one line says where it moved)."""
+    them as they change (issue 24, situation 4: a new lease; the host sets ``on_move``, which
+    says where it moved)."""
     chosen = follow.current
     advert = TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick, me.public_key,
                          port, tuple(a.text for a in chosen), size, (me.nick,),
                          rescue=lobby.spec.options.get("rescue") == "on")
     ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
-
-    def moved(now: TableAdvert) -> None:
-        print(_("this machine's addresses changed: advertised at {addresses} port "
-                "{port}").format(addresses=", ".join(now.addresses), port=port), flush=True)
-
-    advertiser = Advertiser(advert, follow=follow, on_move=moved,
-                            ttl=ttl if ttl > 0 else RECORD_TTL)
+    advertiser = Advertiser(advert, follow=follow, ttl=ttl if ttl > 0 else RECORD_TTL)
     await advertiser.start()
     return advertiser
 
@@ -198,22 +193,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         bind if bind not in ("0.0.0.0", "") else "127.0.0.1", port)
     bots = [await _start_bot_joiner(i, lobby, me, port, args) for i in range(args.bots)]
     others = args.players - 1
-    first = advertiser.advert.addresses[0]
-    target = f"{lobby.spec.table}@{f'[{first}]' if ':' in first else first}:{port}"
-    # Two lines, not one of 81 columns (issue 25, item 14): the fingerprint has its own.
-    intro = [ngettext("table {table} · {game} · {count} seat", "table {table} · {game} · {count} "
-                      "seats", args.players).format(table=lobby.spec.table, game=spec.name,
-                                                    count=args.players),
-             _("host {host}").format(host=describe(me.public_key, me.nick)),
-             _("on this network the others run:"),
-             "    lancards join",
-             "  " + _("or, where the network blocks mDNS:"),
-             f"    lancards join --game {spec.name} {target}"]
-    if advertiser.advert.rescue:
-        intro.append(_(RESCUE_WORDS))
-    if len(advertiser.advert.addresses) > 1:
-        intro.append(_("advertised at {addresses} port {port}").format(
-            addresses=", ".join(advertiser.advert.addresses), port=port))
+    intro = intro_lines(advertiser.advert, me, args.players)
     waiting = ngettext("waiting for {count} player", "waiting for {count} players",
                        others).format(count=others)
     if say is None:
@@ -259,10 +239,31 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             said[0] = text
             if say is None:
                 print(text, flush=True)
+        show()
+
+    def show() -> None:
         if say is not None:
             names = member_names(lobby, me)
             say([*intro, "", _("at the table: {names}").format(names=names), said[0],
                  *notes[-3:]])
+
+    hosting = asyncio.current_task()
+
+    def moved(now: TableAdvert) -> None:
+        """This machine's addresses changed (the advert follows them): the waiting screen shows
+        the new ones and says so; later the table's log says so (``args.tell``, set while
+        the table's screen runs); nothing is printed over a full screen."""
+        line = moved_line(now)
+        if say is not None and hosting is not None and not hosting.done():
+            intro[:] = intro_lines(now, me, args.players)
+            notes.append(line)
+            show()
+        elif getattr(args, "tell", None) is not None:
+            args.tell(line)
+        else:
+            print(line, flush=True)
+
+    advertiser.on_move = moved
 
     def on_message(peer: bytes, env: Any) -> None:
         out = receive_or_report(lobby, env, note)
@@ -344,6 +345,34 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     lobbyist.addrs.update({k: PeerAddress(mesh.remote_hosts.get(k, "127.0.0.1"), port)
                            for k, port in lobby.ports.items() if k in seated})
     return me, table, mesh, lobbyist, bots
+
+
+def intro_lines(advert: TableAdvert, me: Identity, players: int) -> list[str]:
+    """The top of the host's waiting screen: the table, the host, how the others join (by
+    mDNS, and by the advert's first address) and, when it has more, every address."""
+    first, port = advert.addresses[0], advert.port
+    target = f"{advert.table}@{f'[{first}]' if ':' in first else first}:{port}"
+    # Two lines, not one of 81 columns (issue 25, item 14): the fingerprint has its own.
+    intro = [ngettext("table {table} · {game} · {count} seat", "table {table} · {game} · {count} "
+                      "seats", players).format(table=advert.table, game=advert.game,
+                                               count=players),
+             _("host {host}").format(host=describe(me.public_key, me.nick)),
+             _("on this network the others run:"),
+             "    lancards join",
+             "  " + _("or, where the network blocks mDNS:"),
+             f"    lancards join --game {advert.game} {target}"]
+    if advert.rescue:
+        intro.append(_(RESCUE_WORDS))
+    if len(advert.addresses) > 1:
+        intro.append(_("advertised at {addresses} port {port}").format(
+            addresses=", ".join(advert.addresses), port=port))
+    return intro
+
+
+def moved_line(advert: TableAdvert) -> str:
+    """What the host says when this machine's addresses changed (the advert moved)."""
+    return _("this machine's addresses changed: advertised at {addresses} port {port}").format(
+        addresses=", ".join(advert.addresses), port=advert.port)
 
 
 def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:

@@ -103,7 +103,11 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         if pacer is not None:  # a host's --bots: its b key paces them (issue 25, item 13)
             session.pacer = pacer
         session.restored = restore is not None  # "catching up" until current
-        status = await run_table(session)
+        args.tell = session.tell  # this machine's news (host.py: its addresses moved) in the log
+        try:
+            status = await run_table(session)
+        finally:
+            args.tell = None  # printed again once the screen is gone
         again = session.again
         if status == STATUS_AGAIN and again is not None and again.started() is not None:
             return await play_table(args, me, again.started(), mesh, again.handover(),

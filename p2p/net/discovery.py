@@ -240,7 +240,8 @@ class Advertiser:
         self._info: AsyncServiceInfo | None = None
         self._follow = follow
         self._follow_every = follow_every
-        self._on_move = on_move
+        self.on_move = on_move
+        """Called with the new advert after each move (may be set after the start)."""
         self._watch: asyncio.Task[None] | None = None
 
     def _service_info(self, name: str | None = None) -> AsyncServiceInfo:
@@ -315,8 +316,8 @@ class Advertiser:
         else:
             async with asyncio.timeout(timeout):
                 await (await self._azc.async_update_service(info))
-        if self._on_move is not None:
-            self._on_move(self.advert)
+        if self.on_move is not None:
+            self.on_move(self.advert)
 
     async def update(self, *, free_seats: int, players: Sequence[str] | None = None,
                      started: bool | None = None, timeout: float = 5.0) -> None:
