@@ -95,7 +95,7 @@ class TableSnapshot:
 class NewsMixin:
     """This machine's own news in a table's log (:meth:`tell`): what happens outside the table
     (its addresses changed) is told in the log while the table's screen runs, never printed
-    over it (the trial of 2026-12-07: a host's "addresses changed" line garbled the screen).
+    over it (the trial of 2026-12-06: a host's "addresses changed" line garbled the screen).
     Mixed into :class:`lancards.cli.net_session.NetworkSession`."""
 
     _log: list[LogLine]

@@ -1,5 +1,5 @@
 """A host and a joiner whose IPv4 networks differ, on one link with IPv6 link-local addresses
-(the trial of 2026-12-07).
+(the trial of 2026-12-06).
 
 Ann's laptop has only ``169.254.10.1/16`` (IPv4 link-local, no DHCP server answered) and
 ``fe80::11`` on ``eth0``; bob's has only ``10.33.0.12/24`` and ``fe80::12``. Ann hosts with one

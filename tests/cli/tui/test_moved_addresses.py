@@ -1,4 +1,4 @@
-"""This machine's addresses change while a full screen runs (the trial of 2026-12-07): the
+"""This machine's addresses change while a full screen runs (the trial of 2026-12-06): the
 host printed "this machine's addresses changed: ..." straight to the terminal, over the
 waiting screen (its title gone, the join command still at the old address) and over the
 table (garbled until Ctrl-L). Now the waiting screen shows the new addresses and says so in
