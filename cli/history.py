@@ -307,7 +307,8 @@ _TABLE = re.compile(r"[0-9a-f]{4,16}")
 def record_path(argument: str) -> str:
     """The record file that ``argument`` of ``replay``/``audit`` names: a path to a file
     that exists, else an entry of the history (``3`` or ``#3``, 1 = newest), else a table id
-    or its first 4 characters or more.
+    or its first 4 characters or more (4 digits or more that are no entry, or begin with 0,
+    and begin a table's id name that table).
 
     Raises:
         UsageError: no such entry or table, an ambiguous table id, or a game without a
@@ -319,7 +320,12 @@ def record_path(argument: str) -> str:
 
     tables = data_home() / "tables"
     games = list_games(tables)
-    if (m := _ENTRY.fullmatch(argument)) is not None:
+    m = _ENTRY.fullmatch(argument)
+    if m is not None and _TABLE.fullmatch(argument) and (
+            argument.startswith("0") or not 1 <= int(m.group(1)) <= len(games)) and \
+            any(g.table.startswith(argument) for g in games):
+        m = None  # "0642": table 0642507d, not game 642 (the trial of 2026-12-06)
+    if m is not None:
         number = int(m.group(1))
         if not 1 <= number <= len(games):
             raise UsageError(ngettext(

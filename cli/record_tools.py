@@ -259,8 +259,10 @@ def run_replay(args: argparse.Namespace) -> int:
             print("      " + _("{name}  shuffles and proves the shuffle").format(
                 name=f"{author:>10}"))
         elif payload.get("t") == "leave":
-            print("      " + _("{name} leaves the table (for good; the hand goes out of play "
-                               "unopened)").format(name=author))
+            print("      " + (_("You leave the table (for good; the hand goes out of play "
+                                "unopened)") if author == _("You") else  # not "You leaves"
+                              _("{name} leaves the table (for good; the hand goes out of play "
+                                "unopened)").format(name=author)))
             from lancards.cli.tui.narrate import redealt
 
             seat = record.seat_of(entry.author) or 0

@@ -116,9 +116,10 @@ class Picker:
     def handle(self, key: str) -> bool | None:
         """Returns True when picked, False when cancelled, None to stay open.
 
-        A digit picks the choice of that number at once; when no choice has that number but
-        longer ones start with it (combinations 10, 11...), it highlights the first of them
-        and waits for the next digit or Enter.
+        A digit picks the choice of that number at once when no longer number starts with
+        the digits typed; otherwise (``1`` among choices 1 to 12, or combinations 10, 11...)
+        it highlights the choice (or the first that starts with them) and waits for the next
+        digit or Enter (the trial of 2026-12-06: ``1`` on the way to ``12`` discarded at once).
         """
         if key in ("up", "k"):
             self.index = (self.index - 1) % len(self.labels)
@@ -139,7 +140,7 @@ class Picker:
                 return None
             exact = [i for i in matches if texts[i] == typed]
             self.index = exact[0] if exact else matches[0]
-            if exact:
+            if exact and len(matches) == 1:
                 self.typed = ""
                 self.on_pick(self.index)
                 return True

@@ -376,6 +376,8 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         count = before.swaps if before is not None else None
         if count is None:
             out.append(_("{who} drew as many cards (I'll swap that!)").format(who=who))
+        elif count == 0:  # not "drew 0 cards" (the trial of 2026-12-06)
+            out.append(_("{who} put no card back (I'll swap that!)").format(who=who))
         else:
             out.append(ngettext("{who} drew {count} card (I'll swap that!)",
                                 "{who} drew {count} cards (I'll swap that!)",

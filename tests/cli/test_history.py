@@ -228,3 +228,24 @@ def test_audit_of_a_game_being_played_now_says_so(home: Path, capsys) -> None:
         {"pid": 2**22 + 7, "command": "lancards play", "since": T0, "proc_start": 1}))
     assert main(["audit", "2"]) == 2
     assert "lancards resume aaaa000000000001 continues it" in capsys.readouterr().err
+
+
+def test_a_table_id_of_digits_names_the_table_not_an_entry(tmp_path: Path, monkeypatch) -> None:
+    """The trial of 2026-12-06: ``audit 0642`` (table 0642507d) read "there is no game 642"."""
+    from types import SimpleNamespace
+
+    from lancards.cli import history
+    from lancards.cli.errors import UsageError
+
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    records = {t: tmp_path / f"{t}.jsonl" for t in ("0642507d00000001", "6589750000000002",
+                                                     "aaaa000000000003")}
+    for path in records.values():
+        path.write_text("{}\n")
+    games = [SimpleNamespace(table=t, record=p, status="finished") for t, p in records.items()]
+    monkeypatch.setattr(history, "list_games", lambda tables: games)
+    assert history.record_path("0642") == str(records["0642507d00000001"])
+    assert history.record_path("6589") == str(records["6589750000000002"])  # no game 6589
+    assert history.record_path("2") == str(records["6589750000000002"])  # entry 2 as before
+    with pytest.raises(UsageError, match="there is no game 9 in the history"):
+        history.record_path("9")

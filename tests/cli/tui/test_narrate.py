@@ -188,3 +188,12 @@ def test_an_eights_round_abandoned_by_a_leave_is_told_as_dealt_again():
     over = EIGHTS.apply(three, Leave(1))
     assert narrate("eights", EIGHTS.view(three, 0), Leave(1), EIGHTS.view(over, 0), NAMES,
                    0) == ["Ben left the table"]
+
+
+def test_a_swap_that_puts_no_card_back_says_so():
+    """The trial of 2026-12-06 read "Ada drew 0 cards (I'll swap that!)"."""
+    hands = [["SWAP", "R1", "R2"], ["O1", "O2"], ["Y1", "Y2"]]
+    state = act(build("level8-master", hands, turn=0, pile_top=["P9", "P10"]), "0: play SWAP")
+    assert told(state, "0: swap-end", 1) == ["Ann put no card back (I'll swap that!)"]
+    state = act(state, "0: swap-put R1")
+    assert told(state, "0: swap-end", 1) == ["Ann drew 1 card (I'll swap that!)"]

@@ -83,3 +83,18 @@ def test_the_picker_fits_its_rows_when_the_title_and_the_choices_wrap():
         " 30 choices, 1-2 shown: up/down for the",
         "   others",
     ]
+
+
+def test_a_digit_that_starts_a_longer_number_waits_for_the_next_digit_or_enter():
+    """The trial of 2026-12-06: among 12 choices, ``1`` typed on the way to ``12`` picked
+    choice 1 at once (a discard, for good); it now highlights 1 and waits, ``2`` then picks
+    12, Enter picks 1, and a digit no longer number starts with still picks at once."""
+    picked: list[int] = []
+    labels = [f"discard card {i}" for i in range(1, 13)]
+    picker = Picker("discard which card?", labels, picked.append)
+    assert picker.handle("1") is None and picker.index == 0 and picked == []
+    assert picker.handle("2") is True and picked == [11]  # choice 12
+    assert picker.handle("1") is None and picker.handle("enter") is True and picked == [11, 0]
+    assert picker.handle("5") is True and picked == [11, 0, 4]  # nothing longer starts with 5
+    few = Picker("which?", labels[:9], picked.append)
+    assert few.handle("1") is True and picked[-1] == 0  # one to nine: at once, as before

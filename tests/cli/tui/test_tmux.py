@@ -179,6 +179,10 @@ def play_round_by_keys(name: str, size: tuple[int, int], level8: bool) -> list[s
             before = capture(name)
             tmux("send-keys", "-t", name, key)
             screen = changed(name, before)
+        if keys and keys[-1] == "1" and "every legal move" in screen:
+            before = screen  # 10 choices or more: "1" waits for a second digit or Enter
+            tmux("send-keys", "-t", name, "Enter")
+            screen = changed(name, before)
         if not keys:
             screen = changed(name, screen, limit=2.0)
     screens.append(screen)
