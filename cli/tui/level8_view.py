@@ -159,9 +159,6 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     req_w = max(12, min(max(30, max(text_width(r) for r in shown)), room))
     if bots:  # room for "bot, normal" at the rows' end: the column as wide as its longest
         req_w = min(req_w, max(11, *(text_width(r) for r in shown)))
-    out.append(("class:header", f"   # {pad(head[0], name_w)} {pad(head[1], lvl_w)} "
-                                f"{pad(head[2], req_w)} {pad(head[3], down_w)} "
-                                f"{pad(head[4], hand_w)} {pad(head[5], pile_w)}{head[6]}\n"))
     rows: list[StyleAndTextTuples] = []
     for seat in range(view.n):
         mark = ">" if snap.to_act == seat else " "
@@ -193,8 +190,10 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     by_w = max([text_width(_("played by")), *(text_width(w) for w in bots.values())])
     fits = bool(rows) and sum(text_width(f[1]) for f in rows[0][:1]) + pile_w + front_w + 1 \
         + by_w < width
-    header = f"{pad(head[6], front_w)} {_('played by')}" if bots and fits else head[6]
-    out[-1] = (out[-1][0], out[-1][1].removesuffix(f"{head[6]}\n") + header + "\n")
+    last = f"{pad(head[6], front_w)} {_('played by')}" if bots and fits else head[6]
+    out.append(("class:header", f"   # {pad(head[0], name_w)} {pad(head[1], lvl_w)} "
+                                f"{pad(head[2], req_w)} {pad(head[3], down_w)} "
+                                f"{pad(head[4], hand_w)} {pad(head[5], pile_w)}{last}\n"))
     for seat, row in enumerate(rows):
         out.extend(row)
         if fits and seat in bots:
