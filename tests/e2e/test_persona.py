@@ -45,7 +45,7 @@ import pytest
 from lancards.cli.tui.width import text_width
 from tests.e2e.netns import ROOT, Lan
 from tests.e2e.peers import Peer, seat_peers
-from tests.p2p.crash_sweep import LIFETIME_S, tmux, tmux_server
+from tests.p2p.crash_sweep import LIFETIME_S, first_move_keys, tmux, tmux_server
 
 pytestmark = [
     pytest.mark.e2e,
@@ -269,7 +269,8 @@ class Person:
 
     def play(self, *, draw: bool = True) -> None:
         """Press what a person would for the screen shown, once per screen (or again after
-        3 s): Enter on a round panel, ``1`` in the list of moves, ``d`` to draw, ``m`` for the
+        3 s): Enter on a round panel, ``1`` in the list of moves (then Enter among 10 or
+        more, :func:`~tests.p2p.crash_sweep.first_move_keys`), ``d`` to draw, ``m`` for the
         list on any other turn; nothing on another's turn."""
         screen = self.capture()
         if self._pressed and self._pressed[0] == screen and time.monotonic() < self._pressed[1]:
@@ -277,7 +278,7 @@ class Person:
         if "Enter: continue" in screen:
             keys = ["Enter"]
         elif "every legal move" in screen:
-            keys = ["1"]
+            keys = first_move_keys(screen)
         elif "YOUR TURN: draw a card" in screen:
             if not draw:
                 return

@@ -98,3 +98,26 @@ def test_a_digit_that_starts_a_longer_number_waits_for_the_next_digit_or_enter()
     assert picker.handle("5") is True and picked == [11, 0, 4]  # nothing longer starts with 5
     few = Picker("which?", labels[:9], picked.append)
     assert few.handle("1") is True and picked[-1] == 0  # one to nine: at once, as before
+
+
+def test_the_scripted_persons_keys_pick_choice_one_among_ten_and_among_four():
+    """The persona and crash-sweep seats press :func:`~tests.p2p.crash_sweep.first_move_keys`
+    in the list of moves: CI after 6e766c6 failed where ann pressed ``1`` at "10 choices, 1-4
+    shown" (it waited for a second digit) and again 3 s later (``11``: no such choice), until
+    the test's 150 s ran out. Its keys now pick choice 1 exactly once, whatever the count."""
+    from tests.p2p.crash_sweep import first_move_keys
+
+    ci_screen = ("every legal move   (its number, or up/down and Enter; Esc cancels)\n"
+                 " >  1. discard R4\n    2. discard R8\n    3. discard G2\n    4. discard B8\n"
+                 " 10 choices, 1-4 shown: up/down for the others\n")
+    assert first_move_keys(ci_screen) == ["1", "Enter"]
+    assert first_move_keys(" >  1. discard R4\n    2. discard R8\n") == ["1"]
+    for count in (4, 9, 10, 12):
+        picked: list[int] = []
+        picker = Picker("every legal move", [f"discard card {i}" for i in range(count)],
+                        picked.append)
+        screen = "\n".join(f"    {i}. discard" for i in range(1, min(count, 4) + 1))
+        if count > 4:
+            screen += f"\n {count} choices, 1-4 shown: up/down for the others"
+        results = [picker.handle(key.lower()) for key in first_move_keys(screen)]
+        assert results[-1] is True and picked == [0], count
