@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -279,7 +280,8 @@ def score_words(game: PlayedGame) -> str:
 
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
-    """The history as printed: two lines per game, each cut to ``width`` columns."""
+    """The history as printed: two lines per game, each cut to ``width`` columns (0: never
+    cut)."""
     from lancards.cli.game_titles import GAME_TITLES
     from lancards.cli.tui.width import pad
 
@@ -297,7 +299,18 @@ def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
 def _cut(text: str, width: int) -> str:
     from lancards.cli.tui.width import cut
 
-    return cut(text, width)
+    return cut(text, width) if width > 0 else text
+
+
+def output_width() -> int:
+    """The columns ``history`` cuts its lines to: the terminal's width when standard output is
+    one, else 0 (never cut: a pipe or a file gets whole lines). The trial of 2026-12-06 saw
+    lines cut at 80 columns in a 120-column terminal."""
+    import shutil
+
+    if not sys.stdout.isatty():
+        return 0
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 _ENTRY = re.compile(r"#?(\d{1,4})")
@@ -384,7 +397,7 @@ def run(args: argparse.Namespace) -> int:
     if not games:
         print(_("no games yet in {tables}: lancards play starts one").format(tables=tables))
         return 0
-    for line in lines(games):
+    for line in lines(games, output_width()):
         print(line)
     return 0
 

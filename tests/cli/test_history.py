@@ -249,3 +249,28 @@ def test_a_table_id_of_digits_names_the_table_not_an_entry(tmp_path: Path, monke
     assert history.record_path("2") == str(records["6589750000000002"])  # entry 2 as before
     with pytest.raises(UsageError, match="there is no game 9 in the history"):
         history.record_path("9")
+
+
+def test_history_lines_are_whole_in_a_pipe_and_fit_a_terminal_of_any_width(
+        home: Path, capsys, monkeypatch) -> None:
+    """The trial of 2026-12-06: ``history`` cut every line at 80 columns, even in a wider
+    terminal. A pipe or a file now gets whole lines; a terminal gets lines cut to its width."""
+    import io
+    import os as os_module
+
+    from lancards.cli import history
+
+    games = history.list_games(home / "tables")
+    whole = history.lines(games, 0)
+    assert whole[1].startswith("     Ada 215, Bram 205, You 80 points · table ")
+    assert history.lines(games, 30)[1] == "     Ada 215, Bram 205, You 8…"
+    assert history.output_width() == 0  # pytest captures standard output: not a terminal
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr("sys.stdout", Terminal())
+    monkeypatch.setattr("shutil.get_terminal_size",
+                        lambda fallback=(80, 24): os_module.terminal_size((30, 24)))
+    assert history.output_width() == 30
