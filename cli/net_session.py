@@ -551,7 +551,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
             if notice.kind == "chat":
                 self._log.append(LogLine(f"{who}: {notice.text}", notice.seat, chat=True,
                                          index=len(self._log) + 1))
-            elif notice.kind == "presence":  # issue 25, item 9
+            elif notice.kind == "presence" or notice.code == "back":  # issue 25 item 9; a resume
                 text = (_("{name} paused; the game waits for them") if notice.text == "paused"
                         else _("{name} is back")).format(name=who)
                 self._log.append(LogLine(text, notice.seat, index=len(self._log) + 1))

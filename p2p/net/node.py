@@ -33,7 +33,7 @@ from lancards.p2p.net.checkpoint_writer import CheckpointWriter
 from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
-from lancards.p2p.net.waiting import DRAW_SHARES, WHAT, Waiting, waiting_text
+from lancards.p2p.net.waiting import DRAW_SHARES, WHAT, Waiting, back_notice, waiting_text
 from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.errors import (
@@ -76,14 +76,8 @@ class PeerNode:
         on_change: called after every batch of outputs (to redraw a screen).
     """
 
-    def __init__(
-        self,
-        core: GameCore,
-        mesh: Mesh,
-        store: TableStore | None = None,
-        *,
-        on_change: Callable[[], None] | None = None,
-    ) -> None:
+    def __init__(self, core: GameCore, mesh: Mesh, store: TableStore | None = None, *,
+                 on_change: Callable[[], None] | None = None) -> None:
         self.core = core
         core.checks_when_idle = True  # run() checks pipelined proofs while idle
         self.mesh = mesh
@@ -106,6 +100,7 @@ class PeerNode:
         self._held_at: float | None = None  # when a sleep began holding this seat's entries
         self._progress_at = self._clock()
         self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
+        self._seen: dict[bytes, int] = {}  # peers linked in this process: returns told
         self._length = len(core.record)
         self._checkpointed = len(core.record)  # the record's length at the last checkpoint
         self.checkpoints = None if store is None else CheckpointWriter(store)
@@ -552,7 +547,9 @@ class PeerNode:
                 self.observer_event(event)
             elif isinstance(event, Connected):
                 self.connected.add(event.peer)
-                self._down_since.pop(event.peer, None)
+                back = back_notice(self.core, event.peer, self._down_since, self._clock(),
+                                   self._seen)
+                self.notices += [back] if back is not None else []
                 learned = self.mesh.addresses(event.peer)
                 if learned:  # what the peer answered from or told: for 'table.told'
                     self.core.address_book[event.peer] = learned[0]

@@ -4,6 +4,10 @@ disconnected or silent peer and what it owes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from lancards.p2p.protocol.core import GameCore, Notice
 
 WHAT: dict[str, str] = {
     "action": "their move",
@@ -61,4 +65,33 @@ def waiting_text(wait: Waiting | None, rescue: bool, patience: float) -> str | N
     return wait.text()
 
 
-__all__ = ["DRAW_SHARES", "WHAT", "Waiting", "waiting_text"]
+BACK_AFTER_S = 3.0
+"""Seconds a seated peer's link must have been down for its return to be told (``"bob is
+back"``): a crash and ``lancards resume``, a cable put back; a link that blinks is not told."""
+
+
+def back_notice(core: GameCore, peer: bytes, down_since: dict[bytes, float], now: float,
+                seen: dict[bytes, int]) -> Notice | None:
+    """What to tell when ``peer``'s link comes up at ``now`` (monotonic seconds): an ``info``
+    notice with code ``back`` naming its seat when the link had been up before in this
+    process (``seen``: peer to returns told) and down for :data:`BACK_AFTER_S` or more, the
+    seat is not paused (its ``presence`` message says it is back), the table is not halted,
+    and fewer than :data:`~lancards.p2p.protocol.presence.PRESENCE_TOLD` returns of that peer
+    were told (a seat that drops its links on purpose cannot fill the others' logs); else
+    ``None``. Updates ``down_since`` (the peer is up) and ``seen``. The LAN trial of
+    2026-12-06: a crash and a resume told nobody (only a pause did)."""
+    from lancards.p2p.protocol.core import Notice
+    from lancards.p2p.protocol.presence import PRESENCE_TOLD
+
+    since = down_since.pop(peer, None)
+    told = seen.setdefault(peer, -1)
+    seen[peer] = max(told, 0)
+    seat = next((i for i, m in enumerate(core.players) if m.public_key == peer), None)
+    if (told < 0 or told >= PRESENCE_TOLD or since is None or now - since < BACK_AFTER_S
+            or seat is None or seat in core.paused or core.halted):
+        return None
+    seen[peer] = told + 1
+    return Notice("info", f"{core.players[seat].nick} is back", seat, code="back")
+
+
+__all__ = ["BACK_AFTER_S", "DRAW_SHARES", "WHAT", "Waiting", "back_notice", "waiting_text"]

@@ -397,15 +397,15 @@ def on(person: Person) -> str:
     return f"--name {person.peer.nick} --interface {person.peer.address}"
 
 
-def told(peer: Peer, text: str) -> bool:
-    """Whether the log ``peer``'s window told has a line reading ``text`` (the table's
+def told(peer: Peer, text: str) -> int:
+    """How many lines reading ``text`` the log ``peer``'s window told has (the table's
     ``log.jsonl``, :mod:`lancards.cli.saved_log`; a line being written is skipped)."""
+    count = 0
     for path in peer.home.glob("tables/*/log.jsonl"):
         for line in path.read_bytes().splitlines():
             with contextlib.suppress(ValueError):
-                if json.loads(line).get("text") == text:
-                    return True
-    return False
+                count += json.loads(line).get("text") == text
+    return count
 
 
 def laid_down(host: Peer, seat: int) -> bool:
@@ -537,6 +537,9 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
                           others=[ann], what="cyd's table again")
         assert re.search(r"^ [ >] \d cyd ", screen, re.MULTILINE), screen
         ann.wait(r"^(?!.*waiting for cyd)", 30, others=[ann, cyd])
+        # the others are told that cyd is back (the LAN trial of 2026-12-06: only a pause was)
+        play_until(lambda: told(ann.peer, "cyd is back") == 1, [ann, cyd], 30,
+                   "cyd back in ann's log after the crash")
         # cyd pauses: the game waits; the seat goes on with resume --autoplay (unwatched)
         cyd.keys("q")
         cyd.wait(r"Leave the table\?", 5, others=[ann])
@@ -551,8 +554,8 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         # the log her window told (``log.jsonl``, what her screen showed): on the screen it can
         # be covered by a round panel (cyd's autoplayed seat went out) or pushed out of the
         # log's rows by the moves after it before a capture sees it (CI runs of 2026-12-02/03)
-        play_until(lambda: told(ann.peer, "cyd is back"), [Holding(ann, turns=False)], 60,
-                   "cyd back in ann's log")
+        play_until(lambda: told(ann.peer, "cyd is back") == 2, [Holding(ann, turns=False)],
+                   60, "cyd back in ann's log after the pause")
         # ann plays by keys to the end: the game-over panel
         screen = ann.wait(r"game over", 150, others=[ann])
         # play again (issue 27): cyd's seat (autoplay, one game) says no; ann goes on with bot1

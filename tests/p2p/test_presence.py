@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lancards.p2p.net.waiting import Waiting, waiting_text
+from lancards.p2p.net.waiting import BACK_AFTER_S, Waiting, back_notice, waiting_text
 from lancards.p2p.protocol.core import GameCore, Notice
 from lancards.p2p.protocol.presence import PRESENCE_TOLD
 from lancards.p2p.protocol.wire import sign_envelope
@@ -45,6 +45,44 @@ def test_a_pause_is_told_to_every_other_seat_and_a_link_up_ends_it() -> None:
     again = len(net.notices[bob.me.public_key])
     net.post(bob.me.public_key, bob.peer_connected(ann.me.public_key))  # a second link up
     assert told(net.notices[bob.me.public_key][again:]) == []
+
+
+def test_a_link_back_after_a_crash_is_told_once_and_a_blink_or_a_first_link_is_not() -> None:
+    """The LAN trial of 2026-12-06: a crash and ``lancards resume`` told nobody that the seat
+    was back (a pause did). :func:`back_notice` tells a link up after one that was seen and
+    then down for :data:`BACK_AFTER_S` s or more; never the first link of this process (a
+    resumed peer is not told that everyone is back), a blink, or a paused seat (its own
+    ``presence`` notice says it)."""
+    cores, net = make_cores(3, "eights")
+    net.start()
+    net.run(limit=LIMIT)
+    first, bob, cyd = cores  # seat 0: the harness's seat order names it "cyd"
+    key = first.me.public_key
+    down: dict[bytes, float] = {key: 100.0}
+    seen: dict[bytes, int] = {}
+    assert back_notice(bob, key, down, 200.0, seen) is None  # the first link: not "back"
+    assert seen == {key: 0} and down == {}
+    down[key] = 300.0
+    assert back_notice(bob, key, down, 300.0 + BACK_AFTER_S - 0.1, seen) is None  # a blink
+    down[key] = 400.0
+    back = back_notice(bob, key, down, 400.0 + BACK_AFTER_S, seen)
+    assert back is not None and (back.kind, back.code, back.seat, back.text) == (
+        "info", "back", 0, "cyd is back")
+    assert back_notice(bob, key, down, 500.0, seen) is None  # up already: nothing to tell
+    bob.paused.add(0)
+    down[key] = 600.0
+    assert back_notice(bob, key, down, 700.0, seen) is None  # the presence notice says it
+    bob.paused.clear()
+    down[key] = 800.0
+    bob._halted = "a cheat"  # a halted table tells no returns
+    assert back_notice(bob, key, down, 900.0, seen) is None
+    bob._halted = None
+    for n in range(2, PRESENCE_TOLD + 1):  # a seat that drops its links on purpose
+        down[key] = 1000.0 * n
+        assert back_notice(bob, key, down, 1000.0 * n + 5, seen) is not None
+    down[key] = 99000.0
+    assert seen[key] == PRESENCE_TOLD and back_notice(bob, key, down, 99999.0, seen) is None
+    assert back_notice(cyd, b"stranger", {b"stranger": 0.0}, 9.0, {b"stranger": 0}) is None
 
 
 def test_the_waiting_line_says_who_paused() -> None:
