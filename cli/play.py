@@ -299,8 +299,32 @@ def find_table(table: str | None) -> Any:
     candidates = unfinished_tables(tables)
     if not candidates:
         raise UsageError(_("no unfinished table to resume in {tables}").format(tables=tables))
-    return max(candidates, key=lambda f: max(
+    chosen = max(candidates, key=lambda f: max(
         (f / n).stat().st_mtime for n in ("journal.jsonl", "table.json") if (f / n).exists()))
+    print(chosen_words(chosen, len(candidates)), flush=True)
+    return chosen
+
+
+def chosen_words(folder: Path, count: int) -> str:
+    """What ``lancards resume`` without a table id says of the table it chose among ``count``
+    unfinished ones: ``"resuming table 3f2a1b0c (8s Rule!, with Ada, Bram)"``, and with two or
+    more, which one and how to choose another (the evening trial of 2026-12-06: a resume went
+    on with a table it never named)."""
+    from lancards.cli.game_titles import GAME_TITLES
+    from lancards.cli.history import read_game
+
+    game = read_game(folder)
+    title = GAME_TITLES.get(game.game, game.game or _("unknown game"))
+    others = [n for i, n in enumerate(game.nicks) if i != game.me]
+    words = _("resuming table {table} ({game}, with {names})").format(
+        table=folder.name[:8], game=title, names=", ".join(others) or "?")
+    if count < 2:
+        return words
+    return ngettext("{words}: the most recent of {count} unfinished table; "
+                    "lancards history lists them, lancards resume TABLE takes another",
+                    "{words}: the most recent of {count} unfinished tables; "
+                    "lancards history lists them, lancards resume TABLE takes another",
+                    count).format(words=words, count=count)
 
 
 def unfinished_tables(tables: Path) -> list[Path]:

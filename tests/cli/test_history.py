@@ -274,3 +274,23 @@ def test_history_lines_are_whole_in_a_pipe_and_fit_a_terminal_of_any_width(
     monkeypatch.setattr("shutil.get_terminal_size",
                         lambda fallback=(80, 24): os_module.terminal_size((30, 24)))
     assert history.output_width() == 30
+
+
+def test_resume_without_a_table_id_names_the_table_it_chose(home: Path, capsys) -> None:
+    """The evening trial of 2026-12-06: ``lancards resume`` went on with the most recent
+    unfinished table without naming it. It now says which, with whom, and how to choose
+    another when there are several (here the unfinished copy, the damaged one and the junk
+    folder: three; the unfinished copy is the most recent)."""
+    from lancards.cli.play import find_table
+
+    capsys.readouterr()
+    chosen = find_table(None)
+    assert chosen.name == "aaaa000000000001"
+    assert capsys.readouterr().out == (
+        "resuming table aaaa0000 (8s Rule!, with Ada, Bram): the most recent of 3 unfinished "
+        "tables; lancards history lists them, lancards resume TABLE takes another\n")
+    for name in ("aaaa000000000002", "junk"):
+        shutil.rmtree(home / "tables" / name)
+    assert find_table(None) == chosen
+    assert capsys.readouterr().out == "resuming table aaaa0000 (8s Rule!, with Ada, Bram)\n"
+    assert find_table("aaaa000000000001") == chosen and capsys.readouterr().out == ""
