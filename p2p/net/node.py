@@ -100,7 +100,8 @@ class PeerNode:
         self._held_at: float | None = None  # when a sleep began holding this seat's entries
         self._progress_at = self._clock()
         self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
-        self._seen: dict[bytes, int] = {}  # peers linked in this process: returns told
+        self._dropped: dict[bytes, float] = {}  # when each link last dropped (back_notice)
+        self._told_back: dict[bytes, int] = {}  # returns told, by peer (back_notice)
         self._length = len(core.record)
         self._checkpointed = len(core.record)  # the record's length at the last checkpoint
         self.checkpoints = None if store is None else CheckpointWriter(store)
@@ -547,8 +548,9 @@ class PeerNode:
                 self.observer_event(event)
             elif isinstance(event, Connected):
                 self.connected.add(event.peer)
-                back = back_notice(self.core, event.peer, self._down_since, self._clock(),
-                                   self._seen)
+                self._down_since.pop(event.peer, None)
+                back = back_notice(self.core, event.peer, self._dropped, self._clock(),
+                                   self._told_back)
                 self.notices += [back] if back is not None else []
                 learned = self.mesh.addresses(event.peer)
                 if learned:  # what the peer answered from or told: for 'table.told'
@@ -557,6 +559,7 @@ class PeerNode:
             elif isinstance(event, Disconnected):
                 self.connected.discard(event.peer)
                 self._down_since[event.peer] = self._clock()
+                self._dropped.setdefault(event.peer, self._clock())  # the first drop since up
                 self.handle([])
             elif isinstance(event, Received):
                 self.receive(event.peer, event.data)

@@ -65,32 +65,33 @@ def waiting_text(wait: Waiting | None, rescue: bool, patience: float) -> str | N
     return wait.text()
 
 
-BACK_AFTER_S = 3.0
+BACK_AFTER_S = 1.0
 """Seconds a seated peer's link must have been down for its return to be told (``"bob is
-back"``): a crash and ``lancards resume``, a cable put back; a link that blinks is not told."""
+back"``): a crash and ``lancards resume`` (1.6 s at the quickest, in the persona test), a cable
+put back; a link replaced by a newer one (both ends dialled at once) is not told."""
 
 
-def back_notice(core: GameCore, peer: bytes, down_since: dict[bytes, float], now: float,
-                seen: dict[bytes, int]) -> Notice | None:
+def back_notice(core: GameCore, peer: bytes, dropped: dict[bytes, float], now: float,
+                told: dict[bytes, int]) -> Notice | None:
     """What to tell when ``peer``'s link comes up at ``now`` (monotonic seconds): an ``info``
-    notice with code ``back`` naming its seat when the link had been up before in this
-    process (``seen``: peer to returns told) and down for :data:`BACK_AFTER_S` or more, the
-    seat is not paused (its ``presence`` message says it is back), the table is not halted,
-    and fewer than :data:`~lancards.p2p.protocol.presence.PRESENCE_TOLD` returns of that peer
-    were told (a seat that drops its links on purpose cannot fill the others' logs); else
-    ``None``. Updates ``down_since`` (the peer is up) and ``seen``. The LAN trial of
-    2026-12-06: a crash and a resume told nobody (only a pause did)."""
+    notice with code ``back`` naming its seat when the link had dropped in this process
+    (``dropped``: when each peer's link last went down, a ``Disconnected`` event) at least
+    :data:`BACK_AFTER_S` before, the seat is not paused (its ``presence`` notice says it is
+    back), the table is not halted, and fewer than
+    :data:`~lancards.p2p.protocol.presence.PRESENCE_TOLD` returns of that peer were told
+    (``told``; a seat that drops its links on purpose cannot fill the others' logs); else
+    ``None``. A first link (the start; a resumed peer meeting the others) has no drop before
+    it. Takes ``peer`` out of ``dropped`` and counts in ``told``. The LAN trial of 2026-12-06:
+    a crash and a resume told nobody (only a pause did)."""
     from lancards.p2p.protocol.core import Notice
     from lancards.p2p.protocol.presence import PRESENCE_TOLD
 
-    since = down_since.pop(peer, None)
-    told = seen.setdefault(peer, -1)
-    seen[peer] = max(told, 0)
+    since = dropped.pop(peer, None)
     seat = next((i for i, m in enumerate(core.players) if m.public_key == peer), None)
-    if (told < 0 or told >= PRESENCE_TOLD or since is None or now - since < BACK_AFTER_S
-            or seat is None or seat in core.paused or core.halted):
+    if (since is None or now - since < BACK_AFTER_S or seat is None or seat in core.paused
+            or core.halted or told.get(peer, 0) >= PRESENCE_TOLD):
         return None
-    seen[peer] = told + 1
+    told[peer] = told.get(peer, 0) + 1
     return Notice("info", f"{core.players[seat].nick} is back", seat, code="back")
 
 

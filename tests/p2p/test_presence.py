@@ -49,40 +49,40 @@ def test_a_pause_is_told_to_every_other_seat_and_a_link_up_ends_it() -> None:
 
 def test_a_link_back_after_a_crash_is_told_once_and_a_blink_or_a_first_link_is_not() -> None:
     """The LAN trial of 2026-12-06: a crash and ``lancards resume`` told nobody that the seat
-    was back (a pause did). :func:`back_notice` tells a link up after one that was seen and
-    then down for :data:`BACK_AFTER_S` s or more; never the first link of this process (a
-    resumed peer is not told that everyone is back), a blink, or a paused seat (its own
-    ``presence`` notice says it)."""
+    was back (a pause did). :func:`back_notice` tells a link up after one that dropped in this
+    process :data:`BACK_AFTER_S` s or more before; never a first link (the start, or a resumed
+    peer meeting the others: no drop before it), a blink, a paused seat (its own ``presence``
+    notice says it), a halted table, or more than 16 returns of one seat."""
     cores, net = make_cores(3, "eights")
     net.start()
     net.run(limit=LIMIT)
     first, bob, cyd = cores  # seat 0: the harness's seat order names it "cyd"
     key = first.me.public_key
-    down: dict[bytes, float] = {key: 100.0}
-    seen: dict[bytes, int] = {}
-    assert back_notice(bob, key, down, 200.0, seen) is None  # the first link: not "back"
-    assert seen == {key: 0} and down == {}
-    down[key] = 300.0
-    assert back_notice(bob, key, down, 300.0 + BACK_AFTER_S - 0.1, seen) is None  # a blink
-    down[key] = 400.0
-    back = back_notice(bob, key, down, 400.0 + BACK_AFTER_S, seen)
+    dropped: dict[bytes, float] = {}
+    told: dict[bytes, int] = {}
+    assert back_notice(bob, key, dropped, 200.0, told) is None  # a first link: not "back"
+    dropped[key] = 300.0
+    assert back_notice(bob, key, dropped, 300.0 + BACK_AFTER_S - 0.1, told) is None  # a blink
+    assert dropped == {} and told == {}
+    dropped[key] = 400.0
+    back = back_notice(bob, key, dropped, 400.0 + BACK_AFTER_S, told)
     assert back is not None and (back.kind, back.code, back.seat, back.text) == (
         "info", "back", 0, "cyd is back")
-    assert back_notice(bob, key, down, 500.0, seen) is None  # up already: nothing to tell
+    assert back_notice(bob, key, dropped, 500.0, told) is None  # up already: nothing to tell
     bob.paused.add(0)
-    down[key] = 600.0
-    assert back_notice(bob, key, down, 700.0, seen) is None  # the presence notice says it
+    dropped[key] = 600.0
+    assert back_notice(bob, key, dropped, 700.0, told) is None  # the presence notice says it
     bob.paused.clear()
-    down[key] = 800.0
+    dropped[key] = 800.0
     bob._halted = "a cheat"  # a halted table tells no returns
-    assert back_notice(bob, key, down, 900.0, seen) is None
+    assert back_notice(bob, key, dropped, 900.0, told) is None
     bob._halted = None
     for n in range(2, PRESENCE_TOLD + 1):  # a seat that drops its links on purpose
-        down[key] = 1000.0 * n
-        assert back_notice(bob, key, down, 1000.0 * n + 5, seen) is not None
-    down[key] = 99000.0
-    assert seen[key] == PRESENCE_TOLD and back_notice(bob, key, down, 99999.0, seen) is None
-    assert back_notice(cyd, b"stranger", {b"stranger": 0.0}, 9.0, {b"stranger": 0}) is None
+        dropped[key] = 1000.0 * n
+        assert back_notice(bob, key, dropped, 1000.0 * n + 5, told) is not None
+    dropped[key] = 99000.0
+    assert told == {key: PRESENCE_TOLD} and back_notice(bob, key, dropped, 99999.0, told) is None
+    assert back_notice(cyd, b"stranger", {b"stranger": 0.0}, 9.0, {}) is None
 
 
 def test_the_waiting_line_says_who_paused() -> None:
