@@ -25,9 +25,9 @@ from typing import Any
 
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _, ngettext
+from lancards.cli.notice_lines import notice_line
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
-from lancards.cli.peer_errors import error_words
-from lancards.cli.peer_words import cheat_notice_words, cheat_words, notice_kind, waiting_words
+from lancards.cli.peer_words import cheat_words, waiting_words
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
@@ -546,20 +546,9 @@ class NetworkSession(SeriesMixin, NewsMixin):
         self._log_view = after
         self._logged = len(entries)
         for notice in self.node.notices:
-            who = shown_names(self.names, self.seat)[notice.seat] if notice.seat is not None \
-                and 0 <= notice.seat < len(self.names) else "?"
-            if notice.kind == "chat":
-                self._log.append(LogLine(f"{who}: {notice.text}", notice.seat, chat=True,
-                                         index=len(self._log) + 1))
-            elif notice.kind == "presence" or notice.code == "back":  # issue 25 item 9; a resume
-                text = (_("{name} paused; the game waits for them") if notice.text == "paused"
-                        else _("{name} is back")).format(name=who)
-                self._log.append(LogLine(text, notice.seat, index=len(self._log) + 1))
-            elif notice.kind in ("cheat", "rejected"):
-                kind = notice_kind(self.core, notice) if notice.kind == "cheat" else ""
-                text = cheat_notice_words(kind, notice.seat, self.names, notice.text) \
-                    if notice.error is None else error_words(notice.error)
-                self._log.append(LogLine(f"! {text}", notice.seat,
+            text = notice_line(self.core, notice, self.names, shown_names(self.names, self.seat))
+            if text is not None:
+                self._log.append(LogLine(text, notice.seat, chat=notice.kind == "chat",
                                          index=len(self._log) + 1))
         self.node.notices.clear()
         self._saved.save(self._log, self._logged, again)

@@ -1,0 +1,35 @@
+"""A peer's notices as lines of the table's log (``NetworkSession``'s log): a chat line with its
+author, a pause or a return, a cheat or a refused message, each in the player's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from lancards.cli.i18n import _
+from lancards.cli.peer_errors import error_words
+from lancards.cli.peer_words import cheat_notice_words, notice_kind
+
+
+def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[str]) -> str | None:
+    """``notice`` (a ``p2p.protocol`` ``Notice`` of ``core``) as one log line: ``"Ann: hi"``,
+    ``"Ann paused; the game waits for them"``, ``"Ann is back"`` (issue 25, item 9; a resume),
+    ``"! ..."`` for a cheat or a refused message; ``None`` for the notices that the banners say
+    instead (votes, leaves, the game's end). ``names``: the seats' nicknames; ``shown``: the
+    same as the screen shows them (the viewer's default nickname in the player's language)."""
+    seat = notice.seat
+    who = shown[seat] if seat is not None and 0 <= seat < len(shown) else "?"
+    if notice.kind == "chat":
+        return f"{who}: {notice.text}"
+    if notice.kind == "presence" or notice.code == "back":
+        return (_("{name} paused; the game waits for them") if notice.text == "paused"
+                else _("{name} is back")).format(name=who)
+    if notice.kind in ("cheat", "rejected"):
+        kind = notice_kind(core, notice) if notice.kind == "cheat" else ""
+        text = cheat_notice_words(kind, seat, names, notice.text) if notice.error is None \
+            else error_words(notice.error)
+        return f"! {text}"
+    return None
+
+
+__all__ = ["notice_line"]
