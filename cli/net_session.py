@@ -43,6 +43,7 @@ from lancards.cli.tui.narrate import (
     narrate,
     redealt,
     round_marker,
+    scored_lines,
 )
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
@@ -486,7 +487,8 @@ class NetworkSession(SeriesMixin, NewsMixin):
         new = [e for e in entries[self._logged:]
                if e.payload.get("t") in ("action", "leave")
                or (e.payload.get("t") == "rescue" and e.payload.get("votes"))]
-        before = getattr(self, "_log_view", None) if len(new) == 1 else None
+        last = getattr(self, "_log_view", None)  # this seat's view when the log was told
+        before = last if len(new) == 1 else None
         after = self.core.state
         again: list[int] = []  # saved lines completed since
         pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
@@ -530,6 +532,10 @@ class NetworkSession(SeriesMixin, NewsMixin):
                     self._log_pending = (len(self._log), before.hands[self.seat], tell)
                 self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
                                          index=len(self._log) + 1))
+        if before is None or new[0].payload.get("t") != "action":  # scored by an opening, E-5
+            for text in scored_lines(getattr(self.game, "name", ""), last, after, self.names,
+                                     self.seat):
+                self._log.append(LogLine(text, None, index=len(self._log) + 1))
         number = getattr(after, "round", 0)
         if number >= 1 and number != getattr(self, "_log_round", 0):
             self._log_round = number  # a new round: marked even when its moves came in a batch

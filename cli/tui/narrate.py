@@ -502,14 +502,30 @@ def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         text = _("You take trick {number}: {cards}") if winner == w.viewer else \
             _("{who} takes trick {number}: {cards}")
         out.append(text.format(who=w.name(winner), number=number, cards=" ".join(cards)))
-    for result in after.results[len(before.results):]:
-        parts = ", ".join(f"{w.name(s)} {p:+d}" for s, p in enumerate(result.totals))
-        out.append(_("round {number} scored: {totals}").format(number=result.round,
-                                                               totals=parts))
+    out += _scored(after.results[len(before.results):], w)
     if after.round != before.round and after.round >= 1:
         dealer = w.name(after.dealer) if after.dealer >= 0 else ""
         out.append(round_marker(after.round, dealer))
     return out
+
+
+def scored_lines(game_name: str, told: Any, after: Any, names: Sequence[str],
+                 viewer: int) -> list[str]:
+    """8s Rule!: ``"round 3 scored: Ann +25, Ada +50, Bram +25"`` for each round that ``after``
+    (a view) has scored and ``told`` (an earlier view, whose rounds' lines are in the log) had
+    not; nothing when ``told`` is ``None`` or for Level 8, whose round ends are told with the
+    move that ends them. For a log that sees a round scored without a move: an early end
+    (ruling E-5) is scored when the last hand card is opened for the audit, not on a move."""
+    if game_name != "eights" or told is None:
+        return []
+    return _scored(after.results[len(told.results):], Words(names, viewer))
+
+
+def _scored(results: Sequence[Any], w: Words) -> list[str]:
+    return [_("round {number} scored: {totals}").format(
+        number=result.round,
+        totals=", ".join(f"{w.name(s)} {p:+d}" for s, p in enumerate(result.totals)))
+        for result in results]
 
 
 SUIT_WORDS = (N_("Red"), N_("Blue"), N_("Yellow"), N_("Green"))

@@ -1,0 +1,75 @@
+"""The networked table's log tells every 8s Rule! round's score, also of a round that ends
+early (ruling E-5). Such a round is scored when the last hand card is opened for the audit, an
+opening and not a move, so the log said "Bram takes trick 18: ..." and went on to the next
+round's marker without "round 3 scored: ..." (a person's game of 8s Rule!), although the result
+panel showed the round's score."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from lancards.cli.net_session import NetworkSession
+from lancards.cli.tui.narrate import scored_lines
+from lancards.engine.eights.state import RoundResult
+from lancards.p2p.net.node import drive_bot, game_bot
+from lancards.p2p.protocol.identity import Identity
+from tests.eights.helpers import deal
+
+pytestmark = pytest.mark.timeout(180)
+
+ME = Identity(b"\x0b" * 32, "Ann")
+
+
+async def played(home: Path, rounds: int) -> tuple[NetworkSession, list[str]]:
+    """A seeded table of Ann and two bots, every seat played by a bot and the log told after
+    every change (as the screen does), until ``rounds`` rounds are scored."""
+    session = await NetworkSession.create("eights", {}, ME, 2, home=home, bot_delay=0, seed=11)
+    session.subscribe(session.snapshot)
+    runner = asyncio.create_task(session.run())
+    person = asyncio.create_task(drive_bot(session.node, game_bot(session.core)))
+    try:
+        for _ in range(6000):
+            if len(session.core.state.results) >= rounds:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("the table did not play on")
+    finally:
+        await session.close()
+        for task in (runner, person):
+            task.cancel()
+        for task in (runner, person):
+            with contextlib.suppress(BaseException):
+                await task
+    return session, [line.text for line in session.snapshot().log]
+
+
+def test_a_round_that_ends_early_is_scored_in_the_log(tmp_path: Path) -> None:
+    session, log = asyncio.run(played(tmp_path, 3))
+    results = session.core.state.results
+    assert [(r.round, r.ended_early, r.tricks) for r in results[:3]] == [
+        (1, False, 20), (2, False, 20), (3, True, 18)]  # round 3, no 8s: the last 8 taken
+    end = log.index("Bram takes trick 18: Y5 Y9 Y8")
+    assert log[end:end + 3] == ["Bram takes trick 18: Y5 Y9 Y8",
+                                "round 3 scored: Ann +25, Ada +50, Bram +25",
+                                "── round 4 · dealer Ann ──"]
+    assert [t for t in log if " scored: " in t] == [
+        "round 1 scored: Ann +40, Ada +60, Bram +100",
+        "round 2 scored: Ann +60, Ada +5, Bram +20",
+        "round 3 scored: Ann +25, Ada +50, Bram +25"]  # each round once
+
+
+def test_scored_lines_tell_the_rounds_scored_since_a_view() -> None:
+    names = ("Ann", "Ada", "Bram")
+    state = deal(3, {})
+    scored = replace(state, results=(RoundResult(3, 1, (25, 50, 25), (), 18, True, None),))
+    assert scored_lines("eights", state, scored, names, 0) == [
+        "round 3 scored: Ann +25, Ada +50, Bram +25"]
+    assert scored_lines("eights", scored, scored, names, 0) == []  # told already
+    assert scored_lines("eights", None, scored, names, 0) == []  # nothing told yet: unknown
+    assert scored_lines("level8", state, scored, names, 0) == []  # told with the going out
