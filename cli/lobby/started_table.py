@@ -241,10 +241,13 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     outcome = core.game.outcome(core.state)
     if gone is not None and gone.left and outcome is not None and not core.halted:
         from lancards.cli.net_session import removed_seats
+        from lancards.cli.play_again import evening_line, finished_of
         from lancards.cli.tui.results import final_lines
 
+        done = finished_of(core)  # as the game-over panel: the result, then the evening
+        evening = [evening_line(done.totals(), core.game.name)] if done is not None else []
         gone.finished(core.record, outcome_json(outcome),  # the host's folder gets the result
-                      final_lines(outcome, names, core.game.name, removed_seats(core)))
+                      final_lines(outcome, names, core.game.name, removed_seats(core)) + evening)
     if node.fault is None and outcome is not None and not core.halted:
         return await _again(node, args, quiet, status)
     return status

@@ -58,7 +58,7 @@ from lancards.cli.tui.fit import (
 from lancards.cli.tui.leaving import answer_dialog, leaving_words, play_out
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.overlays import report_lines
-from lancards.cli.tui.results import RoundReport, RoundTracker, final_lines
+from lancards.cli.tui.results import RoundReport, RoundTracker, game_over_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import text_width
 from lancards.cli.tui.words import (
@@ -171,9 +171,7 @@ class TableScreen:
             self.last_report = new[-1]
         if snap.outcome is not None and not self.final_shown:
             self.final_shown = True
-            lines = final_lines(snap.outcome, snap.names, self.game_name,
-                                snap.extra.get("removed", ()))
-            lines += [snap.extra["evening"]] if snap.extra.get("evening") else []
+            lines = game_over_lines(snap)
             final = RoundReport(0, lines[0], (*lines[1:], "", *self.tracker.chart()))
             self.reports.append(final)
             self.last_report = final

@@ -106,14 +106,21 @@ def renege_text(renege: Any, names: Sequence[str]) -> str:
 
 def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
                 removed: Collection[int] = ()) -> list[str]:
-    """The game result: the winner line first, then one line per seat (and team), a seat
+    """The game result: the winner line first, then one line per seat in the order of the
+    final places (``outcome.detail["places"]``; the winner first, a seat that left last, the
+    later leaver higher: rulings E-9, D-2; equal places in seat order), then the teams; a seat
     that left marked ``(left the table)`` and one of ``removed`` ``(removed by vote)``
     (rulings D-2, D-5); when the game ended early because too few players were left (ruling
-    D-3), a last line says so."""
+    D-3), a last line says so. In seat order, a person who left read their own ``You: 0
+    points`` first: the lowest total, in a game the lowest total wins."""
     winners = _(" and ").join(names[s] for s in outcome.winners)
     one = len(outcome.winners) == 1 and winners != _("You")
     left = [s for s in outcome.detail.get("left", []) if isinstance(s, int)
             and 0 <= s < len(names)]
+    places = outcome.detail.get("places")
+    if not (isinstance(places, list) and len(places) == len(names)):
+        places = [0] * len(names)  # an outcome without places: seat order
+    ranked = sorted(range(len(names)), key=lambda seat: (places[seat], seat))
 
     def mark(seat: int) -> str:
         if seat in removed:
@@ -128,8 +135,8 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
             ngettext("result: {winners} win after {count} round",
                      "result: {winners} win after {count} rounds", count)
         lines = [text.format(winners=winners, count=rounds if isinstance(rounds, int) else "?")]
-        lines += [f"{n}: {level_text(v)}{mark(s)}"
-                  for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
+        lines += [f"{names[seat]}: {level_text(outcome.scores[seat])}{mark(seat)}"
+                  for seat in ranked]
         early = bool(left) and all(v < WIN_LEVEL for v in outcome.scores)
     else:
         tie = outcome.detail.get("tie_break", "none")
@@ -138,8 +145,10 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
         text = _("result: {winners} wins with the lowest total") if one else \
             _("result: {winners} win with the lowest total")
         lines = [text.format(winners=winners) + note.get(tie, "")]
-        lines += [f"{n}: " + ngettext("{count} point", "{count} points", v).format(count=v)
-                  + mark(s) for s, (n, v) in enumerate(zip(names, outcome.scores, strict=True))]
+        for seat in ranked:
+            points = outcome.scores[seat]
+            lines.append(f"{names[seat]}: " + ngettext("{count} point", "{count} points",
+                                                       points).format(count=points) + mark(seat))
         for team, total in zip(outcome.detail.get("teams", []),
                                outcome.detail.get("team_totals", []), strict=False):
             lines.append(_("team {names}: {count} points").format(
@@ -157,6 +166,15 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
                                   "the game ended early: after {names} went, too few players "
                                   "were left to play on", len(left)).format(names=gone))
     return lines
+
+
+def game_over_lines(snap: Any) -> list[str]:
+    """What the game-over panel says, from a ``TableSnapshot`` whose game is over: the
+    :func:`final_lines`, then the evening so far (``snap.extra["evening"]``: games won, 8s
+    Rule! the points too; issue 27). Also what a person who left reads once the bots finished
+    the game (before, without the evening)."""
+    lines = final_lines(snap.outcome, snap.names, snap.game.name, snap.extra.get("removed", ()))
+    return lines + ([snap.extra["evening"]] if snap.extra.get("evening") else [])
 
 
 @dataclass

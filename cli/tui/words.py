@@ -79,12 +79,10 @@ def farewell(session: Session) -> str:
     this machine saw (``lancards play``'s bots played it out), that line and the result's."""
     snap = session.snapshot()
     if snap.outcome is not None and snap.extra.get("left"):  # the others played it out
-        from lancards.cli.tui.results import final_lines
+        from lancards.cli.tui.results import game_over_lines
 
         # the line before said "you left the table for good" (the trial read it twice)
-        return "\n".join([_("the game went on without you:"),
-                          *final_lines(snap.outcome, snap.names, snap.game.name,
-                                       snap.extra.get("removed", ()))])
+        return "\n".join([_("the game went on without you:"), *game_over_lines(snap)])
     if snap.outcome is not None or snap.extra.get("removed_me"):
         return ""
     if snap.extra.get("watching"):

@@ -25,7 +25,7 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
     out = capsys.readouterr().out.splitlines()
     first_end = out.index("result: You win with the lowest total")
     assert out[first_end + 1:first_end + 6] == [
-        "Ada: 215 points", "Bram: 205 points", "You: 80 points",
+        "You: 80 points", "Bram: 205 points", "Ada: 215 points",  # by place, the winner first
         "evening so far: Ada: 0 wins, 215 points · Bram: 0 wins, 205 points · "
         "You: 1 win, 80 points",
         "game 2 of the evening: You deal round 1 (the winner of the last game deals)",
@@ -33,7 +33,7 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
     assert out[first_end + 6].startswith("round 1: ")
     assert out[-5:] == [
         "result: Bram wins with the lowest total",
-        "Ada: 170 points", "Bram: 135 points", "You: 175 points",
+        "Bram: 135 points", "Ada: 170 points", "You: 175 points",
         "evening so far: Ada: 0 wins, 385 points · Bram: 1 win, 340 points · "
         "You: 1 win, 255 points",
     ]

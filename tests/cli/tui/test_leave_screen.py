@@ -320,3 +320,54 @@ def test_a_watchers_farewell_is_said_in_the_players_language() -> None:
         assert farewell(watcher) == "du schaust dem Tisch nicht mehr zu"  # type: ignore[arg-type]
     finally:
         i18n.set_language("en")
+
+
+def test_the_result_after_leaving_ranks_the_winner_first_and_tells_the_evening(
+        tmp_path: Any) -> None:
+    """``lancards play`` of 8s Rule!, the person at seat 0 leaves for good (``q`` ``l`` ``y``)
+    at its first move and the bots play the game to its end (``leaving.play_out``): the lines
+    printed then are the game-over panel's, the winner (the lowest total) first, the leaver
+    last and marked, then the evening. The person read ``You: 0 points (left the table)``
+    first, under the result line, and no evening."""
+    from lancards.cli.tui.leaving import play_out
+    from lancards.cli.tui.words import farewell
+
+    async def bounded(condition: Any, what: str) -> None:
+        for _ in range(1200):
+            if condition():
+                return
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    async def play() -> NetworkSession:
+        me = Identity(b"\x04" * 32, "You")
+        session = await NetworkSession.create("eights", {}, me, 3, home=tmp_path, bot_delay=0,
+                                              seed=3)
+        task = asyncio.create_task(session.run())
+        try:
+            assert session.seat == 0
+            await bounded(lambda: session.core.legal_actions(), "the player's first move")
+            session.leave_for_good()
+            await bounded(lambda: session.snapshot().extra["left"], "the leave delivered")
+            await play_out(session, task)
+            assert session.snapshot().outcome is not None
+        finally:
+            await session.close()
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+        return session
+
+    session = asyncio.run(play())
+    assert farewell(session).split("\n") == [
+        "the game went on without you:",
+        "result: Ada wins with the lowest total",
+        "Ada: 150 points",
+        "Bram: 170 points",  # level with Cleo, ahead on the round-7 totals (ruling E-9)
+        "Cleo: 170 points",
+        "You: 0 points (left the table)",  # ranked last (ruling D-2), not first by its seat
+        "evening so far: You: 0 wins, 0 points · Cleo: 0 wins, 170 points · Ada: 1 win, "
+        "150 points · Bram: 0 wins, 170 points",
+    ]
+    outcome = session.snapshot().outcome
+    assert outcome is not None and outcome.detail["places"] == [4, 3, 1, 2]

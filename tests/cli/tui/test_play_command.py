@@ -40,8 +40,10 @@ def test_autoplay_plays_a_whole_networked_game_and_its_record_audits(
     winners = " and ".join(names[s] for s in verdict["winners"])
     result = [line for line in out if line.startswith("result: ")]
     assert len(result) == 1 and result[0].startswith(f"result: {winners} win")
-    assert out[-5:-1] == [f"{n}: {_score(game, v)}" for n, v in zip(names, verdict["scores"],
-                                                                      strict=True)]
+    [kept] = (tmp_path / "home" / "tables").glob("*/outcome.json")  # the engine's places
+    places = json.loads(kept.read_text())["detail"]["places"]
+    by_place = sorted(range(4), key=lambda s: (places[s], s))  # the winner first
+    assert out[-5:-1] == [f"{names[s]}: {_score(game, verdict['scores'][s])}" for s in by_place]
     assert out[-1] == f"record: {record}"
 
 
@@ -65,8 +67,8 @@ def test_local_autoplay_is_the_seeded_local_game(capsys: pytest.CaptureFixture[s
     rounds = [line for line in out if line.startswith("round ")]
     assert len(rounds) == outcome.detail["rounds"]
     assert rounds[0].startswith("round 1: Zoe ")
-    assert out[-4:] == [f"{n}: {_score(game, v)}" for n, v in zip(names, outcome.scores,
-                                                                    strict=True)]
+    by_place = sorted(range(4), key=lambda s: (outcome.detail["places"][s], s))  # winner first
+    assert out[-4:] == [f"{names[s]}: {_score(game, outcome.scores[s])}" for s in by_place]
 
 
 def _score(game: str, value: int) -> str:

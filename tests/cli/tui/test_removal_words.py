@@ -52,7 +52,8 @@ def test_the_vote_question_wraps_whole_and_the_signed_line_goes_when_done() -> N
 
 def test_the_result_marks_leavers_and_the_removed_and_says_why_it_ended_early() -> None:
     names = ("Ann", "Ben", "Cyd")
-    level8 = Outcome((0,), (4, 3, 2), {"rounds": 5, "places": [1, 3, 2], "left": [2, 1]})
+    # the places as the engine ranks them: the later leaver higher (ruling D-2)
+    level8 = Outcome((0,), (4, 3, 2), {"rounds": 5, "places": [1, 2, 3], "left": [2, 1]})
     lines = final_lines(level8, names, "level8", removed=(2,))
     assert lines == ["result: Ann wins after 5 rounds", "Ann: level 4",
                      "Ben: level 3 (left the table)", "Cyd: level 2 (removed by vote)",
@@ -63,6 +64,22 @@ def test_the_result_marks_leavers_and_the_removed_and_says_why_it_ended_early() 
     assert lines[3] == "Cyd: 90 points (left the table)" and "ended early" in lines[-1]
     normal = Outcome((0,), (9, 3, 2), {"rounds": 9, "left": [2]})
     assert "ended early" not in final_lines(normal, names, "level8")[-1]
+
+
+def test_the_result_lists_the_players_by_their_final_places() -> None:
+    """The winner (8s Rule!: the lowest total) first, a seat that left last whatever its
+    total; equal places in seat order. In seat order a person who left read their own
+    ``You: 0 points`` first."""
+    names = ("You", "Ada", "Bram", "Cleo")
+    eights = Outcome((2,), (0, 170, 150, 170), {"rounds": 8, "left": [0], "tie_break": "none",
+                                                 "places": [4, 2, 1, 2]})
+    assert final_lines(eights, names, "eights") == [
+        "result: Bram wins with the lowest total", "Bram: 150 points", "Ada: 170 points",
+        "Cleo: 170 points", "You: 0 points (left the table)"]
+    level8 = Outcome((3,), (2, 5, 5, 9), {"rounds": 7, "left": [], "places": [4, 2, 2, 1]})
+    assert final_lines(level8, names, "level8") == [
+        "result: Cleo wins after 7 rounds", "Cleo: WIN", "Ada: level 5", "Bram: level 5",
+        "You: level 2"]
 
 
 def test_the_log_and_the_banner_say_removed_by_vote_not_left() -> None:
