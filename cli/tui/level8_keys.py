@@ -246,7 +246,8 @@ class Level8Controller(BaseController):
                     number=level, requirement=requirement(view.level(seat))))
         card = view.level_cards[snap.seat] if view.level_cards and snap.seat >= 0 else None
         if card is not None:
-            out += ["", _("your level card ({name}):").format(name=card.name)]
+            out += ["", _("your level card ({name}):").format(
+                name=draw.level_card_name(card.name))]
             mine = view.levels[snap.seat]
             for number, level_ in enumerate(card.levels, start=1):
                 mark = ">" if number == mine else " "

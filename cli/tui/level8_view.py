@@ -18,7 +18,7 @@ from lancards.cli.tui.narrate import meld_kind, requirement
 from lancards.cli.tui.width import NAME_COLUMNS, pad, pad_left, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.level8.cards import COLOUR_INDEX, Card
-from lancards.engine.level8.levels import ComponentKind
+from lancards.engine.level8.levels import CLASSIC_FRONT, MASTER_FRONT, ComponentKind
 from lancards.engine.level8.melds import Meld
 from lancards.engine.level8.state import Level8State, Phase
 
@@ -28,6 +28,18 @@ EDITION_TITLES = {
     "level8-en": N_("Level 8 (English rule sheet)"),
 }
 """The games' names (shown as ``_(EDITION_TITLES[rule_set])``: the names are the games')."""
+
+LEVEL_CARD_NAMES = {
+    MASTER_FRONT.name: N_("Level 8 Master, front side (1 star)"),
+    CLASSIC_FRONT.name: N_("Level 8, front side (1 star)"),
+}
+"""The built-in level cards' names in words (the engine's ``LevelCard.name`` is notation, kept
+in records; the German panel read "front (1 star)"). A card from a file keeps its own name."""
+
+
+def level_card_name(name: str) -> str:
+    """A level card's name in the player's language: :data:`LEVEL_CARD_NAMES`, or as given."""
+    return _(LEVEL_CARD_NAMES[name]) if name in LEVEL_CARD_NAMES else name
 
 PHASE_DOING = {
     Phase.DRAW: N_("draws"),

@@ -121,3 +121,13 @@ def test_german_eights_table(size: tuple[int, int]) -> None:
         assert "Runde 2 von 8" in screen and "DU BIST DRAN: eine Karte spielen" in screen
         assert "Stiche" in screen
         check(f"de-eights-table-{size[0]}x{size[1]}", fits(screen, *size))
+
+
+def test_german_objective_panel_names_the_level_card_in_german() -> None:
+    """``o`` (the trial of 2026-12-06): the level card was "Level 8 Master, front (1 star)",
+    the engine's name in English; every word of the panel is German now."""
+    session = played_until("level8-master", 5, level8_mid_round)
+    with driven(session, 80, 24) as d:
+        panel = fits(d.press("o"), 80, 24)
+        assert " deine Stufenkarte (Level 8 Master, Vorderseite (1 Stern)):" in panel.splitlines()
+        assert "front" not in panel and "star" not in panel
