@@ -162,7 +162,8 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     lvl_w = max(3, text_width(head[1]), text_width(words["win"]))
     down_w = max(4, text_width(head[3]), text_width(words["yes"]), text_width(words["no"]))
     hand_w = max(4, text_width(head[4]))
-    pile_w = max(9, text_width(head[5]) + 2)
+    tops = [(view.cards.get(p[-1]) or "?", len(p)) for p in view.discards if p]
+    pile_w = max(9, text_width(head[5]) + 2, *(text_width(f"{c}({n})") + 1 for c, n in tops))
     gone = gone_words(snap)
     bots = {s: w for s, w in bot_words(snap).items() if s not in gone}
     shown = [gone.get(s) or (requirement(view.level(s)) if view.levels[s] < 9 else "-")
@@ -186,7 +187,7 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         if pile:
             top = view.cards.get(pile[-1])
             row.append(card_fragment(top if top is not None else "?"))
-            row.append(("", f"({len(pile)})".ljust(pile_w - len(str(top)))))
+            row.append(("", f"({len(pile)})".ljust(pile_w - text_width(str(top)))))
         else:
             row.append(("class:dim", "-".ljust(pile_w)))
         front = [view.cards.get(s) for s in view.in_front[seat]]
@@ -202,10 +203,11 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     by_w = max([text_width(_("played by")), *(text_width(w) for w in bots.values())])
     fits = bool(rows) and sum(text_width(f[1]) for f in rows[0][:1]) + pile_w + front_w + 1 \
         + by_w < width
-    last = f"{pad(head[6], front_w)} {_('played by')}" if bots and fits else head[6]
+    # "front" over the cards, each after a space (the trial of 2026-12-06: one column left)
+    last = f"{pad(head[6], front_w - 1)} {_('played by')}" if bots and fits else head[6]
     out.append(("class:header", f"   # {pad(head[0], name_w)} {pad(head[1], lvl_w)} "
                                 f"{pad(head[2], req_w)} {pad(head[3], down_w)} "
-                                f"{pad(head[4], hand_w)} {pad(head[5], pile_w)}{last}\n"))
+                                f"{pad(head[4], hand_w)} {pad(head[5], pile_w)} {last}\n"))
     for seat, row in enumerate(rows):
         out.extend(row)
         if fits and seat in bots:

@@ -427,3 +427,22 @@ def test_l_after_laying_down_says_so_and_what_to_do_instead():
                            bot_delay=60)
     with driven(session, 80, 24) as d:
         assert "you lay down after drawing, once per round" in d.press("l")
+
+
+def test_the_front_column_stands_under_its_header() -> None:
+    """The trial of 2026-12-06: a KEEP in front of a player stood one column right of the
+    header "front" (each card follows a space; the header did not). Exact rows at 80 columns."""
+    from tests.cli.tui.test_golden_screens import played_until
+
+    session = played_until("level8-master", 5, lambda s: s.round >= 1 and s.turn == 0 and
+                           s.phase is Phase.DRAW and sum(map(len, s.in_front)) >= 2)
+    with driven(session, 80, 24) as d:
+        rows = d.text().splitlines()[1:6]
+    assert rows == [
+        "   # player lvl requirement down hand discard   front played by",
+        " > 1 Tess     1 4 pairs     no     10 O15(1)",
+        "   2 Ada      1 4 pairs     no     11 -         KEEP  bot, greedy",
+        "   3 Bram     1 4 pairs     yes     1 TAKE(2)         bot, greedy",
+        "   4 Cleo     1 4 pairs     no     10 P12(2)    KEEP  bot, greedy",
+    ]
+    assert rows[0].index("front") == rows[2].index("KEEP") == rows[4].index("KEEP")
