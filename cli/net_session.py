@@ -542,8 +542,8 @@ class NetworkSession(SeriesMixin, NewsMixin):
             marked = " " + _("round {number}").format(number=number)
             if not any(line.mark and marked in line.text for line in self._log[-8:]):
                 dealer = getattr(after, "dealer", -1)
-                shown = shown_names(self.names, self.seat)
-                text = round_marker(number, shown[dealer] if 0 <= dealer < len(shown) else "")
+                shown = (*shown_names(self.names, self.seat), "")  # [-1]: no dealer
+                text = round_marker(number, shown[dealer], dealer == self.seat)
                 self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
         face_up = face_up_words(getattr(self.game, "name", ""), after, self.names, self.seat)
         if face_up and getattr(self, "_face_up_round", 0) != number:  # once a round

@@ -31,7 +31,7 @@ from lancards.cli.tui.controller import (
     title_line,
     watch_hand,
 )
-from lancards.cli.tui.narrate import objective_text, suit_words
+from lancards.cli.tui.narrate import dealer_words, objective_text, suit_words
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
@@ -91,7 +91,7 @@ class EightsController(BaseController):
         if view.round:
             parts.append(_("round {number} of 8").format(number=view.round))
         if view.dealer >= 0:
-            parts.append(_("dealer {name}").format(name=snap.names[view.dealer]))
+            parts.append(dealer_words(view.dealer, snap.seat, snap.names))
         if snap.to_act is None:
             turn = ("class:result", _("game over"))
         elif snap.to_act == CHANCE:

@@ -14,7 +14,7 @@ from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards, title_line
-from lancards.cli.tui.narrate import meld_kind, requirement
+from lancards.cli.tui.narrate import dealer_words, meld_kind, requirement
 from lancards.cli.tui.width import NAME_COLUMNS, pad, pad_left, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.level8.cards import COLOUR_INDEX, Card
@@ -125,7 +125,7 @@ def title(snap: TableSnapshot, width: int = 0) -> StyleAndTextTuples:
     if view.round:
         parts.append(_("round {number}").format(number=view.round))
     if view.dealer >= 0:
-        parts.append(_("dealer {name}").format(name=snap.names[view.dealer]))
+        parts.append(dealer_words(view.dealer, snap.seat, snap.names))
     return title_line(parts, turn_fragment(snap), width)
 
 

@@ -102,20 +102,26 @@ def face_up_words(game_name: str, view: Any, names: Sequence[str], viewer: int) 
         card=card, owner=Words(names, viewer).name(dealer))
 
 
-def round_marker(number: int, dealer: str = "") -> str:
-    """``"── round 2 · dealer Ada ──"``: the line that separates rounds in the log."""
-    text = (_("round {number} · dealer {dealer}") if dealer else _("round {number}")).format(
-        number=number, dealer=dealer)
-    return f"{ROUND_MARK} {text} {ROUND_MARK}"
+def round_marker(number: int, dealer: str = "", yours: bool = False) -> str:
+    """``"── round 2 · dealer Ada ──"``: the line that separates rounds in the log; ``yours``
+    (the reader deals): ``"── round 2 · you deal ──"`` (German read "Geber Du")."""
+    text = _("round {number}") if not dealer else _("round {number} · you deal") if yours \
+        else _("round {number} · dealer {dealer}")
+    return f"{ROUND_MARK} {text.format(number=number, dealer=dealer)} {ROUND_MARK}"
 
 
-def redeal_lines(number: int, dealer: str, who: str) -> list[str]:
+def dealer_words(dealer: int, seat: int, names: Sequence[str]) -> str:
+    """The title's dealer part: ``"dealer Ada"``, or ``"you deal"`` when ``seat`` deals."""
+    return _("you deal") if dealer == seat else _("dealer {name}").format(name=names[dealer])
+
+
+def redeal_lines(number: int, dealer: str, who: str, yours: bool = False) -> list[str]:
     """An 8s Rule! round abandoned by ``who``'s leave and dealt again (ruling D-1): the line
     that says so and the round's marker with its dealer (the trial of 2026-12-05 saw the log
     go from "Emil left the table" to the next lead, the hand grow from 13 cards to 20, and the
     marker keep the old dealer)."""
     return [_("round {number} is dealt again without {who}; nobody scores the cards "
-              "played").format(number=number, who=who), round_marker(number, dealer)]
+              "played").format(number=number, who=who), round_marker(number, dealer, yours)]
 
 
 def redealt(game: Any, view: Any, state: Any, seat: int, names: Sequence[str]) -> list[str]:
@@ -155,7 +161,7 @@ def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequenc
                    and getattr(after.phase, "name", "") == "DEAL")
         if redealt:
             out += redeal_lines(after.round, words.name(after.dealer) if after.dealer >= 0
-                                else "", words.name(action.seat))
+                                else "", words.name(action.seat), after.dealer == viewer)
         return out
     if game_name == "level8":
         return _level8(before, action, after, words)
@@ -421,7 +427,7 @@ def _level8_after(before: Any, after: Any, seat: int, w: Words) -> list[str]:
         out.append(winners_words(after.winners, w))
     if new_round:
         dealer = w.name(after.dealer) if after.dealer >= 0 else ""
-        out.append(round_marker(after.round, dealer))
+        out.append(round_marker(after.round, dealer, after.dealer == w.viewer))
     return out
 
 
@@ -505,7 +511,7 @@ def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
     out += _scored(after.results[len(before.results):], w)
     if after.round != before.round and after.round >= 1:
         dealer = w.name(after.dealer) if after.dealer >= 0 else ""
-        out.append(round_marker(after.round, dealer))
+        out.append(round_marker(after.round, dealer, after.dealer == w.viewer))
     return out
 
 

@@ -244,11 +244,13 @@ def test_the_default_nickname_is_du_in_the_log_too(german):
     """The trial of 2026-12-05: the table said "Du" but the log said ``── Runde 1 · Geber You
     ──`` and the chat ``You: Hallo``. Another seat nicknamed "You" keeps its name."""
     from lancards.cli.local_session import LocalSession
+    from lancards.cli.tui.eights_screen import EightsController
     from lancards.cli.tui.narrate import Words, round_marker
 
     words = Words(("You", "Ada", "You"), 0)
     assert (words.name(0), words.name(2)) == ("Du", "You")
-    assert round_marker(1, words.name(0)) == "── Runde 1 · Geber Du ──"
+    assert round_marker(1, words.name(0), True) == "── Runde 1 · du gibst ──"
+    assert round_marker(1, words.name(2)) == "── Runde 1 · You gibt ──"
     for seed in range(40):  # a deal where the person deals round 1
         session = LocalSession("eights", seed=seed, bot_delay=60)
         while session.state.round < 1 and session.step():
@@ -256,7 +258,9 @@ def test_the_default_nickname_is_du_in_the_log_too(german):
         if session.state.dealer == 0:
             break
     assert session.state.dealer == 0
-    assert "── Runde 1 · Geber Du ──" in [line.text for line in session.snapshot().log]
+    assert "── Runde 1 · du gibst ──" in [line.text for line in session.snapshot().log]
+    title = "".join(t for _s, t in EightsController(session).title(session.snapshot()))
+    assert title.startswith(" 8s Rule! · Runde 1 von 8 · du gibst ")  # it read "Geber Du"
     session.send_chat("Hallo zusammen")
     assert session.snapshot().log[-1].text == "Du: Hallo zusammen"
     i18n.set_language("en")

@@ -85,6 +85,8 @@ def test_going_out_ends_the_round_and_marks_the_next():
     lines = told(state, "0: discard R3", 1)
     assert lines[:2] == ["Ann discarded R3", "Ann went out: round 1 is over"]
     assert round_marker(2, "Ben") == "── round 2 · dealer Ben ──"
+    assert round_marker(2, "Ann", yours=True) == "── round 2 · you deal ──"
+    assert round_marker(2) == round_marker(2, "", yours=True) == "── round 2 ──"
 
 
 def test_a_skip_names_who_is_skipped():
@@ -143,7 +145,8 @@ def test_the_player_who_went_out_is_named_once_not_the_last_keeper():
     for viewer in (0, 1, 2):
         lines = told(state, "2: keep-end", viewer)
         assert not any("went out" in line for line in lines), lines
-        assert lines[-1] == "── round 2 · dealer Ben ──"
+        assert lines[-1] == ("── round 2 · you deal ──" if viewer == 1 else
+                             "── round 2 · dealer Ben ──")  # Ben, seat 1, deals
     assert told(state, "2: keep-end", 2)[0] == "You are done keeping cards"
 
 
