@@ -24,6 +24,7 @@ from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.pacing import DEFAULT_DELAY
 from lancards.cli.peer_words import halt_words
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
+from lancards.cli.tui.controller import shown_names
 from lancards.cli.tui.results import RoundTracker, final_lines
 from lancards.engine.options import RuleSetSpec
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_levels
@@ -180,7 +181,8 @@ def autoplay(session: LocalSession, out: TextIO) -> int:
     Returns:
         0 when the game ended with a result, 1 otherwise.
     """
-    tracker = RoundTracker(session.names)
+    names = shown_names(session.names, session.seat)  # "Du" in German, as the screens say
+    tracker = RoundTracker(names)
     game_name = session.game.name
     while True:
         played = session.step()
@@ -192,7 +194,7 @@ def autoplay(session: LocalSession, out: TextIO) -> int:
     if outcome is None:
         print(_("result: the game stopped without a result"), file=out)
         return 1
-    for line in final_lines(outcome, session.names, game_name):
+    for line in final_lines(outcome, names, game_name):
         print(line, file=out)
     return 0
 
@@ -231,7 +233,8 @@ async def autoplay_network(session: Any, out: TextIO, games: int = 1) -> int:
 
 
 async def _autoplay_one(session: Any, out: TextIO, series: bool) -> int:
-    tracker = RoundTracker(session.names)
+    names = shown_names(session.names, session.seat)  # "Du" in German, as the screens say
+    tracker = RoundTracker(names)
     game_name = session.game.name
 
     def changed() -> None:
@@ -254,7 +257,7 @@ async def _autoplay_one(session: Any, out: TextIO, series: bool) -> int:
         return 1
     from lancards.cli.net_session import removed_seats
 
-    for line in final_lines(outcome, session.names, game_name, removed_seats(session.core)):
+    for line in final_lines(outcome, names, game_name, removed_seats(session.core)):
         print(line, file=out)
     evening = session.snapshot().extra.get("evening")
     if evening and series:  # the evening with this game

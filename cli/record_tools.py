@@ -157,9 +157,32 @@ def unfinished_words(report: AuditReport) -> str:
                 text, text)
 
 
+def person_seat(nicks: list[str]) -> int:
+    """The seat of the person of a ``lancards play`` table: the one seat under the default
+    nickname ("You"); -1 when no seat or several have it (then each keeps its nickname)."""
+    from lancards.cli.session import DEFAULT_NICK
+
+    return nicks.index(DEFAULT_NICK) if nicks.count(DEFAULT_NICK) == 1 else -1
+
+
+def said_names(nicks: list[str]) -> list[str]:
+    """``nicks`` as the screens say them: the person's default nickname in the player's
+    language ("Du"; the trial of 2026-12-06 read "Punkte: Ada 55, Bram 180, You 225")."""
+    from lancards.cli.tui.controller import shown_names
+
+    return list(shown_names(nicks, person_seat(nicks)))
+
+
 def _nicks(report: AuditReport) -> list[str]:
-    """The players' nicknames, without the fingerprints ``report.names`` gives them."""
-    return [name.split(" [")[0] for name in report.names]
+    """The players' nicknames as said (:func:`said_names`), without the fingerprints
+    ``report.names`` gives them."""
+    return said_names([name.split(" [")[0] for name in report.names])
+
+
+def _keyed(report: AuditReport) -> list[str]:
+    """``report.names`` (``"ann [FP]"``) with each nickname as said (:func:`said_names`)."""
+    return [said + name[len(name.split(" [")[0]):]
+            for said, name in zip(_nicks(report), report.names, strict=True)]
 
 
 def outcome_words(report: AuditReport) -> str:
@@ -168,7 +191,7 @@ def outcome_words(report: AuditReport) -> str:
     outcome = report.outcome
     if outcome is None:
         return _("the game is not finished")
-    winners = ", ".join(report.names[s] for s in outcome.winners)
+    winners = ", ".join(_keyed(report)[s] for s in outcome.winners)
     scores = ", ".join(f"{nick} {score}" for nick, score in zip(_nicks(report), outcome.scores,
                                                                   strict=False))
     return ngettext("winner: {names}; scores: {scores}", "winners: {names}; scores: {scores}",
@@ -190,17 +213,16 @@ def public_summary(state: Any) -> str:
         round=state.round, hands=hands, tricks=len(state.trick_winners), totals=totals)
 
 
-def _told(observer: Any, before: Any, notation: str, names: list[str]) -> list[str]:
+def _told(observer: Any, before: Any, notation: str, names: list[str],
+          viewer: int) -> list[str]:
     """A move of the record in words, cards by name as a spectator sees them
-    (:func:`lancards.cli.tui.narrate.narrate`); the record's notation if it cannot be told."""
+    (:func:`lancards.cli.tui.narrate.narrate`); the record's notation if it cannot be told.
+    ``viewer``: the person of a ``lancards play`` table (:func:`person_seat`), told as "you",
+    never "You's"."""
     from lancards.cli.tui.narrate import narrate
     from lancards.engine.core import EngineError
 
     game = observer.game
-    # the person of a lancards play table (nicknamed "You") is told as "you", never "You's"
-    from lancards.cli.session import DEFAULT_NICK
-
-    viewer = names.index(DEFAULT_NICK) if names.count(DEFAULT_NICK) == 1 else -1
     try:
         action = game.parse_action(notation)
         return narrate(game.name, before, action, observer.state, names, viewer) or [notation]
@@ -234,8 +256,9 @@ def run_replay(args: argparse.Namespace) -> int:
     table = header_table(lines[0])
     observer = GameCore.observer(table)
     record = table.new_record()
-    names = [m.nick for m in table.seats]
-    print(f"{game_title(report.game)}: {', '.join(report.names)}")
+    viewer = person_seat([m.nick for m in table.seats])
+    names = said_names([m.nick for m in table.seats])
+    print(f"{game_title(report.game)}: {', '.join(_keyed(report))}")
     move = 0
     for line in lines[1:]:
         item = json.loads(line)
@@ -248,7 +271,7 @@ def run_replay(args: argparse.Namespace) -> int:
         author = names[record.seat_of(entry.author) or 0]
         if payload.get("t") == "action":
             move += 1
-            for sentence in _told(observer, before, str(payload["a"]), names):
+            for sentence in _told(observer, before, str(payload["a"]), names, viewer):
                 print(f"{move:4d}  {sentence}")
             print(f"      {public_summary(observer.state)}")
             if args.positions:

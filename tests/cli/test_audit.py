@@ -318,3 +318,28 @@ def test_replay_step_stops_at_q(record_file, monkeypatch, capsys, keys, stopped_
     assert int(moves[-1][:4]) == stopped_after
     assert out.rstrip().endswith(f"stopped after move {stopped_after}")
     assert "winner" not in out and "won" not in out.splitlines()[-1]
+
+
+def test_the_default_nickname_is_said_in_the_players_language(german):
+    """The trial of 2026-12-06: ``lancards audit 1`` of a ``lancards play`` game read
+    "Punkte: Ada 55, Bram 180, You 225" where the screens say "Du". Two seats nicknamed
+    "You" keep it (neither is known to be the person)."""
+    from types import SimpleNamespace
+
+    from lancards.cli.record_tools import outcome_words, said_names
+
+    report = SimpleNamespace(outcome=SimpleNamespace(winners=(2,), scores=(55, 180, 225)),
+                             names=["Ada [AAAA]", "Bram [BBBB]", "You [CCCC]"])
+    assert outcome_words(report) == "Sieger: Du [CCCC]; Punkte: Ada 55, Bram 180, Du 225"
+    assert said_names(["You", "Ada", "You"]) == ["You", "Ada", "You"]
+
+
+def test_local_autoplay_says_du_in_german(german, capsys, tmp_path, monkeypatch):
+    """``lancards play --autoplay`` in German: its round lines and result say "Du", as the
+    table does (they said "You")."""
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path / "home"))
+    assert main(["--lang", "de", "play", "--local", "--autoplay", "--game", "eights",
+                 "--bots", "2", "--seed", "4"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Runde 1: Du ") and out[-3:] == [
+        "Du: 160 Punkte", "Ada: 260 Punkte", "Bram: 120 Punkte"]
