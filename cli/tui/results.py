@@ -81,7 +81,8 @@ def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
         lines.append(ngettext("the round ended early after {count} trick (ruling E-5)",
                               "the round ended early after {count} tricks (ruling E-5)",
                               result.tricks).format(count=result.tricks))
-    parts = ", ".join(_("{name} left").format(name=n) if seat in left else f"{n} {t}"
+    parts = ", ".join((_("You left") if n == _("You") else _("{name} left").format(name=n))
+                      if seat in left else f"{n} {t}"
                       for seat, (n, t) in enumerate(zip(names, totals, strict=True)))
     summary = _("round {number}: {levels}").format(number=result.round, levels=parts)
     if result.reneges:
@@ -114,7 +115,8 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
     D-3), a last line says so. In seat order, a person who left read their own ``You: 0
     points`` first: the lowest total, in a game the lowest total wins."""
     winners = _(" and ").join(names[s] for s in outcome.winners)
-    one = len(outcome.winners) == 1 and winners != _("You")
+    you = winners == _("You")  # the default nickname said: "You win", German "Du gewinnst"
+    one = len(outcome.winners) == 1 and not you
     left = [s for s in outcome.detail.get("left", []) if isinstance(s, int)
             and 0 <= s < len(names)]
     places = outcome.detail.get("places")
@@ -130,8 +132,10 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
     if game_name == "level8":
         rounds = outcome.detail.get("rounds")
         count = rounds if isinstance(rounds, int) else 0
-        text = ngettext("result: {winners} wins after {count} round",
-                        "result: {winners} wins after {count} rounds", count) if one else \
+        text = ngettext("result: You win after {count} round",
+                        "result: You win after {count} rounds", count) if you else \
+            ngettext("result: {winners} wins after {count} round",
+                     "result: {winners} wins after {count} rounds", count) if one else \
             ngettext("result: {winners} win after {count} round",
                      "result: {winners} win after {count} rounds", count)
         lines = [text.format(winners=winners, count=rounds if isinstance(rounds, int) else "?")]
@@ -142,7 +146,8 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
         tie = outcome.detail.get("tie_break", "none")
         note = {"round-7": _(" (tie broken by the round-7 totals)"),
                 "shared": _(" (shared win)")}
-        text = _("result: {winners} wins with the lowest total") if one else \
+        text = _("result: You win with the lowest total") if you else \
+            _("result: {winners} wins with the lowest total") if one else \
             _("result: {winners} win with the lowest total")
         lines = [text.format(winners=winners) + note.get(tie, "")]
         for seat in ranked:

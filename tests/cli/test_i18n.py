@@ -144,6 +144,29 @@ def test_german_early_end_says_who_had_gone_in_one_sentence_per_form(german):
         "das Spiel endete vorzeitig: nachdem du gegangen warst, waren zu wenige Spieler übrig")
 
 
+def test_the_result_lines_agree_with_du(german):
+    """The trial of 2026-12-06: the person's win read "Ergebnis: Du gewinnen ..." (the plural
+    that English "You win" takes); German says "Du gewinnst", "Du bist gegangen"."""
+    from lancards.cli.tui.results import eights_round, final_lines
+    from lancards.engine.core import Outcome
+    from lancards.engine.eights.state import RoundResult
+
+    level8 = Outcome((0,), (9, 3), {"rounds": 5})
+    assert final_lines(level8, ("Du", "Ada"), "level8")[0] == \
+        "Ergebnis: Du gewinnst nach 5 Runden"
+    assert final_lines(Outcome((1,), (9, 3), {"rounds": 1}), ("Du", "Ada"), "level8")[0] == \
+        "Ergebnis: Ada gewinnt nach 1 Runde"
+    eights = Outcome((0,), (40, 90), {"rounds": 8})
+    assert final_lines(eights, ("Du", "Ada"), "eights")[0] == \
+        "Ergebnis: Du gewinnst mit der niedrigsten Summe"
+    assert final_lines(Outcome((0, 1), (40, 40), {"rounds": 8}), ("Du", "Ada"), "eights")[0] == \
+        "Ergebnis: Du und Ada gewinnen mit der niedrigsten Summe"
+    result = RoundResult(round=2, dealer=1, points=(10, 20), reneges=(), tricks=3,
+                         ended_early=False, went_out=None)
+    assert eights_round(result, ("Du", "Ada"), [10, 20], "", (0,)).summary == \
+        "Runde 2: Du bist gegangen, Ada 20"
+
+
 def test_an_unknown_language_falls_back_to_english_with_one_line(capsys):
     try:
         with pytest.raises(SystemExit):
