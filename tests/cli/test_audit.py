@@ -174,7 +174,7 @@ def test_audit_of_a_record_cut_mid_line_is_unfinished_and_replays_what_is_there(
 
         assert main(["--lang", "de", "audit", str(tmp_path / "r.jsonl")]) == 3
         assert capsys.readouterr().out == (
-            "UNFERTIG: Level 8, 39 Einträge geprüft; das Protokoll ist mitten in Zeile 41 "
+            "NICHT BEENDET: Level 8, 39 Einträge geprüft; das Protokoll ist mitten in Zeile 41 "
             "abgeschnitten (die 40 Zeilen davor sind geprüft)\n")
     finally:
         i18n.set_language("en")
@@ -260,8 +260,8 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
         cut.write_bytes(b"".join(line + b"\n" for line in lines[:40]))
         assert main(["--lang", "de", "audit", str(cut)]) == 3
         assert capsys.readouterr().out == (
-            "UNFERTIG: Level 8, 39 Einträge geprüft; das Protokoll endet nach Zeile 40 ohne seine "
-            "signierte Schlusszeile (abgeschnitten, oder es wird noch gespielt)\n")
+            "NICHT BEENDET: Level 8, 39 Einträge geprüft; das Protokoll endet nach Zeile 40 ohne "
+            "seine signierte Schlusszeile (abgeschnitten, oder es wird noch gespielt)\n")
         bad = tmp_path / "bad.jsonl"
         bad.write_text('{"hello": 1}\n')
         assert main(["--lang", "de", "audit", str(bad)]) == 1

@@ -132,6 +132,7 @@ def test_history_says_why_a_folder_is_damaged_in_german(home: Path, capsys) -> N
     assert lines[0].endswith("8s Rule!: Du hast gewonnen"), lines[0]
     assert lines[1].startswith("     Ada 215, Bram 205, Du 80 Punkte · "), lines[1]
     assert lines[3] == "     Ada, Bram, Du · lancards resume aaaa000000000001"
+    assert lines[2].endswith("  8s Rule!: nicht beendet")  # never "unfertig" (the trial)
     assert lines[9] == "     table.json ist nicht lesbar (nicht das JSON eines Tisches)"
 
 
@@ -294,3 +295,21 @@ def test_resume_without_a_table_id_names_the_table_it_chose(home: Path, capsys) 
     assert find_table(None) == chosen
     assert capsys.readouterr().out == "resuming table aaaa0000 (8s Rule!, with Ada, Bram)\n"
     assert find_table("aaaa000000000001") == chosen and capsys.readouterr().out == ""
+
+
+def test_an_unfinished_game_is_nicht_beendet_in_german(home: Path, capsys) -> None:
+    """The trial of 2026-12-06: "es ist unfertig", "kein unfertiger Tisch" read badly; a game
+    is "nicht beendet", a table to resume "offen"."""
+    capsys.readouterr()
+    try:
+        assert main(["--lang", "de", "audit", "2"]) == 2
+        assert capsys.readouterr().err.strip() == (
+            "lancards audit: Fehler: Spiel aaaa000000000001 hat kein Protokoll: es ist nicht "
+            "beendet (lancards resume aaaa000000000001 setzt es fort)")
+        for name in ("aaaa000000000001", "aaaa000000000002", "bbbb000000000003", "junk"):
+            shutil.rmtree(home / "tables" / name)
+        assert main(["--lang", "de", "resume", "--autoplay"]) == 2
+        assert capsys.readouterr().err.strip() == (
+            f"lancards resume: Fehler: kein offener Tisch zum Fortsetzen in {home / 'tables'}")
+    finally:
+        i18n.set_language("en")
