@@ -384,7 +384,8 @@ def test_the_title_line_fits_80_columns_leaving_out_the_dealer_then_the_round():
     # A new user saw "YOUR TURN: take one shown card, or none" wrap onto a second line at 80
     # columns (issue 25's trial): the dealer's name, then the round, give way to the turn.
     hands = [["TAKE", "R1", "R2"], ["O1", "O2", "O3", "O4"], ["Y1", "Y2"]]
-    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"]).evolve(round=10)
+    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"]).evolve(round=10,
+                                                                                 dealer=1)
     session = LocalSession("level8-master", names=("Ann", "Bartholomew", "Cat"), state=state,
                            bot_delay=60)
     with driven(session, 80, 24) as d:
@@ -396,7 +397,7 @@ def test_the_title_line_fits_80_columns_leaving_out_the_dealer_then_the_round():
                                "take", "one", "shown", "card,", "or", "none"]
         assert "dealer" not in screen.splitlines()[1]  # nothing wrapped onto the next line
     with driven(session_at(state), 100, 24) as d:  # room enough: everything is said
-        assert "Level 8 Master · round 10 · dealer Ann" in d.text().splitlines()[0]
+        assert "Level 8 Master · round 10 · dealer Ben" in d.text().splitlines()[0]
 
 
 def test_the_cursor_on_a_marked_card_shows_both() -> None:
