@@ -165,6 +165,10 @@ class LayDownBuilder:
         group = self.groups[index]
         group[:] = [choice if p.slot == slot else p for p in group]
 
+    def assigned(self) -> tuple[tuple[Placed, ...], ...]:
+        """The assignment now, per component (a value to compare: did a key change it?)."""
+        return tuple(tuple(g) for g in self.groups)
+
     def clear(self) -> None:
         """Unassign every card."""
         self.groups = [[] for _component in self.level]

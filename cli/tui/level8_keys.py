@@ -425,15 +425,52 @@ class Level8Controller(BaseController):
         else:
             self.say(_("assign cards with 1-9, or Tab for the lay-downs the engine offers"))
 
+    def _changed_by_hand(self, snap: TableSnapshot, before: object) -> None:
+        """After a change by hand (``before``: :meth:`LayDownBuilder.assigned` before the key)
+        to a lay-down loaded with Tab: the message line says it is the person's own now (it
+        went on saying "offered lay-down 1 of 10": the trial of 2026-12-06); after ``u``
+        (nothing assigned) it says nothing."""
+        builder = self.builder
+        if self.offer < 0 or builder is None or builder.assigned() == before:
+            return
+        if not any(builder.groups):
+            self.say("")
+            return
+        self.say(_("offered lay-down {number} of {count}, changed by you").format(
+            number=self.offer + 1, count=len(_of(snap.legal, LayDown))))
+
     def _builder_key(self, key: str, snap: TableSnapshot,
                      current: tuple[SlotId, Card] | None) -> None:
         builder = self.builder
         assert builder is not None
-        targets = sorted(self.marks) or ([current[0]] if current else [])
         if key == "escape":
             self.builder = None
             self.say(_("builder closed"))
-        elif key.isdigit() and key != "0":
+        elif key in ("tab", "s-tab"):
+            offers = _of(snap.legal, LayDown)
+            if not offers:
+                self.say(_("the engine offers no lay-down for this hand"), error=True)
+                return
+            self.offer = (self.offer + (1 if key == "tab" else -1)) % len(offers)
+            builder.load(offers[self.offer])
+            self.say(_("offered lay-down {number} of {count}").format(number=self.offer + 1,
+                                                                       count=len(offers)))
+        elif key == "enter":
+            error = builder.error(snap.game, snap.view)
+            if error:
+                self.say(short_error(error), error=True)
+            elif self.submit(builder.laydown()):
+                self.builder = None
+        else:
+            before = builder.assigned()
+            self._builder_edit(key, snap, builder, current)
+            self._changed_by_hand(snap, before)
+
+    def _builder_edit(self, key: str, snap: TableSnapshot, builder: LayDownBuilder,
+                      current: tuple[SlotId, Card] | None) -> None:
+        """A key that changes the builder by hand: 1-9, 0, j/J, v, u."""
+        targets = sorted(self.marks) or ([current[0]] if current else [])
+        if key.isdigit() and key != "0":
             for slot in targets:
                 problem = builder.assign(slot, int(key) - 1)
                 if problem:
@@ -453,24 +490,14 @@ class Level8Controller(BaseController):
                 self.say(_("put the cursor on a joker assigned to a component"), error=True)
                 return
             slot = current[0]
+
+            def declare(index: int) -> None:
+                before = builder.assigned()
+                builder.declare(slot, choices[index])
+                self._changed_by_hand(snap, before)
+
             self.open_picker(_("value of {card}").format(card=current[1]),
-                             [placed_text(c) for c in choices],
-                             lambda i: builder.declare(slot, choices[i]))
-        elif key in ("tab", "s-tab"):
-            offers = _of(snap.legal, LayDown)
-            if not offers:
-                self.say(_("the engine offers no lay-down for this hand"), error=True)
-                return
-            self.offer = (self.offer + (1 if key == "tab" else -1)) % len(offers)
-            builder.load(offers[self.offer])
-            self.say(_("offered lay-down {number} of {count}").format(number=self.offer + 1,
-                                                                       count=len(offers)))
+                             [placed_text(c) for c in choices], declare)
         elif key == "u":
             builder.clear()
-        elif key == "enter":
-            error = builder.error(snap.game, snap.view)
-            if error:
-                self.say(short_error(error), error=True)
-            elif self.submit(builder.laydown()):
-                self.builder = None
 

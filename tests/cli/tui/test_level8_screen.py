@@ -447,3 +447,17 @@ def test_the_front_column_stands_under_its_header() -> None:
         "   4 Cleo     1 4 pairs     no     10 P12(2)    KEEP  bot, greedy",
     ]
     assert rows[0].index("front") == rows[2].index("KEEP") == rows[4].index("KEEP")
+
+
+def test_an_offer_changed_by_hand_is_said_to_be_changed() -> None:
+    """The trial of 2026-12-06: after Tab loaded "offered lay-down 1 of 12", the words stayed
+    while the person moved cards by hand; they say it is changed, and go when ``u`` clears."""
+    from tests.cli.tui.test_golden_screens import level8_can_lay_down, played_until
+
+    session = played_until("level8-master", 5, level8_can_lay_down)
+    with driven(session, 100, 30) as d:
+        d.press("l")
+        assert message_line(d.press("tab")) == " offered lay-down 1 of 12"
+        assert message_line(d.press("0")) == " offered lay-down 1 of 12, changed by you"
+        assert message_line(d.press("tab")) == " offered lay-down 2 of 12"
+        assert "offered" not in message_line(d.press("u"))
