@@ -196,7 +196,7 @@ def test_level8_rows_say_the_level_or_one_line_does_when_a_row_is_too_long() -> 
     wide = "".join(f[1] for f in table(snap, 100)).splitlines()
     # a column of their own, headed "played by", not under "front" (the KEEP and SKIP cards'
     # column: the trial of 2026-12-06 read the words there as cards in front)
-    assert wide[0:4] == ["   # player lvl requirement down hand discard  front  played by",
+    assert wide[0:4] == ["   # player lvl requirement down hand discard   front played by",
                          " > 1 Tess     1 4 pairs     no      2 -        ",
                          "   2 Ada      1 4 pairs     no     10 -               bot, normal",
                          "   3 Bram     1 4 pairs     no     10 -               bot, normal"]
