@@ -38,7 +38,8 @@ _SHADES: dict[str, Callable[[], str]] = {
 _MOST_NEEDS = 3
 """The missing cards named at most (then "and more")."""
 _MOST_OUTS = 4
-"""The cards that would each complete the level named at most (then "or another")."""
+"""The cards that would each complete the level named at most (then "or any of N other cards
+that complete your level"; five are all named)."""
 
 
 def hint_advice(snap: TableSnapshot) -> Advice:
@@ -132,9 +133,13 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
             _("your whole level is in your hand")
     named = [hole_words(h, k) for h, k in needs[:_MOST_NEEDS]]
     if lacks == 1 and len(outs) > 1:
-        named = [hole_words(h, 1) for h in outs[:_MOST_OUTS]]
-        more = len(outs) - _MOST_OUTS  # "or another" left the reader asking: another what?
-        listed = (ngettext("{cards} or {count} other card", "{cards} or {count} other cards",
+        # the first 4, or all 5 (one more is named, not counted); "or 4 other cards" left the
+        # reader asking which, and for what (the trial of 2026-12-06): the ones that also do
+        shown = _MOST_OUTS if len(outs) > _MOST_OUTS + 1 else _MOST_OUTS + 1
+        named = [hole_words(h, 1) for h in outs[:shown]]
+        more = len(outs) - shown
+        listed = (ngettext("{cards} or {count} other card that completes your level",
+                           "{cards} or any of {count} other cards that complete your level",
                            more).format(cards=", ".join(named), count=more)
                   if more > 0 else
                   _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1]))

@@ -98,10 +98,10 @@ def test_one_card_to_go_names_every_card_that_completes_the_level() -> None:
     assert needs_words(1, (((-1, 3), 1),), outs=((-1, 3),)) == "1 card to go: a 3"
     assert needs_words(1, (((-1, 3), 1),), outs=((-1, 1), (-1, 3), (-1, 4), (-1, 9),
                                                  (-1, 11))) == \
-        "1 card to go: a 1, a 3, a 4, a 9 or 1 other card"
+        "1 card to go: a 1, a 3, a 4, a 9 or an 11"  # the fifth named, not counted
     assert needs_words(1, (((-1, 3), 1),), outs=((-1, 1), (-1, 3), (-1, 4), (-1, 9),
                                                  (-1, 11), (0, 12), (1, 13))) == \
-        "1 card to go: a 1, a 3, a 4, a 9 or 3 other cards"
+        "1 card to go: a 1, a 3, a 4, a 9 or any of 3 other cards that complete your level"
     assert needs_words(2, (((-1, 3), 1), ((-1, 4), 1)), outs=((-1, 3),)) == \
         "2 cards to go: a 3 and a 4"  # outs only for the last card
     # after taking a card ("then"), not as if the level were in the hand already (the trial)
@@ -282,6 +282,10 @@ def test_the_hint_in_german() -> None:
         assert hole_words((5, 0), 1) == "eine lila Karte"
         assert needs_words(2, (((-1, 4), 1), ((0, 9), 1))) == \
             "noch 2 Karten: eine 4 und eine rote 9"
+        outs = ((-1, 1), (-1, 3), (-1, 4), (-1, 9), (-1, 11), (0, 12), (1, 13))
+        assert needs_words(1, (((-1, 3), 1),), outs=outs) == (  # not "oder 3 andere Karten"
+            "noch 1 Karte: eine 1, eine 3, eine 4, eine 9 oder eine von 3 weiteren Karten, mit "
+            "denen deine Stufe vollständig ist")
         assert hint_line(eights_snap()) == \
             "Tipp: R15 spielen: sie kann diesen Stich nicht gewinnen; ihre 15 Punkte gehen an " \
             "den Nehmer"
