@@ -102,7 +102,7 @@ MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b\d+ (points|rounds?|cards?)\b"), r"N \1"),
     (re.compile(r"\b(?:level \d|WIN) +(?=\()"), "level N  "),
     (re.compile(r"\blevel \d\b|\bWIN\b"), "level N"),
-    (re.compile(r"\bdealer (ann|bob|cyd|bot\d)\b"), "dealer NAME"),
+    (re.compile(r"\bdealer (ann|bob|cyd|bot\d)\b|\byou deal\b"), "dealer NAME"),
     (re.compile(r"\bround \d\b"), "round N"),
     (re.compile(r"(?<= )[#.]{8}(?= )"), "########"),
     (re.compile(r"\((?:[1-8W] )*[1-8W]\)"), "(LEVELS)"),
