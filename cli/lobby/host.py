@@ -87,7 +87,8 @@ async def _advertise(lobby: Lobby, me: Identity, port: int, follow: FollowedAddr
     chosen = follow.current
     advert = TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick, me.public_key,
                          port, tuple(a.text for a in chosen), size, (me.nick,),
-                         rescue=lobby.spec.options.get("rescue") == "on")
+                         rescue=lobby.spec.options.get("rescue") == "on",
+                         bots=(0,) if lobby.members[0].bot else ())
     ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
     advertiser = Advertiser(advert, follow=follow, ttl=ttl if ttl > 0 else RECORD_TTL)
     await advertiser.start()
@@ -336,7 +337,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             await advertiser.withdraw()
     table = lobby.started
     assert table is not None
-    await _advertise_started(advertiser, table)
+    await _advertise_started(advertiser, table, {m.public_key for m in lobby.members if m.bot})
     public_host = advertiser.advert.addresses[0]
     own = lobbyist.addrs[me.public_key]
     book = lobby.address_book_message(mesh.remote_hosts, public_host, (own.host, own.port))
@@ -381,13 +382,15 @@ def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:
     seat order, by the keys' hashes, put ``bot1, ann`` in one lobby and ``ann, bot1`` in the
     next)."""
     players = tuple(m.nick for m in lobby.members)
+    bots = tuple(i for i, m in enumerate(lobby.members) if m.bot)
     free = max(0, size - len(players))
-    if (free, players) == (advertiser.advert.free_seats, advertiser.advert.players):
+    if (free, players, bots) == (advertiser.advert.free_seats, advertiser.advert.players,
+                                 advertiser.advert.bots):
         return
 
     async def update() -> None:
         with contextlib.suppress(PeerError, OSError, TimeoutError):
-            await advertiser.update(free_seats=free, players=players)
+            await advertiser.update(free_seats=free, players=players, bots=bots)
 
     task = asyncio.ensure_future(update())
     _BACKGROUND.add(task)
@@ -397,13 +400,16 @@ def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:
 _BACKGROUND: set[asyncio.Task[None]] = set()
 
 
-async def _advertise_started(advertiser: Advertiser, table: StartedTable) -> None:
+async def _advertise_started(advertiser: Advertiser, table: StartedTable,
+                             bots: set[bytes]) -> None:
     """The table started: advertise it as started (no free seat, the players in seat order,
-    TXT ``state=started``) for ``lancards watch``; withdrawn when this process ends
-    (:func:`run_lobby`). A failure only costs watchers the mDNS hint."""
+    ``bots`` the keys of the seats bots play, TXT ``state=started``) for ``lancards watch``;
+    withdrawn when this process ends (:func:`run_lobby`). A failure only costs watchers the
+    mDNS hint."""
     with contextlib.suppress(PeerError, OSError, TimeoutError, ZeroconfError):
         await advertiser.update(free_seats=0, players=[m.nick for m in table.seats],
-                                started=True)
+                                bots=[i for i, m in enumerate(table.seats)
+                                      if m.public_key in bots], started=True)
 
 
 def bot_pacer(args: argparse.Namespace) -> BotPacer:

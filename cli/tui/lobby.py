@@ -71,6 +71,7 @@ class TableEntry:
         name: the key of the row: the advert's instance name (table id and host key).
         duplicate: another row advertises the same table id (with another key).
         rescue: the table's option ``rescue`` is on (its trade-off is shown when selected).
+        bots: the positions in ``players`` (from 0) of the seats bots play (TXT ``bots``).
     """
 
     table_id: str
@@ -85,6 +86,12 @@ class TableEntry:
     name: str = ""
     duplicate: bool = False
     rescue: bool = False
+    bots: tuple[int, ...] = ()
+
+    def player_words(self) -> str:
+        """``ann, bot1 (bot), bob``: the players seated so far, a bot's seat marked."""
+        return ", ".join(_("{name} (bot)").format(name=name) if i in self.bots else name
+                         for i, name in enumerate(self.players))
 
     @property
     def joinable(self) -> bool:
@@ -103,7 +110,7 @@ def entry_from(advert: TableAdvert, address: str) -> TableEntry:
     return TableEntry(advert.table, advert.game, advert.nick, fingerprint(advert.public_key),
                       f"{host}:{advert.port}", seats, seats - advert.free_seats,
                       advert.players, started=advert.started, name=advert.instance_name,
-                      rescue=advert.rescue)
+                      rescue=advert.rescue, bots=advert.bots)
 
 
 def entries_from(answered: Mapping[str, tuple[TableAdvert, str]]) -> list[TableEntry]:
@@ -197,7 +204,7 @@ class LobbyScreen:
             style = "class:picker.selected" if i == self.index else (
                 "" if table.joinable else "class:dim")
             host = f"{cut(table.host, 12)} {table.fingerprint[:4]}"
-            players = ", ".join(table.players)
+            players = table.player_words()
             out.append((style, f" {mark}{flag}{pad(table.game, 15)} {pad(host, 18)} "
                                f"{pad(states[i], seats)} "
                                f"{pad(players, 26)}{' ' + table.address if wide else ''}\n"))
@@ -208,6 +215,9 @@ class LobbyScreen:
                 "host {host} [{fingerprint}], table {table} at {address}").format(
                 host=table.host, fingerprint=table.fingerprint, table=table.table_id,
                 address=table.address) + "\n"))
+            if table.bots:  # the row may cut the names: here they are whole, bots marked
+                out.append(("", textwrap.indent(textwrap.fill(_("at the table: {names}").format(
+                    names=table.player_words()), 76), " ") + "\n"))
             if table.rescue:
                 out.append(("", textwrap.indent(textwrap.fill(_(RESCUE_WORDS), 76), " ") + "\n"))
             if table.started:

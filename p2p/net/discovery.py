@@ -320,9 +320,11 @@ class Advertiser:
             self.on_move(self.advert)
 
     async def update(self, *, free_seats: int, players: Sequence[str] | None = None,
-                     started: bool | None = None, timeout: float = 5.0) -> None:
-        """Publish a new free-seat count (and the players seated, when given; ``started``:
-        the game began, TXT ``state=started``, so watchers find it).
+                     started: bool | None = None, bots: Sequence[int] | None = None,
+                     timeout: float = 5.0) -> None:
+        """Publish a new free-seat count (and the players seated, when given, with the
+        positions among them that bots play, ``bots``; ``started``: the game began, TXT
+        ``state=started``, so watchers find it).
 
         Raises:
             LocalProtocolError: not started, or a bad count.
@@ -331,7 +333,8 @@ class Advertiser:
             raise LocalProtocolError("the advertiser is not started")
         advert = replace(self.advert, free_seats=free_seats,
                          started=self.advert.started if started is None else started,
-                         players=self.advert.players if players is None else tuple(players))
+                         players=self.advert.players if players is None else tuple(players),
+                         bots=self.advert.bots if bots is None else tuple(bots))
         advert_to_txt(advert)
         self.advert = advert
         info = self._service_info(self._info.name)  # keep a name chosen on a conflict

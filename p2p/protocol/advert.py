@@ -39,6 +39,7 @@ RESCUE_TRADE_OFF: Final = ("rescue on: a player who vanishes can be voted out by
 
 _GAME = re.compile(r"[a-z0-9][a-z0-9\-]{0,31}")
 _PK = re.compile(r"[0-9a-f]{64}")
+_BOTS = re.compile(r"[1-6](,[1-6]){0,5}")
 _KEY = re.compile(r"[\x20-\x3c\x3e-\x7e]+")
 """A TXT key: printable US-ASCII except ``=`` (RFC 6763 section 6.4)."""
 _TYPE_A, _TYPE_TXT, _TYPE_AAAA, _TYPE_SRV, _CLASS_IN = 1, 16, 28, 33, 1
@@ -65,6 +66,10 @@ class TableAdvert:
             could open one player's hand (:data:`RESCUE_TRADE_OFF`).
         started: the game has started (TXT ``state=started``): nobody can join, anyone may
             watch (``lancards watch``; ``docs/protocol.md`` 11.11).
+        bots: the positions in ``players`` (from 0, ascending) of the seats a bot plays, as
+            their joins said (TXT ``bots=2,3``: the numbers of their ``p`` keys); a hint for
+            the lobby's list, like the nicknames (the LAN trial of 2026-12-06: a joiner could
+            not tell a host's bots from people before joining).
     """
 
     table: str
@@ -78,6 +83,7 @@ class TableAdvert:
     players: tuple[str, ...] = ()
     rescue: bool = False
     started: bool = False
+    bots: tuple[int, ...] = ()
 
     @property
     def instance_name(self) -> str:
@@ -112,6 +118,8 @@ def advert_to_txt(advert: TableAdvert) -> dict[str, str]:
         txt["rescue"] = "on"
     if advert.started:
         txt["state"] = "started"
+    if advert.bots:
+        txt["bots"] = ",".join(str(i + 1) for i in advert.bots)
     try:
         txt_to_advert({k.encode(): v.encode() for k, v in txt.items()})
     except MessageError as exc:
@@ -198,6 +206,7 @@ def txt_to_advert(
     size = get("size", "0")
     rescue = get("rescue", "off")
     state = get("state", "open")
+    bots = get("bots", "")
     players: list[str] = []
     for i in range(1, MAX_SEATS + 2):
         player = get(f"p{i}", "")
@@ -220,6 +229,7 @@ def txt_to_advert(
         (len(players) > MAX_SEATS, "players: more than 6"),
         (rescue not in ("on", "off"), f"rescue {rescue[:10]!r}"),
         (state not in ("open", "started"), f"state {state[:10]!r}"),
+        (not _good_bots(bots, len(players)), f"bots {bots[:20]!r}"),
     ]
     problems += [(not good_nick(p), f"player {p[:30]!r}") for p in players]
     if sized and int(size) and not problems[2][0]:
@@ -230,4 +240,16 @@ def txt_to_advert(
         if bad:
             raise MessageError(name, Reason.MALFORMED, f"TXT {what} is invalid")
     return TableAdvert(table, game, int(seats), nick, bytes.fromhex(pk), port, tuple(addresses),
-                       int(size), tuple(players), rescue == "on", state == "started")
+                       int(size), tuple(players), rescue == "on", state == "started",
+                       tuple(int(n) - 1 for n in bots.split(",")) if bots else ())
+
+
+def _good_bots(text: str, players: int) -> bool:
+    """Whether TXT ``bots`` is absent (``""``) or ascending numbers ``1`` to ``players`` with
+    commas between (``"2,3"``), none repeated."""
+    if not text:
+        return True
+    if not _BOTS.fullmatch(text):
+        return False
+    numbers = [int(n) for n in text.split(",")]
+    return numbers == sorted(set(numbers)) and numbers[-1] <= players

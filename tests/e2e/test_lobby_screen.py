@@ -37,15 +37,18 @@ def wait_screen(session: str, pattern: str, limit: float) -> str:
 
 def test_lobby_lists_the_table_found_by_mdns_and_joins_it(lan, tmp_path):
     ann, bob = seat_peers(lan, tmp_path, 2)
-    ann.start(host_args(ann, "level8", 2))
+    ann.start([*host_args(ann, "level8", 3), "--bots", "1"])
     bob.folder.mkdir(parents=True, exist_ok=True)
     session = f"lc-lobby-{lan.tag}"
     command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
                f"{sys.executable} -m lancards join --name bob --interface {bob.address}")
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, command)
     try:
-        screen = wait_screen(session, r"level8 +ann ", 30)
+        # the seats bots play are marked (mDNS TXT bots; the LAN trial of 2026-12-06): ann's
+        # own seat too, as --autoplay has a bot play it
+        screen = wait_screen(session, r"level8 +ann .* 2/3 +ann \(bot\), bot1 \(bot\)", 30)
         assert "lancards lobby" in screen and "you are bob [" in screen
+        assert " at the table: ann (bot), bot1 (bot)\n" in screen, screen
         assert f"{ann.address}:" in screen
         tmux("send-keys", "-t", session, "Enter")
         screen = wait_screen(session, r"your hand \((?:10|11) cards", 60)

@@ -75,6 +75,13 @@ def test_txt_round_trip() -> None:
     assert txt["state"] == "started" and "state" not in advert_to_txt(advert)
     assert txt_to_advert({k.encode(): v.encode() for k, v in txt.items()}, "x", 4000,
                          ["10.0.0.1"]) == started
+    # the seats bots play (the LAN trial of 2026-12-06: a joiner saw nicknames only)
+    botted = replace(advert, size=4, free_seats=1, players=("ann", "bot1", "bob"), bots=(1,))
+    txt = advert_to_txt(botted)
+    assert (txt["p2"], txt["bots"]) == ("bot1", "2") and "bots" not in advert_to_txt(advert)
+    assert txt_to_advert({k.encode(): v.encode() for k, v in txt.items()}, "x", 4000,
+                         ["10.0.0.1"]) == botted
+    assert advert_to_txt(replace(botted, bots=(0, 1, 2)))["bots"] == "1,2,3"
 
 
 @pytest.mark.parametrize(
@@ -93,6 +100,15 @@ def test_txt_round_trip() -> None:
         ({"p1": b"\x07"}, "player '\\x07'"),
         ({"rescue": b"yes"}, "rescue 'yes'"),
         ({"state": b"over"}, "state 'over'"),
+        ({"bots": b"1"}, "bots '1'"),  # no p1: no player 1 to be a bot
+        ({"p1": b"bob", "bots": b"2"}, "bots '2'"),
+        ({"p1": b"bob", "p2": b"bot1", "bots": b"2,1"}, "bots '2,1'"),  # not ascending
+        ({"p1": b"bob", "p2": b"bot1", "bots": b"2,2"}, "bots '2,2'"),  # repeated
+        ({"p1": b"bob", "bots": b"0"}, "bots '0'"),
+        ({"p1": b"bob", "bots": b"1,"}, "bots '1,'"),
+        ({"p1": b"bob", "bots": b" 1"}, "bots ' 1'"),
+        ({"p1": b"bob", "bots": b"1" * 40}, "bots '11111111111111111111'"),
+        ({"p1": b"bob", "bots": None}, "'bots' has no value"),
     ],
 )
 def test_malformed_txt_is_rejected(change: dict[str, bytes | None], detail: str) -> None:
