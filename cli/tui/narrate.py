@@ -475,7 +475,6 @@ def _shown_owner(view: Any, slot: int) -> int | None:
 
 def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
     from lancards.engine.eights import Pass, Phase, Play
-    from lancards.engine.eights.cards import CARDS
 
     out: list[str] = []
     seat = getattr(action, "seat", -1)
@@ -500,19 +499,37 @@ def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
                          "round 8 ends with nobody out, and the open hands show who"))
     if before is None:
         return out
-    if len(after.trick_winners) > len(before.trick_winners) and after.round == before.round:
-        number = len(after.trick_winners)
-        winner = after.trick_winners[-1]
-        cards = [card_name(CARDS[e.card]) for e in after.history
-                 if e.number == number and e.card >= 0]
+    taken = _trick_taken(before, action, after)
+    if taken is not None:
+        number, winner, cards = taken
         text = _("You take trick {number}: {cards}") if winner == w.viewer else \
             _("{who} takes trick {number}: {cards}")
-        out.append(text.format(who=w.name(winner), number=number, cards=" ".join(cards)))
+        out.append(text.format(who=w.name(winner), number=number, cards=cards))
     out += _scored(after.results[len(before.results):], w)
     if after.round != before.round and after.round >= 1:
         dealer = w.name(after.dealer) if after.dealer >= 0 else ""
         out.append(round_marker(after.round, dealer, after.dealer == w.viewer))
     return out
+
+
+def _trick_taken(before: Any, action: Any, after: Any) -> tuple[int, int, str] | None:
+    """The trick that ``action`` completed, from ``before`` and the action: its number from 1,
+    its winner (ruling E-4) and its cards in play order (``"R1 R2 R3"``); ``None`` when the
+    action completed no trick. Not from ``after``: the last trick of a round scores the round
+    at once and moves ``after`` to the next round, whose trick winners and history start
+    empty (the log went from the last card played to "round 1 scored: ..." without the
+    trick). ``after`` still holding plays in its trick (a move in a list is told with
+    ``after`` = ``before``) means the trick is not done."""
+    from lancards.engine.eights import Phase, Play
+    from lancards.engine.eights.cards import CARDS
+    from lancards.engine.eights.play import TrickPlay, trick_winner
+
+    if not isinstance(action, Play) or before.phase is not Phase.TRICKS or after.trick \
+            or len(before.trick) + 1 != len(before.present()):
+        return None
+    plays = (*before.trick, TrickPlay(action.seat, action.slot, action.card.index, action.take))
+    cards = " ".join(card_name(CARDS[play.card]) for play in plays)
+    return len(before.trick_winners) + 1, trick_winner(plays), cards
 
 
 def scored_lines(game_name: str, told: Any, after: Any, names: Sequence[str],

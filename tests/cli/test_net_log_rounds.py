@@ -2,7 +2,8 @@
 early (ruling E-5). Such a round is scored when the last hand card is opened for the audit, an
 opening and not a move, so the log said "Bram takes trick 18: ..." and went on to the next
 round's marker without "round 3 scored: ..." (a person's game of 8s Rule!), although the result
-panel showed the round's score."""
+panel showed the round's score. And the last trick of every round is told before the round's
+score: it moves the game to the next round at once, and was left out of the log."""
 
 from __future__ import annotations
 
@@ -58,6 +59,17 @@ def test_a_round_that_ends_early_is_scored_in_the_log(tmp_path: Path) -> None:
     assert log[end:end + 3] == ["Bram takes trick 18: Y5 Y9 Y8",
                                 "round 3 scored: Ann +25, Ada +50, Bram +25",
                                 "── round 4 · dealer Ann ──"]
+    # the last trick of a round that runs to its end (20 tricks of 3) moves the game to the
+    # next round at once: its trick was left out, the log went from "Ada played G8" straight
+    # to "round 1 scored: ..."
+    end = log.index("round 1 scored: Ann +40, Ada +60, Bram +100")
+    assert log[end - 2:end + 2] == ["Ada played G8", "Bram takes trick 20: Y15 B6 G8",
+                                    "round 1 scored: Ann +40, Ada +60, Bram +100",
+                                    "── round 2 · dealer Ada ──"]
+    end = log.index("round 2 scored: Ann +60, Ada +5, Bram +20")
+    assert log[end - 2:end + 2] == ["Bram played R7", "You take trick 20: Y8 G7 R7",
+                                    "round 2 scored: Ann +60, Ada +5, Bram +20",
+                                    "── round 3 · dealer Bram ──"]
     assert [t for t in log if " scored: " in t] == [
         "round 1 scored: Ann +40, Ada +60, Bram +100",
         "round 2 scored: Ann +60, Ada +5, Bram +20",
