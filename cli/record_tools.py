@@ -225,9 +225,33 @@ def _told(observer: Any, before: Any, notation: str, names: list[str],
     game = observer.game
     try:
         action = game.parse_action(notation)
-        return narrate(game.name, before, action, observer.state, names, viewer) or [notation]
+        return narrate(game.name, before, action, observer.state, names,
+                       _viewer(names)) or [notation]
     except (EngineError, LookupError, TypeError, ValueError):
         return [notation]
+
+
+def _viewer(names: list[str]) -> int:
+    """The seat the replay tells as "you": the person of a lancards play table (nicknamed
+    "You", told as "you", never "You's"), else nobody (-1)."""
+    from lancards.cli.session import DEFAULT_NICK
+
+    return names.index(DEFAULT_NICK) if names.count(DEFAULT_NICK) == 1 else -1
+
+
+def _scored_by_opening(observer: Any, before: Any, names: list[str]) -> list[str]:
+    """8s Rule!: the rounds that an entry which is no move scored, and the next round's
+    marker: a round that ends early (ruling E-5) or round 8 (E-7) is scored when the audit
+    has opened the last card left in a hand, so the replay went from the trick that ended it
+    to the next round's shuffles without "round 3 scored: ..."."""
+    from lancards.cli.tui.narrate import Words, round_marker, scored_lines
+
+    after, viewer = observer.state, _viewer(names)
+    lines = scored_lines(observer.game.name, before, after, names, viewer)
+    if lines and after.round != before.round:
+        dealer = Words(names, viewer).name(after.dealer) if after.dealer >= 0 else ""
+        lines.append(round_marker(after.round, dealer))
+    return lines
 
 
 def _next_move(move: int) -> bool:
@@ -305,5 +329,8 @@ def run_replay(args: argparse.Namespace) -> int:
                 print("      " + _("{name} is removed from the table (the hand goes out of play "
                                    "unopened)").format(name=gone))
                 print(f"      {public_summary(observer.state)}")
+        if payload.get("t") not in ("action", "leave"):  # an opening of the audit (E-5, E-7)
+            for text in _scored_by_opening(observer, before, names):
+                print("      " + text)
     print(outcome_words(report))
     return 0

@@ -7,6 +7,7 @@ score: it moves the game to the next round at once, and was left out of the log.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 from dataclasses import replace
@@ -50,8 +51,17 @@ async def played(home: Path, rounds: int) -> tuple[NetworkSession, list[str]]:
     return session, [line.text for line in session.snapshot().log]
 
 
-def test_a_round_that_ends_early_is_scored_in_the_log(tmp_path: Path) -> None:
-    session, log = asyncio.run(played(tmp_path, 3))
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[NetworkSession, list[str], Path]:
+    """The seeded table played until 3 rounds are scored, its log, and its home."""
+    home = tmp_path_factory.mktemp("home")
+    session, log = asyncio.run(played(home, 3))
+    return session, log, home
+
+
+def test_a_round_that_ends_early_is_scored_in_the_log(
+        table: tuple[NetworkSession, list[str], Path]) -> None:
+    session, log, _ = table
     results = session.core.state.results
     assert [(r.round, r.ended_early, r.tricks) for r in results[:3]] == [
         (1, False, 20), (2, False, 20), (3, True, 18)]  # round 3, no 8s: the last 8 taken
@@ -74,6 +84,29 @@ def test_a_round_that_ends_early_is_scored_in_the_log(tmp_path: Path) -> None:
         "round 1 scored: Ann +40, Ada +60, Bram +100",
         "round 2 scored: Ann +60, Ada +5, Bram +20",
         "round 3 scored: Ann +25, Ada +50, Bram +25"]  # each round once
+
+
+def test_the_replay_tells_the_last_trick_and_the_early_end_score(
+        table: tuple[NetworkSession, list[str], Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """lancards replay of the same record: the last trick of round 1 before its score, and the
+    score of round 3, which the audit's openings scored (no move: the replay went from trick 18
+    to the next round's shuffles)."""
+    from lancards.cli.record_tools import run_replay
+
+    _, _, home = table
+    [record] = home.glob("tables/*/record.jsonl")
+    capsys.readouterr()
+    assert run_replay(argparse.Namespace(file=str(record), positions=False, step=False)) == 0
+    told = [line[6:] for line in capsys.readouterr().out.splitlines()]
+    end = told.index("Bram takes trick 20: Y15 B6 G8")
+    assert told[end:end + 3] == ["Bram takes trick 20: Y15 B6 G8",
+                                 "round 1 scored: Ann +40, Ada +60, Bram +100",
+                                 "── round 2 · dealer Ada ──"]
+    end = told.index("Bram takes trick 18: Y5 Y9 Y8")
+    rest = [line for line in told[end:] if not line.startswith(("round 3 · ", " "))]
+    assert rest[:3] == ["Bram takes trick 18: Y5 Y9 Y8",
+                        "round 3 scored: Ann +25, Ada +50, Bram +25",
+                        "── round 4 · dealer Ann ──"]
 
 
 def test_scored_lines_tell_the_rounds_scored_since_a_view() -> None:
