@@ -302,10 +302,8 @@ def find_table(table: str | None) -> Any:
     candidates = unfinished_tables(tables)
     if not candidates:
         raise UsageError(_("no unfinished table to resume in {tables}").format(tables=tables))
-    chosen = max(candidates, key=lambda f: max(
+    return max(candidates, key=lambda f: max(
         (f / n).stat().st_mtime for n in ("journal.jsonl", "table.json") if (f / n).exists()))
-    print(chosen_words(chosen, len(candidates)), flush=True)
-    return chosen
 
 
 def chosen_words(folder: Path, count: int) -> str:
@@ -378,6 +376,8 @@ def run_resume(args: argparse.Namespace) -> int:
     # One process per table folder (issue 24): a second resume, or a play/host/join still
     # writing it, is refused in one line naming the holder; held until this command ends.
     lock_folder(folder, "lancards resume")
+    if args.table is None:  # said once the folder is ours: a refusal stays one line
+        print(chosen_words(folder, len(unfinished_tables(folder.parent))), flush=True)
     again = pending_again(folder)  # killed inside "play again" (issue 27)
     if again and TableStore(folder).load_table().get("mode") == "remote":
         from lancards.cli.lobby.resume_again import resume_again

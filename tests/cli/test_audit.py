@@ -342,4 +342,4 @@ def test_local_autoplay_says_du_in_german(german, capsys, tmp_path, monkeypatch)
                  "--bots", "2", "--seed", "4"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Runde 1: Du ") and out[-3:] == [
-        "Du: 160 Punkte", "Ada: 260 Punkte", "Bram: 120 Punkte"]
+        "Bram: 120 Punkte", "Du: 160 Punkte", "Ada: 260 Punkte"]  # by place: lowest first

@@ -68,7 +68,7 @@ def test_a_round_that_ends_early_is_scored_in_the_log(
     end = log.index("Bram takes trick 18: Y5 Y9 Y8")
     assert log[end:end + 3] == ["Bram takes trick 18: Y5 Y9 Y8",
                                 "round 3 scored: Ann +25, Ada +50, Bram +25",
-                                "── round 4 · dealer Ann ──"]
+                                "── round 4 · you deal ──"]
     # the last trick of a round that runs to its end (20 tricks of 3) moves the game to the
     # next round at once: its trick was left out, the log went from "Ada played G8" straight
     # to "round 1 scored: ..."
@@ -106,7 +106,7 @@ def test_the_replay_tells_the_last_trick_and_the_early_end_score(
     rest = [line for line in told[end:] if not line.startswith(("round 3 · ", " "))]
     assert rest[:3] == ["Bram takes trick 18: Y5 Y9 Y8",
                         "round 3 scored: Ann +25, Ada +50, Bram +25",
-                        "── round 4 · dealer Ann ──"]
+                        "── round 4 · dealer Ann ──"]  # the replay tells it as a spectator
 
 
 def test_scored_lines_tell_the_rounds_scored_since_a_view() -> None:

@@ -120,7 +120,7 @@ def test_the_card_turned_at_a_round_s_start_is_told_in_the_log():
     [slot] = session.state.discards[dealer]
     card = str(session.state.cards[slot]).split("#")[0]
     log = [line.text for line in session.snapshot().log]
-    mark = next(i for i, t in enumerate(log) if t.startswith("── round 1 · dealer "))
+    mark = next(i for i, t in enumerate(log) if t.startswith("── round 1 · "))
     owner = "your" if dealer == 0 else f"{session.names[dealer]}'s"
     assert log[mark + 1:] == [f"{card} is face up on {owner} discard pile"]
     while session.step() and session.state.round == 1:  # once a round, not after each move
