@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,8 +17,8 @@ import pytest
 from lancards.cli.net_session import NetworkSession
 from lancards.cli.tui.narrate import scored_lines
 from lancards.engine.eights.state import RoundResult
-from lancards.p2p.net.node import drive_bot, game_bot
 from lancards.p2p.protocol.identity import Identity
+from tests.cli.test_resume_log import bots_play_until
 from tests.eights.helpers import deal
 
 pytestmark = pytest.mark.timeout(180)
@@ -31,23 +30,7 @@ async def played(home: Path, rounds: int) -> tuple[NetworkSession, list[str]]:
     """A seeded table of Ann and two bots, every seat played by a bot and the log told after
     every change (as the screen does), until ``rounds`` rounds are scored."""
     session = await NetworkSession.create("eights", {}, ME, 2, home=home, bot_delay=0, seed=11)
-    session.subscribe(session.snapshot)
-    runner = asyncio.create_task(session.run())
-    person = asyncio.create_task(drive_bot(session.node, game_bot(session.core)))
-    try:
-        for _ in range(6000):
-            if len(session.core.state.results) >= rounds:
-                break
-            await asyncio.sleep(0.02)
-        else:
-            raise AssertionError("the table did not play on")
-    finally:
-        await session.close()
-        for task in (runner, person):
-            task.cancel()
-        for task in (runner, person):
-            with contextlib.suppress(BaseException):
-                await task
+    await bots_play_until(session, lambda: len(session.core.state.results) >= rounds, 6000)
     return session, [line.text for line in session.snapshot().log]
 
 

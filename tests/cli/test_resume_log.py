@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,22 +23,23 @@ pytestmark = pytest.mark.timeout(180)
 ME = Identity(b"\x0b" * 32, "Ann")
 
 
-async def played(home: Path, game: str, actions: int) -> tuple[Path, list[str]]:
-    """A table of Ann and two bots, every seat played by a bot, the log told after every
-    change (as the screen does) until ``actions`` moves; returns its folder and log."""
-    session = await NetworkSession.create(game, {}, ME, 2, home=home, bot_delay=0, seed=11)
+async def bots_play_until(session: NetworkSession, done: Callable[[], bool],
+                          steps: int = 2400, on_step: Callable[[], None] = lambda: None) -> None:
+    """Every seat of ``session`` played by a bot, its log told after every change (as the
+    screen does), until ``done()`` (checked every 20 ms, ``on_step`` after each check); then
+    the session is closed and its tasks ended.
+
+    Raises:
+        AssertionError: not within ``steps`` checks.
+    """
     session.subscribe(session.snapshot)
     runner = asyncio.create_task(session.run())
     person = asyncio.create_task(drive_bot(session.node, game_bot(session.core)))
-    chatted = False
     try:
-        for _ in range(2400):
-            moves = sum(1 for e in session.core.record.entries if e.payload.get("t") == "action")
-            if moves >= actions:
+        for _ in range(steps):
+            if done():
                 break
-            if moves >= 3 and not chatted:
-                session.send_chat("hello 山田")
-                chatted = True
+            on_step()
             await asyncio.sleep(0.02)
         else:
             raise AssertionError("the table did not play on")
@@ -48,6 +50,24 @@ async def played(home: Path, game: str, actions: int) -> tuple[Path, list[str]]:
         for task in (runner, person):
             with contextlib.suppress(BaseException):
                 await task
+
+
+async def played(home: Path, game: str, actions: int) -> tuple[Path, list[str]]:
+    """A table of Ann and two bots, every seat played by a bot, until ``actions`` moves (a
+    chat line after the third); returns its folder and log."""
+    session = await NetworkSession.create(game, {}, ME, 2, home=home, bot_delay=0, seed=11)
+
+    def moves() -> int:
+        return sum(1 for e in session.core.record.entries if e.payload.get("t") == "action")
+
+    chatted: list[bool] = []
+
+    def chat() -> None:
+        if moves() >= 3 and not chatted:
+            session.send_chat("hello 山田")
+            chatted.append(True)
+
+    await bots_play_until(session, lambda: moves() >= actions, on_step=chat)
     session.snapshot()  # tell what came last, as a last redraw would
     assert session.node.store is not None
     return session.node.store.folder, [line.text for line in session.snapshot().log]

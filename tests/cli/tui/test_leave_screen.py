@@ -82,16 +82,22 @@ def test_another_player_leaving_is_told_and_the_game_goes_on() -> None:
 
 
 @pytest.mark.timeout(120)
+async def bounded(condition: Any, what: str, limit: float = 30.0) -> None:
+    """Wait until ``condition()``, polling every 50 ms.
+
+    Raises:
+        AssertionError: not within ``limit`` s, naming ``what``.
+    """
+    for _ in range(int(limit / 0.05)):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) -> None:
     """Peers on 127.0.0.1 (``lancards play``'s table): the player leaves at its first move;
     8s Rule! needs 3 players (ruling D-3), so the game ends and both bots rank above it."""
-
-    async def bounded(condition: Any, what: str) -> None:
-        for _ in range(600):
-            if condition():
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}")
 
     async def play() -> None:
         me = Identity(b"\x09" * 32, "Ann")
@@ -332,13 +338,6 @@ def test_the_result_after_leaving_ranks_the_winner_first_and_tells_the_evening(
     from lancards.cli.tui.leaving import play_out
     from lancards.cli.tui.words import farewell
 
-    async def bounded(condition: Any, what: str) -> None:
-        for _ in range(1200):
-            if condition():
-                return
-            await asyncio.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {what}")
-
     async def play() -> NetworkSession:
         me = Identity(b"\x04" * 32, "You")
         session = await NetworkSession.create("eights", {}, me, 3, home=tmp_path, bot_delay=0,
@@ -346,9 +345,9 @@ def test_the_result_after_leaving_ranks_the_winner_first_and_tells_the_evening(
         task = asyncio.create_task(session.run())
         try:
             assert session.seat == 0
-            await bounded(lambda: session.core.legal_actions(), "the player's first move")
+            await bounded(lambda: session.core.legal_actions(), "the player's first move", 60)
             session.leave_for_good()
-            await bounded(lambda: session.snapshot().extra["left"], "the leave delivered")
+            await bounded(lambda: session.snapshot().extra["left"], "the leave delivered", 60)
             await play_out(session, task)
             assert session.snapshot().outcome is not None
         finally:
