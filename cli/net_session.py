@@ -517,7 +517,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
                 who = _("You") if seat == self.seat else self.names[seat]
                 self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
                                          index=len(self._log) + 1))
-                for text in redealt(self.game, after, self.core.state, seat, self.names):
+                for text in redealt(self.game, after, self.core.state, seat, self.names, self.seat):
                     self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
                                              index=len(self._log) + 1))
                 continue

@@ -124,14 +124,18 @@ def redeal_lines(number: int, dealer: str, who: str, yours: bool = False) -> lis
               "played").format(number=number, who=who), round_marker(number, dealer, yours)]
 
 
-def redealt(game: Any, view: Any, state: Any, seat: int, names: Sequence[str]) -> list[str]:
+def redealt(game: Any, view: Any, state: Any, seat: int, names: Sequence[str],
+            viewer: int = -1) -> list[str]:
     """After ``seat``'s leave (``view``, ``state``: a view and the state after it): the
     :func:`redeal_lines` when it abandoned an 8s Rule! round and the game goes on, else
-    nothing (a leave changes no Level 8 round)."""
+    nothing (a leave changes no Level 8 round). ``viewer`` (the seat reading, -1: nobody) is
+    "you" (German "dich": "ohne dich", not "ohne You") and "you deal"."""
     number, dealer = getattr(view, "round", 0), getattr(view, "dealer", -1)
     if getattr(game, "name", "") != "eights" or number < 1 or game.outcome(state) is not None:
         return []
-    return redeal_lines(number, names[dealer] if 0 <= dealer < len(names) else "", names[seat])
+    words = Words(names, viewer)
+    return redeal_lines(number, words.name(dealer) if 0 <= dealer < len(names) else "",
+                        words.object(seat), dealer == viewer >= 0)
 
 
 def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequence[str],
@@ -161,7 +165,7 @@ def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequenc
                    and getattr(after.phase, "name", "") == "DEAL")
         if redealt:
             out += redeal_lines(after.round, words.name(after.dealer) if after.dealer >= 0
-                                else "", words.name(action.seat), after.dealer == viewer)
+                                else "", words.object(action.seat), after.dealer == viewer)
         return out
     if game_name == "level8":
         return _level8(before, action, after, words)

@@ -186,6 +186,24 @@ def test_an_eights_round_abandoned_by_a_leave_is_told_as_dealt_again():
         "Cat left the table",
         "round 1 is dealt again without Cat; nobody scores the cards played",
         "── round 1 · dealer Dan ──"]
+    # told to the leaver itself ("without you", German "ohne dich"; it read "ohne You"), and
+    # by redealt (the networked log) with the reader dealing next
+    assert narrate("eights", before, Leave(2), EIGHTS.view(after_state, 2), NAMES_4, 2)[1] == \
+        "round 1 is dealt again without you; nobody scores the cards played"
+    from lancards.cli import i18n
+    from lancards.cli.tui.narrate import redealt
+
+    names = ("Ann", "Ben", "You", "Dan")  # seat 2 under the default nickname
+    assert redealt(EIGHTS, after, after_state, 2, names, 3) == [
+        "round 1 is dealt again without You; nobody scores the cards played",  # a nickname
+        "── round 1 · you deal ──"]
+    i18n.set_language("de")
+    try:
+        assert redealt(EIGHTS, after, after_state, 2, names, 2) == [
+            "Runde 1 wird ohne dich neu gegeben; die gespielten Karten zählen für niemanden",
+            "── Runde 1 · Dan gibt ──"]
+    finally:
+        i18n.set_language("en")
     # three left the table of three: the game is over, nothing is dealt again
     three = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2)
     over = EIGHTS.apply(three, Leave(1))
