@@ -180,10 +180,11 @@ def bot_pace(args: argparse.Namespace, quiet: bool, core: Any) -> Callable[[], f
 
 async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: str, *,
                  restored: bool = False) -> int:
+    from lancards.cli.tui.controller import shown_names
     from lancards.cli.tui.results import RoundTracker
 
     core = node.core
-    names = tuple(m.nick for m in core.players)
+    names = shown_names([m.nick for m in core.players], core.seat)  # "Du" for a German "You"
     tracker = RoundTracker(names)
     cheated = False
     leave_after = int(os.environ.get("LANCARDS_TEST_LEAVE_AFTER", "0") or 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -343,3 +344,20 @@ def test_local_autoplay_says_du_in_german(german, capsys, tmp_path, monkeypatch)
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Runde 1: Du ") and out[-3:] == [
         "Bram: 120 Punkte", "Du: 160 Punkte", "Ada: 260 Punkte"]  # by place: lowest first
+
+
+def test_host_autoplay_says_du_in_german(german, capsys, tmp_path, monkeypatch):
+    """``lancards host --autoplay`` (a seat on 127.0.0.1 and its two bots) in German under the
+    default nickname: its round lines and result say "Du", as the table does; they printed
+    "Runde 8: bot1 220, You 20" and "You: 20 Punkte" (the local ``--autoplay`` said Du)."""
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path / "home"))
+    assert main(["--lang", "de", "host", "--autoplay", "--game", "eights", "--players", "3",
+                 "--bots", "2", "--interface", "127.0.0.1", "--bot-delay", "0",
+                 "--name", "You"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rounds = [line for line in out if line.startswith("Runde ")]
+    assert len(rounds) == 8 and all(", Du " in f"{r}," or ": Du " in r for r in rounds), rounds
+    # the host line names the nickname the others see, with its fingerprint: kept as chosen
+    assert [line for line in out if "You" in line] == [
+        next(line for line in out if line.startswith("Gastgeber You ["))], out
+    assert len([line for line in out if re.fullmatch(r"Du: -?\d+ Punkte", line)]) == 1, out
