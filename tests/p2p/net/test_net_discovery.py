@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from zeroconf import ServiceStateChange
 
 from lancards.p2p.net.addresses import (
@@ -125,6 +127,29 @@ def test_malformed_txt_is_rejected(change: dict[str, bytes | None], detail: str)
         txt_to_advert(props, "t._lancards._tcp.local.")
     assert (info.value.reason, info.value.sender) == (Reason.MALFORMED, "t._lancards._tcp.local.")
     assert detail in info.value.detail
+
+
+@settings(max_examples=int(os.environ.get("LANCARDS_FUZZ_EXAMPLES", "4")) * 50, deadline=None,
+          database=None)
+@given(players=st.lists(st.sampled_from(["ann", "bob", "bot1", "cyd"]), max_size=7),
+       bots=st.binary(max_size=24) | st.lists(st.integers(0, 7), max_size=7).map(
+           lambda ns: ",".join(map(str, ns)).encode()))
+def test_any_bots_value_is_refused_in_one_line_or_names_only_listed_players(
+        players: list[str], bots: bytes) -> None:
+    """A hostile advertiser's TXT ``bots`` (any bytes, any numbers) never raises anything but
+    ``malformed`` naming the advert, and what is read marks only listed players, ascending."""
+    props: dict[bytes, bytes | None] = {
+        b"v": b"1", b"tbl": b"00112233aabbccdd", b"game": b"eights", b"seats": b"0",
+        b"nick": b"ann", b"pk": PK.hex().encode(), b"bots": bots}
+    props.update({f"p{i}".encode(): p.encode() for i, p in enumerate(players, 1)})
+    try:
+        advert = txt_to_advert(props, "t._lancards._tcp.local.")
+    except MessageError as exc:
+        assert (exc.reason, exc.sender) == (Reason.MALFORMED, "t._lancards._tcp.local.")
+        return
+    assert list(advert.bots) == sorted(set(advert.bots))
+    assert all(0 <= b < len(advert.players) for b in advert.bots)
+    assert advert_to_txt(advert).get("bots", "").encode() == bots
 
 
 def test_missing_key_is_named() -> None:
