@@ -164,7 +164,7 @@ def test_avahi_browse_resolves_our_table(lan: Lan, avahi: Avahi, tmp_path: Path)
     assert (address, got_port) == ("10.231.0.11", port)
     assert sorted(txt_items(txt)) == sorted([
         "v=1", f"tbl={table}", "game=level8", "seats=1", "nick=ann", f"pk={pk}", "size=2",
-        "p1=ann"])
+        "p1=ann", "bots=1"])  # --autoplay: a bot plays ann's seat
 
 
 class Browse:

@@ -147,7 +147,7 @@ def test_dig_reads_the_advertisement(master_game: PlayedGame):
     txt = master_game.dig_answers["TXT"].split()
     assert txt[0] == instance and txt[txt.index("TXT") + 1:] == [
         '"v=1"', f'"tbl={table}"', '"game=level8-master"', '"seats=3"', '"nick=ann"',
-        f'"pk={pk}"', '"size=4"', '"p1=ann"']
+        f'"pk={pk}"', '"size=4"', '"p1=ann"', '"bots=1"']  # --autoplay: a bot plays ann's seat
     # The answer to dig's multicast query went out too (legacy unicast, seen on the bridge).
     assert any(table.encode() in reply for reply in master_game.multicast_reply)
 

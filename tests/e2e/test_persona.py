@@ -463,7 +463,9 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         bob.run(f"join {on(bob)}")
         screen = bob.wait(r"level8-master +ann ", 30)
         text = lines(screen)
-        assert re.fullmatch(r"> level8-master +ann [A-Z2-7]{4} +2/4 +ann, bot1", text[2]), text
+        assert re.fullmatch(r"> level8-master +ann [A-Z2-7]{4} +2/4 +ann, bot1 \(bot\)",
+                            text[2]), text
+        assert text[-2] == "at the table: ann, bot1 (bot)", text  # the bots marked (mDNS)
         assert text[-1] == ("Up/Down select · Enter join · n create a table · a type an "
                             "address · q quit"), text
         golden("lobby", screen)
@@ -477,7 +479,7 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
                  r"\s*waiting for 1 player$", 10)
         # cyd joins the last seat: the table starts on every screen
         cyd.run(f"join {on(cyd)}")
-        screen = cyd.wait(r"3/4 +ann, bot1, bob", 30)
+        screen = cyd.wait(r"3/4 +ann, bot1 \(bot\), bob", 30)
         cyd.keys("Enter")
         for person in (ann, bob, cyd):
             screen = person.wait(r"your hand \(10 cards", 60, what="the deal")
@@ -592,7 +594,7 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
         bob.keys("Enter")
         bob.wait(r"waiting for 1 more player \(3 of 4 seats taken\)", 30)
         cyd.run(f"join {on(cyd)}")
-        cyd.wait(r"3/4 +ann, bot1, bob", 30)
+        cyd.wait(r"3/4 +ann, bot1 \(bot\), bob", 30)
         cyd.keys("Enter")
         for person in (ann, bob, cyd):
             screen = person.wait(r"your hand \(1[05] cards", 60, what="the deal")
