@@ -351,15 +351,21 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
 def intro_lines(advert: TableAdvert, me: Identity, players: int) -> list[str]:
     """The top of the host's waiting screen: the table, the host, how the others join (by
     mDNS, and by the advert's first address) and, when it has more, every address."""
+    from lancards.cli.game_titles import GAME_TITLES
+
     first, port = advert.addresses[0], advert.port
     target = f"{advert.table}@{f'[{first}]' if ':' in first else first}:{port}"
+    # A table on loopback only is found by a join told to look there (a join looks on every
+    # interface but loopback; the trial of 2026-12-06 was told a bare "lancards join")
+    where = f" --interface {first.split('%')[0]}" if all(
+        _loopback(a) for a in advert.addresses) else ""
     # Two lines, not one of 81 columns (issue 25, item 14): the fingerprint has its own.
     intro = [ngettext("table {table} · {game} · {count} seat", "table {table} · {game} · {count} "
-                      "seats", players).format(table=advert.table, game=advert.game,
-                                               count=players),
+                      "seats", players).format(table=advert.table, count=players,
+                                               game=GAME_TITLES.get(advert.game, advert.game)),
              _("host {host}").format(host=describe(me.public_key, me.nick)),
              _("on this network the others run:"),
-             "    lancards join",
+             "    lancards join" + where,
              "  " + _("or, where the network blocks mDNS:"),
              f"    lancards join --game {advert.game} {target}"]
     if advert.rescue:
@@ -368,6 +374,16 @@ def intro_lines(advert: TableAdvert, me: Identity, players: int) -> list[str]:
         intro.append(_("advertised at {addresses} port {port}").format(
             addresses=", ".join(advert.addresses), port=port))
     return intro
+
+
+def _loopback(address: str) -> bool:
+    """Whether ``address`` (``"127.0.0.1"``, ``"::1"``, ``"fe80::1%eth0"``) is a loopback one."""
+    import ipaddress
+
+    try:
+        return ipaddress.ip_address(address.split("%")[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def moved_line(advert: TableAdvert) -> str:

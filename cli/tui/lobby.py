@@ -36,7 +36,7 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from lancards.cli.game_titles import GAME_TITLES
+from lancards.cli.game_titles import GAME_TITLES, game_title
 from lancards.cli.i18n import _
 from lancards.cli.peer_words import RESCUE_WORDS
 from lancards.cli.tui.fit import FitControl, to_lines
@@ -189,11 +189,14 @@ class LobbyScreen:
         states = [_("watch") if t.started else (
             _("full") if not t.joinable else f"{t.taken}/{t.seats}") for t in self.tables]
         seats = max([7, text_width(_("seats")), *map(text_width, states)])
+        # the game by its title, not its rule-set id (the trial of 2026-12-06 read "eights")
+        games = [game_title(t.game) for t in self.tables]
+        game = max([15, *map(text_width, games)])
         width = self._columns()
-        wide = all(66 + seats + text_width(t.address) <= width for t in self.tables)
+        wide = all(51 + game + seats + text_width(t.address) <= width for t in self.tables)
         heads = [_("game"), _("host"), _("seats"), _("players")]
         address = " " + _("address") if wide else ""
-        out.append(("class:header", f"   {pad(heads[0], 15)} {pad(heads[1], 18)} "
+        out.append(("class:header", f"   {pad(heads[0], game)} {pad(heads[1], 18)} "
                                     f"{pad(heads[2], seats)} {pad(heads[3], 26)}{address}\n"))
         if not self.tables:
             out.append(("class:dim", "   " + _("no tables found yet on this network (looking...)")
@@ -205,7 +208,7 @@ class LobbyScreen:
                 "" if table.joinable else "class:dim")
             host = f"{cut(table.host, 12)} {table.fingerprint[:4]}"
             players = table.player_words()
-            out.append((style, f" {mark}{flag}{pad(table.game, 15)} {pad(host, 18)} "
+            out.append((style, f" {mark}{flag}{pad(games[i], game)} {pad(host, 18)} "
                                f"{pad(states[i], seats)} "
                                f"{pad(players, 26)}{' ' + table.address if wide else ''}\n"))
         out.append(("", "\n"))

@@ -309,16 +309,16 @@ def test_the_lobby_counts_the_hosts_seat_and_shows_its_fingerprint(lan: Lan, tmp
             time.sleep(0.2)
             screen = subprocess.run([*tmux, "capture-pane", "-p", "-t", session],
                                     capture_output=True, text=True, timeout=10).stdout
-        row = next((line for line in screen.splitlines() if "level8 " in line), "")
+        row = next((line for line in screen.splitlines() if "Level 8 " in line), "")
         # ann hosts with --autoplay: a bot plays her seat, and the row says so
-        assert re.search(r"level8 +ann \w{4} +1/2 +ann \(bot\) +10\.231\.0\.11:\d+", row), \
+        assert re.search(r"Level 8 +ann \w{4} +1/2 +ann \(bot\) +10\.231\.0\.11:\d+", row), \
             screen
         fp = fingerprint(bytes.fromhex(ann.public_key()))
         assert f"host ann [{fp}], table " in screen, screen
         time.sleep(4)  # more than the probe's bound: the ghost had its chance and failed
         screen = subprocess.run([*tmux, "capture-pane", "-p", "-t", session],
                                 capture_output=True, text=True, timeout=10).stdout
-        assert "level8-master" not in screen and "10.231.0.13" not in screen, screen
+        assert "Level 8 Master" not in screen and "10.231.0.13" not in screen, screen
         subprocess.run([*tmux, "send-keys", "-t", session, "q"], timeout=10)
     finally:
         ghost.stop()

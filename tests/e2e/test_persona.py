@@ -461,9 +461,9 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         golden("waiting-host", screen)
         # bob's lobby lists the table (mDNS), with its seats and players; Enter joins it
         bob.run(f"join {on(bob)}")
-        screen = bob.wait(r"level8-master +ann ", 30)
+        screen = bob.wait(r"Level 8 Master +ann ", 30)
         text = lines(screen)
-        assert re.fullmatch(r"> level8-master +ann [A-Z2-7]{4} +2/4 +ann, bot1 \(bot\)",
+        assert re.fullmatch(r"> Level 8 Master +ann [A-Z2-7]{4} +2/4 +ann, bot1 \(bot\)",
                             text[2]), text
         assert text[-2] == "at the table: ann, bot1 (bot)", text  # the bots marked (mDNS)
         assert text[-1] == ("Up/Down select · Enter join · n create a table · a type an "
@@ -589,7 +589,7 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
         screen = ann.wait(r"waiting for 2 players", 30)
         assert TRADE_OFF in words(screen), screen
         bob.run(f"join {on(bob)}")
-        screen = bob.wait(r"eights +ann ", 30)
+        screen = bob.wait(r"8s Rule! +ann ", 30)
         assert TRADE_OFF in words(screen), screen
         bob.keys("Enter")
         bob.wait(r"waiting for 1 more player \(3 of 4 seats taken\)", 30)

@@ -84,7 +84,7 @@ def last_lines(session: str) -> list[str]:
 def join_from_lobby(lan, bob: Peer, session: str) -> str:
     """Bob's lobby lists ann's table; Enter; the waiting screen once bob is seated."""
     start_in_tmux(lan, bob, session, "join")
-    wait_screen(session, r"level8 +ann ", 30)
+    wait_screen(session, r"Level 8 +ann ", 30)
     tmux("send-keys", "-t", session, "Enter")
     return wait_screen(session, r"at the table: ann \(host\), bob \(you\)", 30)
 

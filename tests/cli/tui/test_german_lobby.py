@@ -65,8 +65,8 @@ def test_the_german_lobby_at_80_columns():
     assert lines[0] == " lancards-Lobby   du bist Zoe [0BAD-F00D]"
     assert lines[2] == "   Spiel           Gastgeber          Plätze    Spieler"
     ann, cat = fingerprint(ANN)[:4], fingerprint(CAT)[:4]
-    assert lines[3] == f" > level8-master   Ann {ann}           2/4       Ann, Ben"
-    assert lines[4] == f"   eights          Cat {cat}           zuschauen Cat, Dov, Eli"
+    assert lines[3] == f" > Level 8 Master  Ann {ann}           2/4       Ann, Ben"
+    assert lines[4] == f"   8s Rule!        Cat {cat}           zuschauen Cat, Dov, Eli"
     assert lines[6] == \
         f" Gastgeber Ann [{fingerprint(ANN)}], Tisch 00112233aabbccdd, 192.0.2.7:48100"
     assert lines[-1] == \

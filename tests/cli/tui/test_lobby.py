@@ -61,7 +61,7 @@ def drive(keys: list[str], tables: list[TableEntry] = TABLES,
 def test_lists_tables_and_joins_the_selected_one():
     result, chosen, screen = drive(["enter"])
     assert "you are Zoe 0badf0" in term_line(screen, "lancards lobby")
-    assert "level8-master" in screen and "2/4" in screen and "full" in screen
+    assert "Level 8 Master" in screen and "2/4" in screen and "full" in screen
     assert result == "join" and chosen == [TABLES[0]]
 
 
@@ -87,7 +87,7 @@ def test_seats_count_the_host_and_list_its_name():
     entry = entry_from(advert, "192.0.2.7")
     assert (entry.taken, entry.seats, entry.players, entry.joinable) == (1, 2, ("Ann",), True)
     _, _, screen = drive([], [entry])
-    row = term_line(screen, "level8 ")
+    row = term_line(screen, "Level 8 ")
     assert "1/2" in row and " Ann " in row and "192.0.2.7:48100" in row
     assert f"host Ann [{fingerprint(ANN)}], table 00112233aabbccdd at 192.0.2.7:48100" in screen
 
@@ -112,7 +112,7 @@ def test_two_tables_with_one_id_are_both_shown_and_marked():
     assert [(r.table_id, r.duplicate) for r in rows] == [
         ("00112233aabbccdd", True), ("00112233aabbccdd", True), ("ffeeddccbbaa9988", False)]
     result, chosen, screen = drive(["down", "enter"], rows)
-    lines = [line for line in screen.splitlines() if "level8 " in line and "Ann" in line]
+    lines = [line for line in screen.splitlines() if "Level 8 " in line and "Ann" in line]
     assert len(lines) == 2 and all(line.lstrip(" >").startswith("!") for line in lines)
     assert "! two tables use the id 00112233aabbccdd: compare the fingerprint" in screen
     # The second row was selected, its full fingerprint shown, and it is the one joined.
@@ -156,7 +156,7 @@ def test_at_80_columns_no_lobby_line_is_cut() -> None:
     screen = term.text()
     assert "address" not in term_line(screen, "game") and "192.0.2.7:48100" in screen
     assert "table 00112233aabbccdd at 192.0.2.7:48100" in " ".join(screen.split())
-    row = next(line for line in screen.splitlines() if "level8-master" in line)
+    row = next(line for line in screen.splitlines() if "Level 8 Master" in line)
     assert row.rstrip().endswith("Ann, Ben"), row
 
 

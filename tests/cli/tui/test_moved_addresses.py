@@ -168,3 +168,22 @@ def test_the_table_says_it_in_its_log_and_prints_nothing(tmp_path: Path,
     assert MOVED not in rows[0] and rows[0].strip() and before.strip()  # the table's top row
     assert any(MOVED in row for row in rows[1:]), after  # in the log
     assert capsys.readouterr().out == ""
+
+
+def test_the_join_command_looks_on_loopback_when_the_table_is_only_there() -> None:
+    """The trial of 2026-12-06: a host with ``--interface 127.0.0.1`` told the others to run a
+    bare ``lancards join``, which looks on every interface but loopback and never finds it.
+    And the table line names the game by its title, not its id (``eights``)."""
+    me = Identity(b"\x07" * 32, "hana")
+    table = "0123456789abcdef"
+    loop = TableAdvert(table, "eights", 2, "hana", me.public_key, 35923, ("127.0.0.1",), 3)
+    lines = host_module.intro_lines(loop, me, 3)
+    assert lines[0] == f"table {table} · 8s Rule! · 3 seats"
+    assert lines[2:5] == ["on this network the others run:",
+                          "    lancards join --interface 127.0.0.1",
+                          "  or, where the network blocks mDNS:"]
+    assert lines[5] == f"    lancards join --game eights {table}@127.0.0.1:35923"
+    lan = replace(loop, addresses=("10.33.0.21", "127.0.0.1"))
+    assert host_module.intro_lines(lan, me, 3)[3] == "    lancards join"
+    assert host_module.intro_lines(replace(loop, addresses=("::1",)), me, 3)[3] == \
+        "    lancards join --interface ::1"
