@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.history import outcome_json
-from lancards.cli.i18n import _, ngettext
+from lancards.cli.i18n import _
 from lancards.cli.notice_lines import notice_line
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
-from lancards.cli.peer_words import cheat_words, waiting_words
+from lancards.cli.peer_words import catching_up_words, cheat_words, waiting_words
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
@@ -274,10 +274,8 @@ class NetworkSession(SeriesMixin, NewsMixin):
         if self.core.halted:
             banners.append(Banner("cheat", cheat_words(self.core, self.names)))
         if self.node.catching_up:
-            banners.append(Banner("info", ngettext(
-                "catching up: {count} entry verified so far",
-                "catching up: {count} entries verified so far",
-                len(self.core.record)).format(count=len(self.core.record))))
+            banners.append(Banner("info", catching_up_words(self.node, self.names,
+                                                            time.monotonic())))
         wait = self.node.waiting()
         extra: dict[str, Any] = {"table": self.core.table_id, "pending": self._pending(),
                                  "left": getattr(self, "_left", False),

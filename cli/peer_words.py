@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lancards.cli.i18n import N_, _, language
-from lancards.p2p.net.waiting import DRAW_SHARES, Waiting
+from lancards.cli.i18n import N_, _, language, ngettext
+from lancards.p2p.net.waiting import DRAW_SHARES, Waiting, alone_seconds
 
 WHAT_WORDS: Mapping[str, str] = {
     "action": N_("their move"),
@@ -59,6 +59,30 @@ def what_words(wait: Waiting) -> str:
     """What ``wait`` is for, in words: ``"their move"``, ``"shares for your draw"`` (the
     peer layer's English ``what`` for a kind this module does not know)."""
     return _(WHAT_WORDS[wait.kind]) if wait.kind in WHAT_WORDS else wait.what
+
+
+ALONE_TOLD_S = 3.0
+"""Seconds of catching up with no link to anyone before the banner says nobody answers."""
+
+
+def catching_up_words(node: Any, names: Sequence[str], now: float) -> str:
+    """The banner of a resumed peer that is not current yet (``node``: its
+    :class:`~lancards.p2p.net.node.PeerNode`; ``now``: monotonic seconds): ``"catching up: 31
+    entries verified so far"``, and once no other seat has answered for
+    :data:`ALONE_TOLD_S` s, ``"; nobody at this table answers yet (hana, bot1): the game goes
+    on when one of them is back · q pauses"`` (the evening trial of 2026-12-06 resumed a table
+    whose others had all gone, and read "catching up" and nothing else)."""
+    core = node.core
+    count = len(core.record)
+    words = ngettext("catching up: {count} entry verified so far",
+                     "catching up: {count} entries verified so far", count).format(count=count)
+    alone = alone_seconds(core, node.connected, node.down_since, now)
+    if alone is None or alone < ALONE_TOLD_S:
+        return words
+    gone = set(core.left_seats())
+    others = [n for i, n in enumerate(names) if i != core.seat and i not in gone]
+    return words + "; " + _("nobody at this table answers yet ({names}): the game goes on "
+                            "when one of them is back · q pauses").format(names=", ".join(others))
 
 
 def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | None:

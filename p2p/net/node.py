@@ -99,7 +99,7 @@ class PeerNode:
         self.sleep_watch = SleepWatch()  # see _after_wait
         self._held_at: float | None = None  # when a sleep began holding this seat's entries
         self._progress_at = self._clock()
-        self._down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
+        self.down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._dropped: dict[bytes, float] = {}  # when each link last dropped (back_notice)
         self._told_back: dict[bytes, int] = {}  # returns told, by peer (back_notice)
         self._length = len(core.record)
@@ -319,7 +319,7 @@ class PeerNode:
         key = self.core.players[seat].public_key
         now = self._clock()
         if key not in self.connected:
-            since = max(self._down_since.get(key, now), self._progress_at)
+            since = max(self.down_since.get(key, now), self._progress_at)
             return Waiting(seat, self.core.players[seat].nick, what, now - since, False,
                            seat in self.core.paused, code)
         if now - self._progress_at >= SILENT_S:
@@ -349,7 +349,7 @@ class PeerNode:
             # Another player may wait for its private shares (only that holder sees it): its
             # vote is the sign; this peer signs too once the link is down for the patience.
             key = core.players[seat].public_key
-            down = None if key in self.connected else self._clock() - self._down_since.get(
+            down = None if key in self.connected else self._clock() - self.down_since.get(
                 key, self._clock())
             if not core.votes_for(seat) or down is None or down < patience:
                 return Refusal(f"the table is not waiting for {name}", "not-waiting", name=name)
@@ -548,7 +548,7 @@ class PeerNode:
                 self.observer_event(event)
             elif isinstance(event, Connected):
                 self.connected.add(event.peer)
-                self._down_since.pop(event.peer, None)
+                self.down_since.pop(event.peer, None)
                 back = back_notice(self.core, event.peer, self._dropped, self._clock(),
                                    self._told_back)
                 self.notices += [back] if back is not None else []
@@ -558,7 +558,7 @@ class PeerNode:
                 self.handle(self.core.peer_connected(event.peer))
             elif isinstance(event, Disconnected):
                 self.connected.discard(event.peer)
-                self._down_since[event.peer] = self._clock()
+                self.down_since[event.peer] = self._clock()
                 self._dropped.setdefault(event.peer, self._clock())  # the first drop since up
                 self.handle([])
             elif isinstance(event, Received):
@@ -580,7 +580,7 @@ class PeerNode:
         elif self._held_at is not None and (not self.core.syncing
                                             or mono - self._held_at >= HOLD_MAX_S
                                             or only_the_gone_unanswered(
-                                                self.core, self.connected, self._down_since,
+                                                self.core, self.connected, self.down_since,
                                                 self._held_at)):
             self._held_at = None
             self.handle(self.core.release_hold())

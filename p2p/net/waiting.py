@@ -95,4 +95,19 @@ def back_notice(core: GameCore, peer: bytes, dropped: dict[bytes, float], now: f
     return Notice("info", f"{core.players[seat].nick} is back", seat, code="back")
 
 
-__all__ = ["BACK_AFTER_S", "DRAW_SHARES", "WHAT", "Waiting", "back_notice", "waiting_text"]
+def alone_seconds(core: GameCore, connected: set[bytes], down_since: dict[bytes, float],
+                  now: float) -> float | None:
+    """How long (seconds, monotonic ``now``) no other seat still at the table has had a link
+    up to this peer (``connected``: the keys linked; ``down_since``: when each link dropped,
+    or when the peer began for one never linked, :attr:`PeerNode.down_since`); ``None`` while
+    one is linked or every other seat left. What a resumed person is told when nobody of the
+    table answers (the evening trial of 2026-12-06: "catching up" and nothing else)."""
+    gone = set(core.left_seats())
+    others = [m.public_key for i, m in enumerate(core.players) if i != core.seat and i not in gone]
+    if not others or any(k in connected for k in others):
+        return None
+    return max(0.0, now - max(down_since.get(k, now) for k in others))
+
+
+__all__ = ["BACK_AFTER_S", "DRAW_SHARES", "WHAT", "Waiting", "alone_seconds", "back_notice",
+           "waiting_text"]

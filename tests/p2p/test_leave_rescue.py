@@ -198,10 +198,10 @@ def test_a_removal_is_refused_while_the_player_is_connected_and_answering() -> N
         f"{other.me.nick} is connected and answering: silent 61 s")
     node.connected.discard(other.me.public_key)  # the link dropped 10 s ago
     node._progress_at = node._clock() - 100
-    node._down_since[other.me.public_key] = node._clock() - 10
+    node.down_since[other.me.public_key] = node._clock() - 10
     assert node.removal_refusal(awaited) == (
         f"{other.me.nick} is unreachable: silent 10 s of the table's patience 60 s")
-    node._down_since[other.me.public_key] -= 60
+    node.down_since[other.me.public_key] -= 60
     assert node.removal_refusal(awaited) is None
     plain, _ = make_cores(3, "level8", seed="refuse")
     assert PeerNode(plain[2], Mesh(plain[2].me, CONFIG)).removal_refusal(0) == (

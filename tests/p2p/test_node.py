@@ -74,7 +74,7 @@ def test_a_draw_whose_shares_are_missing_is_pending_and_names_the_missing_peer()
     draw = next(a for a in me.legal_actions() if isinstance(a, Draw))
     node = PeerNode(me, Mesh(me.me, CONFIG))
     node.connected = {alive.me.public_key}  # the dead peer's link is down
-    node._down_since[dead.me.public_key] = node._clock() - 30  # down for 30 s
+    node.down_since[dead.me.public_key] = node._clock() - 30  # down for 30 s
     net.tamper = lambda sender, to, data: None if sender == dead.me.public_key else data
     dead_key = dead.me.public_key
     net.cores.pop(dead_key)  # it receives nothing either

@@ -135,3 +135,41 @@ def test_a_pause_of_a_seat_that_left_or_of_oneself_marks_nobody() -> None:
     assert bob.has_left(2)
     bob.receive(cyd.me.public_key, envelope(cyd, "presence", {"state": "paused"}))
     assert bob.paused == set()
+
+
+def test_a_resumed_person_alone_at_the_table_is_told_that_nobody_answers() -> None:
+    """The evening trial of 2026-12-06: a joiner resumed after its host had left and its bot
+    had ended, and read "catching up" and nothing else. After 3 s with no link to any seat
+    still at the table, the banner says nobody answers, whom it waits for, and that q pauses."""
+    from types import SimpleNamespace
+
+    from lancards.cli import i18n
+    from lancards.cli.peer_words import catching_up_words
+    from lancards.p2p.net.waiting import alone_seconds
+
+    cores, net = make_cores(3, "eights")
+    net.start()
+    net.run(limit=LIMIT)
+    me = cores[2]
+    others = [c.me.public_key for c in cores[:2]]
+    node = SimpleNamespace(core=me, connected=set(), down_since=dict.fromkeys(others, 100.0))
+    names = ["hana", "bot1", "jo"]
+    count = len(me.record)
+    plain = f"catching up: {count} entries verified so far"
+    assert catching_up_words(node, names, 102.9) == plain  # links take a moment
+    assert catching_up_words(node, names, 103.0) == plain + (
+        "; nobody at this table answers yet (hana, bot1): the game goes on when one of them "
+        "is back · q pauses")
+    node.down_since[others[0]] = 101.0  # the last link dropped at 101
+    assert alone_seconds(me, node.connected, node.down_since, 110.0) == 9.0
+    node.connected.add(others[1])  # bot1 answers: catching up, not alone
+    assert alone_seconds(me, node.connected, node.down_since, 110.0) is None
+    assert catching_up_words(node, names, 200.0) == plain
+    node.connected.clear()
+    i18n.set_language("de")
+    try:
+        assert catching_up_words(node, names, 200.0).endswith(
+            "; niemand an diesem Tisch antwortet bisher (hana, bot1): das Spiel geht weiter, "
+            "sobald einer von ihnen zurück ist · q macht Pause")
+    finally:
+        i18n.set_language("en")

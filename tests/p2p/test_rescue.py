@@ -431,11 +431,11 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
     assert node.removal_refusal(2) == f"{gone.me.nick} is connected and answering: silent 209 s"
     assert node.removal_offer() is None
     node.connected.discard(gone.me.public_key)  # the link dropped 9 s ago: the patience
-    node._down_since[gone.me.public_key] = node._clock() - 9
+    node.down_since[gone.me.public_key] = node._clock() - 9
     node._progress_at = node._clock() - 9
     assert node.removal_refusal(2) == (
         f"{gone.me.nick} is unreachable: silent 9 s of the table's patience 10 s")
-    node._down_since[gone.me.public_key] -= 2
+    node.down_since[gone.me.public_key] -= 2
     node._progress_at -= 2
     assert node.removal_offer() == 2  # the screen asks "remove cyd? (y/n)"
     node.vote_remove(2)
@@ -448,7 +448,7 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
     other.waiting = lambda: None  # type: ignore[method-assign]
     assert other.removal_refusal(2) == f"the table is not waiting for {gone.me.nick}"
     other.connected.discard(gone.me.public_key)
-    other._down_since[gone.me.public_key] = other._clock() - 11
+    other.down_since[gone.me.public_key] = other._clock() - 11
     assert other.removal_refusal(2) == f"the table is not waiting for {gone.me.nick}"
     voters[2]._votes[(2, len(me.record), me.record.head, 0)] = {
         0: me._votes[(2, len(me.record), me.record.head, 0)][0]}
@@ -456,9 +456,9 @@ def test_a_removal_vote_against_a_connected_peer_is_refused() -> None:
     # without rescue, beyond the patience, the screen says the table can only wait
     plain, _ = make_cores(3, "level8", seed="plain")
     node = PeerNode(plain[2], Mesh(plain[2].me, CONFIG))  # the table waits for seat 0's key
-    node._down_since[plain[0].me.public_key] = node._progress_at = node._clock() - 100
+    node.down_since[plain[0].me.public_key] = node._progress_at = node._clock() - 100
     assert node.waiting_text() == f"waiting for {plain[0].me.nick} (the joint key), 100 s"
-    node._down_since[plain[0].me.public_key] = node._progress_at = node._clock() - 130
+    node.down_since[plain[0].me.public_key] = node._progress_at = node._clock() - 130
     assert node.waiting_text() == (
         f"waiting for {plain[0].me.nick}, 130 s; the table can only wait")
     assert node.removal_offer() is None
