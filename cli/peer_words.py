@@ -76,13 +76,24 @@ def catching_up_words(node: Any, names: Sequence[str], now: float) -> str:
     count = len(core.record)
     words = ngettext("catching up: {count} entry verified so far",
                      "catching up: {count} entries verified so far", count).format(count=count)
+    alone = alone_words(node, names, now)
+    pause = _("q pauses")
+    return words if alone is None else f"{words}; {alone} · {pause}"
+
+
+def alone_words(node: Any, names: Sequence[str], now: float, after: float = ALONE_TOLD_S
+                ) -> str | None:
+    """``"nobody at this table answers yet (hana, bot1): the game goes on when one of them is
+    back"`` once no seat still at the table has answered ``node`` for ``after`` seconds
+    (:func:`~lancards.p2p.net.waiting.alone_seconds`), else ``None``."""
+    core = node.core
     alone = alone_seconds(core, node.connected, node.down_since, now)
-    if alone is None or alone < ALONE_TOLD_S:
-        return words
+    if alone is None or alone < after:
+        return None
     gone = set(core.left_seats())
     others = [n for i, n in enumerate(names) if i != core.seat and i not in gone]
-    return words + "; " + _("nobody at this table answers yet ({names}): the game goes on "
-                            "when one of them is back · q pauses").format(names=", ".join(others))
+    return _("nobody at this table answers yet ({names}): the game goes on when one of them "
+             "is back").format(names=", ".join(others))
 
 
 def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | None:

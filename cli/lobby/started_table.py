@@ -13,7 +13,8 @@ import json
 import os
 import secrets
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -226,12 +227,14 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         delay=bot_pace(args, quiet, core)))
     gone: HostGone | None = getattr(args, "host_gone", None)
     told = asyncio.create_task(_leave_when_told(node, gone)) if gone is not None else None
+    alone = asyncio.create_task(_tell_alone(node, names)) if restored and not quiet else None
     try:
         await run  # raises StorageError when a write failed: the seat paused (issue 24)
     finally:
         driver.cancel()
-        if told is not None:
-            told.cancel()
+        for task in (told, alone):
+            if task is not None:
+                task.cancel()
         try:
             if node.fault is None:  # a paused seat writes nothing more; resume writes these
                 write_records(node, args.record)
@@ -252,6 +255,21 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     if node.fault is None and outcome is not None and not core.halted:
         return await _again(node, args, quiet, status)
     return status
+
+
+async def _tell_alone(node: PeerNode, names: Sequence[str]) -> None:
+    """A resumed ``--autoplay`` seat says once when nobody of the table has answered for 10 s
+    (the evening trial of 2026-12-06: ``resume --autoplay`` printed its first line, then
+    nothing for 45 s); checked every half second while it catches up."""
+    from lancards.cli.peer_words import alone_words
+
+    while node.catching_up or not node.connected:
+        words = alone_words(node, names, time.monotonic(), 10.0)
+        if words is not None:
+            pause = _("(Ctrl-C pauses)")
+            print(f"{words} {pause}", flush=True)
+            return
+        await asyncio.sleep(0.5)
 
 
 async def _leave_when_told(node: PeerNode, gone: HostGone) -> None:

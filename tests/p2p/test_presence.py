@@ -173,3 +173,24 @@ def test_a_resumed_person_alone_at_the_table_is_told_that_nobody_answers() -> No
             "sobald einer von ihnen zurück ist · q macht Pause")
     finally:
         i18n.set_language("en")
+
+
+def test_a_resumed_autoplay_seat_alone_says_so_once(capsys) -> None:
+    """``lancards resume --autoplay`` printed its first line, then nothing for 45 s when nobody
+    of the table answered (the evening trial of 2026-12-06); it now says so once."""
+    import asyncio
+    import time
+    from types import SimpleNamespace
+
+    from lancards.cli.lobby.started_table import _tell_alone
+
+    cores, net = make_cores(3, "eights")
+    net.start()
+    net.run(limit=LIMIT)
+    long_ago = time.monotonic() - 60
+    node = SimpleNamespace(core=cores[2], connected=set(), catching_up=True,
+                           down_since={c.me.public_key: long_ago for c in cores[:2]})
+    asyncio.run(asyncio.wait_for(_tell_alone(node, ["hana", "bot1", "jo"]), 5))  # type: ignore[arg-type]
+    assert capsys.readouterr().out == (
+        "nobody at this table answers yet (hana, bot1): the game goes on when one of them is "
+        "back (Ctrl-C pauses)\n")
