@@ -25,6 +25,7 @@ from lancards.cli.pacing import DEFAULT_DELAY
 from lancards.cli.peer_words import halt_words
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.tui.controller import shown_names
+from lancards.cli.tui.fit import echo
 from lancards.cli.tui.results import RoundTracker, final_lines
 from lancards.engine.options import RuleSetSpec
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_levels
@@ -258,10 +259,10 @@ async def _autoplay_one(session: Any, out: TextIO, series: bool) -> int:
     from lancards.cli.net_session import removed_seats
 
     for line in final_lines(outcome, names, game_name, removed_seats(session.core)):
-        print(line, file=out)
+        echo(line, out)  # a terminal's width, at a space
     evening = session.snapshot().extra.get("evening")
     if evening and series:  # the evening with this game
-        print(evening, file=out)
+        echo(evening, out)
     if session.record_path:
         print(_("record: {path}").format(path=session.record_path), file=out)
     return 0

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.i18n import _, ngettext
+from lancards.cli.tui.fit import echo
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import TableStore
 from lancards.p2p.protocol.record import Record
@@ -110,11 +111,10 @@ async def bots_play_on(gone: HostGone, bots: list[Any], signals: Sequence[str]) 
     if not playing:
         return None
     names = ", ".join(gone.names)
-    print(ngettext("{bots} plays on until the game ends: keep this terminal open "
-                   "(Ctrl-C: {bots} leaves the table too)",
-                   "{bots} play on until the game ends: keep this terminal open "
-                   "(Ctrl-C: they leave the table too)", len(gone.names)).format(bots=names),
-          flush=True)
+    echo(ngettext("{bots} plays on until the game ends: keep this terminal open "
+                  "(Ctrl-C: {bots} leaves the table too)",
+                  "{bots} play on until the game ends: keep this terminal open "
+                  "(Ctrl-C: they leave the table too)", len(gone.names)).format(bots=names))
     loop = asyncio.get_running_loop()
     caught: list[int] = []
     signalled = asyncio.Event()
@@ -132,15 +132,14 @@ async def bots_play_on(gone: HostGone, bots: list[Any], signals: Sequence[str]) 
                 installed.append(sig)
     try:
         if not await _until(playing, signalled, None):
-            print(_("the game is over"), flush=True)
+            echo(_("the game is over"))
             for line in gone.lines:  # who won (the trial of 2026-12-06: only "the game is over")
-                print(line, flush=True)
+                echo(line)  # wrapped at the terminal's width, at a space
             return None
-        print(ngettext("{bots} leaves the table at its next turn (Ctrl-C again: stop at once; "
-                       "the others then wait for it)",
-                       "{bots} leave the table at their next turn (Ctrl-C again: stop at once; "
-                       "the others then wait for them)", len(gone.names)).format(bots=names),
-              flush=True)
+        echo(ngettext("{bots} leaves the table at its next turn (Ctrl-C again: stop at once; "
+                      "the others then wait for it)",
+                      "{bots} leave the table at their next turn (Ctrl-C again: stop at once; "
+                      "the others then wait for them)", len(gone.names)).format(bots=names))
         gone.leave.set()
         signalled.clear()
         await _until(playing, signalled, BOT_LEAVE_S)

@@ -354,16 +354,17 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
         print(_("result: the game stopped without a result"))
         return 1
     from lancards.cli.net_session import removed_seats
+    from lancards.cli.tui.fit import echo
     from lancards.cli.tui.results import final_lines
 
     for line in final_lines(outcome, names, core.game.name, removed_seats(core)):
-        print(line)
+        echo(line)  # a terminal's width, at a space
     if "follows" in core.table.statement or int(getattr(args, "games", 1) or 1) > 1:
         from lancards.cli.play_again import evening_line, finished_of
 
         done = finished_of(core)  # the evening with this game (issue 27)
         if done is not None:
-            print(evening_line(done.totals(), core.game.name))
+            echo(evening_line(done.totals(), core.game.name))
     if args.record:
         print(_("record: {path}").format(path=args.record))
     return 0

@@ -49,6 +49,7 @@ from lancards.cli.tui.eights_screen import EightsController
 from lancards.cli.tui.fit import (
     FitControl,
     Lines,
+    echo,
     line_length,
     plain,
     to_lines,
@@ -589,5 +590,5 @@ async def run_table(session: Session, *, input: Input | None = None,
     status = await TableScreen(session, input=input, output=output, greeting=greeting).run()
     line = farewell(session)
     if line and output is None:  # a test's own output keeps its screen alone
-        print(line, flush=True)
+        echo(line)  # wrapped at the terminal's width, at a space
     return status

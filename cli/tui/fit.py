@@ -12,7 +12,10 @@ line shows; scrolling goes back in time); a panel anchors at its top.
 from __future__ import annotations
 
 import re
+import shutil
+import sys
 from collections.abc import Callable
+from typing import TextIO
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
@@ -96,6 +99,24 @@ RULING = re.compile(r" ?\((?:rulings?|Regeln?) [A-Z0-9]+-[0-9]+[^)]*\)"
 """A ruling reference in a text (``(ruling E-4)``, ``; ruling E-7``, German ``(Regel E-4)``):
 the rulings are for ``docs/``, the table says things in words (issue 25; the German ones
 showed until the trial of 2026-12-05)."""
+
+
+def wrap_text(text: str, width: int) -> list[str]:
+    """Every line of ``text`` wrapped as :func:`wrap_line` wraps it, at ``width`` columns."""
+    return ["".join(fragment[1] for fragment in piece)
+            for line in text.split("\n") for piece in wrap_line([("", line)], width)]
+
+
+def echo(text: str, file: TextIO | None = None) -> None:
+    """Print ``text``: to a terminal wrapped at its width, at a space (:func:`wrap_text`), so
+    that a line printed once the full-screen table closed is not cut mid-word at the last
+    column (the new-user trial of 2026-12-06: ``Cleo: 0 wins, 8`` / ``5 points``); into a pipe
+    or a file as it is."""
+    out = sys.stdout if file is None else file
+    isatty = getattr(out, "isatty", None)
+    if isatty is not None and isatty():
+        text = "\n".join(wrap_text(text, shutil.get_terminal_size().columns))
+    print(text, file=out, flush=True)
 
 
 def plain(text: str) -> str:

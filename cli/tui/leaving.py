@@ -31,7 +31,9 @@ async def play_out(session: Any, running: asyncio.Future[Any]) -> None:
     most :data:`PLAY_OUT_S` s; one line says so first (the window is closed by then)."""
     if running.done() or not plays_out(session):
         return
-    print(_("you left the table for good; the bots play the game to its end..."), flush=True)
+    from lancards.cli.tui.fit import echo
+
+    echo(_("you left the table for good; the bots play the game to its end..."))
     session.bot_delay = 0.0
     try:
         await asyncio.wait_for(asyncio.shield(running), PLAY_OUT_S)
