@@ -185,7 +185,8 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
         Why.PLAY_TAKE: (_("pick a shown card your level needs") if r.lacks >= 0 else
                         _("pick a shown card that fits the table")),
         Why.PLAY_SWAP: _("swap away cards your plan does not use"),
-        Why.PLAY_KEEP: _("the round may end before you lay down"),
+        Why.PLAY_KEEP: _("the round may end before you lay down; it is void if you lay down "
+                         "this round"),  # ruling L8-13: who laid down keeps nothing
         Why.PLAY_SKIP: (_("{name} is closest to going out").format(name=snap.names[r.target])
                         if r.target is not None else _("that player is closest to going out")),
         Why.SHOW: _("these are the cards your plan needs least"),

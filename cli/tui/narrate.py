@@ -21,6 +21,7 @@ from typing import Any
 
 from lancards.cli.i18n import N_, _, language, ngettext
 from lancards.cli.session import DEFAULT_NICK
+from lancards.cli.tui.keep_void import keep_void_words
 from lancards.engine.level8.levels import Component, ComponentKind
 
 _SLOT = re.compile(r"#\d+")
@@ -152,8 +153,7 @@ def narrate(game_name: str, before: Any, action: Any, after: Any, names: Sequenc
         viewer: the reading seat (-1: a spectator; every seat by its name).
 
     Returns:
-        Zero or more lines, in order: a round marker when a new round starts, the move, and
-        what it caused (a trick taken, a round scored, the round's end).
+        Zero or more lines, in order: a new round's marker, the move, what it caused.
     """
     words = Words(names, viewer)
     from lancards.engine.core import Leave
@@ -408,8 +408,8 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
     elif before is not None and before.reshuffle_due and not after.reshuffle_due \
             and after.round == before.round:
         out.append(_("the discard piles were shuffled into the draw pile (ruling L8-9)"))
-    out += _level8_after(before, after, seat, w)
-    return out
+    return out + keep_void_words(before, action, after, w.viewer) + _level8_after(
+        before, after, seat, w)
 
 
 def _level8_after(before: Any, after: Any, seat: int, w: Words) -> list[str]:

@@ -349,3 +349,25 @@ def test_a_move_of_the_key_e_names_the_key() -> None:
         assert normal_hint(snap).startswith("Tipp: ") and "(Taste e)" in normal_hint(snap)
     finally:
         i18n.set_language("en")
+
+
+def _keep_hint() -> str:
+    """The hint to play KEEP (the new-user trial of 2026-12-06 played it, laid down, and
+    kept nothing: ruling L8-13), from a position where playing it is legal."""
+    from lancards.engine.level8.actions import PlaySpecial
+    from lancards.engine.level8.advice import Reason, Why
+    from lancards.engine.rulesets import Advice
+
+    snap = level8_snap(["KEEP", "R3", "O9"], phase=Phase.PLAY)
+    play = next(a for a in snap.legal if isinstance(a, PlaySpecial))
+    return hint_words(snap, Advice("normal", play, Reason(Why.PLAY_KEEP, play.card.card)))
+
+
+def test_the_hint_to_play_keep_says_it_is_void_once_laid_down() -> None:
+    assert _keep_hint() == ("hint: play KEEP (I'll keep that!): the round may end before you "
+                            "lay down; it is void if you lay down this round")
+
+
+def test_the_german_hint_to_play_keep_says_it_is_void_once_laid_down(german: None) -> None:
+    assert _keep_hint() == ("Tipp: KEEP spielen („Die behalt’ ich!“): die Runde kann enden, "
+                            "bevor du auslegst; es verfällt, wenn du in dieser Runde auslegst")

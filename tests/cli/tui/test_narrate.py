@@ -218,3 +218,36 @@ def test_a_swap_that_puts_no_card_back_says_so():
     assert told(state, "0: swap-end", 1) == ["Ann put no card back (I'll swap that!)"]
     state = act(state, "0: swap-put R1")
     assert told(state, "0: swap-end", 1) == ["Ann drew 1 card (I'll swap that!)"]
+
+
+PAIRS = ["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B9", "Y14"]
+LAY_PAIRS = "0: laydown R3 O3 | B5 G5 | Y7 P7 | R9 B9"
+
+
+def _keep_void_told() -> tuple[list[str], list[str], list[str]]:
+    """Ann lays down with a KEEP in front of her; Ann plays a KEEP after laying down."""
+    state = build("level8-master", [PAIRS, ["Y1"], ["Y2"]], turn=0, phase=Phase.PLAY,
+                  in_front=[["KEEP"], [], []])
+    down = build("level8-master", [["KEEP", "R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.PLAY,
+                 down=(True, False, False))
+    return told(state, LAY_PAIRS, 0), told(state, LAY_PAIRS, 1), told(down, "0: play KEEP", 0)
+
+
+def test_a_keep_made_void_by_laying_down_is_told_to_its_player():
+    """The new-user trial of 2026-12-06: KEEP played, then the level laid down, and the KEEP
+    was gone without a word (ruling L8-13: a player who laid down keeps nothing)."""
+    mine, theirs, played = _keep_void_told()
+    assert mine == ["You laid down level 1 (4 pairs): R3 O3 | B5 G5 | Y7 P7 | R9 B9",
+                    "Your KEEP is void: you laid down this round (nothing is kept)"]
+    assert theirs == ["Ann laid down level 1 (4 pairs): R3 O3 | B5 G5 | Y7 P7 | R9 B9"]
+    assert played == ["You played KEEP (I'll keep that!)",
+                      "Your KEEP is void: you laid down this round (nothing is kept)"]
+
+
+def test_a_keep_made_void_is_told_in_german(german):
+    mine, theirs, played = _keep_void_told()
+    assert mine == ["Du: Stufe 1 ausgelegt (4 Paare): R3 O3 | B5 G5 | Y7 P7 | R9 B9",
+                    "Dein KEEP verfällt: du hast in dieser Runde ausgelegt (du behältst nichts)"]
+    assert theirs == ["Ann: Stufe 1 ausgelegt (4 Paare): R3 O3 | B5 G5 | Y7 P7 | R9 B9"]
+    assert played[1] == ("Dein KEEP verfällt: du hast in dieser Runde ausgelegt (du behältst "
+                         "nichts)")
