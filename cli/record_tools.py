@@ -254,6 +254,20 @@ def _scored_by_opening(observer: Any, before: Any, names: list[str]) -> list[str
     return lines
 
 
+def face_up_line(observer: Any, names: list[str], told_round: int) -> str:
+    """Level 8: the card turned up onto the dealer's discard pile at a round's start, as the
+    table's log says it (``G4 is face up on Bram's discard pile``), once it is open and only
+    if round ``told_round`` is not this one already; else ``""``. The replay left it out, and
+    the next line ``Ada drew G4 from Bram's discard pile`` came from nowhere (the new-user
+    trial of 2026-12-06)."""
+    from lancards.cli.tui.narrate import face_up_words
+
+    state = observer.state
+    if getattr(state, "round", 0) == told_round:
+        return ""
+    return face_up_words(observer.game.name, state, names, _viewer(names))
+
+
 def _next_move(move: int) -> bool:
     """Whether ``replay --step`` goes on after move ``move``: Enter goes on; ``q`` (and
     Enter), the end of input or Ctrl-C stop it, saying where."""
@@ -283,7 +297,7 @@ def run_replay(args: argparse.Namespace) -> int:
     viewer = person_seat([m.nick for m in table.seats])
     names = said_names([m.nick for m in table.seats])
     print(f"{game_title(report.game)}: {', '.join(_keyed(report))}")
-    move = 0
+    move, face_up_round = 0, 0
     for line in lines[1:]:
         item = json.loads(line)
         if item.get("kind") != "entry":
@@ -332,5 +346,9 @@ def run_replay(args: argparse.Namespace) -> int:
         if payload.get("t") not in ("action", "leave"):  # an opening of the audit (E-5, E-7)
             for text in _scored_by_opening(observer, before, names):
                 print("      " + text)
+        face_up = face_up_line(observer, names, face_up_round)
+        if face_up:  # the card turned up at the deal, once a round (ruling L8-2)
+            face_up_round = observer.state.round
+            print("      " + face_up)
     print(outcome_words(report))
     return 0

@@ -361,3 +361,41 @@ def test_host_autoplay_says_du_in_german(german, capsys, tmp_path, monkeypatch):
     assert [line for line in out if "You" in line] == [
         next(line for line in out if line.startswith("Gastgeber You ["))], out
     assert len([line for line in out if re.fullmatch(r"Du: -?\d+ Punkte", line)]) == 1, out
+
+
+def _face_up_and_next(out: list[str]) -> list[tuple[str, str]]:
+    return [(line, out[i + 1]) for i, line in enumerate(out)
+            if "face up" in line or "liegt offen" in line]
+
+
+def test_the_replay_tells_the_card_turned_up_at_each_deal(record_file, capsys):
+    """Ruling L8-2: the table's log says ``G4 is face up on Bram's discard pile`` at a round's
+    start; the replay left it out, and its next line ``Ada drew G4 from Bram's discard pile``
+    came from nowhere (the new-user trial of 2026-12-06). Once a round, as the table says it."""
+    path, _core = record_file
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    told = _face_up_and_next(out)
+    assert len(told) == 7 == sum(1 for line in out if "── round " in line) + 1  # round 1 too
+    assert told[0] == ("      O10 is face up on ann's discard pile",
+                       "   1  bob drew from the draw pile")
+    assert told[5] == ("      J is face up on bob's discard pile",
+                       " 181  ann drew J from bob's discard pile")
+    assert out[out.index(told[5][0]) - 2:out.index(told[5][0])] == [
+        "             ann  shuffles and proves the shuffle",
+        "             bob  shuffles and proves the shuffle"]
+
+
+def test_the_replay_tells_the_card_turned_up_in_german(record_file, capsys):
+    from lancards.cli import i18n
+
+    path, _core = record_file
+    try:
+        assert main(["--lang", "de", "replay", str(path)]) == 0
+    finally:
+        i18n.set_language("en")
+    told = _face_up_and_next(capsys.readouterr().out.splitlines())
+    assert len(told) == 7
+    assert told[0] == ("      O10 liegt offen auf dem Ablagestapel von ann",
+                       "   1  bob: vom Nachziehstapel gezogen")
+    assert told[5][0] == "      J liegt offen auf dem Ablagestapel von bob"
