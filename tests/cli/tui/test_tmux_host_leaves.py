@@ -45,11 +45,12 @@ def _tmux(server: str, *args: str) -> str:
 
 
 def _wait(server: str, text: str, limit: float) -> str:
-    """The host's screen once it shows ``text``; fail with the last one."""
+    """The host's screen once it shows ``text``, a line wrapped at the terminal's width joined
+    again (its continuation begins with three spaces); fail with the last one."""
     deadline = time.monotonic() + limit
     screen = ""
     while time.monotonic() < deadline:
-        screen = _tmux(server, "capture-pane", "-p", "-t", "host")
+        screen = _tmux(server, "capture-pane", "-p", "-t", "host").replace("\n   ", " ")
         if text in screen:
             return screen
         time.sleep(0.1)
