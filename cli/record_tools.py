@@ -282,6 +282,15 @@ def _next_move(move: int) -> bool:
     return False
 
 
+def shuffle_line(author: str) -> str:
+    """The replay's line of a shuffle entry: the name right-aligned to column 16 (the names of
+    the shuffle and rescue lines stand in one column), the verb agreeing with it ("You shuffle",
+    "Du mischst"; the trial of 2026-12-06 read "You  shuffles", "Du  mischt")."""
+    text = _("You shuffle and prove the shuffle") if author == _("You") else \
+        _("{name} shuffles and proves the shuffle").format(name=author)
+    return " " * max(6, 16 - len(author)) + text
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from lancards.engine.position import write_position
     from lancards.p2p.protocol.core import GameCore
@@ -317,8 +326,7 @@ def run_replay(args: argparse.Namespace) -> int:
             if args.step and sys.stdin.isatty() and not _next_move(move):
                 return 0
         elif payload.get("t") == "shuffle":
-            print("      " + _("{name}  shuffles and proves the shuffle").format(
-                name=f"{author:>10}"))
+            print(shuffle_line(author))
         elif payload.get("t") == "leave":
             print("      " + (_("You leave the table (for good; the hand goes out of play "
                                 "unopened)") if author == _("You") else  # not "You leaves"

@@ -382,8 +382,8 @@ def test_the_replay_tells_the_card_turned_up_at_each_deal(record_file, capsys):
     assert told[5] == ("      J is face up on bob's discard pile",
                        " 181  ann drew J from bob's discard pile")
     assert out[out.index(told[5][0]) - 2:out.index(told[5][0])] == [
-        "             ann  shuffles and proves the shuffle",
-        "             bob  shuffles and proves the shuffle"]
+        "             ann shuffles and proves the shuffle",
+        "             bob shuffles and proves the shuffle"]
 
 
 def test_the_replay_tells_the_card_turned_up_in_german(record_file, capsys):
@@ -399,3 +399,19 @@ def test_the_replay_tells_the_card_turned_up_in_german(record_file, capsys):
     assert told[0] == ("      O10 liegt offen auf dem Ablagestapel von ann",
                        "   1  bob: vom Nachziehstapel gezogen")
     assert told[5][0] == "      J liegt offen auf dem Ablagestapel von bob"
+
+
+def test_the_shuffle_line_agrees_with_you(german):
+    """The trial of 2026-12-06 read "You  shuffles and proves the shuffle" and "Du  mischt und
+    beweist das Mischen": the verb agrees with the default nickname, one space after the name,
+    the names right-aligned in one column."""
+    from lancards.cli import i18n
+    from lancards.cli.record_tools import shuffle_line
+
+    assert shuffle_line("Du") == "              Du mischst und beweist das Mischen"
+    assert shuffle_line("bram") == "            bram mischt und beweist das Mischen"
+    i18n.set_language("en")
+    assert shuffle_line("You") == "             You shuffle and prove the shuffle"
+    assert shuffle_line("bram") == "            bram shuffles and proves the shuffle"
+    assert shuffle_line("a-very-long-nick") == (
+        "      a-very-long-nick shuffles and proves the shuffle")
