@@ -125,3 +125,21 @@ def test_the_vote_question_wraps_at_a_space_continued_indented_never_mid_word() 
         assert second.startswith("   "), rows[at:at + 2]  # the continuation indent
         joined = first.split("WAITING: ", 1)[1] + " " + second.strip()
         assert joined == QUESTION, joined
+
+
+def test_the_german_leave_mark_fits_du(german) -> None:
+    """The trial of 2026-12-06 read "Du: 40 Punkte (hat den Tisch verlassen)", which needs
+    "hast" after Du: the mark is a participle like the log's, whoever left; the players panel
+    says the same words."""
+    from types import SimpleNamespace
+
+    from lancards.cli.tui.controller import gone_words
+
+    names = ("Du", "Ada", "Bram")
+    eights = Outcome((1,), (40, 10, 90), {"rounds": 3, "left": [0], "tie_break": "none",
+                                           "places": [3, 1, 2]})
+    assert final_lines(eights, names, "eights")[1:4] == [
+        "Ada: 10 Punkte", "Bram: 90 Punkte", "Du: 40 Punkte (vom Tisch gegangen)"]
+    game = SimpleNamespace(left_seats=lambda view: (0, 2))
+    snap = SimpleNamespace(extra={"removed": (2,)}, game=game, view=None)
+    assert gone_words(snap) == {0: "vom Tisch gegangen", 2: "per Abstimmung entfernt"}
