@@ -25,7 +25,6 @@ from lancards.cli.tui.controller import (
     KeyHelp,
     bot_words,
     gone_words,
-    name_of,
     not_now,
     pending_text,
     title_line,
@@ -152,8 +151,10 @@ class EightsController(BaseController):
         if view.trick:
             lead = view.trick[0]
             suit = Suit(lead.card // NUMBERS)
-            out.append(("", " " + _("trick {number}, {name} led {suit}:").format(
-                number=number, name=name_of(snap, lead.seat), suit=suit_words(suit)) + " "))
+            led = _("trick {number}, you led {suit}:") if lead.seat == snap.seat else \
+                _("trick {number}, {name} led {suit}:")  # not "Du spielte", "hana (du) spielte"
+            out.append(("", " " + led.format(number=number, name=snap.names[lead.seat],
+                                             suit=suit_words(suit)) + " "))
             for index, play in enumerate(view.trick):
                 out.append(("", " · " if index else ""))
                 out.append(("", f"{snap.names[play.seat]} "))
@@ -163,15 +164,17 @@ class EightsController(BaseController):
                                 " " + (_("take") if play.take else _("no take"))))
             out.append(("", "\n"))
         elif view.phase is Phase.TRICKS and view.turn >= 0:
-            text = _("trick {number}: You lead") if view.turn == snap.seat and \
-                name_of(snap, view.turn) == _("You") else _("trick {number}: {name} leads")
-            out.append(("", " " + text.format(number=number, name=name_of(snap, view.turn))
+            text = _("trick {number}: You lead") if view.turn == snap.seat else \
+                _("trick {number}: {name} leads")  # the own seat by any nickname: no "(you)"
+            out.append(("", " " + text.format(number=number, name=snap.names[view.turn])
                             + "\n"))
         if view.trick_winners:
             last = len(view.trick_winners)
             cards = [CARDS[e.card] for e in view.history if e.number == last and e.card >= 0]
-            out.append(("class:dim", " " + _("last trick ({name} took it):").format(
-                name=name_of(snap, view.trick_winners[-1])) + " "))
+            winner = view.trick_winners[-1]
+            took = _("last trick (you took it):") if winner == snap.seat else \
+                _("last trick ({name} took it):")  # not "hana (you) took it", "du bekam"
+            out.append(("class:dim", " " + took.format(name=snap.names[winner]) + " "))
             out.extend(cards_line(cards))
             out.append(("", "\n"))
         return out

@@ -24,7 +24,7 @@ def test_leading_an_8_with_take_wins_the_trick():
         assert "YOUR TURN: play a card" in screen
         assert "No tricks: +10 per trick" in screen
         assert "not from the publisher" in screen
-        assert "trick 1: Ann (you) leads" in screen
+        assert "trick 1: You lead" in screen
         blue = next(line for line in screen.splitlines() if line.strip().startswith("Blue"))
         assert "B8" in blue
         # the hand is by suit: R1 .. R15, then B1 B2 B3 B4 B8; jump to the Blue row, onto B8
@@ -37,11 +37,11 @@ def test_leading_an_8_with_take_wins_the_trick():
         assert "1. take (this 8 wins the trick)" in screen
         d.press("1")
         assert session.state.trick[0].card == 22 and session.state.trick[0].take is True
-        assert "Ann (you) led Blue: Ann B8 take" in d.text()
+        assert " trick 1, you led Blue: Ann B8 take\n" in d.text()
         session.advance()  # Ben and Cat follow suit with B14 and B15 (they must)
         d.settle(lambda: "took it" in d.text())
         assert session.state.trick_winners == (0,)
-        assert "last trick (Ann (you) took it): B8 B14 B15" in d.text()
+        assert " last trick (you took it): B8 B14 B15\n" in d.text()
 
 
 def test_following_with_the_8_and_no_take_by_key():
@@ -95,7 +95,7 @@ def test_t_and_n_play_the_8_of_the_led_suit_wherever_the_cursor_is():
             d.press(key)
             assert session.state.trick == ()
             assert session.state.trick_winners == (winner,)  # t: the R8 took it; n: Ben's R9
-            last = "Ann (you)" if winner == 0 else "Ben"
+            last = "you" if winner == 0 else "Ben"
             assert f"last trick ({last} took it): R9 R2 R8" in d.text()
 
 
@@ -172,3 +172,17 @@ def test_a_hand_cut_by_the_list_of_moves_names_no_scroll_keys_it_does_not_have()
         assert "more below (the whole hand: Esc, or a taller window)" in screen, screen
         assert "more below (PgUp/PgDn)" not in screen.split("your hand")[-1], screen
         assert "more below" not in d.press("escape").split("your hand")[-1]
+
+
+def test_the_trick_lines_say_du_for_the_own_seat_by_any_nickname(german):
+    """The trial of 2026-12-06 read "Stich 1: hana (du) spielt aus" and "letzter Stich (hana
+    (du) bekam ihn)": the own seat is "du", with the verb agreeing, whatever its nickname."""
+    state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2)
+    session = LocalSession("eights", names=("hana", "Ben", "Cat"), state=state, bot_delay=60)
+    with driven(session) as d:
+        assert " Stich 1: du spielst aus\n" in d.text()
+        d.press("down", "right", "right", "right", "right", "enter", "1")
+        assert " Stich 1, du hast Blau ausgespielt: hana B8 nehmen\n" in d.text()
+        session.advance()
+        d.settle(lambda: "bekommen" in d.text())
+        assert " letzter Stich (du hast ihn bekommen): B8 B14 B15\n" in d.text()
