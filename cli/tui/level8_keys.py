@@ -81,6 +81,7 @@ HELP: tuple[KeyHelp, ...] = (
 )
 
 BUILDER_HELP: tuple[KeyHelp, ...] = (
+    ("", N_("in the lay-down builder (l):")),  # a heading: keys_panel puts it below the table's
     ("1-9", N_("assign the marked cards (or the card under the cursor) to that component")),
     (N_("0 / Backspace"), N_("take the card(s) out of their component")),
     ("j / J", N_("next / previous declared value of the joker under the cursor")),

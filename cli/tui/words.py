@@ -32,12 +32,18 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
 
 def keys_panel(own: Sequence[KeyHelp], goal_help: str) -> Lines:
     """The ``?`` panel: the game's own keys, then :data:`GLOBAL_HELP` (``o`` in the game's
-    words, ``goal_help``), in the player's language, the keys in one column."""
-    rows = [(_(k), _(v or goal_help)) for k, v in (*own, *GLOBAL_HELP)]
+    words, ``goal_help``), in the player's language, the keys in one column. A row of ``own``
+    without a key is a heading (``in the lay-down builder (l):``): it and the rows after it
+    come last, below the keys of every table, so that the builder's ``1-9`` and ``Enter`` are
+    not read as the table's (the trial of 2026-12-06)."""
+    first = next((i for i, (k, _what) in enumerate(own) if not k), len(own))
+    ordered = (*own[:first], *GLOBAL_HELP, *own[first:])
+    rows = [(_(k) if k else "", _(v or goal_help)) for k, v in ordered]
     key_w = max(text_width(k) for k, _what in rows)
     out: Lines = [[("class:picker.title",
                     " " + _("keys (Up/Down scroll, any other key closes)") + " ")]]
-    return out + [[("", f" {pad(k, key_w)}  {v}")] for k, v in rows]
+    return out + [[("", f" {pad(k, key_w)}  {v}")] if k else [("class:header", f" {v}")]
+                  for k, v in rows]
 
 
 _PROGRESS = re.compile(r"shuffle (\d+) of (\d+), (waiting|proving|verified)")

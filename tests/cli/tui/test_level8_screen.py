@@ -461,3 +461,40 @@ def test_an_offer_changed_by_hand_is_said_to_be_changed() -> None:
         assert message_line(d.press("0")) == " offered lay-down 1 of 12, changed by you"
         assert message_line(d.press("tab")) == " offered lay-down 2 of 12"
         assert "offered" not in message_line(d.press("u"))
+
+
+def test_the_keys_panel_heads_the_builder_keys_below_the_table_keys(german) -> None:
+    """The trial of 2026-12-06: the builder's ``1-9 assign ...`` and ``Enter lay down`` came
+    right after the colour letters with no heading, as if they contradicted the table's ``1-6
+    draw ...`` and ``Enter show ...``: they come last, under a heading of their own."""
+    from lancards.cli import i18n
+    from lancards.cli.tui.level8_keys import Level8Controller
+    from lancards.cli.tui.words import keys_panel
+
+    def lines() -> list[str]:
+        controller = Level8Controller(session=None)  # type: ignore[arg-type]
+        panel = keys_panel(controller.help(), controller.goal_help)
+        return ["".join(text for _style, text in line).rstrip() for line in panel]
+
+    german_lines = lines()
+    at = german_lines.index(" in der Auslege-Hilfe (l):")
+    assert german_lines[at - 1].startswith(" Enter / Esc ")  # the last key of every table
+    assert german_lines[at + 1].startswith(" 1-9 ") and german_lines[-1].startswith(" Esc ")
+    i18n.set_language("en")
+    english = lines()
+    at = english.index(" in the lay-down builder (l):")
+    assert english[at - 2:] == [
+        " q                leave the table: pause, or leave for good (asks first while the game "
+        "runs)",
+        " Enter / Esc      close a result panel (Up/Down scroll a long one)",
+        " in the lay-down builder (l):",
+        " 1-9              assign the marked cards (or the card under the cursor) to that "
+        "component",
+        " 0 / Backspace    take the card(s) out of their component",
+        " j / J            next / previous declared value of the joker under the cursor",
+        " v                choose the joker's value from a list",
+        " Tab / Shift-Tab  load the next / previous lay-down the engine offers",
+        " u                clear the builder",
+        " Enter            lay down",
+        " Esc              close the builder"]
+    assert any(line.startswith(" (colours)") for line in english[:at])
