@@ -103,11 +103,11 @@ def test_the_german_waiting_screen_of_a_joiner():
             " lancards · Beitritt zu einem Tisch", "",
             " du bist dem Tisch von ann unter 192.0.2.7:48100 beigetreten",
             " am Tisch: ann (Gastgeber), bob (du)",
-            " warte auf 2 weitere Spieler (2 von 4 Plätzen besetzt)", "",
+            " wartet auf 2 weitere Spieler (2 von 4 Plätzen besetzt)", "",
             " q, Esc oder Strg-C: abbrechen"]
         screen.show(guest_lines(_lobby(2, CAT), me, "ann", "192.0.2.7:48100", 3))  # type: ignore[arg-type]
         assert waiting_lines(screen)[4] == \
-            " warte auf 1 weiteren Spieler (2 von 3 Plätzen besetzt)"
+            " wartet auf 1 weiteren Spieler (2 von 3 Plätzen besetzt)"
         screen.question = refusal_text("wrong-game", "eights", "level8", "ann [WYXI]")
         screen.choices = {"r": i18n._("rejoin (choose a table again)"), "q": i18n._("quit")}
         lines = waiting_lines(screen)
