@@ -36,7 +36,8 @@ def test_the_waiting_line_in_german(german):
     assert waiting_words(SILENT, True, 120) == "wartet auf bob (Zug), 12 s"
     assert waiting_words(MOVE, True, 120) == "wartet auf bob, keine Verbindung (Zug), 12 s"
     assert waiting_words(PAUSED, True, 120) == "wartet auf bob, pausiert (Zug), 12 s"
-    assert waiting_words(DRAW, True, 120) == "wartet auf cyd (Anteile für deine gezogene Karte), 3 s"
+    assert waiting_words(DRAW, True, 120) == (
+        "wartet auf cyd (Anteile für deine gezogene Karte), 3 s")
     assert waiting_words(MOVE, False, 10) == "wartet auf bob, 12 s; der Tisch kann nur warten"
 
 
