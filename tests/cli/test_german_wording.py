@@ -15,3 +15,15 @@ def test_the_host_waits_impersonally(german) -> None:
         count=1) == "wartet auf 1 Spieler"
     assert _("play again: waiting for {names} to answer").format(names="ann") == (
         "noch einmal: wartet auf die Antwort von ann")
+
+
+def test_an_8_is_played_mit_or_ohne_nehmen(german) -> None:
+    """"eine 8 mit nehmen/nicht nehmen" read as a verb after "mit"; the declarations themselves
+    stay „nehmen“ / „nicht nehmen“ (the trick line's "hana B8 nehmen")."""
+    assert _("Enter/x play · t/n an 8 with take/no take · m moves") == (
+        "Enter/x spielen · t/n eine 8 mit Nehmen/ohne Nehmen · m Züge")
+    assert _("play the 8 of the led suit (any 8 when you lead) with take: it takes the trick / "
+             "no take: any other card of its suit beats it (ruling E-4)") == (
+        "die 8 der ausgespielten Farbe spielen (beim Ausspielen jede 8), mit Nehmen: sie nimmt "
+        "den Stich / ohne Nehmen: jede andere Karte ihrer Farbe schlägt sie (Regel E-4)")
+    assert _("take") == "nehmen" and _("no take") == "nicht nehmen"

@@ -62,7 +62,7 @@ def test_the_german_eights_table_help_and_objective_name_no_ruling() -> None:
                        d.press("escape"), d.press("o")]
     finally:
         i18n.set_language("en")
-    assert "mit nehmen: sie" in screens[2] and "nimmt den Stich" in screens[2], screens[2]
+    assert "mit Nehmen: sie" in screens[2] and "nimmt den Stich" in screens[2], screens[2]
     for screen in screens:
         assert "Regel " not in screen and "ruling" not in screen, screen
 
