@@ -27,3 +27,6 @@ def test_an_8_is_played_mit_or_ohne_nehmen(german) -> None:
         "die 8 der ausgespielten Farbe spielen (beim Ausspielen jede 8), mit Nehmen: sie nimmt "
         "den Stich / ohne Nehmen: jede andere Karte ihrer Farbe schlägt sie (Regel E-4)")
     assert _("take") == "nehmen" and _("no take") == "nicht nehmen"
+    assert _("you may lead any of your 8s: move onto one and press n to lead it with no take") == (
+        "du darfst jede deiner 8er ausspielen: geh auf eine und drücke n, um sie ohne Nehmen "
+        "auszuspielen")
