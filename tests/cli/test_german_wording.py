@@ -30,3 +30,22 @@ def test_an_8_is_played_mit_or_ohne_nehmen(german) -> None:
     assert _("you may lead any of your 8s: move onto one and press n to lead it with no take") == (
         "du darfst jede deiner 8er ausspielen: geh auf eine und drücke n, um sie ohne Nehmen "
         "auszuspielen")
+
+
+def test_going_out_is_alle_karten_los(german) -> None:
+    """"-25 fürs Fertigwerden" and a round's "(fertig)" did not say what was done: the round
+    results, the objective and the hint say "alle Karten los" (the seed: "seine letzte
+    Handkarte ablegt")."""
+    from types import SimpleNamespace
+
+    from lancards.cli.tui.results import eights_round, level8_round
+
+    report = level8_round(2, ["Du", "Bram"], [1, 1], [2, 3])
+    assert report.lines == ("Du: Stufe 1 -> Stufe 2 (ausgelegt)",
+                            "Bram: Stufe 1 -> Stufe 3 (alle Karten los)")
+    result = SimpleNamespace(points=(-25, 30), penalties=(0, 0), went_out=0, reneges=(),
+                             round=8, ended_early=False)
+    assert eights_round(result, ["Du", "Bram"], (40, 90), "").lines[0] == (
+        "Du: -25 (alle Karten los), Summe 40")
+    assert _("round 8: the layout: +10 per card left, -25 for going out (ruling E-7)") == (
+        "Runde 8: die Auslage: +10 je übrige Karte, -25 fürs Loswerden aller Karten (Regel E-7)")

@@ -45,8 +45,9 @@ def test_the_round_report_says_nobody_went_out_and_names_the_passer() -> None:
     i18n.set_language("de")
     try:
         german = eights_round(result, NAMES, result.totals, "")
-        assert "niemand ist fertig geworden: alle haben der Reihe nach gepasst, während eine " \
-               "passende Karte zurückgehalten wurde, also endete die Runde dort" in german.lines
+        assert ("niemand ist alle Karten losgeworden: alle haben der Reihe nach gepasst, "
+                "während eine passende Karte zurückgehalten wurde, also endete die Runde "
+                "dort") in german.lines
         before, after = _dead()
         told = narrate("eights", GAME.view(before, 0), Pass(0), GAME.view(after, 0), NAMES, 0)
         assert told[1].startswith("Alle haben der Reihe nach gepasst")
