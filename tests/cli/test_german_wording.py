@@ -49,3 +49,9 @@ def test_going_out_is_alle_karten_los(german) -> None:
         "Du: -25 (alle Karten los), Summe 40")
     assert _("round 8: the layout: +10 per card left, -25 for going out (ruling E-7)") == (
         "Runde 8: die Auslage: +10 je übrige Karte, -25 fürs Loswerden aller Karten (Regel E-7)")
+
+
+def test_q_is_beenden_not_the_end_key(german) -> None:
+    """The footer's "q Ende" read as the End key, which the ``?`` keys call "Ende"."""
+    assert _(" · q quit") == " · q beenden" and _("quit") == "beenden"
+    assert _("Home / End") == "Pos1 / Ende"

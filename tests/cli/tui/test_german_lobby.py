@@ -70,7 +70,7 @@ def test_the_german_lobby_at_80_columns():
     assert lines[6] == \
         f" Gastgeber Ann [{fingerprint(ANN)}], Tisch 00112233aabbccdd, 192.0.2.7:48100"
     assert lines[-1] == \
-        " Hoch/Runter · Enter beitreten · n neuer Tisch · a Adresse eingeben · q Ende"
+        " Hoch/Runter · Enter beitreten · n neuer Tisch · a Adresse eingeben · q beenden"
     asking = lobby_lines("n")
     assert asking[-3:] == [  # wrapped at a space, continued indented
         " Tisch anlegen: welches Spiel? 1 Level 8 Master · 2 Level 8 · 3 Level 8",
@@ -114,6 +114,6 @@ def test_the_german_waiting_screen_of_a_joiner():
         assert lines[-4:] == [
             " der Gastgeber ann [WYXI] hat diesen Beitritt abgewiesen: sein Tisch spielt 8s",
             "   Rule!, nicht Level 8 (lancards join --game eights tritt ihm bei)", "",
-            " r neu beitreten (Tisch erneut wählen) · q Ende"]
+            " r neu beitreten (Tisch erneut wählen) · q beenden"]
     assert _free_seats(0) == "kein freier Platz" and _free_seats(1) == "1 freier Platz"
     assert _free_seats(3) == "3 freie Plätze"
