@@ -55,3 +55,13 @@ def test_q_is_beenden_not_the_end_key(german) -> None:
     """The footer's "q Ende" read as the End key, which the ``?`` keys call "Ende"."""
     assert _(" · q quit") == " · q beenden" and _("quit") == "beenden"
     assert _("Home / End") == "Pos1 / Ende"
+
+
+def test_commands_stand_in_german_quotes(german) -> None:
+    """'lancards resume' in ASCII quotes in German sentences: „lancards resume“, as everywhere."""
+    assert ngettext("a paused table waits for you: 'lancards resume' goes on with it",
+                    "{count} paused tables wait for you: 'lancards resume' goes on with the "
+                    "latest", 2).format(count=2) == (
+        "2 pausierte Tische warten auf dich: „lancards resume“ spielt den letzten weiter")
+    assert _("a rule option (repeatable); options of kind 'file' take a path") == (
+        "eine Regeloption (wiederholbar); Optionen der Art „file“ nehmen einen Pfad")

@@ -198,7 +198,7 @@ def test_argparse_and_usage_errors_speak_german(capsys):
         with pytest.raises(SystemExit):
             main(["--lang", "de", "play", "--bogus"])
         assert capsys.readouterr().err == \
-            "lancards: Fehler: unbekannte Argumente: --bogus (siehe 'lancards --help')\n"
+            "lancards: Fehler: unbekannte Argumente: --bogus (siehe „lancards --help“)\n"
         with pytest.raises(SystemExit):
             main(["--lang", "de", "play", "--help"])
         out = capsys.readouterr().out

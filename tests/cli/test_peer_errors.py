@@ -185,7 +185,7 @@ def test_a_storage_fault_in_german_and_in_english(german):
     full = storage_error(OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)),
                          "/h/tables/t/journal.jsonl", "write", RESUME)
     assert error_words(full) == ("die Platte ist voll: /h/tables/t/journal.jsonl kann nicht "
-                                 "geschrieben werden; schaffe Platz und führe `lancards resume` "
+                                 "geschrieben werden; schaffe Platz und führe „lancards resume“ "
                                  "aus")
     i18n.set_language("en")
     assert error_words(full) == str(full) == ("the disk is full: cannot write "
