@@ -65,3 +65,17 @@ def test_commands_stand_in_german_quotes(german) -> None:
         "2 pausierte Tische warten auf dich: „lancards resume“ spielt den letzten weiter")
     assert _("a rule option (repeatable); options of kind 'file' take a path") == (
         "eine Regeloption (wiederholbar); Optionen der Art „file“ nehmen einen Pfad")
+
+
+def test_audit_help_says_exit_status_and_the_farewell_has_no_space_before_dots(
+        german, capsys) -> None:
+    import pytest
+
+    from lancards.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["--lang", "de", "audit", "--help"])
+    assert "Rundenende. Exit-Status 0, wenn alles stimmt, 1, wenn nicht (ABGELEHNT:" in " ".join(
+        capsys.readouterr().out.split())  # was "Ende mit 0, wenn es stimmt"
+    assert _("you left the table for good; the bots play the game to its end...") == (
+        "du hast den Tisch endgültig verlassen; die Bots spielen das Spiel zu Ende...")
