@@ -18,7 +18,7 @@ from lancards.cli.bench import net as bench_net
 from lancards.cli.bench import play as bench_play
 from lancards.cli.bench import resume as bench_resume
 from lancards.cli.bench.machine import machine
-from lancards.cli.i18n import _
+from lancards.cli.i18n import N_, _
 
 __all__ = ["TARGETS", "add_parser", "machine", "run"]
 
@@ -33,12 +33,14 @@ TARGETS: dict[str, ModuleType] = {
 """The benchmark targets in the order ``lancards bench --help`` lists them."""
 
 HELP: dict[str, str] = {
-    "engine": "self-play games per second and legal_actions timing (one core)",
-    "deck": "proven shuffles, deals and draws of the mental-poker deck, N peers in one process",
-    "net": "peers as processes on 127.0.0.1: deal time, verified-move latency, bytes sent",
-    "play": "what a person waits for at lancards play: Enter to the dealt hand, between rounds",
-    "resume": "from lancards resume to the resumed peer being current, and its parts",
-    "leave": "from a leave (or a removal) to play going on; the key escrow's cost",
+    "engine": N_("self-play games per second and legal_actions timing (one core)"),
+    "deck": N_("proven shuffles, deals and draws of the mental-poker deck, N peers in one "
+               "process"),
+    "net": N_("peers as processes on 127.0.0.1: deal time, verified-move latency, bytes sent"),
+    "play": N_("what a person waits for at lancards play: Enter to the dealt hand, between "
+               "rounds"),
+    "resume": N_("from lancards resume to the resumed peer being current, and its parts"),
+    "leave": N_("from a leave (or a removal) to play going on; the key escrow's cost"),
 }
 """One line of help per target."""
 
@@ -52,7 +54,7 @@ def add_parser(sub: Any) -> None:
     targets = parser.add_subparsers(dest="target", metavar="TARGET")
     targets.required = True
     for name, module in TARGETS.items():
-        target = targets.add_parser(name, help=HELP[name], description=module.__doc__)
+        target = targets.add_parser(name, help=_(HELP[name]), description=module.__doc__)
         module.add_arguments(target)
         target.set_defaults(run=module.run)
 

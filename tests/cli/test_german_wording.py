@@ -79,3 +79,27 @@ def test_audit_help_says_exit_status_and_the_farewell_has_no_space_before_dots(
         capsys.readouterr().out.split())  # was "Ende mit 0, wenn es stimmt"
     assert _("you left the table for good; the bots play the game to its end...") == (
         "du hast den Tisch endgültig verlassen; die Bots spielen das Spiel zu Ende...")
+
+
+def test_the_help_says_teilnehmer_not_peer(german, capsys) -> None:
+    """``bench --help`` listed its targets in English; the help of ``--local``, ``resume`` and
+    ``node`` said "Peer" (docs/glossary-de.md: Teilnehmer; Peer only in "Peer-Schicht")."""
+    import pytest
+
+    from lancards.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["--lang", "de", "bench", "--help"])
+    out = capsys.readouterr().out
+    assert "    net        Teilnehmer als Prozesse auf 127.0.0.1: Zeit des Gebens, Latenz\n" \
+           "               eines geprüften Zugs, gesendete Bytes\n" in out
+    assert "    engine     Partien gegen sich selbst pro Sekunde und die Zeit von\n" in out
+    assert _("engine and bots in this process: no peers, no mental poker") == (
+        "Spielregeln und Bots in diesem Prozess: keine Teilnehmer im Netz, kein Mental Poker")
+    assert _("Restart every peer of a table this machine played (the player and its bots) from "
+             "their journals, verifying everything again, and continue the game.") == (
+        "Jeden Teilnehmer eines Tisches, an dem dieser Rechner spielte (den Spieler und seine "
+        "Bots), aus seinen Journalen neu starten, alles erneut prüfen und das Spiel fortsetzen.")
+    assert _("Run one peer of an already started table from its JSON config file (scripts and "
+             "tests; the format is in docs/protocol.md).").startswith(
+        "Einen Teilnehmer eines schon begonnenen Tisches aus seiner JSON-Konfigurationsdatei ")

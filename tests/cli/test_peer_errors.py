@@ -152,8 +152,8 @@ def test_the_watch_modes_plain_lines_in_german(german):
     watcher.lost = None
     teller.finish(watcher)
     assert said == [
-        "nicht übernommen: Nachricht von dem beobachteten Peer bob abgelehnt (Eintrag 7): schließt "
-        "nicht an den Eintrag davor an",
+        "nicht übernommen: Nachricht von dem beobachteten Teilnehmer bob abgelehnt (Eintrag 7): "
+        "schließt nicht an den Eintrag davor an",
         "nicht übernommen: Eintrag 3 noch einmal",
         "Betrug erkannt: cyd [ABCD] hat einen Zug außer der Reihe signiert",
         "das Zuschauen endete vor dem Spiel",
