@@ -426,8 +426,10 @@ def not_now(snap: TableSnapshot) -> str:
 def watch_hand(snap: TableSnapshot) -> StyleAndTextTuples:
     """The hand panel of a watcher (``lancards watch``): nobody's hand, whose turn."""
     who = snap.names[snap.to_act] if snap.to_act is not None and snap.to_act >= 0 else None
-    return [("class:header", " watching: no seat, the public cards only\n"),
-            ("class:dim", f"  {who + ' to move' if who else 'the deck at work'}; q quits\n")]
+    # in the player's language: it was English on a German screen (found 2026-12-06)
+    turn = _("{name} to move").format(name=who) if who else _("the deck at work")
+    return [("class:header", " " + _("watching: no seat, the public cards only") + "\n"),
+            ("class:dim", "  " + _("{turn}; q quits").format(turn=turn) + "\n")]
 
 
 def pending_text(snap: TableSnapshot) -> str:

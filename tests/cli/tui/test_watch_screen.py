@@ -95,3 +95,24 @@ def test_a_watcher_sees_which_seats_said_a_bot_plays_them() -> None:
         assert rows["cyd"].rstrip().endswith("bot, easy"), text
         assert "bot," not in rows["ann"], text
         screen.press("q")
+
+
+def test_the_watchers_hand_panel_is_in_the_players_language() -> None:
+    """The watcher's hand panel was English on a German screen ("watching: no seat, ...",
+    "Ben to move; q quits"; found 2026-12-06)."""
+    from types import SimpleNamespace
+
+    from lancards.cli import i18n
+    from lancards.cli.tui.controller import watch_hand
+
+    snap = SimpleNamespace(names=["Ann", "Ben"], to_act=1)
+    assert [text for _style, text in watch_hand(snap)] == [  # type: ignore[arg-type]
+        " watching: no seat, the public cards only\n", "  Ben to move; q quits\n"]
+    i18n.set_language("de")
+    try:
+        assert [text for _style, text in watch_hand(snap)] == [  # type: ignore[arg-type]
+            " Zuschauen: kein Platz, nur offene Karten\n", "  Ben ist dran; q beenden\n"]
+        snap.to_act = -1
+        assert watch_hand(snap)[1][1] == "  die Karten werden gemischt und verteilt; q beenden\n"  # type: ignore[arg-type]
+    finally:
+        i18n.set_language("en")
