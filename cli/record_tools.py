@@ -291,6 +291,16 @@ def shuffle_line(author: str) -> str:
     return " " * max(6, 16 - len(author)) + text
 
 
+def rescue_line(author: str, gone: str) -> str:
+    """The replay's line of a rescue entry, its author in the column of :func:`shuffle_line`,
+    the verb agreeing with it ("You publish your rescue shares for bob"; it read "You
+    publishes its")."""
+    text = _("You publish your rescue shares for {name}").format(name=gone) \
+        if author == _("You") else _("{author} publishes its rescue shares for {name}").format(
+            author=author, name=gone)
+    return " " * max(6, 16 - len(author)) + text
+
+
 def run_replay(args: argparse.Namespace) -> int:
     from lancards.engine.position import write_position
     from lancards.p2p.protocol.core import GameCore
@@ -345,8 +355,7 @@ def run_replay(args: argparse.Namespace) -> int:
                            for v in payload["votes"]]
                 print("      " + _("{names} signed the removal of {name}, who vanished").format(
                     names=", ".join(signers), name=gone))
-            print("      " + _("{author}  publishes its rescue shares for {name}").format(
-                author=f"{author:>10}", name=gone))
+            print(rescue_line(author, gone))
             if observer.has_left(int(payload["seat"])):
                 print("      " + _("{name} is removed from the table (the hand goes out of play "
                                    "unopened)").format(name=gone))

@@ -510,5 +510,8 @@ def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_beg
     assert main(["replay", str(path)]) == 0
     told = capsys.readouterr().out
     assert "      cyd, ann, dee signed the removal of bob, who vanished\n" in told
-    assert "             cyd  publishes its rescue shares for bob\n" in told
+    assert "             cyd publishes its rescue shares for bob\n" in told
+    from lancards.cli.record_tools import rescue_line  # the verb agrees with "You"
+
+    assert rescue_line("You", "bob") == "             You publish your rescue shares for bob"
     assert "      bob is removed from the table (the hand goes out of play unopened)\n" in told
