@@ -298,12 +298,12 @@ def test_a_table_published_with_avahi_appears_in_our_lobby(lan: Lan, avahi: Avah
                 time.sleep(0.2)
                 screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
                                         capture_output=True, text=True, timeout=10).stdout
-            assert re.search(rf"level8 +dee \w{{4}} +1/2 +dee +10\.231\.0\.14:{port}", screen), \
+            assert re.search(rf"Level 8 +dee \w{{4}} +1/2 +dee +10\.231\.0\.14:{port}", screen), \
                 screen
             assert f"host dee [{fingerprint(bytes.fromhex(pk))}], table cafef00d12345678" \
                 in screen
             assert not re.search(r"\beve\b", screen) and "not-a-table-id" not in screen
-            assert len([line for line in screen.splitlines() if "level8 " in line]) == 1
+            assert len([line for line in screen.splitlines() if "Level 8 " in line]) == 1
         finally:
             subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True,
                            timeout=10)

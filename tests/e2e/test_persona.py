@@ -540,8 +540,9 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         assert re.search(r"^ [ >] \d cyd ", screen, re.MULTILINE), screen
         ann.wait(r"^(?!.*waiting for cyd)", 30, others=[ann, cyd])
         # the others are told that cyd is back (the LAN trial of 2026-12-06: only a pause was)
-        play_until(lambda: told(ann.peer, "cyd is back") == 1, [ann, cyd], 30,
+        play_until(lambda: told(ann.peer, "cyd is back") >= 1, [ann, cyd], 30,
                    "cyd back in ann's log after the crash")
+        back = told(ann.peer, "cyd is back")  # 1, or 2 when a resumed link was replaced late
         # cyd pauses: the game waits; the seat goes on with resume --autoplay (unwatched)
         cyd.keys("q")
         cyd.wait(r"Leave the table\?", 5, others=[ann])
@@ -556,7 +557,7 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         # the log her window told (``log.jsonl``, what her screen showed): on the screen it can
         # be covered by a round panel (cyd's autoplayed seat went out) or pushed out of the
         # log's rows by the moves after it before a capture sees it (CI runs of 2026-12-02/03)
-        play_until(lambda: told(ann.peer, "cyd is back") == 2, [Holding(ann, turns=False)],
+        play_until(lambda: told(ann.peer, "cyd is back") > back, [Holding(ann, turns=False)],
                    60, "cyd back in ann's log after the pause")
         # ann plays by keys to the end: the game-over panel
         screen = ann.wait(r"game over", 150, others=[ann])

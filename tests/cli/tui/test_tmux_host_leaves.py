@@ -44,14 +44,21 @@ def _tmux(server: str, *args: str) -> str:
                           timeout=10).stdout
 
 
+def _joined(screen: str) -> str:
+    """``screen`` with the lines printed after the table closed joined again where they were
+    wrapped at the terminal's width (a continuation begins with three spaces: the table's rows
+    do too, so only the printed lines are read this way)."""
+    return screen.replace("\n   ", " ")
+
+
 def _wait(server: str, text: str, limit: float) -> str:
-    """The host's screen once it shows ``text``, a line wrapped at the terminal's width joined
-    again (its continuation begins with three spaces); fail with the last one."""
+    """The host's screen once it shows ``text``, also when a printed line holding it was
+    wrapped at the terminal's width (:func:`_joined`); fail with the last one."""
     deadline = time.monotonic() + limit
     screen = ""
     while time.monotonic() < deadline:
-        screen = _tmux(server, "capture-pane", "-p", "-t", "host").replace("\n   ", " ")
-        if text in screen:
+        screen = _tmux(server, "capture-pane", "-p", "-t", "host")
+        if text in screen or text in _joined(screen):
             return screen
         time.sleep(0.1)
     raise AssertionError(f"{text!r} did not show within {limit} s; the screen:\n{screen}")
@@ -171,9 +178,10 @@ def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Tabl
     out, err = table.joiner.communicate(timeout=200)
     assert table.joiner.returncode == 0, out + err
     screen = _wait(table.server, "the game is over", 30)
-    assert screen.index("you left the table for good; the game goes on without you") \
-        < screen.index(PLAYS_ON) < screen.index("the game is over")
-    assert LEAVES not in screen
+    flat = _joined(screen)
+    assert flat.index("you left the table for good; the game goes on without you") \
+        < flat.index(PLAYS_ON) < flat.index("the game is over")
+    assert LEAVES not in flat
     assert table.host_status(30) == 1  # left before the end (as for any seat that leaves)
     assert table.leave_entries() == ["ann"]  # ann's leave only: bot1 played to the end
     verdict = table.audit()
