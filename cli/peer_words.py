@@ -96,6 +96,20 @@ def alone_words(node: Any, names: Sequence[str], now: float, after: float = ALON
              "is back").format(names=", ".join(others))
 
 
+THINKING_S = 60.0
+"""Seconds a connected player may take over their own move before the table shows a WAITING
+banner (the title says whose move it is meanwhile)."""
+
+
+def thinking(wait: Waiting) -> bool:
+    """Whether ``wait`` is a connected, unpaused player taking time over their own move, for
+    less than :data:`THINKING_S` s: no banner then (the evening trial of 2026-12-06 read
+    "WAITING: waiting for jo (their move), 21 s" on every slow turn of a friend, in the same
+    loud line as a crash)."""
+    return wait.connected and not wait.paused and wait.kind == "action" and \
+        wait.seconds < THINKING_S
+
+
 def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | None:
     """What a screen says of ``wait`` (as ``p2p.net.waiting.waiting_text``, in the player's
     language): ``"waiting for bob (their move), 12 s"`` (connected, silent), ``"waiting for bob,

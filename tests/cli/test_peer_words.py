@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from lancards.cli import i18n
-from lancards.cli.peer_words import cheat_words, objectives_notice, waiting_words
+from lancards.cli.peer_words import cheat_words, objectives_notice, thinking, waiting_words
 from lancards.cli.tui.controller import short_error
 from lancards.engine.eights.objectives import default_objectives
 from lancards.p2p.net.waiting import DRAW_SHARES, Waiting
@@ -30,6 +30,19 @@ def test_the_waiting_line_in_english_is_the_peer_layers_text():
     assert waiting_words(DRAW, True, 120) == "waiting for cyd (shares for your draw), 3 s"
     assert waiting_words(MOVE, False, 10) == "waiting for bob, 12 s; the table can only wait"
     assert waiting_words(None, True, 120) is None
+
+
+def test_a_connected_player_thinking_over_their_move_gets_no_banner_for_a_minute():
+    """The evening trial of 2026-12-06 read "WAITING: waiting for jo (their move), 21 s" on
+    every slow turn of a friend, as loud as a crash. A connected player's own move has no
+    banner for 60 s (the title says whose move it is); a lost link, a pause, shares owed, or a
+    minute passed have it at once."""
+    from dataclasses import replace
+
+    assert thinking(SILENT) and thinking(replace(SILENT, seconds=59.9))
+    assert not thinking(replace(SILENT, seconds=60.0))
+    assert not thinking(MOVE) and not thinking(PAUSED) and not thinking(DRAW)
+    assert not thinking(replace(SILENT, kind="shuffle", what="a shuffle"))
 
 
 def test_the_waiting_line_in_german(german):
