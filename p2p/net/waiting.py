@@ -65,10 +65,11 @@ def waiting_text(wait: Waiting | None, rescue: bool, patience: float) -> str | N
     return wait.text()
 
 
-BACK_AFTER_S = 1.0
+BACK_AFTER_S = 0.25
 """Seconds a seated peer's link must have been down for its return to be told (``"bob is
-back"``): a crash and ``lancards resume`` (1.6 s at the quickest, in the persona test), a cable
-put back; a link replaced by a newer one (both ends dialled at once) is not told."""
+back"``): a crash and ``lancards resume`` (0.89 s at the quickest, in the persona test under
+load: a 1 s bound missed it), a cable put back; a link replaced by a newer one (both ends
+dialled at once: its drop and its return are one step) is not told."""
 
 
 def back_notice(core: GameCore, peer: bytes, dropped: dict[bytes, float], now: float,
