@@ -250,7 +250,9 @@ def test_a_round_of_level8_master_by_keys_in_tmux(tmp_path, size):
 
 
 @pytest.mark.timeout(240)
-@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+# CI budget: 100x30 is a long test, as for Level 8 Master above
+@pytest.mark.parametrize("size", [(80, 24), pytest.param((100, 30), marks=pytest.mark.long)],
+                         ids=["80x24", "100x30"])
 def test_a_round_of_eights_by_keys_in_tmux(tmp_path, size):
     name = f"lancards-8s-{os.getpid()}-{size[0]}"
     start_local(name, "eights", 4, size, tmp_path)
