@@ -312,11 +312,11 @@ def chosen_words(folder: Path, count: int) -> str:
     unfinished ones: ``"resuming table 3f2a1b0c (8s Rule!, with Ada, Bram)"``, and with two or
     more, which one and how to choose another (the evening trial of 2026-12-06: a resume went
     on with a table it never named)."""
-    from lancards.cli.game_titles import GAME_TITLES
+    from lancards.cli.game_titles import game_title
     from lancards.cli.history import read_game
 
     game = read_game(folder)
-    title = GAME_TITLES.get(game.game, game.game or _("unknown game"))
+    title = game_title(game.game) if game.game else _("unknown game")
     others = [n for i, n in enumerate(game.nicks) if i != game.me]
     words = _("resuming table {table} ({game}, with {names})").format(
         table=folder.name[:8], game=title, names=", ".join(others) or "?")

@@ -351,7 +351,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
 def intro_lines(advert: TableAdvert, me: Identity, players: int) -> list[str]:
     """The top of the host's waiting screen: the table, the host, how the others join (by
     mDNS, and by the advert's first address) and, when it has more, every address."""
-    from lancards.cli.game_titles import GAME_TITLES
+    from lancards.cli.game_titles import game_title
 
     first, port = advert.addresses[0], advert.port
     target = f"{advert.table}@{f'[{first}]' if ':' in first else first}:{port}"
@@ -362,7 +362,7 @@ def intro_lines(advert: TableAdvert, me: Identity, players: int) -> list[str]:
     # Two lines, not one of 81 columns (issue 25, item 14): the fingerprint has its own.
     intro = [ngettext("table {table} · {game} · {count} seat", "table {table} · {game} · {count} "
                       "seats", players).format(table=advert.table, count=players,
-                                               game=GAME_TITLES.get(advert.game, advert.game)),
+                                               game=game_title(advert.game)),
              _("host {host}").format(host=describe(me.public_key, me.nick)),
              _("on this network the others run:"),
              "    lancards join" + where,
