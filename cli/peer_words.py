@@ -105,9 +105,10 @@ def thinking(wait: Waiting) -> bool:
     """Whether ``wait`` is a connected, unpaused player taking time over their own move, for
     less than :data:`THINKING_S` s: no banner then (the evening trial of 2026-12-06 read
     "WAITING: waiting for jo (their move), 21 s" on every slow turn of a friend, in the same
-    loud line as a crash)."""
+    loud line as a crash). Not a player that said it has no link to some seat
+    (:attr:`Waiting.unreached`): it is stuck, not thinking."""
     return wait.connected and not wait.paused and wait.kind == "action" and \
-        wait.seconds < THINKING_S
+        not wait.unreached and wait.seconds < THINKING_S
 
 
 def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | None:
@@ -115,9 +116,21 @@ def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | 
     language): ``"waiting for bob (their move), 12 s"`` (connected, silent), ``"waiting for bob,
     no connection (their move), 12 s"`` (its link is down), ``"waiting for bob, who paused
     (their move), 12 s"``; beyond ``patience`` seconds at a table without rescue (ruling D-5),
-    ``"waiting for bob, 130 s; the table can only wait"``; None when nothing waits."""
+    ``"waiting for bob, 130 s; the table can only wait"``; None when nothing waits. A silent
+    seat that said it has no link to some seats (:attr:`Waiting.unreached`, the ``links``
+    message) gets ``": bob has no connection to bot1"`` after it: likely why it is silent
+    (the LAN trial of 2026-12-06 blamed a joiner that could not reach the host's bot)."""
     if wait is None:
         return None
+    words = _waiting_words(wait, rescue, patience)
+    if wait.connected and wait.unreached:
+        because = _("{name} has no connection to {names}").format(
+            name=wait.nick, names=", ".join(wait.unreached))
+        words = f"{words}: {because}"
+    return words
+
+
+def _waiting_words(wait: Waiting, rescue: bool, patience: float) -> str:
     seconds = round(wait.seconds)
     if not rescue and wait.seconds >= patience:
         return _("waiting for {name}, {seconds} s; the table can only wait").format(

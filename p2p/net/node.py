@@ -30,10 +30,11 @@ from typing import Any, TextIO
 
 from lancards.p2p.net.bots import Chooser, Turns, bot_moves, drive_bot, game_bot, my_turn
 from lancards.p2p.net.checkpoint_writer import CheckpointWriter
+from lancards.p2p.net.reach import LinkReport
 from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
-from lancards.p2p.net.waiting import DRAW_SHARES, WHAT, Waiting, back_notice, waiting_text
+from lancards.p2p.net.waiting import SILENT_S, Waiting, back_notice, table_wait, waiting_text
 from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.errors import (
@@ -47,8 +48,6 @@ from lancards.p2p.protocol.errors import (
 from lancards.p2p.protocol.removal import RemovalPolicy
 from lancards.p2p.protocol.watchers import Drop, Watchers, WatchOutput
 
-SILENT_S = 5.0
-"""Seconds without a new entry after which an awaited, connected peer counts as silent."""
 HOLD_MAX_S = 30.0
 """Longest hold of a seat's entries after a sleep or restore (GameCore.hold_until_synced)."""
 CHECKPOINT_EVERY = 128
@@ -102,6 +101,7 @@ class PeerNode:
         self.down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._dropped: dict[bytes, float] = {}  # when each link last dropped (back_notice)
         self._told_back: dict[bytes, int] = {}  # returns told, by peer (back_notice)
+        self.link_report = LinkReport()  # the seats this one tells it has no link to
         self._length = len(core.record)
         self._checkpointed = len(core.record)  # the record's length at the last checkpoint
         self.checkpoints = None if store is None else CheckpointWriter(store)
@@ -295,37 +295,10 @@ class PeerNode:
 
     def waiting(self) -> Waiting | None:
         """The peer the table waits for, when it is disconnected or silent for
-        :data:`SILENT_S` seconds; ``None`` when nothing waits on a missing peer.
-
-        When this seat is to act but a card it drew is still hidden (its decryption shares
-        travel privately from the others), the wait names the first peer whose shares are
-        missing: ``"shares for your draw"``.
-        """
-        expected = self.core.expected()
-        if expected is None:
-            return None
-        seat, kind = expected
-        what, code = WHAT.get(kind, kind), str(kind)
-        if seat == self.core.seat:
-            if kind != "action" or self.core.hand_ready():
-                return None
-            owing = sorted({d.seat for d in self.core.deck.debts()
-                            if d.kind == "shares" and d.recipient == self.core.seat
-                            and d.seat != self.core.seat})
-            if not owing:
-                return None
-            missing = [s for s in owing if self.core.players[s].public_key not in self.connected]
-            seat, what, code = (missing or owing)[0], "shares for your draw", DRAW_SHARES
-        key = self.core.players[seat].public_key
-        now = self._clock()
-        if key not in self.connected:
-            since = max(self.down_since.get(key, now), self._progress_at)
-            return Waiting(seat, self.core.players[seat].nick, what, now - since, False,
-                           seat in self.core.paused, code)
-        if now - self._progress_at >= SILENT_S:
-            return Waiting(seat, self.core.players[seat].nick, what, now - self._progress_at,
-                           True, kind=code)
-        return None
+        :data:`SILENT_S` seconds; ``None`` when nothing waits on a missing peer
+        (:func:`~lancards.p2p.net.waiting.table_wait`)."""
+        return table_wait(self.core, self.connected, self.down_since, self._progress_at,
+                          self._clock())
 
     def removal_refusal(self, seat: int) -> Refusal | None:
         """Why this peer refuses to vote for removing ``seat`` now (ruling D-5), or ``None``
@@ -572,6 +545,9 @@ class PeerNode:
         the others answered (:meth:`GameCore.hold_until_synced`), at most :data:`HOLD_MAX_S`
         seconds (issue 24, lids that close)."""
         mono = self._clock()
+        missing = self.link_report.due(self.core, self.connected, self.down_since, mono)
+        if missing is not None:
+            self.handle(self.core.links(missing))
         if self.sleep_watch.woke() and not self.over():
             self._held_at, self.catching_up = mono, True
             self.notices.append(Notice("info", "back after a pause: catching up with the "

@@ -37,6 +37,9 @@ class Waiting:
         paused: it said it paused (``presence``; ``lancards resume`` brings it back).
         kind: what it owes as a code: a key of :data:`WHAT` (the kind of the entry due) or
             :data:`DRAW_SHARES`; ``what`` is its English words (logs, ``--verbose``).
+        unreached: a connected, silent seat's word (its ``links`` message) on the seats it
+            has no link to, by nickname (:func:`~lancards.p2p.net.reach.unreached_names`):
+            what it is likely waiting for itself.
     """
 
     seat: int
@@ -46,12 +49,59 @@ class Waiting:
     connected: bool
     paused: bool = False
     kind: str = ""
+    unreached: tuple[str, ...] = ()
 
     def text(self) -> str:
         """``"waiting for bob (their move), 12 s"``; ``"waiting for bob, who paused (their
-        move), 12 s"``."""
+        move), 12 s"``; ``"waiting for bob (a shuffle), 12 s: bob has no connection to
+        bot1"``."""
         who = f"{self.nick}, who paused" if self.paused else self.nick
-        return f"waiting for {who} ({self.what}), {self.seconds:.0f} s"
+        text = f"waiting for {who} ({self.what}), {self.seconds:.0f} s"
+        if self.unreached:
+            text += f": {self.nick} has no connection to {', '.join(self.unreached)}"
+        return text
+
+
+SILENT_S = 5.0
+"""Seconds without a new entry before a connected peer the table waits for is named."""
+
+
+def table_wait(core: GameCore, connected: set[bytes], down_since: dict[bytes, float],
+               progress_at: float, now: float) -> Waiting | None:
+    """The peer the table waits for, when it is disconnected or silent for :data:`SILENT_S`
+    seconds (``progress_at``: monotonic seconds of the last new entry); ``None`` when nothing
+    waits on a missing peer (:meth:`PeerNode.waiting`).
+
+    When this seat is to act but a card it drew is still hidden (its decryption shares travel
+    privately from the others), the wait names the first peer whose shares are missing:
+    ``"shares for your draw"``. A silent seat that said it has no link to some seats
+    (``links``) carries their names in :attr:`Waiting.unreached`.
+    """
+    from lancards.p2p.net.reach import unreached_names
+
+    expected = core.expected()
+    if expected is None:
+        return None
+    seat, kind = expected
+    what, code = WHAT.get(kind, kind), str(kind)
+    if seat == core.seat:
+        if kind != "action" or core.hand_ready():
+            return None
+        owing = sorted({d.seat for d in core.deck.debts()
+                        if d.kind == "shares" and d.recipient == core.seat and d.seat != core.seat})
+        if not owing:
+            return None
+        missing = [s for s in owing if core.players[s].public_key not in connected]
+        seat, what, code = (missing or owing)[0], "shares for your draw", DRAW_SHARES
+    key = core.players[seat].public_key
+    if key not in connected:
+        since = max(down_since.get(key, now), progress_at)
+        return Waiting(seat, core.players[seat].nick, what, now - since, False,
+                       seat in core.paused, code)
+    if now - progress_at >= SILENT_S:
+        return Waiting(seat, core.players[seat].nick, what, now - progress_at, True, kind=code,
+                       unreached=unreached_names(core, seat))
+    return None
 
 
 def waiting_text(wait: Waiting | None, rescue: bool, patience: float) -> str | None:
@@ -110,5 +160,5 @@ def alone_seconds(core: GameCore, connected: set[bytes], down_since: dict[bytes,
     return max(0.0, now - max(down_since.get(k, now) for k in others))
 
 
-__all__ = ["BACK_AFTER_S", "DRAW_SHARES", "WHAT", "Waiting", "alone_seconds", "back_notice",
-           "waiting_text"]
+__all__ = ["BACK_AFTER_S", "DRAW_SHARES", "SILENT_S", "WHAT", "Waiting", "alone_seconds",
+           "back_notice", "table_wait", "waiting_text"]

@@ -111,7 +111,7 @@ from lancards.p2p.protocol.wire import (
 
 GAME_TYPES: dict[str, Any] = {
     t: s for t, s in MESSAGE_TYPES.items()
-    if t.startswith("record.") or t in ("sealed", "chat", "presence", "table.ask")
+    if t.startswith("record.") or t in ("sealed", "chat", "presence", "links", "table.ask")
 }
 """Message types the game core accepts (bodies:
 :data:`lancards.p2p.protocol.schemas.MESSAGE_SCHEMAS`)."""

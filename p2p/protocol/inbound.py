@@ -73,6 +73,8 @@ class Inbound(Void):
             self._notice("chat", body["text"][:200], sender_seat)
         elif env.type == "presence":
             self._on_presence(sender_seat, body)
+        elif env.type == "links":
+            self._on_links(sender_seat, body["missing"], link)
         else:
             raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
 

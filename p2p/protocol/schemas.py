@@ -233,6 +233,14 @@ class PresenceMsg(_Strict):
     state: Literal["paused"]
 
 
+class LinksMsg(_Strict):
+    """The seats this peer has had no link to for a while (``docs/protocol.md``, "Presence"):
+    words for the others' waiting lines, never a record entry; at most ``MAX_SEATS`` seats."""
+
+    missing: Annotated[list[Annotated[int, Meta(ge=0, lt=MAX_SEATS)]],
+                       Meta(max_length=MAX_SEATS)]
+
+
 class WatchAsk(_Strict):
     """An observer asks for the entries from ``have`` on, then each later one (11.11)."""
 
@@ -282,6 +290,7 @@ MESSAGE_SCHEMAS: Final[dict[str, type[Struct]]] = {
     # People.
     "chat": Chat,
     "presence": PresenceMsg,
+    "links": LinksMsg,
     # Observers (p2p.watchers, p2p.watching): link-only, never to or from a seat's core.
     "watch.ask": WatchAsk,
     "watch.table": WatchTable,

@@ -45,6 +45,17 @@ def test_a_connected_player_thinking_over_their_move_gets_no_banner_for_a_minute
     assert not thinking(replace(SILENT, kind="shuffle", what="a shuffle"))
 
 
+def test_a_silent_seat_that_has_no_link_to_another_is_said_and_not_thinking(german):
+    """The LAN trial of 2026-12-06: the host's screen named only the joiner that could not
+    reach its bot (``links``, :attr:`Waiting.unreached`)."""
+    from dataclasses import replace
+
+    stuck = replace(SILENT, nick="cyd", unreached=("bot1", "dan"))
+    assert waiting_words(stuck, True, 120) == \
+        "wartet auf cyd (Zug), 12 s: cyd hat keine Verbindung zu bot1, dan"
+    assert not thinking(stuck)  # stuck, not thinking: the banner at once
+
+
 def test_the_waiting_line_in_german(german):
     assert waiting_words(SILENT, True, 120) == "wartet auf bob (Zug), 12 s"
     assert waiting_words(MOVE, True, 120) == "wartet auf bob, keine Verbindung (Zug), 12 s"

@@ -46,6 +46,11 @@ game's bot; the attacks act on what they send and on the links:
 ``presence``
     a ``presence`` message to some peer: a "paused" lie, a state the schema refuses, an extra
     field, an oversized state (refused and named, never a cheat; issue 25);
+``links``
+    a ``links`` message to some peer (a partial mesh's words): a lie naming an honest seat
+    unreachable, the sender's own seat, a seat twice, a seat the table does not have, more
+    seats than a table has, or a flood of 70 (heard 64 times; the others refused and named,
+    never a cheat, never in the record);
 ``renege``
     (8s Rule!) from now on the hostile seat's bot passes in round 8 whatever it holds, and in
     the trick rounds plays off suit whenever it holds another suit: moves no peer can refuse
@@ -109,7 +114,7 @@ GAMES = ("level8-master", "level8", "level8-en", "eights")
 
 KINDS = ("honest", "honest", "honest", "fork", "mutate", "mutate", "hold", "release", "drop",
          "restore", "ack", "sync", "vote", "escrow", "replay", "old", "leave", "vanish",
-         "return", "remove", "presence", "rematch", "renege")
+         "return", "remove", "presence", "rematch", "renege", "links")
 """The moves, the honest one weighted three times."""
 
 Move = tuple[str, int, int, int, int]
@@ -481,6 +486,15 @@ class Adversary(Network):
                                     {"state": "paused", "seat": target.seat},
                                     {"state": "x" * 5000}][c % 4]
             self.queue.append((hk, tk, self.envelope(hc, "presence", body)))
+        elif kind == "links":  # words of a partial mesh: lies, bad seats, floods
+            n = len(self.list)
+            links: dict[str, Any] = [
+                {"missing": [target.seat]}, {"missing": [hc.seat]},
+                {"missing": [target.seat, target.seat]}, {"missing": [n % 6]},
+                {"missing": list(range(7))}, {"missing": []}, {"missing": [99]},
+                {"missing": [target.seat], "why": "x" * 5000}][c % 8]
+            for _ in range(70 if c % 5 == 0 else 1):
+                self.queue.append((hk, tk, self.envelope(hc, "links", links)))
         elif kind == "rematch":
             answer = sign_answer(hc.me, hc.table_id, hc.record.head, True)
             if c % 3 == 0:
@@ -634,6 +648,8 @@ class Adversary(Network):
             self._checked[key] = len(self.notices[key])
             if not set(core.cheaters) <= hostile:
                 raise Violation(3, f"seat {core.seat} holds honest cheaters {core.cheaters}")
+            if not set(core.unreached) <= hostile:  # honest cores here send no links message
+                raise Violation(3, f"seat {core.seat} heard links from {set(core.unreached)}")
             if core.halted is not None:
                 if not core.cheaters:
                     raise Violation(3, f"seat {core.seat} halted naming nobody: {core.halted}")

@@ -73,10 +73,15 @@ FIXED: list[Move] = [
     ("vanish", 0, 0, 0, 40), ("remove", 0, 0, 0, 40), ("return", 0, 0, 0, 40),
     ("mutate", 0, 1, 4, 30), ("ack", 0, 1, 23, 20), ("rematch", 0, 0, 2, 10),
     ("rematch", 0, 1, 3, 10), ("rematch", 0, 1, 4, 10), ("renege", 0, 0, 0, 10),
+    ("links", 0, 0, 0, 10), ("links", 0, 1, 1, 10), ("links", 0, 0, 2, 10),
+    ("links", 0, 1, 3, 10), ("links", 0, 0, 4, 10), ("links", 0, 1, 6, 10),
+    ("links", 0, 0, 7, 10),
 ]
 """A fixed game: a little of every move but the fork and the leave (each ends or changes the
 game: the drawn games have them); the rematch offers come mid-game (issue 27): a watcher's
-``watch.next`` notice, a signed "yes", a statement."""
+``watch.next`` notice, a signed "yes", a statement; every ``links`` message: a lie (after a
+flood of 70), the sender's own seat, a seat twice, too many seats, a seat beyond the table, an
+extra field."""
 
 
 @pytest.mark.timeout(300)
@@ -123,6 +128,25 @@ def test_an_honest_seat_named_is_a_violation() -> None:
     with pytest.raises(Violation) as info:
         net.check_step()
     assert info.value.number == 3 and f"named seat {net.honest[1].seat}" in info.value.text
+
+
+def test_links_heard_from_an_honest_seat_is_a_violation() -> None:
+    net = Adversary(Config("eights", 3, False, (0,), 1))
+    victim = net.honest[0]
+    victim.unreached[net.honest[1].seat] = frozenset({0})
+    with pytest.raises(Violation) as info:
+        net.check_step()
+    assert info.value.number == 3 and "heard links from" in info.value.text
+
+
+def test_the_links_moves_leave_words_only_and_name_the_hostile_seat() -> None:
+    """Every ``links`` move of the fixed game against seat 0 and seat 2: the bad ones are
+    refused naming seat 1 on both, no honest seat is named, and the game plays to its end
+    with one record (the invariants of :func:`play`)."""
+    links = [m for m in FIXED if m[0] == "links"]
+    stats = play(Config("eights", 3, False, (1,), 23), links, tail=4000)
+    assert stats.outcome == "finished" and stats.moves == {"links": len(links)}
+    assert stats.named == {0: {1}, 2: {1}}
 
 
 def test_an_honest_peer_that_cannot_say_whom_it_waits_for_is_a_violation() -> None:
