@@ -87,8 +87,9 @@ def add_parser(sub: Any) -> None:
 def add_bot_level_argument(parser: argparse.ArgumentParser) -> None:
     """``--bot-level LEVEL``: the level of every bot seat (``docs/bots.md``)."""
     parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, metavar="LEVEL",
-                        help=_("bot level: {list} (default {default_bot_level}; the levels a "
-                               "game offers are listed in docs/bots.md)").format(
+                        help=_("bot level: {list} (default {default_bot_level}; greedy is the "
+                               "old reference bot, which can hoard cards for ever; the levels "
+                               "a game offers are listed in docs/bots.md)").format(
                             list=', '.join(BOT_LEVELS), default_bot_level=DEFAULT_BOT_LEVEL))
 
 
