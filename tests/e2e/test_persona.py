@@ -43,6 +43,7 @@ from typing import Protocol
 import pytest
 
 from lancards.cli.tui.width import text_width
+from lancards.p2p.net.waiting import SILENT_S
 from tests.e2e.netns import ROOT, Lan
 from tests.e2e.peers import Peer, seat_peers
 from tests.p2p.crash_sweep import LIFETIME_S, first_move_keys, tmux, tmux_server
@@ -377,6 +378,20 @@ class Holding:
             self.person.play(draw=False)
 
 
+class Panels:
+    """A person who only closes round panels (Enter): a seat waited on for its own turn, when
+    another went out before it (a run of 2026-12-06: cyd went out in round 1 before ann's
+    first turn, and ann's panel hid every later turn)."""
+
+    def __init__(self, person: Person) -> None:
+        self.person = person
+
+    def play(self) -> None:
+        if "Enter: continue" in self.person.capture():
+            self.person.keys("Enter")
+            time.sleep(0.3)
+
+
 def words(screen: str) -> str:
     """The screen's text as one line, single spaces (a wrapped line reads as one)."""
     return " ".join(screen.split())
@@ -489,7 +504,7 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         # every table shows ann's bot's level, bob's too (bot1's join said it, the start
         # statement binds it; the trial of 2026-12-05); on her move h shows the hint in one
         # line on the message line, and plays nothing
-        screen = ann.wait(r"YOUR TURN", 60, others=[bob, cyd])
+        screen = ann.wait(r"YOUR TURN", 60, others=[bob, cyd, Panels(ann)])
         assert re.search(r"(?m)^ [ >] \d bot1 .* bot, normal$", screen), screen
         for seen in (bob.capture(), cyd.capture()):
             assert re.search(r"(?m)^ [ >] \d bot1 .* bot, normal$", seen), seen
@@ -497,6 +512,15 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         ann.keys("h")
         screen = ann.wait(r"(?m)^ hint: \w+", 10)
         assert "YOUR TURN" in screen and "ruling" not in screen, screen
+        # ann thinks on past the 5 s after which a silent peer is named: bob and cyd read no
+        # WAITING banner (a friend thinking; the evening trial of 2026-12-06), ann's move is
+        # still to come (the title says whose it is)
+        time.sleep(SILENT_S + 1.5)
+        for seen in (bob.capture(), cyd.capture()):
+            assert "WAITING" not in seen and "YOUR TURN" not in seen, seen
+        assert "YOUR TURN" in ann.capture()
+        ann.play()  # her first step (the table no longer waits on a silent ann)
+        time.sleep(1)
         # bob leaves for good: q asks, l says what it means, y leaves
         bob.keys("q")
         screen = bob.wait(r"Leave the table\?", 5)
