@@ -5,6 +5,11 @@ footer's q is "beenden" (the End key is "Ende"), commands in German quotes „�
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
 from lancards.cli.i18n import _, ngettext
 
 
@@ -103,3 +108,68 @@ def test_the_help_says_teilnehmer_not_peer(german, capsys) -> None:
     assert _("Run one peer of an already started table from its JSON config file (scripts and "
              "tests; the format is in docs/protocol.md).").startswith(
         "Einen Teilnehmer eines schon begonnenen Tisches aus seiner JSON-Konfigurationsdatei ")
+
+
+PO = Path(__file__).resolve().parents[2] / "cli" / "locale" / "de" / "LC_MESSAGES" / "lancards.po"
+QUOTED = re.compile(r"„[^“]*“")
+"""A German quotation: the special cards' calls („Die nehm’ ich!“) are names, not the program."""
+FIRST_PERSON = re.compile(r"\b(?:ich|mich|mir|mein|meine[mnrs]?)\b", re.IGNORECASE)
+PROGRESSIVE = {"listening": "höre", "dialling": "rufe", "calling": "rufe", "asking": "frage",
+               "looking": "suche", "searching": "suche", "waiting": "warte", "sending": "sende",
+               "loading": "lade", "connecting": "verbinde", "writing": "schreibe",
+               "checking": "prüfe", "trying": "versuche", "starting": "starte"}
+"""An English status line's "-ing" and the German first person it must not become ("listening
+on ..." is not "höre auf ..."); the same word as the du imperative ("prüfe die Platte" for
+"check the disk") is right where the English is an imperative too."""
+
+
+def _first_person(message_id: str, text: str) -> list[str]:
+    text = QUOTED.sub("", text)
+    found = FIRST_PERSON.findall(text)
+    for english, german in PROGRESSIVE.items():
+        # lower case, or a line's first word: "die Suche läuft" is a noun
+        if re.search(rf"\b{english}\b", message_id) and re.search(
+                rf"(?:^{german.capitalize()}|(?<![\w-]){german})\b", text):
+            found.append(german)
+    return found
+
+
+def test_no_german_line_speaks_in_the_first_person() -> None:
+    """The program does not say "ich": "Port 48100 ist belegt; höre auf 48101 und rufe jeden
+    Teilnehmer an" read as the program speaking. A status line is impersonal ("es wird ...
+    gelauscht", "wartet auf ...", "die Suche läuft"); the player is "du" (docs/glossary-de.md)."""
+    with PO.open("rb") as f:
+        catalog = read_po(f)
+    speaking = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        speaking += [(text, words) for text in texts
+                     if (words := _first_person(" ".join(ids), text))]
+    assert speaking == []
+    # the check itself: it sees the old lines, and passes the calls and the imperatives
+    assert _first_person("port {port} is taken; listening on {new} and dialling every peer",
+                         "Port {port} ist belegt; höre auf {new} und rufe jeden Teilnehmer "
+                         "an") == ["höre", "rufe"]
+    assert _first_person("waiting for the table to fill", "warte, bis der Tisch voll ist") == [
+        "warte"]
+    assert _first_person("x", "ich bin hier; mein Tisch") == ["ich", "mein"]
+    assert _first_person("looking...", "Suche...") == ["suche"]
+    assert _first_person("looking...", "die Suche läuft...") == []
+    assert _first_person("I'll take that!", "„Die nehm’ ich!“") == []
+    assert _first_person("check the disk", "prüfe die Platte") == []
+
+
+def test_status_lines_are_impersonal(german) -> None:
+    assert _("port {port} is taken; listening on {new} and dialling every peer").format(
+        port=48100, new=48101) == (
+        "Port 48100 ist belegt; stattdessen wird auf 48101 gelauscht und jeder Teilnehmer "
+        "angerufen")
+    assert _("no tables found yet on this network (looking...)") == (
+        "noch keine Tische in diesem Netzwerk gefunden (die Suche läuft...)")
+    assert _("asking the table of {host} at {where} for a seat...").format(
+        host="ann", where="192.0.2.7:48100") == (
+        "der Tisch von ann unter 192.0.2.7:48100 wird nach einem Platz gefragt...")
+    assert _("waiting for the table to fill") == "wartet, bis der Tisch voll ist"
