@@ -17,6 +17,7 @@ from lancards.cli.bench import leave as bench_leave
 from lancards.cli.bench import net as bench_net
 from lancards.cli.bench import play as bench_play
 from lancards.cli.bench import resume as bench_resume
+from lancards.cli.bench.descriptions import DESCRIPTION
 from lancards.cli.bench.machine import machine
 from lancards.cli.i18n import N_, _
 
@@ -54,7 +55,7 @@ def add_parser(sub: Any) -> None:
     targets = parser.add_subparsers(dest="target", metavar="TARGET")
     targets.required = True
     for name, module in TARGETS.items():
-        target = targets.add_parser(name, help=_(HELP[name]), description=module.__doc__)
+        target = targets.add_parser(name, help=_(HELP[name]), description=_(DESCRIPTION[name]))
         module.add_arguments(target)
         target.set_defaults(run=module.run)
 

@@ -57,7 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         metavar="PEERSxCARDS",
         help=_("a configuration such as 4x98 (repeatable; default {list})").format(
-            list=' and '.join(DEFAULT_CONFIGS)),
+            list=_("{cards} and {last}").format(cards=", ".join(DEFAULT_CONFIGS[:-1]),
+                                                last=DEFAULT_CONFIGS[-1])),
     )
     parser.add_argument("--repeats", type=int, default=5,
                         help=_("runs per configuration (default 5)"))

@@ -173,3 +173,31 @@ def test_status_lines_are_impersonal(german) -> None:
         host="ann", where="192.0.2.7:48100") == (
         "der Tisch von ann unter 192.0.2.7:48100 wird nach einem Platz gefragt...")
     assert _("waiting for the table to fill") == "wartet, bis der Tisch voll ist"
+
+
+def test_a_bench_targets_description_is_german(german, capsys, monkeypatch) -> None:
+    """``bench net --help`` gave its module's English docstring as the description, markup and
+    all; under ``--lang de`` or ``LANG=de_DE.UTF-8`` it is the German paragraph."""
+    import pytest
+
+    from lancards.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["--lang", "de", "bench", "net", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("Jeder Teilnehmer in einem eigenen Prozess auf 127.0.0.1, ganze Partien mit Bots: die "
+            "Zeit des Gebens (deal_s), die Zeit von einem Zug, bis jeder Teilnehmer ihn geprüft "
+            "hat (move_median_ms, move_p95_ms), und die Bytes, die jeder Teilnehmer seinen "
+            "Verbindungen übergibt (wire_bytes, je Protokolleintrag und je Zug). Mit --observers "
+            "schauen zusätzlich Zuschauer dem Spiel zu. Eine JSON-Zeile je Teilnehmerzahl.") in out
+    assert "peers in separate processes" not in out
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["bench", "deck", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("Der Anteil jedes Teilnehmers am Mental-Poker-Deck, N Teilnehmer in diesem einen "
+            "Prozess, als Prozessorzeit: ein Mischen mit seinem Beweis (prove_ms),") in out
+    assert "--config PEERSxCARDS eine Konfiguration wie 4x98 (wiederholbar; Standard 3x60 und " \
+           "6x108)" in out  # was "3x60 and 6x108"
