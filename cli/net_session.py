@@ -45,7 +45,8 @@ from lancards.cli.tui.narrate import (
     round_marker,
     scored_lines,
 )
-from lancards.engine.core import Seat
+from lancards.cli.tui.narrate_batch import Replay
+from lancards.engine.core import Leave, Seat
 from lancards.engine.options import OptionValue
 from lancards.engine.rulesets import REFERENCE_BOT_LEVEL
 from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
@@ -480,15 +481,15 @@ class NetworkSession(SeriesMixin, NewsMixin):
 
     def _update_log(self) -> None:
         """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines
-        with their author. A move's cards come from this peer's view just before it when
-        exactly one move arrived since the last call, else the move is told without them."""
+        with their author; each move from this peer's view just before it (:class:`Replay`
+        when several arrived since the last call: a trick taken in a batch is told in place)."""
         entries = self.core.record.entries
         new = [e for e in entries[self._logged:]
                if e.payload.get("t") in ("action", "leave")
                or (e.payload.get("t") == "rescue" and e.payload.get("votes"))]
         last = getattr(self, "_log_view", None)  # this seat's view when the log was told
-        before = last if len(new) == 1 else None
         after = self.core.state
+        replay, first = Replay(self.game, last, after, len(new)), len(self._log)
         again: list[int] = []  # saved lines completed since
         pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
         if pending is not None:
@@ -504,6 +505,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
         for entry in new:
             seat = self.core.seat_of(entry.author)
             if entry.payload.get("t") == "rescue":  # the first of a removal: every vote in
+                replay.lost()
                 gone = entry.payload.get("seat")
                 if isinstance(gone, int) and 0 <= gone < len(self.names):
                     text = _("You were removed from the table by the others' votes (no answer "
@@ -513,6 +515,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
                     self._log.append(LogLine(text, None, index=len(self._log) + 1))
                 continue
             if entry.payload.get("t") == "leave" and seat is not None:
+                replay.views(Leave(seat))
                 who = _("You") if seat == self.seat else self.names[seat]
                 self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
                                          index=len(self._log) + 1))
@@ -522,24 +525,25 @@ class NetworkSession(SeriesMixin, NewsMixin):
                 continue
             try:
                 action = self.game.parse_action(str(entry.payload["a"]))
-                lines = narrate(self.game.name, before, action, after, self.names, self.seat)
+                before, now = replay.views(action)
+                lines = narrate(self.game.name, before, action, now, self.names, self.seat)
             except Exception:  # never lose a log line to a wording problem
-                lines = [str(entry.payload["a"])]
+                before, lines = None, [str(entry.payload["a"])]
             for text in lines:
                 tell = next((f for f in (self._drew, drew_in_its_place) if text == f()), None)
                 if tell is not None and before is not None:
                     self._log_pending = (len(self._log), before.hands[self.seat], tell)
                 self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
                                          index=len(self._log) + 1))
-        if before is None or new[0].payload.get("t") != "action":  # scored by an opening, E-5
-            for text in scored_lines(getattr(self.game, "name", ""), last, after, self.names,
-                                     self.seat):
-                self._log.append(LogLine(text, None, index=len(self._log) + 1))
+        # rounds scored after the last move told with its view: by an opening (E-5), or untold
+        for text in scored_lines(getattr(self.game, "name", ""), replay.told, after, self.names,
+                                 self.seat):
+            self._log.append(LogLine(text, None, index=len(self._log) + 1))
         number = getattr(after, "round", 0)
         if number >= 1 and number != getattr(self, "_log_round", 0):
             self._log_round = number  # a new round: marked even when its moves came in a batch
             marked = " " + _("round {number}").format(number=number)
-            if not any(line.mark and marked in line.text for line in self._log[-8:]):
+            if not any(line.mark and marked in line.text for line in self._log[max(0, first - 8):]):
                 dealer = getattr(after, "dealer", -1)
                 shown = (*shown_names(self.names, self.seat), "")  # [-1]: no dealer
                 text = round_marker(number, shown[dealer], dealer == self.seat)
