@@ -33,6 +33,7 @@ from lancards.cli.tui.controller import (
     styled_cards,
     watch_hand,
 )
+from lancards.cli.tui.hand_order import load_by_colour, save_by_colour, table_folder
 from lancards.cli.tui.narrate import component_words, requirement
 from lancards.cli.tui.reasons import reason_words
 from lancards.cli.tui.width import pad
@@ -106,6 +107,10 @@ class Level8Controller(BaseController):
     builder: LayDownBuilder | None = None
     offer: int = -1
     goal_help: ClassVar[str] = N_("every player's level, and your level card in full")
+
+    def __post_init__(self) -> None:
+        """A resumed table's hand comes back sorted as it was left (:mod:`.hand_order`)."""
+        self.by_colour = self.by_colour or load_by_colour(table_folder(self.session))
 
     # -- drawing -----------------------------------------------------------------------------
 
@@ -275,6 +280,7 @@ class Level8Controller(BaseController):
             self.marks ^= {current[0]}
         elif key == "s":
             self.by_colour = not self.by_colour
+            save_by_colour(table_folder(self.session), self.by_colour)
             self.say(_("hand sorted by colour") if self.by_colour else _("hand sorted by number"))
         elif key == "m":
             self.menu_of_moves(snap)
