@@ -30,6 +30,12 @@ WATCHING = N_("you are watching: no moves or chat here; q quits")
 WATCH_HINTS = N_("watching: public cards only · PgUp/PgDn the log")
 """The hints line of a watcher's table."""
 
+ANY_TURN = "any turn"
+""":attr:`BaseController.said_turn` of a message that stays whoever is to act (the greeting)."""
+
+UNTOLD = "untold"
+""":attr:`BaseController.said_turn` of an own move sent but not yet told by the log."""
+
 KeyHelp = tuple[str, str]
 """(keys, what they do) for the ``?`` screen."""
 
@@ -268,6 +274,11 @@ class BaseController:
     own_after: int | None = None
     said_round: Any = None
     """The round the message was said in (``view.round``): it is not shown in a later one."""
+    said_turn: Any = None
+    """The seat to act when the message was said (``to_act``; for an own move, once the log
+    tells it): the message goes once another seat is to act (:meth:`state_changed`).
+    :data:`ANY_TURN`: it stays whoever acts (the greeting); :data:`UNTOLD`: an own move the log
+    does not tell yet."""
     _hint: tuple[Any, str] | None = None
     goal_help: ClassVar[str] = N_("the full text of the current level card / round objective")
     """What ``o`` shows at this game's table, for the ``?`` list (each game says its own)."""
@@ -276,7 +287,9 @@ class BaseController:
         """Show ``text`` on the message line."""
         self.message, self.error = text, error
         self.own_after = None
-        self.said_round = getattr(self.session.snapshot().view, "round", None)
+        snap = self.session.snapshot()
+        self.said_round = getattr(snap.view, "round", None)
+        self.said_turn = snap.to_act
 
     def greet(self, text: str) -> None:
         """Show ``text`` (if any) until this seat's first move or the next message, whatever
@@ -284,6 +297,7 @@ class BaseController:
         if text:
             self.say(text)
             self.said_round = None
+            self.said_turn = ANY_TURN
 
     def shown_message(self, snap: TableSnapshot) -> str:
         """What the message line shows now: this seat's last move once logged
@@ -314,8 +328,16 @@ class BaseController:
         self.say(_("sent: {move}").format(move=text.removeprefix("play ")))
         self.own_after = after
         self.said_round = getattr(before.view, "round", None)  # the move may have ended it
+        self.said_turn = UNTOLD
+        self._told(self.session.snapshot())  # a local session tells it at once
         self.marks.clear()
         return True
+
+    def _told(self, snap: TableSnapshot) -> None:
+        """Once the log tells this seat's last move, its words belong to the turn after it
+        (the seat to act then): they stay until the next seat is to act."""
+        if self.said_turn == UNTOLD and self.own_move(snap):
+            self.said_turn = snap.to_act
 
     def own_move(self, snap: TableSnapshot) -> str:
         """The log's words for this seat's last submitted move, once logged, else ``""``."""
@@ -327,9 +349,16 @@ class BaseController:
         return ""
 
     def state_changed(self, snap: TableSnapshot) -> None:
-        """The turn or phase changed: an error or a hint about the earlier state is stale,
-        so it goes."""
-        if self.error or (self._hint is not None and self.message == self._hint[1]):
+        """The turn or phase changed: a hint about the earlier state is stale, so it goes; any
+        other message (an error too) goes once another seat is to act than when it was said
+        (:attr:`said_turn`; the new-user trial read what it had done two turns ago). Said on
+        this seat's turn, it stays for that turn; an own move's words stay while the seat
+        after it acts; an error also goes at the next key (:class:`~.app.TableScreen`)."""
+        if self._hint is not None and self.message == self._hint[1]:
+            self.say("")
+            return
+        self._told(snap)
+        if self.said_turn not in (ANY_TURN, UNTOLD) and snap.to_act != self.said_turn:
             self.say("")
 
     def show_hint(self, snap: TableSnapshot) -> None:
