@@ -78,6 +78,9 @@ class PlayedGame:
     left: bool = False
     """This user's seat left the table for good (the ``left`` marker): its record ends at
     the leave unless the game's end reached this machine (a host whose bots played on)."""
+    gone: dict[int, str] = field(default_factory=dict)
+    """The other seats that left the table for good in the record this folder holds
+    (:func:`gone_seats`): ``"left"`` or ``"removed"``."""
 
     @property
     def record(self) -> Path:
@@ -91,6 +94,8 @@ class PlayedGame:
                 "outcome": self.outcome, "problem": self.problem, "series": self.series,
                 "series_game": self.series_game, "follows": self.follows or None,
                 "follows_verified": self.link, "left": self.left,
+                "left_seats": sorted(s for s, how in self.gone.items() if how == "left"),
+                "removed_seats": sorted(s for s, how in self.gone.items() if how == "removed"),
                 "record": str(self.record) if self.record.is_file() else None,
                 "folder": str(self.folder)}
 
@@ -135,6 +140,7 @@ def read_game(folder: Path) -> PlayedGame:
     game.left = (folder / "left").exists()
     if (folder / "finished").exists():
         game.status = "finished"
+        game.gone = _others(game, gone_seats(folder, "record.jsonl", "journal.jsonl"))
         try:
             outcome = json.loads((folder / "outcome.json").read_text("utf-8"))
             if isinstance(outcome, dict) and isinstance(outcome.get("scores"), list):
@@ -158,7 +164,50 @@ def read_game(folder: Path) -> PlayedGame:
         game.problem = str(exc)
         return game
     game.status = "unfinished"
+    game.gone = _others(game, gone_seats(folder, "journal.jsonl"))
     return game
+
+
+def _others(game: PlayedGame, gone: dict[int, str]) -> dict[int, str]:
+    """``gone`` without this user's seat (its own leave is :attr:`PlayedGame.left`)."""
+    return {seat: how for seat, how in gone.items() if seat != game.me}
+
+
+def gone_seats(folder: Path, *names: str) -> dict[int, str]:
+    """The seats that left the table for good in the first of the files ``names`` of
+    ``folder`` that can be read (a record file or a journal), in the order they left:
+    ``"left"`` for a ``leave`` entry (rulings D-1..D-4), ``"removed"`` for a removal by the
+    others' votes (ruling D-5: the first ``rescue`` entry, which carries every remaining seat's
+    vote). Only the lines naming such an entry are decoded; one that cannot be read is skipped
+    (``lancards audit`` verifies the record; the listing never fails on it)."""
+    for name in names:
+        try:
+            raw = (folder / name).read_bytes()
+            break
+        except OSError:
+            continue
+    else:
+        return {}
+    gone: dict[int, str] = {}
+    if b'"t":"leave"' not in raw and b'"t":"rescue"' not in raw:
+        return gone
+    for row in raw.split(b"\n"):
+        if b'"t":"leave"' not in row and b'"t":"rescue"' not in row:
+            continue
+        try:  # a journal line ends in its checksum: " 1a2b3c4d"
+            line = json.loads(row if row.endswith(b"}") else row.rsplit(b" ", 1)[0])
+            entry = (line.get("entry") or line.get("line")) if line.get("kind") == "entry" else {}
+            payload = entry["payload"]
+            seat, kind = payload["seat"], payload["t"]
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+        if not isinstance(seat, int) or seat in gone:
+            continue
+        if kind == "leave":
+            gone[seat] = "left"
+        elif kind == "rescue" and payload.get("votes"):
+            gone[seat] = "removed"
+    return gone
 
 
 def _closing_head(folder: Path, head: str) -> bool | None:
@@ -228,6 +277,14 @@ def _names(game: PlayedGame) -> tuple[str, ...]:
     return shown_names(game.nicks, -1 if game.me is None else game.me)
 
 
+def _listed_names(game: PlayedGame) -> list[str]:
+    """:func:`_names` with each other seat that left the table for good marked, as the
+    players panel says it: ``"Bram (left the table)"``, ``"Bram (removed by vote)"``."""
+    marks = {"left": _("left the table"), "removed": _("removed by vote")}
+    return [_("{name} ({mark})").format(name=name, mark=marks[game.gone[seat]])
+            if seat in game.gone else name for seat, name in enumerate(_names(game))]
+
+
 def _won_words(game: PlayedGame) -> str:
     assert game.outcome is not None
     names = _names(game)
@@ -248,7 +305,7 @@ def detail_words(game: PlayedGame) -> str:
     if game.status == "damaged":
         return game.said or game.problem
     if game.status == "unfinished":
-        return f"{', '.join(_names(game))} · lancards resume {game.table}"
+        return f"{', '.join(_listed_names(game))} · lancards resume {game.table}"
     return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
 
 
@@ -268,7 +325,7 @@ def score_words(game: PlayedGame) -> str:
     """Each player's final figure (``"ann level 5, bob WIN"``, ``"You 105, Ada 0 points"``),
     or the players alone when there is no result."""
     scores = (game.outcome or {}).get("scores")
-    names = _names(game)
+    names = _listed_names(game)
     if not isinstance(scores, list) or len(scores) != len(names):
         return ", ".join(names)
     if game.game.startswith("level8"):
@@ -402,5 +459,5 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["PlayedGame", "add_parser", "list_games", "outcome_json", "read_game",
+__all__ = ["PlayedGame", "add_parser", "gone_seats", "list_games", "outcome_json", "read_game",
            "record_path", "run"]
