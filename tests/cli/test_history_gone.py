@@ -4,7 +4,6 @@ an unfinished game listed a seat that had left among the players as if it still 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import shutil
@@ -20,6 +19,7 @@ from lancards.cli.main import main
 from lancards.cli.net_session import NetworkSession
 from lancards.p2p.net.store import encode_line
 from lancards.p2p.protocol.identity import Identity
+from tests.cli.tui.harness import close_session
 
 T0 = 1_796_000_000  # 2026-11-30 00:53:20 UTC
 ME = Identity(b"\x0d" * 32, "Ann")
@@ -50,10 +50,7 @@ def left_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 await asyncio.sleep(0.02)
             assert session.core.left_seats() == (2,)
         finally:
-            await session.close()
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+            await close_session(session, task)
 
     asyncio.run(play())
     return home

@@ -5,7 +5,6 @@ a torn or damaged saved log keeps the lines before the damage and never stops a 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +16,7 @@ from lancards.cli.net_session import NetworkSession
 from lancards.cli.saved_log import FILE
 from lancards.p2p.net.node import drive_bot, game_bot
 from lancards.p2p.protocol.identity import Identity
+from tests.cli.tui.harness import close_session
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -44,12 +44,7 @@ async def bots_play_until(session: NetworkSession, done: Callable[[], bool],
         else:
             raise AssertionError("the table did not play on")
     finally:
-        await session.close()
-        for task in (runner, person):
-            task.cancel()
-        for task in (runner, person):
-            with contextlib.suppress(BaseException):
-                await task
+        await close_session(session, runner, person)
 
 
 async def played(home: Path, game: str, actions: int) -> tuple[Path, list[str]]:

@@ -131,3 +131,14 @@ def driven(session: LocalSession, columns: int = 100, lines: int = 30,
             yield driver
         finally:
             driver.finish()
+
+
+async def close_session(session: Any, *tasks: asyncio.Task[Any]) -> None:
+    """Close a networked ``session`` (its nodes and links), then cancel and await ``tasks``
+    (the runners a test started beside it), whatever they raise on the way out."""
+    await session.close()
+    for task in tasks:
+        task.cancel()
+    for task in tasks:
+        with contextlib.suppress(BaseException):
+            await task

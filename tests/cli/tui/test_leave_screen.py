@@ -18,7 +18,7 @@ from lancards.engine.level8.state import Phase
 from lancards.p2p.net.waiting import Waiting
 from lancards.p2p.protocol.errors import LocalProtocolError
 from lancards.p2p.protocol.identity import Identity
-from tests.cli.tui.harness import driven
+from tests.cli.tui.harness import close_session, driven
 from tests.level8.scenario import build
 
 NAMES = ("Ann", "Ben", "Cyd")
@@ -128,10 +128,7 @@ def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) 
             with pytest.raises(LocalProtocolError):
                 session.leave_for_good()
         finally:
-            await session.close()
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+            await close_session(session, task)
 
     asyncio.run(play())
 
@@ -256,10 +253,7 @@ def test_an_eights_round_dealt_again_after_a_leave_is_in_the_others_log(tmp_path
             await asyncio.wait_for(task, 100)  # the three left play it to its end
             said.append((name, dealer))
         finally:
-            await session.close()
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+            await close_session(session, task)
 
     asyncio.run(play())
     [(name, dealer)] = said
@@ -351,10 +345,7 @@ def test_the_result_after_leaving_ranks_the_winner_first_and_tells_the_evening(
             await play_out(session, task)
             assert session.snapshot().outcome is not None
         finally:
-            await session.close()
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+            await close_session(session, task)
         return session
 
     session = asyncio.run(play())

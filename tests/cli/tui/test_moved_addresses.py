@@ -27,7 +27,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from lancards.cli.lobby import host as host_module
 from lancards.p2p.net.discovery import TableAdvert
 from lancards.p2p.protocol.identity import Identity
-from tests.cli.tui.harness import PyteTerminal
+from tests.cli.tui.harness import PyteTerminal, close_session
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -158,10 +158,7 @@ def test_the_table_says_it_in_its_log_and_prints_nothing(tmp_path: Path,
                     with contextlib.suppress(BaseException):
                         await asyncio.wait_for(shown, 5)
         finally:
-            await session.close()
-            running.cancel()
-            with contextlib.suppress(BaseException):
-                await running
+            await close_session(session, running)
 
     before, after = asyncio.run(asyncio.wait_for(table(), 40))
     rows = after.splitlines()
