@@ -51,8 +51,12 @@ RESCUE_WORDS = N_("rescue on: a player who vanishes can be voted out by all the 
 """What the lobby says of a table with the option ``rescue`` on (ruling D-5): the words of
 ``p2p.protocol.advert.RESCUE_TRADE_OFF`` (a test keeps them equal), said with ``_()``."""
 
-DEFAULT_SOURCE = N_("lancards defaults (ruling E-6)")
-"""The source of the built-in 8s Rule! objectives (``DEFAULT_OBJECTIVES_TOML``)."""
+DEFAULT_SOURCE = "lancards defaults (ruling E-6)"
+"""The ``source`` of the built-in 8s Rule! objectives (``DEFAULT_OBJECTIVES_TOML``) as the
+engine and the records keep it, ruling id and all: compared, never shown."""
+
+DEFAULT_SOURCE_WORDS = N_("lancards defaults")
+"""What the table says for :data:`DEFAULT_SOURCE` (the ruling id, E-6, is for ``docs/``)."""
 
 
 def what_words(wait: Waiting) -> str:
@@ -185,14 +189,14 @@ def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: 
 
 def objectives_notice(objectives: Any) -> str:
     """Where the 8s Rule! objectives come from (ruling E-6), for the ``o`` panel:
-    ``"lancards defaults (ruling E-6), not from the publisher"``; a file's own ``source`` is
-    shown as written."""
-    source = _(DEFAULT_SOURCE) if objectives.source == DEFAULT_SOURCE else objectives.source
+    ``"lancards defaults, not from the publisher"``; a file's own ``source`` is shown as
+    written."""
+    source = _(DEFAULT_SOURCE_WORDS) if objectives.source == DEFAULT_SOURCE else objectives.source
     if objectives.from_publisher:
         return str(source)
     return _("{source}, not from the publisher").format(source=source)
 
 
-__all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "RESCUE_WORDS", "SIDE_CHEAT_WORDS", "WHAT_WORDS",
-           "cheat_notice_words", "cheat_words", "halt_words", "notice_kind", "objectives_notice",
-           "waiting_words", "what_words"]
+__all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "DEFAULT_SOURCE_WORDS", "RESCUE_WORDS",
+           "SIDE_CHEAT_WORDS", "WHAT_WORDS", "cheat_notice_words", "cheat_words", "halt_words",
+           "notice_kind", "objectives_notice", "waiting_words", "what_words"]

@@ -45,8 +45,9 @@ _RULINGS = re.compile(r"\(ruling ([\w-]+)\)(?: \(ruling ([\w-]+)\))+")
 
 def short_error(text: str) -> str:
     """An engine error for the message line: without the repeated action notation (the
-    screen shows the cards), without slot ids, and with ruling ids said once
-    (``(ruling L8-4) (ruling L8-5)`` becomes ``(rulings L8-4, L8-5)``)."""
+    screen shows the cards), without slot ids, and without ruling ids (``(ruling L8-4)
+    (ruling L8-5)`` becomes ``(rulings L8-4, L8-5)``, which :func:`reason_words` leaves off:
+    players read words)."""
     text = strip_slots(_PREFIX.sub("", text))
     return reason_words(_RULINGS.sub(lambda m: "(rulings " + ", ".join(
         re.findall(r"ruling ([\w-]+)", m.group(0))) + ")", text))

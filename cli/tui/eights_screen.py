@@ -42,8 +42,8 @@ HELP: tuple[KeyHelp, ...] = (
     (N_("Up/Down"), N_("jump to the previous / next suit")),
     (N_("Enter or x"), N_("play the card under the cursor")),
     ("t / n", N_("play the 8 of the led suit (any 8 when you lead) with take: it takes the "
-                 "trick / no take: any other card of its suit beats it (ruling E-4)")),
-    ("p", N_("pass (round 8, only without a playable card; ruling E-7)")),
+                 "trick / no take: any other card of its suit beats it")),  # ruling E-4
+    ("p", N_("pass (round 8, only without a playable card)")),  # ruling E-7
     ("m", N_("list every legal move and pick one")),
 )
 
@@ -68,9 +68,9 @@ def flat_hand(view: EightsState, seat: int) -> list[tuple[SlotId, Card]]:
 def objective_line(view: EightsState) -> str:
     """The round's objective, with its source (ruling E-6) or the round-8 rule (E-7)."""
     if view.round >= 8:
-        return _("round 8, the layout: +10 per card left, -25 for going out (ruling E-7)")
+        return _("round 8, the layout: +10 per card left, -25 for going out")  # ruling E-7
     if view.round < 1:
-        return _("cutting for the first dealer (ruling E-2)")
+        return _("cutting for the first dealer")  # ruling E-2
     objective = view.rules.objectives.for_round(view.round)
     objectives = view.rules.objectives
     mark = "" if objectives.from_publisher else " · " + _("not from the publisher (o: in full)")
@@ -234,10 +234,10 @@ class EightsController(BaseController):
             out.append(f" {mark} " + _("round {number}: {objective}").format(
                 number=number, objective=objective_text(objectives.for_round(number))))
         mark = ">" if view.round >= 8 else " "
-        out.append(f" {mark} " + _("round 8: the layout: +10 per card left, -25 for going out "
-                                   "(ruling E-7)"))
+        round8 = _("round 8: the layout: +10 per card left, -25 for going out")  # ruling E-7
+        out.append(f" {mark} " + round8)
         out += ["", _("objectives: {notice}").format(notice=objectives_notice(objectives)),
-                _("the lowest total after round 8 wins (ruling E-9)")]
+                _("the lowest total after round 8 wins")]  # ruling E-9
         return out
 
     def state_changed(self, snap: TableSnapshot) -> None:
@@ -281,8 +281,8 @@ class EightsController(BaseController):
             if passes:
                 self.submit(passes[0])
             else:
-                self.say(_("you may pass only in round 8 without a playable card (ruling E-7)"),
-                         error=True)
+                # ruling E-7: passing is for round 8 only
+                self.say(_("you may pass only in round 8 without a playable card"), error=True)
         elif key in ("t", "n"):
             self._play_eight(snap, flat, key == "t")
         elif key in ("enter", "x") and flat:
@@ -301,14 +301,14 @@ class EightsController(BaseController):
         view: EightsState = snap.view
         if not eights:
             if view.round >= 8:
-                text = _("t / n: round 8 has no tricks, so no 8 is played with take "
-                         "(ruling E-7)")
-            elif view.trick:
+                # ruling E-7: round 8 is a layout, not tricks
+                text = _("t / n: round 8 has no tricks, so no 8 is played with take")
+            elif view.trick:  # ruling E-4
                 led = suit_words(Suit(view.trick[0].card // NUMBERS))
-                text = _("no 8 of {suit} to play: t / n play the 8 of the led suit "
-                         "(ruling E-4)").format(suit=led)
-            else:
-                text = _("no 8 to lead: t / n lead an 8 with take / no take (ruling E-4)")
+                text = _("no 8 of {suit} to play: t / n play the 8 of the led suit").format(
+                    suit=led)
+            else:  # ruling E-4
+                text = _("no 8 to lead: t / n lead an 8 with take / no take")
             self.say(text, error=True)
             return
         slots = {a.slot for a in eights}
@@ -330,9 +330,9 @@ class EightsController(BaseController):
         plays = [a for a in snap.legal if isinstance(a, Play) and a.slot == slot]
         if not plays:
             led = snap.view.trick[0].card // NUMBERS if snap.view.trick else None
-            why = (_("follow suit: {suit} was led (ruling E-3)").format(
+            why = (_("follow suit: {suit} was led").format(  # ruling E-3
                 suit=suit_words(Suit(led))) if led is not None
-                   else _("it does not fit the layout (ruling E-7)"))
+                   else _("it does not fit the layout"))  # ruling E-7
             self.say(_("{card} cannot be played: {reason}").format(card=card, reason=why),
                      error=True)
             return
@@ -340,7 +340,8 @@ class EightsController(BaseController):
             self.submit(plays[0])
             return
         by_take = {a.take: a for a in plays}
-        self.open_picker(_("play {card}: the 8 of the led suit (ruling E-4)").format(card=card),
+        # ruling E-4: the 8 of the led suit is played with take or no take
+        self.open_picker(_("play {card}: the 8 of the led suit").format(card=card),
                          [_("take (this 8 wins the trick)"),
                           _("no take (the highest other card of the suit wins)")],
                          lambda i: self._submit_later(by_take[i == 0]))

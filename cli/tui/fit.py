@@ -98,7 +98,8 @@ RULING = re.compile(r" ?\((?:rulings?|Regeln?) [A-Z0-9]+-[0-9]+[^)]*\)"
                     r"(?:, [A-Z0-9]+-[0-9]+)*")
 """A ruling reference in a text (``(ruling E-4)``, ``; ruling E-7``, German ``(Regel E-4)``):
 the rulings are for ``docs/``, the table says things in words (issue 25; the German ones
-showed until the trial of 2026-12-05)."""
+showed until the trial of 2026-12-05). A last guard: no catalogue message names a ruling
+(``tests/cli/test_no_ruling_ids.py``), but an engine sentence shown as it is may."""
 
 
 def wrap_text(text: str, width: int) -> list[str]:

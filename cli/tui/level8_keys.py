@@ -239,8 +239,9 @@ class Level8Controller(BaseController):
     def objective(self, snap: TableSnapshot) -> list[str]:
         """Every player's level card side: the current level of each, then the whole card."""
         view: Level8State = snap.view
-        out = [_("{game}: lay down your level's combinations, then go out; climb 8 levels to win "
-                 "(rulings L8-4, L8-10).").format(
+        # rulings L8-4 (the combinations), L8-10 (climbing a level, WIN past level 8)
+        out = [_("{game}: lay down your level's combinations, then go out; climb 8 levels to "
+                 "win.").format(
                      game=_(draw.EDITION_TITLES.get(snap.rule_set, snap.rule_set))), ""]
         for seat in range(view.n):
             level = view.levels[seat]
@@ -389,9 +390,9 @@ class Level8Controller(BaseController):
         adds = _of(snap.legal, Add, lambda a: a.card.card is face)
         if not adds:
             if not snap.view.down[snap.seat]:
-                reason = _("lay down your level first (ruling L8-7)")
+                reason = _("lay down your level first")  # ruling L8-7
             elif len(self.hand(snap)) == 1:  # an add may not empty the hand
-                reason = _("a card must stay in your hand for the discard (ruling L8-8)")
+                reason = _("a card must stay in your hand for the discard")  # ruling L8-8
             else:
                 reason = _("{card} fits no combination on the table").format(card=face)
             self.say(reason, error=True)

@@ -407,7 +407,7 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         out.append(_("{who} ended the turn with an empty hand").format(who=who))
     elif before is not None and before.reshuffle_due and not after.reshuffle_due \
             and after.round == before.round:
-        out.append(_("the discard piles were shuffled into the draw pile (ruling L8-9)"))
+        out.append(_("the discard piles were shuffled into the draw pile"))  # ruling L8-9
     return out + keep_void_words(before, action, after, w.viewer) + _level8_after(
         before, after, seat, w)
 

@@ -5,6 +5,7 @@ matched here and said through the catalog.
 The engine stays language-free and its sentences English (they name rulings and slots for
 ``--verbose``, the audit and the tests); :func:`reason_words` turns the ones a table shows into
 catalog messages with the same values. A sentence it does not know stays as the engine wrote it.
+Either way the ruling id a reason ends with is left off.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ KIND_WORDS: Mapping[str, str] = {
 }
 """``ComponentKind`` values as the reasons name them."""
 
-_RULING = re.compile(r"^(?P<body>.*?) \((?P<many>rulings?) (?P<ids>[\w, -]+)\)$")
+_RULING = re.compile(r"^(?P<body>.*?) \(rulings? [\w, -]+\)$")
+"""The ruling a reason ends with (``" (ruling L8-4)"``, ``" (rulings L8-4, L8-5)"``), left
+off: players read words."""
 
 _Words = Callable[[dict[str, str]], str]
 
@@ -234,9 +237,12 @@ def _value(name: str, value: str) -> str:
 
 
 def reason_words(text: str) -> str:
-    """``text`` (an engine reason, as ``short_error`` leaves it) in the player's language:
-    ``"numbers 7 9 are not consecutive (ruling L8-4)"`` is ``"Zahlen 7 9 folgen nicht
-    aufeinander (Regel L8-4)"`` in German; a sentence not known here is returned as it is."""
+    """``text`` (an engine reason, as ``short_error`` leaves it) in the player's language,
+    without the ruling it ends with: ``"numbers 7 9 are not consecutive (ruling L8-4)"`` is
+    ``"die Zahlen 7 9 folgen nicht aufeinander"`` in German, ``"numbers 7 9 are not
+    consecutive"`` in English (players read words; the ids are for ``docs/``, and the engine's
+    own sentence, id and all, for ``--verbose`` and ``lancards audit``). A sentence not known
+    here is returned as it is, less its ruling."""
     action = _ACTION.fullmatch(text)
     if action is not None:
         said = reason_words(action["rest"])
@@ -248,14 +254,9 @@ def reason_words(text: str) -> str:
         if found is None:
             continue
         if getattr(words, "reworded", False) and language() == "en":
-            return text
-        said = words({k: _value(k, v) for k, v in found.groupdict().items()})
-        if ruling is None:
-            return said
-        ids = ruling["ids"]
-        return said + " " + (_("(ruling {id})").format(id=ids) if ruling["many"] == "ruling"
-                             else _("(rulings {ids})").format(ids=ids))
-    return text
+            return body
+        return words({k: _value(k, v) for k, v in found.groupdict().items()})
+    return body
 
 
 __all__ = ["COLOUR_WORDS", "KIND_WORDS", "PLACE_WORDS", "SUIT_WORDS", "reason_words"]

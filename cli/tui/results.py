@@ -77,9 +77,9 @@ def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
     if result.round == 8 and result.went_out is None:  # a dead layout (docs/rules-eights.md)
         lines.append(_("nobody went out: everyone passed in turn while a card that fits was "
                        "held back, so the round ended there"))
-    if result.ended_early:
-        lines.append(ngettext("the round ended early after {count} trick (ruling E-5)",
-                              "the round ended early after {count} tricks (ruling E-5)",
+    if result.ended_early:  # ruling E-5
+        lines.append(ngettext("the round ended early after {count} trick",
+                              "the round ended early after {count} tricks",
                               result.tricks).format(count=result.tricks))
     parts = ", ".join((_("You left") if n == _("You") else _("{name} left").format(name=n))
                       if seat in left else f"{n} {t}"
@@ -92,15 +92,16 @@ def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
 
 
 def renege_text(renege: Any, names: Sequence[str]) -> str:
-    """A renege (``engine.eights.Renege``) with the offender's name (ruling E-8)."""
+    """A renege (``engine.eights.Renege``) with the offender's name and its penalty, +50
+    points (ruling E-8)."""
     who = names[renege.seat]
     if renege.played is None:
         return _("round {round}, turn {number}: {who} passed while holding the playable "
-                 "{card} (+50, ruling E-8)").format(round=renege.round, number=renege.number,
-                                                    who=who, card=renege.held)
+                 "{card} (+50)").format(round=renege.round, number=renege.number,
+                                        who=who, card=renege.held)
     led = suit_words(renege.led) if renege.led is not None else "?"
     return _("round {round}, trick {number}: {who} played {played} on a {suit} lead while "
-             "holding {card} (+50, ruling E-8)").format(
+             "holding {card} (+50)").format(
                  round=renege.round, number=renege.number, who=who, played=renege.played,
                  suit=led, card=renege.held)
 

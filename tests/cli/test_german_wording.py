@@ -28,9 +28,9 @@ def test_an_8_is_played_mit_or_ohne_nehmen(german) -> None:
     assert _("Enter/x play · t/n an 8 with take/no take · m moves") == (
         "Enter/x spielen · t/n eine 8 mit Nehmen/ohne Nehmen · m Züge")
     assert _("play the 8 of the led suit (any 8 when you lead) with take: it takes the trick / "
-             "no take: any other card of its suit beats it (ruling E-4)") == (
+             "no take: any other card of its suit beats it") == (
         "die 8 der ausgespielten Farbe spielen (beim Ausspielen jede 8), mit Nehmen: sie nimmt "
-        "den Stich / ohne Nehmen: jede andere Karte ihrer Farbe schlägt sie (Regel E-4)")
+        "den Stich / ohne Nehmen: jede andere Karte ihrer Farbe schlägt sie")
     assert _("take") == "nehmen" and _("no take") == "nicht nehmen"
     assert _("you may lead any of your 8s: move onto one and press n to lead it with no take") == (
         "du darfst jede deiner 8er ausspielen: geh auf eine und drücke n, um sie ohne Nehmen "
@@ -52,8 +52,8 @@ def test_going_out_is_alle_karten_los(german) -> None:
                              round=8, ended_early=False)
     assert eights_round(result, ["Du", "Bram"], (40, 90), "").lines[0] == (
         "Du: -25 (alle Karten los), Summe 40")
-    assert _("round 8: the layout: +10 per card left, -25 for going out (ruling E-7)") == (
-        "Runde 8: die Auslage: +10 je übrige Karte, -25 fürs Loswerden aller Karten (Regel E-7)")
+    assert _("round 8: the layout: +10 per card left, -25 for going out") == (
+        "Runde 8: die Auslage: +10 je übrige Karte, -25 fürs Loswerden aller Karten")
 
 
 def test_q_is_beenden_not_the_end_key(german) -> None:

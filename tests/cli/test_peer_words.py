@@ -7,7 +7,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from lancards.cli import i18n
-from lancards.cli.peer_words import cheat_words, objectives_notice, thinking, waiting_words
+from lancards.cli.peer_words import (
+    DEFAULT_SOURCE,
+    cheat_words,
+    objectives_notice,
+    thinking,
+    waiting_words,
+)
 from lancards.cli.tui.controller import short_error
 from lancards.engine.eights.objectives import default_objectives
 from lancards.p2p.net.waiting import DRAW_SHARES, Waiting
@@ -85,20 +91,22 @@ def test_a_cheat_is_said_from_its_kind_and_the_cheaters_name(german):
 
 
 def test_the_objectives_source(german):
-    assert objectives_notice(default_objectives()) == \
-        "Vorgaben von lancards (Regel E-6), nicht vom Verlag"
+    """The engine's source keeps its ruling (E-6, the records carry it); the table says it in
+    words."""
+    assert default_objectives().source == DEFAULT_SOURCE == "lancards defaults (ruling E-6)"
+    assert objectives_notice(default_objectives()) == "Vorgaben von lancards, nicht vom Verlag"
     i18n.set_language("en")
-    assert objectives_notice(default_objectives()) == default_objectives().notice
+    assert objectives_notice(default_objectives()) == "lancards defaults, not from the publisher"
 
 
 def test_the_engines_lay_down_reasons_in_german(german):
     assert short_error("seat 0: illegal '0: lay 3#4 5#6': group 2 is not a run of 4: numbers "
                        "3 5 6 7 are not consecutive (ruling L8-4) (ruling L8-5)") == \
-        "Gruppe 2 (4er-Folge): die Zahlen 3 5 6 7 folgen nicht aufeinander (Regeln L8-4, L8-5)"
+        "Gruppe 2 (4er-Folge): die Zahlen 3 5 6 7 folgen nicht aufeinander"
     assert short_error("no cards for the triplet yet") == "Drilling: noch keine Karten"
     assert short_error("a run here needs at least 4 cards, got 3") == \
         "hier (Folge) sind mindestens 4 Karten nötig, nicht 3"
-    assert short_error("something new (ruling L8-9)") == "something new (ruling L8-9)"
+    assert short_error("something new (ruling L8-9)") == "something new"
 
 
 def test_the_rescue_words_are_the_advert_modules():
