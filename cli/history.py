@@ -332,8 +332,12 @@ def score_words(game: PlayedGame) -> str:
         return ", ".join(_("{name} WIN").format(name=n) if v == 9 else
                          _("{name} level {level}").format(name=n, level=v)
                          for n, v in zip(names, scores, strict=True))
-    return _("{scores} points").format(
-        scores=", ".join(f"{n} {v}" for n, v in zip(names, scores, strict=True)))
+    own = {game.me} if game.left and game.me is not None else set()
+    mark = _("{name} ({mark})")  # a seat gone for good: no total, which read like the lowest
+    return _("{scores} points").format(scores=", ".join(  # (the new-user trial of 2026-12-06)
+        mark.format(name=n, mark=_("left the table")) if s in own else
+        n if s in game.gone else f"{n} {v}"
+        for s, (n, v) in enumerate(zip(names, scores, strict=True))))
 
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:

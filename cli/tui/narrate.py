@@ -509,7 +509,7 @@ def _eights(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         text = _("You take trick {number}: {cards}") if winner == w.viewer else \
             _("{who} takes trick {number}: {cards}")
         out.append(text.format(who=w.name(winner), number=number, cards=cards))
-    out += _scored(after.results[len(before.results):], w)
+    out += _scored(after.results[len(before.results):], w, after.left)
     if after.round != before.round and after.round >= 1:
         dealer = w.name(after.dealer) if after.dealer >= 0 else ""
         out.append(round_marker(after.round, dealer, after.dealer == w.viewer))
@@ -545,14 +545,13 @@ def scored_lines(game_name: str, told: Any, after: Any, names: Sequence[str],
     (ruling E-5) is scored when the last hand card is opened for the audit, not on a move."""
     if game_name != "eights" or told is None:
         return []
-    return _scored(after.results[len(told.results):], Words(names, viewer))
+    return _scored(after.results[len(told.results):], Words(names, viewer), after.left)
 
 
-def _scored(results: Sequence[Any], w: Words) -> list[str]:
-    return [_("round {number} scored: {totals}").format(
-        number=result.round,
-        totals=", ".join(f"{w.name(s)} {p:+d}" for s, p in enumerate(result.totals)))
-        for result in results]
+def _scored(results: Sequence[Any], w: Words, left: Sequence[int] = ()) -> list[str]:
+    return [_("round {number} scored: {totals}").format(number=result.round, totals=", ".join(
+        f"{w.name(s)} {p:+d}" for s, p in enumerate(result.totals) if s not in left))
+        for result in results]  # a seat gone for good (ruling D-1) scores nothing: not "+0"
 
 
 SUIT_WORDS = (N_("Red"), N_("Blue"), N_("Yellow"), N_("Green"))

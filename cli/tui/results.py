@@ -112,9 +112,11 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
     final places (``outcome.detail["places"]``; the winner first, a seat that left last, the
     later leaver higher: rulings E-9, D-2; equal places in seat order), then the teams; a seat
     that left marked ``(left the table)`` and one of ``removed`` ``(removed by vote)``
-    (rulings D-2, D-5); when the game ended early because too few players were left (ruling
-    D-3), a last line says so. In seat order, a person who left read their own ``You: 0
-    points`` first: the lowest total, in a game the lowest total wins."""
+    (rulings D-2, D-5), and in 8s Rule! said so instead of its total (``bob: left the table``:
+    the total it had when it left read like the lowest); when the game ended early because
+    too few players were left (ruling D-3), a last line says so. In seat order, a person who
+    left read their own ``You: 0 points`` first: the lowest total, in a game the lowest total
+    wins."""
     winners = _(" and ").join(names[s] for s in outcome.winners)
     you = winners == _("You")  # the default nickname said: "You win", German "Du gewinnst"
     one = len(outcome.winners) == 1 and not you
@@ -151,10 +153,11 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
             _("result: {winners} wins with the lowest total") if one else \
             _("result: {winners} win with the lowest total")
         lines = [text.format(winners=winners) + note.get(tie, "")]
-        for seat in ranked:
-            points = outcome.scores[seat]
-            lines.append(f"{names[seat]}: " + ngettext("{count} point", "{count} points",
-                                                       points).format(count=points) + mark(seat))
+        for seat in ranked:  # a seat gone for good: its words, not its frozen total, which
+            points = outcome.scores[seat]  # read like the lowest (the trial of 2026-12-06)
+            said = mark(seat)[2:-1] or ngettext("{count} point", "{count} points",
+                                                 points).format(count=points)
+            lines.append(f"{names[seat]}: {said}")
         for team, total in zip(outcome.detail.get("teams", []),
                                outcome.detail.get("team_totals", []), strict=False):
             lines.append(_("team {names}: {count} points").format(
@@ -199,6 +202,8 @@ class RoundTracker:
     """Per finished round, ``(round, values)``: Level 8 the levels after it, 8s Rule! the
     running totals after it."""
     game: str = ""
+    left: tuple[int, ...] = ()
+    """8s Rule!: the seats that left the table (ruling D-1), as the last view observed says."""
 
     def chart(self) -> tuple[str, ...]:
         """Every player's progress so far as text: Level 8 the levels climbed (a bar of 8
@@ -210,7 +215,7 @@ class RoundTracker:
             first = min(self._start) if self._start else 0
             start = self._start.get(first, tuple(1 for _name in self.names))
             return level8_chart(self.names, self.history, start, earlier=first > 1)
-        return eights_chart(self.names, self.history)
+        return eights_chart(self.names, self.history, self.left)
 
     def observe(self, game_name: str, view: Any) -> list[RoundReport]:
         """New round reports since the last call, oldest first (each with the chart)."""
@@ -238,6 +243,7 @@ class RoundTracker:
 
     def _eights(self, view: Any) -> list[RoundReport]:
         out: list[RoundReport] = []
+        self.left = tuple(getattr(view, "left", ()))
         totals = [0] * len(self.names)
         for result in view.results:
             totals = [t + v for t, v in zip(totals, result.totals, strict=True)]
@@ -248,8 +254,7 @@ class RoundTracker:
             objective = ""
             if result.round < 8:
                 objective = objective_text(view.rules.objectives.for_round(result.round))
-            out.append(eights_round(result, self.names, totals, objective,
-                                    tuple(getattr(view, "left", ()))))
+            out.append(eights_round(result, self.names, totals, objective, self.left))
         return out
 
 
@@ -272,18 +277,23 @@ def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
     return tuple(lines)
 
 
-def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]]
-                 ) -> tuple[str, ...]:
+def eights_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, ...]]],
+                 left: Collection[int] = ()) -> tuple[str, ...]:
     """The running totals by round, one column per round, and a bar of the latest total
-    (``+`` per step above 0, ``-`` below; lower is better, ruling E-9)."""
+    (``+`` per step above 0, ``-`` below; lower is better, ruling E-9). A seat of ``left``
+    (gone for good, ruling D-1) reads ``left the table`` instead of its frozen total, which
+    read like the lowest (the new-user trial of 2026-12-06: ``bob  0``)."""
     heading = _("round")  # the column headings are the round numbers, under this word
     name_w = max(min(NAME_COLUMNS, max(text_width(n) for n in names)), text_width(heading))
     rounds = [number for number, _values in history]
     latest = history[-1][1]
-    scale = max(1, max(abs(t) for t in latest))
+    scale = max(1, max((abs(t) for s, t in enumerate(latest) if s not in left), default=1))
     lines = [_("totals by round (lowest wins):"),
              pad(heading, name_w) + " " + "".join(f"{r:>6}" for r in rounds)]
     for seat, name in enumerate(names):
+        if seat in left:
+            lines.append(f"{pad(name, name_w)} " + _("left the table"))
+            continue
         row = "".join(f"{values[seat]:>6}" for _round, values in history)
         cells = round(10 * abs(latest[seat]) / scale)
         bar = ("+" if latest[seat] >= 0 else "-") * cells

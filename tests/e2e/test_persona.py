@@ -12,7 +12,7 @@ only, every screen read back and checked at each step.
 - **An 8s Rule! evening on a rescue table** (``rescue=on``, ``patience=10``): cyd's program is
   killed; once the table has waited 10 s, ann and bob are asked ``remove cyd? (y/n)`` and press
   ``y``; the banner and the log say cyd was removed; bob leaves for good, too few players are
-  left and the game-over panel marks cyd ``(removed by vote)`` and bob ``(left the table)``.
+  left and the game-over panel says cyd ``removed by vote`` and bob ``left the table``.
 
 At every step the exact words a person reads are asserted (who is in, what to press), and every
 screen captured is checked to fit 80 columns: :func:`check_fits`. Golden screens
@@ -651,8 +651,8 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
         bob.keys("q", "l", "y")
         screen = ann.wait(r"game over", 60, others=[ann])
         text = lines(screen)
-        assert any(re.fullmatch(r"cyd: \d+ points \(removed by vote\)", t) for t in text), text
-        assert any(re.fullmatch(r"bob: \d+ points \(left the table\)", t) for t in text), text
+        assert "cyd: removed by vote" in text and "bob: left the table" in text, text  # no
+        # totals for them: the one a seat had when it left read like the lowest
         golden("results-eights", screen)
         ann.keys("q")
         assert ann.exit_status(10) == 0

@@ -355,7 +355,7 @@ def test_the_result_after_leaving_ranks_the_winner_first_and_tells_the_evening(
         "Ada: 150 points",
         "Bram: 170 points",  # level with Cleo, ahead on the round-7 totals (ruling E-9)
         "Cleo: 170 points",
-        "You: 0 points (left the table)",  # ranked last (ruling D-2), not first by its seat
+        "You: left the table",  # last (ruling D-2), not first by its seat; no total
         "evening so far: You: 0 wins, 0 points · Cleo: 0 wins, 170 points · Ada: 1 win, "
         "150 points · Bram: 0 wins, 170 points",
     ]

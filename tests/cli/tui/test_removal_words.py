@@ -61,7 +61,7 @@ def test_the_result_marks_leavers_and_the_removed_and_says_why_it_ended_early() 
                      "left to play on"]
     eights = Outcome((1,), (40, 10, 90), {"rounds": 3, "left": [2], "tie_break": "none"})
     lines = final_lines(eights, names, "eights")
-    assert lines[3] == "Cyd: 90 points (left the table)" and "ended early" in lines[-1]
+    assert lines[3] == "Cyd: left the table" and "ended early" in lines[-1]  # not its 90
     normal = Outcome((0,), (9, 3, 2), {"rounds": 9, "left": [2]})
     assert "ended early" not in final_lines(normal, names, "level8")[-1]
 
@@ -75,7 +75,7 @@ def test_the_result_lists_the_players_by_their_final_places() -> None:
                                                  "places": [4, 2, 1, 2]})
     assert final_lines(eights, names, "eights") == [
         "result: Bram wins with the lowest total", "Bram: 150 points", "Ada: 170 points",
-        "Cleo: 170 points", "You: 0 points (left the table)"]
+        "Cleo: 170 points", "You: left the table"]  # not "You: 0 points": it read as the lowest
     level8 = Outcome((3,), (2, 5, 5, 9), {"rounds": 7, "left": [], "places": [4, 2, 2, 1]})
     assert final_lines(level8, names, "level8") == [
         "result: Cleo wins after 7 rounds", "Cleo: WIN", "Ada: level 5", "Bram: level 5",
@@ -139,7 +139,7 @@ def test_the_german_leave_mark_fits_du(german) -> None:
     eights = Outcome((1,), (40, 10, 90), {"rounds": 3, "left": [0], "tie_break": "none",
                                            "places": [3, 1, 2]})
     assert final_lines(eights, names, "eights")[1:4] == [
-        "Ada: 10 Punkte", "Bram: 90 Punkte", "Du: 40 Punkte (vom Tisch gegangen)"]
+        "Ada: 10 Punkte", "Bram: 90 Punkte", "Du: vom Tisch gegangen"]
     game = SimpleNamespace(left_seats=lambda view: (0, 2))
     snap = SimpleNamespace(extra={"removed": (2,)}, game=game, view=None)
     assert gone_words(snap) == {0: "vom Tisch gegangen", 2: "per Abstimmung entfernt"}
