@@ -305,8 +305,22 @@ def detail_words(game: PlayedGame) -> str:
     if game.status == "damaged":
         return game.said or game.problem
     if game.status == "unfinished":
-        return f"{', '.join(_listed_names(game))} · lancards resume {game.table}"
+        return f"{', '.join(_listed_names(game))} · {_go_on_words(game)}"
     return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
+
+
+def _go_on_words(game: PlayedGame) -> str:
+    """How an unfinished game goes on: ``"lancards resume TABLE"``, or, while a live process
+    holds its folder (``holder.json`` of :mod:`~lancards.p2p.net.folder_lock`, believed only
+    while that process runs), ``"in play now (lancards host, process 4242)"``: the resume
+    would be refused as the folder is in use (the new-user trial of 2026-12-06)."""
+    from lancards.p2p.net.folder_lock import read_holder
+
+    holder = read_holder(game.folder)
+    if holder is not None and holder.alive():
+        return _("in play now ({command}, process {pid})").format(command=holder.command,
+                                                                   pid=holder.pid)
+    return f"lancards resume {game.table}"
 
 
 def series_words(game: PlayedGame) -> str:

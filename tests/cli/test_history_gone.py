@@ -96,6 +96,28 @@ def test_an_unfinished_game_marks_the_seat_that_left(home: Path, capsys) -> None
         ["Ann", "Bram", "Cleo", "Ada"], [2], [], False)
 
 
+def test_an_unfinished_game_in_play_now_says_so_instead_of_how_to_resume(home: Path,
+                                                                        capsys) -> None:
+    """The new-user trial of 2026-12-06: history offered ``lancards resume`` for the table a
+    running host was playing, which the folder's lock then refused. A live holder (this
+    test's own process) is named; a dead one's ``holder.json`` (kill -9) is not believed."""
+    from lancards.p2p.net.folder_lock import HOLDER_NAME, proc_start
+
+    folder = table(home)
+    holder = {"command": "lancards host", "pid": os.getpid(),
+              "proc_start": proc_start(os.getpid()), "since": T0}
+    (folder / HOLDER_NAME).write_text(json.dumps(holder))
+    os.utime(folder / HOLDER_NAME, (T0, T0))
+    assert history(capsys)[1] == \
+        f"     Ann, Bram, Cleo (left the table), Ada · in play now (lancards host, process " \
+        f"{os.getpid()})"
+    assert history(capsys, "--lang", "de")[1].endswith(
+        f"· gerade im Spiel (lancards host, Prozess {os.getpid()})")
+    (folder / HOLDER_NAME).write_text(json.dumps({**holder, "pid": 2**22 + 7}))  # gone
+    os.utime(folder / HOLDER_NAME, (T0, T0))
+    assert history(capsys)[1].endswith(f"· lancards resume {folder.name}")
+
+
 def test_a_finished_game_marks_it_by_its_score(home: Path, capsys) -> None:
     folder = table(home)
     (folder / "outcome.json").write_text(json.dumps(
