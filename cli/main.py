@@ -38,7 +38,7 @@ class Command(NamedTuple):
 COMMANDS: tuple[Command, ...] = (
     Command("play", N_("play at a table with bots in the full-screen terminal client"),
             "play"),
-    Command("resume", N_("continue a networked table after a crash, from the journals on disk"),
+    Command("resume", N_("continue a table after a pause or a crash, from the journals on disk"),
             "play"),
     Command("host", N_("advertise a table on the network and play when it is full"),
             "lobby.host"),

@@ -67,7 +67,7 @@ def add_parser(sub: Any) -> None:
     parser.set_defaults(run=run)
     resume = sub.add_parser(
         "resume",
-        help=_("continue a networked table after a crash, from the journals on disk"),
+        help=_("continue a table after a pause or a crash, from the journals on disk"),
         description=_("Restart every peer of a table this machine played (the player and its "
           "bots) from their journals, verifying everything again, and continue the game."),
     )
