@@ -26,7 +26,7 @@ def test_an_8_is_played_mit_or_ohne_nehmen(german) -> None:
     """"eine 8 mit nehmen/nicht nehmen" read as a verb after "mit"; the declarations themselves
     stay „nehmen“ / „nicht nehmen“ (the trick line's "hana B8 nehmen")."""
     assert _("Enter/x play · t/n an 8 with take/no take · m moves") == (
-        "Enter/x spielen · t/n eine 8 mit Nehmen/ohne Nehmen · m Züge")
+        "Enter/x spielen · t/n eine 8 mit/ohne Nehmen · m Züge")
     assert _("play the 8 of the led suit (any 8 when you lead) with take: it takes the trick / "
              "no take: any other card of its suit beats it") == (
         "die 8 der ausgespielten Farbe spielen (beim Ausspielen jede 8), mit Nehmen: sie nimmt "
@@ -35,6 +35,18 @@ def test_an_8_is_played_mit_or_ohne_nehmen(german) -> None:
     assert _("you may lead any of your 8s: move onto one and press n to lead it with no take") == (
         "du darfst jede deiner 8er ausspielen: geh auf eine und drücke n, um sie ohne Nehmen "
         "auszuspielen")
+
+
+def test_every_german_key_line_keeps_q_at_80_columns(german) -> None:
+    """The new-user trial of 2026-12-06: at 80 columns the German 8s Rule! key line dropped
+    "q beenden" (the line the table shows under the hand: the keys, then "? Tasten" and
+    "q beenden" where they fit, ``TableScreen._status_lines``)."""
+    from lancards.cli.tui.width import text_width
+
+    for keys in ("Enter/x play · t/n an 8 with take/no take · m moves",
+                 "s sort · m moves · c chat"):
+        line = " " + _(keys) + _(" · ? keys") + _(" · q quit")
+        assert text_width(line) <= 80, line
 
 
 def test_going_out_is_alle_karten_los(german) -> None:
