@@ -39,7 +39,7 @@ from lancards.cli.lobby.common import (
     run_lobby,
     send_all,
 )
-from lancards.cli.lobby.host_bots import HostGone, bots_play_on
+from lancards.cli.lobby.host_bots import HostGone, bots_play_on, stop_bots
 from lancards.cli.lobby.started_table import BOT_GAMES, CONFIG, play_table, table_data
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_errors import failure_words
@@ -330,6 +330,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             with contextlib.suppress(Exception):
                 send_all(mesh, lobby.leave())  # every guest hears the table is closed
                 await asyncio.sleep(0.1)
+        await stop_bots(bots)
         await mesh.close()
         raise
     finally:

@@ -149,4 +149,14 @@ async def bots_play_on(gone: HostGone, bots: list[Any], signals: Sequence[str]) 
             loop.remove_signal_handler(sig)
 
 
-__all__ = ["BOT_LEAVE_S", "HostGone", "bots_play_on"]
+async def stop_bots(bots: Sequence[asyncio.Future[Any]]) -> None:
+    """The host's table ended before the start (cancelled, or failed): its ``--bots`` seats'
+    join tasks are cancelled and awaited, so that what ended them (the host's close, heard as
+    ``HostGone``) is retrieved here, never printed by asyncio as "Task exception was never
+    retrieved" with a traceback (the new-user trial of 2026-12-06)."""
+    for task in bots:
+        task.cancel()
+    await asyncio.gather(*bots, return_exceptions=True)
+
+
+__all__ = ["BOT_LEAVE_S", "HostGone", "bots_play_on", "stop_bots"]
