@@ -108,7 +108,7 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
     parser.add_argument("--version", action="version", version=f"lancards {lancards.__version__}",
                         help=_("show program's version number and exit"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
+    sub.required = False  # none: main prints this help (a bare "lancards", the trial)
     added: set[str] = set()
     for command in COMMANDS:
         if command.module not in full:
@@ -144,6 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     known = command if any(c.name == command for c in COMMANDS) else None
     parser = build_parser(() if known is None else (known,))
     args = parser.parse_args(words)
+    if args.command is None:  # a bare "lancards": the help, not "arguments are required"
+        parser.print_help()
+        return 2  # argparse's status for a command line that runs nothing
     # After parsing: --help and --version have exited without importing the engine.
     from lancards.engine.core import EngineError
     from lancards.p2p.net.folder_lock import FolderBusy, release_all

@@ -41,8 +41,6 @@ def test_help_lists_commands_in_the_order_people_use_them(capsys: pytest.Capture
          "lancards play: error: argument --seed: invalid int value: 'abc' "
          "(see 'lancards play --help')"),
         (["bogus"], "lancards: error: argument COMMAND: invalid choice: 'bogus'"),
-        ([], "lancards: error: the following arguments are required: COMMAND "
-             "(see 'lancards --help')"),
         (["bench", "deck", "--repeats", "0"], "lancards bench: error: --repeats must be 1 or more"),
         (["bench", "net", "--runs", "0"], "lancards bench: error: --runs must be 1 or more"),
     ],
@@ -57,6 +55,33 @@ def test_usage_errors_are_one_line_with_status_2(argv: list[str], line: str,
     assert status == 2
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith(line)
+
+
+@pytest.mark.parametrize(("argv", "first", "second"), [
+    ([], "usage: lancards [-h] [--lang LANG] [--version] COMMAND ...",
+     "Card games with friends on a home network: no server, mental poker, every move"),
+    (["--lang", "de"], "Aufruf: lancards [-h] [--lang LANG] [--version] COMMAND ...",
+     "Kartenspiele mit Freunden im Heimnetz: kein Server, Mental Poker, jeder Zug"),
+])
+def test_no_command_prints_the_help_with_status_2(argv: list[str], first: str, second: str,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new-user trial of 2026-12-06: a bare ``lancards`` said only "the following arguments
+    are required: COMMAND". It prints ``--help``'s text on stdout, still with argparse's
+    status 2 for a command line that runs nothing."""
+    monkeypatch.setenv("COLUMNS", "80")  # argparse wraps the description at the width
+    try:
+        status = main(argv)
+    finally:
+        from lancards.cli.i18n import set_language
+
+        set_language("en")
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[:3] == [first, "", second]
+    assert "\n    play " in out and "\n    host " in out
 
 
 def test_the_distribution_ships_one_top_level_package() -> None:
