@@ -310,7 +310,8 @@ def find_table(table: str | None) -> Any:
 
 def chosen_words(folder: Path, count: int) -> str:
     """What ``lancards resume`` without a table id says of the table it chose among ``count``
-    unfinished ones: ``"resuming table 3f2a1b0c (8s Rule!, with Ada, Bram)"``, and with two or
+    unfinished ones: ``"resuming table 3f2a1b0c (8s Rule!, with Ada, Bram)"`` (the others still
+    at the table: not a seat that left for good or was removed), and with two or
     more, which one and how to choose another (the evening trial of 2026-12-06: a resume went
     on with a table it never named)."""
     from lancards.cli.game_titles import game_title
@@ -318,7 +319,9 @@ def chosen_words(folder: Path, count: int) -> str:
 
     game = read_game(folder)
     title = game_title(game.game) if game.game else _("unknown game")
-    others = [n for i, n in enumerate(game.nicks) if i != game.me]
+    # not the seats that left for good or were removed (read_game's gone_seats; the trial of
+    # 2026-12-06 named bob, who had left)
+    others = [n for i, n in enumerate(game.nicks) if i != game.me and i not in game.gone]
     words = _("resuming table {table} ({game}, with {names})").format(
         table=folder.name[:8], game=title, names=", ".join(others) or "?")
     if count < 2:

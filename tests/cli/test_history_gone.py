@@ -171,3 +171,13 @@ def test_leaves_and_removals_are_read_from_a_journal_or_a_record(tmp_path: Path)
     (tmp_path / "record.jsonl").write_bytes(record)
     assert gone_seats(tmp_path, "record.jsonl", "journal.jsonl") == {2: "removed", 0: "left"}
     assert gone_seats(tmp_path, "missing.jsonl") == {}
+
+
+def test_resume_names_the_players_still_at_the_table(home: Path) -> None:
+    """The new-user trial of 2026-12-06: ``lancards resume`` said ``(8s Rule!, with bot1, ann,
+    bob)`` though bob had left for good; the seats that left (or were removed) are not named."""
+    from lancards.cli.play import chosen_words
+
+    folder = table(home)
+    assert chosen_words(folder, 1) == \
+        f"resuming table {folder.name[:8]} (Level 8 Master, with Bram, Ada)"
