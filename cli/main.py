@@ -166,8 +166,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from lancards.cli.peer_errors import error_words
 
         # the peer layer's faults have words in every language (issue 28)
+        from lancards.cli.rules_errors import rules_error_words
+
         said = error_words(exc) if isinstance(
-            exc, JournalDamaged | FolderBusy | StorageError | IdentityError) else str(exc)
+            exc, JournalDamaged | FolderBusy | StorageError | IdentityError) else \
+            rules_error_words(exc) if isinstance(exc, EngineError) else str(exc)
         from lancards.cli.tui.fit import plain
 
         said = plain(said)  # ruling ids are for docs/ (the trial of 2026-12-05: "(ruling E-10)")

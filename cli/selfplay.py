@@ -73,7 +73,10 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[st
             try:
                 raw[key] = Path(str(value)).read_text(encoding="utf-8")
             except OSError as exc:
-                raise RulesError(f"option {key!r}: cannot read {value!r}: {exc.strerror}") from None
+                raise RulesError(
+                    f"option {key!r}: cannot read {value!r}: {exc.strerror}"
+                ).with_code("unreadable-file", option=key, path=str(value),
+                            reason=exc.strerror) from None
     return spec, spec.make_rules(game_options(raw)), raw
 
 

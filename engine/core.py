@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol, TypeVar, runtime_checkable
+from typing import Any, Final, Protocol, Self, TypeVar, runtime_checkable
 
 Seat = int
 """A seat number, 0-based, in clockwise (seat) order."""
@@ -32,7 +32,24 @@ CHANCE: Final[Seat] = -1
 
 
 class EngineError(Exception):
-    """Root of every error the engine raises."""
+    """Root of every error the engine raises.
+
+    Attributes:
+        code: a stable code of what went wrong (``"unknown-option"``, ``"invalid-choice"``;
+            ``""`` when the raising site gives none), with ``params``, its values (the option's
+            name, the value given, the choices): the command line says the error in the
+            player's language from these (``cli/rules_errors.py``); the English text (``str``)
+            is for logs, ``--verbose`` and English.
+    """
+
+    code: str = ""
+    params: Mapping[str, object] = {}
+
+    def with_code(self, code: str, **params: object) -> Self:
+        """This error with its ``code`` and ``params`` set (``raise X(text).with_code(...)``)."""
+        self.code = code
+        self.params = params
+        return self
 
 
 class InvalidActionError(EngineError):

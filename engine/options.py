@@ -57,7 +57,7 @@ class OptionSpec:
             raise RulesError(
                 f"option {self.name!r}: invalid value {raw!r}; choose one of "
                 f"{', '.join(self.choices)} (ruling {self.ruling})"
-            )
+            ).with_code("invalid-choice", option=self.name, value=raw, choices=self.choices)
         if self.kind == "bool":
             if isinstance(raw, bool):
                 return raw
@@ -66,18 +66,21 @@ class OptionSpec:
                 return True
             if text in ("false", "no", "off", "0"):
                 return False
-            raise RulesError(f"option {self.name!r}: invalid value {raw!r}; use true or false")
+            raise RulesError(
+                f"option {self.name!r}: invalid value {raw!r}; use true or false"
+            ).with_code("invalid-bool", option=self.name, value=raw)
         if self.kind == "int":
             try:
                 value = int(raw)
             except (TypeError, ValueError):
                 raise RulesError(
                     f"option {self.name!r}: invalid value {raw!r}; expected a whole number"
-                ) from None
+                ).with_code("invalid-int", option=self.name, value=raw) from None
             if not self.lo <= value <= self.hi:
                 raise RulesError(
                     f"option {self.name!r}: {value} is outside {self.lo}..{self.hi}"
-                )
+                ).with_code("out-of-range", option=self.name, value=value, lo=self.lo,
+                            hi=self.hi)
             return value
         return str(raw)
 
@@ -148,7 +151,8 @@ def find_option(options: tuple[OptionSpec, ...], name: str, owner: str) -> Optio
         if spec.name == name:
             return spec
     known = ", ".join(s.name for s in options) or "none"
-    raise RulesError(f"rule set {owner!r} has no option {name!r} (options: {known})")
+    raise RulesError(f"rule set {owner!r} has no option {name!r} (options: {known})").with_code(
+        "unknown-option", rule_set=owner, option=name, options=tuple(s.name for s in options))
 
 
 def validate_options(
@@ -175,7 +179,8 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise RulesError(f"option {item!r} is not of the form KEY=VALUE")
+            raise RulesError(f"option {item!r} is not of the form KEY=VALUE").with_code(
+                "not-key-value", item=item)
         result[key.strip()] = value.strip()
     return result
 

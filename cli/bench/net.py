@@ -50,8 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                "a summary line follows: every run's move p95, their median"))
     parser.add_argument("--deal-only", type=int, default=0, metavar="REPEATS",
                         help=_("instead of whole games: REPEATS tables stopped once every hand "
-                               "is dealt, pipelined and not in turn (GameCore(pipeline=...)); "
-                               "medians of deal_s"))
+                               "is dealt, taking turns: the peers prepare the shuffles ahead, "
+                               "then check every proof of shuffle on arrival; medians of "
+                               "deal_s"))
 
 
 def free_ports(n: int) -> list[int]:

@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("with --waits: the bots' pace (default lancards play's)"))
     parser.add_argument("--no-pipeline", action="store_true",
                         help=_("peers check every proof of shuffle on arrival and prepare nothing "
-                               "ahead (GameCore(pipeline=False)), for comparison"))
+                               "ahead, for comparison"))
 
 
 async def _one_run(players: int, game: str, rounds: int, home: Path,

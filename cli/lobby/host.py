@@ -104,13 +104,14 @@ def check_table(spec: Any, rules: Any, raw: dict[str, Any], players: int) -> Non
     Raises:
         UsageError: one line naming the option or ``--players`` and what is allowed.
     """
+    from lancards.cli.rules_errors import rules_error_words
     from lancards.engine.core import RulesError
     from lancards.p2p.protocol.statement import registry_rules_check
 
     try:
         values, least, most = registry_rules_check(spec.name, raw)
     except RulesError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(rules_error_words(exc)) from None
     if "patience" in raw and values.get("rescue") != "on":
         raise UsageError(_("option patience is the silence before a removal vote: it needs "
                            "--option rescue=on"))
@@ -122,7 +123,8 @@ def check_table(spec: Any, rules: Any, raw: dict[str, Any], players: int) -> Non
     try:
         spec.game.new_game(rules, players)
     except RulesError as exc:
-        raise UsageError(_("--players {players}: {exc}").format(players=players, exc=exc)) from None
+        raise UsageError(_("--players {players}: {exc}").format(
+            players=players, exc=rules_error_words(exc))) from None
 
 
 def _check_port(port: int) -> None:

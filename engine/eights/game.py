@@ -108,7 +108,9 @@ class EightsGame:
         if not isinstance(n_seats, int) or not MIN_PLAYERS <= n_seats <= MAX_PLAYERS:
             raise RulesError(f"8s Rule! is for 3 to 6 players, not {n_seats!r} (ruling E-1)")
         if rules.partners and n_seats not in (4, 6):
-            raise RulesError(f"option 'partners' needs 4 or 6 players, not {n_seats} (ruling E-10)")
+            raise RulesError(
+                f"option 'partners' needs 4 or 6 players, not {n_seats} (ruling E-10)"
+            ).with_code("partners-seats", players=n_seats)
         first = rules.first_dealer
         if first is not None and not 0 <= first < n_seats:
             raise RulesError(f"first dealer {first} is not a seat of {n_seats} (ruling E-2)")

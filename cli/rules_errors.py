@@ -1,0 +1,48 @@
+"""The engine's rule-option errors in the player's language (the trial of 2026-12-06: with
+``--lang de``, ``lancards play --option x=y`` answered in English).
+
+The engine stays language-free: a :class:`~lancards.engine.core.RulesError` about a rule
+option carries a stable ``code`` and its ``params`` (the option's name, the value given, the
+choices; :meth:`~lancards.engine.core.EngineError.with_code`), and this module says it through
+the catalogue. :data:`RULES_WORDS` are the engine's English sentences without their ruling ids,
+so English output does not change; an error without a code known here is its English text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from lancards.cli.i18n import N_, _
+from lancards.engine.core import EngineError
+
+RULES_WORDS: Mapping[str, str] = {
+    "unknown-option": N_("rule set {rule_set!r} has no option {option!r} (options: {options})"),
+    "invalid-choice": N_("option {option!r}: invalid value {value!r}; choose one of {choices}"),
+    "invalid-bool": N_("option {option!r}: invalid value {value!r}; use true or false"),
+    "invalid-int": N_("option {option!r}: invalid value {value!r}; expected a whole number"),
+    "out-of-range": N_("option {option!r}: {value} is outside {lo}..{hi}"),
+    "not-key-value": N_("option {item!r} is not of the form KEY=VALUE"),
+    "unreadable-file": N_("option {option!r}: cannot read {path!r}: {reason}"),
+    "partners-seats": N_("option 'partners' needs 4 or 6 players, not {players}"),
+}
+"""The words of every rule-option error code (``engine/options.py``, ``cli/selfplay.py``, the
+8s Rule! seat check of ruling E-10)."""
+
+
+def _listed(names: object) -> str:
+    if isinstance(names, Iterable) and not isinstance(names, str):
+        return ", ".join(str(name) for name in names) or _("none")
+    return str(names)
+
+
+def rules_error_words(exc: EngineError) -> str:
+    """``exc`` in the player's language: ``"option 'reshuffle': invalid value 'foo'; choose one
+    of eager, lazy"`` is ``"Option 'reshuffle': ungültiger Wert 'foo'; wähle eines von eager,
+    lazy"`` in German. An error without a known code is its English text."""
+    if exc.code not in RULES_WORDS:
+        return str(exc)
+    params = dict(exc.params)
+    for key in ("options", "choices"):
+        if key in params:
+            params[key] = _listed(params[key])
+    return _(RULES_WORDS[exc.code]).format(**params)

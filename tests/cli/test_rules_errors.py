@@ -1,0 +1,97 @@
+"""The rule-option errors in the player's language (the trial of 2026-12-06: with ``--lang de``,
+``lancards play --option x=y`` and three more answered in English), and ``bench --help``
+without the internal ``GameCore(pipeline=...)``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lancards.cli.main import main
+from lancards.engine.core import RulesError
+from lancards.engine.options import parse_option_args
+from lancards.engine.rulesets import rule_set
+
+CASES = (
+    (["--option", "x=y"],
+     "lancards play: Fehler: Regelwerk 'level8-master' hat keine Option 'x' (Optionen: "
+     "reshuffle, level8_win, specials_drawable, sides, level_cards)",
+     "lancards play: error: rule set 'level8-master' has no option 'x' (options: "
+     "reshuffle, level8_win, specials_drawable, sides, level_cards)"),
+    (["--option", "reshuffle=foo"],
+     "lancards play: Fehler: Option 'reshuffle': ungültiger Wert 'foo'; eines von eager, lazy "
+     "wählen",
+     "lancards play: error: option 'reshuffle': invalid value 'foo'; choose one of eager, lazy"),
+    (["--option", "level_cards={missing}"],
+     "lancards play: Fehler: Option 'level_cards': '{missing}' ist nicht lesbar: No such file "
+     "or directory",
+     "lancards play: error: option 'level_cards': cannot read '{missing}': No such file or "
+     "directory"),
+    (["--game", "eights", "--option", "partners=true", "--bots", "2"],
+     "lancards play: Fehler: Option 'partners' braucht 4 oder 6 Spieler, nicht 3",
+     "lancards play: error: option 'partners' needs 4 or 6 players, not 3"),
+)
+
+
+def _said(args: list[str], lang: str, missing: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    words = [a.format(missing=missing) for a in args]
+    assert main(["--lang", lang, "play", *words]) == 2
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("args", "german_line", "english_line"), CASES)
+def test_a_rule_option_error_is_german(german, capsys, tmp_path, args, german_line,
+                                       english_line) -> None:
+    missing = tmp_path / "nonexist"
+    assert _said(args, "de", missing, capsys) == german_line.format(missing=missing) + "\n"
+
+
+@pytest.mark.parametrize(("args", "german_line", "english_line"), CASES)
+def test_a_rule_option_error_stays_english(german, capsys, tmp_path, args, german_line,
+                                           english_line) -> None:
+    missing = tmp_path / "nonexist"
+    assert _said(args, "en", missing, capsys) == english_line.format(missing=missing) + "\n"
+
+
+def test_the_engine_says_its_option_errors_with_a_code_and_values() -> None:
+    """The engine stays English and language-free; the code and values are for the words."""
+    spec = rule_set("level8-master")
+    with pytest.raises(RulesError) as unknown:
+        spec.make_rules({"x": "y"})
+    assert (unknown.value.code, dict(unknown.value.params)) == ("unknown-option", {
+        "rule_set": "level8-master", "option": "x",
+        "options": ("reshuffle", "level8_win", "specials_drawable", "sides", "level_cards")})
+    with pytest.raises(RulesError) as choice:
+        spec.make_rules({"reshuffle": "foo"})
+    assert str(choice.value).startswith(
+        "option 'reshuffle': invalid value 'foo'; choose one of eager, lazy (ruling ")
+    assert (choice.value.code, dict(choice.value.params)) == ("invalid-choice", {
+        "option": "reshuffle", "value": "foo", "choices": ("eager", "lazy")})
+    with pytest.raises(RulesError) as form:
+        parse_option_args(["novalue"])
+    assert (form.value.code, dict(form.value.params)) == ("not-key-value", {"item": "novalue"})
+    eights = rule_set("eights")
+    with pytest.raises(RulesError) as partners:
+        eights.game.new_game(eights.make_rules({"partners": "true"}), 3)
+    assert (partners.value.code, dict(partners.value.params)) == (
+        "partners-seats", {"players": 3})
+
+
+@pytest.mark.parametrize(("lang", "expected"), (
+    ("en", "instead of whole games: REPEATS tables stopped once every hand is dealt, taking "
+           "turns: the peers prepare the shuffles ahead, then check every proof of shuffle on "
+           "arrival; medians of deal_s"),
+    ("de", "statt ganzer Spiele: REPEATS Tische, angehalten sobald jede Hand ausgeteilt ist, "
+           "abwechselnd: die Teilnehmer bereiten das Mischen vor, dann prüfen sie jeden "
+           "Mischbeweis bei Ankunft; Mediane von deal_s"),
+))
+def test_bench_net_help_names_no_internal_class(german, capsys, lang, expected) -> None:
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "bench", "net", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert expected in out
+    assert "GameCore" not in out
+    with pytest.raises(SystemExit):
+        main(["--lang", lang, "bench", "play", "--help"])
+    assert "GameCore" not in capsys.readouterr().out
