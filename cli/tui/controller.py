@@ -336,9 +336,20 @@ class BaseController:
 
     def _told(self, snap: TableSnapshot) -> None:
         """Once the log tells this seat's last move, its words belong to the turn after it
-        (the seat to act then): they stay until the next seat is to act."""
+        (the seat to act then): they stay until the next seat is to act. When that turn is a
+        new one of this seat's own (:meth:`own_turn_begins`: it took the trick and leads), the
+        words go at once (the new-user trial read "You played G11" under "YOUR TURN")."""
         if self.said_turn == UNTOLD and self.own_move(snap):
-            self.said_turn = snap.to_act
+            if snap.to_act == snap.seat and self.own_turn_begins(snap):
+                self.say("")
+            else:
+                self.said_turn = snap.to_act
+
+    def own_turn_begins(self, snap: TableSnapshot) -> bool:
+        """Whether this seat, to act right after its own move, begins a new turn rather than
+        the next step of the same one. Here every move is a whole turn (8s Rule!: the seat
+        took the trick and leads); a game whose turns have steps says when one begins."""
+        return True
 
     def own_move(self, snap: TableSnapshot) -> str:
         """The log's words for this seat's last submitted move, once logged, else ``""``."""

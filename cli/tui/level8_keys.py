@@ -112,6 +112,11 @@ class Level8Controller(BaseController):
         """A resumed table's hand comes back sorted as it was left (:mod:`.hand_order`)."""
         self.by_colour = self.by_colour or load_by_colour(table_folder(self.session))
 
+    def own_turn_begins(self, snap: TableSnapshot) -> bool:
+        """A turn begins with its draw (ruling L8-3): after drawing, the same seat plays on
+        in the same turn and "You drew ..." stays."""
+        return bool(snap.view.phase is Phase.DRAW)
+
     # -- drawing -----------------------------------------------------------------------------
 
     def hand(self, snap: TableSnapshot) -> list[tuple[SlotId, Card]]:

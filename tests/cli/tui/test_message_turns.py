@@ -133,3 +133,37 @@ def test_the_greeting_stays_whoever_is_to_act() -> None:
     for seat in (1, 2, 0):
         controller.state_changed(moved(snap, seat))
         assert controller.shown_message(snap) == words
+
+
+def test_an_own_move_that_takes_the_trick_goes_when_the_own_lead_begins() -> None:
+    """8s Rule!, networked: Ann's card took the trick and the turn came straight back (the
+    new-user trial read "You played G11" under "YOUR TURN" and "trick 6: You lead")."""
+    from lancards.cli.tui.eights_screen import EightsController
+    from lancards.engine.eights import Play
+    from tests.eights.helpers import deal, play_all
+
+    state = play_all(deal(3, {0: "G11 R3", 1: "G4", 2: "G2"}, dealer=0), ["G4", "G2"])
+    session = Later(LocalSession("eights", names=NAMES, state=state, bot_delay=60))
+    controller = EightsController(session)
+    session.subscribe(lambda: controller.state_changed(session.snapshot()))
+    snap = session.snapshot()
+    assert snap.to_act == 0
+    controller.submit(next(a for a in snap.legal
+                           if isinstance(a, Play) and str(a.card) == "G11"))
+    assert controller.shown_message(session.snapshot()) == "sent: G11"
+    session.deliver()  # told: Ann took the trick and leads trick 2
+    snap = session.snapshot()
+    assert (snap.to_act, [line.text for line in snap.log[-2:]]) == (
+        0, ["You played G11", "You take trick 1: G4 G2 G11"])
+    assert (controller.message, controller.shown_message(snap)) == ("", "")
+
+
+def test_an_own_draw_stays_for_the_rest_of_the_same_turn_when_told_late() -> None:
+    """Level 8: after the draw the same seat plays on in the same turn; the draw's words stay."""
+    session = Later(table())
+    controller = watched(session)
+    controller.submit(next(iter(session.snapshot().legal)))  # Ann draws P9
+    session.deliver()
+    snap = session.snapshot()
+    assert (snap.to_act, snap.view.phase) == (0, Phase.PLAY)
+    assert controller.shown_message(snap) == "You drew P9 from the draw pile"
