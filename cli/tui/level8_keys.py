@@ -287,6 +287,8 @@ class Level8Controller(BaseController):
         elif key == "s":
             self.by_colour = not self.by_colour
             save_by_colour(table_folder(self.session), self.by_colour)
+            if current is not None:  # the cursor stays on its card, not at its index
+                self.cursor = [slot for slot, _card in self.hand(snap)].index(current[0])
             self.say(_("hand sorted by colour") if self.by_colour else _("hand sorted by number"))
         elif key == "m":
             self.menu_of_moves(snap)

@@ -67,3 +67,24 @@ def test_in_eights_the_cursor_starts_on_a_playable_card():
     assert flat[0][0] not in legal  # the first card of the hand cannot be played
     with driven(session, 80, 24) as d:
         assert flat[d.screen.controller.cursor][0] in legal
+
+
+def test_s_keeps_the_cursor_on_the_same_card() -> None:
+    """The trial: sorted by colour, the cursor on the drawn Y10; ``s`` sorted by number and
+    left the cursor at the same index, now on G6."""
+    from lancards.cli.tui.level8_keys import Level8Controller
+
+    state = build("level8-master", [["G6", "Y10", "R3", "B12"], ["Y1", "G4"], ["Y2", "B6"]],
+                  phase=Phase.PLAY, pile_top=["P9", "B2", "G5"])
+    session = LocalSession("level8-master", names=NAMES, state=state, bot_delay=60)
+    controller = Level8Controller(session, by_colour=True)
+    snap = session.snapshot()
+    hand = [str(card) for _slot, card in controller.hand(snap)]
+    assert hand == ["R3", "Y10", "G6", "B12"]
+    controller.cursor = 1  # Y10
+    controller.handle("s", snap)
+    sorted_hand = [str(card) for _slot, card in controller.hand(snap)]
+    assert sorted_hand == ["R3", "G6", "Y10", "B12"]
+    assert sorted_hand[controller.cursor] == "Y10"
+    controller.handle("s", snap)
+    assert (controller.cursor, str(controller.hand(snap)[controller.cursor][1])) == (1, "Y10")
