@@ -31,16 +31,11 @@ CHANCE: Final[Seat] = -1
 """The pseudo-seat that acts for chance events."""
 
 
-class EngineError(Exception):
-    """Root of every error the engine raises.
-
-    Attributes:
-        code: a stable code of what went wrong (``"unknown-option"``, ``"invalid-choice"``;
-            ``""`` when the raising site gives none), with ``params``, its values (the option's
-            name, the value given, the choices): the command line says the error in the
-            player's language from these (``cli/rules_errors.py``); the English text (``str``)
-            is for logs, ``--verbose`` and English.
-    """
+class Coded:
+    """A stable ``code`` of what went wrong (``""`` when the raising site gives none) and
+    ``params``, its values, beside an error's English text: the command line says the error in
+    the player's language from these; the English text (``str``) is for logs, ``--verbose``
+    and English. Shared by :class:`EngineError` and the peer layer's ``PeerError``."""
 
     code: str = ""
     params: Mapping[str, object] = {}
@@ -50,6 +45,17 @@ class EngineError(Exception):
         self.code = code
         self.params = params
         return self
+
+
+class EngineError(Coded, Exception):
+    """Root of every error the engine raises.
+
+    Attributes:
+        code: a stable code of what went wrong (``"unknown-option"``, ``"invalid-choice"``;
+            ``""`` when the raising site gives none), with ``params``, its values (the option's
+            name, the value given, the choices): worded by ``cli/rules_errors.py``
+            (:class:`Coded`).
+    """
 
 
 class InvalidActionError(EngineError):

@@ -10,9 +10,9 @@ message from a peer never crashes a peer. The mental-poker package has its own e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import StrEnum
-from typing import Self
+
+from lancards.engine.core import Coded
 
 
 class Reason(StrEnum):
@@ -73,7 +73,7 @@ class Reason(StrEnum):
     nobody is named)."""
 
 
-class PeerError(Exception):
+class PeerError(Coded, Exception):
     """Root of every error the peer layer (``p2p`` outside ``p2p.crypto``) raises.
 
     Attributes:
@@ -81,17 +81,9 @@ class PeerError(Exception):
             when the raising site gives none), with ``params``, its values (addresses, line
             numbers, a :class:`~lancards.p2p.net.failure_words.Failure`): the command line says
             the error in the player's language from these (``cli/peer_errors.py``, issue 28);
-            the English text (``str``) is for logs, ``--verbose`` and English.
+            the English text (``str``) is for logs, ``--verbose`` and English
+            (:class:`~lancards.engine.core.Coded`).
     """
-
-    code: str = ""
-    params: Mapping[str, object] = {}
-
-    def with_code(self, code: str, **params: object) -> Self:
-        """This error with its ``code`` and ``params`` set (``raise X(text).with_code(...)``)."""
-        self.code = code
-        self.params = params
-        return self
 
 
 class Refusal(str):

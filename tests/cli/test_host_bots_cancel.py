@@ -9,7 +9,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,21 +16,10 @@ import pytest
 
 from lancards.cli.lobby import host as host_module
 from lancards.cli.tui import waiting
+from tests.cli.advert_stand_in import advertise
 
 pytestmark = pytest.mark.timeout(60)
 
-
-@dataclass
-class StandIn:
-    """The advertiser's part the host uses, without multicast."""
-
-    advert: Any
-
-    async def update(self, **changes: Any) -> None:
-        self.advert = replace(self.advert, **changes)
-
-    async def withdraw(self) -> None:
-        pass
 
 
 class Screen:
@@ -46,12 +34,6 @@ class Screen:
 
 def test_a_host_with_bots_that_cancels_prints_one_line_and_no_task_exception(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    from lancards.p2p.net.discovery import TableAdvert
-
-    async def advertise(lobby: Any, me: Any, port: int, follow: Any, size: int) -> StandIn:
-        return StandIn(TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick,
-                                   me.public_key, port, ("127.0.0.1",), size, (me.nick,)))
-
     async def wait_on(screen: Screen, work: Any) -> Any:
         """``q`` once the bot sat down: the work cancelled, then :class:`Cancelled`."""
         task = asyncio.ensure_future(work)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,31 +16,14 @@ import pytest
 from lancards.cli.lobby import host as host_module
 from lancards.cli.lobby.common import HostGone, join_table
 from lancards.p2p.protocol.identity import Identity
+from tests.cli.advert_stand_in import StandIn, advertise
 
 pytestmark = pytest.mark.timeout(60)
 
 
-@dataclass
-class StandIn:
-    """The advertiser's part the host uses, without multicast."""
-
-    advert: Any
-
-    async def update(self, **changes: Any) -> None:
-        self.advert = replace(self.advert, **changes)
-
-    async def withdraw(self) -> None:
-        pass
-
 
 @pytest.fixture
 def no_mdns(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from lancards.p2p.net.discovery import TableAdvert
-
-    async def advertise(lobby: Any, me: Any, port: int, follow: Any, size: int) -> StandIn:
-        return StandIn(TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick,
-                                   me.public_key, port, ("127.0.0.1",), size, (me.nick,)))
-
     monkeypatch.setattr(host_module, "_advertise", advertise)
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path / "ann"))
 
