@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from lancards.cli.i18n import N_, _
+from lancards.cli.objectives_errors import objectives_error_words
 from lancards.engine.core import EngineError
 
 RULES_WORDS: Mapping[str, str] = {
@@ -24,9 +25,15 @@ RULES_WORDS: Mapping[str, str] = {
     "not-key-value": N_("option {item!r} is not of the form KEY=VALUE"),
     "unreadable-file": N_("option {option!r}: cannot read {path!r}: {reason}"),
     "partners-seats": N_("option 'partners' needs 4 or 6 players, not {players}"),
+    "table-rescue": N_("option rescue must be on or off, not {value!r}"),
+    "table-patience": N_("option patience must be 10 to 3600 seconds, not {value!r}"),
+    "table-dealer": N_("option dealer must be a seat 0 to 5, not {value!r}"),
+    "first-dealer-not-dealer": N_("{game} names its first dealer with the option first_dealer, "
+                                  "not dealer"),
 }
 """The words of every rule-option error code (``engine/options.py``, ``cli/selfplay.py``, the
-8s Rule! seat check of ruling E-10)."""
+8s Rule! seat check of ruling E-10, the table options of ``p2p/protocol/statement.py``); an
+8s Rule! objectives file's errors: ``cli/objectives_errors.py``."""
 
 
 def _listed(names: object) -> str:
@@ -39,6 +46,9 @@ def rules_error_words(exc: EngineError) -> str:
     """``exc`` in the player's language: ``"option 'reshuffle': invalid value 'foo'; choose one
     of eager, lazy"`` is ``"Option 'reshuffle': ungültiger Wert 'foo'; wähle eines von eager,
     lazy"`` in German. An error without a known code is its English text."""
+    objectives = objectives_error_words(exc)
+    if objectives is not None:
+        return objectives
     if exc.code not in RULES_WORDS:
         return str(exc)
     params = dict(exc.params)

@@ -230,32 +230,32 @@ def parse_objectives(text: str) -> Objectives:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"objectives file is not valid TOML: {exc}") from None
-    _no_unknown_keys(data, {"source", "from_publisher", "round"}, "objectives file")
+        raise RulesError(f"objectives file is not valid TOML: {exc}").with_code(
+            "objectives-toml", reason=str(exc)) from None
+    _no_unknown_keys(data, {"source", "from_publisher", "round"}, _At())
     source = data.get("source", "objectives file")
     if not isinstance(source, str) or not source.strip():
-        raise RulesError("objectives file: 'source' must be a non-empty string")
+        raise _At().error("'source' must be a non-empty string", "objectives-source")
     from_publisher = data.get("from_publisher", False)
     if not isinstance(from_publisher, bool):
-        raise RulesError("objectives file: 'from_publisher' must be true or false")
+        raise _At().error("'from_publisher' must be true or false", "objectives-from-publisher")
     tables = data.get("round")
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise RulesError("objectives file: needs [[round]] tables for rounds 1 to 7")
+        raise _At().error("needs [[round]] tables for rounds 1 to 7", "objectives-rounds")
     by_number: dict[int, Objective] = {}
     for table in tables:
         number = table.get("number")
         if not _is_int(number) or not 1 <= number <= OBJECTIVE_ROUNDS:
-            raise RulesError(
-                f"objectives file: every [[round]] needs 'number' 1..7, got {number!r}"
-            )
+            raise _At().error(f"every [[round]] needs 'number' 1..7, got {number!r}",
+                              "objectives-round-number", value=number)
         if number in by_number:
-            raise RulesError(f"objectives file: round {number} is given twice")
+            raise _At().error(f"round {number} is given twice", "objectives-round-twice",
+                              number=number)
         by_number[number] = _parse_round(number, table)
     missing = [n for n in range(1, OBJECTIVE_ROUNDS + 1) if n not in by_number]
     if missing:
-        raise RulesError(
-            f"objectives file: round(s) {', '.join(map(str, missing))} missing; give rounds 1 to 7"
-        )
+        raise _At().error(f"round(s) {', '.join(map(str, missing))} missing; give rounds 1 to 7",
+                          "objectives-rounds-missing", missing=tuple(missing))
     rounds = tuple(by_number[n] for n in range(1, OBJECTIVE_ROUNDS + 1))
     return Objectives(source=source.strip(), from_publisher=from_publisher, rounds=rounds)
 
@@ -264,34 +264,57 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _no_unknown_keys(table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+@dataclass(frozen=True, slots=True)
+class _At:
+    """Where in an objectives file an error is: the file, a round, a round's cards entry."""
+
+    round: int | None = None
+    entry: int | None = None
+
+    def __str__(self) -> str:
+        where = "objectives file"
+        if self.round is not None:
+            where += f", round {self.round}"
+        if self.entry is not None:
+            where += f", cards entry {self.entry}"
+        return where
+
+    def error(self, text: str, code: str, **params: object) -> RulesError:
+        """A :class:`RulesError` ``"<where>: <text>"`` with its ``code`` and ``params`` (and
+        ``round`` and ``entry``, for the command line's words)."""
+        return RulesError(f"{self}: {text}").with_code(
+            code, round=self.round, entry=self.entry, **params)
+
+
+def _no_unknown_keys(table: Mapping[str, Any], allowed: set[str], where: _At) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
-        raise RulesError(
-            f"{where}: unknown key(s) {', '.join(map(repr, unknown))} "
-            f"(allowed: {', '.join(sorted(allowed))})"
-        )
+        raise where.error(
+            f"unknown key(s) {', '.join(map(repr, unknown))} "
+            f"(allowed: {', '.join(sorted(allowed))})",
+            "objectives-unknown-keys", keys=tuple(unknown), allowed=tuple(sorted(allowed)))
 
 
 def _parse_round(number: int, table: Mapping[str, Any]) -> Objective:
-    where = f"objectives file, round {number}"
+    where = _At(number)
     kind_text = table.get("kind")
     try:
         kind = ObjectiveKind(str(kind_text))
     except ValueError:
-        raise RulesError(
-            f"{where}: 'kind' must be one of {', '.join(k.value for k in ObjectiveKind)}, "
-            f"got {kind_text!r}"
-        ) from None
+        raise where.error(
+            f"'kind' must be one of {', '.join(k.value for k in ObjectiveKind)}, "
+            f"got {kind_text!r}", "objectives-kind",
+            kinds=tuple(k.value for k in ObjectiveKind), value=kind_text) from None
     title = table.get("title", f"Round {number}")
     if not isinstance(title, str) or not title.strip():
-        raise RulesError(f"{where}: 'title' must be a non-empty string")
+        raise where.error("'title' must be a non-empty string", "objectives-title")
     title = title.strip()
     if kind is ObjectiveKind.TRICKS:
         _no_unknown_keys(table, {"number", "title", "kind", "points"}, where)
         points = table.get("points")
         if not _is_int(points):
-            raise RulesError(f"{where}: kind 'tricks' needs whole-number 'points' per trick")
+            raise where.error("kind 'tricks' needs whole-number 'points' per trick",
+                              "objectives-tricks-points")
         return Objective(number, title, kind, per_trick=points)
     if kind is ObjectiveKind.LAST_TRICKS:
         _no_unknown_keys(table, {"number", "title", "kind", "points"}, where)
@@ -301,18 +324,19 @@ def _parse_round(number: int, table: Mapping[str, Any]) -> Objective:
             or not 1 <= len(values) <= MAX_LAST_TRICKS
             or not all(_is_int(v) for v in values)
         ):
-            raise RulesError(
-                f"{where}: kind 'last-tricks' needs 'points', a list of 1 to {MAX_LAST_TRICKS} "
-                "whole numbers (the last trick last)"
-            )
+            raise where.error(
+                f"kind 'last-tricks' needs 'points', a list of 1 to {MAX_LAST_TRICKS} "
+                "whole numbers (the last trick last)", "objectives-last-tricks-points",
+                most=MAX_LAST_TRICKS)
         return Objective(number, title, kind, last_tricks=tuple(values))
     _no_unknown_keys(table, {"number", "title", "kind", "cards", "early_end"}, where)
     early_end = table.get("early_end", True)
     if not isinstance(early_end, bool):
-        raise RulesError(f"{where}: 'early_end' must be true or false")
+        raise where.error("'early_end' must be true or false", "objectives-early-end")
     entries = table.get("cards")
     if not isinstance(entries, list) or not entries:
-        raise RulesError(f"{where}: kind 'cards' needs 'cards', a non-empty list of entries")
+        raise where.error("kind 'cards' needs 'cards', a non-empty list of entries",
+                          "objectives-cards")
     matchers = [_parse_entry(where, i + 1, entry) for i, entry in enumerate(entries)]
     card_points = []
     for card in CARDS:
@@ -325,31 +349,35 @@ def _parse_round(number: int, table: Mapping[str, Any]) -> Objective:
     return Objective(number, title, kind, card_points=tuple(card_points), early_end=early_end)
 
 
-def _parse_entry(where: str, index: int, entry: object) -> tuple[Suit | None, int | None, int]:
-    where = f"{where}, cards entry {index}"
+def _parse_entry(at: _At, index: int, entry: object) -> tuple[Suit | None, int | None, int]:
+    where = _At(at.round, index)
     if not isinstance(entry, dict):
-        raise RulesError(f'{where}: must be a table like {{ suit = "Red", points = 5 }}')
+        raise where.error('must be a table like { suit = "Red", points = 5 }', "objectives-entry")
     _no_unknown_keys(entry, {"card", "suit", "number", "points"}, where)
     points = entry.get("points")
     if not _is_int(points):
-        raise RulesError(f"{where}: needs whole-number 'points'")
+        raise where.error("needs whole-number 'points'", "objectives-entry-points")
     if "card" in entry:
         if "suit" in entry or "number" in entry:
-            raise RulesError(f"{where}: give either 'card' or 'suit'/'number', not both")
+            raise where.error("give either 'card' or 'suit'/'number', not both",
+                              "objectives-entry-both")
         try:
             card = parse_card(str(entry["card"]))
         except InvalidActionError as exc:
-            raise RulesError(f"{where}: {exc}") from None
+            raise where.error(str(exc), "objectives-entry-card",
+                              card=str(entry["card"])) from None
         return card.suit, card.number, points
     if "suit" not in entry and "number" not in entry:
-        raise RulesError(f"{where}: needs 'card', 'suit' or 'number'")
+        raise where.error("needs 'card', 'suit' or 'number'", "objectives-entry-needs")
     suit = None
     if "suit" in entry:
         try:
             suit = Suit.parse(str(entry["suit"]))
         except ValueError as exc:
-            raise RulesError(f"{where}: {exc}") from None
+            raise where.error(str(exc), "objectives-entry-suit",
+                              suit=str(entry["suit"])) from None
     num = entry.get("number")
     if num is not None and (not _is_int(num) or not 1 <= num <= NUMBERS):
-        raise RulesError(f"{where}: 'number' must be 1..15, got {num!r}")
+        raise where.error(f"'number' must be 1..15, got {num!r}", "objectives-entry-number",
+                          value=num)
     return suit, num, points

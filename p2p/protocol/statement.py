@@ -76,7 +76,8 @@ def _table_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]
     if "rescue" in options:
         value = options["rescue"]
         if value not in ("on", "off", True, False):
-            raise RulesError(f"option rescue must be on or off, not {value!r}")
+            raise RulesError(f"option rescue must be on or off, not {value!r}").with_code(
+                "table-rescue", value=value)
         out["rescue"] = "on" if value in ("on", True) else "off"
     if "patience" in options:
         value = options["patience"]
@@ -85,12 +86,15 @@ def _table_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]
         except (TypeError, ValueError):
             seconds = 0
         if isinstance(value, bool) or not 10 <= seconds <= 3600:
-            raise RulesError(f"option patience must be 10 to 3600 seconds, not {value!r}")
+            raise RulesError(
+                f"option patience must be 10 to 3600 seconds, not {value!r}"
+            ).with_code("table-patience", value=value)
         out["patience"] = seconds
     if "dealer" in options:
         value = options["dealer"]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 5:
-            raise RulesError(f"option dealer must be a seat 0 to 5, not {value!r}")
+            raise RulesError(f"option dealer must be a seat 0 to 5, not {value!r}").with_code(
+                "table-dealer", value=value)
         out["dealer"] = value
     return out
 
@@ -113,7 +117,7 @@ def registry_rules_check(
     table = _table_options(options)
     if "dealer" in table and "first_dealer" in values:
         raise RulesError(f"{game} names its first dealer with the option first_dealer, "
-                         "not dealer")
+                         "not dealer").with_code("first-dealer-not-dealer", game=game)
     least = max(spec.min_players, 3) if table.get("rescue") == "on" else spec.min_players
     return {**values, **table}, least, spec.max_players
 

@@ -95,3 +95,43 @@ def test_bench_net_help_names_no_internal_class(german, capsys, lang, expected) 
     with pytest.raises(SystemExit):
         main(["--lang", lang, "bench", "play", "--help"])
     assert "GameCore" not in capsys.readouterr().out
+
+
+TABLE_CASES = (
+    (["--option", "rescue=maybe"],
+     "Option rescue muss on oder off sein, nicht 'maybe'",
+     "option rescue must be on or off, not 'maybe'"),
+    (["--option", "rescue=on", "--option", "patience=abc"],
+     "Option patience muss 10 bis 3600 Sekunden sein, nicht 'abc'",
+     "option patience must be 10 to 3600 seconds, not 'abc'"),
+    (["--option", "dealer=9"],
+     "Option dealer muss ein Platz 0 bis 5 sein, nicht '9'",
+     "option dealer must be a seat 0 to 5, not '9'"),
+)
+"""The table's own options (``p2p/protocol/statement.py``), refused by ``lancards host``."""
+
+
+@pytest.mark.parametrize(("lang", "index", "start"), (("de", 1, "Fehler"), ("en", 2, "error")))
+@pytest.mark.parametrize("case", TABLE_CASES)
+def test_a_table_option_error_is_in_the_language(german, capsys, tmp_path, monkeypatch, case,
+                                                 lang, index, start) -> None:
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    assert main(["--lang", lang, "host", "--autoplay", "--interface", "127.0.0.1",
+                 "--players", "3", *case[0]]) == 2
+    assert capsys.readouterr().err == f"lancards host: {start}: {case[index]}\n"
+
+
+def test_first_dealer_not_dealer_is_german(german) -> None:
+    """A rule set with its own first_dealer refuses the table option dealer (the command line
+    gives dealer as text, refused before, so the check is called directly)."""
+    from lancards.cli.rules_errors import rules_error_words
+    from lancards.p2p.protocol.statement import registry_rules_check
+
+    with pytest.raises(RulesError) as refused:
+        registry_rules_check("eights", {"dealer": 1})
+    assert str(refused.value) == ("eights names its first dealer with the option first_dealer, "
+                                  "not dealer")
+    assert (refused.value.code, dict(refused.value.params)) == (
+        "first-dealer-not-dealer", {"game": "eights"})
+    assert rules_error_words(refused.value) == (
+        "eights bestimmt, wer zuerst gibt, mit der Option first_dealer, nicht dealer")
