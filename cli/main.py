@@ -17,7 +17,7 @@ import importlib
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 import lancards
 from lancards.cli.errors import UsageError
@@ -60,8 +60,8 @@ COMMANDS: tuple[Command, ...] = (
 )
 """Every sub-command of ``lancards``."""
 
-__all__ = ["COMMANDS", "Command", "OneLineParser", "UsageError", "build_parser",
-           "command_of", "main"]
+__all__ = ["COMMANDS", "Command", "OneLineParser", "SubCommandParser", "UsageError",
+           "build_parser", "command_of", "main"]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -72,6 +72,28 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         text = _("{prog}: error: {message} (see '{prog} --help')")
         self.exit(2, text.format(prog=self.prog, message=message) + "\n")
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """Sub-commands whose parsers are :class:`SubCommandParser` (their own unrecognized
+        arguments are their own usage errors)."""
+        kwargs.setdefault("parser_class", SubCommandParser)
+        return super().add_subparsers(**kwargs)
+
+
+class SubCommandParser(OneLineParser):
+    """A sub-command's parser: an argument after the sub-command that it does not know is its
+    usage error, pointing at its own ``--help`` (the trial: ``lancards resume --interface x``
+    said ``lancards: error: unrecognized arguments: --interface (see 'lancards --help')``).
+    argparse hands a sub-command the rest of the line through ``parse_known_args`` and reports
+    what is left over from the top-level parser; this parser reports it itself."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None,
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(_("unrecognized arguments: %s") % " ".join(extras))
+        return parsed, extras
 
 
 def command_of(argv: Sequence[str]) -> str | None:

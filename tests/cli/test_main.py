@@ -12,6 +12,7 @@ import pytest
 
 import lancards
 import lancards.cli
+from lancards.cli.i18n import set_language
 from lancards.cli.main import COMMANDS, OneLineParser, build_parser, command_of, main
 
 
@@ -43,6 +44,8 @@ def test_help_lists_commands_in_the_order_people_use_them(capsys: pytest.Capture
         (["bogus"], "lancards: error: argument COMMAND: invalid choice: 'bogus'"),
         (["bench", "deck", "--repeats", "0"], "lancards bench: error: --repeats must be 1 or more"),
         (["bench", "net", "--runs", "0"], "lancards bench: error: --runs must be 1 or more"),
+        (["--bogus", "play"], "lancards: error: unrecognized arguments: --bogus "
+                              "(see 'lancards --help')"),
     ],
 )
 def test_usage_errors_are_one_line_with_status_2(argv: list[str], line: str,
@@ -169,3 +172,28 @@ def test_the_game_option_names_every_game_as_people_say_it(
     text = " ".join(capsys.readouterr().out.split())
     assert ("--game GAME rule set: eights = 8s Rule!, level8 = Level 8, level8-en = Level 8 "
             "(English), level8-master = Level 8 Master (default level8-master)") in text
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["resume", "--interface", "x"],
+     "lancards resume: error: unrecognized arguments: --interface "
+     "(see 'lancards resume --help')\n"),
+    (["--lang", "de", "resume", "--interface", "x"],
+     "lancards resume: Fehler: unbekannte Argumente: --interface "
+     "(siehe „lancards resume --help“)\n"),
+    (["bench", "net", "--bogus"],
+     "lancards bench net: error: unrecognized arguments: --bogus "
+     "(see 'lancards bench net --help')\n"),
+])
+def test_an_unknown_argument_of_a_command_is_that_commands_usage_error(
+        argv: list[str], line: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The trial: ``lancards resume --interface x`` said ``lancards: error: ... (see 'lancards
+    --help')``, whose help does not list resume's options; the sub-command reports it and
+    points at its own help."""
+    try:
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        assert capsys.readouterr().err == line
+    finally:
+        set_language("en")
