@@ -24,6 +24,8 @@ def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[st
     if notice.kind == "presence" or notice.code == "back":
         return (_("{name} paused; the game waits for them") if notice.text == "paused"
                 else _("{name} is back")).format(name=who)
+    if notice.code == "move-dropped":  # entries taken while its cards came changed the table
+        return _("your move no longer fits the table, which changed meanwhile: choose again")
     if notice.kind in ("cheat", "rejected"):
         kind = notice_kind(core, notice) if notice.kind == "cheat" else ""
         text = cheat_notice_words(kind, seat, names, notice.text) if notice.error is None \

@@ -12,6 +12,7 @@ from typing import Any
 
 from lancards.engine.core import (
     CHANCE,
+    EngineError,
     RandomInt,
     RandomIntRequest,
     RevealRequest,
@@ -210,6 +211,12 @@ class Outbound(CoreParts):
         if action is None or not self.hand_ready():
             return None
         self._pending = None
+        try:  # the move was checked when it was submitted, but entries taken since (a leave
+            self.game.check(self._state, action)  # that took the shown card it names) may
+        except EngineError as exc:  # have changed the table: dropped, the seat chooses again
+            self._notice("info", f"this seat's move {action} no longer fits the table: {exc}",
+                         self.seat, code="move-dropped")
+            return None
         before = self.game.knowledge(self._state)
         state = self.game.apply(self._state, action)
         opens = [

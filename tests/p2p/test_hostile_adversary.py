@@ -428,6 +428,26 @@ CAMPAIGN_FINDINGS: list[tuple[Config, list[Move], str]] = [
       ('leave', 2, 2, 377591, 55), ('honest', 3, 3, 290295, 73), ('mutate', 1, 2, 546992, 29),
       ('mutate', 1, 1, 869238, 11)],
      "withdraw_vote of honest seat 4 raised LocalProtocolError: only another player's removal ca"),
+    (Config('level8-master', 4, True, (1, 3), 96878),
+     [('leave', 3, 2, 14829, 44), ('old', 1, 1, 566362, 62), ('presence', 1, 3, 25148, 56),
+      ('old', 1, 4, 500806, 54), ('vanish', 1, 2, 447232, 45), ('drop', 1, 7, 645270, 5),
+      ('drop', 3, 4, 778481, 13), ('fork', 1, 7, 729929, 41), ('old', 2, 1, 639682, 22),
+      ('fork', 0, 1, 51643, 45), ('presence', 2, 1, 806600, 42), ('renege', 3, 2, 594634, 39),
+      ('sync', 2, 3, 475166, 51), ('honest', 0, 2, 303032, 45), ('renege', 2, 1, 120251, 19),
+      ('honest', 0, 6, 384413, 57), ('links', 2, 6, 992449, 62), ('drop', 0, 5, 450117, 78),
+      ('honest', 0, 7, 582712, 66), ('leave', 2, 7, 683816, 62), ('replay', 0, 2, 306436, 78),
+      ('fork', 1, 6, 426634, 63), ('old', 2, 4, 783622, 72), ('honest', 2, 2, 430372, 16),
+      ('mutate', 1, 2, 158565, 73), ('renege', 2, 1, 583775, 45), ('sync', 1, 0, 257707, 79),
+      ('honest', 0, 2, 237118, 10), ('restore', 1, 0, 616416, 50), ('sync', 1, 7, 872299, 62),
+      ('rematch', 3, 0, 351360, 30), ('replay', 2, 0, 993209, 75), ('old', 2, 4, 35355, 71),
+      ('escrow', 1, 0, 61217, 74), ('release', 1, 2, 411822, 62), ('hold', 0, 3, 314941, 3),
+      ('honest', 0, 0, 780800, 23), ('renege', 3, 2, 345238, 77), ('renege', 0, 2, 212707, 6),
+      ('presence', 2, 7, 276510, 56), ('fork', 2, 2, 866979, 51), ('honest', 2, 3, 802291, 6),
+      ('remove', 3, 5, 544881, 64), ('release', 3, 2, 274446, 51), ('return', 0, 0, 713327, 15),
+      ('honest', 2, 2, 158338, 73), ('links', 1, 0, 161191, 68), ('release', 3, 5, 538598, 16),
+      ('release', 1, 4, 873185, 48), ('ack', 2, 1, 571204, 10)],
+     "receive of honest seat 0 raised IllegalActionError: seat 0: illegal '0: choose #121': "
+     "#121 is not among the shown cards"),
 ]
 
 
@@ -438,7 +458,10 @@ def test_a_campaign_finding_replays_without_a_violation(config: Config, moves: l
                                                        found: str) -> None:
     """What each broke (``found``): the removal policy said no about its own seat (it raised
     out of the node), a late share of a withheld or reshuffled card raised or named its honest
-    sender. Fixed in p2p/protocol/removal.py, p2p/protocol/outbound.py, p2p/crypto/slots.py."""
+    sender, an honest seat's move chosen before a leave took the shown card it named raised
+    when its cards came (campaign of 2026-12-06, seed 2603). Fixed in p2p/protocol/removal.py,
+    p2p/protocol/outbound.py (the last: a move that no longer fits is dropped, the seat
+    chooses again), p2p/crypto/slots.py."""
     play(config, moves, tail=3000, known=True)
 
 
