@@ -140,13 +140,17 @@ def read_game(folder: Path) -> PlayedGame:
     game.left = (folder / "left").exists()
     if (folder / "finished").exists():
         game.status = "finished"
-        game.gone = _others(game, gone_seats(folder, "record.jsonl", "journal.jsonl"))
         try:
             outcome = json.loads((folder / "outcome.json").read_text("utf-8"))
             if isinstance(outcome, dict) and isinstance(outcome.get("scores"), list):
                 game.outcome = outcome
         except (OSError, ValueError):
             pass  # finished before outcome.json was written: the audit tells the result
+        detail = (game.outcome or {}).get("detail")
+        if not (isinstance(detail, dict) and detail.get("left") == []):  # the engine's
+            # outcome names every seat that left (rulings D-2, D-5): the record is read for
+            # who left and how only when one did, or when the outcome does not say
+            game.gone = _others(game, gone_seats(folder, "record.jsonl", "journal.jsonl"))
         return game
     if (folder / "not-started").exists():
         game.status = "not started"

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from lancards.p2p.net.reach import unreached_names
+
 if TYPE_CHECKING:
     from lancards.p2p.protocol.core import GameCore, Notice
 
@@ -77,8 +79,6 @@ def table_wait(core: GameCore, connected: set[bytes], down_since: dict[bytes, fl
     ``"shares for your draw"``. A silent seat that said it has no link to some seats
     (``links``) carries their names in :attr:`Waiting.unreached`.
     """
-    from lancards.p2p.net.reach import unreached_names
-
     expected = core.expected()
     if expected is None:
         return None

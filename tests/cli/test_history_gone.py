@@ -129,6 +129,15 @@ def test_a_finished_game_marks_it_by_its_score(home: Path, capsys) -> None:
         "  1  2026-11-30 00:53  Level 8 Master: Bram won",
         f"     Ann level 3, Bram WIN, Cleo (left the table) level 2, Ada level 4 · table "
         f"{folder.name[:8]}"]
+    # the engine's outcome names who left: where it says nobody, the record is not read
+    (folder / "outcome.json").write_text(json.dumps(
+        {"winners": [1], "scores": [3, 9, 2, 4], "detail": {"left": []}}))
+    os.utime(folder / "outcome.json", (T0, T0))
+    assert history(capsys)[1].startswith("     Ann level 3, Bram WIN, Cleo level 2, ")
+    (folder / "outcome.json").write_text(json.dumps(
+        {"winners": [1], "scores": [3, 9, 2, 4], "detail": {"left": [2]}}))
+    os.utime(folder / "outcome.json", (T0, T0))
+    assert history(capsys)[1].startswith("     Ann level 3, Bram WIN, Cleo (left the table) ")
 
 
 def test_this_user_s_own_leave_is_said_once(home: Path, capsys) -> None:
