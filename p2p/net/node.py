@@ -401,10 +401,11 @@ class PeerNode:
 
     async def leave_delivered(self, stopped: Callable[[], bool] = lambda: False,
                               grace: float = 1.0) -> bool:
-        """After :meth:`leave`: wait until another peer built on this seat's leave entry (so
-        it reached the table), or ``grace`` s after the leave ended the game (no entry follows
-        then). ``False`` when the game ended or halted before the leave was written (at this
-        seat's turn to write, ``docs/protocol.md`` 11.8), or once ``stopped()`` holds."""
+        """After :meth:`leave`: wait until another peer built on this seat's leave entry or
+        acknowledged it (so it reached the table), or ``grace`` s after the leave ended the
+        game (no entry follows then). ``False`` when the game ended or halted before the leave
+        was written (at this seat's turn to write, ``docs/protocol.md`` 11.8), or once
+        ``stopped()`` holds."""
         core, ended_at = self.core, None
         loop = asyncio.get_running_loop()
         while not stopped():
@@ -414,7 +415,7 @@ class PeerNode:
             else:
                 seq = next(e.seq for e in core.record.entries
                            if e.payload.get("t") == "leave" and core.seat_of(e.author) == core.seat)
-                if len(core.record) > seq + 1:
+                if len(core.record) > seq + 1 or core.leave_heard():
                     return True
                 if self.over():
                     ended_at = loop.time() if ended_at is None else ended_at

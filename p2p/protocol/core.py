@@ -181,6 +181,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
         self._pending: Any = None
         self._leaving = False
+        self._leave_heard: set[Seat] = set()  # seats that acked this seat's leave entry
         self._init_rescue()
         self._init_presence()
         self._halted: str | None = None

@@ -128,6 +128,7 @@ class CoreParts:
     _state: Any
     _pending: Any
     _leaving: bool
+    _leave_heard: set[Seat]
     _halted: str | None
     halt_kind: str = ""
     """What halted the table, as a code (the screens say it: ``cli/peer_words.py``): ``""`` (not

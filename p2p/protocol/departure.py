@@ -39,6 +39,7 @@ class Departure(CoreParts):
     """Leaving for good (see the module docstring)."""
 
     _leaving: bool
+    _leave_heard: set[Seat]
 
     def _on_deck_event(self, event: DeckEvent, opened_ok: bool) -> None:  # pragma: no cover
         raise NotImplementedError
@@ -59,6 +60,13 @@ class Departure(CoreParts):
     def has_left(self, seat: Seat) -> bool:
         """Whether ``seat`` left the table for good."""
         return seat in self.game.left_seats(self._state)
+
+    def leave_heard(self) -> bool:
+        """Whether another seat acknowledged this seat's leave entry with the hash this seat
+        wrote (``record.ack``, sent to a leave's author too), so the leave reached the table
+        and the others can pass it on: ``docs/protocol.md`` 11.8. A seat that acknowledges
+        falsely only closes the leaver's own window early; the entry was sent to every seat."""
+        return bool(self._leave_heard)
 
     def was_removed(self, seat: Seat) -> bool:
         """Whether ``seat`` left by a removal vote (ruling D-5: a ``rescue`` entry about it

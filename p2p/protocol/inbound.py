@@ -127,6 +127,9 @@ class Inbound(Void):
         # cannot use it up (issue 23, situation 2).
         if seq < len(self.record):
             mine = self.record.entries[seq]
+            if mine.hash == digest and mine.author == self.me.public_key \
+                    and mine.payload.get("t") == "leave":
+                self._leave_heard.add(seat)  # this seat's leave reached ``seat`` whole
             if mine.hash != digest and self._agree.may_reply(seat, seq):
                 self._send(self.players[seat].public_key, "record.entry",
                            {"entry": mine.to_dict()})
@@ -139,13 +142,18 @@ class Inbound(Void):
             self._send(self.players[other].public_key, "record.sync", {"have": length})
 
     def _ack(self, entry: Entry) -> None:
-        """Consistent broadcast: tell every seat but the author the hash accepted."""
+        """Consistent broadcast: tell every seat but the author the hash accepted; a leave's
+        author is told too (its window closes once the leave reached the table, without
+        waiting for the next player's move: ``docs/protocol.md`` 11.8)."""
         if self._replaying or self.view_seat is None:
             return
         data = link_envelope(self.me, "record.ack", self.table_id,
                              {"seq": entry.seq, "hash": entry.hash}).encode()
+        skip = {self.me.public_key}
+        if entry.payload.get("t") != "leave":
+            skip.add(entry.author)
         for member in self.players:
-            if member.public_key not in (entry.author, self.me.public_key):
+            if member.public_key not in skip:
                 self._out.append(Send(member.public_key, data))
 
     def send_dropped(self, key: bytes) -> None:
@@ -234,13 +242,14 @@ class Inbound(Void):
 
     def _ack_again(self, key: bytes) -> None:
         """Acknowledge to ``key`` (a link just up) the last :data:`REACK_ENTRIES` entries it did
-        not author: where its copy differs it answers with its own entry (``_on_ack``), so two
-        entries of one number meet. A fork older than that window was acknowledged over links
-        that stayed up (every honest peer is linked to some other by then)."""
+        not author (its own leave too, :meth:`_ack`): where its copy differs it answers with its
+        own entry (``_on_ack``), so two entries of one number meet. A fork older than that
+        window was acknowledged over links that stayed up (every honest peer is linked to some
+        other by then)."""
         if self._replaying or self.view_seat is None:
             return
         for entry in self.record.entries[-REACK_ENTRIES:]:
-            if entry.author != key:
+            if entry.author != key or entry.payload.get("t") == "leave":
                 data = link_envelope(self.me, "record.ack", self.table_id,
                                      {"seq": entry.seq, "hash": entry.hash}).encode()
                 self._out.append(Send(key, data))

@@ -29,7 +29,7 @@ from lancards.p2p.protocol.errors import LocalProtocolError
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.record import Entry, sign_entry
 from lancards.p2p.protocol.schedule import EntryKind
-from lancards.p2p.protocol.wire import sign_envelope
+from lancards.p2p.protocol.wire import link_envelope, parse_json, sign_envelope
 from tests.p2p.core_harness import Network, make_cores
 
 EXTRA_GAMES = int(os.environ.get("LANCARDS_LEAVE_GAMES", "1")) - 1
@@ -442,3 +442,39 @@ def test_a_replayed_leave_and_a_second_leave_are_refused_and_the_game_goes_on() 
     with pytest.raises(LocalProtocolError, match="left the table already"):
         leaver.leave()
 
+
+
+def test_a_leave_is_acknowledged_to_its_author_and_a_false_ack_is_not_heard() -> None:
+    """``docs/protocol.md`` 11.8, "The leaver's window": every other peer acknowledges a leave
+    to its author; an ack with another hash is
+    not taken as heard; one real ack is. 8s Rule!, 4 peers, so the game goes on after it."""
+    cores, net = _table(4, seed="heard")
+    leaver = _due(cores)
+    to_leaver: list[tuple[bytes, bytes]] = []
+
+    def hold(sender: bytes, to: bytes, data: bytes) -> bytes | None:
+        if to == leaver.me.public_key and b'"record.ack"' in data:
+            to_leaver.append((sender, data))
+            return None
+        return data
+
+    net.tamper = hold
+    net.post(leaver.me.public_key, leaver.leave())
+    net.run()
+    net.tamper = None
+    seq = next(e.seq for e in leaver.record.entries if e.payload["t"] == "leave")
+    acks = [(s, parse_json(d, "test")["body"]) for s, d in to_leaver]
+    others = {c.me.public_key for c in cores if c is not leaver}
+    own = [(s, b) for s, b in acks
+           if leaver.record.entries[b["seq"]].author == leaver.me.public_key]
+    assert sorted(s for s, _ in own) == sorted(others)  # each of the 3 others, once
+    assert {(b["seq"], b["hash"]) for _, b in own} == {(seq, leaver.record.entries[seq].hash)}
+    assert not leaver.leave_heard()
+    sender = next(c for c in cores if c is not leaver)
+    false = link_envelope(sender.me, "record.ack", leaver.table_id,
+                          {"seq": seq, "hash": "0" * 64}).encode()
+    leaver.receive(sender.me.public_key, false)
+    assert not leaver.leave_heard()
+    real = next(d for s, d in to_leaver if s == sender.me.public_key)
+    leaver.receive(sender.me.public_key, real)
+    assert leaver.leave_heard()

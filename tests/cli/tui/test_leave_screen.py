@@ -133,6 +133,36 @@ def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) 
     asyncio.run(play())
 
 
+def test_a_leaver_s_window_closes_once_the_others_acknowledge_not_at_the_next_move(
+        tmp_path: Any) -> None:
+    """The trial of 2026-12-07: a leaver's window waited for the next player's move ("closes
+    once the others have your leave"), so a leaver whose next player was away kept it open.
+    Level 8 Master, 3 seats, bots that wait 60 s before a turn: the leave is delivered (the
+    window may close) within seconds, before the next seat moved, by the others' acks."""
+
+    async def play() -> None:
+        me = Identity(b"\x0a" * 32, "Ann")
+        session = await NetworkSession.create("level8-master", {}, me, 2, home=tmp_path,
+                                              bot_delay=60, seed=11)
+        task = asyncio.create_task(session.run())
+        try:
+            await bounded(lambda: session.core.legal_actions(), "the player's first move")
+            length = len(session.core.record)
+            session.leave_for_good()
+            assert session.core.has_left(session.seat)
+            assert len(session.core.record) == length + 1  # the leave, nothing after it
+            await bounded(lambda: session.snapshot().extra["left"], "the leave delivered",
+                          limit=10.0)
+            assert len(session.core.record) == length + 1  # nobody built on it: the acks did
+            assert session.core.leave_heard()
+            for node in session.nodes:
+                assert node.core.has_left(session.seat)
+        finally:
+            await close_session(session, task)
+
+    asyncio.run(play())
+
+
 def test_the_line_printed_once_the_window_closes_says_how_to_come_back() -> None:
     """Issue 25, item 9: pausing or leaving printed nothing once the screen closed."""
     from lancards.cli.tui.words import farewell
