@@ -56,6 +56,11 @@ from lancards.p2p.protocol.errors import PeerError
 from lancards.p2p.protocol.identity import Identity, describe
 from lancards.p2p.protocol.table import Lobby, StartedTable
 
+TABLE_SEATS = 4
+"""The seats of a table unless ``--players`` says otherwise: ``host``'s, a table created from
+``join``'s lobby, and ``lancards play``'s (you and its 3 bots), so every way in offers the same
+table."""
+
 LOBBY_GRACE_S = float(os.environ.get("LANCARDS_LOBBY_GRACE", "10"))
 """Seconds a guest's seat is kept after its link drops before the start (then freed; the same
 key may join again at any time)."""
@@ -67,7 +72,8 @@ def add_parser(sub: Any) -> None:
         description=_("Advertise a table by mDNS and wait for players; the table starts when "
           "it has --players seats filled (bots fill --bots of them)."))
     add_rules_arguments(host, "level8-master")
-    host.add_argument("--players", type=int, default=2, help=_("seats at the table (default 2)"))
+    host.add_argument("--players", type=int, default=TABLE_SEATS,
+                      help=_("seats at the table, yours and --bots included (default 4)"))
     host.add_argument("--bots", type=int, default=0, help=_("seats filled by bots on this machine"))
     host.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                       help=_("seconds each --bots bot waits before its turn; the steps of a "
@@ -524,5 +530,5 @@ def run_host(args: argparse.Namespace) -> int:
     return run_lobby(args, lambda: play_hosted(args))
 
 
-__all__ = ["LOBBY_GRACE_S", "add_parser", "check_table", "host_on_screen", "host_table",
-           "play_hosted", "run_host"]
+__all__ = ["LOBBY_GRACE_S", "TABLE_SEATS", "add_parser", "check_table", "host_on_screen",
+           "host_table", "play_hosted", "run_host"]

@@ -30,7 +30,7 @@ from lancards.cli.lobby.common import (
     player,
     run_lobby,
 )
-from lancards.cli.lobby.host import play_hosted
+from lancards.cli.lobby.host import TABLE_SEATS, play_hosted
 from lancards.cli.lobby.started_table import play_table
 from lancards.cli.peer_errors import error_words, failure_words, tried_words
 from lancards.cli.peer_words import RESCUE_WORDS
@@ -71,7 +71,7 @@ def add_parser(sub: Any) -> None:
     join.add_argument("--game", default="level8-master",
                       help=_("the table's game when joining by TABLE-ID@HOST:PORT, or the game "
                         "of a table created from the lobby (n)"))
-    join.add_argument("--players", type=int, default=4,
+    join.add_argument("--players", type=int, default=TABLE_SEATS,
                       help=_("seats of a table created from the lobby (default 4)"))
     join.add_argument("--wait", type=float, default=10.0,
                       help=_("seconds to look for tables (default 10)"))

@@ -260,3 +260,23 @@ def test_play_games_says_what_is_missing(capsys, args, message):
     if 3 were out of range; the missing --autoplay is said first."""
     assert main(["play", *args]) == 2
     assert one_line_error(capsys, "play") == f"lancards play: error: {message}\n"
+
+
+def test_host_join_and_play_offer_the_same_table_by_default(capsys, monkeypatch):
+    """The trial: ``host`` made 2 seats unless told, a table created from ``join``'s lobby 4,
+    ``play`` 4 (you and 3 bots); every way in now offers 4 seats, and both helps say so."""
+    from lancards.cli.main import build_parser
+
+    parser = build_parser(("host", "join", "play"))
+    assert parser.parse_args(["host"]).players == 4
+    assert parser.parse_args(["join"]).players == 4
+    assert parser.parse_args(["play"]).bots + 1 == 4
+    monkeypatch.setenv("COLUMNS", "200")
+    for command, words in (("host",
+                             "seats at the table, yours and --bots included (default 4)"),
+                           ("join", "seats of a table created from the lobby (default 4)")):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        [line] = [line for line in capsys.readouterr().out.splitlines()
+                  if line.startswith("  --players PLAYERS ")]
+        assert line.removeprefix("  --players PLAYERS ").strip() == words
