@@ -21,6 +21,7 @@ from lancards.cli.errors import UsageError
 from lancards.cli.i18n import _, ngettext, number_text
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
+from lancards.cli.option_values import check_dealer
 from lancards.cli.pacing import DEFAULT_DELAY
 from lancards.cli.peer_words import halt_words
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
@@ -120,6 +121,10 @@ def validate(args: argparse.Namespace) -> None:
                            "and never vanish; rescue and patience are for lancards host").format(
             table=table[0]))
     seats = args.bots + 1
+    check_dealer(raw, seats)
+    if "dealer" in raw and args.local:
+        raise UsageError(_("option dealer: a --local table draws its first dealer; without "
+                           "--local the option chooses it"))
     if not spec.min_players <= seats <= spec.max_players:
         raise UsageError(
             _("--bots {bots}: {name} is for {min_players} to {max_players} players, so use "

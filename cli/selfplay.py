@@ -61,13 +61,14 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[st
         UsageError: an unknown game (one line, in the person's language).
         RulesError: unknown option, invalid value, unreadable file.
     """
+    from lancards.cli.option_values import typed_options
     from lancards.engine.core import RulesError
     from lancards.p2p.protocol.statement import TABLE_OPTIONS, game_options
 
     spec = known_rule_set(args.game)
-    raw: dict[str, OptionValue] = dict(parse_option_args(args.option))
+    raw = typed_options(spec, parse_option_args(args.option))  # "1" is 1 for an int option
     for key, value in list(raw.items()):
-        if key in TABLE_OPTIONS:  # the table's (rescue, patience), checked when it starts
+        if key in TABLE_OPTIONS:  # the table's (rescue, patience, dealer), checked apart
             continue
         if spec.option(key).kind == "file":
             try:

@@ -110,10 +110,12 @@ def check_table(spec: Any, rules: Any, raw: dict[str, Any], players: int) -> Non
     Raises:
         UsageError: one line naming the option or ``--players`` and what is allowed.
     """
+    from lancards.cli.option_values import check_dealer
     from lancards.cli.rules_errors import rules_error_words
     from lancards.engine.core import RulesError
     from lancards.p2p.protocol.statement import registry_rules_check
 
+    check_dealer(raw, players)
     try:
         values, least, most = registry_rules_check(spec.name, raw)
     except RulesError as exc:

@@ -63,6 +63,11 @@ dealer of a Level 8 game that follows another, ruling L8-17, in place of the joi
 of L8-2; refused for a rule set with its own ``first_dealer`` option). Present in a table's
 options only when given."""
 
+TABLE_OPTION_KINDS: Final = {"rescue": "choice", "patience": "int", "dealer": "int"}
+"""The declared type of each of the :data:`TABLE_OPTIONS`, as an
+:class:`~lancards.engine.options.OptionSpec` kind: a command line's text ``"1"`` is the whole
+number 1 for an ``int`` one (``cli/option_values.py``)."""
+
 
 def game_options(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     """``options`` without the :data:`TABLE_OPTIONS` (what the game's rules take)."""

@@ -104,9 +104,20 @@ TABLE_CASES = (
     (["--option", "rescue=on", "--option", "patience=abc"],
      "Option patience muss 10 bis 3600 Sekunden sein, nicht 'abc'",
      "option patience must be 10 to 3600 seconds, not 'abc'"),
-    (["--option", "dealer=9"],
-     "Option dealer muss ein Platz 0 bis 5 sein, nicht '9'",
-     "option dealer must be a seat 0 to 5, not '9'"),
+    # the trial: "dealer=1" was refused as text ("not '1'"); a value is of its option's type
+    # (cli/option_values.py) and a seat of the table's --players
+    (["--option", "dealer=5"],
+     "Option dealer muss an einem Tisch mit 3 Plätzen ein Platz 0 bis 2 sein, nicht 5",
+     "option dealer must be a seat 0 to 2 at a table of 3 seats, not 5"),
+    (["--option", "dealer=x"],
+     "Option dealer muss an einem Tisch mit 3 Plätzen ein Platz 0 bis 2 sein, nicht 'x'",
+     "option dealer must be a seat 0 to 2 at a table of 3 seats, not 'x'"),
+    (["--option", "dealer=-1"],
+     "Option dealer muss an einem Tisch mit 3 Plätzen ein Platz 0 bis 2 sein, nicht -1",
+     "option dealer must be a seat 0 to 2 at a table of 3 seats, not -1"),
+    (["--game", "eights", "--option", "dealer=1"],
+     "eights bestimmt, wer zuerst gibt, mit der Option first_dealer, nicht dealer",
+     "eights names its first dealer with the option first_dealer, not dealer"),
 )
 """The table's own options (``p2p/protocol/statement.py``), refused by ``lancards host``."""
 
@@ -122,8 +133,8 @@ def test_a_table_option_error_is_in_the_language(german, capsys, tmp_path, monke
 
 
 def test_first_dealer_not_dealer_is_german(german) -> None:
-    """A rule set with its own first_dealer refuses the table option dealer (the command line
-    gives dealer as text, refused before, so the check is called directly)."""
+    """A rule set with its own first_dealer refuses the table option dealer: the check's code
+    and values (the command line's words: :data:`TABLE_CASES`)."""
     from lancards.cli.rules_errors import rules_error_words
     from lancards.p2p.protocol.statement import registry_rules_check
 
