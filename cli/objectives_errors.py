@@ -5,7 +5,8 @@ The engine (``engine/eights/objectives.py``) raises a :class:`~lancards.engine.c
 with a code ``objectives-...`` and its values: ``round`` and ``entry`` (where in the file, or
 ``None``) and the code's own. :data:`OBJECTIVES_WORDS` are the engine's English sentences, so
 English output does not change; the names of the file's keys and values (``kind``, ``cards``,
-``Red``) are the file's own and stay as written.
+``Red``) are the file's own and stay as written. A file that is not TOML at all:
+:mod:`lancards.cli.toml_words`.
 """
 
 from __future__ import annotations
@@ -41,10 +42,6 @@ OBJECTIVES_WORDS: Mapping[str, str] = {
 }
 """What is wrong, by code; said after where it is (:func:`where_words`)."""
 
-TOML_WORDS = N_("objectives file is not valid TOML: {reason}")
-"""``objectives-toml`` (``{reason}``: the TOML reader's own English words)."""
-
-
 def where_words(round_: object, entry: object) -> str:
     """Where in the objectives file: ``"objectives file, round 3, cards entry 2"``."""
     if round_ is None:
@@ -66,8 +63,6 @@ def objectives_error_words(exc: EngineError) -> str | None:
     ``"objectives file, round 2: 'title' must be a non-empty string"`` is ``"Datei der
     Rundenziele, Runde 2: 'title' muss ein nicht leerer Text sein"`` in German."""
     params = dict(exc.params)
-    if exc.code == "objectives-toml":
-        return _(TOML_WORDS).format(**params)
     if exc.code not in OBJECTIVES_WORDS:
         return None
     if "keys" in params:
@@ -80,4 +75,4 @@ def objectives_error_words(exc: EngineError) -> str | None:
         **params))
 
 
-__all__ = ["OBJECTIVES_WORDS", "TOML_WORDS", "objectives_error_words", "where_words"]
+__all__ = ["OBJECTIVES_WORDS", "objectives_error_words", "where_words"]

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 
 from lancards.cli.i18n import N_, _
 from lancards.cli.objectives_errors import objectives_error_words
+from lancards.cli.toml_words import toml_error_words
 from lancards.engine.core import EngineError
 
 RULES_WORDS: Mapping[str, str] = {
@@ -46,9 +47,11 @@ def rules_error_words(exc: EngineError) -> str:
     """``exc`` in the player's language: ``"option 'reshuffle': invalid value 'foo'; choose one
     of eager, lazy"`` is ``"Option 'reshuffle': ungültiger Wert 'foo'; wähle eines von eager,
     lazy"`` in German. An error without a known code is its English text."""
-    objectives = objectives_error_words(exc)
-    if objectives is not None:
-        return objectives
+    words = toml_error_words(exc)
+    if words is None:
+        words = objectives_error_words(exc)
+    if words is not None:
+        return words
     if exc.code not in RULES_WORDS:
         return str(exc)
     params = dict(exc.params)

@@ -26,6 +26,7 @@ from functools import cache
 from typing import Any, Final, TypeGuard
 
 from lancards.engine.core import InvalidActionError, RulesError
+from lancards.engine.toml_errors import toml_error
 
 from .cards import CARDS, DECK_SIZE, NUMBERS, Suit, parse_card
 
@@ -230,8 +231,7 @@ def parse_objectives(text: str) -> Objectives:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"objectives file is not valid TOML: {exc}").with_code(
-            "objectives-toml", reason=str(exc)) from None
+        raise toml_error(exc, "objectives file", "objectives-toml") from None
     _no_unknown_keys(data, {"source", "from_publisher", "round"}, _At())
     source = data.get("source", "objectives file")
     if not isinstance(source, str) or not source.strip():

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from lancards.engine.core import RulesError, is_digits
+from lancards.engine.toml_errors import toml_error
 
 
 class ComponentKind(Enum):
@@ -168,7 +169,7 @@ def parse_level_card(text: str, default_name: str = "custom level card") -> Leve
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"level card: invalid TOML: {exc}") from None
+        raise toml_error(exc, "level card file", "level-card-toml") from None
     unknown = set(data) - {"name", "levels"}
     if unknown:
         raise RulesError(f"level card: unknown keys {', '.join(sorted(unknown))}")

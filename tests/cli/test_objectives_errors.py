@@ -14,9 +14,14 @@ TRICKS = R1 + 'kind = "tricks"\npoints = 1\n'
 CARDS = R1 + 'kind = "cards"\n'
 
 CASES = (
+    # the trial: the German line ended with the TOML reader's English reason; now our words
+    # and where the reader stopped (cli/toml_words.py)
     ("objectives-toml", "x = [\n",
-     "objectives file is not valid TOML: Invalid value (at end of document)",
-     "die Datei der Rundenziele ist kein gültiges TOML: Invalid value (at end of document)"),
+     "objectives file is not valid TOML (at its end)",
+     "die Datei der Rundenziele ist kein gültiges TOML (an ihrem Ende)"),
+    ("objectives-toml", R1 + 'kind = "tricks\n',
+     "objectives file is not valid TOML (line 3, column 15)",
+     "die Datei der Rundenziele ist kein gültiges TOML (Zeile 3, Spalte 15)"),
     ("objectives-unknown-keys", "foo = 1\n",
      "objectives file: unknown key(s) 'foo' (allowed: from_publisher, round, source)",
      "Datei der Rundenziele: unbekannte Schlüssel 'foo' (erlaubt: from_publisher, round, "
@@ -124,3 +129,38 @@ def test_an_objectives_file_error_is_german(german, capsys, tmp_path, code, text
 
 def test_every_objectives_code_has_a_case() -> None:
     assert {case[0] for case in CASES} == {*OBJECTIVES_WORDS, "objectives-toml"}
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "lancards play: error: level card file is not valid TOML (line 1, column 13)"),
+    ("de", "lancards play: Fehler: die Datei der Stufenkarte ist kein gültiges TOML (Zeile 1, "
+           "Spalte 13)"),
+])
+def test_a_level_card_file_that_is_not_toml_is_said_with_its_place(german, capsys, tmp_path,
+                                                                   lang, line) -> None:
+    path = tmp_path / "card.toml"
+    path.write_text("levels = [1 2]\n", encoding="utf-8")
+    assert main(["--lang", lang, "play", "--game", "level8", "--bots", "2", "--option",
+                 "sides=back", "--option", f"level_cards={path}"]) == 2
+    assert capsys.readouterr().err == line + "\n"
+
+
+def test_a_toml_error_without_a_place_says_only_that(german) -> None:
+    """A reader's message without "(at line L, column C)" or "(at end of document)"."""
+    import tomllib
+
+    from lancards.cli.rules_errors import rules_error_words
+    from lancards.engine.toml_errors import toml_error
+
+    error = toml_error(tomllib.TOMLDecodeError("Something odd"), "objectives file",
+                       "objectives-toml")
+    assert str(error) == "objectives file is not valid TOML"
+    assert dict(error.params) == {"line": None, "column": None, "end": False,
+                                  "reason": "Something odd"}
+    assert rules_error_words(error) == "die Datei der Rundenziele ist kein gültiges TOML"
+    placed = toml_error(tomllib.TOMLDecodeError("Bad (at line 12, column 4)"), "level card file",
+                        "level-card-toml")
+    assert (placed.params["line"], placed.params["column"], str(placed)) == (
+        12, 4, "level card file is not valid TOML (line 12, column 4)")
+    assert rules_error_words(placed) == (
+        "die Datei der Stufenkarte ist kein gültiges TOML (Zeile 12, Spalte 4)")

@@ -80,7 +80,8 @@ def test_side_errors_at_new_game(options, message):
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("levels = [", "invalid TOML"),
+    ("levels = [", r"^level card file is not valid TOML \(at its end\)$"),
+    ("levels = [1 2]", r"^level card file is not valid TOML \(line 1, column 13\)$"),
     ('levels = [["pair"]]', "exactly 8 levels"),
     (BACK.replace('"run 8"', '"run 11"'), "level 6 needs 11 cards; at most 10 fit"),
     (BACK.replace('"run 8"', '"rnu 8"'), "component 'rnu 8' is not 'KIND N'"),
