@@ -73,7 +73,7 @@ def catching_up_words(node: Any, names: Sequence[str], now: float) -> str:
     """The banner of a resumed peer that is not current yet (``node``: its
     :class:`~lancards.p2p.net.node.PeerNode`; ``now``: monotonic seconds): ``"catching up: 31
     entries verified so far"``, and once no other seat has answered for
-    :data:`ALONE_TOLD_S` s, ``"; nobody at this table answers yet (hana, bot1): the game goes
+    :data:`ALONE_TOLD_S` s, ``"; nobody at this table answers yet (hana, Ada): the game goes
     on when one of them is back · q pauses"`` (the evening trial of 2026-12-06 resumed a table
     whose others had all gone, and read "catching up" and nothing else)."""
     core = node.core
@@ -87,7 +87,7 @@ def catching_up_words(node: Any, names: Sequence[str], now: float) -> str:
 
 def alone_words(node: Any, names: Sequence[str], now: float, after: float = ALONE_TOLD_S
                 ) -> str | None:
-    """``"nobody at this table answers yet (hana, bot1): the game goes on when one of them is
+    """``"nobody at this table answers yet (hana, Ada): the game goes on when one of them is
     back"`` once no seat still at the table has answered ``node`` for ``after`` seconds
     (:func:`~lancards.p2p.net.waiting.alone_seconds`), else ``None``."""
     core = node.core
@@ -122,7 +122,7 @@ def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | 
     (their move), 12 s"``; beyond ``patience`` seconds at a table without rescue (ruling D-5),
     ``"waiting for bob, 130 s; the table can only wait"``; None when nothing waits. A silent
     seat that said it has no link to some seats (:attr:`Waiting.unreached`, the ``links``
-    message) gets ``": bob has no connection to bot1"`` after it: likely why it is silent
+    message) gets ``": bob has no connection to Ada"`` after it: likely why it is silent
     (the LAN trial of 2026-12-06 blamed a joiner that could not reach the host's bot)."""
     if wait is None:
         return None

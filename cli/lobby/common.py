@@ -272,7 +272,7 @@ def refusal_text(reason: str, host_game: str, asked: str, host: str) -> str:
 
 
 def member_names(lobby: Lobby, me: Identity) -> str:
-    """``ann (host), bot1 (bot, hard), bob (you)``: the lobby's members in join order (``bot,
+    """``ann (host), Ada (bot, hard), bob (you)``: the lobby's members in join order (``bot,
     LEVEL``: its join said a bot plays the seat, at that level; the trial of 2026-12-06 found
     the level only on the table, after the start)."""
     from lancards.cli.tui.controller import LEVEL_WORDS

@@ -41,6 +41,7 @@ from lancards.cli.lobby.common import (
 )
 from lancards.cli.lobby.host_bots import HostGone, bots_play_on, stop_bots
 from lancards.cli.lobby.started_table import BOT_GAMES, CONFIG, play_table, table_data
+from lancards.cli.local_session import BOT_NAMES
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_errors import failure_words
 from lancards.cli.peer_words import RESCUE_WORDS
@@ -202,7 +203,8 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     lobbyist = Lobbyist(me, lobby, mesh)
     lobbyist.addrs[me.public_key] = PeerAddress(
         bind if bind not in ("0.0.0.0", "") else "127.0.0.1", port)
-    bots = [await _start_bot_joiner(i, lobby, me, port, args) for i in range(args.bots)]
+    bots = [await _start_bot_joiner(nick, lobby, me, port, args)
+            for nick in hosted_bot_names(args.bots, me.nick)]
     others = args.players - 1
     intro = intro_lines(advertiser.advert, me, args.players)
     waiting = ngettext("waiting for {count} player", "waiting for {count} players",
@@ -406,7 +408,7 @@ def moved_line(advert: TableAdvert) -> str:
 def _readvertise(advertiser: Advertiser, lobby: Lobby, size: int) -> None:
     """Publish the seats and players after a lobby change (in the background); the players in
     the order they sat down, the host first, as the waiting screens list them (issue 25: the
-    seat order, by the keys' hashes, put ``bot1, ann`` in one lobby and ``ann, bot1`` in the
+    seat order, by the keys' hashes, put ``Ada, ann`` in one lobby and ``ann, Ada`` in the
     next)."""
     players = tuple(m.nick for m in lobby.members)
     bots = tuple(i for i, m in enumerate(lobby.members) if m.bot)
@@ -453,14 +455,20 @@ def bot_pacer(args: argparse.Namespace) -> BotPacer:
     return pacer
 
 
-async def _start_bot_joiner(index: int, lobby: Lobby, host: Identity, port: int,
+def hosted_bot_names(count: int, host: str) -> list[str]:
+    """The nicknames of a host's ``count`` bots: those of ``lancards play``'s bots (Ada, Bram,
+    Cleo...), the host's own name skipped (any case); before, ``bot1``, ``bot2`` (the trial)."""
+    return [n for n in BOT_NAMES if n.casefold() != host.casefold()][:count]
+
+
+async def _start_bot_joiner(nick: str, lobby: Lobby, host: Identity, port: int,
                             args: argparse.Namespace) -> Any:
     """A bot peer on this machine that joins the table like anyone else: at 127.0.0.1, or at
     the one address the host listens on (``--interface ADDRESS``). It listens where the host
     does: both address families (``""``: IPv4 and IPv6, link-local included) unless one
     address was given, since the other players dial it at the host's address, whichever family
     the machine has by then (issue 24, situation 5)."""
-    bot = Identity.generate(f"bot{index + 1}")
+    bot = Identity.generate(nick)
     level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
     if not hasattr(args, "bot_keys"):
         args.bot_keys = {}
@@ -533,4 +541,4 @@ def run_host(args: argparse.Namespace) -> int:
 
 
 __all__ = ["LOBBY_GRACE_S", "TABLE_SEATS", "add_parser", "check_table", "host_on_screen",
-           "host_table", "play_hosted", "run_host"]
+           "host_table", "hosted_bot_names", "play_hosted", "run_host"]

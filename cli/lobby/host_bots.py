@@ -44,7 +44,7 @@ class HostGone:
         self.outcome: dict[str, Any] | None = None
         """Its result (``outcome.json``'s content)."""
         self.lines: list[str] = []
-        """Its result in words, as the game-over panel says it (``result: bot1 wins...``, a
+        """Its result in words, as the game-over panel says it (``result: Ada wins...``, a
         line per seat, the winner first, then ``evening so far: ...``)."""
 
     def finished(self, record: Record, outcome: dict[str, Any],

@@ -89,7 +89,7 @@ class TableEntry:
     bots: tuple[int, ...] = ()
 
     def player_words(self) -> str:
-        """``ann, bot1 (bot), bob``: the players seated so far, a bot's seat marked."""
+        """``ann, Ada (bot), bob``: the players seated so far, a bot's seat marked."""
         return ", ".join(_("{name} (bot)").format(name=name) if i in self.bots else name
                          for i, name in enumerate(self.players))
 

@@ -40,12 +40,12 @@ def test_a_host_with_bots_that_cancels_prints_one_line_and_no_task_exception(
         for _ in range(250):
             if task.done():
                 return task.result()
-            if screen.shown and any(line.startswith("at the table: ") and "bot1" in line
+            if screen.shown and any(line.startswith("at the table: ") and "Ada (bot" in line
                                     for line in screen.shown[-1]):
                 break
             await asyncio.sleep(0.02)
         else:
-            raise AssertionError(f"bot1 never sat down: {screen.shown[-1:]}")
+            raise AssertionError(f"Ada never sat down: {screen.shown[-1:]}")
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task

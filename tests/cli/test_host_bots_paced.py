@@ -51,8 +51,8 @@ def test_every_seated_bot_joins_with_the_hosts_pacer(monkeypatch):
     host = Identity.generate("ann")
 
     async def seat_two() -> None:
-        for index in range(2):
-            await host_module._start_bot_joiner(index, lobby, host, 4000, args)
+        for nick in ("Ada", "Bram"):
+            await host_module._start_bot_joiner(nick, lobby, host, 4000, args)
         await asyncio.sleep(0)  # the join tasks run
 
     asyncio.run(seat_two())

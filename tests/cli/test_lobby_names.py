@@ -42,3 +42,14 @@ def test_the_german_waiting_screen_says_the_level_in_german(german) -> None:
     net.post(bob.public_key, [join])
     net.run()
     assert member_names(host, ann) == "ann (Gastgeber, du), bob (Bot, schwer)"
+
+
+def test_a_host_s_bots_are_named_as_play_s_bots() -> None:
+    """The trial: ``host --bots 2`` seated ``bot1`` and ``bot2`` where ``lancards play`` seats
+    Ada and Bram; a name the host has is skipped."""
+    from lancards.cli.lobby.host import hosted_bot_names
+
+    assert hosted_bot_names(2, "ann") == ["Ada", "Bram"]
+    assert hosted_bot_names(3, "ada") == ["Bram", "Cleo", "Dov"]
+    assert hosted_bot_names(5, "Fay") == ["Ada", "Bram", "Cleo", "Dov", "Edda"]
+    assert hosted_bot_names(0, "ann") == []

@@ -46,9 +46,9 @@ def test_lobby_lists_the_table_found_by_mdns_and_joins_it(lan, tmp_path):
     try:
         # the seats bots play are marked (mDNS TXT bots; the LAN trial of 2026-12-06): ann's
         # own seat too, as --autoplay has a bot play it
-        screen = wait_screen(session, r"Level 8 +ann .* 2/3 +ann \(bot\), bot1 \(bot\)", 30)
+        screen = wait_screen(session, r"Level 8 +ann .* 2/3 +ann \(bot\), Ada \(bot\)", 30)
         assert "lancards lobby" in screen and "you are bob [" in screen
-        assert " at the table: ann (bot), bot1 (bot)\n" in screen, screen
+        assert " at the table: ann (bot), Ada (bot)\n" in screen, screen
         assert f"{ann.address}:" in screen
         tmux("send-keys", "-t", session, "Enter")
         screen = wait_screen(session, r"your hand \((?:10|11) cards", 60)

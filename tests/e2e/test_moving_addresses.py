@@ -87,7 +87,7 @@ def test_ipv6_link_local_only_host_with_a_bot_and_a_joiner_plays(netns_ok: None,
         bob.start(join_args(bob))
         same_records([ann, bob], finish([ann, bob], 150))
         header = json.loads(ann.record.read_text("utf-8").splitlines()[0])
-        assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
+        assert sorted(header["nicks"]) == ["Ada", "ann", "bob"]
         assert found(bob)[4] == "fe80::11%eth0"
 
 
@@ -199,6 +199,6 @@ def test_an_ipv4_host_that_gets_only_ipv6_is_still_reached_with_its_bot(netns_ok
             same_records([ann, bob], finish([ann, bob], 90))
             assert found(bob)[0] == table and found(bob)[4] == "fe80::11%eth0"
             header = json.loads(ann.record.read_text("utf-8").splitlines()[0])
-            assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
+            assert sorted(header["nicks"]) == ["Ada", "ann", "bob"]
         finally:
             observer.stop()

@@ -356,7 +356,7 @@ def test_a_bot_seat_joins_a_host_bound_to_one_address(lan: Lan, tmp_path: Path):
     bob.start(join_args(bob))
     same_records([ann, bob], finish([ann, bob], 120))
     header = json.loads(ann.record.read_text("utf-8").splitlines()[0])
-    assert sorted(header["nicks"]) == ["ann", "bob", "bot1"]
+    assert sorted(header["nicks"]) == ["Ada", "ann", "bob"]
 
 
 @pytest.mark.long  # CI budget: link-local joins in CI

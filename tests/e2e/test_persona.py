@@ -103,20 +103,20 @@ MASKS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b\d+ (points|rounds?|cards?)\b"), r"N \1"),
     (re.compile(r"\b(?:level \d|WIN) +(?=\()"), "level N  "),
     (re.compile(r"\blevel \d\b|\bWIN\b"), "level N"),
-    (re.compile(r"\bdealer (ann|bob|cyd|bot\d)\b|\byou deal\b"), "dealer NAME"),
+    (re.compile(r"\bdealer (ann|bob|cyd|Ada)\b|\byou deal\b"), "dealer NAME"),
     (re.compile(r"\bround \d\b"), "round N"),
     (re.compile(r"(?<= )[#.]{8}(?= )"), "########"),
     (re.compile(r"\((?:[1-8W] )*[1-8W]\)"), "(LEVELS)"),
     (re.compile(r"\bresult: .+? wins? "), "result: WINNERS win "),
-    (re.compile(r"\b(?:ann|bob|cyd|bot\d|You) deals? round"), "NAME deals round"),
-    (re.compile(r"\b(?:ann|bob|cyd|bot\d|You): \d+ wins?\b"), "NAME: N wins"),
+    (re.compile(r"\b(?:ann|bob|cyd|Ada|You) deals? round"), "NAME deals round"),
+    (re.compile(r"\b(?:ann|bob|cyd|Ada|You): \d+ wins?\b"), "NAME: N wins"),
 )
 """What :func:`normalise` masks: fingerprints (whole and the lobby's first group), table ids,
 addresses with their ports, seconds, cards, counts of points, rounds and cards, and what a
 game's outcome varies in (levels, the chart's cells, the winners' names), the dealer (the
 high cut) and the round, and the evening's (who deals the next game, the games won)."""
 
-PLAYER_LINE = re.compile(r" (ann|bob|cyd|bot\d)\b")
+PLAYER_LINE = re.compile(r" (ann|bob|cyd|Ada)\b")
 
 
 def normalise(screen: str) -> str:
@@ -471,43 +471,43 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         text = lines(screen)
         assert text[0] == "lancards · your table, waiting for players"
         assert "    lancards join" in text and text[-3:] == [
-            "at the table: ann (host, you), bot1 (bot, normal)", "waiting for 2 players",
+            "at the table: ann (host, you), Ada (bot, normal)", "waiting for 2 players",
             "q, Esc or Ctrl-C: cancel"], text
         golden("waiting-host", screen)
         # bob's lobby lists the table (mDNS), with its seats and players; Enter joins it
         bob.run(f"join {on(bob)}")
         screen = bob.wait(r"Level 8 Master +ann ", 30)
         text = lines(screen)
-        assert re.fullmatch(r"> Level 8 Master +ann [A-Z2-7]{4} +2/4 +ann, bot1 \(bot\)",
+        assert re.fullmatch(r"> Level 8 Master +ann [A-Z2-7]{4} +2/4 +ann, Ada \(bot\)",
                             text[2]), text
-        assert text[-2] == "at the table: ann, bot1 (bot)", text  # the bots marked (mDNS)
+        assert text[-2] == "at the table: ann, Ada (bot)", text  # the bots marked (mDNS)
         assert text[-1] == ("Up/Down select · Enter join · n create a table · a type an "
                             "address · q quit"), text
         golden("lobby", screen)
         bob.keys("Enter")
         screen = bob.wait(r"waiting for 1 more player", 30)
-        assert lines(screen)[2:] == ["at the table: ann (host), bot1 (bot, normal), bob (you)",
+        assert lines(screen)[2:] == ["at the table: ann (host), Ada (bot, normal), bob (you)",
                                      "waiting for 1 more player (3 of 4 seats taken)",
                                      "q, Esc or Ctrl-C: cancel"], screen
         golden("waiting-guest", screen)
-        ann.wait(r"(?m)at the table: ann \(host, you\), bot1 \(bot, normal\), bob\n"
+        ann.wait(r"(?m)at the table: ann \(host, you\), Ada \(bot, normal\), bob\n"
                  r"\s*waiting for 1 player$", 10)
         # cyd joins the last seat: the table starts on every screen
         cyd.run(f"join {on(cyd)}")
-        screen = cyd.wait(r"3/4 +ann, bot1 \(bot\), bob", 30)
+        screen = cyd.wait(r"3/4 +ann, Ada \(bot\), bob", 30)
         cyd.keys("Enter")
         for person in (ann, bob, cyd):
             screen = person.wait(r"your hand \(10 cards", 60, what="the deal")
-            for nick in ("ann", "bob", "cyd", "bot1"):
+            for nick in ("ann", "bob", "cyd", "Ada"):
                 assert re.search(rf"^ [ >] \d {nick} +1 4 pairs +no +1[01] ", screen,
                                  re.MULTILINE), screen
-        # every table shows ann's bot's level, bob's too (bot1's join said it, the start
+        # every table shows ann's bot's level, bob's too (Ada's join said it, the start
         # statement binds it; the trial of 2026-12-05); on her move h shows the hint in one
         # line on the message line, and plays nothing
         screen = ann.wait(r"YOUR TURN", 60, others=[bob, cyd, Panels(ann)])
-        assert re.search(r"(?m)^ [ >] \d bot1 .* bot, normal$", screen), screen
+        assert re.search(r"(?m)^ [ >] \d Ada .* bot, normal$", screen), screen
         for seen in (bob.capture(), cyd.capture()):
-            assert re.search(r"(?m)^ [ >] \d bot1 .* bot, normal$", seen), seen
+            assert re.search(r"(?m)^ [ >] \d Ada .* bot, normal$", seen), seen
             assert seen.count("bot, normal") == 1, seen  # bob and cyd are people
         ann.keys("h")
         screen = ann.wait(r"(?m)^ hint: \w+", 10)
@@ -585,14 +585,14 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
                    60, "cyd back in ann's log after the pause")
         # ann plays by keys to the end: the game-over panel
         screen = ann.wait(r"game over", 150, others=[ann])
-        # play again (issue 27): cyd's seat (autoplay, one game) says no; ann goes on with bot1
+        # play again (issue 27): cyd's seat (autoplay, one game) says no; ann goes on with Ada
         screen = ann.wait(r"cyd will not play again", 30, others=[ann])
         golden("results-level8", screen)
         ann.keys("a")
         screen = ann.wait(r"game 2 of the evening", 60, others=[ann], what="the next game")
         top = excerpt(screen, r"game 2 of the evening|evening so far").split("\n")[:3]
         golden("next-game", "\n".join(top))  # the top of the table (the log says it too)
-        check_next_statement(ann.peer, ["ann", "bot1"], declined=[cyd.peer])
+        check_next_statement(ann.peer, ["Ada", "ann"], declined=[cyd.peer])
         ann.keys("q")
         ann.wait(r"Leave the table\?", 5)
         ann.keys("y")  # the second game waits for ann (lancards resume)
@@ -619,7 +619,7 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
         bob.keys("Enter")
         bob.wait(r"waiting for 1 more player \(3 of 4 seats taken\)", 30)
         cyd.run(f"join {on(cyd)}")
-        cyd.wait(r"3/4 +ann, bot1 \(bot\), bob", 30)
+        cyd.wait(r"3/4 +ann, Ada \(bot\), bob", 30)
         cyd.keys("Enter")
         for person in (ann, bob, cyd):
             screen = person.wait(r"your hand \(1[05] cards", 60, what="the deal")

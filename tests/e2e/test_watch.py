@@ -42,7 +42,7 @@ def test_an_observer_follows_a_whole_game_and_its_link_shows_no_hidden_card(
         players = next(line for line in said.splitlines() if line.startswith("eights · "))
         assert f"watching table {table} through [" in said
         assert sorted(players.removeprefix("eights · players ").split(", ")) == [
-            "ann", "bot1", "bot2"]
+            "Ada", "Bram", "ann"]
         assert "verified 5" in said and " wins" in said
         played = host.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n"
         assert watcher.record.read_bytes() == played  # the header and every entry, unsigned

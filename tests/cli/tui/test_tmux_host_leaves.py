@@ -30,9 +30,9 @@ from lancards.p2p.protocol.identity import Identity
 
 REPO = Path(__file__).resolve().parents[3]
 SERVERS = itertools.count()
-PLAYS_ON = ("bot1 plays on until the game ends: keep this terminal open (Ctrl-C: bot1 leaves "
+PLAYS_ON = ("Ada plays on until the game ends: keep this terminal open (Ctrl-C: Ada leaves "
             "the table too)")
-LEAVES = ("bot1 leaves the table at its next turn (Ctrl-C again: stop at once; the others then "
+LEAVES = ("Ada leaves the table at its next turn (Ctrl-C again: stop at once; the others then "
           "wait for it)")
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed "
@@ -171,7 +171,7 @@ def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Tabl
     # each bot seat is shown as one, the remote one too: bob's join --autoplay said its level
     # (the trial of 2026-12-05: a host's bots were not marked on a joiner's screen)
     screen = _wait(table.server, "bot, normal", 30)
-    assert re.search(r"\bbob\b.*bot, normal", screen) and re.search(r"\bbot1\b.*bot, normal",
+    assert re.search(r"\bbob\b.*bot, normal", screen) and re.search(r"\bAda\b.*bot, normal",
                                                                       screen), screen
     assert not re.search(r"\bann\b.*bot, ", screen), screen
     leave_for_good(table)
@@ -183,11 +183,11 @@ def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Tabl
         < flat.index(PLAYS_ON) < flat.index("the game is over")
     assert LEAVES not in flat
     assert table.host_status(30) == 1  # left before the end (as for any seat that leaves)
-    assert table.leave_entries() == ["ann"]  # ann's leave only: bot1 played to the end
+    assert table.leave_entries() == ["ann"]  # ann's leave only: Ada played to the end
     verdict = table.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
     [winner] = verdict["winners"]  # type: ignore[misc]
-    assert winner in (table.seat("bob"), table.seat("bot1"))  # a real game: someone got to WIN
+    assert winner in (table.seat("bob"), table.seat("Ada"))  # a real game: someone got to WIN
     nick = table.header()["nicks"][winner]
     assert f"{nick}: WIN" in out, out
     # the host, who kept its terminal open for its bot, is told who won, as bob is (the
@@ -200,20 +200,20 @@ def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Tabl
     # as the game-over panel says it: the winner first, ann, who left, last, then the evening
     rows = [row.rstrip() for row in screen.splitlines()]
     at = rows.index(f"{nick}: WIN")
-    [other] = {"bob", "bot1"} - {nick}
+    [other] = {"bob", "Ada"} - {nick}
     assert re.fullmatch(rf"{other}: level \d", rows[at + 1]), rows
     assert re.fullmatch(r"ann: level \d \(left the table\)", rows[at + 2]), rows
     assert rows[at + 3] == "evening so far: " + " · ".join(
         f"{n}: 1 win" if n == nick else f"{n}: 0 wins" for n in table.header()["nicks"]), rows
     assert (table.bot_folder() / "finished").exists()
-    host = table.history("host")  # the result reached ann's machine through bot1
+    host = table.history("host")  # the result reached ann's machine through Ada
     assert (host["status"], host["left"], host["outcome"]["winners"]) == \
         ("finished", True, [winner])
     assert table.record_lines("host") == table.record_lines()  # bob's, but its closing line
     # the levels are in the signed start statement, which every seat (and the audit) reads
     seats = json.loads(table.record_lines()[0])["genesis"]["statement"]["seats"]
     assert {m["nick"]: m.get("bot") for m in seats} == {"ann": None, "bob": "normal",
-                                                        "bot1": "normal"}
+                                                        "Ada": "normal"}
 
 
 @pytest.mark.timeout(300)
@@ -224,9 +224,9 @@ def test_ctrl_c_after_the_host_left_makes_its_bot_leave_too(table: Table) -> Non
     out, err = table.joiner.communicate(timeout=60)
     assert table.joiner.returncode == 0, out + err
     assert "result: bob wins" in out, out
-    assert ("the game ended early: after ann and bot1 went, too few players were left to play "
+    assert ("the game ended early: after ann and Ada went, too few players were left to play "
             "on" in out), out  # in the order they went
-    assert table.leave_entries() == ["ann", "bot1"]
+    assert table.leave_entries() == ["ann", "Ada"]
     verdict = table.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
     assert verdict["winners"] == [table.seat("bob")]
@@ -242,8 +242,8 @@ def test_a_paused_or_killed_host_comes_back_with_its_bot_which_then_plays_on_aft
         table: Table, stop: str) -> None:
     """The host pauses (``q`` ``y``), or its process is killed (SIGKILL, its bot seat with it):
     the table waits for it; ``lancards resume`` brings its bot seat back too (before, it came
-    back alone and the table waited for bot1 for ever), at the level the host gave it; then the
-    host leaves for good and bot1 plays the game to its end."""
+    back alone and the table waited for Ada for ever), at the level the host gave it; then the
+    host leaves for good and Ada plays the game to its end."""
     if stop == "pause":
         table.press("q", "y or p: pause: the game waits for you")
         table.press("y", "paused: the game waits for you; lancards resume brings you back")
@@ -268,10 +268,10 @@ def test_a_paused_or_killed_host_comes_back_with_its_bot_which_then_plays_on_aft
     assert table.joiner.returncode == 0, out + err
     _wait(table.server, "the game is over", 30)
     assert table.host_status(30) == 1
-    assert table.leave_entries() == ["ann"]  # bot1 played on: the game could not end without it
+    assert table.leave_entries() == ["ann"]  # Ada played on: the game could not end without it
     verdict = table.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
-    assert verdict["winners"] in ([table.seat("bob")], [table.seat("bot1")]), verdict
+    assert verdict["winners"] in ([table.seat("bob")], [table.seat("Ada")]), verdict
     assert (table.bot_folder() / "finished").exists()
 
 
