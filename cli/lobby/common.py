@@ -37,6 +37,7 @@ from typing import Any
 from lancards.cli.errors import UsageError
 from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext
+from lancards.cli.lobby.names import renamed_line, seated_me
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import (
@@ -68,7 +69,9 @@ Lobby."""
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments ``host`` and ``join`` both take: --name, --interface, --autoplay, --record,
     --bot-level, --verbose."""
-    parser.add_argument("--name", default=None, help=_("your nickname (default: your identity's)"))
+    parser.add_argument("--name", default=None,
+                        help=_("your nickname (default: your identity's, at first your user "
+                               "name); a name someone at the table has gets a number: ann 2"))
     parser.add_argument("--interface", action="append", default=None, metavar="NAME|IP",
                         help=_("use only this network interface: its name (eth0, wlan0) or one "
                           "of its addresses (fe80::1%%eth0 for a link-local one); repeatable; "
@@ -307,7 +310,8 @@ def guest_lines(lobby: Lobby, me: Identity, host_name: str, where: str,
                                                      seats=seats))
     else:
         lines.append(_("waiting for the table to fill"))
-    return lines
+    renamed = renamed_line(me, lobby.members)  # another member had this name: "root 2"
+    return lines if renamed is None else [*lines, renamed]
 
 
 async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host_key: bytes,
@@ -385,7 +389,8 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
             # Durable before the signature leaves: what `lancards resume` needs to fetch the
             # started table from the peers (docs/protocol.md, "Resuming a seat signed but
             # not started").
-            store().save_table(table_data(signed, me, (args.listen_host, my_port),
+            store().save_table(table_data(signed, seated_me(me, lobby.members),
+                                          (args.listen_host, my_port),
                                           {host_key: PeerAddress(host, port)}))
         send_all(mesh, out)
         show()
@@ -474,6 +479,7 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
                 _forget_unplayed(held)
     table = lobby.started
     assert table is not None
+    me = seated_me(me, table.seats)  # the name the table gives this seat (same key)
     lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}
     lobbyist.addrs[host_key] = PeerAddress(host, port)
     if play:

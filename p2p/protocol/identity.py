@@ -19,6 +19,7 @@ import base64
 import hashlib
 import json
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from cryptography.exceptions import InvalidSignature
@@ -67,6 +68,23 @@ def check_nickname(nick: str) -> str:
     if not nick.isprintable():
         raise LocalProtocolError(f"nickname {nick!r} holds a control character")
     return nick
+
+
+def distinct_nick(nick: str, taken: Iterable[str]) -> str:
+    """``nick`` (a valid nickname), or when one of ``taken`` is the same in any case the first
+    of ``"nick 2"``, ``"nick 3"``... that none is, the name cut to fit :data:`MAX_NICK_CHARS`:
+    the name a lobby's host gives a joiner whose nickname another member has (three friends
+    trying lancards in three windows of one machine all joined as its user, ``root``)."""
+    used = {name.casefold() for name in taken}
+    if nick.casefold() not in used:
+        return nick
+    number = 2
+    while True:
+        suffix = f" {number}"
+        candidate = nick[: MAX_NICK_CHARS - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in used:
+            return candidate
+        number += 1
 
 
 def verify_signature(public_key: bytes, signature: bytes, message: bytes) -> bool:

@@ -24,7 +24,7 @@ as the address book when ``table.started`` came but ``table.addrs`` did not).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lancards.p2p.protocol.errors import LocalProtocolError, Reason, TableError
@@ -32,6 +32,7 @@ from lancards.p2p.protocol.identity import (
     Identity,
     PublicIdentity,
     describe,
+    distinct_nick,
     verify_signature,
 )
 from lancards.p2p.protocol.schemas import TableAddrs, TablePort, TableRefused, TableTold, conform
@@ -351,6 +352,10 @@ class Lobby:
         member = member_from_dict(
             {"pk": env.sender.hex(), "xpk": body["xpk"], "nick": body["nick"], **said}, who
         )
+        # A nickname another member has (any case) is shown with a number: "root 2".
+        nick = distinct_nick(member.nick, [m.nick for m in self.members
+                                           if m.public_key != env.sender])
+        member = replace(member, nick=nick)
         if any(m.public_key == env.sender for m in self.members):
             # The same key joining again (its program restarted): it keeps its seat; a start
             # proposed meanwhile is withdrawn, since the new program never saw it.

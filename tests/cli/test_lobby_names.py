@@ -4,6 +4,7 @@ trial of 2026-12-06: ``bot1 (bot)`` said no level until the game's table did).""
 from __future__ import annotations
 
 from lancards.cli.lobby.common import guest_lines, member_names
+from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.table import Lobby
 from lancards.p2p.protocol.wire import ReplayGuard
 from tests.p2p.protocol.helpers import TABLE, LobbyNet, people, rules_check
@@ -53,3 +54,41 @@ def test_a_host_s_bots_are_named_as_play_s_bots() -> None:
     assert hosted_bot_names(3, "ada") == ["Bram", "Cleo", "Dov"]
     assert hosted_bot_names(5, "Fay") == ["Ada", "Bram", "Cleo", "Dov", "Edda"]
     assert hosted_bot_names(0, "ann") == []
+
+
+def _three_roots() -> tuple[list[Lobby], list[Identity]]:
+    ids = [Identity(bytes([i + 1]) * 32, "root") for i in range(3)]
+    host = Lobby.create(ids[0], "test-game", table=TABLE, rules_check=rules_check)
+    net, lobbies = LobbyNet([host]), [host]
+    for me in ids[1:]:
+        lobby, join = Lobby.join(me, TABLE, ids[0].public_key, "test-game",
+                                 rules_check=rules_check)
+        lobbies.append(lobby)
+        net.by_key[me.public_key], net.guards[me.public_key] = lobby, ReplayGuard()
+        net.post(me.public_key, [join])
+        net.run()
+    return lobbies, ids
+
+
+def test_a_joiner_whose_name_is_taken_is_told_the_name_it_plays_as() -> None:
+    """The trial: three windows of one machine all joined as ``root``; the host numbers the
+    names and a renamed joiner's waiting screen says it and how to choose a name."""
+    from lancards.cli.lobby.names import seated_me
+
+    lobbies, (host, _bob, cyd) = _three_roots()
+    assert member_names(lobbies[0], host) == "root (host, you), root 2, root 3"
+    assert guest_lines(lobbies[2], cyd, "root", "192.0.2.7:48100", 4)[1:] == [
+        "at the table: root (host), root 2, root 3 (you)",
+        "waiting for 1 more player (3 of 4 seats taken)",
+        "root is taken at this table: you play as root 3 (lancards join --name NAME chooses "
+        "your name)"]
+    assert len(guest_lines(lobbies[0], host, "root", "192.0.2.7:48100", 4)) == 3  # not renamed
+    seated = seated_me(cyd, lobbies[2].members)
+    assert (seated.nick, seated.public_key) == ("root 3", cyd.public_key)
+
+
+def test_the_renamed_line_is_german(german) -> None:
+    lobbies, (_host, bob, _cyd) = _three_roots()
+    assert guest_lines(lobbies[1], bob, "root", "192.0.2.7:48100", 4)[-1] == (
+        "root ist an diesem Tisch schon vergeben: du spielst als root 2 (lancards join --name "
+        "NAME wählt deinen Namen)")

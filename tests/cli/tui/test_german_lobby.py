@@ -97,7 +97,7 @@ def test_the_german_waiting_screen_of_a_joiner():
     with create_pipe_input() as pipe:
         screen = WaitingScreen(i18n._("lancards · joining a table"), input=pipe,
                                output=DummyOutput())
-        me = SimpleNamespace(public_key=CAT)
+        me = SimpleNamespace(public_key=CAT, nick="bob")
         screen.show(guest_lines(_lobby(2, CAT), me, "ann", "192.0.2.7:48100", 4))  # type: ignore[arg-type]
         assert waiting_lines(screen) == [
             " lancards · Beitritt zu einem Tisch", "",

@@ -322,3 +322,48 @@ def test_a_roster_or_statement_member_with_a_bad_bot_level_is_malformed() -> Non
         with pytest.raises(TableError) as info:
             verify_started(statement, table.sigs, "mallory")
         assert info.value.reason == Reason.MALFORMED and info.value.sender == "mallory"
+
+
+def test_a_joiner_whose_nickname_another_member_has_is_given_a_number() -> None:
+    """The trial: three friends in three windows of one machine all joined as ``root`` and
+    every screen showed ``root`` three times. The host numbers a nickname another member has
+    (any case); the keys, the seats' identities, stay as they are; every seat signs the names."""
+    ids = [Identity(bytes([i + 1]) * 32, nick) for i, nick in enumerate(("root", "root", "ROOT"))]
+    lobbies, _net = start_table(ids)
+    host = lobbies[0]
+    assert [(m.public_key, m.nick) for m in host.members] == [
+        (ids[0].public_key, "root"), (ids[1].public_key, "root 2"), (ids[2].public_key, "ROOT 3")]
+    for lobby in lobbies:  # every seat signed the numbered names
+        assert lobby.started is not None
+        assert sorted(m.nick for m in lobby.started.seats) == ["ROOT 3", "root", "root 2"]
+
+
+def test_a_numbered_nickname_is_kept_on_a_rejoin_and_freed_on_a_leave() -> None:
+    root, other, third = (Identity(bytes([i + 1]) * 32, "root") for i in range(3))
+    lobbies, net = seated_lobbies([root, other])
+    host = lobbies[0]
+    again, join = Lobby.join(other, TABLE, root.public_key, "test-game", rules_check=rules_check)
+    net.by_key[other.public_key] = again
+    net.guards[root.public_key] = ReplayGuard()  # the restarted program numbers from 0 again
+    net.post(other.public_key, [join])  # its program restarted: the same key joins again
+    net.run()
+    assert [m.nick for m in host.members] == ["root", "root 2"]
+    net.post(other.public_key, again.leave())
+    net.run()
+    lobby, join = Lobby.join(third, TABLE, root.public_key, "test-game", rules_check=rules_check)
+    net.by_key[third.public_key], net.guards[third.public_key] = lobby, ReplayGuard()
+    net.post(third.public_key, [join])
+    net.run()
+    assert [m.nick for m in host.members] == ["root", "root 2"]
+    assert host.members[1].public_key == third.public_key
+
+
+def test_distinct_nick_numbers_the_first_free_name_within_24_characters() -> None:
+    from lancards.p2p.protocol.identity import distinct_nick
+
+    assert distinct_nick("bob", ["ann", "Ada"]) == "bob"
+    assert distinct_nick("ann", ["ANN"]) == "ann 2"
+    assert distinct_nick("ann", ["ann", "ann 2", "Ann 3"]) == "ann 4"
+    assert distinct_nick("x" * 24, ["x" * 24]) == "x" * 22 + " 2"
+    assert distinct_nick("ab " + "c" * 21, ["ab " + "c" * 21]) == "ab " + "c" * 19 + " 2"
+    assert distinct_nick("ab" + " " * 20 + "cd", ["ab" + " " * 20 + "cd"]) == "ab 2"
