@@ -50,7 +50,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("history", N_("list your games, finished and unfinished, newest first"),
             "history"),
     Command("selfplay",
-            N_("play whole games between bots in one process and print a JSON summary"),
+            N_("play whole games between bots in one process: each level's wins, a tournament"),
             "selfplay"),
     Command("bench",
             N_("run a benchmark (engine, deck, net, play, resume, leave) and print JSON lines"),

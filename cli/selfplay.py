@@ -1,4 +1,5 @@
-"""``lancards selfplay``: whole games between bots in one process, summarised as JSON."""
+"""``lancards selfplay``: whole games between bots in one process, summarised in words (one row
+per bot level, ``cli/selfplay_table.py``) or, with ``--json``, as one JSON object."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import json
 import math
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from lancards.cli.driver import play_local
 from lancards.cli.errors import UsageError
 from lancards.cli.game_titles import game_choices
 from lancards.cli.i18n import _, ngettext
+from lancards.cli.selfplay_table import Progress, summary_lines
 from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
 from lancards.engine.rulesets import (
     REFERENCE_BOT_LEVEL,
@@ -84,8 +87,11 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[st
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "selfplay",
-        help=_("play whole games between bots in one process and print a JSON summary"),
-        description=_("Play whole games between bots in one process and print one JSON object."),
+        help=_("play whole games between bots in one process: each level's wins, a "
+               "tournament"),
+        description=_("Play whole games between bots in one process and print each bot "
+                      "level's wins (with 95 % bounds), mean final level or total, and "
+                      "decision times; --json prints one JSON object instead (docs/bots.md)."),
     )
     add_rules_arguments(parser, "level8-master")
     parser.add_argument("--players", type=int, default=None,
@@ -107,6 +113,8 @@ def add_parser(sub: Any) -> None:
                "the reference bot; docs/bots.md)").format(
             reference_bot_level=REFERENCE_BOT_LEVEL),
     )
+    parser.add_argument("--json", action="store_true",
+                        help=_("print the summary as one JSON object (fields: docs/bots.md)"))
     parser.add_argument(
         "--check-every",
         type=int,
@@ -203,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
     }
     rounds = actions = violations = shared = long_rounds = longest = 0
     started = time.perf_counter()
+    progress = Progress(sys.stderr, args.games)
     for index in range(args.games):
         seed = args.seed + index
         seated = [levels[(s - index) % players] for s in range(players)]  # rotate one seat
@@ -234,6 +243,8 @@ def run(args: argparse.Namespace) -> int:
             for seat, level in enumerate(seated):
                 per_level[level]["seat_games"] += 1
                 per_level[level]["final"] += outcome.scores[seat]
+        progress.game_done(index, time.perf_counter() - started)
+    progress.close()
     elapsed = time.perf_counter() - started
     level_summary = {}
     for name, data in per_level.items():
@@ -273,5 +284,5 @@ def run(args: argparse.Namespace) -> int:
         "games_per_second": round(args.games / elapsed, 2) if elapsed > 0 else None,
         "actions_per_second": round(actions / elapsed, 1) if elapsed > 0 else None,
     }
-    print(json.dumps(summary))
+    print(json.dumps(summary) if args.json else "\n".join(summary_lines(summary)))
     return 1 if violations else 0

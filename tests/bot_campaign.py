@@ -109,7 +109,7 @@ def play(job: tuple[str, int, str, int, int], out: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "lancards", "selfplay", "--game", game, "--players",
          str(players), "--seats", mix, "--games", str(games), "--seed", str(seed),
-         "--check-every", "0"],
+         "--check-every", "0", "--json"],
         capture_output=True, text=True, check=False,
         preexec_fn=lambda: os.nice(19))  # the cores go to anything else first
     if done.returncode == 0:

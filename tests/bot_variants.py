@@ -27,6 +27,11 @@ change to it gains (the rest).
 - ``laylate1``, ``laylate2``: a seat below level 8 holds a lay-down while no other seat is
   down, unless it would leave at most 1 (or 2) cards that no meld takes (1: it goes out on that
   turn); ``normal`` lays down at once;
+- ``showfeed``: a seat not down that shows cards for "I'll take that!" shows, among the cards
+  its plan needs least, those that feed the others least (``feeding``: a card that fits a meld
+  of a seat that is down last); ``normal`` breaks that tie by the card's value only;
+- ``swapsafe``: a seat not down puts no special card in "I'll swap that!", and among its spare
+  number cards puts those that feed the others least first;
 - ``layouts``: among lay-downs that leave as many cards able to be added, the one whose melds
   take the most unseen cards.
 """
@@ -36,7 +41,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from lancards.engine.core import Rng, Seat
-from lancards.engine.level8.actions import Action, Discard, DrawDiscard, LayDown, PlaySpecial
+from lancards.engine.level8.actions import (
+    Action,
+    Discard,
+    DrawDiscard,
+    LayDown,
+    PlaySpecial,
+    Show,
+    SwapEnd,
+    SwapPut,
+)
 from lancards.engine.level8.cards import Card, Kind
 from lancards.engine.level8.planner_bot import (
     PlannerBot,
@@ -182,6 +196,43 @@ def _lay_late(leftover: int) -> type[PlannerBot]:
     return LayLate
 
 
+class ShowFeed(PlannerBot):
+    """``showfeed`` (module docstring)."""
+
+    def _show(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+              hand: list[Card]) -> Action:
+        if view.down[seat]:
+            return super()._show(view, seat, legal, hand)
+        shows = [a for a in legal if isinstance(a, Show)]
+        need = self._need(view, seat, hand)
+        now = self._dist(view, seat, hand)
+
+        def worth(c: Card) -> tuple[int, int, int]:
+            return (need[c][0] - now, feeding(view, seat, c), need[c][2])
+
+        return min(shows, key=lambda a: sorted((worth(p.card) for p in a.cards), reverse=True))
+
+
+class SwapSafe(PlannerBot):
+    """``swapsafe`` (module docstring)."""
+
+    def _swap(self, view: Level8State, seat: Seat, legal: Sequence[Action],
+              hand: list[Card]) -> Action:
+        if view.down[seat]:
+            return super()._swap(view, seat, legal, hand)
+        end = next(a for a in legal if isinstance(a, SwapEnd))
+        puts = [a for a in legal if isinstance(a, SwapPut) and a.card.card.is_number]
+        if not puts or len(hand) <= 1:
+            return end
+        need = self._need(view, seat, hand)
+        now = self._dist(view, seat, hand)
+        spare = [a for a in puts if need[a.card.card][0] <= now]
+        if not spare:
+            return end
+        return min(spare, key=lambda a: (feeding(view, seat, a.card.card),
+                                         *need[a.card.card][1:]))
+
+
 VARIANTS: dict[str, type[PlannerBot]] = {
     "keepnever": _never(Kind.KEEP),
     "swapnever": _never(Kind.SWAP),
@@ -203,6 +254,8 @@ VARIANTS: dict[str, type[PlannerBot]] = {
     "layouts": Layouts,
     "laylate1": _lay_late(1),
     "laylate2": _lay_late(2),
+    "showfeed": ShowFeed,
+    "swapsafe": SwapSafe,
 }
 """The variants by name (module docstring)."""
 

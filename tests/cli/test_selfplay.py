@@ -1,4 +1,5 @@
-"""``lancards selfplay``: one JSON summary; bad arguments are usage errors (exit 2)."""
+"""``lancards selfplay``: a summary in words, or one JSON object with ``--json``; bad arguments
+are usage errors (exit 2)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ def run(capsys, *argv):
 
 def test_selfplay_prints_one_json_summary(capsys):
     status, out, _ = run(capsys, "selfplay", "--game", "level8-master", "--players", "3",
-                         "--games", "2", "--seed", "2026")
+                         "--games", "2", "--seed", "2026", "--json")
     assert status == 0
     summary = json.loads(out)
     assert summary["games"] == 2 and summary["invariant_violations"] == 0
@@ -63,7 +64,7 @@ def test_selfplay_tournament_rotates_seats_and_reports_each_level(capsys):
     Wilson interval, mean final level and decision times; long rounds are counted."""
     status, out, _ = run(capsys, "selfplay", "--game", "level8", "--seats",
                          "normal,greedy,greedy", "--games", "3", "--seed", "5",
-                         "--check-every", "0")
+                         "--check-every", "0", "--json")
     assert status == 0
     summary = json.loads(out)
     assert summary["players"] == 3 and summary["seats"] == ["normal", "greedy", "greedy"]
@@ -112,3 +113,85 @@ def test_an_unknown_game_is_said_in_german_by_every_command(capsys, tmp_path, mo
             "level8-master wählen\n")
     finally:
         i18n.set_language("en")
+
+
+SUMMARY = {
+    "game": "level8-master", "players": 4, "games": 1000, "seed": 3000,
+    "seats": ["hard", "normal", "normal", "normal"], "rounds": 11234, "wins_by_seat": [],
+    "shared_wins": 0, "rounds_over_1000_moves": 0, "longest_round_moves": 162, "actions": 1,
+    "invariant_violations": 0, "seconds": 5321.04, "games_per_second": 0.19,
+    "actions_per_second": 1.0,
+    "levels": {
+        "hard": {"seat_games": 1000, "wins": 265, "win_rate": 0.265,
+                 "wilson95": [0.2391, 0.2925], "mean_final": 7.1234,
+                 "decision_ms": {"median": 0.41, "p95": 136.04, "max": 588.3, "decisions": 9},
+                 "decision_cpu_ms": {"median": 0.4, "p95": 136.0, "max": 588.0}},
+        "normal": {"seat_games": 3000, "wins": 745, "win_rate": 0.2483,
+                   "wilson95": [0.2331, 0.2642], "mean_final": 7.0,
+                   "decision_ms": {"median": 0.2, "p95": 4.9, "max": 120.0, "decisions": 9},
+                   "decision_cpu_ms": {"median": 0.2, "p95": 4.9, "max": 120.0}},
+    },
+}
+
+
+def test_the_summary_in_words_has_a_row_per_level_within_80_columns():
+    """The trial of 2026-12-07: 35 s of silence, then one long JSON line; now a table."""
+    from lancards.cli.selfplay_table import summary_lines
+
+    lines = summary_lines(SUMMARY)
+    assert lines == [
+        "Level 8 Master, 4 players, 1000 games (seeds 3000-3999)",
+        "the levels move one seat on each game",
+        "level   played  won  win % (95 % bounds)  mean level  ms a move: median/p95/max",
+        "hard      1000  265  26.5 (24-29)         7.12        0.4/136.0/588.3",
+        "normal    3000  745  24.8 (23-26)         7.00        0.2/4.9/120.0",
+        "rounds: 11234 · longest: 162 moves · over 1,000 moves: 0 · failed checks: 0",
+        "5321.0 s, 0.19 games a second (--json prints every figure)",
+    ]
+    assert max(len(line) for line in lines) <= 80
+    eights = summary_lines({**SUMMARY, "game": "eights", "games": 1, "seed": 7})
+    assert eights[:3] == ["8s Rule!, 4 players, 1 game (seed 7)", "the lowest total wins",
+                          "level   played  won  win % (95 % bounds)  mean total  "
+                          "ms a move: median/p95/max"]
+
+
+def test_selfplay_prints_words_by_default_and_progress_only_on_a_terminal(capsys, monkeypatch):
+    import io
+
+    from lancards.cli.selfplay_table import Progress
+
+    status, out, err = run(capsys, "selfplay", "--game", "eights", "--players", "3",
+                           "--games", "2", "--seed", "5")
+    assert status == 0 and err == ""  # not a terminal: no progress line
+    lines = out.splitlines()
+    assert lines[0] == "8s Rule!, 3 players, 2 games (seeds 5-6)"
+    assert lines[2].split() == ["level", "played", "won", "win", "%", "(95", "%", "bounds)",
+                                "mean", "total", "ms", "a", "move:", "median/p95/max"]
+    assert lines[3].split()[:2] == ["greedy", "6"]
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    progress = Progress(tty, 3)
+    progress.game_done(0, 1.2)
+    progress.game_done(1, 2.6)
+    progress.close()
+    assert tty.getvalue() == "\rgame 1 of 3 played, 1 s\rgame 2 of 3 played, 3 s\n"
+
+
+def test_the_german_summary_fits_80_columns_too():
+    from lancards.cli.i18n import set_language
+    from lancards.cli.selfplay_table import summary_lines
+
+    set_language("de")
+    try:
+        lines = summary_lines(SUMMARY)
+    finally:
+        set_language("en")
+    assert lines[2] == ("Stufe   Sitze  Siege  Sieg-% (95-%-Grenzen)  Ø Level  "
+                        "ms/Zug: Median/p95/Max")
+    assert lines[5] == ("Runden: 11234 · längste: 162 Züge · über 1.000 Züge: 0 · "
+                        "Prüffehler: 0")
+    assert max(len(line) for line in lines) <= 80

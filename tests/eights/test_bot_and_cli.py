@@ -109,8 +109,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_selfplay_eights(capsys: pytest.CaptureFixture[str], players: int) -> None:
     status, out, _ = run(
-        capsys, "selfplay", "--game", "eights", "--players", str(players), "--games", "2"
-    )
+        capsys, "selfplay", "--game", "eights", "--players", str(players), "--games", "2",
+        "--json")
     assert status == 0
     summary = json.loads(out)
     assert summary["game"] == "eights" and summary["games"] == 2
@@ -126,7 +126,7 @@ def test_selfplay_with_options(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     status, out, _ = run(
         capsys,
         *("selfplay", "--game", "eights", "--players", "4", "--seed", "3"),
-        *("--option", "partners=true", "--option", f"objectives={path}"),
+        *("--option", "partners=true", "--option", f"objectives={path}", "--json"),
     )
     assert status == 0 and json.loads(out)["invariant_violations"] == 0
 
