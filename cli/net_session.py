@@ -27,7 +27,7 @@ from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.notice_lines import notice_line
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
-from lancards.cli.peer_words import catching_up_words, cheat_words, thinking, waiting_words
+from lancards.cli.peer_words import catching_up_words, cheat_words, waiting_banners, waiting_words
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
@@ -296,8 +296,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
         if wait is not None:
             patience = int(self.core.table.spec.options.get("patience", 120))
             text = waiting_words(wait, self.core.rescue, patience) or wait.text()
-            if not thinking(wait):  # the title says whose move it is meanwhile
-                banners.append(Banner("waiting", text))
+            banners += waiting_banners(wait, self.core.rescue, patience)  # none while thinking
             extra["waiting"] = text
         offer = self.node.removal_offer()  # ruling D-5: every remaining player signs, or none
         if offer is not None and self._declined != (offer, len(self.core.record)):

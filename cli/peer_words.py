@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lancards.cli.i18n import N_, _, language, ngettext
+from lancards.cli.session import Banner
 from lancards.p2p.net.waiting import DRAW_SHARES, Waiting, alone_seconds
 
 WHAT_WORDS: Mapping[str, str] = {
@@ -123,7 +124,26 @@ def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | 
     ``"waiting for bob, 130 s; the table can only wait"``; None when nothing waits. A silent
     seat that said it has no link to some seats (:attr:`Waiting.unreached`, the ``links``
     message) gets ``": bob has no connection to Ada"`` after it: likely why it is silent
-    (the LAN trial of 2026-12-06 blamed a joiner that could not reach the host's bot)."""
+    (the LAN trial of 2026-12-06 blamed a joiner that could not reach the host's bot). The
+    message line and the leave's words show it alone; the banner shows
+    :func:`waiting_banner_words` under its ``WAITING`` mark."""
+    words = waiting_banner_words(wait, rescue, patience)
+    return None if words is None else _("waiting for {who}").format(who=words)
+
+
+def waiting_banners(wait: Waiting, rescue: bool, patience: float) -> list[Banner]:
+    """The ``WAITING`` banner of ``wait`` (:func:`waiting_banner_words`), or none while a
+    connected player is :func:`thinking` over their own move (the title says whose move it
+    is meanwhile)."""
+    words = waiting_banner_words(wait, rescue, patience)
+    return [] if thinking(wait) or words is None else [Banner("waiting", words)]
+
+
+def waiting_banner_words(wait: Waiting | None, rescue: bool, patience: float) -> str | None:
+    """:func:`waiting_words` without its leading "waiting for", for the banner that says
+    ``WAITING:`` before it: ``"WAITING: jo (their move), 21 s"`` (the new-user trial read
+    "WAITING: waiting for jo (their move), 21 s"), ``"cyd (their move), 12 s: cyd has no
+    connection to Ada"``; None when nothing waits."""
     if wait is None:
         return None
     words = _waiting_words(wait, rescue, patience)
@@ -137,15 +157,15 @@ def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | 
 def _waiting_words(wait: Waiting, rescue: bool, patience: float) -> str:
     seconds = round(wait.seconds)
     if not rescue and wait.seconds >= patience:
-        return _("waiting for {name}, {seconds} s; the table can only wait").format(
+        return _("{name}, {seconds} s; the table can only wait").format(
             name=wait.nick, seconds=seconds)
     if wait.paused:
-        return _("waiting for {name}, who paused ({what}), {seconds} s").format(
+        return _("{name}, who paused ({what}), {seconds} s").format(
             name=wait.nick, what=what_words(wait), seconds=seconds)
     if not wait.connected:  # crashed, cut off or asleep: not only slow (the trial of 12-06)
-        return _("waiting for {name}, no connection ({what}), {seconds} s").format(
+        return _("{name}, no connection ({what}), {seconds} s").format(
             name=wait.nick, what=what_words(wait), seconds=seconds)
-    return _("waiting for {name} ({what}), {seconds} s").format(
+    return _("{name} ({what}), {seconds} s").format(
         name=wait.nick, what=what_words(wait), seconds=seconds)
 
 
@@ -199,4 +219,6 @@ def objectives_notice(objectives: Any) -> str:
 
 __all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "DEFAULT_SOURCE_WORDS", "RESCUE_WORDS",
            "SIDE_CHEAT_WORDS", "WHAT_WORDS", "cheat_notice_words", "cheat_words", "halt_words",
-           "notice_kind", "objectives_notice", "waiting_words", "what_words"]
+           "notice_kind", "objectives_notice", "waiting_banner_words", "waiting_banners",
+           "waiting_words",
+           "what_words"]

@@ -12,6 +12,7 @@ from lancards.cli.peer_words import (
     cheat_words,
     objectives_notice,
     thinking,
+    waiting_banner_words,
     waiting_words,
 )
 from lancards.cli.tui.controller import short_error
@@ -69,6 +70,20 @@ def test_the_waiting_line_in_german(german):
     assert waiting_words(DRAW, True, 120) == (
         "wartet auf cyd (Anteile für deine gezogene Karte), 3 s")
     assert waiting_words(MOVE, False, 10) == "wartet auf bob, 12 s; der Tisch kann nur warten"
+
+
+def test_the_banner_leaves_out_waiting_for_under_its_mark(german):
+    """The new-user trial read "WAITING: waiting for jo (their move), 21 s"."""
+    from dataclasses import replace
+
+    assert waiting_banner_words(MOVE, True, 120) == "bob, keine Verbindung (Zug), 12 s"
+    assert waiting_banner_words(MOVE, False, 10) == "bob, 12 s; der Tisch kann nur warten"
+    i18n.set_language("en")
+    assert waiting_banner_words(SILENT, True, 120) == "bob (their move), 12 s"
+    assert waiting_banner_words(PAUSED, True, 120) == "bob, who paused (their move), 12 s"
+    assert waiting_banner_words(replace(SILENT, unreached=("bot1",)), True, 120) == \
+        "bob (their move), 12 s: bob has no connection to bot1"
+    assert waiting_banner_words(None, True, 120) is None
 
 
 def _core(kind: str) -> SimpleNamespace:
