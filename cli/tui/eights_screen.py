@@ -30,8 +30,9 @@ from lancards.cli.tui.controller import (
     title_line,
     watch_hand,
 )
+from lancards.cli.tui.fit import wrap_text
 from lancards.cli.tui.narrate import dealer_words, objective_text, suit_words
-from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
+from lancards.cli.tui.width import ELLIPSIS, NAME_COLUMNS, pad, text_width
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
 from lancards.engine.eights.cards import CARDS, NUMBERS, Card
@@ -65,16 +66,34 @@ def flat_hand(view: EightsState, seat: int) -> list[tuple[SlotId, Card]]:
     return [e for _suit, cards in suit_rows(view, seat) for e in cards]
 
 
-def objective_line(view: EightsState) -> str:
-    """The round's objective, with its source (ruling E-6) or the round-8 rule (E-7)."""
+OBJECTIVE_ROWS = 2
+"""The most rows the objective takes on the table screen (the new-user trial read three at
+80x24): a longer one is cut at a word with "…"; ``o`` shows it in full."""
+
+
+def objective_line(view: EightsState, width: int = 0) -> str:
+    """The round's objective, with its source (ruling E-6) or the round-8 rule (E-7). With
+    ``width`` (the table's line): marked "(o: in full)" and cut at a word, with "…", to fit
+    :data:`OBJECTIVE_ROWS` rows of ``width`` columns as they wrap (its leading space
+    counted); without (the ``o`` panel, which is the objective in full): whole, unmarked."""
     if view.round >= 8:
         return _("round 8, the layout: +10 per card left, -25 for going out")  # ruling E-7
     if view.round < 1:
         return _("cutting for the first dealer")  # ruling E-2
     objective = view.rules.objectives.for_round(view.round)
     objectives = view.rules.objectives
+    if not width:
+        return _("objective: {objective}").format(objective=objective_text(objective))
     mark = "" if objectives.from_publisher else " · " + _("not from the publisher (o: in full)")
-    return _("objective: {objective}").format(objective=objective_text(objective)) + mark
+    words = objective_text(objective).split(" ")
+    for count in range(len(words), 0, -1):
+        text = " ".join(words[:count])
+        if count < len(words):
+            text = text.rstrip(";,:") + ELLIPSIS
+        line = _("objective: {objective}").format(objective=text) + mark
+        if len(wrap_text(" " + line, width)) <= OBJECTIVE_ROWS:
+            break
+    return line
 
 
 @dataclass
@@ -104,7 +123,8 @@ class EightsController(BaseController):
 
     def table(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         view: EightsState = snap.view
-        out: StyleAndTextTuples = [("class:objective", " " + objective_line(view) + "\n")]
+        objective = " " + objective_line(view, width) + "\n"  # at most two rows
+        out: StyleAndTextTuples = [("class:objective", objective)]
         totals = view.totals()
         name_w = max(6, text_width(_("player")),
                      min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))

@@ -47,6 +47,7 @@ def vocabulary() -> set[str]:
 
 
 WORD = re.compile(r"[^\W\d_]{3,}")
+OBJECTIVE_CUT = re.compile(r"[^\W\d_]… · nicht vom Verlag \(o: ganz\)$")
 
 
 pytestmark = pytest.mark.usefixtures("german")  # every test here in German (tests/cli/conftest.py)
@@ -57,7 +58,9 @@ def fits(screen: str, columns: int, rows: int) -> str:
     lines = screen.splitlines()
     assert len(lines) <= rows
     assert all(len(line) <= columns for line in lines), max(lines, key=len)
-    assert "…" not in screen, [line for line in lines if "…" in line]
+    # a "…" only where the 8s Rule! objective is cut after a whole word to fit two rows
+    assert all(OBJECTIVE_CUT.search(line) for line in lines if "…" in line), \
+        [line for line in lines if "…" in line]
     known = vocabulary()
     unknown = {w for w in WORD.findall(screen) if w not in known and not _card(w)}
     assert not unknown, f"words that are no whole word of the catalog (cut?): {unknown}"

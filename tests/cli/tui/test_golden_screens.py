@@ -104,9 +104,13 @@ def test_golden_eights_table(size: tuple[int, int]) -> None:
     with driven(session, *size) as d:
         screen = checked(d, *size)
         assert "round 2 of 8" in screen and "YOUR TURN: play a card" in screen
-        words = " ".join(screen.split())  # the objective wraps; no word of it is cut
-        assert "R14 +5 each; R15 +15; the round ends when none is left to take · not from " \
-               "the publisher (o: in full)" in words and "ruling" not in words
+        words = " ".join(screen.split())  # the objective wraps, in two rows at most: at 80
+        # columns cut after a whole word with "…" (the new-user trial read three rows)
+        end = "the round ends when none is left to take" if size[0] >= 100 else \
+            "the round ends when…"
+        assert f"R14 +5 each; R15 +15; {end} · not from the publisher (o: in full)" in words \
+            and "ruling" not in words
+        assert screen.splitlines()[3].startswith("   # player")
         check(f"eights-table-{size[0]}x{size[1]}", screen)
 
 

@@ -88,7 +88,9 @@ def test_o_shows_the_level_card_in_full():
         assert "objective (any key closes)" not in d.press("x")
 
 
-def test_eights_says_you_lead_and_its_objective_is_whole_at_80_columns():
+def test_eights_says_you_lead_and_its_objective_is_whole_under_o_at_80_columns():
+    """The table's objective takes two rows at most (cut after a word, the new-user trial);
+    ``o`` shows it whole."""
     state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2, round_number=2)
     session = LocalSession("eights", names=("You", "Ben", "Cat"), state=state, bot_delay=60)
     with driven(session, 80, 24) as d:
@@ -96,7 +98,10 @@ def test_eights_says_you_lead_and_its_objective_is_whole_at_80_columns():
         assert "trick 1: You lead" in screen and "You leads" not in screen
         words = " ".join(screen.split())
         assert "No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5 each; R15 +15; " \
-               "the round ends when none is left to take" in words
+               "the round ends when… · not from the publisher (o: in full)" in words
+        words = " ".join(d.press("o").split())
+        assert "objective: No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5 " \
+               "each; R15 +15; the round ends when none is left to take round 1: " in words
 
 
 def test_an_engine_refusal_reads_without_slot_ids_or_ruling_ids():
