@@ -58,7 +58,7 @@ from lancards.cli.tui.fit import (
 )
 from lancards.cli.tui.leaving import answer_dialog, leaving_words, play_out
 from lancards.cli.tui.level8_keys import Level8Controller
-from lancards.cli.tui.overlays import report_lines
+from lancards.cli.tui.overlays import objective_panel, report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, game_over_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import text_width
@@ -103,8 +103,9 @@ _KEY_NAMES = {
     Keys.PageUp: "pgup", Keys.PageDown: "pgdn", Keys.Home: "home", Keys.End: "end",
 }
 
-SCROLL_KEYS = {"up": -0.34, "down": 0.34, "pgup": -1.0, "pgdn": 1.0, "k": -0.34, "j": 0.34}
-"""Keys that scroll an open panel (help, objective, a result), in pages."""
+SCROLL_KEYS = {"up": -1.0, "down": 1.0, "pgup": -1.0, "pgdn": 1.0, "k": -1.0, "j": 1.0}
+"""Keys that scroll an open panel (help, objective, a result), in pages: a page each, its
+rows less one (the new-user trial read 7 lines a key of a 24-row help)."""
 
 
 VOTE_SIGNED = N_("your vote is signed: the others must agree too")
@@ -528,9 +529,7 @@ class TableScreen:
         if self.show_help:
             return keys_panel(self.controller.help(), self.controller.goal_help)
         if self.show_objective:
-            out: Lines = [[("class:picker.title", " " + _("objective (any key closes)") + " ")]]
-            out += [[("", " " + line)] for line in self.controller.objective(self._snap())]
-            return out
+            return objective_panel(self.controller.objective(self._snap()))
         return report_lines(self.reports[0], self._snap()) if self.reports else []
 
     # -- running -----------------------------------------------------------------------------

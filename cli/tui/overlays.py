@@ -1,6 +1,6 @@
 """Whole-screen panels of the table drawn from text alone: a round's or the game's result
 (with, at the game's end, "play again with the same players?": issue 27,
-:mod:`lancards.cli.play_again`)."""
+:mod:`lancards.cli.play_again`), the objective in full (``o``)."""
 
 from __future__ import annotations
 
@@ -27,3 +27,11 @@ def report_lines(report: RoundReport, snap: TableSnapshot) -> Lines:
         more = again_words(again)
     out.append([("class:hints", f" {more}")])
     return out
+
+
+def objective_panel(lines: list[str]) -> Lines:
+    """The ``o`` panel: its title, which names the keys that scroll it a page (as the ``?``
+    panel's does), then ``lines`` (the controller's ``objective``)."""
+    title = _("objective (Up/Down scroll, any other key closes)")
+    out: Lines = [[("class:picker.title", f" {title} ")]]
+    return out + [[("", " " + line)] for line in lines]

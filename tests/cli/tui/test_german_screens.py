@@ -101,10 +101,10 @@ def test_german_level8_master_builder_and_keys(size: tuple[int, int]) -> None:
 
 
 def screen_all(d: Driver) -> list[str]:
-    """Every page of the open keys panel (Down scrolls), for text beyond the first page."""
+    """Every page of the open keys panel (Down scrolls a page), for text beyond the first."""
     pages = [d.text()]
     for _page in range(6):
-        pages.append(d.press("down", "down", "down"))
+        pages.append(d.press("down"))
     return pages
 
 

@@ -85,7 +85,7 @@ def test_o_shows_the_level_card_in_full():
         assert "3 Cat: level 2: triplet + run of 4" in screen
         assert " > level 3: triplet + 4 of one colour" in screen
         assert "level 8: triplet + quintuplet" in screen
-        assert "objective (any key closes)" not in d.press("x")
+        assert "objective (Up/Down scroll" in screen and "objective (" not in d.press("x")
 
 
 def test_eights_says_you_lead_and_its_objective_is_whole_under_o_at_80_columns():
@@ -151,3 +151,25 @@ def test_showing_says_how_many_cards_when_fewer_than_three():
         assert "Space marks 1 card (0 marked) · Enter shows them" in screen
         assert "3 cards" not in screen
         assert "Space marks 1 card (1 marked)" in d.press("space")
+
+
+def test_up_and_down_page_the_help_and_the_objective_panels_by_their_rows_less_one():
+    """The new-user trial: ``?`` at 80x24 moved 7 lines a key. Up/Down (the keys its mark line
+    names), PgUp/PgDn and j/k move a page, the panel's rows less one: the last row read
+    stays at the top."""
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW)
+    with driven(level8_at(state), 80, 24) as d:
+        rows = d.press("?").splitlines()
+        assert rows[0] == " keys (Up/Down scroll, any other key closes)"
+        assert rows[23] == " ▼ 24 more below (Up/Down)"
+        after = d.press("down").splitlines()
+        assert after[0] == rows[22]  # 22 rows on, one kept
+        assert after[23] == " ▲ 22 more above · ▼ 2 more below (Up/Down)"
+        assert d.press("pgdn").splitlines()[23] == " ▲ 24 more above (Up/Down)"
+        assert d.press("k", "up").splitlines() == rows
+        assert d.press("j").splitlines() == after
+    state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2, round_number=2)
+    session = LocalSession("eights", names=("You", "Ben", "Cat"), state=state, bot_delay=60)
+    with driven(session, 80, 24) as d:  # it fits: the title names the keys all the same
+        rows = d.press("o").splitlines()
+        assert rows[0] == " objective (Up/Down scroll, any other key closes)"
