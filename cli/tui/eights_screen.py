@@ -25,6 +25,7 @@ from lancards.cli.tui.controller import (
     KeyHelp,
     bot_words,
     gone_words,
+    name_of,
     not_now,
     pending_text,
     title_line,
@@ -126,8 +127,9 @@ class EightsController(BaseController):
         objective = " " + objective_line(view, width) + "\n"  # at most two rows
         out: StyleAndTextTuples = [("class:objective", objective)]
         totals = view.totals()
+        names = [name_of(snap, s) for s in range(view.n)]  # "hana (you)": the own row
         name_w = max(6, text_width(_("player")),
-                     min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
+                     min(NAME_COLUMNS + 1, max(text_width(n) for n in names) + 1))
         head = [_("hand"), _("tricks"), _("total")]
         hand_w, tricks_w, total_w = (max(w, text_width(h)) for w, h in zip((4, 6, 5), head,
                                                                             strict=True))
@@ -141,7 +143,7 @@ class EightsController(BaseController):
             tricks = sum(1 for w in view.trick_winners if w == seat)
             note = f"  {gone[seat]}" if seat in gone else f"  {bots[seat]}" if seat in bots \
                 else ""
-            out.append((style, f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} "
+            out.append((style, f" {mark} {seat + 1} {pad(names[seat], name_w)} "
                                f"{len(view.hands[seat]):>{hand_w}} {tricks:>{tricks_w}} "
                                f"{totals[seat]:>{total_w}}"
                                f"{note}\n"))

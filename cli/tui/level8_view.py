@@ -149,6 +149,13 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
     return ("class:turn", _("{name} {doing}").format(name=snap.names[snap.to_act], doing=doing))
 
 
+def _name_width(names: Sequence[str]) -> int:
+    """The players column's width for ``names``: its header's or its widest name's, and a
+    space (a name at most :data:`NAME_COLUMNS` wide)."""
+    return max(6, text_width(_("player")),
+               min(NAME_COLUMNS + 1, max(text_width(n) for n in names) + 1))
+
+
 def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     """The players, the draw pile, the melds and any shown cards."""
     view: Level8State = snap.view
@@ -156,8 +163,6 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     # Every column as wide as its header or its widest value in the player's language.
     head = [_("player"), _("lvl"), _("requirement"), _("down"), _("hand"), _("discard"),
             _("front")]
-    name_w = max(6, text_width(head[0]),
-                 min(NAME_COLUMNS + 1, max(text_width(n) for n in snap.names) + 1))
     words = {"win": _("WIN"), "yes": _("yes"), "no": _("no")}
     lvl_w = max(3, text_width(head[1]), text_width(words["win"]))
     down_w = max(4, text_width(head[3]), text_width(words["yes"]), text_width(words["no"]))
@@ -168,10 +173,14 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     bots = {s: w for s, w in bot_words(snap).items() if s not in gone}
     shown = [gone.get(s) or (requirement(view.level(s)) if view.levels[s] < 9 else "-")
              for s in range(view.n)]
-    room = width - name_w - (20 + lvl_w + down_w + hand_w + pile_w)
-    req_w = max(12, min(max(30, max(text_width(r) for r in shown)), room))
+    longest, fixed = max(text_width(r) for r in shown), 20 + lvl_w + down_w + hand_w + pile_w
+    names = [name_of(snap, s) for s in range(view.n)]  # "hana (you)": the own row, as at play
+    if width - _name_width(names) - fixed < longest <= width - _name_width(snap.names) - fixed:
+        names = list(snap.names)  # the mark never cuts a requirement: the row stays bold
+    name_w = _name_width(names)
+    req_w = max(12, min(max(30, longest), width - name_w - fixed))
     if bots:  # room for "bot, normal" at the rows' end: the column as wide as its longest
-        req_w = min(req_w, max(11, *(text_width(r) for r in shown)))
+        req_w = min(req_w, max(11, longest))
     rows: list[StyleAndTextTuples] = []
     for seat in range(view.n):
         mark = ">" if snap.to_act == seat else " "
@@ -180,7 +189,7 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         lvl = pad(words["win"], lvl_w) if level >= 9 else pad_left(str(level), lvl_w)
         down = words["yes"] if view.down[seat] else words["no"]
         row: StyleAndTextTuples = [(style, (
-            f" {mark} {seat + 1} {pad(snap.names[seat], name_w)} {lvl} "
+            f" {mark} {seat + 1} {pad(names[seat], name_w)} {lvl} "
             f"{pad(shown[seat], req_w)} {pad(down, down_w)} "
             f"{pad_left(str(len(view.hands[seat])), hand_w)} "))]
         pile = view.discards[seat]

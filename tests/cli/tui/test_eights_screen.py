@@ -198,7 +198,7 @@ def test_the_objective_takes_two_rows_at_80_columns_and_o_shows_it_in_full_unmar
         assert rows[1:4] == [
             " objective: No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5",
             "   each; R15 +15; the round ends when… · not from the publisher (o: in full)",
-            "   # player hand tricks total"]
+            "   # player     hand tricks total"]  # "Ann (you)"
         rows = d.press("o").splitlines()
         assert rows[1:3] == [
             " objective: No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5",

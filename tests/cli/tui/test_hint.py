@@ -183,10 +183,10 @@ def test_the_players_panel_says_which_seats_are_bots_and_their_level() -> None:
                            bot_level="normal")
     table = EightsController(session).table(session.snapshot(), 100)
     rows = [r for r in "".join(f[1] for f in table).splitlines() if r[3:4].isdigit()]
-    assert rows == [" > 1 Tess     15      0     0",
-                    "   2 Ada      14      0     0  bot, normal",
-                    "   3 Bram     14      0     0  bot, normal",
-                    "   4 Cleo     14      0     0  bot, normal"]
+    assert rows == [" > 1 Tess (you)    15      0     0",
+                    "   2 Ada           14      0     0  bot, normal",
+                    "   3 Bram          14      0     0  bot, normal",
+                    "   4 Cleo          14      0     0  bot, normal"]
 
 
 def test_level8_rows_say_the_level_or_one_line_does_when_a_row_is_too_long() -> None:
@@ -196,12 +196,13 @@ def test_level8_rows_say_the_level_or_one_line_does_when_a_row_is_too_long() -> 
     wide = "".join(f[1] for f in table(snap, 100)).splitlines()
     # a column of their own, headed "played by", not under "front" (the KEEP and SKIP cards'
     # column: the trial of 2026-12-06 read the words there as cards in front)
-    assert wide[0:4] == ["   # player lvl requirement down hand discard   front played by",
-                         " > 1 Tess     1 4 pairs     no      2 -        ",
-                         "   2 Ada      1 4 pairs     no     10 -               bot, normal",
-                         "   3 Bram     1 4 pairs     no     10 -               bot, normal"]
+    assert wide[0:4] == ["   # player      lvl requirement down hand discard   front played by",
+                         " > 1 Tess (you)    1 4 pairs     no      2 -        ",
+                         "   2 Ada           1 4 pairs     no     10 -               bot, normal",
+                         "   3 Bram          1 4 pairs     no     10 -               bot, normal"]
     narrow = "".join(f[1] for f in table(snap, 56)).splitlines()
-    assert narrow[2:5] == ["   2 Ada      1 4 pairs     no     10 -        ",
+    assert narrow[1:5] == [" > 1 Tess     1 4 pairs     no      2 -        ",  # no room for
+                           "   2 Ada      1 4 pairs     no     10 -        ",  # "(you)"
                            "   3 Bram     1 4 pairs     no     10 -        ",
                            " bots: Ada, Bram (normal)"]
 

@@ -440,11 +440,11 @@ def test_the_front_column_stands_under_its_header() -> None:
     with driven(session, 80, 24) as d:
         rows = d.text().splitlines()[1:6]
     assert rows == [
-        "   # player lvl requirement down hand discard   front played by",
-        " > 1 Tess     1 4 pairs     no     10 O15(1)",
-        "   2 Ada      1 4 pairs     no     11 -         KEEP  bot, greedy",
-        "   3 Bram     1 4 pairs     yes     1 TAKE(2)         bot, greedy",
-        "   4 Cleo     1 4 pairs     no     10 P12(2)    KEEP  bot, greedy",
+        "   # player      lvl requirement down hand discard   front played by",
+        " > 1 Tess (you)    1 4 pairs     no     10 O15(1)",
+        "   2 Ada           1 4 pairs     no     11 -         KEEP  bot, greedy",
+        "   3 Bram          1 4 pairs     yes     1 TAKE(2)         bot, greedy",
+        "   4 Cleo          1 4 pairs     no     10 P12(2)    KEEP  bot, greedy",
     ]
     assert rows[0].index("front") == rows[2].index("KEEP") == rows[4].index("KEEP")
 
