@@ -65,6 +65,16 @@ def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = 
     return _("evening so far: {totals}").format(totals=" · ".join(parts))
 
 
+def evening_of(finished: Finished | None, game_name: str, me: str = "") -> str | None:
+    """:func:`evening_line` through ``finished``, from the second game of the evening on;
+    ``None`` for a first game (or none): a line that sums an evening of one game is noise
+    (the new-user trial read ``evening so far: You: 0 wins, 0 points`` under a game's result).
+    """
+    if finished is None or finished.number < 2:
+        return None
+    return evening_line(finished.totals(), game_name, me)
+
+
 def series_record(path: str | None, number: int) -> str | None:
     """Where ``--record FILE`` puts game ``number`` of a series: ``FILE`` for the first,
     ``STEM-gameN.SUFFIX`` for the others (every record stays, each its own file)."""
@@ -78,7 +88,8 @@ def series_record(path: str | None, number: int) -> str | None:
 
 def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
     """The lines a rematch's table shows from its start: which game of the evening, who deals
-    round 1 and why, the evening before it. Empty for a first game."""
+    round 1 and why, the evening before it from game 3 on (:func:`evening_of`). Empty for a
+    first game."""
     follows = table.statement.get("follows")
     if not follows:
         return []
@@ -90,6 +101,8 @@ def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
              if dealer.public_key == me else
              _("game {number} of the evening: {name} deals round 1 ({why})")).format(
         number=follows["game"], name=dealer.nick, why=why)
+    if int(follows["game"]) < 3:  # the evening before game 2 is one game: no evening line
+        return [first]
     return [first, evening_line(series_totals(table), game_name, me.hex())]
 
 

@@ -12,7 +12,7 @@ from lancards.cli.pacing import BotPacer
 from lancards.cli.play_again import (
     PlayAgain,
     again_words,
-    evening_line,
+    evening_of,
     finished_of,
     series_record,
 )
@@ -97,8 +97,8 @@ class SeriesMixin:
         finished = finished_of(self.core)
         local = len(self.nodes) == len(self.core.players)  # every seat a peer of ours
         if finished is not None and (local or self.series or self.ran):
-            extra["evening"] = evening_line(finished.totals(), self.game.name,
-                                            self.core.me.public_key.hex())
+            extra["evening"] = evening_of(finished, self.game.name,  # from game 2 on
+                                          self.core.me.public_key.hex())
         if self.again is None and local and all(finished_of(n.core) is not None
                                                 for n in self.nodes):
             new_table = None if self.seed is None else (lambda: derive(

@@ -245,11 +245,11 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
     outcome = core.game.outcome(core.state)
     if gone is not None and gone.left and outcome is not None and not core.halted:
         from lancards.cli.net_session import removed_seats
-        from lancards.cli.play_again import evening_line, finished_of
+        from lancards.cli.play_again import evening_of, finished_of
         from lancards.cli.tui.results import final_lines
 
-        done = finished_of(core)  # as the game-over panel: the result, then the evening
-        evening = [evening_line(done.totals(), core.game.name)] if done is not None else []
+        done = evening_of(finished_of(core), core.game.name)  # as the game-over panel says
+        evening = [done] if done is not None else []  # the result, then the evening
         gone.finished(core.record, outcome_json(outcome),  # the host's folder gets the result
                       final_lines(outcome, names, core.game.name, removed_seats(core)) + evening)
     if node.fault is None and outcome is not None and not core.halted:
@@ -360,11 +360,11 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
     for line in final_lines(outcome, names, core.game.name, removed_seats(core)):
         echo(line)  # a terminal's width, at a space
     if "follows" in core.table.statement or int(getattr(args, "games", 1) or 1) > 1:
-        from lancards.cli.play_again import evening_line, finished_of
+        from lancards.cli.play_again import evening_of, finished_of
 
-        done = finished_of(core)  # the evening with this game (issue 27)
-        if done is not None:
-            echo(evening_line(done.totals(), core.game.name))
+        evening = evening_of(finished_of(core), core.game.name)  # from game 2 on (issue 27)
+        if evening is not None:
+            echo(evening)
     if args.record:
         print(_("record: {path}").format(path=args.record))
     return 0

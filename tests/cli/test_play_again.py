@@ -24,13 +24,11 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
                  "--bot-level", "greedy", "--bot-delay", "0", "--games", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
     first_end = out.index("result: You win with the lowest total")
-    assert out[first_end + 1:first_end + 6] == [
+    assert out[first_end + 1:first_end + 5] == [
         "You: 80 points", "Bram: 205 points", "Ada: 215 points",  # by place, the winner first
-        "evening so far: Ada: 0 wins, 215 points · Bram: 0 wins, 205 points · "
-        "You: 1 win, 80 points",
         "game 2 of the evening: You deal round 1 (the winner of the last game deals)",
-    ]  # the evening once, not again under the next game's first line (the trial of 2026-12-05)
-    assert out[first_end + 6].startswith("round 1: ")
+    ]  # no evening of one game, after it nor under the next game's first line (the trials)
+    assert out[first_end + 5].startswith("round 1: ")
     assert out[-5:] == [
         "result: Bram wins with the lowest total",
         "Bram: 135 points", "Ada: 170 points", "You: 175 points",
@@ -104,7 +102,8 @@ def test_lancards_play_killed_inside_play_again_resumes_into_the_next_game(
 def test_a_series_says_the_evening_once_after_each_game(tmp_path: Path, capsys,
                                                         monkeypatch) -> None:
     """The trial of 2026-12-05: ``--autoplay --games 2`` printed the same "evening so far"
-    line twice in a row (after game 1's result and again under game 2's first line)."""
+    line twice in a row (after game 1's result and again under game 2's first line); the
+    new-user trial: an evening of one game is no evening. The line comes once, after game 2."""
     (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
     (tmp_path / "identity.json").chmod(0o600)
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
@@ -112,6 +111,10 @@ def test_a_series_says_the_evening_once_after_each_game(tmp_path: Path, capsys,
                  "--bot-level", "greedy", "--bot-delay", "0", "--games", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
     evenings = [i for i, line in enumerate(out) if line.startswith("evening so far: ")]
-    assert len(evenings) == 2 and evenings[-1] == len(out) - 1
-    assert out[evenings[0] + 1].startswith("game 2 of the evening: ")
-    assert out[evenings[0] + 2].startswith("round 1: ")
+    assert evenings == [len(out) - 1]
+    assert out[-1] == "evening so far: You: 1 win · Ada: 0 wins · Bram: 1 win"
+    second = out.index("game 2 of the evening: Bram deals round 1 (the player left of the "
+                       "last game's first dealer deals)")
+    assert out[second - 4:second] == ["result: Bram wins after 9 rounds", "Bram: WIN",
+                                      "You: level 8", "Ada: level 8"]  # game 1: no evening
+    assert out[second + 1].startswith("round 1: ")

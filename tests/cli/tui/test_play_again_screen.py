@@ -29,7 +29,7 @@ class Over(LocalSession):
     def snapshot(self) -> TableSnapshot:
         snap = super().snapshot()
         extra = {**snap.extra, "again": dict(self.again),
-                 "evening": "evening so far: Ann: 1 win · Ben: 0 wins · Cyd: 0 wins"}
+                 "evening": "evening so far: Ann: 2 wins · Ben: 0 wins · Cyd: 0 wins"}
         banner = Banner("again", again_words(self.again))  # the one a SessionSeries adds
         return dataclasses.replace(snap, outcome=Outcome((0,), (9, 3, 2), {"rounds": 4}),
                                    extra=extra, banners=(*snap.banners, banner))
@@ -55,7 +55,7 @@ def test_a_plays_again_and_the_screen_gives_way_to_the_next_game_once_it_started
     with driven(session) as d:
         screen = d.text()
         assert "game over" in screen and "result: Ann wins after 4 rounds" in screen
-        assert "evening so far: Ann: 1 win · Ben: 0 wins · Cyd: 0 wins" in screen
+        assert "evening so far: Ann: 2 wins · Ben: 0 wins · Cyd: 0 wins" in screen
         # once, at the panel's end: not again in a banner over it (the trial of 2026-12-05)
         assert screen.count("play again with the same players?") == 1, screen
         assert "NOTE" not in screen and screen.rstrip().endswith(
