@@ -481,8 +481,10 @@ class TableScreen:
         return to_lines(self.controller.title(self._snap(), width))
 
     def _table_lines(self, width: int) -> Lines:
-        snap = self._snap()  # a rematch: the game of the evening and the evening so far
-        series: Lines = [[("class:dim", " " + line)] for line in snap.extra.get("series", ())]
+        snap = self._snap()  # a rematch: the game of the evening and the evening so far,
+        first = getattr(snap.view, "round", 0) <= 1  # in round 1 only (the log keeps them)
+        series: Lines = [[("class:dim", " " + line)] for line in
+                         (snap.extra.get("series", ()) if first else ())]
         return series + to_lines(self.controller.table(snap, width))
 
     def _log_key(self) -> object:
