@@ -589,7 +589,7 @@ async def run_table(session: Session, *, input: Input | None = None,
         (``q`` then ``y``, or Ctrl-C).
     """
     status = await TableScreen(session, input=input, output=output, greeting=greeting).run()
-    line = farewell(session)
+    line = farewell(session, again=status == STATUS_AGAIN)  # the next game's table follows
     if line and output is None:  # a test's own output keeps its screen alone
         echo(line)  # wrapped at the terminal's width, at a space
     return status

@@ -79,17 +79,24 @@ def log_text(line: Any, names: tuple[str, ...]) -> str:
     return text
 
 
-def farewell(session: Session) -> str:
-    """The one line printed once the table's window closed (issue 25, item 9): how this seat
-    left and how to come back, or ``""`` after the game's end; after a leave whose game's end
-    this machine saw (``lancards play``'s bots played it out), that line and the result's."""
+def farewell(session: Session, again: bool = False) -> str:
+    """What is printed once the table's window closed (issue 25, item 9): how this seat left
+    and how to come back; after the game's end (``q`` at the game-over panel, at ``lancards
+    play``, ``host`` and ``join``), the game-over panel's lines, the result and from the second
+    game of the evening on the evening (the new-user trial read nothing there, but the result
+    after a leave); ``""`` when the next game's table follows (``again``); after a leave whose
+    game's end this machine saw (``lancards play``'s bots played it out), that line and the
+    result's."""
+    from lancards.cli.tui.results import game_over_lines
+
     snap = session.snapshot()
     if snap.outcome is not None and snap.extra.get("left"):  # the others played it out
-        from lancards.cli.tui.results import game_over_lines
-
         # the line before said "you left the table for good" (the trial read it twice)
         return "\n".join([_("the game went on without you:"), *game_over_lines(snap)])
-    if snap.outcome is not None or snap.extra.get("removed_me"):
+    if snap.outcome is not None:  # q at the game-over panel: a seat's, not a watcher's
+        quiet = again or snap.extra.get("removed_me") or snap.extra.get("watching")
+        return "" if quiet else "\n".join(game_over_lines(snap))
+    if snap.extra.get("removed_me"):
         return ""
     if snap.extra.get("watching"):
         return _("you stopped watching the table")
