@@ -14,11 +14,13 @@ person still presses the keys.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from lancards.cli.i18n import N_, _, ngettext, pgettext
 from lancards.cli.session import TableSnapshot
-from lancards.cli.tui.narrate import card_name, move_label
+from lancards.cli.tui.narrate import SPECIAL_WORDS, card_name, move_label
+from lancards.cli.tui.width import ELLIPSIS, cut, text_width
 from lancards.engine.eights import advice as eights_advice
 from lancards.engine.level8 import advice as level8_advice
 from lancards.engine.level8.cards import COLOURS
@@ -65,22 +67,71 @@ def hint_line(snap: TableSnapshot) -> str:
     return hint_words(snap, hint_advice(snap))
 
 
-def hint_words(snap: TableSnapshot, advice: Advice) -> str:
-    """``"hint: MOVE: REASON"``: the move as a list of moves names it, the reason in words."""
+def hint_slot(action: Any) -> Any:
+    """The slot of the own card ``action`` names (a card played, discarded, added, put, kept),
+    if any: the cursor goes there (the trial pressed x on the card under the cursor, not the
+    one the hint named)."""
+    slot = getattr(action, "slot", None)
+    if slot is None:
+        slot = getattr(getattr(action, "card", None), "slot", None)
+    return slot
+
+
+HINT_COLUMNS = 79
+"""The hint's room: one line of an 80-column terminal after the message line's leading space
+(the trial read hints that wrapped)."""
+
+
+def hint_words(snap: TableSnapshot, advice: Advice, columns: int = HINT_COLUMNS) -> str:
+    """``"hint: MOVE: REASON"`` in at most ``columns`` columns: the move as a list of moves
+    names it, the reason in words; when the whole line is too long, the reason names fewer
+    cards, then none (``2 cards to go``), then the move drops a special card's call, and a
+    line still too long is cut after a whole word, with ``…``."""
+    line = ""
+    for move, reason in hint_forms(snap, advice):
+        line = _("hint: {move}: {reason}").format(move=move, reason=reason) if reason else \
+            _("hint: {move}").format(move=move)
+        if text_width(line) <= columns:
+            return line
+    return cut_words(line, columns)
+
+
+def cut_words(text: str, columns: int) -> str:
+    """``text`` cut after its last whole word that leaves room for :data:`ELLIPSIS` in
+    ``columns`` columns (a word longer than that is cut inside it)."""
+    if text_width(text) <= columns:
+        return text
+    start = cut(text, columns)[:-1]
+    words = start.rsplit(" ", 1)[0] if " " in start else start
+    return words.rstrip(" ,;:") + ELLIPSIS
+
+
+def hint_forms(snap: TableSnapshot, advice: Advice) -> Iterator[tuple[str, str]]:
+    """The hint's move and reason, longest first (:func:`hint_words`)."""
     move = move_label(snap.game.name, snap.view, advice.action, snap.names, snap.seat)
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
             move = _("lay down your level (l, then Tab)")
         elif type(advice.action).__name__ in E_KEY_ACTIONS:  # the trial of 2026-12-05
-            move = _("{move} (key e)").format(move=move)  # pressed d: "you cannot draw now"
-        words = level8_reason(snap, reason)
+            move = _("press e to {move}").format(move=move)  # pressed d: "you cannot draw now"
+        yield move, level8_reason(snap, reason)
+        move = _without_call(move)  # then fewer words, as long as the line is too long
+        for most in (None, 3, 2, 1, 0):  # every card named, fewer, none and the brief words
+            yield move, level8_reason(snap, reason, most)
     elif isinstance(reason, eights_advice.Reason):
-        words = eights_reason(reason)
+        yield move, eights_reason(reason)
+        yield move, eights_reason(reason, brief=True)
     else:
-        words = ""
-    return _("hint: {move}: {reason}").format(move=move, reason=words) if words else \
-        _("hint: {move}").format(move=move)
+        yield move, ""
+
+
+def _without_call(move: str) -> str:
+    """``move`` without the call of a special card it names (``play KEEP``, not ``play KEEP
+    (I'll keep that!)``): the card's name says it."""
+    for word in SPECIAL_WORDS.values():  # German: the call is in quotes („…“) already
+        move = move.replace(f" ({_(word)})", "")
+    return move
 
 
 # -- Level 8 -------------------------------------------------------------------------------------
@@ -124,26 +175,35 @@ def hole_words(hole: tuple[int, int], count: int) -> str:
 
 
 def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
-                before: int | None = None, outs: tuple[tuple[int, int], ...] = ()) -> str:
+                before: int | None = None, outs: tuple[tuple[int, int], ...] = (),
+                most: int | None = None) -> str:
     """``"2 cards to go: a 4 and a red 9"`` (with ``before``: ``"then 2 cards to go instead
     of 3: ..."``); one card to go with several ``outs`` (each completes the level):
-    ``"1 card to go: a 3, a 4 or a red 9"``; ``lacks`` 0: the whole level is in the hand."""
+    ``"1 card to go: a 3, a 4 or a red 9"``; ``lacks`` 0: the whole level is in the hand.
+    ``most``: the cards named at most (a hint too long for its line; 0: ``"2 cards to go"``)."""
     if lacks <= 0:  # after the move ("then"), or now
-        return _("then your whole level is in your hand") if before is not None else \
-            _("your whole level is in your hand")
-    named = [hole_words(h, k) for h, k in needs[:_MOST_NEEDS]]
-    if lacks == 1 and len(outs) > 1:
+        return _("then you hold your whole level") if before is not None else \
+            _("you hold your whole level")
+    most_needs = _MOST_NEEDS if most is None else min(most, _MOST_NEEDS)
+    named = [hole_words(h, k) for h, k in needs[:most_needs]]
+    if most == 0:
+        listed = ""
+    elif lacks == 1 and len(outs) > 1:
         # the first 4, or all 5 (one more is named, not counted); "or 4 other cards" left the
         # reader asking which, and for what (the trial of 2026-12-06): the ones that also do
         shown = _MOST_OUTS if len(outs) > _MOST_OUTS + 1 else _MOST_OUTS + 1
+        if most is not None and len(outs) > most:
+            shown = most
         named = [hole_words(h, 1) for h in outs[:shown]]
         more = len(outs) - shown
         listed = (ngettext("{cards} or {count} other card that completes your level",
                            "{cards} or any of {count} other cards that complete your level",
                            more).format(cards=", ".join(named), count=more)
-                  if more > 0 else
+                  if more > 0 and most is None else
+                  ngettext("{cards} or {count} other", "{cards} or {count} others", more).format(
+                      cards=", ".join(named), count=more) if more > 0 else
                   _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1]))
-    elif len(needs) > _MOST_NEEDS:
+    elif len(needs) > most_needs:
         listed = _("{cards} and more").format(cards=", ".join(named))
     elif len(named) > 1:
         listed = _("{cards} and {last}").format(cards=", ".join(named[:-1]), last=named[-1])
@@ -160,37 +220,42 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
     return _("{to_go}: {cards}").format(to_go=head, cards=listed) if listed else head
 
 
-def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
-    """A Level 8 :class:`~lancards.engine.level8.advice.Reason` in words."""
+def level8_reason(snap: TableSnapshot, r: level8_advice.Reason, most: int | None = None) -> str:
+    """A Level 8 :class:`~lancards.engine.level8.advice.Reason` in words (``most``: the cards
+    named at most, :func:`needs_words`; 0: the brief words of a long reason too)."""
     Why = level8_advice.Why
-    then = needs_words(r.lacks, r.needs, outs=r.outs)
-    fits = _("it fits combination {number} on the table").format(number=r.meld + 1) \
+    then = needs_words(r.lacks, r.needs, outs=r.outs, most=most)
+    brief = most == 0
+    fits = (_("it fits combination {number}") if brief else
+            _("it fits combination {number} on the table")).format(number=r.meld + 1) \
         if r.meld is not None else _("it fits a combination on the table")
     words = {
         Why.ONLY: _("it is your only move"),
         Why.DRAW_PILE: (_("you hold your whole level: lay it down next") if r.lacks == 0
                         else _("no discard brings you closer; {needs}").format(needs=then)
-                        if r.lacks > 0 else _("no discard fits a combination on the table")),
-        Why.TAKE_TOP: needs_words(r.lacks, r.needs, r.lacks_before, r.outs),
+                        if r.lacks > 0 else _("no discard fits a combination") if brief
+                        else _("no discard fits a combination on the table")),
+        Why.TAKE_TOP: needs_words(r.lacks, r.needs, r.lacks_before, r.outs, most),
         Why.TOP_FITS: fits,
         Why.LAY_DOWN: _("you hold all of it"),
         Why.ADD: _("one card fewer in your hand"),
         Why.DISCARD_SPARE: _("not in your plan; {needs}").format(needs=then),
-        Why.DISCARD_LEAST: _("every card serves your plan, this one least; then {needs}").format(
-            needs=then),
-        Why.DISCARD_DEAD: (_("you are down, and a special card never goes into a "
-                             "combination") if r.card is not None and not r.card.is_number
-                           and not r.card.is_joker else _("it fits no combination on the table")),
-        Why.DISCARD_DOWN: _("every card fits somewhere; this one helps the others least"),
+        Why.DISCARD_LEAST: _("your plan needs it least; then {needs}").format(needs=then),
+        Why.DISCARD_DEAD: (_("it fits no combination on the table") if r.card is None
+                           or r.card.is_number or r.card.is_joker else
+                           _("a special card never goes into a combination") if brief else
+                           _("you are down, and a special card never goes into a "
+                             "combination")),
+        Why.DISCARD_DOWN: (_("it helps the others least") if brief else
+                           _("every card fits somewhere; this one helps the others least")),
         Why.PLAY_TAKE: (_("pick a shown card your level needs") if r.lacks >= 0 else
                         _("pick a shown card that fits the table")),
         Why.PLAY_SWAP: _("swap away cards your plan does not use"),
-        Why.PLAY_KEEP: _("the round may end before you lay down; it is void if you lay down "
-                         "this round"),  # ruling L8-13: who laid down keeps nothing
-        Why.PLAY_SKIP: (_("{name} is closest to going out").format(name=snap.names[r.target])
-                        if r.target is not None else _("that player is closest to going out")),
+        Why.PLAY_KEEP: (_("void if you lay down this round") if brief else  # ruling L8-13:
+                        _("the round may end before you lay down; void if you do")),  # no keep
+        Why.PLAY_SKIP: skip_words(snap, r),
         Why.SHOW: _("these are the cards your plan needs least"),
-        Why.CHOOSE: (needs_words(r.lacks, r.needs, r.lacks_before, r.outs) if r.lacks >= 0
+        Why.CHOOSE: (needs_words(r.lacks, r.needs, r.lacks_before, r.outs, most) if r.lacks >= 0
                      else fits),
         Why.CHOOSE_NONE: _("no shown card brings you closer"),
         Why.SWAP_PUT: _("not in your plan; {needs}").format(needs=then),
@@ -200,6 +265,21 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason) -> str:
     return words.get(r.why, "")
 
 
+def skip_words(snap: TableSnapshot, r: level8_advice.Reason) -> str:
+    """Why the Skip goes to its seat: the one closest to going out; on a tie (the trial: three
+    seats of 10 cards, none down) one nobody is closer than; else, the next player, or no
+    reason (a reason is true or not said)."""
+    if r.target is None:
+        return _("that player is closest to going out")
+    name = snap.names[r.target]
+    if r.ahead > 0:
+        return _("{name} is closest to going out").format(name=name)
+    if r.ahead == 0:
+        return _("nobody is closer to going out than {name}").format(name=name)
+    return _("{name} plays next").format(name=name) \
+        if snap.view.next_seat(snap.seat) == r.target else ""
+
+
 # -- 8s Rule! ------------------------------------------------------------------------------------
 
 
@@ -207,44 +287,80 @@ def _percent(win: float) -> str:
     return f"{max(5, min(95, round(win * 20) * 5))} %"
 
 
-def eights_reason(r: eights_advice.Reason) -> str:
-    """An 8s Rule! :class:`~lancards.engine.eights.advice.Reason` in words."""
+def eights_reason(r: eights_advice.Reason, brief: bool = False) -> str:
+    """An 8s Rule! :class:`~lancards.engine.eights.advice.Reason` in words (``brief``: fewer
+    words, for a line too long: a chance without the trick's points)."""
     Why = eights_advice.Why
     if r.why is Why.CANNOT_WIN:
-        if r.points > 0:
+        if r.points > 0 and not brief:
             return ngettext("it cannot take this trick; its {count} point goes to the taker",
                             "it cannot take this trick; its {count} points go to the taker",
                             r.points).format(count=r.points)
         return _("it cannot take this trick")
     if r.why is Why.SEARCH and r.instead is not None:
         # whole points (no decimal point to translate), and which way is better said in words
-        # (the new-user trial of 2026-12-05 read "it beat B6 by 1.1 points" as unexplained)
-        card, points = card_name(r.instead.card), round(r.gain)
+        # (the new-user trial of 2026-12-05 read "it beat B6 by 1.1 points" as unexplained);
+        # the imagined deals are docs/bots.md's, not the line's (it wrapped: the trial)
+        card, points = play_name(r.instead), round(r.gain)
         if points < 1:
-            return _("a little better for you than {card} in {deals} imagined deals").format(
-                deals=r.deals, card=card)
-        return ngettext("about {points} point better for you than {card} in {deals} imagined "
-                        "deals",
-                        "about {points} points better for you than {card} in {deals} imagined "
-                        "deals", points).format(deals=r.deals, card=card, points=points)
+            return _("a little better for you than {card}").format(card=card)
+        return ngettext("about {points} point better for you than {card}",
+                        "about {points} points better for you than {card}", points).format(
+            card=card, points=points)
     if r.why is Why.LAYOUT:
         return (ngettext("it opens the way for {count} more card of yours",
                          "it opens the way for {count} more cards of yours",
                          r.frees).format(count=r.frees) if r.frees
                 else _("it opens the fewest cards for the others"))
+    if r.why in (Why.UNLIKELY, Why.MAY_WIN):
+        return chance_words(r, brief)
     words = {
         Why.ONLY: _("it is your only move"),
-        Why.UNLIKELY: (_("it takes this trick only about {percent} of the time") if r.win < 0.5
-                       else _("it takes this trick about {percent} of the time")).format(
-            percent=_percent(r.win)),  # "only" for a chance above a half read wrong (the trial)
-        Why.FORCED: _("you take this trick anyway: shed the most dangerous card"),
-        Why.TAKE_CHEAP: _("taking this trick costs less than keeping this card"),
+        Why.FORCED: (_("you take this trick anyway") if brief else
+                     _("you take this trick anyway: shed the most dangerous card")),
+        Why.TAKE_CHEAP: (_("cheaper than keeping this card") if brief else
+                         _("taking this trick costs less than keeping this card")),
         Why.SURE: _("it surely takes this trick"),
-        Why.MAY_WIN: _("it takes this trick about {percent} of the time").format(
-            percent=_percent(r.win)),
-        Why.SAVE: _("no card of yours takes this trick; keep your winners for later"),
+        Why.SAVE: (_("no card of yours takes this trick") if brief else
+                   _("no card of yours takes this trick; keep your winners for later")),
     }
     return words.get(r.why, "")
 
 
-__all__ = ["hint_advice", "hint_line", "hint_words", "hole_words", "needs_words"]
+def play_name(play: Any) -> str:
+    """A play's card, with take or no take for an 8 (ruling E-4): ``B8 (take)``; the trial read
+    ``play B8 (no take): ... better for you than B8``."""
+    card = card_name(play.card)
+    take = getattr(play, "take", None)
+    if take is None:
+        return card
+    return (_("{card} (take)") if take else _("{card} (no take)")).format(card=card)
+
+
+def chance_words(r: eights_advice.Reason, brief: bool = False) -> str:
+    """The chance that the card takes the trick, and whether the player wants it (the trial
+    read a bare ``it takes this trick about 55 % of the time``): a *chance* of a wanted trick,
+    a *risk* of one that costs, with the points the trick holds (``brief``: without)."""
+    percent = _percent(r.win)
+    if r.why is eights_advice.Why.MAY_WIN:  # tricks wanted (ruling E-6)
+        return _("a {percent} chance of taking this trick, which you want").format(
+            percent=percent)
+    only = r.win < 0.5  # "only" for a chance above a half read wrong (the trial)
+    if brief:
+        text = _("only a {percent} risk of taking this trick") if only else \
+            _("a {percent} risk of taking this trick")
+        return text.format(percent=percent)
+    if r.stake > 0:
+        text = ngettext("only a {percent} risk of taking this trick (+{count} point)",
+                        "only a {percent} risk of taking this trick (+{count} points)",
+                        r.stake) if only else \
+            ngettext("a {percent} risk of taking this trick (+{count} point)",
+                     "a {percent} risk of taking this trick (+{count} points)", r.stake)
+        return text.format(percent=percent, count=r.stake)
+    text = _("only a {percent} risk of taking this trick (no points in it yet)") if only else \
+        _("a {percent} risk of taking this trick (no points in it yet)")
+    return text.format(percent=percent)
+
+
+__all__ = ["HINT_COLUMNS", "cut_words", "hint_advice", "hint_forms", "hint_line", "hint_slot",
+           "hint_words", "hole_words", "needs_words"]

@@ -22,6 +22,7 @@ from lancards.engine.core import Seat
 
 from .actions import EightsAction, Play
 from .cards import EIGHT, NUMBERS
+from .objectives import Objective, ObjectiveKind
 from .planner_bot import count_cards, wants_tricks, win_chance
 from .search_bot import SearchNote
 from .state import EightsState, Phase
@@ -65,6 +66,9 @@ class Reason:
         deals: the search's imagined deals (:attr:`Why.SEARCH`), else 0.
         gain: the search's mean gain in points over ``instead`` (:attr:`Why.SEARCH`).
         instead: the card ``normal`` would have played (:attr:`Why.SEARCH`), else None.
+        stake: the points the current trick gives its taker by the round's objective once the
+            card is in it (the cards in it so far and this one, or the trick's own points; 0
+            in the layout): positive costs, negative is wanted.
     """
 
     why: Why
@@ -74,6 +78,20 @@ class Reason:
     deals: int = 0
     gain: float = 0.0
     instead: Play | None = None
+    stake: int = 0
+
+
+def trick_stake(objective: Objective, trick: Sequence[int], card: int, hand: int) -> int:
+    """The points a trick holding the cards ``trick`` and ``card`` gives its taker by
+    ``objective`` (ruling E-6), ``hand`` the cards the player holds before playing (the trick
+    is the ``hand``-th from the round's end)."""
+    if objective.kind is ObjectiveKind.TRICKS:
+        return objective.per_trick
+    if objective.kind is ObjectiveKind.LAST_TRICKS:
+        last = objective.last_tricks
+        return last[-hand] if 0 < hand <= len(last) else 0
+    values = objective.card_points or (0,) * (4 * NUMBERS)
+    return sum(values[c] for c in (*trick, card))
 
 
 def explain(view: EightsState, seat: Seat, legal: Sequence[EightsAction],
@@ -100,22 +118,21 @@ def explain(view: EightsState, seat: Seat, legal: Sequence[EightsAction],
     values = objective.card_points or (0,) * (4 * NUMBERS)
     win = win_chance(view, seat, counts, action)
     points = values[card]
+    stake = trick_stake(objective, [t.card for t in view.trick], card, len(counts.hand))
     if isinstance(note, SearchNote) and note.gain > 0:
         return Reason(Why.SEARCH, win, points, deals=note.deals, gain=note.gain,
-                      instead=note.instead)
+                      instead=note.instead, stake=stake)
     if wants_tricks(objective):
-        if win >= 1.0:
-            return Reason(Why.SURE, win, points)
-        if win > 0.0:
-            return Reason(Why.MAY_WIN, win, points)
-        return Reason(Why.SAVE, win, points)
-    if win <= 0.0:
-        return Reason(Why.CANNOT_WIN, win, points)
-    if win < 1.0:
-        return Reason(Why.UNLIKELY, win, points)
-    if all(win_chance(view, seat, counts, p) >= 1.0 for p in plays):
-        return Reason(Why.FORCED, win, points)
-    return Reason(Why.TAKE_CHEAP, win, points)
+        why = Why.SURE if win >= 1.0 else Why.MAY_WIN if win > 0.0 else Why.SAVE
+    elif win <= 0.0:
+        why = Why.CANNOT_WIN
+    elif win < 1.0:
+        why = Why.UNLIKELY
+    elif all(win_chance(view, seat, counts, p) >= 1.0 for p in plays):
+        why = Why.FORCED
+    else:
+        why = Why.TAKE_CHEAP
+    return Reason(why, win, points, stake=stake)
 
 
-__all__ = ["Reason", "Why", "explain"]
+__all__ = ["Reason", "Why", "explain", "trick_stake"]

@@ -112,6 +112,26 @@ class Reason:
     outs: tuple[Hole, ...] = ()
     """``lacks`` 1: every card one of which completes the level (:func:`plan.outs`), else
     ``()``."""
+    ahead: int = 0
+    """:attr:`Why.PLAY_SKIP`: 1 when ``target`` is nearer to going out than every other seat a
+    Skip may go to (down, then fewer cards), 0 when no such seat is nearer (a tie: the trial read
+    "Ada is closest to going out" when three seats held 10 cards each and none was down), -1
+    when one is."""
+
+
+def _ahead(view: Level8State, legal: Sequence[Action], target: Seat | None) -> int:
+    """:attr:`Reason.ahead` of a Skip for ``target`` among the Skip's targets in ``legal``."""
+    if target is None:
+        return 0
+    targets = {a.target for a in legal if isinstance(a, PlaySpecial)
+               and a.card.card.kind is Kind.SKIP and a.target is not None} - {target}
+
+    def near(seat: Seat) -> tuple[bool, int]:
+        return view.down[seat], -len(view.hands[seat])
+
+    if any(near(other) > near(target) for other in targets):
+        return -1
+    return 0 if any(near(other) == near(target) for other in targets) else 1
 
 
 def _hand(view: Level8State, seat: Seat) -> list[Card]:
@@ -196,7 +216,8 @@ def explain(view: Level8State, seat: Seat, legal: Sequence[Action], action: Acti
         kind = action.card.card.kind
         why = {Kind.TAKE: Why.PLAY_TAKE, Kind.SWAP: Why.PLAY_SWAP,
                Kind.KEEP: Why.PLAY_KEEP}.get(kind, Why.PLAY_SKIP)
-        return after(hand, why, action.card.card, target=action.target)
+        return after(hand, why, action.card.card, target=action.target,
+                     ahead=_ahead(view, legal, action.target) if why is Why.PLAY_SKIP else 0)
     if isinstance(action, Show):
         return after(hand, Why.SHOW, None)
     if isinstance(action, Choose):

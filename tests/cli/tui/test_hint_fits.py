@@ -1,0 +1,132 @@
+"""Every hint is one line of an 80-column terminal (the trial read hints that wrapped):
+every kind of reason of both games (``engine/level8/advice.py``, ``engine/eights/advice.py``)
+with the move it goes with, long lists of missing cards and 24-character nicknames, in English
+and German, fits 79 columns (the message line's leading space) or is cut after a whole word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.local_session import LocalSession
+from lancards.cli.session import TableSnapshot
+from lancards.cli.tui.hint import HINT_COLUMNS, hint_forms, hint_words
+from lancards.cli.tui.width import ELLIPSIS, text_width
+from lancards.engine.eights import EIGHTS
+from lancards.engine.eights import advice as eights_advice
+from lancards.engine.eights.actions import Play
+from lancards.engine.eights.cards import parse_card
+from lancards.engine.eights.position import read_position
+from lancards.engine.level8 import actions
+from lancards.engine.level8 import advice as level8_advice
+from lancards.engine.level8.builder import build
+from lancards.engine.level8.cards import Kind
+from lancards.engine.level8.levels import ComponentKind
+from lancards.engine.level8.state import Phase
+from lancards.engine.rulesets import Advice
+from tests.cli.tui.test_hint import eights_hands, eights_text
+
+LONG = ("Maximiliane-Alexandrina1", "Maximiliane-Alexandrina2", "Maximiliane-Alexandrina3")
+OTHERS = (["P1", "P2", "P3", "P4", "P5", "P6", "P8", "P9", "P10", "P11"],
+          ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y8", "Y9", "Y10", "Y11"])
+Why = level8_advice.Why
+MOVES: dict[level8_advice.Why, tuple[type, ...]] = {
+    Why.ONLY: (object,), Why.DRAW_PILE: (actions.Draw,), Why.TAKE_TOP: (actions.DrawDiscard,),
+    Why.TOP_FITS: (actions.DrawDiscard,), Why.LAY_DOWN: (actions.LayDown,),
+    Why.ADD: (actions.Add,), Why.DISCARD_SPARE: (actions.Discard,),
+    Why.DISCARD_LEAST: (actions.Discard,), Why.DISCARD_DEAD: (actions.Discard,),
+    Why.DISCARD_DOWN: (actions.Discard,), Why.PLAY_TAKE: (actions.PlaySpecial,),
+    Why.PLAY_SWAP: (actions.PlaySpecial,), Why.PLAY_KEEP: (actions.PlaySpecial,),
+    Why.PLAY_SKIP: (actions.PlaySpecial,), Why.SHOW: (actions.Show,),
+    Why.CHOOSE: (actions.Choose,), Why.CHOOSE_NONE: (actions.Choose,),
+    Why.SWAP_PUT: (actions.SwapPut,), Why.KEEP: (actions.Keep,),
+    Why.END: (actions.SwapEnd, actions.KeepEnd, actions.EndTurn)}
+"""Each Level 8 reason with the moves it is given for."""
+SPECIAL = {Why.PLAY_TAKE: Kind.TAKE, Why.PLAY_SWAP: Kind.SWAP, Why.PLAY_KEEP: Kind.KEEP,
+           Why.PLAY_SKIP: Kind.SKIP}
+NEEDS = (((0, 11), 2), ((4, 0), 3), ((-1, 8), 1), ((-1, 4), 1))
+OUTS = ((-1, 1), (-1, 3), (-1, 4), (-1, 9), (-1, 11), (0, 12), (1, 13))
+
+
+def level8(hand: list[str], edition: str = "level8-master", **position: object) -> TableSnapshot:
+    state = build(edition, [hand, *OTHERS], turn=0, **position)  # type: ignore[arg-type]
+    return LocalSession(edition, names=("Tess", *LONG[:2]), state=state, bot_delay=60,
+                        bot_level="normal").snapshot()
+
+
+def level8_snaps() -> Iterator[TableSnapshot]:
+    yield level8(["R3", "O3", "B5", "G5", "Y14", "O2", "G10", "KEEP", "TAKE", "SWAP"],
+                 phase=Phase.PLAY)
+    yield level8(["R3", "O3", "SKIP", "B14"], "level8", phase=Phase.PLAY,
+                 down=[True, False, False],
+                 melds=[(0, ComponentKind.SET, [f"R{n}", f"O{n}"]) for n in (5, 6, 7, 8)])
+    swap = level8(["R3", "O3", "B5"], phase=Phase.SWAP)
+    yield replace(swap, view=swap.view.evolve(swaps=3))
+    yield level8(["R3", "O3", "B5"], phase=Phase.DRAW, discards=[[], ["G1", "P7"], ["P12"]])
+
+
+def hints() -> Iterator[tuple[TableSnapshot, Advice]]:
+    """Every kind of reason of both games with its moves, the longest numbers and lists."""
+    for snap in level8_snaps():
+        for action in snap.legal:
+            for why, moves in MOVES.items():
+                card = getattr(getattr(action, "card", None), "card", None)
+                if not isinstance(action, moves) or (
+                        why in SPECIAL and getattr(card, "kind", None) is not SPECIAL[why]):
+                    continue
+                for lacks in (-1, 0, 1, 3):
+                    reason = level8_advice.Reason(
+                        why, card, 3, lacks, NEEDS if lacks > 1 else NEEDS[:1], meld=11,
+                        target=1, outs=OUTS if lacks == 1 else (), ahead=lacks - 1)
+                    yield snap, Advice("normal", action, reason)
+    state = read_position(eights_text(eights_hands()), EIGHTS)
+    snap = LocalSession("eights", names=("Tess", *LONG), state=state, bot_delay=60).snapshot()
+    for card, take in (("B8", False), ("B15", None)):
+        for why in eights_advice.Why:
+            for win, stake in ((0.3, 75), (0.65, 0), (0.55, -10)):
+                reason = eights_advice.Reason(why, win, 15, frees=13, deals=148, gain=19.4,
+                                              instead=Play(0, 5, parse_card("B8"), True),
+                                              stake=stake)
+                yield snap, Advice("hard", Play(0, 5, parse_card(card), take), reason)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_hint_fits_80_columns_or_is_cut_after_a_word(language: str) -> None:
+    i18n.set_language(language)
+    try:
+        count = cut = 0
+        for snap, advice in hints():
+            line = hint_words(snap, advice)
+            count += 1
+            assert text_width(line) <= HINT_COLUMNS, line
+            assert line.startswith(("hint: ", "Tipp: ")), line
+            if line.endswith(ELLIPSIS):  # the shortest form, cut after a whole word
+                cut += 1
+                move, reason = list(hint_forms(snap, advice))[-1]
+                shortest = f"{line[:6]}{move}: {reason}"
+                start = line[:-1]
+                assert shortest.startswith(start) and shortest[len(start)] == " ", line
+                assert start[-1] not in " ,;:", line
+        assert count > 300
+        assert cut < count // 5  # the long names cut some, not most
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_hint_says_the_long_reason_when_it_fits_and_fewer_cards_when_not() -> None:
+    snap = level8(["R3", "O3", "B5", "G5", "Y14", "O2", "G10"], phase=Phase.PLAY)
+    discard = next(a for a in snap.legal if isinstance(a, actions.Discard))
+    reason = level8_advice.Reason(Why.DISCARD_SPARE, discard.card.card, 1, 1,
+                                  (((-1, 3), 1),), outs=OUTS[:3])
+    assert hint_words(snap, Advice("normal", discard, reason)) == \
+        "hint: discard R3: not in your plan; 1 card to go: a 1, a 3 or a 4"
+    reason = replace(reason, outs=OUTS)
+    assert hint_words(snap, Advice("normal", discard, reason)) == \
+        "hint: discard R3: not in your plan; 1 card to go: a 1, a 3, a 4 or 4 others"
+    assert hint_words(snap, Advice("normal", discard, reason), columns=200) == (
+        "hint: discard R3: not in your plan; 1 card to go: a 1, a 3, a 4, a 9 or any of 3 "
+        "other cards that complete your level")
