@@ -189,7 +189,8 @@ class TableScreen:
             self.log_view.scroll = 0
         if self.controller.message == _(VOTE_SIGNED) and snap.extra.get("waiting") is None:
             self.controller.say("")  # the table waits for nobody any more: the vote is done
-        seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal))
+        seen = (snap.to_act, getattr(snap.view, "phase", None), len(snap.legal),
+                snap.extra.get("pending"))  # the cards arrived: a hint asked for follows
         if seen != self._seen:
             self._seen = seen
             self.controller.state_changed(snap)

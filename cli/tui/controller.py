@@ -280,7 +280,10 @@ class BaseController:
     tells it): the message goes once another seat is to act (:meth:`state_changed`).
     :data:`ANY_TURN`: it stays whoever acts (the greeting); :data:`UNTOLD`: an own move the log
     does not tell yet."""
-    _hint: tuple[Any, str] | None = None
+    _hint: tuple[Any, str, Any] | None = None
+    """The last hint: the view it was computed for, its line, the slot of the card it names."""
+    hint_due: bool = False
+    """``h`` was pressed while this seat's cards were arriving: the hint follows."""
     goal_help: ClassVar[str] = N_("the full text of the current level card / round objective")
     """What ``o`` shows at this game's table, for the ``?`` list (each game says its own)."""
 
@@ -365,7 +368,14 @@ class BaseController:
         other message (an error too) goes once another seat is to act than when it was said
         (:attr:`said_turn`; the new-user trial read what it had done two turns ago). Said on
         this seat's turn, it stays for that turn; an own move's words stay while the seat
-        after it acts; an error also goes at the next key (:class:`~.app.TableScreen`)."""
+        after it acts; an error also goes at the next key (:class:`~.app.TableScreen`). A hint
+        asked for while this seat's cards were arriving is answered once they are here."""
+        if self.hint_due:
+            if snap.to_act != snap.seat:
+                self.hint_due = False
+            elif not cards_arriving(snap):
+                self._answer_hint(snap)
+                return
         if self._hint is not None and self.message == self._hint[1]:
             self.say("")
             return
@@ -375,20 +385,41 @@ class BaseController:
 
     def show_hint(self, snap: TableSnapshot) -> None:
         """``h``: the hint's one line on the message line (:mod:`lancards.cli.tui.hint`);
-        never played. The line is kept for the view it was computed for, so pressing ``h``
-        again costs nothing."""
-        from lancards.cli.tui.hint import hint_line
-
+        never played; the cursor goes to the card it names. The line is kept for the view it
+        was computed for, so pressing ``h`` again costs nothing. On this seat's move while its
+        cards are still arriving (a networked table deals them), the line says so and the
+        hint follows once they are here (:meth:`state_changed`): the trial's ``h`` was lost."""
         if snap.extra.get("watching"):
             self.say(WATCHING)
             return
+        if cards_arriving(snap):
+            self.hint_due = True
+            self.say(_("hint: your cards are still arriving; it follows once they are here"))
+            return
+        self._answer_hint(snap)
+
+    def _answer_hint(self, snap: TableSnapshot) -> None:
+        from lancards.cli.tui.hint import hint_advice, hint_line, hint_slot, hint_words
+
+        self.hint_due = False
         if self._hint is None or self._hint[0] is not snap.view:
+            slot = None
             try:
-                line = hint_line(snap)
+                if snap.legal:
+                    advice = hint_advice(snap)
+                    line, slot = hint_words(snap, advice), hint_slot(advice.action)
+                else:
+                    line = hint_line(snap)
             except Exception:  # a hint never takes the table down; the keys still play
                 line = _("hint: none for this position")
-            self._hint = (snap.view, line)
+            self._hint = (snap.view, line, slot)
         self.say(self._hint[1])
+        if self._hint[2] is not None:
+            self.point_at(snap, self._hint[2])
+
+    def point_at(self, snap: TableSnapshot, slot: Any) -> None:
+        """Put the cursor on the own card in ``slot``, if the hand holds it (the hint's card:
+        the trial pressed x after ``discard G8`` and discarded the card under the cursor)."""
 
     def objective(self, snap: TableSnapshot) -> list[str]:
         """The full text of what is played for now (the ``o`` panel)."""
@@ -471,6 +502,13 @@ def watch_hand(snap: TableSnapshot) -> StyleAndTextTuples:
     turn = _("{name} to move").format(name=who) if who else _("the deck at work")
     return [("class:header", " " + _("watching: no seat, the public cards only") + "\n"),
             ("class:dim", "  " + _("{turn}; q quits").format(turn=turn) + "\n")]
+
+
+def cards_arriving(snap: TableSnapshot) -> bool:
+    """Whether it is this seat's move while cards of its hand are still hidden from it (a
+    networked table's deal: ``your hand (0 cards + 15 pending)``) or its moves are not known
+    yet."""
+    return snap.to_act == snap.seat and (int(snap.extra.get("pending", 0)) > 0 or not snap.legal)
 
 
 def pending_text(snap: TableSnapshot) -> str:

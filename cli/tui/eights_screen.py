@@ -11,7 +11,7 @@ round 8, ``m`` lists every legal move.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -273,6 +273,11 @@ class EightsController(BaseController):
         self.cursor = min(self.cursor, len(flat) - 1)
         if flat[self.cursor][0] not in playable:
             self.cursor = next(i for i, (slot, _) in enumerate(flat) if slot in playable)
+
+    def point_at(self, snap: TableSnapshot, slot: Any) -> None:
+        slots = [s for s, _card in flat_hand(snap.view, snap.seat)]
+        if slot in slots:
+            self.cursor = slots.index(slot)
 
     def handle(self, key: str, snap: TableSnapshot) -> None:
         """React to one key (never waits)."""

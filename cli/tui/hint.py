@@ -112,7 +112,7 @@ def hint_forms(snap: TableSnapshot, advice: Advice) -> Iterator[tuple[str, str]]
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
-            move = _("lay down your level (l, then Tab)")
+            move = lay_down_words(snap, advice.action)
         elif type(advice.action).__name__ in E_KEY_ACTIONS:  # the trial of 2026-12-05
             move = _("press e to {move}").format(move=move)  # pressed d: "you cannot draw now"
         yield move, level8_reason(snap, reason)
@@ -124,6 +124,17 @@ def hint_forms(snap: TableSnapshot, advice: Advice) -> Iterator[tuple[str, str]]
         yield move, eights_reason(reason, brief=True)
     else:
         yield move, ""
+
+
+def lay_down_words(snap: TableSnapshot, action: Any) -> str:
+    """How to lay the level down as the hint's move: the builder's key and which of its offers
+    (Tab) is the hint's: the trial, in the builder at ``offered lay-down 1 of 9``, read ``lay
+    down your level (l, then Tab)`` and did not know which."""
+    offers = [a for a in snap.legal if type(a) is type(action)]
+    if len(offers) < 2 or action not in offers:
+        return _("lay down your level (l, then Tab)")
+    return _("lay down your level (l, then Tab to offer {number} of {count})").format(
+        number=offers.index(action) + 1, count=len(offers))
 
 
 def _without_call(move: str) -> str:

@@ -123,6 +123,11 @@ class Level8Controller(BaseController):
         """The own hand, sorted as chosen."""
         return draw.sorted_hand(snap.view, snap.seat, self.by_colour)
 
+    def point_at(self, snap: TableSnapshot, slot: Any) -> None:
+        slots = [s for s, _card in self.hand(snap)]
+        if slot in slots:
+            self.cursor = slots.index(slot)
+
     def title(self, snap: TableSnapshot, width: int = 0) -> StyleAndTextTuples:
         return draw.title(snap, width)
 

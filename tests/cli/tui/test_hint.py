@@ -478,3 +478,66 @@ def test_a_skip_s_reason_is_true_on_a_tie() -> None:
             "Tipp: SKIP vor Bram legen: Bram ist am nächsten dran, alle Karten loszuwerden"]
     finally:
         i18n.set_language("en")
+
+
+class _Dealing(LocalSession):
+    """A LocalSession whose own cards arrive late, as a networked table deals them: while
+    ``arriving``, the seat is to move with ``15 pending`` cards and no legal move."""
+
+    arriving = True
+
+    def snapshot(self) -> TableSnapshot:
+        snap = super().snapshot()
+        if not self.arriving:
+            return snap
+        return replace(snap, legal=[], extra={**snap.extra, "pending": 15})
+
+
+def test_h_before_the_cards_arrived_is_answered_once_they_are_here() -> None:
+    """The trial pressed h as soon as YOUR TURN showed (``your hand (0 cards + 15 pending)``):
+    the key was lost, and 3 s later the hand was there and no hint."""
+    state = read_position(eights_text(eights_hands()), EIGHTS)
+    session = _Dealing("eights", names=NAMES4, state=state, bot_delay=60)
+    with driven(session, 100, 30) as d:
+        screen = d.press("h")
+        assert " hint: your cards are still arriving; it follows once they are here" in \
+            screen.splitlines()
+        session.arriving = False
+        session._changed()
+        line = " hint: play R15: it cannot take this trick; its 15 points go to the taker"
+        d.settle(lambda: line in d.text().splitlines())
+        assert line in d.text().splitlines()
+        assert session.history == []
+
+
+def test_h_puts_the_cursor_on_the_card_it_names() -> None:
+    """The trial: after ``h`` said ``discard G8``, x discarded the card under the cursor."""
+    state = read_position(eights_text(eights_hands()), EIGHTS)
+    session = LocalSession("eights", names=NAMES4, state=state, bot_delay=60)
+    with driven(session, 100, 30) as d:
+        assert "[R2+]" in d.text()  # the first playable card
+        screen = d.press("h")
+        assert "[R15+]" in screen and "[R2+]" not in screen
+        d.press("x")
+        assert [str(a) for a in session.history[:1]] == ["0: play R15#0"]
+
+
+def test_the_hint_to_lay_down_says_which_offer_of_the_builder() -> None:
+    """The trial, in the builder after l and Tab (``offered lay-down 1 of 9``), pressed h and
+    read ``hint: lay down your level (l, then Tab): you hold all of it``: which offer?"""
+    from lancards.cli import i18n
+
+    state = build("level8-master", [["R3", "O3", "B3", "G5", "R5", "Y7", "P7", "R9", "B9",
+                                     "Y14"], *OTHERS], turn=0, phase=Phase.PLAY)
+    session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
+    hint = " hint: lay down your level (l, then Tab to offer 1 of 3): you hold all of it"
+    with driven(session, 100, 40) as d:
+        assert hint in d.press("h").splitlines()
+        assert " offered lay-down 1 of 3" in d.press("l", "tab").splitlines()
+        assert hint in d.press("h").splitlines()  # in the builder too
+    i18n.set_language("de")
+    try:
+        assert hint_line(session.snapshot()) == \
+            "Tipp: deine Stufe auslegen (l, dann Tab bis Vorschlag 1 von 3): du hast alles"
+    finally:
+        i18n.set_language("en")
