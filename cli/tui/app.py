@@ -521,7 +521,8 @@ class TableScreen:
             text = leaving_words(snap.extra)
         message = ("class:error" if c.error else "class:message", " " + text)
         hints = " " + self.controller.hints(snap)
-        for extra in (_(" · ? keys"), _(" · q quit"), _(" · o goal")):
+        hint = (_(" · h hint"),) if snap.legal and c.picker is None else ()  # on the own move
+        for extra in (_(" · ? keys"), _(" · q quit"), *hint, _(" · o goal")):
             if text_width(hints) + text_width(extra) <= width:  # the rest is in the ? list
                 hints += extra
         return [[message], [("class:hints", hints)]]

@@ -541,3 +541,26 @@ def test_the_hint_to_lay_down_says_which_offer_of_the_builder() -> None:
             "Tipp: deine Stufe auslegen (l, dann Tab bis Vorschlag 1 von 3): du hast alles"
     finally:
         i18n.set_language("en")
+
+
+def test_the_key_line_names_h_on_the_own_move_where_it_has_room() -> None:
+    """The trial found ``h`` only under ``?``: the key line names it on the own move after
+    ``q quit`` (kept at 80 columns: an earlier trial) where the line has room, before
+    ``o goal``."""
+    from lancards.cli import i18n
+
+    state = read_position(eights_text(eights_hands()), EIGHTS)
+    session = LocalSession("eights", names=NAMES4, state=state, bot_delay=60)
+    with driven(session, 80, 30) as d:
+        assert " Enter/x play · t/n an 8 with take/no take · m moves · ? keys · q quit · h hint" \
+            in d.text().splitlines()
+    other = LocalSession("eights", names=NAMES4, seat=1, state=state, bot_delay=60)
+    with driven(other, 80, 30) as d:  # not its move: no hint to ask for
+        assert " m moves · c chat · ? keys · q quit · o goal" in d.text().splitlines()
+    i18n.set_language("de")
+    try:
+        with driven(session, 100, 30) as d:
+            assert " Enter/x spielen · t/n eine 8 mit/ohne Nehmen · m Züge · ? Tasten · " \
+                "q beenden · h Tipp · o Ziel" in d.text().splitlines()
+    finally:
+        i18n.set_language("en")
