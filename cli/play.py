@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from lancards.cli.errors import UsageError
+from lancards.cli.errors import UsageError, checked_name
 from lancards.cli.i18n import _, ngettext, number_text
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
@@ -32,7 +32,6 @@ from lancards.engine.options import RuleSetSpec
 from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_levels
 
 GAMES: tuple[str, ...] = ("level8-master", "level8", "level8-en", "eights")
-NAME_MAX = 16
 """The longest nickname accepted (characters)."""
 
 
@@ -137,10 +136,7 @@ def validate(args: argparse.Namespace) -> None:
     # need 4 or 6, ruling E-10; a level card option without its file). Refused later, the
     # folder stayed behind as an unfinished table nothing could resume (the trial of 2026-12-05)
     spec.game.new_game(rules, seats)  # raises RulesError: one line, exit 2
-    name = args.name.strip()
-    if not name or len(name) > NAME_MAX or not name.isprintable():
-        raise UsageError(_("--name {name!r}: use 1 to {name_max} printable characters").format(
-            name=args.name, name_max=NAME_MAX))
+    name = checked_name(args.name) or "You"
     if args.bot_delay < 0 or args.bot_delay > 10:
         raise UsageError(_("--bot-delay {bot_delay}: use 0 to 10 seconds").format(
             bot_delay=args.bot_delay))

@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from lancards.cli.errors import UsageError
+from lancards.cli.errors import UsageError, checked_name
 from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.lobby.names import renamed_line, seated_me
@@ -508,7 +508,13 @@ has no SIGHUP)."""
 
 def run_lobby(args: argparse.Namespace, go: Any) -> int:
     """Run ``go()``; SIGINT, SIGTERM and SIGHUP cancel it so that every ``finally`` runs (the
-    table's mDNS goodbye among them), then the exit status is 128 + the signal number."""
+    table's mDNS goodbye among them), then the exit status is 128 + the signal number.
+
+    Raises:
+        UsageError: a ``--name`` no table takes (:func:`~lancards.cli.errors.checked_name`),
+            no terminal without ``--autoplay``, a ``--record`` file that exists.
+    """
+    args.name = checked_name(args.name)
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError(_("the table needs a terminal; use --autoplay to play without one"))
     if args.record and Path(args.record).exists():

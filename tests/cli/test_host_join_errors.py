@@ -280,3 +280,29 @@ def test_host_join_and_play_offer_the_same_table_by_default(capsys, monkeypatch)
         [line] = [line for line in capsys.readouterr().out.splitlines()
                   if line.startswith("  --players PLAYERS ")]
         assert line.removeprefix("  --players PLAYERS ").strip() == words
+
+
+@pytest.mark.parametrize("command", ["host", "join"])
+@pytest.mark.parametrize(("name", "said"), [
+    ("abcdefghijklmnopqrstuvwxy", "--name 'abcdefghijklmnopqrstuvwxy': use 1 to 24 printable "
+                                  "characters"),
+    ("   ", "--name '   ': use 1 to 24 printable characters"),
+    ("a\tb", "--name 'a\\tb': use 1 to 24 printable characters"),
+])
+def test_a_name_no_table_takes_is_one_line_not_a_traceback(capsys, command, name, said):
+    """The trial of 2026-12-07: a 25-character or blank --name ended host and join with a
+    traceback (and play had another limit, 16); now one line, exit 2, before anything starts."""
+    target = ["0123456789abcdef@127.0.0.1:9"] if command == "join" else []
+    assert main([command, "--autoplay", "--name", name, *target]) == 2
+    assert one_line_error(capsys, command).rstrip("\n").endswith(said)
+
+
+def test_a_name_of_24_characters_is_taken_with_its_outer_spaces_dropped():
+    import argparse
+
+    from lancards.cli.errors import checked_name
+
+    assert checked_name("  abcdefghijklmnopqrstuvwx ") == "abcdefghijklmnopqrstuvwx"
+    assert checked_name(None) is None
+    args = argparse.Namespace(name=" ann ")
+    assert checked_name(args.name) == "ann"

@@ -85,7 +85,7 @@ def _score(game: str, value: int) -> str:
         (["--game", "chess"], "--game 'chess': choose one of level8-master, level8, level8-en"),
         (["--option", "colour=blue"], "rule set 'level8-master' has no option 'colour'"),
         (["--option", "reshuffle=never"], "option 'reshuffle': invalid value 'never'"),
-        (["--name", ""], "--name '': use 1 to 16 printable characters"),
+        (["--name", ""], "--name '': use 1 to 24 printable characters"),
         (["--record", "game.jsonl", "--local"], "--record: a --local table keeps no signed record"),
         (["--record", "/nonexistent/x.jsonl"], "--record /nonexistent/x.jsonl: no folder"),
     ],
