@@ -136,7 +136,7 @@ def validate(args: argparse.Namespace) -> None:
     # need 4 or 6, ruling E-10; a level card option without its file). Refused later, the
     # folder stayed behind as an unfinished table nothing could resume (the trial of 2026-12-05)
     spec.game.new_game(rules, seats)  # raises RulesError: one line, exit 2
-    name = checked_name(args.name) or "You"
+    args.name = checked_name(args.name) or "You"
     if args.bot_delay < 0 or args.bot_delay > 10:
         raise UsageError(_("--bot-delay {bot_delay}: use 0 to 10 seconds").format(
             bot_delay=args.bot_delay))
