@@ -479,6 +479,9 @@ async def join_table(args: argparse.Namespace, me: Identity, table_id: str, host
                 _forget_unplayed(held)
     table = lobby.started
     assert table is not None
+    # another member had this name ("root 2"): said in the table's log too, since a joiner
+    # that fills the last seat never sees the waiting screen that says it (trial 2026-12-07)
+    args.renamed = renamed_line(me, table.seats)
     me = seated_me(me, table.seats)  # the name the table gives this seat (same key)
     lobbyist.addrs = {k: PeerAddress(h, p) for k, (h, p) in lobby.address_book.items()}
     lobbyist.addrs[host_key] = PeerAddress(host, port)

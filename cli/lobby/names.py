@@ -10,6 +10,7 @@ changes, and the joiner's waiting screen says so.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from lancards.cli.i18n import _
 from lancards.p2p.protocol.identity import Identity, PublicIdentity
@@ -35,4 +36,15 @@ def renamed_line(me: Identity, members: Iterable[PublicIdentity]) -> str | None:
              "chooses your name)").format(name=me.nick, shown=nick)
 
 
-__all__ = ["renamed_line", "seated_me", "seated_nick"]
+def tell_renamed(args: Any, session: Any) -> None:
+    """Put ``args.renamed`` (:func:`renamed_line` of the start, set by ``join_table``) in the
+    table's log (``session.tell``), once: a joiner that fills the last seat never sees the
+    waiting screen that says it (the trial of 2026-12-07 found "ann 2 (you)" and no word why);
+    ``--autoplay`` printed it with the waiting lines already."""
+    renamed = getattr(args, "renamed", None)
+    if renamed:
+        session.tell(renamed)
+        args.renamed = None  # not again at the next game of the evening
+
+
+__all__ = ["renamed_line", "seated_me", "seated_nick", "tell_renamed"]

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.lobby.host_bots import HostGone
+from lancards.cli.lobby.names import tell_renamed
 from lancards.cli.pacing import BotPacer
 from lancards.cli.peer_errors import error_words
 from lancards.cli.peer_words import cheat_notice_words, halt_words, notice_kind
@@ -105,6 +106,8 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
             session.pacer = pacer
         session.restored = restore is not None  # "catching up" until current
         args.tell = session.tell  # this machine's news (host.py: its addresses moved) in the log
+        if restore is None:  # "root is taken at this table: you play as root 2"
+            tell_renamed(args, session)
         try:
             status = await run_table(session)
         finally:

@@ -92,3 +92,22 @@ def test_the_renamed_line_is_german(german) -> None:
     assert guest_lines(lobbies[1], bob, "root", "192.0.2.7:48100", 4)[-1] == (
         "root ist an diesem Tisch schon vergeben: du spielst als root 2 (lancards join --name "
         "NAME wählt deinen Namen)")
+
+
+def test_a_joiner_that_fills_the_last_seat_reads_its_new_name_in_the_table_s_log() -> None:
+    """The trial of 2026-12-07: the joiner filling the last seat went straight to the table as
+    ``ann 2 (you)`` and no screen said why; the start's rename line goes to the table's log,
+    once (not again at the next game of the evening)."""
+    import argparse
+
+    from lancards.cli.lobby.names import renamed_line, tell_renamed
+
+    lobbies, (_host, bob, _cyd) = _three_roots()
+    args = argparse.Namespace(renamed=renamed_line(bob, lobbies[1].members))
+    told: list[str] = []
+    session = argparse.Namespace(tell=told.append)
+    tell_renamed(args, session)
+    tell_renamed(args, session)
+    assert told == ["root is taken at this table: you play as root 2 (lancards join --name "
+                    "NAME chooses your name)"]
+    assert args.renamed is None
