@@ -144,7 +144,6 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
         lines = [text.format(winners=winners, count=rounds if isinstance(rounds, int) else "?")]
         lines += [f"{names[seat]}: {level_text(outcome.scores[seat])}{mark(seat)}"
                   for seat in ranked]
-        early = bool(left) and all(v < WIN_LEVEL for v in outcome.scores)
     else:
         tie = outcome.detail.get("tie_break", "none")
         note = {"round-7": _(" (tie broken by the round-7 totals)"),
@@ -162,9 +161,7 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
                                outcome.detail.get("team_totals", []), strict=False):
             lines.append(_("team {names}: {count} points").format(
                 names=" + ".join(names[s] for s in team), count=total))
-        rounds = outcome.detail.get("rounds")
-        early = bool(left) and isinstance(rounds, int) and rounds < 8
-    if early:
+    if ended_early(outcome, game_name):
         gone = _(" and ").join(names[s] for s in left)
         if len(left) == 1 and gone == _("You"):  # German: "nachdem Du gegangen warst"
             lines.append(_("the game ended early: after you went, too few players were left "
@@ -175,6 +172,16 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
                                   "the game ended early: after {names} went, too few players "
                                   "were left to play on", len(left)).format(names=gone))
     return lines
+
+
+def ended_early(outcome: Any, game_name: str) -> bool:
+    """Whether the game ended because too few players were left (ruling D-3): a seat left
+    and nobody reached level 8 (Level 8), or the 8 rounds were not all played (8s Rule!)."""
+    left = outcome.detail.get("left", [])
+    if game_name == "level8":
+        return bool(left) and all(v < WIN_LEVEL for v in outcome.scores)
+    rounds = outcome.detail.get("rounds")
+    return bool(left) and isinstance(rounds, int) and rounds < 8
 
 
 def game_over_lines(snap: Any) -> list[str]:

@@ -87,12 +87,18 @@ def farewell(session: Session, again: bool = False) -> str:
     after a leave); ``""`` when the next game's table follows (``again``); after a leave whose
     game's end this machine saw (``lancards play``'s bots played it out), that line and the
     result's."""
-    from lancards.cli.tui.results import game_over_lines
+    from lancards.cli.tui.results import ended_early, game_over_lines
 
     snap = session.snapshot()
     if snap.outcome is not None and snap.extra.get("left"):  # the others played it out
-        # the line before said "you left the table for good" (the trial read it twice)
-        return "\n".join([_("the game went on without you:"), *game_over_lines(snap)])
+        # the line before said "you left the table for good" (the trial read it twice); a
+        # leave that itself ended the game (too few left, ruling D-3) is not "went on"
+        left = snap.outcome.detail.get("left", [])
+        ended = bool(left) and left[-1] == snap.seat and ended_early(snap.outcome,
+                                                                      snap.game.name)
+        head = _("the game ended with your leave:") if ended else \
+            _("the game went on without you:")
+        return "\n".join([head, *game_over_lines(snap)])
     if snap.outcome is not None:  # q at the game-over panel: a seat's, not a watcher's
         quiet = again or snap.extra.get("removed_me") or snap.extra.get("watching")
         return "" if quiet else "\n".join(game_over_lines(snap))

@@ -127,6 +127,14 @@ def test_a_network_session_leaves_for_good_and_the_table_sees_it(tmp_path: Any) 
             assert entries[-1]["payload"]["t"] == "leave"
             with pytest.raises(LocalProtocolError):
                 session.leave_for_good()
+            # the leave ended the game (too few left): not "the game went on without you"
+            # (the trial of 2026-12-07 read that under "the game ended early")
+            from lancards.cli.tui.words import farewell
+
+            said = farewell(session).split("\n")
+            assert said[0] == "the game ended with your leave:"
+            assert said[-1] == ("the game ended early: after Ann went, too few players were "
+                                "left to play on")
         finally:
             await close_session(session, task)
 
