@@ -10,6 +10,7 @@ so English output does not change; an error without a code known here is its Eng
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterable, Mapping
 
 from lancards.cli.i18n import N_, _
@@ -37,6 +38,19 @@ RULES_WORDS: Mapping[str, str] = {
 8s Rule! objectives file's errors: ``cli/objectives_errors.py``."""
 
 
+FILE_REASONS: Mapping[int, str] = {
+    errno.ENOENT: N_("no such file"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.ENOTDIR: N_("a part of its path is not a folder"),
+    errno.EIO: N_("the disk failed (input/output error)"),
+}
+"""Why a rule option's file could not be read, in the player's language, by the system's error
+number (the trial of 2026-12-07 read German around the system's English "No such file or
+directory"); another number keeps the system's own words."""
+
+
 def _listed(names: object) -> str:
     if isinstance(names, Iterable) and not isinstance(names, str):
         return ", ".join(str(name) for name in names) or _("none")
@@ -55,6 +69,9 @@ def rules_error_words(exc: EngineError) -> str:
     if exc.code not in RULES_WORDS:
         return str(exc)
     params = dict(exc.params)
+    number = params.pop("errno", None)
+    if isinstance(number, int) and number in FILE_REASONS:
+        params["reason"] = _(FILE_REASONS[number])
     for key in ("options", "choices"):
         if key in params:
             params[key] = _listed(params[key])

@@ -80,7 +80,7 @@ def rules_from_args(args: argparse.Namespace) -> tuple[RuleSetSpec, Any, dict[st
                 raise RulesError(
                     f"option {key!r}: cannot read {value!r}: {exc.strerror}"
                 ).with_code("unreadable-file", option=key, path=str(value),
-                            reason=exc.strerror) from None
+                            reason=exc.strerror, errno=exc.errno) from None
     return spec, spec.make_rules(game_options(raw)), raw
 
 

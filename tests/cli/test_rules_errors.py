@@ -23,11 +23,14 @@ CASES = (
      "lancards play: Fehler: Option 'reshuffle': ungültiger Wert 'foo'; eines von eager, lazy "
      "wählen",
      "lancards play: error: option 'reshuffle': invalid value 'foo'; choose one of eager, lazy"),
-    (["--option", "level_cards={missing}"],
-     "lancards play: Fehler: Option 'level_cards': '{missing}' ist nicht lesbar: No such file "
-     "or directory",
-     "lancards play: error: option 'level_cards': cannot read '{missing}': No such file or "
-     "directory"),
+    (["--option", "level_cards={missing}"],  # the reason in words too (trial of 2026-12-07)
+     "lancards play: Fehler: Option 'level_cards': '{missing}' ist nicht lesbar: keine solche "
+     "Datei",
+     "lancards play: error: option 'level_cards': cannot read '{missing}': no such file"),
+    (["--option", "level_cards={folder}"],
+     "lancards play: Fehler: Option 'level_cards': '{folder}' ist nicht lesbar: es ist ein "
+     "Ordner",
+     "lancards play: error: option 'level_cards': cannot read '{folder}': it is a folder"),
     (["--game", "eights", "--option", "partners=true", "--bots", "2"],
      "lancards play: Fehler: Option 'partners' braucht 4 oder 6 Spieler, nicht 3",
      "lancards play: error: option 'partners' needs 4 or 6 players, not 3"),
@@ -35,7 +38,7 @@ CASES = (
 
 
 def _said(args: list[str], lang: str, missing: Path, capsys: pytest.CaptureFixture[str]) -> str:
-    words = [a.format(missing=missing) for a in args]
+    words = [a.format(missing=missing, folder=missing.parent) for a in args]
     assert main(["--lang", lang, "play", *words]) == 2
     return capsys.readouterr().err
 
@@ -44,14 +47,16 @@ def _said(args: list[str], lang: str, missing: Path, capsys: pytest.CaptureFixtu
 def test_a_rule_option_error_is_german(german, capsys, tmp_path, args, german_line,
                                        english_line) -> None:
     missing = tmp_path / "nonexist"
-    assert _said(args, "de", missing, capsys) == german_line.format(missing=missing) + "\n"
+    assert _said(args, "de", missing, capsys) == german_line.format(
+        missing=missing, folder=missing.parent) + "\n"
 
 
 @pytest.mark.parametrize(("args", "german_line", "english_line"), CASES)
 def test_a_rule_option_error_stays_english(german, capsys, tmp_path, args, german_line,
                                            english_line) -> None:
     missing = tmp_path / "nonexist"
-    assert _said(args, "en", missing, capsys) == english_line.format(missing=missing) + "\n"
+    assert _said(args, "en", missing, capsys) == english_line.format(
+        missing=missing, folder=missing.parent) + "\n"
 
 
 def test_the_engine_says_its_option_errors_with_a_code_and_values() -> None:
