@@ -194,6 +194,12 @@ def run(args: argparse.Namespace) -> int:
     spec, rules, _raw = rules_from_args(args)
     levels = seat_levels(args, spec)
     players = len(levels)
+    if not spec.min_players <= players <= spec.max_players and args.seats is not None:
+        raise UsageError(ngettext(  # the trial of 2026-12-07 read "--players 1" it never typed
+            "--seats of {count} seat: {name} is for {min_players} to {max_players} players",
+            "--seats of {count} seats: {name} is for {min_players} to {max_players} players",
+            players).format(count=players, name=spec.name, min_players=spec.min_players,
+                            max_players=spec.max_players))
     if not spec.min_players <= players <= spec.max_players:
         raise UsageError(
             _("--players {players}: {name} is for {min_players} to {max_players} players").format(

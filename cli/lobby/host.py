@@ -169,8 +169,9 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     spec, rules, raw = rules_from_args(args)
     check_table(spec, rules, raw, args.players)
     if not 0 <= args.bots < args.players:
-        raise UsageError(_("--bots {bots}: use 0 to {most}").format(
-            bots=args.bots, most=args.players - 1))
+        raise UsageError(_("--bots {bots}: use 0 to {most} (of {players} seats, one is "
+                           "yours)").format(bots=args.bots, most=args.players - 1,
+                                           players=args.players))
     delay = getattr(args, "bot_delay", None)
     if delay is not None and not 0 <= delay <= 10:
         raise UsageError(_("--bot-delay {delay:g}: use 0 to 10 seconds").format(delay=delay))

@@ -74,7 +74,7 @@ def test_join_a_malformed_target(capsys, target):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--players", "9"], "--players 9: level8-master is for 2 to 6 players"),
-    (["--players", "3", "--bots", "3"], "--bots 3: use 0 to 2"),
+    (["--players", "3", "--bots", "3"], "--bots 3: use 0 to 2 (of 3 seats, one is yours)"),
     (["--option", "nope=1"], "has no option 'nope'"),
 ])
 def test_host_bad_arguments(capsys, argv, message):

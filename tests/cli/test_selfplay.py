@@ -38,6 +38,7 @@ def test_selfplay_prints_one_json_summary(capsys):
 @pytest.mark.parametrize(("argv", "message"), [
     (["--game", "poker"], "--game 'poker': choose one of eights, level8, level8-en, level8-master"),
     (["--players", "7"], "level8-master is for 2 to 6 players"),
+    (["--seats", "hard"], "--seats of 1 seat: level8-master is for 2 to 6 players"),
     (["--games", "0"], "play at least one game"),
     (["--players", "3", "--seats", "normal,greedy,greedy,greedy"],
      "--players 3 and --seats of 4 seats: give one of them"),
