@@ -37,7 +37,7 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     if summary["game"] == "eights":
         lines.append(_("the lowest total wins"))
     final = _("mean total") if summary["game"] == "eights" else _("mean level")
-    heads = [_("level"), _("played"), _("won"), _("win % (95 % bounds)"), final,
+    heads = [_("bot"), _("played"), _("won"), _("win % (95 % bounds)"), final,
              _("ms a move: median/p95/max")]
     rows = []
     for name, data in summary["levels"].items():

@@ -143,7 +143,7 @@ def test_the_summary_in_words_has_a_row_per_level_within_80_columns():
     assert lines == [
         "Level 8 Master, 4 players, 1000 games (seeds 3000-3999)",
         "the levels move one seat on each game",
-        "level   played  won  win % (95 % bounds)  mean level  ms a move: median/p95/max",
+        "bot     played  won  win % (95 % bounds)  mean level  ms a move: median/p95/max",
         "hard      1000  265  26.5 (24-29)         7.12        0.4/136.0/588.3",
         "normal    3000  745  24.8 (23-26)         7.00        0.2/4.9/120.0",
         "rounds: 11234 · longest: 162 moves · over 1,000 moves: 0 · failed checks: 0",
@@ -152,7 +152,7 @@ def test_the_summary_in_words_has_a_row_per_level_within_80_columns():
     assert max(len(line) for line in lines) <= 80
     eights = summary_lines({**SUMMARY, "game": "eights", "games": 1, "seed": 7})
     assert eights[:3] == ["8s Rule!, 4 players, 1 game (seed 7)", "the lowest total wins",
-                          "level   played  won  win % (95 % bounds)  mean total  "
+                          "bot     played  won  win % (95 % bounds)  mean total  "
                           "ms a move: median/p95/max"]
 
 
@@ -166,7 +166,7 @@ def test_selfplay_prints_words_by_default_and_progress_only_on_a_terminal(capsys
     assert status == 0 and err == ""  # not a terminal: no progress line
     lines = out.splitlines()
     assert lines[0] == "8s Rule!, 3 players, 2 games (seeds 5-6)"
-    assert lines[2].split() == ["level", "played", "won", "win", "%", "(95", "%", "bounds)",
+    assert lines[2].split() == ["bot", "played", "won", "win", "%", "(95", "%", "bounds)",
                                 "mean", "total", "ms", "a", "move:", "median/p95/max"]
     assert lines[3].split()[:2] == ["greedy", "6"]
 
@@ -191,7 +191,7 @@ def test_the_german_summary_fits_80_columns_too():
         lines = summary_lines(SUMMARY)
     finally:
         set_language("en")
-    assert lines[2] == ("Stufe   Sitze  Siege  Sieg-% (95-%-Grenzen)  Ø Level  "
+    assert lines[2] == ("Bot     Sitze  Siege  Sieg-% (95-%-Grenzen)  Ø Level  "
                         "ms/Zug: Median/p95/Max")
     assert lines[5] == ("Runden: 11234 · längste: 162 Züge · über 1.000 Züge: 0 · "
                         "Prüffehler: 0")
