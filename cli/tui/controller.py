@@ -280,8 +280,9 @@ class BaseController:
     tells it): the message goes once another seat is to act (:meth:`state_changed`).
     :data:`ANY_TURN`: it stays whoever acts (the greeting); :data:`UNTOLD`: an own move the log
     does not tell yet."""
-    _hint: tuple[Any, str, Any] | None = None
-    """The last hint: the view it was computed for, its line, the slot of the card it names."""
+    _hint: tuple[Any, str, Any, bool] | None = None
+    """The last hint: the view it was computed for, its line, the slot of the card it names,
+    whether the lay-down builder was open (:meth:`builder_open`)."""
     hint_due: bool = False
     """``h`` was pressed while this seat's cards were arriving: the hint follows."""
     goal_help: ClassVar[str] = N_("the full text of the current level card / round objective")
@@ -402,20 +403,26 @@ class BaseController:
         from lancards.cli.tui.hint import hint_advice, hint_line, hint_slot, hint_words
 
         self.hint_due = False
-        if self._hint is None or self._hint[0] is not snap.view:
+        builder = self.builder_open()  # the lay-down hint names the builder's keys there
+        if self._hint is None or self._hint[0] is not snap.view or self._hint[3] != builder:
             slot = None
             try:
                 if snap.legal:
                     advice = hint_advice(snap)
-                    line, slot = hint_words(snap, advice), hint_slot(advice.action)
+                    line = hint_words(snap, advice, builder=builder)
+                    slot = hint_slot(advice.action)
                 else:
                     line = hint_line(snap)
             except Exception:  # a hint never takes the table down; the keys still play
                 line = _("hint: none for this position")
-            self._hint = (snap.view, line, slot)
+            self._hint = (snap.view, line, slot, builder)
         self.say(self._hint[1])
         if self._hint[2] is not None:
             self.point_at(snap, self._hint[2])
+
+    def builder_open(self) -> bool:
+        """Whether a lay-down builder is open (Level 8): the hint names its keys."""
+        return False
 
     def point_at(self, snap: TableSnapshot, slot: Any) -> None:
         """Put the cursor on the own card in ``slot``, if the hand holds it (the hint's card:

@@ -60,11 +60,12 @@ E_KEY_ACTIONS = ("SwapEnd", "KeepEnd", "EndTurn", "ServeSkip")
 since "draw 3 cards (I'll swap that!)" reads like ``d``."""
 
 
-def hint_line(snap: TableSnapshot) -> str:
-    """The hint's one line for this seat now, or why there is none."""
+def hint_line(snap: TableSnapshot, builder: bool = False) -> str:
+    """The hint's one line for this seat now, or why there is none (``builder``: the
+    lay-down builder is open, :func:`lay_down_words`)."""
     if not snap.legal:
         return _("hint: only on your move")
-    return hint_words(snap, hint_advice(snap))
+    return hint_words(snap, hint_advice(snap), builder=builder)
 
 
 def hint_slot(action: Any) -> Any:
@@ -82,13 +83,15 @@ HINT_COLUMNS = 79
 (the trial read hints that wrapped)."""
 
 
-def hint_words(snap: TableSnapshot, advice: Advice, columns: int = HINT_COLUMNS) -> str:
+def hint_words(snap: TableSnapshot, advice: Advice, columns: int = HINT_COLUMNS,
+               builder: bool = False) -> str:
     """``"hint: MOVE: REASON"`` in at most ``columns`` columns: the move as a list of moves
     names it, the reason in words; when the whole line is too long, the reason names fewer
     cards, then none (``2 cards to go``), then the move drops a special card's call, and a
-    line still too long is cut after a whole word, with ``…``."""
+    line still too long is cut after a whole word, with ``…`` (``builder``: the lay-down
+    builder is open, :func:`lay_down_words`)."""
     line = ""
-    for move, reason in hint_forms(snap, advice):
+    for move, reason in hint_forms(snap, advice, builder):
         line = _("hint: {move}: {reason}").format(move=move, reason=reason) if reason else \
             _("hint: {move}").format(move=move)
         if text_width(line) <= columns:
@@ -106,19 +109,22 @@ def cut_words(text: str, columns: int) -> str:
     return words.rstrip(" ,;:") + ELLIPSIS
 
 
-def hint_forms(snap: TableSnapshot, advice: Advice) -> Iterator[tuple[str, str]]:
+def hint_forms(snap: TableSnapshot, advice: Advice,
+               builder: bool = False) -> Iterator[tuple[str, str]]:
     """The hint's move and reason, longest first (:func:`hint_words`)."""
     move = move_label(snap.game.name, snap.view, advice.action, snap.names, snap.seat)
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
-            move = lay_down_words(snap, advice.action)
+            move = lay_down_words(snap, advice.action, builder)
         elif type(advice.action).__name__ in E_KEY_ACTIONS:  # the trial of 2026-12-05
             move = _("press e to {move}").format(move=move)  # pressed d: "you cannot draw now"
         yield move, level8_reason(snap, reason)
         move = _without_call(move)  # then fewer words, as long as the line is too long
         for most in (None, 3, 2, 1, 0):  # every card named, fewer, none and the brief words
             yield move, level8_reason(snap, reason, most)
+        if reason.why is level8_advice.Why.LAY_DOWN:  # the keys matter more than "all of it"
+            yield move, ""
     elif isinstance(reason, eights_advice.Reason):
         yield move, eights_reason(reason)
         yield move, eights_reason(reason, brief=True)
@@ -126,15 +132,19 @@ def hint_forms(snap: TableSnapshot, advice: Advice) -> Iterator[tuple[str, str]]
         yield move, ""
 
 
-def lay_down_words(snap: TableSnapshot, action: Any) -> str:
+def lay_down_words(snap: TableSnapshot, action: Any, builder: bool = False) -> str:
     """How to lay the level down as the hint's move: the builder's key and which of its offers
     (Tab) is the hint's: the trial, in the builder at ``offered lay-down 1 of 9``, read ``lay
-    down your level (l, then Tab)`` and did not know which."""
+    down your level (l, then Tab)`` and did not know which. With the builder open
+    (``builder``), the keys that work there: Tab to the offer, then Enter (a trial read "l"
+    inside the builder, where l does nothing)."""
     offers = [a for a in snap.legal if type(a) is type(action)]
     if len(offers) < 2 or action not in offers:
-        return _("lay down your level (l, then Tab)")
-    return _("lay down your level (l, then Tab to offer {number} of {count})").format(
-        number=offers.index(action) + 1, count=len(offers))
+        return _("lay down your level (Tab, then Enter)") if builder else \
+            _("lay down your level (l, then Tab)")
+    words = _("lay down your level (Tab to offer {number} of {count}, then Enter)") if builder \
+        else _("lay down your level (l, then Tab to offer {number} of {count})")
+    return words.format(number=offers.index(action) + 1, count=len(offers))
 
 
 def _without_call(move: str) -> str:

@@ -123,6 +123,9 @@ class Level8Controller(BaseController):
         """The own hand, sorted as chosen."""
         return draw.sorted_hand(snap.view, snap.seat, self.by_colour)
 
+    def builder_open(self) -> bool:
+        return self.builder is not None
+
     def point_at(self, snap: TableSnapshot, slot: Any) -> None:
         slots = [s for s, _card in self.hand(snap)]
         if slot in slots:

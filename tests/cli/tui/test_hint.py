@@ -16,7 +16,14 @@ from lancards.cli.lobby.started_table import _bot_levels, table_data
 from lancards.cli.local_session import LocalSession
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.controller import bot_words
-from lancards.cli.tui.hint import hint_line, hint_words, hole_words, needs_words
+from lancards.cli.tui.hint import (
+    hint_advice,
+    hint_line,
+    hint_words,
+    hole_words,
+    lay_down_words,
+    needs_words,
+)
 from lancards.engine.eights import EIGHTS
 from lancards.engine.eights.position import read_position
 from lancards.engine.level8 import LEVEL8
@@ -524,21 +531,53 @@ def test_h_puts_the_cursor_on_the_card_it_names() -> None:
 
 def test_the_hint_to_lay_down_says_which_offer_of_the_builder() -> None:
     """The trial, in the builder after l and Tab (``offered lay-down 1 of 9``), pressed h and
-    read ``hint: lay down your level (l, then Tab): you hold all of it``: which offer?"""
+    read ``hint: lay down your level (l, then Tab): you hold all of it``: which offer? In the
+    builder the hint names the keys that work there (a later trial read ``l, then Tab`` inside
+    the builder, where l does nothing): Tab to the offer, then Enter; closed again, ``l``."""
     from lancards.cli import i18n
 
     state = build("level8-master", [["R3", "O3", "B3", "G5", "R5", "Y7", "P7", "R9", "B9",
                                      "Y14"], *OTHERS], turn=0, phase=Phase.PLAY)
     session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
     hint = " hint: lay down your level (l, then Tab to offer 1 of 3): you hold all of it"
+    inside = " hint: lay down your level (Tab to offer 1 of 3, then Enter): you hold all of it"
     with driven(session, 100, 40) as d:
         assert hint in d.press("h").splitlines()
         assert " offered lay-down 1 of 3" in d.press("l", "tab").splitlines()
-        assert hint in d.press("h").splitlines()  # in the builder too
+        assert inside in d.press("h").splitlines()  # in the builder: its own keys
+        assert hint in d.press("escape", "h").splitlines()  # closed: l opens it again
     i18n.set_language("de")
     try:
         assert hint_line(session.snapshot()) == \
             "Tipp: deine Stufe auslegen (l, dann Tab bis Vorschlag 1 von 3): du hast alles"
+        assert hint_line(session.snapshot(), builder=True) == \
+            "Tipp: Stufe auslegen (Tab bis Vorschlag 1 von 3, dann Enter): du hast alles"
+    finally:
+        i18n.set_language("en")
+    # a line too long (10 of 12 offers) drops the reason, not the keys
+    snap = session.snapshot()
+    assert hint_words(snap, hint_advice(snap), columns=70, builder=True) == \
+        "hint: lay down your level (Tab to offer 1 of 3, then Enter)"
+
+
+def test_the_hint_to_lay_down_one_offer_in_the_builder() -> None:
+    """One lay-down offered: the hint names no number; in the builder Tab, then Enter."""
+    from lancards.cli import i18n
+    from lancards.engine.level8.actions import LayDown
+
+    state = build("level8-master", [["R3", "O3", "B3", "G5", "R5", "Y7", "P7", "R9", "B9",
+                                     "Y14"], *OTHERS], turn=0, phase=Phase.PLAY)
+    session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
+    snap = session.snapshot()
+    one = next(a for a in snap.legal if isinstance(a, LayDown))
+    only = replace(snap, legal=[a for a in snap.legal
+                                            if not isinstance(a, LayDown) or a is one])
+    assert lay_down_words(only, one) == "lay down your level (l, then Tab)"
+    assert lay_down_words(only, one, builder=True) == "lay down your level (Tab, then Enter)"
+    i18n.set_language("de")
+    try:
+        assert lay_down_words(only, one, builder=True) == \
+            "Stufe auslegen (Tab, dann Enter)"
     finally:
         i18n.set_language("en")
 
