@@ -144,7 +144,8 @@ class TableScreen:
         self.log_view = FitControl(self._log_lines, anchor_bottom=True, keys=N_("PgUp/PgDn"),
                                    key=self._log_key)
         self.table_view = FitControl(self._table_lines, keys="< >")
-        self.overlay_view = FitControl(self._overlay_lines, keys="Up/Down")
+        self.overlay_view = FitControl(self._overlay_lines, keys="Up/Down",
+                                       get_sized=self._overlay_lines)  # the title: fits?
         self.panel_view = FitControl(self._panel_lines, keys="Up/Down",
                                      get_sized=self._panel_sized)
         self.chat = TextArea(height=1, prompt="chat> ", multiline=False,
@@ -264,8 +265,8 @@ class TableScreen:
                 else:
                     self.confirm_quit = True
             return
-        if self.show_help or self.show_objective:
-            if key in SCROLL_KEYS:
+        if self.show_help or self.show_objective:  # any key closes one that fits
+            if key in SCROLL_KEYS and self.overlay_view.hidden:
                 self.overlay_view.scroll_by(SCROLL_KEYS[key])
             else:
                 self.show_help = self.show_objective = False
@@ -527,13 +528,13 @@ class TableScreen:
                 hints += extra
         return [[message], [("class:hints", hints)]]
 
-    def _overlay_lines(self, width: int) -> Lines:
+    def _overlay_lines(self, width: int, rows: int | None = None) -> Lines:
         if self.confirm_leave or self.confirm_quit:
             return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False))
         if self.show_help:
-            return keys_panel(self.controller.help(), self.controller.goal_help)
+            return keys_panel(self.controller.help(), self.controller.goal_help, width, rows)
         if self.show_objective:
-            return objective_panel(self.controller.objective(self._snap()))
+            return objective_panel(self.controller.objective(self._snap()), width, rows)
         return report_lines(self.reports[0], self._snap()) if self.reports else []
 
     # -- running -----------------------------------------------------------------------------

@@ -131,6 +131,19 @@ def wrap_all(lines: Lines, width: int) -> Lines:
     return [piece for line in lines for piece in wrap_line(line, width)]
 
 
+def titled_panel(fits: str, scrolls: str, body: Lines, width: int = 0,
+                 rows: int | None = None) -> Lines:
+    """A whole-screen panel (``?``, ``o``): its title line, then ``body``. The title is
+    ``fits`` (``keys (any key closes)``) when the panel fits ``rows`` rows at ``width``
+    columns or ``rows`` is not given, else ``scrolls`` (``keys (Up/Down scroll, any other key
+    closes)``): a :class:`FitControl` gives the room (``get_sized``) when the panel is taller
+    (a new-user trial read "Up/Down scroll" over a list that did not scroll)."""
+    short: Lines = [[("class:picker.title", f" {fits} ")], *body]
+    if rows is None or len(wrap_all(short, width)) <= rows:
+        return short
+    return [[("class:picker.title", f" {scrolls} ")], *body]
+
+
 class FitControl(UIControl):
     """A panel drawn from ``get_lines(width)``; see the module docstring.
 

@@ -8,7 +8,7 @@ from lancards.cli.i18n import _
 from lancards.cli.play_again import again_words
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.controller import styled_cards
-from lancards.cli.tui.fit import Lines
+from lancards.cli.tui.fit import Lines, titled_panel
 from lancards.cli.tui.results import RoundReport
 
 
@@ -29,9 +29,11 @@ def report_lines(report: RoundReport, snap: TableSnapshot) -> Lines:
     return out
 
 
-def objective_panel(lines: list[str]) -> Lines:
-    """The ``o`` panel: its title, which names the keys that scroll it a page (as the ``?``
-    panel's does), then ``lines`` (the controller's ``objective``)."""
-    title = _("objective (Up/Down scroll, any other key closes)")
-    out: Lines = [[("class:picker.title", f" {title} ")]]
-    return out + [[("", " " + line)] for line in lines]
+def objective_panel(lines: list[str], width: int = 0, rows: int | None = None) -> Lines:
+    """The ``o`` panel: its title, which names the keys that scroll it a page when it is
+    taller than its ``rows`` at ``width`` columns (as the ``?`` panel's does:
+    :func:`~lancards.cli.tui.fit.titled_panel`), then ``lines`` (the controller's
+    ``objective``)."""
+    return titled_panel(_("objective (any key closes)"),
+                        _("objective (Up/Down scroll, any other key closes)"),
+                        [[("", " " + line)] for line in lines], width, rows)

@@ -11,7 +11,7 @@ from lancards.cli.i18n import N_, _
 from lancards.cli.session import Session
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import KeyHelp
-from lancards.cli.tui.fit import Lines
+from lancards.cli.tui.fit import Lines, titled_panel
 from lancards.cli.tui.width import pad, text_width
 
 GLOBAL_HELP: tuple[KeyHelp, ...] = (
@@ -30,20 +30,22 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
 """The keys of every table (each game adds its own: ``BaseController.help``)."""
 
 
-def keys_panel(own: Sequence[KeyHelp], goal_help: str) -> Lines:
+def keys_panel(own: Sequence[KeyHelp], goal_help: str, width: int = 0,
+               rows: int | None = None) -> Lines:
     """The ``?`` panel: the game's own keys, then :data:`GLOBAL_HELP` (``o`` in the game's
     words, ``goal_help``), in the player's language, the keys in one column. A row of ``own``
     without a key is a heading (``in the lay-down builder (l):``): it and the rows after it
     come last, below the keys of every table, so that the builder's ``1-9`` and ``Enter`` are
-    not read as the table's (the trial of 2026-12-06)."""
+    not read as the table's (the trial of 2026-12-06). Its title names the scroll keys only
+    when it is taller than its ``rows`` at ``width`` columns (:func:`titled_panel`)."""
     first = next((i for i, (k, _what) in enumerate(own) if not k), len(own))
     ordered = (*own[:first], *GLOBAL_HELP, *own[first:])
-    rows = [(_(k) if k else "", _(v or goal_help)) for k, v in ordered]
-    key_w = max(text_width(k) for k, _what in rows)
-    out: Lines = [[("class:picker.title",
-                    " " + _("keys (Up/Down scroll, any other key closes)") + " ")]]
-    return out + [[("", f" {pad(k, key_w)}  {v}")] if k else [("class:header", f" {v}")]
-                  for k, v in rows]
+    keys = [(_(k) if k else "", _(v or goal_help)) for k, v in ordered]
+    key_w = max(text_width(k) for k, _what in keys)
+    body: Lines = [[("", f" {pad(k, key_w)}  {v}")] if k else [("class:header", f" {v}")]
+                   for k, v in keys]
+    return titled_panel(_("keys (any key closes)"),
+                        _("keys (Up/Down scroll, any other key closes)"), body, width, rows)
 
 
 _PROGRESS = re.compile(r"shuffle (\d+) of (\d+), (waiting|proving|verified)")

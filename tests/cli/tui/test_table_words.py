@@ -85,7 +85,7 @@ def test_o_shows_the_level_card_in_full():
         assert "3 Cat: level 2: triplet + run of 4" in screen
         assert " > level 3: triplet + 4 of one colour" in screen
         assert "level 8: triplet + quintuplet" in screen
-        assert "objective (Up/Down scroll" in screen and "objective (" not in d.press("x")
+        assert "objective (any key closes)" in screen and "objective (" not in d.press("x")
 
 
 def test_eights_says_you_lead_and_its_objective_is_whole_under_o_at_80_columns():
@@ -153,6 +153,26 @@ def test_showing_says_how_many_cards_when_fewer_than_three():
         assert "Space marks 1 card (1 marked)" in d.press("space")
 
 
+def test_a_panel_that_fits_names_no_scroll_keys_and_any_key_closes_it(german: None):
+    """A new-user trial read ``keys (Up/Down scroll, any other key closes)`` over a list that
+    did not scroll, and Down did nothing: a panel that fits says ``any key closes``, and
+    does; one taller than its window names the scroll keys (German too)."""
+    from lancards.cli.tui.words import keys_panel
+
+    state = build("level8-master", [["R3"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW)
+    with driven(level8_at(state), 100, 60) as d:
+        rows = d.press("?").splitlines()
+        assert rows[0] == " Tasten (jede Taste schließt)"
+        assert not any("weitere" in row for row in rows)  # no "more below" mark
+        assert "Tasten (" not in d.press("down")
+    own = (("d", "draw"), ("x", "discard"))
+    assert keys_panel(own, "goal", 80)[0] == [("class:picker.title",
+                                               " Tasten (jede Taste schließt) ")]
+    assert keys_panel(own, "goal", 80, 60)[0][0][1] == " Tasten (jede Taste schließt) "
+    assert keys_panel(own, "goal", 80, 12)[0][0][1] == \
+        " Tasten (Hoch/Runter blättern, jede andere Taste schließt) "
+
+
 def test_up_and_down_page_the_help_and_the_objective_panels_by_their_rows_less_one():
     """The new-user trial: ``?`` at 80x24 moved 7 lines a key. Up/Down (the keys its mark line
     names), PgUp/PgDn and j/k move a page, the panel's rows less one: the last row read
@@ -170,6 +190,7 @@ def test_up_and_down_page_the_help_and_the_objective_panels_by_their_rows_less_o
         assert d.press("j").splitlines() == after
     state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2, round_number=2)
     session = LocalSession("eights", names=("You", "Ben", "Cat"), state=state, bot_delay=60)
-    with driven(session, 80, 24) as d:  # it fits: the title names the keys all the same
+    with driven(session, 80, 24) as d:  # it fits: no scroll keys named, and Down closes it
         rows = d.press("o").splitlines()
-        assert rows[0] == " objective (Up/Down scroll, any other key closes)"
+        assert rows[0] == " objective (any key closes)"
+        assert "objective (" not in d.press("down")
