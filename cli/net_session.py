@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.departure_banners import DepartureBanners
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.notice_lines import notice_line
@@ -108,6 +109,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
         for node in self._bots:
             node.auto_remove = True  # a bot signs a removal the rules allow (ruling D-5)
         self._declined: tuple[int, int] | None = None
+        self.departures = DepartureBanners()  # "bob left the table", for a while
         self._stopped = False
         self.lock: FolderLock | None = None
         """The table folder's lock when this session took it (:meth:`create`); let go by
@@ -284,15 +286,11 @@ class NetworkSession(SeriesMixin, NewsMixin):
                                  "bots": self.bot_seats}
         removed = removed_seats(self.core)
         extra["removed"] = removed
-        for seat in self.core.left_seats():
-            if seat != self.seat:
-                banners.append(Banner("info", (
-                    _("{name} was removed from the table by the others' votes")
-                    if seat in removed else _("{name} left the table")).format(
-                        name=self.names[seat])))
-            elif seat in removed:  # asleep past the patience (issue 24)
-                extra["removed_me"] = True
-                banners.append(Banner("info", _(REMOVED_BANNER)))
+        banners += self.departures.banners(self.core.left_seats(), removed, self.names,
+                                           self.seat)  # each for a while (the log keeps it)
+        if self.seat in removed:  # asleep past the patience (issue 24)
+            extra["removed_me"] = True
+            banners.append(Banner("info", _(REMOVED_BANNER)))
         if wait is not None:
             patience = int(self.core.table.spec.options.get("patience", 120))
             text = waiting_words(wait, self.core.rescue, patience) or wait.text()
