@@ -204,6 +204,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     lobbyist = Lobbyist(me, lobby, mesh)
     lobbyist.addrs[me.public_key] = PeerAddress(
         bind if bind not in ("0.0.0.0", "") else "127.0.0.1", port)
+    lobby.spare_bot_names = spare_bot_names(me.nick)  # a person keeps the name of a bot
     bots = [await _start_bot_joiner(nick, lobby, me, port, args)
             for nick in hosted_bot_names(args.bots, me.nick)]
     others = args.players - 1
@@ -351,6 +352,10 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
             await advertiser.withdraw()
     table = lobby.started
     assert table is not None
+    gone: HostGone | None = getattr(args, "host_gone", None)
+    if gone is not None:  # its bots' names as seated (one may have given its name up)
+        nicks = {m.public_key: m.nick for m in table.seats}
+        gone.names = [nicks[k] for k in getattr(args, "bot_keys", {}) if k in nicks]
     await _advertise_started(advertiser, table, {m.public_key for m in lobby.members if m.bot})
     public_host = advertiser.advert.addresses[0]
     own = lobbyist.addrs[me.public_key]
@@ -459,7 +464,13 @@ def bot_pacer(args: argparse.Namespace) -> BotPacer:
 def hosted_bot_names(count: int, host: str) -> list[str]:
     """The nicknames of a host's ``count`` bots: those of ``lancards play``'s bots (Ada, Bram,
     Cleo...), the host's own name skipped (any case); before, ``bot1``, ``bot2`` (the trial)."""
-    return [n for n in BOT_NAMES if n.casefold() != host.casefold()][:count]
+    return list(spare_bot_names(host)[:count])
+
+
+def spare_bot_names(host: str) -> tuple[str, ...]:
+    """The names a host's bots may have: ``lancards play``'s, the host's own skipped; a bot
+    whose name a joining person asks for takes the first free one (``Lobby.own_bots``)."""
+    return tuple(n for n in BOT_NAMES if n.casefold() != host.casefold())
 
 
 async def _start_bot_joiner(nick: str, lobby: Lobby, host: Identity, port: int,
@@ -470,6 +481,7 @@ async def _start_bot_joiner(nick: str, lobby: Lobby, host: Identity, port: int,
     address was given, since the other players dial it at the host's address, whichever family
     the machine has by then (issue 24, situation 5)."""
     bot = Identity.generate(nick)
+    lobby.own_bots.add(bot.public_key)  # it gives its name up to a person who asks for it
     level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
     if not hasattr(args, "bot_keys"):
         args.bot_keys = {}
@@ -542,4 +554,4 @@ def run_host(args: argparse.Namespace) -> int:
 
 
 __all__ = ["LOBBY_GRACE_S", "TABLE_SEATS", "add_parser", "check_table", "host_on_screen",
-           "host_table", "hosted_bot_names", "play_hosted", "run_host"]
+           "host_table", "hosted_bot_names", "play_hosted", "run_host", "spare_bot_names"]

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from lancards.p2p.protocol.bot_names import bot_name, give_way
 from lancards.p2p.protocol.errors import LocalProtocolError, Reason, TableError
 from lancards.p2p.protocol.identity import (
     Identity,
@@ -99,6 +100,11 @@ class Lobby:
         """Guest: the host's ``table.refused`` (reason, the host's game), once it came."""
         self.refusals: list[tuple[str, str]] = []
         """Host: every join refused (the joiner's name, the reason), oldest first."""
+        self.own_bots: set[bytes] = set()
+        """Host: the keys of the bots it runs itself (``host --bots``): before the start, one
+        of them gives its name up to a joiner who asks for it (:mod:`.bot_names`)..."""
+        self.spare_bot_names: tuple[str, ...] = ()
+        """... and takes the first of these that nobody has."""
 
     # -- construction ------------------------------------------------------------------------
 
@@ -352,6 +358,12 @@ class Lobby:
         member = member_from_dict(
             {"pk": env.sender.hex(), "xpk": body["xpk"], "nick": body["nick"], **said}, who
         )
+        spare = self.spare_bot_names  # a person keeps its name: the host's own bot yields
+        if env.sender in self.own_bots:
+            member = replace(member, nick=bot_name(member.nick, [
+                m.nick for m in self.members if m.public_key != env.sender], spare))
+        else:
+            self.members = give_way(self.members, member.nick, self.own_bots, spare)
         # A nickname another member has (any case) is shown with a number: "root 2".
         nick = distinct_nick(member.nick, [m.nick for m in self.members
                                            if m.public_key != env.sender])

@@ -47,7 +47,8 @@ def test_every_seated_bot_joins_with_the_hosts_pacer(monkeypatch):
 
     monkeypatch.setattr(host_module, "join_table", join_table)
     args = host_args(bot_delay=1.0)
-    lobby = SimpleNamespace(spec=SimpleNamespace(table="0123456789abcdef", game="level8"))
+    lobby = SimpleNamespace(spec=SimpleNamespace(table="0123456789abcdef", game="level8"),
+                            own_bots=set())
     host = Identity.generate("ann")
 
     async def seat_two() -> None:

@@ -111,3 +111,60 @@ def test_a_joiner_that_fills_the_last_seat_reads_its_new_name_in_the_table_s_log
     assert told == ["root is taken at this table: you play as root 2 (lancards join --name "
                     "NAME chooses your name)"]
     assert args.renamed is None
+
+
+def _hosted(*joiners: tuple[Identity, str],
+            first: bool = False) -> tuple[Lobby, dict[str, Lobby], list[Identity]]:
+    """ann hosts with ``--bots 2`` (Ada and Bram, the keys ``bots``, as ``host`` names them);
+    then each of ``joiners`` (identity, bot level or ``""`` for a person) joins (``first``:
+    before the bots)."""
+    from lancards.cli.lobby.host import hosted_bot_names, spare_bot_names
+
+    ann = people(1)[0]
+    host = Lobby.create(ann, "test-game", table=TABLE, rules_check=rules_check)
+    bots = [Identity(bytes([40 + i]) * 32, nick) for i, nick in
+            enumerate(hosted_bot_names(2, ann.nick))]
+    host.own_bots = {b.public_key for b in bots}
+    host.spare_bot_names = spare_bot_names(ann.nick)
+    net = LobbyNet([host])
+    lobbies = {}
+    hosts = [(b, "normal") for b in bots]
+    for me, level in [*joiners, *hosts] if first else [*hosts, *joiners]:
+        lobby, join = Lobby.join(me, TABLE, ann.public_key, "test-game",
+                                 rules_check=rules_check, bot=level)
+        lobbies[me.public_key.hex()] = lobby
+        net.by_key[me.public_key], net.guards[me.public_key] = lobby, ReplayGuard()
+        net.post(me.public_key, [join])
+        net.run()
+    return host, lobbies, bots
+
+
+def test_a_person_keeps_the_name_a_host_s_bot_had_and_the_bot_takes_the_next_free_one() -> None:
+    """The trial: at ``host --bots 2`` (Ada, Bram) a person who joined with ``--name Ada``
+    played as ``Ada 2``. The person keeps the name; the host's own bot takes the next free bot
+    name (Cleo, then Dov), and its own lobby shows it so; a name the host or a person has is
+    still numbered, and a bot that is not the host's (``join --autoplay``) keeps its name."""
+    from lancards.cli.lobby.names import seated_me
+
+    ada, bram = Identity(b"\x31" * 32, "ada"), Identity(b"\x32" * 32, "Bram")
+    host, lobbies, bots = _hosted((ada, ""), (bram, ""))
+    assert [m.nick for m in host.members] == ["ann", "Cleo", "Dov", "ada", "Bram"]
+    assert member_names(lobbies[ada.public_key.hex()], ada) == \
+        "ann (host), Cleo (bot, normal), Dov (bot, normal), ada (you), Bram"
+    assert seated_me(bots[0], lobbies[bots[0].public_key.hex()].members).nick == "Cleo"
+    ann2, other_ada = Identity(b"\x33" * 32, "ann"), Identity(b"\x34" * 32, "Ada")
+    host, _lobbies, _bots = _hosted((ada, ""), (ann2, ""), (other_ada, "hard"))
+    assert [m.nick for m in host.members] == ["ann", "Cleo", "Bram", "ada", "ann 2", "Ada 2"]
+
+
+def test_a_host_s_bot_that_joins_after_a_person_took_its_name_takes_a_free_one() -> None:
+    from lancards.cli.lobby.host import spare_bot_names
+    from lancards.p2p.protocol.bot_names import bot_name
+
+    assert spare_bot_names("ann") == ("Ada", "Bram", "Cleo", "Dov", "Edda", "Fay")
+    assert spare_bot_names("cleo") == ("Ada", "Bram", "Dov", "Edda", "Fay")
+    assert bot_name("Ada", ["ann", "ADA"], spare_bot_names("ann")) == "Bram"
+    assert bot_name("Ada", ["ann", "Bram"], spare_bot_names("ann")) == "Ada"
+    assert bot_name("Ada", ["Ada", "Bram", "Cleo", "Dov", "Edda", "Fay"], ()) == "Ada 2"
+    host, _lobbies, _bots = _hosted((Identity(b"\x31" * 32, "Ada"), ""), first=True)
+    assert [m.nick for m in host.members] == ["ann", "Ada", "Bram", "Cleo"]  # free then
