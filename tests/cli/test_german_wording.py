@@ -26,7 +26,7 @@ def test_an_8_is_played_mit_or_ohne_nehmen(german) -> None:
     """"eine 8 mit nehmen/nicht nehmen" read as a verb after "mit"; the declarations themselves
     stay „nehmen“ / „nicht nehmen“ (the trick line's "hana B8 nehmen")."""
     assert _("Enter/x play · t/n an 8 with take/no take · m moves") == (
-        "Enter/x spielen · t/n eine 8 mit/ohne Nehmen · m Züge")
+        "Enter/x legen · t/n 8 mit/ohne Nehmen · m Züge")  # short: "h Tipp" fits at 80
     assert _("play the 8 of the led suit (any 8 when you lead) with take: it takes the trick / "
              "no take: any other card of its suit beats it") == (
         "die 8 der ausgespielten Farbe spielen (beim Ausspielen jede 8), mit Nehmen: sie nimmt "
@@ -46,6 +46,21 @@ def test_every_german_key_line_keeps_q_at_80_columns(german) -> None:
     for keys in ("Enter/x play · t/n an 8 with take/no take · m moves",
                  "s sort · m moves · c chat"):
         line = " " + _(keys) + _(" · ? keys") + _(" · q quit")
+        assert text_width(line) <= 80, line
+
+
+def test_the_german_key_lines_of_the_own_move_name_the_hint_at_80_columns(german) -> None:
+    """A new-user trial: at 80 columns the German key line never showed "h Tipp" (it comes
+    after "? Tasten" and "q beenden", where the line has room): the 8s Rule! line and Level 8's
+    draw line are short enough (``TableScreen._status_lines``)."""
+    from lancards.cli.tui.width import text_width
+
+    eights = _("Enter/x play · t/n an 8 with take/no take · m moves")
+    draw = _("d draw pile · 1-{n} a discard pile · s sort").format(n=6)
+    assert (eights, draw) == ("Enter/x legen · t/n 8 mit/ohne Nehmen · m Züge",
+                              "d ziehen · 1-6 vom Ablagestapel · s sortieren")
+    for keys in (eights, draw):
+        line = " " + keys + _(" · ? keys") + _(" · q quit") + _(" · h hint")
         assert text_width(line) <= 80, line
 
 

@@ -599,7 +599,10 @@ def test_the_key_line_names_h_on_the_own_move_where_it_has_room() -> None:
     i18n.set_language("de")
     try:
         with driven(session, 100, 30) as d:
-            assert " Enter/x spielen · t/n eine 8 mit/ohne Nehmen · m Züge · ? Tasten · " \
+            assert " Enter/x legen · t/n 8 mit/ohne Nehmen · m Züge · ? Tasten · " \
                 "q beenden · h Tipp · o Ziel" in d.text().splitlines()
+        with driven(session, 80, 30) as d:  # a trial: never at 80 columns in German
+            assert " Enter/x legen · t/n 8 mit/ohne Nehmen · m Züge · ? Tasten · " \
+                "q beenden · h Tipp" in d.text().splitlines()
     finally:
         i18n.set_language("en")
