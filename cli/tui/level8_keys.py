@@ -232,7 +232,7 @@ class Level8Controller(BaseController):
             return self._show_hint(snap)
         return {
             Phase.DRAW: _("d draw pile · 1-{n} a discard pile · s sort").format(n=snap.view.n),
-            Phase.PLAY: _("l lay down · a add · x discard · p play special · m moves"),
+            Phase.PLAY: _("l lay down · a add · x discard · p special · m moves"),
             Phase.CHOOSE: _("Enter choose a shown card · n none · m moves"),
             Phase.SWAP: _("x put the card on your discard pile (up to 3) · e draw and end"),
             Phase.KEEP: _("k keep the card under the cursor (the header says how many) · e done"),

@@ -606,3 +606,24 @@ def test_the_key_line_names_h_on_the_own_move_where_it_has_room() -> None:
                 "q beenden · h Tipp" in d.text().splitlines()
     finally:
         i18n.set_language("en")
+
+
+def test_level8_s_key_line_after_the_draw_names_h_at_80_columns() -> None:
+    """Level 8's line after the draw (``l lay down · a add · x discard · p play special · m
+    moves``) left no room for ``h hint`` at 80 columns: ``p special`` makes it; German keeps
+    ``? Tasten`` and ``h Tipp`` and gives ``q beenden`` up (it is in the ``?`` list)."""
+    from lancards.cli import i18n
+
+    hand = ["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B12", "Y14", "O2", "G10"]
+    state = build("level8-master", [hand, *OTHERS], turn=0, phase=Phase.PLAY)
+    session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
+    with driven(session, 80, 30) as d:
+        assert " l lay down · a add · x discard · p special · m moves · ? keys · q quit · " \
+            "h hint" in d.text().splitlines()
+    i18n.set_language("de")
+    try:
+        with driven(session, 80, 30) as d:
+            assert " l auslegen · a anlegen · x ablegen · p Sonderkarte · m Züge · ? Tasten · " \
+                "h Tipp" in d.text().splitlines()
+    finally:
+        i18n.set_language("en")
