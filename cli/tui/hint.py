@@ -260,8 +260,10 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason, most: int | None
         Why.TOP_FITS: fits,
         Why.LAY_DOWN: _("you hold all of it"),
         Why.ADD: _("one card fewer in your hand"),
-        Why.DISCARD_SPARE: _("not in your plan; {needs}").format(needs=then),
-        Why.DISCARD_LEAST: _("your plan needs it least; then {needs}").format(needs=then),
+        Why.DISCARD_SPARE: (spared_words(r, then, most) if r.spared else
+                            _("not in your plan; {needs}").format(needs=then)),
+        Why.DISCARD_LEAST: (spared_words(r, then, most) if r.spared else
+                            _("your plan needs it least; then {needs}").format(needs=then)),
         Why.DISCARD_DEAD: (_("it fits no combination on the table") if r.card is None
                            or r.card.is_number or r.card.is_joker else
                            _("a special card never goes into a combination") if brief else
@@ -284,6 +286,35 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason, most: int | None
         Why.END: _("nothing more helps now"),
     }
     return words.get(r.why, "")
+
+
+def spared_words(r: level8_advice.Reason, then: str, most: int | None) -> str:
+    """A discard's reason when the hand keeps cards its plan misses as little because they
+    could help the others (:attr:`~lancards.engine.level8.advice.Reason.spared`): "not in your
+    plan; G2 and G14 could help the others; 1 card to go: a 6 or a 7"; for a line too long
+    (``most``, :func:`level8_reason`), 1: without what the plan lacks, 0: only the cards kept.
+    The trial read "discard O11: not in your plan" beside G2 and G14, and no word why."""
+    names = [card_name(c) for c in r.spared]
+    cards = names[0] if len(names) == 1 else _("{cards} and {last}").format(
+        cards=", ".join(names[:-1]), last=names[-1])
+    count = len(names)
+    if most == 0:
+        text = ngettext("{cards} could help the others", "{cards} could help the others",
+                        count)
+    elif r.why is level8_advice.Why.DISCARD_LEAST:
+        text = (ngettext("your plan needs it least; {cards} could help the others",
+                         "your plan needs it least; {cards} could help the others", count)
+                if most == 1 else
+                ngettext("your plan needs it least; {cards} could help the others; then {needs}",
+                         "your plan needs it least; {cards} could help the others; then {needs}",
+                         count))
+    else:
+        text = (ngettext("not in your plan; {cards} could help the others",
+                         "not in your plan; {cards} could help the others", count)
+                if most == 1 else
+                ngettext("not in your plan; {cards} could help the others; {needs}",
+                         "not in your plan; {cards} could help the others; {needs}", count))
+    return text.format(cards=cards, needs=then)
 
 
 def skip_words(snap: TableSnapshot, r: level8_advice.Reason) -> str:

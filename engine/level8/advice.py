@@ -112,6 +112,12 @@ class Reason:
     outs: tuple[Hole, ...] = ()
     """``lacks`` 1: every card one of which completes the level (:func:`plan.outs`), else
     ``()``."""
+    spared: tuple[Card, ...] = ()
+    """:attr:`Why.DISCARD_SPARE` and :attr:`Why.DISCARD_LEAST`: the cards the plan misses no
+    more than ``card`` (the same cards to go without them) that :func:`feeding` says may help
+    the others more, at most 3, most helpful first: why ``card`` goes and not, say, a lone G2
+    that a seat that is down could add (the new-user trial of 2026-12-07 read "discard O11: not
+    in your plan" beside G2 and G14, and no word why)."""
     ahead: int = 0
     """:attr:`Why.PLAY_SKIP`: 1 when ``target`` is nearer to going out than every other seat a
     Skip may go to (down, then fewer cards), 0 when no such seat is nearer (a tie: the trial read
@@ -132,6 +138,22 @@ def _ahead(view: Level8State, legal: Sequence[Action], target: Seat | None) -> i
     if any(near(other) > near(target) for other in targets):
         return -1
     return 0 if any(near(other) == near(target) for other in targets) else 1
+
+
+def _spared(view: Level8State, seat: Seat, hand: list[Card], card: Card, feeds: int,
+            lacks: int) -> tuple[Card, ...]:
+    """:attr:`Reason.spared` of discarding ``card`` (``feeds``: its :func:`feeding`;
+    ``lacks``: the cards to go without it) from ``hand``."""
+    level = view.level(seat)
+    kept = []
+    for other in set(hand) - {card}:
+        fed = feeding(view, seat, other)
+        if fed > feeds:
+            rest = list(hand)
+            rest.remove(other)
+            if plan(rest, level)[0] <= lacks:  # jokers last, then by number (G2 before G14)
+                kept.append(((-fed, other.is_joker, other.number or 0, str(other)), other))
+    return tuple(other for _key, other in sorted(kept, key=lambda k: k[0])[:3])
 
 
 def _hand(view: Level8State, seat: Seat) -> list[Card]:
@@ -208,9 +230,10 @@ def explain(view: Level8State, seat: Seat, legal: Sequence[Action], action: Acti
             meld = _fits(view, card)
             return Reason(Why.DISCARD_DEAD if meld is None else Why.DISCARD_DOWN, card,
                           feeds=feeds, meld=meld)
-        reason = after(rest, Why.DISCARD_SPARE, card, feeds=feeds)
+        spared = _spared(view, seat, hand, card, feeds, plan(rest, level)[0])
+        reason = after(rest, Why.DISCARD_SPARE, card, feeds=feeds, spared=spared)
         if reason.lacks > before:
-            return after(rest, Why.DISCARD_LEAST, card, feeds=feeds)
+            return after(rest, Why.DISCARD_LEAST, card, feeds=feeds, spared=spared)
         return reason
     if isinstance(action, PlaySpecial):
         kind = action.card.card.kind

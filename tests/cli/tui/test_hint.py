@@ -627,3 +627,42 @@ def test_level8_s_key_line_after_the_draw_names_h_at_80_columns() -> None:
                 "h Tipp" in d.text().splitlines()
     finally:
         i18n.set_language("en")
+
+
+def test_a_spare_discard_says_which_spare_cards_it_keeps_from_the_others() -> None:
+    """The new-user trial of 2026-12-07: ``hint: discard O11: not in your plan`` beside G2 and
+    G14, which the plan does not use either, and no word why O11 goes: G2 and G14 fit Ada's
+    melds (she is down), J11-15 her set of 14s; O11 fits nothing (ruling L8-12: a card that
+    fits a combination on the table helps whoever is down)."""
+    from lancards.cli import i18n
+    from lancards.engine.level8 import advice as level8_advice
+
+    hand = ["G2", "P5", "R8", "Y9", "O11", "Y11", "B11", "G14", "J1-5", "J6-10", "J11-15"]
+    state = build("level8-master", [hand, ["R10", "R12", "O12"],
+                                    ["B1", "B2", "B3", "B4", "B5", "B7", "B8", "B9", "B10",
+                                     "B12"]],
+                  turn=0, levels=[5, 2, 1], down=[False, True, False], phase=Phase.PLAY,
+                  melds=[(1, ComponentKind.RUN, ["P3", "Y4", "R5", "B6", "O7", "G8"]),
+                         (1, ComponentKind.SET, ["R14", "B14", "Y14"])])
+    snap = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60,
+                        bot_level="normal").snapshot()
+    advice = advise(snap.game, snap.view, snap.seat, list(snap.legal), random.Random(1),
+                    level="normal")
+    reason = advice.reason
+    assert isinstance(reason, level8_advice.Reason)
+    assert (reason.why, str(reason.card), [str(c) for c in reason.spared], reason.lacks) == \
+        (level8_advice.Why.DISCARD_SPARE, "O11", ["G2", "G14", "J11-15"], 1)
+    assert normal_hint(snap) == \
+        "hint: discard O11: not in your plan; G2, G14 and J11-15 could help the others"
+    i18n.set_language("de")
+    try:
+        line = normal_hint(snap)
+        assert line.startswith("Tipp: ") and "G2, G14 und J11-15 könnten den anderen helfen" \
+            in line, line
+    finally:
+        i18n.set_language("en")
+    # nothing kept from the others: the words as before
+    state = replace(state, down=(False, False, False), melds=())
+    neutral = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60,
+                           bot_level="normal").snapshot()
+    assert normal_hint(neutral) == "hint: discard G2: not in your plan; 1 card to go: a 6 or a 7"
