@@ -539,8 +539,10 @@ def test_the_hint_to_lay_down_says_which_offer_of_the_builder() -> None:
     state = build("level8-master", [["R3", "O3", "B3", "G5", "R5", "Y7", "P7", "R9", "B9",
                                      "Y14"], *OTHERS], turn=0, phase=Phase.PLAY)
     session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
-    hint = " hint: lay down your level (l, then Tab to offer 1 of 3): you hold all of it"
-    inside = " hint: lay down your level (Tab to offer 1 of 3, then Enter): you hold all of it"
+    # the keys, the same words as the builder's ("offered lay-down 1 of 3"; a trial read "Tab
+    # to offer 4 of 6" as maybe "press Tab 4 times"); ": you hold all of it" no longer fits
+    hint = " hint: lay down your level (l, then Tab until offered lay-down 1 of 3)"
+    inside = " hint: lay down your level (Tab until offered lay-down 1 of 3, then Enter)"
     with driven(session, 100, 40) as d:
         assert hint in d.press("h").splitlines()
         assert " offered lay-down 1 of 3" in d.press("l", "tab").splitlines()
@@ -554,10 +556,10 @@ def test_the_hint_to_lay_down_says_which_offer_of_the_builder() -> None:
             "Tipp: Stufe auslegen (Tab bis Vorschlag 1 von 3, dann Enter): du hast alles"
     finally:
         i18n.set_language("en")
-    # a line too long (10 of 12 offers) drops the reason, not the keys
+    # a line too long drops the reason, not the keys
     snap = session.snapshot()
-    assert hint_words(snap, hint_advice(snap), columns=70, builder=True) == \
-        "hint: lay down your level (Tab to offer 1 of 3, then Enter)"
+    assert hint_words(snap, hint_advice(snap), columns=79, builder=True) == \
+        "hint: lay down your level (Tab until offered lay-down 1 of 3, then Enter)"
 
 
 def test_the_hint_to_lay_down_one_offer_in_the_builder() -> None:
