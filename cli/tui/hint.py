@@ -142,8 +142,9 @@ def lay_down_words(snap: TableSnapshot, action: Any, builder: bool = False) -> s
     if len(offers) < 2 or action not in offers:
         return _("lay down your level (Tab, then Enter)") if builder else \
             _("lay down your level (l, then Tab)")
-    words = _("lay down your level (Tab until offered lay-down {number} of {count}, then Enter)") if builder \
-        else _("lay down your level (l, then Tab until offered lay-down {number} of {count})")
+    words = (_("lay down your level (Tab until offered lay-down {number} of {count}, then "
+                "Enter)") if builder else
+             _("lay down your level (l, then Tab until offered lay-down {number} of {count})"))
     return words.format(number=offers.index(action) + 1, count=len(offers))
 
 
