@@ -355,6 +355,13 @@ def eights_reason(r: eights_advice.Reason, brief: bool = False) -> str:
         # (the new-user trial of 2026-12-05 read "it beat B6 by 1.1 points" as unexplained);
         # the imagined deals are docs/bots.md's, not the line's (it wrapped: the trial)
         card, points = play_name(r.instead), round(r.gain)
+        if not brief and r.win >= 1.0 and r.stake > 0 and points >= 1:
+            # a trick that costs, taken on purpose: the trial of 2026-12-07 read "play B15:
+            # about 2 points better for you than B4" in "No tricks" and saw no reason to take it
+            return ngettext("it takes this trick, yet about {points} point better overall "
+                            "than {card}",
+                            "it takes this trick, yet about {points} points better overall "
+                            "than {card}", points).format(card=card, points=points)
         if points < 1:
             return _("a little better for you than {card}").format(card=card)
         return ngettext("about {points} point better for you than {card}",

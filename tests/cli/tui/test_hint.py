@@ -329,6 +329,42 @@ def test_the_search_s_reason_is_whole_points_and_says_which_way_is_better() -> N
         i18n.set_language("en")
 
 
+def test_a_searched_card_that_takes_a_costly_trick_says_it_takes_it() -> None:
+    """The new-user trial of 2026-12-07, round 1 ("No tricks"), trick B3 B1 B6: ``hint: play
+    B15: about 2 points better for you than B4`` said nothing of B15 taking the trick on
+    purpose; the line says it where the trick costs (``stake`` > 0) and B15 surely takes it."""
+    from lancards.cli import i18n
+    from lancards.cli.tui.hint import eights_reason
+    from lancards.engine.eights.actions import Play
+    from lancards.engine.eights.advice import Reason, Why
+    from lancards.engine.eights.cards import parse_card
+
+    def said(win: float, stake: int, brief: bool = False) -> str:
+        return eights_reason(Reason(Why.SEARCH, win=win, deals=18, gain=2.3, stake=stake,
+                                    instead=Play(0, 5, parse_card("B4"), None)), brief)
+
+    assert said(1.0, 3) == "it takes this trick, yet about 2 points better overall than B4"
+    assert said(1.0, 3, brief=True) == "about 2 points better for you than B4"
+    assert said(0.5, 3) == "about 2 points better for you than B4"  # may or may not take it
+    assert said(1.0, -3) == "about 2 points better for you than B4"  # a trick wanted
+    from lancards.engine.rulesets import Advice
+
+    reason = Reason(Why.SEARCH, win=1.0, deals=18, gain=2.3, stake=3,
+                    instead=Play(0, 5, parse_card("B4"), None))
+    assert hint_words(eights_snap(), Advice("hard", Play(0, 6, parse_card("B15"), None),
+                                            reason)) == \
+        "hint: play B15: it takes this trick, yet about 2 points better overall than B4"
+    i18n.set_language("de")
+    try:
+        assert said(1.0, 3) == \
+            "nimmt den Stich, doch insgesamt etwa 2 Punkte besser als B4"
+        assert hint_words(eights_snap(), Advice("hard", Play(0, 6, parse_card("B15"), None),
+                                                reason)) == \
+            "Tipp: B15 spielen: nimmt den Stich, doch insgesamt etwa 2 Punkte besser als B4"
+    finally:
+        i18n.set_language("en")
+
+
 def test_the_search_names_the_8_it_was_compared_with_take_or_no_take() -> None:
     """The trial read ``hint: play B8 (no take): about 4 points better for you than B8 in 48
     imagined deals``: a card compared with itself; it was the same 8 with take."""
