@@ -58,6 +58,7 @@ from lancards.cli.tui.fit import (
 )
 from lancards.cli.tui.leaving import answer_dialog, leaving_words, play_out
 from lancards.cli.tui.level8_keys import Level8Controller
+from lancards.cli.tui.log_room import log_rows
 from lancards.cli.tui.overlays import objective_panel, report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, game_over_lines
 from lancards.cli.tui.style import STYLE
@@ -81,10 +82,6 @@ LOG_WIDTH = 40
 
 TABLE_WIDTH = 90
 """Columns the table keeps when the log stands at its right; the log takes the rest."""
-
-LOG_ROWS = 4
-"""The least rows of the log under the table (a mark line and three lines): a table taller than
-what is left scrolls with ``<`` / ``>`` instead (issue 25, item 6)."""
 
 MIN_COLUMNS, MIN_ROWS = 80, 24
 """The smallest terminal the table is drawn in; below it only the quit keys act."""
@@ -383,7 +380,7 @@ class TableScreen:
         table = Window(self.table_view, height=lambda: self._fit_height(
             self._table_lines, 4, self._table_width()))
         log = Window(self.log_view, style="class:dim",
-                     height=Dimension(min=LOG_ROWS, preferred=LOG_ROWS, max=1000))
+                     height=lambda: log_rows(self.controller, self._snap()))
         body = HSplit([
             Window(FitControl(self._title_lines), dont_extend_height=True,
                    height=lambda: self._fit_height(self._title_lines, 1)),
