@@ -39,7 +39,6 @@ from lancards.cli.tui.narrate import (
     ROUND_MARK,
     card_name,
     drew_from_pile,
-    drew_in_its_place,
     face_up_words,
     narrate,
     redealt,
@@ -47,6 +46,7 @@ from lancards.cli.tui.narrate import (
     scored_lines,
 )
 from lancards.cli.tui.narrate_batch import Replay
+from lancards.cli.tui.narrate_take import drew_in_its_place
 from lancards.engine.core import Leave, Seat
 from lancards.engine.options import OptionValue
 from lancards.engine.rulesets import REFERENCE_BOT_LEVEL

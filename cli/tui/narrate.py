@@ -22,6 +22,7 @@ from typing import Any
 from lancards.cli.i18n import N_, _, language, ngettext
 from lancards.cli.session import DEFAULT_NICK
 from lancards.cli.tui.keep_void import keep_void_words
+from lancards.cli.tui.narrate_take import replacement_lines
 from lancards.engine.level8.levels import Component, ComponentKind
 
 _SLOT = re.compile(r"#\d+")
@@ -286,15 +287,6 @@ def drew_from_pile(who: str, card: str | None = None) -> str:
     return _("{who} drew from the draw pile").format(who=who)
 
 
-def drew_in_its_place(card: str | None = None) -> str:
-    """``"You drew R7 from the draw pile in its place"``: the card that replaces one taken
-    from this seat by "I'll take that!" (ruling L8M-1); without ``card`` while it is not yet
-    revealed to this seat (the trial of 2026-12-06: it was never named)."""
-    if card:
-        return _("You drew {card} from the draw pile in its place").format(card=card)
-    return _("You drew a card from the draw pile in its place")
-
-
 def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
     from lancards.engine.level8 import actions as a
 
@@ -372,12 +364,9 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
                 text = _("{who} took {owner}'s {card} (I'll take that!)")
             out.append(text.format(who=who, card=card,
                                    owner=w.name(owner) if owner is not None else ""))
-            if owner is not None and owner == w.viewer and before is not None:
-                # The card taken is replaced from the draw pile (ruling L8M-1): say which.
-                new = [s for s in after.hands[owner] if s not in before.hands[owner]]
-                got = _l8_card(after, new[0]) if new else None
-                if new:  # a networked log completes it once the card is revealed
-                    out.append(drew_in_its_place(got))
+            if owner is not None:  # replaced from the draw pile (ruling L8M-1)
+                out.extend(replacement_lines(before, after, owner, w.viewer,
+                                             w.name(owner), _l8_card))
     elif isinstance(action, a.SwapPut):
         text = _("{who} put {card} on your discard pile (I'll swap that!)") if mine else \
             _("{who} put {card} on their discard pile (I'll swap that!)")

@@ -59,7 +59,12 @@ def test_take_that_says_whose_card_was_taken():
     # Ben's replacement comes from the draw pile (ruling L8M-1): only Ben is told which card.
     assert told(state, text, 1) == ["Ann took your O3 (I'll take that!)",
                                     "You drew P9 from the draw pile in its place"]
-    assert told(state, text, 2) == ["Ann took Ben's O3 (I'll take that!)"]
+    # the others read that Ben drew one, not which (the new-user trial: Ben's hand stayed at
+    # 10 with no word of it)
+    assert told(state, text, 2) == ["Ann took Ben's O3 (I'll take that!)",
+                                    "Ben drew from the draw pile in its place"]
+    assert told(state, text, 0) == ["You took Ben's O3 (I'll take that!)",
+                                    "Ben drew from the draw pile in its place"]
     assert told(state, "0: choose none", 2) == ["Ann took none of the shown cards "
                                                 "(I'll take that!)"]
 
@@ -126,7 +131,8 @@ def test_a_whole_game_told_to_a_spectator_names_no_hidden_card():
     assert all("#" not in t for t in texts)
     assert not any(t.startswith("You ") for t in texts)  # a spectator is nobody's "you"
     draws = [t for t in texts if " drew " in t and "draw pile" in t]
-    assert draws and all(t.endswith("drew from the draw pile") for t in draws)
+    assert draws and all(t.endswith(("drew from the draw pile",
+                                      "drew from the draw pile in its place")) for t in draws)
     numbers = [n for n, _ in lines]
     assert numbers == sorted(numbers) and numbers[-1] <= len(session.history)
 
@@ -251,3 +257,12 @@ def test_a_keep_made_void_is_told_in_german(german):
     assert theirs == ["Ann: Stufe 1 ausgelegt (4 Paare): R3 O3 | B5 G5 | Y7 P7 | R9 B9"]
     assert played[1] == ("Dein KEEP verfällt: du hast in dieser Runde ausgelegt (du behältst "
                          "nichts)")
+
+
+def test_take_that_tells_every_seat_of_the_replacement_in_german(german):
+    hands = [["TAKE", "R1", "R2"], ["O1", "O2", "O3", "O4"], ["Y1", "Y2"]]
+    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"])
+    state = act(state, "0: play TAKE", "1: show O1 O2 O3", "2: show Y1 Y2")
+    text = f"0: choose #{state.shown[1][2]}"
+    assert told(state, text, 1)[1] == "Du hast P9 als Ersatz vom Nachziehstapel gezogen"
+    assert told(state, text, 2)[1] == "Ben: als Ersatz vom Nachziehstapel gezogen"
