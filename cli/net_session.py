@@ -30,7 +30,7 @@ from lancards.cli.notice_lines import notice_line
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_words import catching_up_words, cheat_words, waiting_banners, waiting_words
 from lancards.cli.play_again import series_words
-from lancards.cli.saved_log import SavedLog
+from lancards.cli.saved_log import SavedLog, told_this_round
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
 from lancards.cli.session_series import SeriesMixin
 from lancards.cli.session_series import derive as _derive
@@ -546,7 +546,8 @@ class NetworkSession(SeriesMixin, NewsMixin):
                 text = round_marker(number, shown[dealer], dealer == self.seat)
                 self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
         face_up = face_up_words(getattr(self.game, "name", ""), after, self.names, self.seat)
-        if face_up and getattr(self, "_face_up_round", 0) != number:  # once a round
+        if face_up and getattr(self, "_face_up_round", 0) != number and \
+                not told_this_round(self._log, face_up):  # once a round, once after a resume
             self._face_up_round = number
             self._log.append(LogLine(face_up, None, index=len(self._log) + 1))
         self._log_view = after

@@ -120,3 +120,16 @@ class SavedLog:
 
 def _saved(line: LogLine, at: int) -> SavedLine:
     return SavedLine(line.index, line.text, line.seat, line.chat, line.mark, at)
+
+
+def told_this_round(log: Sequence[LogLine], text: str) -> bool:
+    """Whether ``text`` is among ``log``'s lines since its last round mark: a resumed log holds
+    the lines told before the crash, and the card turned face up at a round's start (told
+    once a round) was told again after a resume at that moment (the new-user trial read
+    ``P13 is face up on Cleo's discard pile`` twice in a row)."""
+    for line in reversed(log):
+        if line.text == text:
+            return True
+        if line.mark:
+            return False
+    return False

@@ -113,3 +113,30 @@ def test_the_card_drawn_in_place_of_one_taken_is_named_and_resumed(tmp_path: Pat
     assert not any(t == "You drew a card from the draw pile in its place" for t in before)
     after, _ = asyncio.run(resumed_log(folder))
     assert after == before
+
+
+def test_a_resume_at_a_rounds_start_tells_the_face_up_card_once(tmp_path: Path) -> None:
+    """A new-user trial read ``P13 is face up on Cleo's discard pile`` twice in a row after
+    ``lancards resume``: the saved log held the line and the resumed session, at the same
+    round's start, told it again. Seed 11: Bram deals, Ann plays first; nobody plays Ann."""
+
+    async def dealt() -> tuple[Path, list[str]]:
+        session = await NetworkSession.create("level8-master", {}, ME, 2, home=tmp_path,
+                                              bot_delay=0, seed=11)
+        session.subscribe(session.snapshot)
+        runner = asyncio.create_task(session.run())
+        try:
+            for _ in range(500):
+                log = [line.text for line in session.snapshot().log]
+                if any("face up" in t for t in log):
+                    break
+                await asyncio.sleep(0.02)
+        finally:
+            await close_session(session, runner)
+        assert session.node.store is not None
+        return session.node.store.folder, log
+
+    folder, before = asyncio.run(dealt())
+    assert before[-2:] == ["── round 1 · dealer Bram ──", "P15 is face up on Bram's discard pile"]
+    after, _ = asyncio.run(resumed_log(folder))
+    assert after == before
