@@ -91,7 +91,8 @@ def sorted_hand(view: Level8State, seat: int, by_colour: bool) -> list[tuple[Slo
 
 
 def meld_label(meld: Meld, names: Sequence[str]) -> str:
-    """``"2 Ada: run 3-6: R3 B4 J1-5=5 G6"`` (jokers with their declared values, ruling L8-6).
+    """``"2 Ada: run 3-6: R3 B4 J1-5=5 G6"`` (jokers with their declared values, ruling L8-6),
+    the cards by number (a colour group's joker, which needs none, first).
 
     The leading number is the combination's number on screen, from 1 (the engine's meld id
     plus one): the ``a`` picker and the log ("added R7 to combination 2") use the same one.
@@ -101,7 +102,9 @@ def meld_label(meld: Meld, names: Sequence[str]) -> str:
     if kind is ComponentKind.COLOUR_GROUP:
         colour = _(COLOUR_WORDS[meld.colour.value]) if meld.colour else "?"
         what = f"{what} ({colour})"
-    placed = sorted(meld.cards, key=lambda p: p.number) if kind.is_run else meld.cards
+    # by number, as the log tells them: a colour group read in the order it was marked
+    # ("B6 B12 B11 B1 B14", the new-user trial) beside the log's "B1 B6 B11 B12"
+    placed = sorted(meld.cards, key=lambda p: p.number or p.card.number)
     cards = " ".join(placed_text(p) for p in placed)
     return f"{meld.id + 1} {names[meld.owner]}: {what}: {cards}"
 
