@@ -277,8 +277,10 @@ def hand_lines(
 ) -> StyleAndTextTuples:
     """The hand as card lines, each with a marker line under it.
 
-    Under each card: ``^`` the cursor, ``*`` a marked card (``^*`` both), and the builder's
-    label (the component number it is assigned to), so nothing depends on colour alone.
+    Under each card: ``*`` a marked card and the builder's label (the component number it is
+    assigned to), so nothing depends on colour alone; ``^`` in the column before the card under
+    the cursor (``^*`` both, the ``*`` under the card; beside the mark when the column before
+    is taken by the mark of a one-column card).
     """
     labels = labels or {}
     out: StyleAndTextTuples = []
@@ -299,8 +301,13 @@ def hand_lines(
         mark = labels.get(slot, "")
         if slot in marks:
             mark = "*" + mark
-        if index == cursor:  # beside the mark, not over it (the trial of 2026-12-05)
-            mark = "^" + mark
+        if index == cursor:  # beside the mark, not over it (the trial of 2026-12-05): in the
+            # space before the card, the mark under the card like every other card's (the
+            # trial of 2026-12-07 read "^1" with the 1 a column right of the card)
+            if under[-1].endswith(" "):
+                under[-1] = under[-1][:-1] + "^"
+            else:  # the card before is one column wide and its mark fills its cell
+                mark = "^" + mark
         under.append(mark[:cell].ljust(cell))
         used += cell
     out.extend([*row, ("", "\n"), ("class:marks", "".join(under) + "\n")])
