@@ -55,7 +55,7 @@ YOU_DOING = {
     Phase.DRAW: N_("draw a card"),
     Phase.PLAY: N_("lay down, add, then discard"),
     Phase.SHOW: N_("show 3 cards for I'll take that!"),
-    Phase.CHOOSE: N_("take one shown card, or none"),
+    Phase.CHOOSE: N_("take a shown card or none"),
     Phase.SWAP: N_("swap up to 3 cards"),
     Phase.KEEP: N_("choose cards to keep"),
     Phase.SKIPPED: N_("you are skipped"),

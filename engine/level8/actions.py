@@ -13,7 +13,7 @@ Every action is written ``SEAT: VERB ARGS`` (chance: ``*: ...``, see :mod:`lanca
 ``2: play TAKE#50`` / ``SWAP#`` / ``KEEP#``    play a special card instead (L8M-1..3)
 ``2: play SKIP#53 3``                          put a Skip card in front of seat 3 (L8C-1)
 ``3: show R1#9 B2#10 G3#11``                   show cards for "I'll take that!" (L8M-1)
-``2: choose #9`` / ``2: choose none``          take one shown card, or none (L8M-1)
+``2: choose #9`` / ``2: choose none``          take a shown card or none (L8M-1)
 ``2: swap-put R7#44`` / ``2: swap-end``        "I'll swap that!" (L8M-2)
 ``3: serve-skip``                              the skipped turn (L8C-1)
 ``4: keep #44`` / ``4: keep-end``              keep a hand card at round end, secretly (L8-13)
