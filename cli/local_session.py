@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from lancards.cli.bot_choice import seat_levels
 from lancards.cli.driver import SeededChance
 from lancards.cli.i18n import _
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
@@ -77,6 +78,9 @@ class LocalSession:
         bot_level: the level of every bot (``docs/bots.md``; default the reference
             ``greedy``, ``lancards play`` asks for ``normal``); each bot's randomness is its own
             ``random.Random`` seeded from ``seed`` and its seat, never the deal's.
+        bot_levels: the level of each other seat, in the order they play after ``seat``
+            (``lancards play --bot-level easy,hard,normal``); ``bot_level`` is then the level
+            of the player's own seat under ``autoplay`` only.
 
     Raises:
         RulesError: an unknown rule set, option or value, or a seat count the game does not
@@ -97,6 +101,7 @@ class LocalSession:
         state: Any = None,
         autoplay: bool = False,
         bot_level: str = REFERENCE_BOT_LEVEL,
+        bot_levels: Sequence[str] | None = None,
     ) -> None:
         self.spec: RuleSetSpec = get_rule_set(rule_set)
         self.game = self.spec.game
@@ -113,8 +118,11 @@ class LocalSession:
             raise EngineError(f"the given state has {state.n} seats, the names {n_seats}")
         self.state: Any = state
         self.bot_level = bot_level
+        self.levels = seat_levels(n_seats, seat, bot_levels or [bot_level] * (n_seats - 1))
+        """Seat -> level of every other seat (a bot)."""
         self.bots: dict[Seat, Bot[Any, Any]] = {
-            s: make_bot(self.game, bot_level, random.Random(f"bot-{seed}-{s}"))
+            s: make_bot(self.game, self.levels.get(s, bot_level),
+                        random.Random(f"bot-{seed}-{s}"))
             for s in range(n_seats) if s != seat or autoplay
         }
         self.history: list[Any] = []
@@ -155,7 +163,7 @@ class LocalSession:
                 progress="",
                 outcome=outcome,
                 extra={"left": self.seat in self.game.left_seats(self.state),
-                       "bots": {s: self.bot_level for s in self.bots if s != self.seat}},
+                       "bots": {s: self.levels[s] for s in self.bots if s != self.seat}},
             )
         return self._cached
 

@@ -19,10 +19,11 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.bot_choice import key_levels
 from lancards.cli.departure_banners import DepartureBanners
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
@@ -96,8 +97,8 @@ class NetworkSession(SeriesMixin, NewsMixin):
         self._logged = 0
         self._bots = [n for n in nodes if n is not self.node or autoplay]
         levels = {m.public_key: m.bot for m in self.core.players if m.bot}  # as they said
-        levels.update(bot_levels or {})
         levels.update({n.core.me.public_key: bot_level for n in nodes if n is not self.node})
+        levels.update(bot_levels or {})  # this machine's bots, each its own (play --bot-level)
         self.bot_seats: dict[Seat, str] = {
             seat: levels[m.public_key] for seat, m in enumerate(self.core.players)
             if m.public_key in levels and seat != self.seat}
@@ -155,6 +156,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
         record_path: str | None = None,
         seed: int | None = None,
         bot_level: str = REFERENCE_BOT_LEVEL,
+        bot_levels: Sequence[str] | None = None,
     ) -> NetworkSession:
         """A new table: the player and ``bots`` bot peers, formed and started locally.
 
@@ -181,13 +183,14 @@ class NetworkSession(SeriesMixin, NewsMixin):
         table = start_local([me, *bot_ids], rule_set, options, table=table_id)
         return await cls._open(table, me, bot_ids, rule_set, home, seed=seed,
                                bot_delay=bot_delay, autoplay=autoplay, record_path=record_path,
-                               bot_level=bot_level)
+                               bot_level=bot_level, bot_levels=key_levels(
+                                   [m.public_key for m in table.seats], me.public_key, bot_levels))
 
     @classmethod
     async def _open(cls, table: StartedTable, me: Identity, bot_ids: list[Identity],
                     rule_set: str, home: Path, *, seed: int | None, bot_delay: float,
                     autoplay: bool, record_path: str | None, bot_level: str,
-                    ) -> NetworkSession:
+                    bot_levels: Mapping[bytes, str] | None = None) -> NetworkSession:
         """The peers of a started table (a new one, or the next game of a series): the table
         folder locked and written, one node per identity, linked."""
         lock = lock_folder(home / "tables" / table.spec.table, "lancards play")
@@ -203,7 +206,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
                          for b in bot_ids],
                 "rule_set": rule_set,
                 "bot_level": bot_level,
-            })
+                "bot_levels": {k.hex(): v for k, v in (bot_levels or {}).items()}})
             if record_path:
                 store.keep_record_path(record_path)
             nodes = [
@@ -213,7 +216,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
             ]
             seat = [m.public_key for m in table.seats].index(me.public_key)
             session = cls(nodes, seat, rule_set, home, bot_delay=bot_delay, autoplay=autoplay,
-                          record_path=record_path, bot_level=bot_level)
+                          record_path=record_path, bot_level=bot_level, bot_levels=bot_levels)
         except BaseException:
             lock.release()
             raise
@@ -250,7 +253,9 @@ class NetworkSession(SeriesMixin, NewsMixin):
         session = cls(nodes, seat, str(data["rule_set"]), folder.parent.parent,
                       bot_delay=bot_delay, autoplay=autoplay,
                       record_path=record_path or store.kept_record_path(),
-                      bot_level=str(data.get("bot_level", REFERENCE_BOT_LEVEL)))
+                      bot_level=str(data.get("bot_level", REFERENCE_BOT_LEVEL)),
+                      bot_levels={bytes.fromhex(k): v for k, v in data.get("bot_levels",
+                                                                           {}).items()})
         session.restored = True
         from lancards.cli.play_again import pending_again
 
@@ -469,7 +474,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
 
     async def _bot_loop(self, node: PeerNode) -> None:
         core = node.core
-        await drive_bot(node, game_bot(core, self.bot_level),
+        await drive_bot(node, game_bot(core, self.bot_seats.get(core.seat, self.bot_level)),
                         delay=lambda: self.pacer.pause(core.state, core.seat))
 
     @staticmethod

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from lancards.cli.bot_choice import add_bot_level_argument, chosen_levels
 from lancards.cli.errors import UsageError, checked_name
 from lancards.cli.i18n import _, ngettext, number_text
 from lancards.cli.identity import player_identity
@@ -28,8 +29,6 @@ from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.tui.controller import shown_names
 from lancards.cli.tui.fit import echo
 from lancards.cli.tui.results import RoundTracker, final_lines
-from lancards.engine.options import RuleSetSpec
-from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_levels
 
 GAMES: tuple[str, ...] = ("level8-master", "level8", "level8-en", "eights")
 """The longest nickname accepted (characters)."""
@@ -84,23 +83,6 @@ def add_parser(sub: Any) -> None:
     resume.set_defaults(run=run_resume)
 
 
-def add_bot_level_argument(parser: argparse.ArgumentParser) -> None:
-    """``--bot-level LEVEL``: the level of every bot seat (``docs/bots.md``)."""
-    parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, metavar="LEVEL",
-                        help=_("bot level: {list} (default {default_bot_level}; greedy is the "
-                               "old reference bot, which can hoard cards for ever; the levels "
-                               "a game offers are listed in docs/bots.md)").format(
-                            list=', '.join(BOT_LEVELS), default_bot_level=DEFAULT_BOT_LEVEL))
-
-
-def check_bot_level(spec: RuleSetSpec, level: str) -> None:
-    """Raise UsageError unless the rule set offers bot ``level``."""
-    offered = bot_levels(spec.game)
-    if level not in offered:
-        raise UsageError(_("--bot-level {level!r}: {name} offers {list}").format(
-            level=level, name=spec.name, list=', '.join(offered)))
-
-
 def validate(args: argparse.Namespace) -> None:
     """Check the arguments that argparse cannot.
 
@@ -140,7 +122,7 @@ def validate(args: argparse.Namespace) -> None:
     if args.bot_delay < 0 or args.bot_delay > 10:
         raise UsageError(_("--bot-delay {bot_delay}: use 0 to 10 seconds").format(
             bot_delay=args.bot_delay))
-    check_bot_level(spec, args.bot_level)
+    args.own_level, args.bot_levels = chosen_levels(spec, args.bot_level, args.bots)
     if not 1 <= args.games <= 20:
         raise UsageError(_("--games {games}: 1 to 20, with --autoplay on a networked table (at "
                            "the table, the end of a game offers to play again)").format(
@@ -175,7 +157,8 @@ def make_session(args: argparse.Namespace) -> LocalSession:
     names = default_names(args.bots + 1, 0, args.name.strip())
     return LocalSession(args.game, raw, seat=0, names=names, seed=seed,
                         bot_delay=0.0 if args.autoplay else args.bot_delay,
-                        autoplay=args.autoplay, bot_level=args.bot_level)
+                        autoplay=args.autoplay, bot_level=args.own_level,
+                        bot_levels=args.bot_levels)
 
 
 def autoplay(session: LocalSession, out: TextIO) -> int:
@@ -210,7 +193,8 @@ async def make_network_session(args: argparse.Namespace) -> Any:
     return await NetworkSession.create(
         args.game, raw, player_identity(args.name.strip()), args.bots,
         bot_delay=0.0 if args.autoplay else args.bot_delay, autoplay=args.autoplay,
-        record_path=args.record, seed=args.seed, bot_level=args.bot_level,
+        record_path=args.record, seed=args.seed, bot_level=args.own_level,
+        bot_levels=args.bot_levels,
     )
 
 

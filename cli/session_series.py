@@ -45,6 +45,7 @@ class SeriesMixin:
     home: Path
     pacer: BotPacer
     bot_level: str
+    bot_seats: dict[int, str]
 
     def _changed(self) -> None:  # pragma: no cover - NetworkSession defines it
         raise NotImplementedError
@@ -86,7 +87,8 @@ class SeriesMixin:
         return await type(self)._open(  # type: ignore[attr-defined]
             table, self.core.me, bots, self.rule_set, self.home, seed=self.seed,
             bot_delay=self.pacer.delay, autoplay=self.autoplay, record_path=record,
-            bot_level=self.bot_level)
+            bot_level=self.bot_level, bot_levels={  # each bot keeps its level (play --bot-level)
+                self.core.players[s].public_key: level for s, level in self.bot_seats.items()})
 
     def _offer_again(self, outcome: Any, extra: dict[str, Any], banners: list[Banner]) -> None:
         """Once every peer's game is over: the agreements to play again, and what the screen

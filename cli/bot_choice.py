@@ -1,0 +1,91 @@
+"""``--bot-level`` of ``lancards play``: one level for every bot, or one per bot in seat order.
+
+``lancards play --bot-level easy,hard,normal`` was refused as if ``easy`` were no level (the
+new-user trial of 2026-12-07): a comma list now gives each bot its own level, the bots taken in
+the order they play after the player's seat (as the table lists them clockwise from it).
+``--bot-level`` given twice is refused: it read as one level per bot and silently kept the last.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lancards.cli.errors import UsageError
+from lancards.cli.game_titles import game_title
+from lancards.cli.i18n import _, ngettext
+from lancards.engine.options import RuleSetSpec
+from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_levels
+
+
+class OnceAction(argparse.Action):
+    """Store the option's value, refusing the option a second time on the command line."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                  values: Any, option_string: str | None = None) -> None:
+        seen: set[str] = getattr(namespace, "_given_once", set())
+        if self.dest in seen:
+            parser.error(_("{option} given twice: give it once (a comma list gives each bot "
+                           "its own level)").format(option=option_string))
+        namespace._given_once = seen | {self.dest}
+        setattr(namespace, self.dest, values)
+
+
+def add_bot_level_argument(parser: argparse.ArgumentParser) -> None:
+    """``--bot-level LEVEL`` or ``--bot-level LEVEL,LEVEL,...`` (``docs/bots.md``)."""
+    parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, metavar="LEVEL[,LEVEL...]",
+                        action=OnceAction,
+                        help=_("bot level: {list} (default {default_bot_level}); one level for "
+                               "every bot, or one per bot separated by commas, in the order "
+                               "they play after you, e.g. easy,hard,normal (with --autoplay your "
+                               "seat plays the one level, or {default_bot_level} with a list); "
+                               "greedy is the old reference bot, which can hoard cards for "
+                               "ever; the levels a game offers are listed in docs/bots.md"
+                               ).format(list=', '.join(BOT_LEVELS),
+                                        default_bot_level=DEFAULT_BOT_LEVEL))
+
+
+def chosen_levels(spec: RuleSetSpec, text: str, bots: int) -> tuple[str, list[str]]:
+    """The level of the player's own seat under ``--autoplay`` and the level of each of the
+    ``bots`` bots in seat order after it, from ``--bot-level`` ``text``.
+
+    Raises:
+        UsageError: a list of another length than ``bots``, or a level ``spec`` does not offer.
+    """
+    levels = [word.strip() for word in text.split(",")]
+    if len(levels) > 1 and len(levels) != bots:
+        raise UsageError(ngettext(
+            "--bot-level {text!r}: {count} levels for {bots} bot; give one level, or "
+            "{bots} separated by commas",
+            "--bot-level {text!r}: {count} levels for {bots} bots; give one level, or "
+            "{bots} separated by commas", bots).format(text=text, count=len(levels), bots=bots))
+    offered = bot_levels(spec.game)
+    for level in levels:
+        if level not in offered:
+            raise UsageError(_("--bot-level: {level!r} is not a level of {game}; it offers "
+                               "{list}").format(level=level, game=game_title(spec.name),
+                                                list=', '.join(offered)))
+    if len(levels) == 1:
+        return levels[0], levels * bots
+    return DEFAULT_BOT_LEVEL, levels
+
+
+def seat_levels(seats: int, seat: int, levels: Sequence[str]) -> dict[int, str]:
+    """Seat -> level of the other seats of a table of ``seats``: ``levels`` in the order they
+    play after ``seat``."""
+    return {(seat + i) % seats: level for i, level in enumerate(levels, 1)}
+
+
+def key_levels(keys: Sequence[bytes], me: bytes,
+               levels: Sequence[str] | None) -> Mapping[bytes, str] | None:
+    """Public key -> level of the other seats (``keys`` in seat order; ``me`` this player's):
+    :func:`seat_levels` by key; None without ``levels``."""
+    if levels is None:
+        return None
+    by_seat = seat_levels(len(keys), keys.index(me), levels)
+    return {keys[s]: level for s, level in by_seat.items()}
+
+
+__all__ = ["OnceAction", "add_bot_level_argument", "chosen_levels", "key_levels",
+           "seat_levels"]
