@@ -1,4 +1,5 @@
-"""``lancards audit FILE`` and ``lancards replay FILE``: check or step through a game record."""
+"""``lancards audit [FILE]`` and ``lancards replay [FILE]``: check or step through a game record
+(without FILE, the newest game of ``lancards history``)."""
 
 from __future__ import annotations
 
@@ -56,8 +57,10 @@ def add_parser(sub: Any) -> None:
           "when everything verifies but the game is unfinished (halted on a cheat, abandoned, or "
           "the file stops before its signed closing line)."),
     )
-    audit.add_argument("file", help=_("the record file (from --record or the table folder), or "
-                         "a game of lancards history: its number (1 = newest) or table id"))
+    audit.add_argument("file", nargs="?", default=None,
+                       help=_("the record file (from --record or the table folder), or a game of "
+                              "lancards history: its number (1 = newest) or table id (default: "
+                              "the newest game of lancards history)"))
     audit.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     audit.set_defaults(run=run_audit)
     replay = sub.add_parser(
@@ -66,8 +69,10 @@ def add_parser(sub: Any) -> None:
         description=_("Print every move of a verified game record in public view; with --step, "
           "wait for Enter between moves; with --positions, the position text after each move."),
     )
-    replay.add_argument("file", help=_("the record file, or a game of lancards history: its "
-                          "number (1 = newest) or table id"))
+    replay.add_argument("file", nargs="?", default=None,
+                        help=_("the record file, or a game of lancards history: its number (1 = "
+                               "newest) or table id (default: the newest game of lancards "
+                               "history)"))
     replay.add_argument("--step", action="store_true",
                         help=_("wait for Enter after each move (q and Enter: stop)"))
     replay.add_argument("--positions", action="store_true",
@@ -75,8 +80,33 @@ def add_parser(sub: Any) -> None:
     replay.set_defaults(run=run_replay)
 
 
+def chosen_record(argument: str | None) -> str:
+    """The record file of ``argument`` (:func:`~lancards.cli.history.record_path`); without
+    one, that of the newest game of ``lancards history``, said in a line on standard error
+    (standard output stays the verdict, the JSON or the moves). The new-user trial of
+    2026-12-07: ``lancards replay`` alone said ``the following arguments are required: file``.
+
+    Raises:
+        UsageError: no game in the history yet, or one :func:`record_path` refuses.
+    """
+    if argument is not None:
+        return record_path(argument)
+    from lancards.cli.history import list_games, result_words
+    from lancards.p2p.net.store import data_home
+
+    games = list_games(data_home() / "tables")
+    if not games:
+        raise UsageError(_("no game in lancards history yet: lancards play starts one (or give "
+                           "a record file)"))
+    newest = games[0]
+    print(_("the newest game of lancards history: {game}, {result} (table {table})").format(
+        game=game_title(newest.game) if newest.game else _("unknown game"),
+        result=result_words(newest), table=newest.table[:8]), file=sys.stderr, flush=True)
+    return record_path("#1")  # "#1": never a file of that name in the current folder
+
+
 def run_audit(args: argparse.Namespace) -> int:
-    report = audit_bytes(_read_bytes(record_path(args.file)))
+    report = audit_bytes(_read_bytes(chosen_record(args.file)))
     if args.json:
         print(json.dumps(report_json(report)))
     else:
@@ -306,7 +336,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from lancards.p2p.protocol.core import GameCore
     from lancards.p2p.protocol.record import Entry
 
-    lines = _read(record_path(args.file))
+    lines = _read(chosen_record(args.file))
     report = audit_lines(lines)
     if not report.ok:
         raise UsageError(_("the record does not verify: {error}").format(error=report.error))

@@ -113,6 +113,49 @@ def test_audit_and_replay_take_an_entry_of_the_history(home: Path, capsys) -> No
         assert capsys.readouterr().err.strip() == f"lancards audit: error: {error}"
 
 
+def test_audit_and_replay_without_an_argument_take_the_newest_game(home: Path, capsys,
+                                                                  german: None) -> None:
+    """The new-user trial of 2026-12-07: ``lancards replay`` alone said ``the following
+    arguments are required: file``."""
+    capsys.readouterr()
+    done = next(f.name for f in (home / "tables").iterdir() if (f / "finished").exists())
+    assert main(["audit"]) == 0
+    said = capsys.readouterr()
+    assert said.out.startswith("OK: 8s Rule!, ")
+    assert said.err == (f"the newest game of lancards history: 8s Rule!, You won "
+                        f"(table {done[:8]})\n")
+    assert main(["replay", "1"]) == 0
+    first = capsys.readouterr().out
+    assert main(["replay"]) == 0
+    assert capsys.readouterr().out == first
+    assert main(["--lang", "de", "audit", "--json"]) == 0
+    said = capsys.readouterr()
+    assert json.loads(said.out)["finished"] is True
+    assert said.err == (f"das neueste Spiel aus lancards history: 8s Rule!, Du hast gewonnen "
+                        f"(Tisch {done[:8]})\n")
+    for f in (home / "tables" / "aaaa000000000001").iterdir():  # the newest now: unfinished
+        os.utime(f, (T0 + 60, T0 + 60))
+    assert main(["replay"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "the newest game of lancards history: 8s Rule!, unfinished (table aaaa0000)",
+        "lancards replay: error: game aaaa000000000001 has no record: it is unfinished "
+        "(lancards resume aaaa000000000001 continues it)"]
+
+
+def test_audit_and_replay_without_an_argument_or_a_game_say_how_to_begin(
+        tmp_path, monkeypatch, capsys, german) -> None:  # english again after it
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    for command in ("audit", "replay"):
+        assert main([command]) == 2
+        assert capsys.readouterr().err == (f"lancards {command}: error: no game in lancards "
+                                           "history yet: lancards play starts one (or give a "
+                                           "record file)\n")
+    assert main(["--lang", "de", "replay"]) == 2
+    assert capsys.readouterr().err == ("lancards replay: Fehler: noch kein Spiel in lancards "
+                                       "history: lancards play beginnt eines (oder gib eine "
+                                       "Protokolldatei an)\n")
+
+
 def test_history_of_an_empty_folder_says_how_to_begin(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
     assert main(["history"]) == 0
