@@ -3,8 +3,7 @@
 ``lancards play`` starts one peer for the player and one for each bot, all in this process but
 each with its own Ed25519 key, its own websocket listener on 127.0.0.1, its own mental-poker key
 share and its own journal: every move travels over websockets, every shuffle is proven, every
-peer verifies every move with its own engine. Bots are ordinary peers whose moves come from the
-game's bot.
+peer verifies every move with its own engine. Bots are ordinary peers (moves from the game's bot).
 
 Files: the player's identity (``p2p.identity``) and, per table, ``tables/<id>/`` under the data
 folder (:mod:`lancards.p2p.net.store`) with the player's journal and ``bots/<n>/`` with each bot's,
