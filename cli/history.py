@@ -450,7 +450,24 @@ def record_path(argument: str) -> str:
                         "written when the game ends or pauses").format(command=holder.command,
                                                                         pid=holder.pid)
         raise UsageError(_("game {table} has no record: {why}").format(table=chosen.table, why=why))
+    if chosen.status == "unfinished":  # a record written at a pause: the trial of 2026-12-07
+        _say_paused_record(chosen.folder, chosen.table)  # read it as the whole game so far
     return str(chosen.record)
+
+
+def _say_paused_record(folder: Path, table: str) -> None:
+    """Say on standard error that the record of unfinished game ``table`` (in ``folder``)
+    ends at its last pause: the new-user trial of 2026-12-07 replayed a game being played and
+    read it stop 10 moves before the screen did, at ``the game is not finished``."""
+    from lancards.p2p.net.folder_lock import read_holder
+
+    holder = read_holder(folder)
+    text = (_("game {table} is being played now ({command}, process {pid}): its record goes up "
+              "to its last pause") if holder is not None and holder.alive() else
+            _("game {table} is unfinished: its record goes up to its last pause (lancards "
+              "resume {table} continues it)"))
+    print(text.format(table=table, command=getattr(holder, "command", ""),
+                      pid=getattr(holder, "pid", 0)), file=sys.stderr, flush=True)
 
 
 def add_parser(sub: Any) -> None:

@@ -142,6 +142,24 @@ def test_audit_and_replay_without_an_argument_take_the_newest_game(home: Path, c
         "(lancards resume aaaa000000000001 continues it)"]
 
 
+def test_the_record_of_a_paused_game_is_said_to_end_at_its_pause(home: Path, capsys) -> None:
+    """The new-user trial of 2026-12-07 replayed a game being played: its record, written at
+    its last pause, stopped at ``the game is not finished`` while the screen had gone on. A
+    record of an unfinished game is read with a line saying where it ends."""
+    capsys.readouterr()
+    done = next(f for f in (home / "tables").iterdir() if (f / "finished").exists())
+    paused = home / "tables" / "aaaa000000000001"
+    shutil.copy(done / "record.jsonl", paused / "record.jsonl")  # as a pause writes it
+    os.utime(paused / "record.jsonl", (T0 - 3600, T0 - 3600))
+    assert main(["replay", "2"]) == 0
+    said = capsys.readouterr()
+    assert said.err == ("game aaaa000000000001 is unfinished: its record goes up to its last "
+                        "pause (lancards resume aaaa000000000001 continues it)\n")
+    assert "You" in said.out
+    assert main(["replay", "1"]) == 0  # a finished game: no such line
+    assert capsys.readouterr().err == ""
+
+
 def test_audit_and_replay_without_an_argument_or_a_game_say_how_to_begin(
         tmp_path, monkeypatch, capsys, german) -> None:  # english again after it
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
