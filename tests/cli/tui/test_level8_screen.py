@@ -6,6 +6,8 @@ state after a key is exactly the player's action (``session.advance()`` lets the
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from lancards.cli.local_session import LocalSession
@@ -380,22 +382,28 @@ def test_adding_the_last_card_is_refused_with_the_keep_a_card_reason():
     assert " Ann: level 1 -> level 3 (went out)" in screen.splitlines()
 
 
-def test_the_title_line_fits_80_columns_leaving_out_the_dealer_then_the_round():
-    # A new user saw "YOUR TURN: take one shown card, or none" wrap onto a second line at 80
-    # columns (issue 25's trial): the dealer's name, then the round, give way to the turn.
+def _take_phase_screen(names: tuple[str, str, str], round_no: int, dealer: int) -> tuple[
+        Any, str]:
+    """Ann plays TAKE at 80x24 (round ``round_no``, ``dealer`` deals): the state and the
+    screen of the take phase."""
     hands = [["TAKE", "R1", "R2"], ["O1", "O2", "O3", "O4"], ["Y1", "Y2"]]
-    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"]).evolve(round=10,
-                                                                                 dealer=1)
-    session = LocalSession("level8-master", names=("Ann", "Bartholomew", "Cat"), state=state,
-                           bot_delay=60)
+    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"]).evolve(
+        round=round_no, dealer=dealer)
+    session = LocalSession("level8-master", names=names, state=state, bot_delay=60)
     with driven(session, 80, 24) as d:
         d.press("right", "right", "p")
         d.settle(lambda: session.state.phase is Phase.CHOOSE, limit=2.0)
-        screen = d.press("enter", until=lambda: "take which shown card" in d.text())
-        top = screen.splitlines()[0]
-        assert top.split() == ["Level", "8", "Master", "·", "round", "10", "YOUR", "TURN:",
-                               "take", "a", "shown", "card", "or", "none"]
-        assert "dealer" not in screen.splitlines()[1]  # nothing wrapped onto the next line
+        return state, d.press("enter", until=lambda: "take which shown card" in d.text())
+
+
+def test_the_title_line_fits_80_columns_leaving_out_the_dealer_then_the_round():
+    # A new user saw "YOUR TURN: take one shown card, or none" wrap onto a second line at 80
+    # columns (issue 25's trial): the dealer's name, then the round, give way to the turn.
+    state, screen = _take_phase_screen(("Ann", "Bartholomew", "Cat"), 10, 1)
+    assert screen.splitlines()[0].split() == ["Level", "8", "Master", "·", "round", "10",
+                                              "YOUR", "TURN:", "take", "a", "shown", "card",
+                                              "or", "none"]
+    assert "dealer" not in screen.splitlines()[1]  # nothing wrapped onto the next line
     with driven(session_at(state), 100, 24) as d:  # room enough: everything is said
         assert "Level 8 Master · round 10 · dealer Ben" in d.text().splitlines()[0]
 
@@ -404,18 +412,10 @@ def test_the_take_phase_keeps_a_four_letter_dealer_at_80_columns() -> None:
     """The new-user trial of 2026-12-07 read ``Level 8 Master · round 3   YOUR TURN: take one
     shown card, or none``: the dealer gone only in that phase (82 columns with ``· dealer
     Cleo``); ``take a shown card or none`` leaves room for it."""
-    hands = [["TAKE", "R1", "R2"], ["O1", "O2", "O3", "O4"], ["Y1", "Y2"]]
-    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"]).evolve(round=3,
-                                                                                dealer=2)
-    session = LocalSession("level8-master", names=("Ann", "Bram", "Cleo"), state=state,
-                           bot_delay=60)
-    with driven(session, 80, 24) as d:
-        d.press("right", "right", "p")
-        d.settle(lambda: session.state.phase is Phase.CHOOSE, limit=2.0)
-        screen = d.press("enter", until=lambda: "take which shown card" in d.text())
-        assert screen.splitlines()[0].split() == [
-            "Level", "8", "Master", "·", "round", "3", "·", "dealer", "Cleo", "YOUR", "TURN:",
-            "take", "a", "shown", "card", "or", "none"]
+    _state, screen = _take_phase_screen(("Ann", "Bram", "Cleo"), 3, 2)
+    assert screen.splitlines()[0].split() == [
+        "Level", "8", "Master", "·", "round", "3", "·", "dealer", "Cleo", "YOUR", "TURN:",
+        "take", "a", "shown", "card", "or", "none"]
 
 
 def test_the_cursor_on_a_marked_card_shows_both() -> None:
