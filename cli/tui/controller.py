@@ -280,9 +280,9 @@ class BaseController:
     tells it): the message goes once another seat is to act (:meth:`state_changed`).
     :data:`ANY_TURN`: it stays whoever acts (the greeting); :data:`UNTOLD`: an own move the log
     does not tell yet."""
-    _hint: tuple[Any, str, Any, bool] | None = None
+    _hint: tuple[Any, str, Any, tuple[bool, bool]] | None = None
     """The last hint: the view it was computed for, its line, the slot of the card it names,
-    whether the lay-down builder was open (:meth:`builder_open`)."""
+    whether the lay-down builder was open and held a whole level (:meth:`builder_ready`)."""
     hint_due: bool = False
     """``h`` was pressed while this seat's cards were arriving: the hint follows."""
     goal_help: ClassVar[str] = N_("the full text of the current level card / round objective")
@@ -404,24 +404,29 @@ class BaseController:
 
         self.hint_due = False
         builder = self.builder_open()  # the lay-down hint names the builder's keys there
-        if self._hint is None or self._hint[0] is not snap.view or self._hint[3] != builder:
+        state = (builder, builder and self.builder_ready(snap))  # ... or Enter, when it holds
+        if self._hint is None or self._hint[0] is not snap.view or self._hint[3] != state:
             slot = None
             try:
                 if snap.legal:
                     advice = hint_advice(snap)
-                    line = hint_words(snap, advice, builder=builder)
+                    line = hint_words(snap, advice, builder=builder, ready=state[1])
                     slot = hint_slot(advice.action)
                 else:
                     line = hint_line(snap)
             except Exception:  # a hint never takes the table down; the keys still play
                 line = _("hint: none for this position")
-            self._hint = (snap.view, line, slot, builder)
+            self._hint = (snap.view, line, slot, state)
         self.say(self._hint[1])
         if self._hint[2] is not None:
             self.point_at(snap, self._hint[2])
 
     def builder_open(self) -> bool:
         """Whether a lay-down builder is open (Level 8): the hint names its keys."""
+        return False
+
+    def builder_ready(self, snap: TableSnapshot) -> bool:
+        """Whether the open lay-down builder holds a whole level that Enter lays down."""
         return False
 
     def point_at(self, snap: TableSnapshot, slot: Any) -> None:

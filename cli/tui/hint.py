@@ -84,14 +84,14 @@ HINT_COLUMNS = 79
 
 
 def hint_words(snap: TableSnapshot, advice: Advice, columns: int = HINT_COLUMNS,
-               builder: bool = False) -> str:
+               builder: bool = False, ready: bool = False) -> str:
     """``"hint: MOVE: REASON"`` in at most ``columns`` columns: the move as a list of moves
     names it, the reason in words; when the whole line is too long, the reason names fewer
     cards, then none (``2 cards to go``), then the move drops a special card's call, and a
     line still too long is cut after a whole word, with ``…`` (``builder``: the lay-down
-    builder is open, :func:`lay_down_words`)."""
+    builder is open, ``ready``: what it holds lays the level down, :func:`lay_down_words`)."""
     line = ""
-    for move, reason in hint_forms(snap, advice, builder):
+    for move, reason in hint_forms(snap, advice, builder, ready):
         line = _("hint: {move}: {reason}").format(move=move, reason=reason) if reason else \
             _("hint: {move}").format(move=move)
         if text_width(line) <= columns:
@@ -109,14 +109,14 @@ def cut_words(text: str, columns: int) -> str:
     return words.rstrip(" ,;:") + ELLIPSIS
 
 
-def hint_forms(snap: TableSnapshot, advice: Advice,
-               builder: bool = False) -> Iterator[tuple[str, str]]:
+def hint_forms(snap: TableSnapshot, advice: Advice, builder: bool = False,
+               ready: bool = False) -> Iterator[tuple[str, str]]:
     """The hint's move and reason, longest first (:func:`hint_words`)."""
     move = move_label(snap.game.name, snap.view, advice.action, snap.names, snap.seat)
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
-            move = lay_down_words(snap, advice.action, builder)
+            move = lay_down_words(snap, advice.action, builder, ready)
         elif type(advice.action).__name__ in E_KEY_ACTIONS:  # the trial of 2026-12-05
             move = _("press e to {move}").format(move=move)  # pressed d: "you cannot draw now"
         yield move, level8_reason(snap, reason)
@@ -132,12 +132,17 @@ def hint_forms(snap: TableSnapshot, advice: Advice,
         yield move, ""
 
 
-def lay_down_words(snap: TableSnapshot, action: Any, builder: bool = False) -> str:
+def lay_down_words(snap: TableSnapshot, action: Any, builder: bool = False,
+                   ready: bool = False) -> str:
     """How to lay the level down as the hint's move: the builder's key and which of its offers
     (Tab) is the hint's: the trial, in the builder at ``offered lay-down 1 of 9``, read ``lay
     down your level (l, then Tab)`` and did not know which. With the builder open
     (``builder``), the keys that work there: Tab to the offer, then Enter (a trial read "l"
-    inside the builder, where l does nothing)."""
+    inside the builder, where l does nothing). When what the builder holds lays the whole
+    level down (``ready``: an offer or the player's own), Enter: the final trial of 2026-12-07
+    read "Tab until offered lay-down 1 of 8" beside "valid: Enter lays it down"."""
+    if builder and ready:
+        return _("lay down your level (Enter)")
     offers = [a for a in snap.legal if type(a) is type(action)]
     if len(offers) < 2 or action not in offers:
         return _("lay down your level (Tab, then Enter)") if builder else \
@@ -293,16 +298,17 @@ def spared_words(r: level8_advice.Reason, then: str, most: int | None) -> str:
     """A discard's reason when the hand keeps cards its plan misses as little because they
     could help the others (:attr:`~lancards.engine.level8.advice.Reason.spared`): "not in your
     plan; G2 and G14 could help the others; 1 card to go: a 6 or a 7"; for a line too long
-    (``most``, :func:`level8_reason`), 1: without what the plan lacks, 0: only the cards kept.
+    (``most``, :func:`level8_reason`), 1: without what the plan lacks, 0: without the cards
+    kept (the reason and the brief count stay).
     The trial read "discard O11: not in your plan" beside G2 and G14, and no word why."""
     names = [card_name(c) for c in r.spared]
     cards = names[0] if len(names) == 1 else _("{cards} and {last}").format(
         cards=", ".join(names[:-1]), last=names[-1])
     count = len(names)
-    if most == 0:
-        text = ngettext("{cards} could help the others", "{cards} could help the others",
-                        count)
-    elif r.why is level8_advice.Why.DISCARD_LEAST:
+    if most == 0:  # the cards go first: the reason stays (the final trial read the German
+        return (_("not in your plan; {needs}") if r.why is level8_advice.Why.DISCARD_SPARE
+                else _("your plan needs it least; then {needs}")).format(needs=then)
+    if r.why is level8_advice.Why.DISCARD_LEAST:
         text = (ngettext("your plan needs it least; {cards} could help the others",
                          "your plan needs it least; {cards} could help the others", count)
                 if most == 1 else

@@ -126,6 +126,9 @@ class Level8Controller(BaseController):
     def builder_open(self) -> bool:
         return self.builder is not None
 
+    def builder_ready(self, snap: TableSnapshot) -> bool:
+        return self.builder is not None and self.builder.error(snap.game, snap.view) is None
+
     def point_at(self, snap: TableSnapshot, slot: Any) -> None:
         slots = [s for s, _card in self.hand(snap)]
         if slot in slots:

@@ -143,17 +143,24 @@ def _ahead(view: Level8State, legal: Sequence[Action], target: Seat | None) -> i
 def _spared(view: Level8State, seat: Seat, hand: list[Card], card: Card, feeds: int,
             lacks: int) -> tuple[Card, ...]:
     """:attr:`Reason.spared` of discarding ``card`` (``feeds``: its :func:`feeding`;
-    ``lacks``: the cards to go without it) from ``hand``."""
+    ``lacks``: the cards to go without it) from ``hand``: the cards that :func:`feeding` puts
+    above ``card`` and that the plan can do without all together (taken greedily, jokers
+    first, then the most feeding: a run G7 R8 R9 B10 with J6-10 names the joker, not R8, which
+    the final trial of 2026-12-07 read as a card of its run called spare), at most 3, by
+    number."""
     level = view.level(seat)
+    rest = list(hand)
+    rest.remove(card)
+    fed = {other: feeding(view, seat, other) for other in set(rest)}
     kept = []
-    for other in set(hand) - {card}:
-        fed = feeding(view, seat, other)
-        if fed > feeds:
-            rest = list(hand)
-            rest.remove(other)
-            if plan(rest, level)[0] <= lacks:  # jokers last, then by number (G2 before G14)
-                kept.append(((-fed, other.is_joker, other.number or 0, str(other)), other))
-    return tuple(other for _key, other in sorted(kept, key=lambda k: k[0])[:3])
+    for other in sorted((c for c in fed if fed[c] > feeds),
+                        key=lambda c: (not c.is_joker, -fed[c], c.number or 0, str(c))):
+        without = list(rest)
+        without.remove(other)
+        if plan(without, level)[0] <= lacks:
+            rest = without
+            kept.append(other)
+    return tuple(sorted(kept, key=lambda c: (c.is_joker, c.number or 0, str(c)))[:3])
 
 
 def _hand(view: Level8State, seat: Seat) -> list[Card]:
