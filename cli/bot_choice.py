@@ -53,7 +53,10 @@ def chosen_levels(spec: RuleSetSpec, text: str, bots: int) -> tuple[str, list[st
     Raises:
         UsageError: a list of another length than ``bots``, or a level ``spec`` does not offer.
     """
-    levels = [word.strip() for word in text.split(",")]
+    levels = [word.strip().lower() for word in text.split(",")]  # Hard, EASY: as hard, easy
+    if "" in levels:  # the final trial of 2026-12-07: "easy,hard,normal," read as 4 levels
+        raise UsageError(_("--bot-level {text!r}: a level is missing (an empty name before, "
+                           "between or after the commas)").format(text=text))
     if len(levels) > 1 and len(levels) != bots:
         raise UsageError(ngettext(
             "--bot-level {text!r}: {count} levels for {bots} bot; give one level, or "

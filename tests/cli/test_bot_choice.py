@@ -30,6 +30,21 @@ def test_an_unknown_level_in_the_list_is_named(capsys):
         "offers easy, normal, hard, greedy\n")
 
 
+def test_an_empty_level_is_said_and_the_case_does_not_matter(capsys):
+    """The final trial of 2026-12-07: ``easy,hard,normal,`` was "4 levels for 3 bots",
+    ``,,`` "'' is not a level", and ``EASY,Hard,normal`` refused."""
+    for text in ("easy,hard,normal,", ",,", ""):
+        assert main(["play", "--local", "--autoplay", "--bot-level", text]) == 2
+        assert capsys.readouterr().err == (
+            f"lancards play: error: --bot-level {text!r}: a level is missing (an empty name "
+            "before, between or after the commas)\n")
+    from lancards.cli.bot_choice import chosen_levels
+    from lancards.engine.rulesets import rule_set
+
+    assert chosen_levels(rule_set("level8-master"), "EASY, Hard ,normal", 3) == \
+        ("normal", ["easy", "hard", "normal"])
+
+
 def test_a_repeated_bot_level_is_refused(capsys, german):  # English again after it
     with pytest.raises(SystemExit) as stop:
         main(["play", "--bot-level", "easy", "--bot-level", "hard"])
