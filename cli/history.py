@@ -457,14 +457,15 @@ def record_path(argument: str) -> str:
 
 def _say_paused_record(folder: Path, table: str) -> None:
     """Say on standard error that the record of unfinished game ``table`` (in ``folder``)
-    ends at its last pause: the new-user trial of 2026-12-07 replayed a game being played and
+    ends where the game last stopped (a pause, or a process killed: the final trial read
+    "pause" for a crash): the new-user trial of 2026-12-07 replayed a game being played and
     read it stop 10 moves before the screen did, at ``the game is not finished``."""
     from lancards.p2p.net.folder_lock import read_holder
 
     holder = read_holder(folder)
-    text = (_("game {table} is being played now ({command}, process {pid}): its record goes up "
-              "to its last pause") if holder is not None and holder.alive() else
-            _("game {table} is unfinished: its record goes up to its last pause (lancards "
+    text = (_("game {table} is being played now ({command}, process {pid}): its record ends "
+              "where the game last stopped") if holder is not None and holder.alive() else
+            _("game {table} is unfinished: its record ends where the game last stopped (lancards "
               "resume {table} continues it)"))
     print(text.format(table=table, command=getattr(holder, "command", ""),
                       pid=getattr(holder, "pid", 0)), file=sys.stderr, flush=True)

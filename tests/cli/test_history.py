@@ -153,8 +153,8 @@ def test_the_record_of_a_paused_game_is_said_to_end_at_its_pause(home: Path, cap
     os.utime(paused / "record.jsonl", (T0 - 3600, T0 - 3600))
     assert main(["replay", "2"]) == 0
     said = capsys.readouterr()
-    assert said.err == ("game aaaa000000000001 is unfinished: its record goes up to its last "
-                        "pause (lancards resume aaaa000000000001 continues it)\n")
+    assert said.err == ("game aaaa000000000001 is unfinished: its record ends where the game "
+                        "last stopped (lancards resume aaaa000000000001 continues it)\n")
     assert "You" in said.out  # a finished game has no such line: the test above reads its err
 
 
