@@ -166,6 +166,9 @@ class Picker:
         """
         how = _("(its number, or up/down and Enter; Esc cancels)") if self.cancellable else \
             _("(its number, or up/down and Enter)")
+        if self.typed:  # waiting for a second digit: the final trial of 2026-12-07 saw nothing
+            how = _("({typed}_: Enter picks {typed}, or type the next digit)").format(
+                typed=self.typed)
         title: StyleAndTextTuples = [("class:picker.title", f" {self.title} ")]
         head: StyleAndTextTuples = [*title, ("", f"  {how}")]
         number_w = len(str(max(self.numbers, default=1)))

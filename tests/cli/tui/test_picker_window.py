@@ -93,7 +93,12 @@ def test_a_digit_that_starts_a_longer_number_waits_for_the_next_digit_or_enter()
     labels = [f"discard card {i}" for i in range(1, 13)]
     picker = Picker("discard which card?", labels, picked.append)
     assert picker.handle("1") is None and picker.index == 0 and picked == []
+    # and says so (the final trial of 2026-12-07 pressed 1 among 10 and saw nothing happen)
+    head = "".join(text for _style, text in picker.render(20)).splitlines()[0]
+    assert head == " discard which card?   (1_: Enter picks 1, or type the next digit)"
     assert picker.handle("2") is True and picked == [11]  # choice 12
+    head = "".join(text for _style, text in picker.render(20)).splitlines()[0]
+    assert head.endswith("(its number, or up/down and Enter; Esc cancels)")
     assert picker.handle("1") is None and picker.handle("enter") is True and picked == [11, 0]
     assert picker.handle("5") is True and picked == [11, 0, 4]  # nothing longer starts with 5
     few = Picker("which?", labels[:9], picked.append)
