@@ -265,7 +265,7 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason, most: int | None
         Why.TAKE_TOP: needs_words(r.lacks, r.needs, r.lacks_before, r.outs, most),
         Why.TOP_FITS: fits,
         Why.LAY_DOWN: _("you hold all of it"),
-        Why.ADD: _("one card fewer in your hand"),
+        Why.ADD: _("one card fewer") if brief else _("one card fewer in your hand"),
         Why.DISCARD_SPARE: (spared_words(r, then, most) if r.spared else
                             _("not in your plan; {needs}").format(needs=then)),
         Why.DISCARD_LEAST: (spared_words(r, then, most) if r.spared else

@@ -727,3 +727,18 @@ def test_a_spare_discard_says_which_spare_cards_it_keeps_from_the_others() -> No
 
     assert level8_reason(run, replace(reason, spared=reason.spared * 3), 0) == \
         "not in your plan; 1 card to go"
+
+
+def test_an_add_too_long_for_the_line_says_its_reason_briefly() -> None:
+    """The final trial of 2026-12-07 read ``hint: add B1 to combination 2 (Ada's colour group
+    B): one card fewer in your…``: cut. The brief words fit."""
+    state = build("level8-master", [["B1", "R9", "O13"], ["Y11", "Y12", "O12"],
+                                    ["P1", "P2", "P3", "P5", "P7", "P8", "P9", "P12", "G1",
+                                     "G2"]],
+                  turn=0, levels=[3, 3, 1], down=[True, True, False], phase=Phase.PLAY,
+                  melds=[(1, ComponentKind.SET, ["G3", "Y3", "O3"]),
+                         (1, ComponentKind.COLOUR_GROUP, ["B4", "B5", "B6", "B7"])])
+    snap = LocalSession("level8-master", names=("Tess", "Bartholomew", "Cleo"), state=state,
+                        bot_delay=60, bot_level="normal").snapshot()
+    assert normal_hint(snap) == \
+        "hint: add B1 to combination 2 (Bartholomew's colour group B): one card fewer"
