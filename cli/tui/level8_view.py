@@ -246,7 +246,7 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
             out.append(("", "\n"))
     else:
         out.append(("class:dim", " " + _("nothing laid down yet") + "\n"))
-    if view.phase in (Phase.SHOW, Phase.CHOOSE) and view.shown:
+    if view.phase in (Phase.SHOW, Phase.CHOOSE) and any(view.shown):  # a heading over cards
         out.append(("class:header", " " + _("shown for I'll take that!:") + "\n"))
         for seat, slots in enumerate(view.shown):
             if slots:

@@ -207,6 +207,8 @@ def test_showing_three_cards_when_asked():
     state = state.evolve(phase=Phase.SHOW, show_queue=(0, 2), shown=((), (), ()))
     session = session_at(state)
     with driven(session) as d:
+        # nothing shown yet: no heading over nothing (the final trial of 2026-12-07)
+        assert "shown for I'll take that!" not in d.text()
         screen = d.press("enter")
         assert "mark exactly 3 of your cards" in screen
         d.press("space", "right", "space", "right", "right", "space", "enter")
