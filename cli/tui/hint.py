@@ -266,9 +266,9 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason, most: int | None
         Why.TOP_FITS: fits,
         Why.LAY_DOWN: _("you hold all of it"),
         Why.ADD: _("one card fewer") if brief else _("one card fewer in your hand"),
-        Why.DISCARD_SPARE: (spared_words(r, then, most) if r.spared else
+        Why.DISCARD_SPARE: (spared_words(r, then, most) if r.spared and most != 0 else
                             _("not in your plan; {needs}").format(needs=then)),
-        Why.DISCARD_LEAST: (spared_words(r, then, most) if r.spared else
+        Why.DISCARD_LEAST: (spared_words(r, then, most) if r.spared and most != 0 else
                             _("your plan needs it least; then {needs}").format(needs=then)),
         Why.DISCARD_DEAD: (_("it fits no combination on the table") if r.card is None
                            or r.card.is_number or r.card.is_joker else
@@ -298,16 +298,13 @@ def spared_words(r: level8_advice.Reason, then: str, most: int | None) -> str:
     """A discard's reason when the hand keeps cards its plan misses as little because they
     could help the others (:attr:`~lancards.engine.level8.advice.Reason.spared`): "not in your
     plan; G2 and G14 could help the others; 1 card to go: a 6 or a 7"; for a line too long
-    (``most``, :func:`level8_reason`), 1: without what the plan lacks, 0: without the cards
-    kept (the reason and the brief count stay).
+    (``most``, :func:`level8_reason`), 1: without what the plan lacks (0: not called, the
+    cards kept go and the reason stays: :func:`level8_reason`).
     The trial read "discard O11: not in your plan" beside G2 and G14, and no word why."""
     names = [card_name(c) for c in r.spared]
     cards = names[0] if len(names) == 1 else _("{cards} and {last}").format(
         cards=", ".join(names[:-1]), last=names[-1])
     count = len(names)
-    if most == 0:  # the cards go first: the reason stays (the final trial read the German
-        return (_("not in your plan; {needs}") if r.why is level8_advice.Why.DISCARD_SPARE
-                else _("your plan needs it least; then {needs}")).format(needs=then)
     if r.why is level8_advice.Why.DISCARD_LEAST:
         text = (ngettext("your plan needs it least; {cards} could help the others",
                          "your plan needs it least; {cards} could help the others", count)

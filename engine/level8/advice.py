@@ -113,11 +113,12 @@ class Reason:
     """``lacks`` 1: every card one of which completes the level (:func:`plan.outs`), else
     ``()``."""
     spared: tuple[Card, ...] = ()
-    """:attr:`Why.DISCARD_SPARE` and :attr:`Why.DISCARD_LEAST`: the cards the plan misses no
-    more than ``card`` (the same cards to go without them) that :func:`feeding` says may help
-    the others more, at most 3, most helpful first: why ``card`` goes and not, say, a lone G2
-    that a seat that is down could add (the new-user trial of 2026-12-07 read "discard O11: not
-    in your plan" beside G2 and G14, and no word why)."""
+    """:attr:`Why.DISCARD_SPARE` and :attr:`Why.DISCARD_LEAST`: cards that :func:`feeding`
+    says may help the others more than ``card`` and that the plan can do without all together
+    (the same cards to go without them and ``card``), at most 3, by number (:func:`_spared`):
+    why ``card`` goes and not, say, a lone G2 that a seat that is down could add (the new-user
+    trial of 2026-12-07 read "discard O11: not in your plan" beside G2 and G14, and no word
+    why)."""
     ahead: int = 0
     """:attr:`Why.PLAY_SKIP`: 1 when ``target`` is nearer to going out than every other seat a
     Skip may go to (down, then fewer cards), 0 when no such seat is nearer (a tie: the trial read
