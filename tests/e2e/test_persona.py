@@ -204,6 +204,7 @@ class Person:
         self.window = ""
         self.runs = 0
         self._pressed: tuple[str, float] | None = None
+        self.scrolled_tables = 0
         peer.folder.mkdir(parents=True, exist_ok=True)
 
     @property
@@ -276,6 +277,7 @@ class Person:
         screen = self.capture()
         if self._pressed and self._pressed[0] == screen and time.monotonic() < self._pressed[1]:
             return
+        self.check_log(screen)
         if "Enter: continue" in screen:
             keys = ["Enter"]
         elif "every legal move" in screen:
@@ -290,6 +292,17 @@ class Person:
             return
         self.keys(*keys)
         self._pressed = (screen, time.monotonic() + 3.0)
+
+    def check_log(self, screen: str) -> None:
+        """At a Level 8 table with four combinations or more the log keeps six rows under it at
+        80x24, the table scrolling instead (:mod:`lancards.cli.tui.log_room`; the evening trial
+        of 2026-12-06 read two or three once the melds were down); counted in
+        :attr:`scrolled_tables`."""
+        melds = re.search(r"on the table \((\d+) combinations", screen)
+        if ("YOUR TURN: draw a card" in screen and "more above (PgUp/PgDn)" in screen
+                and melds and int(melds[1]) >= 4):
+            assert len(log_rows(screen)) >= 6, screen
+            self.scrolled_tables += 1
 
     def exit_status(self, limit: float, others: Sequence[Player] = ()) -> int:
         """The exit status of the window's command once it ended (128 + N for signal N)."""
@@ -405,6 +418,17 @@ def lines(screen: str) -> list[str]:
 TRADE_OFF = ("rescue on: a player who vanishes can be voted out by all the others, but all the "
              "other players together could open one player's hand")
 """The line a table with rescue on shows before anyone joins it (``docs/client.md``)."""
+
+
+def log_rows(screen: str) -> list[str]:
+    """The rows of an in-game table's log: from its mark line ("▲ N more above") to the hand's
+    header (empty when no mark line shows, the log not yet longer than its rows)."""
+    rows = screen.split("\n")
+    mark = next((i for i, row in enumerate(rows) if "more above (PgUp/PgDn)" in row), None)
+    if mark is None:
+        return []
+    end = next(i for i in range(mark, len(rows)) if rows[i].startswith(" your hand"))
+    return rows[mark + 1:end]
 
 
 def on(person: Person) -> str:
@@ -590,6 +614,9 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
                    60, "cyd back in ann's log after the pause")
         # ann plays by keys to the end: the game-over panel
         screen = ann.wait(r"game over", 150, others=[ann])
+        # four combinations or more lay on the table at some draw of ann's or cyd's, and the
+        # log kept its six rows
+        assert ann.scrolled_tables + cyd.scrolled_tables > 0
         # play again (issue 27): cyd's seat (autoplay, one game) says no; ann goes on with Ada
         screen = ann.wait(r"cyd will not play again", 30, others=[ann])
         golden("results-level8", screen)
