@@ -3,7 +3,8 @@
 ``lancards play --bot-level easy,hard,normal`` was refused as if ``easy`` were no level (the
 new-user trial of 2026-12-07): a comma list now gives each bot its own level, the bots taken in
 the order they play after the player's seat (as the table lists them clockwise from it).
-``--bot-level`` given twice is refused: it read as one level per bot and silently kept the last.
+``--bot-level`` given twice is refused: it read as one level per bot and silently kept the last;
+``host`` and ``join`` refuse it the same way (their one level has no comma list to point to).
 """
 
 from __future__ import annotations
@@ -20,14 +21,24 @@ from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL, bot_levels
 
 
 class OnceAction(argparse.Action):
-    """Store the option's value, refusing the option a second time on the command line."""
+    """Store the option's value, refusing the option a second time on the command line.
+
+    ``comma_list=False`` (``host``, ``join``: one level, no list) leaves out the words on a
+    comma list giving each bot its own level.
+    """
+
+    def __init__(self, *args: Any, comma_list: bool = True, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.comma_list = comma_list
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                   values: Any, option_string: str | None = None) -> None:
         seen: set[str] = getattr(namespace, "_given_once", set())
         if self.dest in seen:
-            parser.error(_("{option} given twice: give it once (a comma list gives each bot "
-                           "its own level)").format(option=option_string))
+            if self.comma_list:
+                parser.error(_("{option} given twice: give it once (a comma list gives each "
+                               "bot its own level)").format(option=option_string))
+            parser.error(_("{option} given twice: give it once").format(option=option_string))
         namespace._given_once = seen | {self.dest}
         setattr(namespace, self.dest, values)
 

@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.bot_choice import OnceAction
 from lancards.cli.errors import UsageError, checked_name
 from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext
@@ -84,6 +85,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
                         help=_("with --autoplay: play again with the same players until N "
                                "games were played (default 1: say no at the end)"))
     parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, choices=BOT_LEVELS,
+                        action=OnceAction, comma_list=False,
                         help=_("level of this machine's bots: the --bots seats of a host, the "
                                "--autoplay seat (default {default_bot_level}; "
                                "docs/bots.md)").format(default_bot_level=DEFAULT_BOT_LEVEL))

@@ -60,6 +60,26 @@ def test_a_repeated_bot_level_is_refused(capsys, german):  # English again after
         "Kommas gibt jedem Bot seine eigene Stufe) (siehe „lancards play --help“)\n")
 
 
+@pytest.mark.parametrize("command", ["host", "join"])
+def test_host_and_join_refuse_a_repeated_bot_level_too(capsys, german, command):
+    """The new-user trial: ``host``/``join --bot-level easy --bot-level hard`` silently kept
+    hard; refused as ``play`` refuses it, without ``play``'s words on a comma list (their
+    ``--bot-level`` is one level)."""
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--bot-level", "easy", "--bot-level", "hard"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == (
+        f"lancards {command}: error: --bot-level given twice: give it once "
+        f"(see 'lancards {command} --help')\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["--lang", "de", command, "--autoplay", "--bot-level", "hard", "--bot-level",
+              "hard"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == (
+        f"lancards {command}: Fehler: --bot-level zweimal angegeben: gib es einmal an "
+        f"(siehe „lancards {command} --help“)\n")
+
+
 def test_german_words(capsys, german):
     assert main(["--lang", "de", "play", "--local", "--autoplay", "--bot-level", "easy,hard"]) == 2
     assert capsys.readouterr().err == (
