@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -26,28 +25,15 @@ from lancards.cli.bot_choice import key_levels
 from lancards.cli.departure_banners import DepartureBanners
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
-from lancards.cli.notice_lines import notice_line
+from lancards.cli.net_log import NetLogMixin
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_words import catching_up_words, cheat_words, waiting_banners, waiting_words
 from lancards.cli.play_again import series_words
-from lancards.cli.saved_log import SavedLog, told_this_round
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
 from lancards.cli.session_series import SeriesMixin
 from lancards.cli.session_series import derive as _derive
 from lancards.cli.tui.controller import shown_names
-from lancards.cli.tui.narrate import (
-    ROUND_MARK,
-    card_name,
-    drew_from_pile,
-    face_up_words,
-    narrate,
-    redealt,
-    round_marker,
-    scored_lines,
-)
-from lancards.cli.tui.narrate_batch import Replay
-from lancards.cli.tui.narrate_take import drew_in_its_place
-from lancards.engine.core import Leave, Seat
+from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.engine.rulesets import REFERENCE_BOT_LEVEL
 from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
@@ -66,7 +52,7 @@ LOG_KEEP = 20_000
 CONFIG = TransportConfig(ping_interval=3.0, ping_timeout=8.0, backoff_max=1.0)
 
 
-class NetworkSession(SeriesMixin, NewsMixin):
+class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
     """This seat at a table of peers on 127.0.0.1 (see the module docstring).
 
     Use :meth:`create` for a new table and :meth:`resume` to continue one from disk.
@@ -128,16 +114,7 @@ class NetworkSession(SeriesMixin, NewsMixin):
         me = self.core.me.public_key
         self.series = series_words(self.core.table, self.game.name, me)
         """A rematch's lines: the game of the evening, its first dealer, the evening before."""
-        store = self.node.store
-        self._saved = SavedLog(None if store is None else store.folder)
-        if len(self.core.record):  # restored: the log as it was told before (issue 25)
-            self._log, self._logged = self._saved.load(len(self.core.record))
-            marks = [m for line in self._log if line.mark
-                     for m in re.findall(r"\d+", line.text)[:1]]  # in any language
-            self._log_round = int(marks[-1]) if marks else 0
-        else:
-            self._log = [LogLine(t, None, mark=True, index=i + 1)
-                         for i, t in enumerate(self.series)]
+        self._start_log()
 
     # -- construction -------------------------------------------------------------------------
 
@@ -475,94 +452,6 @@ class NetworkSession(SeriesMixin, NewsMixin):
         core = node.core
         await drive_bot(node, game_bot(core, self.bot_seats.get(core.seat, self.bot_level)),
                         delay=lambda: self.pacer.pause(core.state, core.seat))
-
-    @staticmethod
-    def _drew(card: str | None = None) -> str:
-        return drew_from_pile(_("You"), card)
-
-    def _update_log(self) -> None:
-        """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines
-        with their author; each move from this peer's view just before it (:class:`Replay`
-        when several arrived since the last call: a trick taken in a batch is told in place)."""
-        entries = self.core.record.entries
-        new = [e for e in entries[self._logged:]
-               if e.payload.get("t") in ("action", "leave")
-               or (e.payload.get("t") == "rescue" and e.payload.get("votes"))]
-        last = getattr(self, "_log_view", None)  # this seat's view when the log was told
-        after = self.core.state
-        replay, first = Replay(self.game, last, after, len(new)), len(self._log)
-        again: list[int] = []  # saved lines completed since
-        pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
-        if pending is not None:
-            at, old_slots, tell = pending
-            drawn = [s for s in after.hands[self.seat] if s not in old_slots]
-            card = after.cards.get(drawn[0]) if drawn else None
-            if card is not None:
-                line = self._log[at]
-                text = tell(card_name(card))
-                self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
-                self._log_pending = None
-                again.append(at + 1)
-        for entry in new:
-            seat = self.core.seat_of(entry.author)
-            if entry.payload.get("t") == "rescue":  # the first of a removal: every vote in
-                replay.lost()
-                gone = entry.payload.get("seat")
-                if isinstance(gone, int) and 0 <= gone < len(self.names):
-                    text = _("You were removed from the table by the others' votes (no answer "
-                             "for the table's patience)") if gone == self.seat else \
-                        _("{name} was removed from the table by the others' votes (no answer "
-                          "for the table's patience)").format(name=self.names[gone])
-                    self._log.append(LogLine(text, None, index=len(self._log) + 1))
-                continue
-            if entry.payload.get("t") == "leave" and seat is not None:
-                replay.views(Leave(seat))
-                who = _("You") if seat == self.seat else self.names[seat]
-                self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
-                                         index=len(self._log) + 1))
-                for text in redealt(self.game, after, self.core.state, seat, self.names, self.seat):
-                    self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
-                                             index=len(self._log) + 1))
-                continue
-            try:
-                action = self.game.parse_action(str(entry.payload["a"]))
-                before, now = replay.views(action)
-                lines = narrate(self.game.name, before, action, now, self.names, self.seat)
-            except Exception:  # never lose a log line to a wording problem
-                before, lines = None, [str(entry.payload["a"])]
-            for text in lines:
-                tell = next((f for f in (self._drew, drew_in_its_place) if text == f()), None)
-                if tell is not None and before is not None:
-                    self._log_pending = (len(self._log), before.hands[self.seat], tell)
-                self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
-                                         index=len(self._log) + 1))
-        # rounds scored after the last move told with its view: by an opening (E-5), or untold
-        for text in scored_lines(getattr(self.game, "name", ""), replay.told, after, self.names,
-                                 self.seat):
-            self._log.append(LogLine(text, None, index=len(self._log) + 1))
-        number = getattr(after, "round", 0)
-        if number >= 1 and number != getattr(self, "_log_round", 0):
-            self._log_round = number  # a new round: marked even when its moves came in a batch
-            marked = " " + _("round {number}").format(number=number)
-            if not any(line.mark and marked in line.text for line in self._log[max(0, first - 8):]):
-                dealer = getattr(after, "dealer", -1)
-                shown = (*shown_names(self.names, self.seat), "")  # [-1]: no dealer
-                text = round_marker(number, shown[dealer], dealer == self.seat)
-                self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
-        face_up = face_up_words(getattr(self.game, "name", ""), after, self.names, self.seat)
-        if face_up and getattr(self, "_face_up_round", 0) != number and \
-                not told_this_round(self._log, face_up):  # once a round, once after a resume
-            self._face_up_round = number
-            self._log.append(LogLine(face_up, None, index=len(self._log) + 1))
-        self._log_view = after
-        self._logged = len(entries)
-        for notice in self.node.notices:
-            text = notice_line(self.core, notice, self.names, shown_names(self.names, self.seat))
-            if text is not None:
-                self._log.append(LogLine(text, notice.seat, chat=notice.kind == "chat",
-                                         index=len(self._log) + 1))
-        self.node.notices.clear()
-        self._saved.save(self._log, self._logged, again)
 
     def _changed(self) -> None:
         for callback in self._callbacks:

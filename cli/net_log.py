@@ -1,0 +1,144 @@
+"""The table's log of a networked session in words: each new record entry told from this
+seat's view just before it, round marks, the card turned face up, notices and chat, kept in
+``log.jsonl`` (:mod:`lancards.cli.saved_log`) and read back by a restored session. Mixed into
+:class:`lancards.cli.net_session.NetworkSession`."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lancards.cli.i18n import _
+from lancards.cli.notice_lines import notice_line
+from lancards.cli.saved_log import SavedLog, told_this_round
+from lancards.cli.session import LogLine
+from lancards.cli.tui.controller import shown_names
+from lancards.cli.tui.narrate import (
+    ROUND_MARK,
+    card_name,
+    drew_from_pile,
+    face_up_words,
+    narrate,
+    redealt,
+    round_marker,
+    scored_lines,
+)
+from lancards.cli.tui.narrate_batch import Replay
+from lancards.cli.tui.narrate_take import drew_in_its_place
+from lancards.engine.core import Leave
+
+
+class NetLogMixin:
+    """The log of :class:`~lancards.cli.net_session.NetworkSession` (its attributes:
+    ``node``, ``core``, ``game``, ``names``, ``seat``, ``series``)."""
+
+    node: Any
+    core: Any
+    game: Any
+    names: tuple[str, ...]
+    seat: int
+    series: list[str]
+    _log: list[LogLine]
+    _logged: int
+
+    def _start_log(self) -> None:
+        """The log a session begins with: a restored one's as it was told before (issue 25),
+        else a rematch's lines."""
+        store = self.node.store
+        self._saved = SavedLog(None if store is None else store.folder)
+        if len(self.core.record):  # restored: the log as it was told before (issue 25)
+            self._log, self._logged = self._saved.load(len(self.core.record))
+            marks = [m for line in self._log if line.mark
+                     for m in re.findall(r"\d+", line.text)[:1]]  # in any language
+            self._log_round = int(marks[-1]) if marks else 0
+        else:
+            self._log = [LogLine(t, None, mark=True, index=i + 1)
+                         for i, t in enumerate(self.series)]
+
+    @staticmethod
+    def _drew(card: str | None = None) -> str:
+        return drew_from_pile(_("You"), card)
+
+    def _update_log(self) -> None:
+        """Tell the new record entries in words (:mod:`lancards.cli.tui.narrate`), chat lines
+        with their author; each move from this peer's view just before it (:class:`Replay`
+        when several arrived since the last call: a trick taken in a batch is told in place)."""
+        entries = self.core.record.entries
+        new = [e for e in entries[self._logged:]
+               if e.payload.get("t") in ("action", "leave")
+               or (e.payload.get("t") == "rescue" and e.payload.get("votes"))]
+        last = getattr(self, "_log_view", None)  # this seat's view when the log was told
+        after = self.core.state
+        replay, first = Replay(self.game, last, after, len(new)), len(self._log)
+        again: list[int] = []  # saved lines completed since
+        pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
+        if pending is not None:
+            at, old_slots, tell = pending
+            drawn = [s for s in after.hands[self.seat] if s not in old_slots]
+            card = after.cards.get(drawn[0]) if drawn else None
+            if card is not None:
+                line = self._log[at]
+                text = tell(card_name(card))
+                self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
+                self._log_pending = None
+                again.append(at + 1)
+        for entry in new:
+            seat = self.core.seat_of(entry.author)
+            if entry.payload.get("t") == "rescue":  # the first of a removal: every vote in
+                replay.lost()
+                gone = entry.payload.get("seat")
+                if isinstance(gone, int) and 0 <= gone < len(self.names):
+                    text = _("You were removed from the table by the others' votes (no answer "
+                             "for the table's patience)") if gone == self.seat else \
+                        _("{name} was removed from the table by the others' votes (no answer "
+                          "for the table's patience)").format(name=self.names[gone])
+                    self._log.append(LogLine(text, None, index=len(self._log) + 1))
+                continue
+            if entry.payload.get("t") == "leave" and seat is not None:
+                replay.views(Leave(seat))
+                who = _("You") if seat == self.seat else self.names[seat]
+                self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
+                                         index=len(self._log) + 1))
+                for text in redealt(self.game, after, self.core.state, seat, self.names, self.seat):
+                    self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
+                                             index=len(self._log) + 1))
+                continue
+            try:
+                action = self.game.parse_action(str(entry.payload["a"]))
+                before, now = replay.views(action)
+                lines = narrate(self.game.name, before, action, now, self.names, self.seat)
+            except Exception:  # never lose a log line to a wording problem
+                before, lines = None, [str(entry.payload["a"])]
+            for text in lines:
+                tell = next((f for f in (self._drew, drew_in_its_place) if text == f()), None)
+                if tell is not None and before is not None:
+                    self._log_pending = (len(self._log), before.hands[self.seat], tell)
+                self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
+                                         index=len(self._log) + 1))
+        # rounds scored after the last move told with its view: by an opening (E-5), or untold
+        for text in scored_lines(getattr(self.game, "name", ""), replay.told, after, self.names,
+                                 self.seat):
+            self._log.append(LogLine(text, None, index=len(self._log) + 1))
+        number = getattr(after, "round", 0)
+        if number >= 1 and number != getattr(self, "_log_round", 0):
+            self._log_round = number  # a new round: marked even when its moves came in a batch
+            marked = " " + _("round {number}").format(number=number)
+            if not any(line.mark and marked in line.text for line in self._log[max(0, first - 8):]):
+                dealer = getattr(after, "dealer", -1)
+                shown = (*shown_names(self.names, self.seat), "")  # [-1]: no dealer
+                text = round_marker(number, shown[dealer], dealer == self.seat)
+                self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
+        face_up = face_up_words(getattr(self.game, "name", ""), after, self.names, self.seat)
+        if face_up and getattr(self, "_face_up_round", 0) != number and \
+                not told_this_round(self._log, face_up):  # once a round, once after a resume
+            self._face_up_round = number
+            self._log.append(LogLine(face_up, None, index=len(self._log) + 1))
+        self._log_view = after
+        self._logged = len(entries)
+        for notice in self.node.notices:
+            text = notice_line(self.core, notice, self.names, shown_names(self.names, self.seat))
+            if text is not None:
+                self._log.append(LogLine(text, notice.seat, chat=notice.kind == "chat",
+                                         index=len(self._log) + 1))
+        self.node.notices.clear()
+        self._saved.save(self._log, self._logged, again)
