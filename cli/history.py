@@ -81,6 +81,9 @@ class PlayedGame:
     gone: dict[int, str] = field(default_factory=dict)
     """The other seats that left the table for good in the record this folder holds
     (:func:`gone_seats`): ``"left"`` or ``"removed"``."""
+    running: Any = None
+    """An unfinished game's figures after its last finished round that this machine kept
+    (:func:`lancards.cli.running_totals.read_totals`: a ``Running``), else ``None``."""
 
     @property
     def record(self) -> Path:
@@ -96,6 +99,8 @@ class PlayedGame:
                 "follows_verified": self.link, "left": self.left,
                 "left_seats": sorted(s for s, how in self.gone.items() if how == "left"),
                 "removed_seats": sorted(s for s, how in self.gone.items() if how == "removed"),
+                "running": None if self.running is None else {
+                    "round": self.running.round, "scores": list(self.running.scores)},
                 "record": str(self.record) if self.record.is_file() else None,
                 "folder": str(self.folder)}
 
@@ -169,6 +174,9 @@ def read_game(folder: Path) -> PlayedGame:
         return game
     game.status = "unfinished"
     game.gone = _others(game, gone_seats(folder, "journal.jsonl"))
+    from lancards.cli.running_totals import read_totals
+
+    game.running = read_totals(folder)  # kept at each round's end: no replay (seconds a game)
     return game
 
 
@@ -309,6 +317,11 @@ def detail_words(game: PlayedGame) -> str:
     if game.status == "damaged":
         return game.said or game.problem
     if game.status == "unfinished":
+        running = game.running
+        if running is not None and len(running.scores) == len(game.nicks):
+            return _("{scores} after round {number}").format(
+                scores=figure_words(game, list(running.scores)), number=running.round) + \
+                f" · {_go_on_words(game)}"
         return f"{', '.join(_listed_names(game))} · {_go_on_words(game)}"
     return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
 
@@ -343,9 +356,15 @@ def score_words(game: PlayedGame) -> str:
     """Each player's final figure (``"ann level 5, bob WIN"``, ``"You 105, Ada 0 points"``),
     or the players alone when there is no result."""
     scores = (game.outcome or {}).get("scores")
+    if not isinstance(scores, list) or len(scores) != len(game.nicks):
+        return ", ".join(_listed_names(game))
+    return figure_words(game, scores)
+
+
+def figure_words(game: PlayedGame, scores: list[Any]) -> str:
+    """Each player's figure in ``scores`` (one per seat): ``"ann level 5, bob WIN"``,
+    ``"You 105, Ada 0 points"`` (a seat gone for good without one)."""
     names = _listed_names(game)
-    if not isinstance(scores, list) or len(scores) != len(names):
-        return ", ".join(names)
     if game.game.startswith("level8"):
         return ", ".join(_("{name} WIN").format(name=n) if v == 9 else
                          _("{name} level {level}").format(name=n, level=v)

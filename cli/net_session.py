@@ -29,6 +29,7 @@ from lancards.cli.net_log import NetLogMixin
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_words import catching_up_words, cheat_words, waiting_banners, waiting_words
 from lancards.cli.play_again import series_words
+from lancards.cli.running_totals import RunningTotals
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
 from lancards.cli.session_series import SeriesMixin
 from lancards.cli.session_series import derive as _derive
@@ -78,6 +79,7 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
         self.game = self.core.game
         self.names = tuple(m.nick for m in self.core.players)
         self._callbacks: list[Callable[[], None]] = []
+        self._totals = RunningTotals(self.node.store)
         self._log: list[LogLine] = []
         self._logged = 0
         self._bots = [n for n in nodes if n is not self.node or autoplay]
@@ -454,6 +456,8 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
                         delay=lambda: self.pacer.pause(core.state, core.seat))
 
     def _changed(self) -> None:
+        if self.node.fault is None:  # every line of this seat's state is durable
+            self._totals.note(self.game.name, self.core.state)  # lancards history reads it
         for callback in self._callbacks:
             callback()
 

@@ -339,6 +339,12 @@ class TableStore:
         """How many journal lines (marks not counted) are durable: what a checkpoint covers."""
         return self._lines
 
+    def durable_prefix(self) -> tuple[int, str]:
+        """The journal's durable bytes now (as this store wrote or read them) and their
+        SHA-256 in hex: what a side file written from the state after them names, so that a
+        reader believes it only while the journal still begins with those bytes."""
+        return self._size, self._digest.hexdigest()
+
     def save_checkpoint(self, blob: bytes, *, counted: bool = False) -> bool:
         """Replace ``checkpoint.bin`` with ``blob`` (the core's checkpoint of the :attr:`lines`
         durable now), tagged with the journal's length and SHA-256 now.

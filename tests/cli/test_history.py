@@ -21,12 +21,26 @@ T0 = 1_796_000_000  # 2026-11-30 00:53:20 UTC
 @pytest.fixture(scope="module")
 def finished_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data folder with one finished seeded 3-player 8s Rule! game of ``lancards play``
-    (a fixed identity: the seats' order, so the deal, follow from the keys)."""
+    (a fixed identity: the seats' order, so the deal, follow from the keys), and in
+    ``kept-totals/round-N.json`` each ``totals.json`` the game wrote, as it was written."""
+    from lancards.cli.running_totals import FILE, RunningTotals
+
     folder = tmp_path_factory.mktemp("history")
     (folder / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
     (folder / "identity.json").chmod(0o600)
+    (folder / "kept-totals").mkdir()
+    note = RunningTotals.note
+
+    def keep(self: RunningTotals, game: str, state: object) -> None:
+        before = self.written
+        note(self, game, state)
+        if self.written != before and self.written is not None:
+            shutil.copy(self.store.folder / FILE,
+                        folder / "kept-totals" / f"round-{self.written.round}.json")
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("LANCARDS_HOME", str(folder))
+        patch.setattr(RunningTotals, "note", keep)
         assert main(["play", "--autoplay", "--game", "eights", "--seed", "5", "--bots", "2",
                      "--bot-level", "greedy",  # the reference: its games stay the same
                      "--bot-delay", "0"]) == 0
@@ -74,8 +88,8 @@ def test_history_lists_every_kind_of_game_newest_first(home: Path, capsys) -> No
     assert capsys.readouterr().out.splitlines() == [
         "  1  2026-11-30 00:53  8s Rule!: You won",
         f"     Ada 215, Bram 205, You 80 points · table {done[:8]}",
-        "  2  2026-11-29 23:53  8s Rule!: unfinished",
-        "     Ada, Bram, You · lancards resume aaaa000000000001",
+        "  2  2026-11-29 23:53  8s Rule!: unfinished",  # a copy: its journal is the whole game
+        "     Ada 215, Bram 205, You 80 points after round 8 · lancards resume aaaa000000000001",
         "  3  2026-11-29 22:53  8s Rule!: damaged",
         "     the journal is damaged at line 6 (checksum mismatch)",
         "  4  2026-11-29 21:53  8s Rule!: never started",
@@ -90,6 +104,8 @@ def test_history_lists_every_kind_of_game_newest_first(home: Path, capsys) -> No
         ("aaaa000000000002", "damaged", 2), ("bbbb000000000003", "not started", 2),
         ("junk", "damaged", None)]
     assert rows[0]["record"] == str(home / "tables" / done / "record.jsonl")
+    assert (rows[0]["running"], rows[1]["running"]) == (
+        None, {"round": 8, "scores": [215, 205, 80]})
 
 
 def test_audit_and_replay_take_an_entry_of_the_history(home: Path, capsys) -> None:
@@ -190,7 +206,8 @@ def test_history_says_why_a_folder_is_damaged_in_german(home: Path, capsys) -> N
     # the person of a lancards play table is "You" in English only (trial of 2026-12-05)
     assert lines[0].endswith("8s Rule!: Du hast gewonnen"), lines[0]
     assert lines[1].startswith("     Ada 215, Bram 205, Du 80 Punkte · "), lines[1]
-    assert lines[3] == "     Ada, Bram, Du · lancards resume aaaa000000000001"
+    assert lines[3] == ("     Ada 215, Bram 205, Du 80 Punkte nach Runde 8 · lancards resume "
+                        "aaaa000000000001")
     assert lines[2].endswith("  8s Rule!: nicht beendet")  # never "unfertig" (the trial)
     assert lines[9] == "     table.json ist nicht lesbar (nicht das JSON eines Tisches)"
 
@@ -376,3 +393,92 @@ def test_an_unfinished_game_is_nicht_beendet_in_german(home: Path, capsys) -> No
             f"lancards resume: Fehler: kein offener Tisch zum Fortsetzen in {home / 'tables'}")
     finally:
         i18n.set_language("en")
+
+
+def _unfinished_at(home: Path, written: int, journal: int | None = None) -> Path:
+    """The unfinished copy as it stood when the game had written ``totals.json`` after round
+    ``written`` (``kept-totals``): its journal cut back to the bytes that file names, or to
+    those the file of round ``journal`` names (a later moment), and that file in place."""
+    from lancards.cli.running_totals import FILE
+
+    folder = home / "tables" / "aaaa000000000001"
+    kept = home / "kept-totals" / f"round-{written}.json"
+    cut = json.loads((home / "kept-totals" / f"round-{journal or written}.json").read_text())
+    raw = (folder / "journal.jsonl").read_bytes()
+    (folder / "journal.jsonl").write_bytes(raw[:cut["journal"]["bytes"]])
+    shutil.copy(kept, folder / FILE)
+    return folder
+
+
+def _second_lines(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    """The unfinished copy's two lines of ``lancards ARGS history`` (second in the list)."""
+    for f in (Path(os.environ["LANCARDS_HOME"]) / "tables" / "aaaa000000000001").iterdir():
+        os.utime(f, (T0 - 3600, T0 - 3600))
+    capsys.readouterr()
+    assert main([*args, "history"]) == 0
+    return capsys.readouterr().out.splitlines()[2:4]
+
+
+def test_an_unfinished_game_is_listed_with_its_totals_after_its_last_round(
+        home: Path, capsys) -> None:
+    """The new-user trial of 2026-12-07: an unfinished 8s Rule! game was listed with its
+    players alone (a replay of its record to find the totals takes seconds a game). The
+    game keeps them in ``totals.json`` at each round's end; here its journal as it was when
+    round 3's were written (the autoplay's own line then: ``round 3: Ada 90, Bram 205, You
+    90``)."""
+    _unfinished_at(home, 3)
+    assert _second_lines(capsys) == [
+        "  2  2026-11-29 23:53  8s Rule!: unfinished",
+        "     Ada 90, Bram 205, You 90 points after round 3 · lancards resume aaaa000000000001"]
+    try:
+        assert _second_lines(capsys, "--lang", "de") == [
+            "  2  2026-11-29 23:53  8s Rule!: nicht beendet",
+            "     Ada 90, Bram 205, Du 90 Punkte nach Runde 3 · lancards resume "
+            "aaaa000000000001"]
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_crash_around_the_totals_write_never_shows_wrong_totals(home: Path, capsys) -> None:
+    """A kill -9 just before ``totals.json`` is written at round 4's end leaves round 3's
+    beside a journal gone past it: the totals after round 3, said so; just after, round 4's;
+    during it, a torn temporary file beside the old one. A missing file, or one the journal
+    does not bear out (shorter than the bytes it names, or a move voided after them), gives
+    no totals."""
+    from lancards.cli.running_totals import FILE
+    from lancards.p2p.net.store import encode_line
+
+    resume = " · lancards resume aaaa000000000001"
+    folder = _unfinished_at(home, 3, journal=4)  # killed before the write
+    assert _second_lines(capsys)[1] == f"     Ada 90, Bram 205, You 90 points after round 3{resume}"
+    (folder / (FILE + ".tmp")).write_bytes(b'{"round": 4, "scores": [140, 2')  # during it
+    assert _second_lines(capsys)[1] == f"     Ada 90, Bram 205, You 90 points after round 3{resume}"
+    shutil.copy(home / "kept-totals" / "round-4.json", folder / FILE)  # after it
+    assert _second_lines(capsys)[1] == (
+        f"     Ada 140, Bram 235, You 90 points after round 4{resume}")
+    with (folder / "journal.jsonl").open("ab") as journal:  # a move of this seat voided
+        journal.write(encode_line("void", {"from": 1000}))
+    assert _second_lines(capsys)[1] == f"     Ada, Bram, You{resume}"
+    _unfinished_at(home, 4, journal=3)  # a journal shorter than the file says
+    assert _second_lines(capsys)[1] == f"     Ada, Bram, You{resume}"
+    (folder / FILE).unlink()
+    assert _second_lines(capsys)[1] == f"     Ada, Bram, You{resume}"
+
+
+def test_an_unfinished_level_8_game_is_listed_with_its_levels(home: Path, capsys) -> None:
+    """The same file for Level 8 holds the levels (history showed none for an unfinished
+    game either): ``ann level 3`` as a finished game's list says them."""
+    import hashlib
+
+    from lancards.cli.running_totals import FILE
+
+    folder = home / "tables" / "aaaa000000000001"
+    data = json.loads((folder / "table.json").read_text())
+    (folder / "table.json").write_text(json.dumps({**data, "rule_set": "level8-master"}))
+    raw = (folder / "journal.jsonl").read_bytes()
+    (folder / FILE).write_text(json.dumps({"round": 2, "scores": [3, 2, 1], "journal": {
+        "bytes": len(raw), "sha256": hashlib.sha256(raw).hexdigest()}}))
+    assert _second_lines(capsys) == [
+        "  2  2026-11-29 23:53  Level 8 Master: unfinished",
+        "     Ada level 3, Bram level 2, You level 1 after round 2 · lancards resume "
+        "aaaa000000000001"]
