@@ -26,13 +26,13 @@ bear out gives no figures at all (``docs/client.md``, "lancards history").
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from lancards.p2p.net.store import replace_file
 
 FILE = "totals.json"
 """The file's name in the table folder."""
@@ -84,21 +84,9 @@ class RunningTotals:
         size, digest = self.store.durable_prefix()
         data = json.dumps({"round": now.round, "scores": list(now.scores),
                            "journal": {"bytes": size, "sha256": digest}}).encode()
-        path = Path(self.store.folder) / FILE
-        tmp = path.with_name(FILE + ".tmp")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
+            replace_file(Path(self.store.folder) / FILE, data, 0o600)
         except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
             self.store = None  # best effort: the journal stays the record
             return
         self.written = now

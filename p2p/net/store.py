@@ -53,7 +53,7 @@ import hashlib
 import json
 import os
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -186,6 +186,35 @@ def check_writable(folder: str | os.PathLike[str]) -> Path:
         with contextlib.suppress(OSError):
             probe.unlink()
     return path
+
+
+def replace_file(path: Path, data: bytes, mode: int,
+                 torn: Callable[[int], None] | None = None) -> None:
+    """Write ``data`` to ``path`` through ``path.tmp`` beside it (created with ``mode``):
+    write, ``fsync``, rename, so a kill -9 or a failed write leaves the old file or the new one,
+    never a part (``torn``, a crash hook of the tests, gets the temporary file's descriptor
+    first).
+
+    Raises:
+        OSError: the write, the ``fsync`` or the rename failed (the temporary file removed).
+    """
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        try:
+            if torn is not None:
+                torn(fd)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
 
 
 class TableStore:
@@ -521,26 +550,15 @@ class TableStore:
         """Write ``path`` through a temporary file beside it, ``fsync``, rename (one durable
         write for the crash hook, unless ``counted`` already; ``torn`` dies with half of the
         temporary file written)."""
-        tmp = path.with_name(path.name + ".tmp")
         if not counted and _crash.reached("before", checkpoint):
             _crash.die()
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-            try:
-                if _crash.reached("torn", checkpoint):
-                    os.write(fd, data[: max(1, len(data) // 2)])
-                    _crash.die()
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
+
+        def torn(fd: int) -> None:
+            if _crash.reached("torn", checkpoint):
+                os.write(fd, data[: max(1, len(data) // 2)])
+                _crash.die()
+
+        replace_file(path, data, mode, torn)
         if _crash.reached("after", checkpoint):
             _crash.die()
 

@@ -10,10 +10,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from lancards.cli import running_totals
 from lancards.cli.running_totals import FILE, Running, RunningTotals, after_rounds
 from lancards.engine.level8.state import Phase
 from lancards.engine.rulesets import rule_set
+from lancards.p2p.net import store
 
 
 def test_level_8_counts_a_round_once_its_levels_have_moved() -> None:
@@ -57,7 +57,7 @@ def test_a_failed_write_leaves_the_old_file_whole_and_stops_the_writing(
     def no_rename(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(running_totals.os, "replace", no_rename)
+    monkeypatch.setattr(store.os, "replace", no_rename)
     writer.note("eights", _eights((40, 110, 50), (0, 45, 40)))
     assert (tmp_path / FILE).read_text() == first  # the old file, whole
     assert sorted(os.listdir(tmp_path)) == [FILE]  # no temporary file left
