@@ -127,6 +127,7 @@ class TableScreen:
         self.controller: Level8Controller | EightsController = (
             Level8Controller(session) if self.game_name == "level8" else EightsController(session))
         self.controller.greet(greeting)
+        self.controller.hold = lambda: self._overlay_open() or self.leaving  # a skip waits
         self.tracker = RoundTracker(snap.names)
         self.reports: list[RoundReport] = []
         self.last_report: RoundReport | None = None
@@ -453,12 +454,6 @@ class TableScreen:
             lines.append(("class:banner.progress", f" {progress_words(snap.progress)} "))
         return lines
 
-    def _banners(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = []
-        for style, text in self._banner_lines():
-            out += [(style, text + " " * max(0, self._width() - text_width(text))), ("", "\n")]
-        return out[:-1]
-
     def _banner_rows(self, width: int) -> Lines:
         """The banners wrapped at ``width`` (:func:`wrap_line`), every row in the banner's
         style to the last column."""
@@ -568,6 +563,7 @@ class TableScreen:
             status = await self.app.run_async()
         finally:
             shown[0] = False
+            self.controller.close()  # a skipped turn waiting to pass passes no more
             if self.leaving:  # lancards play: its bots finish the game
                 await play_out(self.session, task)
             await self.session.close()

@@ -290,6 +290,9 @@ class BaseController:
     """``h`` was pressed while this seat's cards were arriving: the hint follows."""
     goal_help: ClassVar[str] = N_("the full text of the current level card / round objective")
     """What ``o`` shows at this game's table, for the ``?`` list (each game says its own)."""
+    hold: Callable[[], bool] = lambda: False
+    """Whether a move this client makes by itself waits (the screen's panel or dialog covers
+    the table: :mod:`~lancards.cli.tui.skipped_turn`)."""
 
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the message line."""
@@ -351,6 +354,9 @@ class BaseController:
                 self.say("")
             else:
                 self.said_turn = snap.to_act
+
+    def close(self) -> None:
+        """The screen closed: a move waiting to be made by itself is not made."""
 
     def own_turn_begins(self, snap: TableSnapshot) -> bool:
         """Whether this seat, to act right after its own move, begins a new turn rather than

@@ -12,7 +12,7 @@ take that!) or chooses a shown card; ``m`` lists every legal move.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -36,6 +36,7 @@ from lancards.cli.tui.controller import (
 from lancards.cli.tui.hand_order import load_by_colour, save_by_colour, table_folder
 from lancards.cli.tui.narrate import component_words, requirement
 from lancards.cli.tui.reasons import reason_words
+from lancards.cli.tui.skipped_turn import SkippedTurn
 from lancards.cli.tui.width import pad
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
@@ -106,11 +107,19 @@ class Level8Controller(BaseController):
     cursor: int = 0
     builder: LayDownBuilder | None = None
     offer: int = -1
+    skipped: SkippedTurn = field(default_factory=SkippedTurn)
     goal_help: ClassVar[str] = N_("every player's level, and your level card in full")
 
     def __post_init__(self) -> None:
         """A resumed table's hand comes back sorted as it was left (:mod:`.hand_order`)."""
         self.by_colour = self.by_colour or load_by_colour(table_folder(self.session))
+
+    def state_changed(self, snap: TableSnapshot) -> None:
+        super().state_changed(snap)
+        self.skipped.observe(self, snap)  # a skipped turn passes by itself
+
+    def close(self) -> None:
+        self.skipped.close()
 
     def own_turn_begins(self, snap: TableSnapshot) -> bool:
         """A turn begins with its draw (ruling L8-3): after drawing, the same seat plays on
@@ -239,7 +248,7 @@ class Level8Controller(BaseController):
             Phase.CHOOSE: _("Enter choose a shown card · n none · m moves"),
             Phase.SWAP: _("x put the card on your discard pile (up to 3) · e draw and end"),
             Phase.KEEP: _("k keep the card under the cursor (the header says how many) · e done"),
-            Phase.SKIPPED: _("Enter or e: serve the Skip (your turn is skipped)"),
+            Phase.SKIPPED: _("your turn is skipped and passes by itself · Enter or e: at once"),
         }.get(phase, _("m moves"))
 
     def _show_hint(self, snap: TableSnapshot) -> str:
