@@ -21,6 +21,7 @@ from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui import level8_view as draw
 from lancards.cli.tui.builder import LayDownBuilder
+from lancards.cli.tui.builder_panel import builder_panel
 from lancards.cli.tui.cards import placed_text
 from lancards.cli.tui.controller import (
     WATCH_HINTS,
@@ -34,10 +35,8 @@ from lancards.cli.tui.controller import (
     watch_hand,
 )
 from lancards.cli.tui.hand_order import load_by_colour, save_by_colour, table_folder
-from lancards.cli.tui.narrate import component_words, requirement
-from lancards.cli.tui.reasons import reason_words
+from lancards.cli.tui.narrate import requirement
 from lancards.cli.tui.skipped_turn import SkippedTurn
-from lancards.cli.tui.width import pad
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
     Add,
@@ -198,36 +197,8 @@ class Level8Controller(BaseController):
         if self.picker is not None:
             return self.picker.render(height, width)
         if self.builder is not None:
-            return self._builder_panel(snap)
+            return builder_panel(self.builder, snap, self.offer, width)
         return None
-
-    def _builder_panel(self, snap: TableSnapshot) -> StyleAndTextTuples:
-        builder = self.builder
-        assert builder is not None
-        view: Level8State = snap.view
-        out: StyleAndTextTuples = [(
-            "class:picker.title",
-            " " + _("lay down level {level}: {requirement}").format(
-                level=view.levels[snap.seat], requirement=requirement(builder.level)) + " ")]
-        offers = len(_of(snap.legal, LayDown))
-        out.append(("", "  " + _("({count} offered; Tab cycles)").format(count=offers) + "\n"))
-        problems = builder.group_errors()
-        for index, (component, group) in enumerate(
-                zip(builder.level, builder.groups, strict=True)):
-            out.append(("", f"  {index + 1} {pad(component_words(component), 22)} "))
-            shown = sorted(group, key=lambda p: p.number) if component.kind.is_run else group
-            out.extend(styled_cards(" ".join(placed_text(p) for p in shown) or "-"))
-            problem = problems[index]
-            out.append(("class:error", f"  x {reason_words(problem)}") if problem else
-                       ("class:ok", "  " + _("ok")))
-            out.append(("", "\n"))
-        error = builder.error(snap.game, view)
-        if error:
-            out.append(("class:error", "  " + _("not valid: {reason}").format(
-                reason=short_error(error)) + "\n"))
-        else:
-            out.append(("class:ok", "  " + _("valid: Enter lays it down") + "\n"))
-        return out
 
     def hints(self, snap: TableSnapshot) -> str:
         """The keys that do something now."""

@@ -236,6 +236,12 @@ def _value(name: str, value: str) -> str:
     return value
 
 
+def component_named(text: str) -> str:
+    """A component as the engine's reasons name it (``"run of 4"``) in the player's words
+    (German ``4er-Folge``); one not known stays as it is."""
+    return _value("component", text)
+
+
 def reason_words(text: str) -> str:
     """``text`` (an engine reason, as ``short_error`` leaves it) in the player's language,
     without the ruling it ends with: ``"numbers 7 9 are not consecutive (ruling L8-4)"`` is
@@ -259,4 +265,5 @@ def reason_words(text: str) -> str:
     return body
 
 
-__all__ = ["COLOUR_WORDS", "KIND_WORDS", "PLACE_WORDS", "SUIT_WORDS", "reason_words"]
+__all__ = ["COLOUR_WORDS", "KIND_WORDS", "PLACE_WORDS", "SUIT_WORDS", "component_named",
+           "reason_words"]

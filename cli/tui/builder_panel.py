@@ -1,0 +1,129 @@
+"""The lay-down builder's panel (Level 8, ``l``): its title, one row per component of the level
+and a last line, each within the panel's width.
+
+A row says a component's cards and what is wrong with them. The engine's full reason (German
+``hier (Karten einer Farbe) sind mindestens 7 Karten nötig, nicht 6``) beside seven cards
+wrapped onto a second row at 80 columns (a new-user trial, ``--lang de``), and the panel lost a
+row of the hand's room; where the full reason does not fit, the row says it short (``6 von 7
+Karten``), and where that does not fit either, the mark ``x`` alone (the last line and the
+cards tell the rest). The last line (``not valid: ...``) is shortened the same way, and so is
+the title: ``(12 offered; Tab cycles)`` becomes ``(12 offered)``, then goes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from lancards.cli.i18n import N_, _
+from lancards.cli.tui.builder import LayDownBuilder
+from lancards.cli.tui.cards import placed_text, strip_slots
+from lancards.cli.tui.controller import short_error, styled_cards
+from lancards.cli.tui.fit import line_length
+from lancards.cli.tui.narrate import component_words, requirement
+from lancards.cli.tui.reasons import component_named, reason_words
+from lancards.cli.tui.width import pad, text_width
+from lancards.engine.level8.actions import LayDown
+from lancards.engine.level8.levels import Component
+
+COMPONENT_COLUMNS = 22
+"""The columns of a row's component words (``7 Karten einer Farbe``)."""
+
+_SHORT: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"an? [\w -]+ here needs at least (?P<size>\d+) cards, got (?P<count>\d+)"),
+     N_("{count} of {size} cards")),
+    (re.compile(r"numbers [\d ]+ are not consecutive"), N_("numbers not consecutive")),
+    (re.compile(r"colours [\w ]+ are not one colour"), N_("not one colour")),
+    (re.compile(r"numbers [\d ]+ are not all the same"), N_("numbers not all the same")),
+    (re.compile(r"joker \S+ .+"), N_("a joker's value does not fit")),
+]
+"""The engine's reasons for a component (``melds.make_meld``, its ruling left off) and their
+short words, for a row that has no room for the full ones."""
+
+_RULING = re.compile(r" \(rulings? [\w, -]+\)")
+_PREFIX = re.compile(r"^(seat \d+: )?(illegal|malformed) '[^']*': ")
+_GROUP = re.compile(r"group (?P<number>\d+) is not an? (?P<component>.+?): (?P<why>.+)")
+"""``game.check``'s reason for a lay-down whose group ``number`` does not form its component."""
+
+
+def short_reason(reason: str) -> str | None:
+    """The short words of an engine reason for a component (``"6 of 7 cards"``), or None when
+    it has none."""
+    body = _RULING.sub("", strip_slots(reason))
+    for pattern, words in _SHORT:
+        found = pattern.fullmatch(body)
+        if found is not None:
+            return _(words).format(**found.groupdict())
+    return None
+
+
+def fitted(forms: Sequence[StyleAndTextTuples], width: int) -> StyleAndTextTuples:
+    """The first of ``forms`` (the longest first) within ``width`` columns, else the last
+    (``width`` 0: the first)."""
+    for form in forms:
+        if not width or line_length(form) <= width:
+            return form
+    return forms[-1]
+
+
+def component_row(index: int, component: Component, group: Sequence[Any],
+                  problem: str | None, width: int = 0) -> StyleAndTextTuples:
+    """Component ``index`` (0-based) with its cards (a run's by number) and ``ok`` or what is
+    wrong, the reason as short as ``width`` needs (see the module docstring); no newline."""
+    shown = sorted(group, key=lambda p: p.number) if component.kind.is_run else group
+    head: StyleAndTextTuples = [
+        ("", f"  {index + 1} {pad(component_words(component), COMPONENT_COLUMNS)} "),
+        *styled_cards(" ".join(placed_text(p) for p in shown) or "-")]
+    if not problem:
+        return [*head, ("class:ok", "  " + _("ok"))]
+    marks = [f"  x {reason_words(problem)}"]
+    short = short_reason(problem)
+    if short is not None:
+        marks.append(f"  x {short}")
+    marks.append("  x")
+    return fitted([[*head, ("class:error", mark)] for mark in marks], width)
+
+
+def verdict_words(error: str, width: int = 0) -> str:
+    """``not valid: REASON`` for the builder's candidate (``error``: the engine's words), the
+    reason of a group shortened until the line (indented by two) fits ``width``."""
+    forms = [_("not valid: {reason}").format(reason=short_error(error))]
+    group = _GROUP.fullmatch(_RULING.sub("", _PREFIX.sub("", strip_slots(error))))
+    short = short_reason(group["why"]) if group is not None else None
+    if group is not None and short is not None:
+        forms.append(_("not valid: {reason}").format(reason=_(
+            "group {number} is not a {component}: {why}").format(
+                number=group["number"], component=component_named(group["component"]),
+                why=short)))
+        forms.append(_("not valid: group {number}: {why}").format(number=group["number"],
+                                                                  why=short))
+    return next((f for f in forms if not width or text_width("  " + f) <= width), forms[-1])
+
+
+def builder_panel(builder: LayDownBuilder, snap: Any, offer: int,
+                  width: int = 0) -> StyleAndTextTuples:
+    """The whole panel of ``builder`` at the table ``snap`` (``offer``: the index of the
+    lay-down Tab loaded last, -1 for none), each line within ``width`` columns (0: any)."""
+    view = snap.view
+    offers = [a for a in snap.legal if isinstance(a, LayDown)]
+    title: StyleAndTextTuples = [(
+        "class:picker.title",
+        " " + _("lay down level {level}: {requirement}").format(
+            level=view.levels[snap.seat], requirement=requirement(builder.level)) + " ")]
+    out = [*fitted([*([*title, ("", "  " + words.format(count=len(offers)))] for words in (
+        _("({count} offered; Tab cycles)"), _("({count} offered)"))), title], width), ("", "\n")]
+    problems = builder.group_errors()
+    for index, (component, group) in enumerate(zip(builder.level, builder.groups, strict=True)):
+        out += [*component_row(index, component, group, problems[index], width), ("", "\n")]
+    error = builder.error(snap.game, view)
+    if error:
+        out.append(("class:error", "  " + verdict_words(error, width) + "\n"))
+    else:
+        out.append(("class:ok", "  " + _("valid: Enter lays it down") + "\n"))
+    return out
+
+
+__all__ = ["builder_panel", "component_row", "short_reason", "verdict_words"]

@@ -1,0 +1,98 @@
+"""The lay-down builder's lines fit 80 columns (cli/tui/builder_panel.py): a new-user trial at
+``--lang de`` read a component's reason wrapped onto a second row. Where the full reason does
+not fit, a row says it short, then with the mark alone; the verdict and the title likewise."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.local_session import LocalSession
+from lancards.cli.tui.fit import to_lines
+from lancards.cli.tui.level8_keys import Level8Controller
+from lancards.cli.tui.width import text_width
+from lancards.engine.level8.state import Phase
+from tests.level8.scenario import build
+
+
+@pytest.fixture
+def german() -> Iterator[None]:
+    i18n.set_language("de")
+    try:
+        yield
+    finally:
+        i18n.set_language("en")
+
+
+def panel(edition: str, level: int, hand: Sequence[str], groups: Sequence[int],
+          width: int = 80) -> list[str]:
+    """The builder's lines at ``width`` after the first ``groups[i]`` cards of ``hand`` (in
+    order) went to component ``i``."""
+    state = build(edition, [[*hand, "B15"], ["Y1"]], turn=0, levels=(level, 1),
+                  phase=Phase.PLAY)
+    session = LocalSession(edition, names=("Du", "Ben"), state=state, bot_delay=60)
+    snap = session.snapshot()
+    controller = Level8Controller(session)
+    controller.handle("l", snap)
+    builder = controller.builder
+    assert builder is not None
+    slots = iter(state.hands[0])
+    for component, count in enumerate(groups):
+        for _card in range(count):
+            assert builder.assign(next(slots), component) is None
+    panel = controller.panel(snap, 12, width)
+    assert panel is not None
+    return ["".join(fragment[1] for fragment in line) for line in to_lines(panel)]
+
+
+@pytest.mark.usefixtures("german")
+def test_a_short_colour_group_says_how_many_cards_it_has_in_german() -> None:
+    lines = panel("level8-master", 6, ["R1", "R2", "R3", "R4", "R5", "R6"], [6])
+    assert lines == [
+        " Stufe 6 auslegen: 7 Karten einer Farbe   (0 Vorschläge; Tab blättert)",
+        "  1 7 Karten einer Farbe   R1 R2 R3 R4 R5 R6  x 6 von 7 Karten",
+        "  ungültig: Gruppe 1 (7 Karten einer Farbe): 6 von 7 Karten"]
+    assert [text_width(line) for line in lines] == [70, 62, 59]
+    # the full words where they fit (they were 113 and 110 columns wide)
+    wide = panel("level8-master", 6, ["R1", "R2", "R3", "R4", "R5", "R6"], [6], width=120)
+    assert wide[1] == ("  1 7 Karten einer Farbe   R1 R2 R3 R4 R5 R6  x hier (Karten einer "
+                       "Farbe) sind mindestens 7 Karten nötig, nicht 6")
+    assert wide[2] == ("  ungültig: Gruppe 1 (7 Karten einer Farbe): hier (Karten einer Farbe) "
+                       "sind mindestens 7 Karten nötig, nicht 6")
+
+
+@pytest.mark.usefixtures("german")
+def test_seven_cards_and_their_jokers_keep_the_mark_alone_in_german() -> None:
+    lines = panel("level8-master", 6, ["O11", "R12", "O13", "O14", "J11-15", "J11-15",
+                                       "J11-15"], [7])
+    assert lines[1:] == [
+        "  1 7 Karten einer Farbe   O11 R12 O13 O14 J11-15=R J11-15=R J11-15=R  x",
+        "  ungültig: Gruppe 1 (7 Karten einer Farbe): verschiedene Farben"]
+    assert [text_width(line) for line in lines[1:]] == [72, 64]
+
+
+@pytest.mark.usefixtures("german")
+def test_a_run_and_a_set_say_their_numbers_short_in_german() -> None:
+    lines = panel("level8-master", 5, ["R7", "O8", "Y7", "R3", "Y5", "G6", "B7", "P8", "O9"],
+                  [3, 6])
+    assert lines[1:] == [
+        "  1 Drilling               R7 O8 Y7  x die Zahlen 7 8 sind nicht alle gleich",
+        "  2 6er-Folge              R3 Y5 G6 B7 P8 O9  x Zahlen folgen nicht aufeinander",
+        "  ungültig: Gruppe 1 (Drilling): die Zahlen 7 8 sind nicht alle gleich"]
+    assert max(text_width(line) for line in lines) <= 80
+
+
+@pytest.mark.usefixtures("german")
+def test_the_title_drops_its_key_words_where_they_do_not_fit_in_german() -> None:
+    lines = panel("level8", 3, ["R3"], [0])
+    assert lines[0] == " Stufe 3 auslegen: 3er-Folge + 4 Karten einer Farbe   (0 Vorschläge)"
+    assert text_width(lines[0]) == 68
+
+
+def test_english_rows_fit_too() -> None:
+    lines = panel("level8-master", 6, ["R1", "R2", "R3", "R4", "R5", "R6"], [6])
+    assert lines[1:] == [
+        "  1 7 of one colour        R1 R2 R3 R4 R5 R6  x 6 of 7 cards",
+        "  not valid: group 1 is not a 7 of one colour: 6 of 7 cards"]
