@@ -8,6 +8,12 @@ row of the hand's room; where the full reason does not fit, the row says it shor
 Karten``), and where that does not fit either, the mark ``x`` alone (the last line and the
 cards tell the rest). The last line (``not valid: ...``) is shortened the same way, and so is
 the title: ``(12 offered; Tab cycles)`` becomes ``(12 offered)``, then goes.
+
+While a component has no cards yet, the last line shows the lay-down ``Tab`` loads next, cards
+and all (``Tab loads lay-down 1 of 12: O1 P1 | Y10 G10 | ...``) instead of "no cards for the
+pair yet", which every empty row already says: at 80x24 a new user saw none of the engine's
+offers until pressing Tab, and the panel has no row to spare there (one more would take it from
+the table, which already scrolls, or the log's four).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from lancards.cli.tui.controller import short_error, styled_cards
 from lancards.cli.tui.fit import line_length
 from lancards.cli.tui.narrate import component_words, requirement
 from lancards.cli.tui.reasons import component_named, reason_words
-from lancards.cli.tui.width import pad, text_width
+from lancards.cli.tui.width import cut, pad, text_width
 from lancards.engine.level8.actions import LayDown
 from lancards.engine.level8.levels import Component
 
@@ -103,6 +109,26 @@ def verdict_words(error: str, width: int = 0) -> str:
     return next((f for f in forms if not width or text_width("  " + f) <= width), forms[-1])
 
 
+def offer_line(offers: Sequence[LayDown], number: int, width: int = 0) -> StyleAndTextTuples:
+    """The lay-down Tab loads next (``number``: its index, 0-based, in ``offers``), its groups
+    as the log tells a lay-down (``O1 P1 | R7 J6-10=7``, each by number); no newline. Where it
+    does not fit ``width``, the words are shorter (``Tab 1/12:``), then the jokers' ranges go
+    (``J=7``), then it is cut with "…"."""
+    groups = " | ".join(" ".join(placed_text(p) for p in sorted(g, key=lambda p: p.number or 0))
+                        for g in offers[number].groups)
+    bare = re.sub(r"J\d+-\d+=", "J=", groups)
+    long = _("Tab loads lay-down {number} of {count}:").format(number=number + 1,
+                                                               count=len(offers))
+    short = _("Tab {number}/{count}:").format(number=number + 1, count=len(offers))
+    forms = [[("", f"  {words} "), *styled_cards(cards)]
+             for words, cards in ((long, groups), (short, groups), (short, bare))]
+    form = fitted(forms, width)
+    if width and line_length(form) > width:
+        text = "".join(f[1] for f in form)
+        return [("", cut(text, width))]
+    return form
+
+
 def builder_panel(builder: LayDownBuilder, snap: Any, offer: int,
                   width: int = 0) -> StyleAndTextTuples:
     """The whole panel of ``builder`` at the table ``snap`` (``offer``: the index of the
@@ -119,11 +145,13 @@ def builder_panel(builder: LayDownBuilder, snap: Any, offer: int,
     for index, (component, group) in enumerate(zip(builder.level, builder.groups, strict=True)):
         out += [*component_row(index, component, group, problems[index], width), ("", "\n")]
     error = builder.error(snap.game, view)
-    if error:
+    if error and offers and not all(builder.groups):  # "no cards for the pair yet"
+        out += [*offer_line(offers, (offer + 1) % len(offers), width), ("", "\n")]
+    elif error:
         out.append(("class:error", "  " + verdict_words(error, width) + "\n"))
     else:
         out.append(("class:ok", "  " + _("valid: Enter lays it down") + "\n"))
     return out
 
 
-__all__ = ["builder_panel", "component_row", "short_reason", "verdict_words"]
+__all__ = ["builder_panel", "component_row", "offer_line", "short_reason", "verdict_words"]

@@ -96,3 +96,17 @@ def test_english_rows_fit_too() -> None:
     assert lines[1:] == [
         "  1 7 of one colour        R1 R2 R3 R4 R5 R6  x 6 of 7 cards",
         "  not valid: group 1 is not a 7 of one colour: 6 of 7 cards"]
+
+
+def test_the_first_offer_shows_shorter_where_the_panel_is_narrow() -> None:
+    hand = ["O1", "P1", "Y10", "G10", "R7", "J6-10", "R13", "J11-15"]
+    assert panel("level8-master", 1, hand, [])[-1] == \
+        "  Tab loads lay-down 1 of 2: O1 P1 | Y10 G10 | R7 J6-10=7 | R13 J11-15=13"
+    assert panel("level8-master", 1, hand, [], width=60)[-1] == \
+        "  Tab 1/2: O1 P1 | Y10 G10 | R7 J6-10=7 | R13 J11-15=13"
+    assert panel("level8-master", 1, hand, [], width=50)[-1] == \
+        "  Tab 1/2: O1 P1 | Y10 G10 | R7 J=7 | R13 J=13"
+    assert panel("level8-master", 1, hand, [], width=30)[-1] == \
+        "  Tab 1/2: O1 P1 | Y10 G10 | …"
+    assert panel("level8-master", 1, hand, [2])[-1] == \
+        "  Tab loads lay-down 1 of 2: O1 P1 | Y10 G10 | R7 J6-10=7 | R13 J11-15=13"

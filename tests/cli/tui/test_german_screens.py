@@ -100,6 +100,15 @@ def test_german_level8_master_builder_and_keys(size: tuple[int, int]) -> None:
         assert "R rot, O orange, Y gelb, G grün, B blau, P lila" in words
 
 
+def test_german_builder_opened_shows_the_first_offer() -> None:
+    session = played_until("level8-master", 5, level8_can_lay_down)
+    with driven(session, 80, 24) as d:
+        screen = fits(d.press("l"), 80, 24)
+        assert "  Tab lädt Vorschlag 1 von 12: O1 P1 | Y10 G10 | R7 J6-10=7 | R13 J11-15=13" \
+            in screen.splitlines()
+        check("de-level8-builder-opened-80x24", screen)
+
+
 def screen_all(d: Driver) -> list[str]:
     """Every page of the open keys panel (Down scrolls a page), for text beyond the first."""
     pages = [d.text()]

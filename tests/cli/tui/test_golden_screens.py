@@ -98,6 +98,22 @@ def test_golden_level8_builder(size: tuple[int, int]) -> None:
         check(f"level8-builder-{size[0]}x{size[1]}", checked(d, *size))
 
 
+def test_golden_level8_builder_opened_shows_the_first_offer() -> None:
+    """Just opened at 80x24, the builder shows the lay-down Tab loads first (a new user saw
+    none of the engine's offers until pressing Tab), with the hand below it whole."""
+    session = played_until("level8-master", 5, level8_can_lay_down)
+    with driven(session, 80, 24) as d:
+        screen = checked(d, 80, 24)
+        screen = d.press("l")
+        lines = screen.splitlines()
+        assert "  Tab loads lay-down 1 of 12: O1 P1 | Y10 G10 | R7 J6-10=7 | R13 J11-15=13" in lines
+        assert lines[lines.index(" your hand (11 cards, by number; s sorts):") + 1] == \
+            " O1 P1 R7 G8 Y10 G10 G12 R13 J1-5 J6-10 J11-15"
+        check("level8-builder-opened-80x24", checked(d, 80, 24))
+        screen = d.press("tab", "tab", "u")  # cleared: the next one Tab loads
+        assert "  Tab loads lay-down 3 of 12: " in screen
+
+
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_golden_eights_table(size: tuple[int, int]) -> None:
     session = played_until("eights", 5, eights_mid_trick)
