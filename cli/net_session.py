@@ -29,6 +29,7 @@ from lancards.cli.net_log import NetLogMixin
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_words import catching_up_words, cheat_words, waiting_banners, waiting_words
 from lancards.cli.play_again import series_words
+from lancards.cli.removal_words import removal_banners
 from lancards.cli.running_totals import RunningTotals
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
 from lancards.cli.session_series import SeriesMixin
@@ -279,14 +280,7 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
             text = waiting_words(wait, self.core.rescue, patience) or wait.text()
             banners += waiting_banners(wait, self.core.rescue, patience)  # none while thinking
             extra["waiting"] = text
-        offer = self.node.removal_offer()  # ruling D-5: every remaining player signs, or none
-        if offer is not None and self._declined != (offer, len(self.core.record)):
-            name = self.names[offer]
-            extra["remove"] = offer
-            banners.append(Banner("waiting", _(
-                "remove {name}? (y/n) {name} has not answered for the table's patience; every "
-                "other player must agree, then the game goes on without them").format(
-                    name=name)))
+        banners += removal_banners(self, extra)  # "remove NAME? (y/n)" (ruling D-5)
         outcome = self.game.outcome(self.core.state)
         self._offer_again(outcome, extra, banners)
         to_act = self.core.to_act()

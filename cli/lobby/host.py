@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from zeroconf import Error as ZeroconfError
@@ -45,6 +45,7 @@ from lancards.cli.local_session import BOT_NAMES
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_errors import failure_words
 from lancards.cli.peer_words import RESCUE_WORDS
+from lancards.cli.removal_words import rescue_ends_lines
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL, bot_levels
 from lancards.p2p.net.addresses import AddressError, FollowedAddresses
@@ -208,7 +209,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     bots = [await _start_bot_joiner(nick, lobby, me, port, args)
             for nick in hosted_bot_names(args.bots, me.nick)]
     others = args.players - 1
-    intro = intro_lines(advertiser.advert, me, args.players)
+    intro = intro_lines(advertiser.advert, me, args.players, lobby.spec.options)
     waiting = ngettext("waiting for {count} player", "waiting for {count} players",
                        others).format(count=others)
     if say is None:
@@ -270,7 +271,7 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         the table's screen runs); nothing is printed over a full screen."""
         line = moved_line(now)
         if say is not None and hosting is not None and not hosting.done():
-            intro[:] = intro_lines(now, me, args.players)
+            intro[:] = intro_lines(now, me, args.players, lobby.spec.options)
             notes.append(line)
             show()
         elif getattr(args, "tell", None) is not None:
@@ -367,9 +368,12 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     return me, table, mesh, lobbyist, bots
 
 
-def intro_lines(advert: TableAdvert, me: Identity, players: int) -> list[str]:
+def intro_lines(advert: TableAdvert, me: Identity, players: int,
+                options: Mapping[str, Any] | None = None) -> list[str]:
     """The top of the host's waiting screen: the table, the host, how the others join (by
-    mDNS, and by the advert's first address) and, when it has more, every address."""
+    mDNS, and by the advert's first address), with rescue on its trade-off (and, where any
+    one removal ends the game under the game's ``options``, that it does: the LAN trial's 8s
+    Rule! table of 3) and, when it has more, every address."""
     from lancards.cli.game_titles import game_title
 
     first, port = advert.addresses[0], advert.port
@@ -388,7 +392,7 @@ def intro_lines(advert: TableAdvert, me: Identity, players: int) -> list[str]:
              "  " + _("or, where the network blocks mDNS:"),
              f"    lancards join --game {advert.game} {target}"]
     if advert.rescue:
-        intro.append(_(RESCUE_WORDS))
+        intro += [_(RESCUE_WORDS), *rescue_ends_lines(advert.game, players, options)]
     if len(advert.addresses) > 1:
         intro.append(_("advertised at {addresses} port {port}").format(
             addresses=", ".join(advert.addresses), port=port))

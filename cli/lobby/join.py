@@ -34,6 +34,7 @@ from lancards.cli.lobby.host import TABLE_SEATS, play_hosted
 from lancards.cli.lobby.started_table import play_table
 from lancards.cli.peer_errors import error_words, failure_words, tried_words
 from lancards.cli.peer_words import RESCUE_WORDS
+from lancards.cli.removal_words import rescue_ends_lines
 from lancards.p2p.net.addresses import book_addresses
 from lancards.p2p.net.discovery import (
     Browser,
@@ -205,7 +206,8 @@ async def find_table(args: argparse.Namespace, me: Identity
             print(_("host: {host}").format(host=describe(advert.public_key, advert.nick)),
                   flush=True)
             if advert.rescue:
-                print(_(RESCUE_WORDS), flush=True)
+                for line in [_(RESCUE_WORDS), *rescue_ends_lines(advert.game, advert.size)]:
+                    print(line, flush=True)
             matches[advert.public_key.hex()] = (advert, address)
             if target is None:
                 break

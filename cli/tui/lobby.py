@@ -39,6 +39,7 @@ from prompt_toolkit.widgets import TextArea
 from lancards.cli.game_titles import GAME_TITLES, game_title
 from lancards.cli.i18n import _
 from lancards.cli.peer_words import RESCUE_WORDS
+from lancards.cli.removal_words import rescue_ends_lines
 from lancards.cli.tui.fit import FitControl, to_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import cut, pad, text_width
@@ -221,8 +222,9 @@ class LobbyScreen:
             if table.bots:  # the row may cut the names: here they are whole, bots marked
                 out.append(("", textwrap.indent(textwrap.fill(_("at the table: {names}").format(
                     names=table.player_words()), 76), " ") + "\n"))
-            if table.rescue:
-                out.append(("", textwrap.indent(textwrap.fill(_(RESCUE_WORDS), 76), " ") + "\n"))
+            if table.rescue:  # and whether any one removal ends the game (default options)
+                for words in [_(RESCUE_WORDS), *rescue_ends_lines(table.game, table.seats)]:
+                    out.append(("", textwrap.indent(textwrap.fill(words, 76), " ") + "\n"))
             if table.started:
                 out.append(("", " " + _("its game has started: w watches it (no seat, public "
                                         "cards only)") + "\n"))

@@ -136,6 +136,20 @@ def test_a_table_with_rescue_on_shows_its_trade_off():
     assert "rescue on" not in screen  # the selected table (Cat's) has it off
 
 
+def test_a_rescue_table_where_any_removal_ends_the_game_says_so():
+    """The LAN trial's 8s Rule! table of 3: a removal ended the game, unwarned; a Level 8 table
+    of 4 goes on after one."""
+    three = entry_from(TableAdvert("00112233aabbccdd", "eights", 2, "Ann", ANN, 48100,
+                                   ("192.0.2.7",), 3, ("Ann",), rescue=True), "192.0.2.7")
+    four = entry_from(TableAdvert("0011223344556688", "level8", 2, "Ben", CAT, 48100,
+                                  ("192.0.2.8",), 4, ("Ben", "Ada"), rescue=True), "192.0.2.8")
+    ends = "at this table a removal ends the game at once: too few players are left to play on"
+    _result, _chosen, screen = drive([], [three, four])
+    assert ends in " ".join(screen.split())
+    _result, _chosen, screen = drive(["down"], [three, four])
+    assert "rescue on: a player" in screen and "ends the game" not in screen
+
+
 def test_at_80_columns_no_lobby_line_is_cut() -> None:
     """Issue 25, item 14: the address column stands only where it fits (the line under the
     list names the selected table's address), and long lines wrap."""

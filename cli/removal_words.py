@@ -1,0 +1,89 @@
+"""A removal by vote (ruling D-5) as the players read it: the question "remove NAME? (y/n)",
+whether that removal ends the game (the rule set's own count of players, asked of the engine:
+a trial leave, never a number written here), the line the lobby adds to the rescue trade-off
+at a table where every removal ends the game.
+
+The LAN trial of three friends (an 8s Rule! table of 3 with rescue on) voted a vanished
+player out and read the game's end at once, unwarned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lancards.cli.i18n import N_, _
+from lancards.cli.session import Banner
+from lancards.engine.core import Leave
+from lancards.engine.options import OptionValue
+
+REMOVE_QUESTION = N_("remove {name}? (y/n) {name} has not answered for the table's patience; "
+                     "every other player must agree, then the game goes on without them")
+"""The question when the game goes on after the removal."""
+
+REMOVE_ENDS_QUESTION = N_("remove {name}? the game then ends: too few players to play on (y/n) "
+                          "{name} has not answered for the table's patience; every other "
+                          "player must agree")
+"""The question when the removal ends the game (:func:`leave_ends`)."""
+
+RESCUE_ENDS_WORDS = N_("at this table a removal ends the game at once: too few players are "
+                       "left to play on")
+"""The lobby's line after the rescue trade-off when every removal ends the game
+(:func:`every_removal_ends`)."""
+
+
+def leave_ends(game: Any, state: Any, seat: int) -> bool:
+    """Whether ``seat`` leaving (or being removed) now ends the game: the engine's own rules
+    (8s Rule! needs 3 players, and partners a whole team; Level 8 2), applied to ``state``
+    (a seat's view will do); False when the engine cannot tell."""
+    try:
+        return game.to_act(state) is not None and \
+            game.to_act(game.apply(state, Leave(seat))) is None
+    except Exception:  # a view the engine cannot apply a leave to: no warning, no harm
+        return False
+
+
+def every_removal_ends(game: str, players: int,
+                       options: Mapping[str, OptionValue] | None = None) -> bool:
+    """Whether at a fresh table of rule set ``game`` with ``players`` seats (and the game's
+    ``options``; the table's own, ``rescue``..., are ignored) any one seat leaving ends the
+    game: an 8s Rule! table of 3, or with partners; never a Level 8 table of 3."""
+    from lancards.engine.rulesets import rule_set
+
+    try:
+        spec = rule_set(game)
+        known = {o.name for o in spec.options}
+        rules = spec.make_rules(spec.validate(
+            {k: v for k, v in (options or {}).items() if k in known}))
+        state = spec.game.new_game(rules, players)
+    except Exception:  # an unknown game or seat count: the lobby says nothing more
+        return False
+    return all(leave_ends(spec.game, state, seat) for seat in range(players))
+
+
+def rescue_ends_lines(game: str, players: int,
+                      options: Mapping[str, OptionValue] | None = None) -> list[str]:
+    """``[RESCUE_ENDS_WORDS]`` (translated) when :func:`every_removal_ends`, else ``[]``."""
+    return [_(RESCUE_ENDS_WORDS)] if every_removal_ends(game, players, options) else []
+
+
+def removal_question(game: Any, state: Any, seat: int, names: Sequence[str]) -> str:
+    """"remove NAME? (y/n) ..." for ``seat``, saying so when the removal ends the game."""
+    text = REMOVE_ENDS_QUESTION if leave_ends(game, state, seat) else REMOVE_QUESTION
+    return _(text).format(name=names[seat])
+
+
+def removal_banners(session: Any, extra: dict[str, Any]) -> list[Banner]:
+    """The removal's banners of a ``NetworkSession`` (its ``node``, ``core``, ``names``,
+    ``game`` and ``_declined``): the question when its node offers a removal
+    (``extra["remove"]``)."""
+    core, names = session.core, session.names
+    offer = session.node.removal_offer()  # ruling D-5: every remaining player signs, or none
+    if offer is None or session._declined == (offer, len(core.record)):
+        return []
+    extra["remove"] = offer
+    return [Banner("waiting", removal_question(session.game, core.state, offer, names))]
+
+
+__all__ = ["REMOVE_ENDS_QUESTION", "REMOVE_QUESTION", "RESCUE_ENDS_WORDS", "every_removal_ends",
+           "leave_ends", "removal_banners", "removal_question", "rescue_ends_lines"]
