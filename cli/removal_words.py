@@ -1,10 +1,12 @@
 """A removal by vote (ruling D-5) as the players read it: the question "remove NAME? (y/n)",
 whether that removal ends the game (the rule set's own count of players, asked of the engine:
 a trial leave, never a number written here), the line the lobby adds to the rescue trade-off
-at a table where every removal ends the game.
+at a table where every removal ends the game, and, once this seat has voted, whose vote the
+removal still waits for.
 
 The LAN trial of three friends (an 8s Rule! table of 3 with rescue on) voted a vanished
-player out and read the game's end at once, unwarned.
+player out and read the game's end at once, unwarned; and the one who voted read nothing but
+the WAITING banner after pressing ``y``.
 """
 
 from __future__ import annotations
@@ -73,11 +75,35 @@ def removal_question(game: Any, state: Any, seat: int, names: Sequence[str]) -> 
     return _(text).format(name=names[seat])
 
 
+def vote_words(seat: int, names: Sequence[str], waiting: Sequence[int]) -> str:
+    """What this seat reads once it voted to remove ``seat``: ``"you voted to remove Cyd;
+    waiting for Ben's vote"``; several still to vote: ``"... waiting for the votes of Ben and
+    Dee"``; none known (all in, the removal under way): ``"... waiting for the others'
+    votes"``."""
+    name = names[seat]
+    if len(waiting) == 1:
+        return _("you voted to remove {name}; waiting for {other}'s vote").format(
+            name=name, other=names[waiting[0]])
+    if waiting:
+        return _("you voted to remove {name}; waiting for the votes of {names}").format(
+            name=name, names=_(" and ").join(names[s] for s in waiting))
+    return _("you voted to remove {name}; waiting for the others' votes").format(name=name)
+
+
 def removal_banners(session: Any, extra: dict[str, Any]) -> list[Banner]:
     """The removal's banners of a ``NetworkSession`` (its ``node``, ``core``, ``names``,
     ``game`` and ``_declined``): the question when its node offers a removal
-    (``extra["remove"]``)."""
+    (``extra["remove"]``), or, once this seat voted in a round not void, whose vote it still
+    waits for (``extra["voted"]``: the seat), until the removal is under way or the round is
+    void (the LAN trial's voter read only the WAITING banner after ``y``)."""
     core, names = session.core, session.names
+    bound = core.bound()
+    if bound is not None and core.removing is None:
+        seat = bound[0]
+        votes = core.votes_for(seat)
+        waiting = [s for s in core.deck.present if s not in (seat, *votes)]
+        extra["voted"] = seat
+        return [Banner("info", vote_words(seat, names, waiting))]
     offer = session.node.removal_offer()  # ruling D-5: every remaining player signs, or none
     if offer is None or session._declined == (offer, len(core.record)):
         return []
@@ -86,4 +112,5 @@ def removal_banners(session: Any, extra: dict[str, Any]) -> list[Banner]:
 
 
 __all__ = ["REMOVE_ENDS_QUESTION", "REMOVE_QUESTION", "RESCUE_ENDS_WORDS", "every_removal_ends",
-           "leave_ends", "removal_banners", "removal_question", "rescue_ends_lines"]
+           "leave_ends", "removal_banners", "removal_question", "rescue_ends_lines",
+           "vote_words"]

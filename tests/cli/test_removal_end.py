@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from lancards.cli.removal_words import (
     every_removal_ends,
     leave_ends,
@@ -82,3 +84,56 @@ def test_the_host_screen_says_every_removal_ends_a_table_of_three() -> None:
                        ("10.0.0.2",), 4, rescue=True)
     assert ENDS_LINE not in intro_lines(four, me, 4, {"rescue": "on"})
     assert intro_lines(four, me, 4, {"rescue": "on", "partners": True})[-1] == ENDS_LINE
+
+
+# -- after the vote: whose vote the removal waits for -------------------------------------------
+
+
+def test_the_vote_words_name_who_is_still_to_vote() -> None:
+    from lancards.cli.removal_words import vote_words
+
+    assert vote_words(2, NAMES, [1]) == "you voted to remove Cyd; waiting for Ben's vote"
+    assert vote_words(2, NAMES, [1, 3]) == \
+        "you voted to remove Cyd; waiting for the votes of Ben and Dee"
+    assert vote_words(2, NAMES, []) == "you voted to remove Cyd; waiting for the others' votes"
+
+
+def test_the_german_vote_words(german) -> None:
+    from lancards.cli.removal_words import vote_words
+
+    assert vote_words(2, NAMES, [1]) == \
+        "du hast für das Entfernen von Cyd gestimmt; es fehlt noch die Stimme von Ben"
+    assert vote_words(2, NAMES, [1, 3]) == \
+        "du hast für das Entfernen von Cyd gestimmt; es fehlen noch die Stimmen von Ben und Dee"
+
+
+@pytest.mark.timeout(120)
+def test_a_voter_reads_whose_vote_is_missing_until_the_removal_begins() -> None:
+    """Real cores (``level8``, 4 seats, rescue on): Cyd vanishes; Ann votes and reads Ben's
+    and Dee's votes missing, then Ben's once Dee voted; once Ben votes the removal is made and
+    the line goes. The question is not asked again of a voter meanwhile."""
+    from tests.p2p.test_rescue import _stall_at, _table, _vote_out
+
+    cores, net = _table("voted-words")
+    net.start()
+    _stall_at(net, cores, 14, cores[2])
+    ann = cores[0]
+
+    def banners() -> tuple[list[Banner], dict[str, object]]:
+        extra: dict[str, object] = {}
+        session = SimpleNamespace(core=ann, names=NAMES, game=ann.game, _declined=None,
+                                  node=SimpleNamespace(removal_offer=lambda: None))
+        return removal_banners(session, extra), extra
+
+    assert banners() == ([], {})
+    _vote_out(net, [ann], 2)
+    net.run()
+    assert banners() == ([Banner("info", "you voted to remove Cyd; waiting for the votes of "
+                                         "Ben and Dee")], {"voted": 2})
+    _vote_out(net, [cores[3]], 2)
+    net.run()
+    assert banners()[0] == [Banner("info", "you voted to remove Cyd; waiting for Ben's vote")]
+    _vote_out(net, [cores[1]], 2)
+    net.run()
+    assert ann.left_seats() == (2,)
+    assert banners() == ([], {})
