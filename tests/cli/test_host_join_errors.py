@@ -130,6 +130,15 @@ def test_host_refuses_at_once_what_the_table_would_refuse(capsys, args, message)
     assert one_line_error(capsys, "host") == f"lancards host: error: {message}\n"
 
 
+def test_host_names_the_rescue_option_as_typed_in_german(capsys, german):
+    """The German line said "rescue on" as if English words: the option as it is typed."""
+    assert main(["host", "--lang", "de", "--autoplay", "--interface", "127.0.0.1", "--players", "2",
+                 "--option", "rescue=on"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] + "\n" == (
+        "lancards host: Fehler: --players 2: level8-master ist für 3 bis 6 Spieler (rescue=on "
+        "braucht 3 oder mehr)\n")
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--wait", "-3"], "--wait -3: seconds to look for tables, above 0"),
     (["--game", "poker"],

@@ -17,7 +17,7 @@ from lancards.cli import i18n
 from lancards.cli.lobby.common import guest_lines, refusal_text
 from lancards.cli.lobby.join import _free_seats
 from lancards.cli.tui.fit import FitControl, to_lines
-from lancards.cli.tui.lobby import LobbyScreen, entry_from
+from lancards.cli.tui.lobby import LobbyScreen, TableEntry, entry_from
 from lancards.cli.tui.waiting import WaitingScreen
 from lancards.p2p.net.discovery import TableAdvert
 from lancards.p2p.protocol.identity import fingerprint
@@ -48,9 +48,9 @@ def fits(lines: list[str], columns: int = 80, rows: int = 24) -> list[str]:
     return lines
 
 
-def lobby_lines(keys: str = "") -> list[str]:
+def lobby_lines(keys: str = "", tables: list[TableEntry] = TABLES) -> list[str]:
     with create_pipe_input() as pipe:
-        lobby = LobbyScreen(TABLES, "Zoe [0BAD-F00D]", print, print, print, input=pipe,
+        lobby = LobbyScreen(tables, "Zoe [0BAD-F00D]", print, print, print, input=pipe,
                             output=DummyOutput())  # 80 columns
         for key in keys:
             lobby._answer(key) if lobby.asking else None
@@ -79,6 +79,22 @@ def test_the_german_lobby_at_80_columns():
     seats = lobby_lines("n1")
     assert seats[-2] == \
         " Tisch Level 8 Master anlegen: wie viele Plätze, deiner mitgezählt? 2 bis 6"
+
+
+def test_the_german_rescue_line_names_the_option_as_typed_and_the_end_at_three():
+    """The LAN trial read "rescue on: wer verschwindet, ..." with its label in English; and a
+    removal at the 3-seat 8s Rule! table ended the game unwarned."""
+    three = entry_from(TableAdvert("00112233aabbccdd", "eights", 2, "Ann", ANN, 48100,
+                                   ("192.0.2.7",), 3, ("Ann",), rescue=True), "192.0.2.7")
+    lines = lobby_lines(tables=[three])
+    at = next(i for i, line in enumerate(lines) if "rescue" in line)
+    assert lines[at:] == [  # filled at 76 columns, as the lobby fills it
+        " Rettung an (rescue=on): wer verschwindet, kann von allen anderen",
+        " hinausgestimmt werden, aber alle anderen zusammen könnten die Hand eines",
+        " Spielers öffnen",
+        " an diesem Tisch endet das Spiel sofort, wenn jemand entfernt wird: dann sind",
+        " zu wenige Spieler übrig, um weiterzuspielen",
+        " Hoch/Runter · Enter beitreten · n neuer Tisch · a Adresse eingeben · q beenden"]
 
 
 def waiting_lines(screen: WaitingScreen, columns: int = 80) -> list[str]:
