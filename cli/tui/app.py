@@ -56,7 +56,7 @@ from lancards.cli.tui.fit import (
     wrap_all,
     wrap_line,
 )
-from lancards.cli.tui.leaving import answer_dialog, leaving_words, play_out
+from lancards.cli.tui.leaving import answer_dialog, leaving_words, play_out, yes_keys
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.log_room import log_rows
 from lancards.cli.tui.overlays import objective_panel, report_lines
@@ -249,8 +249,8 @@ class TableScreen:
         if self.leaving and key != "q":
             return  # the leave is on its way: no more moves
         offer = snap.extra.get("remove")
-        if offer is not None and key in ("y", "Y", "n", "N") and not self.chatting:
-            self._answer_removal(offer, key in ("y", "Y"))
+        if offer is not None and key in (*yes_keys(), "n", "N") and not self.chatting:
+            self._answer_removal(offer, key in yes_keys())  # German: j too, "(j/n)"
             return
         if over and key in ("a", "A") and (snap.extra.get("again") or {}).get("asked"):
             with contextlib.suppress(Exception):  # "play again" (issue 27)

@@ -41,11 +41,17 @@ async def play_out(session: Any, running: asyncio.Future[Any]) -> None:
         return
 
 
+def yes_keys() -> tuple[str, ...]:
+    """The keys that answer yes at the table (the dialogs, "remove NAME?"): ``y``, and on a
+    German table ``j`` (ja) too, as its questions say ``j:`` and ``(j/n)``."""
+    return ("y", "Y", "j", "J") if language() == "de" else ("y", "Y")
+
+
 def answer_dialog(screen: Any, key: str, over: bool, left: int) -> bool:
     """A key while ``q``'s dialog (pause or leave for good) or the leave's own dialog is open
-    on the table ``screen`` (a ``TableScreen``); whether the dialog took it. Yes is ``y``, and
-    on a German table ``j`` (ja) too; ``left``: the exit status of a pause."""
-    yes = ("y", "Y", "j", "J") if language() == "de" else ("y", "Y")
+    on the table ``screen`` (a ``TableScreen``); whether the dialog took it. Yes is
+    :func:`yes_keys`; ``left``: the exit status of a pause."""
+    yes = yes_keys()
     if screen.confirm_leave:
         if key in yes:
             screen._leave_for_good()
@@ -63,7 +69,7 @@ def answer_dialog(screen: Any, key: str, over: bool, left: int) -> bool:
     return False
 
 
-__all__ = ["PLAY_OUT_S", "answer_dialog", "play_out", "plays_out"]
+__all__ = ["PLAY_OUT_S", "answer_dialog", "play_out", "plays_out", "yes_keys"]
 
 
 def leaving_words(extra: dict[str, Any]) -> str:

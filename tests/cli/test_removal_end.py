@@ -53,7 +53,7 @@ def test_the_german_question_says_the_end_too(german) -> None:
     four = read_position(eights_text(eights_hands()), EIGHTS)
     three = EIGHTS.apply(four, Leave(3))
     assert removal_question(EIGHTS, three, 2, NAMES) == (
-        "Cyd entfernen? Dann endet das Spiel: zu wenige Spieler, um weiterzuspielen (y/n) Cyd "
+        "Cyd entfernen? Dann endet das Spiel: zu wenige Spieler, um weiterzuspielen (j/n) Cyd "
         "hat nicht geantwortet, solange der Tisch wartete; alle anderen müssen zustimmen")
 
 

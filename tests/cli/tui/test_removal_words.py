@@ -8,6 +8,7 @@ import dataclasses
 
 import pytest
 
+from lancards.cli.i18n import _
 from lancards.cli.session import Banner, TableSnapshot
 from lancards.cli.tui.results import final_lines
 from lancards.cli.tui.width import text_width
@@ -143,3 +144,28 @@ def test_the_german_leave_mark_fits_du(german) -> None:
     game = SimpleNamespace(left_seats=lambda view: (0, 2))
     snap = SimpleNamespace(extra={"removed": (2,)}, game=game, view=None)
     assert gone_words(snap) == {0: "vom Tisch gegangen", 2: "per Abstimmung entfernt"}
+
+
+def test_the_german_question_says_j_n_and_j_votes(german) -> None:
+    """The LAN trial's German table asked "(y/n)" and ignored j: it says "(j/n)" and j (ja)
+    votes, y still too; in English j is no answer."""
+    from lancards.cli.removal_words import REMOVE_QUESTION
+    from lancards.cli.tui.leaving import yes_keys
+
+    assert _(REMOVE_QUESTION).format(name="Cyd").startswith("Cyd entfernen? (j/n) Cyd hat ")
+    assert yes_keys() == ("y", "Y", "j", "J")
+    session = _session()
+    with driven(session, 80, 24) as d:
+        d.press("j")
+        assert session.votes == [2]
+        session.offer = 2
+        session._cached = None
+        d.press("y")
+        assert session.votes == [2, 2]
+
+
+def test_in_english_j_answers_nothing() -> None:
+    session = _session()
+    with driven(session, 80, 24) as d:
+        d.press("j")
+        assert session.votes == [] and session.declined == []
