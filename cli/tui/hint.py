@@ -14,6 +14,7 @@ person still presses the keys.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -87,9 +88,12 @@ def hint_words(snap: TableSnapshot, advice: Advice, columns: int = HINT_COLUMNS,
                builder: bool = False, ready: bool = False) -> str:
     """``"hint: MOVE: REASON"`` in at most ``columns`` columns: the move as a list of moves
     names it, the reason in words; when the whole line is too long, the reason names fewer
-    cards, then none (``2 cards to go``), then the move drops a special card's call, and a
-    line still too long is cut after a whole word, with ``…`` (``builder``: the lay-down
-    builder is open, ``ready``: what it holds lays the level down, :func:`lay_down_words`)."""
+    cards, then none (``2 cards to go``), then the move drops a special card's call, then an
+    add drops its combination's kind and owner (``add R12 to combination 7``), then a Level 8
+    reason keeps its first clause only (``not in your plan``), then the move stands alone; a
+    line still too long (a long nickname in the move) is cut after a whole word, with ``…``
+    (``builder``: the lay-down builder is open, ``ready``: what it holds lays the level down,
+    :func:`lay_down_words`)."""
     line = ""
     for move, reason in hint_forms(snap, advice, builder, ready):
         line = _("hint: {move}: {reason}").format(move=move, reason=reason) if reason else \
@@ -123,8 +127,14 @@ def hint_forms(snap: TableSnapshot, advice: Advice, builder: bool = False,
         move = _without_call(move)  # then fewer words, as long as the line is too long
         for most in (None, 3, 2, 1, 0):  # every card named, fewer, none and the brief words
             yield move, level8_reason(snap, reason, most)
-        if reason.why is level8_advice.Why.LAY_DOWN:  # the keys matter more than "all of it"
-            yield move, ""
+        if type(advice.action).__name__ == "Add":  # then without the combination's kind and
+            move = _without_kind(move)  # owner: the number names it (the German trial read
+            for most in (None, 0):  # "(Gruppe aus 12ern von Ann): eine Karte…")
+                yield move, level8_reason(snap, reason, most)
+        brief = level8_reason(snap, reason, 0)
+        if "; " in brief:  # its first clause, whole: "not in your plan" (German is longer)
+            yield move, brief.split("; ", 1)[0]
+        yield move, ""  # the move alone rather than a reason cut short
     elif isinstance(reason, eights_advice.Reason):
         yield move, eights_reason(reason)
         yield move, eights_reason(reason, brief=True)
@@ -151,6 +161,16 @@ def lay_down_words(snap: TableSnapshot, action: Any, builder: bool = False,
                 "Enter)") if builder else
              _("lay down your level (l, then Tab until offered lay-down {number} of {count})"))
     return words.format(number=offers.index(action) + 1, count=len(offers))
+
+
+def _without_kind(move: str) -> str:
+    """An add's ``move`` without its combination's kind and owner: ``add R12 to combination
+    7``, not ``add R12 to combination 7 (Ann's set of 12s)`` (the last bracket, as
+    :func:`~lancards.cli.tui.narrate.narrate` puts it in every language)."""
+    return _LAST_BRACKET.sub("", move)
+
+
+_LAST_BRACKET = re.compile(r" \([^()]*\)$")
 
 
 def _without_call(move: str) -> str:

@@ -52,26 +52,31 @@ NEEDS = (((0, 11), 2), ((4, 0), 3), ((-1, 8), 1), ((-1, 4), 1))
 OUTS = ((-1, 1), (-1, 3), (-1, 4), (-1, 9), (-1, 11), (0, 12), (1, 13))
 
 
-def level8(hand: list[str], edition: str = "level8-master", **position: object) -> TableSnapshot:
+def level8(hand: list[str], edition: str = "level8-master", names: tuple[str, ...] = LONG,
+           **position: object) -> TableSnapshot:
     state = build(edition, [hand, *OTHERS], turn=0, **position)  # type: ignore[arg-type]
-    return LocalSession(edition, names=("Tess", *LONG[:2]), state=state, bot_delay=60,
+    return LocalSession(edition, names=("Tess", *names[:2]), state=state, bot_delay=60,
                         bot_level="normal").snapshot()
 
 
-def level8_snaps() -> Iterator[TableSnapshot]:
+def level8_snaps(names: tuple[str, ...] = LONG) -> Iterator[TableSnapshot]:
     yield level8(["R3", "O3", "B5", "G5", "Y14", "O2", "G10", "KEEP", "TAKE", "SWAP"],
-                 phase=Phase.PLAY)
-    yield level8(["R3", "O3", "SKIP", "B14"], "level8", phase=Phase.PLAY,
+                 names=names, phase=Phase.PLAY)
+    yield level8(["R3", "O3", "SKIP", "B14"], "level8", names, phase=Phase.PLAY,
                  down=[True, False, False],
                  melds=[(0, ComponentKind.SET, [f"R{n}", f"O{n}"]) for n in (5, 6, 7, 8)])
-    swap = level8(["R3", "O3", "B5"], phase=Phase.SWAP)
+    swap = level8(["R3", "O3", "B5"], names=names, phase=Phase.SWAP)
     yield replace(swap, view=swap.view.evolve(swaps=3))
-    yield level8(["R3", "O3", "B5"], phase=Phase.DRAW, discards=[[], ["G1", "P7"], ["P12"]])
+    yield level8(["R3", "O3", "B5"], names=names, phase=Phase.DRAW,
+                 discards=[[], ["G1", "P7"], ["P12"]])
+    yield level8(["R12", "B3", "G9"], names=names, phase=Phase.PLAY, down=[True, True, False],
+                 melds=[(1, ComponentKind.SET, [f"O{n}", f"B{n}", f"G{n}"])
+                        for n in (2, 4, 5, 6, 7, 8, 12)])  # seven of another's: "combination 7"
 
 
-def hints() -> Iterator[tuple[TableSnapshot, Advice]]:
+def hints(names: tuple[str, ...] = LONG) -> Iterator[tuple[TableSnapshot, Advice]]:
     """Every kind of reason of both games with its moves, the longest numbers and lists."""
-    for snap in level8_snaps():
+    for snap in level8_snaps(names):
         for action in snap.legal:
             for why, moves in MOVES.items():
                 card = getattr(getattr(action, "card", None), "card", None)
@@ -84,7 +89,7 @@ def hints() -> Iterator[tuple[TableSnapshot, Advice]]:
                         target=1, outs=OUTS if lacks == 1 else (), ahead=lacks - 1)
                     yield snap, Advice("normal", action, reason)
     state = read_position(eights_text(eights_hands()), EIGHTS)
-    snap = LocalSession("eights", names=("Tess", *LONG), state=state, bot_delay=60).snapshot()
+    snap = LocalSession("eights", names=("Tess", *names), state=state, bot_delay=60).snapshot()
     for card, take in (("B8", False), ("B15", None)):
         for why in eights_advice.Why:
             for win, stake in ((0.3, 75), (0.65, 0), (0.55, -10)):
@@ -130,3 +135,33 @@ def test_a_hint_says_the_long_reason_when_it_fits_and_fewer_cards_when_not() -> 
     assert hint_words(snap, Advice("normal", discard, reason), columns=200) == (
         "hint: discard R3: not in your plan; 1 card to go: a 1, a 3, a 4, a 9 or any of 3 "
         "other cards that complete your level")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_with_everyday_nicknames_no_hint_is_cut(language: str) -> None:
+    """The German trial read "Tipp: R12 an Kombination 7 anlegen (Gruppe aus 12ern von Ann):
+    eine Karte…" (German is longer): a shorter form fits, so it is chosen, never a cut line,
+    in either language, for nicknames up to 9 characters."""
+    i18n.set_language(language)
+    try:
+        lines = [hint_words(snap, advice) for snap, advice in hints(("Annabelle", "Benedikt",
+                                                                     "Cyd"))]
+        assert len(lines) > 300
+        assert [line for line in lines if line.endswith(ELLIPSIS)] == []
+    finally:
+        i18n.set_language("en")
+
+
+def test_an_add_drops_its_combinations_kind_before_the_line_is_cut(german) -> None:
+    snap = level8(["R12", "B3", "G9"], names=("Ann", "Cyd"), phase=Phase.PLAY,
+                  down=[True, True, False],
+                  melds=[(1, ComponentKind.SET, [f"O{n}", f"B{n}", f"G{n}"])
+                         for n in (2, 4, 5, 6, 7, 8, 12)])
+    add = next(a for a in snap.legal if isinstance(a, actions.Add) and a.meld == 6
+               and str(a.card.card) == "R12")
+    advice = Advice("normal", add, level8_advice.Reason(Why.ADD, add.card.card, 1, 0, ()))
+    assert hint_words(snap, advice) == \
+        "Tipp: R12 an Kombination 7 anlegen: eine Karte weniger auf der Hand"
+    i18n.set_language("en")  # English fits whole
+    assert hint_words(snap, advice) == \
+        "hint: add R12 to combination 7 (Ann's set of 12s): one card fewer in your hand"
