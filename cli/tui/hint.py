@@ -247,8 +247,7 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
                            "{cards} or any of {count} other cards that complete your level",
                            more).format(cards=", ".join(named), count=more)
                   if more > 0 and most is None else
-                  ngettext("{cards} or {count} other", "{cards} or {count} others", more).format(
-                      cards=", ".join(named), count=more) if more > 0 else
+                  others_words(named, more) if more > 0 else
                   _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1]))
     elif len(needs) > most_needs:
         listed = _("{cards} and more").format(cards=", ".join(named))
@@ -265,6 +264,20 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
                         "then {count} cards to go instead of {before}", lacks)
     head = head.format(count=lacks, before=before)
     return _("{to_go}: {cards}").format(to_go=head, cards=listed) if listed else head
+
+
+def others_words(named: list[str], more: int) -> str:
+    """The short form of the cards named and ``more`` others, with the count in words: ``"a 3
+    or three others"``, ``"a 3 or one other"`` (German ``"eine 3 oder drei weitere"``); beyond
+    six, ``"a 3 or any of 9 other cards"``. The LAN trial read ``"eine 3 oder 3 weitere"``: a
+    card's number and a count side by side."""
+    cards = ", ".join(named)
+    if more == 1:
+        return _("{cards} or one other").format(cards=cards)
+    if more in _NUMBER_WORDS:
+        return _("{cards} or {count} others").format(cards=cards, count=_(_NUMBER_WORDS[more]))
+    return ngettext("{cards} or any of {count} other card", "{cards} or any of {count} other "
+                    "cards", more).format(cards=cards, count=more)
 
 
 def level8_reason(snap: TableSnapshot, r: level8_advice.Reason, most: int | None = None) -> str:
@@ -446,4 +459,4 @@ def chance_words(r: eights_advice.Reason, brief: bool = False) -> str:
 
 
 __all__ = ["HINT_COLUMNS", "cut_words", "hint_advice", "hint_forms", "hint_line", "hint_slot",
-           "hint_words", "hole_words", "needs_words"]
+           "hint_words", "hole_words", "needs_words", "others_words"]

@@ -282,7 +282,7 @@ def test_the_hint_in_german() -> None:
                            phase=Phase.PLAY)
         # one line of 80 columns: one of the four cards is named, the others counted
         assert normal_hint(snap) == ("Tipp: R9 ablegen: nicht in deinem Plan; noch 1 Karte: eine "
-                                     "2 oder 3 weitere")
+                                     "2 oder drei weitere")
         snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
                            phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
         assert normal_hint(snap) == "Tipp: P7 vom Ablagestapel von Ada ziehen: dann noch 1 " \

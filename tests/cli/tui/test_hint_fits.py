@@ -131,7 +131,7 @@ def test_a_hint_says_the_long_reason_when_it_fits_and_fewer_cards_when_not() -> 
         "hint: discard R3: not in your plan; 1 card to go: a 1, a 3 or a 4"
     reason = replace(reason, outs=OUTS)
     assert hint_words(snap, Advice("normal", discard, reason)) == \
-        "hint: discard R3: not in your plan; 1 card to go: a 1, a 3, a 4 or 4 others"
+        "hint: discard R3: not in your plan; 1 card to go: a 1, a 3, a 4 or four others"
     assert hint_words(snap, Advice("normal", discard, reason), columns=200) == (
         "hint: discard R3: not in your plan; 1 card to go: a 1, a 3, a 4, a 9 or any of 3 "
         "other cards that complete your level")
@@ -165,3 +165,21 @@ def test_an_add_drops_its_combinations_kind_before_the_line_is_cut(german) -> No
     i18n.set_language("en")  # English fits whole
     assert hint_words(snap, advice) == \
         "hint: add R12 to combination 7 (Ann's set of 12s): one card fewer in your hand"
+
+
+def test_the_others_count_is_a_word_beside_a_cards_number() -> None:
+    """The LAN trial read "noch 1 Karte: eine 3 oder 3 weitere": a card 3 and a count 3 side
+    by side. The count is a word up to six, else said with its noun."""
+    from lancards.cli.tui.hint import others_words
+
+    assert others_words(["a 3"], 3) == "a 3 or three others"
+    assert others_words(["a 3"], 1) == "a 3 or one other"
+    assert others_words(["a 3", "a 4"], 6) == "a 3, a 4 or six others"
+    assert others_words(["a 3"], 9) == "a 3 or any of 9 other cards"
+    i18n.set_language("de")
+    try:
+        assert others_words(["eine 3"], 3) == "eine 3 oder drei weitere"
+        assert others_words(["eine 3"], 1) == "eine 3 oder eine weitere"
+        assert others_words(["eine 3"], 9) == "eine 3 oder eine von 9 weiteren Karten"
+    finally:
+        i18n.set_language("en")
