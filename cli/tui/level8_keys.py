@@ -189,7 +189,8 @@ class Level8Controller(BaseController):
                                            allowance).format(count=allowance) + "\n"))
         else:
             out.append(("", ":\n"))
-        return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels)
+        own_row = self.builder is not None or view.phase is Phase.KEEP  # labels: ^ below them
+        return out + draw.hand_lines(cards, self.cursor, self.marks, width, labels, own_row)
 
     def panel(self, snap: TableSnapshot, height: int, width: int = 0) -> StyleAndTextTuples | None:
         """The picker or the lay-down builder, if open, in ``height`` rows of ``width`` columns

@@ -274,41 +274,49 @@ def hand_lines(
     marks: set[SlotId],
     width: int,
     labels: dict[SlotId, str] | None = None,
+    cursor_row: bool = False,
 ) -> StyleAndTextTuples:
     """The hand as card lines, each with a marker line under it.
 
-    Under each card: ``*`` a marked card and the builder's label (the component number it is
-    assigned to), so nothing depends on colour alone; ``^`` in the column before the card under
-    the cursor (``^*`` both, the ``*`` under the card; beside the mark when the column before
-    is taken by the mark of a one-column card).
+    Under each card's first character: ``*`` a marked card and the builder's label (the
+    component number it is assigned to), so nothing depends on colour alone; ``^`` the card
+    under the cursor, its first character too. On the marker line, ``^`` stands first and
+    the mark after it (``^*``); with ``cursor_row`` (the lay-down builder, the keep phase:
+    labels under the cards) ``^`` has a line of its own under the labels, so it never touches
+    a component number (the LAN trial read ``^2``; before it, ``^`` stood a column left of its
+    card, and a trial of 2026-12-07 had read ``^1`` with the 1 a column right of the card).
     """
     labels = labels or {}
     out: StyleAndTextTuples = []
     row: StyleAndTextTuples = []
     under: list[str] = []
+    point: list[str] = []
     used = 1
     row.append(("", " "))
     under.append(" ")
+    point.append(" ")
+
+    def flush() -> None:
+        out.extend([*row, ("", "\n"), ("class:marks", "".join(under) + "\n")])
+        if cursor_row:
+            out.append(("class:marks", "".join(point) + "\n"))
+
     for index, (slot, card) in enumerate(cards):
         text = str(card)
         cell = len(text) + 1
         if used + cell > width - 1 and used > 1:
-            out.extend([*row, ("", "\n"), ("class:marks", "".join(under) + "\n")])
-            row, under, used = [("", " ")], [" "], 1
+            flush()
+            row, under, point, used = [("", " ")], [" "], [" "], 1
         extra = "reverse" if index == cursor else ""
         row.append(card_fragment(card, extra))
         row.append(("", " "))
         mark = labels.get(slot, "")
         if slot in marks:
             mark = "*" + mark
-        if index == cursor:  # beside the mark, not over it (the trial of 2026-12-05): in the
-            # space before the card, the mark under the card like every other card's (the
-            # trial of 2026-12-07 read "^1" with the 1 a column right of the card)
-            if under[-1].endswith(" "):
-                under[-1] = under[-1][:-1] + "^"
-            else:  # the card before is one column wide and its mark fills its cell
-                mark = "^" + mark
+        if index == cursor and not cursor_row:  # beside the mark, not over it (the trial of
+            mark = "^" + mark  # 2026-12-05)
         under.append(mark[:cell].ljust(cell))
+        point.append(("^" if index == cursor else "").ljust(cell))
         used += cell
-    out.extend([*row, ("", "\n"), ("class:marks", "".join(under) + "\n")])
+    flush()
     return out

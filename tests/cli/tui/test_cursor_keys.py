@@ -18,12 +18,12 @@ NAMES = ("Ann", "Ben", "Cat")
 
 
 def marker_under(screen: str, card: str) -> bool:
-    """Whether the ``^`` marker stands in the column before ``card`` in the hand row (the
-    card's own column holds its mark or lay-down component number)."""
+    """Whether the ``^`` marker stands under the first character of ``card`` in the hand row
+    (the LAN trial read it a column left of its card)."""
     lines = screen.splitlines()
     row = next(i for i, line in enumerate(lines) if line.startswith(" your hand")) + 1
     at = lines[row].index(f" {card}") + 1
-    return lines[row + 1][at - 1:at] == "^"
+    return lines[row + 1][at:at + 1] == "^"
 
 
 def test_after_a_draw_the_cursor_is_on_the_drawn_card_and_home_end_move_it():

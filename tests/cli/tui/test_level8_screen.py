@@ -427,25 +427,28 @@ def test_the_cursor_on_a_marked_card_shows_both() -> None:
 
     cards = [(10, card("R3")), (11, card("O7")), (12, card("J"))]
     text = "".join(t for _, t in hand_lines(cards, 0, {10, 12}, 80))
-    assert text.splitlines() == [" R3 O7 J ", "^*     * "]
+    assert text.splitlines() == [" R3 O7 J ", " ^*    * "]  # under the card's first column
     text = "".join(t for _, t in hand_lines(cards, 2, {10, 12}, 80))
-    assert text.splitlines()[1] == " *    ^* "
+    assert text.splitlines()[1] == " *     ^*"
 
 
 def test_the_component_number_stands_under_the_card_at_the_cursor() -> None:
     """The trial of 2026-12-07: in the lay-down builder the cursor's card read ``^1`` with its
-    component number a column right of the card; ``^`` now stands in the column before."""
+    component number a column right of the card; then ``^`` stood in the column before the
+    card, where the LAN trial read it as pointing a column left, and ``^2`` beside the number
+    before it. In the builder ``^`` has a line of its own, under the card's first character,
+    touching no number."""
     from lancards.cli.tui.level8_view import hand_lines
     from lancards.engine.level8.cards import card
 
     cards = [(10, card("O1")), (11, card("P1")), (12, card("J")), (13, card("R7"))]
     labels = {10: "1", 11: "1", 12: "*2", 13: "3"}
-    text = "".join(t for _, t in hand_lines(cards, 0, set(), 80, labels))
-    assert text.splitlines() == [" O1 P1 J R7 ", "^1  1  *23  "]
-    text = "".join(t for _, t in hand_lines(cards, 1, set(), 80, labels))
-    assert text.splitlines()[1] == " 1 ^1  *23  "
-    text = "".join(t for _, t in hand_lines(cards, 3, set(), 80, labels))
-    assert text.splitlines()[1] == " 1  1  *2^3 "  # after a one-column card: beside its mark
+    text = "".join(t for _, t in hand_lines(cards, 0, set(), 80, labels, cursor_row=True))
+    assert text.splitlines() == [" O1 P1 J R7 ", " 1  1  *23  ", " ^          "]
+    text = "".join(t for _, t in hand_lines(cards, 1, set(), 80, labels, cursor_row=True))
+    assert text.splitlines()[1:] == [" 1  1  *23  ", "    ^       "]
+    text = "".join(t for _, t in hand_lines(cards, 3, set(), 80, labels, cursor_row=True))
+    assert text.splitlines()[1:] == [" 1  1  *23  ", "         ^  "]
 
 
 def test_l_after_laying_down_says_so_and_what_to_do_instead():
