@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
+from lancards.cli.halted_table import caught_words, cheater_seat
 from lancards.cli.i18n import _, ngettext
 
 
@@ -78,6 +79,9 @@ class PlayedGame:
     left: bool = False
     """This user's seat left the table for good (the ``left`` marker): its record ends at
     the leave unless the game's end reached this machine (a host whose bots played on)."""
+    cheater: int | None = None
+    """The seat the record's evidence line names a cheater: the table halted on a proven
+    cheat (:func:`lancards.cli.halted_table.cheater_seat`)."""
     gone: dict[int, str] = field(default_factory=dict)
     """The other seats that left the table for good in the record this folder holds
     (:func:`gone_seats`): ``"left"`` or ``"removed"``."""
@@ -96,7 +100,7 @@ class PlayedGame:
                 "started": self.started, "last": self.last, "status": self.status,
                 "outcome": self.outcome, "problem": self.problem, "series": self.series,
                 "series_game": self.series_game, "follows": self.follows or None,
-                "follows_verified": self.link, "left": self.left,
+                "follows_verified": self.link, "left": self.left, "cheater": self.cheater,
                 "left_seats": sorted(s for s, how in self.gone.items() if how == "left"),
                 "removed_seats": sorted(s for s, how in self.gone.items() if how == "removed"),
                 "running": None if self.running is None else {
@@ -151,6 +155,8 @@ def read_game(folder: Path) -> PlayedGame:
                 game.outcome = outcome
         except (OSError, ValueError):
             pass  # finished before outcome.json was written: the audit tells the result
+        if game.outcome is None and not game.left:  # halted on a cheat, or killed before
+            game.cheater = cheater_seat(folder, keys)  # outcome.json was written
         detail = (game.outcome or {}).get("detail")
         if not (isinstance(detail, dict) and detail.get("left") == []):  # the engine's
             # outcome names every seat that left (rulings D-2, D-5): the record is read for
@@ -276,6 +282,8 @@ def result_words(game: PlayedGame) -> str:
         if game.outcome is None:  # its record ends at the leave: the result never came here
             return _("you left the table")
         return _("{result} (you left the table)").format(result=_won_words(game))
+    if game.cheater is not None and game.cheater < len(game.nicks):
+        return caught_words(_names(game)[game.cheater])
     if game.outcome is None:
         return _("finished (lancards audit tells the result)")
     return _won_words(game)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lancards.cli.cheat_words import move_detail
 from lancards.cli.i18n import N_, _, language, ngettext
 from lancards.cli.session import Banner
 from lancards.p2p.net.waiting import DRAW_SHARES, Waiting, alone_seconds
@@ -197,11 +198,15 @@ def notice_kind(core: Any, notice: Any) -> str:
 def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str) -> str:
     """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` (or, in a language
     other than English, :data:`SIDE_CHEAT_WORDS`) for ``kind`` and ``seat``, else the peer
-    layer's ``text``."""
+    layer's ``text``. An illegal move is named, with why the rules refuse it
+    (:func:`~lancards.cli.cheat_words.move_detail`): ``"Cyd signed a move the rules do not
+    allow: discard R5 (Cyd must draw first)"``."""
     if seat is None or not 0 <= seat < len(names):
         return text
     if kind in CHEAT_WORDS:
-        return _(CHEAT_WORDS[kind]).format(name=names[seat])
+        words = _(CHEAT_WORDS[kind]).format(name=names[seat])
+        detail = move_detail(text, seat, names) if kind == "illegal" else None
+        return words if detail is None else f"{words}: {detail}"
     if kind in SIDE_CHEAT_WORDS and language() != "en":
         return _(SIDE_CHEAT_WORDS[kind]).format(name=names[seat])
     return text

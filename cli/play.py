@@ -344,6 +344,15 @@ def paused_greeting() -> str:
                     "latest", count).format(count=count) if count else ""
 
 
+def stopped_words(folder: Path) -> str | None:
+    """What ``lancards history`` says of a table that halted on a proven cheat (``"stopped:
+    Cyd was caught cheating (lancards audit shows how)"``), else None."""
+    from lancards.cli.history import read_game, result_words
+
+    game = read_game(folder)
+    return result_words(game) if game.cheater is not None else None
+
+
 def run_resume(args: argparse.Namespace) -> int:
     """Run ``lancards resume``.
 
@@ -376,6 +385,10 @@ def run_resume(args: argparse.Namespace) -> int:
         return asyncio.run(resume_again(folder, load_or_create_identity(), args))
     for marker in ("finished", "not-started") if not again else ():
         if (folder / marker).exists():  # another process ended it while this one waited
+            stopped = stopped_words(folder) if marker == "finished" else None
+            if stopped is not None:  # halted on a proven cheat: no table to reopen
+                raise UsageError(_("table {name}: {stopped}; nothing to resume").format(
+                    name=folder.name, stopped=stopped))
             text = _("table {name} is finished: nothing to resume") if marker == "finished" \
                 else _("table {name} is not started: nothing to resume")
             raise UsageError(text.format(name=folder.name))

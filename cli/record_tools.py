@@ -127,7 +127,9 @@ def verdict_lines(report: AuditReport) -> list[str]:
     finished; winner: NAME; scores: Ann 3, Ben 5"`` (the game as people name it),
     ``"UNFINISHED: ..."`` or ``"REJECTED: REASON"`` (the reason is the peer layer's, naming
     the line), then one ``"rule breach: ..."`` line per breach of a verified record (an
-    equivocation, an 8s Rule! renege with its player)."""
+    equivocation, an 8s Rule! renege with its player), and a ``"cheat caught at entry N:
+    ..."`` line for the signed move the rules refuse that halted the table (its author and
+    the move)."""
     count = report.entries
     out = []
     if report.follows is not None and report.status != "rejected":
@@ -155,6 +157,12 @@ def verdict_lines(report: AuditReport) -> list[str]:
     for breach in report.breaches:
         said = _breach_words(breach, reneges, names)
         out.append(_("rule breach: {breach}").format(breach=said))
+    for cheat in report.cheats:  # the signed move that halted the table
+        from lancards.cli.peer_words import cheat_notice_words
+
+        said = cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"])
+        out.append(_("cheat caught at entry {entry}: {cheat}").format(entry=cheat["entry"],
+                                                                       cheat=said))
     return out
 
 

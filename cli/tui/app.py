@@ -66,10 +66,12 @@ from lancards.cli.tui.width import text_width
 from lancards.cli.tui.words import (
     HAND_KEYS,
     farewell,
+    halted_text,
     keys_panel,
     leave_panel,
     log_text,
     progress_words,
+    quit_line,
     quit_panel,
     too_small_words,
 )
@@ -467,7 +469,7 @@ class TableScreen:
     def _small_text(self) -> StyleAndTextTuples:
         columns, rows = self._size()
         text = (_("Leave for good? y: leave for good  n: stay") if self.confirm_leave else
-                _("Leave the table? y: pause  l: leave for good  n: stay") if self.confirm_quit
+                quit_line(halted_text(self._snap())) if self.confirm_quit
                 else too_small_words(columns, rows, MIN_COLUMNS, MIN_ROWS))
         return [("class:error", " " + text)]
 
@@ -522,7 +524,8 @@ class TableScreen:
 
     def _overlay_lines(self, width: int, rows: int | None = None) -> Lines:
         if self.confirm_leave or self.confirm_quit:
-            return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False))
+            return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False),
+                                                                   halted_text(self._snap()))
         if self.show_help:
             return keys_panel(self.controller.help(), self.controller.goal_help, width, rows)
         if self.show_objective:

@@ -10,6 +10,7 @@ import asyncio
 from typing import Any
 
 from lancards.cli.i18n import _, language
+from lancards.cli.tui.words import halted_text
 
 PLAY_OUT_S = 300.0
 """How long the bots may take to finish the game (s): an 8s Rule! game of ``hard`` seats takes
@@ -61,7 +62,8 @@ def answer_dialog(screen: Any, key: str, over: bool, left: int) -> bool:
     if screen.confirm_quit:
         if key in (*yes, "p", "P"):
             screen.app.exit(result=left)
-        elif key in ("l", "L") and screen._can_leave(over):
+        elif key in ("l", "L") and screen._can_leave(over) and \
+                halted_text(screen.session.snapshot()) is None:  # a halted table: close only
             screen.confirm_quit, screen.confirm_leave = False, True
         elif key in ("n", "N", "escape"):
             screen.confirm_quit = False

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from lancards.cli.i18n import N_, _
-from lancards.cli.session import Session
+from lancards.cli.session import Session, TableSnapshot
 from lancards.cli.tui.cards import strip_slots
 from lancards.cli.tui.controller import KeyHelp
 from lancards.cli.tui.fit import Lines, titled_panel
@@ -110,6 +110,9 @@ def farewell(session: Session, again: bool = False) -> str:
         return _("you stopped watching the table")
     if snap.extra.get("left"):
         return _("you left the table for good; the game goes on without you")
+    halted = halted_text(snap)
+    if halted is not None:  # nothing waits at a table stopped by a proven cheat
+        return _("the game was stopped ({reason}); it cannot go on").format(reason=halted)
     if getattr(session, "resumable", False):
         return _("paused: the game waits for you; lancards resume brings you back")
     return _("the game stopped (a table of this machine alone is not kept)")
@@ -124,8 +127,28 @@ def leave_panel() -> Lines:
             [("class:hints", " " + _("y: leave for good   n: stay"))]]
 
 
-def quit_panel(can_leave: bool) -> Lines:
-    """The panel of ``q`` while the game runs: pause, or (``can_leave``) leave for good."""
+def halted_text(snap: TableSnapshot) -> str | None:
+    """The banner of a table halted on a proven cheat (``"cheating caught: Cyd signed a move
+    the rules do not allow: ..."``), else None."""
+    return next((b.text for b in snap.banners if b.kind == "cheat"), None)
+
+
+def quit_line(halted: str | None) -> str:
+    """``q``'s question in one line (a window below the table's least size)."""
+    if halted is not None:
+        return _("The game was stopped. y: close the window  n: stay")
+    return _("Leave the table? y: pause  l: leave for good  n: stay")
+
+
+def quit_panel(can_leave: bool, halted: str | None = None) -> Lines:
+    """The panel of ``q`` while the game runs: pause, or (``can_leave``) leave for good. At a
+    table ``halted`` on a proven cheat (its banner) nothing waits: only closing the window is
+    offered, with why (the LAN trial of 2026-12-08 was offered a pause there)."""
+    if halted is not None:
+        return [[("class:picker.title", " " + _("quit") + " ")],
+                [("", " " + _("The game was stopped ({reason}): it cannot go on, and nothing "
+                              "waits for you.").format(reason=halted))],
+                [("class:hints", " " + _("y: close the window   n: stay"))]]
     lines: Lines = [[("class:picker.title", " " + _("quit") + " ")],
                     [("", " " + _("Leave the table?"))],
                     [("", " " + _("y or p: pause: the game waits for you "
@@ -148,5 +171,5 @@ HAND_KEYS = N_("the whole hand: Esc, or a taller window")
 "PgUp/PgDn" there, which scroll the log); a list of moves open above it takes its rows."""
 
 
-__all__ = ["GLOBAL_HELP", "HAND_KEYS", "farewell", "keys_panel", "leave_panel", "log_text",
-           "progress_words", "quit_panel", "too_small_words"]
+__all__ = ["GLOBAL_HELP", "HAND_KEYS", "farewell", "halted_text", "keys_panel", "leave_panel",
+           "log_text", "progress_words", "quit_line", "quit_panel", "too_small_words"]

@@ -8,7 +8,8 @@ the mental-poker deck as an observer: every proof of shuffle, every decryption s
 opening is verified, every move is checked against the rules, every state hash is compared. The
 closing line, signed by a seated peer, binds the number of entries and every evidence line. Breaches
 found by the rules themselves (reneges in 8s Rule!, ruling E-8) are listed from the outcome, and
-equivocation evidence is listed with the seat it names.
+equivocation evidence is listed with the seat it names, and so is a signed entry the rules refuse
+(the ``cheat`` line, :mod:`lancards.p2p.protocol.cheat_evidence`) with its author's seat.
 
 The verdict (:attr:`AuditReport.status`): ``ok`` (everything verifies and the game reached its
 end), ``unfinished`` (everything present verifies, but the game did not reach its end: halted on
@@ -60,6 +61,10 @@ class AuditReport:
     problem: RecordFileError | None = None
     breaches: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
+    cheats: list[dict[str, Any]] = field(default_factory=list)
+    """The cheat that halted the table, proven by a signed entry the rules refuse (the
+    record's ``cheat`` line): ``seat``, ``entry`` (its number), ``reason`` (``"illegal"``),
+    ``detail`` (the refusal in English, the move and the engine's sentence)."""
     status: Status = "rejected"
     """``ok``, ``unfinished`` or ``rejected`` (see the module docstring)."""
     unfinished: str | None = None
@@ -136,6 +141,10 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
             f"equivocation: {record.name(evidence.first.author)} signed two different entries "
             f"numbered {evidence.first.seq}"
         )
+    for cheat in record.cheats:
+        seat = record.seat_of(cheat.entry.author)
+        report.cheats.append({"seat": seat, "entry": cheat.entry.seq, "reason": cheat.reason,
+                              "detail": cheat.detail})
     if outcome is not None:
         report.breaches += [str(r) for r in outcome.detail.get("reneges", [])]
     if record.closed_by is not None:
@@ -146,7 +155,8 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
                              "closing line (cut short, or still being played)")
     elif outcome is None:
         report.status = "unfinished"
-        report.unfinished = ("the table halted on a cheat" if record.evidence else
+        halted = bool(record.evidence or record.cheats)
+        report.unfinished = ("the table halted on a cheat" if halted else
                              "the game stopped before its end")
     else:
         report.status = "ok"
@@ -177,5 +187,6 @@ def report_json(report: AuditReport) -> dict[str, Any]:
         "scores": None if report.outcome is None else list(report.outcome.scores),
         "error": report.error,
         "breaches": report.breaches,
+        "cheats": report.cheats,
         "follows": report.follows,
     }

@@ -459,6 +459,9 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
                 self._accept_private(int(line["from"]), shares)
             elif kind == "void":  # own entries no peer saw, voided by a removal (void.py)
                 self._replay_void(line)
+            elif kind == "cheat-entry":  # a signed entry the rules refuse: it halts again
+                self._append_remote(Entry.from_dict(line["entry"], "the local record"),
+                                    "the local record")
             elif kind == "evidence":
                 found = self.record.add_evidence(line["first"], line["second"],
                                                  link="the local record")

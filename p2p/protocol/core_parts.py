@@ -55,12 +55,14 @@ class Persist:
     ``kind``: ``secret`` (this seat's deck key share, before anything is sent; keep it in a
     file only this user can read), ``entry`` (a record entry, in order), ``private`` (the
     decryption shares received privately, with the record length when they arrived),
-    ``evidence`` (equivocation evidence), ``vote`` (a removal vote this peer signed or
-    received, ruling D-5), ``unvote`` (a withdrawal this peer signed, or a rescuer's that
-    voids a round).
+    ``evidence`` (equivocation evidence), ``cheat-entry`` (a signed entry the rules refuse, which
+    halted the table: :mod:`lancards.p2p.protocol.cheat_evidence`), ``vote`` (a removal vote
+    this peer signed or received, ruling D-5), ``unvote`` (a withdrawal this peer signed, or
+    a rescuer's that voids a round).
     """
 
-    kind: Literal["secret", "entry", "private", "evidence", "vote", "unvote", "void"]
+    kind: Literal["secret", "entry", "private", "evidence", "cheat-entry", "vote", "unvote",
+                  "void"]
     line: dict[str, Any]
 
 

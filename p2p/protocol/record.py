@@ -19,11 +19,13 @@ number from one author are kept as :class:`Equivocation` evidence.
 
 The file format is JSON lines (one canonical JSON object per line, ``\\n`` after each): a header
 line, then ``{"entry": {...}, "kind": "entry"}`` lines in order, then
-``{"first": {...}, "kind": "equivocation", "second": {...}}`` lines for the evidence found, then
-the closing line ``{"by", "entries", "evidence", "head", "kind": "close", "sig"}``: the writer
-(a seated peer) signs the number of entries, the head hash and the hash of every evidence line,
-so removing, adding or repeating an entry or an evidence line fails the audit, and a file cut
-before its closing line is seen as unfinished. :func:`verify_bytes` checks a whole file end to
+``{"first": {...}, "kind": "equivocation", "second": {...}}`` lines for the evidence found, a
+``{"entry": {...}, "kind": "cheat"}`` line for a signed entry the rules refuse
+(:mod:`lancards.p2p.protocol.cheat_evidence`), then the closing line ``{"by", "entries",
+"evidence", "head", "kind": "close", "sig"}``: the writer (a seated peer) signs the number of
+entries, the head hash and the hash of every evidence line, so removing, adding or repeating an
+entry or an evidence line fails the audit, and a file cut before its closing line is seen as
+unfinished. :func:`verify_bytes` checks a whole file end to
 end, byte for byte.
 """
 
@@ -47,6 +49,7 @@ from lancards.p2p.protocol.errors import (
 )
 from lancards.p2p.protocol.identity import Identity, describe, verify_signature
 from lancards.p2p.protocol.schemas import (
+    CheatLine,
     CloseLine,
     EntryLine,
     EntrySchema,
@@ -239,6 +242,7 @@ class Record:
         self.genesis: dict[str, Any] = dict(genesis or {})
         self._entries: list[Entry] = []
         self.evidence: list[Equivocation] = []
+        self.cheats: list[Any] = []  # a SignedCheat (p2p.protocol.cheat_evidence) at most
         self.signer: Identity | None = None
         """The seated peer that signs the closing line when the file is written (the protocol
         core sets it to itself); without one, the file has no closing line (unfinished)."""
@@ -430,17 +434,21 @@ class Record:
             "by": signer.public_key.hex(),
             "entries": len(self._entries),
             "head": self.head,
-            "evidence": [ev.hash for ev in self.evidence],
+            "evidence": self.evidence_hashes(),
         }
         line["sig"] = signer.sign(CLOSE_TAG + canonical(line)).hex()
         return line
+
+    def evidence_hashes(self) -> list[str]:
+        """The hash of every evidence line: equivocations, then the cheat line."""
+        return [ev.hash for ev in (*self.evidence, *self.cheats)]
 
     def to_lines(self) -> list[bytes]:
         """The record file's lines (without ``\\n``): header, entries, evidence, then the
         closing line signed by :attr:`signer` (none without a signer)."""
         lines = [canonical(self.header())]
         lines += [canonical({"kind": "entry", "entry": e.to_dict()}) for e in self._entries]
-        lines += [canonical(ev.to_line_dict()) for ev in self.evidence]
+        lines += [canonical(ev.to_line_dict()) for ev in (*self.evidence, *self.cheats)]
         if self.signer is not None:
             lines.append(canonical(self.close_line(self.signer)))
         return lines
@@ -505,13 +513,15 @@ def verify_lines(
         RecordFileError: naming the first bad line (1-based) and, for an entry line, the entry
             number, with the underlying rejection as ``cause``.
     """
+    from lancards.p2p.protocol.cheat_evidence import no_entry_after_cheat, take_cheat_line
+
     record: Record | None = None
     seen_evidence: set[str] = set()
     for number, line in enumerate(lines, start=1):
         expected = None if record is None else len(record)
         # Name the entry this line should hold unless it claims to be something else.
         entry_no = None if b'"kind":"equivocation"' in line or b'"kind":"close"' in line \
-            else expected
+            or b'"kind":"cheat"' in line else expected
         try:
             if record is not None and record.closed_by is not None:
                 raise RecordFileError(number, None, "a line after the closing line"
@@ -525,7 +535,10 @@ def verify_lines(
                 continue
             item = conform(data, RecordLine, "record file", "record line")
             if isinstance(item, EntryLine):
+                no_entry_after_cheat(record)
                 record.append(data["entry"], validator, link="record file")
+            elif isinstance(item, CheatLine):
+                take_cheat_line(record, Entry.from_dict(data["entry"], "record file"), validator)
             elif isinstance(item, EvidenceLine):
                 evidence = record.add_evidence(data["first"], data["second"], link="record file")
                 if evidence.hash in seen_evidence:
@@ -556,12 +569,12 @@ def _check_close(record: Record, item: CloseLine, data: dict[str, Any], number: 
         raise RecordFileError(number, None, f"closing line of {record.name(by)} counts "
                               f"{item.entries} entries; the file holds {len(record)}").with_code(
             "close-count", name=record.name(by), counted=item.entries, held=len(record))
-    if list(item.evidence) != [ev.hash for ev in record.evidence]:
+    if list(item.evidence) != record.evidence_hashes():
         raise RecordFileError(number, None, f"closing line of {record.name(by)} lists "
                               f"{len(item.evidence)} evidence lines; the file holds "
-                              f"{len(record.evidence)} others").with_code(
+                              f"{len(record.evidence_hashes())} others").with_code(
             "close-evidence", name=record.name(by), listed=len(item.evidence),
-            held=len(record.evidence))
+            held=len(record.evidence_hashes()))
     record.closed_by = by
 
 

@@ -23,6 +23,13 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from lancards.p2p.protocol.errors import MessageError, Reason, RemoteProtocolError
+from lancards.p2p.protocol.record_lines import (
+    CheatLine,
+    CloseLine,
+    EntryLine,
+    EvidenceLine,
+    RecordLine,
+)
 from lancards.p2p.protocol.schema_types import (
     MAX_DECK,
     MAX_DEPTH,
@@ -433,29 +440,6 @@ class GenesisSchema(_Strict):
     sigs: Annotated[dict[str, str], Meta(max_length=MAX_SEATS)]
 
 
-class EntryLine(_Strict, tag_field="kind", tag="entry"):
-    entry: Object
-
-
-class EvidenceLine(_Strict, tag_field="kind", tag="equivocation"):
-    first: Object
-    second: Object
-
-
-class CloseLine(_Strict, tag_field="kind", tag="close"):
-    """The last line: the writer's signature over the record's head and its evidence."""
-
-    by: Hex32
-    entries: Seq
-    head: Hex32
-    evidence: Annotated[list[Hex32], Meta(max_length=64)]
-    sig: Annotated[str, Meta(pattern=r"\A[0-9a-f]{128}\Z")]
-
-
-RecordLine = EntryLine | EvidenceLine | CloseLine
-"""Any line of a record file after the header."""
-
-
 # ---------------------------------------------------------------------------------------------
 # Checking.
 
@@ -576,11 +560,14 @@ __all__ = [
     "MAX_SLOT_GENERATIONS",
     "MESSAGE_SCHEMAS",
     "ActionPayload",
+    "CheatLine",
     "CloseLine",
+    "EntryLine",
     "EntrySchema",
     "EnvelopeSchema",
     "EscrowPart",
     "EscrowPayload",
+    "EvidenceLine",
     "HeaderLine",
     "LeavePayload",
     "LeaveShares",
