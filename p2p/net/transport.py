@@ -51,6 +51,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from lancards.p2p.net.addresses import link_host
+from lancards.p2p.net.link_refusal import link_refusal
 from lancards.p2p.protocol.channel import TAG_BYTES, LinkChannel
 from lancards.p2p.protocol.errors import (
     FrameError,
@@ -133,7 +134,8 @@ class Received:
 @dataclass(frozen=True, slots=True)
 class Rejected:
     """A connection that failed the hello handshake, or a frame of a link that failed its
-    authentication (the link is then closed): ``error`` names who and why."""
+    authentication, was larger than the limit or was a text frame (the link is then closed):
+    ``error`` names who and why."""
 
     address: str
     error: HandshakeError | FrameError
@@ -542,6 +544,7 @@ class Mesh:
                 if isinstance(message, str):
                     await ws.close(1003, "binary frames only")
                     reason = "closed: a text frame"
+                    await self.events.put(Rejected(channel.name, link_refusal(channel, "text")))
                     break
                 try:
                     data = channel.open(message)
@@ -557,6 +560,9 @@ class Mesh:
             )
             if exc.sent is not None and exc.sent.code == 1009:
                 reason = f"closed 1009: {describe(peer)} sent an oversized message"
+                if not self._closing:  # one line a link: it is closed
+                    await self.events.put(Rejected(channel.name, link_refusal(
+                        channel, "oversized", self.config.max_size)))
         finally:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):

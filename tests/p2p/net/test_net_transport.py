@@ -241,8 +241,14 @@ def test_oversized_message_closes_the_link_naming_the_sender() -> None:
             receiver.add_peer(low.public_key, "127.0.0.1", sender.port)
             await until(receiver, lambda e: isinstance(e, Connected))
             sender.send(high.public_key, b"x" * 10_000)
-            (closed,) = await collect(receiver, Disconnected, 1)
-            reason = closed.reason
+            events = await until(receiver, lambda e: isinstance(e, Disconnected))
+            # One line naming the sender (the LAN trial of 2026-12-08: the log said nothing).
+            [rejected] = [e for e in events if isinstance(e, Rejected)]
+            assert rejected.error.reason is Reason.OVERSIZED
+            text = str(rejected.error)
+            assert text.startswith(f"rejected message from [{low.fingerprint}] at 127.0.0.1:")
+            assert text.endswith(": oversized: a frame larger than 4096 bytes closed the link")
+            reason = events[-1].reason
             assert reason == f"closed 1009: [{low.fingerprint}] sent an oversized message"
             await until(receiver, lambda e: isinstance(e, Connected))
             sender.send(high.public_key, b"small")
@@ -250,6 +256,32 @@ def test_oversized_message_closes_the_link_naming_the_sender() -> None:
             assert received.data == b"small"
         finally:
             await close_all(meshes)
+
+    run(main)
+
+
+def test_a_text_frame_closes_the_link_with_one_line_naming_the_sender() -> None:
+    low, high = sorted(people(2), key=lambda p: p.public_key)
+
+    async def main() -> None:
+        sender, receiver = Mesh(low, FAST), Mesh(high, FAST)
+        try:
+            await sender.start()
+            sender.add_peer(high.public_key, "127.0.0.1", await receiver.start())
+            receiver.add_peer(low.public_key, "127.0.0.1", sender.port)
+            await until(receiver, lambda e: isinstance(e, Connected))
+            await until(sender, lambda e: isinstance(e, Connected))
+            await sender._links[high.public_key].ws.send("text frame")
+            events = await until(receiver, lambda e: isinstance(e, Disconnected))
+            [rejected] = [e for e in events if isinstance(e, Rejected)]
+            assert rejected.error.reason is Reason.BAD_FRAME
+            text = str(rejected.error)
+            assert text.startswith(f"rejected message from [{low.fingerprint}] at 127.0.0.1:")
+            assert text.endswith(": bad-frame: a text frame closed the link (every frame is "
+                                 "binary)")
+            assert events[-1].reason == "closed: a text frame"
+        finally:
+            await close_all([sender, receiver])
 
     run(main)
 

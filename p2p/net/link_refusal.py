@@ -1,0 +1,26 @@
+"""The refusal of a frame that closes a seated link before any door reads it (the LAN trial of
+2026-12-08, finding 2): a frame above the size limit (WebSocket close 1009) or a text frame
+(close 1003) closed the link with nothing on the screen or in the log, while every other bad
+input is a ``rejected message from NAME: REASON`` line. The transport now reports each as a
+:class:`~lancards.p2p.net.transport.Rejected` event naming the link's peer, with the reason
+``oversized`` or ``bad-frame`` (``docs/protocol.md`` section 9): one line a link, since the link
+is closed with it, so a flood of them cannot flood the log (each needs a new hello)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from lancards.p2p.protocol.errors import FrameError, Reason
+
+
+def link_refusal(channel: Any, kind: Literal["oversized", "text"], limit: int = 0) -> FrameError:
+    """The error a link's closing frame is reported with: ``kind`` ``"oversized"`` (more than
+    ``limit`` bytes) or ``"text"`` (a text frame; every frame is binary)."""
+    if kind == "oversized":
+        return FrameError(channel.name, Reason.OVERSIZED,
+                          f"a frame larger than {limit} bytes closed the link")
+    return FrameError(channel.name, Reason.BAD_FRAME,
+                      "a text frame closed the link (every frame is binary)")
+
+
+__all__ = ["link_refusal"]
