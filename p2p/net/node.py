@@ -101,6 +101,7 @@ class PeerNode:
         self.down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
         self._dropped: dict[bytes, float] = {}  # when each link last dropped (back_notice)
         self._told_back: dict[bytes, int] = {}  # returns told, by peer (back_notice)
+        self._back_at: dict[bytes, float] = {}  # when each peer's last return was told
         self.link_report = LinkReport()  # the seats this one tells it has no link to
         self._length = len(core.record)
         self._checkpointed = len(core.record)  # the record's length at the last checkpoint
@@ -524,7 +525,7 @@ class PeerNode:
                 self.connected.add(event.peer)
                 self.down_since.pop(event.peer, None)
                 back = back_notice(self.core, event.peer, self._dropped, self._clock(),
-                                   self._told_back)
+                                   self._told_back, self._back_at)
                 self.notices += [back] if back is not None else []
                 learned = self.mesh.addresses(event.peer)
                 if learned:  # what the peer answered from or told: for 'table.told'

@@ -122,8 +122,17 @@ load: a 1 s bound missed it), a cable put back; a link replaced by a newer one (
 dialled at once: its drop and its return are one step) is not told."""
 
 
+BACK_QUIET_S = 10.0
+"""Seconds after a told return of a seat in which another return of it is told only after an
+absence at least this long: a link that keeps dropping and coming back (a hostile seat, a
+flaky cable, a process stopped and continued) is one return, not a line each time (the LAN
+trial of 2026-12-08 read "Cyd is back" six times in a row, and "Ben is back" twice after one
+SIGSTOP/SIGCONT)."""
+
+
 def back_notice(core: GameCore, peer: bytes, dropped: dict[bytes, float], now: float,
-                told: dict[bytes, int]) -> Notice | None:
+                told: dict[bytes, int], last: dict[bytes, float] | None = None
+                ) -> Notice | None:
     """What to tell when ``peer``'s link comes up at ``now`` (monotonic seconds): an ``info``
     notice with code ``back`` naming its seat when the link had dropped in this process
     (``dropped``: when each peer's link last went down, a ``Disconnected`` event) at least
@@ -133,7 +142,9 @@ def back_notice(core: GameCore, peer: bytes, dropped: dict[bytes, float], now: f
     (``told``; a seat that drops its links on purpose cannot fill the others' logs); else
     ``None``. A first link (the start; a resumed peer meeting the others) has no drop before
     it. Takes ``peer`` out of ``dropped`` and counts in ``told``. The LAN trial of 2026-12-06:
-    a crash and a resume told nobody (only a pause did)."""
+    a crash and a resume told nobody (only a pause did). With ``last`` (when each peer's
+    return was last told; kept up to date here), a return within :data:`BACK_QUIET_S` of the
+    last one told is not told unless the absence lasted that long itself."""
     from lancards.p2p.protocol.core import Notice
     from lancards.p2p.protocol.presence import PRESENCE_TOLD
 
@@ -142,6 +153,10 @@ def back_notice(core: GameCore, peer: bytes, dropped: dict[bytes, float], now: f
     if (since is None or now - since < BACK_AFTER_S or seat is None or seat in core.paused
             or core.halted or told.get(peer, 0) >= PRESENCE_TOLD):
         return None
+    if last is not None:
+        if peer in last and now - last[peer] < BACK_QUIET_S and now - since < BACK_QUIET_S:
+            return None  # back again a moment after its last return: one return
+        last[peer] = now
     told[peer] = told.get(peer, 0) + 1
     return Notice("info", f"{core.players[seat].nick} is back", seat, code="back")
 
@@ -160,5 +175,5 @@ def alone_seconds(core: GameCore, connected: set[bytes], down_since: dict[bytes,
     return max(0.0, now - max(down_since.get(k, now) for k in others))
 
 
-__all__ = ["BACK_AFTER_S", "DRAW_SHARES", "SILENT_S", "WHAT", "Waiting", "alone_seconds",
-           "back_notice", "table_wait", "waiting_text"]
+__all__ = ["BACK_AFTER_S", "BACK_QUIET_S", "DRAW_SHARES", "SILENT_S", "WHAT", "Waiting",
+           "alone_seconds", "back_notice", "table_wait", "waiting_text"]

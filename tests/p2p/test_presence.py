@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from lancards.p2p.net.waiting import BACK_AFTER_S, Waiting, back_notice, waiting_text
+from lancards.p2p.net.waiting import (
+    BACK_AFTER_S,
+    BACK_QUIET_S,
+    Waiting,
+    back_notice,
+    waiting_text,
+)
 from lancards.p2p.protocol.core import GameCore, Notice
 from lancards.p2p.protocol.presence import PRESENCE_TOLD
 from lancards.p2p.protocol.wire import sign_envelope
@@ -194,3 +200,31 @@ def test_a_resumed_autoplay_seat_alone_says_so_once(capsys) -> None:
     assert capsys.readouterr().out == (
         "nobody at this table answers yet (hana, bot1): the game goes on when one of them is "
         "back (Ctrl-C pauses)\n")
+
+
+def test_a_link_that_keeps_coming_back_is_told_back_once() -> None:
+    """The LAN trial of 2026-12-08: a seat whose link dropped and came back six times in a few
+    seconds was "back" six times in the others' logs (and "Ben is back" twice after one
+    SIGSTOP/SIGCONT). A return within :data:`BACK_QUIET_S` of the last one told is one return,
+    unless the absence itself lasted that long."""
+    cores, net = make_cores(3, "eights")
+    net.start()
+    net.run(limit=LIMIT)
+    first, bob, _cyd = cores
+    key = first.me.public_key
+    dropped: dict[bytes, float] = {}
+    told: dict[bytes, int] = {}
+    last: dict[bytes, float] = {}
+    said = []
+    for n in range(6):  # down 1 s, up 0.5 s, six times
+        dropped[key] = 100.0 + 1.5 * n
+        back = back_notice(bob, key, dropped, 101.0 + 1.5 * n, told, last)
+        said.append(None if back is None else back.text)
+    assert said == ["cyd is back", None, None, None, None, None]
+    assert told == {key: 1} and last == {key: 101.0}
+    dropped[key] = 120.0  # a return long after: told
+    assert back_notice(bob, key, dropped, 121.0, told, last).text == "cyd is back"
+    dropped[key] = 122.0  # soon after, but a real absence of 10 s: told
+    assert back_notice(bob, key, dropped, 122.0 + BACK_QUIET_S, told, last).text == \
+        "cyd is back"
+    assert told == {key: 3} and last == {key: 132.0}
