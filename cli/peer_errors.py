@@ -28,6 +28,7 @@ from lancards.p2p.net.failure_words import WHO_HOST, WHO_NETWORK, Failure, failu
 from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.folder_lock import FolderBusy
 from lancards.p2p.protocol.errors import (
+    MessageError,
     PeerError,
     Reason,
     RecordFileError,
@@ -214,6 +215,9 @@ def rejection_words(exc: RemoteProtocolError) -> str:
     if exc.seq is None:
         return _("message from {sender} refused: {reason}").format(
             sender=_sender(exc.sender), reason=reason_words(exc.reason))
+    if isinstance(exc, MessageError):  # an envelope's seq, not a record entry's number
+        return _("message from {sender} refused (message {seq}): {reason}").format(
+            sender=_sender(exc.sender), seq=exc.seq, reason=reason_words(exc.reason))
     return _("message from {sender} refused (entry {seq}): {reason}").format(
         sender=_sender(exc.sender), seq=exc.seq, reason=reason_words(exc.reason))
 

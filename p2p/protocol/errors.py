@@ -124,20 +124,26 @@ class RemoteProtocolError(PeerError):
             the authenticated link's name when the claimed author cannot be trusted).
         reason: why, as a stable :class:`Reason`.
         detail: one lowercase sentence with the offending value.
-        seq: the record entry's or message's sequence number when known, else ``None``.
+        seq: the record entry's or message's sequence number when known, else ``None``: said
+            ``(entry N)`` of a record entry, ``(message N)`` of an envelope's ``seq``
+            (:attr:`seq_word`; the LAN trial of 2026-12-08 read a chat's seq as an "entry").
     """
+
+    seq_word = "entry"
 
     def __init__(self, sender: str, reason: Reason, detail: str, seq: int | None = None) -> None:
         self.sender = sender
         self.reason = reason
         self.detail = detail
         self.seq = seq
-        where = "" if seq is None else f" (entry {seq})"
+        where = "" if seq is None else f" ({self.seq_word} {seq})"
         super().__init__(f"rejected message from {sender}{where}: {reason.value}: {detail}")
 
 
 class MessageError(RemoteProtocolError):
-    """A message envelope was rejected (``p2p.wire``)."""
+    """A message envelope was rejected (``p2p.wire``); its ``seq`` is the envelope's."""
+
+    seq_word = "message"
 
 
 def unexpected(sender: str, exc: BaseException) -> MessageError:
