@@ -47,6 +47,7 @@ from lancards.p2p.protocol.schema_types import (
     TableId,
     _Strict,
 )
+from lancards.p2p.protocol.schema_words import explain
 from lancards.p2p.protocol.series_schemas import (
     RematchAnswerMsg,
     RematchSign,
@@ -522,32 +523,6 @@ def conform(
         return msgspec.convert(value, schema, strict=True)
     except msgspec.ValidationError as exc:
         raise error(sender, Reason.MALFORMED, explain(str(exc), where), seq) from None
-
-
-_JSON_NAMES = {"array": "list", "object": "dict", "null": "NoneType", "float": "float"}
-_EXPECTED = re.compile(r"Expected `([^`]+)`, got `(\w+)`(?: - at `\$((?:\.[\w-]+)?)([^`]*)`)?")
-_MISSING = re.compile(r"Object missing required field `([^`]+)`(?: - at `\$([^`]*)`)?")
-_UNKNOWN = re.compile(r"Object contains unknown field `([^`]+)`(?: - at `\$([^`]*)`)?")
-
-
-def explain(message: str, where: str) -> str:
-    """A msgspec validation message in the words of ``docs/protocol.md``: ``<where> field 'x'
-    is bool, not int``, ``<where> lacks field 'x'``, ``<where> has unknown field 'x'``."""
-    if match := _EXPECTED.fullmatch(message):
-        wanted, got, field, rest = match.groups()
-        got = _JSON_NAMES.get(got, got)
-        if not field and not rest:
-            wanted = "an object" if wanted == "object" else wanted
-            return f"{where} is {got}, not {wanted}"
-        name = (field or "").lstrip(".")
-        return f"{where} field {name!r}{rest} is {got}, not {wanted}"[:300]
-    if match := _MISSING.fullmatch(message):
-        at = f" at {match.group(2)}" if match.group(2) else ""
-        return f"{where}{at} lacks field {match.group(1)!r}"
-    if match := _UNKNOWN.fullmatch(message):
-        at = f" at {match.group(2)}" if match.group(2) else ""
-        return f"{where}{at} has unknown field {match.group(1)!r}"
-    return f"{where}: {message[:240]}"
 
 
 __all__ = [

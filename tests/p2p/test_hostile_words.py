@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from lancards.p2p.protocol.core import Notice
+from lancards.p2p.protocol.schema_words import explain
 from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import make_cores
 
@@ -31,3 +32,34 @@ def test_a_replayed_chat_is_a_message_number_not_an_entry(table):
     assert said(table, "chat", {"text": "first"}, 100002) == [
         f"{CYD} (message 100002): replayed: 'chat' seq 100002 is not above the last accepted "
         "seq 100002"]
+
+
+@pytest.mark.parametrize(("type_", "body", "words"), [
+    ("chat", {"text": "A" * 200_000}, "'chat' body field 'text' is longer than 4000 characters"),
+    ("chat", {"text": 5}, "'chat' body field 'text' is int, not str"),
+    ("links", {"missing": [0, 1, 2, 3, 4, 5, 0]},
+     "'links' body field 'missing' has more than 6 items"),
+    ("presence", {"state": "zzz"}, "'presence' body field 'state' holds 'zzz', which it may not"),
+])
+def test_a_bad_body_is_said_in_plain_words(table, type_, body, words):
+    [line] = said(table, type_, body, 100100 + len(words))
+    assert line == f"{CYD}: malformed: {words}"
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    ("Expected `str` of length >= 3 - at `$.s`", "'x' body field 's' is shorter than 3 characters"),
+    ("Expected `object` of length <= 1 - at `$.d`", "'x' body field 'd' has more than 1 keys"),
+    ("Expected `int` >= 0 - at `$.seq`", "'x' body field 'seq' is below 0"),
+    ("Expected `int` <= 5 - at `$.shares[3].seat`", "'x' body field 'shares'[3].seat is above 5"),
+    ("Expected `str` matching regex '\\\\A[0-9a-f]{64}\\\\Z' - at `$.head`",
+     "'x' body field 'head' is not of its form"),
+    ("Expected `array` of length 2, got 1 - at `$.t`", "'x' body field 't' has 1 items, not 2"),
+    ("Invalid value 'c' - at `$.t`", "'x' body field 't' holds 'c', which it may not"),
+    ("Expected `int`, got `str` - at `$.l[1]`", "'x' body field 'l'[1] is str, not int"),
+    ("Expected `object`, got `array`", "'x' body is list, not an object"),
+    ("Object missing required field `a` - at `$.payload`", "'x' body at .payload lacks field 'a'"),
+    ("Expected `str` matching regex '\\\\A[0-5]\\\\Z' - at `key` in `$.parts`",
+     "a key of 'x' body field 'parts' is not of its form"),
+])
+def test_every_msgspec_message_shape_is_said_in_plain_words(message, words):
+    assert explain(message, "'x' body") == words
