@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from lancards.cli.notice_lines import notice_line
 from lancards.p2p.protocol.core import Notice
+from lancards.p2p.protocol.errors import LocalProtocolError
+from lancards.p2p.protocol.identity import check_nickname
 from lancards.p2p.protocol.schema_words import explain
 from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import make_cores
@@ -63,3 +66,19 @@ def test_a_bad_body_is_said_in_plain_words(table, type_, body, words):
 ])
 def test_every_msgspec_message_shape_is_said_in_plain_words(message, words):
     assert explain(message, "'x' body") == words
+
+
+def test_a_chat_line_shows_bidirectional_controls_instead_of_obeying_them(table):
+    ann = table[1]
+    text = "\u202aa\u202bb\u202cc\u202dd\u202ee\u2066f\u2067g\u2068h\u2069i\u200ej\u200fk\u061cl"
+    [chat] = said(table, "chat", {"text": text}, 100300)
+    notice = Notice("chat", chat, 0)
+    assert notice_line(ann, notice, ["cyd", "ann", "ben"], ["cyd", "Du", "ben"]) == (
+        "cyd: <U+202A>a<U+202B>b<U+202C>c<U+202D>d<U+202E>e<U+2066>f<U+2067>g<U+2068>h"
+        "<U+2069>i<U+200E>j<U+200F>k<U+061C>l")
+
+
+@pytest.mark.parametrize("nick", ["Cyd\u202e", "Cy\u2066d", "\u200eCyd", "Cy\u061cd"])
+def test_a_nickname_with_a_bidirectional_control_is_refused(nick):
+    with pytest.raises(LocalProtocolError, match="holds a control character"):
+        check_nickname(nick)
