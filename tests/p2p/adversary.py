@@ -648,6 +648,9 @@ class Adversary(Network):
             self._checked[key] = len(self.notices[key])
             if not set(core.cheaters) <= hostile:
                 raise Violation(3, f"seat {core.seat} holds honest cheaters {core.cheaters}")
+            evidence = {core.seat_of(c.entry.author) for c in core.record.cheats}
+            if not evidence <= hostile:  # the record's cheat line (p2p.protocol.cheat_evidence)
+                raise Violation(3, f"seat {core.seat} keeps a cheat line against {evidence}")
             if not set(core.unreached) <= hostile:  # honest cores here send no links message
                 raise Violation(3, f"seat {core.seat} heard links from {set(core.unreached)}")
             if core.halted is not None:
