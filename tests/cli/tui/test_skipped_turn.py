@@ -71,6 +71,18 @@ def test_the_timer_serves_on_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
         assert sum(isinstance(a, ServeSkip) for a in session.history) == 1
 
 
+def noticed(d: Any, session: LocalSession) -> tuple[Level8Controller, Any]:
+    """Once ``session``'s person is skipped and told so on driver ``d``'s screen (the bots held
+    for 60 s): the table's controller and the skipped turn's key its timer fires for."""
+    d.settle(lambda: skipped(session))
+    session.bot_delay = 60
+    controller = d.screen.controller
+    assert isinstance(controller, Level8Controller)
+    key = controller.skipped.done
+    assert key is not None
+    return controller, key
+
+
 def test_e_during_the_notice_serves_once_and_the_timer_sends_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(skipped_turn, "SKIP_PAUSE_S", 60.0)
@@ -79,12 +91,7 @@ def test_e_during_the_notice_serves_once_and_the_timer_sends_nothing(
     submit = session.submit
     monkeypatch.setattr(session, "submit", lambda a: (sent.append(a), submit(a))[1])
     with driven(session, 80, 24) as d:
-        d.settle(lambda: skipped(session))
-        session.bot_delay = 60
-        controller = d.screen.controller
-        assert isinstance(controller, Level8Controller)
-        key = controller.skipped.done
-        assert key is not None
+        controller, key = noticed(d, session)
         d.press("e", until=lambda: not skipped(session))
         d.loop.call_soon(controller.skipped.fire, controller, key)  # the timer after the key
         d.loop.call_soon(d.screen._changed)  # and a redraw after it
@@ -96,12 +103,7 @@ def test_the_skip_waits_while_a_panel_covers_the_table(monkeypatch: pytest.Monke
     monkeypatch.setattr(skipped_turn, "SKIP_PAUSE_S", 60.0)
     session = ben_skips_ann()
     with driven(session, 80, 24) as d:
-        d.settle(lambda: skipped(session))
-        session.bot_delay = 60
-        controller = d.screen.controller
-        assert isinstance(controller, Level8Controller)
-        key = controller.skipped.done
-        assert key is not None
+        controller, key = noticed(d, session)
         d.press("?")  # the keys panel covers the table
         controller.skipped.close()
         d.loop.call_soon(controller.skipped.fire, controller, key)
