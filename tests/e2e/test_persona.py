@@ -558,8 +558,11 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         screen = bob.wait(r"Leave for good\? You cannot come back", 5)
         golden("leave-dialog", overlay(screen, "leave for good"))
         bob.keys("y")
+        # written at bob's next turn to write; or, when the table waits for another (a deal where
+        # Ada's TAKE asks ann to show cards: nobody plays here), it says so (CI, 2026-12-07)
         bob.wait(r"Leaving for good: your leave is written at your next turn to write, then"
-                 r" this\n\s+window closes", 5)
+                 r" this\n\s+window closes|Leaving for good once the table comes to you "
+                 r"\(waiting for ann", 5)
         assert bob.exit_status(60, others=[ann, cyd]) == 1
         assert bob.printed()[-1] == "you left the table for good; the game goes on without you"
         # bob watches the rest (issue 27): the started table found by mDNS, public cards only
@@ -693,7 +696,9 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
         text = lines(screen)
         assert "cyd: removed by vote" in text and "bob: left the table" in text, text  # no
         # totals for them: the one a seat had when it left read like the lowest
-        golden("results-eights", screen)
+        # bob's banner (10 s) may be gone by the capture when his turn came right after the
+        # removal, so close to cyd's banner (CI, 2026-12-07): the golden is the panel alone
+        golden("results-eights", re.sub(r"\A NOTE: bob left the table\n", "", screen))
         ann.keys("q")
         assert ann.exit_status(10) == 0
         assert bob.exit_status(10) == 1
