@@ -562,7 +562,7 @@ def test_a_level8_master_evening_with_a_leave_a_crash_and_a_pause(lan, tmp_path)
         # Ada's TAKE asks ann to show cards: nobody plays here), it says so (CI, 2026-12-07)
         bob.wait(r"Leaving for good: your leave is written at your next turn to write, then"
                  r" this\n\s+window closes|Leaving for good once the table comes to you "
-                 r"\(waiting for ann", 5)
+                 r"\(waiting for ", 5)
         assert bob.exit_status(60, others=[ann, cyd]) == 1
         assert bob.printed()[-1] == "you left the table for good; the game goes on without you"
         # bob watches the rest (issue 27): the started table found by mDNS, public cards only
