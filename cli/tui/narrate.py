@@ -27,6 +27,10 @@ from lancards.engine.level8.levels import Component, ComponentKind
 
 _SLOT = re.compile(r"#\d+")
 
+PUT_IN_FRONT_OF_YOU = N_("{who} put {card} in front of you ({call})")
+"""The log's line when a special card is put in front of this seat (read back by
+:func:`lancards.cli.tui.skipped_turn.skipper`)."""
+
 SPECIAL_WORDS = {
     "TAKE": N_("I'll take that!"),
     "SWAP": N_("I'll swap that!"),
@@ -339,7 +343,7 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         name = card_name(action.card)
         call = _(SPECIAL_WORDS[name]) if name in SPECIAL_WORDS else ""
         if action.target is not None:
-            text = _("{who} put {card} in front of you ({call})") \
+            text = _(PUT_IN_FRONT_OF_YOU) \
                 if action.target == w.viewer else \
                 _("{who} put {card} in front of {target} ({call})")
             out.append(text.format(who=who, card=name, target=w.name(action.target),

@@ -22,7 +22,7 @@ from typing import Any
 
 from lancards.cli.i18n import _
 from lancards.cli.session import TableSnapshot
-from lancards.cli.tui.narrate import SPECIAL_WORDS
+from lancards.cli.tui.narrate import PUT_IN_FRONT_OF_YOU, SPECIAL_WORDS
 from lancards.engine.level8.actions import ServeSkip
 from lancards.engine.level8.state import Phase
 
@@ -35,7 +35,7 @@ def skipper(snap: TableSnapshot) -> str | None:
     """The nickname of the player whose Skip card lies in front of this seat: the one the log
     last told putting a Skip in front of it (``"Bram put SKIP in front of you (Skip!)"``; one
     Skip at most lies in front of a seat), or None when the log does not tell it."""
-    said = _("{who} put {card} in front of you ({call})")
+    said = _(PUT_IN_FRONT_OF_YOU)
     call = _(SPECIAL_WORDS["SKIP"])
     for line in reversed(snap.log):
         if line.chat or line.seat is None or line.seat == snap.seat or \
