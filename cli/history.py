@@ -387,17 +387,23 @@ def figure_words(game: PlayedGame, scores: list[Any]) -> str:
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
     """The history as printed: two lines per game, each cut to ``width`` columns (0: never
-    cut)."""
+    cut); a result that does not fit beside the date and the game goes on a line of its own
+    under them (the persona suite read ``stopped: cyd was caught cheating (lancards audi…``
+    at 80 columns: what to run was cut)."""
     from lancards.cli.game_titles import GAME_TITLES
-    from lancards.cli.tui.width import pad
+    from lancards.cli.tui.width import pad, text_width
 
     out = []
     for number, game in enumerate(games, 1):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.last)) if game.last \
             else pad(_("date unknown"), 15)
         title = GAME_TITLES.get(game.game, game.game or _("unknown game"))
-        out.append(_cut(f"{number:>3}  {when}  {title}: {result_words(game)}"
-                        f"{series_words(game)}", width))
+        head, result = f"{number:>3}  {when}  {title}:", f"{result_words(game)}" \
+            f"{series_words(game)}"
+        if width > 0 and text_width(f"{head} {result}") > width:
+            out += [_cut(head, width), _cut(f"     {result}", width)]
+        else:
+            out.append(f"{head} {result}")
         out.append(_cut(f"     {detail_words(game)}", width))
     return out
 

@@ -340,7 +340,8 @@ def test_history_lines_are_whole_in_a_pipe_and_fit_a_terminal_of_any_width(
     games = history.list_games(home / "tables")
     whole = history.lines(games, 0)
     assert whole[1].startswith("     Ada 215, Bram 205, You 80 points · table ")
-    assert history.lines(games, 30)[1] == "     Ada 215, Bram 205, You 8…"
+    assert history.lines(games, 30)[:3] == [  # the result under the date, as it is too long
+        "  1  2026-11-30 00:53  8s Rul…", "     You won", "     Ada 215, Bram 205, You 8…"]
     assert history.output_width() == 0  # pytest captures standard output: not a terminal
 
     class Terminal(io.StringIO):
@@ -351,6 +352,27 @@ def test_history_lines_are_whole_in_a_pipe_and_fit_a_terminal_of_any_width(
     monkeypatch.setattr("shutil.get_terminal_size",
                         lambda fallback=(80, 24): os_module.terminal_size((30, 24)))
     assert history.output_width() == 30
+
+
+def test_a_result_too_long_for_the_terminal_goes_whole_on_a_line_of_its_own(home: Path) -> None:
+    """The persona suite read ``  1  2026-12-07 14:09  Level 8: stopped: cyd was caught
+    cheating (lancards audi…`` at 80 columns: the command that tells how was cut. A result
+    that does not fit beside the date and the game now has a line of its own under them; a
+    result that fits stays beside them."""
+    from dataclasses import replace
+
+    from lancards.cli import history
+
+    (game,) = [g for g in history.list_games(home / "tables") if g.status == "finished"]
+    stopped = replace(game, outcome=None, cheater=1)  # the table halted on Bram's cheat
+    assert history.lines([stopped], 80) == [
+        "  1  2026-11-30 00:53  8s Rule!:",
+        "     stopped: Bram was caught cheating (lancards audit shows how)",
+        f"     Ada, Bram, You · table {game.table[:8]}"]
+    assert history.lines([stopped], 0)[0] == (  # a pipe: one whole line, as before
+        "  1  2026-11-30 00:53  8s Rule!: stopped: Bram was caught cheating (lancards audit "
+        "shows how)")
+    assert history.lines([game], 80)[0] == "  1  2026-11-30 00:53  8s Rule!: You won"
 
 
 def test_resume_without_a_table_id_names_the_table_it_chose(home: Path, capsys) -> None:
