@@ -11,8 +11,10 @@ only, every screen read back and checked at each step.
   the table in its watch mode) to the same game-over panel.
 - **An 8s Rule! evening on a rescue table** (``rescue=on``, ``patience=10``): cyd's program is
   killed; once the table has waited 10 s, ann and bob are asked ``remove cyd? (y/n)`` and press
-  ``y``; the banner and the log say cyd was removed; bob leaves for good, too few players are
-  left and the game-over panel says cyd ``removed by vote`` and bob ``left the table``.
+  ``y``, ann first: until bob votes her screen says ``NOTE: you voted to remove cyd; waiting
+  for bob's vote`` (Ada, a bot, signs at once); the banner and the log say cyd was removed; bob
+  leaves for good, too few players are left and the game-over panel says cyd ``removed by
+  vote`` and bob ``left the table``.
 
 At every step the exact words a person reads are asserted (who is in, what to press), and every
 screen captured is checked to fit 80 columns: :func:`check_fits`. Golden screens
@@ -639,7 +641,13 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
         golden("vote", frame(screen))
         ann.keys("y")
         ann.wait(r"your vote is signed: the others must agree too", 5)
+        # until bob votes, ann reads whose vote is missing (Ada's, a bot's, is signed at once;
+        # cli/removal_words.py), in place of the question
+        voted = "NOTE: you voted to remove cyd; waiting for bob's vote"
+        screen = ann.wait(rf"(?m)^ {re.escape(voted)}$", 5, what="ann's vote")
+        assert "remove cyd? (y/n)" not in screen, screen
         bob.wait(asked, 20, others=[ann])
+        assert f" {voted}\n" in ann.capture()  # it lasts while bob is asked
         bob.keys("y")
         # the others play on without cyd: its round is dealt again to three
         removed = r"cyd was removed from the table by the others' votes"
@@ -654,7 +662,7 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
                  what="the table without cyd")
         screen = ann.wait(rf"{logged}[\s\S]*your hand \([1-9]\d* cards", 30,
                           others=[ann, bob], what="ann's table without cyd")
-        assert "your vote is signed" not in screen, screen
+        assert "your vote is signed" not in screen and voted not in screen, screen
         # bob leaves for good: too few players are left, the game ends on ann's screen
         bob.keys("q", "l", "y")
         # once cyd's banner has gone (10 s after it came: cli/departure_banners.py); bob's
