@@ -15,11 +15,27 @@ only, every screen read back and checked at each step.
   for bob's vote`` (Ada, a bot, signs at once); the banner and the log say cyd was removed; bob
   leaves for good, too few players are left and the game-over panel says cyd ``removed by
   vote`` and bob ``left the table``.
+- **A Level 8 table that stops on a cheat** (short: it ends at the halt): ann hosts, bob joins
+  from the lobby, cyd's seat is ``join --autoplay`` with ``LANCARDS_TEST_CHEAT=swap-claim`` (on
+  its first discard of a hidden card it claims another card); ann and bob draw and discard by
+  keys. Both honest tables read ``CHEATER CAUGHT: cheating caught: cyd signed a move the rules
+  do not allow`` (with the move, ``: discard R3 (every R3 of the deck is known to be
+  elsewhere)``, at a seat that knows where every copy of the claimed card is; which one does
+  is the deal's), the log says it too; ``q`` offers only ``y: close the window   n: stay``
+  and says why, ``y`` closes it saying the game was stopped; ``lancards history`` says
+  ``stopped: cyd was caught cheating (lancards audit shows how)`` on a line of its own;
+  ``lancards resume TABLE`` says ``table TABLE: stopped: ...; nothing to resume`` and
+  ``lancards resume`` finds no unfinished table.
+
+The skipped-turn notice (``NAME skipped you: your turn passes``, then the turn passes by itself)
+is checked in tmux by ``tests/cli/tui/test_tmux_skip.py`` (``lancards play --local --seed 1``):
+here no seed reaches the deck, which every peer shuffles with its own randomness.
 
 At every step the exact words a person reads are asserted (who is in, what to press), and every
 screen captured is checked to fit 80 columns: :func:`check_fits`. Golden screens
 (``tests/e2e/golden/*.txt``) keep the lobby, waiting, pause, vote, removed and results screens
-as text after :func:`normalise` masked what differs from run to run; ``LANCARDS_REGEN_GOLDEN=1``
+and the halted table as text after :func:`normalise` masked what differs from run to run
+(and :func:`without_move` the halt's move); ``LANCARDS_REGEN_GOLDEN=1``
 rewrites them (read ``git diff tests/e2e/golden/`` before committing).
 ``LANCARDS_PERSONA_SCREENS=DIR`` writes every screen checked into DIR, numbered, to read a run.
 
@@ -181,11 +197,12 @@ class Person:
     def status_file(self) -> Path:
         return self.peer.folder / f"status-{self.runs}.txt"
 
-    def run(self, words: str) -> None:
-        """``lancards WORDS`` in a new window (the first one opens the session)."""
+    def run(self, words: str, env: str = "") -> None:
+        """``lancards WORDS`` in a new window (the first one opens the session); ``env``: more
+        of its environment (``NAME=VALUE ...``, a test hook)."""
         self.runs += 1
         status = self.status_file
-        command = (f"cd {ROOT} && LANCARDS_HOME={self.peer.home} PYTHONUNBUFFERED=1 "
+        command = (f"cd {ROOT} && LANCARDS_HOME={self.peer.home} PYTHONUNBUFFERED=1 {env} "
                    f"ip netns exec {self.lan.namespace(self.peer.host)} "
                    f"timeout --foreground -k 5 {LIFETIME_S} {sys.executable} -m lancards "
                    f"{words} 2>>{self.peer.folder / 'err.txt'}; "
@@ -373,6 +390,30 @@ class Panels:
         if "Enter: continue" in self.person.capture():
             self.person.keys("Enter")
             time.sleep(0.3)
+
+
+class Discarding:
+    """A person who draws and discards the card drawn (``d``, ``x``: the cursor goes with the
+    drawn card) and closes round panels, never laying down: the round goes on to the seat the
+    test waits for. Any other turn (a SWAP played at them), or an ``x`` that did nothing, is
+    played as :meth:`Person.play` does; a skipped turn passes by itself."""
+
+    def __init__(self, person: Person) -> None:
+        self.person = person
+        self._pressed: tuple[str, float] | None = None
+
+    def play(self) -> None:
+        screen = self.person.capture()
+        if self._pressed and self._pressed[0] == screen:
+            if time.monotonic() < self._pressed[1]:
+                return
+            self.person.play()  # x did nothing (that card cannot be discarded): the list
+            return
+        if "YOUR TURN: lay down, add, then discard" in screen:
+            self.person.keys("x")
+            self._pressed = (screen, time.monotonic() + 3.0)
+        elif "YOUR TURN: you are skipped" not in screen:
+            self.person.play()
 
 
 def words(screen: str) -> str:
@@ -678,3 +719,93 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
         ann.keys("q")
         assert ann.exit_status(10) == 0
         assert bob.exit_status(10) == 1
+
+
+
+
+CAUGHT = "cheating caught: cyd signed a move the rules do not allow"
+"""The halt of the cheat evening as an honest person reads it (cli/peer_words.py)."""
+
+KNOWN_ELSEWHERE = (r":\s+discard\s+([ROYGBP]\d+)\s+\(every\s+\1\s+of\s+the\s+deck\s+is\s+known"
+                   r"\s+to\s+be\s+elsewhere\)")
+"""What follows :data:`CAUGHT` at a seat that knows where every copy of the card cyd claimed
+is (ruling L8-3: its engine refuses the claim; cli/cheat_words.py names the move), wrapped
+anywhere; a seat that learns it from the opening (it shows another card) reads :data:`CAUGHT`
+alone. Which seat knows depends on the deal."""
+
+
+def halt_words(person: Person) -> tuple[str, str]:
+    """The halt on ``person``'s table once it shows (its banner, words on one line, checked to
+    be :data:`CAUGHT`, with the move where the seat knows it) and the screen."""
+    screen = person.wait(rf"CHEATER CAUGHT: {CAUGHT}", 10, what="the halt")
+    title = next(i for i, line in enumerate(screen.split("\n")) if " · round " in line)
+    banner = words("\n".join(screen.split("\n")[:title]))
+    assert re.fullmatch(rf"CHEATER CAUGHT: {CAUGHT}(?:{KNOWN_ELSEWHERE})?", banner), screen
+    halt = banner.removeprefix("CHEATER CAUGHT: ")
+    # the log says it once, as the banner does (the move too, or not)
+    said = excerpt(screen, r"^ ! cyd signed ")
+    assert words(said) == "! " + halt.removeprefix("cheating caught: "), screen
+    return halt, screen
+
+
+def without_move(screen: str) -> str:
+    """``screen`` with the move after :data:`CAUGHT` left out (it is there or not by the
+    deal), for a golden file: the banner then reads as at a seat that learnt the cheat from the
+    opening (one line: with the move it wraps after ``allow:``)."""
+    return re.sub(rf"(?<=allow){KNOWN_ELSEWHERE}", "", screen)
+
+
+@pytest.mark.timeout(90)
+def test_a_level8_table_that_stops_on_a_cheat(lan, tmp_path):
+    peers = seat_peers(lan, tmp_path, 3)
+    with terminals(lan, peers) as (ann, bob, cyd):
+        ann.run(f"host --game level8 --players 3 {on(ann)}")
+        ann.wait(r"waiting for 2 players", 30)
+        bob.run(f"join {on(bob)}")
+        bob.wait(r"Level 8 +ann ", 30)
+        bob.keys("Enter")
+        bob.wait(r"waiting for 1 more player", 30)
+        # cyd's seat is a bot that, on its first discard of a hidden card, claims another card
+        # (LANCARDS_TEST_CHEAT, cli/lobby/started_table.py); ann and bob draw and discard until
+        # then (a lay-down could end the round first, and a deal costs some 6 s)
+        cyd.run(f"join --autoplay {on(cyd)}", env="LANCARDS_TEST_CHEAT=swap-claim")
+        ann.wait(r"CHEATER CAUGHT: ", 60, others=[Discarding(ann), Discarding(bob)],
+                 what="the halt")
+        # both honest tables stop, naming cyd and the move (or, learnt from the opening, not)
+        for person in (bob, ann):
+            halt, screen = halt_words(person)
+        assert "YOUR TURN" not in screen, screen
+        golden("halted-table", without_move(frame(screen)))
+        # q offers only to close the window, and says why
+        ann.keys("q")
+        screen = ann.wait(r"y: close the window", 5, what="q at the halted table")
+        assert words(overlay(screen, "quit")) == (
+            f"quit The game was stopped ({halt}): it cannot go on, and nothing waits for you. "
+            "y: close the window n: stay"), screen
+        assert lines(screen)[-1] == "y: close the window   n: stay", screen
+        ann.keys("y")
+        assert ann.exit_status(10) == 1
+        assert words(" ".join(ann.printed())) == (
+            f"the game was stopped ({halt}); it cannot go on")
+        # history says the table stopped on cyd's cheat and how to see it, on a line of its own
+        ann.run("history")
+        assert ann.exit_status(20) == 0
+        told = ann.printed()
+        ann.checked(ann.capture(), "history")
+        table = next(ann.peer.home.glob("tables/*/table.json")).parent.name
+        assert re.fullmatch(r"  1  \d{4}-\d\d-\d\d \d\d:\d\d  Level 8:", told[0]), told
+        assert told[1] == "     stopped: cyd was caught cheating (lancards audit shows how)"
+        seats = re.fullmatch(rf"     (\w+), (\w+), (\w+) · table {table[:8]}", told[2])
+        assert seats and sorted(seats.groups()) == ["ann", "bob", "cyd"], told  # seat order
+        assert len(told) == 3, told
+        # resume: the table is stopped, nothing to resume (said on standard error)
+        err = ann.peer.folder / "err.txt"
+        ann.run(f"resume {table}")
+        assert ann.exit_status(20) == 2
+        assert err.read_text().splitlines()[-1] == (
+            f"lancards resume: error: table {table}: stopped: cyd was caught cheating (lancards "
+            "audit shows how); nothing to resume")
+        ann.run("resume")  # no table is waiting for ann
+        assert ann.exit_status(20) == 2
+        assert err.read_text().splitlines()[-1] == (
+            f"lancards resume: error: no unfinished table to resume in {ann.peer.home}/tables")
