@@ -56,7 +56,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     """Run the peer described by ``config`` until the game ends."""
     # the words of its lines: imported here, so `lancards node --help` loads no more (issue 16)
     from lancards.cli.peer_errors import checkpoint_words, error_words
-    from lancards.cli.peer_words import cheat_notice_words, notice_kind
+    from lancards.cli.peer_words import notice_words
 
     table = verify_started(config["statement"], config["sigs"], "config")
     me = Identity(bytes.fromhex(config["seed"]), config["nick"])
@@ -103,8 +103,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
             said = notice.text if notice.error is None else error_words(notice.error)
             print(_("rejected: {reason}").format(reason=said), file=sys.stderr)
         elif notice.kind == "cheat":
-            said = cheat_notice_words(notice_kind(core, notice), notice.seat,
-                                      [m.nick for m in core.players], notice.text)
+            said = notice_words(core, notice, [m.nick for m in core.players])
             print(_("cheat: {reason}").format(reason=said), file=sys.stderr)
     return 1 if core.halted else 0
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from lancards.cli.i18n import _
 from lancards.cli.peer_errors import error_words
-from lancards.cli.peer_words import cheat_notice_words, notice_kind
+from lancards.cli.peer_words import notice_words
 from lancards.cli.visible import visible
 
 
@@ -28,9 +28,8 @@ def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[st
     if notice.code == "move-dropped":  # entries taken while its cards came changed the table
         return _("your move no longer fits the table, which changed meanwhile: choose again")
     if notice.kind in ("cheat", "rejected"):
-        kind = notice_kind(core, notice) if notice.kind == "cheat" else ""
-        text = cheat_notice_words(kind, seat, names, notice.text) if notice.error is None \
-            else error_words(notice.error)
+        text = error_words(notice.error) if notice.error is not None else \
+            notice_words(core, notice, names) if notice.kind == "cheat" else notice.text
         return f"! {text}"
     return None
 

@@ -420,14 +420,23 @@ WATCH_WORDS: Mapping[str, str] = {
 }
 """The watcher's own refusals that are not a peer's error (``Watching.receive``)."""
 
+CHEAT_WORDS: Mapping[str, str] = {
+    "equivocation": N_("{name} signed two different entries for one place of the record"),
+    "proof": N_("{name}'s shuffle proof does not hold"),
+    "unvote": N_("{name} withdrew a removal vote and then began that removal"),
+    "illegal": N_("{name} signed a move the rules do not allow"),
+    "out-of-turn": N_("{name} signed a move out of turn"),
+    "wrong-state-hash": N_("{name} signed a move that does not match the game"),
+    "malformed": N_("{name} signed a malformed entry"),
+}
+"""Why a cheat halted the table, by ``GameCore.halt_kind`` (the cheater's name filled in)."""
+
 _AGAIN = re.compile(r"entry (\d+) again")
 
 
 def cheat_error_words(exc: PeerError | None, english: str) -> str:
     """A cheat a watcher caught (``Watching.cheat_error``): ``english`` in English, else the
-    cheat's words (:data:`lancards.cli.peer_words.CHEAT_WORDS`, its author named)."""
-    from lancards.cli.peer_words import CHEAT_WORDS
-
+    cheat's words (:data:`CHEAT_WORDS`, its author named)."""
     if exc is None or _english(exc):
         return english
     reason = str(getattr(exc, "reason", ""))
@@ -457,8 +466,9 @@ def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> s
     return _(REMATCH_WORDS[code[0]]).format(**code[1])
 
 
-__all__ = ["CANNOT_WORDS", "CHECKPOINT_WORDS", "DAMAGED_WORDS", "ERROR_WORDS", "FAILURE_WORDS",
-           "GENERIC", "IDENTITY_PROBLEM_WORDS", "IDENTITY_WORDS", "REASON_WORDS", "RECORD_WORDS",
+__all__ = ["CANNOT_WORDS", "CHEAT_WORDS", "CHECKPOINT_WORDS", "DAMAGED_WORDS", "ERROR_WORDS",
+           "FAILURE_WORDS", "GENERIC", "IDENTITY_PROBLEM_WORDS", "IDENTITY_WORDS", "REASON_WORDS",
+           "RECORD_WORDS",
            "REMATCH_WORDS", "SENDER_WORDS", "STORAGE_WORDS", "THEN_WORDS", "WATCH_WORDS",
            "WHO_WORDS", "cheat_error_words", "checkpoint_words", "damaged_words", "error_words",
            "event_words", "failure_text", "failure_words", "folder_busy_words", "reason_words",

@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lancards.cli.cheat_words import move_detail
 from lancards.cli.i18n import N_, _, language, ngettext
+from lancards.cli.objectives_words import DEFAULT_SOURCE, DEFAULT_SOURCE_WORDS, objectives_notice
+from lancards.cli.peer_errors import CHEAT_WORDS
+from lancards.cli.refusal_words import refusal_detail
+from lancards.cli.removal_words import RESCUE_WORDS
 from lancards.cli.session import Banner
 from lancards.p2p.net.waiting import DRAW_SHARES, Waiting, alone_seconds
 
@@ -30,35 +33,12 @@ WHAT_WORDS: Mapping[str, str] = {
 """What the table waits for, by :attr:`Waiting.kind` (the kinds of ``p2p.net.waiting.WHAT``,
 and ``DRAW_SHARES``)."""
 
-CHEAT_WORDS: Mapping[str, str] = {
-    "equivocation": N_("{name} signed two different entries for one place of the record"),
-    "proof": N_("{name}'s shuffle proof does not hold"),
-    "unvote": N_("{name} withdrew a removal vote and then began that removal"),
-    "illegal": N_("{name} signed a move the rules do not allow"),
-    "out-of-turn": N_("{name} signed a move out of turn"),
-    "wrong-state-hash": N_("{name} signed a move that does not match the game"),
-    "malformed": N_("{name} signed a malformed entry"),
-}
-"""Why a cheat halted the table, by ``GameCore.halt_kind`` (the cheater's name filled in)."""
-
 SIDE_CHEAT_WORDS: Mapping[str, str] = {
     "bad-private-share": N_("{name} sent a bad private share"),
     "bad-escrow-part": N_("{name} dealt this seat a bad key escrow part (it cannot be rescued)"),
 }
 """A cheat that does not halt the table, by its notice's ``code`` (the peer layer's
 ``Notice.code``): in English the peer layer's sentence stays (it carries the detail)."""
-
-RESCUE_WORDS = N_("rescue on: a player who vanishes can be voted out by all the others, but all "
-                  "the other players together could open one player's hand")
-"""What the lobby says of a table with the option ``rescue`` on (ruling D-5): the words of
-``p2p.protocol.advert.RESCUE_TRADE_OFF`` (a test keeps them equal), said with ``_()``."""
-
-DEFAULT_SOURCE = "lancards defaults (ruling E-6)"
-"""The ``source`` of the built-in 8s Rule! objectives (``DEFAULT_OBJECTIVES_TOML``) as the
-engine and the records keep it, ruling id and all: compared, never shown."""
-
-DEFAULT_SOURCE_WORDS = N_("lancards defaults")
-"""What the table says for :data:`DEFAULT_SOURCE` (the ruling id, E-6, is for ``docs/``)."""
 
 
 def what_words(wait: Waiting) -> str:
@@ -172,11 +152,13 @@ def _waiting_words(wait: Waiting, rescue: bool, patience: float) -> str:
 
 def halt_words(core: Any, names: Sequence[str]) -> str:
     """Why ``core`` halted, in words: ``"bob signed a move out of turn"``, from
-    ``core.halt_kind`` and the seat of ``core.cheaters`` whose reason halted it; a halt of
-    another kind is the peer layer's reason (``core.halted``)."""
+    ``core.halt_kind``, the seat of ``core.cheaters`` whose reason halted it and what refused
+    its move (``core.halt_cause``); a halt of another kind is the peer layer's reason
+    (``core.halted``)."""
     reason = str(core.halted)
     seat = next((s for s, text in core.cheaters.items() if text == reason), None)
-    return cheat_notice_words(getattr(core, "halt_kind", ""), seat, names, reason)
+    return cheat_notice_words(getattr(core, "halt_kind", ""), seat, names, reason,
+                              getattr(core, "halt_cause", None))
 
 
 def cheat_words(core: Any, names: Sequence[str]) -> str:
@@ -195,35 +177,33 @@ def notice_kind(core: Any, notice: Any) -> str:
     return code if code in SIDE_CHEAT_WORDS else ""
 
 
-def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str) -> str:
+def notice_words(core: Any, notice: Any, names: Sequence[str]) -> str:
+    """A cheat ``notice`` of ``core`` in words (:func:`cheat_notice_words` with its
+    :func:`notice_kind`, and for the notice of the cheat that halted ``core`` what refused the
+    move, ``core.halt_cause``)."""
+    cause = getattr(core, "halt_cause", None) if notice.text == core.halted else None
+    return cheat_notice_words(notice_kind(core, notice), notice.seat, names, notice.text, cause)
+
+
+def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str,
+                       cause: Any = None) -> str:
     """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` (or, in a language
     other than English, :data:`SIDE_CHEAT_WORDS`) for ``kind`` and ``seat``, else the peer
-    layer's ``text``. An illegal move is named, with why the rules refuse it
-    (:func:`~lancards.cli.cheat_words.move_detail`): ``"Cyd signed a move the rules do not
-    allow: discard R5 (Cyd must draw first)"``."""
+    layer's ``text``. An illegal move is named, with why the rules refuse it, from what refused
+    it (``cause``, the engine's coded error: :func:`~lancards.cli.refusal_words.refusal_detail`):
+    ``"Cyd signed a move the rules do not allow: discard R5 (Cyd must draw first)"``."""
     if seat is None or not 0 <= seat < len(names):
         return text
     if kind in CHEAT_WORDS:
         words = _(CHEAT_WORDS[kind]).format(name=names[seat])
-        detail = move_detail(text, seat, names) if kind == "illegal" else None
+        detail = refusal_detail(cause, seat, names) if kind == "illegal" else None
         return words if detail is None else f"{words}: {detail}"
     if kind in SIDE_CHEAT_WORDS and language() != "en":
         return _(SIDE_CHEAT_WORDS[kind]).format(name=names[seat])
     return text
 
 
-def objectives_notice(objectives: Any) -> str:
-    """Where the 8s Rule! objectives come from (ruling E-6), for the ``o`` panel:
-    ``"lancards defaults, not from the publisher"``; a file's own ``source`` is shown as
-    written."""
-    source = _(DEFAULT_SOURCE_WORDS) if objectives.source == DEFAULT_SOURCE else objectives.source
-    if objectives.from_publisher:
-        return str(source)
-    return _("{source}, not from the publisher").format(source=source)
-
-
 __all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "DEFAULT_SOURCE_WORDS", "RESCUE_WORDS",
            "SIDE_CHEAT_WORDS", "WHAT_WORDS", "cheat_notice_words", "cheat_words", "halt_words",
-           "notice_kind", "objectives_notice", "waiting_banner_words", "waiting_banners",
-           "waiting_words",
-           "what_words"]
+           "notice_kind", "notice_words", "objectives_notice", "waiting_banner_words",
+           "waiting_banners", "waiting_words", "what_words"]

@@ -157,10 +157,11 @@ def verdict_lines(report: AuditReport) -> list[str]:
     for breach in report.breaches:
         said = _breach_words(breach, reneges, names)
         out.append(_("rule breach: {breach}").format(breach=said))
-    for cheat in report.cheats:  # the signed move that halted the table
+    for index, cheat in enumerate(report.cheats):  # the signed move that halted the table
         from lancards.cli.peer_words import cheat_notice_words
 
-        said = cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"])
+        cause = report.cheat_causes[index] if index < len(report.cheat_causes) else None
+        said = cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"], cause)
         out.append(_("cheat caught at entry {entry}: {cheat}").format(entry=cheat["entry"],
                                                                        cheat=said))
     return out

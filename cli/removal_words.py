@@ -28,6 +28,11 @@ REMOVE_ENDS_QUESTION = N_("remove {name}? the game then ends: too few players to
                           "player must agree")
 """The question when the removal ends the game (:func:`leave_ends`)."""
 
+RESCUE_WORDS = N_("rescue on: a player who vanishes can be voted out by all the others, but all "
+                  "the other players together could open one player's hand")
+"""What the lobby says of a table with the option ``rescue`` on (ruling D-5): the words of
+``p2p.protocol.advert.RESCUE_TRADE_OFF`` (a test keeps them equal), said with ``_()``."""
+
 RESCUE_ENDS_WORDS = N_("at this table a removal ends the game at once: too few players are "
                        "left to play on")
 """The lobby's line after the rescue trade-off when every removal ends the game
@@ -111,6 +116,7 @@ def removal_banners(session: Any, extra: dict[str, Any]) -> list[Banner]:
     return [Banner("waiting", removal_question(session.game, core.state, offer, names))]
 
 
-__all__ = ["REMOVE_ENDS_QUESTION", "REMOVE_QUESTION", "RESCUE_ENDS_WORDS", "every_removal_ends",
+__all__ = ["REMOVE_ENDS_QUESTION", "REMOVE_QUESTION", "RESCUE_ENDS_WORDS", "RESCUE_WORDS",
+           "every_removal_ends",
            "leave_ends", "removal_banners", "removal_question", "rescue_ends_lines",
            "vote_words"]

@@ -44,8 +44,7 @@ from lancards.cli.lobby.started_table import BOT_GAMES, CONFIG, play_table, tabl
 from lancards.cli.local_session import BOT_NAMES
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
 from lancards.cli.peer_errors import failure_words
-from lancards.cli.peer_words import RESCUE_WORDS
-from lancards.cli.removal_words import rescue_ends_lines
+from lancards.cli.removal_words import RESCUE_WORDS, rescue_ends_lines
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL, bot_levels
 from lancards.p2p.net.addresses import AddressError, FollowedAddresses

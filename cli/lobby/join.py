@@ -33,8 +33,7 @@ from lancards.cli.lobby.common import (
 from lancards.cli.lobby.host import TABLE_SEATS, play_hosted
 from lancards.cli.lobby.started_table import play_table
 from lancards.cli.peer_errors import error_words, failure_words, tried_words
-from lancards.cli.peer_words import RESCUE_WORDS
-from lancards.cli.removal_words import rescue_ends_lines
+from lancards.cli.removal_words import RESCUE_WORDS, rescue_ends_lines
 from lancards.p2p.net.addresses import book_addresses
 from lancards.p2p.net.discovery import (
     Browser,

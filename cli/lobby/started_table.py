@@ -24,7 +24,7 @@ from lancards.cli.lobby.host_bots import HostGone
 from lancards.cli.lobby.names import tell_renamed
 from lancards.cli.pacing import BotPacer
 from lancards.cli.peer_errors import error_words
-from lancards.cli.peer_words import cheat_notice_words, halt_words, notice_kind
+from lancards.cli.peer_words import halt_words, notice_words
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import any_address, free_port
@@ -344,7 +344,7 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
         return 0
     for notice in node.notices:
         if notice.kind == "cheat":
-            said = cheat_notice_words(notice_kind(core, notice), notice.seat, names, notice.text)
+            said = notice_words(core, notice, names)
             # the headless seat's output is its log: the evidence follows the words
             print(_("cheat: {reason}").format(reason=said if said == notice.text else
                                               f"{said} ({notice.text})"), flush=True)

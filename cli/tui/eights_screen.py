@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.i18n import N_, _, ngettext
-from lancards.cli.peer_words import objectives_notice
+from lancards.cli.objectives_words import objectives_notice
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (

@@ -38,8 +38,7 @@ from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.game_titles import GAME_TITLES, game_title
 from lancards.cli.i18n import _
-from lancards.cli.peer_words import RESCUE_WORDS
-from lancards.cli.removal_words import rescue_ends_lines
+from lancards.cli.removal_words import RESCUE_WORDS, rescue_ends_lines
 from lancards.cli.tui.fit import FitControl, to_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import cut, pad, text_width

@@ -232,13 +232,15 @@ class EightsGame:
         if isinstance(action, Leave):
             seat = action.seat
             if type(seat) is not int or not 0 <= seat < state.n:
-                raise InvalidActionError(f"{action}: seat {seat!r} is not at this table")
+                raise InvalidActionError(f"{action}: seat {seat!r} is not at this table"
+                                         ).with_code("no-seat", action=action)
             if state.phase is Phase.OVER:
-                raise IllegalActionError(f"{action}: the game is over (ruling D-3)")
+                raise IllegalActionError(f"{action}: the game is over (ruling D-3)").with_code(
+                    "game-over", action=action)
             if seat in state.left:
                 raise IllegalActionError(
                     f"{action}: seat {seat} has already left the table (ruling D-1)"
-                )
+                ).with_code("left-already", action=action, seat=seat)
             return -1
         if isinstance(action, Play | Pass):
             return self._verify_turn(state, action)
@@ -269,43 +271,50 @@ class EightsGame:
     def _verify_turn(self, state: EightsState, action: Play | Pass) -> int:
         seat = action.seat
         if not isinstance(seat, int) or not 0 <= seat < state.n:
-            raise InvalidActionError(f"{action}: seat {seat!r} is not at this table")
+            raise InvalidActionError(f"{action}: seat {seat!r} is not at this table"
+                                     ).with_code("no-seat", action=action)
         if isinstance(action, Play):
             if not isinstance(action.card, Card):
-                raise InvalidActionError(f"{action}: {action.card!r} is not a card of the deck")
+                raise InvalidActionError(f"{action}: {action.card!r} is not a card of the deck"
+                                         ).with_code("notation", action=action)
             if not isinstance(action.slot, int) or not 0 <= action.slot - state.base < DECK_SIZE:
-                raise InvalidActionError(f"{action}: slot #{action.slot} is not a current slot")
+                raise InvalidActionError(f"{action}: slot #{action.slot} is not a current slot"
+                                         ).with_code("no-slot", action=action)
             if action.take is not None and not isinstance(action.take, bool):
-                raise InvalidActionError(f"{action}: take must be True, False or None")
+                raise InvalidActionError(f"{action}: take must be True, False or None"
+                                         ).with_code("notation", action=action)
         phase = state.phase
         if phase is not Phase.TRICKS and phase is not Phase.LAYOUT:
-            raise IllegalActionError(f"{action}: no seat plays now ({phase.name.lower()})")
+            raise IllegalActionError(f"{action}: no seat plays now ({phase.name.lower()})"
+                                     ).with_code("nobody-plays", action=action)
         if seat != state.turn:
             raise IllegalActionError(
                 f"{action}: seat {seat} acts out of turn; seat {state.turn} is to play (ruling E-3)"
-            )
+            ).with_code("not-your-move", action=action, seat=state.turn, phase="play")
         if isinstance(action, Pass):
             if phase is Phase.TRICKS:
                 raise IllegalActionError(
                     f"{action}: seat {seat} may not pass in round {state.round}; passing is "
                     "only in round 8 (rulings E-3, E-7)"
-                )
+                ).with_code("no-pass", action=action, round=state.round)
             return -1  # a pass with a playable card is a renege found by the audit (E-8)
         if action.slot not in state.hands[seat]:
-            raise IllegalActionError(f"{action}: slot #{action.slot} is not in seat {seat}'s hand")
-        card = self._verify_identity(state, f"seat {seat}", action.slot, action.card)
+            raise IllegalActionError(f"{action}: slot #{action.slot} is not in seat {seat}'s hand"
+                                     ).with_code("not-in-hand", action=action, seat=seat,
+                                                 card=action.card)
+        card = self._verify_identity(state, f"seat {seat}", action.slot, action.card, action)
         take = action.take
         if phase is Phase.LAYOUT:
             if take is not None:
                 raise IllegalActionError(
                     f"{action}: 'take' and 'no-take' are for trick rounds only (ruling E-4)"
-                )
+                ).with_code("take-in-layout", action=action)
             if not is_playable(card, state.layout):
                 raise IllegalActionError(
                     f"{action}: {action.card} does not fit the layout "
                     f"({describe_layout(state.layout)}); play an 8, or the next card up or down "
                     "in an opened suit (ruling E-7)"
-                )
+                ).with_code("off-layout", action=action, card=action.card)
             return card
         led = state.trick[0].card // NUMBERS if state.trick else None
         if is_eight_of_led_suit(card, led):
@@ -313,31 +322,35 @@ class EightsGame:
                 raise IllegalActionError(
                     f"{action}: seat {seat} must declare 'take' or 'no-take' with the 8 of the "
                     "led suit (ruling E-4)"
-                )
+                ).with_code("declare-take", action=action)
         elif take is not None:
             raise IllegalActionError(
                 f"{action}: only the 8 of the led suit is played with 'take' or 'no-take' "
                 "(ruling E-4)"
-            )
+            ).with_code("take-not-eight", action=action)
         return card
 
-    def _verify_identity(self, state: EightsState, who: str, slot: SlotId, card: object) -> int:
+    def _verify_identity(self, state: EightsState, who: str, slot: SlotId, card: object,
+                         action: object = None) -> int:
+        """The index of ``card`` claimed for ``slot``; the errors' ``params`` name ``action``."""
         if not isinstance(card, Card):
-            raise InvalidActionError(f"{who}: {card!r} is not a card of the 60-card deck")
+            raise InvalidActionError(f"{who}: {card!r} is not a card of the 60-card deck"
+                                     ).with_code("notation", action=action)
         index = card.index
         offset = slot - state.base
         if not 0 <= offset < DECK_SIZE:
-            raise InvalidActionError(f"{who}: slot #{slot} is not a current card slot")
+            raise InvalidActionError(f"{who}: slot #{slot} is not a current card slot"
+                                     ).with_code("no-slot", action=action)
         current = state.ident[offset]
         if current >= 0 and current != index:
             raise IllegalActionError(
                 f"{who}: claims slot #{slot} is {card}, but it holds {CARDS[current]}"
-            )
+            ).with_code("wrong-card", action=action, card=card, known=CARDS[current])
         if current < 0 and index in state.ident:
             elsewhere = state.base + state.ident.index(index)
             raise IllegalActionError(
                 f"{who}: claims slot #{slot} is {card}, but {card} is known to be slot #{elsewhere}"
-            )
+            ).with_code("card-elsewhere", action=action, card=card)
         return index
 
     # -----------------------------------------------------------------------------------------
@@ -418,8 +431,11 @@ class EightsGame:
         return invariant_violations(state)
 
     def parse_action(self, text: str) -> EightsAction:
-        """Parse action notation. Raises ``InvalidActionError``."""
-        return parse_action(text)
+        """Parse action notation. Raises ``InvalidActionError`` (code ``notation``)."""
+        try:
+            return parse_action(text)
+        except InvalidActionError as exc:
+            raise exc.with_code("notation", text=text) from None
 
     def format_action(self, action: EightsAction) -> str:
         """Action notation; :meth:`parse_action` round-trips it."""

@@ -12,6 +12,7 @@ from lancards.engine.core import (
     CHANCE,
     ChanceRequest,
     EngineError,
+    InvalidActionError,
     KnowledgeError,
     Leave,
     Outcome,
@@ -24,7 +25,7 @@ from lancards.engine.core import (
     SlotId,
     seat_bit,
 )
-from lancards.engine.level8 import blocked, leaving, position, steps
+from lancards.engine.level8 import blocked, leaving, position, refusals, steps
 from lancards.engine.level8.actions import (
     Action,
     Add,
@@ -245,7 +246,7 @@ class Level8Game:
         """
         if slot not in state.known:
             raise KnowledgeError(f"there is no slot #{slot} in play")
-        error = steps.claim_error(state, slot, card)
+        error = refusals.claim_error(state, slot, card)
         if error:
             raise KnowledgeError(error)
         if state.cards.get(slot) == card:
@@ -357,8 +358,12 @@ class Level8Game:
     # -- notation ----------------------------------------------------------------------
 
     def parse_action(self, text: str) -> Action:
-        """Parse action notation (:mod:`lancards.engine.level8.actions`)."""
-        return parse_action(text)
+        """Parse action notation (:mod:`lancards.engine.level8.actions`). Raises
+        ``InvalidActionError`` (code ``notation``)."""
+        try:
+            return parse_action(text)
+        except InvalidActionError as exc:
+            raise exc.with_code("notation", text=text) from None
 
     def format_action(self, action: Action) -> str:
         """Format an action; :meth:`parse_action` round-trips it."""

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from lancards.engine.core import Leave, Seat, SlotId, seat_bit
+from lancards.engine.level8.refusals import fail, malformed
 from lancards.engine.level8.state import Level8State, Phase, set_at
-from lancards.engine.level8.steps import fail, malformed, new_round, next_turn
+from lancards.engine.level8.steps import new_round, next_turn
 
 
 def leaving_slots(state: Level8State, seat: Seat) -> tuple[SlotId, ...]:
@@ -40,11 +41,12 @@ def do_leave(state: Level8State, action: Leave) -> Level8State:
     """
     seat = action.seat
     if type(seat) is not int or not 0 <= seat < state.n:
-        malformed(action, f"there is no seat {seat!r}")
+        malformed(action, f"there is no seat {seat!r}", "no-seat")
     if state.phase is Phase.OVER:
-        fail(state, action, "the game is over", "D-3")
+        fail(state, action, "the game is over", "D-3", "game-over")
     if seat in state.left:
-        fail(state, action, f"seat {seat} has already left the table", "D-1")
+        fail(state, action, f"seat {seat} has already left the table", "D-1", "left-already",
+             seat=seat)
     empty: tuple[SlotId, ...] = ()
     shown = set_at(state.shown, seat, empty) if state.shown else state.shown
     kept = set_at(state.kept, seat, empty) if state.kept else state.kept

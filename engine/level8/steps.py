@@ -10,12 +10,11 @@ decide alike; the mental-poker layer proves the claim separately.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 from lancards.engine.core import (
     ALL_SEATS,
     CHANCE,
-    IllegalActionError,
     InvalidActionError,
     Leave,
     RandomInt,
@@ -42,38 +41,14 @@ from lancards.engine.level8.actions import (
     SwapEnd,
     SwapPut,
 )
-from lancards.engine.level8.cards import Card, Kind, deck_counts
+from lancards.engine.level8.cards import Card, Kind
 from lancards.engine.level8.melds import Meld, Placed, add_error, make_meld, natural, with_card
+from lancards.engine.level8.refusals import claim_error, claim_refusal, fail, malformed
 from lancards.engine.level8.rules import HAND_SIZE, WIN_LEVEL
 from lancards.engine.level8.state import Level8State, Phase, set_at, without
 
-
-def fail(state: Level8State, action: Action, reason: str, ruling: str) -> NoReturn:
-    """Raise IllegalActionError naming seat, action and ruling."""
-    who = "chance" if action.seat == CHANCE else f"seat {action.seat}"
-    raise IllegalActionError(f"{who}: illegal {str(action)!r}: {reason} (ruling {ruling})")
-
-
-def malformed(action: Action, reason: str) -> NoReturn:
-    """Raise InvalidActionError naming the action."""
-    raise InvalidActionError(f"malformed {str(action)!r}: {reason}")
-
-
 # ---------------------------------------------------------------------------------------------
 # Knowledge
-
-
-def claim_error(state: Level8State, slot: SlotId, card: Card) -> str | None:
-    """Why claiming that ``slot`` is ``card`` contradicts what ``state`` knows, or None."""
-    known = state.cards.get(slot)
-    if known is not None:
-        return None if known == card else f"slot #{slot} is {known}, not {card}"
-    total = deck_counts(state.rules.edition).get(card, 0)
-    if total == 0:
-        return f"{card} is not a card of {state.rules.edition}"
-    if sum(1 for c in state.cards.values() if c == card) >= total:
-        return f"every {card} of the deck is known to be elsewhere"
-    return None
 
 
 def reveal(state: Level8State, placed: list[Placed] | tuple[Placed, ...]) -> dict[str, Any]:
@@ -89,18 +64,19 @@ def reveal(state: Level8State, placed: list[Placed] | tuple[Placed, ...]) -> dic
 def _own(state: Level8State, action: Action, p: Placed, ruling: str = "L8-3") -> None:
     """``p`` is in the actor's hand and its identity claim holds."""
     if p.slot not in state.known:
-        malformed(action, f"there is no slot #{p.slot} in play")
+        malformed(action, f"there is no slot #{p.slot} in play", "no-slot")
     if p.slot not in state.hands[action.seat]:
         fail(state, action, f"{p.card}#{p.slot} is not in the hand of seat {action.seat} "
-             f"(it is in {state.where(p.slot)})", ruling)
-    error = claim_error(state, p.slot, p.card)
-    if error:
-        fail(state, action, error, ruling)
+             f"(it is in {state.where(p.slot)})", ruling, "not-in-hand", seat=action.seat,
+             card=p.card)
+    refusal = claim_refusal(state, p.slot, p.card)
+    if refusal:
+        fail(state, action, refusal[0], ruling, refusal[1], **refusal[2])
 
 
 def _plain(action: Action, p: Placed) -> None:
     if p != natural(p.slot, p.card) and p != Placed(p.slot, p.card):
-        malformed(action, f"a card that is not laid takes no declaration ({p})")
+        malformed(action, f"a card that is not laid takes no declaration ({p})", "declared")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,11 +273,12 @@ def _move_out(state: Level8State, seat: Seat, slot: SlotId) -> tuple[tuple[SlotI
 
 def _turn_guard(state: Level8State, action: Action, phase: Phase) -> None:
     if not 0 <= action.seat < state.n:
-        malformed(action, f"there is no seat {action.seat}")
+        malformed(action, f"there is no seat {action.seat}", "no-seat")
     if state.phase is Phase.OVER:
-        fail(state, action, "the game is over", "L8-11")
+        fail(state, action, "the game is over", "L8-11", "game-over")
     if state.phase is not phase or action.seat != _actor(state):
-        fail(state, action, _whose(state), "L8-3")
+        fail(state, action, _whose(state), "L8-3", "not-your-move", seat=_actor(state),
+             phase=state.phase.value)
 
 
 def _actor(state: Level8State) -> Seat:
@@ -329,13 +306,15 @@ def do_draw(state: Level8State, action: Draw) -> Level8State:
 def do_draw_discard(state: Level8State, action: DrawDiscard) -> Level8State:
     _turn_guard(state, action, Phase.DRAW)
     if not 0 <= action.owner < state.n:
-        malformed(action, f"there is no seat {action.owner}")
+        malformed(action, f"there is no seat {action.owner}", "no-seat")
     pile = state.discards[action.owner]
     if not pile:
-        fail(state, action, f"the discard pile of seat {action.owner} is empty", "L8-3")
+        fail(state, action, f"the discard pile of seat {action.owner} is empty", "L8-3",
+             "empty-discard-pile", seat=action.owner)
     top = state.cards[pile[-1]]
     if top.is_special and not state.rules.specials_drawable:
-        fail(state, action, f"{top} may not be drawn from a discard pile", "L8-15")
+        fail(state, action, f"{top} may not be drawn from a discard pile", "L8-15",
+             "special-not-drawable", card=top)
     hands = set_at(state.hands, action.seat, (*state.hands[action.seat], pile[-1]))
     discards = set_at(state.discards, action.owner, pile[:-1])
     return state.evolve(hands=hands, discards=discards, phase=Phase.PLAY)
@@ -343,21 +322,22 @@ def do_draw_discard(state: Level8State, action: DrawDiscard) -> Level8State:
 
 def _spare_one(state: Level8State, action: Action, count: int) -> None:
     if len(state.hands[action.seat]) - count < 1:
-        fail(state, action, "a card must stay in hand for the discard", "L8-8")
+        fail(state, action, "a card must stay in hand for the discard", "L8-8", "keep-one")
 
 
 def do_lay_down(state: Level8State, action: LayDown) -> Level8State:
     _turn_guard(state, action, Phase.PLAY)
     seat = action.seat
     if state.down[seat]:
-        fail(state, action, "the level is already laid down this round", "L8-5")
+        fail(state, action, "the level is already laid down this round", "L8-5", "down-already")
     level = state.level(seat)
     if len(action.groups) != len(level):
         fail(state, action, f"level {state.levels[seat]} has {len(level)} components, "
-             f"not {len(action.groups)}", "L8-5")
+             f"not {len(action.groups)}", "L8-5", "level-parts", level=state.levels[seat],
+             count=len(level), given=len(action.groups))
     placed = [p for g in action.groups for p in g]
     if len({p.slot for p in placed}) != len(placed):
-        malformed(action, "a card is used twice")
+        malformed(action, "a card is used twice", "card-twice")
     for p in placed:
         _own(state, action, p, "L8-5")
     _spare_one(state, action, len(placed))
@@ -365,7 +345,8 @@ def do_lay_down(state: Level8State, action: LayDown) -> Level8State:
     for index, (component, group) in enumerate(zip(level, action.groups, strict=True)):
         meld = make_meld(state.next_meld + index, seat, component.kind, component.size, group)
         if isinstance(meld, str):
-            fail(state, action, f"group {index + 1} is not a {component}: {meld}", "L8-5")
+            fail(state, action, f"group {index + 1} is not a {component}: {meld}", "L8-5",
+                 "not-component", group=index + 1, component=component)
         melds.append(meld)
     hand = tuple(s for s in state.hands[seat] if s not in {p.slot for p in placed})
     state = state.evolve(
@@ -382,15 +363,16 @@ def do_lay_down(state: Level8State, action: LayDown) -> Level8State:
 def do_add(state: Level8State, action: Add) -> Level8State:
     _turn_guard(state, action, Phase.PLAY)
     if not state.down[action.seat]:
-        fail(state, action, "only a player whose level is down adds cards", "L8-7")
+        fail(state, action, "only a player whose level is down adds cards", "L8-7", "not-down")
     meld = next((m for m in state.melds if m.id == action.meld), None)
     if meld is None:
-        malformed(action, f"there is no meld {action.meld}")
+        malformed(action, f"there is no meld {action.meld}", "no-meld", meld=action.meld)
     _own(state, action, action.card, "L8-7")
     _spare_one(state, action, 1)
     error = add_error(meld, action.card)
     if error:
-        fail(state, action, error, "L8-7")
+        fail(state, action, error, "L8-7", "does-not-fit", card=action.card.card,
+             meld=action.meld)
     melds = tuple(with_card(m, action.card) if m.id == meld.id else m for m in state.melds)
     return state.evolve(**reveal(state, [action.card]), melds=melds,
                         hands=_move_out(state, action.seat, action.card.slot))
@@ -415,20 +397,25 @@ def do_play_special(state: Level8State, action: PlaySpecial) -> Level8State:
     seat, slot, kind = action.seat, action.card.slot, action.card.card.kind
     master_kinds = (Kind.TAKE, Kind.SWAP, Kind.KEEP)
     if kind not in (*master_kinds, Kind.SKIP):
-        fail(state, action, f"{action.card.card} is not a special card", "L8-3")
+        fail(state, action, f"{action.card.card} is not a special card", "L8-3", "not-special",
+             card=action.card.card)
     if (kind is Kind.SKIP) != (action.target is not None):
-        malformed(action, "a Skip card needs a target seat, other special cards none")
+        malformed(action, "a Skip card needs a target seat, other special cards none",
+                  "skip-target")
     if kind is Kind.SKIP:
         target = action.target
         assert target is not None
         if not 0 <= target < state.n:
-            malformed(action, f"there is no seat {target}")
+            malformed(action, f"there is no seat {target}", "no-seat")
         if target == seat:
-            fail(state, action, "a Skip card goes in front of another player", "L8C-1")
+            fail(state, action, "a Skip card goes in front of another player", "L8C-1",
+                 "skip-self")
         if target in state.left:
-            fail(state, action, f"seat {target} has left the table", "D-1")
+            fail(state, action, f"seat {target} has left the table", "D-1", "has-left",
+                 seat=target)
         if any(state.cards[s].kind is Kind.SKIP for s in state.in_front[target]):
-            fail(state, action, f"seat {target} already has a Skip card in front", "L8C-1")
+            fail(state, action, f"seat {target} already has a Skip card in front", "L8C-1",
+                 "has-skip", seat=target)
     state = state.evolve(**reveal(state, [action.card]), hands=_move_out(state, seat, slot))
     if not state.hands[seat]:  # played as the last card: no effect (L8-8)
         discards = set_at(state.discards, seat, (*state.discards[seat], slot))
@@ -454,9 +441,10 @@ def do_show(state: Level8State, action: Show) -> Level8State:
     seat = action.seat
     need = min(3, len(state.hands[seat]))
     if len(action.cards) != need:
-        fail(state, action, f"seat {seat} must show {need} cards", "L8M-1")
+        fail(state, action, f"seat {seat} must show {need} cards", "L8M-1", "show-count",
+             seat=seat, count=need)
     if len({p.slot for p in action.cards}) != len(action.cards):
-        malformed(action, "a card is shown twice")
+        malformed(action, "a card is shown twice", "card-twice")
     for p in action.cards:
         _plain(action, p)
         _own(state, action, p, "L8M-1")
@@ -473,7 +461,8 @@ def do_choose(state: Level8State, action: Choose) -> Level8State:
         return next_turn(state_after)
     owner = next((s for s, slots in enumerate(state.shown) if action.slot in slots), None)
     if owner is None:
-        fail(state, action, f"#{action.slot} is not among the shown cards", "L8M-1")
+        fail(state, action, f"#{action.slot} is not among the shown cards", "L8M-1",
+             "not-shown")
     hands = _move_out(state, owner, action.slot)
     hands = set_at(hands, action.seat, (*hands[action.seat], action.slot))
     return next_turn(state_after.evolve(hands=hands, owed=(owner,)))
@@ -482,7 +471,7 @@ def do_choose(state: Level8State, action: Choose) -> Level8State:
 def do_swap_put(state: Level8State, action: SwapPut) -> Level8State:
     _turn_guard(state, action, Phase.SWAP)
     if state.swaps >= 3:
-        fail(state, action, "at most 3 cards are swapped", "L8M-2")
+        fail(state, action, "at most 3 cards are swapped", "L8M-2", "swap-limit")
     _plain(action, action.card)
     _own(state, action, action.card, "L8M-2")
     seat, slot = action.seat, action.card.slot
@@ -511,12 +500,14 @@ def do_keep(state: Level8State, action: Keep) -> Level8State:
     _turn_guard(state, action, Phase.KEEP)
     seat = action.seat
     if action.slot not in state.hands[seat]:
-        fail(state, action, f"#{action.slot} is not in the hand of seat {seat}", "L8-13")
+        fail(state, action, f"#{action.slot} is not in the hand of seat {seat}", "L8-13",
+             "not-in-hand", seat=seat)
     if action.slot in state.kept[seat]:
-        fail(state, action, f"#{action.slot} is already kept", "L8-13")
+        fail(state, action, f"#{action.slot} is already kept", "L8-13", "kept-already")
     allowance = keep_allowance(state, seat)
     if len(state.kept[seat]) >= allowance:
-        fail(state, action, f"seat {seat} may keep at most {allowance} cards", "L8-13")
+        fail(state, action, f"seat {seat} may keep at most {allowance} cards", "L8-13",
+             "keep-limit", seat=seat, count=allowance)
     return state.evolve(kept=set_at(state.kept, seat, (*state.kept[seat], action.slot)))
 
 
@@ -530,7 +521,8 @@ def do_keep_end(state: Level8State, action: KeepEnd) -> Level8State:
 def do_end_turn(state: Level8State, action: EndTurn) -> Level8State:
     _turn_guard(state, action, Phase.PLAY)
     if state.hands[action.seat]:
-        fail(state, action, "a turn ends with a discard or a special card", "L8-3")
+        fail(state, action, "a turn ends with a discard or a special card", "L8-3",
+             "end-with-cards")
     return next_turn(state)
 
 

@@ -65,6 +65,9 @@ class AuditReport:
     """The cheat that halted the table, proven by a signed entry the rules refuse (the
     record's ``cheat`` line): ``seat``, ``entry`` (its number), ``reason`` (``"illegal"``),
     ``detail`` (the refusal in English, the move and the engine's sentence)."""
+    cheat_causes: list[BaseException | None] = field(default_factory=list)
+    """What refused each of :attr:`cheats` (the engine's error, with its ``code`` and ``params``:
+    the command line says it in words), or ``None``; not in :func:`report_json`."""
     status: Status = "rejected"
     """``ok``, ``unfinished`` or ``rejected`` (see the module docstring)."""
     unfinished: str | None = None
@@ -145,6 +148,7 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
         seat = record.seat_of(cheat.entry.author)
         report.cheats.append({"seat": seat, "entry": cheat.entry.seq, "reason": cheat.reason,
                               "detail": cheat.detail})
+        report.cheat_causes.append(cheat.cause)
     if outcome is not None:
         report.breaches += [str(r) for r in outcome.detail.get("reneges", [])]
     if record.closed_by is not None:

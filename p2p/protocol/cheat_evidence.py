@@ -41,11 +41,14 @@ class SignedCheat:
         reason: the refusal's :class:`Reason` value (``"illegal"``); not part of the line.
         detail: the refusal in English (the engine's sentence, ruling and all); not part of
             the line.
+        cause: what refused it (the engine's error, whose ``code`` and ``params`` say why in
+            words: ``cli/refusal_words.py``), or ``None``; not part of the line.
     """
 
     entry: Entry
     reason: str = ""
     detail: str = ""
+    cause: BaseException | None = None
 
     def to_line_dict(self) -> dict[str, Any]:
         """The evidence line of the record file."""
@@ -62,7 +65,8 @@ def keep_cheat(record: Record, entry: Entry, refusal: RecordError) -> bool:
     halts the table; the first one is the evidence)."""
     if record.cheats:
         return False
-    record.cheats.append(SignedCheat(entry, refusal.reason.value, refusal.detail))
+    record.cheats.append(SignedCheat(entry, refusal.reason.value, refusal.detail,
+                                     refusal.__cause__))
     return True
 
 
@@ -98,7 +102,7 @@ def take_cheat_line(record: Record, entry: Entry,
     except RecordError as exc:
         if exc.reason not in CHEATS:
             raise
-        kept = SignedCheat(entry, exc.reason.value, exc.detail)
+        kept = SignedCheat(entry, exc.reason.value, exc.detail, exc.__cause__)
         record.cheats.append(kept)
         return kept
     raise AssertionError("unreachable")  # pragma: no cover

@@ -79,6 +79,7 @@ from lancards.p2p.protocol.errors import (
 from lancards.p2p.protocol.escrow_entries import Escrow
 from lancards.p2p.protocol.identity import Identity, PublicIdentity
 from lancards.p2p.protocol.inbound import SHARES_PURPOSE, Inbound
+from lancards.p2p.protocol.openings import check_openings
 from lancards.p2p.protocol.outbound import Outbound, joint_random
 from lancards.p2p.protocol.record import Entry, Record
 from lancards.p2p.protocol.rescue import Rescue
@@ -522,7 +523,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
             return
         action = self.game.parse_action(payload.a)
         if getattr(action, "seat", None) != author:
-            raise EngineError(f"seat {author} signed a move of seat {action.seat}")
+            raise EngineError(f"seat {author} signed a move of seat {action.seat}").with_code(
+                "other-seat", action=action, seat=action.seat)
         before = self.game.knowledge(self._state)
         state = self.game.apply(self._state, action)
         revealed = self._revealed(before, self.game.knowledge(state))
@@ -530,14 +532,7 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         for message in payload.open:
             self.deck.accept(author, message)
         self._take_deck_events()
-        for slot in revealed:
-            card = self.deck.card(slot) if self.deck.is_public(slot) else None
-            claimed = self.game.identity(self._state, slot)
-            if card is None:
-                raise DeckError(f"card #{slot} was made public without an opening")
-            if claimed != self.faces[card]:
-                raise DeckError(f"seat {author} claimed #{slot} is {claimed}, "
-                                f"but the opening shows {self.faces[card]}")
+        check_openings(self.deck, self.game, self._state, self.faces, author, action, revealed)
         self._after_engine_change()
 
     def _take_deck_events(self, opened_ok: bool = False) -> None:

@@ -137,6 +137,10 @@ class CoreParts:
     halted, or ``halt``), ``"equivocation"``, ``"proof"`` (a shuffle proof failed), ``"unvote"``
     (a removal round voided, then begun), or the :class:`Reason` value of a refused signed entry
     (``"illegal"``, ``"out-of-turn"``, ``"wrong-state-hash"``, ``"malformed"``)."""
+    halt_cause: BaseException | None = None
+    """What refused the signed entry that halted the table, when its refusal had a cause: the
+    engine's error (an :class:`~lancards.engine.core.EngineError` whose ``code`` and ``params``
+    say why the rules refuse the move, and name it), or the deck's. ``None`` otherwise."""
     cheaters: dict[Seat, str]
     _told: list[tuple[str, dict[str, Any]]]
     _env_seq: int
@@ -318,10 +322,10 @@ class CoreParts:
         raise NotImplementedError
 
     def _cheat(self, seat: Seat | None, text: str, evidence: dict[str, Any],
-               kind: str = "") -> None:
+               kind: str = "", cause: BaseException | None = None) -> None:
         if seat is not None:
             self.cheaters[seat] = text
-        self._halted, self.halt_kind = text, kind
+        self._halted, self.halt_kind, self.halt_cause = text, kind, cause
         self._notice("cheat", text, seat, evidence, code=kind)
 
     def _notice(self, kind: NoticeKind, text: str, seat: Seat | None = None,

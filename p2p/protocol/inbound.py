@@ -337,7 +337,8 @@ class Inbound(Void):
                                          Reason.MALFORMED):
                 if keep_cheat(self.record, entry, exc):  # into the record file's end
                     self._out.append(Persist("cheat-entry", {"entry": entry.to_dict()}))
-                self._cheat(author, str(exc), {"entry": entry.to_dict()}, str(exc.reason))
+                self._cheat(author, str(exc), {"entry": entry.to_dict()}, str(exc.reason),
+                            exc.__cause__)
                 # Every other peer must see it too: it is signed, so it names its author
                 # wherever it arrives (at another position it is an equivocation).
                 self._tell_everyone("record.entry", {"entry": entry.to_dict()})

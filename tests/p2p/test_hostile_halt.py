@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+from lancards.cli import i18n
 from lancards.cli.main import main
 from lancards.cli.peer_words import cheat_words
 from lancards.p2p.net.record_file import write_record
@@ -23,6 +24,13 @@ from tests.p2p.test_hostile_situations import envelope, forge
 
 NAMES = ["cyd", "ann", "ben"]
 WORDS = "cyd signed a move the rules do not allow: discard R5 (cyd must draw first)"
+
+
+@pytest.fixture
+def german_too():
+    """Switches the players' language to German when called; English again after the test."""
+    yield lambda: i18n.set_language("de")
+    i18n.set_language("en")
 
 
 @pytest.fixture
@@ -51,6 +59,27 @@ def test_the_halt_names_the_move_and_why_in_words(halted):
     assert cheat_words(ann, NAMES) == "cheating caught: " + WORDS
     [cheat] = [x for x in out if isinstance(x, Notice) and x.kind == "cheat"]
     assert cheat.seat == 0
+
+
+def test_a_move_signed_for_another_seat_is_said_in_words(german_too):
+    """cyd (seat 0, to draw) signs ann's draw: the halt line says whose move it is written as,
+    in words (the refusal's code ``other-seat``), in English and German."""
+    cores, net = make_cores(3, "level8-master", seed="cheat")
+    for core in cores:
+        net.bots.pop(core)
+    net.start()
+    net.run()
+    cyd, ann = cores[0], cores[1]
+    bad = forge(cyd, {"a": "1: draw", "open": [], "t": "action"}, len(ann.record),
+                ann.record.head, "00" * 32)
+    ann.receive(cyd.me.public_key, envelope(cyd, "record.entry", {"entry": bad.to_dict()}))
+    assert (ann.halt_kind, ann.halt_cause.code) == ("illegal", "other-seat")
+    assert cheat_words(ann, NAMES) == "cheating caught: cyd signed a move the rules do not " \
+        "allow: draw from the draw pile (it is written as ann's move)"
+    german_too()
+    assert cheat_words(ann, NAMES) == "Betrug erkannt: cyd hat einen Zug signiert, den " \
+        "die Regeln nicht erlauben: vom Nachziehstapel ziehen (er ist als Zug von ann " \
+        "geschrieben)"
 
 
 def test_the_signed_move_is_journaled_and_a_resumed_peer_halts_again(halted):

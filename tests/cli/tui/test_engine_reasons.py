@@ -18,8 +18,9 @@ from lancards.cli.tui.controller import short_error
 
 ENGINE = Path(__file__).resolve().parents[3] / "engine"
 
-REASON_FUNCTIONS = {"_whose", "claim_error", "add_error", "declaration_error", "make_meld"}
-"""The engine's functions that return a reason sentence (given to ``fail`` as a variable)."""
+REASON_FUNCTIONS = {"_whose", "claim_refusal", "add_error", "declaration_error", "make_meld"}
+"""The engine's functions that return a reason sentence (given to ``fail`` as a variable;
+``claim_refusal`` returns it first in a tuple, with its code)."""
 
 NOT_A_PLAYERS_MOVE = {
     # chance's actions: the peers' shared randomness (a shuffle, a card turned up), never a
@@ -223,6 +224,8 @@ def _template(node: ast.expr) -> list[str]:
                         for v in node.values)]
     if isinstance(node, ast.IfExp):
         return _template(node.body) + _template(node.orelse)
+    if isinstance(node, ast.Tuple) and node.elts:  # (sentence, code, params): claim_refusal
+        return _template(node.elts[0])
     return []  # a variable: a reason of one of REASON_FUNCTIONS
 
 
@@ -240,7 +243,7 @@ def engine_reasons() -> set[str]:
     for name, node in engine_nodes():
         if name == "IllegalActionError" and isinstance(node, ast.Call) and node.args:
             found.update(_template(node.args[0]))
-        elif name == "fail" and isinstance(node, ast.Call) and len(node.args) == 4:
+        elif name == "fail" and isinstance(node, ast.Call) and len(node.args) >= 4:
             found.update(_template(node.args[2]))
         elif isinstance(node, ast.FunctionDef) and node.name in REASON_FUNCTIONS:
             for ret in ast.walk(node):
@@ -376,7 +379,7 @@ def malformed_reasons() -> set[str]:
     for name, node in engine_nodes():
         if name == "InvalidActionError" and isinstance(node, ast.Call) and node.args:
             found.update(_template(node.args[0]))
-        elif name == "malformed" and isinstance(node, ast.Call) and len(node.args) == 2:
+        elif name == "malformed" and isinstance(node, ast.Call) and len(node.args) >= 2:
             found.update(_template(node.args[1]))
     return found
 
