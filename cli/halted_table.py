@@ -1,22 +1,69 @@
-"""Which seat a table folder's record names a cheater (``lancards history``, ``lancards
-resume``): a table halted on a proven cheat is marked ``finished`` (nothing waits), and its
-record file holds the evidence line (``docs/protocol.md`` section 7): a signed entry the rules
-refuse (``"kind":"cheat"``) or two entries of one author with one number
-(``"kind":"equivocation"``). Only those lines are decoded; ``lancards audit`` verifies them."""
+"""Which seat a table halted on as a cheater (``lancards history``, ``lancards resume``): a
+table halted on a proven cheat is marked ``finished`` (nothing waits). The halting peer writes
+:data:`HALTED` into the table folder first (:func:`save_halt`: the cheater's seat and key and
+the halt's kind, atomically), for every kind of halt: a bad proof of shuffle or decryption
+share, or a withdrawn vote then begun, leave no evidence line in the record file (the LAN trial
+of 2026-12-08 found them listed as ``finished (lancards audit tells the result)``). A folder
+without it (written before it existed) is read for the record file's evidence line
+(``docs/protocol.md`` section 7): a signed entry the rules refuse (``"kind":"cheat"``) or two
+entries of one author with one number (``"kind":"equivocation"``). Only those lines are
+decoded; ``lancards audit`` verifies them."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from lancards.cli.i18n import _
+from lancards.p2p.net.storage_faults import storage_error
+from lancards.p2p.net.store import replace_file
 
 EVIDENCE_MARKS = (b'"kind":"cheat"', b'"kind":"equivocation"')
 
+HALTED = "halted.json"
+"""The file of a table folder that says the table halted on a cheat: ``{"seat": 2, "key":
+"<the cheater's Ed25519 key in hex>", "kind": "proof"}`` (``kind``: ``GameCore.halt_kind``)."""
+
+
+def halt_seat(core: Any) -> int | None:
+    """The seat whose cheat halted ``core`` (the cheater of ``core.cheaters`` whose reason is
+    the halt's), or None (not halted, or halted naming nobody)."""
+    reason = core.halted
+    if reason is None:
+        return None
+    return next((s for s, text in core.cheaters.items() if text == reason), None)
+
+
+def save_halt(folder: Path, core: Any) -> None:
+    """Write :data:`HALTED` into ``folder`` when ``core`` halted naming a cheater (through a
+    temporary file, ``fsync``, rename: a crash leaves the file whole or none); nothing
+    otherwise. Written before the folder's ``finished`` marker.
+
+    Raises:
+        StorageError: it cannot be written.
+    """
+    seat = halt_seat(core)
+    if seat is None:
+        return
+    data = {"seat": seat, "key": core.players[seat].public_key.hex(), "kind": core.halt_kind}
+    path = folder / HALTED
+    try:
+        replace_file(path, json.dumps(data, sort_keys=True).encode(), 0o600)
+    except OSError as exc:
+        raise storage_error(exc, path) from None
+
 
 def cheater_seat(folder: Path, keys: list[str]) -> int | None:
-    """The seat (index into ``keys``, the seats' keys in hex) that ``folder``'s record file
-    names a cheater in its evidence line; None when there is none or it cannot be read."""
+    """The seat (index into ``keys``, the seats' keys in hex) that ``folder``'s table halted on
+    as a cheater: :data:`HALTED`'s, else the one its record file's evidence line names; None
+    when there is none or it cannot be read."""
+    try:
+        halted = json.loads((folder / HALTED).read_text("utf-8"))
+        if isinstance(halted, dict) and halted.get("key") in keys:
+            return keys.index(halted["key"])
+    except (OSError, ValueError):
+        pass
     try:
         raw = (folder / "record.jsonl").read_bytes()
     except OSError:
@@ -41,4 +88,4 @@ def caught_words(name: str) -> str:
         name=name)
 
 
-__all__ = ["caught_words", "cheater_seat"]
+__all__ = ["EVIDENCE_MARKS", "HALTED", "caught_words", "cheater_seat", "halt_seat", "save_halt"]

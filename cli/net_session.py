@@ -23,6 +23,7 @@ from typing import Any
 
 from lancards.cli.bot_choice import key_levels
 from lancards.cli.departure_banners import DepartureBanners
+from lancards.cli.halted_table import save_halt
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.net_log import NetLogMixin
@@ -432,6 +433,7 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
             outcome = self.game.outcome(self.core.state)
             if outcome is not None:
                 store.save_outcome(outcome_json(outcome))
+            save_halt(store.folder, self.core)  # halted on a cheat: who, for history and resume
             store.mark("finished")
 
     @property

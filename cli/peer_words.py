@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lancards.cli.halted_table import halt_seat
 from lancards.cli.i18n import N_, _, language, ngettext
 from lancards.cli.objectives_words import DEFAULT_SOURCE, DEFAULT_SOURCE_WORDS, objectives_notice
 from lancards.cli.peer_errors import CHEAT_WORDS
@@ -155,10 +156,8 @@ def halt_words(core: Any, names: Sequence[str]) -> str:
     ``core.halt_kind``, the seat of ``core.cheaters`` whose reason halted it and what refused
     its move (``core.halt_cause``); a halt of another kind is the peer layer's reason
     (``core.halted``)."""
-    reason = str(core.halted)
-    seat = next((s for s, text in core.cheaters.items() if text == reason), None)
-    return cheat_notice_words(getattr(core, "halt_kind", ""), seat, names, reason,
-                              getattr(core, "halt_cause", None))
+    return cheat_notice_words(getattr(core, "halt_kind", ""), halt_seat(core), names,
+                              str(core.halted), getattr(core, "halt_cause", None))
 
 
 def cheat_words(core: Any, names: Sequence[str]) -> str:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from lancards.cli.halted_table import save_halt
 from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.lobby.host_bots import HostGone
@@ -377,7 +378,8 @@ def write_records(node: PeerNode, record: str | None) -> None:
     """The record to the table folder, and to ``record`` (``--record``) once the game ended or
     halted or this seat left (never a paused game's part: ``lancards resume`` writes it at the
     end, :meth:`TableStore.kept_record_path`), then the folder's ``finished`` marker once the
-    game has its outcome (last: a write that fails leaves the table resumable).
+    game has its outcome or halted on a cheat (:func:`~lancards.cli.halted_table.save_halt`
+    first; last: a write that fails leaves the table resumable).
 
     Raises:
         StorageError: a file cannot be written.
@@ -393,6 +395,8 @@ def write_records(node: PeerNode, record: str | None) -> None:
         outcome = core.game.outcome(core.state)
         if outcome is not None:
             node.store.save_outcome(outcome_json(outcome))
+        if outcome is not None or core.halted:  # halted: nothing to resume, and who cheated
+            save_halt(node.store.folder, core)  # (history, resume)
             node.store.mark("finished")
 
 

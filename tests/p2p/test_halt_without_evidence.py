@@ -1,0 +1,77 @@
+"""A halt that leaves no evidence line in the record file is still said to be a cheat (the LAN
+trial of 2026-12-08, left over): a bad proof of shuffle halts the table naming its prover, but
+the record file holds no ``cheat`` or ``equivocation`` line, so ``lancards history`` read
+``finished (lancards audit tells the result)`` and ``lancards resume`` said only that it was
+finished (a headless seat's folder was not even marked finished: resume reopened it). The
+halting peer now writes ``halted.json`` (the cheater's key, the halt's kind) before the
+``finished`` marker, for every kind of halt; history and resume read it.
+"""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.halted_table import HALTED
+from lancards.cli.history import read_game, result_words
+from lancards.cli.lobby.started_table import write_records
+from lancards.cli.main import main
+from lancards.cli.play import stopped_words
+from lancards.p2p.net.store import TableStore
+from tests.p2p.test_core_pipeline import forge_proof, table_of
+
+
+@pytest.fixture
+def halted_folder(tmp_path, monkeypatch):
+    """Seat 1 of 3 signs a bad proof of shuffle; seat 0 halts on it, and writes its table
+    folder as a headless seat does (``write_records``)."""
+    cores, net = table_of(3, seed="bad-history")
+    forge_proof(cores[1])
+    net.start()
+    net.run()
+    honest = cores[0]
+    assert (honest.halt_kind, list(honest.cheaters)) == ("proof", [1])
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    folder = tmp_path / "tables" / honest.table_id
+    folder.mkdir(parents=True)
+    (folder / "table.json").write_text(json.dumps({
+        "statement": honest.table.statement, "me": honest.me.public_key.hex(),
+        "rule_set": "eights"}))
+    (folder / "journal.jsonl").write_bytes(b"")
+    write_records(SimpleNamespace(core=honest, store=TableStore(folder)), None)
+    names = [p.nick for p in honest.players]
+    return folder, names[1], honest
+
+
+def test_the_record_holds_no_evidence_line_but_the_folder_says_who(halted_folder):
+    folder, _cheater, honest = halted_folder
+    record = (folder / "record.jsonl").read_bytes()
+    assert b'"kind":"cheat"' not in record and b'"kind":"equivocation"' not in record
+    assert (folder / "finished").exists()
+    assert json.loads((folder / HALTED).read_text()) == {
+        "seat": 1, "key": honest.players[1].public_key.hex(), "kind": "proof"}
+    assert not (folder / (HALTED + ".tmp")).exists()
+
+
+def test_history_and_resume_say_the_table_stopped_on_a_cheat(halted_folder, capsys):
+    folder, cheater, _honest = halted_folder
+    game = read_game(folder)
+    assert (game.status, game.cheater) == ("finished", 1)
+    said = f"stopped: {cheater} was caught cheating (lancards audit shows how)"
+    assert result_words(game) == said
+    assert stopped_words(folder) == said
+    capsys.readouterr()
+    assert main(["resume", "--autoplay", folder.name]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == \
+        f"lancards resume: error: table {folder.name}: {said}; nothing to resume"
+    i18n.set_language("de")
+    try:
+        assert result_words(read_game(folder)) == \
+            f"angehalten: {cheater} wurde beim Betrug erwischt (lancards audit zeigt, wie)"
+    finally:
+        i18n.set_language("en")
+    (folder / HALTED).unlink()  # a folder written before halted.json: as before
+    assert result_words(read_game(folder)) == "finished (lancards audit tells the result)"
