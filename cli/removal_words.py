@@ -26,7 +26,13 @@ REMOVE_QUESTION = N_("remove {name}? (y/n) {name} has not answered for the table
 REMOVE_ENDS_QUESTION = N_("remove {name}? the game then ends: too few players to play on (y/n) "
                           "{name} has not answered for the table's patience; every other "
                           "player must agree")
-"""The question when the removal ends the game (:func:`leave_ends`)."""
+"""The question when the removal ends the game (:func:`leave_ends`): too few players left."""
+
+REMOVE_TEAM_QUESTION = N_("remove {name}? the game then ends: {name}'s team cannot play on "
+                          "without them (y/n) {name} has not answered for the table's "
+                          "patience; every other player must agree")
+"""The question when the removal ends the game because a team loses a member (8s Rule! with
+partners, rulings D-3, E-10: the engine's ``leave_end_reason``, ``"team"``)."""
 
 RESCUE_WORDS = N_("rescue on: a player who vanishes can be voted out by all the others, but all "
                   "the other players together could open one player's hand")
@@ -36,7 +42,12 @@ RESCUE_WORDS = N_("rescue on: a player who vanishes can be voted out by all the 
 RESCUE_ENDS_WORDS = N_("at this table a removal ends the game at once: too few players are "
                        "left to play on")
 """The lobby's line after the rescue trade-off when every removal ends the game
-(:func:`every_removal_ends`)."""
+(:func:`every_removal_ends`): too few players left."""
+
+RESCUE_TEAM_WORDS = N_("at this table a removal ends the game at once: a team cannot play on "
+                       "without one of its players")
+"""The lobby's line when every removal ends the game because a team loses a member (partners,
+ruling E-10)."""
 
 
 def leave_ends(game: Any, state: Any, seat: int) -> bool:
@@ -50,11 +61,29 @@ def leave_ends(game: Any, state: Any, seat: int) -> bool:
         return False
 
 
+def end_reason(game: Any, state: Any, seat: int) -> str | None:
+    """Why ``seat`` leaving (or being removed) now ends the game, as the engine says it
+    (``game.leave_end_reason``): ``"team"`` (8s Rule! partners: a team loses a member),
+    ``"too-few"`` (too few players left, and for an engine that does not say); None when it
+    does not end the game (:func:`leave_ends`)."""
+    if not leave_ends(game, state, seat):
+        return None
+    ask = getattr(game, "leave_end_reason", None)
+    return (ask(state, seat) if ask is not None else None) or "too-few"
+
+
 def every_removal_ends(game: str, players: int,
                        options: Mapping[str, OptionValue] | None = None) -> bool:
     """Whether at a fresh table of rule set ``game`` with ``players`` seats (and the game's
     ``options``; the table's own, ``rescue``..., are ignored) any one seat leaving ends the
     game: an 8s Rule! table of 3, or with partners; never a Level 8 table of 3."""
+    return removal_end_reason(game, players, options) is not None
+
+
+def removal_end_reason(game: str, players: int,
+                       options: Mapping[str, OptionValue] | None = None) -> str | None:
+    """Why any one removal ends the game at a fresh table (:func:`every_removal_ends`):
+    ``"too-few"``, ``"team"`` (:func:`end_reason`), or None when some removal does not."""
     from lancards.engine.rulesets import rule_set
 
     try:
@@ -64,19 +93,37 @@ def every_removal_ends(game: str, players: int,
             {k: v for k, v in (options or {}).items() if k in known}))
         state = spec.game.new_game(rules, players)
     except Exception:  # an unknown game or seat count: the lobby says nothing more
-        return False
-    return all(leave_ends(spec.game, state, seat) for seat in range(players))
+        return None
+    reasons = [end_reason(spec.game, state, seat) for seat in range(players)]
+    return None if None in reasons or not reasons else reasons[0]
 
 
 def rescue_ends_lines(game: str, players: int,
                       options: Mapping[str, OptionValue] | None = None) -> list[str]:
-    """``[RESCUE_ENDS_WORDS]`` (translated) when :func:`every_removal_ends`, else ``[]``."""
-    return [_(RESCUE_ENDS_WORDS)] if every_removal_ends(game, players, options) else []
+    """``[RESCUE_ENDS_WORDS]`` (translated; :data:`RESCUE_TEAM_WORDS` when a team would lose
+    a member) when :func:`every_removal_ends`, else ``[]``."""
+    reason = removal_end_reason(game, players, options)
+    if reason is None:
+        return []
+    words = RESCUE_TEAM_WORDS if reason == "team" else RESCUE_ENDS_WORDS
+    return [_(words)]
+
+
+def advert_rescue_lines(game: str, seats: int, partners: bool) -> list[str]:
+    """What the lobby and ``join`` say of an advertised table with rescue on (translated): the
+    trade-off, then :func:`rescue_ends_lines` for its game, seat count and ``partners`` (the
+    advert's TXT ``partners``; before it, a 4-seat partners table's warning was on the host's
+    screen only)."""
+    return [_(RESCUE_WORDS), *rescue_ends_lines(game, seats, {"partners": True} if partners
+                                                else {})]
 
 
 def removal_question(game: Any, state: Any, seat: int, names: Sequence[str]) -> str:
-    """"remove NAME? (y/n) ..." for ``seat``, saying so when the removal ends the game."""
-    text = REMOVE_ENDS_QUESTION if leave_ends(game, state, seat) else REMOVE_QUESTION
+    """"remove NAME? (y/n) ..." for ``seat``, saying so when the removal ends the game, and
+    why: too few players left, or (partners) a team without a member."""
+    reason = end_reason(game, state, seat)
+    text = REMOVE_QUESTION if reason is None else \
+        REMOVE_TEAM_QUESTION if reason == "team" else REMOVE_ENDS_QUESTION
     return _(text).format(name=names[seat])
 
 
@@ -116,7 +163,7 @@ def removal_banners(session: Any, extra: dict[str, Any]) -> list[Banner]:
     return [Banner("waiting", removal_question(session.game, core.state, offer, names))]
 
 
-__all__ = ["REMOVE_ENDS_QUESTION", "REMOVE_QUESTION", "RESCUE_ENDS_WORDS", "RESCUE_WORDS",
-           "every_removal_ends",
-           "leave_ends", "removal_banners", "removal_question", "rescue_ends_lines",
-           "vote_words"]
+__all__ = ["REMOVE_ENDS_QUESTION", "REMOVE_QUESTION", "REMOVE_TEAM_QUESTION", "RESCUE_ENDS_WORDS",
+           "RESCUE_TEAM_WORDS", "RESCUE_WORDS", "advert_rescue_lines", "end_reason",
+           "every_removal_ends", "leave_ends", "removal_banners", "removal_end_reason",
+           "removal_question", "rescue_ends_lines", "vote_words"]

@@ -95,7 +95,8 @@ async def _advertise(lobby: Lobby, me: Identity, port: int, follow: FollowedAddr
     advert = TableAdvert(lobby.spec.table, lobby.spec.game, size - 1, me.nick, me.public_key,
                          port, tuple(a.text for a in chosen), size, (me.nick,),
                          rescue=lobby.spec.options.get("rescue") == "on",
-                         bots=(0,) if lobby.members[0].bot else ())
+                         bots=(0,) if lobby.members[0].bot else (),
+                         partners=lobby.spec.options.get("partners") is True)
     ttl = int(os.environ.get("LANCARDS_TEST_MDNS_TTL", "0") or 0)
     advertiser = Advertiser(advert, follow=follow, ttl=ttl if ttl > 0 else RECORD_TTL)
     await advertiser.start()

@@ -33,7 +33,7 @@ from lancards.cli.lobby.common import (
 from lancards.cli.lobby.host import TABLE_SEATS, play_hosted
 from lancards.cli.lobby.started_table import play_table
 from lancards.cli.peer_errors import error_words, failure_words, tried_words
-from lancards.cli.removal_words import RESCUE_WORDS, rescue_ends_lines
+from lancards.cli.removal_words import advert_rescue_lines
 from lancards.p2p.net.addresses import book_addresses
 from lancards.p2p.net.discovery import (
     Browser,
@@ -205,7 +205,7 @@ async def find_table(args: argparse.Namespace, me: Identity
             print(_("host: {host}").format(host=describe(advert.public_key, advert.nick)),
                   flush=True)
             if advert.rescue:
-                for line in [_(RESCUE_WORDS), *rescue_ends_lines(advert.game, advert.size)]:
+                for line in advert_rescue_lines(advert.game, advert.size, advert.partners):
                     print(line, flush=True)
             matches[advert.public_key.hex()] = (advert, address)
             if target is None:

@@ -38,7 +38,7 @@ from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.game_titles import GAME_TITLES, game_title
 from lancards.cli.i18n import _
-from lancards.cli.removal_words import RESCUE_WORDS, rescue_ends_lines
+from lancards.cli.removal_words import advert_rescue_lines
 from lancards.cli.tui.fit import FitControl, to_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import cut, pad, text_width
@@ -72,6 +72,8 @@ class TableEntry:
         duplicate: another row advertises the same table id (with another key).
         rescue: the table's option ``rescue`` is on (its trade-off is shown when selected).
         bots: the positions in ``players`` (from 0) of the seats bots play (TXT ``bots``).
+        partners: the 8s Rule! option ``partners`` is on (TXT ``partners``): any removal ends
+            the game, said with the rescue trade-off.
     """
 
     table_id: str
@@ -87,6 +89,7 @@ class TableEntry:
     duplicate: bool = False
     rescue: bool = False
     bots: tuple[int, ...] = ()
+    partners: bool = False
 
     def player_words(self) -> str:
         """``ann, Ada (bot), bob``: the players seated so far, a bot's seat marked."""
@@ -110,7 +113,7 @@ def entry_from(advert: TableAdvert, address: str) -> TableEntry:
     return TableEntry(advert.table, advert.game, advert.nick, fingerprint(advert.public_key),
                       f"{host}:{advert.port}", seats, seats - advert.free_seats,
                       advert.players, started=advert.started, name=advert.instance_name,
-                      rescue=advert.rescue, bots=advert.bots)
+                      rescue=advert.rescue, bots=advert.bots, partners=advert.partners)
 
 
 def entries_from(answered: Mapping[str, tuple[TableAdvert, str]]) -> list[TableEntry]:
@@ -221,8 +224,8 @@ class LobbyScreen:
             if table.bots:  # the row may cut the names: here they are whole, bots marked
                 out.append(("", textwrap.indent(textwrap.fill(_("at the table: {names}").format(
                     names=table.player_words()), 76), " ") + "\n"))
-            if table.rescue:  # and whether any one removal ends the game (default options)
-                for words in [_(RESCUE_WORDS), *rescue_ends_lines(table.game, table.seats)]:
+            if table.rescue:  # and whether any one removal ends the game (its partners)
+                for words in advert_rescue_lines(table.game, table.seats, table.partners):
                     out.append(("", textwrap.indent(textwrap.fill(words, 76), " ") + "\n"))
             if table.started:
                 out.append(("", " " + _("its game has started: w watches it (no seat, public "

@@ -64,6 +64,7 @@ from .state import (
 from .transitions import (
     lay_card,
     leave,
+    leave_end_reason,
     next_audit_slot,
     pass_turn,
     play_to_trick,
@@ -410,6 +411,14 @@ class EightsGame:
 
     # -----------------------------------------------------------------------------------------
     # Results, checks, notation, bot
+
+    def leave_end_reason(self, state: EightsState, seat: Seat) -> str | None:
+        """Why ``seat`` leaving (or being removed) now would end the game (ruling D-3):
+        ``"too-few"`` (fewer than 3 players left), ``"team"`` (partners: its team loses a
+        member, E-10); ``None`` when the game goes on, or is over, or the seat has left."""
+        if state.phase is Phase.OVER or seat in state.left:
+            return None
+        return leave_end_reason(state, (*state.left, seat))
 
     def outcome(self, state: EightsState) -> Outcome | None:
         """Winners, totals and details once the game is over (ruling E-9; partners E-10)."""

@@ -268,7 +268,7 @@ def leave(state: EightsState, seat: Seat) -> EightsState:
         cut_numbers=(),
         **_fresh_deal(state.n, base),
     )
-    if state.n - len(left) < MIN_PLAYERS_LEFT or state.rules.partners:
+    if leave_end_reason(state, left) is not None:
         return replace(state, phase=Phase.OVER, cutters=())
     if state.round == 0:
         cutters = tuple(s for s in state.cutters if s != seat)
@@ -277,6 +277,15 @@ def leave(state: EightsState, seat: Seat) -> EightsState:
         return replace(state, phase=Phase.DEAL, round=1, dealer=cutters[0], cutters=())
     dealer = state.dealer if state.dealer not in left else state.next_seat(state.dealer)
     return replace(state, phase=Phase.DEAL, dealer=dealer)
+
+
+def leave_end_reason(state: EightsState, left: tuple[Seat, ...]) -> str | None:
+    """Why the game is over once the seats ``left`` have left (ruling D-3): ``"too-few"``
+    (fewer than 3 players are left), ``"team"`` (partners: a team lost a member, E-10), or
+    ``None`` (the game goes on)."""
+    if state.n - len(left) < MIN_PLAYERS_LEFT:
+        return "too-few"
+    return "team" if state.rules.partners and left else None
 
 
 def _fresh_deal(n: int, base: int) -> dict[str, Any]:

@@ -70,6 +70,9 @@ class TableAdvert:
             their joins said (TXT ``bots=2,3``: the numbers of their ``p`` keys); a hint for
             the lobby's list, like the nicknames (the LAN trial of 2026-12-06: a joiner could
             not tell a host's bots from people before joining).
+        partners: the 8s Rule! option ``partners`` is on (TXT ``partners=on``; ruling E-10):
+            the lobby and ``join`` warn that any removal ends the game at once (a team cannot
+            play on without a member), as the host's screen does.
     """
 
     table: str
@@ -84,6 +87,7 @@ class TableAdvert:
     rescue: bool = False
     started: bool = False
     bots: tuple[int, ...] = ()
+    partners: bool = False
 
     @property
     def instance_name(self) -> str:
@@ -120,6 +124,8 @@ def advert_to_txt(advert: TableAdvert) -> dict[str, str]:
         txt["state"] = "started"
     if advert.bots:
         txt["bots"] = ",".join(str(i + 1) for i in advert.bots)
+    if advert.partners:
+        txt["partners"] = "on"
     try:
         txt_to_advert({k.encode(): v.encode() for k, v in txt.items()})
     except MessageError as exc:
@@ -207,6 +213,7 @@ def txt_to_advert(
     rescue = get("rescue", "off")
     state = get("state", "open")
     bots = get("bots", "")
+    partners = get("partners", "off")
     players: list[str] = []
     for i in range(1, MAX_SEATS + 2):
         player = get(f"p{i}", "")
@@ -230,6 +237,7 @@ def txt_to_advert(
         (rescue not in ("on", "off"), f"rescue {rescue[:10]!r}"),
         (state not in ("open", "started"), f"state {state[:10]!r}"),
         (not _good_bots(bots, len(players)), f"bots {bots[:20]!r}"),
+        (partners not in ("on", "off"), f"partners {partners[:10]!r}"),
     ]
     problems += [(not good_nick(p), f"player {p[:30]!r}") for p in players]
     if sized and int(size) and not problems[2][0]:
@@ -241,7 +249,8 @@ def txt_to_advert(
             raise MessageError(name, Reason.MALFORMED, f"TXT {what} is invalid")
     return TableAdvert(table, game, int(seats), nick, bytes.fromhex(pk), port, tuple(addresses),
                        int(size), tuple(players), rescue == "on", state == "started",
-                       tuple(int(n) - 1 for n in bots.split(",")) if bots else ())
+                       tuple(int(n) - 1 for n in bots.split(",")) if bots else (),
+                       partners == "on")
 
 
 def _good_bots(text: str, players: int) -> bool:

@@ -29,6 +29,12 @@ GOES_ON = ("remove Cyd? (y/n) Cyd has not answered for the table's patience; eve
 ENDS = ("remove Cyd? the game then ends: too few players to play on (y/n) Cyd has not "
         "answered for the table's patience; every other player must agree")
 ENDS_LINE = "at this table a removal ends the game at once: too few players are left to play on"
+TEAM = ("remove Cyd? the game then ends: Cyd's team cannot play on without them (y/n) Cyd has "
+        "not answered for the table's patience; every other player must agree")
+TEAM_LINE = ("at this table a removal ends the game at once: a team cannot play on without one "
+             "of its players")
+RESCUE_LINE = ("rescue on: a player who vanishes can be voted out by all the others, but all "
+               "the other players together could open one player's hand")
 
 
 def test_the_rule_sets_say_which_tables_end_at_any_one_removal() -> None:
@@ -83,7 +89,70 @@ def test_the_host_screen_says_every_removal_ends_a_table_of_three() -> None:
     four = TableAdvert("0123456789abcdef", "eights", 3, "Ann", me.public_key, 35923,
                        ("10.0.0.2",), 4, rescue=True)
     assert ENDS_LINE not in intro_lines(four, me, 4, {"rescue": "on"})
-    assert intro_lines(four, me, 4, {"rescue": "on", "partners": True})[-1] == ENDS_LINE
+    assert intro_lines(four, me, 4, {"rescue": "on", "partners": True})[-1] == TEAM_LINE
+
+
+# -- partners: the game ends because a team loses a member, not for too few players ----------
+
+
+def partners(n: int) -> object:
+    """An 8s Rule! table of ``n`` seats with partners, dealt round 1."""
+    from lancards.engine.eights import EightsRules
+    from tests.eights.helpers import deal
+
+    return deal(n, {}, rules=EightsRules(partners=True))
+
+
+def test_the_engine_says_why_a_removal_ends_the_game() -> None:
+    from lancards.cli.removal_words import end_reason
+
+    assert EIGHTS.leave_end_reason(partners(4), 2) == "team"
+    assert EIGHTS.leave_end_reason(partners(6), 2) == "team"
+    four = read_position(eights_text(eights_hands()), EIGHTS)
+    assert EIGHTS.leave_end_reason(four, 2) is None
+    assert EIGHTS.leave_end_reason(EIGHTS.apply(four, Leave(3)), 2) == "too-few"
+    assert end_reason(EIGHTS, partners(4), 2) == "team"
+    assert end_reason(EIGHTS, four, 2) is None
+
+
+def test_the_question_at_a_partners_table_says_a_team_loses_a_member() -> None:
+    assert removal_question(EIGHTS, partners(4), 2, NAMES) == TEAM
+    assert removal_question(EIGHTS, partners(6), 2, (*NAMES, "Eve", "Fay")) == TEAM
+
+
+def test_the_german_question_at_a_partners_table(german) -> None:
+    assert removal_question(EIGHTS, partners(4), 2, NAMES) == (
+        "Cyd entfernen? Dann endet das Spiel: das Team von Cyd kann ohne Cyd nicht "
+        "weiterspielen (j/n) Cyd hat nicht geantwortet, solange der Tisch wartete; alle "
+        "anderen müssen zustimmen")
+    from lancards.cli.removal_words import advert_rescue_lines
+
+    assert advert_rescue_lines("eights", 4, True)[-1] == (
+        "an diesem Tisch endet das Spiel sofort, wenn jemand entfernt wird: ein Team kann ohne "
+        "einen seiner Spieler nicht weiterspielen")
+
+
+def test_join_and_the_lobby_warn_of_a_partners_table_from_its_advert() -> None:
+    """``join`` prints these lines for an advert with rescue on, the lobby shows them under the
+    selected table: a 4-seat (or 6-seat) partners table now warns there too, not only on the
+    host's screen; its advert says ``partners=on``."""
+    from dataclasses import replace
+
+    from lancards.cli.removal_words import advert_rescue_lines
+    from lancards.p2p.protocol.advert import advert_to_txt, txt_to_advert
+
+    assert advert_rescue_lines("eights", 4, True) == [RESCUE_LINE, TEAM_LINE]
+    assert advert_rescue_lines("eights", 6, True) == [RESCUE_LINE, TEAM_LINE]
+    assert advert_rescue_lines("eights", 4, False) == [RESCUE_LINE]
+    assert advert_rescue_lines("eights", 3, False) == [RESCUE_LINE, ENDS_LINE]
+    me = Identity(b"\x07" * 32, "Ann")
+    advert = TableAdvert("0123456789abcdef", "eights", 3, "Ann", me.public_key, 35923,
+                         ("10.0.0.2",), 4, ("Ann",), rescue=True, partners=True)
+    txt = advert_to_txt(advert)
+    assert txt["partners"] == "on" and "partners" not in advert_to_txt(
+        replace(advert, partners=False))
+    assert txt_to_advert({k.encode(): v.encode() for k, v in txt.items()}, "x", 35923,
+                         ["10.0.0.2"]) == advert
 
 
 # -- after the vote: whose vote the removal waits for -------------------------------------------

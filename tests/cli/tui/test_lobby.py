@@ -150,6 +150,17 @@ def test_a_rescue_table_where_any_removal_ends_the_game_says_so():
     assert "rescue on: a player" in screen and "ends the game" not in screen
 
 
+def test_a_partners_table_of_four_says_any_removal_ends_the_game():
+    """Its advert says partners=on: the lobby warns as the host's screen does (a team cannot
+    play on without one of its players)."""
+    teams = entry_from(TableAdvert("00112233aabbccdd", "eights", 3, "Ann", ANN, 48100,
+                                   ("192.0.2.7",), 4, ("Ann",), rescue=True, partners=True),
+                       "192.0.2.7")
+    _result, _chosen, screen = drive([], [teams])
+    assert ("at this table a removal ends the game at once: a team cannot play on without one "
+            "of its players") in " ".join(screen.split())
+
+
 def test_at_80_columns_no_lobby_line_is_cut() -> None:
     """Issue 25, item 14: the address column stands only where it fits (the line under the
     list names the selected table's address), and long lines wrap."""
