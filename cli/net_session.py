@@ -28,7 +28,7 @@ from lancards.cli.history import outcome_json
 from lancards.cli.i18n import _
 from lancards.cli.net_log import NetLogMixin
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
-from lancards.cli.peer_words import catching_up_words, cheat_words, waiting_banners, waiting_words
+from lancards.cli.peer_words import catching_up_words, halt_words, waiting_banners, waiting_words
 from lancards.cli.play_again import series_words
 from lancards.cli.removal_words import removal_banners
 from lancards.cli.running_totals import RunningTotals
@@ -259,8 +259,8 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
         """The table as this seat knows it."""
         self._update_log()
         banners: list[Banner] = []
-        if self.core.halted:
-            banners.append(Banner("cheat", cheat_words(self.core, self.names)))
+        if self.core.halted:  # the banner's mark says "CHEATER CAUGHT"
+            banners.append(Banner("cheat", halt_words(self.core, self.names)))
         if self.node.catching_up:
             banners.append(Banner("info", catching_up_words(self.node, self.names,
                                                             time.monotonic())))

@@ -160,12 +160,6 @@ def halt_words(core: Any, names: Sequence[str]) -> str:
                               str(core.halted), getattr(core, "halt_cause", None))
 
 
-def cheat_words(core: Any, names: Sequence[str]) -> str:
-    """The banner of a halted table: ``"cheating caught: bob signed a move out of turn"``
-    (:func:`halt_words`)."""
-    return _("cheating caught: {reason}").format(reason=halt_words(core, names))
-
-
 def notice_kind(core: Any, notice: Any) -> str:
     """The kind a cheat ``notice`` is said by (:func:`cheat_notice_words`): ``core.halt_kind``
     for the notice of the cheat that halted ``core``, the notice's ``code`` for a cheat that
@@ -203,6 +197,6 @@ def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: 
 
 
 __all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "DEFAULT_SOURCE_WORDS", "RESCUE_WORDS",
-           "SIDE_CHEAT_WORDS", "WHAT_WORDS", "cheat_notice_words", "cheat_words", "halt_words",
+           "SIDE_CHEAT_WORDS", "WHAT_WORDS", "cheat_notice_words", "halt_words",
            "notice_kind", "notice_words", "objectives_notice", "waiting_banner_words",
            "waiting_banners", "waiting_words", "what_words"]

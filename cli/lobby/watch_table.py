@@ -334,9 +334,8 @@ class WatchSession:
         assert core is not None
         banners = []
         if self.watcher.watching.cheat:
-            banners.append(Banner("cheat", _("cheating caught: {reason}").format(
-                reason=cheat_error_words(self.watcher.watching.cheat_error,
-                                         self.watcher.watching.cheat))))
+            banners.append(Banner("cheat", cheat_error_words(  # its mark says "caught"
+                self.watcher.watching.cheat_error, self.watcher.watching.cheat)))
         if self.watcher.lost:
             banners.append(Banner("error", self.watcher.lost))
         to_act = core.to_act()

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from lancards.cli import i18n
 from lancards.cli.peer_words import (
     DEFAULT_SOURCE,
-    cheat_words,
+    halt_words,
     objectives_notice,
     thinking,
     waiting_banner_words,
@@ -94,15 +94,15 @@ def _core(kind: str) -> SimpleNamespace:
 
 def test_a_cheat_is_said_from_its_kind_and_the_cheaters_name(german):
     names = ["ann", "bob"]
-    assert cheat_words(_core("illegal"), names) == \
-        "Betrug erkannt: bob hat einen Zug signiert, den die Regeln nicht erlauben"
-    assert cheat_words(_core("equivocation"), names) == \
-        "Betrug erkannt: bob hat zwei verschiedene Einträge für dieselbe Stelle signiert"
+    assert halt_words(_core("illegal"), names) == \
+        "bob hat einen Zug signiert, den die Regeln nicht erlauben"
+    assert halt_words(_core("equivocation"), names) == \
+        "bob hat zwei verschiedene Einträge für dieselbe Stelle signiert"
     i18n.set_language("en")
-    assert cheat_words(_core("out-of-turn"), names) == \
-        "cheating caught: bob signed a move out of turn"
-    assert cheat_words(_core(""), names) == \
-        "cheating caught: seat 1: illegal '1: discard R7#4' (ruling L8-3)"
+    assert halt_words(_core("out-of-turn"), names) == \
+        "bob signed a move out of turn"
+    assert halt_words(_core(""), names) == \
+        "seat 1: illegal '1: discard R7#4' (ruling L8-3)"
 
 
 def test_the_objectives_source(german):

@@ -18,7 +18,7 @@ only, every screen read back and checked at each step.
 - **A Level 8 table that stops on a cheat** (short: it ends at the halt): ann hosts, bob joins
   from the lobby, cyd's seat is ``join --autoplay`` with ``LANCARDS_TEST_CHEAT=swap-claim`` (on
   its first discard of a hidden card it claims another card); ann and bob draw and discard by
-  keys. Both honest tables read ``CHEATER CAUGHT: cheating caught: cyd signed a move the rules
+  keys. Both honest tables read ``CHEATER CAUGHT: cyd signed a move the rules
   do not allow`` (with the move, ``: discard R3 (every R3 of the deck is known to be
   elsewhere)``, at a seat that knows where every copy of the claimed card is; which one does
   is the deal's), the log says it too; ``q`` offers only ``y: close the window   n: stay``
@@ -723,13 +723,13 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
 
 
 
-CAUGHT = "cheating caught: cyd signed a move the rules do not allow"
+CAUGHT = "cyd signed a move the rules do not allow"
 """The halt of the cheat evening as an honest person reads it (cli/peer_words.py)."""
 
 KNOWN_ELSEWHERE = (r":\s+discard\s+([ROYGBP]\d+)\s+\(every\s+\1\s+of\s+the\s+deck\s+is\s+known"
                    r"\s+to\s+be\s+elsewhere\)")
 """What follows :data:`CAUGHT` at a seat that knows where every copy of the card cyd claimed
-is (ruling L8-3: its engine refuses the claim; cli/cheat_words.py names the move), wrapped
+is (ruling L8-3: its engine refuses the claim; cli/refusal_words.py names the move), wrapped
 anywhere; a seat that learns it from the opening (it shows another card) reads :data:`CAUGHT`
 alone. Which seat knows depends on the deal."""
 
@@ -744,7 +744,7 @@ def halt_words(person: Person) -> tuple[str, str]:
     halt = banner.removeprefix("CHEATER CAUGHT: ")
     # the log says it once, as the banner does (the move too, or not)
     said = excerpt(screen, r"^ ! cyd signed ")
-    assert words(said) == "! " + halt.removeprefix("cheating caught: "), screen
+    assert words(said) == "! " + halt, screen
     return halt, screen
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from lancards.cli import i18n
 from lancards.cli.main import main
-from lancards.cli.peer_words import cheat_words
+from lancards.cli.peer_words import halt_words
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.protocol.core import GameCore, Notice, Persist
 from tests.p2p.core_harness import make_cores
@@ -56,7 +56,7 @@ def halted():
 def test_the_halt_names_the_move_and_why_in_words(halted):
     _cores, _net, ann, _bad, out = halted
     assert ann.halted and ann.halt_kind == "illegal" and ann.cheaters.keys() == {0}
-    assert cheat_words(ann, NAMES) == "cheating caught: " + WORDS
+    assert halt_words(ann, NAMES) == WORDS
     [cheat] = [x for x in out if isinstance(x, Notice) and x.kind == "cheat"]
     assert cheat.seat == 0
 
@@ -74,10 +74,10 @@ def test_a_move_signed_for_another_seat_is_said_in_words(german_too):
                 ann.record.head, "00" * 32)
     ann.receive(cyd.me.public_key, envelope(cyd, "record.entry", {"entry": bad.to_dict()}))
     assert (ann.halt_kind, ann.halt_cause.code) == ("illegal", "other-seat")
-    assert cheat_words(ann, NAMES) == "cheating caught: cyd signed a move the rules do not " \
+    assert halt_words(ann, NAMES) == "cyd signed a move the rules do not " \
         "allow: draw from the draw pile (it is written as ann's move)"
     german_too()
-    assert cheat_words(ann, NAMES) == "Betrug erkannt: cyd hat einen Zug signiert, den " \
+    assert halt_words(ann, NAMES) == "cyd hat einen Zug signiert, den " \
         "die Regeln nicht erlauben: vom Nachziehstapel ziehen (er ist als Zug von ann " \
         "geschrieben)"
 
@@ -92,7 +92,7 @@ def test_the_signed_move_is_journaled_and_a_resumed_peer_halts_again(halted):
     reborn = GameCore(ann.me, ann.table, lambda n: bytes(n), secret_key=secret)
     reborn.restore(lines)
     assert reborn.halted == ann.halted and reborn.halt_kind == "illegal"
-    assert cheat_words(reborn, NAMES) == "cheating caught: " + WORDS
+    assert halt_words(reborn, NAMES) == WORDS
 
 
 def test_the_record_binds_the_evidence_and_audit_names_the_cheater_and_the_move(

@@ -13,7 +13,7 @@ from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
 from tests.level8.scenario import build
 
-CAUGHT = "cheating caught: Cyd signed a move the rules do not allow: discard R5 (Cyd must " \
+CAUGHT = "Cyd signed a move the rules do not allow: discard R5 (Cyd must " \
     "draw first)"
 
 
