@@ -100,6 +100,12 @@ with the alternative to the round's end (:meth:`SearchBot._play_candidates`): 1 
 card ``normal`` plays at once against holding it (its best discard instead); 2 that, and a
 lay-down against holding the level back a turn (the best discard instead); 0 none."""
 
+RIVAL_RATE = 0.0
+"""An experiment, off (0): :func:`evaluate` weighs each other seat by ``2 ** (RIVAL_RATE *
+(its level - this seat's level))`` at the roll-out's start instead of the plain mean, so a seat
+ahead counts more (measured no better at 1.0: ``docs/benchmarks.md``, "Level 8 ``hard``: the
+standing, the distance's weight")."""
+
 GROW_STEPS = 0
 """Imagined draws per seat that is not down (:func:`_grow_hands`): a uniform deal leaves the
 other seats farther from laying down than ``normal``'s play does (a seat one card away is
@@ -247,7 +253,11 @@ def evaluate(state: Level8State, seat: Seat, before: tuple[int, ...], number: in
     mine = _value(state, seat, before, ended)
     if not others:
         return mine
-    return mine - sum(_value(state, s, before, ended) for s in others) / len(others)
+    if not RIVAL_RATE:
+        return mine - sum(_value(state, s, before, ended) for s in others) / len(others)
+    weights = [2.0 ** (RIVAL_RATE * (before[s] - before[seat])) for s in others]
+    return mine - sum(w * _value(state, s, before, ended)
+                      for w, s in zip(weights, others, strict=True)) / sum(weights)
 
 
 def play_out(world: Level8State, seat: Seat, policy: PlannerBot, limit: int) -> Level8State:

@@ -111,6 +111,18 @@ def test_evaluate_credits_levels_gained_and_distance():
     assert evaluate(ended, 1, (6, 7, 3), 1) == 2.0 - (1 + 0) / 2
 
 
+def test_evaluate_weighs_the_seats_ahead_under_rival_rate(monkeypatch):
+    """``RIVAL_RATE`` (an experiment, off in the shipped ``hard``; docs/benchmarks.md, "Level 8
+    ``hard``: the standing, the distance's weight"): seat 0 began on level 6, seat 1 on 7 (one
+    ahead: weight 2), seat 2 on 3 (three behind: weight 1/8); the same ended round as above
+    gives 1 - (2 * 2 + 0 / 8) / (2 + 1/8) for seat 0, where the plain mean gives 1 - 2 / 2."""
+    ended = _race().evolve(phase=Phase.KEEP, levels=(7, 9, 3))
+    monkeypatch.setattr(search_bot, "RIVAL_RATE", 1.0)
+    assert evaluate(ended, 0, (6, 7, 3), 1) == pytest.approx(1.0 - 4.0 / 2.125)
+    monkeypatch.setattr(search_bot, "RIVAL_RATE", 0.0)
+    assert evaluate(ended, 0, (6, 7, 3), 1) == 0.0
+
+
 def test_same_view_same_decision_for_a_seed():
     """Two states that differ only in what seat 0 cannot see (seat 2's R9 and the pile's top
     change places) give hard the same decision for the same seed."""
