@@ -19,9 +19,9 @@ only, every screen read back and checked at each step.
   from the lobby, cyd's seat is ``join --autoplay`` with ``LANCARDS_TEST_CHEAT=swap-claim`` (on
   its first discard of a hidden card it claims another card); ann and bob draw and discard by
   keys. Both honest tables read ``CHEATER CAUGHT: cyd signed a move the rules
-  do not allow`` (with the move, ``: discard R3 (every R3 of the deck is known to be
-  elsewhere)``, at a seat that knows where every copy of the claimed card is; which one does
-  is the deal's), the log says it too; ``q`` offers only ``y: close the window   n: stay``
+  do not allow: discard R3`` and why (``every R3 of the deck is known to be elsewhere`` at a
+  seat that knows where every copy of the claimed card is, else what the opened card is:
+  ``that card is O1, not R3``; which one is the deal's), the log says it too; ``q`` offers only ``y: close the window   n: stay``
   and says why, ``y`` closes it saying the game was stopped; ``lancards history`` says
   ``stopped: cyd was caught cheating (lancards audit shows how)`` on a line of its own;
   ``lancards resume TABLE`` says ``table TABLE: stopped: ...; nothing to resume`` and
@@ -726,12 +726,13 @@ def test_an_eights_evening_on_a_rescue_table_where_a_vanished_player_is_voted_ou
 CAUGHT = "cyd signed a move the rules do not allow"
 """The halt of the cheat evening as an honest person reads it (cli/peer_words.py)."""
 
-KNOWN_ELSEWHERE = (r":\s+discard\s+([ROYGBP]\d+)\s+\(every\s+\1\s+of\s+the\s+deck\s+is\s+known"
-                   r"\s+to\s+be\s+elsewhere\)")
-"""What follows :data:`CAUGHT` at a seat that knows where every copy of the card cyd claimed
-is (ruling L8-3: its engine refuses the claim; cli/refusal_words.py names the move), wrapped
-anywhere; a seat that learns it from the opening (it shows another card) reads :data:`CAUGHT`
-alone. Which seat knows depends on the deal."""
+KNOWN_ELSEWHERE = (r":\s+discard\s+([ROYGBP]\d+)\s+\((?:every\s+\1\s+of\s+the\s+deck\s+is"
+                   r"\s+known\s+to\s+be\s+elsewhere|that\s+card\s+is\s+[ROYGBP]\d+,\s+not\s+\1)\)")
+"""What follows :data:`CAUGHT`: the move and why (cli/refusal_words.py), wrapped anywhere. A
+seat that knows where every copy of the card cyd claimed is reads ``every R3 of the deck is
+known to be elsewhere`` (ruling L8-3: its engine refuses the claim); a seat that learns it from
+the opening reads what the card is: ``that card is O1, not R1``. Which seat knows which depends
+on the deal."""
 
 
 def halt_words(person: Person) -> tuple[str, str]:
@@ -740,7 +741,7 @@ def halt_words(person: Person) -> tuple[str, str]:
     screen = person.wait(rf"CHEATER CAUGHT: {CAUGHT}", 10, what="the halt")
     title = next(i for i, line in enumerate(screen.split("\n")) if " · round " in line)
     banner = words("\n".join(screen.split("\n")[:title]))
-    assert re.fullmatch(rf"CHEATER CAUGHT: {CAUGHT}(?:{KNOWN_ELSEWHERE})?", banner), screen
+    assert re.fullmatch(rf"CHEATER CAUGHT: {CAUGHT}{KNOWN_ELSEWHERE}", banner), screen
     halt = banner.removeprefix("CHEATER CAUGHT: ")
     # the log says it once, as the banner does (the move too, or not)
     said = excerpt(screen, r"^ ! cyd signed ")
@@ -749,9 +750,8 @@ def halt_words(person: Person) -> tuple[str, str]:
 
 
 def without_move(screen: str) -> str:
-    """``screen`` with the move after :data:`CAUGHT` left out (it is there or not by the
-    deal), for a golden file: the banner then reads as at a seat that learnt the cheat from the
-    opening (one line: with the move it wraps after ``allow:``)."""
+    """``screen`` with the move after :data:`CAUGHT` left out (its card and why are the
+    deal's), for a golden file: the banner then fits one line (with the move it wraps)."""
     return re.sub(rf"(?<=allow){KNOWN_ELSEWHERE}", "", screen)
 
 
