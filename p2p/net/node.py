@@ -360,7 +360,7 @@ class PeerNode:
         one another player voted to remove; ``None`` otherwise. The screen asks "remove
         NAME? (y/n)" for it."""
         core = self.core
-        if not core.rescue or core.is_observer or core.removing is not None:
+        if not core.rescue or not core.has_say or core.removing is not None:
             return None
         wait = self.waiting()
         seats = ([wait.seat] if wait is not None else []) + [
@@ -376,7 +376,7 @@ class PeerNode:
     def withdraw_due(self) -> None:
         """Say "no" to every removal round :class:`RemovalPolicy` says this peer should now
         (the seat is connected to this peer, or the round outlived its life)."""
-        if self.core.is_observer:
+        if not self.core.has_say:
             return
         up = {s for s in range(self.core.n) if self.core.players[s].public_key in self.connected}
         for seat in self.removal.withdrawals(self.core, up.__contains__, self._clock()):

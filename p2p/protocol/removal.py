@@ -41,8 +41,8 @@ class RemovalPolicy:
                     ) -> list[Seat]:
         """The seats this peer should say "no" about now (ascending): see the module
         docstring. ``link_up(seat)``: whether this peer's link to ``seat`` is up."""
-        if core.is_observer or core.removing is not None or core.halted is not None:
-            return []
+        if not core.has_say or core.removing is not None or core.halted is not None:
+            return []  # (a seat that left or was removed and watches says nothing)
         at, head = len(core.record), core.record.head
         self._seen = {k: t for k, t in self._seen.items() if k[1] >= at}
         due = []

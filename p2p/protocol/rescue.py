@@ -113,10 +113,11 @@ class Rescue(RescueQueries):
             The outputs to carry out (as :meth:`GameCore.start`).
 
         Raises:
-            LocalProtocolError: an observer, this seat itself, :meth:`removal_problem`, a vote
+            LocalProtocolError: an observer or a seat no longer at the table (it left or was
+                removed: :attr:`has_say`), this seat itself, :meth:`removal_problem`, a vote
                 of this peer here not void yet, or :data:`MAX_ROUNDS` rounds void here.
         """
-        if self.view_seat is None or seat == self.seat:
+        if not self.has_say or seat == self.seat:
             raise LocalProtocolError("only another player can be voted out, by a player"
                                      ).with_code("not-another-player")
         problem = self.removal_problem(seat)
@@ -147,9 +148,10 @@ class Rescue(RescueQueries):
             The outputs to carry out.
 
         Raises:
-            LocalProtocolError: an observer, or this seat itself.
+            LocalProtocolError: an observer or a seat no longer at the table
+                (:attr:`has_say`), or this seat itself.
         """
-        if self.view_seat is None or seat == self.seat:
+        if not self.has_say or seat == self.seat:
             raise LocalProtocolError("only another player's removal can be refused, by a player")
         self._withdraw((seat, len(self.record), self.record.head, self.vote_round(seat)))
         self._advance()
@@ -157,7 +159,7 @@ class Rescue(RescueQueries):
 
     def _withdraw(self, key: VoteKey) -> None:
         seat, at, head, rnd = key
-        if key in self._withdrew:
+        if key in self._withdrew or not self.has_say:
             return
         self._withdrew.add(key)
         unvote = sign_withdrawal(self.me, self.table_id, seat, at, head, rnd)
@@ -217,11 +219,21 @@ class Rescue(RescueQueries):
             self._voids[key] = msgspec.to_builtins(unvote)
             self._votes.pop(key, None)
 
-    def _signer(self, by: str, link: str, what: str) -> Seat:
+    def _signer(self, by: str, link: str, what: str) -> Seat | None:
+        """The seat that signed a vote or withdrawal; ``None`` (drop it, naming nobody) when
+        this peer has no say (:attr:`has_say`) or the signer is a seat that left or was
+        removed: its client may still watch, and a stale or relayed signature of it is no
+        one's fault (a player who is gone is never blamed on the table for it).
+
+        Raises:
+            RemoteProtocolError: ``not-seated``: a key that never had a seat here.
+        """
         signer = self._seat_of.get(bytes.fromhex(by))
-        if signer is None or signer not in self.deck.present:
+        if signer is None:
             raise RemoteProtocolError(link, Reason.NOT_SEATED,
                                       f"a removal {what} signed by a peer not at the table")
+        if signer not in self.deck.present or not self.has_say:
+            return None
         return signer
 
     def _relay(self, type_: str, field: str, value: dict[str, Any], link: str) -> None:
@@ -251,6 +263,8 @@ class Rescue(RescueQueries):
         if vote.tbl != self.table_id:
             raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"a vote for table {vote.tbl}")
         signer = self._signer(vote.by, link, "vote")
+        if signer is None:
+            return
         if vote.seat == signer:
             raise RemoteProtocolError(link, Reason.ILLEGAL,
                                       f"{self.name(signer)} voted to remove itself")
@@ -285,7 +299,7 @@ class Rescue(RescueQueries):
         (or sends its void again), so that a voter still bound there is freed. Nothing is
         done for a round this peer began the removal with (the voters take it)."""
         seat, at, _head, _rnd = key
-        if self.view_seat is None or self.rescuer(seat) != self.seat:
+        if not self.has_say or self.rescuer(seat) != self.seat:
             return
         if key in self._voids:
             self._send(None, "record.unvote", {"unvote": self._voids[key]})
@@ -317,6 +331,8 @@ class Rescue(RescueQueries):
             raise RemoteProtocolError(link, Reason.WRONG_TABLE,
                                       f"a withdrawal for table {unvote.tbl}")
         signer = self._signer(unvote.by, link, "withdrawal")
+        if signer is None:
+            return
         if not withdrawal_verifies(unvote):
             raise RemoteProtocolError(link, Reason.BAD_SIGNATURE,
                                       "a withdrawal whose signature does not verify")
@@ -357,7 +373,7 @@ class Rescue(RescueQueries):
     def _resend_votes(self, key: bytes) -> None:
         """A link to ``key`` came up: send it the votes and voids held about the current
         position again (one sent while the link was down would be lost)."""
-        if self.view_seat is None:
+        if not self.has_say:
             return
         here = (len(self.record), self.record.head)
         for (_, at, head, _rnd), got in self._votes.items():

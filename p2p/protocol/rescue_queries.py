@@ -44,6 +44,13 @@ class RescueQueries(CoreParts):
         not yet every one), or ``None``."""
         return None if self._removing is None else self._removing[0]
 
+    @property
+    def has_say(self) -> bool:
+        """Whether this peer votes and says "no" about removals: a seat still at the table. An
+        auditor has no say, nor a seat that left or was removed (its client may stay to
+        watch): it signs no vote or withdrawal, and keeps none of the others'."""
+        return self.view_seat is not None and self.view_seat in self.deck.present
+
     def rescuer(self, seat: Seat) -> Seat | None:
         """The only seat that may begin removing ``seat``: the lowest present other one."""
         others = [s for s in self.deck.present if s != seat]
@@ -86,7 +93,7 @@ class RescueQueries(CoreParts):
     def bound(self) -> tuple[Seat, int] | None:
         """``(seat, round)`` when this peer holds its own vote here of a round not void: it
         takes and appends nothing at this position but the removal (else ``None``)."""
-        if self.view_seat is None:
+        if not self.has_say:
             return None
         for seat, (rnd, signers) in self.live_rounds().items():
             if self.seat in signers:

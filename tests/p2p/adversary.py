@@ -23,10 +23,13 @@ game's bot; the attacks act on what they send and on the links:
 ``drop`` / ``restore``
     cut one link between any two peers (messages on it are lost), then restore it (both ends
     are told, as the transport does: ``GameCore.peer_connected``);
-``ack``, ``sync``, ``vote``
+``ack``, ``sync``, ``vote``, ``unvote``
     bogus ``record.ack`` (wrong hashes, numbers ahead and behind, bursts that spend the reply
     budgets), ``record.sync`` (from 0, ahead, huge), ``record.vote`` (to remove an honest seat,
-    itself, far ahead, badly signed);
+    itself, far ahead, badly signed), ``record.unvote`` (a "no" to removing an honest seat,
+    itself, far ahead, badly signed, for another table); once the hostile seat left or was
+    removed, a vote or "no" it signs is dropped naming nobody (its client may watch on: the
+    LAN trial's removed bob was blamed on every screen for his client's "no"s);
 ``escrow``
     its next key-escrow entry deals one holder a bad part (sealed correctly, not its share);
 ``replay`` / ``old``
@@ -65,7 +68,8 @@ Invariants (a :class:`Violation` says which one failed, where and why):
 2. honest records never diverge at an entry by an honest author; at the end, records that
    diverge are allowed only if every honest peer halted naming a hostile seat with evidence;
 3. no honest seat is ever named (``cheat``/``rejected`` notices, ``GameCore.cheaters``, the
-   halt text names a hostile seat) or removed;
+   halt text names a hostile seat) or removed; nor a seat that left or was removed for a
+   removal vote or "no" (``record.vote``, ``record.unvote``) sent from its link;
 4. whenever nothing is in flight, every honest peer whose game runs can say whom it waits for
    (``GameCore.waiting_for`` non-empty, naming a seat); at the end, with every held message
    released, every link up and the hostile seats honest, the game finishes (or keeps making
@@ -101,7 +105,7 @@ from lancards.p2p.protocol.removal import RemovalPolicy
 from lancards.p2p.protocol.sealed import seal
 from lancards.p2p.protocol.series import sign_answer
 from lancards.p2p.protocol.statement import sign_statement
-from lancards.p2p.protocol.votes import sign_vote
+from lancards.p2p.protocol.votes import sign_vote, sign_withdrawal
 from lancards.p2p.protocol.wire import link_envelope, sign_envelope
 from tests.p2p.core_harness import Network, entry_of, make_cores, twin_entry
 from tests.p2p.test_hostile_fuzz import paths
@@ -113,7 +117,7 @@ burst of bogus acks one or two above it spent that budget; kept as the burst siz
 GAMES = ("level8-master", "level8", "level8-en", "eights")
 
 KINDS = ("honest", "honest", "honest", "fork", "mutate", "mutate", "hold", "release", "drop",
-         "restore", "ack", "sync", "vote", "escrow", "replay", "old", "leave", "vanish",
+         "restore", "ack", "sync", "vote", "unvote", "escrow", "replay", "old", "leave", "vanish",
          "return", "remove", "presence", "rematch", "renege", "links")
 """The moves, the honest one weighted three times."""
 
@@ -454,6 +458,8 @@ class Adversary(Network):
             self.queue.append((hk, tk, self.envelope(hc, "record.sync", {"have": have})))
         elif kind == "vote":
             self._bogus_vote(hc, target, c)
+        elif kind == "unvote":
+            self._bogus_unvote(hc, target, c)
         elif kind == "escrow":
             self._bad_escrow(hc, c)
         elif kind == "replay":
@@ -551,6 +557,19 @@ class Adversary(Network):
         self.queue.append((hc.me.public_key, target.me.public_key,
                            self.envelope(hc, "record.vote", {"vote": vote})))
 
+    def _bogus_unvote(self, hc: GameCore, target: GameCore, c: int) -> None:
+        """A signed "no" (``record.unvote``): to removing an honest seat here (a true one, or
+        of a later round), itself, far ahead, badly signed, for another table."""
+        variant = c % 6
+        seat = hc.seat if variant == 1 else target.seat
+        at = len(target.record) + (1000 if variant == 2 else 0)
+        table = "fedcba9876543210" if variant == 5 else hc.table_id
+        unvote = sign_withdrawal(hc.me, table, seat, at, target.record.head, c % 3)
+        if variant == 3:
+            unvote["sig"] = "00" * 64
+        self.queue.append((hc.me.public_key, target.me.public_key,
+                           self.envelope(hc, "record.unvote", {"unvote": unvote})))
+
     def _bad_escrow(self, hc: GameCore, c: int) -> None:
         """The hostile seat's next escrow deals one holder a part that is not its share."""
         honest = type(hc)._make_escrow
@@ -645,6 +664,10 @@ class Adversary(Network):
                         and notice.seat not in hostile:
                     raise Violation(3, f"honest seat {core.seat} named seat {notice.seat}: "
                                        f"{notice.kind}: {notice.text}")
+                if notice.kind == "rejected" and notice.seat in core.left_seats() \
+                        and "a removal " in notice.text:
+                    raise Violation(3, f"seat {core.seat} named seat {notice.seat}, which is no "
+                                       f"longer at the table, for a vote: {notice.text}")
             self._checked[key] = len(self.notices[key])
             if not set(core.cheaters) <= hostile:
                 raise Violation(3, f"seat {core.seat} holds honest cheaters {core.cheaters}")

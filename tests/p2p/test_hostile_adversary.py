@@ -149,6 +149,32 @@ def test_the_links_moves_leave_words_only_and_name_the_hostile_seat() -> None:
     assert stats.named == {0: {1}, 2: {1}}
 
 
+@pytest.mark.timeout(60)
+def test_votes_and_nos_signed_after_a_leave_name_nobody() -> None:
+    """The ``vote`` and ``unvote`` moves of a hostile seat that left (Level 8, 4 peers): each
+    variant about this table is dropped by every honest peer without a line (the LAN trial:
+    a removed player's client that watched on signed "no"s, and every screen blamed him);
+    before, each was
+    ``rejected ... not-seated: a removal vote signed by a peer not at the table`` naming
+    it (invariant 3 now fails on that)."""
+    net = Adversary(Config("level8", 4, False, (1,), 7))
+    net.start()
+    for key in list(net.cores):
+        net.play_bot(key)
+    moves: list[Move] = [("honest", 0, 0, 0, 300), ("leave", 0, 0, 0, 200)]
+    moves += [("vote", 0, b, c, 10) for b in range(3) for c in range(5)]
+    moves += [("unvote", 0, b, c, 10) for b in range(3) for c in range(5)]  # (not 5: a table
+    # id not this table's is refused as such, naming the link, like any message of another)
+    for move in moves:
+        net.apply(move)
+        net.pump(move[4])
+        net.check_step()
+    assert [c.left_seats() for c in net.honest] == [(1,), (1,), (1,)]
+    assert net.stats.moves == {"honest": 1, "leave": 1, "vote": 15, "unvote": 15}
+    assert {c.seat: [n.text for n in net.notices[c.me.public_key] if n.kind != "info"]
+            for c in net.honest} == {0: [], 2: [], 3: []}
+
+
 def test_an_honest_peer_that_cannot_say_whom_it_waits_for_is_a_violation() -> None:
     net = Adversary(Config("level8", 3, False, (2,), 1))
     net.start()

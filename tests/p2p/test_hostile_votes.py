@@ -348,7 +348,7 @@ def test_the_seat_voted_against_has_no_say_and_its_policy_never_raises() -> None
         def __len__(self) -> int:
             return 40
 
-    core = SimpleNamespace(is_observer=False, removing=None, halted=None, seat=2,
+    core = SimpleNamespace(has_say=True, removing=None, halted=None, seat=2,
                            record=Record(), withdrew=lambda seat: False,
                            live_rounds=lambda: {1: (0, (0,)), 2: (0, (1,))})
     policy = RemovalPolicy(10.0)
