@@ -21,7 +21,7 @@ def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[st
     seat = notice.seat
     who = shown[seat] if seat is not None and 0 <= seat < len(shown) else "?"
     if notice.kind == "chat":
-        return f"{who}: {visible(notice.text)}"  # no bidirectional override reaches the screen
+        return f"{who}: {visible(notice.text)}"  # no control character reaches the screen
     if notice.kind == "presence" or notice.code == "back":
         return (_("{name} paused; the game waits for them") if notice.text == "paused"
                 else _("{name} is back")).format(name=who)
