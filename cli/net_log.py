@@ -28,6 +28,24 @@ from lancards.cli.tui.narrate_take import drew_in_its_place
 from lancards.engine.core import Leave
 
 
+def removal_ends(entries: Any, seq: int) -> bool:
+    """Whether ``entries[seq]`` (a record's entries) is the last ``rescue`` entry of a removal
+    (ruling D-5), after which the seat is gone as after a leave: the removal's first entry
+    carries one vote of every remaining seat, and each of them appends one rescue entry about
+    the seat, one after the other (``docs/protocol.md`` 11.10)."""
+    payload = entries[seq].payload
+    if payload.get("t") != "rescue":
+        return False
+    for first in range(seq, max(-1, seq - 8), -1):
+        head = entries[first].payload
+        if head.get("t") != "rescue" or head.get("seat") != payload.get("seat"):
+            return False
+        votes = head.get("votes")
+        if votes:
+            return isinstance(votes, list) and len(votes) == seq - first + 1
+    return False
+
+
 class NetLogMixin:
     """The log of :class:`~lancards.cli.net_session.NetworkSession` (its attributes:
     ``node``, ``core``, ``game``, ``names``, ``seat``, ``series``)."""
@@ -64,12 +82,15 @@ class NetLogMixin:
         with their author; each move from this peer's view just before it (:class:`Replay`
         when several arrived since the last call: a trick taken in a batch is told in place)."""
         entries = self.core.record.entries
+        ends = {id(entries[i]) for i in range(self._logged, len(entries))
+                if removal_ends(entries, i)}  # (by identity: the entries of one record)
         new = [e for e in entries[self._logged:]
-               if e.payload.get("t") in ("action", "leave")
+               if e.payload.get("t") in ("action", "leave") or id(e) in ends
                or (e.payload.get("t") == "rescue" and e.payload.get("votes"))]
         last = getattr(self, "_log_view", None)  # this seat's view when the log was told
         after = self.core.state
-        replay, first = Replay(self.game, last, after, len(new)), len(self._log)
+        moves = sum(1 for e in new if e.payload.get("t") != "rescue" or e.payload.get("votes"))
+        replay, first = Replay(self.game, last, after, moves), len(self._log)
         again: list[int] = []  # saved lines completed since
         pending = getattr(self, "_log_pending", None)  # an own draw whose card was unknown
         if pending is not None:
@@ -85,14 +106,21 @@ class NetLogMixin:
         for entry in new:
             seat = self.core.seat_of(entry.author)
             if entry.payload.get("t") == "rescue":  # the first of a removal: every vote in
-                replay.lost()
                 gone = entry.payload.get("seat")
-                if isinstance(gone, int) and 0 <= gone < len(self.names):
+                known = isinstance(gone, int) and 0 <= gone < len(self.names)
+                if entry.payload.get("votes"):
+                    replay.lost()
+                if entry.payload.get("votes") and known:
                     text = _("You were removed from the table by the others' votes (no answer "
                              "for the table's patience)") if gone == self.seat else \
                         _("{name} was removed from the table by the others' votes (no answer "
                           "for the table's patience)").format(name=self.names[gone])
                     self._log.append(LogLine(text, None, index=len(self._log) + 1))
+                if id(entry) in ends and known:  # its last entry: gone, as after a leave
+                    for text in redealt(self.game, after, self.core.state, int(gone),
+                                        self.names, self.seat):
+                        self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
+                                                 index=len(self._log) + 1))
                 continue
             if entry.payload.get("t") == "leave" and seat is not None:
                 replay.views(Leave(seat))

@@ -398,6 +398,11 @@ def run_replay(args: argparse.Namespace) -> int:
             if observer.has_left(int(payload["seat"])):
                 print("      " + _("{name} is removed from the table (the hand goes out of play "
                                    "unopened)").format(name=gone))
+                from lancards.cli.tui.narrate import redealt
+
+                for text in redealt(observer.game, observer.state, observer.state,
+                                    int(payload["seat"]), names):
+                    print("      " + text)  # ruling D-1, as after a leave
                 print(f"      {public_summary(observer.state)}")
         if payload.get("t") not in ("action", "leave"):  # an opening of the audit (E-5, E-7)
             for text in _scored_by_opening(observer, before, names):
