@@ -199,10 +199,18 @@ SENDER_WORDS: Mapping[str, str] = {
 peer's name)."""
 
 
+SEAT_LABEL = re.compile(r" \(seat (\d+)\)\Z")
+"""The seat the peer layer adds to a seated sender's name (``bob [...] (seat 2)``, counted from
+1 as the players panel numbers the seats)."""
+
+
 def _sender(sender: str) -> str:
     for prefix, words in SENDER_WORDS.items():
         if sender.startswith(prefix):
             return _(words).format(name=sender[len(prefix):])
+    seat = SEAT_LABEL.search(sender)
+    if seat is not None:  # German "(Platz 2)", not "(seat 2)"
+        return sender[:seat.start()] + " " + _("(seat {number})").format(number=seat[1])
     return sender
 
 

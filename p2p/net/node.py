@@ -446,7 +446,7 @@ class PeerNode:
             outputs = self.core.receive(peer, data)
         except Exception as exc:
             seat = self.core.seat_of(peer)
-            who = (f"{self.core.name(seat)} (seat {seat})" if seat is not None
+            who = (f"{self.core.name(seat)} (seat {seat + 1})" if seat is not None
                    else f"unseated peer {peer.hex()[:16]}")
             refused = unexpected(who, exc)
             self.notices.append(Notice("rejected", str(refused), seat, error=refused))

@@ -316,8 +316,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         if self.game.to_act(self._state) != self.seat:
             raise LocalProtocolError("it is not this seat's move").with_code("not-your-move")
         if (seat := getattr(action, "seat", self.seat)) != self.seat:
-            raise LocalProtocolError(f"an action of seat {seat}, not of this seat").with_code(
-                "not-your-seat", seat=seat)
+            raise LocalProtocolError(f"an action of seat {seat + 1}, not of this seat").with_code(
+                "not-your-seat", seat=seat + 1)  # (seats said as the panel numbers them)
         self.game.check(self._state, action)
         self._pending = action
         self._advance()
@@ -523,7 +523,8 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
             return
         action = self.game.parse_action(payload.a)
         if getattr(action, "seat", None) != author:
-            raise EngineError(f"seat {author} signed a move of seat {action.seat}").with_code(
+            raise EngineError(
+                f"seat {author + 1} signed a move of seat {action.seat + 1}").with_code(
                 "other-seat", action=action, seat=action.seat)
         before = self.game.knowledge(self._state)
         state = self.game.apply(self._state, action)

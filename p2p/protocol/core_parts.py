@@ -352,7 +352,7 @@ class CoreParts:
         seat = self._seat_of.get(key)
         if seat is None:
             return f"unseated peer {key.hex()[:16]}"
-        return f"{self.players[seat]} (seat {seat})"
+        return f"{self.players[seat]} (seat {seat + 1})"  # counted from 1, as the panel does
 
     def _flush(self) -> list[Output]:
         out, self._out = self._out, []

@@ -139,7 +139,7 @@ class Departure(CoreParts):
         """
         if self.has_left(author):
             raise RecordError(name, Reason.NOT_SEATED,
-                              f"a {kind!r} entry by seat {author}, who left the table", seq)
+                              f"a {kind!r} entry by seat {author + 1}, who left the table", seq)
         self._refuse_voted_out(author, name, seq, kind)
         if kind == EntryKind.RESCUE and self.removing is None:
             return  # a removal begins in place of whatever is due (checked with its votes)
@@ -147,10 +147,10 @@ class Departure(CoreParts):
                 and expected[1] != EntryKind.RESCUE):
             return
         if expected is None or expected[0] != author or expected[1] != kind:
-            wanted = "nothing" if expected is None else f"seat {expected[0]}'s {expected[1]}"
+            wanted = "nothing" if expected is None else f"seat {expected[0] + 1}'s {expected[1]}"
             what = "a leave" if kind == EntryKind.LEAVE else f"a {kind!r} entry"
             raise RecordError(name, Reason.OUT_OF_TURN,
-                              f"{what} by seat {author}; the record waits for {wanted}", seq)
+                              f"{what} by seat {author + 1}; the record waits for {wanted}", seq)
 
     def _apply_leave(self, author: Seat, payload: LeavePayload) -> None:
         """Check and apply a leave entry of ``author``.
@@ -160,7 +160,7 @@ class Departure(CoreParts):
             DeckError: a bad share or proof, shares of the wrong cards (names ``author``).
         """
         if payload.seat != author:
-            raise EngineError(f"seat {author} signed a leave of seat {payload.seat}")
+            raise EngineError(f"seat {author + 1} signed a leave of seat {payload.seat + 1}")
         self.deck.accept_leave(author, msgspec.to_builtins(payload.msg), self._hand(author))
         self._after_leave(author)
 

@@ -37,7 +37,7 @@ def check_openings(deck: Any, game: Any, state: Any, faces: Sequence[Any], autho
             raise OpeningError(f"card #{slot} was made public without an opening").with_code(
                 "no-opening", action=action, card=claimed)
         if claimed != faces[card]:
-            raise OpeningError(f"seat {author} claimed #{slot} is {claimed}, "
+            raise OpeningError(f"seat {author + 1} claimed #{slot} is {claimed}, "
                                f"but the opening shows {faces[card]}").with_code(
                 "claim-differs", action=action, card=claimed, opened=faces[card])
 

@@ -281,11 +281,12 @@ class Record:
         return self._seat_of.get(author)
 
     def name(self, author: bytes) -> str:
-        """How ``author`` is named in errors: nickname, fingerprint and seat when seated."""
+        """How ``author`` is named in errors: nickname, fingerprint and seat when seated (the
+        seat counted from 1, as the players panel numbers them: ``bob [...] (seat 2)``)."""
         seat = self._seat_of.get(author)
         if seat is None:
             return describe(author)
-        return f"{describe(author, self.nicks[seat])} (seat {seat})"
+        return f"{describe(author, self.nicks[seat])} (seat {seat + 1})"
 
     def next_entry(self, identity: Identity, payload: Mapping[str, Any], state: str) -> Entry:
         """Sign the entry that would come next (not appended: pass it to :meth:`append`)."""

@@ -344,7 +344,7 @@ class Rescue(RescueQueries):
             self._relay("record.unvote", "unvote", raw, link)
             entry = self.record.entries[unvote.at]
             self._cheat(signer, f"{self.name(signer)} voided round {unvote.round} of the "
-                        f"removal of seat {unvote.seat} at entry {unvote.at}, then began it "
+                        f"removal of seat {unvote.seat + 1} at entry {unvote.at}, then began it "
                         "there (its withdrawal and its rescue entry are the evidence)",
                         {"entry": entry.to_dict(), "unvote": raw}, "unvote")
             return
@@ -415,8 +415,9 @@ class Rescue(RescueQueries):
         seat, rnd = mine
         if author == seat:
             raise RecordError(name, Reason.NOT_SEATED,
-                              f"seat {author} is being voted out at entry {seq}", seq)
-        raise RecordError(name, Reason.BOUND, f"this seat voted to remove seat {seat} at entry "
+                              f"seat {author + 1} is being voted out at entry {seq}", seq)
+        raise RecordError(name, Reason.BOUND, f"this seat voted to remove seat {seat + 1} at "
+                          "entry "
                           f"{seq} (round {rnd}): it takes only the removal there until the "
                           "round is void", seq)
 
@@ -456,28 +457,32 @@ class Rescue(RescueQueries):
         if self._removing is None:
             problem = self.removal_problem(seat) if seat != author else "it voted for itself"
             if problem is not None:
-                raise EngineError(f"seat {author} began removing seat {seat}: {problem}")
+                raise EngineError(f"seat {author + 1} began removing seat {seat + 1}: {problem}")
             others = [s for s in self.deck.present if s != seat]
             if author != others[0]:
-                raise EngineError(f"seat {author} began removing seat {seat}; only seat "
-                                  f"{others[0]} may")
+                raise EngineError(f"seat {author + 1} began removing seat {seat + 1}; only seat "
+                                  f"{others[0] + 1} may")
             signers = []
             at, head = self._entry_at
             for vote in payload.votes:
                 signer = self._seat_of.get(bytes.fromhex(vote.by))
                 problem = vote_problem(vote, self.table_id, seat, at, head)
                 if problem is not None:
-                    raise EngineError(f"seat {author} began removing seat {seat} with {problem}")
+                    raise EngineError(f"seat {author + 1} began removing seat {seat + 1} "
+                                      f"with {problem}")
                 signers.append(signer)
             if signers != others:
-                raise EngineError(f"seat {author} began removing seat {seat} with votes of "
-                                  f"seats {signers}, not of every remaining seat {others}")
+                raise EngineError(f"seat {author + 1} began removing seat {seat + 1} with votes "
+                                  f"of seats {[s + 1 for s in signers if s is not None]}, not "
+                                  f"of every remaining seat {[s + 1 for s in others]}")
             rounds = sorted({vote.round for vote in payload.votes})
             if len(rounds) != 1:
-                raise EngineError(f"seat {author} began removing seat {seat} with votes of "
+                raise EngineError(f"seat {author + 1} began removing seat {seat + 1} "
+                                  f"with votes of "
                                   f"rounds {rounds}, not of one round")
             if (seat, at, head, rounds[0]) in self._voids:
-                raise EngineError(f"seat {author} began removing seat {seat} with the votes of "
+                raise EngineError(f"seat {author + 1} began removing seat {seat + 1} "
+                                  f"with the votes of "
                                   f"round {rounds[0]}, which it had voided (its withdrawal is "
                                   "the evidence)")
             self.deck.accept_rescue(author, seat, msgspec.to_builtins(payload.msg),
@@ -485,9 +490,10 @@ class Rescue(RescueQueries):
             self._removing = (seat, at)  # only now: a refused entry changes nothing
         else:
             if seat != self._removing[0] or payload.votes:
-                raise EngineError(f"seat {author} sent rescue shares for seat {seat} with "
+                raise EngineError(f"seat {author + 1} sent rescue shares for seat {seat + 1} "
+                                  "with "
                                   f"{len(payload.votes)} votes during the removal of seat "
-                                  f"{self._removing[0]}")
+                                  f"{self._removing[0] + 1}")
             self.deck.accept_rescue(author, seat, msgspec.to_builtins(payload.msg),
                                     self._hand(seat))
         self._after_rescue(seat)

@@ -121,7 +121,8 @@ class RescueQueries(CoreParts):
             return Refusal("the table has no rescue (its option rescue is off): it can only wait",
                            "no-rescue")
         if not 0 <= seat < self.n or seat not in self.deck.present:
-            return Refusal(f"seat {seat} is not at the table", "not-at-table", seat=seat)
+            return Refusal(f"seat {seat + 1} is not at the table", "not-at-table",
+                           seat=seat + 1)  # (counted from 1, as the players panel does)
         if self._halted:
             return Refusal(f"the table is halted: {self._halted}", "halted")
         if self.game.to_act(self._state) is None:

@@ -32,8 +32,9 @@ def explain(message: str, where: str) -> str:
     ``<where> field 'text' is longer than 4000 characters``, ``<where> field 'missing' has
     more than 6 items``, ``<where> field 'seat' is above 5``, ``<where> field 'state' holds
     'zzz', which it may not``, ``<where> field 'tbl' is not of its form``, ``a key of <where>
-    field 'parts' is not of its form``; a message of another shape is kept after
-    ``<where>: ``."""
+    field 'parts' is not of its form``; a message of another shape is kept after the place
+    in words (``<where> field 'x': ...``), never after msgspec's ``$.x`` path. (A string
+    holding NUL or a lone surrogate is said the same way: ``wire.text_fault``.)"""
     at = _AT.fullmatch(message)
     assert at is not None  # the pattern matches any text
     body, field, rest = at["message"], at["field"] or "", at["rest"] or ""
@@ -47,11 +48,9 @@ def explain(message: str, where: str) -> str:
             wanted = "an object" if wanted == "object" else wanted
         return f"{place} is {got}, not {wanted}"[:300]
     if match := _MISSING.fullmatch(body):
-        inside = f" at {field}{rest}" if field or rest else ""
-        return f"{where}{inside} lacks field {match.group(1)!r}"
+        return f"{place} lacks field {match.group(1)!r}"[:300]
     if match := _UNKNOWN.fullmatch(body):
-        inside = f" at {field}{rest}" if field or rest else ""
-        return f"{where}{inside} has unknown field {match.group(1)!r}"
+        return f"{place} has unknown field {match.group(1)!r}"[:300]
     if match := _LENGTH.fullmatch(body):
         kind, op, n = match.groups()
         return f"{place} {_SIZE[(kind, op)].format(n=n)}"[:300]
@@ -63,7 +62,7 @@ def explain(message: str, where: str) -> str:
         return f"{place} is not of its form"[:300]
     if match := _INVALID.fullmatch(body):
         return f"{place} holds {match.group(1)[:80]}, which it may not"[:300]
-    return f"{where}: {message[:240]}"
+    return f"{place}: {body[:240]}"  # (never the library's `$.x` path: the place in words)
 
 
 __all__ = ["explain"]

@@ -75,8 +75,8 @@ def vote_problem(vote: RemovalVote, table: str, seat: Seat, at: int, head: str) 
     """What is wrong with ``vote`` as a vote to remove ``seat`` at ``(at, head)`` of ``table``
     (its signature included), or ``None``."""
     if (vote.tbl, vote.seat, vote.at, vote.head) != (table, seat, at, head):
-        return (f"a vote about table {vote.tbl}, seat {vote.seat}, entry {vote.at} "
-                f"({vote.head[:12]}...), not seat {seat} at entry {at} ({head[:12]}...)")
+        return (f"a vote about table {vote.tbl}, seat {vote.seat + 1}, entry {vote.at} "
+                f"({vote.head[:12]}...), not seat {seat + 1} at entry {at} ({head[:12]}...)")
     by = bytes.fromhex(vote.by)
     if not verify_signature(by, bytes.fromhex(vote.sig),
                             vote_bytes(vote.tbl, vote.seat, vote.at, vote.head, by, vote.round)):

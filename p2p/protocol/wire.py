@@ -213,27 +213,51 @@ _BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 escape without its pair; not a Unicode scalar value, RFC 8259 section 8.2, so not UTF-8)."""
 
 
-def text_fault(value: Any, path: str = "$") -> str | None:
+def text_fault(value: Any) -> str | None:
     """Why ``value`` (a parsed JSON value) holds invalid text, or ``None``: the first string
-    or object key, depth first in document order, with NUL or a lone surrogate, as
-    ``"string at $.body.nick holds a lone surrogate U+D800"`` (or ``"key at $.body ..."``,
-    ``"... holds NUL (U+0000)"``). Iterative: any depth, no recursion."""
-    stack: list[tuple[Any, str]] = [(value, path)]
+    or object key, depth first in document order, with NUL or a lone surrogate, in the plain
+    words of the schema errors (:func:`text_place`): ``"'chat' body field 'text' holds NUL
+    (U+0000)"``, ``"a key of the message's field 'a' holds a lone surrogate U+D800"`` (the
+    LAN trial read ``string at $.body.text holds NUL (U+0000)``). Iterative: any depth, no
+    recursion."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
     while stack:
         item, where = stack.pop()
         if isinstance(item, str):
             if match := _BAD_TEXT.search(item):
-                return f"string at {where[:200]} holds {_describe_char(match.group())}"
+                return f"{text_place(value, where)} holds {_describe_char(match.group())}"
         elif isinstance(item, dict):
             children = []
             for key, child in item.items():
                 if isinstance(key, str) and (match := _BAD_TEXT.search(key)):
-                    return f"key at {where[:200]} holds {_describe_char(match.group())}"
-                children.append((child, f"{where}.{key}"))
+                    return (f"a key of {text_place(value, where)} holds "
+                            f"{_describe_char(match.group())}")
+                children.append((child, (*where, key)))
             stack.extend(reversed(children))
         elif isinstance(item, list):
-            stack.extend(reversed([(child, f"{where}[{i}]") for i, child in enumerate(item)]))
+            stack.extend(reversed([(child, (*where, i)) for i, child in enumerate(item)]))
     return None
+
+
+_TYPE_NAME = re.compile(r"[a-z][a-z0-9.-]{0,39}")
+
+
+def text_place(value: Any, where: tuple[str | int, ...]) -> str:
+    """The place ``where`` (keys and list indexes from the top) inside the parsed message
+    ``value``, as the schema errors say it (:func:`lancards.p2p.protocol.schema_words.explain`):
+    ``'chat' body field 'text'`` inside an envelope whose ``type`` reads as one, else ``the
+    message's field 'entry'.payload.a``, ``the message's item 0``, ``the message``."""
+    kind = value.get("type") if isinstance(value, dict) else None
+    if where[:1] == ("body",) and isinstance(kind, str) and _TYPE_NAME.fullmatch(kind):
+        top, rest = f"{kind!r} body", where[1:]
+    else:
+        top, rest = "the message", where
+    if not rest:
+        return top
+    first = f"field {rest[0]!r}" if isinstance(rest[0], str) else f"item {rest[0]}"
+    tail = "".join(f".{part}" if isinstance(part, str) else f"[{part}]" for part in rest[1:])
+    owner = top if top != "the message" else "the message's"
+    return f"{owner} {first}{tail}"[:300]
 
 
 def _describe_char(char: str) -> str:

@@ -238,8 +238,8 @@ def test_audit_rejects_a_lone_surrogate_escape_without_a_traceback(record_file, 
     assert main(["audit", str(bad)]) == 1
     out = capsys.readouterr().out
     assert out == (f"REJECTED: record file line {target + 2} (entry {target}): rejected "
-                   "message from record file: malformed: string at $.entry.payload.a holds "
-                   "a lone surrogate U+D800\n")
+                   "message from record file: malformed: the message's field 'entry'.payload.a "
+                   "holds a lone surrogate U+D800\n")
 
 
 def test_audit_and_replay_in_german(record_file, tmp_path, capsys):

@@ -191,3 +191,21 @@ def test_a_storage_fault_in_german_and_in_english(german):
     assert error_words(full) == str(full) == ("the disk is full: cannot write "
                                               "/h/tables/t/journal.jsonl; free space and run "
                                               "`lancards resume`")
+
+
+def test_a_refused_message_names_the_seat_as_the_players_panel_counts_it(german):
+    """The LAN trial: rejections said ``(seat 0)`` of the player the panel lists as ``1 eve``,
+    and a German table read the English ``(seat 0)``. Seats are counted from 1 in every line a
+    person reads (the ``--json`` fields keep their 0-based numbers); German says ``Platz``."""
+    from tests.p2p.protocol.helpers import record_with
+    from tests.p2p.protocol.test_record import rejection
+
+    ids, record = record_with(3)
+    refused = rejection(record, record.entries[0])  # the first seat's entry, again
+    sender = f"{ids[0].nick} [{ids[0].fingerprint}]"
+    assert refused.sender == f"{sender} (seat 1)"
+    assert error_words(refused) == f"Nachricht von {sender} (Platz 1) abgelehnt (Eintrag 0): " \
+        "schon einmal erhalten"
+    i18n.set_language("en")
+    assert error_words(refused).startswith(f"rejected message from {sender} (seat 1) (entry 0): "
+                                           "replayed: ")

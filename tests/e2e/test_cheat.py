@@ -40,7 +40,7 @@ def test_swap_claim_is_caught_by_every_honest_peer(lan, tmp_path):
         cheat_lines = [line for line in peer.output().splitlines() if line.startswith("cheat:")]
         assert len(cheat_lines) == 1, peer.output()
         line = cheat_lines[0]
-        assert "from cyd [" in line and f"(seat {seat})" in line, line
+        assert "from cyd [" in line and f"(seat {seat + 1})" in line, line
         assert f"(entry {verdict['entries']})" in line, line
         # The evidence: the opening shows another card, or the claimed card cannot be there.
         assert re.search(r"illegal: .*(but the opening shows|is known to be elsewhere)", line), line

@@ -71,12 +71,16 @@ def named(notices: list[Notice]) -> list[tuple[str, int | None]]:
 
 
 @pytest.mark.parametrize(("data", "detail"), [
-    (b'{"a":"\\ud800"}', "string at $.a holds a lone surrogate U+D800"),
-    (b'{"a":["x",{"b":"\\udc00"}]}', "string at $.a[1].b holds a lone surrogate U+DC00"),
-    (b'["\\ude00\\ud83d"]', "string at $[0] holds a lone surrogate U+DE00"),  # pair reversed
-    (b'{"\\ud800":1}', "key at $ holds a lone surrogate U+D800"),
-    (b'{"a":"x\\u0000"}', "string at $.a holds NUL (U+0000)"),
-    (b'{"a": "\\u0000"}', "string at $.a holds NUL (U+0000)"),  # the strict path too
+    (b'{"a":"\\ud800"}', "the message's field 'a' holds a lone surrogate U+D800"),
+    (b'{"a":["x",{"b":"\\udc00"}]}',
+     "the message's field 'a'[1].b holds a lone surrogate U+DC00"),
+    (b'["\\ude00\\ud83d"]', "the message's item 0 holds a lone surrogate U+DE00"),  # reversed
+    (b'{"\\ud800":1}', "a key of the message holds a lone surrogate U+D800"),
+    (b'{"a":"x\\u0000"}', "the message's field 'a' holds NUL (U+0000)"),
+    (b'{"a": "\\u0000"}', "the message's field 'a' holds NUL (U+0000)"),  # the strict path too
+    (b'{"type":"chat","body":{"text":"\\u0000"}}', "'chat' body field 'text' holds NUL (U+0000)"),
+    (b'{"type":"Chat!","body":{"text":"\\u0000"}}',  # a type that reads as none
+     "the message's field 'body'.text holds NUL (U+0000)"),
     (b'{"a":"\xc0\xaf"}', "not UTF-8 at byte 6"),  # an over-long "/"
     (b'{"a":"\xe0\x80\xaf"}', "not UTF-8 at byte 6"),  # an over-long "/", three bytes
     (b'{"a":"\xed\xa0\x80"}', "not UTF-8 at byte 6"),  # an encoded surrogate (CESU-8)
@@ -101,13 +105,13 @@ def test_an_envelope_with_a_lone_surrogate_is_malformed_not_a_crash() -> None:
     with pytest.raises(MessageError) as info:
         decode_envelope(data, "link", expected_sender=hostile.me.public_key)
     assert info.value.reason is Reason.MALFORMED and info.value.sender == "link"
-    assert info.value.detail == "string at $.body.text holds a lone surrogate U+D800"
+    assert info.value.detail == "'chat' body field 'text' holds a lone surrogate U+D800"
     # In the core: a rejection naming the seated sender, the table goes on.
     out = victim.receive(hostile.me.public_key, data)
     [notice] = [x for x in out if isinstance(x, Notice)]
     assert (notice.kind, notice.seat) == ("rejected", 1)
-    assert notice.text == (f"rejected message from {hostile.players[1]} (seat 1): malformed: "
-                           "string at $.body.text holds a lone surrogate U+D800")
+    assert notice.text == (f"rejected message from {hostile.players[1]} (seat 2): malformed: "
+                           "'chat' body field 'text' holds a lone surrogate U+D800")
     assert victim.halted is None and not victim.cheaters
 
 
@@ -122,7 +126,7 @@ def test_a_record_entry_with_a_lone_surrogate_in_its_payload_is_rejected() -> No
                                         {"entry": entry}).encode())
     out = victim.receive(hostile.me.public_key, data)
     assert [(x.kind, x.seat, x.text.split(": ", 1)[1]) for x in out if isinstance(x, Notice)] \
-        == [("rejected", 1, "malformed: string at $.body.entry.payload.a holds a lone "
+        == [("rejected", 1, "malformed: 'record.entry' body field 'entry'.payload.a holds a lone "
                             "surrogate U+D800")]
     assert victim.halted is None and len(victim.record) == 0
 
@@ -140,8 +144,8 @@ def test_sealed_shares_whose_plaintext_holds_a_lone_surrogate_are_rejected() -> 
     out = victim.receive(hostile.me.public_key, data)
     [notice] = [x for x in out if isinstance(x, Notice)]
     assert (notice.kind, notice.seat) == ("rejected", 0)
-    assert notice.text.endswith("malformed: string at $.shares[0].share holds a lone "
-                                "surrogate U+D800")
+    assert notice.text.endswith("malformed: the message's field 'shares'[0].share holds a "
+                                "lone surrogate U+D800")
     assert victim.halted is None
 
 
@@ -152,7 +156,7 @@ def test_the_hello_handshake_refuses_a_lone_surrogate() -> None:
     with pytest.raises(HandshakeError) as info:
         hs.receive(b'{"t":"hello","v":1,"pk":"' + SURROGATE + b'","nonce":"00"}')
     assert info.value.reason is Reason.HANDSHAKE
-    assert info.value.detail == "string at $.pk holds a lone surrogate U+D800"
+    assert info.value.detail == "the message's field 'pk' holds a lone surrogate U+D800"
 
 
 def test_a_start_fetch_answer_with_a_lone_surrogate_is_refused_naming_the_peer() -> None:
@@ -165,7 +169,8 @@ def test_a_start_fetch_answer_with_a_lone_surrogate_is_refused_naming_the_peer()
     with pytest.raises(MessageError) as info:
         fetch.receive(bob.public_key, data)
     assert info.value.reason is Reason.MALFORMED and bob.nick in info.value.sender
-    assert info.value.detail == "string at $.body.statement.x holds a lone surrogate U+D800"
+    assert info.value.detail == ("'table.told' body field 'statement'.x holds a lone "
+                                 "surrogate U+D800")
 
 
 def test_a_lobby_message_with_a_lone_surrogate_is_malformed() -> None:
@@ -176,7 +181,7 @@ def test_a_lobby_message_with_a_lone_surrogate_is_malformed() -> None:
         decode_envelope(data, "eve-link", expected_sender=newcomer.public_key,
                         types=lobby_common.LOBBY_TYPES)
     assert (info.value.sender, info.value.reason) == ("eve-link", Reason.MALFORMED)
-    assert info.value.detail == "string at $.body.nick holds a lone surrogate U+D800"
+    assert info.value.detail == "'table.join' body field 'nick' holds a lone surrogate U+D800"
 
 
 @pytest.mark.parametrize(("value", "detail"), [
@@ -205,7 +210,8 @@ def test_a_record_file_line_with_a_lone_surrogate_is_a_rejection() -> None:
     report = audit_lines([*lines[:3], bad, *lines[4:]])
     assert report.status == "rejected"
     assert report.error == ("record file line 4 (entry 2): rejected message from record file: "
-                            "malformed: string at $.entry.state holds a lone surrogate U+D800")
+                            "malformed: the message's field 'entry'.state holds a lone "
+                            "surrogate U+D800")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,8 +253,9 @@ def test_a_seated_peer_sending_a_lone_surrogate_is_rejected_and_the_table_plays_
     assert outcome is not None and all(c.game.outcome(c.state) == outcome for c in cores)
     for node in (nodes[0], nodes[2]):
         assert named(node.notices) == [("rejected", 1), ("rejected", 1)]
-        assert all(x.text.endswith("malformed: string at $.body.text holds a lone surrogate "
-                                   "U+D800") for x in node.notices if x.kind == "rejected")
+        assert all(x.text.endswith("malformed: 'chat' body field 'text' holds a lone "
+                                   "surrogate U+D800") for x in node.notices
+                   if x.kind == "rejected")
         assert node.core.halted is None and not node.core.cheaters
     assert named(nodes[1].notices) == []
 
@@ -522,7 +529,7 @@ def test_the_node_guard_names_the_sender_in_one_line_and_serves_on(monkeypatch) 
     node.receive(cyd.me.public_key, sign_envelope(cyd.me, "chat", me.table_id, seq,
                                                   {"text": "still here"}).encode())
     assert [(x.kind, x.seat, x.text) for x in node.notices] == [
-        ("rejected", 1, f"rejected message from {me.name(1)} (seat 1): unexpected: "
+        ("rejected", 1, f"rejected message from {me.name(1)} (seat 2): unexpected: "
                         "RuntimeError: boom second line"),
         ("chat", 2, "still here"),
     ]

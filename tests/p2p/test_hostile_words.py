@@ -15,7 +15,7 @@ from lancards.p2p.protocol.schema_words import explain
 from lancards.p2p.protocol.wire import sign_envelope
 from tests.p2p.core_harness import make_cores
 
-CYD = "rejected message from cyd [WYXI-M75C-6M5P-4YWV] (seat 0)"
+CYD = "rejected message from cyd [WYXI-M75C-6M5P-4YWV] (seat 1)"  # counted from 1
 
 
 @pytest.fixture
@@ -43,6 +43,7 @@ def test_a_replayed_chat_is_a_message_number_not_an_entry(table):
     ("links", {"missing": [0, 1, 2, 3, 4, 5, 0]},
      "'links' body field 'missing' has more than 6 items"),
     ("presence", {"state": "zzz"}, "'presence' body field 'state' holds 'zzz', which it may not"),
+    ("chat", {"text": "mid\x00dle"}, "'chat' body field 'text' holds NUL (U+0000)"),  # not $.
 ])
 def test_a_bad_body_is_said_in_plain_words(table, type_, body, words):
     [line] = said(table, type_, body, 100100 + len(words))
@@ -60,7 +61,12 @@ def test_a_bad_body_is_said_in_plain_words(table, type_, body, words):
     ("Invalid value 'c' - at `$.t`", "'x' body field 't' holds 'c', which it may not"),
     ("Expected `int`, got `str` - at `$.l[1]`", "'x' body field 'l'[1] is str, not int"),
     ("Expected `object`, got `array`", "'x' body is list, not an object"),
-    ("Object missing required field `a` - at `$.payload`", "'x' body at .payload lacks field 'a'"),
+    ("Object missing required field `a` - at `$.payload`",
+     "'x' body field 'payload' lacks field 'a'"),
+    ("Object contains unknown field `z` - at `$.p[2]`",
+     "'x' body field 'p'[2] has unknown field 'z'"),
+    ("Object missing required field `a`", "'x' body lacks field 'a'"),
+    ("Something new - at `$.a.b`", "'x' body field 'a'.b: Something new"),
     ("Expected `str` matching regex '\\\\A[0-5]\\\\Z' - at `key` in `$.parts`",
      "a key of 'x' body field 'parts' is not of its form"),
 ])

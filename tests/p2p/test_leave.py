@@ -393,14 +393,14 @@ def test_leaves_by_the_wrong_author_are_refused_and_named() -> None:
     cheats = [o for o in _deliver(net, other, due.me, entry) if getattr(o, "kind", None) ==
               "cheat"]
     assert len(cheats) == 1 and cheats[0].seat == due.seat
-    assert f"seat {due.seat} signed a leave of seat {other.seat}" in cheats[0].text
+    assert f"seat {due.seat + 1} signed a leave of seat {other.seat + 1}" in cheats[0].text
     assert len(other.record) == entry.seq and not other.has_left(other.seat)
     # a seat not due signs its own leave
     entry = _signed(third, other.me, leave_of(other.seat))
     cheats = [o for o in _deliver(net, third, other.me, entry) if getattr(o, "kind", None) ==
               "cheat"]
     assert len(cheats) == 1 and cheats[0].seat == other.seat
-    assert (f"a leave by seat {other.seat}; the record waits for seat {due.seat}'s action"
+    assert (f"a leave by seat {other.seat + 1}; the record waits for seat {due.seat + 1}'s action"
             in cheats[0].text)
     assert len(third.record) == entry.seq
 
@@ -435,7 +435,7 @@ def test_a_replayed_leave_and_a_second_leave_are_refused_and_the_game_goes_on() 
     out = _deliver(net, receiver, leaver.me, _signed(receiver, leaver.me, payload), 20_000)
     rejected = _texts(out, "rejected")
     assert len(rejected) == 1
-    assert (f"not-seated: a 'leave' entry by seat {leaver.seat}, who left the table"
+    assert (f"not-seated: a 'leave' entry by seat {leaver.seat + 1}, who left the table"
             in rejected[0])
     assert str(leaver.players[leaver.seat]) in rejected[0]
     assert len(receiver.record) == length and receiver.halted is None

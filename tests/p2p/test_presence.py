@@ -109,7 +109,7 @@ def test_a_hostile_presence_is_refused_or_bounded_and_names_nobody_a_cheater() -
     out = bob.receive(hk, envelope(ann, "presence", {"state": "asleep"}))
     assert [(n.kind, n.seat) for n in out if isinstance(n, Notice)] == [("rejected", 0)]
     rejected = next(n for n in out if isinstance(n, Notice))
-    assert f"{ann.me.nick} " in rejected.text and "(seat 0)" in rejected.text
+    assert f"{ann.me.nick} " in rejected.text and "(seat 1)" in rejected.text
     assert rejected.text.endswith("malformed: 'presence' body field 'state' holds 'asleep', "
                                   "which it may not")  # plain words (LAN trial of 2026-12-08)
     out = bob.receive(hk, envelope(ann, "presence", {"state": "paused", "seat": 2}))

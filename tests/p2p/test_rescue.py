@@ -282,12 +282,12 @@ def test_votes_a_peer_refuses() -> None:
 
     malformed = dict(sign_vote(voters[1].me, me.table_id, 2, at, head), seat="2")
     got = deliver(voters[1].me, malformed)
-    assert got == [("rejected", f"rejected message from {voters[1].name(1)} (seat 1): "
+    assert got == [("rejected", f"rejected message from {voters[1].name(1)} (seat 2): "
                                 "malformed: 'record.vote' body field 'vote'.seat is str, not "
                                 "int")]
     outsider = Identity(b"\x77" * 32, "zed")
     got = deliver(outsider, sign_vote(outsider, me.table_id, 2, at, head))
-    assert got == [("rejected", f"rejected message from {voters[1].name(1)} (seat 1): "
+    assert got == [("rejected", f"rejected message from {voters[1].name(1)} (seat 2): "
                                 "not-seated: a removal vote signed by a peer not at the table")]
     got = deliver(gone.me, sign_vote(gone.me, me.table_id, 2, at, head), via=gone)
     assert got[0][0] == "rejected" and "voted to remove itself" in got[0][1]
@@ -305,7 +305,7 @@ def test_votes_a_peer_refuses() -> None:
     # refusals of the record: no rescue for this seat itself, a seat that is not there
     with pytest.raises(LocalProtocolError, match="only another player"):
         me.vote_remove(me.seat)
-    with pytest.raises(LocalProtocolError, match="seat 7 is not at the table"):
+    with pytest.raises(LocalProtocolError, match="seat 8 is not at the table"):
         me.vote_remove(7)
     # the vanished comes back mid-vote: a voter refuses its entry here, nobody is named
     net.post(me.me.public_key, me.vote_remove(2))
@@ -321,8 +321,8 @@ def test_votes_a_peer_refuses() -> None:
                       "00")
     out = me.receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
     assert [(n.kind, n.text) for n in out if isinstance(n, Notice)] == [
-        ("rejected", f"rejected message from {me.name(2)} (seat 2) (entry {at}): not-seated: "
-                     f"seat 2 is being voted out at entry {at}")]
+        ("rejected", f"rejected message from {me.name(2)} (seat 3) (entry {at}): not-seated: "
+                     f"seat 3 is being voted out at entry {at}")]
     assert me.halted is None and not me.cheaters
     # restarted from its journal (kill -9 after its vote), it still holds its vote and refuses
     lines = net.persisted[me.me.public_key]
@@ -340,8 +340,8 @@ def test_votes_a_peer_refuses() -> None:
     broken = sign_entry(voters[1].me, me.table_id, at, head, {"t": "shuffle", "msg": {}}, "00")
     out = me.receive(voters[1].me.public_key, _entry_envelope(voters[1].me, broken.to_dict()))
     assert [(n.kind, n.seat, n.text) for n in out if isinstance(n, Notice)] == [
-        ("rejected", None, f"rejected message from {me.name(1)} (seat 1) (entry {at}): "
-                           f"bound-by-vote: this seat voted to remove seat 2 at entry {at} "
+        ("rejected", None, f"rejected message from {me.name(1)} (seat 2) (entry {at}): "
+                           f"bound-by-vote: this seat voted to remove seat 3 at entry {at} "
                            "(round 0): it takes only the removal there until the round is void")]
     assert me.halted is None and not me.cheaters
 
@@ -385,15 +385,15 @@ def test_a_bad_rescue_entry_names_its_author() -> None:
 
     slot = honest["msg"]["shares"][0]["slot"]
     cases = [
-        (0, variant(other_head), "seat 0 began removing seat 2 with a vote about table "
-         f"0123456789abcdef, seat 2, entry {at} (cdcdcdcdcdcd...)"),
-        (0, variant(lambda p: p["votes"].pop()), "with votes of seats [0, 1], not of every "
-         "remaining seat [0, 1, 3]"),
+        (0, variant(other_head), "seat 1 began removing seat 3 with a vote about table "
+         f"0123456789abcdef, seat 3, entry {at} (cdcdcdcdcdcd...)"),
+        (0, variant(lambda p: p["votes"].pop()), "with votes of seats [1, 2], not of every "
+         "remaining seat [1, 2, 4]"),
         (0, variant(lambda p: p["votes"].__setitem__(2, p["votes"][1])),
-         "with votes of seats [0, 1, 1], not of every"),
-        (0, variant(lambda p: p.__setitem__("seat", 0)), "seat 0 began removing seat 0: it "
+         "with votes of seats [1, 2, 2], not of every"),
+        (0, variant(lambda p: p.__setitem__("seat", 0)), "seat 1 began removing seat 1: it "
          "voted for itself"),
-        (1, by_seat_1, "seat 1 began removing seat 2; only seat 0 may"),
+        (1, by_seat_1, "seat 2 began removing seat 3; only seat 1 may"),
         (0, variant(swap_shares), f"decryption share proof by seat 0 in epoch 1 rejected: the "
          f"shares for slots {slot}, "),
     ]

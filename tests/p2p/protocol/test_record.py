@@ -60,7 +60,7 @@ def test_replayed_entry_is_rejected_naming_the_author() -> None:
     ids, record = record_with(3)
     err = rejection(record, record.entries[1])
     assert (err.reason, err.seq) == (Reason.REPLAYED, 1)
-    assert err.sender.startswith(f"{ids[1].nick} [{ids[1].fingerprint}] (seat 1)")
+    assert err.sender.startswith(f"{ids[1].nick} [{ids[1].fingerprint}] (seat 2)")
 
 
 def test_gap_and_settled_position_are_out_of_order() -> None:

@@ -25,7 +25,7 @@ from lancards.p2p.protocol import wire
 from lancards.p2p.protocol.errors import LocalProtocolError, MessageError, Reason
 from lancards.p2p.protocol.record import sign_entry
 from lancards.p2p.protocol.schemas import MAX_DEPTH, nesting_depth
-from lancards.p2p.protocol.wire import MAX_INT, canonical, parse_json
+from lancards.p2p.protocol.wire import MAX_INT, canonical, parse_json, text_place
 
 from .helpers import TABLE, people
 
@@ -130,9 +130,11 @@ def _ref_parse(data: bytes, sender: str, max_size: int = wire.MAX_MESSAGE_BYTES)
         raise MessageError(sender, Reason.MALFORMED, f"bad JSON: {exc}") from None
 
 
-def _ref_text_fault(value: Any, path: str = "$") -> str | None:
+def _ref_text_fault(value: Any, path: tuple[str | int, ...] = (),
+                    top: Any = None) -> str | None:
     """Issue 23's rule, written plainly (recursive): the first string or key, depth first in
-    document order, holding NUL or a lone surrogate."""
+    document order, holding NUL or a lone surrogate (its place in words: ``text_place``)."""
+    top = value if top is None else top
     def bad(text: str) -> str | None:
         for char in text:
             if char == "\x00":
@@ -142,17 +144,17 @@ def _ref_text_fault(value: Any, path: str = "$") -> str | None:
         return None
 
     if isinstance(value, str):
-        return None if bad(value) is None else f"string at {path[:200]} holds {bad(value)}"
+        return None if bad(value) is None else f"{text_place(top, path)} holds {bad(value)}"
     if isinstance(value, dict):
         for key, child in value.items():
             if bad(key) is not None:
-                return f"key at {path[:200]} holds {bad(key)}"
-            found = _ref_text_fault(child, f"{path}.{key}")
+                return f"a key of {text_place(top, path)} holds {bad(key)}"
+            found = _ref_text_fault(child, (*path, key), top)
             if found is not None:
                 return found
     if isinstance(value, list):
         for i, child in enumerate(value):
-            found = _ref_text_fault(child, f"{path}[{i}]")
+            found = _ref_text_fault(child, (*path, i), top)
             if found is not None:
                 return found
     return None
