@@ -102,6 +102,7 @@ class PeerNode:
         self._dropped: dict[bytes, float] = {}  # when each link last dropped (back_notice)
         self._told_back: dict[bytes, int] = {}  # returns told, by peer (back_notice)
         self._back_at: dict[bytes, float] = {}  # when each peer's last return was told
+        self._started_at: float | None = None  # when run() began (back_notice)
         self.link_report = LinkReport()  # the seats this one tells it has no link to
         self._length = len(core.record)
         self._checkpointed = len(core.record)  # the record's length at the last checkpoint
@@ -474,6 +475,7 @@ class PeerNode:
     async def _run(self, restored: bool, linger: float, deadline: float | None) -> None:
         loop = asyncio.get_running_loop()
         end = None if deadline is None else loop.time() + deadline
+        self._started_at = self._clock()
         if self.timings is not None:
             self._timing({"started": True})
         if not restored:
@@ -525,7 +527,7 @@ class PeerNode:
                 self.connected.add(event.peer)
                 self.down_since.pop(event.peer, None)
                 back = back_notice(self.core, event.peer, self._dropped, self._clock(),
-                                   self._told_back, self._back_at)
+                                   self._told_back, self._back_at, self._started_at)
                 self.notices += [back] if back is not None else []
                 learned = self.mesh.addresses(event.peer)
                 if learned:  # what the peer answered from or told: for 'table.told'

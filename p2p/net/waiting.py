@@ -131,8 +131,8 @@ SIGSTOP/SIGCONT)."""
 
 
 def back_notice(core: GameCore, peer: bytes, dropped: dict[bytes, float], now: float,
-                told: dict[bytes, int], last: dict[bytes, float] | None = None
-                ) -> Notice | None:
+                told: dict[bytes, int], last: dict[bytes, float] | None = None,
+                started: float | None = None) -> Notice | None:
     """What to tell when ``peer``'s link comes up at ``now`` (monotonic seconds): an ``info``
     notice with code ``back`` naming its seat when the link had dropped in this process
     (``dropped``: when each peer's link last went down, a ``Disconnected`` event) at least
@@ -144,14 +144,20 @@ def back_notice(core: GameCore, peer: bytes, dropped: dict[bytes, float], now: f
     it. Takes ``peer`` out of ``dropped`` and counts in ``told``. The LAN trial of 2026-12-06:
     a crash and a resume told nobody (only a pause did). With ``last`` (when each peer's
     return was last told; kept up to date here), a return within :data:`BACK_QUIET_S` of the
-    last one told is not told unless the absence lasted that long itself."""
+    last one told is not told unless the absence lasted that long itself. Never of a seat that
+    left or was removed (its client may link up to watch), nor, with ``started`` (when this
+    peer began), of a link that dropped within :data:`BACK_QUIET_S` of that: the links a
+    resumed peer makes at its own start are no one's return (the LAN trial: after ann's own
+    kill -9 and resume her log said "bob is back", of a return minutes old)."""
     from lancards.p2p.protocol.core import Notice
     from lancards.p2p.protocol.presence import PRESENCE_TOLD
 
     since = dropped.pop(peer, None)
     seat = next((i for i, m in enumerate(core.players) if m.public_key == peer), None)
     if (since is None or now - since < BACK_AFTER_S or seat is None or seat in core.paused
-            or core.halted or told.get(peer, 0) >= PRESENCE_TOLD):
+            or core.halted or told.get(peer, 0) >= PRESENCE_TOLD
+            or seat in core.left_seats()
+            or (started is not None and since - started < BACK_QUIET_S)):
         return None
     if last is not None:
         if peer in last and now - last[peer] < BACK_QUIET_S and now - since < BACK_QUIET_S:

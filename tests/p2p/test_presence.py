@@ -229,3 +229,28 @@ def test_a_link_that_keeps_coming_back_is_told_back_once() -> None:
     assert back_notice(bob, key, dropped, 122.0 + BACK_QUIET_S, told, last).text == \
         "cyd is back"
     assert told == {key: 3} and last == {key: 132.0}
+
+
+def test_no_return_is_told_of_a_link_made_at_this_peers_start_or_of_a_seat_gone() -> None:
+    """The LAN trial: after ann's own kill -9 and ``lancards resume`` her log said "bob is
+    back" (he had come back minutes earlier: her resumed links to him came up, one was replaced,
+    and that drop read as his return); and "bob is back" was told of a seat already removed,
+    whose client linked up to watch. A drop within :data:`BACK_QUIET_S` of this peer's own
+    start is no return, nor is any of a seat that left or was removed."""
+    from lancards.p2p.net.waiting import BACK_QUIET_S
+
+    cores, net = make_cores(3, "eights")
+    net.start()
+    net.run(limit=LIMIT)
+    first, bob, _cyd = cores
+    key = first.me.public_key
+    told: dict[bytes, int] = {}
+    dropped = {key: 100.0 + BACK_QUIET_S - 1}  # a link of bob's start, replaced
+    assert back_notice(bob, key, dropped, 200.0, told, None, 100.0) is None
+    dropped = {key: 100.0 + BACK_QUIET_S}  # a drop once the start is behind it
+    back = back_notice(bob, key, dropped, 200.0, told, None, 100.0)
+    assert back is not None and back.text == "cyd is back"
+    bob.left_seats = lambda: (0,)  # type: ignore[method-assign]  # cyd was voted out
+    dropped = {key: 300.0}
+    assert back_notice(bob, key, dropped, 400.0, told) is None
+    assert dropped == {} and told == {key: 1}
