@@ -212,7 +212,7 @@ class EightsController(BaseController):
             "your hand ({count} card{pending}):", "your hand ({count} cards{pending}):",
             len(flat)).format(count=len(flat), pending=pending_text(snap)) + "\n")]
         index = 0
-        for suit, cards in suit_rows(view, snap.seat):
+        for suit, cards in suit_rows(view, snap.seat) if flat else ():  # none: no empty rows
             out.append(("", f"  {pad(suit_words(suit), 7)}"))
             for slot, card in cards:
                 extra = "reverse" if index == self.cursor else ""
@@ -233,8 +233,8 @@ class EightsController(BaseController):
     def hints(self, snap: TableSnapshot) -> str:
         if self.picker is not None:
             return _("a choice's number, or up/down and Enter · Esc cancels")
-        if snap.extra.get("watching"):
-            return _(WATCH_HINTS)
+        if snap.extra.get("watching") or snap.extra.get("removed_me"):
+            return _(WATCH_HINTS)  # a seat voted out watches: no moves to offer
         if snap.to_act != snap.seat:
             return _("m moves · c chat")
         if any(isinstance(a, Pass) for a in snap.legal):

@@ -205,8 +205,8 @@ class Level8Controller(BaseController):
         """The keys that do something now."""
         if self.picker is not None:
             return _("a choice's number, or up/down and Enter · Esc cancels")
-        if snap.extra.get("watching"):
-            return _(WATCH_HINTS)
+        if snap.extra.get("watching") or snap.extra.get("removed_me"):
+            return _(WATCH_HINTS)  # a seat voted out watches: no moves to offer
         if self.builder is not None:
             return _("1-9 assign · 0 unassign · j/J/v joker · Tab offers · Enter lay down · Esc")
         if snap.to_act != snap.seat:

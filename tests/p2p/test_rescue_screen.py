@@ -88,3 +88,25 @@ def test_a_seat_voted_out_while_away_reads_it_in_one_line_and_q_quits_at_once() 
         d.press("q")
         d.settle(lambda: d.done)
         assert d.finish() == 0  # no pause dialog: nothing waits for this seat
+
+
+def test_a_seat_voted_out_watches_without_moves_and_without_empty_hand_rows() -> None:
+    """The LAN trial: bob, voted out, watched on; his key line still said ``m moves · c chat``
+    and under ``your hand (0 cards):`` four empty colour rows. A seat voted out is offered what
+    a watcher is, and an empty hand shows no rows."""
+    from lancards.cli.tui.eights_screen import EightsController
+    from lancards.cli.tui.level8_keys import Level8Controller
+
+    session = LocalSession("eights", seed=3, bot_delay=60)
+    while session.state.round < 1 and session.step():
+        pass
+    snap = session.snapshot()
+    view = dataclasses.replace(snap.view, hands=tuple(
+        () if seat == snap.seat else hand for seat, hand in enumerate(snap.view.hands)))
+    snap = dataclasses.replace(snap, view=view, legal=(), to_act=(snap.seat + 1) % 3,
+                               extra={**snap.extra, "removed_me": True})
+    eights = EightsController(session)
+    assert "".join(t for _s, t in eights.hand_view(snap, 80)) == " your hand (0 cards):\n"
+    assert eights.hints(snap) == "watching: public cards only · PgUp/PgDn the log"
+    level8 = Level8Controller(session=None)  # type: ignore[arg-type]
+    assert level8.hints(snap) == "watching: public cards only · PgUp/PgDn the log"
