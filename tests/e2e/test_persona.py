@@ -21,8 +21,9 @@ only, every screen read back and checked at each step.
   keys. Both honest tables read ``CHEATER CAUGHT: cyd signed a move the rules
   do not allow: discard R3`` and why (``every R3 of the deck is known to be elsewhere`` at a
   seat that knows where every copy of the claimed card is, else what the opened card is:
-  ``that card is O1, not R3``; which one is the deal's), the log says it too; ``q`` offers only ``y: close the window   n: stay``
-  and says why, ``y`` closes it saying the game was stopped; ``lancards history`` says
+  ``that card is O1, not R3``; which one is the deal's), the log says it too; ``q`` offers
+  only ``y: close the window   n: stay`` and says why, ``y`` closes it saying the game was
+  stopped; ``lancards history`` says
   ``stopped: cyd was caught cheating (lancards audit shows how)`` on a line of its own;
   ``lancards resume TABLE`` says ``table TABLE: stopped: ...; nothing to resume`` and
   ``lancards resume`` finds no unfinished table.
