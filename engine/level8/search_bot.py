@@ -255,7 +255,7 @@ def evaluate(state: Level8State, seat: Seat, before: tuple[int, ...], number: in
         return mine
     if not RIVAL_RATE:
         return mine - sum(_value(state, s, before, ended) for s in others) / len(others)
-    weights = [2.0 ** (RIVAL_RATE * (before[s] - before[seat])) for s in others]
+    weights = [float(2.0 ** (RIVAL_RATE * (before[s] - before[seat]))) for s in others]
     return mine - sum(w * _value(state, s, before, ended)
                       for w, s in zip(weights, others, strict=True)) / sum(weights)
 
