@@ -33,28 +33,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lancards.engine.core import (
-    ALL_SEATS,
-    EngineError,
-    Game,
-    Reveal,
-    Seat,
-    Shuffle,
-    SlotId,
-    seat_bit,
-)
+from lancards.engine.core import ALL_SEATS, EngineError, Game, Seat, SlotId, seat_bit
 from lancards.engine.digest import state_digest
 from lancards.engine.rulesets import rule_set
 from lancards.p2p.crypto.coordinator import OBSERVER, DeckCoordinator
-from lancards.p2p.crypto.deck import (
-    CardLearned,
-    CardOpened,
-    CardRevealed,
-    DeckEvent,
-    EpochComplete,
-    ShuffleVerified,
-    TableParams,
-)
+from lancards.p2p.crypto.deck import TableParams
 from lancards.p2p.crypto.errors import DeckError, ProofError
 from lancards.p2p.crypto.group import RandomBytes
 from lancards.p2p.protocol.agreement import Agreement
@@ -69,6 +52,7 @@ from lancards.p2p.protocol.core_parts import (
     Persist,
     Send,
 )
+from lancards.p2p.protocol.deck_events import DeckEvents
 from lancards.p2p.protocol.departure import Departure
 from lancards.p2p.protocol.errors import (
     LocalProtocolError,
@@ -121,7 +105,7 @@ def _no_randomness(count: int) -> bytes:
     raise LocalProtocolError("an observer draws no randomness")
 
 
-class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
+class GameCore(DeckEvents, Departure, Escrow, Rescue, Inbound, Outbound):
     """One peer's game at a started table.
 
     Args:
@@ -487,15 +471,19 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
             self._check_author(author, name, entry.payload.get("t"), expected, entry.seq)
             payload = conform(entry.payload, Payload, name, "entry payload", error=RecordError,
                               seq=entry.seq)
+            head = self._state  # a refused entry leaves the table as the record's head has it
             try:
                 self._apply_payload(author, payload)
-            except (DeckError, EngineError) as exc:
+                digest = self.state_hash()
+                if digest != entry.state:
+                    raise RecordError(name, Reason.WRONG_STATE,
+                                      f"state hash {entry.state[:16]}... differs from this "
+                                      f"peer's {digest[:16]}...", entry.seq)
+            except (DeckError, EngineError, RecordError) as exc:
+                self._state = head
+                if isinstance(exc, RecordError):
+                    raise
                 raise RecordError(name, Reason.ILLEGAL, str(exc), entry.seq) from exc
-            digest = self.state_hash()
-            if digest != entry.state:
-                raise RecordError(name, Reason.WRONG_STATE,
-                                  f"state hash {entry.state[:16]}... differs from this peer's "
-                                  f"{digest[:16]}...", entry.seq)
 
         return validate
 
@@ -535,47 +523,6 @@ class GameCore(Departure, Escrow, Rescue, Inbound, Outbound):
         self._take_deck_events()
         check_openings(self.deck, self.game, self._state, self.faces, author, action, revealed)
         self._after_engine_change()
-
-    def _take_deck_events(self, opened_ok: bool = False) -> None:
-        for event in self.deck.take_events():
-            self._on_deck_event(event, opened_ok)
-
-    def _on_deck_event(self, event: DeckEvent, opened_ok: bool) -> None:
-        if isinstance(event, EpochComplete):
-            self._state = self._engine(Shuffle(None))
-            self.progress = ""
-            self._after_engine_change()
-        elif isinstance(event, CardRevealed) or (isinstance(event, CardOpened) and opened_ok):
-            self._state = self._engine(Reveal(event.slot, self.faces[event.card]))
-            self._after_engine_change()
-        elif isinstance(event, CardLearned):
-            self._state = self.game.learn(self._state, event.slot, self.faces[event.card])
-        elif isinstance(event, ShuffleVerified):
-            self.progress = self._shuffle_progress(event.seat, "verified")
-
-    def _engine(self, action: Any) -> Any:
-        return self.game.view(self.game.apply(self._state, action), self.view_seat)
-
-    def _after_engine_change(self) -> None:
-        """Request the private reveals the engine's last step calls for (deal, draw)."""
-        for slot, mask in self.game.knowledge(self._state).items():
-            if mask == 0 or mask == ALL_SEATS or mask & (mask - 1):
-                continue
-            if slot in self._requested or self.deck.is_public(slot):
-                continue
-            if self.deck.ciphertext(slot) is None:
-                continue
-            holder = mask.bit_length() - 1
-            self._requested.add(slot)
-            self._private_for[holder].add(slot)
-            self.deck.request_private([slot], holder)
-        self._state = self.game.view(self._state, self.view_seat)
-
-    def _holder(self, slot: SlotId) -> Seat | None:
-        mask = self.game.knowledge(self._state).get(slot, 0)
-        if mask and mask != ALL_SEATS and not mask & (mask - 1):
-            return mask.bit_length() - 1
-        return None
 
 
 __all__ = [

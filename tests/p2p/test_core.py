@@ -284,3 +284,33 @@ def test_a_catch_up_the_adapter_could_not_queue_is_sent_again_at_the_next_sync()
     assert sync(length - 5) == list(range(length - 5, length))
     a.send_dropped(b"\x00" * 32)  # an unknown key changes nothing, never raises
     assert sync(length - 5) == []
+
+
+def test_a_refused_claim_leaves_the_table_at_the_record_head():
+    """The persona trial: cyd's discard claimed a card it does not hold; both honest tables
+    then showed the claimed card on cyd's discard pile. A halted table shows the state of the
+    record's head, never a refused move's effect."""
+    cores, net = running(limit=10)
+    wait_for_turn(cores, net, 0)
+    cheater, honest = cores[0], cores[2]
+    for action in cheater.legal_actions():
+        if type(action).__name__ == "Draw":
+            net.post(cheater.me.public_key, cheater.submit(action))
+            break
+    net.run(limit=net.delivered + 50)
+    slot = cheater.state.hands[0][0]
+    real = cheater.game.identity(cheater.state, slot)
+    fake = next(c for c in cheater.faces if c.is_number and c != real and all(
+        cheater.game.identity(cheater.state, s) != c for s in cheater.state.known))
+    head = honest.state
+    tops = [pile[-1:] for pile in head.discards]
+    entry = forge_entry(cheater, {"t": "action", "a": f"0: discard {fake}#{slot}",
+                                  "open": [cheater.deck.make_open(slot)]})
+    honest.receive(cheater.me.public_key, envelope(cheater, "record.entry",
+                                                   {"entry": entry.to_dict()}))
+    assert honest.halted is not None
+    assert honest.state == head
+    assert [pile[-1:] for pile in honest.state.discards] == tops
+    assert slot not in honest.state.discards[0] and slot in honest.state.hands[0]
+    assert honest.game.identity(honest.state, slot) is None
+    assert honest.state_hash() == honest.record.entries[-1].state
