@@ -34,6 +34,7 @@ from lancards.cli.tui.controller import (
 from lancards.cli.tui.fit import wrap_text
 from lancards.cli.tui.narrate import dealer_words, objective_text, suit_words
 from lancards.cli.tui.width import ELLIPSIS, NAME_COLUMNS, pad, text_width
+from lancards.cli.tui.words import over_fragment
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.eights import EightsState, Pass, Phase, Play, Suit
 from lancards.engine.eights.cards import CARDS, NUMBERS, Card
@@ -112,7 +113,7 @@ class EightsController(BaseController):
         if view.dealer >= 0:
             parts.append(dealer_words(view.dealer, snap.seat, snap.names))
         if snap.to_act is None:
-            turn = ("class:result", _("game over"))
+            turn = over_fragment(snap)  # game over, or stopped on a cheat
         elif snap.to_act == CHANCE:
             turn = ("class:dim", _("shuffling, dealing or opening hands..."))
         elif snap.to_act == snap.seat:

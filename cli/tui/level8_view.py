@@ -16,6 +16,7 @@ from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards, title_line
 from lancards.cli.tui.narrate import dealer_words, meld_kind, requirement
 from lancards.cli.tui.width import NAME_COLUMNS, pad, pad_left, text_width
+from lancards.cli.tui.words import over_fragment
 from lancards.engine.core import CHANCE, SlotId
 from lancards.engine.level8.cards import COLOUR_INDEX, Card
 from lancards.engine.level8.levels import CLASSIC_FRONT, MASTER_FRONT, ComponentKind
@@ -136,7 +137,7 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
     """Whose turn it is and what they may do."""
     view: Level8State = snap.view
     if snap.outcome is not None or snap.to_act is None:
-        return ("class:result", _("game over"))
+        return over_fragment(snap)  # game over, or stopped on a cheat
     if snap.to_act == CHANCE:
         return ("class:dim", _("shuffling and dealing...") if view.phase is not Phase.DRAW
                 else _("reshuffling the discard piles into a new draw pile..."))

@@ -133,6 +133,15 @@ def halted_text(snap: TableSnapshot) -> str | None:
     return next((b.text for b in snap.banners if b.kind == "cheat"), None)
 
 
+def over_fragment(snap: TableSnapshot) -> tuple[str, str]:
+    """The title's words when nobody is to act: ``game over``, or ``game stopped`` at a table
+    halted on a proven cheat before its end (the LAN trial with a seated attacker read
+    "game over" there, beside a banner and a ``q`` dialog saying it was stopped)."""
+    if snap.outcome is None and halted_text(snap) is not None:
+        return ("class:result", _("game stopped"))
+    return ("class:result", _("game over"))
+
+
 def quit_line(halted: str | None) -> str:
     """``q``'s question in one line (a window below the table's least size)."""
     if halted is not None:
@@ -172,4 +181,5 @@ HAND_KEYS = N_("the whole hand: Esc, or a taller window")
 
 
 __all__ = ["GLOBAL_HELP", "HAND_KEYS", "farewell", "halted_text", "keys_panel", "leave_panel",
-           "log_text", "progress_words", "quit_line", "quit_panel", "too_small_words"]
+           "log_text", "over_fragment", "progress_words", "quit_line", "quit_panel",
+           "too_small_words"]

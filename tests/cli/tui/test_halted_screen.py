@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from lancards.cli.local_session import LocalSession
 from lancards.cli.session import Banner
+from lancards.cli.tui.eights_screen import EightsController
+from lancards.cli.tui.level8_view import turn_fragment
 from lancards.cli.tui.words import farewell
 from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
@@ -60,3 +64,39 @@ def test_the_small_window_asks_the_same() -> None:
         screen = d.press("q")
         assert screen.splitlines()[:2] == [" The game was stopped. y: close the wind",
                                            "ow  n: stay"]
+
+
+def _stopped(snap: Any) -> Any:
+    """``snap`` as a halted table gives it: the cheat banner, and nobody to act."""
+    fields = {f: getattr(snap, f) for f in snap.__dataclass_fields__}
+    return snap.__class__(**{**fields, "banners": (Banner("cheat", CAUGHT),), "to_act": None})
+
+
+class _StoppedSession(_Halted):
+    """The halted table as it shows: the cheat banner, and nobody to act."""
+
+    def snapshot(self) -> Any:
+        return _stopped(super().snapshot())
+
+
+def test_the_title_of_a_halted_table_says_stopped_not_game_over() -> None:
+    """The LAN trial with a seated attacker read 'Level 8 · round 1 · dealer bob   game over'
+    on a table halted on cyd's cheat, whose banner and q dialog said it was stopped."""
+    snap = _stopped(_Halted().snapshot())
+    assert turn_fragment(snap) == ("class:result", "game stopped")
+    session = LocalSession("eights", seed=3, bot_delay=60)
+    eights = EightsController(session)
+    assert eights.title(_stopped(session.snapshot()))[-1] == ("class:result", "game stopped")
+    over = session.snapshot()
+    over = over.__class__(**{**{f: getattr(over, f) for f in over.__dataclass_fields__},
+                             "to_act": None})
+    assert eights.title(over)[-1] == ("class:result", "game over")
+
+
+@pytest.mark.usefixtures("german")
+def test_the_title_of_a_halted_table_says_stopped_in_german() -> None:
+    snap = _stopped(_Halted().snapshot())
+    assert turn_fragment(snap) == ("class:result", "Spiel angehalten")
+    with driven(_StoppedSession(), 100, 30) as d:
+        assert " Level 8 Master · Runde 1 · " in d.text() and "Spiel vorbei" not in d.text()
+        assert [line for line in d.text().splitlines() if "Spiel angehalten" in line]
