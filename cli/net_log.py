@@ -73,6 +73,10 @@ class NetLogMixin:
             self._log = [LogLine(t, None, mark=True, index=i + 1)
                          for i, t in enumerate(self.series)]
 
+    def _linked(self, seat: int) -> bool:
+        """Whether this peer's link to ``seat`` is up (``seat`` is here)."""
+        return self.core.players[seat].public_key in self.node.connected
+
     @staticmethod
     def _drew(card: str | None = None) -> str:
         return drew_from_pile(_("You"), card)
@@ -164,7 +168,8 @@ class NetLogMixin:
         self._log_view = after
         self._logged = len(entries)
         for notice in self.node.notices:
-            text = notice_line(self.core, notice, self.names, shown_names(self.names, self.seat))
+            text = notice_line(self.core, notice, self.names, shown_names(self.names, self.seat),
+                               here=self._linked)
             if text is not None:
                 self._log.append(LogLine(text, notice.seat, chat=notice.kind == "chat",
                                          index=len(self._log) + 1))

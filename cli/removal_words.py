@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lancards.cli.i18n import N_, _
+from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.session import Banner
 from lancards.engine.core import Leave
 from lancards.engine.options import OptionValue
@@ -142,6 +142,27 @@ def vote_words(seat: int, names: Sequence[str], waiting: Sequence[int]) -> str:
     return _("you voted to remove {name}; waiting for the others' votes").format(name=name)
 
 
+def void_vote_words(seat: int, voters: Sequence[int], me: int,
+                    names: Sequence[str]) -> str | None:
+    """A vote to remove ``seat``, who is here, that came to nothing (its round was void):
+    ``"eve asked to remove cyd, who is here: nothing happens"``, or to ``seat`` itself (this
+    seat, ``me``) ``"eve asked to remove you, but you are here: nothing happens"``. The LAN
+    trial with a seated attacker: eve's votes against two connected players were voided and
+    neither ever saw that eve tried. ``voters``: who signed the round; ``None`` when nobody but
+    this seat did."""
+    others = [names[v] for v in voters if v != me and 0 <= v < len(names)]
+    if not others:
+        return None
+    who = _(" and ").join(others)
+    if seat == me:
+        return ngettext("{names} asked to remove you, but you are here: nothing happens",
+                        "{names} asked to remove you, but you are here: nothing happens",
+                        len(others)).format(names=who)
+    return ngettext("{names} asked to remove {name}, who is here: nothing happens",
+                    "{names} asked to remove {name}, who is here: nothing happens",
+                    len(others)).format(names=who, name=names[seat])
+
+
 def removal_banners(session: Any, extra: dict[str, Any]) -> list[Banner]:
     """The removal's banners of a ``NetworkSession`` (its ``node``, ``core``, ``names``,
     ``game`` and ``_declined``): the question when its node offers a removal
@@ -166,4 +187,5 @@ def removal_banners(session: Any, extra: dict[str, Any]) -> list[Banner]:
 __all__ = ["REMOVE_ENDS_QUESTION", "REMOVE_QUESTION", "REMOVE_TEAM_QUESTION", "RESCUE_ENDS_WORDS",
            "RESCUE_TEAM_WORDS", "RESCUE_WORDS", "advert_rescue_lines", "end_reason",
            "every_removal_ends", "leave_ends", "removal_banners", "removal_end_reason",
-           "removal_question", "rescue_ends_lines", "vote_words"]
+           "removal_question", "rescue_ends_lines", "void_vote_words",
+           "vote_words"]

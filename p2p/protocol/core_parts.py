@@ -104,6 +104,9 @@ class Notice:
     ``info`` notice's is ``vote`` (this seat voted to remove ``seat``), ``vote-void``, ``left``,
     ``removed``, ``voided`` or ``catching-up`` (no screen shows these: a screen says the same
     from the core's state, in banners). ``seat`` is the seat named."""
+    voters: tuple[Seat, ...] = ()
+    """For a ``vote-void`` notice, the seats whose votes of the void round this peer held (who
+    asked to remove ``seat``): a screen tells a vote against a player who is connected."""
 
 
 Output = Send | Persist | Notice

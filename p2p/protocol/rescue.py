@@ -52,7 +52,7 @@ from typing import Any
 import msgspec
 
 from lancards.engine.core import EngineError, Seat
-from lancards.p2p.protocol.core_parts import Persist
+from lancards.p2p.protocol.core_parts import Notice, Persist
 from lancards.p2p.protocol.errors import (
     LocalProtocolError,
     Reason,
@@ -175,10 +175,11 @@ class Rescue(RescueQueries):
         if key in self._voids:
             return
         self._voids[key] = unvote
-        self._votes.pop(key, None)
+        voters = tuple(sorted(self._votes.pop(key, None) or ()))  # who asked, as this peer saw
         if key[0] in self.deck.present and not self._replaying:
-            self._notice("info", f"the vote to remove {self.name(key[0])} is void (a player "
-                         "said no, or it outlived its life)", key[0], code="vote-void")
+            self._out.append(Notice("info", f"the vote to remove {self.name(key[0])} is void (a "
+                                    "player said no, or it outlived its life)", key[0],
+                                    code="vote-void", voters=voters))
         self._take_held()
 
     def _take_held(self) -> None:

@@ -50,3 +50,52 @@ def test_a_chat_line_with_control_characters_wraps_whole() -> None:
         f"eve: D{ws} mid", "   <U+202E><9b>^?^J^Iend"]
     for text in ("B" + ys + " mid \x08\x08\x08BS tail", "C" + zs + " mid \x1b[31m RED tail"):
         assert all(text_width(piece) == len(piece) <= 80 for piece in wrapped(text))
+
+
+def test_a_void_vote_against_a_player_who_is_here_is_told_with_who_asked() -> None:
+    """The LAN trial with a seated attacker: eve voted to remove cyd and ann, both connected;
+    the rounds were voided and neither ann nor cyd saw that eve tried. The core's one
+    ``vote-void`` notice of a round (with its voters) is one log line wherever the seat is
+    here; a seat that is not connected here gets none (its removal may be right)."""
+    from types import SimpleNamespace
+
+    names = ["ann", "bob", "cyd", "eve"]
+    void = Notice("info", "the vote to remove cyd (seat 2) is void (a player said no, or it "
+                  "outlived its life)", 2, code="vote-void", voters=(3,))
+    ann, cyd = SimpleNamespace(seat=0), SimpleNamespace(seat=2)
+    at_ann, at_cyd = ["You", "bob", "cyd", "eve"], ["ann", "bob", "You", "eve"]
+    assert notice_line(ann, void, names, at_ann, here=lambda seat: True) == \
+        "eve asked to remove cyd, who is here: nothing happens"
+    assert notice_line(cyd, void, names, at_cyd) == \
+        "eve asked to remove you, but you are here: nothing happens"
+    assert notice_line(ann, void, names, at_ann, here=lambda seat: False) is None
+    both = Notice("info", void.text, 2, code="vote-void", voters=(1, 3))
+    assert notice_line(ann, both, names, at_ann, here=lambda seat: True) == \
+        "bob and eve asked to remove cyd, who is here: nothing happens"
+    mine = Notice("info", void.text, 2, code="vote-void", voters=(0,))
+    assert notice_line(ann, mine, names, at_ann, here=lambda seat: True) is None
+    i18n.set_language("de")
+    try:
+        assert notice_line(ann, void, names, ["Du", "bob", "cyd", "eve"],
+                           here=lambda seat: True) == \
+            "eve wollte cyd vom Tisch entfernen lassen, doch cyd ist da: es passiert nichts"
+        assert notice_line(cyd, void, names, ["ann", "bob", "Du", "eve"]) == \
+            "eve wollte dich vom Tisch entfernen lassen, doch du bist da: es passiert nichts"
+        assert notice_line(ann, both, names, ["Du", "bob", "cyd", "eve"],
+                           here=lambda seat: True) == \
+            "bob und eve wollten cyd vom Tisch entfernen lassen, doch cyd ist da: es " \
+            "passiert nichts"
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_log_calls_a_seat_here_when_its_link_is_up() -> None:
+    from types import SimpleNamespace
+
+    from lancards.cli.net_log import NetLogMixin
+
+    players = [SimpleNamespace(public_key=bytes([k]) * 32) for k in range(4)]
+    session = SimpleNamespace(core=SimpleNamespace(players=players),
+                              node=SimpleNamespace(connected={bytes([2]) * 32}))
+    assert [NetLogMixin._linked(session, s) for s in range(4)] == [  # type: ignore[arg-type]
+        False, False, True, False]

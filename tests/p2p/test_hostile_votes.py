@@ -354,3 +354,43 @@ def test_the_seat_voted_against_has_no_say_and_its_policy_never_raises() -> None
     policy = RemovalPolicy(10.0)
     assert policy.withdrawals(core, lambda seat: True, 0.0) == [1]  # type: ignore[arg-type]
     assert policy.withdrawals(core, lambda seat: False, 11.0) == [1]  # type: ignore[arg-type]
+
+
+@pytest.mark.timeout(300)
+def test_a_vote_against_a_connected_seat_is_told_once_with_its_voter() -> None:
+    """The LAN trial with a seated attacker: eve voted to remove cyd and ann, both connected;
+    the rounds were voided and neither saw that eve tried. Here seat 3 signs "remove seat 2"
+    while everyone is connected: every other peer says no, the rescuer voids the round, and
+    each of seats 0, 1 and 2 gets one ``vote-void`` notice naming seat 2 with its voter, seat 3
+    (the screen's line: ``cli/notice_lines.py``); the same vote sent again adds none."""
+    from lancards.p2p.protocol.votes import sign_vote
+    from lancards.p2p.protocol.wire import sign_envelope
+
+    links = Links("eve-votes")
+    links.net.start()
+    links.play_to(30)
+    links.net.bots.clear()  # the table waits: nobody moves while the vote goes round
+    links.net.run()
+    hostile = links.cores[3]
+    at, head = len(hostile.record), hostile.record.head
+    vote = sign_vote(hostile.me, hostile.table_id, 2, at, head, 0)
+    seq = hostile.next_envelope_seq + 1000
+
+    def send_vote() -> None:
+        nonlocal seq
+        seq += 1
+        envelope = sign_envelope(hostile.me, "record.vote", hostile.table_id, seq,
+                                 {"vote": vote}).encode()
+        for to in (0, 1, 2):
+            links.net.queue.append((links.key(3), links.key(to), envelope))
+        links.net.run()
+
+    send_vote()
+    links.tick(1.0)  # seat 2 is connected to all: "no"; the rescuer (seat 0) voids the round
+    send_vote()  # the same attempt again: answered with the void, told no more
+    links.tick(1.0)
+    for seat in (0, 1, 2):
+        core = links.cores[seat]
+        assert core.is_void((2, at, head, 0)) and core.bound() is None, seat
+        void = [n for n in links.net.notices[core.me.public_key] if n.code == "vote-void"]
+        assert [(n.seat, n.voters) for n in void] == [(2, (3,))], seat
