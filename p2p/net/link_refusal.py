@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from lancards.p2p.protocol.errors import FrameError, Reason
+from lancards.p2p.protocol.core import GameCore, Notice
+from lancards.p2p.protocol.errors import FrameError, HandshakeError, Reason
+from lancards.p2p.protocol.identity import describe
 
 
 def link_refusal(channel: Any, kind: Literal["oversized", "text"], limit: int = 0) -> FrameError:
@@ -23,4 +25,18 @@ def link_refusal(channel: Any, kind: Literal["oversized", "text"], limit: int = 
                       "a text frame closed the link (every frame is binary)")
 
 
-__all__ = ["link_refusal"]
+def refusal_notice(error: HandshakeError | FrameError, peer: bytes | None,
+                   core: GameCore) -> Notice:
+    """The ``rejected`` notice of a link's refusal (a transport ``Rejected`` event): a seated
+    peer's link, named by fingerprint alone (``[UHN7-...] at 10.231.0.14:35184``), is named
+    with its nickname as every other refusal line is (``eve [UHN7-...] at ...``), with its
+    seat (the LAN trial with a seated attacker read the fingerprint only)."""
+    seat = None if peer is None else core.seat_of(peer)
+    bare = "" if peer is None else describe(peer)
+    if seat is not None and error.sender.startswith(bare + " "):
+        sender = str(core.players[seat]) + error.sender[len(bare):]
+        error = type(error)(sender, error.reason, error.detail, error.seq)
+    return Notice("rejected", str(error), seat, error=error)
+
+
+__all__ = ["link_refusal", "refusal_notice"]

@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from lancards.p2p.net.bots import Chooser, Turns, bot_moves, drive_bot, game_bot, my_turn
 from lancards.p2p.net.checkpoint_writer import CheckpointWriter
+from lancards.p2p.net.link_refusal import refusal_notice
 from lancards.p2p.net.reach import LinkReport
 from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
@@ -541,7 +542,7 @@ class PeerNode:
             elif isinstance(event, Received):
                 self.receive(event.peer, event.data)
             elif isinstance(event, Rejected):
-                self.notices.append(Notice("rejected", str(event.error), error=event.error))
+                self.notices.append(refusal_notice(event.error, event.peer, self.core))
 
     def _after_wait(self) -> None:
         """After each wait for an event, before what arrived is handled: after a sleep

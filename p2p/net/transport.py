@@ -139,6 +139,8 @@ class Rejected:
 
     address: str
     error: HandshakeError | FrameError
+    peer: bytes | None = None
+    """The link's peer (its key) when the hello completed: a frame refused on a link."""
 
 
 TransportEvent = Connected | Disconnected | Received | Rejected
@@ -544,25 +546,30 @@ class Mesh:
                 if isinstance(message, str):
                     await ws.close(1003, "binary frames only")
                     reason = "closed: a text frame"
-                    await self.events.put(Rejected(channel.name, link_refusal(channel, "text")))
+                    await self.events.put(Rejected(channel.name, link_refusal(channel, "text"),
+                                                   peer))
                     break
                 try:
                     data = channel.open(message)
                 except FrameError as exc:
                     await ws.close(1008, "a frame failed its authentication")
                     reason = f"closed 1008: {exc.detail}"
-                    await self.events.put(Rejected(channel.name, exc))
+                    await self.events.put(Rejected(channel.name, exc, peer))
                     break
                 await self.events.put(Received(peer, data))
         except ConnectionClosed as exc:
             reason = f"closed {exc.rcvd.code if exc.rcvd else 1006}: " + (
                 exc.rcvd.reason if exc.rcvd and exc.rcvd.reason else str(exc)
             )
-            if exc.sent is not None and exc.sent.code == 1009:
+            if exc.sent is not None and exc.sent.code == 1009 and not exc.rcvd_then_sent:
                 reason = f"closed 1009: {describe(peer)} sent an oversized message"
                 if not self._closing:  # one line a link: it is closed
                     await self.events.put(Rejected(channel.name, link_refusal(
-                        channel, "oversized", self.config.max_size)))
+                        channel, "oversized", self.config.max_size), peer))
+            elif exc.rcvd is not None and exc.rcvd.code in (1003, 1009):
+                # The other end refused a frame of ours (its line names us): no blame here,
+                # the reason only (--verbose; the LAN trial's sender blamed the receiver).
+                reason = f"closed {exc.rcvd.code}: {describe(peer)} refused a frame of ours"
         finally:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):

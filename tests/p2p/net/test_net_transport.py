@@ -250,6 +250,12 @@ def test_oversized_message_closes_the_link_naming_the_sender() -> None:
             assert text.endswith(": oversized: a frame larger than 4096 bytes closed the link")
             reason = events[-1].reason
             assert reason == f"closed 1009: [{low.fingerprint}] sent an oversized message"
+            assert rejected.peer == low.public_key  # the node names it by its nickname
+            # The sender's own frame was refused: it blames nobody (the LAN trial with a
+            # seated attacker: the sender read "rejected message from [receiver]: oversized").
+            mine = await until(sender, lambda e: isinstance(e, Disconnected))
+            assert not [e for e in mine if isinstance(e, Rejected)]
+            assert mine[-1].reason == f"closed 1009: [{high.fingerprint}] refused a frame of ours"
             await until(receiver, lambda e: isinstance(e, Connected))
             sender.send(high.public_key, b"small")
             (received,) = await collect(receiver, Received, 1)
