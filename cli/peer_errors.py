@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lancards.cli.i18n import N_, _, language
+from lancards.cli.rejection_details import why_refused
 from lancards.p2p.net.failure_words import WHO_HOST, WHO_NETWORK, Failure, failure
 from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.folder_lock import FolderBusy
@@ -220,14 +221,15 @@ def rejection_words(exc: RemoteProtocolError) -> str:
     Reihe"``."""
     if _english(exc):
         return str(exc)
+    why = why_refused(exc, reason_words(exc.reason))  # with what was wrong, where known
     if exc.seq is None:
         return _("message from {sender} refused: {reason}").format(
-            sender=_sender(exc.sender), reason=reason_words(exc.reason))
+            sender=_sender(exc.sender), reason=why)
     if isinstance(exc, MessageError):  # an envelope's seq, not a record entry's number
         return _("message from {sender} refused (message {seq}): {reason}").format(
-            sender=_sender(exc.sender), seq=exc.seq, reason=reason_words(exc.reason))
+            sender=_sender(exc.sender), seq=exc.seq, reason=why)
     return _("message from {sender} refused (entry {seq}): {reason}").format(
-        sender=_sender(exc.sender), seq=exc.seq, reason=reason_words(exc.reason))
+        sender=_sender(exc.sender), seq=exc.seq, reason=why)
 
 
 def record_words(exc: RecordFileError) -> str:

@@ -232,7 +232,8 @@ class Rescue(RescueQueries):
         signer = self._seat_of.get(bytes.fromhex(by))
         if signer is None:
             raise RemoteProtocolError(link, Reason.NOT_SEATED,
-                                      f"a removal {what} signed by a peer not at the table")
+                                      f"a removal {what} signed by a peer not at the table"
+                                      ).with_code(f"unseated-{what}")
         if signer not in self.deck.present or not self.has_say:
             return None
         return signer

@@ -522,7 +522,8 @@ def conform(
     try:
         return msgspec.convert(value, schema, strict=True)
     except msgspec.ValidationError as exc:
-        raise error(sender, Reason.MALFORMED, explain(str(exc), where), seq) from None
+        raise error(sender, Reason.MALFORMED, explain(str(exc), where), seq).with_code(
+            "schema", where=where) from None  # the kind of message, for other languages
 
 
 __all__ = [

@@ -109,10 +109,12 @@ class SealedPayload:
         """
         raw = require(data, _SCHEMA, link, "sealed payload", error=SealedError)
         if not TABLE_ID.fullmatch(raw["tbl"]) or not PURPOSE.fullmatch(raw["purpose"]):
-            raise SealedError(link, Reason.MALFORMED, "sealed payload has a bad table or purpose")
+            raise SealedError(link, Reason.MALFORMED, "sealed payload has a bad table or purpose"
+                              ).with_code("schema", where="sealed payload")
         ct_len = len(raw["ct"]) // 2
         if not 16 <= ct_len <= MAX_PLAINTEXT + 16:
-            raise SealedError(link, Reason.MALFORMED, f"ciphertext of {ct_len} bytes")
+            raise SealedError(link, Reason.MALFORMED, f"ciphertext of {ct_len} bytes"
+                              ).with_code("ciphertext-size", size=ct_len)
         return cls(
             hex_field(raw["sender"], 32, link, "sender", error=SealedError),
             hex_field(raw["recipient"], 32, link, "recipient", error=SealedError),

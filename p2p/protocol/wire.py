@@ -337,13 +337,16 @@ def require(
         MessageError (or ``error``): ``malformed``, naming ``where`` and the field.
     """
     if not isinstance(data, dict):
-        raise error(sender, Reason.MALFORMED, f"{where} is {type(data).__name__}, not an object")
+        raise error(sender, Reason.MALFORMED, f"{where} is {type(data).__name__}, not an object"
+                    ).with_code("schema", where=where)
     missing = sorted(set(schema) - set(data))
     if missing:
-        raise error(sender, Reason.MALFORMED, f"{where} lacks field {missing[0]!r}")
+        raise error(sender, Reason.MALFORMED, f"{where} lacks field {missing[0]!r}"
+                    ).with_code("schema", where=where)
     extra = sorted(set(data) - set(schema))
     if extra:
-        raise error(sender, Reason.MALFORMED, f"{where} has unknown field {extra[0]!r}")
+        raise error(sender, Reason.MALFORMED, f"{where} has unknown field {extra[0]!r}"
+                    ).with_code("schema", where=where)
     for name, kind in schema.items():
         value = data[name]
         kinds = kind if isinstance(kind, tuple) else (kind,)
@@ -353,7 +356,7 @@ def require(
                 sender,
                 Reason.MALFORMED,
                 f"{where} field {name!r} is {type(value).__name__}, not {wanted}",
-            )
+            ).with_code("schema", where=where)
     return data
 
 
