@@ -220,22 +220,22 @@ def text_fault(value: Any) -> str | None:
     (U+0000)"``, ``"a key of the message's field 'a' holds a lone surrogate U+D800"`` (the
     LAN trial read ``string at $.body.text holds NUL (U+0000)``). Iterative: any depth, no
     recursion."""
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
+    # (is a key, item, place): a key is checked just before its value's subtree, as it stands
+    stack: list[tuple[bool, Any, tuple[str | int, ...]]] = [(False, value, ())]
     while stack:
-        item, where = stack.pop()
-        if isinstance(item, str):
+        is_key, item, where = stack.pop()
+        if is_key:
+            if isinstance(item, str) and (match := _BAD_TEXT.search(item)):
+                return f"a key of {text_place(value, where)} holds {_describe_char(match.group())}"
+        elif isinstance(item, str):
             if match := _BAD_TEXT.search(item):
                 return f"{text_place(value, where)} holds {_describe_char(match.group())}"
         elif isinstance(item, dict):
-            children = []
-            for key, child in item.items():
-                if isinstance(key, str) and (match := _BAD_TEXT.search(key)):
-                    return (f"a key of {text_place(value, where)} holds "
-                            f"{_describe_char(match.group())}")
-                children.append((child, (*where, key)))
-            stack.extend(reversed(children))
+            for key, child in reversed(item.items()):
+                stack.append((False, child, (*where, key)))
+                stack.append((True, key, where))
         elif isinstance(item, list):
-            stack.extend(reversed([(child, (*where, i)) for i, child in enumerate(item)]))
+            stack.extend(reversed([(False, child, (*where, i)) for i, child in enumerate(item)]))
     return None
 
 

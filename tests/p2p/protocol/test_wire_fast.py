@@ -273,6 +273,7 @@ def _mutations(data: bytes) -> list[bytes]:
 @example({"a": 1, "b": [0, None, True, "/a"]})
 @example([[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]])
 @example({"k": MAX_INT, "j": [-MAX_INT]})
+@example({"": "\x00", "\x00": None})  # a value's NUL before a later key's: document order
 def test_parse_json_is_the_reference_on_canonical_and_other_bytes(value: Any) -> None:
     try:
         data = _ref_canonical(value)
