@@ -39,7 +39,8 @@ def _both(notice: Notice) -> tuple[str, str]:
         i18n.set_language("de")
     sender = notice.error.sender
     assert english.startswith(f"rejected message from {sender}: ")
-    assert german.startswith(f"Nachricht von {sender} abgelehnt: ")
+    assert german.startswith(  # the seat as German says it (cli/peer_errors.py)
+        f"Nachricht von {sender.replace('(seat ', '(Platz ')} abgelehnt: ")
     return german.split(" abgelehnt: ", 1)[1], english.split(f"{sender}: ", 1)[1]
 
 
