@@ -11,6 +11,8 @@ first and signs "discard R5" instead.
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,15 +35,33 @@ def german_too():
     i18n.set_language("en")
 
 
-@pytest.fixture
-def halted():
-    """Seat 0 (cyd) is to draw; it signs a discard of its R5 for the next place instead, and
-    ann (seat 1) receives it."""
+def table_folder(core: Any, home: Path, rule_set: str) -> Path:
+    """``core``'s table folder under ``home`` as a seat's program leaves it (``table.json``
+    and an empty journal), for history and resume to read."""
+    folder = home / "tables" / core.table_id
+    folder.mkdir(parents=True)
+    (folder / "table.json").write_text(json.dumps({
+        "statement": core.table.statement, "me": core.me.public_key.hex(),
+        "rule_set": rule_set}))
+    (folder / "journal.jsonl").write_bytes(b"")
+    return folder
+
+
+def quiet_table() -> tuple[list[Any], Any]:
+    """Three Master cores at the first move, with no bots (the test moves), seed "cheat"."""
     cores, net = make_cores(3, "level8-master", seed="cheat")
     for core in cores:
         net.bots.pop(core)
     net.start()
     net.run()
+    return cores, net
+
+
+@pytest.fixture
+def halted():
+    """Seat 0 (cyd) is to draw; it signs a discard of its R5 for the next place instead, and
+    ann (seat 1) receives it."""
+    cores, net = quiet_table()
     cyd, ann = cores[0], cores[1]
     assert cyd.expected()[0] == 0 and [str(a) for a in cyd.legal_actions()] == [
         "0: draw", "0: draw-discard 2"]
@@ -64,11 +84,7 @@ def test_the_halt_names_the_move_and_why_in_words(halted):
 def test_a_move_signed_for_another_seat_is_said_in_words(german_too):
     """cyd (seat 0, to draw) signs ann's draw: the halt line says whose move it is written as,
     in words (the refusal's code ``other-seat``), in English and German."""
-    cores, net = make_cores(3, "level8-master", seed="cheat")
-    for core in cores:
-        net.bots.pop(core)
-    net.start()
-    net.run()
+    cores, net = quiet_table()
     cyd, ann = cores[0], cores[1]
     bad = forge(cyd, {"a": "1: draw", "open": [], "t": "action"}, len(ann.record),
                 ann.record.head, "00" * 32)
@@ -144,12 +160,7 @@ def test_a_cheat_line_holding_a_move_the_rules_allow_is_rejected(halted, tmp_pat
 def test_history_and_resume_say_the_table_stopped_on_a_cheat(halted, tmp_path, monkeypatch,
                                                              capsys):
     _cores, _net, ann, _bad, _out = halted
-    folder = tmp_path / "tables" / ann.table_id
-    folder.mkdir(parents=True)
-    (folder / "table.json").write_text(json.dumps({
-        "statement": ann.table.statement, "me": ann.me.public_key.hex(),
-        "rule_set": "level8-master"}))
-    (folder / "journal.jsonl").write_bytes(b"")
+    folder = table_folder(ann, tmp_path, "level8-master")
     write_record(ann.record, folder / "record.jsonl")
     (folder / "finished").touch()
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))

@@ -203,16 +203,20 @@ def test_a_resumed_autoplay_seat_alone_says_so_once(capsys) -> None:
         "back (Ctrl-C pauses)\n")
 
 
+def _bob_and_cyds_key() -> tuple[Any, bytes]:
+    """Bob's core at a 3-seat 8s Rule! table under way, and the key of cyd (seat 0)."""
+    cores, net = make_cores(3, "eights")
+    net.start()
+    net.run(limit=LIMIT)
+    return cores[1], cores[0].me.public_key
+
+
 def test_a_link_that_keeps_coming_back_is_told_back_once() -> None:
     """The LAN trial of 2026-12-08: a seat whose link dropped and came back six times in a few
     seconds was "back" six times in the others' logs (and "Ben is back" twice after one
     SIGSTOP/SIGCONT). A return within :data:`BACK_QUIET_S` of the last one told is one return,
     unless the absence itself lasted that long."""
-    cores, net = make_cores(3, "eights")
-    net.start()
-    net.run(limit=LIMIT)
-    first, bob, _cyd = cores
-    key = first.me.public_key
+    bob, key = _bob_and_cyds_key()
     dropped: dict[bytes, float] = {}
     told: dict[bytes, int] = {}
     last: dict[bytes, float] = {}
@@ -239,11 +243,7 @@ def test_no_return_is_told_of_a_link_made_at_this_peers_start_or_of_a_seat_gone(
     start is no return, nor is any of a seat that left or was removed."""
     from lancards.p2p.net.waiting import BACK_QUIET_S
 
-    cores, net = make_cores(3, "eights")
-    net.start()
-    net.run(limit=LIMIT)
-    first, bob, _cyd = cores
-    key = first.me.public_key
+    bob, key = _bob_and_cyds_key()
     told: dict[bytes, int] = {}
     dropped = {key: 100.0 + BACK_QUIET_S - 1}  # a link of bob's start, replaced
     assert back_notice(bob, key, dropped, 200.0, told, None, 100.0) is None
