@@ -84,7 +84,7 @@ def test_the_halt_names_the_move_and_why_in_words(halted):
 def test_a_move_signed_for_another_seat_is_said_in_words(german_too):
     """cyd (seat 0, to draw) signs ann's draw: the halt line says whose move it is written as,
     in words (the refusal's code ``other-seat``), in English and German."""
-    cores, net = quiet_table()
+    cores, _net = quiet_table()
     cyd, ann = cores[0], cores[1]
     bad = forge(cyd, {"a": "1: draw", "open": [], "t": "action"}, len(ann.record),
                 ann.record.head, "00" * 32)
