@@ -19,13 +19,23 @@ nickname that is not :meth:`str.isprintable` is refused at the door
 from __future__ import annotations
 
 import re
+import unicodedata
 
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 """Every Unicode bidirectional formatting character (Unicode Standard Annex #9, table 1)."""
 
 CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""What :func:`visible` writes out: the C0 controls, DEL, the C1 controls and
-:data:`BIDI_CONTROLS`."""
+"""The C0 controls, DEL, the C1 controls and :data:`BIDI_CONTROLS`."""
+
+UNSHOWN = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"})
+"""The Unicode general categories :func:`visible` writes out besides :data:`CONTROLS`: every
+format character (zero width joiner U+200D, zero width space U+200B, the byte order mark
+U+FEFF, the tag characters U+E0020-U+E007F, the interlinear annotations U+FFF9-U+FFFB),
+the line and paragraph separators U+2028/U+2029, private use and unassigned code points: a
+terminal draws these with no width, or joins their neighbours into one glyph (an emoji ZWJ
+sequence) of a width the screen's wrap cannot know, or not at all. The re-check trial of
+2026-12-07: a chat line of family emoji (four emoji joined by U+200D) left earlier text on
+screen and stray characters at column 80, and U+2028 vanished."""
 
 
 def _shown(ch: str) -> str:
@@ -41,10 +51,13 @@ def _shown(ch: str) -> str:
 
 def visible(text: str) -> str:
     """``text`` with each control character written out as the characters that stand for it
-    (see the module docstring): ``"a\\u202eb"`` is ``"a<U+202E>b"``, ``"a\\x08b"`` is
-    ``"a^Hb"``, ``"a\\x9bb"`` is ``"a<9b>b"``. The result holds no control character, so
-    its width is the columns it takes: wrap it after this, never before."""
-    return CONTROLS.sub(lambda m: _shown(m[0]), text)
+    (the module docstring, :data:`UNSHOWN`): ``"a\\u202eb"`` is ``"a<U+202E>b"``,
+    ``"a\\x08b"`` is ``"a^Hb"``, ``"a\\x9bb"`` is ``"a<9b>b"``. The result holds no control
+    character, so its width is the columns it takes: wrap it after this, never before."""
+    if text.isascii():
+        return CONTROLS.sub(lambda m: _shown(m[0]), text)
+    return "".join(_shown(ch) if CONTROLS.match(ch) or unicodedata.category(ch) in UNSHOWN
+                   else ch for ch in text)
 
 
-__all__ = ["BIDI_CONTROLS", "CONTROLS", "visible"]
+__all__ = ["BIDI_CONTROLS", "CONTROLS", "UNSHOWN", "visible"]

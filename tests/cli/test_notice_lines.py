@@ -52,6 +52,20 @@ def test_a_chat_line_with_control_characters_wraps_whole() -> None:
         assert all(text_width(piece) == len(piece) <= 80 for piece in wrapped(text))
 
 
+def test_format_characters_and_separators_in_chat_are_written_out() -> None:
+    """The re-check trial of 2026-12-07: a chat line of family emoji (four emoji joined by
+    ZERO WIDTH JOINER) left earlier text on the screen and stray characters at column 80 (the
+    terminal drew one glyph where the wrap counted four), and U+2028 vanished. Every format
+    character, separator, private-use and unassigned code point is written out; an emoji
+    alone, an accent and a CJK character stay as they are."""
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    line = notice_line(None, Notice("chat", f"{family} a\u200bb\ufeff\U000E0041 x\u2028y\u2029"
+                                    "z\ufff9\ue000\U000E0080 é 漢 \U0001F600", 0),
+                       ["eve", "ann"], ["eve", "You"])
+    assert line == ("eve: \U0001F468<U+200D>\U0001F469<U+200D>\U0001F467 a<U+200B>b<U+FEFF>"
+                    "<U+E0041> x<U+2028>y<U+2029>z<U+FFF9><U+E000><U+E0080> é 漢 \U0001F600")
+
+
 def test_a_void_vote_against_a_player_who_is_here_is_told_with_who_asked() -> None:
     """The LAN trial with a seated attacker: eve voted to remove cyd and ann, both connected;
     the rounds were voided and neither ann nor cyd saw that eve tried. The core's one
