@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from lancards.cli.i18n import _
-from lancards.cli.notice_lines import notice_line
+from lancards.cli.notice_lines import VoidVoteLimit, notice_line
 from lancards.cli.saved_log import SavedLog, told_this_round
 from lancards.cli.session import LogLine
 from lancards.cli.tui.controller import shown_names
@@ -44,6 +44,22 @@ def removal_ends(entries: Any, seq: int) -> bool:
         if votes:
             return isinstance(votes, list) and len(votes) == seq - first + 1
     return False
+
+
+def tell_notices(session: Any) -> None:
+    """A session's node notices as log lines (:func:`notice_line`; ``session``: a
+    :class:`NetLogMixin`), a void vote against a player who is here at most once a minute per
+    voters and player (:class:`VoidVoteLimit`)."""
+    limit = getattr(session, "_void_votes", None)
+    if limit is None:
+        limit = session._void_votes = VoidVoteLimit()
+    log = session._log
+    for notice in session.node.notices:
+        text = notice_line(session.core, notice, session.names,
+                           shown_names(session.names, session.seat), here=session._linked)
+        if text is not None and limit.tell(notice):
+            log.append(LogLine(text, notice.seat, chat=notice.kind == "chat", index=len(log) + 1))
+    session.node.notices.clear()
 
 
 class NetLogMixin:
@@ -167,11 +183,5 @@ class NetLogMixin:
             self._log.append(LogLine(face_up, None, index=len(self._log) + 1))
         self._log_view = after
         self._logged = len(entries)
-        for notice in self.node.notices:
-            text = notice_line(self.core, notice, self.names, shown_names(self.names, self.seat),
-                               here=self._linked)
-            if text is not None:
-                self._log.append(LogLine(text, notice.seat, chat=notice.kind == "chat",
-                                         index=len(self._log) + 1))
-        self.node.notices.clear()
+        tell_notices(self)
         self._saved.save(self._log, self._logged, again)

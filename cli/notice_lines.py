@@ -1,8 +1,11 @@
 """A peer's notices as lines of the table's log (``NetworkSession``'s log): a chat line with its
-author, a pause or a return, a cheat or a refused message, each in the player's language."""
+author, a pause or a return, a cheat or a refused message, each in the player's language; a void
+vote against a player who is here at most once a minute per voters and player
+(:class:`VoidVoteLimit`)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,4 +44,32 @@ def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[st
     return None
 
 
-__all__ = ["notice_line"]
+VOID_VOTE_WINDOW_S = 60.0
+"""Seconds during which the same voters' further void votes against the same player are not
+told again."""
+
+
+class VoidVoteLimit:
+    """The void votes told in the log: the first of each (voters, player) pair, then at most one
+    a minute per pair. The LAN re-check trial with a seated attacker: eve sent 30 votes against
+    cyd, who was connected, each a new round, and ann and cyd read 30 identical lines ``eve
+    asked to remove cyd, who is here: nothing happens``."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 window: float = VOID_VOTE_WINDOW_S) -> None:
+        self.clock, self.window = clock, window
+        self._told: dict[tuple[tuple[int, ...], int | None], float] = {}
+
+    def tell(self, notice: Any) -> bool:
+        """Whether a ``vote-void`` notice's line is told now (any other notice: always)."""
+        if notice.code != "vote-void":
+            return True
+        now, pair = self.clock(), (tuple(notice.voters), notice.seat)
+        last = self._told.get(pair)
+        if last is not None and now - last < self.window:
+            return False
+        self._told[pair] = now
+        return True
+
+
+__all__ = ["VOID_VOTE_WINDOW_S", "VoidVoteLimit", "notice_line"]

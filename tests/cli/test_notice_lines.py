@@ -113,3 +113,45 @@ def test_the_log_calls_a_seat_here_when_its_link_is_up() -> None:
                               node=SimpleNamespace(connected={bytes([2]) * 32}))
     assert [NetLogMixin._linked(session, s) for s in range(4)] == [  # type: ignore[arg-type]
         False, False, True, False]
+
+
+def test_thirty_void_votes_of_one_voter_against_one_player_are_one_line_a_minute() -> None:
+    """The LAN re-check trial with a seated attacker: eve sent 30 votes to remove cyd, who was
+    connected, each a new round; ann and cyd read 30 identical lines. The first is told, then at
+    most one a minute per voters and player; another voter or player is told at once."""
+    from types import SimpleNamespace
+
+    from lancards.cli.net_log import tell_notices
+    from lancards.cli.notice_lines import VoidVoteLimit
+
+    now = [100.0]
+    void = Notice("info", "the vote to remove cyd (seat 2) is void", 2, code="vote-void",
+                  voters=(3,))
+
+    def told(notices: list[Notice], seat: int = 0) -> list[str]:
+        session = SimpleNamespace(core=SimpleNamespace(seat=seat), seat=seat,
+                                  names=("ann", "bob", "cyd", "eve"), _log=[],
+                                  node=SimpleNamespace(notices=list(notices)),
+                                  _linked=lambda s: True, _void_votes=limit)
+        tell_notices(session)
+        assert session.node.notices == []
+        return [line.text for line in session._log]
+
+    limit = VoidVoteLimit(clock=lambda: now[0])
+    assert told([void] * 30) == ["eve asked to remove cyd, who is here: nothing happens"]
+    now[0] = 159.0
+    assert told([void] * 5) == []
+    other = Notice("info", void.text, 0, code="vote-void", voters=(3,))
+    both = Notice("info", void.text, 2, code="vote-void", voters=(1, 3))
+    assert told([other, both, Notice("chat", "hi", 3)]) == [
+        "eve asked to remove you, but you are here: nothing happens",
+        "bob and eve asked to remove cyd, who is here: nothing happens", "eve: hi"]
+    now[0] = 160.0  # a minute after the first line
+    assert told([void] * 3) == ["eve asked to remove cyd, who is here: nothing happens"]
+    limit = VoidVoteLimit(clock=lambda: now[0])
+    i18n.set_language("de")
+    try:
+        assert told([void] * 30, seat=2) == [
+            "eve wollte dich vom Tisch entfernen lassen, doch du bist da: es passiert nichts"]
+    finally:
+        i18n.set_language("en")
