@@ -30,8 +30,8 @@ from typing import Any, TextIO
 
 from lancards.p2p.net.bots import Chooser, Turns, bot_moves, drive_bot, game_bot, my_turn
 from lancards.p2p.net.checkpoint_writer import CheckpointWriter
-from lancards.p2p.net.link_refusal import refusal_notice
 from lancards.p2p.net.reach import LinkReport
+from lancards.p2p.net.refusal_limit import RefusalLimit
 from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
@@ -96,6 +96,7 @@ class PeerNode:
         self.timings: TextIO | None = None
         self._dealt = False
         self._clock = time.monotonic
+        self.refusals = RefusalLimit()  # a stranger's refused links: one line a minute each
         self.sleep_watch = SleepWatch()  # see _after_wait
         self._held_at: float | None = None  # when a sleep began holding this seat's entries
         self._progress_at = self._clock()
@@ -542,7 +543,8 @@ class PeerNode:
             elif isinstance(event, Received):
                 self.receive(event.peer, event.data)
             elif isinstance(event, Rejected):
-                self.notices.append(refusal_notice(event.error, event.peer, self.core))
+                told = self.refusals.notice(event, self.core, self._clock())
+                self.notices += [told] if told is not None else []
 
     def _after_wait(self) -> None:
         """After each wait for an event, before what arrived is handled: after a sleep
