@@ -345,7 +345,8 @@ def run_replay(args: argparse.Namespace) -> int:
     from lancards.p2p.protocol.core import GameCore
     from lancards.p2p.protocol.record import Entry
 
-    lines = _read(chosen_record(args.file))
+    path = chosen_record(args.file)
+    lines = _read(path)
     report = audit_lines(lines)
     if not report.ok:
         raise UsageError(_("the record does not verify: {error}").format(error=report.error))
@@ -411,5 +412,25 @@ def run_replay(args: argparse.Namespace) -> int:
         if face_up:  # the card turned up at the deal, once a round (ruling L8-2)
             face_up_round = observer.state.round
             print("      " + face_up)
-    print(outcome_words(report))
+    print(replay_end(report, Path(path).parent, [m.public_key.hex() for m in table.seats],
+                     names))
     return 0
+
+
+def replay_end(report: AuditReport, folder: Path, keys: list[str], names: list[str]) -> str:
+    """The replay's last line: :func:`outcome_words`, or for a table halted on a proven cheat
+    what ``lancards history`` and ``lancards resume`` say (``"stopped: eve was caught cheating
+    (lancards audit shows how)"``; the re-check trial of 2026-12-09 read ``the game is not
+    finished``): the cheater is the record's ``cheat`` line's author, else the one its table
+    ``folder`` names (:func:`~lancards.cli.halted_table.cheater_seat`: ``halted.json``, an
+    evidence line). ``keys``: the seats' keys in hex; ``names``: the seats as said."""
+    from lancards.cli.halted_table import caught_words, cheater_seat
+
+    if report.outcome is not None:
+        return outcome_words(report)
+    seat = next((c["seat"] for c in report.cheats if c.get("seat") is not None), None)
+    if seat is None:
+        seat = cheater_seat(folder, keys)
+    if seat is None or not 0 <= seat < len(names):
+        return outcome_words(report)
+    return caught_words(names[seat])

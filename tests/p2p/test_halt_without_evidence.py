@@ -20,7 +20,9 @@ from lancards.cli.history import read_game, result_words
 from lancards.cli.lobby.started_table import write_records
 from lancards.cli.main import main
 from lancards.cli.play import stopped_words
+from lancards.cli.record_tools import replay_end
 from lancards.p2p.net.store import TableStore
+from lancards.p2p.protocol.audit import audit_lines
 from tests.p2p.test_core_pipeline import forge_proof, table_of
 
 
@@ -75,3 +77,26 @@ def test_history_and_resume_say_the_table_stopped_on_a_cheat(halted_folder, caps
         i18n.set_language("en")
     (folder / HALTED).unlink()  # a folder written before halted.json: as before
     assert result_words(read_game(folder)) == "finished (lancards audit tells the result)"
+
+
+
+def test_replay_ends_naming_the_cheater_the_folder_names(halted_folder):
+    """The re-check trial of 2026-12-09: ``lancards replay`` of a halted table ended ``the game
+    is not finished`` where history and resume said who was caught. A record with no ``cheat``
+    line (its lines before the bad proof here) is said by its folder's ``halted.json``."""
+    folder, cheater, honest = halted_folder
+    lines = (folder / "record.jsonl").read_bytes().split(b"\n")[:8]
+    report = audit_lines(lines)
+    assert (report.ok, report.outcome, report.cheats) == (True, None, [])
+    keys = [p.public_key.hex() for p in honest.players]
+    names = [p.nick for p in honest.players]
+    assert replay_end(report, folder, keys, names) == \
+        f"stopped: {cheater} was caught cheating (lancards audit shows how)"
+    i18n.set_language("de")
+    try:
+        assert replay_end(report, folder, keys, names) == \
+            f"angehalten: {cheater} wurde beim Betrug erwischt (lancards audit zeigt, wie)"
+    finally:
+        i18n.set_language("en")
+    (folder / HALTED).unlink()  # nothing names the cheater: as before
+    assert replay_end(report, folder, keys, names) == "the game is not finished"

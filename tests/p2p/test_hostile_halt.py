@@ -137,6 +137,25 @@ def test_the_record_binds_the_evidence_and_audit_names_the_cheater_and_the_move(
     assert main(["audit", str(doubled)]) == 1
 
 
+
+def test_replay_ends_saying_the_table_stopped_on_the_cheat(halted, tmp_path, capsys):
+    """The re-check trial of 2026-12-09: ``lancards replay`` ended ``the game is not finished``
+    where ``history`` and ``resume`` said who was caught; it now says what they say (the
+    record's ``cheat`` line names cyd, the file outside any table folder)."""
+    _cores, _net, ann, _bad, _out = halted
+    path = tmp_path / "r.jsonl"
+    write_record(ann.record, path)
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        "stopped: cyd was caught cheating (lancards audit shows how)"
+    try:
+        assert main(["--lang", "de", "replay", str(path)]) == 0
+    finally:
+        i18n.set_language("en")
+    assert capsys.readouterr().out.splitlines()[-1] == \
+        "angehalten: cyd wurde beim Betrug erwischt (lancards audit zeigt, wie)"
+
 def test_a_cheat_line_holding_a_move_the_rules_allow_is_rejected(halted, tmp_path, capsys):
     """An honest seat's entry put in a cheat line (after the entries before it) accuses
     nobody: the audit replays it there, the rules allow it, the file is rejected."""
