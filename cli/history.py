@@ -187,8 +187,11 @@ def read_game(folder: Path) -> PlayedGame:
 
 
 def _others(game: PlayedGame, gone: dict[int, str]) -> dict[int, str]:
-    """``gone`` without this user's seat (its own leave is :attr:`PlayedGame.left`)."""
-    return {seat: how for seat, how in gone.items() if seat != game.me}
+    """``gone`` without this user's own leave (it is :attr:`PlayedGame.left`, said in the
+    result). This user's removal by the others' votes stays: no marker says it, and the
+    re-check trial of 2026-12-09 read ``bob, cyd, ann, eve`` in bob's own history where
+    ann's said ``bob (removed by vote)`` (his record holds the removal: he watched on)."""
+    return {seat: how for seat, how in gone.items() if seat != game.me or how == "removed"}
 
 
 def gone_seats(folder: Path, *names: str) -> dict[int, str]:

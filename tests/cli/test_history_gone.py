@@ -155,6 +155,31 @@ def test_this_user_s_own_leave_is_said_once(home: Path, capsys) -> None:
         f"     Ann, Bram, Cleo, Ada · table {folder.name[:8]}"]
 
 
+
+def test_this_user_s_own_removal_by_vote_is_said(home: Path, capsys) -> None:
+    """The re-check trial of 2026-12-09: bob, voted out and watching the game to its end,
+    read ``bob, cyd, ann, eve`` in his own history where ann's said ``bob (removed by
+    vote)``. Cleo's folder seen as Cleo's own, its record holding her removal."""
+    folder = table(home)
+    data = json.loads((folder / "table.json").read_text("utf-8"))
+    data["me"] = data["statement"]["seats"][2]["pk"]
+    (folder / "table.json").write_text(json.dumps(data))
+    removal = entry({"t": "rescue", "seat": 2, "votes": [{"voter": 0}], "msg": {}})
+    (folder / "record.jsonl").write_text(json.dumps({"kind": "entry", "entry": removal},
+                                                    separators=(",", ":")) + "\n")
+    (folder / "outcome.json").write_text(json.dumps(
+        {"winners": [1], "scores": [3, 9, 2, 4], "detail": {"left": [2]}}))
+    (folder / "finished").touch()
+    for f in folder.iterdir():
+        os.utime(f, (T0, T0))
+    assert history(capsys) == [
+        "  1  2026-11-30 00:53  Level 8 Master: Bram won",
+        f"     Ann level 3, Bram WIN, Cleo (removed by vote) level 2, Ada level 4 · table "
+        f"{folder.name[:8]}"]
+    assert history(capsys, "--lang", "de")[1] == \
+        f"     Ann Stufe 3, Bram Sieg, Cleo (per Abstimmung entfernt) Stufe 2, Ada Stufe 4 · " \
+        f"Tisch {folder.name[:8]}"
+
 def entry(payload: dict[str, object]) -> dict[str, object]:
     return {"tbl": "t", "seq": 0, "author": "00", "prev": "00", "payload": payload,
             "state": "00", "sig": "00"}
