@@ -1,7 +1,8 @@
 """What was wrong with a refused message, in the player's language, where the peer layer's
 English sentence says it (``RemoteProtocolError.code`` and ``params``): the kind of message
 that broke its schema (``schema``, its ``where``), a sealed message's impossible length, a
-removal vote or withdrawal signed by someone who is not at the table. German lines said only
+removal vote or withdrawal signed by someone who is not at the table, a player's vote on their
+own removal. German lines said only
 the reason (``abgelehnt: fehlerhaft aufgebaut``) where English said what was wrong
 (``malformed: ciphertext of 1 bytes``; the LAN trial with a seated attacker)."""
 
@@ -42,6 +43,7 @@ DETAIL_WORDS: Mapping[str, str] = {
                           "bytes long"),
     "unseated-vote": N_("a removal vote signed by someone who is not at the table"),
     "unseated-withdrawal": N_("a no to a removal signed by someone who is not at the table"),
+    "own-vote": N_("{name} voted to remove themselves"),
 }
 """A refusal's whole reason, by its code (values from its ``params``)."""
 

@@ -268,8 +268,9 @@ class Rescue(RescueQueries):
         if signer is None:
             return
         if vote.seat == signer:
-            raise RemoteProtocolError(link, Reason.ILLEGAL,
-                                      f"{self.name(signer)} voted to remove itself")
+            raise RemoteProtocolError(link, Reason.ILLEGAL,  # a person, not "itself"
+                                      f"{self.name(signer)} voted to remove themselves"
+                                      ).with_code("own-vote", name=self.name(signer))
         problem = vote_problem(vote, vote.tbl, vote.seat, vote.at, vote.head)
         if problem is not None:
             raise RemoteProtocolError(link, Reason.BAD_SIGNATURE, problem)

@@ -68,6 +68,19 @@ def test_a_vote_signed_by_someone_not_at_the_table_says_who_signed_what() -> Non
                       "ist")
 
 
+
+def test_a_vote_on_ones_own_removal_speaks_of_a_person() -> None:
+    """The re-check trial with a seated attacker read ``eve [FP] voted to remove itself``: a
+    player is a person, not "itself"."""
+    cores, _net = make_cores(4, "level8", options={"rescue": "on", "patience": 10})
+    ann, dee = cores[0], cores[3]
+    vote = sign_vote(dee.me, ann.table_id, 3, len(ann.record), ann.record.head, 0)
+    data = sign_envelope(dee.me, "record.vote", dee.table_id, 5, {"vote": vote}).encode()
+    german, english = _both(_refused(ann.receive(dee.me.public_key, data)))
+    name = ann.name(3)
+    assert english == f"illegal: {name} voted to remove themselves"
+    assert german == f"{name} hat für das eigene Entfernen gestimmt"
+
 def test_a_message_that_breaks_its_schema_names_its_kind_in_german() -> None:
     cores, _net = make_cores(3)
     ann, cyd = cores[0], cores[2]
