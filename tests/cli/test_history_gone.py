@@ -120,11 +120,7 @@ def test_an_unfinished_game_in_play_now_says_so_instead_of_how_to_resume(home: P
 
 def test_a_finished_game_marks_it_by_its_score(home: Path, capsys) -> None:
     folder = table(home)
-    (folder / "outcome.json").write_text(json.dumps(
-        {"winners": [1], "scores": [3, 9, 2, 4], "detail": {}}))
-    (folder / "finished").touch()
-    for f in folder.iterdir():
-        os.utime(f, (T0, T0))
+    finish(folder, {})
     assert history(capsys) == [
         "  1  2026-11-30 00:53  Level 8 Master: Bram won",
         f"     Ann level 3, Bram WIN, Cleo (left the table) level 2, Ada level 4 · table "
@@ -155,7 +151,6 @@ def test_this_user_s_own_leave_is_said_once(home: Path, capsys) -> None:
         f"     Ann, Bram, Cleo, Ada · table {folder.name[:8]}"]
 
 
-
 def test_this_user_s_own_removal_by_vote_is_said(home: Path, capsys) -> None:
     """The re-check trial of 2026-12-09: bob, voted out and watching the game to its end,
     read ``bob, cyd, ann, eve`` in his own history where ann's said ``bob (removed by
@@ -167,11 +162,7 @@ def test_this_user_s_own_removal_by_vote_is_said(home: Path, capsys) -> None:
     removal = entry({"t": "rescue", "seat": 2, "votes": [{"voter": 0}], "msg": {}})
     (folder / "record.jsonl").write_text(json.dumps({"kind": "entry", "entry": removal},
                                                     separators=(",", ":")) + "\n")
-    (folder / "outcome.json").write_text(json.dumps(
-        {"winners": [1], "scores": [3, 9, 2, 4], "detail": {"left": [2]}}))
-    (folder / "finished").touch()
-    for f in folder.iterdir():
-        os.utime(f, (T0, T0))
+    finish(folder, {"left": [2]})
     assert history(capsys) == [
         "  1  2026-11-30 00:53  Level 8 Master: Bram won",
         f"     Ann level 3, Bram WIN, Cleo (removed by vote) level 2, Ada level 4 · table "
@@ -179,6 +170,17 @@ def test_this_user_s_own_removal_by_vote_is_said(home: Path, capsys) -> None:
     assert history(capsys, "--lang", "de")[1] == \
         f"     Ann Stufe 3, Bram Sieg, Cleo (per Abstimmung entfernt) Stufe 2, Ada Stufe 4 · " \
         f"Tisch {folder.name[:8]}"
+
+
+def finish(folder: Path, detail: dict[str, object]) -> None:
+    """Mark ``folder``'s game finished, Bram the winner (levels 3, 9, 2, 4; the outcome's
+    ``detail``), every file dated :data:`T0`."""
+    (folder / "outcome.json").write_text(json.dumps(
+        {"winners": [1], "scores": [3, 9, 2, 4], "detail": detail}))
+    (folder / "finished").touch()
+    for f in folder.iterdir():
+        os.utime(f, (T0, T0))
+
 
 def entry(payload: dict[str, object]) -> dict[str, object]:
     return {"tbl": "t", "seq": 0, "author": "00", "prev": "00", "payload": payload,
