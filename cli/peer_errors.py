@@ -205,7 +205,9 @@ SEAT_LABEL = re.compile(r" \(seat (\d+)\)\Z")
 1 as the players panel numbers the seats)."""
 
 
-def _sender(sender: str) -> str:
+def sender_words(sender: str) -> str:
+    """A message's sender as the language says it: ``"eve [FP] (seat 3)"`` (English) is
+    ``"eve [FP] (Platz 3)"`` in German; a link without a seat as :data:`SENDER_WORDS` say."""
     for prefix, words in SENDER_WORDS.items():
         if sender.startswith(prefix):
             return _(words).format(name=sender[len(prefix):])
@@ -224,12 +226,12 @@ def rejection_words(exc: RemoteProtocolError) -> str:
     why = why_refused(exc, reason_words(exc.reason))  # with what was wrong, where known
     if exc.seq is None:
         return _("message from {sender} refused: {reason}").format(
-            sender=_sender(exc.sender), reason=why)
+            sender=sender_words(exc.sender), reason=why)
     if isinstance(exc, MessageError):  # an envelope's seq, not a record entry's number
         return _("message from {sender} refused (message {seq}): {reason}").format(
-            sender=_sender(exc.sender), seq=exc.seq, reason=why)
+            sender=sender_words(exc.sender), seq=exc.seq, reason=why)
     return _("message from {sender} refused (entry {seq}): {reason}").format(
-        sender=_sender(exc.sender), seq=exc.seq, reason=why)
+        sender=sender_words(exc.sender), seq=exc.seq, reason=why)
 
 
 def record_words(exc: RecordFileError) -> str:
@@ -482,4 +484,4 @@ __all__ = ["CANNOT_WORDS", "CHEAT_WORDS", "CHECKPOINT_WORDS", "DAMAGED_WORDS", "
            "REMATCH_WORDS", "SENDER_WORDS", "STORAGE_WORDS", "THEN_WORDS", "WATCH_WORDS",
            "WHO_WORDS", "cheat_error_words", "checkpoint_words", "damaged_words", "error_words",
            "event_words", "failure_text", "failure_words", "folder_busy_words", "reason_words",
-           "record_words", "rejection_words", "rematch_words", "tried_words"]
+           "record_words", "rejection_words", "rematch_words", "sender_words", "tried_words"]

@@ -14,7 +14,7 @@ from lancards.cli.errors import UsageError
 from lancards.cli.game_titles import game_title
 from lancards.cli.history import record_path
 from lancards.cli.i18n import _, language, ngettext
-from lancards.cli.peer_errors import record_words
+from lancards.cli.peer_errors import record_words, sender_words
 from lancards.p2p.protocol.audit import (
     AuditReport,
     audit_bytes,
@@ -171,7 +171,7 @@ def _breach_words(breach: str, reneges: list[Any], names: list[str]) -> str:
     found = _EQUIVOCATION.fullmatch(breach)
     if found:
         return _("equivocation: {name} signed two different entries numbered {seq}").format(
-            name=found[1], seq=found[2])
+            name=sender_words(found[1]), seq=found[2])
     renege = next((r for r in reneges if str(r) == breach), None)
     if renege is not None and 0 <= renege.seat < len(names):
         from lancards.cli.tui.results import renege_text

@@ -415,3 +415,14 @@ def test_the_shuffle_line_agrees_with_you(german):
     assert shuffle_line("bram") == "            bram shuffles and proves the shuffle"
     assert shuffle_line("a-very-long-nick") == (
         "      a-very-long-nick shuffles and proves the shuffle")
+
+
+def test_an_equivocation_names_its_seat_as_the_language_counts_it(german):
+    """The re-check trial of 2026-12-07: the German audit read ``Regelverstoß: Doppelspiel: eve
+    [...] (seat 3) hat zwei verschiedene Einträge ...``, an English word in a German line."""
+    from lancards.cli.record_tools import _breach_words
+
+    breach = "equivocation: eve [GOXQ-RTOB] (seat 3) signed two different entries numbered 21"
+    assert _breach_words(breach, [], ["ann", "bob", "eve"]) == (
+        "Doppelspiel: eve [GOXQ-RTOB] (Platz 3) hat zwei verschiedene Einträge mit der Nummer "
+        "21 signiert")
