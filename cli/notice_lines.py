@@ -14,6 +14,7 @@ from lancards.cli.peer_errors import error_words
 from lancards.cli.peer_words import notice_words
 from lancards.cli.removal_words import void_vote_words
 from lancards.cli.visible import visible
+from lancards.p2p.net.throttle import Throttle
 
 
 def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[str],
@@ -57,19 +58,13 @@ class VoidVoteLimit:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic,
                  window: float = VOID_VOTE_WINDOW_S) -> None:
-        self.clock, self.window = clock, window
-        self._told: dict[tuple[tuple[int, ...], int | None], float] = {}
+        self.clock = clock
+        self._pairs = Throttle(window)  # by (voters, player)
 
     def tell(self, notice: Any) -> bool:
         """Whether a ``vote-void`` notice's line is told now (any other notice: always)."""
-        if notice.code != "vote-void":
-            return True
-        now, pair = self.clock(), (tuple(notice.voters), notice.seat)
-        last = self._told.get(pair)
-        if last is not None and now - last < self.window:
-            return False
-        self._told[pair] = now
-        return True
+        return notice.code != "vote-void" or \
+            self._pairs.allow((tuple(notice.voters), notice.seat), self.clock())
 
 
 __all__ = ["VOID_VOTE_WINDOW_S", "VoidVoteLimit", "notice_line"]

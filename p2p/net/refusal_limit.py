@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from lancards.p2p.net.failure_words import log
 from lancards.p2p.net.link_refusal import refusal_notice
+from lancards.p2p.net.throttle import Throttle
 from lancards.p2p.net.transport import Rejected
 from lancards.p2p.protocol.core import GameCore, Notice
 
@@ -28,8 +29,7 @@ class RefusalLimit:
     """The node's refusals as notices, a stranger's at most once per :data:`WINDOW_S`."""
 
     def __init__(self, window: float = WINDOW_S) -> None:
-        self.window = window
-        self._told: dict[str, float] = {}  # remote host -> when its last line was told
+        self._hosts = Throttle(window)  # by remote host
 
     def notice(self, event: Rejected, core: GameCore, now: float) -> Notice | None:
         """The ``rejected`` notice of ``event`` (``now``: a monotonic clock's seconds), or
@@ -38,15 +38,10 @@ class RefusalLimit:
         notice = refusal_notice(event.error, event.peer, core)
         if notice.seat is not None:
             return notice
-        host = remote_host(event.address)
-        last = self._told.get(host)
-        if last is not None and now - last < self.window:
-            log.debug("not on the table (one line a minute per address): %s", notice.text)
-            return None
-        if len(self._told) >= 1024:  # many hosts: forget those whose minute is over
-            self._told = {h: t for h, t in self._told.items() if now - t < self.window}
-        self._told[host] = now
-        return notice
+        if self._hosts.allow(remote_host(event.address), now):
+            return notice
+        log.debug("not on the table (one line a minute per address): %s", notice.text)
+        return None
 
 
 __all__ = ["WINDOW_S", "RefusalLimit", "remote_host"]
