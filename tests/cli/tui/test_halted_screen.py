@@ -100,3 +100,13 @@ def test_the_title_of_a_halted_table_says_stopped_in_german() -> None:
     with driven(_StoppedSession(), 100, 30) as d:
         assert " Level 8 Master · Runde 1 · " in d.text() and "Spiel vorbei" not in d.text()
         assert [line for line in d.text().splitlines() if "Spiel angehalten" in line]
+
+
+def test_ctrl_c_at_a_halted_table_closes_it_saying_the_game_was_stopped() -> None:
+    """Ctrl-C closes the window at once, as ``q`` ``y`` does; nothing is left for good and the
+    line printed after it says the game was stopped."""
+    session = _Halted()
+    with driven(session, 160, 40) as d:
+        d.press("\x03", until=lambda: d.done)
+    assert session.leave_asked == 0
+    assert farewell(session) == "the game was stopped (" + CAUGHT + "); it cannot go on"
