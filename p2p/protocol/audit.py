@@ -29,7 +29,7 @@ from lancards.p2p.protocol.errors import PeerError, RecordFileError
 from lancards.p2p.protocol.record import MAX_LINE_BYTES, split_lines, verify_lines
 from lancards.p2p.protocol.schemas import GenesisSchema, HeaderLine, conform
 from lancards.p2p.protocol.table import StartedTable, check_record_genesis, verify_started
-from lancards.p2p.protocol.wire import parse_json
+from lancards.p2p.protocol.wire import canonical, parse_json
 
 Status = Literal["ok", "unfinished", "rejected"]
 
@@ -165,6 +165,30 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
     else:
         report.status = "ok"
     return report
+
+
+def halted_lines(lines: Sequence[bytes], report: AuditReport) -> list[bytes] | None:
+    """The lines of a record ``report`` rejects on a signed entry the rules refuse, read as a
+    table halted on that cheat: the lines before it, then the entry as a ``cheat`` line
+    (:mod:`~lancards.p2p.protocol.cheat_evidence`), which :func:`audit_lines` takes as
+    ``unfinished`` with the cheater in :attr:`AuditReport.cheats`. A peer that takes a proof
+    of shuffle into its record before checking it (pipelining, ``docs/protocol.md``) halts
+    on a bad one with the entry already an ``entry`` line: ``lancards replay`` plays such a
+    record up to it. None when the rejected line is not such an entry (a changed byte, a
+    broken chain, a bad signature: the audit of the new lines would not verify)."""
+    problem = report.problem
+    if report.ok or problem is None or problem.entry is None or \
+            not 1 < problem.line <= len(lines):
+        return None
+    try:
+        data = parse_json(lines[problem.line - 1], "record file", max_size=MAX_LINE_BYTES)
+    except PeerError:
+        return None
+    if not isinstance(data, dict) or data.get("kind") != "entry":
+        return None
+    halted = [*lines[:problem.line - 1], canonical({"entry": data.get("entry"), "kind": "cheat"})]
+    again = audit_lines(halted)
+    return halted if again.ok and again.cheats else None
 
 
 def describe_outcome(report: AuditReport) -> str:

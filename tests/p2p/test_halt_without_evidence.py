@@ -100,3 +100,41 @@ def test_replay_ends_naming_the_cheater_the_folder_names(halted_folder):
         i18n.set_language("en")
     (folder / HALTED).unlink()  # nothing names the cheater: as before
     assert replay_end(report, folder, keys, names) == "the game is not finished"
+
+
+def test_replay_of_a_table_halted_on_a_bad_proof_plays_up_to_it_and_names_the_prover(
+        halted_folder, capsys):
+    """``lancards replay`` of the whole record refused it (``the record does not verify: ...
+    proof of shuffle by seat 1 in epoch 1 rejected``) where history, resume and audit say the
+    table stopped and why: the bad proof is an ordinary entry line (taken before its check).
+    The replay now plays the entries before it and ends as a cheat-halted table's does, even
+    without the folder's ``halted.json`` (the signed entry names its author)."""
+    folder, cheater, honest = halted_folder
+    path = folder / "record.jsonl"
+    (folder / HALTED).unlink()
+    seats = ", ".join(str(p) for p in honest.table.seats)
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"8s Rule!: {seats}",
+        "             cyd shuffles and proves the shuffle",
+        f"stopped: {cheater} was caught cheating (lancards audit shows how)"]
+    assert cheater == "ann"
+    i18n.set_language("de")
+    try:
+        assert main(["--lang", "de", "replay", str(path)]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == \
+            f"angehalten: {cheater} wurde beim Betrug erwischt (lancards audit zeigt, wie)"
+    finally:
+        i18n.set_language("en")
+    # a changed byte in the bad entry's signature: no longer the author's entry, still refused
+    lines = path.read_bytes().split(b"\n")
+    bad = lines[8]
+    at = bad.index(b'"sig":"') + 7
+    lines[8] = bad[:at] + (b"0" if bad[at:at + 1] != b"0" else b"1") + bad[at + 1:]
+    path.write_bytes(b"\n".join(lines))
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "lancards replay: error: the record does not verify: record file line 9 (entry 7): "
+        "rejected message from record file (entry 7): bad-signature: signature by "
+        f"{honest.table.seats[1]} (seat 2) does not verify")
