@@ -273,9 +273,9 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
         extra["removed"] = removed
         banners += self.departures.banners(self.core.left_seats(), removed, self.names,
                                            self.seat)  # each for a while (the log keeps it)
-        if self.seat in removed:  # asleep past the patience (issue 24)
-            extra["removed_me"] = True
-            banners.append(Banner("info", _(REMOVED_BANNER)))
+        if self.seat in removed:  # asleep past the patience (issue 24); once halted, stale
+            extra["removed_me"] = True  # (nothing to watch: the cheat's banner says why)
+            banners += [] if self.core.halted else [Banner("info", _(REMOVED_BANNER))]
         if wait is not None:
             patience = int(self.core.table.spec.options.get("patience", 120))
             text = waiting_words(wait, self.core.rescue, patience) or wait.text()

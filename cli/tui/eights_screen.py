@@ -29,10 +29,10 @@ from lancards.cli.tui.controller import (
     not_now,
     pending_text,
     title_line,
-    watch_hand,
 )
 from lancards.cli.tui.fit import wrap_text
 from lancards.cli.tui.narrate import dealer_words, objective_text, suit_words
+from lancards.cli.tui.stopped_watch import watcher_hand
 from lancards.cli.tui.width import ELLIPSIS, NAME_COLUMNS, pad, text_width
 from lancards.cli.tui.words import over_fragment
 from lancards.engine.core import CHANCE, SlotId
@@ -203,8 +203,8 @@ class EightsController(BaseController):
         return out
 
     def hand_view(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
-        if snap.extra.get("watching"):
-            return watch_hand(snap)
+        if (watcher := watcher_hand(snap)) is not None:  # lancards watch; voted out, halted
+            return watcher
         view: EightsState = snap.view
         flat = flat_hand(view, snap.seat)
         self.cursor = min(self.cursor, max(0, len(flat) - 1))

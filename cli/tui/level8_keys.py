@@ -32,11 +32,11 @@ from lancards.cli.tui.controller import (
     pending_text,
     short_error,
     styled_cards,
-    watch_hand,
 )
 from lancards.cli.tui.hand_order import load_by_colour, save_by_colour, table_folder
 from lancards.cli.tui.narrate import requirement
 from lancards.cli.tui.skipped_turn import SkippedTurn
+from lancards.cli.tui.stopped_watch import watcher_hand
 from lancards.engine.core import SlotId
 from lancards.engine.level8.actions import (
     Add,
@@ -160,8 +160,8 @@ class Level8Controller(BaseController):
                 self.cursor = new[0]
 
     def hand_view(self, snap: TableSnapshot, width: int) -> StyleAndTextTuples:
-        if snap.extra.get("watching"):
-            return watch_hand(snap)
+        if (watcher := watcher_hand(snap)) is not None:  # lancards watch; voted out, halted
+            return watcher
         cards = self.hand(snap)
         self.follow_new_card(cards)
         self.cursor = min(self.cursor, max(0, len(cards) - 1))
