@@ -1,6 +1,6 @@
 """The 8s Rule! table and its keys (rulings E-1 to E-10).
 
-Shows the hand by suit (one row per suit), the current trick with who leads, the last trick,
+Shows the hand by suit (one row per suit held), the current trick with who leads, the last trick,
 tricks taken, the round objective (marked "not from the publisher" for the default set, ruling
 E-6), running scores, and in round 8 the layout as four suit rows (ruling E-7). Keys: Left/Right
 move over the hand, Up/Down jump between suits, Enter (or ``x``) plays the card under the cursor,
@@ -213,7 +213,9 @@ class EightsController(BaseController):
             "your hand ({count} card{pending}):", "your hand ({count} cards{pending}):",
             len(flat)).format(count=len(flat), pending=pending_text(snap)) + "\n")]
         index = 0
-        for suit, cards in suit_rows(view, snap.seat) if flat else ():  # none: no empty rows
+        for suit, cards in suit_rows(view, snap.seat):
+            if not cards:  # a suit no longer held has no row (Level 8's hand has no empty one)
+                continue
             out.append(("", f"  {pad(suit_words(suit), 7)}"))
             for slot, card in cards:
                 extra = "reverse" if index == self.cursor else ""

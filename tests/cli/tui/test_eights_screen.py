@@ -212,3 +212,21 @@ def test_a_short_objective_is_not_cut(german):
     with driven(session_at(state), 80, 24) as d:
         assert d.text().splitlines()[1] == \
             " Ziel: Keine Stiche: +10 je Stich · nicht vom Verlag (o: ganz)"
+
+
+def test_a_suit_no_longer_held_has_no_row():
+    """Mid-round a suit the player no longer holds kept its row label with nothing after it
+    (``  Yellow`` alone here); it now has no row, as Level 8's hand has no empty
+    colour row. Up/Down already skipped it."""
+    state = deal(3, {0: "G8 G15 R1", 1: "G9", 2: "G2"}, dealer=0)
+    state = play_all(state, ["G9", "G2"])
+    with driven(session_at(state), 80, 24) as d:
+        lines = d.text().splitlines()
+        start = lines.index(" your hand (20 cards):")
+        assert lines[start:start + 6] == [  # no Yellow card: no Yellow row
+            " your hand (20 cards):",
+            "  Red     R1   R2   R3   R4   R5   R6   R7   R8   R9   R10   R11   R12   R13",
+            "   R14   R15",
+            "  Blue    B1   B2   B3",
+            "  Green  [G8+] G15+",
+            "  + = playable now"]

@@ -61,7 +61,8 @@ def test_in_round_8_the_layout_has_its_rows_and_the_game_s_lines_are_gone(
                                "  Blue   - (needs its 8)",
                                "  Yellow - (needs its 8)",
                                "  Green  - (needs its 8)",
-                               " ▲ 497 more above (PgUp/PgDn)"]  # the log's, no "more below"
+                               " ▲ 496 more above (PgUp/PgDn)"]  # the log's (no Yellow row:
+    # the hand holds no Yellow card, and a suit not held has no row)
     assert rows[1] == " round 8, the layout: +10 per card left, -25 for going out"
 
 
