@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lancards.cli.fork_words import core_fork, fork_words, held_first
 from lancards.cli.halted_table import halt_seat
 from lancards.cli.i18n import N_, _, language, ngettext
 from lancards.cli.objectives_words import DEFAULT_SOURCE, DEFAULT_SOURCE_WORDS, objectives_notice
@@ -154,10 +155,22 @@ def _waiting_words(wait: Waiting, rescue: bool, patience: float) -> str:
 def halt_words(core: Any, names: Sequence[str]) -> str:
     """Why ``core`` halted, in words: ``"bob signed a move out of turn"``, from
     ``core.halt_kind``, the seat of ``core.cheaters`` whose reason halted it and what refused
-    its move (``core.halt_cause``); a halt of another kind is the peer layer's reason
-    (``core.halted``)."""
-    return cheat_notice_words(getattr(core, "halt_kind", ""), halt_seat(core), names,
-                              str(core.halted), getattr(core, "halt_cause", None))
+    its move (``core.halt_cause``), a fork with both entries its author signed
+    (:func:`~lancards.cli.fork_words.fork_words`); a halt of another kind is the peer layer's
+    reason (``core.halted``)."""
+    kind, seat = getattr(core, "halt_kind", ""), halt_seat(core)
+    forked = _forked(core, kind, core_fork(core, seat), seat, names)
+    return forked or cheat_notice_words(kind, seat, names, str(core.halted),
+                                        getattr(core, "halt_cause", None))
+
+
+def _forked(core: Any, kind: str, evidence: Any, seat: int | None, names: Sequence[str]
+            ) -> str | None:
+    """A fork's words (:func:`~lancards.cli.fork_words.fork_words`) for an ``equivocation``
+    with its ``evidence`` line, else None."""
+    if kind != "equivocation" or seat is None or not isinstance(evidence, Mapping):
+        return None
+    return fork_words(getattr(core, "game", None), held_first(core, evidence), seat, names)
 
 
 def notice_kind(core: Any, notice: Any) -> str:
@@ -173,9 +186,11 @@ def notice_kind(core: Any, notice: Any) -> str:
 def notice_words(core: Any, notice: Any, names: Sequence[str]) -> str:
     """A cheat ``notice`` of ``core`` in words (:func:`cheat_notice_words` with its
     :func:`notice_kind`, and for the notice of the cheat that halted ``core`` what refused the
-    move, ``core.halt_cause``)."""
+    move, ``core.halt_cause``; a fork's notice says both entries from its evidence)."""
     cause = getattr(core, "halt_cause", None) if notice.text == core.halted else None
-    return cheat_notice_words(notice_kind(core, notice), notice.seat, names, notice.text, cause)
+    kind = notice_kind(core, notice)
+    forked = _forked(core, kind, notice.evidence, notice.seat, names)
+    return forked or cheat_notice_words(kind, notice.seat, names, notice.text, cause)
 
 
 def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str,

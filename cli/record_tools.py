@@ -14,7 +14,7 @@ from lancards.cli.errors import UsageError
 from lancards.cli.game_titles import game_title
 from lancards.cli.history import record_path
 from lancards.cli.i18n import _, language, ngettext
-from lancards.cli.peer_errors import record_words, sender_words
+from lancards.cli.peer_errors import record_words
 from lancards.p2p.protocol.audit import (
     AuditReport,
     audit_bytes,
@@ -127,10 +127,10 @@ def verdict_lines(report: AuditReport) -> list[str]:
     """The audit's verdict in the player's language: ``"OK: Level 8, N entries verified, game
     finished; winner: NAME; scores: Ann 3, Ben 5"`` (the game as people name it),
     ``"UNFINISHED: ..."`` or ``"REJECTED: REASON"`` (the reason is the peer layer's, naming
-    the line), then one ``"rule breach: ..."`` line per breach of a verified record (an
-    equivocation, an 8s Rule! renege with its player), and a ``"cheat caught at entry N:
-    ..."`` line for the signed move the rules refuse that halted the table (its author and
-    the move)."""
+    the line), then one ``"rule breach: ..."`` line per breach the rules penalise (an 8s
+    Rule! renege with its player), and :func:`cheat_lines`: one ``"cheat caught at entry N:
+    ..."`` line per cheat (a fork with both its moves, the signed move the rules refuse that
+    halted the table with its author and why)."""
     count = report.entries
     out = []
     if report.follows is not None and report.status != "rejected":
@@ -156,23 +156,37 @@ def verdict_lines(report: AuditReport) -> list[str]:
     names = _nicks(report)
     reneges = list((report.outcome.detail if report.outcome else {}).get("reneges", []))
     for breach in report.breaches:
+        if _EQUIVOCATION.fullmatch(breach):
+            continue  # a fork: a cheat line below (report.forks)
         said = _breach_words(breach, reneges, names)
         out.append(_("rule breach: {breach}").format(breach=said))
-    for index, cheat in enumerate(report.cheats):  # the signed move that halted the table
-        from lancards.cli.peer_words import cheat_notice_words
+    return out + cheat_lines(report, names)
 
+
+def cheat_lines(report: AuditReport, names: list[str]) -> list[str]:
+    """One ``"cheat caught at entry N: ..."`` line per cheat the record proves, entries
+    counted from 1 (``--json`` keeps the record's numbers, from 0): each fork (``eve signed
+    two different moves for the same turn: play R6 and play R2``), then the signed move the
+    rules refuse that halted the table (its author, the move and why)."""
+    from lancards.cli.fork_words import fork_words, rules_named
+    from lancards.cli.peer_words import cheat_notice_words
+
+    out = []
+    for fork in report.forks:
+        seat = fork["seat"]
+        said = None if seat is None else fork_words(rules_named(report.game), fork, seat, names)
+        out.append(_("cheat caught at entry {entry}: {cheat}").format(
+            entry=fork["entry"] + 1,
+            cheat=said or cheat_notice_words("equivocation", seat, names, "?")))
+    for index, cheat in enumerate(report.cheats):  # the signed move that halted the table
         cause = report.cheat_causes[index] if index < len(report.cheat_causes) else None
         said = cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"], cause)
-        out.append(_("cheat caught at entry {entry}: {cheat}").format(entry=cheat["entry"],
+        out.append(_("cheat caught at entry {entry}: {cheat}").format(entry=cheat["entry"] + 1,
                                                                        cheat=said))
     return out
 
 
 def _breach_words(breach: str, reneges: list[Any], names: list[str]) -> str:
-    found = _EQUIVOCATION.fullmatch(breach)
-    if found:
-        return _("equivocation: {name} signed two different entries numbered {seq}").format(
-            name=sender_words(found[1]), seq=found[2])
     renege = next((r for r in reneges if str(r) == breach), None)
     if renege is not None and 0 <= renege.seat < len(names):
         from lancards.cli.tui.results import renege_text

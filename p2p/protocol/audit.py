@@ -65,6 +65,11 @@ class AuditReport:
     """The cheat that halted the table, proven by a signed entry the rules refuse (the
     record's ``cheat`` line): ``seat``, ``entry`` (its number), ``reason`` (``"illegal"``),
     ``detail`` (the refusal in English, the move and the engine's sentence)."""
+    forks: list[dict[str, Any]] = field(default_factory=list)
+    """Each equivocation kept in the file (a seat signed two different entries with one
+    number): ``seat``, ``entry`` (the number), ``first`` and ``second`` (the two entries as
+    dicts, the one the record holds first: the command line says both moves); not in
+    :func:`report_json`, whose ``breaches`` list them in a sentence."""
     cheat_causes: list[BaseException | None] = field(default_factory=list)
     """What refused each of :attr:`cheats` (the engine's error, with its ``code`` and ``params``:
     the command line says it in words), or ``None``; not in :func:`report_json`."""
@@ -144,6 +149,12 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
             f"equivocation: {record.name(evidence.first.author)} signed two different entries "
             f"numbered {evidence.first.seq}"
         )
+        seq = evidence.first.seq  # the record's own entry first, when it holds one of them
+        held = seq < len(record) and record.entries[seq] == evidence.second
+        first, second = (evidence.second, evidence.first) if held else \
+            (evidence.first, evidence.second)
+        report.forks.append({"seat": record.seat_of(first.author), "entry": seq,
+                             "first": first.to_dict(), "second": second.to_dict()})
     for cheat in record.cheats:
         seat = record.seat_of(cheat.entry.author)
         report.cheats.append({"seat": seat, "entry": cheat.entry.seq, "reason": cheat.reason,

@@ -417,12 +417,27 @@ def test_the_shuffle_line_agrees_with_you(german):
         "      a-very-long-nick shuffles and proves the shuffle")
 
 
-def test_an_equivocation_names_its_seat_as_the_language_counts_it(german):
-    """The re-check trial of 2026-12-07: the German audit read ``Regelverstoß: Doppelspiel: eve
-    [...] (seat 3) hat zwei verschiedene Einträge ...``, an English word in a German line."""
-    from lancards.cli.record_tools import _breach_words
+def test_a_fork_is_a_cheat_line_in_words_counting_entries_from_1(german):
+    """The re-check trial of 2026-12-07 read ``Regelverstoß: Doppelspiel: eve [...] (seat 3)
+    hat zwei verschiedene Einträge ...``, and the LAN trial a fork as ``rule breach:
+    equivocation: ... numbered 21`` beside ``cheat caught at entry N``: a fork is one of the
+    cheat lines, in words, with both moves, its entry counted from 1 as seats are."""
+    from lancards.cli import i18n
+    from lancards.cli.record_tools import verdict_lines
+    from lancards.p2p.protocol.audit import AuditReport
 
     breach = "equivocation: eve [GOXQ-RTOB] (seat 3) signed two different entries numbered 21"
-    assert _breach_words(breach, [], ["ann", "bob", "eve"]) == (
-        "Doppelspiel: eve [GOXQ-RTOB] (Platz 3) hat zwei verschiedene Einträge mit der Nummer "
-        "21 signiert")
+    fork = {"seat": 2, "entry": 21,
+            "first": {"payload": {"t": "action", "a": "2: play R6#40", "open": []}},
+            "second": {"payload": {"t": "action", "a": "2: play R2#7", "open": []}}}
+    report = AuditReport(True, game="eights", entries=22, status="unfinished",
+                         unfinished="the table halted on a cheat", breaches=[breach],
+                         names=["ann [A]", "bob [B]", "eve [GOXQ-RTOB]"], forks=[fork])
+    assert verdict_lines(report) == [
+        "NICHT BEENDET: 8s Rule!, 22 Einträge geprüft; der Tisch wurde wegen Betrugs angehalten",
+        "Betrug erkannt bei Eintrag 22: eve hat an derselben Stelle zwei verschiedene Züge "
+        "signiert: R6 spielen und R2 spielen"]
+    i18n.set_language("en")
+    assert verdict_lines(report)[1:] == [
+        "cheat caught at entry 22: eve signed two different moves for the same turn: play R6 "
+        "and play R2"]

@@ -837,6 +837,12 @@ def play(config: Config, moves: Sequence[Move], tail: int = TAIL,
          stats: Stats | None = None, known: bool | None = None) -> Stats:
     """Play one game of the adversary; raise :class:`Violation` when an invariant fails
     (``known``: also the moves of the open findings, default :data:`KNOWN`)."""
+    return played(config, moves, tail, stats, known).stats
+
+
+def played(config: Config, moves: Sequence[Move], tail: int = TAIL,
+           stats: Stats | None = None, known: bool | None = None) -> Adversary:
+    """:func:`play`, giving the whole adversary at its end (its cores, their notices)."""
     net = Adversary(config, known)
     if stats is not None:
         net.stats = stats
@@ -860,7 +866,7 @@ def play(config: Config, moves: Sequence[Move], tail: int = TAIL,
                        for c in net.honest}
     if net.broken:
         net.stats.outcome += f" (hostile cores broken: {net.broken})"
-    return net.stats
+    return net
 
 
 def random_game(rng: random.Random, steps: int) -> tuple[Config, list[Move]]:

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from lancards.cli.peer_words import halt_words
 from lancards.p2p.net.node import game_bot
 from lancards.p2p.protocol.core import GameCore, Notice, Send
 from lancards.p2p.protocol.removal import RemovalPolicy
@@ -35,6 +36,7 @@ from tests.p2p.adversary import (
     Violation,
     check_private,
     play,
+    played,
     published_shares,
 )
 from tests.p2p.core_harness import Network, make_cores
@@ -117,8 +119,17 @@ def test_a_reneging_seat_is_charged_by_the_audit_and_the_game_ends() -> None:
 
 
 def test_the_adversary_forks_and_every_honest_peer_names_it() -> None:
-    stats = play(Config("level8", 4, False, (2,), 5), [("fork", 0, 0, 3, 400)], tail=2000)
-    assert stats.forks == 1 and stats.outcome == "halted"
+    """Every honest peer's banner names both moves of the fork (the LAN trial read only
+    ``bob signed two different entries for one place of the record``), its own first."""
+    net = played(Config("level8", 4, False, (2,), 5), [("fork", 0, 0, 3, 400)], tail=2000)
+    assert net.stats.forks == 1 and net.stats.outcome == "halted"
+    names = [m.nick for m in net.honest[0].players]
+    pile, discard = "draw from the draw pile", "draw the top card from cyd's discard pile"
+    said = {c.seat: halt_words(c, names) for c in net.honest}
+    assert (names[2], said) == ("bob", {
+        seat: f"bob signed two different moves for the same turn: {first} and {second}"
+        for seat, (first, second) in {0: (discard, pile), 1: (discard, pile),
+                                      3: (pile, discard)}.items()})
 
 
 def test_an_honest_seat_named_is_a_violation() -> None:

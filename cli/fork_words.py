@@ -1,0 +1,120 @@
+"""What a seat that forked the record signed, in the player's words (the LAN trial: the banner
+read ``eve signed two different entries for one place of the record``, and the two honest
+screens then differed, one with eve's R6 played, the other with her R2, with no word why).
+
+The evidence of a fork (the peer layer's *equivocation*: ``{"first": {...}, "second": {...}}``,
+two validly signed entries of one author with one number) holds both entries, so both are
+said: a move as the table's log says moves (:func:`~lancards.cli.refusal_words.move_words`,
+``"play R6"``, German ``"R6 spielen"``), any other entry by what it does (``"shuffle the
+deck"``): ``"eve signed two different moves for the same turn: play R6 and play R2"``. The
+first one is the entry this peer's record holds (what its screen shows)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from lancards.cli.i18n import N_, _
+
+STEP_WORDS: Mapping[str, str] = {
+    "key": N_("add a part of the joint key"),
+    "shuffle": N_("shuffle the deck"),
+    "shares": N_("send shares to open cards"),
+    "open": N_("turn up a card"),
+    "leave": N_("leave the table"),
+    "escrow": N_("deal out a key escrow"),
+}
+"""An entry that is no move, by its payload's ``t``, said as a move is (what its author does);
+a rescue is said with the seat it rescues (:func:`entry_words`)."""
+
+
+def entry_words(game: Any, payload: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A signed entry's ``payload`` in words: a move of ``game`` (the engine's rule set) as the
+    log says it, without its author (``"discard R5"``), or what another entry does (``"shuffle
+    the deck"``, ``"publish rescue shares for bob"``); ``"a move that cannot be read"`` for a
+    notation the rules do not read."""
+    from lancards.cli.refusal_words import move_words
+    from lancards.engine.core import EngineError
+
+    kind = payload.get("t")
+    if kind == "action":
+        try:
+            return move_words(game.parse_action(str(payload.get("a", ""))), names)
+        except (AttributeError, EngineError, LookupError, TypeError, ValueError):  # any signed
+            return _("a move that cannot be read")
+    if kind == "rescue":
+        seat = payload.get("seat")
+        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+        return _("publish rescue shares for {name}").format(name=name)
+    if isinstance(kind, str) and kind in STEP_WORDS:
+        return _(STEP_WORDS[kind])
+    return _("an entry of an unknown kind")
+
+
+def fork_words(game: Any, evidence: Mapping[str, Any], seat: int, names: Sequence[str]
+               ) -> str | None:
+    """What seat ``seat`` signed twice, from a fork's ``evidence`` (its record line: the
+    ``first`` and ``second`` entries as dicts): ``"eve signed two different moves for the same
+    turn: play R6 and play R2"``, ``"eve signed two different entries for the same place in the
+    game: play R6 and leave the table"``, or for two that read the same (other randomness, other
+    cards opened) ``"eve signed two different versions of one step: shuffle the deck"``; None
+    when ``evidence`` holds no two entries."""
+    first, second = evidence.get("first"), evidence.get("second")
+    if not (isinstance(first, Mapping) and isinstance(second, Mapping)) \
+            or not 0 <= seat < len(names):
+        return None
+    payloads = [entry.get("payload") for entry in (first, second)]
+    if not all(isinstance(p, Mapping) for p in payloads):
+        return None
+    said = [entry_words(game, p, names) for p in payloads if isinstance(p, Mapping)]
+    name = names[seat]
+    if said[0] == said[1]:
+        return _("{name} signed two different versions of one step: {what}").format(
+            name=name, what=said[0])
+    if all(p.get("t") == "action" for p in payloads if isinstance(p, Mapping)):
+        return _("{name} signed two different moves for the same turn: {first} and "
+                 "{second}").format(name=name, first=said[0], second=said[1])
+    return _("{name} signed two different entries for the same place in the game: {first} "
+             "and {second}").format(name=name, first=said[0], second=said[1])
+
+
+def rules_named(name: str) -> Any:
+    """The engine's rule set called ``name`` (a record's game), or None for a name it does not
+    know (its moves are then said as unreadable)."""
+    from lancards.engine.core import RulesError
+    from lancards.engine.rulesets import rule_set
+
+    try:
+        return rule_set(name).game
+    except RulesError:
+        return None
+
+
+def core_fork(core: Any, seat: int | None) -> dict[str, Any] | None:
+    """The evidence line of the fork seat ``seat`` made, as ``core`` keeps it (the first of
+    ``core.record.evidence`` whose author sits there; :func:`held_first`), or None."""
+    if seat is None:
+        return None
+    players = getattr(core, "players", ())
+    record = getattr(core, "record", None)
+    if not 0 <= seat < len(players) or record is None:
+        return None
+    key = players[seat].public_key
+    found = next((e for e in getattr(record, "evidence", ()) if e.first.author == key), None)
+    return None if found is None else held_first(core, found.to_line_dict())
+
+
+def held_first(core: Any, evidence: Mapping[str, Any]) -> dict[str, Any]:
+    """``evidence`` with the entry ``core``'s record holds at its place first (the one its
+    screen shows; evidence another peer sent may name it second)."""
+    line = dict(evidence)
+    first, second = line.get("first"), line.get("second")
+    entries = getattr(getattr(core, "record", None), "entries", ())
+    seq = second.get("seq") if isinstance(second, Mapping) else None
+    if isinstance(seq, int) and 0 <= seq < len(entries) and entries[seq].to_dict() == second:
+        line["first"], line["second"] = second, first
+    return line
+
+
+__all__ = ["STEP_WORDS", "core_fork", "entry_words", "fork_words", "held_first",
+           "rules_named"]

@@ -1,0 +1,91 @@
+"""A fork is said with both moves its author signed (the LAN trial: the banner read ``eve
+signed two different entries for one place of the record`` and the two honest screens then
+differed, one with eve's R6 played, the other with her R2, with no word why): the banner, the
+log's line and ``lancards audit``, each peer's own version first.
+
+Level 8, 3 seats, in memory (:class:`tests.p2p.core_harness.ForkingNetwork`): cyd (seat 0)
+signs entry 12 (the 13th) twice, "draw" to ann and "draw from bob's discard pile" to bob.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.main import main
+from lancards.cli.peer_words import halt_words, notice_words
+from lancards.p2p.crypto.group import SeededRandomBytes
+from lancards.p2p.net.record_file import write_record
+from lancards.p2p.protocol.core import GameCore
+from tests.p2p.core_harness import ForkingNetwork, make_table
+
+NAMES = ["cyd", "ann", "bob"]
+PILE = "draw from the draw pile"
+DISCARD = "draw the top card from bob's discard pile"
+STAPEL = "vom Nachziehstapel ziehen"
+ABLAGE = "die oberste Karte vom Ablagestapel von bob ziehen"
+
+
+@pytest.fixture(scope="module")
+def forked() -> Iterator[tuple[list[GameCore], ForkingNetwork]]:
+    ids, table = make_table(3, "level8")
+    cores = [GameCore(me, table, SeededRandomBytes(f"f-{i}")) for i, me in enumerate(ids)]
+    net = ForkingNetwork(cores, 0, 12, group_b=[2])
+    net.start()
+    net.run(limit=30_000)
+    assert [m.nick for m in cores[0].players] == NAMES
+    assert [c.record.entries[12].payload["a"] for c in cores[1:]] == ["0: draw",
+                                                                      "0: draw-discard 2"]
+    yield cores, net
+    i18n.set_language("en")
+
+
+def _moves(first: str, second: str) -> str:
+    return f"cyd signed two different moves for the same turn: {first} and {second}"
+
+
+def _zuege(first: str, second: str) -> str:
+    return f"cyd hat an derselben Stelle zwei verschiedene Züge signiert: {first} und {second}"
+
+
+def test_the_banner_and_the_log_name_both_moves_each_peer_its_own_first(forked: Any) -> None:
+    cores, net = forked
+    ann, bob = cores[1], cores[2]
+    for core, said in ((ann, _moves(PILE, DISCARD)), (bob, _moves(DISCARD, PILE))):
+        assert core.halt_kind == "equivocation"
+        assert halt_words(core, NAMES) == said
+        assert [notice_words(core, n, NAMES) for n in net.notices[core.me.public_key]
+                if n.kind == "cheat"] == [said]
+    i18n.set_language("de")
+    assert halt_words(ann, NAMES) == _zuege(STAPEL, ABLAGE)
+    assert halt_words(bob, NAMES) == _zuege(ABLAGE, STAPEL)
+    i18n.set_language("en")
+
+
+def test_the_audit_says_the_fork_as_a_cheat_counting_entries_from_1(
+        forked: Any, tmp_path: Path, capsys: Any) -> None:
+    """One family of lines for both kinds of cheat (it read ``rule breach: equivocation: ...
+    numbered 12`` beside ``cheat caught at entry N``), entries counted from 1 as seats are;
+    ``--json`` keeps the record's numbers."""
+    cores, _net = forked
+    path = tmp_path / "r.jsonl"
+    write_record(cores[2].record, path)
+    capsys.readouterr()
+    assert main(["audit", str(path)]) == 3
+    assert capsys.readouterr().out.splitlines() == [
+        "UNFINISHED: Level 8, 13 entries verified; the table halted on a cheat",
+        "cheat caught at entry 13: " + _moves(DISCARD, PILE)]
+    assert main(["--lang", "de", "audit", str(path)]) == 3
+    assert capsys.readouterr().out.splitlines() == [
+        "NICHT BEENDET: Level 8, 13 Einträge geprüft; der Tisch wurde wegen Betrugs angehalten",
+        "Betrug erkannt bei Eintrag 13: " + _zuege(ABLAGE, STAPEL)]
+    i18n.set_language("en")
+    assert main(["audit", "--json", str(path)]) == 3
+    report = json.loads(capsys.readouterr().out)
+    assert report["cheats"] == [] and len(report["breaches"]) == 1
+    assert report["breaches"][0].endswith("(seat 1) signed two different entries numbered 12")
