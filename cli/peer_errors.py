@@ -218,20 +218,29 @@ def sender_words(sender: str) -> str:
 
 
 def rejection_words(exc: RemoteProtocolError) -> str:
-    """A refused message: ``str(exc)`` in English (``"rejected message from bob [...] (entry
-    4): out-of-turn: ..."``), else ``"Nachricht von bob [...] abgelehnt (Eintrag 4): außer der
-    Reihe"``."""
+    """A refused message: ``str(exc)`` in English (``"rejected message from bob [...] (seat 2,
+    entry 5): out-of-turn: ..."``), else ``"Nachricht von bob [...] abgelehnt (Platz 2, Eintrag
+    5): außer der Reihe"``: the seat and the place in one bracket, a record entry counted from
+    1 (its ``seq`` + 1), an envelope's ``seq`` as it is."""
     if _english(exc):
         return str(exc)
     why = why_refused(exc, reason_words(exc.reason))  # with what was wrong, where known
     if exc.seq is None:
         return _("message from {sender} refused: {reason}").format(
             sender=sender_words(exc.sender), reason=why)
+    seat = SEAT_LABEL.search(exc.sender)  # one bracket: "(Platz 3, Nachricht 326)"
+    if seat is not None:
+        said = exc.sender[:seat.start()]
+        if isinstance(exc, MessageError):
+            return _("message from {sender} refused (seat {number}, message {seq}): "
+                     "{reason}").format(sender=said, number=seat[1], seq=exc.seq, reason=why)
+        return _("message from {sender} refused (seat {number}, entry {seq}): {reason}").format(
+            sender=said, number=seat[1], seq=exc.seq + 1, reason=why)
     if isinstance(exc, MessageError):  # an envelope's seq, not a record entry's number
         return _("message from {sender} refused (message {seq}): {reason}").format(
             sender=sender_words(exc.sender), seq=exc.seq, reason=why)
     return _("message from {sender} refused (entry {seq}): {reason}").format(
-        sender=sender_words(exc.sender), seq=exc.seq, reason=why)
+        sender=sender_words(exc.sender), seq=exc.seq + 1, reason=why)  # counted from 1
 
 
 def record_words(exc: RecordFileError) -> str:
@@ -251,7 +260,7 @@ def record_words(exc: RecordFileError) -> str:
     if exc.entry is None:
         return _("record file line {line}: {reason}").format(line=exc.line, reason=why)
     return _("record file line {line} (entry {entry}): {reason}").format(
-        line=exc.line, entry=exc.entry, reason=why)
+        line=exc.line, entry=exc.entry + 1, reason=why)  # counted from 1, as in English
 
 
 def tried_words(tried: Sequence[tuple[str, Failure | None]]) -> list[str]:

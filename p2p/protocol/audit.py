@@ -147,7 +147,7 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
     for evidence in record.evidence:
         report.breaches.append(
             f"equivocation: {record.name(evidence.first.author)} signed two different entries "
-            f"numbered {evidence.first.seq}"
+            f"numbered {evidence.first.seq + 1}"  # counted from 1 (its seq: ``forks``)
         )
         seq = evidence.first.seq  # the record's own entry first, when it holds one of them
         held = seq < len(record) and record.entries[seq] == evidence.second

@@ -86,7 +86,7 @@ def take_cheat_line(record: Record, entry: Entry,
     if record.cheats:
         raise RecordError(name, Reason.MALFORMED, "a second cheat line", entry.seq)
     if entry.seq != len(record):
-        raise RecordError(name, Reason.OUT_OF_ORDER, f"the cheat line's entry {entry.seq} is "
+        raise RecordError(name, Reason.OUT_OF_ORDER, f"the cheat line's entry {entry.seq + 1} is "
                           f"not for the place after the last entry ({len(record)})", entry.seq)
 
     def judge(held: Record, taken: Entry) -> None:

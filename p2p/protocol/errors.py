@@ -10,6 +10,7 @@ message from a peer never crashes a peer. The mental-poker package has its own e
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
 from lancards.engine.core import Coded
@@ -125,8 +126,9 @@ class RemoteProtocolError(PeerError):
         reason: why, as a stable :class:`Reason`.
         detail: one lowercase sentence with the offending value.
         seq: the record entry's or message's sequence number when known, else ``None``: said
-            ``(entry N)`` of a record entry, ``(message N)`` of an envelope's ``seq``
-            (:attr:`seq_word`; the LAN trial of 2026-12-08 read a chat's seq as an "entry").
+            ``(entry N)`` of a record entry (counted from 1: ``seq`` + 1), ``(message N)`` of
+            an envelope's ``seq`` (:attr:`seq_word`; the LAN trial of 2026-12-08 read a
+            chat's seq as an "entry"), in the sender's bracket (:func:`placed`).
     """
 
     seq_word = "entry"
@@ -136,8 +138,27 @@ class RemoteProtocolError(PeerError):
         self.reason = reason
         self.detail = detail
         self.seq = seq
-        where = "" if seq is None else f" ({self.seq_word} {seq})"
-        super().__init__(f"rejected message from {sender}{where}: {reason.value}: {detail}")
+        super().__init__(f"rejected message from {placed(sender, self.seq_word, seq)}: "
+                         f"{reason.value}: {detail}")
+
+
+SEAT_SAID = re.compile(r"(.*) \(seat (\d+)\)", re.DOTALL)
+"""The seat a seated sender's name ends in (``bob [...] (seat 2)``, counted from 1)."""
+
+
+def placed(sender: str, word: str, seq: int | None) -> str:
+    """``sender`` and where its message stands, in one bracket: ``"bob [FP] (seat 2, entry
+    5)"``, ``"bob [FP] (seat 2, message 326)"``, ``"record file (entry 5)"`` (the LAN trial
+    read ``(seat 3) (message 326)``). A record entry is counted from 1, as seats are (entry
+    ``seq`` 4 is ``entry 5``); an envelope's ``seq`` (``word`` ``"message"``) is said as it
+    is."""
+    if seq is None:
+        return sender
+    where = f"{word} {seq + 1 if word == 'entry' else seq}"
+    seat = SEAT_SAID.fullmatch(sender)
+    if seat is None:
+        return f"{sender} ({where})"
+    return f"{seat[1]} (seat {seat[2]}, {where})"
 
 
 class MessageError(RemoteProtocolError):
@@ -186,7 +207,8 @@ class RecordFileError(PeerError):
 
     Attributes:
         line: the 1-based line number of the first bad line.
-        entry: the record entry's sequence number on that line, when the line is an entry.
+        entry: the record entry's sequence number on that line, when the line is an entry
+            (said counted from 1, ``(entry 5)`` for 4, as :func:`placed` says it).
         cause: the underlying rejection, when there is one.
     """
 
@@ -196,7 +218,7 @@ class RecordFileError(PeerError):
         self.line = line
         self.entry = entry
         self.cause = cause
-        where = f"line {line}" + ("" if entry is None else f" (entry {entry})")
+        where = f"line {line}" + ("" if entry is None else f" (entry {entry + 1})")
         super().__init__(f"record file {where}: {detail}")
 
 

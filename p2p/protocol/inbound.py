@@ -95,7 +95,7 @@ class Inbound(Void):
 
     def _equivocated(self, found: Any) -> str:
         return (f"{self._name(found.first.author)} signed two different entries numbered "
-                f"{found.first.seq} (equivocation)")
+                f"{found.first.seq + 1} (equivocation)")  # counted from 1, as seats
 
     def _on_sealed(self, sender_seat: Seat, data: Any, link: str) -> None:
         payload = SealedPayload.from_dict(data, link)

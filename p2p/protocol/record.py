@@ -350,14 +350,14 @@ class Record:
                 raise RecordError(
                     author,
                     Reason.REPLAYED,
-                    f"entry {entry.seq} is already in the record",
+                    f"entry {entry.seq + 1} is already in the record",
                     entry.seq,
                 )
             if settled.author == entry.author:
                 self._keep_evidence(Equivocation(settled, entry))
                 raise EquivocationError(
                     author,
-                    f"signed two different entries numbered {entry.seq}",
+                    f"signed two different entries numbered {entry.seq + 1}",
                     entry.seq,
                     settled.to_dict(),
                     entry.to_dict(),
@@ -365,14 +365,14 @@ class Record:
             raise RecordError(
                 author,
                 Reason.OUT_OF_ORDER,
-                f"entry {entry.seq} is settled by {self.name(settled.author)}",
+                f"entry {entry.seq + 1} is settled by {self.name(settled.author)}",
                 entry.seq,
             )
         if entry.seq > len(self._entries):
             raise RecordError(
                 author,
                 Reason.OUT_OF_ORDER,
-                f"entry {entry.seq} leaves a gap: next is {len(self._entries)}",
+                f"entry {entry.seq + 1} leaves a gap: next is {len(self._entries) + 1}",
                 entry.seq,
             )
         if entry.prev != self.head:

@@ -418,10 +418,10 @@ class Rescue(RescueQueries):
         seat, rnd = mine
         if author == seat:
             raise RecordError(name, Reason.NOT_SEATED,
-                              f"seat {author + 1} is being voted out at entry {seq}", seq)
+                              f"seat {author + 1} is being voted out at entry {seq + 1}", seq)
         raise RecordError(name, Reason.BOUND, f"this seat voted to remove seat {seat + 1} at "
                           "entry "
-                          f"{seq} (round {rnd}): it takes only the removal there until the "
+                          f"{seq + 1} (round {rnd}): it takes only the removal there until the "
                           "round is void", seq)
 
     def _hold_bound(self, entry: Entry, link: str) -> None:

@@ -171,7 +171,7 @@ class Watching:
             return Event("rejected", "the watch stopped on a cheat")
         entry = Entry.from_dict(dict(raw), self._link)
         if entry.seq < len(core.record) and core.record.entries[entry.seq] == entry:
-            return Event("rejected", f"entry {entry.seq} again")
+            return Event("rejected", f"entry {entry.seq + 1} again")
         try:
             core.record.append(entry, core.validator(self._link), link=self._link)
         except EquivocationError as exc:

@@ -47,7 +47,7 @@ def test_audit_rejects_one_changed_byte_naming_the_entry(record_file, tmp_path, 
     bad.write_bytes(b"\n".join(lines))
     assert main(["audit", str(bad)]) == 1
     out = capsys.readouterr().out
-    assert out.startswith(f"REJECTED: record file line {target + 2} (entry {target})")
+    assert out.startswith(f"REJECTED: record file line {target + 2} (entry {target + 1})")
 
 
 def test_audit_json_and_replay(record_file, capsys):
@@ -166,7 +166,7 @@ def test_audit_of_a_record_cut_mid_line_is_unfinished_and_replays_what_is_there(
     i = bad.index(b'"state":"', len(b"".join(line + b"\n" for line in lines[:30]))) + 9
     bad[i] = ord("0") if bad[i] != ord("0") else ord("1")
     status, out = _audit(tmp_path, bytes(bad), capsys)
-    assert status == 1 and out.startswith("REJECTED: record file line 31 (entry 29)")
+    assert status == 1 and out.startswith("REJECTED: record file line 31 (entry 30)")
     # cut inside the first line: not a record at all
     status, out = _audit(tmp_path, lines[0][:50], capsys)
     assert status == 1 and out.startswith("REJECTED: record file line 1")
@@ -237,7 +237,7 @@ def test_audit_rejects_a_lone_surrogate_escape_without_a_traceback(record_file, 
     bad.write_bytes(b"\n".join(lines))
     assert main(["audit", str(bad)]) == 1
     out = capsys.readouterr().out
-    assert out == (f"REJECTED: record file line {target + 2} (entry {target}): rejected "
+    assert out == (f"REJECTED: record file line {target + 2} (entry {target + 1}): rejected "
                    "message from record file: malformed: the message's field 'entry'.payload.a "
                    "holds a lone surrogate U+D800\n")
 

@@ -31,6 +31,7 @@ from lancards.p2p.net.store import JournalDamaged, TableStore
 from lancards.p2p.protocol.audit import audit_bytes
 from lancards.p2p.protocol.errors import (
     LocalProtocolError,
+    MessageError,
     Reason,
     RecordError,
     RecordFileError,
@@ -85,10 +86,10 @@ def test_a_refused_message_in_german_and_in_english(german, caplog):
     refused = RecordError("bob [WYXI-M75C]", Reason.OUT_OF_TURN, "seat 1 is to act", 4)
     with caplog.at_level(logging.DEBUG, logger="lancards.net"):
         assert error_words(refused) == \
-            "Nachricht von bob [WYXI-M75C] abgelehnt (Eintrag 4): außer der Reihe"
+            "Nachricht von bob [WYXI-M75C] abgelehnt (Eintrag 5): außer der Reihe"  # seq 4
     assert "seat 1 is to act" in caplog.text  # the detail: --verbose only
     i18n.set_language("en")
-    assert error_words(refused) == ("rejected message from bob [WYXI-M75C] (entry 4): "
+    assert error_words(refused) == ("rejected message from bob [WYXI-M75C] (entry 5): "
                                     "out-of-turn: seat 1 is to act")
 
 
@@ -104,7 +105,7 @@ def test_the_audit_rejected_line_in_german_and_in_english(german):
                             ).with_code("entry")
     report.problem, report.error = entry, str(entry)
     assert verdict_lines(report) == [
-        "ABGELEHNT: Protokoll Zeile 5 (Eintrag 3): die Regeln erlauben es nicht"]
+        "ABGELEHNT: Protokoll Zeile 5 (Eintrag 4): die Regeln erlauben es nicht"]
     i18n.set_language("en")
     assert verdict_lines(audit_bytes(b'{"a":1}\n\n')) == \
         ["REJECTED: record file line 2: the line is empty"]
@@ -152,7 +153,7 @@ def test_the_watch_modes_plain_lines_in_german(german):
     watcher.lost = None
     teller.finish(watcher)
     assert said == [
-        "nicht übernommen: Nachricht von dem beobachteten Teilnehmer bob abgelehnt (Eintrag 7): "
+        "nicht übernommen: Nachricht von dem beobachteten Teilnehmer bob abgelehnt (Eintrag 8): "
         "schließt nicht an den Eintrag davor an",
         "nicht übernommen: Eintrag 3 noch einmal",
         "Betrug erkannt: cyd [ABCD] hat einen Zug außer der Reihe signiert",
@@ -204,8 +205,23 @@ def test_a_refused_message_names_the_seat_as_the_players_panel_counts_it(german)
     refused = rejection(record, record.entries[0])  # the first seat's entry, again
     sender = f"{ids[0].nick} [{ids[0].fingerprint}]"
     assert refused.sender == f"{sender} (seat 1)"
-    assert error_words(refused) == f"Nachricht von {sender} (Platz 1) abgelehnt (Eintrag 0): " \
-        "schon einmal erhalten"
+    assert error_words(refused) == f"Nachricht von {sender} abgelehnt (Platz 1, Eintrag 1): " \
+        "schon einmal erhalten"  # one bracket (it read "(seat 3) (message 326)"), from 1
     i18n.set_language("en")
-    assert error_words(refused).startswith(f"rejected message from {sender} (seat 1) (entry 0): "
+    assert error_words(refused).startswith(f"rejected message from {sender} (seat 1, entry 1): "
                                            "replayed: ")
+
+
+def test_a_seat_and_a_message_number_stand_in_one_bracket(german):
+    """The LAN trial read ``eve [...] (seat 3) (message 326)``, two brackets in a row."""
+    chat = MessageError("eve [GOXQ-RTOB] (seat 3)", Reason.REPLAYED, "'chat' seq 326", 326)
+    assert error_words(chat) == \
+        "Nachricht von eve [GOXQ-RTOB] abgelehnt (Platz 3, Nachricht 326): schon einmal erhalten"
+    unseated = MessageError("the watched peer bob", Reason.REPLAYED, "'chat' seq 9", 9)
+    assert error_words(unseated) == "Nachricht von dem beobachteten Teilnehmer bob abgelehnt " \
+        "(Nachricht 9): schon einmal erhalten"
+    i18n.set_language("en")
+    assert str(chat) == "rejected message from eve [GOXQ-RTOB] (seat 3, message 326): " \
+        "replayed: 'chat' seq 326"
+    assert str(RecordError("record file", Reason.ILLEGAL, "no", 4)) == \
+        "rejected message from record file (entry 5): illegal: no"

@@ -40,8 +40,8 @@ def test_swap_claim_is_caught_by_every_honest_peer(lan, tmp_path):
         cheat_lines = [line for line in peer.output().splitlines() if line.startswith("cheat:")]
         assert len(cheat_lines) == 1, peer.output()
         line = cheat_lines[0]
-        assert "from cyd [" in line and f"(seat {seat + 1})" in line, line
-        assert f"(entry {verdict['entries']})" in line, line
+        assert "from cyd [" in line, line  # its seat and entry in one bracket, both from 1
+        assert f"(seat {seat + 1}, entry {verdict['entries'] + 1})" in line, line
         # The evidence: the opening shows another card, or the claimed card cannot be there.
         assert re.search(r"illegal: .*(but the opening shows|is known to be elsewhere)", line), line
         assert "result: the table halted: cyd signed a move the rules do not allow" in \

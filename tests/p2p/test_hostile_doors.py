@@ -209,7 +209,7 @@ def test_a_record_file_line_with_a_lone_surrogate_is_a_rejection() -> None:
 
     report = audit_lines([*lines[:3], bad, *lines[4:]])
     assert report.status == "rejected"
-    assert report.error == ("record file line 4 (entry 2): rejected message from record file: "
+    assert report.error == ("record file line 4 (entry 3): rejected message from record file: "
                             "malformed: the message's field 'entry'.state holds a lone "
                             "surrogate U+D800")
 
@@ -490,8 +490,8 @@ def test_9_an_escrow_part_keyed_with_a_trailing_newline_names_the_dealer(tmp_pat
         assert list(core.cheaters) == [0], core.seat
         assert named(net.notices[core.me.public_key]) == [("cheat", 0)]
         assert core.halted.endswith(  # in plain words (the LAN trial of 2026-12-08)
-            "(entry 6): malformed: a key of entry payload field 'commitments' is not of its "
-            "form")
+            "(seat 1, entry 7): malformed: a key of entry payload field 'commitments' is not "
+            "of its form")
     # The audit of the dealer's own record refuses that entry.
     from lancards.cli.main import main
 
@@ -502,7 +502,7 @@ def test_9_an_escrow_part_keyed_with_a_trailing_newline_names_the_dealer(tmp_pat
         assert main(["audit", str(path)]) == 1
     escrow = next(e.seq for e in cores[0].record.entries if e.payload["t"] == "escrow")
     assert out.getvalue().startswith(f"REJECTED: record file line {escrow + 2} (entry "
-                                     f"{escrow}): ")
+                                     f"{escrow + 1}): ")
     assert out.getvalue().endswith(
         "malformed: a key of entry payload field 'commitments' is not of its form\n")
 

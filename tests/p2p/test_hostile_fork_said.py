@@ -70,8 +70,8 @@ def test_the_banner_and_the_log_name_both_moves_each_peer_its_own_first(forked: 
 def test_the_audit_says_the_fork_as_a_cheat_counting_entries_from_1(
         forked: Any, tmp_path: Path, capsys: Any) -> None:
     """One family of lines for both kinds of cheat (it read ``rule breach: equivocation: ...
-    numbered 12`` beside ``cheat caught at entry N``), entries counted from 1 as seats are;
-    ``--json`` keeps the record's numbers."""
+    numbered 12`` beside ``cheat caught at entry N``), entries counted from 1 as seats are, in
+    ``--json``'s sentences too (its number fields keep the record's, from 0)."""
     cores, _net = forked
     path = tmp_path / "r.jsonl"
     write_record(cores[2].record, path)
@@ -88,4 +88,4 @@ def test_the_audit_says_the_fork_as_a_cheat_counting_entries_from_1(
     assert main(["audit", "--json", str(path)]) == 3
     report = json.loads(capsys.readouterr().out)
     assert report["cheats"] == [] and len(report["breaches"]) == 1
-    assert report["breaches"][0].endswith("(seat 1) signed two different entries numbered 12")
+    assert report["breaches"][0].endswith("(seat 1) signed two different entries numbered 13")

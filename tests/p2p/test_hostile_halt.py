@@ -172,7 +172,8 @@ def test_a_cheat_line_holding_a_move_the_rules_allow_is_rejected(halted, tmp_pat
     assert main(["audit", str(framed)]) == 1
     author = ann.record.name(bytes.fromhex(honest["author"]))
     assert capsys.readouterr().out == (
-        f"REJECTED: record file line 13: rejected message from {author} (entry 11): "
+        f"REJECTED: record file line 13: rejected message from {author.removesuffix(')')}, "
+        "entry 12): "  # "bob [FP] (seat 3, entry 12)": one bracket, the entry seq 11 from 1
         "malformed: the rules allow the cheat line's entry\n")
 
 

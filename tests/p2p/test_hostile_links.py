@@ -123,7 +123,7 @@ def test_2_spent_budgets_never_hide_a_fork_every_honest_peer_names_the_equivocat
         assert set(core.cheaters) == {hostile}, (seat, core.cheaters)
         [cheat] = [x for x in net.notices[key] if x.kind == "cheat"]
         assert cheat.seat == hostile and cores[hostile].me.nick in cheat.text
-        assert f"two different entries numbered {first['seq']}" in cheat.text
+        assert f"two different entries numbered {first['seq'] + 1}" in cheat.text  # from 1
         assert {cheat.evidence["first"]["sig"], cheat.evidence["second"]["sig"]} == {
             first["sig"], second["sig"]}
         assert named(net.notices[key]) == {hostile}  # nobody honest is ever named

@@ -33,7 +33,7 @@ def said(table, type_: str, body: dict, seq: int) -> list[str]:
 def test_a_replayed_chat_is_a_message_number_not_an_entry(table):
     assert said(table, "chat", {"text": "first"}, 100002) == ["first"]
     assert said(table, "chat", {"text": "first"}, 100002) == [
-        f"{CYD} (message 100002): replayed: 'chat' seq 100002 is not above the last accepted "
+        f"{CYD[:-1]}, message 100002): replayed: 'chat' seq 100002 is not above the last accepted "
         "seq 100002"]
 
 

@@ -322,8 +322,8 @@ def test_votes_a_peer_refuses() -> None:
                       "00")
     out = me.receive(gone.me.public_key, _entry_envelope(gone.me, late.to_dict()))
     assert [(n.kind, n.text) for n in out if isinstance(n, Notice)] == [
-        ("rejected", f"rejected message from {me.name(2)} (seat 3) (entry {at}): not-seated: "
-                     f"seat 3 is being voted out at entry {at}")]
+        ("rejected", f"rejected message from {me.name(2)} (seat 3, entry {at + 1}): "
+                     f"not-seated: seat 3 is being voted out at entry {at + 1}")]
     assert me.halted is None and not me.cheaters
     # restarted from its journal (kill -9 after its vote), it still holds its vote and refuses
     lines = net.persisted[me.me.public_key]
@@ -341,8 +341,8 @@ def test_votes_a_peer_refuses() -> None:
     broken = sign_entry(voters[1].me, me.table_id, at, head, {"t": "shuffle", "msg": {}}, "00")
     out = me.receive(voters[1].me.public_key, _entry_envelope(voters[1].me, broken.to_dict()))
     assert [(n.kind, n.seat, n.text) for n in out if isinstance(n, Notice)] == [
-        ("rejected", None, f"rejected message from {me.name(1)} (seat 2) (entry {at}): "
-                           f"bound-by-vote: this seat voted to remove seat 3 at entry {at} "
+        ("rejected", None, f"rejected message from {me.name(1)} (seat 2, entry {at + 1}): "
+                           f"bound-by-vote: this seat voted to remove seat 3 at entry {at + 1} "
                            "(round 0): it takes only the removal there until the round is void")]
     assert me.halted is None and not me.cheaters
 

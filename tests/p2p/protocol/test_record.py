@@ -70,7 +70,7 @@ def test_gap_and_settled_position_are_out_of_order() -> None:
     late = sign_entry(ids[2], record.table, 0, record.entries[0].prev, {}, state_hash(0))
     err = rejection(record, late)
     assert (err.reason, err.seq) == (Reason.OUT_OF_ORDER, 0)
-    assert err.detail == f"entry 0 is settled by {record.name(ids[0].public_key)}"
+    assert err.detail == f"entry 1 is settled by {record.name(ids[0].public_key)}"  # from 1
 
 
 def test_broken_hash_chain() -> None:
@@ -181,6 +181,6 @@ def test_one_changed_payload_byte_names_the_entry(tmp_path: Path) -> None:
     with pytest.raises(RecordFileError) as info:
         read_record(path)
     assert (info.value.line, info.value.entry) == (4, 2)
-    assert "record file line 4 (entry 2)" in str(info.value)
+    assert "record file line 4 (entry 3)" in str(info.value)  # seq 2, counted from 1
     assert isinstance(info.value.cause, RecordError)
     assert info.value.cause.reason is Reason.BAD_SIGNATURE
