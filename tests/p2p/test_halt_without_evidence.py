@@ -135,6 +135,6 @@ def test_replay_of_a_table_halted_on_a_bad_proof_plays_up_to_it_and_names_the_pr
     path.write_bytes(b"\n".join(lines))
     assert main(["replay", str(path)]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "lancards replay: error: the record does not verify: record file line 9 (entry 7): "
-        "rejected message from record file (entry 7): bad-signature: signature by "
+        "lancards replay: error: the record does not verify: record file line 9 (entry 8): "
+        "rejected message from record file (entry 8): bad-signature: signature by "
         f"{honest.table.seats[1]} (seat 2) does not verify")
