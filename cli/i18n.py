@@ -23,8 +23,11 @@ from __future__ import annotations
 import argparse
 import gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 DOMAIN = "lancards"
 """The gettext domain (the catalogs' file name)."""
@@ -162,6 +165,35 @@ def set_language(code: str | None) -> str:
     return warning
 
 
+def _catalog(code: str) -> gettext.NullTranslations:
+    """The translations of language ``code`` (English: none), loaded once."""
+    if code not in _catalogs:
+        _catalogs[code] = gettext.NullTranslations() if code == "en" else \
+            gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True)
+    return _catalogs[code]
+
+
+_catalogs: dict[str, gettext.NullTranslations] = {}
+
+
+def in_each_language(say: Callable[[], T]) -> dict[str, T]:
+    """``say()`` called once in each of :data:`LANGUAGES` (its words in that language), the
+    current language put back after: a line kept to be shown again later, perhaps by a
+    session in the other language (``lancards resume --lang de``, :mod:`lancards.cli.
+    saved_log`). ``say`` must only put words together (no I/O, no changes)."""
+    global _translations, _language
+    current = _translations, _language
+    said: dict[str, T] = {}
+    try:
+        for code in LANGUAGES:
+            _translations, _language = (current if code == current[1]
+                                        else (_catalog(code), code))
+            said[code] = say()
+    finally:
+        _translations, _language = current
+    return said
+
+
 def lang_from_argv(argv: list[str]) -> str | None:
     """The value of ``--lang`` in ``argv`` (``--lang de`` or ``--lang=de``; the last one
     given), or None: read before the parsers are built, so ``--help`` is in that language."""
@@ -177,4 +209,5 @@ def lang_from_argv(argv: list[str]) -> str | None:
 
 
 __all__ = ["ARGPARSE_MESSAGES", "DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "from_environment",
-           "lang_from_argv", "language", "ngettext", "set_language", "translate_argparse"]
+           "in_each_language", "lang_from_argv", "language", "ngettext", "set_language",
+           "translate_argparse"]

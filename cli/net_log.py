@@ -6,10 +6,13 @@ seat's view just before it, round marks, the card turned face up, notices and ch
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from lancards.cli.i18n import _
+from lancards.cli.i18n import _, in_each_language, language
 from lancards.cli.notice_lines import VoidVoteLimit, notice_line
+from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog, told_this_round
 from lancards.cli.session import LogLine
 from lancards.cli.tui.controller import shown_names
@@ -53,13 +56,29 @@ def tell_notices(session: Any) -> None:
     limit = getattr(session, "_void_votes", None)
     if limit is None:
         limit = session._void_votes = VoidVoteLimit()
-    log = session._log
     for notice in session.node.notices:
-        text = notice_line(session.core, notice, session.names,
-                           shown_names(session.names, session.seat), here=session._linked)
-        if text is not None and limit.tell(notice):
-            log.append(LogLine(text, notice.seat, chat=notice.kind == "chat", index=len(log) + 1))
+        def say(notice: Any = notice) -> list[str]:
+            text = notice_line(session.core, notice, session.names,
+                               shown_names(session.names, session.seat), here=session._linked)
+            return [] if text is None else [text]
+        said = in_each_language(say)
+        if said[language()] and limit.tell(notice):
+            session._add(said, notice.seat, chat=notice.kind == "chat")
     session.node.notices.clear()
+
+
+def removed(gone: int, names: tuple[str, ...], seat: int) -> list[str]:
+    """The line of seat ``gone`` removed by the others' votes (ruling D-5), read by ``seat``."""
+    if gone == seat:
+        return [_("You were removed from the table by the others' votes (no answer for the "
+                  "table's patience)")]
+    return [_("{name} was removed from the table by the others' votes (no answer for the "
+              "table's patience)").format(name=names[gone])]
+
+
+def left(who: int, names: tuple[str, ...], seat: int) -> list[str]:
+    """The line of seat ``who`` leaving the table, read by ``seat``."""
+    return [_("{who} left the table").format(who=_("You") if who == seat else names[who])]
 
 
 class NetLogMixin:
@@ -86,8 +105,29 @@ class NetLogMixin:
                      for m in re.findall(r"\d+", line.text)[:1]]  # in any language
             self._log_round = int(marks[-1]) if marks else 0
         else:
-            self._log = [LogLine(t, None, mark=True, index=i + 1)
-                         for i, t in enumerate(self.series)]
+            self._log = []
+            self._say(lambda: series_words(self.core.table, self.game.name,
+                                           self.core.me.public_key), mark=True)
+
+    def _say(self, say: Callable[[], list[str]], seat: int | None = None, *,
+             chat: bool = False, mark: bool | None = None) -> list[str]:
+        """Append the lines ``say()`` gives (in this session's language) to the log, kept in
+        every language for a resume in another (:mod:`lancards.cli.saved_log`); returns
+        them."""
+        return self._add(in_each_language(say), seat, chat=chat, mark=mark)
+
+    def _add(self, said: dict[str, list[str]], seat: int | None = None, *,
+             chat: bool = False, mark: bool | None = None) -> list[str]:
+        """Append the lines ``said`` (by language) as :meth:`_say` does; ``mark`` None: the
+        lines that start with :data:`ROUND_MARK` are round marks."""
+        lines = said[language()]
+        for k, text in enumerate(lines):
+            index = len(self._log) + 1
+            self._log.append(LogLine(text, seat, chat, text.startswith(ROUND_MARK)
+                                     if mark is None else mark, index))
+            self._saved.say(index, {code: words[k] for code, words in said.items()
+                                    if k < len(words)})
+        return lines
 
     def _linked(self, seat: int) -> bool:
         """Whether this peer's link to ``seat`` is up (``seat`` is here)."""
@@ -119,8 +159,10 @@ class NetLogMixin:
             card = after.cards.get(drawn[0]) if drawn else None
             if card is not None:
                 line = self._log[at]
-                text = tell(card_name(card))
+                said = in_each_language(lambda: [tell(card_name(card))])
+                text = said[language()][0]
                 self._log[at] = LogLine(text, line.seat, line.chat, line.mark, line.index)
+                self._saved.say(line.index, {code: w[0] for code, w in said.items()})
                 self._log_pending = None
                 again.append(at + 1)
         for entry in new:
@@ -131,56 +173,50 @@ class NetLogMixin:
                 if entry.payload.get("votes"):
                     replay.lost()
                 if entry.payload.get("votes") and known:
-                    text = _("You were removed from the table by the others' votes (no answer "
-                             "for the table's patience)") if gone == self.seat else \
-                        _("{name} was removed from the table by the others' votes (no answer "
-                          "for the table's patience)").format(name=self.names[gone])
-                    self._log.append(LogLine(text, None, index=len(self._log) + 1))
+                    self._say(partial(removed, int(gone), self.names, self.seat), mark=False)
                 if id(entry) in ends and known:  # its last entry: gone, as after a leave
-                    for text in redealt(self.game, after, self.core.state, int(gone),
-                                        self.names, self.seat):
-                        self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
-                                                 index=len(self._log) + 1))
+                    self._say(partial(redealt, self.game, after, self.core.state, int(gone),
+                                      self.names, self.seat))
                 continue
             if entry.payload.get("t") == "leave" and seat is not None:
                 replay.views(Leave(seat))
-                who = _("You") if seat == self.seat else self.names[seat]
-                self._log.append(LogLine(_("{who} left the table").format(who=who), seat,
-                                         index=len(self._log) + 1))
-                for text in redealt(self.game, after, self.core.state, seat, self.names, self.seat):
-                    self._log.append(LogLine(text, None, mark=text.startswith(ROUND_MARK),
-                                             index=len(self._log) + 1))
+                self._say(partial(left, seat, self.names, self.seat), seat, mark=False)
+                self._say(partial(redealt, self.game, after, self.core.state, seat, self.names,
+                                  self.seat))
                 continue
             try:
                 action = self.game.parse_action(str(entry.payload["a"]))
                 before, now = replay.views(action)
-                lines = narrate(self.game.name, before, action, now, self.names, self.seat)
+                said = in_each_language(partial(narrate, self.game.name, before, action, now,
+                                                self.names, self.seat))
             except Exception:  # never lose a log line to a wording problem
-                before, lines = None, [str(entry.payload["a"])]
-            for text in lines:
+                before, said = None, {language(): [str(entry.payload["a"])]}
+            for k, text in enumerate(said[language()]):
                 tell = next((f for f in (self._drew, drew_in_its_place) if text == f()), None)
                 if tell is not None and before is not None:
-                    self._log_pending = (len(self._log), before.hands[self.seat], tell)
-                self._log.append(LogLine(text, seat, mark=text.startswith(ROUND_MARK),
-                                         index=len(self._log) + 1))
+                    self._log_pending = (len(self._log) + k, before.hands[self.seat], tell)
+            self._add(said, seat)
         # rounds scored after the last move told with its view: by an opening (E-5), or untold
-        for text in scored_lines(getattr(self.game, "name", ""), replay.told, after, self.names,
-                                 self.seat):
-            self._log.append(LogLine(text, None, index=len(self._log) + 1))
+        self._say(lambda: scored_lines(getattr(self.game, "name", ""), replay.told, after,
+                                       self.names, self.seat), mark=False)
         number = getattr(after, "round", 0)
         if number >= 1 and number != getattr(self, "_log_round", 0):
             self._log_round = number  # a new round: marked even when its moves came in a batch
             marked = " " + _("round {number}").format(number=number)
             if not any(line.mark and marked in line.text for line in self._log[max(0, first - 8):]):
                 dealer = getattr(after, "dealer", -1)
-                shown = (*shown_names(self.names, self.seat), "")  # [-1]: no dealer
-                text = round_marker(number, shown[dealer], dealer == self.seat)
-                self._log.append(LogLine(text, None, mark=True, index=len(self._log) + 1))
-        face_up = face_up_words(getattr(self.game, "name", ""), after, self.names, self.seat)
+
+                def marker() -> list[str]:
+                    shown = (*shown_names(self.names, self.seat), "")  # [-1]: no dealer
+                    return [round_marker(number, shown[dealer], dealer == self.seat)]
+                self._say(marker, mark=True)
+        said = in_each_language(lambda: [face_up_words(getattr(self.game, "name", ""), after,
+                                                       self.names, self.seat)])
+        face_up = said[language()][0]
         if face_up and getattr(self, "_face_up_round", 0) != number and \
                 not told_this_round(self._log, face_up):  # once a round, once after a resume
             self._face_up_round = number
-            self._log.append(LogLine(face_up, None, index=len(self._log) + 1))
+            self._add(said, mark=False)
         self._log_view = after
         self._logged = len(entries)
         tell_notices(self)

@@ -13,23 +13,33 @@ Best effort, never a fault: a write that fails stops the saving (the journal sta
 record); a damaged or torn line ends the reading there (the lines before it are kept); a line
 that covers more entries than the restored journal holds is dropped with every line after it.
 The file holds what this seat's screen showed (its own cards included), like its journal.
+
+Each line is kept in every language (``said``, :func:`lancards.cli.i18n.in_each_language`:
+the session says each line once per language when it tells it), and read back in the
+language of the session that reads it: a table played in English and resumed with
+``--lang de`` shows its whole log in German (the re-check trial of session 27 read the old
+lines in English, the new ones in German). Re-telling the old lines from the record instead
+cannot work: a checkpointed restore has no views from before it, and chat lines and notices
+are not in the record. A line saved without ``said`` (a log written before, or a line of this
+machine's news, :meth:`lancards.cli.session.NewsMixin.tell`) is shown as it was written.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import msgspec
 
+from lancards.cli.i18n import language
 from lancards.cli.session import LogLine
 
 FILE = "log.jsonl"
 """The saved log's file name in the table folder."""
 
 
-class SavedLine(msgspec.Struct, forbid_unknown_fields=True):
+class SavedLine(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     """One saved log line.
 
     Attributes:
@@ -37,6 +47,8 @@ class SavedLine(msgspec.Struct, forbid_unknown_fields=True):
             replaces the first).
         text, seat, chat, mark: as in :class:`lancards.cli.session.LogLine`.
         at: how many record entries had been told when the line was written.
+        said: the line in each language (``{"en": ..., "de": ...}``; None: the same in every
+            language, or not known), ``text`` being one of them.
     """
 
     i: int
@@ -45,6 +57,7 @@ class SavedLine(msgspec.Struct, forbid_unknown_fields=True):
     chat: bool
     mark: bool
     at: int
+    said: dict[str, str] | None = None
 
 
 _DECODER = msgspec.json.Decoder(SavedLine)
@@ -58,6 +71,18 @@ class SavedLog:
         self.path = None if folder is None else folder / FILE
         self.written = 0
         """How many lines of the log are in the file."""
+        self.said: dict[int, Mapping[str, str]] = {}
+        """The lines in each language by their number (the session adds each line's words as
+        it tells it, :meth:`say`; :meth:`load` reads them back)."""
+
+    def say(self, number: int, said: Mapping[str, str]) -> None:
+        """Keep the words of line ``number`` in each language (``said``, from
+        :func:`lancards.cli.i18n.in_each_language`) to be saved with it; nothing when they
+        are the same in every language."""
+        if len(set(said.values())) > 1:
+            self.said[number] = dict(said)
+        else:
+            self.said.pop(number, None)
 
     def load(self, entries: int) -> tuple[list[LogLine], int]:
         """The saved lines (numbered from 1, in order) and how many record entries they
@@ -86,7 +111,11 @@ class SavedLog:
             line = saved[i]
             if line.at > entries:
                 break  # told after entries the journal did not keep
-            lines.append(LogLine(line.text, line.seat, line.chat, line.mark, i))
+            text = line.text
+            if line.said:  # in this session's language (issue: --lang de on a resume)
+                self.said[i] = line.said
+                text = line.said.get(language(), text)
+            lines.append(LogLine(text, line.seat, line.chat, line.mark, i))
             told = max(told, line.at)
         self.written = len(lines)
         if len(lines) < len(saved):
@@ -101,7 +130,7 @@ class SavedLog:
             return
         rows = [log[i - 1] for i in again if 1 <= i <= self.written]
         rows += list(log[self.written:])
-        data = b"".join(_ENCODER.encode(_saved(line, at)) + b"\n" for line in rows)
+        data = b"".join(_ENCODER.encode(self._saved(line, at)) + b"\n" for line in rows)
         try:
             with self.path.open("ab") as out:
                 out.write(data)
@@ -113,13 +142,14 @@ class SavedLog:
     def _rewrite(self, lines: Sequence[LogLine], at: int) -> None:
         """Write the file anew with ``lines`` only (after dropping lines on load)."""
         assert self.path is not None
-        data = b"".join(_ENCODER.encode(_saved(line, at)) + b"\n" for line in lines)
+        data = b"".join(_ENCODER.encode(self._saved(line, at)) + b"\n" for line in lines)
         with contextlib.suppress(OSError):
             self.path.write_bytes(data)
 
-
-def _saved(line: LogLine, at: int) -> SavedLine:
-    return SavedLine(line.index, line.text, line.seat, line.chat, line.mark, at)
+    def _saved(self, line: LogLine, at: int) -> SavedLine:
+        said = self.said.get(line.index)
+        return SavedLine(line.index, line.text, line.seat, line.chat, line.mark, at,
+                         None if said is None else dict(said))
 
 
 def told_this_round(log: Sequence[LogLine], text: str) -> bool:
