@@ -49,6 +49,23 @@ def removal_ends(entries: Any, seq: int) -> bool:
     return False
 
 
+def add_said(session: Any, said: dict[str, list[str]], seat: int | None = None, *,
+             chat: bool = False, mark: bool | None = None) -> list[str]:
+    """Append the lines ``said`` (by language, :func:`in_each_language`) to ``session``'s
+    log in its language, each line's words in every language kept by its saved log
+    (``session._saved``, when it has one); returns them. ``mark`` None: the lines that start
+    with :data:`ROUND_MARK` are round marks."""
+    log, saved = session._log, getattr(session, "_saved", None)
+    lines = said[language()]
+    for k, text in enumerate(lines):
+        index = len(log) + 1
+        log.append(LogLine(text, seat, chat, text.startswith(ROUND_MARK)
+                           if mark is None else mark, index))
+        if saved is not None:
+            saved.say(index, {code: words[k] for code, words in said.items() if k < len(words)})
+    return lines
+
+
 def tell_notices(session: Any) -> None:
     """A session's node notices as log lines (:func:`notice_line`; ``session``: a
     :class:`NetLogMixin`), a void vote against a player who is here at most once a minute per
@@ -63,7 +80,7 @@ def tell_notices(session: Any) -> None:
             return [] if text is None else [text]
         said = in_each_language(say)
         if said[language()] and limit.tell(notice):
-            session._add(said, notice.seat, chat=notice.kind == "chat")
+            add_said(session, said, notice.seat, chat=notice.kind == "chat", mark=False)
     session.node.notices.clear()
 
 
@@ -118,16 +135,8 @@ class NetLogMixin:
 
     def _add(self, said: dict[str, list[str]], seat: int | None = None, *,
              chat: bool = False, mark: bool | None = None) -> list[str]:
-        """Append the lines ``said`` (by language) as :meth:`_say` does; ``mark`` None: the
-        lines that start with :data:`ROUND_MARK` are round marks."""
-        lines = said[language()]
-        for k, text in enumerate(lines):
-            index = len(self._log) + 1
-            self._log.append(LogLine(text, seat, chat, text.startswith(ROUND_MARK)
-                                     if mark is None else mark, index))
-            self._saved.say(index, {code: words[k] for code, words in said.items()
-                                    if k < len(words)})
-        return lines
+        """Append the lines ``said`` (by language) as :meth:`_say` does (:func:`add_said`)."""
+        return add_said(self, said, seat, chat=chat, mark=mark)
 
     def _linked(self, seat: int) -> bool:
         """Whether this peer's link to ``seat`` is up (``seat`` is here)."""
