@@ -66,6 +66,14 @@ def add_said(session: Any, said: dict[str, list[str]], seat: int | None = None, 
     return lines
 
 
+def say_lines(session: Any, say: Callable[[], list[str]], seat: int | None = None, *,
+              chat: bool = False, mark: bool | None = None) -> list[str]:
+    """Append the lines ``say()`` gives (in the session's language) to ``session``'s log,
+    kept in every language for a resume in another (:func:`add_said`,
+    :mod:`lancards.cli.saved_log`); returns them."""
+    return add_said(session, in_each_language(say), seat, chat=chat, mark=mark)
+
+
 def tell_notices(session: Any) -> None:
     """A session's node notices as log lines (:func:`notice_line`; ``session``: a
     :class:`NetLogMixin`), a void vote against a player who is here at most once a minute per
@@ -123,20 +131,9 @@ class NetLogMixin:
             self._log_round = int(marks[-1]) if marks else 0
         else:
             self._log = []
-            self._say(lambda: series_words(self.core.table, self.game.name,
-                                           self.core.me.public_key), mark=True)
+            say_lines(self, lambda: series_words(self.core.table, self.game.name,
+                                                 self.core.me.public_key), mark=True)
 
-    def _say(self, say: Callable[[], list[str]], seat: int | None = None, *,
-             chat: bool = False, mark: bool | None = None) -> list[str]:
-        """Append the lines ``say()`` gives (in this session's language) to the log, kept in
-        every language for a resume in another (:mod:`lancards.cli.saved_log`); returns
-        them."""
-        return self._add(in_each_language(say), seat, chat=chat, mark=mark)
-
-    def _add(self, said: dict[str, list[str]], seat: int | None = None, *,
-             chat: bool = False, mark: bool | None = None) -> list[str]:
-        """Append the lines ``said`` (by language) as :meth:`_say` does (:func:`add_said`)."""
-        return add_said(self, said, seat, chat=chat, mark=mark)
 
     def _linked(self, seat: int) -> bool:
         """Whether this peer's link to ``seat`` is up (``seat`` is here)."""
@@ -182,16 +179,16 @@ class NetLogMixin:
                 if entry.payload.get("votes"):
                     replay.lost()
                 if entry.payload.get("votes") and known:
-                    self._say(partial(removed, int(gone), self.names, self.seat), mark=False)
+                    say_lines(self, partial(removed, int(gone), self.names, self.seat), mark=False)
                 if id(entry) in ends and known:  # its last entry: gone, as after a leave
-                    self._say(partial(redealt, self.game, after, self.core.state, int(gone),
-                                      self.names, self.seat))
+                    say_lines(self, partial(redealt, self.game, after, self.core.state,
+                                            int(gone), self.names, self.seat))
                 continue
             if entry.payload.get("t") == "leave" and seat is not None:
                 replay.views(Leave(seat))
-                self._say(partial(left, seat, self.names, self.seat), seat, mark=False)
-                self._say(partial(redealt, self.game, after, self.core.state, seat, self.names,
-                                  self.seat))
+                say_lines(self, partial(left, seat, self.names, self.seat), seat, mark=False)
+                say_lines(self, partial(redealt, self.game, after, self.core.state, seat,
+                                        self.names, self.seat))
                 continue
             try:
                 action = self.game.parse_action(str(entry.payload["a"]))
@@ -204,10 +201,10 @@ class NetLogMixin:
                 tell = next((f for f in (self._drew, drew_in_its_place) if text == f()), None)
                 if tell is not None and before is not None:
                     self._log_pending = (len(self._log) + k, before.hands[self.seat], tell)
-            self._add(said, seat)
+            add_said(self, said, seat)
         # rounds scored after the last move told with its view: by an opening (E-5), or untold
-        self._say(lambda: scored_lines(getattr(self.game, "name", ""), replay.told, after,
-                                       self.names, self.seat), mark=False)
+        say_lines(self, lambda: scored_lines(getattr(self.game, "name", ""), replay.told,
+                                             after, self.names, self.seat), mark=False)
         number = getattr(after, "round", 0)
         if number >= 1 and number != getattr(self, "_log_round", 0):
             self._log_round = number  # a new round: marked even when its moves came in a batch
@@ -218,14 +215,14 @@ class NetLogMixin:
                 def marker() -> list[str]:
                     shown = (*shown_names(self.names, self.seat), "")  # [-1]: no dealer
                     return [round_marker(number, shown[dealer], dealer == self.seat)]
-                self._say(marker, mark=True)
+                say_lines(self, marker, mark=True)
         said = in_each_language(lambda: [face_up_words(getattr(self.game, "name", ""), after,
                                                        self.names, self.seat)])
         face_up = said[language()][0]
         if face_up and getattr(self, "_face_up_round", 0) != number and \
                 not told_this_round(self._log, face_up):  # once a round, once after a resume
             self._face_up_round = number
-            self._add(said, mark=False)
+            add_said(self, said, mark=False)
         self._log_view = after
         self._logged = len(entries)
         tell_notices(self)
