@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
 
+from lancards.engine.level8.state import Phase
 from lancards.engine.rulesets import BOT_LEVELS
 from tests.cli.tui.harness import Driver, driven
 from tests.cli.tui.test_golden_screens import (
@@ -143,3 +145,26 @@ def test_german_objective_panel_names_the_level_card_in_german() -> None:
         panel = fits(d.press("o"), 80, 24)
         assert " deine Stufenkarte (Level 8 Master, Vorderseite (1 Stern)):" in panel.splitlines()
         assert "front" not in panel and "star" not in panel
+
+
+@pytest.mark.parametrize("name,seed,top", [
+    ("show", 5, " Level 8 Master · Runde 1 · Bram gibt   DU BIST DRAN: 3 Karten für TAKE zeigen"),
+    ("take", 4, " Level 8 Master · Runde 1 · Ada gibt   DU BIST DRAN: Karte nehmen oder keine"),
+])
+def test_german_take_and_show_keep_the_dealer_at_80_columns(name: str, seed: int,
+                                                            top: str) -> None:
+    """The re-check trial of session 27: at 80x24 the top line of "I'll take that!" (Level 8
+    Master) lost the dealer in German: "3 Karten zeigen für „Die nehm’ ich!“" and "eine
+    gezeigte Karte nehmen oder keine" left no room for "Bram gibt". The card's name (TAKE)
+    says which call it is in fewer columns. Seed 5: Ada played TAKE, Tess shows; seed 4: Tess
+    played TAKE and chooses."""
+    def stop(state: Any) -> bool:
+        if name == "show":
+            return state.phase is Phase.SHOW and 0 in state.show_queue
+        return state.phase is Phase.CHOOSE and state.turn == 0
+
+    session = played_until("level8-master", seed, stop)
+    with driven(session, 80, 24) as d:
+        screen = screen_of(d, 80, 24)
+        assert screen.splitlines()[0] == top
+        check(f"de-level8-{name}-80x24", screen)
