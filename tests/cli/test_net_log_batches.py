@@ -11,6 +11,7 @@ from typing import Any
 
 from lancards.cli.driver import play_local
 from lancards.cli.net_session import NetworkSession
+from lancards.cli.saved_log import SavedLog
 from lancards.cli.tui.narrate import narrate, scored_lines
 from lancards.cli.tui.narrate_batch import Replay
 from lancards.engine.core import CHANCE
@@ -109,7 +110,7 @@ def network_log(game: Any, last: Any, actions: list[Any], now: Any) -> list[str]
     session._log, session._logged, session._log_view = [], 0, last
     session._log_round = last.round  # its marker is in the log already
     session.node = SimpleNamespace(notices=[])
-    session._saved = SimpleNamespace(save=lambda *_: None)
+    session._saved = SavedLog(None)  # nothing written
     session._update_log()
     return [line.text for line in session._log]
 
