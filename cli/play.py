@@ -259,10 +259,11 @@ async def _play_network(args: argparse.Namespace, greeting: str = "") -> int:
     if args.autoplay:
         return await autoplay_network(session, sys.stdout, args.games)
     from lancards.cli.tui.app import STATUS_AGAIN, run_table
+    from lancards.cli.tui.other_game import following
 
     status = await run_table(session, greeting=greeting)
-    while status == STATUS_AGAIN:  # every player said "play again" (issue 27)
-        session = await session.next_session()
+    # every player said "play again" (issue 27), or the player chose another game
+    while (session := await following(session, status, STATUS_AGAIN)) is not None:
         status = await run_table(session)
     return status
 
@@ -402,16 +403,17 @@ def run_resume(args: argparse.Namespace) -> int:
         from lancards.cli.net_session import NetworkSession
         from lancards.p2p.net.identity_file import load_or_create_identity
 
-        session = await NetworkSession.resume(
+        session: Any = await NetworkSession.resume(
             folder, load_or_create_identity(), bot_delay=0.0 if args.autoplay else args.bot_delay,
             autoplay=args.autoplay, record_path=args.record)
         if args.autoplay:  # inside "play again": the agreement, then the next game
             return await autoplay_network(session, sys.stdout, 2 if again else 1)
         from lancards.cli.tui.app import STATUS_AGAIN, run_table
+        from lancards.cli.tui.other_game import following
 
         status = await run_table(session)
-        while status == STATUS_AGAIN:  # every player said "play again" (issue 27)
-            session = await session.next_session()
+        # every player said "play again" (issue 27), or the player chose another game
+        while (session := await following(session, status, STATUS_AGAIN)) is not None:
             status = await run_table(session)
         return status
 

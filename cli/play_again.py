@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import LocalProtocolError, RemoteProtocolError
@@ -106,6 +107,26 @@ def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
     return [first, evening_line(series_totals(table), game_name, me.hex())]
 
 
+def other_games(rule_set: str, players: int) -> dict[str, str]:
+    """The other rule sets the same ``players`` may play next, by the key that picks one
+    (``"1"``, ``"2"``...), in the rule sets' order (``engine.rulesets.RULE_SETS``): "play
+    again" at a ``lancards play`` table offers them beside the same game (a new table)."""
+    from lancards.engine.rulesets import RULE_SETS
+
+    names = [spec.name for spec in RULE_SETS if spec.name != rule_set
+             and spec.min_players <= players <= min(spec.max_players, 6)]
+    return {str(i + 1): name for i, name in enumerate(names)}
+
+
+def others_words(others: Mapping[str, str]) -> str:
+    """The game-over panel's line of the other games: ``or another game with them: 1: Level 8
+    · 2: 8s Rule!``; ``""`` when there are none."""
+    if not others:
+        return ""
+    games = " · ".join(f"{key}: {game_title(name)}" for key, name in others.items())
+    return _("or another game with them: {games}").format(games=games)
+
+
 def again_status(r: Rematch) -> dict[str, Any]:
     """What the screen shows of one seat's agreement: ``asked`` (the person has not answered,
     or must say whether to go on without those who declined), ``waiting`` (names),
@@ -186,8 +207,16 @@ class PlayAgain:
         return None if who is None else who.started
 
     def status(self) -> dict[str, Any]:
-        """What the screen shows (:func:`again_status`)."""
-        return {} if self.player is None else again_status(self.player)
+        """What the screen shows (:func:`again_status`); while the person has not answered,
+        ``others``: the other games the same players may start instead (:func:`other_games`:
+        every seat is a peer of this process, so a new table needs no agreement)."""
+        if self.player is None:
+            return {}
+        status = again_status(self.player)
+        if status.get("asked") and self.player.my_answer() is None:
+            finished = self.player.finished
+            status["others"] = other_games(finished.table.spec.game, len(self.player.present))
+        return status
 
     def _bots_answer(self) -> None:
         for bot in self._bots:

@@ -4,6 +4,7 @@ next game's session, what the screen shows of it. Mixed into
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,43 @@ class SeriesMixin:
             raise LocalProtocolError("the game is not over").with_code("not-over")
         self.again.answer(yes)
         self._changed()
+
+    def choose_other(self, rule_set: str) -> None:
+        """Another game, ``rule_set``, with the same players instead of playing this one
+        again (:mod:`lancards.cli.tui.other_game`): "no" to the same game, as ``q`` says;
+        :meth:`other_session` opens its table."""
+        with contextlib.suppress(LocalProtocolError):
+            self.play_again(False)
+        self.other_rule_set = rule_set
+
+    async def other_session(self) -> Any:
+        """A new table of the game :meth:`choose_other` chose, with the players still at this
+        one: this player, the same bots (keys and names) each at its level, the same pace;
+        its own evening (the series' totals count one game's rules).
+
+        Raises:
+            LocalProtocolError: no other game was chosen.
+        """
+        rule_set = getattr(self, "other_rule_set", None)
+        if rule_set is None:
+            raise LocalProtocolError("no other game was chosen").with_code("no-next-game")
+        from lancards.p2p.protocol.table import start_local
+
+        left = set(self.core.left_seats())
+        keys = {m.public_key for i, m in enumerate(self.core.players) if i not in left}
+        bots = [n.core.me for n in self.nodes if n is not self.node
+                and n.core.me.public_key in keys]
+        finished = finished_of(self.core)
+        number = finished.number + 1 if finished is not None else 2
+        table_id = None if self.seed is None else \
+            derive(f"table-{self.seed}-{rule_set}-{number}").hex()[:16]
+        table = start_local([self.core.me, *bots], rule_set, {}, table=table_id)
+        return await type(self)._open(  # type: ignore[attr-defined]
+            table, self.core.me, bots, rule_set, self.home, seed=self.seed,
+            bot_delay=self.pacer.delay, autoplay=self.autoplay,
+            record_path=series_record(self.record_path, number), bot_level=self.bot_level,
+            bot_levels={self.core.players[s].public_key: level
+                        for s, level in self.bot_seats.items()})
 
     async def next_session(self) -> Any:
         """The session of the next game of the series, once every seat signed its start.

@@ -59,6 +59,7 @@ from lancards.cli.tui.fit import (
 from lancards.cli.tui.leaving import answer_dialog, leaving_words, play_out, yes_keys
 from lancards.cli.tui.level8_keys import Level8Controller
 from lancards.cli.tui.log_room import log_rows
+from lancards.cli.tui.other_game import STATUS_OTHER, pick_other_game
 from lancards.cli.tui.overlays import objective_panel, report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, game_over_lines
 from lancards.cli.tui.style import STYLE
@@ -253,6 +254,8 @@ class TableScreen:
         offer = snap.extra.get("remove")
         if offer is not None and key in (*yes_keys(), "n", "N") and not self.chatting:
             self._answer_removal(offer, key in yes_keys())  # German: j too, "(j/n)"
+            return
+        if over and pick_other_game(self, snap, key):  # another game, same players
             return
         if over and key in ("a", "A") and (snap.extra.get("again") or {}).get("asked"):
             with contextlib.suppress(Exception):  # "play again" (issue 27)
@@ -588,7 +591,7 @@ async def run_table(session: Session, *, input: Input | None = None,
         (``q`` then ``y``, or Ctrl-C).
     """
     status = await TableScreen(session, input=input, output=output, greeting=greeting).run()
-    line = farewell(session, again=status == STATUS_AGAIN)  # the next game's table follows
+    line = farewell(session, again=status in (STATUS_AGAIN, STATUS_OTHER))  # a table follows
     if line and output is None:  # a test's own output keeps its screen alone
         echo(line)  # wrapped at the terminal's width, at a space
     return status

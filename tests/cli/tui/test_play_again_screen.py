@@ -12,6 +12,7 @@ from lancards.cli.local_session import LocalSession
 from lancards.cli.play_again import again_words
 from lancards.cli.session import Banner, TableSnapshot
 from lancards.cli.tui.app import STATUS_AGAIN, STATUS_OK
+from lancards.cli.tui.other_game import STATUS_OTHER
 from lancards.engine.core import Outcome
 from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
@@ -38,6 +39,10 @@ class Over(LocalSession):
         self.answers.append(yes)
         self.again = {**self.again, "asked": False, "waiting": ["Ben"]}
         self._changed()
+
+    def choose_other(self, rule_set: str) -> None:
+        self.play_again(False)
+        self.chosen = rule_set
 
 
 def _over() -> Over:
@@ -79,3 +84,23 @@ def test_a_player_who_declined_is_named_and_q_says_no() -> None:
         d.settle(lambda: d.done)
     assert session.answers == [False]
     assert d.task is not None and d.task.result() == STATUS_OK
+
+
+def test_another_game_is_offered_and_its_key_closes_the_screen_for_its_table() -> None:
+    """``lancards play`` offered the same game only; the panel's last line now names the other
+    rule sets (``PlayAgain.status()["others"]``) and a key picks one: "no" to the same game,
+    the screen closes with STATUS_OTHER (``lancards play`` opens the new table)."""
+    session = _over()
+    session.again = {**session.again, "others": {"1": "level8", "2": "level8-en",
+                                                 "3": "eights"}}
+    with driven(session) as d:
+        lines = d.text().rstrip().splitlines()
+        assert lines[-2:] == [
+            " play again with the same players? a: play again · q: leave",
+            " or another game with them: 1: Level 8 · 2: Level 8 (English) · 3: 8s Rule!"]
+        d.press("4")  # no such game: nothing happens
+        assert not d.done and session.answers == []
+        d.press("3")
+        d.settle(lambda: d.done)
+    assert session.answers == [False] and session.chosen == "eights"
+    assert d.task is not None and d.task.result() == STATUS_OTHER
