@@ -195,6 +195,7 @@ def reason_words(reason: str) -> str:
 
 SENDER_WORDS: Mapping[str, str] = {
     "the watched peer ": N_("the watched peer {name}"),
+    "unseated peer ": N_("the unseated peer {name}"),
 }
 """The link names the peer layer gives a sender it cannot name by a seat (the prefix, then the
 peer's name)."""
@@ -205,9 +206,19 @@ SEAT_LABEL = re.compile(r" \(seat (\d+)\)\Z")
 1 as the players panel numbers the seats)."""
 
 
+LINK_ADDRESS = re.compile(r" at (\S+:\d+)\Z")
+"""The remote address the peer layer adds to a link's name (``eve [FP] at 10.0.0.5:43340``:
+a greeting or a frame that failed, ``HelloHandshake``'s and ``LinkChannel``'s name)."""
+
+
 def sender_words(sender: str) -> str:
     """A message's sender as the language says it: ``"eve [FP] (seat 3)"`` (English) is
-    ``"eve [FP] (Platz 3)"`` in German; a link without a seat as :data:`SENDER_WORDS` say."""
+    ``"eve [FP] (Platz 3)"`` in German, ``"eve [FP] at 10.0.0.5:43340"`` is ``"eve [FP] über
+    10.0.0.5:43340"``; a link without a seat as :data:`SENDER_WORDS` say."""
+    address = LINK_ADDRESS.search(sender)
+    if address is not None:
+        return _("{name} at {address}").format(name=sender_words(sender[:address.start()]),
+                                               address=address[1])
     for prefix, words in SENDER_WORDS.items():
         if sender.startswith(prefix):
             return _(words).format(name=sender[len(prefix):])
@@ -488,7 +499,8 @@ def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> s
 
 
 __all__ = ["CANNOT_WORDS", "CHEAT_WORDS", "CHECKPOINT_WORDS", "DAMAGED_WORDS", "ERROR_WORDS",
-           "FAILURE_WORDS", "GENERIC", "IDENTITY_PROBLEM_WORDS", "IDENTITY_WORDS", "REASON_WORDS",
+           "FAILURE_WORDS", "GENERIC", "IDENTITY_PROBLEM_WORDS", "IDENTITY_WORDS", "LINK_ADDRESS",
+           "REASON_WORDS",
            "RECORD_WORDS",
            "REMATCH_WORDS", "SENDER_WORDS", "STORAGE_WORDS", "THEN_WORDS", "WATCH_WORDS",
            "WHO_WORDS", "cheat_error_words", "checkpoint_words", "damaged_words", "error_words",

@@ -531,7 +531,8 @@ class Browser:
             advert = txt_to_advert(parse_txt(resolved.text, name), name, resolved.port,
                                    order_addresses(resolved.addresses, self._addresses))
             if not advert.addresses or not advert.port:
-                raise MessageError(name, Reason.MALFORMED, "no address or port")
+                raise MessageError(name, Reason.MALFORMED, "no address or port").with_code(
+                    "txt-no-address")
         except MessageError as exc:
             self._emit(Ignored(name, exc))
             return
@@ -541,7 +542,8 @@ class Browser:
         known = self.tables.get(name)
         if known is None and len(self.tables) >= MAX_TABLES:
             self._emit(Ignored(name, MessageError(
-                name, Reason.OVERSIZED, f"more than {MAX_TABLES} tables advertised")))
+                name, Reason.OVERSIZED, f"more than {MAX_TABLES} tables advertised").with_code(
+                    "too-many-tables", limit=MAX_TABLES)))
             return
         self.tables[name] = advert
         if known is None:

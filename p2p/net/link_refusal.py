@@ -20,9 +20,11 @@ def link_refusal(channel: Any, kind: Literal["oversized", "text"], limit: int = 
     ``limit`` bytes) or ``"text"`` (a text frame; every frame is binary)."""
     if kind == "oversized":
         return FrameError(channel.name, Reason.OVERSIZED,
-                          f"a frame larger than {limit} bytes closed the link")
+                          f"a frame larger than {limit} bytes closed the link"
+                          ).with_code("frame-size", limit=limit)
     return FrameError(channel.name, Reason.BAD_FRAME,
-                      "a text frame closed the link (every frame is binary)")
+                      "a text frame closed the link (every frame is binary)"
+                      ).with_code("text-frame")
 
 
 def refusal_notice(error: HandshakeError | FrameError, peer: bytes | None,
@@ -35,7 +37,8 @@ def refusal_notice(error: HandshakeError | FrameError, peer: bytes | None,
     bare = "" if peer is None else describe(peer)
     if seat is not None and error.sender.startswith(bare + " "):
         sender = str(core.players[seat]) + error.sender[len(bare):]
-        error = type(error)(sender, error.reason, error.detail, error.seq)
+        error = type(error)(sender, error.reason, error.detail, error.seq).with_code(
+            error.code, **error.params)  # what was wrong, for other languages
     return Notice("rejected", str(error), seat, error=error)
 
 

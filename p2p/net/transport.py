@@ -493,7 +493,8 @@ class Mesh:
     async def _recv_frame(self, ws: Connection, hs: HelloHandshake) -> bytes:
         data = await ws.recv()
         if isinstance(data, str):
-            raise HandshakeError(hs.address, Reason.HANDSHAKE, "hello must be a binary frame")
+            raise HandshakeError(hs.address, Reason.HANDSHAKE, "hello must be a binary frame"
+                                 ).with_code("hello-text")
         return data
 
     async def _hello_as_dialer(self, ws: Connection, expected: bytes,

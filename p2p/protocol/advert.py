@@ -147,14 +147,16 @@ def parse_txt(record: bytes, name: str = "mDNS advert") -> dict[bytes, bytes | N
     if len(record) > MAX_TXT_BYTES:
         raise MessageError(name, Reason.OVERSIZED,
                            f"TXT record of {len(record)} bytes is over {MAX_TXT_BYTES} "
-                           "(RFC 6763 section 6.2)")
+                           "(RFC 6763 section 6.2)").with_code("txt-size", size=len(record),
+                                                               limit=MAX_TXT_BYTES)
     keys: dict[bytes, bytes | None] = {}
     at = 0
     while at < len(record):
         size = record[at]
         item = record[at + 1 : at + 1 + size]
         if len(item) != size:
-            raise MessageError(name, Reason.MALFORMED, "TXT string runs past the record's end")
+            raise MessageError(name, Reason.MALFORMED, "TXT string runs past the record's end"
+                               ).with_code("txt-runs-past")
         at += 1 + size
         key, eq, value = item.partition(b"=")
         if not key:
@@ -166,7 +168,8 @@ def parse_txt(record: bytes, name: str = "mDNS advert") -> dict[bytes, bytes | N
         if not _KEY.fullmatch(text):
             raise MessageError(name, Reason.MALFORMED,
                                f"TXT key {key[:20]!r} is not printable US-ASCII "
-                               "(RFC 6763 section 6.4)")
+                               "(RFC 6763 section 6.4)").with_code("txt-key-ascii",
+                                                                   key=repr(key[:20]))
         keys.setdefault(key.lower(), value if eq else None)
     return keys
 
@@ -191,23 +194,28 @@ def txt_to_advert(
         if key.encode() not in lowered:
             if default is not None:
                 return default
-            raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} is missing")
+            raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} is missing"
+                               ).with_code("txt-missing", key=key)
         value = lowered[key.encode()]
         if value is None:
-            raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} has no value")
+            raise MessageError(name, Reason.MALFORMED, f"TXT key {key!r} has no value"
+                               ).with_code("txt-no-value", key=key)
         try:
             text = value.decode("utf-8")  # strict: refuses over-long forms and surrogates
         except UnicodeDecodeError as exc:
             raise MessageError(name, Reason.MALFORMED,
-                               f"TXT key {key!r} is not UTF-8 at byte {exc.start}") from None
+                               f"TXT key {key!r} is not UTF-8 at byte {exc.start}").with_code(
+                                   "txt-utf8", key=key, byte=exc.start) from None
         if "\x00" in text:
             raise MessageError(name, Reason.MALFORMED,
                                f"TXT key {key!r} holds NUL (U+0000) at character "
-                               f"{text.index(chr(0))}")
+                               f"{text.index(chr(0))}").with_code(
+                                   "txt-nul", key=key, at=text.index(chr(0)))
         return text
 
     if get("v") != str(PROTOCOL_VERSION):
-        raise MessageError(name, Reason.MALFORMED, f"protocol version {get('v')[:10]!r} is not 1")
+        raise MessageError(name, Reason.MALFORMED, f"protocol version {get('v')[:10]!r} is not 1"
+                           ).with_code("version", version=get("v")[:10])
     table, game, seats, nick, pk = get("tbl"), get("game"), get("seats"), get("nick"), get("pk")
     size = get("size", "0")
     rescue = get("rescue", "off")
@@ -246,7 +254,8 @@ def txt_to_advert(
                          f"size {size}"))
     for bad, what in problems:
         if bad:
-            raise MessageError(name, Reason.MALFORMED, f"TXT {what} is invalid")
+            raise MessageError(name, Reason.MALFORMED, f"TXT {what} is invalid").with_code(
+                "txt-invalid", what=what)
     return TableAdvert(table, game, int(seats), nick, bytes.fromhex(pk), port, tuple(addresses),
                        int(size), tuple(players), rescue == "on", state == "started",
                        tuple(int(n) - 1 for n in bots.split(",")) if bots else (),

@@ -153,7 +153,8 @@ class LinkChannel:
         if message is None:
             raise FrameError(self.name, Reason.BAD_FRAME,
                              f"frame {self._receive.n} of the link fails its authentication "
-                             "(injected, altered, replayed or reordered on the way)")
+                             "(injected, altered, replayed or reordered on the way)"
+                             ).with_code("frame-auth", frame=self._receive.n)
         return message
 
 

@@ -84,10 +84,12 @@ def take_cheat_line(record: Record, entry: Entry,
     """
     name = record.name(entry.author)
     if record.cheats:
-        raise RecordError(name, Reason.MALFORMED, "a second cheat line", entry.seq)
+        raise RecordError(name, Reason.MALFORMED, "a second cheat line", entry.seq).with_code(
+            "second-cheat-line")
     if entry.seq != len(record):
         raise RecordError(name, Reason.OUT_OF_ORDER, f"the cheat line's entry {entry.seq + 1} is "
-                          f"not for the place after the last entry ({len(record)})", entry.seq)
+                          f"not for the place after the last entry ({len(record)})", entry.seq
+                          ).with_code("cheat-line-place", seq=entry.seq + 1, next=len(record))
 
     def judge(held: Record, taken: Entry) -> None:
         if validator is not None:
@@ -98,7 +100,7 @@ def take_cheat_line(record: Record, entry: Entry,
         record.append(entry, judge, link="record file")
     except _Allowed:
         raise RecordError(name, Reason.MALFORMED, "the rules allow the cheat line's entry",
-                          entry.seq) from None
+                          entry.seq).with_code("cheat-line-allowed") from None
     except RecordError as exc:
         if exc.reason not in CHEATS:
             raise
@@ -116,7 +118,7 @@ def no_entry_after_cheat(record: Record) -> None:
     """
     if record.cheats:
         raise RecordError("record file", Reason.OUT_OF_ORDER, "an entry after the cheat line",
-                          len(record))
+                          len(record)).with_code("after-cheat-line")
 
 
 __all__ = ["CHEATS", "SignedCheat", "keep_cheat", "no_entry_after_cheat", "take_cheat_line"]

@@ -273,10 +273,12 @@ class GameCore(DeckEvents, Departure, Escrow, Rescue, Inbound, Outbound):
         link = self._name(sender)
         try:
             if sender not in self._seat_of:
-                raise RemoteProtocolError(link, Reason.NOT_SEATED, "the sender is not seated")
+                raise RemoteProtocolError(link, Reason.NOT_SEATED, "the sender is not seated"
+                                          ).with_code("sender-not-seated")
             env = decode_envelope(data, link, expected_sender=sender, types=GAME_TYPES)
             if env.table != self.table_id:
-                raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"table {env.table}")
+                raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"table {env.table}"
+                                          ).with_code("other-table", table=env.table)
             if env.sig:  # unsigned link-only messages (acks) are idempotent: no replay check
                 self._guard.accept(env)
             if env.type == "table.ask":  # a seat resuming from its signed statement
@@ -478,12 +480,14 @@ class GameCore(DeckEvents, Departure, Escrow, Rescue, Inbound, Outbound):
                 if digest != entry.state:
                     raise RecordError(name, Reason.WRONG_STATE,
                                       f"state hash {entry.state[:16]}... differs from this "
-                                      f"peer's {digest[:16]}...", entry.seq)
+                                      f"peer's {digest[:16]}...", entry.seq).with_code(
+                                          "state-hash", theirs=entry.state[:16], ours=digest[:16])
             except (DeckError, EngineError, RecordError) as exc:
                 self._state = head
                 if isinstance(exc, RecordError):
                     raise
-                raise RecordError(name, Reason.ILLEGAL, str(exc), entry.seq) from exc
+                raise RecordError(name, Reason.ILLEGAL, str(exc), entry.seq).with_code(
+                    "rules-refused", error=exc) from exc
 
         return validate
 

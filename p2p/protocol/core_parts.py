@@ -79,6 +79,7 @@ class DeferredProofError(RecordError):
 
     def __init__(self, prover_name: str, error: ProofError, seq: int | None) -> None:
         super().__init__(prover_name, Reason.ILLEGAL, str(error), seq)
+        self.with_code("proof", proof=error.proof, seat=error.seat)
         self.prover: Seat = error.seat
         self.error = error
 

@@ -139,7 +139,8 @@ class Departure(CoreParts):
         """
         if self.has_left(author):
             raise RecordError(name, Reason.NOT_SEATED,
-                              f"a {kind!r} entry by seat {author + 1}, who left the table", seq)
+                              f"a {kind!r} entry by seat {author + 1}, who left the table", seq
+                              ).with_code("after-leaving", entry=str(kind), seat=author + 1)
         self._refuse_voted_out(author, name, seq, kind)
         if kind == EntryKind.RESCUE and self.removing is None:
             return  # a removal begins in place of whatever is due (checked with its votes)
@@ -149,8 +150,14 @@ class Departure(CoreParts):
         if expected is None or expected[0] != author or expected[1] != kind:
             wanted = "nothing" if expected is None else f"seat {expected[0] + 1}'s {expected[1]}"
             what = "a leave" if kind == EntryKind.LEAVE else f"a {kind!r} entry"
+            if expected is None:
+                raise RecordError(name, Reason.OUT_OF_TURN, f"{what} by seat {author + 1}; the "
+                                  f"record waits for {wanted}", seq).with_code(
+                                      "out-of-turn-nothing", entry=str(kind), seat=author + 1)
             raise RecordError(name, Reason.OUT_OF_TURN,
-                              f"{what} by seat {author + 1}; the record waits for {wanted}", seq)
+                              f"{what} by seat {author + 1}; the record waits for {wanted}", seq
+                              ).with_code("out-of-turn", entry=str(kind), seat=author + 1,
+                                          due_entry=str(expected[1]), due_seat=expected[0] + 1)
 
     def _apply_leave(self, author: Seat, payload: LeavePayload) -> None:
         """Check and apply a leave entry of ``author``.

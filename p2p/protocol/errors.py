@@ -174,7 +174,8 @@ def unexpected(sender: str, exc: BaseException) -> MessageError:
     loop). Its text is one line: ``rejected message from <sender>: unexpected:
     <ExceptionType>: <message, at most 200 characters>``."""
     text = " ".join(str(exc).split())[:200]
-    return MessageError(sender, Reason.UNEXPECTED, f"{type(exc).__name__}: {text}")
+    return MessageError(sender, Reason.UNEXPECTED, f"{type(exc).__name__}: {text}").with_code(
+        "unexpected")  # the exception's name and text: --verbose only, in other languages
 
 
 class RecordError(RemoteProtocolError):

@@ -172,7 +172,8 @@ class HelloHandshake:
                 listener does not admit) or ``bad-signature`` (a proof that does not verify).
         """
         if self.complete:
-            raise self._error(Reason.HANDSHAKE, "a message after the handshake completed")
+            raise self._error(Reason.HANDSHAKE, "a message after the handshake completed"
+                              ).with_code("hello-after")
         if self.role == "listener" and self._step == 0:
             return self._on_dialer_hello(data)
         if self.role == "dialer" and self._step == 1:
@@ -180,7 +181,7 @@ class HelloHandshake:
         if self.role == "listener" and self._step == 1:
             self._on_proof(data)
             return None
-        raise self._error(Reason.HANDSHAKE, "a message out of order")
+        raise self._error(Reason.HANDSHAKE, "a message out of order").with_code("hello-order")
 
     # -- the steps ------------------------------------------------------------------------
 
@@ -190,7 +191,8 @@ class HelloHandshake:
         self.peer, self._theirs = peer, theirs
         assert self._is_known is not None
         if peer == self.identity.public_key or not self._is_known(peer):
-            raise self._error(Reason.NOT_SEATED, "is not a peer of this table")
+            raise self._error(Reason.NOT_SEATED, "is not a peer of this table").with_code(
+                "hello-stranger")
         me = self.identity.public_key
         sig = self.identity.sign(proof_message(self._seen(), "listener"))
         self._step = 1
@@ -204,11 +206,13 @@ class HelloHandshake:
         self.peer, self._theirs = peer, theirs
         if self._expected is not None and peer != self._expected:
             raise self._error(Reason.WRONG_SENDER,
-                              f"expected {describe(self._expected)} at that address")
+                              f"expected {describe(self._expected)} at that address"
+                              ).with_code("hello-other-key", expected=describe(self._expected))
         seen = self._seen()
         sig = self._hex(hello["sig"], 64, "sig")
         if not verify_signature(peer, sig, proof_message(seen, "listener")):
-            raise self._error(Reason.BAD_SIGNATURE, "hello proof does not verify")
+            raise self._error(Reason.BAD_SIGNATURE, "hello proof does not verify").with_code(
+                "hello-proof")
         proof = self.identity.sign(proof_message(seen, "dialer"))
         self._finish(seen)
         return canonical({"t": "proof", "sig": proof.hex()})
@@ -216,12 +220,14 @@ class HelloHandshake:
     def _on_proof(self, data: bytes) -> None:
         proof = self._decode(data, _PROOF, "proof")
         if proof["t"] != "proof":
-            raise self._error(Reason.HANDSHAKE, f"expected a proof, got {proof['t']!r}")
+            raise self._error(Reason.HANDSHAKE, f"expected a proof, got {proof['t']!r}"
+                              ).with_code("hello-not-proof", got=proof["t"][:40])
         sig = self._hex(proof["sig"], 64, "sig")
         assert self.peer is not None
         seen = self._seen()
         if not verify_signature(self.peer, sig, proof_message(seen, "dialer")):
-            raise self._error(Reason.BAD_SIGNATURE, "hello proof does not verify")
+            raise self._error(Reason.BAD_SIGNATURE, "hello proof does not verify").with_code(
+                "hello-proof")
         self._finish(seen)
 
     def _seen(self) -> dict[str, Any]:
@@ -240,7 +246,7 @@ class HelloHandshake:
             shared = self._ephemeral.exchange(X25519PublicKey.from_public_bytes(self._their_e))
         except ValueError:
             raise self._error(Reason.HANDSHAKE, "ephemeral key of low order (RFC 7748 "
-                              "section 6.1)") from None
+                              "section 6.1)").with_code("hello-low-order") from None
         h = transcript_hash(canonical(seen))
         to_listener, to_dialer = link_keys(shared, h)
         assert self.peer is not None
@@ -257,23 +263,27 @@ class HelloHandshake:
             return require(parse_json(data, self.address, max_size=MAX_HELLO_BYTES), schema,
                            self.address, where)
         except MessageError as exc:
-            raise HandshakeError(self._who(), Reason.HANDSHAKE, exc.detail) from None
+            raise HandshakeError(self._who(), Reason.HANDSHAKE, exc.detail).with_code(
+                exc.code, **exc.params) from None  # what was wrong with the bytes
 
     def _check_hello(self, hello: dict[str, Any]) -> tuple[bytes, bytes]:
         if hello["t"] != "hello" or hello["v"] != PROTOCOL_VERSION:
-            raise self._error(Reason.HANDSHAKE, f"not a version {PROTOCOL_VERSION} hello")
+            raise self._error(Reason.HANDSHAKE, f"not a version {PROTOCOL_VERSION} hello"
+                              ).with_code("hello-version", version=PROTOCOL_VERSION)
         peer, nonce = self._hex(hello["pk"], 32, "pk"), self._hex(hello["nonce"], 32, "nonce")
         self._their_e = self._hex(hello["e"], 32, "e")
         port = hello["port"]
         if not 0 <= port <= 65535:
-            raise self._error(Reason.HANDSHAKE, "port must be in 0..65535")
+            raise self._error(Reason.HANDSHAKE, "port must be in 0..65535").with_code(
+                "hello-port")
         self.peer_port = port
         return peer, nonce
 
     def _hex(self, text: str, size: int, field: str) -> bytes:
         if len(text) != 2 * size or not _HEX.fullmatch(text):
             raise self._error(Reason.HANDSHAKE,
-                              f"{field} must be {2 * size} lowercase hex digits")
+                              f"{field} must be {2 * size} lowercase hex digits"
+                              ).with_code("hello-hex", field=field, digits=2 * size)
         return bytes.fromhex(text)
 
     def _who(self) -> str:

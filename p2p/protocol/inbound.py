@@ -77,7 +77,8 @@ class Inbound(Void):
         elif env.type == "links":
             self._on_links(sender_seat, body["missing"], link)
         else:
-            raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game")
+            raise RemoteProtocolError(link, Reason.UNKNOWN_TYPE, f"{env.type!r} during a game"
+                                      ).with_code("not-in-game", type=env.type)
 
     def _on_check(self, seq: int, digest: str) -> None:
         """Another peer found a bad proof of shuffle in entry ``seq``: check every proof still
@@ -285,10 +286,10 @@ class Inbound(Void):
         author's early entries never displace another's."""
         if entry.table != self.table_id or entry.author not in self._seat_of:
             raise RecordError(link, Reason.NOT_SEATED, "an early entry by an unseated author",
-                              entry.seq)
+                              entry.seq).with_code("early-unseated")
         if not entry.verifies():
             raise RecordError(link, Reason.BAD_SIGNATURE, "an early entry's signature does "
-                              "not verify", entry.seq)
+                              "not verify", entry.seq).with_code("early-signature")
         held = self._future.get((entry.seq, entry.author))
         if held is not None and held[0] != entry:
             self._found_equivocation(self.record.add_evidence(held[0], entry, link=link))

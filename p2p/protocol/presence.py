@@ -106,9 +106,13 @@ class Presence(CoreParts):
         """
         bad = [s for s in missing if s >= len(self.players) or s == seat]
         if bad or len(set(missing)) != len(missing):
-            what = f"seat {bad[0]}" if bad else "a seat twice"
+            if bad:
+                raise RemoteProtocolError(link, Reason.MALFORMED,
+                                          f"a links message naming seat {bad[0]}").with_code(
+                                              "links-seat", seat=bad[0])
             raise RemoteProtocolError(link, Reason.MALFORMED,
-                                      f"a links message naming {what}")
+                                      "a links message naming a seat twice").with_code(
+                                          "links-twice")
         told = self._links_told.get(seat, 0)
         if seat == self.seat or told >= LINKS_TOLD:
             return

@@ -149,7 +149,8 @@ class Entry:
         """
         raw: EntrySchema = conform(data, EntrySchema, sender, "record entry", error=RecordError)
         if raw.sig == "":
-            raise RecordError(sender, Reason.UNSIGNED, "the entry has an empty signature", raw.seq)
+            raise RecordError(sender, Reason.UNSIGNED, "the entry has an empty signature", raw.seq
+                              ).with_code("entry-unsigned")
         sig = hex_field(raw.sig, 64, sender, "signature", error=RecordError)
         return cls(raw.tbl, raw.seq, bytes.fromhex(raw.author), raw.prev, data["payload"],
                    raw.state, sig)
@@ -328,21 +329,21 @@ class Record:
                 Reason.WRONG_TABLE,
                 f"entry names table {entry.table}, not {self.table}",
                 entry.seq,
-            )
+            ).with_code("entry-other-table", table=entry.table, here=self.table)
         if entry.author not in self._seat_of:
             raise RecordError(
                 claimed,
                 Reason.NOT_SEATED,
                 f"author {describe(entry.author)} is not seated",
                 entry.seq,
-            )
+            ).with_code("author-not-seated", author=describe(entry.author))
         if not entry.verifies():
             raise RecordError(
                 claimed,
                 Reason.BAD_SIGNATURE,
                 f"signature by {self.name(entry.author)} does not verify",
                 entry.seq,
-            )
+            ).with_code("entry-signature", name=self.name(entry.author))
         author = self.name(entry.author)
         if entry.seq < len(self._entries):
             settled = self._entries[entry.seq]
@@ -352,7 +353,7 @@ class Record:
                     Reason.REPLAYED,
                     f"entry {entry.seq + 1} is already in the record",
                     entry.seq,
-                )
+                ).with_code("entry-again", seq=entry.seq + 1)
             if settled.author == entry.author:
                 self._keep_evidence(Equivocation(settled, entry))
                 raise EquivocationError(
@@ -361,34 +362,35 @@ class Record:
                     entry.seq,
                     settled.to_dict(),
                     entry.to_dict(),
-                )
+                ).with_code("equivocation", seq=entry.seq + 1)
             raise RecordError(
                 author,
                 Reason.OUT_OF_ORDER,
                 f"entry {entry.seq + 1} is settled by {self.name(settled.author)}",
                 entry.seq,
-            )
+            ).with_code("entry-settled", seq=entry.seq + 1, name=self.name(settled.author))
         if entry.seq > len(self._entries):
             raise RecordError(
                 author,
                 Reason.OUT_OF_ORDER,
                 f"entry {entry.seq + 1} leaves a gap: next is {len(self._entries) + 1}",
                 entry.seq,
-            )
+            ).with_code("entry-gap", seq=entry.seq + 1, next=len(self._entries) + 1)
         if entry.prev != self.head:
             raise RecordError(
                 author,
                 Reason.BROKEN_CHAIN,
                 f"prev {entry.prev[:16]}... is not the hash of the entry before",
                 entry.seq,
-            )
+            ).with_code("broken-chain", prev=entry.prev[:16])
         if validator is not None:
             try:
                 validator(self, entry)
             except RecordError:
                 raise
             except (EngineError, PeerError) as exc:
-                raise RecordError(author, Reason.ILLEGAL, str(exc), entry.seq) from exc
+                raise RecordError(author, Reason.ILLEGAL, str(exc), entry.seq).with_code(
+                    "rules-refused", error=exc) from exc
         self._entries.append(entry)
         return entry
 
@@ -410,11 +412,14 @@ class Record:
         a = first if isinstance(first, Entry) else Entry.from_dict(dict(first), sender)
         b = second if isinstance(second, Entry) else Entry.from_dict(dict(second), sender)
         if (a.table, a.seq, a.author) != (b.table, b.seq, b.author) or a == b:
-            raise RecordError(sender, Reason.MALFORMED, "evidence entries do not conflict")
+            raise RecordError(sender, Reason.MALFORMED, "evidence entries do not conflict"
+                              ).with_code("evidence-no-conflict")
         if a.table != self.table or a.author not in self._seat_of:
-            raise RecordError(sender, Reason.WRONG_TABLE, "evidence is not about this table")
+            raise RecordError(sender, Reason.WRONG_TABLE, "evidence is not about this table"
+                              ).with_code("evidence-other-table")
         if not (a.verifies() and b.verifies()):
-            raise RecordError(sender, Reason.BAD_SIGNATURE, "evidence signature does not verify")
+            raise RecordError(sender, Reason.BAD_SIGNATURE, "evidence signature does not verify"
+                              ).with_code("evidence-signature")
         evidence = Equivocation(a, b)
         self._keep_evidence(evidence)
         return evidence

@@ -241,9 +241,11 @@ class Rematch:
         """
         who = self.name(env.sender)
         if env.sender not in self.present:
-            raise TableError(who, Reason.NOT_SEATED, "is not at the table that ended")
+            raise TableError(who, Reason.NOT_SEATED, "is not at the table that ended"
+                             ).with_code("not-at-ended-table")
         if env.table != self.table_id:
-            raise TableError(who, Reason.WRONG_TABLE, f"message about table {env.table}")
+            raise TableError(who, Reason.WRONG_TABLE, f"message about table {env.table}"
+                             ).with_code("other-table", table=env.table)
         if env.type == "rematch.answer":
             conform(env.body, RematchAnswerMsg, who, "rematch.answer", error=TableError)
             self._take_answer(env.body["answer"], who, env.sender)
@@ -251,21 +253,26 @@ class Rematch:
         if env.type == "rematch.sign":
             body = conform(env.body, RematchSign, who, "rematch.sign", error=TableError)
             return self._take_statement(body.statement, body.sigs, who)
-        raise TableError(who, Reason.UNKNOWN_TYPE, f"{env.type!r} is no rematch message")
+        raise TableError(who, Reason.UNKNOWN_TYPE, f"{env.type!r} is no rematch message"
+                         ).with_code("not-rematch", type=env.type)
 
     def _take_answer(self, raw: Any, who: str, sender: bytes | None) -> RematchAnswer:
         ans = check_answer(raw, who, self.name)
         key = bytes.fromhex(ans.by)
         if sender is not None and key != sender:
             raise TableError(who, Reason.WRONG_SENDER,
-                             f"sends an answer signed by {self.name(key)}")
+                             f"sends an answer signed by {self.name(key)}").with_code(
+                                 "answer-of-other", name=self.name(key))
         if (ans.tbl, ans.head) != (self.table_id, self.finished.head):
             raise TableError(who, Reason.WRONG_TABLE,
                              f"the answer of {self.name(key)} is about table {ans.tbl} (entry "
-                             f"{ans.head[:12]}), not the game that ended here")
+                             f"{ans.head[:12]}), not the game that ended here").with_code(
+                                 "answer-other-game", name=self.name(key), table=ans.tbl,
+                                 head=ans.head[:12])
         if key not in self.present:
             raise TableError(who, Reason.NOT_SEATED,
-                             f"an answer of {self.name(key)}, not at the table that ended")
+                             f"an answer of {self.name(key)}, not at the table that ended"
+                             ).with_code("answer-not-seated", name=self.name(key))
         old = self.answers.get(key)
         if old is not None and not old[0].yes:
             return old[0]  # a "no" is final
@@ -293,7 +300,8 @@ class Rematch:
         """
         if self.undecided():
             names = ", ".join(self.nick(k) for k in self.undecided())
-            raise LocalProtocolError(f"waiting for {names} to answer")
+            raise LocalProtocolError(f"waiting for {names} to answer").with_code(
+                "premature-waiting", names=names)
         keys = [k for k in self.present if self.answers[k][0].yes]
         old = self.finished.table
         option = dealer_option(old.spec.options)
@@ -301,9 +309,12 @@ class Rematch:
         try:
             values, lo, hi = self.rules_check(old.spec.game, options)
         except Exception as exc:
-            raise LocalProtocolError(f"the rules refuse the next game: {exc}") from None
+            raise LocalProtocolError(f"the rules refuse the next game: {exc}").with_code(
+                "premature-rules", error=exc) from None
         if not lo <= len(keys) <= hi:
-            raise LocalProtocolError(f"{len(keys)} players are too few for {old.spec.game}")
+            raise LocalProtocolError(f"{len(keys)} players are too few for {old.spec.game}"
+                                     ).with_code("premature-few", players=len(keys),
+                                                 game=old.spec.game)
         seats = seat_order(self.finished.series, [self._members[k] for k in keys])
         new_keys = [m.public_key for m in seats]
         values[option] = next_dealer(option == "first_dealer", [m.public_key for m in old.seats],
@@ -311,7 +322,8 @@ class Rematch:
         try:
             values, lo, hi = self.rules_check(old.spec.game, values)
         except Exception as exc:
-            raise LocalProtocolError(f"the rules refuse the next game: {exc}") from None
+            raise LocalProtocolError(f"the rules refuse the next game: {exc}").with_code(
+                "premature-rules", error=exc) from None
         proposer = self.proposer()
         assert proposer is not None
         spec = TableSpec(table, old.spec.game, values, proposer, lo, min(hi, 6))
@@ -334,25 +346,30 @@ class Rematch:
                 proposer.
         """
         if not isinstance(statement, dict) or not isinstance(statement.get("follows"), dict):
-            raise TableError(who, Reason.MALFORMED, "a rematch statement without 'follows'")
+            raise TableError(who, Reason.MALFORMED, "a rematch statement without 'follows'"
+                             ).with_code("no-follows")
         follows = statement["follows"]
         if (follows.get("tbl"), follows.get("head")) != (self.table_id, self.finished.head):
             raise TableError(who, Reason.WRONG_TABLE,
                              f"the statement follows table {follows.get('tbl')} (entry "
                              f"{str(follows.get('head'))[:12]}), not the game that ended here "
-                             f"({self.table_id}, entry {self.finished.head[:12]})")
+                             f"({self.table_id}, entry {self.finished.head[:12]})").with_code(
+                                 "follows-other-game", table=follows.get("tbl"),
+                                 head=str(follows.get("head"))[:12], here=self.table_id,
+                                 here_head=self.finished.head[:12])
         for raw in follows.get("accepts", []) if isinstance(follows.get("accepts"), list) else []:
             self._take_answer(raw, who, None)
         try:
             expected = self.expected(str(statement.get("tbl", "")))
         except LocalProtocolError as exc:
-            raise TableError(who, Reason.TABLE_RULES, f"the statement is premature: {exc}") \
-                from None
+            raise TableError(who, Reason.TABLE_RULES, f"the statement is premature: {exc}"
+                             ).with_code(exc.code, **exc.params) from None  # premature-...
         if statement != expected:
             diff = sorted(k for k in set(expected) | set(statement)
                           if statement.get(k) != expected.get(k))
             raise TableError(who, Reason.TABLE_RULES,
-                             f"the statement differs from this player's view in {diff}")
+                             f"the statement differs from this player's view in {diff}"
+                             ).with_code("statement-differs-in", fields=", ".join(diff))
         return None
 
     def _take_statement(self, statement: dict[str, Any], sigs: dict[str, str],
@@ -366,9 +383,11 @@ class Rematch:
         if set(good) != set(sigs):
             bad = next(k for k in sigs if k not in good)
             raise TableError(who, Reason.BAD_SIGNATURE,
-                             f"the start signature of {self.name(bytes.fromhex(bad))} is bad")
+                             f"the start signature of {self.name(bytes.fromhex(bad))} is bad"
+                             ).with_code("start-signature-of", name=self.name(bytes.fromhex(bad)))
         if proposer.hex() not in good:
-            raise TableError(who, Reason.UNSIGNED, "the statement lacks its proposer's signature")
+            raise TableError(who, Reason.UNSIGNED, "the statement lacks its proposer's signature"
+                             ).with_code("proposer-unsigned")
         if self.statement is not None and statement_hash(statement) != statement_hash(
                 self.statement):
             if self._successor(statement):
@@ -379,18 +398,23 @@ class Rematch:
                 self.failed_code = ("two-statements", {"name": self.name(proposer)})
                 raise TableError(self.name(proposer), Reason.EQUIVOCATION,
                                  f"offered two different statements for the next game (tables "
-                                 f"{self.statement['tbl']} and {statement.get('tbl')})")
+                                 f"{self.statement['tbl']} and {statement.get('tbl')})"
+                                 ).with_code("two-statements", first=self.statement["tbl"],
+                                             second=statement.get("tbl"))
         if self.statement is None:
             self.check_statement(statement, who)
             if proposer != self.proposer():
                 raise TableError(who, Reason.TABLE_RULES,
                                  f"the statement is proposed by {self.name(proposer)}, not by "
-                                 f"{self.name(self.proposer() or b'')}")
+                                 f"{self.name(self.proposer() or b'')}").with_code(
+                                     "wrong-proposer", name=self.name(proposer),
+                                     expected=self.name(self.proposer() or b""))
             self.statement = statement
         for key in good:
             k = bytes.fromhex(key)
             if k in self.answers and not self.answers[k][0].yes:
-                raise TableError(self.name(k), Reason.TABLE_RULES, "declined and signed")
+                raise TableError(self.name(k), Reason.TABLE_RULES, "declined and signed"
+                                 ).with_code("declined-and-signed")
         seated = {m["pk"] for m in statement["seats"]}
         new = {k: s for k, s in good.items() if k in seated and self.sigs.get(k) != s}
         self.sigs.update(new)
@@ -485,7 +509,8 @@ class Rematch:
         try:
             for line in lines:
                 if not isinstance(line, dict):
-                    raise TableError("the journal", Reason.MALFORMED, "a rematch line")
+                    raise TableError("the journal", Reason.MALFORMED, "a rematch line"
+                                     ).with_code("rematch-line")
                 if "answer" in line:
                     self._take_answer(line["answer"], "the journal", None)
                 elif "statement" in line:
@@ -528,7 +553,7 @@ class Rematch:
                 statement_hash(table.statement) != statement_hash(self.statement)):
             raise TableError(who, Reason.TABLE_RULES,
                              "tells the start of another statement than the one this seat "
-                             "signed")
+                             "signed").with_code("told-other-statement")
         self.sigs.update(table.sigs)
         self._note_statement()
         self.started = table

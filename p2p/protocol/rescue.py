@@ -263,7 +263,8 @@ class Rescue(RescueQueries):
         if vote.sig in self._relayed:
             return  # kept and passed on already (a relayed copy): nothing to check again
         if vote.tbl != self.table_id:
-            raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"a vote for table {vote.tbl}")
+            raise RemoteProtocolError(link, Reason.WRONG_TABLE, f"a vote for table {vote.tbl}"
+                                      ).with_code("vote-other-table", table=vote.tbl)
         signer = self._signer(vote.by, link, "vote")
         if signer is None:
             return
@@ -273,7 +274,8 @@ class Rescue(RescueQueries):
                                       ).with_code("own-vote", name=self.name(signer))
         problem = vote_problem(vote, vote.tbl, vote.seat, vote.at, vote.head)
         if problem is not None:
-            raise RemoteProtocolError(link, Reason.BAD_SIGNATURE, problem)
+            raise RemoteProtocolError(link, Reason.BAD_SIGNATURE, problem).with_code(
+                problem.code, **problem.params)
         key = (vote.seat, vote.at, vote.head, vote.round)
         length = len(self.record)
         if vote.seat not in self.deck.present:
@@ -332,13 +334,15 @@ class Rescue(RescueQueries):
             return  # kept and passed on already
         if unvote.tbl != self.table_id:
             raise RemoteProtocolError(link, Reason.WRONG_TABLE,
-                                      f"a withdrawal for table {unvote.tbl}")
+                                      f"a withdrawal for table {unvote.tbl}").with_code(
+                                          "withdrawal-other-table", table=unvote.tbl)
         signer = self._signer(unvote.by, link, "withdrawal")
         if signer is None:
             return
         if not withdrawal_verifies(unvote):
             raise RemoteProtocolError(link, Reason.BAD_SIGNATURE,
-                                      "a withdrawal whose signature does not verify")
+                                      "a withdrawal whose signature does not verify"
+                                      ).with_code("withdrawal-signature")
         key = (unvote.seat, unvote.at, unvote.head, unvote.round)
         length = len(self.record)
         raw = msgspec.to_builtins(unvote)
@@ -418,11 +422,13 @@ class Rescue(RescueQueries):
         seat, rnd = mine
         if author == seat:
             raise RecordError(name, Reason.NOT_SEATED,
-                              f"seat {author + 1} is being voted out at entry {seq + 1}", seq)
+                              f"seat {author + 1} is being voted out at entry {seq + 1}", seq
+                              ).with_code("being-voted-out", seat=author + 1, seq=seq + 1)
         raise RecordError(name, Reason.BOUND, f"this seat voted to remove seat {seat + 1} at "
                           "entry "
                           f"{seq + 1} (round {rnd}): it takes only the removal there until the "
-                          "round is void", seq)
+                          "round is void", seq).with_code("bound", seat=seat + 1, seq=seq + 1,
+                                                          round=rnd)
 
     def _hold_bound(self, entry: Entry, link: str) -> None:
         """Keep an entry refused while bound (at most :data:`HELD_PER_AUTHOR` per author)."""

@@ -495,10 +495,12 @@ def check_limits(
             when nested deeper than ``max_depth``.
     """
     if len(data) > max_size:
-        raise error(sender, Reason.OVERSIZED, f"{len(data)} bytes, limit {max_size}")
+        raise error(sender, Reason.OVERSIZED, f"{len(data)} bytes, limit {max_size}"
+                    ).with_code("oversized", size=len(data), limit=max_size)
     depth = nesting_depth(data)
     if depth > max_depth:
-        raise error(sender, Reason.MALFORMED, f"bad JSON: nested {depth} deep, limit {max_depth}")
+        raise error(sender, Reason.MALFORMED, f"bad JSON: nested {depth} deep, limit {max_depth}"
+                    ).with_code("too-deep", depth=depth, limit=max_depth)
 
 
 def conform(

@@ -212,20 +212,22 @@ def open_sealed(
             who,
             Reason.WRONG_RECIPIENT,
             f"{payload.purpose!r} is sealed to {describe(payload.recipient)}, not to {me.nick}",
-        )
+        ).with_code("sealed-to-other", purpose=payload.purpose,
+                    recipient=describe(payload.recipient), me=me.nick)
     if payload.sender != sender.public_key:
         raise SealedError(
             who,
             Reason.WRONG_SENDER,
             f"payload names sender {describe(payload.sender)}, not {sender}",
-        )
+        ).with_code("sealed-other-sender", named=describe(payload.sender), sender=str(sender))
     if payload.table != table or (purpose is not None and payload.purpose != purpose):
         raise SealedError(
             who,
             Reason.WRONG_TABLE,
             f"payload is for table {payload.table} purpose {payload.purpose!r}; expected "
             f"table {table} purpose {purpose!r}",
-        )
+        ).with_code("sealed-other-table", table=payload.table, purpose=payload.purpose,
+                    here=table, here_purpose=str(purpose))
     ad = payload.associated_data()
     try:
         epk = X25519PublicKey.from_public_bytes(payload.epk)
@@ -238,4 +240,4 @@ def open_sealed(
             who,
             Reason.UNDECRYPTABLE,
             f"{payload.purpose!r} does not decrypt (tampered or not sealed by {sender})",
-        ) from None
+        ).with_code("undecryptable", purpose=payload.purpose, sender=str(sender)) from None

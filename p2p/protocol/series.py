@@ -58,11 +58,13 @@ def check_answer(answer: Any, link: str,
     """
     ans: RematchAnswer = conform(answer, RematchAnswer, link, "rematch answer", error=TableError)
     if sorted(ans.without) != ans.without or len(set(ans.without)) != len(ans.without):
-        raise TableError(link, Reason.MALFORMED, "rematch answer lists 'without' out of order")
+        raise TableError(link, Reason.MALFORMED, "rematch answer lists 'without' out of order"
+                         ).with_code("without-order")
     if not verify_signature(bytes.fromhex(ans.by), bytes.fromhex(ans.sig),
                             answer_bytes(ans.tbl, ans.head, ans.by, ans.yes, ans.without)):
         raise TableError(link, Reason.BAD_SIGNATURE,
-                         f"the answer of {name(bytes.fromhex(ans.by))} is not its signature")
+                         f"the answer of {name(bytes.fromhex(ans.by))} is not its signature"
+                         ).with_code("answer-signature", name=name(bytes.fromhex(ans.by)))
     return ans
 
 
@@ -80,28 +82,36 @@ def check_follows(follows: Any, seats: Sequence[bytes], table: str, link: str,
     got: Follows = conform(follows, Follows, link, "follows", error=TableError)
     if table in (got.tbl, got.series):
         raise TableError(link, Reason.WRONG_TABLE,
-                         f"the rematch reuses the table id {table} of a game of its series")
+                         f"the rematch reuses the table id {table} of a game of its series"
+                         ).with_code("reused-table-id", table=table)
     def name(key: bytes) -> str:
         return (names or {}).get(key) or describe(key)
 
     keys = [k.hex() for k in seats]
     if [a.by for a in got.accepts] != keys:
         raise TableError(link, Reason.MALFORMED,
-                         "the rematch's answers are not one per seat, in seat order")
+                         "the rematch's answers are not one per seat, in seat order"
+                         ).with_code("answers-per-seat")
     for raw, ans in zip(follows["accepts"], got.accepts, strict=True):
         who = name(bytes.fromhex(ans.by))
         check_answer(raw, link, name)
         if (ans.tbl, ans.head) != (got.tbl, got.head):
             raise TableError(link, Reason.WRONG_TABLE,
                              f"the answer of {who} is about table {ans.tbl}, entry {ans.head[:12]}"
-                             f", not the game this one follows ({got.tbl}, {got.head[:12]})")
+                             f", not the game this one follows ({got.tbl}, {got.head[:12]})"
+                             ).with_code("answer-other-follows", name=who, table=ans.tbl,
+                                         head=ans.head[:12], follows=got.tbl,
+                                         follows_head=got.head[:12])
         if not ans.yes:
-            raise TableError(link, Reason.MALFORMED, f"{who} declined; it cannot be seated")
+            raise TableError(link, Reason.MALFORMED, f"{who} declined; it cannot be seated"
+                             ).with_code("declined-seated", name=who)
         if set(ans.without) & set(keys):
             raise TableError(link, Reason.MALFORMED,
-                             f"{who} agreed to play without a player who is seated")
+                             f"{who} agreed to play without a player who is seated"
+                             ).with_code("without-seated", name=who)
     if len({t.pk for t in got.totals}) != len(got.totals):
-        raise TableError(link, Reason.MALFORMED, "the series totals repeat a player")
+        raise TableError(link, Reason.MALFORMED, "the series totals repeat a player"
+                         ).with_code("totals-repeat")
     return got
 
 

@@ -64,7 +64,8 @@ def told_body(table: StartedTable, asked_hash: str, asker: str,
     """
     if asked_hash != statement_hash(table.statement):
         raise TableError(asker, Reason.TABLE_RULES,
-                         "asks for the start of a statement this table did not start")
+                         "asks for the start of a statement this table did not start"
+                         ).with_code("ask-other-statement")
     seated = {m.public_key for m in table.seats}
     return {"statement": dict(table.statement), "sigs": dict(table.sigs),
             "addrs": {k.hex(): [h, p] for k, (h, p) in addrs.items() if k in seated}}
@@ -92,10 +93,12 @@ class StartFetch:
                           for m in self.statement["seats"]}
         except (KeyError, TypeError, ValueError, AttributeError):
             raise TableError("the table file", Reason.MALFORMED,
-                             "the signed statement has no table or seats") from None
+                             "the signed statement has no table or seats").with_code(
+                                 "statement-no-seats") from None
         if me.public_key not in self.seats:
             raise TableError("the table file", Reason.TABLE_RULES,
-                             "the signed statement does not seat this peer")
+                             "the signed statement does not seat this peer").with_code(
+                                 "statement-not-me")
         self.next_seq = next_seq
         self.asked: set[bytes] = set()
         """The peers this seat has asked (an answer from anyone else is refused)."""
@@ -138,16 +141,19 @@ class StartFetch:
         """
         who = self.name(peer)
         if peer not in self.seats or peer == self.me.public_key:
-            raise TableError(who, Reason.NOT_SEATED, "is not a seat of the signed statement")
+            raise TableError(who, Reason.NOT_SEATED, "is not a seat of the signed statement"
+                             ).with_code("not-in-statement")
         env = decode_envelope(data, who, expected_sender=peer, types=MESSAGE_TYPES)
         if env.table != self.table_id:
-            raise TableError(who, Reason.WRONG_TABLE, f"message for table {env.table}")
+            raise TableError(who, Reason.WRONG_TABLE, f"message for table {env.table}"
+                             ).with_code("other-table", table=env.table)
         if env.sig:
             self._guard.accept(env)
         if env.type != "table.told":
             return None
         if peer not in self.asked:
-            raise TableError(who, Reason.WRONG_SENDER, "answers a 'table.ask' never sent to it")
+            raise TableError(who, Reason.WRONG_SENDER, "answers a 'table.ask' never sent to it"
+                             ).with_code("unasked-answer")
         return check_told(env.body, self.statement, who)
 
 
@@ -166,11 +172,13 @@ def check_told(body: Mapping[str, Any], signed: Mapping[str, Any],
     started = verify_started(body["statement"], body["sigs"], who)
     if started.statement != dict(signed):
         raise TableError(who, Reason.TABLE_RULES,
-                         "answers with another start statement than the one this seat signed")
+                         "answers with another start statement than the one this seat signed"
+                         ).with_code("told-other-statement")
     book = {bytes.fromhex(k): (str(h), int(p)) for k, (h, p) in body["addrs"].items()}
     seated = {m.public_key for m in started.seats}
     if set(book) - seated:
-        raise TableError(who, Reason.NOT_SEATED, "address book names a peer not seated")
+        raise TableError(who, Reason.NOT_SEATED, "address book names a peer not seated"
+                         ).with_code("addrs-unseated")
     return started, book
 
 

@@ -155,14 +155,17 @@ def member_from_dict(data: Any, link: str) -> PublicIdentity:
     try:
         nick = check_nickname(raw["nick"])
     except LocalProtocolError as exc:
-        raise TableError(link, Reason.MALFORMED, str(exc)) from None
+        raise TableError(link, Reason.MALFORMED, str(exc)).with_code(
+            "bad-nick", nick=str(raw["nick"])[:40]) from None
     bot = raw.get("bot", "")
     if "bot" in raw:
         from lancards.engine.rulesets import BOT_LEVELS
 
         if bot not in BOT_LEVELS:
             raise TableError(link, Reason.MALFORMED, f"member {nick!r} names the bot level "
-                             f"{bot[:20]!r}, not one of {', '.join(BOT_LEVELS)}")
+                             f"{bot[:20]!r}, not one of {', '.join(BOT_LEVELS)}").with_code(
+                                 "bot-level", nick=nick, level=bot[:20],
+                                 levels=", ".join(BOT_LEVELS))
     member = PublicIdentity(
         hex_field(raw["pk"], 32, link, "member key", error=TableError),
         hex_field(raw["xpk"], 32, link, "member X25519 key", error=TableError),
@@ -172,7 +175,8 @@ def member_from_dict(data: Any, link: str) -> PublicIdentity:
     try:
         check_public_keys(member.public_key, member.x25519_public)
     except LocalProtocolError as exc:
-        raise TableError(link, Reason.MALFORMED, f"member {member}: {exc}") from None
+        raise TableError(link, Reason.MALFORMED, f"member {member}: {exc}").with_code(
+            "member-keys", name=str(member)) from None
     return member
 
 
@@ -222,9 +226,11 @@ class TableSpec:
         """
         raw = require(data, schema, link, "table spec", error=TableError)
         if not TABLE_ID.fullmatch(raw["tbl"]) or not 2 <= raw["min_seats"] <= raw["max_seats"] <= 6:
-            raise TableError(link, Reason.MALFORMED, "table spec has a bad id or seat range")
+            raise TableError(link, Reason.MALFORMED, "table spec has a bad id or seat range"
+                             ).with_code("spec-range")
         if not all(isinstance(v, (str, bool, int)) for v in raw["options"].values()):
-            raise TableError(link, Reason.MALFORMED, "rule option values must be str, bool or int")
+            raise TableError(link, Reason.MALFORMED, "rule option values must be str, bool or int"
+                             ).with_code("option-values")
         host = hex_field(raw["host"], 32, link, "host key", error=TableError)
         return cls(
             raw["tbl"], raw["game"], dict(raw["options"]), host, raw["min_seats"], raw["max_seats"]
@@ -299,23 +305,28 @@ def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
     seats = tuple(member_from_dict(m, link) for m in raw["seats"])
     keys = [m.public_key for m in seats]
     if len(set(keys)) != len(keys) or not spec.min_seats <= len(seats) <= spec.max_seats:
-        raise TableError(link, Reason.MALFORMED, f"{len(seats)} seats (or a repeated seat)")
+        raise TableError(link, Reason.MALFORMED, f"{len(seats)} seats (or a repeated seat)"
+                         ).with_code("seat-count", count=len(seats))
     order = spec.table
     if "follows" in raw:
         order = check_follows(raw["follows"], keys, spec.table, link,
                               {m.public_key: str(m) for m in seats}).series
     if seat_order(order, seats) != seats:
-        raise TableError(link, Reason.MALFORMED, "seats are not in seat order")
+        raise TableError(link, Reason.MALFORMED, "seats are not in seat order").with_code(
+            "seat-order")
     dealer = spec.options.get("dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < len(seats):
-        raise TableError(link, Reason.MALFORMED, f"the first dealer {dealer!r} is no seat")
+        raise TableError(link, Reason.MALFORMED, f"the first dealer {dealer!r} is no seat"
+                         ).with_code("dealer", dealer=repr(dealer)[:40])
     if not isinstance(sigs, dict) or set(sigs) - {k.hex() for k in keys}:
-        raise TableError(link, Reason.MALFORMED, "signatures must be keyed by seated keys")
+        raise TableError(link, Reason.MALFORMED, "signatures must be keyed by seated keys"
+                         ).with_code("sig-keys")
     message = START_TAG + canonical(raw)
     for member in seats:
         sig = sigs.get(member.public_key.hex())
         if not sig:
-            raise TableError(link, Reason.UNSIGNED, f"{member} has not signed the start")
+            raise TableError(link, Reason.UNSIGNED, f"{member} has not signed the start"
+                             ).with_code("start-unsigned", name=str(member))
         if (
             not isinstance(sig, str)
             or len(sig) != 128
@@ -323,7 +334,8 @@ def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
                 member.public_key, bytes.fromhex(sig) if _is_hex(sig) else b"", message
             )
         ):
-            raise TableError(link, Reason.BAD_SIGNATURE, f"start signature of {member} is bad")
+            raise TableError(link, Reason.BAD_SIGNATURE, f"start signature of {member} is bad"
+                             ).with_code("start-signature-of", name=str(member))
     return StartedTable(spec, seats, dict(raw), dict(sigs))
 
 
@@ -347,7 +359,8 @@ def check_record_genesis(record: Record) -> None:
         tuple(m.public_key for m in started.seats),
         tuple(m.nick for m in started.seats),
     ) != (record.table, record.seats, record.nicks):
-        raise TableError("record file", Reason.WRONG_TABLE, "header differs from the statement")
+        raise TableError("record file", Reason.WRONG_TABLE, "header differs from the statement"
+                         ).with_code("header-differs")
 
 
 def _is_hex(text: str) -> bool:

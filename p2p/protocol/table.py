@@ -284,7 +284,8 @@ class Lobby:
                 self._seq += 1
                 return [Outgoing((env.sender,), refused)]
         if env.table != self.spec.table:
-            raise TableError(who, Reason.WRONG_TABLE, f"message for table {env.table}")
+            raise TableError(who, Reason.WRONG_TABLE, f"message for table {env.table}"
+                             ).with_code("other-table", table=env.table)
         if env.type == "table.addrs":
             return self._on_addrs(env, who)
         if env.type == "table.ask" and self.is_host and self.started is None:
@@ -297,7 +298,8 @@ class Lobby:
                 who,
                 Reason.TABLE_RULES,
                 f"{env.type!r} after the lobby {'closed' if self.closed else 'started'}",
-            )
+            ).with_code("after-lobby-closed" if self.closed else "after-lobby-started",
+                        type=env.type)
         from_host = env.sender == self.spec.host
         handlers: dict[tuple[str, bool], Callable[[Envelope, str], list[Outgoing]]] = {
             ("table.join", True): self._on_join,
@@ -320,7 +322,8 @@ class Lobby:
                 Reason.WRONG_SENDER,
                 f"{env.type!r} is not expected by a {'host' if self.is_host else 'guest'}"
                 " from this peer",
-            )
+            ).with_code("unexpected-at-host" if self.is_host else "unexpected-at-guest",
+                        type=env.type)
         return handler(env, who)
 
     def name(self, key: bytes) -> str:
@@ -380,7 +383,8 @@ class Lobby:
 
     def _on_port(self, env: Envelope, who: str) -> list[Outgoing]:
         if not any(m.public_key == env.sender for m in self.members):
-            raise TableError(who, Reason.NOT_SEATED, "announces a port but is not at the table")
+            raise TableError(who, Reason.NOT_SEATED, "announces a port but is not at the table"
+                             ).with_code("port-not-seated")
         self.ports[env.sender] = conform(env.body, TablePort, who, "table.port",
                                          error=TableError).port
         return []
@@ -388,12 +392,13 @@ class Lobby:
     def _on_addrs(self, env: Envelope, who: str) -> list[Outgoing]:
         if self.is_host or env.sender != self.spec.host or self.started is None:
             raise TableError(who, Reason.WRONG_SENDER, "'table.addrs' comes from the host "
-                             "once the table has started")
+                             "once the table has started").with_code("addrs-not-host")
         book = conform(env.body, TableAddrs, who, "table.addrs", error=TableError).addrs
         seated = {m.public_key for m in self.started.seats}
         keys = {bytes.fromhex(k): v for k, v in book.items()}
         if set(keys) - seated:
-            raise TableError(who, Reason.NOT_SEATED, "address book names a peer not seated")
+            raise TableError(who, Reason.NOT_SEATED, "address book names a peer not seated"
+                             ).with_code("addrs-unseated")
         self.address_book = {k: (host, port) for k, (host, port) in keys.items()}
         return []
 
@@ -423,17 +428,20 @@ class Lobby:
 
     def _on_leave(self, env: Envelope, who: str) -> list[Outgoing]:
         if self._statement is not None:
-            raise TableError(who, Reason.TABLE_RULES, "cannot leave once the start is proposed")
+            raise TableError(who, Reason.TABLE_RULES, "cannot leave once the start is proposed"
+                             ).with_code("leave-after-proposal")
         before = len(self.members)
         self.members = [m for m in self.members if m.public_key != env.sender]
         if len(self.members) == before:
-            raise TableError(who, Reason.TABLE_RULES, "is not at the table")
+            raise TableError(who, Reason.TABLE_RULES, "is not at the table").with_code(
+                "leave-not-seated")
         return [self._roster()]
 
     def _on_roster(self, env: Envelope, who: str) -> list[Outgoing]:
         version = env.body["version"]
         if version <= self.roster_version:
-            raise TableError(who, Reason.TABLE_RULES, f"stale roster version {version}")
+            raise TableError(who, Reason.TABLE_RULES, f"stale roster version {version}"
+                             ).with_code("stale-roster", version=version)
         spec = TableSpec.from_dict(env.body["spec"], who)
         members = [member_from_dict(m, who) for m in env.body["members"]]
         if (
@@ -441,9 +449,11 @@ class Lobby:
             or spec.host != self.spec.host
             or (spec.game != self.spec.game)
         ):
-            raise TableError(who, Reason.TABLE_RULES, "roster changes the table, host or game")
+            raise TableError(who, Reason.TABLE_RULES, "roster changes the table, host or game"
+                             ).with_code("roster-changes")
         if len({m.public_key for m in members}) != len(members) or len(members) > spec.max_seats:
-            raise TableError(who, Reason.MALFORMED, "roster repeats a member or overfills")
+            raise TableError(who, Reason.MALFORMED, "roster repeats a member or overfills"
+                             ).with_code("roster-repeats")
         self._check_rules(spec, who)
         self.spec, self.members, self.roster_version = spec, members, version
         return []
@@ -456,9 +466,10 @@ class Lobby:
                 who,
                 Reason.TABLE_RULES,
                 "start statement differs from this peer's view of the table",
-            )
+            ).with_code("statement-differs")
         if not any(m.public_key == self.me.public_key for m in self.members):
-            raise TableError(who, Reason.TABLE_RULES, "start proposed to a peer not seated")
+            raise TableError(who, Reason.TABLE_RULES, "start proposed to a peer not seated"
+                             ).with_code("proposed-unseated")
         self._statement = expected
         sig = sign_statement(self.me, expected).hex()
         body = {"statement_hash": statement_hash(expected), "sig": sig}
@@ -466,11 +477,14 @@ class Lobby:
 
     def _on_sign(self, env: Envelope, who: str) -> list[Outgoing]:
         if self._statement is None:
-            raise TableError(who, Reason.TABLE_RULES, "signature before any start proposal")
+            raise TableError(who, Reason.TABLE_RULES, "signature before any start proposal"
+                             ).with_code("sign-before-proposal")
         if env.body["statement_hash"] != statement_hash(self._statement):
-            raise TableError(who, Reason.TABLE_RULES, "signed another start statement")
+            raise TableError(who, Reason.TABLE_RULES, "signed another start statement"
+                             ).with_code("signed-other")
         if not any(m.public_key == env.sender for m in self.members):
-            raise TableError(who, Reason.TABLE_RULES, "is not seated")
+            raise TableError(who, Reason.TABLE_RULES, "is not seated").with_code(
+                "sign-not-seated")
         sig = env.body["sig"]
         if not (
             len(sig) == 128
@@ -479,7 +493,8 @@ class Lobby:
                 env.sender, bytes.fromhex(sig), START_TAG + canonical(self._statement)
             )
         ):
-            raise TableError(who, Reason.BAD_SIGNATURE, "start signature does not verify")
+            raise TableError(who, Reason.BAD_SIGNATURE, "start signature does not verify"
+                             ).with_code("start-signature")
         self._sigs[env.sender.hex()] = sig
         if len(self._sigs) < len(self.members):
             return []
@@ -490,7 +505,8 @@ class Lobby:
     def _on_started(self, env: Envelope, who: str) -> list[Outgoing]:
         started = verify_started(env.body["statement"], env.body["sigs"], who)
         if self._statement is None or started.statement != self._statement:
-            raise TableError(who, Reason.TABLE_RULES, "started a statement this peer never signed")
+            raise TableError(who, Reason.TABLE_RULES, "started a statement this peer never signed"
+                             ).with_code("started-unsigned")
         self.started = started
         return []
 
@@ -499,7 +515,8 @@ class Lobby:
         from lancards.p2p.protocol.start_fetch import check_told
 
         if self._statement is None:
-            raise TableError(who, Reason.TABLE_RULES, "'table.told' before any start proposal")
+            raise TableError(who, Reason.TABLE_RULES, "'table.told' before any start proposal"
+                             ).with_code("told-before-proposal")
         body = conform(env.body, TableTold, who, "table.told", error=TableError)
         self.started, self.address_book = check_told(
             {"statement": body.statement, "sigs": body.sigs,
@@ -512,9 +529,11 @@ class Lobby:
         try:
             values, _, _ = self.rules_check(spec.game, spec.options)
         except Exception as exc:
-            raise TableError(who, Reason.TABLE_RULES, f"rules refused: {exc}") from None
+            raise TableError(who, Reason.TABLE_RULES, f"rules refused: {exc}").with_code(
+                "rules-refused-table", error=exc) from None
         if values != spec.options:
-            raise TableError(who, Reason.TABLE_RULES, "options are not complete and valid")
+            raise TableError(who, Reason.TABLE_RULES, "options are not complete and valid"
+                             ).with_code("options-incomplete")
 
     def _require_open(self, what: str) -> None:
         if self.closed or self.started is not None:

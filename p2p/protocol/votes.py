@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from lancards.engine.core import Seat
+from lancards.p2p.protocol.errors import Refusal
 from lancards.p2p.protocol.identity import Identity, verify_signature
 from lancards.p2p.protocol.schemas import RemovalVote, RemovalWithdrawal
 from lancards.p2p.protocol.wire import canonical
@@ -71,16 +72,20 @@ def sign_withdrawal(identity: Identity, table: str, seat: Seat, at: int, head: s
             "by": identity.public_key.hex(), "sig": signature.hex()}
 
 
-def vote_problem(vote: RemovalVote, table: str, seat: Seat, at: int, head: str) -> str | None:
+def vote_problem(vote: RemovalVote, table: str, seat: Seat, at: int,
+                 head: str) -> Refusal | None:
     """What is wrong with ``vote`` as a vote to remove ``seat`` at ``(at, head)`` of ``table``
     (its signature included), or ``None``."""
     if (vote.tbl, vote.seat, vote.at, vote.head) != (table, seat, at, head):
-        return (f"a vote about table {vote.tbl}, seat {vote.seat + 1}, entry {vote.at} "
-                f"({vote.head[:12]}...), not seat {seat + 1} at entry {at} ({head[:12]}...)")
+        return Refusal(f"a vote about table {vote.tbl}, seat {vote.seat + 1}, entry {vote.at} "
+                       f"({vote.head[:12]}...), not seat {seat + 1} at entry {at} ({head[:12]}"
+                       "...)", "vote-mismatch", table=vote.tbl, seat=vote.seat + 1,
+                       seq=vote.at, head=vote.head[:12], here_seat=seat + 1, here_seq=at,
+                       here_head=head[:12])
     by = bytes.fromhex(vote.by)
     if not verify_signature(by, bytes.fromhex(vote.sig),
                             vote_bytes(vote.tbl, vote.seat, vote.at, vote.head, by, vote.round)):
-        return "a vote whose signature does not verify"
+        return Refusal("a vote whose signature does not verify", "vote-signature")
     return None
 
 

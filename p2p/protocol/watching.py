@@ -102,7 +102,8 @@ class Watching:
             env = decode_envelope(data, self._link, expected_sender=self.peer,
                                   types=WATCH_ANSWERS)
             if env.table != self.table_id:
-                raise RemoteProtocolError(self._link, Reason.WRONG_TABLE, f"table {env.table}")
+                raise RemoteProtocolError(self._link, Reason.WRONG_TABLE, f"table {env.table}"
+                                          ).with_code("other-table", table=env.table)
             if env.type == "watch.table":
                 return self._on_table(env.body["statement"], env.body["sigs"])
             if env.type == "watch.next":
@@ -115,15 +116,18 @@ class Watching:
         if self.core is not None:  # asked again after a reconnection: the same table
             if statement != self.core.table.statement:
                 raise RemoteProtocolError(self._link, Reason.WRONG_TABLE,
-                                          "it sent another table than before")
+                                          "it sent another table than before"
+                                          ).with_code("watch-other-table")
             return Event("table")
         table = verify_started(statement, sigs, self._link)
         if table.spec.table != self.table_id:
             raise RemoteProtocolError(self._link, Reason.WRONG_TABLE,
-                                      f"it sent table {table.spec.table}")
+                                      f"it sent table {table.spec.table}").with_code(
+                                          "watch-sent-table", table=table.spec.table)
         if self.peer not in {m.public_key for m in table.seats}:
             raise RemoteProtocolError(self._link, Reason.NOT_SEATED,
-                                      "the peer is not seated at the table it sent")
+                                      "the peer is not seated at the table it sent"
+                                      ).with_code("watch-not-seated")
         self.core = GameCore.observer(table)
         return Event("table")
 
@@ -131,7 +135,8 @@ class Watching:
         core = self.core
         if core is None or self.cheat is not None or core.to_act() is not None:
             raise RemoteProtocolError(self._link, Reason.OUT_OF_ORDER,
-                                      "a next game before the end of this one")
+                                      "a next game before the end of this one"
+                                      ).with_code("watch-next-early")
         follows = statement.get("follows")
         if not isinstance(follows, dict) or (follows.get("tbl"), follows.get("head")) != (
                 self.table_id, core.record.head):
@@ -140,16 +145,20 @@ class Watching:
                 self._link, Reason.WRONG_TABLE,
                 f"its next game follows table {got.get('tbl')} (entry "
                 f"{str(got.get('head'))[:12]}), not the one watched here ({self.table_id}, "
-                f"entry {core.record.head[:12]})")
+                f"entry {core.record.head[:12]})").with_code(
+                    "watch-next-follows", table=got.get("tbl"), head=str(got.get("head"))[:12],
+                    here=self.table_id, here_head=core.record.head[:12])
         table = verify_started(statement, sigs, self._link)
         if self.peer not in {m.public_key for m in table.seats}:
             raise RemoteProtocolError(self._link, Reason.NOT_SEATED,
-                                      "the peer is not seated at the next game it sent")
+                                      "the peer is not seated at the next game it sent"
+                                      ).with_code("watch-next-not-seated")
         if self.next is None:
             self.next = table
         elif self.next.statement != table.statement:
             raise RemoteProtocolError(self._link, Reason.WRONG_TABLE,
-                                      "it sent another next game than before")
+                                      "it sent another next game than before"
+                                      ).with_code("watch-other-next")
         return Event("next", table.spec.table)
 
     def following(self) -> Watching:
@@ -166,7 +175,8 @@ class Watching:
     def _on_entry(self, raw: dict[str, object]) -> Event:
         core = self.core
         if core is None:
-            raise RemoteProtocolError(self._link, Reason.OUT_OF_ORDER, "an entry before the table")
+            raise RemoteProtocolError(self._link, Reason.OUT_OF_ORDER, "an entry before the table"
+                                      ).with_code("watch-entry-early")
         if self.cheat is not None:
             return Event("rejected", "the watch stopped on a cheat")
         entry = Entry.from_dict(dict(raw), self._link)

@@ -160,20 +160,25 @@ def canonical(value: Any) -> bytes:
 
 
 class _Reject(ValueError):
-    pass
+    """A JSON value the protocol refuses, with its refusal's code and values."""
+
+    def __init__(self, text: str, code: str, **params: object) -> None:
+        super().__init__(text)
+        self.code, self.params = code, params
 
 
 def _no_float(text: str) -> Any:
-    raise _Reject(f"number {text} is not an integer")
+    raise _Reject(f"number {text} is not an integer", "json-float", number=text[:40])
 
 
 def _no_constant(text: str) -> Any:
-    raise _Reject(f"{text} is not JSON")
+    raise _Reject(f"{text} is not JSON", "json-constant", constant=text)
 
 
 def _bounded_int(text: str) -> int:
     if len(text) > 17 or abs(int(text)) > MAX_INT:
-        raise _Reject(f"integer {text[:20]} is beyond +-(2**53 - 1)")
+        raise _Reject(f"integer {text[:20]} is beyond +-(2**53 - 1)", "json-big-int",
+                      number=text[:20])
     return int(text)
 
 
@@ -181,7 +186,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise _Reject(f"duplicate key {key!r}")
+            raise _Reject(f"duplicate key {key!r}", "json-duplicate", key=key)
         result[key] = value
     return result
 
@@ -297,7 +302,8 @@ def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise MessageError(sender, Reason.MALFORMED, f"not UTF-8 at byte {exc.start}") from None
+        raise MessageError(sender, Reason.MALFORMED, f"not UTF-8 at byte {exc.start}"
+                           ).with_code("not-utf8", byte=exc.start) from None
     try:
         value = json.loads(
             text,
@@ -307,17 +313,20 @@ def parse_json(data: bytes, sender: str, *, max_size: int = MAX_MESSAGE_BYTES) -
             object_pairs_hook=_no_duplicates,
         )
     except _Reject as exc:
-        raise MessageError(sender, Reason.MALFORMED, str(exc)) from None
+        raise MessageError(sender, Reason.MALFORMED, str(exc)).with_code(
+            exc.code, **exc.params) from None
     except json.JSONDecodeError as exc:
         raise MessageError(
             sender, Reason.MALFORMED, f"bad JSON at char {exc.pos}: {exc.msg.lower()}"
-        ) from None
+        ).with_code("bad-json", at=exc.pos) from None
     except (RecursionError, ValueError) as exc:
-        raise MessageError(sender, Reason.MALFORMED, f"bad JSON: {exc}") from None
+        raise MessageError(sender, Reason.MALFORMED, f"bad JSON: {exc}").with_code(
+            "json-unreadable") from None
     # Raw NUL and raw surrogates cannot pass json.loads and the UTF-8 decoding: only escapes.
     fault = text_fault(value) if "\\u" in text else None
     if fault is not None:
-        raise MessageError(sender, Reason.MALFORMED, fault)
+        raise MessageError(sender, Reason.MALFORMED, fault).with_code(
+            "bad-text", char=fault.rsplit("U+", 1)[1].rstrip(")"))  # the code point: "0000"
     return value
 
 
@@ -374,7 +383,8 @@ def hex_field(
         MessageError (or ``error``): ``malformed`` when it is not ``2 * length`` lowercase hex.
     """
     if len(value) != 2 * length or not re.fullmatch(r"[0-9a-f]*", value):
-        raise error(sender, Reason.MALFORMED, f"{what} {value[:80]!r} is not {length} hex bytes")
+        raise error(sender, Reason.MALFORMED, f"{what} {value[:80]!r} is not {length} hex bytes"
+                    ).with_code("not-hex", field=what, length=length)
     return bytes.fromhex(value)
 
 
@@ -491,30 +501,38 @@ def decode_envelope(
     conform(parsed, EnvelopeSchema, link, "envelope")
     raw: dict[str, Any] = parsed
     if raw["v"] != PROTOCOL_VERSION:
-        raise MessageError(link, Reason.MALFORMED, f"protocol version {raw['v']} is not 1")
+        raise MessageError(link, Reason.MALFORMED, f"protocol version {raw['v']} is not 1"
+                           ).with_code("version", version=raw["v"])
     if not _TYPE_NAME.fullmatch(raw["type"]):
-        raise MessageError(link, Reason.MALFORMED, f"message type {raw['type'][:40]!r} is bad")
+        raise MessageError(link, Reason.MALFORMED, f"message type {raw['type'][:40]!r} is bad"
+                           ).with_code("bad-type-name", type=raw["type"][:40])
     if not TABLE_ID.fullmatch(raw["tbl"]):
-        raise MessageError(link, Reason.MALFORMED, f"table id {raw['tbl'][:40]!r} is bad")
+        raise MessageError(link, Reason.MALFORMED, f"table id {raw['tbl'][:40]!r} is bad"
+                           ).with_code("bad-table-id", table=raw["tbl"][:40])
     if raw["seq"] < 0:
-        raise MessageError(link, Reason.MALFORMED, f"sequence number {raw['seq']} is negative")
+        raise MessageError(link, Reason.MALFORMED, f"sequence number {raw['seq']} is negative"
+                           ).with_code("negative-seq", seq=raw["seq"])
     if not _HEX64.fullmatch(raw["from"]):
-        raise MessageError(link, Reason.MALFORMED, f"author {raw['from'][:80]!r} is not a key")
+        raise MessageError(link, Reason.MALFORMED, f"author {raw['from'][:80]!r} is not a key"
+                           ).with_code("bad-author", author=raw["from"][:80])
     sender = bytes.fromhex(raw["from"])
     if expected_sender is not None and sender != expected_sender:
         raise MessageError(
             link, Reason.WRONG_SENDER, f"author {raw['from'][:16]}... is not the link's peer"
-        )
+        ).with_code("not-link-peer", author=raw["from"][:16])
     if raw["sig"] == "" and raw["type"] in LINK_ONLY_TYPES and expected_sender is not None:
         env = Envelope(raw["type"], sender, raw["tbl"], raw["seq"], raw["body"], b"")
         if env.type not in types:
-            raise MessageError(link, Reason.UNKNOWN_TYPE, f"message type {env.type!r} is unknown")
+            raise MessageError(link, Reason.UNKNOWN_TYPE, f"message type {env.type!r} is unknown"
+                               ).with_code("unknown-type", type=env.type)
         conform(env.body, types[env.type], link, f"{env.type!r} body")
         return env
     if raw["sig"] == "":
-        raise MessageError(link, Reason.UNSIGNED, "the envelope has an empty signature")
+        raise MessageError(link, Reason.UNSIGNED, "the envelope has an empty signature"
+                           ).with_code("envelope-unsigned")
     if not _HEX128.fullmatch(raw["sig"]):
-        raise MessageError(link, Reason.BAD_SIGNATURE, "the signature is not 64 hex bytes")
+        raise MessageError(link, Reason.BAD_SIGNATURE, "the signature is not 64 hex bytes"
+                           ).with_code("signature-form")
     env = Envelope(
         raw["type"], sender, raw["tbl"], raw["seq"], raw["body"], bytes.fromhex(raw["sig"])
     )
@@ -526,10 +544,11 @@ def decode_envelope(
             Reason.BAD_SIGNATURE,
             f"signature of {raw['type']!r} seq {raw['seq']} does not verify",
             raw["seq"],
-        )
+        ).with_code("bad-signature", type=raw["type"])
     schema = types.get(env.type)
     if schema is None:
-        raise MessageError(link, Reason.UNKNOWN_TYPE, f"message type {env.type!r} is unknown")
+        raise MessageError(link, Reason.UNKNOWN_TYPE, f"message type {env.type!r} is unknown"
+                           ).with_code("unknown-type", type=env.type)
     if isinstance(schema, type):
         conform(env.body, schema, link, f"{env.type!r} body")
     else:
@@ -568,5 +587,5 @@ class ReplayGuard:
                 Reason.REPLAYED,
                 f"{env.type!r} seq {env.seq} is not above the last accepted seq {last}",
                 env.seq,
-            )
+            ).with_code("replayed", type=env.type, last=last)
         self._last[key] = env.seq

@@ -218,7 +218,8 @@ def test_a_refused_answer_to_a_start_fetch_in_german(german):
 
     refused = unexpected("bob [X]", AttributeError("no such thing"))
     assert i18n._("ignored: {reason}").format(reason=error_words(refused)) == \
-        "übergangen: Nachricht von bob [X] abgelehnt: ihre Verarbeitung schlug unerwartet fehl"
+        "übergangen: Nachricht von bob [X] abgelehnt: ihre Verarbeitung schlug unerwartet fehl " \
+        "(Einzelheiten: --verbose)"
     i18n.set_language("en")
     assert i18n._("ignored: {reason}").format(reason=error_words(refused)) == \
         "ignored: rejected message from bob [X]: unexpected: AttributeError: no such thing"

@@ -206,7 +206,7 @@ def test_a_refused_message_names_the_seat_as_the_players_panel_counts_it(german)
     sender = f"{ids[0].nick} [{ids[0].fingerprint}]"
     assert refused.sender == f"{sender} (seat 1)"
     assert error_words(refused) == f"Nachricht von {sender} abgelehnt (Platz 1, Eintrag 1): " \
-        "schon einmal erhalten"  # one bracket (it read "(seat 3) (message 326)"), from 1
+        "schon einmal erhalten: Eintrag 1 steht bereits im Protokoll"  # one bracket, from 1
     i18n.set_language("en")
     assert error_words(refused).startswith(f"rejected message from {sender} (seat 1, entry 1): "
                                            "replayed: ")
