@@ -212,8 +212,9 @@ def _refused(outputs: list) -> str:
     return error_words(notice.error)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def table() -> tuple:
+    """ann and cyd of a new table (each test's own: the message numbers it sends count)."""
     cores, _net = make_cores(3)
     return cores[0], cores[2]
 
