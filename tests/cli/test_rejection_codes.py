@@ -221,21 +221,21 @@ def table() -> tuple:
 
 def test_an_old_message_number_says_the_last_one_taken(table: tuple) -> None:
     ann, cyd = table
-    sender = "bob [NI4A-HVPQ-LGIC-UHDN] (Platz 3)"
+    sender = "bob [NI4A-HVPQ-LGIC-UHDN]"
     [chat] = ann.receive(cyd.me.public_key, sign_envelope(
         cyd.me, "chat", cyd.table_id, 70, {"text": "hi"}).encode())
     assert isinstance(chat, Notice) and chat.kind == "chat"
     line = _refused(ann.receive(cyd.me.public_key, sign_envelope(
         cyd.me, "chat", cyd.table_id, 50, {"text": "hi"}).encode()))
-    assert line == (f"Nachricht von {sender} abgelehnt (Nachricht 50): schon einmal erhalten: "
-                    "eine Chat-Zeile; zuletzt angenommen war Nummer 70")
+    assert line == (f"Nachricht von {sender} abgelehnt (Platz 3, Nachricht 50): schon einmal "
+                    "erhalten: eine Chat-Zeile; zuletzt angenommen war Nummer 70")
 
 
 def test_a_wrong_signature_names_the_kind_of_message(table: tuple) -> None:
     ann, cyd = table
     data = sign_envelope(cyd.me, "chat", cyd.table_id, 80, {"text": "hi"}).encode()
     line = _refused(ann.receive(cyd.me.public_key, data.replace(b'"hi"', b'"Hi"')))
-    assert line == ("Nachricht von bob [NI4A-HVPQ-LGIC-UHDN] (Platz 3) abgelehnt (Nachricht "
+    assert line == ("Nachricht von bob [NI4A-HVPQ-LGIC-UHDN] abgelehnt (Platz 3, Nachricht "
                     "80): die Signatur stimmt nicht: eine Chat-Zeile")
 
 
@@ -269,11 +269,11 @@ def test_an_entry_out_of_turn_says_whose_entry_the_record_waits_for(table: tuple
     i18n.set_language("en")
     english = error_words(refused.value)
     i18n.set_language("de")
-    assert english == ("rejected message from bob [NI4A-HVPQ-LGIC-UHDN] (seat 3) (entry 0): "
+    assert english == ("rejected message from bob [NI4A-HVPQ-LGIC-UHDN] (seat 3, entry 1): "
                        "out-of-turn: a 'action' entry by seat 3; the record waits for seat 1's "
                        "key")
     assert error_words(refused.value) == (
-        "Nachricht von bob [NI4A-HVPQ-LGIC-UHDN] (Platz 3) abgelehnt (Eintrag 0): außer der "
+        "Nachricht von bob [NI4A-HVPQ-LGIC-UHDN] abgelehnt (Platz 3, Eintrag 1): außer der "
         "Reihe: ein Eintrag „Zug“ von Platz 3; das Protokoll wartet auf „Schlüssel“ von Platz 1")
 
 
