@@ -26,6 +26,7 @@ from lancards.cli.option_values import check_dealer
 from lancards.cli.pacing import DEFAULT_DELAY
 from lancards.cli.peer_words import halt_words
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
+from lancards.cli.session import DEFAULT_NICK
 from lancards.cli.tui.controller import shown_names
 from lancards.cli.tui.fit import echo
 from lancards.cli.tui.results import RoundTracker, final_lines
@@ -44,7 +45,9 @@ def add_parser(sub: Any) -> None:
     )
     add_rules_arguments(parser, "level8-master")
     parser.add_argument("--bots", type=int, default=3, help=_("bot seats (default 3)"))
-    parser.add_argument("--name", default="You", help=_("your nickname (default You)"))
+    parser.add_argument("--name", default=DEFAULT_NICK,
+                        help=_("your name at this table (default You); your identity keeps "
+                               "its nickname, the one host and join use"))
     parser.add_argument("--seed", type=int, default=None,
                         help=_("seed of the local deal (default: a random seed)"))
     parser.add_argument("--autoplay", action="store_true",
@@ -118,7 +121,7 @@ def validate(args: argparse.Namespace) -> None:
     # need 4 or 6, ruling E-10; a level card option without its file). Refused later, the
     # folder stayed behind as an unfinished table nothing could resume (the trial of 2026-12-05)
     spec.game.new_game(rules, seats)  # raises RulesError: one line, exit 2
-    args.name = checked_name(args.name) or "You"
+    args.name = checked_name(args.name) or DEFAULT_NICK
     if args.bot_delay < 0 or args.bot_delay > 10:
         raise UsageError(_("--bot-delay {bot_delay}: use 0 to 10 seconds").format(
             bot_delay=args.bot_delay))
@@ -381,9 +384,8 @@ def run_resume(args: argparse.Namespace) -> int:
     again = pending_again(folder)  # killed inside "play again" (issue 27)
     if again and TableStore(folder).load_table().get("mode") == "remote":
         from lancards.cli.lobby.resume_again import resume_again
-        from lancards.p2p.net.identity_file import load_or_create_identity
 
-        return asyncio.run(resume_again(folder, load_or_create_identity(), args))
+        return asyncio.run(resume_again(folder, player_identity(), args))
     for marker in ("finished", "not-started") if not again else ():
         if (folder / marker).exists():  # another process ended it while this one waited
             stopped = stopped_words(folder) if marker == "finished" else None
@@ -395,16 +397,14 @@ def run_resume(args: argparse.Namespace) -> int:
             raise UsageError(text.format(name=folder.name))
     if TableStore(folder).load_table().get("mode") == "remote":
         from lancards.cli.lobby.resume_again import resume_host
-        from lancards.p2p.net.identity_file import load_or_create_identity
 
-        return asyncio.run(resume_host(folder, load_or_create_identity(), args))
+        return asyncio.run(resume_host(folder, player_identity(), args))
 
     async def go() -> int:
         from lancards.cli.net_session import NetworkSession
-        from lancards.p2p.net.identity_file import load_or_create_identity
 
         session: Any = await NetworkSession.resume(
-            folder, load_or_create_identity(), bot_delay=0.0 if args.autoplay else args.bot_delay,
+            folder, player_identity(), bot_delay=0.0 if args.autoplay else args.bot_delay,
             autoplay=args.autoplay, record_path=args.record)
         if args.autoplay:  # inside "play again": the agreement, then the next game
             return await autoplay_network(session, sys.stdout, 2 if again else 1)

@@ -47,7 +47,9 @@ def identity_path(
     return Path(user_config_dir("lancards")) / FILE_NAME
 
 
-def _default_nick() -> str:
+def default_nick() -> str:
+    """The nickname of a new identity: the login name (cut to the longest nickname), else
+    ``player``."""
     try:
         name = getpass.getuser().strip()[:MAX_NICK_CHARS].strip()
     except (OSError, KeyError):
@@ -132,7 +134,7 @@ def load_or_create_identity(
     file = identity_path(path, env)
     if file.exists():
         return load_identity(file)
-    identity = Identity.generate(check_nickname(nick) if nick is not None else _default_nick())
+    identity = Identity.generate(check_nickname(nick) if nick is not None else default_nick())
     try:
         _write_private(file, identity.to_json())
     except IdentityError:
