@@ -288,6 +288,9 @@ class BaseController:
     whether the lay-down builder was open and held a whole level (:meth:`builder_ready`)."""
     hint_due: bool = False
     """``h`` was pressed while this seat's cards were arriving: the hint follows."""
+    pending_said: bool = False
+    """The message says this seat's move is pending (:meth:`say_not_now` on its own turn): it
+    goes the moment the move can be made (:meth:`state_changed`)."""
     goal_help: ClassVar[str] = N_("the full text of the current level card / round objective")
     """What ``o`` shows at this game's table, for the ``?`` list (each game says its own)."""
     hold: Callable[[], bool] = lambda: False
@@ -298,9 +301,15 @@ class BaseController:
         """Show ``text`` on the message line."""
         self.message, self.error = text, error
         self.own_after = None
+        self.pending_said = False
         snap = self.session.snapshot()
         self.said_round = getattr(snap.view, "round", None)
         self.said_turn = snap.to_act
+
+    def say_not_now(self, snap: TableSnapshot) -> None:
+        """Say why a move key does nothing now (:func:`not_now`, an error)."""
+        self.say(not_now(snap), error=True)
+        self.pending_said = snap.to_act == snap.seat  # "your move is pending: ..."
 
     def greet(self, text: str) -> None:
         """Show ``text`` (if any) until this seat's first move or the next message, whatever
@@ -378,8 +387,10 @@ class BaseController:
         other message (an error too) goes once another seat is to act than when it was said
         (:attr:`said_turn`; the new-user trial read what it had done two turns ago). Said on
         this seat's turn, it stays for that turn; an own move's words stay while the seat
-        after it acts; an error also goes at the next key (:class:`~.app.TableScreen`). A hint
-        asked for while this seat's cards were arriving is answered once they are here."""
+        after it acts; an error also goes at the next key (:class:`~.app.TableScreen`), and "your
+        move is pending" the moment the move can be made (the shares of a player who paused came
+        after its return: the seat's turn goes on). A hint asked for while this seat's cards
+        were arriving is answered once they are here."""
         if self.hint_due:
             if snap.to_act != snap.seat:
                 self.hint_due = False
@@ -388,6 +399,9 @@ class BaseController:
                 return
         if self._hint is not None and self.message == self._hint[1]:
             self.say("")
+            return
+        if self.pending_said and not cards_arriving(snap):  # the shares came: it is gone
+            self.say("")  # (a LAN trial read it after the draw went through, a key later)
             return
         self._told(snap)
         if self.said_turn not in (ANY_TURN, UNTOLD) and snap.to_act != self.said_turn:

@@ -26,7 +26,6 @@ from lancards.cli.tui.controller import (
     bot_words,
     gone_words,
     name_of,
-    not_now,
     pending_text,
     title_line,
 )
@@ -325,7 +324,7 @@ class EightsController(BaseController):
         Leading with two 8s in hand, the one under the cursor is played, else the player is
         asked to move onto one."""
         if not snap.legal:
-            self.say(not_now(snap), error=True)
+            self.say_not_now(snap)
             return
         eights = [a for a in snap.legal if isinstance(a, Play) and a.take is take]
         view: EightsState = snap.view
@@ -354,7 +353,7 @@ class EightsController(BaseController):
 
     def _play(self, snap: TableSnapshot, current: tuple[SlotId, Card], key: str) -> None:
         if not snap.legal:
-            self.say(not_now(snap), error=True)
+            self.say_not_now(snap)
             return
         slot, card = current
         plays = [a for a in snap.legal if isinstance(a, Play) and a.slot == slot]

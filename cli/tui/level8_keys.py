@@ -28,7 +28,6 @@ from lancards.cli.tui.controller import (
     BaseController,
     KeyHelp,
     name_of,
-    not_now,
     pending_text,
     short_error,
     styled_cards,
@@ -296,7 +295,7 @@ class Level8Controller(BaseController):
         face = current[1] if current else None
         if not legal:
             if key in "dlaxpkne" or key == "enter":
-                self.say(not_now(snap), error=True)
+                self.say_not_now(snap)
             return
         if key == "d":
             self._one(_of(legal, Draw), _("you cannot draw now"))
