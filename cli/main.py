@@ -166,6 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     known = command if any(c.name == command for c in COMMANDS) else None
     parser = build_parser(() if known is None else (known,))
     args = parser.parse_args(words)
+    args.lang = lang_from_argv(words)  # the one asked for, wherever it stood (resume's default)
     if args.command is None:  # a bare "lancards": the help, not "arguments are required"
         parser.print_help()
         return 2  # argparse's status for a command line that runs nothing

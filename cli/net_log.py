@@ -15,6 +15,7 @@ from lancards.cli.notice_lines import VoidVoteLimit, notice_line
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog, told_this_round
 from lancards.cli.session import LogLine
+from lancards.cli.table_language import remember
 from lancards.cli.tui.controller import shown_names
 from lancards.cli.tui.narrate import (
     ROUND_MARK,
@@ -124,6 +125,8 @@ class NetLogMixin:
         else a rematch's lines."""
         store = self.node.store
         self._saved = SavedLog(None if store is None else store.folder)
+        if store is not None:
+            remember(store.folder)  # lancards resume goes on in this language
         if len(self.core.record):  # restored: the log as it was told before (issue 25)
             self._log, self._logged = self._saved.load(len(self.core.record))
             marks = [m for line in self._log if line.mark

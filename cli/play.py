@@ -373,6 +373,9 @@ def run_resume(args: argparse.Namespace) -> int:
     from lancards.cli.play_again import pending_again
 
     folder = agreement_folder(find_table(args.table))
+    from lancards.cli.table_language import resume_language
+
+    resume_language(folder, getattr(args, "lang", None))  # the table's, unless --lang is given
     from lancards.p2p.net.folder_lock import lock_folder
     from lancards.p2p.net.store import TableStore
 

@@ -1,0 +1,59 @@
+"""The language a table was last shown in, so that ``lancards resume`` without ``--lang`` goes
+on in it.
+
+A new-user trial (session 27) played ``lancards --lang de play``, pressed Ctrl-C and ran
+``lancards resume``: the new lines came in the environment's English under the German ones.
+Each session that shows a table writes the language it shows into ``tables/<id>/language``
+(:func:`remember`, called where the session starts its log); ``lancards resume`` reads it when
+its command line names no ``--lang`` (:func:`resume_language`). An explicit ``--lang`` wins,
+and is the one remembered from then on; the environment (``LANG`` / ``LC_ALL``) decides only
+for a table that never wrote the file (one played before this existed).
+
+Best effort, never a fault: the file is one word, written atomically (a kill -9 leaves the old
+word or the new one); a file that cannot be written leaves the table as it is, and one that
+cannot be read, is empty or names no language this program has is ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from lancards.cli.i18n import LANGUAGES, language, set_language
+
+FILE = "language"
+"""The file's name in the table folder."""
+
+
+def remember(folder: Path) -> None:
+    """Write the current language (``"en"``, ``"de"``) into ``folder``'s :data:`FILE`.
+
+    Raises nothing: an ``OSError`` (a full disk, a read-only folder) is swallowed."""
+    path = folder / FILE
+    with contextlib.suppress(OSError):
+        if path.exists() and path.read_text(encoding="ascii").strip() == language():
+            return
+        temporary = folder / f".{FILE}.tmp"
+        temporary.write_text(language() + "\n", encoding="ascii")
+        os.replace(temporary, path)
+
+
+def recalled(folder: Path) -> str | None:
+    """The language ``folder``'s :data:`FILE` names, or None (no file, unreadable, or no
+    language of :data:`lancards.cli.i18n.LANGUAGES`)."""
+    try:
+        word = (folder / FILE).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return word if word in LANGUAGES else None
+
+
+def resume_language(folder: Path, asked: str | None) -> None:
+    """Use the table's remembered language for ``lancards resume`` when ``asked`` (the command
+    line's ``--lang``) is None; an asked language was set already and stays."""
+    if asked is not None:
+        return
+    word = recalled(folder)
+    if word is not None and word != language():
+        set_language(word)
