@@ -283,9 +283,10 @@ class BaseController:
     tells it): the message goes once another seat is to act (:meth:`state_changed`).
     :data:`ANY_TURN`: it stays whoever acts (the greeting); :data:`UNTOLD`: an own move the log
     does not tell yet."""
-    _hint: tuple[Any, str, Any, tuple[bool, bool]] | None = None
+    _hint: tuple[Any, str, Any, tuple[bool, bool], Any] | None = None
     """The last hint: the view it was computed for, its line, the slot of the card it names,
-    whether the lay-down builder was open and held a whole level (:meth:`builder_ready`)."""
+    whether the lay-down builder was open and held a whole level (:meth:`builder_ready`), its
+    move (a Skip's picker opens on the hint's seat: :meth:`hinted`)."""
     hint_due: bool = False
     """``h`` was pressed while this seat's cards were arriving: the hint follows."""
     pending_said: bool = False
@@ -429,20 +430,24 @@ class BaseController:
         builder = self.builder_open()  # the lay-down hint names the builder's keys there
         state = (builder, builder and self.builder_ready(snap))  # ... or Enter, when it holds
         if self._hint is None or self._hint[0] is not snap.view or self._hint[3] != state:
-            slot = None
+            slot = move = None
             try:
                 if snap.legal:
                     advice = hint_advice(snap)
                     line = hint_words(snap, advice, builder=builder, ready=state[1])
-                    slot = hint_slot(advice.action)
+                    slot, move = hint_slot(advice.action), advice.action
                 else:
                     line = hint_line(snap)
             except Exception:  # a hint never takes the table down; the keys still play
                 line = _("hint: none for this position")
-            self._hint = (snap.view, line, slot, state)
+            self._hint = (snap.view, line, slot, state, move)
         self.say(self._hint[1])
         if self._hint[2] is not None:
             self.point_at(snap, self._hint[2])
+
+    def hinted(self, snap: TableSnapshot) -> Any:
+        """The move of the hint shown for this view, if any (None: no hint asked)."""
+        return self._hint[4] if self._hint is not None and self._hint[0] is snap.view else None
 
     def builder_open(self) -> bool:
         """Whether a lay-down builder is open (Level 8): the hint names its keys."""

@@ -236,19 +236,7 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
     if most == 0:
         listed = ""
     elif lacks == 1 and len(outs) > 1:
-        # the first 4, or all 5 (one more is named, not counted); "or 4 other cards" left the
-        # reader asking which, and for what (the trial of 2026-12-06): the ones that also do
-        shown = _MOST_OUTS if len(outs) > _MOST_OUTS + 1 else _MOST_OUTS + 1
-        if most is not None and len(outs) > most:
-            shown = most
-        named = [hole_words(h, 1) for h in outs[:shown]]
-        more = len(outs) - shown
-        listed = (ngettext("{cards} or {count} other card that completes your level",
-                           "{cards} or any of {count} other cards that complete your level",
-                           more).format(cards=", ".join(named), count=more)
-                  if more > 0 and most is None else
-                  others_words(named, more) if more > 0 else
-                  _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1]))
+        listed = outs_words(outs, most)
     elif len(needs) > most_needs:
         listed = _("{cards} and more").format(cards=", ".join(named))
     elif len(named) > 1:
@@ -266,16 +254,58 @@ def needs_words(lacks: int, needs: tuple[tuple[tuple[int, int], int], ...],
     return _("{to_go}: {cards}").format(to_go=head, cards=listed) if listed else head
 
 
-def others_words(named: list[str], more: int) -> str:
-    """The short form of the cards named and ``more`` others, with the count in words: ``"a 3
-    or three others"``, ``"a 3 or one other"`` (German ``"eine 3 oder drei weitere"``); beyond
+def outs_words(outs: tuple[tuple[int, int], ...], most: int | None = None) -> str:
+    """The cards of which any one completes the level (one card to go, :func:`needs_words`):
+    the first 4 named, or all 5, then ``"or any of 3 other cards that complete your level"``
+    (``"or 4 other cards"`` left the reader asking which, and for what: the trial of
+    2026-12-06). For a line too long (``most``: the cards named at most): up to five plain
+    numbers (any colour) named as numbers, ``"a 2, 4, 7 or 8"``, while ``most`` is 2 or more;
+    else the first ``most`` and the others counted, :func:`others_words`."""
+    if most is None:
+        shown = _MOST_OUTS if len(outs) > _MOST_OUTS + 1 else _MOST_OUTS + 1
+        named = [hole_words(h, 1) for h in outs[:shown]]
+        more = len(outs) - shown
+        if more > 0:
+            return ngettext("{cards} or {count} other card that completes your level",
+                            "{cards} or any of {count} other cards that complete your level",
+                            more).format(cards=", ".join(named), count=more)
+        return _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1])
+    if most >= 2 and len(outs) <= _MOST_OUTS + 1 and all(_plain(h) for h in outs):
+        # the German trial read "eine 2 oder drei weitere" beside "noch 1 Karte": the numbers
+        # that would do were 4, 7 and 8, and "drei weitere" read as three more cards
+        named = [hole_words(outs[0], 1), *(str(number) for _, number in outs[1:])]
+        return _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1])
+    shown = min(most, len(outs))
+    named = [hole_words(h, 1) for h in outs[:shown]]
+    more = len(outs) - shown
+    if more == 0:
+        return _("{cards} or {last}").format(cards=", ".join(named[:-1]), last=named[-1])
+    return others_words(named, more, all(_plain(h) for h in outs[shown:]))
+
+
+def _plain(hole: tuple[int, int]) -> bool:
+    """Whether ``hole`` is a number of any colour (``"a 7"``)."""
+    return hole[0] < 0 and hole[1] > 0
+
+
+def others_words(named: list[str], more: int, numbers: bool = False) -> str:
+    """The short form of the cards named and ``more`` others, with the count in words and its
+    noun: ``"a 3 or three other cards"``, ``"a 3 or one other number"`` (``numbers``: the
+    others are numbers of any colour; German ``"eine 3 oder drei andere Zahlen"``); beyond
     six, ``"a 3 or any of 9 other cards"``. The LAN trial read ``"eine 3 oder 3 weitere"``: a
-    card's number and a count side by side."""
+    card's number and a count side by side; the German trial ``"eine 2 oder drei weitere"``
+    beside ``"noch 1 Karte"``: three more cards, it seemed."""
     cards = ", ".join(named)
     if more == 1:
-        return _("{cards} or one other").format(cards=cards)
+        text = _("{cards} or one other number") if numbers else _("{cards} or one other card")
+        return text.format(cards=cards)
     if more in _NUMBER_WORDS:
-        return _("{cards} or {count} others").format(cards=cards, count=_(_NUMBER_WORDS[more]))
+        text = _("{cards} or {count} other numbers") if numbers else \
+            _("{cards} or {count} other cards")
+        return text.format(cards=cards, count=_(_NUMBER_WORDS[more]))
+    if numbers:
+        return ngettext("{cards} or any of {count} other number", "{cards} or any of {count} "
+                        "other numbers", more).format(cards=cards, count=more)
     return ngettext("{cards} or any of {count} other card", "{cards} or any of {count} other "
                     "cards", more).format(cards=cards, count=more)
 
@@ -313,8 +343,8 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason, most: int | None
         Why.PLAY_TAKE: (_("pick a shown card your level needs") if r.lacks >= 0 else
                         _("pick a shown card that fits the table")),
         Why.PLAY_SWAP: _("swap away cards your plan does not use"),
-        Why.PLAY_KEEP: (_("void if you lay down this round") if brief else  # ruling L8-13:
-                        _("the round may end before you lay down; void if you do")),  # no keep
+        Why.PLAY_KEEP: (_("it counts for nothing once you lay down") if brief else  # L8-13:
+                        _("you keep cards at round end, unless you lay down this round")),
         Why.PLAY_SKIP: skip_words(snap, r),
         Why.SHOW: _("these are the cards your plan needs least"),
         Why.CHOOSE: (needs_words(r.lacks, r.needs, r.lacks_before, r.outs, most) if r.lacks >= 0
@@ -355,16 +385,19 @@ def spared_words(r: level8_advice.Reason, then: str, most: int | None) -> str:
 
 
 def skip_words(snap: TableSnapshot, r: level8_advice.Reason) -> str:
-    """Why the Skip goes to its seat: the one closest to going out; on a tie (the trial: three
-    seats of 10 cards, none down) one nobody is closer than; else, the next player, or no
-    reason (a reason is true or not said)."""
+    """Why the Skip goes to its seat: the one closest to going out; on a tie what decided, the
+    highest level, or the tie itself (the trials: seats of 10 cards, none down, read "Ada is
+    closest to going out", then "nobody is closer to going out than Ada", which sounded false
+    beside five equal hands); else, the next player, or no reason (a reason is true or not
+    said)."""
     if r.target is None:
         return _("that player is closest to going out")
     name = snap.names[r.target]
     if r.ahead > 0:
         return _("{name} is closest to going out").format(name=name)
     if r.ahead == 0:
-        return _("nobody is closer to going out than {name}").format(name=name)
+        return (_("{name} is on the highest level") if r.highest else
+                _("{name} is as close to going out as anyone")).format(name=name)
     return _("{name} plays next").format(name=name) \
         if snap.view.next_seat(snap.seat) == r.target else ""
 
@@ -459,4 +492,4 @@ def chance_words(r: eights_advice.Reason, brief: bool = False) -> str:
 
 
 __all__ = ["HINT_COLUMNS", "cut_words", "hint_advice", "hint_forms", "hint_line", "hint_slot",
-           "hint_words", "hole_words", "needs_words", "others_words"]
+           "hint_words", "hole_words", "needs_words", "others_words", "outs_words"]

@@ -218,15 +218,17 @@ class Level8Controller(BaseController):
             Phase.PLAY: _("l lay down · a add · x discard · p special · m moves"),
             Phase.CHOOSE: _("Enter choose a shown card · n none · m moves"),
             Phase.SWAP: _("x put the card on your discard pile (up to 3) · e draw and end"),
-            Phase.KEEP: _("k keep the card under the cursor (the header says how many) · e done"),
+            # the header says how many ("you keep: ... (up to 4 cards)"): room for "h hint"
+            Phase.KEEP: _("k keep the card under the cursor · e done"),
             Phase.SKIPPED: _("your turn is skipped and passes by itself · Enter or e: at once"),
         }.get(phase, _("m moves"))
 
     def _show_hint(self, snap: TableSnapshot) -> str:
         shows = _of(snap.legal, Show)
         need = len(shows[0].cards) if shows else 0
-        return ngettext("Space marks {count} card ({marked} marked) · Enter shows them · m moves",
-                        "Space marks {count} cards ({marked} marked) · Enter shows them · m moves",
+        # without "m moves" (the ? list has it): room for "h hint" at 80 columns (the trial)
+        return ngettext("Space marks {count} card ({marked} marked) · Enter shows them",
+                        "Space marks {count} cards ({marked} marked) · Enter shows them",
                         need).format(count=need, marked=len(self.marks))
 
     def help(self) -> tuple[KeyHelp, ...]:
@@ -377,10 +379,13 @@ class Level8Controller(BaseController):
             targets = [a for a in plays if a.target is not None]
             labels = [_("skip {name}").format(name=name_of(snap, a.target)) for a in targets
                       if a.target is not None]
-            # the seats' own numbers, as on the table
+            # the seats' own numbers, as on the table; the hint's seat first chosen (the trial
+            # read the hint name Ada, then "> 1. skip Dov")
+            hinted = self.hinted(snap)
             self.open_numbered(_("put the Skip card in front of"), labels,
                                [a.target + 1 for a in targets if a.target is not None],
-                               lambda i: self._submit_later(targets[i]))
+                               lambda i: self._submit_later(targets[i]),
+                               targets.index(hinted) if hinted in targets else 0)
         else:
             self.submit(plays[0])
 

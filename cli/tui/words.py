@@ -20,8 +20,8 @@ GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("r", N_("the progress of every player after the last round")),
     (N_("PgUp / PgDn"), N_("scroll the log back / forward through the whole game (also - and +)")),
     ("< / >", N_("scroll the table up / down when it does not fit")),
-    ("h", N_("hint: what the strongest bot would play now and why, in one line (it plays "
-             "nothing: you still press the keys)")),
+    ("h", N_("hint: what the strongest bot would play now and why, in one line; it plays "
+             "nothing, but puts the cursor on the card it names")),
     ("c", N_("chat: type a line, Enter sends, Esc cancels")),
     ("b", N_("bot speed: each bot waits 0.5 s, 1 s, 2 s, 0.2 s or not at all before its turn")),
     ("q", N_("leave the table: pause, or leave for good (asks first while the game runs)")),

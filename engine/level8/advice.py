@@ -124,6 +124,25 @@ class Reason:
     Skip may go to (down, then fewer cards), 0 when no such seat is nearer (a tie: the trial read
     "Ada is closest to going out" when three seats held 10 cards each and none was down), -1
     when one is."""
+    highest: bool = False
+    """:attr:`Why.PLAY_SKIP` on a tie (``ahead`` 0): ``target``'s level is as high as every
+    other target's and above one seat's as near to going out, which decides the Skip
+    (``normal`` weighs the level after being down and the cards: the new-user trial read
+    "nobody is closer to going out than Ada" when five seats held 10 cards each, none was down,
+    and three were on level 3)."""
+
+
+def _highest(view: Level8State, legal: Sequence[Action], target: Seat | None) -> bool:
+    """:attr:`Reason.highest` of a Skip for ``target`` (:func:`_ahead` 0)."""
+    if target is None:
+        return False
+    others = {a.target for a in legal if isinstance(a, PlaySpecial)
+              and a.card.card.kind is Kind.SKIP and a.target is not None} - {target}
+    near = (view.down[target], len(view.hands[target]))
+    level = view.levels[target]
+    return all(view.levels[s] <= level for s in others) and any(
+        view.levels[s] < level for s in others
+        if (view.down[s], len(view.hands[s])) == near)
 
 
 def _ahead(view: Level8State, legal: Sequence[Action], target: Seat | None) -> int:
@@ -247,8 +266,10 @@ def explain(view: Level8State, seat: Seat, legal: Sequence[Action], action: Acti
         kind = action.card.card.kind
         why = {Kind.TAKE: Why.PLAY_TAKE, Kind.SWAP: Why.PLAY_SWAP,
                Kind.KEEP: Why.PLAY_KEEP}.get(kind, Why.PLAY_SKIP)
-        return after(hand, why, action.card.card, target=action.target,
-                     ahead=_ahead(view, legal, action.target) if why is Why.PLAY_SKIP else 0)
+        skip = why is Why.PLAY_SKIP
+        ahead = _ahead(view, legal, action.target) if skip else 0
+        return after(hand, why, action.card.card, target=action.target, ahead=ahead,
+                     highest=skip and ahead == 0 and _highest(view, legal, action.target))
     if isinstance(action, Show):
         return after(hand, Why.SHOW, None)
     if isinstance(action, Choose):

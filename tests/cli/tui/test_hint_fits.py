@@ -131,7 +131,7 @@ def test_a_hint_says_the_long_reason_when_it_fits_and_fewer_cards_when_not() -> 
         "hint: discard R3: not in your plan; 1 card to go: a 1, a 3 or a 4"
     reason = replace(reason, outs=OUTS)
     assert hint_words(snap, Advice("normal", discard, reason)) == \
-        "hint: discard R3: not in your plan; 1 card to go: a 1, a 3, a 4 or four others"
+        "hint: discard R3: not in your plan; 1 card to go: a 1, a 3 or five other cards"
     assert hint_words(snap, Advice("normal", discard, reason), columns=200) == (
         "hint: discard R3: not in your plan; 1 card to go: a 1, a 3, a 4, a 9 or any of 3 "
         "other cards that complete your level")
@@ -169,17 +169,55 @@ def test_an_add_drops_its_combinations_kind_before_the_line_is_cut(german) -> No
 
 def test_the_others_count_is_a_word_beside_a_cards_number() -> None:
     """The LAN trial read "noch 1 Karte: eine 3 oder 3 weitere": a card 3 and a count 3 side
-    by side. The count is a word up to six, else said with its noun."""
+    by side. The count is a word up to six, else said with its noun; the German trial read
+    "noch 1 Karte: eine 2 oder drei weitere" as three more cards: the noun says what is
+    counted, numbers when the others are numbers of any colour."""
     from lancards.cli.tui.hint import others_words
 
-    assert others_words(["a 3"], 3) == "a 3 or three others"
-    assert others_words(["a 3"], 1) == "a 3 or one other"
-    assert others_words(["a 3", "a 4"], 6) == "a 3, a 4 or six others"
+    assert others_words(["a 3"], 3) == "a 3 or three other cards"
+    assert others_words(["a 3"], 3, numbers=True) == "a 3 or three other numbers"
+    assert others_words(["a 3"], 1) == "a 3 or one other card"
+    assert others_words(["a 3"], 1, numbers=True) == "a 3 or one other number"
+    assert others_words(["a 3", "a 4"], 6) == "a 3, a 4 or six other cards"
     assert others_words(["a 3"], 9) == "a 3 or any of 9 other cards"
+    assert others_words(["a 3"], 9, numbers=True) == "a 3 or any of 9 other numbers"
     i18n.set_language("de")
     try:
-        assert others_words(["eine 3"], 3) == "eine 3 oder drei weitere"
-        assert others_words(["eine 3"], 1) == "eine 3 oder eine weitere"
+        assert others_words(["eine 3"], 3) == "eine 3 oder drei andere Karten"
+        assert others_words(["eine 3"], 3, numbers=True) == "eine 3 oder drei andere Zahlen"
+        assert others_words(["eine 3"], 1) == "eine 3 oder eine andere Karte"
+        assert others_words(["eine 3"], 1, numbers=True) == "eine 3 oder eine andere Zahl"
         assert others_words(["eine 3"], 9) == "eine 3 oder eine von 9 weiteren Karten"
+        assert others_words(["eine 3"], 9, numbers=True) == \
+            "eine 3 oder eine von 9 anderen Zahlen"
+    finally:
+        i18n.set_language("en")
+
+
+def test_few_numbers_that_complete_the_level_are_named_as_numbers() -> None:
+    """The German trial read "Tipp: O13 ablegen: nicht in deinem Plan; noch 1 Karte: eine 2
+    oder drei weitere" (the numbers 4, 7 and 8 would do too): a line too long for "eine 2, eine
+    4, eine 7 oder eine 8" names the numbers, then counts them as numbers."""
+    from lancards.cli.tui.hint import outs_words
+
+    numbers = ((-1, 2), (-1, 4), (-1, 7), (-1, 8))
+    assert outs_words(numbers) == "a 2, a 4, a 7 or an 8"
+    assert outs_words(numbers, 3) == "a 2, 4, 7 or 8"
+    assert outs_words(numbers, 2) == "a 2, 4, 7 or 8"
+    assert outs_words(numbers, 1) == "a 2 or three other numbers"
+    assert outs_words(((-1, 8), (-1, 2), (0, 7)), 3) == "an 8, a 2 or a red 7"
+    assert outs_words(((-1, 8), (-1, 2), (0, 7)), 1) == "an 8 or two other cards"
+    i18n.set_language("de")
+    try:
+        assert outs_words(numbers, 3) == "eine 2, 4, 7 oder 8"
+        assert outs_words(numbers, 1) == "eine 2 oder drei andere Zahlen"
+        snap = level8(["R3", "O3", "B5", "G5", "Y14", "O2", "G10"], names=("Ann", "Cyd"),
+                      phase=Phase.PLAY)
+        discard = next(a for a in snap.legal if isinstance(a, actions.Discard)
+                       and str(a.card.card) == "Y14")
+        reason = level8_advice.Reason(Why.DISCARD_SPARE, discard.card.card, 1, 1,
+                                      (((-1, 2), 1),), outs=numbers)
+        assert hint_words(snap, Advice("normal", discard, reason)) == \
+            "Tipp: Y14 ablegen: nicht in deinem Plan; noch 1 Karte: eine 2, 4, 7 oder 8"
     finally:
         i18n.set_language("en")

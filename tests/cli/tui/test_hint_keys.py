@@ -1,0 +1,51 @@
+"""The key line names ``h hint`` in the show and keep phases at 80 columns (issue 26's
+new-user trial read ``Space marks 3 cards (0 marked) · Enter shows them · m moves · ? keys · q
+quit`` while ``h`` worked there), in English and German."""
+
+from __future__ import annotations
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.local_session import LocalSession
+from lancards.engine.level8.builder import build
+from lancards.engine.level8.state import Level8State, Phase
+from tests.cli.tui.harness import driven
+
+NAMES = ("Tess", "Ada", "Bram")
+
+
+def _key_line(state: Level8State) -> str:
+    session = LocalSession("level8-master", names=NAMES, state=state, bot_delay=60)
+    with driven(session, 80, 24) as d:
+        return d.text().rstrip("\n").splitlines()[-1]
+
+
+def _showing() -> Level8State:
+    state = build("level8-master", [["R1", "O2", "Y3", "G4"], ["TAKE", "O1"], ["Y1"]], turn=1,
+                  dealer=0)
+    return state.evolve(phase=Phase.SHOW, show_queue=(0, 2), shown=((), (), ()))
+
+
+def _keeping() -> Level8State:
+    state = build("level8-master", [["R1", "R2", "R5", "B7", "G9"], ["O1"], ["Y1"]],
+                  levels=(5, 3, 3), turn=1)
+    return state.evolve(phase=Phase.KEEP, keep_queue=(0,), kept=((), (), ()))
+
+
+@pytest.mark.parametrize(("language", "state", "line"), [
+    ("en", _showing,
+     " Space marks 3 cards (0 marked) · Enter shows them · ? keys · q quit · h hint"),
+    ("de", _showing,
+     " Leertaste markiert 3 Karten (0 markiert) · Enter zeigt sie · ? Tasten · h Tipp"),
+    ("en", _keeping,
+     " k keep the card under the cursor · e done · ? keys · q quit · h hint · o goal"),
+    ("de", _keeping,
+     " k Karte unter dem Cursor behalten · e fertig · ? Tasten · q beenden · h Tipp"),
+])
+def test_the_key_line_names_the_hint_key_when_showing_and_keeping(language, state, line) -> None:
+    i18n.set_language(language)
+    try:
+        assert _key_line(state()).rstrip() == line
+    finally:
+        i18n.set_language("en")

@@ -1,0 +1,55 @@
+"""The hint's Skip (issue 26's new-user trial): ``hint: put SKIP in front of Ada (Skip!):
+nobody is closer to going out than Ada`` while all five other seats held 10 cards, none was
+down and three were on level 3: the reason says what decided (the highest level, or the tie),
+and the picker of ``p`` opens on the hint's seat (it opened on ``> 1. skip Dov``)."""
+
+from __future__ import annotations
+
+from lancards.cli import i18n
+from lancards.cli.local_session import LocalSession
+from lancards.cli.tui.hint import hint_line
+from lancards.engine.level8.builder import build
+from lancards.engine.level8.state import Phase
+from tests.cli.tui.harness import driven
+
+NAMES = ("Tess", "Ada", "Bram", "Cleo", "Dov")
+
+
+def _ten(colour: str) -> list[str]:
+    return [f"{colour}{n}" for n in (1, 2, 3, 4, 5, 6, 8, 9, 10, 11)]
+
+
+def _session(levels: list[int]) -> LocalSession:
+    """Tess to play R3 O3 SKIP; the four others hold 10 cards each, none down."""
+    state = build("level8", [["R3", "O3", "SKIP"], _ten("P"), _ten("Y"), _ten("B"), _ten("G")],
+                  turn=0, phase=Phase.PLAY, levels=levels)
+    return LocalSession("level8", names=NAMES, state=state, bot_delay=60)
+
+
+def test_a_skip_among_equal_hands_says_the_highest_level_decided() -> None:
+    snap = _session([1, 2, 3, 3, 1]).snapshot()
+    assert hint_line(snap) == \
+        "hint: put SKIP in front of Bram (Skip!): Bram is on the highest level"
+    i18n.set_language("de")
+    try:
+        assert hint_line(snap) == \
+            "Tipp: SKIP vor Bram legen („Aussetzen!“): Bram ist auf der höchsten Stufe"
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_skip_among_equal_seats_says_the_tie() -> None:
+    assert hint_line(_session([1, 2, 2, 2, 2]).snapshot()) == \
+        "hint: put SKIP in front of Ada (Skip!): Ada is as close to going out as anyone"
+
+
+def test_the_skip_picker_opens_on_the_hints_seat() -> None:
+    with driven(_session([1, 2, 3, 3, 1]), 100, 30) as d:
+        d.press("end")  # the SKIP card
+        assert " > 2. skip Ada" in d.press("p").splitlines()  # no hint: the first seat
+        d.press("escape")
+        d.press("home")
+        d.press("h")  # the cursor goes to the SKIP card
+        screen = d.press("p").splitlines()
+        assert [row for row in screen if "skip " in row] == [
+            "   2. skip Ada", " > 3. skip Bram", "   4. skip Cleo", "   5. skip Dov"]
