@@ -30,6 +30,26 @@ TURN_PHASES = frozenset({"DRAW", "SKIPPED", "TRICKS", "LAYOUT"})
 (rulings L8-3, L8C-1), 8s Rule!'s trick play and round 8's layout (rulings E-3, E-7)."""
 
 
+def delay_seconds(text: str) -> float:
+    """``--bot-delay``'s value: a number of seconds (the range is the command's to check).
+    The new-user trial of issue 26 read argparse's ``invalid float value: 'abc'``.
+
+    Raises:
+        argparse.ArgumentTypeError: not a number (``nan`` neither), in plain words.
+    """
+    import argparse
+    import math
+
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if math.isnan(seconds):
+        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds: use 0 to 10, "
+                                           "e.g. 0.5").format(text=text))
+    return seconds
+
+
 def turn_start(view: Any, seat: Seat) -> bool:
     """Whether ``seat``'s next move in ``view`` (a Level 8 or 8s Rule! state) starts its turn:
     it holds the turn (``view.turn``) in a phase where a turn starts (:data:`TURN_PHASES`)."""

@@ -19,11 +19,12 @@ from typing import Any, TextIO
 
 from lancards.cli.bot_choice import add_bot_level_argument, chosen_levels
 from lancards.cli.errors import UsageError, checked_name
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext, number_text
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.option_values import check_dealer
-from lancards.cli.pacing import DEFAULT_DELAY
+from lancards.cli.pacing import DEFAULT_DELAY, delay_seconds
 from lancards.cli.peer_words import halt_words
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.session import DEFAULT_NICK
@@ -60,7 +61,7 @@ def add_parser(sub: Any) -> None:
                                "default 1)"))
     parser.add_argument("--local", action="store_true",
                         help=_("engine and bots in this process: no peers, no mental poker"))
-    parser.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
+    parser.add_argument("--bot-delay", type=delay_seconds, default=DEFAULT_DELAY, metavar="SECONDS",
                         help=_("seconds each bot waits before its turn; the steps of a turn "
                                "follow at once (default {default_delay}; b at the table "
                                "changes it)").format(
@@ -79,7 +80,8 @@ def add_parser(sub: Any) -> None:
                         help=_("a bot plays your seat; no screen; one line per round"))
     resume.add_argument("--record", metavar="FILE", default=None,
                         help=_("write the signed game record to FILE when the game ends"))
-    resume.add_argument("--bot-delay", type=float, default=DEFAULT_DELAY, metavar="SECONDS",
+    resume.add_argument("--bot-delay", type=delay_seconds, default=DEFAULT_DELAY,
+                        metavar="SECONDS",
                         help=_("seconds each bot waits before its turn (default "
                                "{default_delay})").format(
                             default_delay=number_text(DEFAULT_DELAY)))
@@ -113,7 +115,7 @@ def validate(args: argparse.Namespace) -> None:
         raise UsageError(
             _("--bots {bots}: {name} is for {min_players} to {max_players} players, so use "
               "{least} to {most} bots").format(
-                bots=args.bots, name=spec.name, min_players=spec.min_players,
+                bots=args.bots, name=game_title(spec.name), min_players=spec.min_players,
                 max_players=spec.max_players, least=spec.min_players - 1,
                 most=spec.max_players - 1)
         )

@@ -12,15 +12,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from lancards.cli.bot_choice import level_list, offered_levels
 from lancards.cli.driver import play_local
 from lancards.cli.errors import UsageError
-from lancards.cli.game_titles import game_choices
+from lancards.cli.game_titles import game_choices, game_title
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.selfplay_table import Progress, summary_lines
 from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
 from lancards.engine.rulesets import (
     REFERENCE_BOT_LEVEL,
-    bot_levels,
     make_bot,
     rule_set,
     rule_set_names,
@@ -173,20 +173,17 @@ def seat_levels(args: argparse.Namespace, spec: RuleSetSpec) -> list[str]:
         UsageError: an empty or unknown level, or one the rule set does not offer; ``--players``
             given with ``--seats`` of another number of seats (it was silently ignored).
     """
-    if args.seats is not None:
-        levels = [s.strip() for s in str(args.seats).split(",")]
+    if args.seats is not None:  # play's words for an empty name (issue 26's trial)
+        levels = level_list("--seats", str(args.seats))
         if args.players is not None and args.players != len(levels):
             raise UsageError(ngettext(
                 "--players {players} and --seats of {count} seat: give one of them",
                 "--players {players} and --seats of {count} seats: give one of them",
                 len(levels)).format(players=args.players, count=len(levels)))
     else:
-        levels = [args.bot_level] * (4 if args.players is None else args.players)
-    offered = bot_levels(spec.game)
-    for level in levels:
-        if level not in offered:
-            raise UsageError(_("bot level {level!r}: {name} offers {list}").format(
-                level=level, name=spec.name, list=', '.join(offered)))
+        levels = [str(args.bot_level).strip().lower()] * (4 if args.players is None
+                                                           else args.players)
+    offered_levels("--seats" if args.seats is not None else "--bot-level", spec, levels)
     return levels
 
 
@@ -198,12 +195,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(ngettext(  # the trial of 2026-12-07 read "--players 1" it never typed
             "--seats of {count} seat: {name} is for {min_players} to {max_players} players",
             "--seats of {count} seats: {name} is for {min_players} to {max_players} players",
-            players).format(count=players, name=spec.name, min_players=spec.min_players,
+            players).format(count=players, name=game_title(spec.name),
+                            min_players=spec.min_players,
                             max_players=spec.max_players))
     if not spec.min_players <= players <= spec.max_players:
         raise UsageError(
             _("--players {players}: {name} is for {min_players} to {max_players} players").format(
-                players=players, name=spec.name, min_players=spec.min_players,
+                players=players, name=game_title(spec.name), min_players=spec.min_players,
                 max_players=spec.max_players)
         )
     if args.games < 1:

@@ -34,13 +34,11 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from lancards.cli.bot_choice import OnceAction
 from lancards.cli.errors import UsageError, checked_name
 from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.lobby.names import renamed_line, seated_me
 from lancards.cli.lobby.started_table import CONFIG, play_table, table_data
-from lancards.engine.rulesets import BOT_LEVELS, DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import (
     AddressError,
     LocalAddress,
@@ -69,7 +67,7 @@ Lobby."""
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments ``host`` and ``join`` both take: --name, --interface, --autoplay, --record,
-    --bot-level, --verbose."""
+    --verbose (``--bot-level``: each its own, :mod:`lancards.cli.bot_choice`)."""
     parser.add_argument("--name", default=None,
                         help=_("your nickname (default: your identity's, at first your user "
                                "name); a name someone at the table has gets a number: ann 2"))
@@ -84,11 +82,6 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1, metavar="N",
                         help=_("with --autoplay: play again with the same players until N "
                                "games were played (default 1: say no at the end)"))
-    parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, choices=BOT_LEVELS,
-                        action=OnceAction, comma_list=False,
-                        help=_("level of this machine's bots: the --bots seats of a host, the "
-                               "--autoplay seat (default {default_bot_level}; "
-                               "docs/bots.md)").format(default_bot_level=DEFAULT_BOT_LEVEL))
     parser.add_argument("--verbose", action="store_true",
                         help=_("also print on stderr what failed on the network, as the "
                           "libraries say it (the screen says it in words)"))

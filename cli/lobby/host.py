@@ -21,7 +21,9 @@ from typing import Any
 
 from zeroconf import Error as ZeroconfError
 
+from lancards.cli.bot_choice import add_host_bot_level_argument, chosen_levels
 from lancards.cli.errors import UsageError
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import N_, _, ngettext, number_text
 from lancards.cli.lobby.common import (
     EXIT_SIGNALS,
@@ -42,11 +44,11 @@ from lancards.cli.lobby.common import (
 from lancards.cli.lobby.host_bots import HostGone, bots_play_on, stop_bots
 from lancards.cli.lobby.started_table import BOT_GAMES, CONFIG, play_table, table_data
 from lancards.cli.local_session import BOT_NAMES
-from lancards.cli.pacing import DEFAULT_DELAY, BotPacer
+from lancards.cli.pacing import DEFAULT_DELAY, BotPacer, delay_seconds
 from lancards.cli.peer_errors import failure_words
 from lancards.cli.removal_words import RESCUE_WORDS, rescue_ends_lines
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
-from lancards.engine.rulesets import DEFAULT_BOT_LEVEL, bot_levels
+from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import AddressError, FollowedAddresses
 from lancards.p2p.net.discovery import RECORD_TTL, Advertiser, TableAdvert
 from lancards.p2p.net.folder_lock import lock_folder
@@ -76,12 +78,13 @@ def add_parser(sub: Any) -> None:
     host.add_argument("--players", type=int, default=TABLE_SEATS,
                       help=_("seats at the table, yours and --bots included (default 4)"))
     host.add_argument("--bots", type=int, default=0, help=_("seats filled by bots on this machine"))
-    host.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
+    host.add_argument("--bot-delay", type=delay_seconds, default=None, metavar="SECONDS",
                       help=_("seconds each --bots bot waits before its turn; the steps of a "
                              "turn follow at once (default {default_delay}, 0 with "
                              "--autoplay; b at the table changes it)").format(
                           default_delay=number_text(DEFAULT_DELAY)))
     add_common_arguments(host)
+    add_host_bot_level_argument(host)
     host.add_argument("--port", type=int, default=0, help=_("TCP port (default: any free port)"))
     host.set_defaults(run=run_host)
 
@@ -129,7 +132,8 @@ def check_table(spec: Any, rules: Any, raw: dict[str, Any], players: int) -> Non
         text = _("--players {players}: {name} is for {least} to {most} players (rescue on needs "
                  "3 or more)") if values.get("rescue") == "on" else \
             _("--players {players}: {name} is for {least} to {most} players")
-        raise UsageError(text.format(players=players, name=spec.name, least=least, most=most))
+        raise UsageError(text.format(players=players, name=game_title(spec.name), least=least,
+                                     most=most))
     try:
         spec.game.new_game(rules, players)
     except RulesError as exc:
@@ -176,10 +180,11 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     delay = getattr(args, "bot_delay", None)
     if delay is not None and not 0 <= delay <= 10:
         raise UsageError(_("--bot-delay {delay:g}: use 0 to 10 seconds").format(delay=delay))
-    level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
-    if level not in bot_levels(spec.game):
-        raise UsageError(_("--bot-level {level!r}: {name} offers {list}").format(
-            level=level, name=spec.name, list=', '.join(bot_levels(spec.game))))
+    # one level for every bot, or one each (play's list: the trial of issue 26); the own
+    # --autoplay seat's level is the one level, or the default with a list
+    level, seat_levels = chosen_levels(spec, getattr(args, "bot_level", DEFAULT_BOT_LEVEL),
+                                       args.bots)
+    args.bot_level = level
     _check_port(args.port)
     try:
         follow = FollowedAddresses(args.interface)
@@ -206,8 +211,8 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
     lobbyist.addrs[me.public_key] = PeerAddress(
         bind if bind not in ("0.0.0.0", "") else "127.0.0.1", port)
     lobby.spare_bot_names = spare_bot_names(me.nick)  # a person keeps the name of a bot
-    bots = [await _start_bot_joiner(nick, lobby, me, port, args)
-            for nick in hosted_bot_names(args.bots, me.nick)]
+    bots = [await _start_bot_joiner(nick, lobby, me, port, args, seat_levels[i])
+            for i, nick in enumerate(hosted_bot_names(args.bots, me.nick))]
     others = args.players - 1
     intro = intro_lines(advertiser.advert, me, args.players, lobby.spec.options)
     waiting = ngettext("waiting for {count} player", "waiting for {count} players",
@@ -478,7 +483,7 @@ def spare_bot_names(host: str) -> tuple[str, ...]:
 
 
 async def _start_bot_joiner(nick: str, lobby: Lobby, host: Identity, port: int,
-                            args: argparse.Namespace) -> Any:
+                            args: argparse.Namespace, level: str) -> Any:
     """A bot peer on this machine that joins the table like anyone else: at 127.0.0.1, or at
     the one address the host listens on (``--interface ADDRESS``). It listens where the host
     does: both address families (``""``: IPv4 and IPv6, link-local included) unless one
@@ -486,7 +491,6 @@ async def _start_bot_joiner(nick: str, lobby: Lobby, host: Identity, port: int,
     the machine has by then (issue 24, situation 5)."""
     bot = Identity.generate(nick)
     lobby.own_bots.add(bot.public_key)  # it gives its name up to a person who asks for it
-    level = getattr(args, "bot_level", DEFAULT_BOT_LEVEL)
     if not hasattr(args, "bot_keys"):
         args.bot_keys = {}
     args.bot_keys[bot.public_key] = level  # the host's table shows the bot's level

@@ -19,7 +19,9 @@ from typing import Any, NamedTuple
 
 from zeroconf import Error as ZeroconfError
 
+from lancards.cli.bot_choice import add_join_bot_level_argument, join_level
 from lancards.cli.errors import UsageError
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext
 from lancards.cli.lobby.common import (
     HostGone,
@@ -76,6 +78,7 @@ def add_parser(sub: Any) -> None:
     join.add_argument("--wait", type=float, default=10.0,
                       help=_("seconds to look for tables (default 10)"))
     add_common_arguments(join)
+    add_join_bot_level_argument(join)
     join.set_defaults(run=run_join)
 
 
@@ -410,11 +413,12 @@ def check_join_args(args: argparse.Namespace) -> None:
     if not args.wait > 0:
         raise UsageError(_("--wait {wait:g}: seconds to look for tables, above 0").format(
             wait=args.wait))
+    join_level(args)  # only with --autoplay, one level (issue 26's trial)
     spec = known_rule_set(args.game)
     if not spec.min_players <= args.players <= spec.max_players:
         raise UsageError(_("--players {players}: {name} is for {min_players} to {max_players} "
                            "players").format(
-            players=args.players, name=spec.name, min_players=spec.min_players,
+            players=args.players, name=game_title(spec.name), min_players=spec.min_players,
             max_players=spec.max_players))
     target = args.table
     if target is not None and "@" not in target and ":" not in target and not (

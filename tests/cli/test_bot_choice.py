@@ -60,23 +60,26 @@ def test_a_repeated_bot_level_is_refused(capsys, german):  # English again after
         "Kommas gibt jedem Bot seine eigene Stufe) (siehe „lancards play --help“)\n")
 
 
-@pytest.mark.parametrize("command", ["host", "join"])
-def test_host_and_join_refuse_a_repeated_bot_level_too(capsys, german, command):
+@pytest.mark.parametrize(("command", "words", "wörter"), [
+    ("host", " (a comma list gives each bot its own level)",  # host takes play's list
+     " (eine Liste mit Kommas gibt jedem Bot seine eigene Stufe)"),
+    ("join", "", "")])
+def test_host_and_join_refuse_a_repeated_bot_level_too(capsys, german, command, words, wörter):
     """The new-user trial: ``host``/``join --bot-level easy --bot-level hard`` silently kept
-    hard; refused as ``play`` refuses it, without ``play``'s words on a comma list (their
-    ``--bot-level`` is one level)."""
+    hard; refused as ``play`` refuses it, ``join`` without ``play``'s words on a comma list
+    (its ``--bot-level`` is one level)."""
     with pytest.raises(SystemExit) as stop:
         main([command, "--bot-level", "easy", "--bot-level", "hard"])
     assert stop.value.code == 2
     assert capsys.readouterr().err == (
-        f"lancards {command}: error: --bot-level given twice: give it once "
+        f"lancards {command}: error: --bot-level given twice: give it once{words} "
         f"(see 'lancards {command} --help')\n")
     with pytest.raises(SystemExit) as stop:
         main(["--lang", "de", command, "--autoplay", "--bot-level", "hard", "--bot-level",
               "hard"])
     assert stop.value.code == 2
     assert capsys.readouterr().err == (
-        f"lancards {command}: Fehler: --bot-level zweimal angegeben: gib es einmal an "
+        f"lancards {command}: Fehler: --bot-level zweimal angegeben: gib es einmal an{wörter} "
         f"(siehe „lancards {command} --help“)\n")
 
 

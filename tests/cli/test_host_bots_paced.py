@@ -52,12 +52,15 @@ def test_every_seated_bot_joins_with_the_hosts_pacer(monkeypatch):
     host = Identity.generate("ann")
 
     async def seat_two() -> None:
-        for nick in ("Ada", "Bram"):
-            await host_module._start_bot_joiner(nick, lobby, host, 4000, args)
+        for nick, level in (("Ada", "easy"), ("Bram", "hard")):
+            await host_module._start_bot_joiner(nick, lobby, host, 4000, args, level)
         await asyncio.sleep(0)  # the join tasks run
 
     asyncio.run(seat_two())
     assert [ns.bot_pacer for ns in joined] == [args.bot_pacer, args.bot_pacer]
+    # each its own level (host --bot-level easy,hard: the trial of issue 26)
+    assert [ns.bot_level for ns in joined] == ["easy", "hard"]
+    assert list(args.bot_keys.values()) == ["easy", "hard"]
     assert args.bot_pacer.delay == 1.0
 
 

@@ -73,7 +73,7 @@ def test_join_a_malformed_target(capsys, target):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--players", "9"], "--players 9: level8-master is for 2 to 6 players"),
+    (["--players", "9"], "--players 9: Level 8 Master is for 2 to 6 players"),
     (["--players", "3", "--bots", "3"], "--bots 3: use 0 to 2 (of 3 seats, one is yours)"),
     (["--option", "nope=1"], "has no option 'nope'"),
 ])
@@ -117,7 +117,7 @@ def test_join_on_an_address_this_machine_lacks(capsys):
     (["--players", "3", "--option", "patience=30"],
      "option patience is the silence before a removal vote: it needs --option rescue=on"),
     (["--players", "2", "--option", "rescue=on"],
-     "--players 2: level8-master is for 3 to 6 players (rescue on needs 3 or more)"),
+     "--players 2: Level 8 Master is for 3 to 6 players (rescue on needs 3 or more)"),
     (["--game", "eights", "--players", "3", "--option", "partners=true"],
      "--players 3: option 'partners' needs 4 or 6 players, not 3"),
     (["--game", "poker"],
@@ -135,7 +135,7 @@ def test_host_names_the_rescue_option_as_typed_in_german(capsys, german):
     assert main(["host", "--lang", "de", "--autoplay", "--interface", "127.0.0.1", "--players", "2",
                  "--option", "rescue=on"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] + "\n" == (
-        "lancards host: Fehler: --players 2: level8-master ist für 3 bis 6 Spieler (rescue=on "
+        "lancards host: Fehler: --players 2: Level 8 Master ist für 3 bis 6 Spieler (rescue=on "
         "braucht 3 oder mehr)\n")
 
 

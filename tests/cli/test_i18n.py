@@ -207,7 +207,7 @@ def test_argparse_and_usage_errors_speak_german(capsys):
         assert "Bot-Plätze (Standard 3)" in out
         assert "(Standard 0,5; b am Tisch ändert es)" in " ".join(out.split())
         assert main(["--lang", "de", "play", "--bots", "9"]) == 2
-        assert capsys.readouterr().err == ("lancards play: Fehler: --bots 9: level8-master ist "
+        assert capsys.readouterr().err == ("lancards play: Fehler: --bots 9: Level 8 Master ist "
                                            "für 2 bis 6 Spieler, also 1 bis 5 Bots angeben\n")
         i18n.set_language("en")
         with pytest.raises(SystemExit):

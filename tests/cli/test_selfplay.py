@@ -37,8 +37,8 @@ def test_selfplay_prints_one_json_summary(capsys):
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["--game", "poker"], "--game 'poker': choose one of eights, level8, level8-en, level8-master"),
-    (["--players", "7"], "level8-master is for 2 to 6 players"),
-    (["--seats", "hard"], "--seats of 1 seat: level8-master is for 2 to 6 players"),
+    (["--players", "7"], "Level 8 Master is for 2 to 6 players"),
+    (["--seats", "hard"], "--seats of 1 seat: Level 8 Master is for 2 to 6 players"),
     (["--games", "0"], "play at least one game"),
     (["--players", "3", "--seats", "normal,greedy,greedy,greedy"],
      "--players 3 and --seats of 4 seats: give one of them"),
@@ -95,7 +95,8 @@ def test_wilson_interval_values():
 def test_selfplay_unknown_bot_level_is_a_usage_error(capsys):
     status, out, err = run(capsys, "selfplay", "--seats", "normal,genius")
     assert status == 2 and out == ""
-    assert "bot level 'genius': level8-master offers easy, normal, hard, greedy" in err
+    assert err == ("lancards selfplay: error: --seats: 'genius' is not a level of Level 8 "
+                   "Master; it offers easy, normal, hard, greedy\n")
 
 
 @pytest.mark.parametrize("command", [["selfplay"], ["host", "--autoplay", "--interface",

@@ -135,7 +135,7 @@ def test_selfplay_with_options(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     ("argv", "message"),
     [
         (["--players", "5", "--option", "partners=true"], "'partners' needs 4 or 6 players"),
-        (["--players", "2"], "eights is for 3 to 6 players"),
+        (["--players", "2"], "8s Rule! is for 3 to 6 players"),
         (["--option", "objectives=/nonexistent.toml"], "cannot read"),
     ],
 )

@@ -80,8 +80,8 @@ def _score(game: str, value: int) -> str:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--bots", "9"], "--bots 9: level8-master is for 2 to 6 players, so use 1 to 5 bots"),
-        (["--game", "eights", "--bots", "1"], "--bots 1: eights is for 3 to 6 players"),
+        (["--bots", "9"], "--bots 9: Level 8 Master is for 2 to 6 players, so use 1 to 5 bots"),
+        (["--game", "eights", "--bots", "1"], "--bots 1: 8s Rule! is for 3 to 6 players"),
         (["--game", "chess"], "--game 'chess': choose one of level8-master, level8, level8-en"),
         (["--option", "colour=blue"], "rule set 'level8-master' has no option 'colour'"),
         (["--option", "reshuffle=never"], "option 'reshuffle': invalid value 'never'"),
