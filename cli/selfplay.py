@@ -20,6 +20,7 @@ from lancards.cli.i18n import _, ngettext
 from lancards.cli.selfplay_table import Progress, summary_lines
 from lancards.engine.options import OptionValue, RuleSetSpec, parse_option_args
 from lancards.engine.rulesets import (
+    DEFAULT_BOT_LEVEL,
     REFERENCE_BOT_LEVEL,
     make_bot,
     rule_set,
@@ -90,8 +91,9 @@ def add_parser(sub: Any) -> None:
         help=_("play whole games between bots in one process: each level's wins, a "
                "tournament"),
         description=_("Play whole games between bots in one process and print each bot "
-                      "level's wins (with 95 % bounds), mean final level or total, and "
-                      "decision times; --json prints one JSON object instead (docs/bots.md)."),
+                      "level's wins (with 95 % bounds, beside the fair share), mean levels "
+                      "done or total, and decision times; --json prints one JSON object "
+                      "instead (docs/bots.md)."),
     )
     add_rules_arguments(parser, "level8-master")
     parser.add_argument("--players", type=int, default=None,
@@ -110,8 +112,10 @@ def add_parser(sub: Any) -> None:
         default=REFERENCE_BOT_LEVEL,
         metavar="LEVEL",
         help=_("level of every seat when --seats is not given (default {reference_bot_level}, "
-               "the reference bot; docs/bots.md)").format(
-            reference_bot_level=REFERENCE_BOT_LEVEL),
+               "the reference bot: the benchmarks and seeded records are played by it, so a "
+               "run compares with them; lancards play's default is {default_bot_level}, the "
+               "level people meet; docs/bots.md)").format(
+            reference_bot_level=REFERENCE_BOT_LEVEL, default_bot_level=DEFAULT_BOT_LEVEL),
     )
     parser.add_argument("--json", action="store_true",
                         help=_("print the summary as one JSON object (fields: docs/bots.md)"))

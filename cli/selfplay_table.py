@@ -21,11 +21,15 @@ def _pad(text: str, size: int, right: bool = False) -> str:
 
 def summary_lines(summary: dict[str, Any]) -> list[str]:
     """The summary ``summary`` (the ``--json`` object, ``cli/selfplay.py``) as lines of words:
-    a title line, a header and one row per bot level (the seats it played over all games, its
-    wins, its win rate in percent with its 95 % Wilson interval, the mean final level, or for
-    8s Rule! the mean total where the lowest wins, and the decision time median / p95 / max in
-    milliseconds of the wall clock), then the rounds, the long rounds and the failed checks,
-    then the time taken in seconds. Every line fits 80 columns for up to 4 levels."""
+    a title line, a header and one row per bot level (the seats it played over all games,
+    ``seat-games``, its wins, its win rate in percent with its 95 % Wilson interval, the mean
+    of the levels done, the final level less one: a winner is at level 9, WIN, having done all
+    8; or for 8s Rule! the mean total where the lowest wins, and the decision time median /
+    p95 / max in milliseconds of the wall clock), a row ``fair`` with the fair share of the
+    wins beside the win rates (100 % / players), then the rounds, the longest round, the long
+    rounds and the failed checks, then the time taken in seconds. Every line fits 80 columns
+    for up to 4 levels. The new-user trial of issue 26 read ``mean level 9.00`` (no level 9
+    exists), ``longest: 109 moves``, ``played 120`` for 30 games and no fair share."""
     games, players = int(summary["games"]), int(summary["players"])
     seed = int(summary["seed"])
     seeds = str(seed) if games == 1 else f"{seed}-{seed + games - 1}"
@@ -36,9 +40,10 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
         lines.append(_("the levels move one seat on each game"))
     if summary["game"] == "eights":
         lines.append(_("the lowest total wins"))
-    final = _("mean total") if summary["game"] == "eights" else _("mean level")
-    heads = [_("bot"), _("played"), _("won"), _("win % (95 % bounds)"), final,
-             _("ms a move: median/p95/max")]
+    eights = summary["game"] == "eights"
+    final = _("mean total") if eights else _("levels done")
+    heads = [_("bot"), _("seat-games"), _("won"), _("win % (95 % bounds)"), final,
+             _("ms/move: med/p95/max")]
     rows = []
     for name, data in summary["levels"].items():
         low, high = data["wilson95"]
@@ -46,14 +51,19 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
                 if data["win_rate"] is not None else "-")
         ms = data["decision_ms"]
         rows.append([name, str(data["seat_games"]), str(data["wins"]), rate,
-                     "-" if data["mean_final"] is None else f"{data['mean_final']:.2f}",
+                     "-" if data["mean_final"] is None else
+                     f"{data['mean_final'] - (0 if eights else 1):.2f}",
                      f"{ms['median']:.1f}/{ms['p95']:.1f}/{ms['max']:.1f}"])
+    rows.append([_("fair"), "", "", f"{100 / players:.1f}", "", ""])  # 100 % / players
     sizes = [max(width(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
     for row in [heads, *rows]:
         lines.append("  ".join(_pad(cell, sizes[i], right=0 < i < 3)
                                for i, cell in enumerate(row)).rstrip())
-    lines.append(_("rounds: {rounds} · longest: {longest} moves · over 1,000 moves: {long} · "
-                   "failed checks: {violations}").format(
+    lines.append(ngettext("{rounds} round · longest round: {longest} moves · over 1,000 moves: "
+                          "{long} · failed checks: {violations}",
+                          "{rounds} rounds · longest round: {longest} moves · over 1,000 "
+                          "moves: {long} · failed checks: {violations}",
+                          int(summary["rounds"])).format(
         rounds=summary["rounds"], longest=summary["longest_round_moves"],
         long=summary["rounds_over_1000_moves"], violations=summary["invariant_violations"]))
     lines.append(_("{seconds:.1f} s, {rate} games a second (--json prints every figure)").format(

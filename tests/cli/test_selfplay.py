@@ -137,24 +137,33 @@ SUMMARY = {
 
 
 def test_the_summary_in_words_has_a_row_per_level_within_80_columns():
-    """The trial of 2026-12-07: 35 s of silence, then one long JSON line; now a table."""
+    """The trial of 2026-12-07: 35 s of silence, then one long JSON line; now a table. Issue
+    26's trial read ``mean level 9.00`` (a winner is at 9, WIN: no level 9 exists), ``played
+    120`` for 30 games of 4 seats, ``longest: 109 moves`` and no fair share: the levels done
+    (the final level less one), ``seat-games``, ``longest round`` and a ``fair`` row."""
     from lancards.cli.selfplay_table import summary_lines
 
     lines = summary_lines(SUMMARY)
     assert lines == [
         "Level 8 Master, 4 players, 1000 games (seeds 3000-3999)",
         "the levels move one seat on each game",
-        "bot     played  won  win % (95 % bounds)  mean level  ms a move: median/p95/max",
-        "hard      1000  265  26.5 (24-29)         7.12        0.4/136.0/588.3",
-        "normal    3000  745  24.8 (23-26)         7.00        0.2/4.9/120.0",
-        "rounds: 11234 · longest: 162 moves · over 1,000 moves: 0 · failed checks: 0",
+        "bot     seat-games  won  win % (95 % bounds)  levels done  ms/move: med/p95/max",
+        "hard          1000  265  26.5 (24-29)         6.12         0.4/136.0/588.3",
+        "normal        3000  745  24.8 (23-26)         6.00         0.2/4.9/120.0",
+        "fair                     25.0",
+        "11234 rounds · longest round: 162 moves · over 1,000 moves: 0 · failed checks: 0",
         "5321.0 s, 0.19 games a second (--json prints every figure)",
     ]
     assert max(len(line) for line in lines) <= 80
-    eights = summary_lines({**SUMMARY, "game": "eights", "games": 1, "seed": 7})
-    assert eights[:3] == ["8s Rule!, 4 players, 1 game (seed 7)", "the lowest total wins",
-                          "bot     played  won  win % (95 % bounds)  mean total  "
-                          "ms a move: median/p95/max"]
+    won = {**SUMMARY["levels"]["hard"], "mean_final": 9.0}  # every seat won: all 8 levels done
+    assert summary_lines({**SUMMARY, "levels": {"hard": won}})[2] == \
+        "hard        1000  265  26.5 (24-29)         8.00         0.4/136.0/588.3"
+    eights = summary_lines({**SUMMARY, "game": "eights", "games": 1, "seed": 7, "players": 3})
+    assert eights[:3] == ["8s Rule!, 3 players, 1 game (seed 7)", "the lowest total wins",
+                          "bot     seat-games  won  win % (95 % bounds)  mean total  "
+                          "ms/move: med/p95/max"]
+    assert eights[3] == "hard          1000  265  26.5 (24-29)         7.12        0.4/136.0/588.3"
+    assert eights[5] == "fair                     33.3"
 
 
 def test_selfplay_prints_words_by_default_and_progress_only_on_a_terminal(capsys, monkeypatch):
@@ -167,8 +176,8 @@ def test_selfplay_prints_words_by_default_and_progress_only_on_a_terminal(capsys
     assert status == 0 and err == ""  # not a terminal: no progress line
     lines = out.splitlines()
     assert lines[0] == "8s Rule!, 3 players, 2 games (seeds 5-6)"
-    assert lines[2].split() == ["bot", "played", "won", "win", "%", "(95", "%", "bounds)",
-                                "mean", "total", "ms", "a", "move:", "median/p95/max"]
+    assert lines[2].split() == ["bot", "seat-games", "won", "win", "%", "(95", "%", "bounds)",
+                                "mean", "total", "ms/move:", "med/p95/max"]
     assert lines[3].split()[:2] == ["greedy", "6"]
 
     class Tty(io.StringIO):
@@ -192,8 +201,9 @@ def test_the_german_summary_fits_80_columns_too():
         lines = summary_lines(SUMMARY)
     finally:
         set_language("en")
-    assert lines[2] == ("Bot     Sitze  Siege  Sieg-% (95-%-Grenzen)  Ø Level  "
-                        "ms/Zug: Median/p95/Max")
-    assert lines[5] == ("Runden: 11234 · längste: 162 Züge · über 1.000 Züge: 0 · "
+    assert lines[2] == ("Bot     Sitze  Siege  Sieg-% (95-%-Grenzen)  Stufen fertig  "
+                        "ms/Zug: Med/p95/Max")
+    assert lines[5] == "fair                  25.0"
+    assert lines[6] == ("11234 Runden · längste Runde: 162 Züge · über 1.000 Züge: 0 · "
                         "Prüffehler: 0")
     assert max(len(line) for line in lines) <= 80
