@@ -104,6 +104,24 @@ def core_fork(core: Any, seat: int | None) -> dict[str, Any] | None:
     return None if found is None else held_first(core, found.to_line_dict())
 
 
+def error_fork(core: Any, error: Any) -> str | None:
+    """A fork a watcher caught, in :func:`fork_words`' words, from the refusal that proved it
+    (the peer layer's ``EquivocationError``: ``first``, the entry ``core``'s record holds, and
+    ``second``, the other, as dicts; their author's seat by ``core.seat_of``), or None for
+    another refusal, no table yet, or an author not seated."""
+    first, second = getattr(error, "first", None), getattr(error, "second", None)
+    if core is None or not (isinstance(first, Mapping) and isinstance(second, Mapping)):
+        return None
+    try:
+        seat = core.seat_of(bytes.fromhex(str(first.get("author", ""))))
+    except ValueError:
+        return None
+    if seat is None:
+        return None
+    names = [m.nick for m in core.players]
+    return fork_words(core.game, {"first": first, "second": second}, seat, names)
+
+
 def held_first(core: Any, evidence: Mapping[str, Any]) -> dict[str, Any]:
     """``evidence`` with the entry ``core``'s record holds at its place first (the one its
     screen shows; evidence another peer sent may name it second)."""
@@ -116,5 +134,5 @@ def held_first(core: Any, evidence: Mapping[str, Any]) -> dict[str, Any]:
     return line
 
 
-__all__ = ["STEP_WORDS", "core_fork", "entry_words", "fork_words", "held_first",
+__all__ = ["STEP_WORDS", "core_fork", "entry_words", "error_fork", "fork_words", "held_first",
            "rules_named"]

@@ -206,6 +206,15 @@ class TableWatcher:
         return self._mesh
 
 
+def watch_cheat_words(core: Any, error: PeerError | None, english: str) -> str:
+    """The cheat that stopped a watch, in words: a fork with both entries its author signed
+    (:func:`~lancards.cli.fork_words.error_fork`, as a seated screen says it), else
+    :func:`~lancards.cli.peer_errors.cheat_error_words`."""
+    from lancards.cli.fork_words import error_fork
+
+    return error_fork(core, error) or cheat_error_words(error, english)
+
+
 class PlainTeller:
     """The line-per-event output: each move in words as a spectator sees it, each round's
     summary, the result."""
@@ -224,7 +233,7 @@ class PlainTeller:
         if event.kind in ("rejected", "cheat"):
             if event.kind == "cheat":
                 self.say(_("cheating caught: {reason}").format(
-                    reason=cheat_error_words(event.error, event.text)))
+                    reason=watch_cheat_words(core, event.error, event.text)))
             else:
                 self.say(_("refused: {reason}").format(
                     reason=event_words(event.error, event.text)))
@@ -266,8 +275,8 @@ class PlainTeller:
         if watcher.lost:
             self.say(watcher.lost)
         if self.watching.cheat:
-            self.say(_("result: the table halted: {reason}").format(reason=cheat_error_words(
-                self.watching.cheat_error, self.watching.cheat)))
+            self.say(_("result: the table halted: {reason}").format(reason=watch_cheat_words(
+                core, self.watching.cheat_error, self.watching.cheat)))
             return
         outcome = None if core is None else core.game.outcome(core.state)
         if core is None or outcome is None:
@@ -334,8 +343,8 @@ class WatchSession:
         assert core is not None
         banners = []
         if self.watcher.watching.cheat:
-            banners.append(Banner("cheat", cheat_error_words(  # its mark says "caught"
-                self.watcher.watching.cheat_error, self.watcher.watching.cheat)))
+            banners.append(Banner("cheat", watch_cheat_words(  # its mark says "caught"
+                core, self.watcher.watching.cheat_error, self.watcher.watching.cheat)))
         if self.watcher.lost:
             banners.append(Banner("error", self.watcher.lost))
         to_act = core.to_act()
@@ -379,4 +388,5 @@ class WatchSession:
         self.watcher.stop()
 
 
-__all__ = ["CONFIG", "DROPPED_WORDS", "PlainTeller", "TableWatcher", "WatchSession", "watch_at"]
+__all__ = ["CONFIG", "DROPPED_WORDS", "PlainTeller", "TableWatcher", "WatchSession", "watch_at",
+           "watch_cheat_words"]

@@ -89,3 +89,39 @@ def test_the_audit_says_the_fork_as_a_cheat_counting_entries_from_1(
     report = json.loads(capsys.readouterr().out)
     assert report["cheats"] == [] and len(report["breaches"]) == 1
     assert report["breaches"][0].endswith("(seat 1) signed two different entries numbered 13")
+
+
+def test_a_watcher_says_the_fork_with_both_moves_its_record_holds_first(forked: Any) -> None:
+    """``lancards watch`` said the fork in the generic words (``cyd signed two different
+    entries for one place of the record``) while the seated screens named both moves."""
+    from lancards.cli.lobby.watch_table import PlainTeller, TableWatcher
+    from lancards.p2p.protocol.identity import Identity
+    from lancards.p2p.protocol.watching import Watching
+    from lancards.p2p.protocol.wire import link_envelope
+
+    cores, _net = forked
+    ann, bob = cores[1], cores[2]
+    watching = Watching(Identity(b"\x41" * 32, "watcher"), ann.table_id, ann.me.public_key)
+
+    def send(kind: str, body: dict[str, Any]) -> Any:
+        return watching.receive(link_envelope(ann.me, kind, ann.table_id, body).encode())
+
+    assert send("watch.table", {"statement": ann.table.statement,
+                                "sigs": ann.table.sigs}).kind == "table"
+    for entry in ann.record.entries[:13]:
+        assert send("watch.entry", {"entry": entry.to_dict()}).kind == "entry"
+    event = send("watch.entry", {"entry": bob.record.entries[12].to_dict()})
+    assert event.kind == "cheat"
+    said: list[str] = []
+    teller = PlainTeller(watching, said.append)
+    teller.tell(event)
+    watcher = TableWatcher(ann.table_id, ann.me.public_key, "127.0.0.1", 1)
+    watcher.lost = None
+    teller.finish(watcher)
+    assert said == ["cheating caught: " + _moves(PILE, DISCARD),
+                    "result: the table halted: " + _moves(PILE, DISCARD)]
+    i18n.set_language("de")
+    said.clear()
+    teller.tell(event)
+    assert said == ["Betrug erkannt: " + _zuege(STAPEL, ABLAGE)]
+    i18n.set_language("en")
