@@ -351,8 +351,8 @@ class Rescue(RescueQueries):
             self._relay("record.unvote", "unvote", raw, link)
             entry = self.record.entries[unvote.at]
             self._cheat(signer, f"{self.name(signer)} voided round {unvote.round} of the "
-                        f"removal of seat {unvote.seat + 1} at entry {unvote.at}, then began it "
-                        "there (its withdrawal and its rescue entry are the evidence)",
+                        f"removal of seat {unvote.seat + 1} at entry {unvote.at + 1}, then began "
+                        "it there (its withdrawal and its rescue entry are the evidence)",
                         {"entry": entry.to_dict(), "unvote": raw}, "unvote")
             return
         if (unvote.seat not in self.deck.present or key in self._voids

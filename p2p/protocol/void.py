@@ -130,7 +130,8 @@ class Void(Presence):
         """
         n = int(line["from"])
         if not 0 < n <= len(self.record):
-            raise PeerError(f"the journal's void line names entry {n} of {len(self.record)}")
+            raise PeerError(f"the journal's void line names entry {n + 1}, not one of entries 2 "
+                            f"to {len(self.record) + 1}")  # counted from 1, as seats
         out = self._out
         self.__dict__.update(self._rebuilt(n).__dict__)
         self._out = out

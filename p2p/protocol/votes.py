@@ -77,10 +77,11 @@ def vote_problem(vote: RemovalVote, table: str, seat: Seat, at: int,
     """What is wrong with ``vote`` as a vote to remove ``seat`` at ``(at, head)`` of ``table``
     (its signature included), or ``None``."""
     if (vote.tbl, vote.seat, vote.at, vote.head) != (table, seat, at, head):
-        return Refusal(f"a vote about table {vote.tbl}, seat {vote.seat + 1}, entry {vote.at} "
-                       f"({vote.head[:12]}...), not seat {seat + 1} at entry {at} ({head[:12]}"
-                       "...)", "vote-mismatch", table=vote.tbl, seat=vote.seat + 1,
-                       seq=vote.at, head=vote.head[:12], here_seat=seat + 1, here_seq=at,
+        return Refusal(f"a vote about table {vote.tbl}, seat {vote.seat + 1}, entry "
+                       f"{vote.at + 1} ({vote.head[:12]}...), not seat {seat + 1} at entry "
+                       f"{at + 1} ({head[:12]}...)", "vote-mismatch", table=vote.tbl,
+                       seat=vote.seat + 1, seq=vote.at + 1, head=vote.head[:12],
+                       here_seat=seat + 1, here_seq=at + 1,
                        here_head=head[:12])
     by = bytes.fromhex(vote.by)
     if not verify_signature(by, bytes.fromhex(vote.sig),

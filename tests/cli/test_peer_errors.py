@@ -225,3 +225,26 @@ def test_a_seat_and_a_message_number_stand_in_one_bracket(german):
         "replayed: 'chat' seq 326"
     assert str(RecordError("record file", Reason.ILLEGAL, "no", 4)) == \
         "rejected message from record file (entry 5): illegal: no"
+
+
+def test_a_removal_vote_about_another_place_counts_entries_from_1(german):
+    """A vote's ``at`` (the record's length when it was signed: the removal takes that entry's
+    place) was said from 0 (``entry 12`` for the 13th) while refusals count entries from 1."""
+    import msgspec
+
+    from lancards.p2p.protocol.errors import RemoteProtocolError
+    from lancards.p2p.protocol.identity import Identity
+    from lancards.p2p.protocol.schemas import RemovalVote
+    from lancards.p2p.protocol.votes import sign_vote, vote_problem
+
+    ann = Identity(b"\x31" * 32, "ann")
+    vote = msgspec.convert(sign_vote(ann, "00112233aabbccdd", 2, 12, "ab" * 32, 0), RemovalVote)
+    problem = vote_problem(vote, "00112233aabbccdd", 2, 14, "cd" * 32)
+    assert problem == "a vote about table 00112233aabbccdd, seat 3, entry 13 (abababababab...), " \
+        "not seat 3 at entry 15 (cdcdcdcdcdcd...)"
+    refused = RemoteProtocolError("bob", Reason.BAD_SIGNATURE, problem).with_code(
+        problem.code, **problem.params)
+    assert error_words(refused) == (
+        "Nachricht von bob abgelehnt: die Signatur stimmt nicht: eine Stimme zum Entfernen zu "
+        "Tisch 00112233aabbccdd, Platz 3, Eintrag 13 (abababababab...), nicht zu Platz 3 bei "
+        "Eintrag 15 (cdcdcdcdcdcd...)")

@@ -334,6 +334,40 @@ def test_a_rescuer_that_voids_a_round_and_begins_the_removal_with_it_is_named_ev
 
 
 
+@pytest.mark.timeout(300)
+def test_a_rescuer_that_voids_the_round_it_began_is_named_with_the_entry_counted_from_1(
+        ) -> None:
+    """As above, but the rescue entry reaches both honest seats before its void: each names
+    the rescuer with the place of the removal counted from 1 (it said ``at entry 37`` of the
+    38th, the record's own number)."""
+    from lancards.p2p.protocol.votes import sign_withdrawal
+    from lancards.p2p.protocol.wire import sign_envelope
+
+    links = Links("liar")
+    links.net.start()
+    links.play_to(30)
+    for other in (0, 1, 2):
+        links.cut(3, other)
+    links.net.run()
+    rescuer = links.cores[0]
+    at, head = len(rescuer.record), rescuer.record.head
+    for seat in (1, 2, 0):
+        links.net.post(links.key(seat), links.cores[seat].vote_remove(3))
+        links.net.run()
+    assert [c.record.entries[at].payload["t"] for c in links.cores[:3]] == ["rescue"] * 3
+    unvote = sign_withdrawal(rescuer.me, rescuer.table_id, 3, at, head, 0)
+    envelope = sign_envelope(rescuer.me, "record.unvote", rescuer.table_id,
+                             rescuer.next_envelope_seq + 1000, {"unvote": unvote})
+    links.net.queue.append((links.key(0), links.key(1), envelope.encode()))
+    links.net.run()
+    for seat in (1, 2):
+        core = links.cores[seat]
+        cheats = [n.text for n in links.net.notices[core.me.public_key] if n.kind == "cheat"]
+        assert cheats == [f"{core.name(0)} voided round 0 of the removal of seat 4 at entry "
+                          f"{at + 1}, then began it there (its withdrawal and its rescue entry "
+                          "are the evidence)"], seat
+
+
 def test_the_seat_voted_against_has_no_say_and_its_policy_never_raises() -> None:
     """A live round to remove seat 2 as seat 2 itself sees it (the adversary campaign made
     one: a hostile seat's vote against it): its removal policy, as a node runs it, says no

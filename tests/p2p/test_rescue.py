@@ -387,7 +387,7 @@ def test_a_bad_rescue_entry_names_its_author() -> None:
     slot = honest["msg"]["shares"][0]["slot"]
     cases = [
         (0, variant(other_head), "seat 1 began removing seat 3 with a vote about table "
-         f"0123456789abcdef, seat 3, entry {at} (cdcdcdcdcdcd...)"),
+         f"0123456789abcdef, seat 3, entry {at + 1} (cdcdcdcdcdcd...)"),  # from 1
         (0, variant(lambda p: p["votes"].pop()), "with votes of seats [1, 2], not of every "
          "remaining seat [1, 2, 4]"),
         (0, variant(lambda p: p["votes"].__setitem__(2, p["votes"][1])),
@@ -516,3 +516,23 @@ def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_beg
 
     assert rescue_line("You", "bob") == "             You publish your rescue shares for bob"
     assert "      bob is removed from the table (the hand goes out of play unopened)\n" in told
+
+
+def test_a_journal_whose_void_line_names_no_entry_it_holds_says_it_counting_from_1() -> None:
+    """The void line's ``from`` is a record position (0-based); the refusal said it as such
+    (``names entry 0 of 4``) where every other line counts entries from 1."""
+    from lancards.p2p.protocol.errors import PeerError
+
+    cores, net = make_cores(2, "level8", seed="void-line")
+    net.start()
+    net.run(limit=4)
+    core = cores[0]
+    lines = list(net.persisted[core.me.public_key])
+    entries = sum(1 for kind, _ in lines if kind == "entry")
+    secret = int(next(line["x"] for kind, line in lines if kind == "secret"), 16)
+    for void in (0, entries + 1):
+        again = GameCore(core.me, core.table, SeededRandomBytes("again"), secret_key=secret)
+        with pytest.raises(PeerError) as caught:
+            again.restore([*lines, ("void", {"from": void})])
+        assert str(caught.value) == f"the journal's void line names entry {void + 1}, not one " \
+            f"of entries 2 to {entries + 1}"
