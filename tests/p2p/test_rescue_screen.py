@@ -93,7 +93,7 @@ def test_a_seat_voted_out_while_away_reads_it_in_one_line_and_q_quits_at_once() 
 def test_a_seat_voted_out_watches_without_moves_and_without_empty_hand_rows() -> None:
     """The LAN trial: bob, voted out, watched on; his key line still said ``m moves · c chat``
     and under ``your hand (0 cards):`` four empty colour rows. A seat voted out is offered what
-    a watcher is, and an empty hand shows no rows."""
+    a watcher is, and sees a watcher's heading where its hand was."""
     from lancards.cli.tui.eights_screen import EightsController
     from lancards.cli.tui.level8_keys import Level8Controller
 
@@ -106,7 +106,8 @@ def test_a_seat_voted_out_watches_without_moves_and_without_empty_hand_rows() ->
     snap = dataclasses.replace(snap, view=view, legal=(), to_act=(snap.seat + 1) % 3,
                                extra={**snap.extra, "removed_me": True})
     eights = EightsController(session)
-    assert "".join(t for _s, t in eights.hand_view(snap, 80)) == " your hand (0 cards):\n"
+    assert "".join(t for _s, t in eights.hand_view(snap, 80)) == \
+        " watching: no seat, the public cards only\n  Ada to move; q quits\n"  # no hand
     assert eights.hints(snap) == "watching: public cards only · PgUp/PgDn the log"
     level8 = Level8Controller(session=None)  # type: ignore[arg-type]
     assert level8.hints(snap) == "watching: public cards only · PgUp/PgDn the log"

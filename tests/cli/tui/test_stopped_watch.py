@@ -2,7 +2,8 @@
 screen still read ``NOTE: you were voted out while away; watch the rest, or q to quit`` (nothing
 was left to watch) over an empty ``your hand (0 cards):`` heading. It now shows the halt as the
 seated screens do (the cheat's banner, ``game stopped`` in the title), without the note, and a
-watcher's heading where the hand was (cli/tui/stopped_watch.py)."""
+watcher's heading where the hand was (cli/tui/stopped_watch.py); before the halt a watcher's
+heading too, with whose move it is."""
 
 from __future__ import annotations
 
@@ -98,15 +99,19 @@ def test_the_hand_panel_of_a_seat_voted_out_is_a_watchers_heading_once_halted(
     heading = " watching: no seat, the public cards only\n"
     for controller in (EightsController(session), Level8Controller(session=None)):  # type: ignore[arg-type]
         assert "".join(t for _s, t in controller.hand_view(halted, 80)) == heading
-    session.snap = running  # before the halt: its own (empty) hand, as before
+    session.snap = running  # before the halt: a watcher's, whose move it is too (it read
+    # "your hand (0 cards):", a hand the seat no longer has)
     assert "".join(t for _s, t in EightsController(session).hand_view(
-        session.snapshot(), 80)) == " your hand (0 cards):\n"
+        session.snapshot(), 80)) == heading + "  the deck at work; q quits\n"
 
 
 @pytest.mark.usefixtures("german")
 def test_the_watchers_heading_of_a_seat_voted_out_in_german(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    _running, halted = _removed(tmp_path, monkeypatch)
+    running, halted = _removed(tmp_path, monkeypatch)
     session = _Frozen("eights", seed=7, bot_delay=60)
     assert "".join(t for _s, t in EightsController(session).hand_view(halted, 80)) == \
         " Zuschauen: kein Platz, nur offene Karten\n"
+    assert "".join(t for _s, t in EightsController(session).hand_view(running, 80)) == \
+        " Zuschauen: kein Platz, nur offene Karten\n  die Karten werden gemischt und verteilt; q " \
+        "beenden\n"
