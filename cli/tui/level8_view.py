@@ -55,7 +55,7 @@ PHASE_DOING = {
 YOU_DOING = {
     Phase.DRAW: N_("draw a card"),
     Phase.PLAY: N_("lay down, add, then discard"),
-    Phase.SHOW: N_("show 3 cards for I'll take that!"),
+    Phase.SHOW: N_("show 3 cards for TAKE"),  # the card's name: the dealer fits at 80 columns
     Phase.CHOOSE: N_("take a shown card or none"),
     Phase.SWAP: N_("swap up to 3 cards"),
     Phase.KEEP: N_("choose cards to keep"),
@@ -146,8 +146,8 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
         shows = [a for a in snap.legal if type(a).__name__ == "Show"]
         if view.phase is Phase.SHOW and shows:  # all of them when fewer than 3 (L8M-1)
             count = len(shows[0].cards)
-            doing = ngettext("show {count} card for I'll take that!",
-                             "show {count} cards for I'll take that!", count).format(count=count)
+            doing = ngettext("show {count} card for TAKE", "show {count} cards for TAKE",
+                             count).format(count=count)
         return ("class:yourturn", _("YOUR TURN: {doing}").format(doing=doing))
     doing = _(PHASE_DOING[view.phase]) if view.phase in PHASE_DOING else ""
     return ("class:turn", _("{name} {doing}").format(name=snap.names[snap.to_act], doing=doing))

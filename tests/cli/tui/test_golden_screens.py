@@ -164,3 +164,24 @@ def test_golden_eights_round_result(size: tuple[int, int]) -> None:
                               lambda s: len(s.results) >= 1, size)
     assert "round 1 over" in screen and "totals by round" in screen
     check(f"eights-result-{size[0]}x{size[1]}", screen)
+
+
+@pytest.mark.parametrize("name,seed,top", [
+    ("show", 5, " Level 8 Master · round 1 · dealer Bram   YOUR TURN: show 3 cards for TAKE"),
+    ("take", 4, " Level 8 Master · round 1 · dealer Ada   YOUR TURN: take a shown card or none"),
+])
+def test_golden_level8_take_and_show_keep_the_dealer_at_80_columns(name: str, seed: int,
+                                                                   top: str) -> None:
+    """At 80x24 the show phase's top line read ``YOUR TURN: show 3 cards for I'll take
+    that!`` with no room for the dealer (German named the card already: ``3 Karten für TAKE
+    zeigen``). Seed 5: Ada played TAKE, Tess shows; seed 4: Tess played TAKE and chooses."""
+    def stop(state: Any) -> bool:
+        if name == "show":
+            return state.phase is Phase.SHOW and 0 in state.show_queue
+        return state.phase is Phase.CHOOSE and state.turn == 0
+
+    session = played_until("level8-master", seed, stop)
+    with driven(session, 80, 24) as d:
+        screen = checked(d, 80, 24)
+        assert screen.splitlines()[0] == top
+        check(f"level8-{name}-80x24", screen)

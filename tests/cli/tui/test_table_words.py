@@ -147,7 +147,7 @@ def test_showing_says_how_many_cards_when_fewer_than_three():
     state = state.evolve(phase=Phase.SHOW, show_queue=(0, 2), shown=((), (), ()))
     with driven(level8_at(state), 80, 24) as d:
         screen = d.text()
-        assert "YOUR TURN: show 1 card for I'll take that!" in " ".join(screen.split())
+        assert "YOUR TURN: show 1 card for TAKE" in " ".join(screen.split())
         assert "Space marks 1 card (0 marked) · Enter shows them" in screen
         assert "3 cards" not in screen
         assert "Space marks 1 card (1 marked)" in d.press("space")
