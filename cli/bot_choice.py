@@ -46,30 +46,32 @@ class OnceAction(argparse.Action):
 
 def add_bot_level_argument(parser: argparse.ArgumentParser) -> None:
     """``--bot-level LEVEL`` or ``--bot-level LEVEL,LEVEL,...`` (``docs/bots.md``)."""
+    _add_level_list(parser, _("bot level: {list} (default {default_bot_level}); one level for "
+                              "every bot, or one per bot separated by commas, in the order "
+                              "they play after you, e.g. easy,hard,normal (with --autoplay your "
+                              "seat plays the one level, or {default_bot_level} with a list); "
+                              "greedy is the old reference bot, which can hoard cards for "
+                              "ever; the levels a game offers are listed in docs/bots.md"
+                              ).format(list=', '.join(BOT_LEVELS),
+                                       default_bot_level=DEFAULT_BOT_LEVEL))
+
+
+def _add_level_list(parser: argparse.ArgumentParser, text: str) -> None:
+    """``--bot-level LEVEL[,LEVEL...]``, given once (:class:`OnceAction`), with help ``text``."""
     parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, metavar="LEVEL[,LEVEL...]",
-                        action=OnceAction,
-                        help=_("bot level: {list} (default {default_bot_level}); one level for "
-                               "every bot, or one per bot separated by commas, in the order "
-                               "they play after you, e.g. easy,hard,normal (with --autoplay your "
-                               "seat plays the one level, or {default_bot_level} with a list); "
-                               "greedy is the old reference bot, which can hoard cards for "
-                               "ever; the levels a game offers are listed in docs/bots.md"
-                               ).format(list=', '.join(BOT_LEVELS),
-                                        default_bot_level=DEFAULT_BOT_LEVEL))
+                        action=OnceAction, help=text)
 
 
 def add_host_bot_level_argument(parser: argparse.ArgumentParser) -> None:
     """``host --bot-level LEVEL`` or ``LEVEL,LEVEL,...``: the new-user trial of issue 26 gave
     ``host --bots 2 --bot-level easy,hard`` as ``play`` takes it and read argparse's ``invalid
     choice``."""
-    parser.add_argument("--bot-level", default=DEFAULT_BOT_LEVEL, metavar="LEVEL[,LEVEL...]",
-                        action=OnceAction,
-                        help=_("level of this machine's bots: one level for every --bots seat, "
-                               "or one per --bots seat separated by commas, in the order of "
-                               "their names (Ada, Bram, ...), e.g. easy,hard; with --autoplay "
-                               "your seat plays the one level, or {default_bot_level} with a "
-                               "list (default {default_bot_level}; docs/bots.md)").format(
-                            default_bot_level=DEFAULT_BOT_LEVEL))
+    _add_level_list(parser, _("level of this machine's bots: one level for every --bots seat, "
+                              "or one per --bots seat separated by commas, in the order of "
+                              "their names (Ada, Bram, ...), e.g. easy,hard; with --autoplay "
+                              "your seat plays the one level, or {default_bot_level} with a "
+                              "list (default {default_bot_level}; docs/bots.md)").format(
+                                  default_bot_level=DEFAULT_BOT_LEVEL))
 
 
 def add_join_bot_level_argument(parser: argparse.ArgumentParser) -> None:

@@ -9,6 +9,8 @@ here with a test clock and each peer's own view of its links.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from lancards.p2p.net.node import game_bot
@@ -286,14 +288,7 @@ def test_a_rescuer_that_voids_a_round_and_begins_the_removal_with_it_is_named_ev
     from lancards.p2p.protocol.votes import sign_withdrawal
     from lancards.p2p.protocol.wire import sign_envelope
 
-    links = Links("liar")
-    links.net.start()
-    links.play_to(30)
-    for other in (0, 1, 2):
-        links.cut(3, other)
-    links.net.run()
-    rescuer = links.cores[0]
-    at, head = len(rescuer.record), rescuer.record.head
+    links, rescuer, at, head = seat_4_vanished()
     held: list[bytes] = []
 
     def hold_entries(sender: bytes, to: bytes, data: bytes) -> bytes | None:
@@ -343,14 +338,7 @@ def test_a_rescuer_that_voids_the_round_it_began_is_named_with_the_entry_counted
     from lancards.p2p.protocol.votes import sign_withdrawal
     from lancards.p2p.protocol.wire import sign_envelope
 
-    links = Links("liar")
-    links.net.start()
-    links.play_to(30)
-    for other in (0, 1, 2):
-        links.cut(3, other)
-    links.net.run()
-    rescuer = links.cores[0]
-    at, head = len(rescuer.record), rescuer.record.head
+    links, rescuer, at, head = seat_4_vanished()
     for seat in (1, 2, 0):
         links.net.post(links.key(seat), links.cores[seat].vote_remove(3))
         links.net.run()
@@ -428,3 +416,16 @@ def test_a_vote_against_a_connected_seat_is_told_once_with_its_voter() -> None:
         assert core.is_void((2, at, head, 0)) and core.bound() is None, seat
         void = [n for n in links.net.notices[core.me.public_key] if n.code == "vote-void"]
         assert [(n.seat, n.voters) for n in void] == [(2, (3,))], seat
+
+
+def seat_4_vanished() -> tuple[Links, Any, int, str]:
+    """A hostile ("liar") four-seat table played to move 30 whose seat 3 is then cut from the
+    others: the links, the rescuer (seat 0's core), its record's length and head."""
+    links = Links("liar")
+    links.net.start()
+    links.play_to(30)
+    for other in (0, 1, 2):
+        links.cut(3, other)
+    links.net.run()
+    rescuer = links.cores[0]
+    return links, rescuer, len(rescuer.record), rescuer.record.head

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
 
-from lancards.engine.level8.state import Phase
 from lancards.engine.rulesets import BOT_LEVELS
 from tests.cli.tui.harness import Driver, driven
 from tests.cli.tui.test_golden_screens import (
@@ -29,6 +27,7 @@ from tests.cli.tui.test_golden_screens import (
     level8_mid_round,
     played_until,
     round_end_screen,
+    take_phase,
 )
 
 PO = Path(__file__).resolve().parents[3] / "cli" / "locale" / "de" / "LC_MESSAGES" / "lancards.po"
@@ -158,13 +157,7 @@ def test_german_take_and_show_keep_the_dealer_at_80_columns(name: str, seed: int
     gezeigte Karte nehmen oder keine" left no room for "Bram gibt". The card's name (TAKE)
     says which call it is in fewer columns. Seed 5: Ada played TAKE, Tess shows; seed 4: Tess
     played TAKE and chooses."""
-    def stop(state: Any) -> bool:
-        if name == "show":
-            return state.phase is Phase.SHOW and 0 in state.show_queue
-        return state.phase is Phase.CHOOSE and state.turn == 0
-
-    session = played_until("level8-master", seed, stop)
-    with driven(session, 80, 24) as d:
+    with driven(take_phase(name, seed), 80, 24) as d:
         screen = screen_of(d, 80, 24)
         assert screen.splitlines()[0] == top
         check(f"de-level8-{name}-80x24", screen)

@@ -175,13 +175,18 @@ def test_golden_level8_take_and_show_keep_the_dealer_at_80_columns(name: str, se
     """At 80x24 the show phase's top line read ``YOUR TURN: show 3 cards for I'll take
     that!`` with no room for the dealer (German named the card already: ``3 Karten für TAKE
     zeigen``). Seed 5: Ada played TAKE, Tess shows; seed 4: Tess played TAKE and chooses."""
+    with driven(take_phase(name, seed), 80, 24) as d:
+        screen = checked(d, 80, 24)
+        assert screen.splitlines()[0] == top
+        check(f"level8-{name}-80x24", screen)
+
+
+def take_phase(name: str, seed: int) -> Any:
+    """A Level 8 Master table of ``seed`` played until Tess (seat 0) shows cards for "I'll
+    take that!" (``name`` ``"show"``) or, having played TAKE, takes one (``"take"``)."""
     def stop(state: Any) -> bool:
         if name == "show":
             return state.phase is Phase.SHOW and 0 in state.show_queue
         return state.phase is Phase.CHOOSE and state.turn == 0
 
-    session = played_until("level8-master", seed, stop)
-    with driven(session, 80, 24) as d:
-        screen = checked(d, 80, 24)
-        assert screen.splitlines()[0] == top
-        check(f"level8-{name}-80x24", screen)
+    return played_until("level8-master", seed, stop)
