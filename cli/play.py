@@ -295,6 +295,9 @@ def find_table(table: str | None) -> Any:
     candidates = unfinished_tables(tables)
     if not candidates:
         raise UsageError(_("no unfinished table to resume in {tables}").format(tables=tables))
+    # the most recent one not open in another window; if all are, the most recent (its
+    # refusal names the process that holds it)
+    candidates = [f for f in candidates if not in_play(f)] or candidates
     return max(candidates, key=lambda f: max(
         (f / n).stat().st_mtime for n in ("journal.jsonl", "table.json") if (f / n).exists()))
 
@@ -339,12 +342,24 @@ def unfinished_tables(tables: Path) -> list[Path]:
     ]
 
 
+def in_play(folder: Path) -> bool:
+    """Whether a live process holds ``folder`` (``holder.json``, believed only while that
+    process runs: :func:`lancards.p2p.net.folder_lock.read_holder`): a table open in another
+    window, not a paused one."""
+    from lancards.p2p.net.folder_lock import read_holder
+
+    holder = read_holder(folder)
+    return holder is not None and holder.alive()
+
+
 def paused_greeting() -> str:
     """The words that tell a person starting ``lancards play`` that unfinished tables wait
-    (a new user never learned that ``q`` had paused one), or ``""``."""
+    (a new user never learned that ``q`` had paused one), or ``""``. A table open in another
+    window (:func:`in_play`) is not waiting: the re-check trial of session 27 was told of one
+    that was being played at that moment."""
     from lancards.p2p.net.store import data_home
 
-    count = len(unfinished_tables(data_home() / "tables"))
+    count = sum(1 for f in unfinished_tables(data_home() / "tables") if not in_play(f))
     return ngettext("a paused table waits for you: 'lancards resume' goes on with it",
                     "{count} paused tables wait for you: 'lancards resume' goes on with the "
                     "latest", count).format(count=count) if count else ""

@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from lancards.cli.local_session import LocalSession
-from lancards.cli.play import paused_greeting, unfinished_tables
+from lancards.cli.play import find_table, paused_greeting, unfinished_tables
 from lancards.engine.level8.state import Phase
+from lancards.p2p.net.folder_lock import lock_folder, release_all
 from tests.cli.tui.harness import driven
 from tests.level8.scenario import build
 
@@ -70,3 +72,28 @@ def test_the_greeting_said_before_the_deal_is_still_there_in_round_1() -> None:
         controller.say("you cannot discard now", error=True)  # any other words: one round
         assert controller.shown_message(snap) == "you cannot discard now"
         assert controller.shown_message(later) == ""
+
+
+def test_a_table_open_in_another_window_is_not_paused(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The re-check trial of session 27: a new ``lancards play`` said "a paused table waits
+    for you" of the only unfinished table, which another window was playing at that moment.
+    A table a live process holds is not counted, and ``lancards resume`` without a table
+    takes the paused one even when the other is more recent; with none paused, the one in
+    play (whose refusal names its process)."""
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    playing = table(tmp_path, "playing", "journal.jsonl", "table.json")
+    lock_folder(playing, "lancards resume")  # this process plays it
+    try:
+        assert paused_greeting() == ""
+        assert find_table(None) == playing
+        paused = table(tmp_path, "paused", "journal.jsonl", "table.json")
+        os.utime(paused / "journal.jsonl", (1, 1))
+        os.utime(paused / "table.json", (1, 1))  # the older of the two
+        assert paused_greeting() == \
+            "a paused table waits for you: 'lancards resume' goes on with it"
+        assert find_table(None) == paused
+    finally:
+        release_all()
+    assert paused_greeting() == ("2 paused tables wait for you: 'lancards resume' goes on "
+                                 "with the latest")
