@@ -120,10 +120,15 @@ def other_games(rule_set: str, players: int) -> dict[str, str]:
 
 def others_words(others: Mapping[str, str]) -> str:
     """The game-over panel's line of the other games: ``or another game with them: 1: Level 8
-    · 2: 8s Rule!``; ``""`` when there are none."""
+    · 2: 8s Rule!`` (each game and the ``·`` before the next joined by no-break spaces);
+    ``""`` when there are none."""
     if not others:
         return ""
-    games = " · ".join(f"{key}: {game_title(name)}" for key, name in others.items())
+    glue = "\u00a0"  # a no-break space (lancards.cli.tui.fit.NO_BREAK): a wrap at 80 columns
+    # cuts between the games only, never inside "3: 8s Rule!" (the trial of 2026-12-07 read
+    # "... · 3:" then "   8s Rule!")
+    games = f"{glue}· ".join(f"{key}: {game_title(name)}".replace(" ", glue)
+                             for key, name in others.items())
     return _("or another game with them: {games}").format(games=games)
 
 

@@ -27,6 +27,9 @@ from lancards.cli.tui.width import cut, text_width
 Lines = list[StyleAndTextTuples]
 INDENT = "   "
 """What a wrapped line's continuation starts with."""
+NO_BREAK = "\u00a0"
+"""A space :func:`wrap_line` never cuts at, shown as a space: it keeps the words it joins on
+one line (``3: 8s Rule!`` in the game-over panel's offer of other games)."""
 
 
 def to_lines(text: StyleAndTextTuples) -> Lines:
@@ -53,9 +56,21 @@ def _fitting(chars: list[tuple[str, str]], room: int) -> int:
     return len(chars)
 
 
+def _cuttable(chars: list[tuple[str, str]], i: int) -> bool:
+    """Whether the wrap may cut at ``chars[i]``: a space, but not the one between a number and
+    a one-letter unit (``3 s``: the trial of 2026-12-07 read ``... 3`` then ``   s``), nor a
+    :data:`NO_BREAK`."""
+    if chars[i][1] != " ":
+        return False
+    unit = i + 1 < len(chars) and chars[i + 1][1].isalpha() and (
+        i + 2 == len(chars) or not chars[i + 2][1].isalnum())
+    return not (unit and i > 0 and chars[i - 1][1].isdigit())
+
+
 def wrap_line(line: StyleAndTextTuples, width: int) -> Lines:
     """``line`` cut into pieces of at most ``width`` columns (as the terminal shows them), at a
-    space when one is in the last half of the piece; continuation pieces start with
+    space when one is in the last half of the piece (:func:`_cuttable`: never inside ``3 s``
+    nor at a :data:`NO_BREAK`, which shows as a space); continuation pieces start with
     :data:`INDENT`. Nothing is lost."""
     chars = [(fragment[0], ch) for fragment in line for ch in fragment[1]]
     if width <= len(INDENT) + 1 or line_length(line) <= width:
@@ -73,7 +88,7 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> Lines:
         if n == len(chars):
             piece, chars = chars, []
         else:
-            cut = next((i for i in range(n, n // 2, -1) if chars[i][1] == " "), None)
+            cut = next((i for i in range(n, n // 2, -1) if _cuttable(chars, i)), None)
             if cut is None:
                 piece, chars = chars[:n], chars[n:]
             else:
@@ -86,6 +101,7 @@ def wrap_line(line: StyleAndTextTuples, width: int) -> Lines:
 def _join(chars: list[tuple[str, str]]) -> StyleAndTextTuples:
     out: StyleAndTextTuples = []
     for style, ch in chars:
+        ch = " " if ch == NO_BREAK else ch
         if out and out[-1][0] == style:
             out[-1] = (style, out[-1][1] + ch)
         else:

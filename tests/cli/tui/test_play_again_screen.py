@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
+
 from lancards.cli.local_session import LocalSession
 from lancards.cli.play_again import again_words
 from lancards.cli.session import Banner, TableSnapshot
@@ -104,3 +106,28 @@ def test_another_game_is_offered_and_its_key_closes_the_screen_for_its_table() -
         d.settle(lambda: d.done)
     assert session.answers == [False] and session.chosen == "eights"
     assert d.task is not None and d.task.result() == STATUS_OTHER
+
+
+@pytest.mark.parametrize(("lang", "lines"), [
+    ("en", [" play again with the same players? a: play again · q: leave",
+            " or another game with them: 1: Level 8 Master · 2: Level 8 (English) ·",
+            "   3: 8s Rule!"]),
+    ("de", [" noch einmal mit denselben Spielern? a: noch einmal · q: gehen",
+            " oder ein anderes Spiel mit ihnen: 1: Level 8 Master · 2: Level 8 (English) ·",
+            "   3: 8s Rule!"]),
+])
+def test_at_80_columns_the_other_games_wrap_between_games_only(
+        lang: str, lines: list[str]) -> None:
+    """The re-check trial of 2026-12-07 read ``... · 3:`` then ``   8s Rule!`` at 80 columns
+    (German, a Level 8 game over): a game's key and name stay on one line."""
+    from lancards.cli.i18n import set_language
+
+    set_language(lang)
+    try:
+        session = _over()
+        session.again = {**session.again, "others": {"1": "level8-master", "2": "level8-en",
+                                                     "3": "eights"}}
+        with driven(session, 80, 30) as d:
+            assert [row.rstrip() for row in d.text().rstrip().splitlines()[-3:]] == lines
+    finally:
+        set_language("en")
