@@ -29,8 +29,10 @@ def test_the_other_rule_sets_the_same_players_may_play() -> None:
     assert other_games("level8-master", 4) == {"1": "level8", "2": "level8-en", "3": "eights"}
     assert other_games("eights", 3) == {"1": "level8-master", "2": "level8", "3": "level8-en"}
     assert other_games("level8", 2) == {"1": "level8-master", "2": "level8-en"}  # 8s Rule!: 3+
+    nb = "\u00a0"  # no-break spaces: a wrap cuts between the games only (fit.NO_BREAK)
     assert others_words(other_games("level8", 3)) == (
-        "or another game with them: 1: Level 8 Master · 2: Level 8 (English) · 3: 8s Rule!")
+        f"or another game with them: 1:{nb}Level{nb}8{nb}Master{nb}· "
+        f"2:{nb}Level{nb}8{nb}(English){nb}· 3:{nb}8s{nb}Rule!")
     assert others_words({}) == ""
 
 
