@@ -323,9 +323,13 @@ class BaseController:
     def shown_message(self, snap: TableSnapshot) -> str:
         """What the message line shows now: this seat's last move once logged
         (:meth:`own_move`), else the message; nothing once the round it was said in is over
-        (a new user read round 1's last words at the start of round 2)."""
+        (a new user read round 1's last words at the start of round 2). "Your move is
+        pending: waiting for ..." is said anew each time, its seconds counting on with the
+        ``WAITING`` line's (they stayed at the key's moment: the re-check trial of 2026-12-07)."""
         if self.said_round is not None and getattr(snap.view, "round", None) != self.said_round:
             return ""
+        if self.pending_said and snap.to_act == snap.seat and snap.extra.get("waiting"):
+            return not_now(snap)
         return self.own_move(snap) or self.message
 
     def submit(self, action: Any) -> bool:

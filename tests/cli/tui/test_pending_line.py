@@ -74,3 +74,48 @@ def test_the_pending_line_goes_once_the_paused_players_shares_arrive(
             assert len(session.snapshot().legal) > 0  # the turn goes on
     finally:
         set_language("en")
+
+
+class _RootCountsOn(_DrawAwaitsRoot):
+    """As :class:`_DrawAwaitsRoot`, with root 2 paused for :attr:`seconds` (the table's clock,
+    which the test moves on)."""
+
+    seconds = 3.0
+
+    def snapshot(self) -> Any:
+        snap = super().snapshot()
+        if "waiting" not in snap.extra:
+            return snap
+        wait = replace(PAUSED_ROOT, nick="root 2", seconds=self.seconds)
+        return replace(snap, extra={**snap.extra, "waiting": waiting_words(wait, True, 120)})
+
+
+@pytest.mark.parametrize(("lang", "first", "later"), [
+    ("en", [" your move is pending: waiting for root 2, who paused (shares for your draw),",
+            "   3 s"],
+     [" your move is pending: waiting for root 2, who paused (shares for your draw),",
+      "   14 s"]),
+    ("de", [" dein Zug wartet: wartet auf root 2, pausiert (Anteile für deine gezogene",
+            "   Karte), 3 s"],
+     [" dein Zug wartet: wartet auf root 2, pausiert (Anteile für deine gezogene",
+      "   Karte), 14 s"]),
+])
+def test_at_80_columns_the_pending_line_keeps_its_seconds_whole_and_counts_on(
+        lang: str, first: list[str], later: list[str]) -> None:
+    """The re-check trial of 2026-12-07 read ``..., 3`` then ``   s`` at 80 columns, and the
+    seconds stayed at the key's moment while the WAITING line counted on."""
+    from lancards.cli.i18n import set_language
+
+    set_language(lang)
+    try:
+        session = _RootCountsOn("level8-master", [["R3", "O7"], ["Y1", "Y2"], ["G2", "G3"]])
+        with driven(session, 80, 30) as d:
+            d.press("d")  # the draw is sent; its card waits for root 2's shares
+            screen = d.press("d")  # nothing happens yet: the line says why
+            assert [row.rstrip() for row in screen.splitlines()[-3:-1]] == first
+            session.seconds = 14.2  # the table waited on: the line's seconds count on
+            session._changed()
+            d.settle(lambda: "14 s" in d.text())
+            assert [row.rstrip() for row in d.text().splitlines()[-3:-1]] == later
+    finally:
+        set_language("en")
