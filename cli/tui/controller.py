@@ -438,7 +438,8 @@ class BaseController:
             try:
                 if snap.legal:
                     advice = hint_advice(snap)
-                    line = hint_words(snap, advice, builder=builder, ready=state[1])
+                    line = hint_words(snap, advice, builder=builder, ready=state[1],
+                                      order=self.shown_slots(snap))
                     slot, move = hint_slot(advice.action), advice.action
                 else:
                     line = hint_line(snap)
@@ -452,6 +453,11 @@ class BaseController:
     def hinted(self, snap: TableSnapshot) -> Any:
         """The move of the hint shown for this view, if any (None: no hint asked)."""
         return self._hint[4] if self._hint is not None and self._hint[0] is snap.view else None
+
+    def shown_slots(self, snap: TableSnapshot) -> list[Any]:
+        """The own hand's slots in the order the screen shows them (Level 8): the hint names
+        the cards it shows in that order."""
+        return []
 
     def builder_open(self) -> bool:
         """Whether a lay-down builder is open (Level 8): the hint names its keys."""

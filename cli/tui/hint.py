@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from lancards.cli.i18n import N_, _, ngettext, pgettext
@@ -85,7 +86,7 @@ HINT_COLUMNS = 79
 
 
 def hint_words(snap: TableSnapshot, advice: Advice, columns: int = HINT_COLUMNS,
-               builder: bool = False, ready: bool = False) -> str:
+               builder: bool = False, ready: bool = False, order: Sequence[Any] = ()) -> str:
     """``"hint: MOVE: REASON"`` in at most ``columns`` columns: the move as a list of moves
     names it, the reason in words; when the whole line is too long, the reason names fewer
     cards, then none (``2 cards to go``), then the move drops a special card's call, then an
@@ -93,9 +94,10 @@ def hint_words(snap: TableSnapshot, advice: Advice, columns: int = HINT_COLUMNS,
     reason keeps its first clause only (``not in your plan``), then the move stands alone; a
     line still too long (a long nickname in the move) is cut after a whole word, with ``…``
     (``builder``: the lay-down builder is open, ``ready``: what it holds lays the level down,
-    :func:`lay_down_words`)."""
+    :func:`lay_down_words`; ``order``: the hand's slots as the screen shows them,
+    :func:`in_hand_order`)."""
     line = ""
-    for move, reason in hint_forms(snap, advice, builder, ready):
+    for move, reason in hint_forms(snap, advice, builder, ready, order):
         line = _("hint: {move}: {reason}").format(move=move, reason=reason) if reason else \
             _("hint: {move}").format(move=move)
         if text_width(line) <= columns:
@@ -113,10 +115,23 @@ def cut_words(text: str, columns: int) -> str:
     return words.rstrip(" ,;:") + ELLIPSIS
 
 
+def in_hand_order(action: Any, order: Sequence[Any]) -> Any:
+    """``action`` with the cards it shows (a Level 8 ``Show``) in the order of ``order`` (the
+    hand's slots as the screen shows them): the re-check trial of 2026-12-07 read ``hint: show
+    O3 B7 P3`` beside a hand of ``O3 P3 B7``. Only for its words: the move itself is kept."""
+    cards = getattr(action, "cards", None)
+    if type(action).__name__ != "Show" or not cards or not order:
+        return action
+    place = {slot: i for i, slot in enumerate(order)}
+    return replace(action, cards=tuple(sorted(cards, key=lambda p: place.get(p.slot, len(place)))))
+
+
 def hint_forms(snap: TableSnapshot, advice: Advice, builder: bool = False,
-               ready: bool = False) -> Iterator[tuple[str, str]]:
-    """The hint's move and reason, longest first (:func:`hint_words`)."""
-    move = move_label(snap.game.name, snap.view, advice.action, snap.names, snap.seat)
+               ready: bool = False, order: Sequence[Any] = ()) -> Iterator[tuple[str, str]]:
+    """The hint's move and reason, longest first (:func:`hint_words`; ``order``: the hand's
+    slots as shown, :func:`in_hand_order`)."""
+    move = move_label(snap.game.name, snap.view, in_hand_order(advice.action, order), snap.names,
+                      snap.seat)
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:

@@ -130,6 +130,9 @@ class Level8Controller(BaseController):
         """The own hand, sorted as chosen."""
         return draw.sorted_hand(snap.view, snap.seat, self.by_colour)
 
+    def shown_slots(self, snap: TableSnapshot) -> list[Any]:
+        return [slot for slot, _card in self.hand(snap)]
+
     def builder_open(self) -> bool:
         return self.builder is not None
 
