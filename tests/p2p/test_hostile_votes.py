@@ -251,12 +251,7 @@ def test_7_a_seat_that_comes_back_after_one_vote_stalls_nothing() -> None:
     "no"; the rescuer (seat 0, already past that position) voids the round, seat 1 takes the
     kept entry and the game plays to its end (before: the table stalled within two entries,
     nobody named, and seat 2 could no longer be removed)."""
-    links = Links("comes-back")
-    links.net.start()
-    links.play_to(30)
-    for other in (0, 1, 3):
-        links.cut(2, other)
-    links.net.run()
+    links, _rescuer, _at, _head = seat_vanished("comes-back", 2)
     waits = {w.seat for c in links.cores if c.seat != 2 for w in c.waiting_for()}
     assert 2 in waits
     voter = links.cores[1]
@@ -288,7 +283,7 @@ def test_a_rescuer_that_voids_a_round_and_begins_the_removal_with_it_is_named_ev
     from lancards.p2p.protocol.votes import sign_withdrawal
     from lancards.p2p.protocol.wire import sign_envelope
 
-    links, rescuer, at, head = seat_4_vanished()
+    links, rescuer, at, head = seat_vanished()
     held: list[bytes] = []
 
     def hold_entries(sender: bytes, to: bytes, data: bytes) -> bytes | None:
@@ -338,7 +333,7 @@ def test_a_rescuer_that_voids_the_round_it_began_is_named_with_the_entry_counted
     from lancards.p2p.protocol.votes import sign_withdrawal
     from lancards.p2p.protocol.wire import sign_envelope
 
-    links, rescuer, at, head = seat_4_vanished()
+    links, rescuer, at, head = seat_vanished()
     for seat in (1, 2, 0):
         links.net.post(links.key(seat), links.cores[seat].vote_remove(3))
         links.net.run()
@@ -418,14 +413,16 @@ def test_a_vote_against_a_connected_seat_is_told_once_with_its_voter() -> None:
         assert [(n.seat, n.voters) for n in void] == [(2, (3,))], seat
 
 
-def seat_4_vanished() -> tuple[Links, Any, int, str]:
-    """A hostile ("liar") four-seat table played to move 30 whose seat 3 is then cut from the
-    others: the links, the rescuer (seat 0's core), its record's length and head."""
-    links = Links("liar")
+def seat_vanished(kind: str = "liar", seat: int = 3) -> tuple[Links, Any, int, str]:
+    """A four-seat table whose hostile seat plays ``kind``, played to move 30, whose ``seat``
+    is then cut from the others: the links, the rescuer (seat 0's core), its record's length
+    and head."""
+    links = Links(kind)
     links.net.start()
     links.play_to(30)
-    for other in (0, 1, 2):
-        links.cut(3, other)
+    for other in range(4):
+        if other != seat:
+            links.cut(seat, other)
     links.net.run()
     rescuer = links.cores[0]
     return links, rescuer, len(rescuer.record), rescuer.record.head
