@@ -342,10 +342,10 @@ def _go_on_words(game: PlayedGame) -> str:
     holds its folder (``holder.json`` of :mod:`~lancards.p2p.net.folder_lock`, believed only
     while that process runs), ``"in play now (lancards host, process 4242)"``: the resume
     would be refused as the folder is in use (the new-user trial of 2026-12-06)."""
-    from lancards.p2p.net.folder_lock import read_holder
+    from lancards.p2p.net.folder_lock import live_holder
 
-    holder = read_holder(game.folder)
-    if holder is not None and holder.alive():
+    holder = live_holder(game.folder)
+    if holder is not None:
         return _("in play now ({command}, process {pid})").format(command=holder.command,
                                                                    pid=holder.pid)
     return f"lancards resume {game.table}"
@@ -478,10 +478,10 @@ def record_path(argument: str) -> str:
                    problem=chosen.said or chosen.problem)}.get(
                    chosen.status) or _("it never started")
         if chosen.status == "unfinished":
-            from lancards.p2p.net.folder_lock import read_holder
+            from lancards.p2p.net.folder_lock import live_holder
 
-            holder = read_holder(chosen.folder)
-            if holder is not None and holder.alive():  # the trial of 2026-12-05
+            holder = live_holder(chosen.folder)
+            if holder is not None:  # the trial of 2026-12-05
                 why = _("it is being played now ({command}, process {pid}); its record is "
                         "written when the game ends or pauses").format(command=holder.command,
                                                                         pid=holder.pid)
@@ -496,11 +496,11 @@ def _say_paused_record(folder: Path, table: str) -> None:
     ends where the game last stopped (a pause, or a process killed: the final trial read
     "pause" for a crash): the new-user trial of 2026-12-07 replayed a game being played and
     read it stop 10 moves before the screen did, at ``the game is not finished``."""
-    from lancards.p2p.net.folder_lock import read_holder
+    from lancards.p2p.net.folder_lock import live_holder
 
-    holder = read_holder(folder)
+    holder = live_holder(folder)
     text = (_("game {table} is being played now ({command}, process {pid}): its record ends "
-              "where the game last stopped") if holder is not None and holder.alive() else
+              "where the game last stopped") if holder is not None else
             _("game {table} is unfinished: its record ends where the game last stopped (lancards "
               "resume {table} continues it)"))
     print(text.format(table=table, command=getattr(holder, "command", ""),

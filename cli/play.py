@@ -343,13 +343,11 @@ def unfinished_tables(tables: Path) -> list[Path]:
 
 
 def in_play(folder: Path) -> bool:
-    """Whether a live process holds ``folder`` (``holder.json``, believed only while that
-    process runs: :func:`lancards.p2p.net.folder_lock.read_holder`): a table open in another
-    window, not a paused one."""
-    from lancards.p2p.net.folder_lock import read_holder
+    """Whether a live process holds ``folder`` (:func:`lancards.p2p.net.folder_lock.
+    live_holder`): a table open in another window, not a paused one."""
+    from lancards.p2p.net.folder_lock import live_holder
 
-    holder = read_holder(folder)
-    return holder is not None and holder.alive()
+    return live_holder(folder) is not None
 
 
 def paused_greeting() -> str:

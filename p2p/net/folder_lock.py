@@ -118,6 +118,14 @@ def read_holder(folder: Path) -> Holder | None:
         return None
 
 
+def live_holder(folder: Path) -> Holder | None:
+    """The holder ``folder``'s ``holder.json`` names while that process still runs
+    (:meth:`Holder.alive`): a table open in another window; None for none, a stale file or
+    one that cannot be read."""
+    holder = read_holder(folder)
+    return holder if holder is not None and holder.alive() else None
+
+
 def _believed_holder(folder: Path, wait: float) -> Holder | None:
     """The holder of a taken lock, believed only while its process lives (a new holder may
     still be writing the file a killed one left: it is read again for ``wait`` s)."""
@@ -223,4 +231,4 @@ def release_all() -> None:
 
 
 __all__ = ["HOLDER_NAME", "LOCK_NAME", "LOCK_WAIT_S", "FolderBusy", "FolderLock", "Holder",
-           "StorageError", "lock_folder", "proc_start", "read_holder", "release_all"]
+           "StorageError", "live_holder", "lock_folder", "proc_start", "read_holder", "release_all"]
