@@ -11,7 +11,9 @@ for a table that never wrote the file (one played before this existed).
 
 Best effort, never a fault: the file is one word, written atomically (a kill -9 leaves the old
 word or the new one); a file that cannot be written leaves the table as it is, and one that
-cannot be read, is empty or names no language this program has is ignored.
+cannot be read, is empty, is no text or names no language this program has is ignored (and
+written anew, where it can be). The crash tests kill the process at this write
+(``LANCARDS_TEST_CRASH_AT=language-WHEN:N``, :mod:`lancards.p2p.net.crash_hook`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import os
 from pathlib import Path
 
 from lancards.cli.i18n import LANGUAGES, language, set_language
+from lancards.p2p.net.crash_hook import crash
 
 FILE = "language"
 """The file's name in the table folder."""
@@ -30,13 +33,19 @@ def remember(folder: Path) -> None:
     """Write the current language (``"en"``, ``"de"``) into ``folder``'s :data:`FILE`.
 
     Raises nothing: an ``OSError`` (a full disk, a read-only folder) is swallowed."""
-    path = folder / FILE
+    if recalled(folder) == language():  # a garbage file (no text) is no fault: written anew
+        return
     with contextlib.suppress(OSError):
-        if path.exists() and path.read_text(encoding="ascii").strip() == language():
-            return
+        if crash.reached("before", side="language"):
+            crash.die()
         temporary = folder / f".{FILE}.tmp"
+        if crash.reached("torn", side="language"):
+            temporary.write_text(language()[:1], encoding="ascii")
+            crash.die()
         temporary.write_text(language() + "\n", encoding="ascii")
-        os.replace(temporary, path)
+        os.replace(temporary, folder / FILE)
+        if crash.reached("after", side="language"):
+            crash.die()
 
 
 def recalled(folder: Path) -> str | None:

@@ -7,7 +7,11 @@ file), ``torn`` (half of the line or the temporary file is written, then the kil
 ``after`` (right after the ``fsync``). ``checkpoint-WHEN:N`` counts only the checkpoint writes
 (:meth:`lancards.p2p.net.store.TableStore.save_checkpoint`): the ``N``-th checkpoint since this
 process started; ``rematch-WHEN:N`` only the journal writes of "play again" (batches with a
-``rematch`` line, issue 27). Unset (every program but the crash tests), nothing is counted.
+``rematch`` line, issue 27). ``language-WHEN:N`` and ``identity-WHEN:N`` count only the
+writes of a file beside the stores (:data:`SIDE_FILES`), which no other ``WHEN`` counts: the
+``N``-th write of a table's ``language`` file (``lancards.cli.table_language``), or of the
+identity file's repaired nickname (:func:`lancards.p2p.net.identity_file.save_nickname`). Unset
+(every program but the crash tests), nothing is counted.
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ import signal
 
 CRASH_ENV = "LANCARDS_TEST_CRASH_AT"
 """The environment variable of the crash-point test hook."""
+
+SIDE_FILES = ("language", "identity")
+"""Files written beside the stores, each counted only by a ``WHEN`` of its own prefix."""
 
 
 class CrashPoint:
@@ -30,15 +37,19 @@ class CrashPoint:
         when, _, number = spec.partition(":")
         self.checkpoints_only = when.startswith("checkpoint-")
         self.rematch_only = when.startswith("rematch-")
+        self.side = next((side for side in SIDE_FILES if when.startswith(f"{side}-")), "")
+        """The side file whose writes alone are counted (:data:`SIDE_FILES`), or ``""``."""
         when = when.removeprefix("checkpoint-").removeprefix("rematch-")
+        when = when.removeprefix(f"{self.side}-") if self.side else when
         if when in ("before", "torn", "after") and number.isdigit():
             self.when, self.at = when, int(number)
 
-    def reached(self, when: str, checkpoint: bool = False, rematch: bool = False) -> bool:
+    def reached(self, when: str, checkpoint: bool = False, rematch: bool = False,
+                side: str = "") -> bool:
         """Called with ``"before"`` before each durable write (counting it) and with
-        ``"torn"``/``"after"`` at those points (``checkpoint``: of a checkpoint write);
-        whether to die there."""
-        if not self.at or (self.checkpoints_only and not checkpoint) or (
+        ``"torn"``/``"after"`` at those points (``checkpoint``: of a checkpoint write;
+        ``side``: a write of that side file, :data:`SIDE_FILES`); whether to die there."""
+        if not self.at or side != self.side or (self.checkpoints_only and not checkpoint) or (
                 self.rematch_only and not rematch):
             return False
         if when == "before":

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from platformdirs import user_config_dir
 
+from lancards.p2p.net.crash_hook import crash as _crash
 from lancards.p2p.net.store import describe_fault, storage_error
 from lancards.p2p.protocol.errors import IdentityError, LocalProtocolError
 from lancards.p2p.protocol.identity import MAX_NICK_CHARS, Identity, check_nickname
@@ -145,7 +146,9 @@ def load_or_create_identity(
 
 
 def save_nickname(path: str | os.PathLike[str], nick: str) -> Identity:
-    """Change the nickname stored in an identity file (same key).
+    """Change the nickname stored in an identity file (same key), atomically: a kill -9 leaves
+    the old file or the new one, never a torn one (the crash tests kill the process here:
+    ``LANCARDS_TEST_CRASH_AT=identity-WHEN:N``, :mod:`lancards.p2p.net.crash_hook`).
 
     Raises:
         IdentityError: as :func:`load_identity`.
@@ -156,8 +159,16 @@ def save_nickname(path: str | os.PathLike[str], nick: str) -> Identity:
     file = Path(path)
     tmp = file.with_name(file.name + ".tmp")
     tmp.unlink(missing_ok=True)
-    _write_private(tmp, new.to_json())
+    if _crash.reached("before", side="identity"):
+        _crash.die()
+    text = new.to_json()
+    if _crash.reached("torn", side="identity"):
+        _write_private(tmp, text[: len(text) // 2])
+        _crash.die()
+    _write_private(tmp, text)
     os.replace(tmp, file)
+    if _crash.reached("after", side="identity"):
+        _crash.die()
     return new
 
 
