@@ -115,3 +115,63 @@ def test_the_watchers_heading_of_a_seat_voted_out_in_german(
     assert "".join(t for _s, t in EightsController(session).hand_view(running, 80)) == \
         " Zuschauen: kein Platz, nur offene Karten\n  die Karten werden gemischt und verteilt; q " \
         "beenden\n"
+
+
+COME_BACK = {
+    "en": [" NOTE: you were voted out while away; watch the rest, or q to quit",
+           " 8s Rule!   shuffling, dealing or opening hands...",
+           " cutting for the first dealer",
+           "   # player     hand tricks total",
+           "   1 Bram          0      0     0  bot, greedy",
+           "   2 Cleo          0      0     0  bot, greedy",
+           "   3 Ada           0      0     0  bot, greedy",
+           "   4 Ann (you)     0      0     0",
+           " (the log of moves and chat)",
+           *[""] * 11,
+           " watching: no seat, the public cards only",
+           "  the deck at work; q quits",
+           "",
+           " watching: public cards only · PgUp/PgDn the log · ? keys · q quit · o goal"],
+    "de": [" HINWEIS: du wurdest in deiner Abwesenheit hinausgestimmt; schau weiter zu, oder",
+           "   q zum Beenden",
+           " 8s Rule!   mischen, geben oder Hände aufdecken...",
+           " Abheben für den ersten Geber",
+           "   # Spieler   Hand Stiche Summe",
+           "   1 Bram         0      0     0  Bot, gierig",
+           "   2 Cleo         0      0     0  Bot, gierig",
+           "   3 Ada          0      0     0  Bot, gierig",
+           "   4 Ann (du)     0      0     0",
+           " (der Verlauf der Züge und der Chat)",
+           *[""] * 10,
+           " Zuschauen: kein Platz, nur offene Karten",
+           "  die Karten werden gemischt und verteilt; q beenden",
+           "",
+           " Zuschauen: nur offene Karten · Bild↑/Bild↓ der Verlauf · ? Tasten · q beenden"],
+}
+"""The screen of a seat voted out while away that comes back while the deck is at work, by
+language."""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_seat_voted_out_while_away_comes_back_to_a_watchers_screen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """The whole screen at 80x24 of a seat that comes back (``lancards resume``) to a table
+    that voted it out while it was away and plays on: the note, the table, and a watcher's
+    heading with what the table does where its hand was (no ``your hand (0 cards):``); q
+    quits at once (nothing waits for it). A screen-level test with a built state (the
+    persona suite's network evening would need a seat voted out and resumed: some minutes)."""
+    from lancards.cli import i18n
+
+    i18n.set_language(lang)
+    try:
+        running, _halted = _removed(tmp_path, monkeypatch)
+        session = _Frozen("eights", seed=7, bot_delay=60)
+        session.snap = running
+        with driven(session, 80, 24) as d:
+            lines = d.text().splitlines()
+            assert lines == COME_BACK[lang]
+            d.press("q")
+            d.settle(lambda: d.done)
+            assert d.finish() == 0
+    finally:
+        i18n.set_language("en")
