@@ -1,0 +1,192 @@
+"""The persona suite's ``lancards play`` steps (one person with bots on one laptop: no network
+namespaces): Tess's terminal is tmux at 80x24, driven by keys, each screen read back with the
+exact lines a person reads (:mod:`tests.e2e.test_persona` has the LAN evenings).
+
+- **Level 8 Master's "I'll take that!" show phase** (``--seed 5``: Ada plays TAKE at once, Bram
+  shows, then Tess): the header keeps the dealer on its line, ``YOUR TURN: show 3 cards for
+  TAKE`` (it read ``... for I'll take that!`` with no room for the dealer at 80 columns).
+  ``Ctrl-C`` there pauses (the line it prints, status 1), ``lancards resume`` brings the same
+  screen back; ``q`` asks, ``y`` pauses again, and ``lancards --lang de resume`` shows it in
+  German (``3 Karten für TAKE zeigen``, the dealer still on the line).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lancards.p2p.protocol.identity import Identity
+from tests.cli.tui.fits import check_fits
+
+pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+              pytest.mark.timeout(120)]
+
+ROOT = Path(__file__).resolve().parents[2]
+PAUSED = "paused: the game waits for you; lancards resume brings you back"
+
+SHOW = [
+    " Level 8 Master · round 1 · dealer Cleo   YOUR TURN: show 3 cards for TAKE",
+    "   # player      lvl requirement down hand discard   front played by",
+    " > 1 Tess (you)    1 4 pairs     no     10 -",
+    "   2 Cleo          1 4 pairs     no     10 B2(1)           bot, normal",
+    "   3 Ada           1 4 pairs     no     10 -               bot, normal",
+    "   4 Bram          1 4 pairs     no     10 -               bot, normal",
+    " draw pile: 66 cards · face up under it: TAKE",
+    " nothing laid down yet",
+    " shown for I'll take that!:",
+    "  Bram: R2 P5 P15",
+    " ── round 1 · dealer Cleo ──",
+    " B2 is face up on Cleo's discard pile",
+    " Ada drew from the draw pile",
+    " Ada played TAKE (I'll take that!)",
+    " Bram showed R2 P5 P15",
+    "", "", "", "",
+    " your hand (10 cards, by number; s sorts):",
+    " Y8 P8 R9 G9 R11 G14 R15 O15 J1-5 SWAP",
+    " ^",
+    "",
+    " Space marks 3 cards (0 marked) · Enter shows them · ? keys · q quit · h hint"]
+"""Tess's screen at the show phase of ``lancards play --game level8-master --seed 5``."""
+
+SHOW_DE = [
+    " Level 8 Master · Runde 1 · Cleo gibt   DU BIST DRAN: 3 Karten für TAKE zeigen",
+    "   # Spieler    St.  Aufgabe     ausg. Hand Ablage    vorne gespielt von",
+    " > 1 Tess (du)     1 4 Paare     nein    10 -",
+    "   2 Cleo          1 4 Paare     nein    10 B2(1)           Bot, normal",
+    "   3 Ada           1 4 Paare     nein    10 -               Bot, normal",
+    "   4 Bram          1 4 Paare     nein    10 -               Bot, normal",
+    " Nachziehstapel: 66 Karten · offen darunter: TAKE",
+    " noch nichts ausgelegt",
+    " gezeigt für „Die nehm’ ich!“:",
+    "  Bram: R2 P5 P15",
+    " ── Runde 1 · Cleo gibt ──",
+    " B2 liegt offen auf dem Ablagestapel von Cleo",
+    " Ada: vom Nachziehstapel gezogen",
+    " Ada: TAKE gespielt („Die nehm’ ich!“)",
+    " Bram: R2 P5 P15 gezeigt",
+    "", "", "", "",
+    " deine Hand (10 Karten, nach Zahl; s sortiert):",
+    " Y8 P8 R9 G9 R11 G14 R15 O15 J1-5 SWAP",
+    " ^",
+    "",
+    " Leertaste markiert 3 Karten (0 markiert) · Enter zeigt sie · ? Tasten · h Tipp"]
+"""The same screen resumed with ``--lang de`` (the catching-up note gone)."""
+
+LEAVE = [" quit", " Leave the table?",
+         " y or p: pause: the game waits for you (lancards resume brings you back)",
+         " l: leave for good: the game goes on without you", " n: stay"]
+"""What ``q`` opens over the table (its first lines; the table's rows are blank under it)."""
+
+
+class Terminal:
+    """Tess's terminal: each ``lancards`` command in a tmux window of its own (a server of this
+    test's own), its exit status written to a file; the window stays to read what it printed."""
+
+    def __init__(self, home: Path) -> None:
+        self.home, self.server, self.runs, self.window = home, f"h-persona-{os.getpid()}", 0, ""
+
+    def tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.server, *args], capture_output=True,
+                              text=True, timeout=10).stdout
+
+    def run(self, words: str) -> None:
+        self.runs += 1
+        status = self.home / f"status-{self.runs}"
+        command = (f"cd {ROOT} && env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "
+                   f"LANCARDS_HOME={self.home} {sys.executable} -m lancards {words} "
+                   f"2>>{self.home / 'err.txt'}; echo $? > {status}.tmp && "
+                   f"mv {status}.tmp {status}; sleep 120")
+        if self.runs == 1:
+            made = self.tmux("new-session", "-d", "-P", "-F", "#{window_id}", "-x", "80",
+                             "-y", "24", "-s", "tess", command)
+        else:
+            made = self.tmux("new-window", "-P", "-F", "#{window_id}", "-t", "=tess", command)
+        self.window = made.strip()
+
+    def screen(self) -> list[str]:
+        return self.tmux("capture-pane", "-p", "-t", self.window).split("\n")[:24]
+
+    def wait(self, text: str, limit: float = 30) -> list[str]:
+        """The screen's lines once a line of it is ``text`` (and it is still there a moment
+        later: a capture may catch a redraw half done), checked to fit 80x24."""
+        deadline, lines = time.monotonic() + limit, []
+        while time.monotonic() < deadline:
+            lines = self.screen()
+            if text in lines:
+                time.sleep(0.2)
+                lines = self.screen()
+                if text in lines:
+                    check_fits("\n".join(lines), text)
+                    return lines
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} did not show within {limit} s:\n" + "\n".join(lines))
+
+    def shows(self, expected: list[str], limit: float = 30) -> None:
+        """Wait until the screen is ``expected``, line for line (a note such as catching up
+        comes and goes before it); fail with the last screen."""
+        deadline, lines = time.monotonic() + limit, []
+        while time.monotonic() < deadline:
+            lines = [line.rstrip() for line in self.screen()]
+            if lines == expected:
+                check_fits("\n".join(lines), expected[0])
+                return
+            time.sleep(0.1)
+        raise AssertionError("\n".join(["the screen:", *lines, "--- expected:", *expected]))
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.tmux("send-keys", "-t", self.window, key)
+
+    def exit_status(self, limit: float = 20) -> int:
+        status = self.home / f"status-{self.runs}"
+        deadline = time.monotonic() + limit
+        while not status.exists():
+            assert time.monotonic() < deadline, "\n".join(self.screen())
+            time.sleep(0.1)
+        return int(status.read_text())
+
+    def printed(self) -> list[str]:
+        return [line.rstrip() for line in self.screen() if line.strip()]
+
+
+@pytest.mark.long  # some 12 s of tmux; the header at 80 columns is in CI as golden screens
+def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_path: Path) -> None:
+    (tmp_path / "identity.json").write_text(Identity(bytes([7]) * 32, "tess").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    tess = Terminal(tmp_path)
+    try:
+        tess.run("play --game level8-master --seed 5 --bot-delay 0 --name Tess")
+        tess.shows(SHOW)
+        # Ctrl-C: the table closes, the game waits (status 1), one line says how to come back
+        tess.keys("C-c")
+        assert tess.exit_status() == 1
+        assert tess.printed() == [PAUSED]
+        # lancards resume: the same screen, where it was (the dealer and TAKE on the header)
+        tess.run("resume")
+        tess.shows(SHOW)
+        # q asks; y pauses (status 1, the same line); the table waits again
+        tess.keys("q")
+        lines = [line.rstrip() for line in tess.wait(" Leave the table?")]
+        assert lines[:5] == LEAVE and not any(lines[5:]), lines
+        tess.keys("y")
+        assert tess.exit_status() == 1
+        table = next((tmp_path / "tables").iterdir()).name[:8]
+        assert tess.printed() == [  # resume said which table it took, before the screen
+            f"resuming table {table} (Level 8 Master, with Cleo, Ada, Bram)", PAUSED]
+        # in German (the suite's other language): the dealer still on the header line
+        tess.run("--lang de resume")
+        tess.shows(SHOW_DE)
+        tess.keys("C-c")
+        assert tess.exit_status() == 1
+        assert tess.printed() == [
+            f"Tisch {table} wird fortgesetzt (Level 8 Master, mit Cleo, Ada, Bram)",
+            "Pause: das Spiel wartet auf dich; lancards resume bringt dich zurück"]
+        assert (tmp_path / "err.txt").read_text() == ""
+    finally:
+        tess.tmux("kill-server")
