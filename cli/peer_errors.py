@@ -358,7 +358,9 @@ IDENTITY_WORDS: Mapping[str, str] = {
     "identity-uncreatable": N_("the identity file cannot be created: {fault}"),
     "identity-mode": N_("identity file {path} has mode {mode}; other users may read it (fix "
                         "with: chmod 600 {path})"),
-    "identity-invalid": N_("identity file {path} is not valid: {problem}"),
+    "identity-invalid": N_("identity file {path} is not valid: {problem} (move it away and "
+                           "lancards makes a new identity, with a new key: tables saved under "
+                           "the old key cannot be resumed)"),
 }
 """An identity file's fault (``p2p.net.identity_file``'s :class:`IdentityError` codes;
 ``{fault}``: the storage fault's words, :data:`STORAGE_WORDS`)."""
@@ -395,6 +397,9 @@ def error_words(exc: BaseException) -> str:
         return rejection_words(exc)
     if isinstance(exc, RecordFileError):
         return record_words(exc)
+    if exc.code == "identity-invalid":  # words in English too, not a parser's message
+        net_log.debug("%s", exc)
+        return _identity(exc)
     if _english(exc):
         return str(exc)
     if exc.code in STORAGE_WORDS:

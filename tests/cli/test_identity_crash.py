@@ -73,17 +73,24 @@ def test_the_repair_killed_twice_keeps_the_key(tmp_path: Path, when: str) -> Non
     assert KEPT.public_key.hex() in table.read_text()  # the seat is the kept key's
 
 
+TAIL_EN = (" (move it away and lancards makes a new identity, with a new key: tables saved under "
+           "the old key cannot be resumed)")
+TAIL_DE = (" (schiebe sie beiseite, dann legt lancards eine neue Identität mit einem neuen "
+           "Schlüssel an: Tische, die unter dem alten Schlüssel gespeichert sind, lassen sich "
+           "nicht fortsetzen)")
 DAMAGED = [
-    ("empty", "", "lancards play: error: identity file {path} is not valid: Expecting value: "
-                  "line 1 column 1 (char 0)",
-     "lancards play: Fehler: die Identitätsdatei {path} ist ungültig: sie ist kein JSON"),
-    ("torn", KEPT.to_json()[:40], "lancards play: error: identity file {path} is not valid: "
-                                  "Unterminated string starting at: line 2 column 18 (char 19)",
-     "lancards play: Fehler: die Identitätsdatei {path} ist ungültig: sie ist kein JSON"),
+    ("empty", "", "lancards play: error: identity file {path} is not valid: it is not JSON"
+     + TAIL_EN, "lancards play: Fehler: die Identitätsdatei {path} ist ungültig: sie ist kein JSON"
+     + TAIL_DE),
+    ("torn", KEPT.to_json()[:40], "lancards play: error: identity file {path} is not valid: it is "
+     "not JSON" + TAIL_EN,
+     "lancards play: Fehler: die Identitätsdatei {path} ist ungültig: sie ist kein JSON"
+     + TAIL_DE),
     ("bad seed", KEPT.to_json().replace("05" * 32, "05"),
-     "lancards play: error: an Ed25519 seed has 32 bytes, not 1",
+     "lancards play: error: identity file {path} is not valid: its seed (ed25519_seed) is not 32 "
+     "bytes in hexadecimal" + TAIL_EN,
      "lancards play: Fehler: die Identitätsdatei {path} ist ungültig: ihr Schlüssel "
-     "(ed25519_seed) ist nicht 32 Bytes lang (hexadezimal)"),
+     "(ed25519_seed) ist nicht 32 Bytes lang (hexadezimal)" + TAIL_DE),
 ]
 """A damaged identity file holding ``You``: (its kind, its text, what ``lancards play`` says in
 English, then in German)."""
