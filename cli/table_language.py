@@ -49,10 +49,11 @@ def remember(folder: Path) -> None:
 
 
 def recalled(folder: Path) -> str | None:
-    """The language ``folder``'s :data:`FILE` names, or None (no file, unreadable, or no
-    language of :data:`lancards.cli.i18n.LANGUAGES`)."""
-    try:
-        word = (folder / FILE).read_text(encoding="ascii").strip()
+    """The language ``folder``'s :data:`FILE` names, or None (no file, not a regular file,
+    unreadable, or no language of :data:`lancards.cli.i18n.LANGUAGES`)."""
+    path = folder / FILE
+    try:  # a FIFO or a device in its place would block the read or never end: not a file
+        word = path.read_text(encoding="ascii").strip() if path.is_file() else ""
     except (OSError, UnicodeDecodeError):
         return None
     return word if word in LANGUAGES else None

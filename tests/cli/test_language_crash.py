@@ -199,11 +199,13 @@ def _damage(folder: Path, kind: str) -> None:
         path.mkdir()
     elif kind == "unreadable":  # a loop of links: cannot be read even by root
         path.symlink_to(FILE)
+    elif kind == "fifo":  # reading it would wait for a writer for ever
+        os.mkfifo(path)
     else:
         path.write_bytes({"xx": b"xx\n", "empty": b"", "no text": b"\xff\xfe\x00d"}[kind])
 
 
-DAMAGED = ["xx", "empty", "no text", "directory", "unreadable"]
+DAMAGED = ["xx", "empty", "no text", "directory", "unreadable", "fifo"]
 
 
 @pytest.mark.parametrize("kind", DAMAGED)
