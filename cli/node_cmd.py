@@ -57,6 +57,7 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
     # the words of its lines: imported here, so `lancards node --help` loads no more (issue 16)
     from lancards.cli.peer_errors import checkpoint_words, error_words
     from lancards.cli.peer_words import notice_words
+    from lancards.cli.refusal_words import move_refused
 
     table = verify_started(config["statement"], config["sigs"], "config")
     me = Identity(bytes.fromhex(config["seed"]), config["nick"])
@@ -100,7 +101,8 @@ async def run_node(config: dict[str, Any], deadline: float) -> int:
             await node.close()
     for notice in node.notices:
         if notice.kind == "rejected":
-            said = notice.text if notice.error is None else error_words(notice.error)
+            said = notice.text if notice.error is None else error_words(notice.error,
+                                                                        move_refused)
             print(_("rejected: {reason}").format(reason=said), file=sys.stderr)
         elif notice.kind == "cheat":
             said = notice_words(core, notice, [m.nick for m in core.players])

@@ -12,6 +12,7 @@ from typing import Any
 from lancards.cli.i18n import _
 from lancards.cli.peer_errors import error_words
 from lancards.cli.peer_words import notice_words
+from lancards.cli.refusal_words import move_refused
 from lancards.cli.removal_words import void_vote_words
 from lancards.cli.visible import visible
 from lancards.p2p.net.throttle import Throttle
@@ -39,7 +40,7 @@ def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[st
         here_now = seat is not None and (seat == core.seat or here(seat))
         return void_vote_words(seat, notice.voters, core.seat, shown) if here_now else None
     if notice.kind in ("cheat", "rejected"):
-        text = error_words(notice.error) if notice.error is not None else \
+        text = error_words(notice.error, move_refused) if notice.error is not None else \
             notice_words(core, notice, names) if notice.kind == "cheat" else notice.text
         return f"! {text}"
     return None

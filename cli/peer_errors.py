@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lancards.cli.i18n import N_, _, language
-from lancards.cli.rejection_details import why_refused
+from lancards.cli.rejection_details import MoveWords, why_refused
 from lancards.p2p.net.failure_words import WHO_HOST, WHO_NETWORK, Failure, failure
 from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.folder_lock import FolderBusy
@@ -178,10 +178,15 @@ GENERIC = N_("the peer layer refused it (the details: --verbose)")
 """An error without words here, in a language other than English."""
 
 
+WORDED_IN_ENGLISH = frozenset({"unexpected"})
+"""The codes said in words in English too: their English text names an exception and what it
+said (``unexpected: KeyError: 'seats'``), which is for ``--verbose`` only."""
+
+
 def _english(exc: PeerError) -> bool:
-    """Whether ``exc`` is shown as the peer layer wrote it (English); else its English text
-    goes to the ``--verbose`` log."""
-    if language() == "en":
+    """Whether ``exc`` is shown as the peer layer wrote it (English, and a code not in
+    :data:`WORDED_IN_ENGLISH`); else its English text goes to the ``--verbose`` log."""
+    if language() == "en" and exc.code not in WORDED_IN_ENGLISH:
         return True
     net_log.debug("%s", exc)
     return False
@@ -200,6 +205,21 @@ SENDER_WORDS: Mapping[str, str] = {
 """The link names the peer layer gives a sender it cannot name by a seat (the prefix, then the
 peer's name)."""
 
+LOCAL_SENDER_WORDS: Mapping[str, str] = {
+    "record file": N_("the record file"),
+    "the journal": N_("the journal"),
+    "the local record": N_("this seat's own record"),
+    "unknown peer": N_("an unknown peer"),
+}
+"""The names the peer layer gives a local file or an unknown link when it is the sender of a
+refused line (a bad line of a record file under ``lancards audit``, of the journal on
+``resume``): said after "from" (German: ``Nachricht von der Protokolldatei abgelehnt``, never
+``von record file``)."""
+
+
+UNVERIFIED = " (unverified)"
+"""What the peer layer adds to an entry's claimed author it has not checked yet."""
+
 
 SEAT_LABEL = re.compile(r" \(seat (\d+)\)\Z")
 """The seat the peer layer adds to a seated sender's name (``bob [...] (seat 2)``, counted from
@@ -214,11 +234,16 @@ a greeting or a frame that failed, ``HelloHandshake``'s and ``LinkChannel``'s na
 def sender_words(sender: str) -> str:
     """A message's sender as the language says it: ``"eve [FP] (seat 3)"`` (English) is
     ``"eve [FP] (Platz 3)"`` in German, ``"eve [FP] at 10.0.0.5:43340"`` is ``"eve [FP] über
-    10.0.0.5:43340"``; a link without a seat as :data:`SENDER_WORDS` say."""
+    10.0.0.5:43340"``; a link without a seat as :data:`SENDER_WORDS` say, a local file or an
+    unknown link as :data:`LOCAL_SENDER_WORDS` do (``"der Protokolldatei"``)."""
     address = LINK_ADDRESS.search(sender)
     if address is not None:
         return _("{name} at {address}").format(name=sender_words(sender[:address.start()]),
                                                address=address[1])
+    if sender in LOCAL_SENDER_WORDS:
+        return _(LOCAL_SENDER_WORDS[sender])  # German: the dative, after "von"
+    if sender.endswith(UNVERIFIED):  # an entry's claimed author, before its signature is checked
+        return _("{name} (unverified)").format(name=sender_words(sender[:-len(UNVERIFIED)]))
     for prefix, words in SENDER_WORDS.items():
         if sender.startswith(prefix):
             return _(words).format(name=sender[len(prefix):])
@@ -228,14 +253,14 @@ def sender_words(sender: str) -> str:
     return sender
 
 
-def rejection_words(exc: RemoteProtocolError) -> str:
+def rejection_words(exc: RemoteProtocolError, moves: MoveWords | None = None) -> str:
     """A refused message: ``str(exc)`` in English (``"rejected message from bob [...] (seat 2,
     entry 5): out-of-turn: ..."``), else ``"Nachricht von bob [...] abgelehnt (Platz 2, Eintrag
     5): außer der Reihe"``: the seat and the place in one bracket, a record entry counted from
     1 (its ``seq`` + 1), an envelope's ``seq`` as it is."""
     if _english(exc):
         return str(exc)
-    why = why_refused(exc, reason_words(exc.reason))  # with what was wrong, where known
+    why = why_refused(exc, reason_words(exc.reason), moves)  # with what was wrong, where known
     if exc.seq is None:
         return _("message from {sender} refused: {reason}").format(
             sender=sender_words(exc.sender), reason=why)
@@ -254,16 +279,23 @@ def rejection_words(exc: RemoteProtocolError) -> str:
         sender=sender_words(exc.sender), seq=exc.seq + 1, reason=why)  # counted from 1
 
 
-def record_words(exc: RecordFileError) -> str:
+def record_words(exc: RecordFileError, moves: MoveWords | None = None) -> str:
     """Why a record file does not verify, naming the line (and entry): ``str(exc)`` in English
-    (``"record file line 5 (entry 3): ..."``), else ``"Protokoll Zeile 5 (Eintrag 3): die
-    Regeln erlauben es nicht"``."""
+    (``"record file line 5 (entry 3): rejected message from ..."``), else the same in words:
+    the line, then the refusal of what it holds as :func:`rejection_words` says it, who it is
+    from (a seat's player, or the record file itself, :data:`LOCAL_SENDER_WORDS`) and which
+    entry, counted from 1 (``"Protokoll Zeile 14 (Eintrag 13): Nachricht von cyd [...]
+    abgelehnt (Platz 1, Eintrag 13): die Regeln erlauben es nicht: R5 ablegen (cyd muss zuerst
+    ziehen)"``)."""
     if _english(exc):
         return str(exc)
-    if exc.code == "entry" and isinstance(exc.cause, RemoteProtocolError):
-        why = reason_words(exc.cause.reason)
+    cause = exc.cause if isinstance(exc.cause, RemoteProtocolError) else None
+    if exc.code == "entry" and cause is not None:
+        why = rejection_words(cause, moves)
     elif exc.code in RECORD_WORDS:
         why = _(RECORD_WORDS[exc.code]).format(**exc.params)
+        if cause is not None:  # the header: what was wrong with it
+            why = _("{reason}: {cause}").format(reason=why, cause=rejection_words(cause))
     else:
         why = _(GENERIC)
     if exc.line <= 0:
@@ -386,7 +418,7 @@ def _identity(exc: PeerError) -> str:
     return _(IDENTITY_WORDS[exc.code]).format(**params)
 
 
-def error_words(exc: BaseException) -> str:
+def error_words(exc: BaseException, moves: MoveWords | None = None) -> str:
     """Any error of the peer layer in the player's language (see the module docstring); an
     exception that is not a :class:`PeerError` is its ``str``."""
     if not isinstance(exc, PeerError):
@@ -394,9 +426,9 @@ def error_words(exc: BaseException) -> str:
     if isinstance(exc, FolderBusy):
         return folder_busy_words(exc)
     if isinstance(exc, RemoteProtocolError):
-        return rejection_words(exc)
+        return rejection_words(exc, moves)
     if isinstance(exc, RecordFileError):
-        return record_words(exc)
+        return record_words(exc, moves)
     if exc.code == "identity-invalid":  # words in English too, not a parser's message
         net_log.debug("%s", exc)
         return _identity(exc)
@@ -505,9 +537,9 @@ def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> s
 
 __all__ = ["CANNOT_WORDS", "CHEAT_WORDS", "CHECKPOINT_WORDS", "DAMAGED_WORDS", "ERROR_WORDS",
            "FAILURE_WORDS", "GENERIC", "IDENTITY_PROBLEM_WORDS", "IDENTITY_WORDS", "LINK_ADDRESS",
-           "REASON_WORDS",
-           "RECORD_WORDS",
-           "REMATCH_WORDS", "SENDER_WORDS", "STORAGE_WORDS", "THEN_WORDS", "WATCH_WORDS",
-           "WHO_WORDS", "cheat_error_words", "checkpoint_words", "damaged_words", "error_words",
-           "event_words", "failure_text", "failure_words", "folder_busy_words", "reason_words",
-           "record_words", "rejection_words", "rematch_words", "sender_words", "tried_words"]
+           "LOCAL_SENDER_WORDS", "REASON_WORDS", "RECORD_WORDS", "REMATCH_WORDS", "SENDER_WORDS",
+           "STORAGE_WORDS", "THEN_WORDS", "UNVERIFIED", "WATCH_WORDS", "WHO_WORDS",
+           "WORDED_IN_ENGLISH", "cheat_error_words", "checkpoint_words", "damaged_words",
+           "error_words", "event_words", "failure_text", "failure_words", "folder_busy_words",
+           "reason_words", "record_words", "rejection_words", "rematch_words", "sender_words",
+           "tried_words"]

@@ -150,8 +150,10 @@ def verdict_lines(report: AuditReport) -> list[str]:
             why=unfinished_words(report))]
     else:
         # English: the peer layer's sentence, detail and all; another language: the code's words
+        from lancards.cli.refusal_words import move_refused
+
         reason = report.error if report.problem is None or language() == "en" else \
-            record_words(report.problem)
+            record_words(report.problem, move_refused)
         return [_("REJECTED: {reason}").format(reason=reason)]
     names = _nicks(report)
     reneges = list((report.outcome.detail if report.outcome else {}).get("reneges", []))

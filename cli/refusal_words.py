@@ -13,10 +13,12 @@ parsed; a code not known here gives the move alone.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lancards.cli.i18n import N_, _, language, ngettext
+from lancards.p2p.protocol.errors import SEAT_SAID
 
 REFUSAL_WORDS: Mapping[str, str] = {
     # both games
@@ -178,5 +180,28 @@ def refusal_detail(cause: Any, seat: int, names: Sequence[str]) -> str | None:
     return move if why is None else _("{move} ({why})").format(move=move, why=why)
 
 
-__all__ = ["CHANCE_FIRST", "OWN_PHASE_WORDS", "REFUSAL_WORDS", "move_words", "reason_words",
-           "refusal_detail"]
+MOST_SEATS = 6
+"""The most seats a table has (the names of :func:`move_refused`)."""
+
+_FINGERPRINT = re.compile(r" \[[^\]]*\]\Z")
+
+
+def move_refused(sender: str, error: object) -> str | None:
+    """A record entry's move the rules refuse (code ``rules-refused``, ``error`` the engine's
+    coded refusal, or the peer layer's of a move's openings) and why, in the halt line's words
+    (:func:`refusal_detail`): ``"R5 ablegen (bob muss zuerst
+    ziehen)"``. Its author is the ``sender`` (``bob [FP] (seat 2)``, named by nickname), the
+    other seats by number (``"Platz 1 ist am Zug"``); None without a code or a seat."""
+    params: Mapping[str, object] = getattr(error, "params", {}) or {}
+    said = SEAT_SAID.fullmatch(sender)
+    seat = int(said[2]) - 1 if said else getattr(params.get("action"), "seat", -1)
+    if not getattr(error, "code", "") or not isinstance(seat, int) or \
+            not 0 <= seat < MOST_SEATS:
+        return None
+    names = [_("seat {number}").format(number=i + 1) for i in range(MOST_SEATS)]
+    names[seat] = _FINGERPRINT.sub("", said[1] if said else sender)
+    return refusal_detail(error, seat, names)
+
+
+__all__ = ["CHANCE_FIRST", "MOST_SEATS", "OWN_PHASE_WORDS", "REFUSAL_WORDS", "move_refused",
+           "move_words", "reason_words", "refusal_detail"]

@@ -14,7 +14,7 @@ The English line is the peer layer's own sentence, unchanged (``cli/peer_errors.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from lancards.cli.i18n import N_, _, language
 from lancards.cli.rules_errors import rules_error_words
@@ -239,7 +239,8 @@ DETAIL_WORDS: Mapping[str, str] = {
                       "repeated or reordered on the way)"),
     "frame-size": N_("{reason}: a part larger than {limit} bytes closed the connection"),
     "text-frame": N_("{reason}: a part sent as text closed the connection (every part is bytes)"),
-    "unexpected": N_("{reason} (the details: --verbose)"),
+    "unexpected": N_("{reason}: a fault of this program, not of the sender; this message is "
+                     "left out, the others are taken (the details: --verbose)"),
     # a table's advertisement on the network (p2p/protocol/advert.py, p2p/net/discovery.py)
     "txt-size": N_("{reason}: an advertisement of {size} bytes, at most {limit}"),
     "txt-runs-past": N_("{reason}: a text of the advertisement runs past its end"),
@@ -315,7 +316,8 @@ def _error_words(error: object) -> str | None:
 
 def detail_values(params: Mapping[str, object]) -> dict[str, object] | None:
     """A refusal's ``params`` as its words say them: a value of :data:`_WORDED` in words (or
-    „quoted“ as it came), ``error`` in words; ``None`` when an ``error`` has no words."""
+    „quoted“ as it came), ``error`` in words, a player's seat after their name as the language
+    says it (``bob [FP] (Platz 2)``); ``None`` when an ``error`` has no words."""
     values = dict(params)
     for name, value in params.items():
         if name in _WORDED:
@@ -327,17 +329,33 @@ def detail_values(params: Mapping[str, object]) -> dict[str, object] | None:
             if worded is None:
                 return None
             values[name] = worded
+        elif isinstance(value, str) and (seat := _SEAT.search(value)) is not None:
+            values[name] = value[:seat.start()] + " " + _("(seat {number})").format(
+                number=seat[1])  # a player named with a seat: German "(Platz 2)"
     return values
+
+
+_SEAT = re.compile(r" \(seat (\d+)\)\Z")
 
 
 _BODY = re.compile(r"'([a-z.]+)' body")
 
 
-def why_refused(exc: RemoteProtocolError, reason: str) -> str:
+MoveWords = Callable[[str, object], "str | None"]
+"""How a refused move is said, from the refusal's sender and the engine's coded error
+(:func:`lancards.cli.refusal_words.move_refused`): given by the caller, as its words need the
+table log's narration (``cli/tui``, which shows these lines)."""
+
+
+def why_refused(exc: RemoteProtocolError, reason: str, moves: MoveWords | None = None) -> str:
     """``reason`` (the :class:`~lancards.p2p.protocol.errors.Reason` in words) with what was
     wrong where the error's code says it: ``"fehlerhaft aufgebaut (eine Chat-Nachricht)"``,
     ``"eine Stimme zum Entfernen, signiert von jemandem, der nicht am Tisch ist"``,
     ``"schon einmal erhalten: eine Chat-Zeile; zuletzt angenommen war Nummer 7"``."""
+    if exc.code == "rules-refused" and moves is not None:
+        move = moves(exc.sender, exc.params.get("error"))
+        if move is not None:
+            return _("{reason}: {move}").format(reason=reason, move=move)
     if exc.code in DETAIL_WORDS:
         values = detail_values(exc.params)
         if values is not None:
@@ -352,4 +370,4 @@ def why_refused(exc: RemoteProtocolError, reason: str) -> str:
 
 
 __all__ = ["DETAIL_WORDS", "ENTRY_WORDS", "KIND_WORDS", "PROOF_WORDS", "PURPOSE_WORDS",
-           "detail_values", "why_refused"]
+           "MoveWords", "detail_values", "why_refused"]

@@ -268,7 +268,8 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
         assert main(["--lang", "de", "audit", str(bad)]) == 1
         assert capsys.readouterr().out == (
             "ABGELEHNT: Protokoll Zeile 1: kein lancards-Spielprotokoll (seine erste Zeile muss "
-            "der signierte Start eines Tisches sein)\n")
+            "der signierte Start eines Tisches sein): Nachricht von der Protokolldatei abgelehnt: "
+            "fehlerhaft aufgebaut\n")  # what was wrong, and that the file is the sender
         assert main(["--lang", "de", "replay", str(path)]) == 0
         out = capsys.readouterr().out.splitlines()
         names = [m.nick for m in core.players]

@@ -220,11 +220,14 @@ def test_a_refused_answer_to_a_start_fetch_in_german(german):
 
     refused = unexpected("bob [X]", AttributeError("no such thing"))
     assert i18n._("ignored: {reason}").format(reason=error_words(refused)) == \
-        "übergangen: Nachricht von bob [X] abgelehnt: ihre Verarbeitung schlug unerwartet fehl " \
-        "(Einzelheiten: --verbose)"
-    i18n.set_language("en")
+        "übergangen: Nachricht von bob [X] abgelehnt: ihre Verarbeitung schlug unerwartet fehl: " \
+        "ein Fehler dieses Programms, nicht des Absenders; diese Nachricht wird übergangen, die " \
+        "anderen werden angenommen (Einzelheiten: --verbose)"
+    i18n.set_language("en")  # words in English too: the exception is for --verbose only
     assert i18n._("ignored: {reason}").format(reason=error_words(refused)) == \
-        "ignored: rejected message from bob [X]: unexpected: AttributeError: no such thing"
+        "ignored: message from bob [X] refused: handling it failed unexpectedly: a fault of " \
+        "this program, not of the sender; this message is left out, the others are taken (the " \
+        "details: --verbose)"
 
 
 def test_the_default_nickname_is_shown_in_german_and_another_seat_called_you_is_not(german):

@@ -104,8 +104,9 @@ def test_the_audit_rejected_line_in_german_and_in_english(german):
     entry = RecordFileError(5, 3, "...", RecordError("bob", Reason.ILLEGAL, "no", 3)
                             ).with_code("entry")
     report.problem, report.error = entry, str(entry)
-    assert verdict_lines(report) == [
-        "ABGELEHNT: Protokoll Zeile 5 (Eintrag 4): die Regeln erlauben es nicht"]
+    assert verdict_lines(report) == [  # the line, then who the entry is from and which it is
+        "ABGELEHNT: Protokoll Zeile 5 (Eintrag 4): Nachricht von bob abgelehnt (Eintrag 4): die "
+        "Regeln erlauben es nicht"]
     i18n.set_language("en")
     assert verdict_lines(audit_bytes(b'{"a":1}\n\n')) == \
         ["REJECTED: record file line 2: the line is empty"]
