@@ -12,6 +12,7 @@ decoded; ``lancards audit`` verifies them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,48 @@ def cheater_seat(folder: Path, keys: list[str]) -> int | None:
     return None
 
 
+def fork_evidence(folder: Path, key: str) -> dict[str, Any] | None:
+    """The fork ``folder``'s record file proves of the seat whose key (hex) is ``key``: its
+    evidence line (``{"first": ..., "second": ...}``, two entries the seat signed with one
+    number), the entry the file's record holds first, as ``lancards audit`` orders them; None
+    when the file holds no such line or cannot be read. Only decoded: the audit verifies."""
+    try:
+        raw = (folder / "record.jsonl").read_bytes()
+    except OSError:
+        return None
+    held: dict[object, object] = {}
+    found = None
+    for row in raw.split(b"\n"):
+        try:
+            if b'"kind":"entry"' in row:
+                entry = json.loads(row)["entry"]
+                held[entry["seq"]] = entry
+            elif found is None and b'"kind":"equivocation"' in row:
+                line = json.loads(row)
+                if line["first"]["author"] == key and isinstance(line["second"], dict):
+                    found = line
+        except (ValueError, KeyError, TypeError):
+            continue
+    if found is None:
+        return None
+    first, second = found["first"], found["second"]
+    if held.get(second.get("seq")) == second:  # the record's own entry first
+        first, second = second, first
+    return {"first": first, "second": second}
+
+
+def caught_fork_words(game: str, evidence: dict[str, Any], seat: int, names: Sequence[str]
+                      ) -> str | None:
+    """How a table stopped on a fork is said when its record holds the evidence (the words of
+    ``lancards audit``'s cheat line, :func:`~lancards.cli.fork_words.fork_words`): ``"stopped:
+    eve signed two different moves for the same turn: play R6 and play R2"``; None when the
+    evidence holds no two entries."""
+    from lancards.cli.fork_words import fork_words, rules_named
+
+    said = fork_words(rules_named(game), evidence, seat, names)
+    return None if said is None else _("stopped: {cheat}").format(cheat=said)
+
+
 def caught_words(name: str) -> str:
     """How a table stopped on a proven cheat is said: ``"stopped: Cyd was caught cheating
     (lancards audit shows how)"``."""
@@ -88,4 +131,5 @@ def caught_words(name: str) -> str:
         name=name)
 
 
-__all__ = ["EVIDENCE_MARKS", "HALTED", "caught_words", "cheater_seat", "halt_seat", "save_halt"]
+__all__ = ["EVIDENCE_MARKS", "HALTED", "caught_fork_words", "caught_words", "cheater_seat",
+           "fork_evidence", "halt_seat", "save_halt"]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.cli.halted_table import caught_words, cheater_seat
+from lancards.cli.halted_table import caught_fork_words, caught_words, cheater_seat, fork_evidence
 from lancards.cli.i18n import _, ngettext
 
 
@@ -82,6 +82,9 @@ class PlayedGame:
     cheater: int | None = None
     """The seat the record's evidence line names a cheater: the table halted on a proven
     cheat (:func:`lancards.cli.halted_table.cheater_seat`)."""
+    fork: dict[str, Any] | None = None
+    """The two entries the cheater signed for one place, when the record file holds that
+    evidence (:func:`lancards.cli.halted_table.fork_evidence`): said as the audit says them."""
     gone: dict[int, str] = field(default_factory=dict)
     """The other seats that left the table for good in the record this folder holds
     (:func:`gone_seats`): ``"left"`` or ``"removed"``."""
@@ -157,6 +160,8 @@ def read_game(folder: Path) -> PlayedGame:
             pass  # finished before outcome.json was written: the audit tells the result
         if game.outcome is None and not game.left:  # halted on a cheat, or killed before
             game.cheater = cheater_seat(folder, keys)  # outcome.json was written
+            if game.cheater is not None:
+                game.fork = fork_evidence(folder, keys[game.cheater])
         detail = (game.outcome or {}).get("detail")
         if not (isinstance(detail, dict) and detail.get("left") == []):  # the engine's
             # outcome names every seat that left (rulings D-2, D-5): the record is read for
@@ -286,7 +291,9 @@ def result_words(game: PlayedGame) -> str:
             return _("you left the table")
         return _("{result} (you left the table)").format(result=_won_words(game))
     if game.cheater is not None and game.cheater < len(game.nicks):
-        return caught_words(_names(game)[game.cheater])
+        forked = None if game.fork is None else \
+            caught_fork_words(game.game, game.fork, game.cheater, _names(game))
+        return forked or caught_words(_names(game)[game.cheater])
     if game.outcome is None:
         return _("finished (lancards audit tells the result)")
     return _won_words(game)

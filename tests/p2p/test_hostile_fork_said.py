@@ -125,3 +125,32 @@ def test_a_watcher_says_the_fork_with_both_moves_its_record_holds_first(forked: 
     teller.tell(event)
     assert said == ["Betrug erkannt: " + _zuege(STAPEL, ABLAGE)]
     i18n.set_language("en")
+
+
+def test_history_names_both_moves_when_the_record_holds_the_fork(
+        forked: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """``lancards history`` said ``stopped: cyd was caught cheating (lancards audit shows how)``
+    of a table halted on a fork while the audit named both moves: it now says them in the
+    audit's words, the record's own entry first; without the record's evidence, as before."""
+    from lancards.cli.history import read_game, result_words
+    from tests.p2p.test_hostile_halt import table_folder
+
+    cores, _net = forked
+    bob = cores[2]
+    folder = table_folder(bob, tmp_path, "level8")
+    write_record(bob.record, folder / "record.jsonl")
+    (folder / "finished").touch()
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    game = read_game(folder)
+    assert (game.status, game.cheater) == ("finished", 0)
+    assert result_words(game) == "stopped: " + _moves(DISCARD, PILE)
+    i18n.set_language("de")
+    try:
+        assert result_words(game) == "angehalten: " + _zuege(ABLAGE, STAPEL)
+    finally:
+        i18n.set_language("en")
+    (folder / "halted.json").write_text(json.dumps({"seat": 0, "key": cores[0].me.public_key
+                                                    .hex(), "kind": "equivocation"}))
+    (folder / "record.jsonl").write_bytes(b"")  # no evidence: the cheater alone, as before
+    assert result_words(read_game(folder)) == \
+        "stopped: cyd was caught cheating (lancards audit shows how)"
