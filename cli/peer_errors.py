@@ -13,8 +13,10 @@ sender and entry, a :class:`RecordFileError`'s line, a :class:`FolderBusy`'s hol
 module says them through the catalog. In English the peer layer's own sentence is shown as it
 always was (it carries the detail: the offending value, the parser's complaint); in another
 language the code's words are, and the English detail goes to the ``--verbose`` log
-(``lancards.net`` at DEBUG). An error without a code known here is one generic line in that
-language, its English text in ``--verbose`` only.
+(``lancards.net`` at DEBUG). A refused message (:func:`rejection_words`, :func:`record_words`) is
+said in words in English too: its sentence names reason codes, the engine's move syntax and
+ruling ids, which a table line does not show. An error without a code known here is one
+generic line in that language, its English text in ``--verbose`` only.
 """
 
 from __future__ import annotations
@@ -254,12 +256,12 @@ def sender_words(sender: str) -> str:
 
 
 def rejection_words(exc: RemoteProtocolError, moves: MoveWords | None = None) -> str:
-    """A refused message: ``str(exc)`` in English (``"rejected message from bob [...] (seat 2,
-    entry 5): out-of-turn: ..."``), else ``"Nachricht von bob [...] abgelehnt (Platz 2, Eintrag
-    5): außer der Reihe"``: the seat and the place in one bracket, a record entry counted from
-    1 (its ``seq`` + 1), an envelope's ``seq`` as it is."""
-    if _english(exc):
-        return str(exc)
+    """A refused message in words: ``"message from bob [...] refused (seat 2, entry 5): out of
+    turn"``, ``"Nachricht von bob [...] abgelehnt (Platz 2, Eintrag 5): außer der Reihe"``: the
+    seat and the place in one bracket, a record entry counted from 1 (its ``seq`` + 1), an
+    envelope's ``seq`` as it is; ``str(exc)`` (``"rejected message from bob [...] (seat 2,
+    entry 5): out-of-turn: ..."``) goes to the ``--verbose`` log."""
+    net_log.debug("%s", exc)  # the peer layer's sentence, codes and all, for --verbose
     why = why_refused(exc, reason_words(exc.reason), moves)  # with what was wrong, where known
     if exc.seq is None:
         return _("message from {sender} refused: {reason}").format(
@@ -280,15 +282,14 @@ def rejection_words(exc: RemoteProtocolError, moves: MoveWords | None = None) ->
 
 
 def record_words(exc: RecordFileError, moves: MoveWords | None = None) -> str:
-    """Why a record file does not verify, naming the line (and entry): ``str(exc)`` in English
-    (``"record file line 5 (entry 3): rejected message from ..."``), else the same in words:
+    """Why a record file does not verify, naming the line (and entry), in words (``str(exc)``,
+    ``"record file line 5 (entry 3): rejected message from ..."``, goes to ``--verbose``):
     the line, then the refusal of what it holds as :func:`rejection_words` says it, who it is
     from (a seat's player, or the record file itself, :data:`LOCAL_SENDER_WORDS`) and which
     entry, counted from 1 (``"Protokoll Zeile 14 (Eintrag 13): Nachricht von cyd [...]
     abgelehnt (Platz 1, Eintrag 13): die Regeln erlauben es nicht: R5 ablegen (cyd muss zuerst
     ziehen)"``)."""
-    if _english(exc):
-        return str(exc)
+    net_log.debug("%s", exc)  # the peer layer's sentence, codes and all, for --verbose
     cause = exc.cause if isinstance(exc.cause, RemoteProtocolError) else None
     if exc.code == "entry" and cause is not None:
         why = rejection_words(cause, moves)

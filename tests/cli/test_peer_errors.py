@@ -89,8 +89,9 @@ def test_a_refused_message_in_german_and_in_english(german, caplog):
             "Nachricht von bob [WYXI-M75C] abgelehnt (Eintrag 5): außer der Reihe"  # seq 4
     assert "seat 1 is to act" in caplog.text  # the detail: --verbose only
     i18n.set_language("en")
-    assert error_words(refused) == ("rejected message from bob [WYXI-M75C] (entry 5): "
-                                    "out-of-turn: seat 1 is to act")
+    assert error_words(refused) == "message from bob [WYXI-M75C] refused (entry 5): out of turn"
+    assert str(refused) == ("rejected message from bob [WYXI-M75C] (entry 5): out-of-turn: seat "
+                            "1 is to act")  # the peer layer's sentence: --verbose's
 
 
 def test_an_error_without_words_is_one_generic_german_line(german):
@@ -209,8 +210,8 @@ def test_a_refused_message_names_the_seat_as_the_players_panel_counts_it(german)
     assert error_words(refused) == f"Nachricht von {sender} abgelehnt (Platz 1, Eintrag 1): " \
         "schon einmal erhalten: Eintrag 1 steht bereits im Protokoll"  # one bracket, from 1
     i18n.set_language("en")
-    assert error_words(refused).startswith(f"rejected message from {sender} (seat 1, entry 1): "
-                                           "replayed: ")
+    assert error_words(refused) == f"message from {sender} refused (seat 1, entry 1): " \
+        "received before: entry 1 is already in the record"
 
 
 def test_a_seat_and_a_message_number_stand_in_one_bracket(german):

@@ -269,9 +269,8 @@ def test_an_entry_out_of_turn_says_whose_entry_the_record_waits_for(table: tuple
     i18n.set_language("en")
     english = error_words(refused.value)
     i18n.set_language("de")
-    assert english == ("rejected message from bob [NI4A-HVPQ-LGIC-UHDN] (seat 3, entry 1): "
-                       "out-of-turn: a 'action' entry by seat 3; the record waits for seat 1's "
-                       "key")
+    assert english == ("message from bob [NI4A-HVPQ-LGIC-UHDN] refused (seat 3, entry 1): out of "
+                       "turn: an entry 'move' by seat 3; the record waits for 'key' by seat 1")
     assert error_words(refused.value) == (
         "Nachricht von bob [NI4A-HVPQ-LGIC-UHDN] abgelehnt (Platz 3, Eintrag 1): außer der "
         "Reihe: ein Eintrag „Zug“ von Platz 3; das Protokoll wartet auf „Schlüssel“ von Platz 1")

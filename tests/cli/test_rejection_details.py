@@ -34,11 +34,13 @@ def _both(notice: Notice) -> tuple[str, str]:
     german = error_words(notice.error)
     i18n.set_language("en")
     try:
-        english = error_words(notice.error)
+        said = error_words(notice.error)
     finally:
         i18n.set_language("de")
     sender = notice.error.sender
+    english = str(notice.error)  # the peer layer's sentence: --verbose's
     assert english.startswith(f"rejected message from {sender}: ")
+    assert said.startswith(f"message from {sender} refused: ")  # the table's English: words
     assert german.startswith(  # the seat as German says it (cli/peer_errors.py)
         f"Nachricht von {sender.replace('(seat ', '(Platz ')} abgelehnt: ")
     return german.split(" abgelehnt: ", 1)[1], english.split(f"{sender}: ", 1)[1]
