@@ -30,23 +30,28 @@ TURN_PHASES = frozenset({"DRAW", "SKIPPED", "TRICKS", "LAYOUT"})
 (rulings L8-3, L8C-1), 8s Rule!'s trick play and round 8's layout (rulings E-3, E-7)."""
 
 
-def delay_seconds(text: str) -> float:
-    """``--bot-delay``'s value: a number of seconds (the range is the command's to check).
-    The new-user trial of issue 26 read argparse's ``invalid float value: 'abc'``.
+def delay_seconds(text: str | float) -> float:
+    """``--bot-delay``'s value checked: a number of seconds, 0 to 10. argparse keeps the text as
+    typed (no ``type=``), and ``play``, ``resume`` and ``host`` check it here among their other
+    values, so a refusal reads as theirs do (``--bots 9: ...``): the new-user trial of issue 26
+    read argparse's ``invalid float value: 'abc'``, then ``argument --bot-delay: 'abc' is ...``.
 
     Raises:
-        argparse.ArgumentTypeError: not a number (``nan`` neither), in plain words.
+        UsageError: not a number (``nan`` neither), or out of range, in plain words.
     """
-    import argparse
     import math
+
+    from lancards.cli.errors import UsageError
 
     try:
         seconds = float(text)
     except ValueError:
         seconds = math.nan
     if math.isnan(seconds):
-        raise argparse.ArgumentTypeError(_("{text!r} is not a number of seconds: use 0 to 10, "
-                                           "e.g. 0.5").format(text=text))
+        raise UsageError(_("--bot-delay {text!r}: not a number of seconds; use 0 to 10, "
+                           "e.g. 0.5").format(text=text))
+    if not 0 <= seconds <= 10:
+        raise UsageError(_("--bot-delay {text}: use 0 to 10 seconds").format(text=text))
     return seconds
 
 

@@ -61,7 +61,7 @@ def add_parser(sub: Any) -> None:
                                "default 1)"))
     parser.add_argument("--local", action="store_true",
                         help=_("engine and bots in this process: no peers, no mental poker"))
-    parser.add_argument("--bot-delay", type=delay_seconds, default=DEFAULT_DELAY, metavar="SECONDS",
+    parser.add_argument("--bot-delay", default=DEFAULT_DELAY, metavar="SECONDS",
                         help=_("seconds each bot waits before its turn; the steps of a turn "
                                "follow at once (default {default_delay}; b at the table "
                                "changes it)").format(
@@ -80,8 +80,7 @@ def add_parser(sub: Any) -> None:
                         help=_("a bot plays your seat; no screen; one line per round"))
     resume.add_argument("--record", metavar="FILE", default=None,
                         help=_("write the signed game record to FILE when the game ends"))
-    resume.add_argument("--bot-delay", type=delay_seconds, default=DEFAULT_DELAY,
-                        metavar="SECONDS",
+    resume.add_argument("--bot-delay", default=DEFAULT_DELAY, metavar="SECONDS",
                         help=_("seconds each bot waits before its turn (default "
                                "{default_delay})").format(
                             default_delay=number_text(DEFAULT_DELAY)))
@@ -124,9 +123,7 @@ def validate(args: argparse.Namespace) -> None:
     # folder stayed behind as an unfinished table nothing could resume (the trial of 2026-12-05)
     spec.game.new_game(rules, seats)  # raises RulesError: one line, exit 2
     args.name = checked_name(args.name) or DEFAULT_NICK
-    if args.bot_delay < 0 or args.bot_delay > 10:
-        raise UsageError(_("--bot-delay {bot_delay}: use 0 to 10 seconds").format(
-            bot_delay=args.bot_delay))
+    args.bot_delay = delay_seconds(args.bot_delay)
     args.own_level, args.bot_levels = chosen_levels(spec, args.bot_level, args.bots)
     if not 1 <= args.games <= 20:
         raise UsageError(_("--games {games}: 1 to 20, with --autoplay on a networked table (at "
@@ -381,7 +378,7 @@ def run_resume(args: argparse.Namespace) -> int:
         StorageError: a file of the table cannot be read or written (issue 24).
         JournalDamaged: a complete journal line is damaged.
     """
-
+    args.bot_delay = delay_seconds(args.bot_delay)
     if not args.autoplay and (not sys.stdin.isatty() or not sys.stdout.isatty()):
         raise UsageError(_("the table needs a terminal; use --autoplay to play without one"))
     from lancards.cli.lobby.resume_again import agreement_folder

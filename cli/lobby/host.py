@@ -78,7 +78,7 @@ def add_parser(sub: Any) -> None:
     host.add_argument("--players", type=int, default=TABLE_SEATS,
                       help=_("seats at the table, yours and --bots included (default 4)"))
     host.add_argument("--bots", type=int, default=0, help=_("seats filled by bots on this machine"))
-    host.add_argument("--bot-delay", type=delay_seconds, default=None, metavar="SECONDS",
+    host.add_argument("--bot-delay", default=None, metavar="SECONDS",
                       help=_("seconds each --bots bot waits before its turn; the steps of a "
                              "turn follow at once (default {default_delay}, 0 with "
                              "--autoplay; b at the table changes it)").format(
@@ -177,9 +177,6 @@ async def host_table(args: argparse.Namespace, *, say: Callable[[list[str]], Non
         raise UsageError(_("--bots {bots}: use 0 to {most} (of {players} seats, one is "
                            "yours)").format(bots=args.bots, most=args.players - 1,
                                            players=args.players))
-    delay = getattr(args, "bot_delay", None)
-    if delay is not None and not 0 <= delay <= 10:
-        raise UsageError(_("--bot-delay {delay:g}: use 0 to 10 seconds").format(delay=delay))
     # one level for every bot, or one each (play's list: the trial of issue 26); the own
     # --autoplay seat's level is the one level, or the default with a list
     level, seat_levels = chosen_levels(spec, getattr(args, "bot_level", DEFAULT_BOT_LEVEL),
@@ -558,6 +555,8 @@ started at once, while the bots lingered ten seconds)."""
 
 
 def run_host(args: argparse.Namespace) -> int:
+    if args.bot_delay is not None:  # among the values, before "needs a terminal"
+        args.bot_delay = delay_seconds(args.bot_delay)
     return run_lobby(args, lambda: play_hosted(args))
 
 

@@ -64,11 +64,23 @@ def test_selfplay_says_an_empty_or_unknown_level_as_play_does(capsys):
         "easy, normal, hard, greedy\n")
 
 
-@pytest.mark.parametrize("command", ["play", "host"])
+@pytest.mark.parametrize("command", ["play", "resume", "host"])
 def test_a_bot_delay_that_is_no_number_is_said_in_words(capsys, command):
+    # said as the other refused values are (--bots 9: ...): no argparse "argument --bot-delay:"
     assert _error(capsys, command, "--bot-delay", "abc") == (
-        f"lancards {command}: error: argument --bot-delay: 'abc' is not a number of seconds: "
-        f"use 0 to 10, e.g. 0.5 (see 'lancards {command} --help')\n")
+        f"lancards {command}: error: --bot-delay 'abc': not a number of seconds; use 0 to 10, "
+        "e.g. 0.5\n")
+    assert _error(capsys, command, "--bot-delay", "20") == (
+        f"lancards {command}: error: --bot-delay 20: use 0 to 10 seconds\n")
+
+
+@pytest.mark.parametrize("command", ["play", "resume", "host"])
+def test_a_bot_delay_that_is_no_number_in_german(capsys, german, command):
+    assert _error(capsys, "--lang", "de", command, "--bot-delay", "abc") == (
+        f"lancards {command}: Fehler: --bot-delay 'abc': keine Sekundenzahl; nimm 0 bis 10, "
+        "z. B. 0.5\n")
+    assert _error(capsys, "--lang", "de", command, "--bot-delay", "-1") == (
+        f"lancards {command}: Fehler: --bot-delay -1: nimm 0 bis 10 Sekunden\n")
 
 
 def test_the_option_words_in_german(capsys, german):
