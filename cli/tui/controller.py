@@ -321,23 +321,26 @@ class BaseController:
             self.said_turn = ANY_TURN
 
     def shown_message(self, snap: TableSnapshot) -> str:
-        """What the message line shows now: this seat's last move once logged
-        (:meth:`own_move`), else the message; nothing once the round it was said in is over
-        (a new user read round 1's last words at the start of round 2). "Your move is
-        pending: waiting for ..." is said anew each time, its seconds counting on with the
-        ``WAITING`` line's (they stayed at the key's moment: the re-check trial of 2026-12-07)."""
+        """What the message line shows now: the message, or nothing once the log tells this
+        seat's last move (:meth:`own_move`: the log, brought to its end by an own move, says
+        it just above; the re-check trial of issue 26 read the same line twice at the host's
+        table) or once the round it was said in is over (a new user read round 1's last words
+        at the start of round 2). "Your move is pending: waiting for ..." is said anew each
+        time, its seconds counting on with the ``WAITING`` line's (they stayed at the key's
+        moment: the re-check trial of 2026-12-07)."""
         if self.said_round is not None and getattr(snap.view, "round", None) != self.said_round:
             return ""
         if self.pending_said and snap.to_act == snap.seat and snap.extra.get("waiting"):
             return not_now(snap)
-        return self.own_move(snap) or self.message
+        return "" if self.own_move(snap) else self.message
 
     def submit(self, action: Any) -> bool:
         """Submit ``action``; an ``EngineError`` or ``LocalProtocolError`` (the table halted,
         or it is catching up after a pause) becomes the (error) message. True if sent.
 
-        Once sent, the message line tells the move as the log does ("You drew P9 from the draw
-        pile"), as soon as the session has logged it (see :meth:`own_move`).
+        Once sent, the message line says ``sent: ...`` until the session logs the move (a
+        networked table tells it once every peer has it); then the log says it ("You drew P9
+        from the draw pile") and the message line nothing (see :meth:`_told`).
         """
         before = self.session.snapshot()
         log = before.log
@@ -359,24 +362,13 @@ class BaseController:
         return True
 
     def _told(self, snap: TableSnapshot) -> None:
-        """Once the log tells this seat's last move, its words belong to the turn after it
-        (the seat to act then): they stay until the next seat is to act. When that turn is a
-        new one of this seat's own (:meth:`own_turn_begins`: it took the trick and leads), the
-        words go at once (the new-user trial read "You played G11" under "YOUR TURN")."""
+        """Once the log tells this seat's last move, the message line's ``sent: ...`` goes: the
+        log says the move (:meth:`shown_message`)."""
         if self.said_turn == UNTOLD and self.own_move(snap):
-            if snap.to_act == snap.seat and self.own_turn_begins(snap):
-                self.say("")
-            else:
-                self.said_turn = snap.to_act
+            self.say("")
 
     def close(self) -> None:
         """The screen closed: a move waiting to be made by itself is not made."""
-
-    def own_turn_begins(self, snap: TableSnapshot) -> bool:
-        """Whether this seat, to act right after its own move, begins a new turn rather than
-        the next step of the same one. Here every move is a whole turn (8s Rule!: the seat
-        took the trick and leads); a game whose turns have steps says when one begins."""
-        return True
 
     def own_move(self, snap: TableSnapshot) -> str:
         """The log's words for this seat's last submitted move, once logged, else ``""``."""

@@ -119,11 +119,6 @@ class Level8Controller(BaseController):
     def close(self) -> None:
         self.skipped.close()
 
-    def own_turn_begins(self, snap: TableSnapshot) -> bool:
-        """A turn begins with its draw (ruling L8-3): after drawing, the same seat plays on
-        in the same turn and "You drew ..." stays."""
-        return bool(snap.view.phase is Phase.DRAW)
-
     # -- drawing -----------------------------------------------------------------------------
 
     def hand(self, snap: TableSnapshot) -> list[tuple[SlotId, Card]]:

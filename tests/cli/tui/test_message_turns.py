@@ -1,7 +1,8 @@
 """The message line goes once the game moves on to another seat's turn (the new-user trial: it
 still said what the person had done two turns ago): said on the person's own turn it stays for
-that turn, an own move's words stay while the next seat acts, an error stays until the next key
-or until another seat is to act, the greeting stays until the first move."""
+that turn, an own move is said by the log only (its ``sent: ...`` goes once logged), an error
+stays until the next key or until another seat is to act, the greeting stays until the first
+move."""
 
 from __future__ import annotations
 
@@ -40,21 +41,16 @@ def discard_r3(snap: TableSnapshot) -> Discard:
     return next(a for a in snap.legal if isinstance(a, Discard) and str(a.card.card) == "R3")
 
 
-def test_an_own_move_is_told_until_the_seat_after_it_has_moved_on() -> None:
+def test_an_own_move_is_told_by_the_log_not_again_on_the_message_line() -> None:
     session = table()
     controller = watched(session)
     controller.handle("d", session.snapshot())
-    assert controller.shown_message(session.snapshot()) == "You drew P9 from the draw pile"
+    snap = session.snapshot()
+    assert (snap.log[-1].text, controller.shown_message(snap)) == (
+        "You drew P9 from the draw pile", "")
     controller.submit(discard_r3(session.snapshot()))
-    assert controller.shown_message(session.snapshot()) == "You discarded R3"
-    session.step()  # Ben draws: still Ben's turn
     snap = session.snapshot()
-    assert (snap.to_act, snap.log[-1].text) == (1, "Ben drew from the draw pile")
-    assert controller.shown_message(snap) == "You discarded R3"
-    session.step()  # Ben discards: Cat is to act, the line is two turns old
-    snap = session.snapshot()
-    assert (snap.to_act, snap.log[-1].text) == (2, "Ben discarded G4")
-    assert controller.shown_message(snap) == ""
+    assert (snap.log[-1].text, controller.shown_message(snap)) == ("You discarded R3", "")
 
 
 class Later:
@@ -75,18 +71,16 @@ class Later:
         self.inner._apply(self.sent.pop(0))
 
 
-def test_a_networked_move_is_told_once_logged_and_then_for_the_next_seat_s_turn() -> None:
+def test_a_networked_move_says_sent_until_logged_then_nothing() -> None:
     session = Later(table())
     controller = watched(session)
     session.inner._apply(next(iter(session.snapshot().legal)))  # Ann draws P9
     controller.submit(discard_r3(session.snapshot()))
     assert controller.shown_message(session.snapshot()) == "sent: discard R3"
-    session.deliver()  # told now: Ben is to act
-    assert controller.shown_message(session.snapshot()) == "You discarded R3"
-    session.step()
-    assert controller.shown_message(session.snapshot()) == "You discarded R3"
-    session.step()
-    assert controller.shown_message(session.snapshot()) == ""
+    session.deliver()  # told now: the log says it, Ben is to act
+    snap = session.snapshot()
+    assert (snap.log[-1].text, controller.message, controller.shown_message(snap)) == (
+        "You discarded R3", "", "")
 
 
 def test_a_message_said_on_another_seat_s_turn_goes_when_the_next_seat_is_to_act() -> None:
@@ -158,12 +152,14 @@ def test_an_own_move_that_takes_the_trick_goes_when_the_own_lead_begins() -> Non
     assert (controller.message, controller.shown_message(snap)) == ("", "")
 
 
-def test_an_own_draw_stays_for_the_rest_of_the_same_turn_when_told_late() -> None:
-    """Level 8: after the draw the same seat plays on in the same turn; the draw's words stay."""
+def test_an_own_draw_told_late_goes_from_the_message_line_as_the_log_tells_it() -> None:
+    """Level 8: after the draw the same seat plays on in the same turn; the log says the draw."""
     session = Later(table())
     controller = watched(session)
     controller.submit(next(iter(session.snapshot().legal)))  # Ann draws P9
+    assert controller.shown_message(session.snapshot()) == "sent: draw"
     session.deliver()
     snap = session.snapshot()
     assert (snap.to_act, snap.view.phase) == (0, Phase.PLAY)
-    assert controller.shown_message(snap) == "You drew P9 from the draw pile"
+    assert (snap.log[-1].text, controller.shown_message(snap)) == (
+        "You drew P9 from the draw pile", "")
