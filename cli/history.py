@@ -400,14 +400,14 @@ def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
     cut); a result that does not fit beside the date and the game goes on a line of its own
     under them (the persona suite read ``stopped: cyd was caught cheating (lancards audi…``
     at 80 columns: what to run was cut)."""
-    from lancards.cli.game_titles import GAME_TITLES
+    from lancards.cli.game_titles import game_title
     from lancards.cli.tui.width import pad, text_width
 
     out = []
     for number, game in enumerate(games, 1):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.last)) if game.last \
             else pad(_("date unknown"), 15)
-        title = GAME_TITLES.get(game.game, game.game or _("unknown game"))
+        title = game_title(game.game) if game.game else _("unknown game")
         head, result = f"{number:>3}  {when}  {title}:", f"{result_words(game)}" \
             f"{series_words(game)}"
         if width > 0 and text_width(f"{head} {result}") > width:

@@ -36,10 +36,10 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, Window
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from lancards.cli.game_titles import GAME_TITLES, game_title
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _
 from lancards.cli.removal_words import advert_rescue_lines
-from lancards.cli.tui.fit import FitControl, to_lines
+from lancards.cli.tui.fit import NO_BREAK, FitControl, to_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import cut, pad, text_width
 from lancards.engine.rulesets import rule_set
@@ -250,11 +250,14 @@ class LobbyScreen:
     def _question(self) -> str:
         """What ``n`` asks now: the game, then the seats (issue 25, item 14)."""
         if not self.creating:
-            games = " · ".join(f"{i + 1} {GAME_TITLES[g]}" for i, g in enumerate(CREATE_GAMES))
+            # each key and name unbroken, as the game-over offer's (the German lobby at 80
+            # columns wrapped "3 Level 8" then "(English)")
+            games = f"{NO_BREAK}· ".join(f"{i + 1} {game_title(g)}".replace(" ", NO_BREAK)
+                                         for i, g in enumerate(CREATE_GAMES))
             return _("create a table: which game? {games}").format(games=games)
         spec = rule_set(self.creating[0])
         return _("create a {game} table: how many seats, yours counted? {least} to "
-                 "{most}").format(game=GAME_TITLES[spec.name], least=spec.min_players,
+                 "{most}").format(game=game_title(spec.name), least=spec.min_players,
                                   most=spec.max_players)
 
     def _answer(self, key: str) -> None:

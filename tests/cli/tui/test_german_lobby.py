@@ -72,9 +72,9 @@ def test_the_german_lobby_at_80_columns():
     assert lines[-1] == \
         " Hoch/Runter · Enter beitreten · n neuer Tisch · a Adresse eingeben · q beenden"
     asking = lobby_lines("n")
-    assert asking[-3:] == [  # wrapped at a space, continued indented
-        " Tisch anlegen: welches Spiel? 1 Level 8 Master · 2 Level 8 · 3 Level 8",
-        "   (English) · 4 8s Rule!",
+    assert asking[-3:] == [  # wrapped between games, continued indented; no English words
+        " Tisch anlegen: welches Spiel? 1 Level 8 Master · 2 Level 8 ·",
+        "   3 Level 8 (englisch) · 4 8s Rule!",
         " die Zahl · Esc zurück"]
     seats = lobby_lines("n1")
     assert seats[-2] == \

@@ -113,7 +113,7 @@ def test_another_game_is_offered_and_its_key_closes_the_screen_for_its_table() -
             " or another game with them: 1: Level 8 Master · 2: Level 8 (English) ·",
             "   3: 8s Rule!"]),
     ("de", [" noch einmal mit denselben Spielern? a: noch einmal · q: gehen",
-            " oder ein anderes Spiel mit ihnen: 1: Level 8 Master · 2: Level 8 (English) ·",
+            " oder ein anderes Spiel mit ihnen: 1: Level 8 Master · 2: Level 8 (englisch) ·",
             "   3: 8s Rule!"]),
 ])
 def test_at_80_columns_the_other_games_wrap_between_games_only(
