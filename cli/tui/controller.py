@@ -18,6 +18,7 @@ from lancards.cli.i18n import N_, _
 from lancards.cli.session import DEFAULT_NICK, Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
 from lancards.cli.tui.fit import plain, wrap_all
+from lancards.cli.tui.hint_memo import ShownHint, shown_hint
 from lancards.cli.tui.narrate import move_label
 from lancards.cli.tui.reasons import reason_words
 from lancards.cli.tui.width import cut, text_width
@@ -283,10 +284,10 @@ class BaseController:
     tells it): the message goes once another seat is to act (:meth:`state_changed`).
     :data:`ANY_TURN`: it stays whoever acts (the greeting); :data:`UNTOLD`: an own move the log
     does not tell yet."""
-    _hint: tuple[Any, str, Any, tuple[bool, bool], Any] | None = None
-    """The last hint: the view it was computed for, its line, the slot of the card it names,
-    whether the lay-down builder was open and held a whole level (:meth:`builder_ready`), its
-    move (a Skip's picker opens on the hint's seat: :meth:`hinted`)."""
+    _hint: ShownHint | None = None
+    """The last hint (:mod:`~lancards.cli.tui.hint_memo`): kept for its view and what its
+    words depend on (the builder, the hand's order); its move opens a Skip's picker on the
+    hint's seat (:meth:`hinted`)."""
     hint_due: bool = False
     """``h`` was pressed while this seat's cards were arriving: the hint follows."""
     pending_said: bool = False
@@ -394,7 +395,7 @@ class BaseController:
             elif not cards_arriving(snap):
                 self._answer_hint(snap)
                 return
-        if self._hint is not None and self.message == self._hint[1]:
+        if self._hint is not None and self.message == self._hint.line:
             self.say("")
             return
         if self.pending_said and not cards_arriving(snap):  # the shares came: it is gone
@@ -407,7 +408,9 @@ class BaseController:
     def show_hint(self, snap: TableSnapshot) -> None:
         """``h``: the hint's one line on the message line (:mod:`lancards.cli.tui.hint`);
         never played; the cursor goes to the card it names. The line is kept for the view it
-        was computed for, so pressing ``h`` again costs nothing. On this seat's move while its
+        was computed for and what its words depend on (:func:`~.hint_memo.shown_hint`: the
+        hand re-sorted, it is said anew in the new order), so pressing ``h`` again costs
+        nothing. On this seat's move while its
         cards are still arriving (a networked table deals them), the line says so and the
         hint follows once they are here (:meth:`state_changed`): the trial's ``h`` was lost."""
         if snap.extra.get("watching"):
@@ -420,31 +423,18 @@ class BaseController:
         self._answer_hint(snap)
 
     def _answer_hint(self, snap: TableSnapshot) -> None:
-        from lancards.cli.tui.hint import hint_advice, hint_line, hint_slot, hint_words
-
         self.hint_due = False
         builder = self.builder_open()  # the lay-down hint names the builder's keys there
-        state = (builder, builder and self.builder_ready(snap))  # ... or Enter, when it holds
-        if self._hint is None or self._hint[0] is not snap.view or self._hint[3] != state:
-            slot = move = None
-            try:
-                if snap.legal:
-                    advice = hint_advice(snap)
-                    line = hint_words(snap, advice, builder=builder, ready=state[1],
-                                      order=self.shown_slots(snap))
-                    slot, move = hint_slot(advice.action), advice.action
-                else:
-                    line = hint_line(snap)
-            except Exception:  # a hint never takes the table down; the keys still play
-                line = _("hint: none for this position")
-            self._hint = (snap.view, line, slot, state, move)
-        self.say(self._hint[1])
-        if self._hint[2] is not None:
-            self.point_at(snap, self._hint[2])
+        ready = builder and self.builder_ready(snap)  # ... or Enter, when it holds a level
+        self._hint = shown_hint(snap, self._hint, builder, ready, self.shown_slots(snap))
+        self.say(self._hint.line)
+        if self._hint.slot is not None:
+            self.point_at(snap, self._hint.slot)
 
     def hinted(self, snap: TableSnapshot) -> Any:
         """The move of the hint shown for this view, if any (None: no hint asked)."""
-        return self._hint[4] if self._hint is not None and self._hint[0] is snap.view else None
+        return self._hint.move if self._hint is not None and self._hint.view is snap.view \
+            else None
 
     def shown_slots(self, snap: TableSnapshot) -> list[Any]:
         """The own hand's slots in the order the screen shows them (Level 8): the hint names
