@@ -5,6 +5,8 @@ and the picker of ``p`` opens on the hint's seat (it opened on ``> 1. skip Dov``
 
 from __future__ import annotations
 
+import pytest
+
 from lancards.cli import i18n
 from lancards.cli.local_session import LocalSession
 from lancards.cli.tui.hint import hint_line
@@ -53,3 +55,26 @@ def test_the_skip_picker_opens_on_the_hints_seat() -> None:
         screen = d.press("p").splitlines()
         assert [row for row in screen if "skip " in row] == [
             "   2. skip Ada", " > 3. skip Bram", "   4. skip Cleo", "   5. skip Dov"]
+
+
+@pytest.mark.parametrize(("language", "line", "hand"), [
+    ("en", " hint: put SKIP in front of Ada (Skip!): Ada is as close to going out as anyone",
+     " your hand (3 cards, by number; s sorts):"),
+    ("de", " Tipp: SKIP vor Ada legen: Ada ist so nah am Ziel wie jeder andere",
+     " deine Hand (3 Karten, nach Zahl; s sortiert):"),
+])
+def test_the_tie_is_said_at_the_table_by_the_h_key(language: str, line: str, hand: str) -> None:
+    """The all-equal Skip hint through the table's own path (the screen, its ``h`` key, the
+    controller's kept hint, the hint's own bot): the re-check trial of issue
+    26 never met it in a game. A Level 8 table (98 cards, Skip cards) of five, the four others
+    on level 2 with 10 cards each, none down; Tess plays R3 O3 SKIP. At 80 columns the line is
+    whole (German: without the card's call, which does not fit) and the cursor is on SKIP."""
+    i18n.set_language(language)
+    try:
+        with driven(_session([1, 2, 2, 2, 2]), 80, 24) as d:
+            rows = d.press("h").rstrip("\n").splitlines()
+    finally:
+        i18n.set_language("en")
+    assert rows[-2] == line
+    at = rows.index(hand)
+    assert rows[at + 1:at + 3] == [" R3 O3 SKIP", "       ^"]
