@@ -29,6 +29,7 @@ from lancards.cli.peer_words import halt_words, notice_words
 from lancards.cli.session import REMOVED_WHILE_AWAY
 from lancards.engine.rulesets import DEFAULT_BOT_LEVEL
 from lancards.p2p.net.addresses import any_address, free_port
+from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
 from lancards.p2p.net.store import JournalDamaged, StorageError, TableStore, data_home
@@ -344,11 +345,10 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
     if quiet:
         return 0
     for notice in node.notices:
-        if notice.kind == "cheat":
-            said = notice_words(core, notice, names)
-            # the headless seat's output is its log: the evidence follows the words
-            print(_("cheat: {reason}").format(reason=said if said == notice.text else
-                                              f"{said} ({notice.text})"), flush=True)
+        if notice.kind == "cheat":  # words only; the peer layer's sentence: --verbose
+            net_log.debug("%s", notice.text)
+            print(_("cheat: {reason}").format(reason=notice_words(core, notice, names)),
+                  flush=True)
     if core.halted:
         print(_("result: the table halted: {reason}").format(
             reason=halt_words(core, names)))

@@ -1,0 +1,75 @@
+"""A cheat's printed line and a move signed out of turn, in words (the LAN trial with a seated
+attacker, Level 8 Master): ``lancards host --autoplay`` printed ``cheat: ... (rejected message
+from dan [YWAB-...] (seat 3, entry 124): illegal: seat 2: illegal '2: swap-end': ... (ruling
+L8-3))`` after the words, and an out-of-turn cheat was only ``dan signed a move out of turn``
+on the banner, the log, the printed line and in ``lancards audit``, never which move nor whose
+turn it was.
+
+Level 8 Master, 3 seats, in memory (:func:`tests.p2p.test_hostile_halt.quiet_table`): cyd
+(seat 0) is to draw; ann (seat 1) signs "draw" for the next place and ben receives it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.lobby.started_table import _report
+from lancards.p2p.protocol.core import Notice
+from tests.p2p.test_hostile_halt import NAMES, WORDS, halted, quiet_table  # noqa: F401
+from tests.p2p.test_hostile_situations import envelope, forge
+
+SAID = "ann signed a move out of turn: draw from the draw pile, while it was cyd's move"
+GESAGT = ("ann hat einen Zug außer der Reihe signiert: vom Nachziehstapel ziehen, während cyd "
+          "am Zug war")
+
+
+@pytest.fixture
+def english_after():
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture
+def out_of_turn() -> tuple[Any, Notice]:
+    """ben (seat 2) halted on ann's (seat 1) signed draw while cyd (seat 0) was to draw; the
+    cheat notice."""
+    cores, _net = quiet_table()
+    cyd, ann, ben = cores
+    assert cyd.expected()[0] == 0
+    bad = forge(ann, {"a": "1: draw", "open": [], "t": "action"}, len(ben.record),
+                ben.record.head, "00" * 32)
+    out = ben.receive(ann.me.public_key,
+                      envelope(ann, "record.entry", {"entry": bad.to_dict()}))
+    [cheat] = [x for x in out if isinstance(x, Notice) and x.kind == "cheat"]
+    assert (ben.halt_kind, cheat.seat) == ("out-of-turn", 1)
+    return ben, cheat
+
+
+def _printed(core: Any, notice: Notice, capsys: Any) -> list[str]:
+    """What an autoplay seat prints at the end of a game that halted on ``notice``."""
+    node = SimpleNamespace(core=core, notices=[notice])
+    capsys.readouterr()
+    assert _report(node, argparse.Namespace(record=None, games=1), False, NAMES) == 1
+    return capsys.readouterr().out.splitlines()
+
+
+def test_the_printed_cheat_line_is_words_only_the_sentence_goes_to_verbose(
+        halted, capsys, caplog, english_after):  # noqa: F811
+    _cores, _net, ann, _bad, out = halted
+    [cheat] = [x for x in out if isinstance(x, Notice) and x.kind == "cheat"]
+    with caplog.at_level(logging.DEBUG, logger="lancards.net"):
+        assert _printed(ann, cheat, capsys) == [
+            "cheat: " + WORDS, "result: the table halted: " + WORDS]
+    assert cheat.text in caplog.messages  # rejected message from cyd [...]: ... (ruling L8-3)
+    i18n.set_language("de")
+    assert _printed(ann, cheat, capsys) == [
+        "Betrug: cyd hat einen Zug signiert, den die Regeln nicht erlauben: R5 ablegen (cyd "
+        "muss zuerst ziehen)",
+        "Ergebnis: der Tisch hat angehalten: cyd hat einen Zug signiert, den die Regeln nicht "
+        "erlauben: R5 ablegen (cyd muss zuerst ziehen)"]
