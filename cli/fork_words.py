@@ -28,18 +28,20 @@ STEP_WORDS: Mapping[str, str] = {
 a rescue is said with the seat it rescues (:func:`entry_words`)."""
 
 
-def entry_words(game: Any, payload: Mapping[str, Any], names: Sequence[str]) -> str:
+def entry_words(game: Any, payload: Mapping[str, Any], names: Sequence[str],
+                view: Any = None) -> str:
     """A signed entry's ``payload`` in words: a move of ``game`` (the engine's rule set) as the
-    log says it, without its author (``"discard R5"``), or what another entry does (``"shuffle
-    the deck"``, ``"publish rescue shares for bob"``); ``"a move that cannot be read"`` for a
-    notation the rules do not read."""
+    log says it, without its author (``"discard R5"``, ``"take R14 (I'll take that!)"``: a card
+    the notation names by its slot is named when ``view``, a view of the game, knows it), or
+    what another entry does (``"shuffle the deck"``, ``"publish rescue shares for bob"``);
+    ``"a move that cannot be read"`` for a notation the rules do not read."""
     from lancards.cli.refusal_words import move_words
     from lancards.engine.core import EngineError
 
     kind = payload.get("t")
     if kind == "action":
         try:
-            return move_words(game.parse_action(str(payload.get("a", ""))), names)
+            return move_words(game.parse_action(str(payload.get("a", ""))), names, view)
         except (AttributeError, EngineError, LookupError, TypeError, ValueError):  # any signed
             return _("a move that cannot be read")
     if kind == "rescue":
@@ -51,14 +53,22 @@ def entry_words(game: Any, payload: Mapping[str, Any], names: Sequence[str]) -> 
     return _("an entry of an unknown kind")
 
 
-def fork_words(game: Any, evidence: Mapping[str, Any], seat: int, names: Sequence[str]
-               ) -> str | None:
+def signed_move(game: Any, entry: Any, names: Sequence[str], view: Any = None) -> str | None:
+    """A signed ``entry`` (a dict, as evidence holds it) in :func:`entry_words`' words, or None
+    when it holds no payload."""
+    payload = entry.get("payload") if isinstance(entry, Mapping) else None
+    return entry_words(game, payload, names, view) if isinstance(payload, Mapping) else None
+
+
+def fork_words(game: Any, evidence: Mapping[str, Any], seat: int, names: Sequence[str],
+               view: Any = None) -> str | None:
     """What seat ``seat`` signed twice, from a fork's ``evidence`` (its record line: the
     ``first`` and ``second`` entries as dicts): ``"eve signed two different moves for the same
     turn: play R6 and play R2"``, ``"eve signed two different entries for the same place in the
     game: play R6 and leave the table"``, or for two that read the same (other randomness, other
     cards opened) ``"eve signed two different versions of one step: shuffle the deck"``; None
-    when ``evidence`` holds no two entries."""
+    when ``evidence`` holds no two entries. ``view``: a view of the game that names the cards
+    a move gives by its slot (:func:`entry_words`), or None."""
     first, second = evidence.get("first"), evidence.get("second")
     if not (isinstance(first, Mapping) and isinstance(second, Mapping)) \
             or not 0 <= seat < len(names):
@@ -66,7 +76,7 @@ def fork_words(game: Any, evidence: Mapping[str, Any], seat: int, names: Sequenc
     payloads = [entry.get("payload") for entry in (first, second)]
     if not all(isinstance(p, Mapping) for p in payloads):
         return None
-    said = [entry_words(game, p, names) for p in payloads if isinstance(p, Mapping)]
+    said = [entry_words(game, p, names, view) for p in payloads if isinstance(p, Mapping)]
     name = names[seat]
     if said[0] == said[1]:
         return _("{name} signed two different versions of one step: {what}").format(
@@ -76,6 +86,30 @@ def fork_words(game: Any, evidence: Mapping[str, Any], seat: int, names: Sequenc
                  "{second}").format(name=name, first=said[0], second=said[1])
     return _("{name} signed two different entries for the same place in the game: {first} "
              "and {second}").format(name=name, first=said[0], second=said[1])
+
+
+def out_of_turn_detail(cause: Any, names: Sequence[str], move: str | None = None
+                       ) -> str | None:
+    """A move signed out of turn and whose turn it was: ``"draw from the draw pile, while it
+    was Cy's move"`` (German ``"vom Nachziehstapel ziehen, während Cy am Zug war"``). ``move``:
+    the signed entry in words (:func:`~lancards.cli.fork_words.entry_words`), or None;
+    ``cause``: the out-of-turn refusal (``GameCore.halt_cause``), whose ``params`` say which
+    seat (``due_seat``, from 1) was to append what (``due_entry``), from the state the move
+    was refused in; None when neither is known."""
+    code = getattr(cause, "code", "")
+    params: Mapping[str, Any] = getattr(cause, "params", {}) or {}
+    due, what = params.get("due_seat"), str(params.get("due_entry", ""))
+    when = None
+    if code == "out-of-turn" and isinstance(due, int) and 1 <= due <= len(names):
+        name = names[due - 1]
+        when = _("while it was {name}'s move").format(name=name) if what == "action" else \
+            _("while {name} was to {step}").format(name=name, step=_(STEP_WORDS[what])) \
+            if what in STEP_WORDS else _("while it was {name}'s turn").format(name=name)
+    elif code == "out-of-turn-nothing":
+        when = _("while nobody was to play")
+    if move is None:
+        return when
+    return move if when is None else _("{move}, {when}").format(move=move, when=when)
 
 
 def rules_named(name: str) -> Any:
@@ -104,6 +138,15 @@ def core_fork(core: Any, seat: int | None) -> dict[str, Any] | None:
     return None if found is None else held_first(core, found.to_line_dict())
 
 
+def core_view(core: Any) -> Any:
+    """``core``'s game as its seat sees it (a watcher's: as a spectator does), in which the
+    cards a move names by slot only are known, or None."""
+    game, state = getattr(core, "game", None), getattr(core, "state", None)
+    if game is None or state is None:
+        return None
+    return game.view(state, getattr(core, "view_seat", None))
+
+
 def error_fork(core: Any, error: Any) -> str | None:
     """A fork a watcher caught, in :func:`fork_words`' words, from the refusal that proved it
     (the peer layer's ``EquivocationError``: ``first``, the entry ``core``'s record holds, and
@@ -119,7 +162,8 @@ def error_fork(core: Any, error: Any) -> str | None:
     if seat is None:
         return None
     names = [m.nick for m in core.players]
-    return fork_words(core.game, {"first": first, "second": second}, seat, names)
+    return fork_words(core.game, {"first": first, "second": second}, seat, names,
+                      core_view(core))
 
 
 def held_first(core: Any, evidence: Mapping[str, Any]) -> dict[str, Any]:
@@ -134,5 +178,5 @@ def held_first(core: Any, evidence: Mapping[str, Any]) -> dict[str, Any]:
     return line
 
 
-__all__ = ["STEP_WORDS", "core_fork", "entry_words", "error_fork", "fork_words", "held_first",
-           "rules_named"]
+__all__ = ["STEP_WORDS", "core_fork", "core_view", "entry_words", "error_fork", "fork_words",
+           "held_first", "out_of_turn_detail", "rules_named", "signed_move"]

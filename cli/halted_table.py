@@ -112,15 +112,15 @@ def fork_evidence(folder: Path, key: str) -> dict[str, Any] | None:
     return {"first": first, "second": second}
 
 
-def caught_fork_words(game: str, evidence: dict[str, Any], seat: int, names: Sequence[str]
-                      ) -> str | None:
+def caught_fork_words(game: str, evidence: dict[str, Any], seat: int, names: Sequence[str],
+                      view: Any = None) -> str | None:
     """How a table stopped on a fork is said when its record holds the evidence (the words of
-    ``lancards audit``'s cheat line, :func:`~lancards.cli.fork_words.fork_words`): ``"stopped:
-    eve signed two different moves for the same turn: play R6 and play R2"``; None when the
-    evidence holds no two entries."""
+    ``lancards audit``'s cheat line, :func:`~lancards.cli.fork_words.fork_words`, the cards of
+    ``view`` named): ``"stopped: eve signed two different moves for the same turn: play R6 and
+    play R2"``; None when the evidence holds no two entries."""
     from lancards.cli.fork_words import fork_words, rules_named
 
-    said = fork_words(rules_named(game), evidence, seat, names)
+    said = fork_words(rules_named(game), evidence, seat, names, view)
     return None if said is None else _("stopped: {cheat}").format(cheat=said)
 
 

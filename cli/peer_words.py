@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lancards.cli.fork_words import core_fork, fork_words, held_first
+from lancards.cli.fork_words import (
+    core_fork,
+    core_view,
+    fork_words,
+    held_first,
+    out_of_turn_detail,
+    signed_move,
+)
 from lancards.cli.halted_table import halt_seat
 from lancards.cli.i18n import N_, _, language, ngettext
 from lancards.cli.objectives_words import DEFAULT_SOURCE, DEFAULT_SOURCE_WORDS, objectives_notice
@@ -160,8 +167,18 @@ def halt_words(core: Any, names: Sequence[str]) -> str:
     reason (``core.halted``)."""
     kind, seat = getattr(core, "halt_kind", ""), halt_seat(core)
     forked = _forked(core, kind, core_fork(core, seat), seat, names)
+    kept = getattr(getattr(core, "record", None), "cheats", ())
+    entry = kept[0].entry.to_dict() if kept else None  # the signed entry that halted it
     return forked or cheat_notice_words(kind, seat, names, str(core.halted),
-                                        getattr(core, "halt_cause", None))
+                                        getattr(core, "halt_cause", None),
+                                        _move(core, kind, entry, names))
+
+
+def _move(core: Any, kind: str, entry: Any, names: Sequence[str]) -> str | None:
+    """The move of a signed ``entry`` (a dict) signed out of turn, in words; else None."""
+    if kind != "out-of-turn":
+        return None
+    return signed_move(getattr(core, "game", None), entry, names, core_view(core))
 
 
 def _forked(core: Any, kind: str, evidence: Any, seat: int | None, names: Sequence[str]
@@ -170,7 +187,8 @@ def _forked(core: Any, kind: str, evidence: Any, seat: int | None, names: Sequen
     with its ``evidence`` line, else None."""
     if kind != "equivocation" or seat is None or not isinstance(evidence, Mapping):
         return None
-    return fork_words(getattr(core, "game", None), held_first(core, evidence), seat, names)
+    return fork_words(getattr(core, "game", None), held_first(core, evidence), seat, names,
+                      core_view(core))
 
 
 def notice_kind(core: Any, notice: Any) -> str:
@@ -190,21 +208,26 @@ def notice_words(core: Any, notice: Any, names: Sequence[str]) -> str:
     cause = getattr(core, "halt_cause", None) if notice.text == core.halted else None
     kind = notice_kind(core, notice)
     forked = _forked(core, kind, notice.evidence, notice.seat, names)
-    return forked or cheat_notice_words(kind, notice.seat, names, notice.text, cause)
+    move = _move(core, kind, (notice.evidence or {}).get("entry"), names)
+    return forked or cheat_notice_words(kind, notice.seat, names, notice.text, cause, move)
 
 
 def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str,
-                       cause: Any = None) -> str:
+                       cause: Any = None, move: str | None = None) -> str:
     """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` (or, in a language
     other than English, :data:`SIDE_CHEAT_WORDS`) for ``kind`` and ``seat``, else the peer
     layer's ``text``. An illegal move is named, with why the rules refuse it, from what refused
     it (``cause``, the engine's coded error: :func:`~lancards.cli.refusal_words.refusal_detail`):
-    ``"Cyd signed a move the rules do not allow: discard R5 (Cyd must draw first)"``."""
+    ``"Cyd signed a move the rules do not allow: discard R5 (Cyd must draw first)"``; a move
+    out of turn with the signed ``move`` in words and whose turn it was (``cause``, the
+    refusal: :func:`~lancards.cli.refusal_words.out_of_turn_detail`): ``"dan signed a move out
+    of turn: draw from the draw pile, while it was cy's move"``."""
     if seat is None or not 0 <= seat < len(names):
         return text
     if kind in CHEAT_WORDS:
         words = _(CHEAT_WORDS[kind]).format(name=names[seat])
-        detail = refusal_detail(cause, seat, names) if kind == "illegal" else None
+        detail = refusal_detail(cause, seat, names) if kind == "illegal" else \
+            out_of_turn_detail(cause, names, move) if kind == "out-of-turn" else None
         return words if detail is None else f"{words}: {detail}"
     if kind in SIDE_CHEAT_WORDS and language() != "en":
         return _(SIDE_CHEAT_WORDS[kind]).format(name=names[seat])

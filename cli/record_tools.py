@@ -170,19 +170,24 @@ def cheat_lines(report: AuditReport, names: list[str]) -> list[str]:
     counted from 1 (``--json`` keeps the record's numbers, from 0): each fork (``eve signed
     two different moves for the same turn: play R6 and play R2``), then the signed move the
     rules refuse that halted the table (its author, the move and why)."""
-    from lancards.cli.fork_words import fork_words, rules_named
+    from lancards.cli.fork_words import fork_words, rules_named, signed_move
     from lancards.cli.peer_words import cheat_notice_words
 
     out = []
+    game = rules_named(report.game)
     for fork in report.forks:
         seat = fork["seat"]
-        said = None if seat is None else fork_words(rules_named(report.game), fork, seat, names)
+        said = None if seat is None else fork_words(game, fork, seat, names, report.view)
         out.append(_("cheat caught at entry {entry}: {cheat}").format(
             entry=fork["entry"] + 1,
             cheat=said or cheat_notice_words("equivocation", seat, names, "?")))
     for index, cheat in enumerate(report.cheats):  # the signed move that halted the table
         cause = report.cheat_causes[index] if index < len(report.cheat_causes) else None
-        said = cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"], cause)
+        entry = report.cheat_entries[index] if index < len(report.cheat_entries) else None
+        move = signed_move(game, entry, names, report.view) \
+            if cheat["reason"] == "out-of-turn" else None
+        said = cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"], cause,
+                                  move)
         out.append(_("cheat caught at entry {entry}: {cheat}").format(entry=cheat["entry"] + 1,
                                                                        cheat=said))
     return out
@@ -443,11 +448,20 @@ def replay_end(report: AuditReport, folder: Path, keys: list[str], names: list[s
     (lancards audit shows how)"``; the re-check trial of 2026-12-09 read ``the game is not
     finished``): the cheater is the record's ``cheat`` line's author, else the one its table
     ``folder`` names (:func:`~lancards.cli.halted_table.cheater_seat`: ``halted.json``, an
-    evidence line). ``keys``: the seats' keys in hex; ``names``: the seats as said."""
-    from lancards.cli.halted_table import caught_words, cheater_seat
+    evidence line). A fork the record holds is said with both moves, as the audit says it
+    (``"stopped: eve signed two different moves for the same turn: take R14 (I'll take that!)
+    and take none of the shown cards (I'll take that!)"``: the replay's last move is one of
+    them). ``keys``: the seats' keys in hex; ``names``: the seats as said."""
+    from lancards.cli.halted_table import caught_fork_words, caught_words, cheater_seat
 
     if report.outcome is not None:
         return outcome_words(report)
+    for fork in report.forks:
+        seat = fork.get("seat")
+        said = None if seat is None or not 0 <= seat < len(names) else \
+            caught_fork_words(report.game, fork, seat, names, report.view)
+        if said is not None:
+            return said
     seat = next((c["seat"] for c in report.cheats if c.get("seat") is not None), None)
     if seat is None:
         seat = cheater_seat(folder, keys)

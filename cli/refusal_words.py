@@ -137,17 +137,19 @@ def _component(component: Any) -> str:
     return component_words(component)
 
 
-def move_words(action: Any, names: Sequence[str]) -> str:
+def move_words(action: Any, names: Sequence[str], view: Any = None) -> str:
     """A signed move as the table's log says a move, without its author: ``"discard R5"``,
     ``"draw the top card from their own discard pile"``, ``"play B8 (take)"`` (German
     ``"R5 ablegen"``): the log's sentence (:func:`~lancards.cli.tui.narrate.narrate`, seen by
-    nobody in particular) as a choice, like the moves of the key list."""
+    nobody in particular) as a choice, like the moves of the key list. ``view``: a view of the
+    game in which a card the move names by its slot only is known (``"take R14 (I'll take
+    that!)"``, not ``"take a card"``), or None."""
     from lancards.cli.tui.narrate import IMPERATIVE, _imperative_de, card_name, narrate
 
     seat = getattr(action, "seat", -1)
     game = "eights" if type(action).__module__.startswith("lancards.engine.eights") \
         else "level8"
-    lines = narrate(game, None, action, None, names, -1) if 0 <= seat < len(names) else []
+    lines = narrate(game, None, action, view, names, -1) if 0 <= seat < len(names) else []
     text = (lines[0] if lines else card_name(str(action)).split(": ", 1)[-1]).replace(" ()", "")
     if not 0 <= seat < len(names):
         return text

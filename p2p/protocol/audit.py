@@ -72,7 +72,15 @@ class AuditReport:
     :func:`report_json`, whose ``breaches`` list them in a sentence."""
     cheat_causes: list[BaseException | None] = field(default_factory=list)
     """What refused each of :attr:`cheats` (the engine's error, with its ``code`` and ``params``:
-    the command line says it in words), or ``None``; not in :func:`report_json`."""
+    the command line says it in words; an out-of-turn refusal itself, naming the seat that was
+    due), or ``None``; not in :func:`report_json`."""
+    cheat_entries: list[dict[str, Any]] = field(default_factory=list)
+    """The signed entry of each of :attr:`cheats`, as a dict (the command line says its move);
+    not in :func:`report_json`."""
+    view: Any = None
+    """The game's public view after the last verified entry (the command line names the cards
+    a move gives by slot only, such as the one an "I'll take that!" choice takes), or None;
+    not in :func:`report_json`."""
     status: Status = "rejected"
     """``ok``, ``unfinished`` or ``rejected`` (see the module docstring)."""
     unfinished: str | None = None
@@ -160,6 +168,8 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
         report.cheats.append({"seat": seat, "entry": cheat.entry.seq, "reason": cheat.reason,
                               "detail": cheat.detail})
         report.cheat_causes.append(cheat.cause)
+        report.cheat_entries.append(cheat.entry.to_dict())
+    report.view = observer.game.view(observer.state, None)
     if outcome is not None:
         report.breaches += [str(r) for r in outcome.detail.get("reneges", [])]
     if record.closed_by is not None:

@@ -41,8 +41,10 @@ class SignedCheat:
         reason: the refusal's :class:`Reason` value (``"illegal"``); not part of the line.
         detail: the refusal in English (the engine's sentence, ruling and all); not part of
             the line.
-        cause: what refused it (the engine's error, whose ``code`` and ``params`` say why in
-            words: ``cli/refusal_words.py``), or ``None``; not part of the line.
+        cause: what refused it (:func:`refused_by`: the engine's error, whose ``code`` and
+            ``params`` say why in words, ``cli/refusal_words.py``; an out-of-turn refusal
+            itself, whose ``params`` say whose entry was due), or ``None``; not part of the
+            line.
     """
 
     entry: Entry
@@ -60,13 +62,21 @@ class SignedCheat:
         return hashlib.sha256(canonical(self.to_line_dict())).hexdigest()
 
 
+def refused_by(refusal: RecordError) -> BaseException | None:
+    """What refused a signed entry, for words: the refusal's cause (the engine's error, the
+    deck's), or for an ``out-of-turn`` refusal the refusal itself (its ``code`` and ``params``:
+    ``due_seat``, counted from 1, and ``due_entry``, what the record waited for; the move is
+    the entry's own payload)."""
+    return refusal if refusal.reason is Reason.OUT_OF_TURN else refusal.__cause__
+
+
 def keep_cheat(record: Record, entry: Entry, refusal: RecordError) -> bool:
     """Keep ``entry`` as the record's cheat evidence; False when one is kept already (one cheat
     halts the table; the first one is the evidence)."""
     if record.cheats:
         return False
     record.cheats.append(SignedCheat(entry, refusal.reason.value, refusal.detail,
-                                     refusal.__cause__))
+                                     refused_by(refusal)))
     return True
 
 
@@ -104,7 +114,7 @@ def take_cheat_line(record: Record, entry: Entry,
     except RecordError as exc:
         if exc.reason not in CHEATS:
             raise
-        kept = SignedCheat(entry, exc.reason.value, exc.detail, exc.__cause__)
+        kept = SignedCheat(entry, exc.reason.value, exc.detail, refused_by(exc))
         record.cheats.append(kept)
         return kept
     raise AssertionError("unreachable")  # pragma: no cover
@@ -121,4 +131,5 @@ def no_entry_after_cheat(record: Record) -> None:
                           len(record)).with_code("after-cheat-line")
 
 
-__all__ = ["CHEATS", "SignedCheat", "keep_cheat", "no_entry_after_cheat", "take_cheat_line"]
+__all__ = ["CHEATS", "SignedCheat", "keep_cheat", "no_entry_after_cheat", "refused_by",
+           "take_cheat_line"]

@@ -144,7 +144,9 @@ class CoreParts:
     halt_cause: BaseException | None = None
     """What refused the signed entry that halted the table, when its refusal had a cause: the
     engine's error (an :class:`~lancards.engine.core.EngineError` whose ``code`` and ``params``
-    say why the rules refuse the move, and name it), or the deck's. ``None`` otherwise."""
+    say why the rules refuse the move, and name it), or the deck's; for an ``out-of-turn``
+    entry the refusal itself (its ``params`` name the seat whose entry was due:
+    :func:`~lancards.p2p.protocol.cheat_evidence.refused_by`). ``None`` otherwise."""
     cheaters: dict[Seat, str]
     _told: list[tuple[str, dict[str, Any]]]
     _env_seq: int

@@ -11,7 +11,7 @@ import msgspec
 
 from lancards.engine.core import Seat
 from lancards.p2p.crypto.errors import DeckError
-from lancards.p2p.protocol.cheat_evidence import keep_cheat
+from lancards.p2p.protocol.cheat_evidence import keep_cheat, refused_by
 from lancards.p2p.protocol.core_parts import (
     EARLY_PER_SENDER,
     FUTURE_PER_AUTHOR,
@@ -339,7 +339,7 @@ class Inbound(Void):
                 if keep_cheat(self.record, entry, exc):  # into the record file's end
                     self._out.append(Persist("cheat-entry", {"entry": entry.to_dict()}))
                 self._cheat(author, str(exc), {"entry": entry.to_dict()}, str(exc.reason),
-                            exc.__cause__)
+                            refused_by(exc))
                 # Every other peer must see it too: it is signed, so it names its author
                 # wherever it arrives (at another position it is an equivocation).
                 self._tell_everyone("record.entry", {"entry": entry.to_dict()})

@@ -12,7 +12,9 @@ Level 8 Master, 3 seats, in memory (:func:`tests.p2p.test_hostile_halt.quiet_tab
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,6 +22,10 @@ import pytest
 
 from lancards.cli import i18n
 from lancards.cli.lobby.started_table import _report
+from lancards.cli.main import main
+from lancards.cli.notice_lines import notice_line
+from lancards.cli.peer_words import halt_words
+from lancards.p2p.net.record_file import write_record
 from lancards.p2p.protocol.core import Notice
 from tests.p2p.test_hostile_halt import NAMES, WORDS, halted, quiet_table  # noqa: F401
 from tests.p2p.test_hostile_situations import envelope, forge
@@ -73,3 +79,35 @@ def test_the_printed_cheat_line_is_words_only_the_sentence_goes_to_verbose(
         "muss zuerst ziehen)",
         "Ergebnis: der Tisch hat angehalten: cyd hat einen Zug signiert, den die Regeln nicht "
         "erlauben: R5 ablegen (cyd muss zuerst ziehen)"]
+
+
+def test_a_move_out_of_turn_is_said_with_the_move_and_whose_turn_it_was(
+        out_of_turn, capsys, english_after):
+    ben, cheat = out_of_turn
+    assert halt_words(ben, NAMES) == SAID  # the banner
+    assert notice_line(ben, cheat, NAMES, NAMES) == "! " + SAID  # the table's log
+    assert _printed(ben, cheat, capsys) == ["cheat: " + SAID, "result: the table halted: " + SAID]
+    i18n.set_language("de")
+    assert halt_words(ben, NAMES) == GESAGT
+    assert notice_line(ben, cheat, NAMES, NAMES) == "! " + GESAGT
+    assert _printed(ben, cheat, capsys) == ["Betrug: " + GESAGT,
+                                            "Ergebnis: der Tisch hat angehalten: " + GESAGT]
+
+
+def test_the_audit_says_the_move_out_of_turn_and_whose_turn_it_was(
+        out_of_turn, tmp_path: Path, capsys, english_after):
+    ben, _cheat = out_of_turn
+    path = tmp_path / "r.jsonl"
+    write_record(ben.record, path)
+    capsys.readouterr()
+    assert main(["audit", str(path)]) == 3
+    assert capsys.readouterr().out.splitlines() == [
+        "UNFINISHED: Level 8 Master, 12 entries verified; the table halted on a cheat",
+        "cheat caught at entry 13: " + SAID]
+    assert main(["--lang", "de", "audit", str(path)]) == 3
+    assert capsys.readouterr().out.splitlines()[1:] == ["Betrug erkannt bei Eintrag 13: " + GESAGT]
+    i18n.set_language("en")
+    assert main(["audit", "--json", str(path)]) == 3  # the JSON as it was
+    assert json.loads(capsys.readouterr().out)["cheats"] == [
+        {"seat": 1, "entry": 12, "reason": "out-of-turn", "detail":
+         "a 'action' entry by seat 2; the record waits for seat 1's action"}]
