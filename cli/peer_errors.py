@@ -505,10 +505,13 @@ _AGAIN = re.compile(r"entry (\d+) again")
 
 
 def cheat_error_words(exc: PeerError | None, english: str) -> str:
-    """A cheat a watcher caught (``Watching.cheat_error``): ``english`` in English, else the
-    cheat's words (:data:`CHEAT_WORDS`, its author named)."""
-    if exc is None or _english(exc):
+    """A cheat a watcher caught (``Watching.cheat_error``): the cheat's words
+    (:data:`CHEAT_WORDS`, its author named) in every language, as a refused message is said
+    (``english``, the peer layer's sentence with its codes and move syntax, goes to
+    ``--verbose``); ``english`` itself when there is no error to word."""
+    if exc is None:
         return english
+    net_log.debug("%s", english)
     reason = str(getattr(exc, "reason", ""))
     if reason in CHEAT_WORDS:
         return _(CHEAT_WORDS[reason]).format(name=getattr(exc, "sender", "?"))

@@ -181,3 +181,17 @@ def test_audit_says_the_bad_lines_sender_entry_and_move_in_both_languages(tmp_pa
         f"REJECTED: record file line 14 (entry 13): rejected message from {cyd_name} (seat 1, "
         "entry 13): illegal: seat 0: illegal '0: discard R5#114': it is seat 0's move (draw) "
         "(ruling L8-3)\n")
+
+
+def test_a_watched_cheat_is_said_in_words_in_english_too(caplog):
+    """``lancards watch --plain`` printed the peer layer's sentence in English for an illegal
+    move (``cheating caught: rejected message from ... illegal '2: ...'``); the words now, the
+    sentence in ``--verbose``."""
+    from lancards.cli.peer_errors import cheat_error_words
+
+    refused = RecordError("cyd", Reason.ILLEGAL, "seat 2: illegal '2: discard R5#4'", 4)
+    sentence = str(refused)
+    with caplog.at_level(logging.DEBUG, logger="lancards.net"):
+        assert cheat_error_words(refused, sentence) == "cyd signed a move the rules do not allow"
+    assert sentence in caplog.messages
+    assert cheat_error_words(None, "the table halted") == "the table halted"
