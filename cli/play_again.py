@@ -132,6 +132,21 @@ def others_words(others: Mapping[str, str]) -> str:
     return _("or another game with them: {games}").format(games=games)
 
 
+def host_words(games: Sequence[str]) -> str:
+    """The game-over panel's line at a host/join table (its "play again" offers the same game
+    only: another game needs a new lobby): how to play another game there, naming the ids the
+    host types, ``another game: q, then lancards host --game level8, level8-en or eights``
+    (``games``: :func:`other_games`' names; within 80 columns, German too); ``""`` when there
+    are none. The LAN trial of 2026-12-07 was offered the same game alone and not told how to
+    play another."""
+    if not games:
+        return ""
+    if len(games) == 1:
+        return _("another game: q, then lancards host --game {game}").format(game=games[0])
+    return _("another game: q, then lancards host --game {games} or {last}").format(
+        games=", ".join(games[:-1]), last=games[-1])
+
+
 def again_status(r: Rematch) -> dict[str, Any]:
     """What the screen shows of one seat's agreement: ``asked`` (the person has not answered,
     or must say whether to go on without those who declined), ``waiting`` (names),

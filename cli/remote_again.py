@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.i18n import _
-from lancards.cli.play_again import again_status, bot_answer, finished_of
+from lancards.cli.play_again import again_status, bot_answer, finished_of, other_games
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode
 from lancards.p2p.net.rematch_link import RematchLink
@@ -123,10 +123,15 @@ class RemoteAgain:
 
     def status(self) -> dict[str, Any]:
         """What the screen shows (:func:`~lancards.cli.play_again.again_status`; a restarted
-        seat that waited alone: ``failed``, why in words)."""
+        seat that waited alone: ``failed``, why in words); while the person has not answered,
+        ``another``: the other games' ids the same players may play, which a new lobby starts
+        (:func:`~lancards.cli.play_again.host_words`)."""
         status = again_status(self.rematch)
         if status and self.alone_text:
             status.update(asked=False, failed=self.alone_text, failed_code=None)
+        elif status.get("asked") and self.rematch.my_answer() is None:
+            status["another"] = list(other_games(self.rematch.finished.table.spec.game,
+                                                 len(self.rematch.present)).values())
         return status
 
     def started(self) -> StartedTable | None:
