@@ -91,6 +91,9 @@ class PlayedGame:
     running: Any = None
     """An unfinished game's figures after its last finished round that this machine kept
     (:func:`lancards.cli.running_totals.read_totals`: a ``Running``), else ``None``."""
+    holder: Any = None
+    """The live process that holds an unfinished game's folder: the table is open in another
+    window (:func:`lancards.p2p.net.folder_lock.live_holder`, a ``Holder``), else ``None``."""
 
     @property
     def record(self) -> Path:
@@ -108,6 +111,8 @@ class PlayedGame:
                 "removed_seats": sorted(s for s, how in self.gone.items() if how == "removed"),
                 "running": None if self.running is None else {
                     "round": self.running.round, "scores": list(self.running.scores)},
+                "playing": None if self.holder is None else {
+                    "command": self.holder.command, "pid": self.holder.pid},
                 "record": str(self.record) if self.record.is_file() else None,
                 "folder": str(self.folder)}
 
@@ -185,6 +190,9 @@ def read_game(folder: Path) -> PlayedGame:
         return game
     game.status = "unfinished"
     game.gone = _others(game, gone_seats(folder, "journal.jsonl"))
+    from lancards.p2p.net.folder_lock import live_holder
+
+    game.holder = live_holder(folder)  # as lancards play tells a table open elsewhere
     from lancards.cli.running_totals import read_totals
 
     game.running = read_totals(folder)  # kept at each round's end: no replay (seconds a game)
@@ -282,7 +290,12 @@ def list_games(tables: Path) -> list[PlayedGame]:
 
 def result_words(game: PlayedGame) -> str:
     """The state or result of ``game`` in a few words: ``"Bram won"``, ``"unfinished"``,
-    ``"damaged"``, ``"never started"``."""
+    ``"damaged"``, ``"never started"``; an unfinished game open in another window
+    (:attr:`PlayedGame.holder`): ``"being played now (lancards host, process 4242)"`` (the LAN
+    trial of 2026-12-07 read ``unfinished`` for the table it played in another window)."""
+    if game.status == "unfinished" and game.holder is not None:
+        return _("being played now ({command}, process {pid})").format(
+            command=game.holder.command, pid=game.holder.pid)
     if game.status != "finished":
         return {"unfinished": _("unfinished"), "damaged": _("damaged"),
                 "not started": _("never started")}.get(game.status, game.status)
@@ -331,30 +344,34 @@ def _won_words(game: PlayedGame) -> str:
 
 def detail_words(game: PlayedGame) -> str:
     """The second line of ``game``: the scores and the table of a finished game, the
-    players and how to go on for an unfinished one, the reason for a damaged one."""
+    players and how to go on for an unfinished one, the reason for a damaged one
+    (:func:`detail_parts` joined by `` · ``)."""
+    return " · ".join(detail_parts(game))
+
+
+def detail_parts(game: PlayedGame) -> list[str]:
+    """:func:`detail_words` in its parts: the figures (or the players), then for an unfinished
+    game how it goes on (:func:`_go_on_words`), which :func:`lines` puts on a line of its own
+    rather than cut it."""
     if game.status == "damaged":
-        return game.said or game.problem
+        return [game.said or game.problem]
     if game.status == "unfinished":
         running = game.running
         if running is not None and len(running.scores) == len(game.nicks):
-            return _("{scores} after round {number}").format(
-                scores=figure_words(game, list(running.scores)), number=running.round) + \
-                f" · {_go_on_words(game)}"
-        return f"{', '.join(_listed_names(game))} · {_go_on_words(game)}"
-    return _("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])
+            return [_("{scores} after round {number}").format(
+                scores=figure_words(game, list(running.scores)), number=running.round),
+                _go_on_words(game)]
+        return [", ".join(_listed_names(game)), _go_on_words(game)]
+    return [_("{scores} · table {table}").format(scores=score_words(game), table=game.table[:8])]
 
 
 def _go_on_words(game: PlayedGame) -> str:
     """How an unfinished game goes on: ``"lancards resume TABLE"``, or, while a live process
-    holds its folder (``holder.json`` of :mod:`~lancards.p2p.net.folder_lock`, believed only
-    while that process runs), ``"in play now (lancards host, process 4242)"``: the resume
-    would be refused as the folder is in use (the new-user trial of 2026-12-06)."""
-    from lancards.p2p.net.folder_lock import live_holder
-
-    holder = live_holder(game.folder)
-    if holder is not None:
-        return _("in play now ({command}, process {pid})").format(command=holder.command,
-                                                                   pid=holder.pid)
+    holds its folder (:attr:`PlayedGame.holder`; its result says it is being played now), its
+    id alone, ``"table TABLE"``: a resume would be refused as the folder is in use (the
+    new-user trial of 2026-12-06), and it pauses in the window that plays it."""
+    if game.holder is not None:
+        return _("table {table}").format(table=game.table)
     return f"lancards resume {game.table}"
 
 
@@ -414,8 +431,30 @@ def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
             out += [_cut(head, width), _cut(f"     {result}", width)]
         else:
             out.append(f"{head} {result}")
-        out.append(_cut(f"     {detail_words(game)}", width))
+        out += _detail_lines(detail_parts(game), width)
     return out
+
+
+def _detail_lines(parts: list[str], width: int) -> list[str]:
+    """The detail of a game under its head, indented: one line when it fits in ``width``
+    columns (0: always), else the figures wrapped between players and each further part (the
+    table id, how to go on) on a line of its own, whole: the LAN trial of 2026-12-07 read
+    ``Bram level 7, ann level 3, cy level 3, bea level 4, Ada level 4 after roun…`` at 80
+    columns, cut before the id that ``lancards resume`` takes."""
+    from lancards.cli.tui.width import text_width
+
+    indent = "     "
+    if width <= 0 or text_width(indent + " · ".join(parts)) <= width:
+        return [indent + " · ".join(parts)]
+    out = [indent]
+    for piece in parts[0].split(", "):  # the figures: "ann level 3, bob WIN after round 2"
+        joined = f"{out[-1]}, {piece}" if out[-1] != indent else indent + piece
+        if out[-1] != indent and text_width(joined) > width:
+            out[-1] += ","
+            out.append(indent + piece)
+        else:
+            out[-1] = joined
+    return [_cut(line, width) for line in out + [indent + part for part in parts[1:]]]
 
 
 def _cut(text: str, width: int) -> str:

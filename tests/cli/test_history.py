@@ -340,8 +340,9 @@ def test_history_lines_are_whole_in_a_pipe_and_fit_a_terminal_of_any_width(
     games = history.list_games(home / "tables")
     whole = history.lines(games, 0)
     assert whole[1].startswith("     Ada 215, Bram 205, You 80 points · table ")
-    assert history.lines(games, 30)[:3] == [  # the result under the date, as it is too long
-        "  1  2026-11-30 00:53  8s Rul…", "     You won", "     Ada 215, Bram 205, You 8…"]
+    assert history.lines(games, 30)[:4] == [  # the result under the date, as it is too long
+        "  1  2026-11-30 00:53  8s Rul…", "     You won", "     Ada 215, Bram 205,",
+        f"     You 80 points · table {games[0].table[:2]}…"]  # wrapped between players
     assert history.output_width() == 0  # pytest captures standard output: not a terminal
 
     class Terminal(io.StringIO):
