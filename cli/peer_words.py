@@ -145,8 +145,8 @@ def waiting_banner_words(wait: Waiting | None, rescue: bool, patience: float) ->
 
 
 def _waiting_words(wait: Waiting, rescue: bool, patience: float) -> str:
-    seconds = round(wait.seconds)
-    if not rescue and wait.seconds >= patience:
+    seconds = round(wait.shown)  # one clock, from the last entry (never jumps at a return)
+    if not rescue and wait.shown >= patience:
         return _("{name}, {seconds} s; the table can only wait").format(
             name=wait.nick, seconds=seconds)
     if wait.paused:

@@ -34,7 +34,8 @@ class Waiting:
     Attributes:
         seat: its seat; ``nick``: its nickname.
         what: what it owes, e.g. ``"their move"``, ``"a shuffle"``, ``"shares for your draw"``.
-        seconds: how long the wait has lasted (since its link dropped or the last entry).
+        seconds: how long the wait has lasted for the table's patience (ruling D-5): since its
+            link dropped, or since the last entry when that came later.
         connected: whether its link is up (``False``: disconnected; ``True``: silent).
         paused: it said it paused (``presence``; ``lancards resume`` brings it back).
         kind: what it owes as a code: a key of :data:`WHAT` (the kind of the entry due) or
@@ -42,6 +43,9 @@ class Waiting:
         unreached: a connected, silent seat's word (its ``links`` message) on the seats it
             has no link to, by nickname (:func:`~lancards.p2p.net.reach.unreached_names`):
             what it is likely waiting for itself.
+        since_entry: seconds since the table's last new entry (for a move: since the turn
+            began, or since the player's last step of it); ``None``: :attr:`seconds`.
+            :attr:`shown` is what the screens count.
     """
 
     seat: int
@@ -52,13 +56,22 @@ class Waiting:
     paused: bool = False
     kind: str = ""
     unreached: tuple[str, ...] = ()
+    since_entry: float | None = None
+
+    @property
+    def shown(self) -> float:
+        """The seconds a screen shows: one clock per wait, from the last entry, whether the
+        link is up or down (the LAN trial read ``cy, no connection (their move), 46 s``
+        during cy's freeze, counted from the link's drop, then ``cy (their move), 110 s`` once
+        cy was back, counted from the turn's start: the number jumped)."""
+        return self.seconds if self.since_entry is None else self.since_entry
 
     def text(self) -> str:
         """``"waiting for bob (their move), 12 s"``; ``"waiting for bob, who paused (their
         move), 12 s"``; ``"waiting for bob (a shuffle), 12 s: bob has no connection to
         bot1"``."""
         who = f"{self.nick}, who paused" if self.paused else self.nick
-        text = f"waiting for {who} ({self.what}), {self.seconds:.0f} s"
+        text = f"waiting for {who} ({self.what}), {self.shown:.0f} s"
         if self.unreached:
             text += f": {self.nick} has no connection to {', '.join(self.unreached)}"
         return text
@@ -97,7 +110,7 @@ def table_wait(core: GameCore, connected: set[bytes], down_since: dict[bytes, fl
     if key not in connected:
         since = max(down_since.get(key, now), progress_at)
         return Waiting(seat, core.players[seat].nick, what, now - since, False,
-                       seat in core.paused, code)
+                       seat in core.paused, code, since_entry=now - progress_at)
     if now - progress_at >= SILENT_S:
         return Waiting(seat, core.players[seat].nick, what, now - progress_at, True, kind=code,
                        unreached=unreached_names(core, seat))
@@ -110,8 +123,8 @@ def waiting_text(wait: Waiting | None, rescue: bool, patience: float) -> str | N
     ``None`` when nothing waits on a missing peer."""
     if wait is None:
         return None
-    if not rescue and wait.seconds >= patience:
-        return f"waiting for {wait.nick}, {wait.seconds:.0f} s; the table can only wait"
+    if not rescue and wait.shown >= patience:
+        return f"waiting for {wait.nick}, {wait.shown:.0f} s; the table can only wait"
     return wait.text()
 
 
