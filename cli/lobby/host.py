@@ -41,7 +41,14 @@ from lancards.cli.lobby.common import (
     run_lobby,
     send_all,
 )
-from lancards.cli.lobby.host_bots import HostGone, bots_play_on, stop_bots
+from lancards.cli.lobby.host_bots import (
+    BOT_END_S,
+    BOT_PAUSE_S,
+    HostGone,
+    bots_play_on,
+    end_bots,
+    stop_bots,
+)
 from lancards.cli.lobby.started_table import BOT_GAMES, CONFIG, play_table, table_data
 from lancards.cli.local_session import BOT_NAMES
 from lancards.cli.pacing import DEFAULT_DELAY, BotPacer, delay_seconds
@@ -540,18 +547,8 @@ async def play_hosted(args: argparse.Namespace) -> int:
     finally:
         # after the game: their last messages (play again); after a pause: nothing to do
         # without the host's key shares, so a resume at once finds the folders free
-        end = BOT_END_S if status == 0 else BOT_PAUSE_S
-        for task in bots:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, end)
-
-
-BOT_END_S = 10.0
-"""How long a host waits for its ``--bots`` seats' last messages after the game (s)."""
-BOT_PAUSE_S = 1.0
-"""How long after a pause (or a stop before the end): the table cannot go on without the host's
-key shares, so its bots stop (the trial of 2026-12-05 met "in use by process" from a resume
-started at once, while the bots lingered ten seconds)."""
+        await end_bots(bots, BOT_END_S if status == 0 else BOT_PAUSE_S,
+                       say=status == 0 and not args.autoplay)
 
 
 def run_host(args: argparse.Namespace) -> int:

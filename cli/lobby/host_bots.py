@@ -25,6 +25,16 @@ BOT_LEAVE_S = 30.0
 """How long a host whose person left waits, once stopped, for its ``--bots`` seats' leaves to
 reach the table (s): a leave is written at the seat's next turn to write, which may wait for a
 person's move (``docs/protocol.md`` 11.8)."""
+BOT_END_S = 3.0
+"""How long a host (or a resumed one) waits after its game for its ``--bots`` seats' last
+messages, all of them together (s; their answers to "play again" left at the game's end), before
+it stops them: the LAN trial of 2026-12-07 sat silent about 20 s after ``q`` at the game's end
+(ten seconds for each of two bots, one after the other)."""
+BOT_PAUSE_S = 1.0
+"""How long after a pause (or a stop before the end): the table cannot go on without the host's
+key shares, so its bots stop (the trial of 2026-12-05 met "in use by process" from a resume
+started at once, while the bots lingered ten seconds)."""
+_wait = asyncio.wait  # the one bounded wait of end_bots (tests: the bound it is given)
 
 
 class HostGone:
@@ -149,6 +159,21 @@ async def bots_play_on(gone: HostGone, bots: list[Any], signals: Sequence[str]) 
             loop.remove_signal_handler(sig)
 
 
+async def end_bots(bots: Sequence[asyncio.Future[Any]], bound: float, say: bool) -> None:
+    """The host's process ends: its ``--bots`` seats get ``bound`` s together to end (their last
+    messages), then the rest are cancelled, and what ended each is retrieved (never printed by
+    asyncio). With ``say`` (a terminal whose table screen has closed), one line first says what
+    the process does while one still runs: ``closing the table…``."""
+    running = [task for task in bots if not task.done()]
+    if running:
+        if say:
+            echo(_("closing the table…"))
+        await _wait(running, timeout=bound)
+    for task in bots:
+        task.cancel()
+    await asyncio.gather(*bots, return_exceptions=True)
+
+
 async def stop_bots(bots: Sequence[asyncio.Future[Any]]) -> None:
     """The host's table ended before the start (cancelled, or failed): its ``--bots`` seats'
     join tasks are cancelled and awaited, so that what ended them (the host's close, heard as
@@ -159,4 +184,5 @@ async def stop_bots(bots: Sequence[asyncio.Future[Any]]) -> None:
     await asyncio.gather(*bots, return_exceptions=True)
 
 
-__all__ = ["BOT_LEAVE_S", "HostGone", "bots_play_on", "stop_bots"]
+__all__ = ["BOT_END_S", "BOT_LEAVE_S", "BOT_PAUSE_S", "HostGone", "bots_play_on", "end_bots",
+           "stop_bots"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import secrets
@@ -28,6 +27,7 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.i18n import _
+from lancards.cli.lobby.host_bots import BOT_END_S, end_bots
 from lancards.cli.play_again import pending_again
 from lancards.p2p.net.node import PeerNode
 from lancards.p2p.net.store import TableStore, data_home
@@ -96,13 +96,7 @@ async def resume_again(folder: Path, me: Identity, args: argparse.Namespace) -> 
                                     again.handover(), store=TableStore(again.next_folder()))
         return status
     finally:
-        for task in bots:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, BOT_END_S)
-
-
-BOT_END_S = 10.0
-"""How long a resumed host waits for its bot seats' last messages after its own game (s)."""
+        await end_bots(bots, BOT_END_S, say=not args.autoplay)
 
 
 def bot_seats(folder: Path) -> list[Path]:
@@ -229,9 +223,7 @@ async def resume_host(folder: Path, me: Identity, args: argparse.Namespace) -> i
             return status if signum is None else 128 + signum
         return status
     finally:
-        for task in bots:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(task, BOT_END_S)
+        await end_bots(bots, BOT_END_S, say=not args.autoplay)
 
 
 async def _bot_seat(folder: Path, args: argparse.Namespace) -> int:
