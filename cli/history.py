@@ -9,14 +9,13 @@ audit`` does); a folder whose files cannot be read is listed as damaged, with th
 a traceback.
 
 ``lancards replay`` and ``lancards audit`` take an entry of the list (``1`` is the newest) or
-a table id (its first 4 characters or more) as well as a path: :func:`record_path`.
+the start of a table id as well as a path: :func:`record_path`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -26,7 +25,7 @@ from typing import Any
 
 from lancards.cli.errors import UsageError
 from lancards.cli.halted_table import caught_fork_words, caught_words, cheater_seat, fork_evidence
-from lancards.cli.i18n import _, ngettext
+from lancards.cli.i18n import _
 
 
 def outcome_json(outcome: Any) -> dict[str, Any]:
@@ -474,15 +473,10 @@ def output_width() -> int:
     return shutil.get_terminal_size((80, 24)).columns
 
 
-_ENTRY = re.compile(r"#?(\d{1,4})")
-_TABLE = re.compile(r"[0-9a-f]{4,16}")
-
-
 def record_path(argument: str) -> str:
     """The record file that ``argument`` of ``replay``/``audit`` names: a path to a file
-    that exists, else an entry of the history (``3`` or ``#3``, 1 = newest), else a table id
-    or its first 4 characters or more (4 digits or more that are no entry, or begin with 0,
-    and begin a table's id name that table).
+    that exists, else an entry of the history or the start of a table id
+    (:func:`lancards.cli.table_choice.chosen_game`, which ``resume`` shares).
 
     Raises:
         UsageError: no such entry or table, an ambiguous table id, or a game without a
@@ -490,32 +484,11 @@ def record_path(argument: str) -> str:
     """
     if Path(argument).exists() or "/" in argument or argument.endswith(".jsonl"):
         return argument
+    from lancards.cli.table_choice import chosen_game
     from lancards.p2p.net.store import data_home
 
-    tables = data_home() / "tables"
-    games = list_games(tables)
-    m = _ENTRY.fullmatch(argument)
-    if m is not None and _TABLE.fullmatch(argument) and (
-            argument.startswith("0") or not 1 <= int(m.group(1)) <= len(games)) and \
-            any(g.table.startswith(argument) for g in games):
-        m = None  # "0642": table 0642507d, not game 642 (the trial of 2026-12-06)
-    if m is not None:
-        number = int(m.group(1))
-        if not 1 <= number <= len(games):
-            raise UsageError(ngettext(
-                "there is no game {number} in the history ({count} game in lancards history)",
-                "there is no game {number} in the history ({count} games in lancards history)",
-                len(games)).format(number=number, count=len(games)))
-        chosen = games[number - 1]
-    elif _TABLE.fullmatch(argument):
-        found = [g for g in games if g.table.startswith(argument)]
-        if len(found) != 1:
-            raise UsageError((_("no tables whose id begins with {argument} in {tables}")
-                              if not found else
-                              _("{count} tables whose id begins with {argument} in {tables}"))
-                             .format(count=len(found), argument=argument, tables=tables))
-        chosen = found[0]
-    else:
+    chosen = chosen_game(argument, list_games(data_home() / "tables"))
+    if chosen is None:
         return argument  # a path that does not exist: the command says so
     if not chosen.record.is_file():
         why = {"unfinished": _("it is unfinished (lancards resume {table} continues "

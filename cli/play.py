@@ -75,7 +75,8 @@ def add_parser(sub: Any) -> None:
           "bots) from their journals, verifying everything again, and continue the game."),
     )
     resume.add_argument("table", nargs="?", default=None,
-                        help=_("the table id (default: the most recent unfinished table)"))
+                        help=_("the number lancards history shows or the start of a table id "
+                               "(default: the most recent unfinished table)"))
     resume.add_argument("--autoplay", action="store_true",
                         help=_("a bot plays your seat; no screen; one line per round"))
     resume.add_argument("--record", metavar="FILE", default=None,
@@ -271,24 +272,31 @@ async def _play_network(args: argparse.Namespace, greeting: str = "") -> int:
 
 
 def find_table(table: str | None) -> Any:
-    """The folder of ``table`` or of the most recent unfinished table.
+    """The folder of ``table`` (a table id, the number ``lancards history`` shows, or the start
+    of a table id: :func:`lancards.cli.table_choice.chosen_game`) or of the most recent
+    unfinished table.
 
     Raises:
-        UsageError: no such table, or none left unfinished.
+        UsageError: no such table, several whose id begins with ``table``, or none left
+            unfinished.
     """
     from lancards.p2p.net.store import data_home
 
     tables = data_home() / "tables"
     if table is not None:
         folder = tables / table
-        if not (folder / "table.json").is_file() and len(table) >= 4 and "/" not in table:
-            # its first 4 characters or more, as audit and replay take it (the trial)
-            found = sorted(tables.glob(f"{table}*/table.json")) if tables.is_dir() else []
-            if len(found) == 1:
-                folder = found[0].parent
-        if not (folder / "table.json").is_file():
-            raise UsageError(_("no table {table} in {tables}").format(table=table, tables=tables))
-        return folder
+        if (folder / "table.json").is_file() and "/" not in table:
+            return folder
+        # the number lancards history shows or the start of a table id, as audit and replay
+        # take them (the new-user trial of 2026-12-07: resume 25, 49c, 3)
+        from lancards.cli.history import list_games
+        from lancards.cli.table_choice import chosen_game
+
+        chosen = chosen_game(table, list_games(tables))
+        if chosen is None or not (chosen.folder / "table.json").is_file():
+            raise UsageError(_("no table {argument}: give the number lancards history shows, "
+                               "or the start of a table id").format(argument=table))
+        return chosen.folder
     candidates = unfinished_tables(tables)
     if not candidates:
         raise UsageError(_("no unfinished table to resume in {tables}").format(tables=tables))
@@ -394,8 +402,10 @@ def run_resume(args: argparse.Namespace) -> int:
     # One process per table folder (issue 24): a second resume, or a play/host/join still
     # writing it, is refused in one line naming the holder; held until this command ends.
     lock_folder(folder, "lancards resume")
-    if args.table is None:  # said once the folder is ours: a refusal stays one line
-        print(chosen_words(folder, len(unfinished_tables(folder.parent))), flush=True)
+    if args.table is None:  # said once the folder is ours: a refusal stays one line; wrapped
+        # at a space (the new-user trial of 2026-12-07 read "the most recent of 2 u" /
+        # "nfinished tables" once the table it resumed had closed)
+        echo(chosen_words(folder, len(unfinished_tables(folder.parent))))
     again = pending_again(folder)  # killed inside "play again" (issue 27)
     if again and TableStore(folder).load_table().get("mode") == "remote":
         from lancards.cli.lobby.resume_again import resume_again

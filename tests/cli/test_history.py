@@ -123,8 +123,10 @@ def test_audit_and_replay_take_an_entry_of_the_history(home: Path, capsys) -> No
                   "aaaa000000000001 continues it)"),
             ("3", "game aaaa000000000002 has no record: it is damaged: the journal is "
                   "damaged at line 6 (checksum mismatch)"),
-            ("9", "there is no game 9 in the history (5 games in lancards history)"),
-            ("aaaa", "2 tables whose id begins with aaaa in " + str(home / "tables"))):
+            ("9", "no table 9: give the number lancards history shows, or the start of a "
+                  "table id"),
+            ("aaaa", "2 tables begin with aaaa: aaaa000000000001, aaaa000000000002; give "
+                     "more of the id")):
         assert main(["audit", argument]) == 2
         assert capsys.readouterr().err.strip() == f"lancards audit: error: {error}"
 
@@ -324,7 +326,7 @@ def test_a_table_id_of_digits_names_the_table_not_an_entry(tmp_path: Path, monke
     assert history.record_path("0642") == str(records["0642507d00000001"])
     assert history.record_path("6589") == str(records["6589750000000002"])  # no game 6589
     assert history.record_path("2") == str(records["6589750000000002"])  # entry 2 as before
-    with pytest.raises(UsageError, match="there is no game 9 in the history"):
+    with pytest.raises(UsageError, match="no table 9: give the number lancards history"):
         history.record_path("9")
 
 
@@ -398,6 +400,44 @@ def test_resume_without_a_table_id_names_the_table_it_chose(home: Path, capsys) 
     assert out[0] == "resuming table aaaa0000 (8s Rule!, with Ada, Bram)", out
     assert main(["resume", "--autoplay", "aaaa000000000001"]) == 2  # finished now
     assert "resuming" not in capsys.readouterr().out
+
+
+def test_the_chosen_table_is_said_wrapped_at_a_space_in_a_terminal(home: Path,
+                                                                    monkeypatch) -> None:
+    """The new-user trial of 2026-12-07 read ``... the most recent of 2 u`` / ``nfinished
+    tables`` in an 80-column terminal once the table it resumed had closed: the line was
+    printed whole and the terminal cut it at its last column. It is now wrapped at a space,
+    as the lines printed after a game are (``echo``)."""
+    import io
+    import os as os_module
+
+    from lancards.cli import i18n
+    from lancards.cli.play import chosen_words
+    from lancards.cli.tui.fit import echo
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stdout", terminal)
+    monkeypatch.setattr("shutil.get_terminal_size",
+                        lambda fallback=(80, 24): os_module.terminal_size((60, 24)))
+    assert main(["resume", "--autoplay"]) == 0
+    assert terminal.getvalue().splitlines()[:3] == [
+        "resuming table aaaa0000 (8s Rule!, with Ada, Bram): the most",
+        "   recent of 3 unfinished tables; lancards history lists",
+        "   them, lancards resume TABLE takes another"]
+    i18n.set_language("de")
+    try:
+        german = Terminal()
+        echo(chosen_words(home / "tables" / "aaaa000000000001", 2), german)
+    finally:
+        i18n.set_language("en")
+    assert german.getvalue().splitlines() == [
+        "Tisch aaaa0000 wird fortgesetzt (8s Rule!, mit Ada, Bram):",
+        "   der jüngste von 2 offenen Tischen; lancards history zeigt",
+        "   sie, lancards resume TABLE nimmt einen anderen"]
 
 
 def test_an_unfinished_game_is_nicht_beendet_in_german(home: Path, capsys) -> None:

@@ -133,18 +133,53 @@ def test_move_keys_name_the_missing_peer_not_the_player_and_count_pending_cards(
     assert not_now(quiet) == "not your move: waiting for bob"
 
 
+def _tables(home: Path, *names: str) -> None:
+    for age, name in enumerate(names):  # the first the newest: history's 1
+        folder = home / "tables" / name
+        folder.mkdir(parents=True)
+        (folder / "table.json").write_text("{}")
+        os.utime(folder / "table.json", (1_796_000_000 - 60 * age,) * 2)
+
+
 def test_resume_takes_the_first_characters_of_a_table_id(tmp_path, monkeypatch):
     """The trial of 2026-12-05: ``lancards resume 0c9e`` said "no table 0c9e" while audit and
-    replay take the first 4 characters or more of an id."""
+    replay take the first 4 characters or more of an id. The new-user trial of 2026-12-07:
+    ``history`` showed ``lancards resume 25…`` (cut at 80 columns), and ``resume 25``,
+    ``resume 49c`` and ``resume 3`` (the number audit and replay take) said ``no table 25 in
+    /…/tables``: resume now takes what they take, by the same code."""
     from lancards.cli.errors import UsageError
     from lancards.cli.play import find_table
 
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
-    for name in ("0c9e111111111111", "0c9f222222222222", "0c9f333333333333"):
-        (tmp_path / "tables" / name).mkdir(parents=True)
-        (tmp_path / "tables" / name / "table.json").write_text("{}")
+    _tables(tmp_path, "0c9e111111111111", "0c9f222222222222", "0c9f333333333333",
+            "25aa444444444444", "49cb555555555555")
     assert find_table("0c9e").name == "0c9e111111111111"
     assert find_table("0c9f3").name == "0c9f333333333333"
-    for ambiguous_or_short in ("0c9f", "0c9"):
-        with pytest.raises(UsageError, match=f"no table {ambiguous_or_short} in"):
-            find_table(ambiguous_or_short)
+    assert find_table("25").name == "25aa444444444444"  # 5 games: no game 25
+    assert find_table("49c").name == "49cb555555555555"
+    assert find_table("3").name == "0c9f333333333333"  # the history's number 3
+    assert find_table("#1").name == "0c9e111111111111"
+    assert find_table("0c9f222222222222").name == "0c9f222222222222"
+    for argument, error in (
+            ("0c9f", "2 tables begin with 0c9f: 0c9f222222222222, 0c9f333333333333; give "
+                     "more of the id"),
+            ("7", "no table 7: give the number lancards history shows, or the start of a "
+                  "table id"),
+            ("zz", "no table zz: give the number lancards history shows, or the start of a "
+                   "table id")):
+        with pytest.raises(UsageError) as caught:
+            find_table(argument)
+        assert str(caught.value) == error
+
+
+def test_resume_says_what_it_takes_in_german(tmp_path, monkeypatch, capsys, german):
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    _tables(tmp_path, "0c9f222222222222", "0c9f333333333333")
+    assert main(["--lang", "de", "resume", "--autoplay", "25"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "lancards resume: Fehler: kein Tisch 25: gib die Nummer an, die lancards history "
+        "zeigt, oder den Anfang einer Tisch-ID")
+    assert main(["--lang", "de", "resume", "--autoplay", "0c9"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "lancards resume: Fehler: 2 Tische beginnen mit 0c9: 0c9f222222222222, "
+        "0c9f333333333333; gib mehr von der ID an")
