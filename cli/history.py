@@ -404,11 +404,14 @@ def figure_words(game: PlayedGame, scores: list[Any]) -> str:
                          _("{name} level {level}").format(name=n, level=v)
                          for n, v in zip(names, scores, strict=True))
     own = {game.me} if game.left and game.me is not None else set()
-    mark = _("{name} ({mark})")  # a seat gone for good: no total, which read like the lowest
-    return _("{scores} points").format(scores=", ".join(  # (the new-user trial of 2026-12-06)
-        mark.format(name=n, mark=_("left the table")) if s in own else
-        n if s in game.gone else f"{n} {v}"
-        for s, (n, v) in enumerate(zip(names, scores, strict=True))))
+    # a seat gone for good: no total, which read like the lowest (the new-user trial of
+    # 2026-12-06), and after the unit, which read "You (left the table) points" (2026-12-07)
+    gone = [_("{name} ({mark})").format(name=n, mark=_("left the table")) if s in own else n
+            for s, n in enumerate(names) if s in own or s in game.gone]
+    scored = [f"{n} {v}" for s, (n, v) in enumerate(zip(names, scores, strict=True))
+              if s not in own and s not in game.gone]
+    return ", ".join(([_("{scores} points").format(scores=", ".join(scored))] if scored
+                      else []) + gone)
 
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:

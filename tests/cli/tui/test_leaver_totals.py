@@ -39,11 +39,25 @@ def test_history_gives_no_total_to_a_seat_that_left() -> None:
                       me=0, status="finished",
                       outcome={"winners": [2], "scores": [0, 170, 65]})
     assert score_words(game) == "Ann 0, Bram 170, Cleo 65 points"
-    game.gone = {1: "left"}
-    assert score_words(game) == "Ann 0, Bram (left the table), Cleo 65 points"
+    game.gone = {1: "left"}  # the unit after the totals, never after a mark
+    assert score_words(game) == "Ann 0, Cleo 65 points, Bram (left the table)"
     game.left, game.gone = True, {}
-    assert score_words(game) == "Ann (left the table), Bram 170, Cleo 65 points"
+    assert score_words(game) == "Bram 170, Cleo 65 points, Ann (left the table)"
     level8 = PlayedGame(Path("/nowhere"), "ab" * 8, game="level8-master", me=0,
                         nicks=["Ann", "Bram"], status="finished",
                         outcome={"winners": [1], "scores": [3, 9]}, gone={0: "left"})
     assert score_words(level8) == "Ann (left the table) level 3, Bram WIN"  # levels read right
+
+
+def test_history_says_the_unit_after_the_totals_not_after_your_leave(german: None) -> None:
+    """The new-user trial of 2026-12-07 read ``Cleo 205, Bram 40, Ada 135, You (left the
+    table) points`` (German ``Du (vom Tisch gegangen) Punkte``) for a game it had left: the
+    unit landed after the mark."""
+    from lancards.cli import i18n
+
+    game = PlayedGame(Path("/nowhere"), "ab" * 8, game="eights",
+                      nicks=["Cleo", "Bram", "Ada", "You"], me=3, status="finished",
+                      outcome={"winners": [1], "scores": [205, 40, 135, 90]}, left=True)
+    assert score_words(game) == "Cleo 205, Bram 40, Ada 135 Punkte, Du (vom Tisch gegangen)"
+    i18n.set_language("en")
+    assert score_words(game) == "Cleo 205, Bram 40, Ada 135 points, You (left the table)"
