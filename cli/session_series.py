@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,24 @@ def derive(label: str) -> bytes:
     """32 bytes from a label: the keys and table ids of a seeded demo table (never with
     people: whoever knows the seed knows every card)."""
     return hashlib.sha256(f"lancards/v1/demo/{label}".encode()).digest()
+
+
+def same_places_table(members: Sequence[Any], label: str | None = None) -> str:
+    """A new table id whose seat order (:func:`lancards.p2p.protocol.statement.seat_order`,
+    by a hash of the id and each key) puts ``members`` (identities, in the order they sit)
+    in the places they have: another game with the same players keeps them where they sat
+    (the new-user trial of 2026-12-07: Level 8 Master ``1 Bram, 2 Ada, 3 Cleo, 4 You``
+    became ``1 Cleo, 2 Ada, 3 Bram, 4 You`` at Level 8). Ids are drawn until one does (for
+    6 players 720 draws on average, a few milliseconds); ``label``: drawn from it instead,
+    for a seeded demo table."""
+    from lancards.p2p.protocol.statement import new_table_id, seat_order
+
+    wanted = [m.public_key for m in members]
+    for attempt in itertools.count():
+        table = new_table_id() if label is None else derive(f"{label}-{attempt}").hex()[:16]
+        if [m.public_key for m in seat_order(table, members)] == wanted:
+            return table
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 class SeriesMixin:
@@ -98,8 +118,10 @@ class SeriesMixin:
                 and n.core.me.public_key in keys]
         finished = finished_of(self.core)
         number = finished.number + 1 if finished is not None else 2
-        table_id = None if self.seed is None else \
-            derive(f"table-{self.seed}-{rule_set}-{number}").hex()[:16]
+        seated = {m.public_key: m for m in [self.core.me, *bots]}
+        table_id = same_places_table(  # each player in the place they had
+            [seated[m.public_key] for m in self.core.players if m.public_key in seated],
+            None if self.seed is None else f"table-{self.seed}-{rule_set}-{number}")
         table = start_local([self.core.me, *bots], rule_set, {}, table=table_id)
         return await type(self)._open(  # type: ignore[attr-defined]
             table, self.core.me, bots, rule_set, self.home, seed=self.seed,

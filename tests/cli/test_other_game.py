@@ -76,5 +76,19 @@ def test_another_game_starts_with_the_same_players_and_levels(tmp_path: Path) ->
 
     names, names2, levels, levels2, game, me = asyncio.run(go())
     assert game == "eights" and me == "Ann"
-    assert sorted(names2) == sorted(names) == ["Ada", "Ann", "Bram", "Cleo"]
+    # each in the place they had (the new-user trial of 2026-12-07: Level 8 Master's
+    # 1 Bram, 2 Ada, 3 Cleo, 4 You became 1 Cleo, 2 Ada, 3 Bram, 4 You at Level 8)
+    assert names == names2 == ("Ann", "Bram", "Cleo", "Ada")
     assert levels2 == levels and sorted(levels.values()) == ["easy", "greedy", "hard"]
+
+
+def test_a_new_table_id_keeps_six_players_in_their_places() -> None:
+    from lancards.cli.session_series import same_places_table
+
+    people = identities(6)
+    order = [people[i] for i in (4, 1, 5, 0, 3, 2)]
+    for label in (None, "table-7-eights-2"):
+        table = start_local(people, "eights", {}, table=same_places_table(order, label))
+        assert [m.nick for m in table.seats] == [m.nick for m in order]
+    assert same_places_table(order, "table-7-eights-2") == same_places_table(
+        order, "table-7-eights-2")  # a seeded demo table stays the same
