@@ -33,7 +33,7 @@ from lancards.cli.play_again import series_words
 from lancards.cli.removal_words import removal_banners
 from lancards.cli.running_totals import RunningTotals
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
-from lancards.cli.session_series import SeriesMixin
+from lancards.cli.session_series import SeriesMixin, keep_evening
 from lancards.cli.session_series import derive as _derive
 from lancards.cli.tui.controller import shown_names
 from lancards.engine.core import Seat
@@ -237,6 +237,7 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
                       bot_levels={bytes.fromhex(k): v for k, v in data.get("bot_levels",
                                                                            {}).items()})
         session.restored = True
+        keep_evening(session, data.get("evening", ()), save=False)  # other games' before it
         from lancards.cli.play_again import pending_again
 
         if pending_again(folder):  # killed inside "play again": every peer's lines (issue 27)

@@ -66,14 +66,44 @@ def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = 
     return _("evening so far: {totals}").format(totals=" · ".join(parts))
 
 
-def evening_of(finished: Finished | None, game_name: str, me: str = "") -> str | None:
-    """:func:`evening_line` through ``finished``, from the second game of the evening on;
-    ``None`` for a first game (or none): a line that sums an evening of one game is noise
-    (the new-user trial read ``evening so far: You: 0 wins, 0 points`` under a game's result).
-    """
-    if finished is None or finished.number < 2:
+Evening = Sequence[Mapping[str, Any]]
+"""The games of the evening before a series, of other rule sets (another game with the same
+players, :mod:`lancards.cli.tui.other_game`): each ``{"game": rule set, "games": how many,
+"totals": the totals of its series}`` (``session_series.evening_after``)."""
+
+
+def _evening(before: Evening, game_name: str, totals: Sequence[Mapping[str, Any]],
+             ) -> tuple[list[dict[str, Any]], str]:
+    """The evening's totals: ``before``'s and this series' ``totals`` summed by player (games
+    won; points where every game was 8s Rule!: the points of other games do not compare),
+    and the rule set whose words :func:`evening_line` uses."""
+    out: list[dict[str, Any]] = []
+    at: dict[str, dict[str, Any]] = {}
+    for part in [*before, {"game": game_name, "totals": totals}]:
+        for t in part["totals"]:
+            entry = at.get(str(t["pk"]))
+            if entry is None:  # in the order they first came
+                entry = at[str(t["pk"])] = {"pk": t["pk"], "won": 0, "score": 0}
+                out.append(entry)
+            entry["nick"] = t["nick"]
+            entry["won"] += int(t["won"])
+            entry["score"] += int(t["score"])
+    same = all(part["game"] == game_name for part in before)
+    return out, game_name if same or game_name != "eights" else ""
+
+
+def evening_of(finished: Finished | None, game_name: str, me: str = "",
+               before: Evening = ()) -> str | None:
+    """:func:`evening_line` through ``finished`` (after the games of ``before``: the evening's
+    other rule sets), from the second game of the evening on; ``None`` for a first game (or
+    none): a line that sums an evening of one game is noise (the new-user trial read
+    ``evening so far: You: 0 wins, 0 points`` under a game's result). The new-user trial of
+    2026-12-07 read no evening after Level 8 Master then Level 8: an evening is the evening,
+    whatever its games."""
+    if finished is None or finished.number + sum(int(b["games"]) for b in before) < 2:
         return None
-    return evening_line(finished.totals(), game_name, me)
+    totals, shown = _evening(before, game_name, finished.totals())
+    return evening_line(totals, shown, me)
 
 
 def series_record(path: str | None, number: int) -> str | None:
@@ -87,13 +117,16 @@ def series_record(path: str | None, number: int) -> str | None:
     return str(p.with_name(f"{p.stem.split('-game')[0]}-game{number}{p.suffix}"))
 
 
-def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
-    """The lines a rematch's table shows from its start: which game of the evening, who deals
-    round 1 and why, the evening before it from game 3 on (:func:`evening_of`). Empty for a
-    first game."""
+def series_words(table: StartedTable, game_name: str, me: bytes,
+                 before: Evening = ()) -> list[str]:
+    """The lines a rematch's table shows from its start: which game of the evening (counting
+    ``before``'s), who deals round 1 and why, the evening before it from game 3 on
+    (:func:`evening_of`). Empty for a first game of its series."""
     follows = table.statement.get("follows")
     if not follows:
         return []
+    earlier = sum(int(b["games"]) for b in before)
+    follows = {**follows, "game": int(follows["game"]) + earlier}
     option = "first_dealer" if "first_dealer" in table.spec.options else "dealer"
     dealer = table.seats[int(table.spec.options.get(option, 0))]
     why = (_("the winner of the last game deals") if game_name == "eights"
@@ -104,7 +137,8 @@ def series_words(table: StartedTable, game_name: str, me: bytes) -> list[str]:
         number=follows["game"], name=dealer.nick, why=why)
     if int(follows["game"]) < 3:  # the evening before game 2 is one game: no evening line
         return [first]
-    return [first, evening_line(series_totals(table), game_name, me.hex())]
+    totals, shown = _evening(before, game_name, series_totals(table))
+    return [first, evening_line(totals, shown, me.hex())]
 
 
 def other_games(rule_set: str, players: int) -> dict[str, str]:

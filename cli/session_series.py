@@ -47,6 +47,32 @@ def same_places_table(members: Sequence[Any], label: str | None = None) -> str:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def evening_after(session: Any) -> tuple[dict[str, Any], ...]:
+    """The evening before the next table when ``session``'s players choose another game:
+    its evening before, and its series through its game (``play_again.Evening``)."""
+    finished = finished_of(session.core)
+    if finished is None:
+        return tuple(session.evening_before)
+    return (*session.evening_before, {"game": session.game.name, "games": finished.number,
+                                      "totals": finished.totals()})
+
+
+def keep_evening(session: Any, before: Sequence[dict[str, Any]], *, save: bool = True) -> Any:
+    """``session`` with ``before`` as its evening before (its first lines counting them), kept
+    in its ``table.json`` for a resume (``evening``; ``save``: written there now)."""
+    session.evening_before = tuple(before)
+    if before:
+        from lancards.cli.play_again import series_words
+        from lancards.p2p.net.store import TableStore
+
+        session.series = series_words(session.core.table, session.game.name,
+                                      session.core.me.public_key, before)
+        if save:
+            store = TableStore.for_table(session.core.table.spec.table, session.home)
+            store.save_table({**store.load_table(), "evening": list(before)})
+    return session
+
+
 class SeriesMixin:
     """"Play again" for :class:`~lancards.cli.net_session.NetworkSession` (its attributes:
     ``nodes``, ``node``, ``core``, ``game``, ``again``, ``series``, ``seed``, ``ran``...)."""
@@ -67,6 +93,9 @@ class SeriesMixin:
     pacer: BotPacer
     bot_level: str
     bot_seats: dict[int, str]
+    evening_before: tuple[dict[str, Any], ...] = ()
+    """The games of the evening before this series, of other rule sets (``play_again.
+    Evening``): an evening is the evening, whatever its games."""
 
     def _changed(self) -> None:  # pragma: no cover - NetworkSession defines it
         raise NotImplementedError
@@ -102,7 +131,8 @@ class SeriesMixin:
     async def other_session(self) -> Any:
         """A new table of the game :meth:`choose_other` chose, with the players still at this
         one: this player, the same bots (keys and names) each at its level, the same pace;
-        its own evening (the series' totals count one game's rules).
+        a new series (its signed totals count one game's rules) in the same evening
+        (:func:`keep_evening`).
 
         Raises:
             LocalProtocolError: no other game was chosen.
@@ -123,12 +153,12 @@ class SeriesMixin:
             [seated[m.public_key] for m in self.core.players if m.public_key in seated],
             None if self.seed is None else f"table-{self.seed}-{rule_set}-{number}")
         table = start_local([self.core.me, *bots], rule_set, {}, table=table_id)
-        return await type(self)._open(  # type: ignore[attr-defined]
+        return keep_evening(await type(self)._open(  # type: ignore[attr-defined]
             table, self.core.me, bots, rule_set, self.home, seed=self.seed,
             bot_delay=self.pacer.delay, autoplay=self.autoplay,
             record_path=series_record(self.record_path, number), bot_level=self.bot_level,
             bot_levels={self.core.players[s].public_key: level
-                        for s, level in self.bot_seats.items()})
+                        for s, level in self.bot_seats.items()}), evening_after(self))
 
     async def next_session(self) -> Any:
         """The session of the next game of the series, once every seat signed its start.
@@ -144,11 +174,12 @@ class SeriesMixin:
         keys = {m.public_key for m in table.seats}
         bots = [n.core.me for n in self.nodes if n is not self.node
                 and n.core.me.public_key in keys]
-        return await type(self)._open(  # type: ignore[attr-defined]
+        return keep_evening(await type(self)._open(  # type: ignore[attr-defined]
             table, self.core.me, bots, self.rule_set, self.home, seed=self.seed,
             bot_delay=self.pacer.delay, autoplay=self.autoplay, record_path=record,
             bot_level=self.bot_level, bot_levels={  # each bot keeps its level (play --bot-level)
-                self.core.players[s].public_key: level for s, level in self.bot_seats.items()})
+                self.core.players[s].public_key: level for s, level in self.bot_seats.items()}),
+            self.evening_before)
 
     def _offer_again(self, outcome: Any, extra: dict[str, Any], banners: list[Banner]) -> None:
         """Once every peer's game is over: the agreements to play again, and what the screen
@@ -160,7 +191,7 @@ class SeriesMixin:
         local = len(self.nodes) == len(self.core.players)  # every seat a peer of ours
         if finished is not None and (local or self.series or self.ran):
             extra["evening"] = evening_of(finished, self.game.name,  # from game 2 on
-                                          self.core.me.public_key.hex())
+                                          self.core.me.public_key.hex(), self.evening_before)
         if self.again is None and local and all(finished_of(n.core) is not None
                                                 for n in self.nodes):
             new_table = None if self.seed is None else (lambda: derive(
