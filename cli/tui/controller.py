@@ -430,6 +430,11 @@ class BaseController:
         self.say(self._hint.line)
         if self._hint.slot is not None:
             self.point_at(snap, self._hint.slot)
+        self.follow_hint(snap, self._hint.move)
+
+    def follow_hint(self, snap: TableSnapshot, move: Any) -> None:
+        """After ``h``: make the keys that follow land on the hinted ``move``
+        (:mod:`~lancards.cli.tui.hint_follow`; Level 8 marks the cards a show names)."""
 
     def hinted(self, snap: TableSnapshot) -> Any:
         """The move of the hint shown for this view, if any (None: no hint asked)."""
@@ -458,9 +463,9 @@ class BaseController:
         return []
 
     def open_picker(self, title: str, labels: Sequence[str], on_pick: Callable[[int], None],
-                    cancellable: bool = True) -> None:
-        """Open a picker (see :class:`Picker`)."""
-        self.picker = Picker(title, list(labels), on_pick, 0, cancellable)
+                    cancellable: bool = True, start: int = 0) -> None:
+        """Open a picker (see :class:`Picker`) on choice ``start``."""
+        self.picker = Picker(title, list(labels), on_pick, start, cancellable)
 
     def open_numbered(self, title: str, labels: Sequence[str], numbers: Sequence[int],
                       on_pick: Callable[[int], None], start: int = 0) -> None:

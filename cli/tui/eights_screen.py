@@ -30,6 +30,7 @@ from lancards.cli.tui.controller import (
     title_line,
 )
 from lancards.cli.tui.fit import wrap_text
+from lancards.cli.tui.hint_follow import hinted_index
 from lancards.cli.tui.narrate import dealer_words, objective_text, suit_words
 from lancards.cli.tui.stopped_watch import watcher_hand
 from lancards.cli.tui.width import ELLIPSIS, NAME_COLUMNS, pad, text_width
@@ -368,9 +369,11 @@ class EightsController(BaseController):
         if len(plays) == 1:
             self.submit(plays[0])
             return
-        by_take = {a.take: a for a in plays}
-        # ruling E-4: the 8 of the led suit is played with take or no take
+        choices = [a for take in (True, False) for a in plays if a.take is take]
+        # ruling E-4: the 8 of the led suit is played with take or no take; the chooser opens
+        # on the hint's choice (the trial read "no take", pressed Enter, Enter and took it)
         self.open_picker(_("play {card}: the 8 of the led suit").format(card=card),
                          [_("take (this 8 wins the trick)"),
                           _("no take (the highest other card of the suit wins)")],
-                         lambda i: self._submit_later(by_take[i == 0]))
+                         lambda i: self._submit_later(choices[i]),
+                         start=hinted_index(self.hinted(snap), choices))
