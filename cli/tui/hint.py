@@ -165,16 +165,19 @@ def lay_down_words(snap: TableSnapshot, action: Any, builder: bool = False,
     (``builder``), the keys that work there: Tab to the offer, then Enter (a trial read "l"
     inside the builder, where l does nothing). When what the builder holds lays the whole
     level down (``ready``: an offer or the player's own), Enter: the final trial of 2026-12-07
-    read "Tab until offered lay-down 1 of 8" beside "valid: Enter lays it down"."""
+    read "Tab until offered lay-down 1 of 8" beside "valid: Enter lays it down". Closed, ``l,
+    then Enter``: ``l`` after the hint opens the builder holding the hint's offer (issue 26's
+    new-user trial read ``l, then Tab until offered lay-down 4 of 4`` and pressed Tab four
+    times)."""
     if builder and ready:
         return _("lay down your level (Enter)")
+    if not builder:  # l opens the builder holding the hint's offer (cli/tui/hint_follow.py):
+        return _("lay down your level (l, then Enter)")  # the trial pressed Tab 4 times
     offers = [a for a in snap.legal if type(a) is type(action)]
     if len(offers) < 2 or action not in offers:
-        return _("lay down your level (Tab, then Enter)") if builder else \
-            _("lay down your level (l, then Tab)")
-    words = (_("lay down your level (Tab until offered lay-down {number} of {count}, then "
-                "Enter)") if builder else
-             _("lay down your level (l, then Tab until offered lay-down {number} of {count})"))
+        return _("lay down your level (Tab, then Enter)")
+    words = _("lay down your level (Tab until offered lay-down {number} of {count}, then "
+              "Enter)")
     return words.format(number=offers.index(action) + 1, count=len(offers))
 
 

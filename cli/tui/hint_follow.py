@@ -8,8 +8,8 @@ choice stays open to them.
   Enter shows them; the take list (Enter) opens on the card the hint takes (or on "take none").
 - Level 8, lay down: ``l`` opens the builder holding the offer the hint means (Tab goes on to
   the others, ``u`` clears it); the hint's words say ``l, then Enter``.
-- Level 8, a Skip: ``p`` opens the seat picker on the hint's seat; an add (``a``) opens the
-  combinations on the hint's combination.
+- Level 8, a Skip: ``p`` opens the seat picker on the hint's seat.
+- A card to play, discard, add, put or keep: the cursor goes to it (``hint_slot``).
 
 Each controller asks :meth:`~lancards.cli.tui.controller.BaseController.hinted` for the move of
 the hint shown for the view on screen (none for a later view: the hint is for one position).

@@ -33,6 +33,7 @@ from lancards.cli.tui.controller import (
     styled_cards,
 )
 from lancards.cli.tui.hand_order import load_by_colour, save_by_colour, table_folder
+from lancards.cli.tui.hint_follow import hinted_index, shown_marks
 from lancards.cli.tui.narrate import requirement
 from lancards.cli.tui.skipped_turn import SkippedTurn
 from lancards.cli.tui.stopped_watch import watcher_hand
@@ -138,6 +139,15 @@ class Level8Controller(BaseController):
         slots = [s for s, _card in self.hand(snap)]
         if slot in slots:
             self.cursor = slots.index(slot)
+
+    def follow_hint(self, snap: TableSnapshot, move: Any) -> None:
+        """A hint to show cards for "I'll take that!" marks them (Space unmarks), the cursor on
+        the first: Enter shows them (the trial read ``hint: show R6 R12 Y15`` and nothing
+        marked)."""
+        marks = shown_marks(move) & set(self.shown_slots(snap))
+        if marks:
+            self.marks = marks
+            self.point_at(snap, next(s for s in self.shown_slots(snap) if s in marks))
 
     def title(self, snap: TableSnapshot, width: int = 0) -> StyleAndTextTuples:
         return draw.title(snap, width)
@@ -357,9 +367,11 @@ class Level8Controller(BaseController):
                       for a in ordered]
             ordered += [a for a in chooses if a.slot is None]
             labels += [_("take none")] * (len(ordered) - len(labels))
-            # the picker opens on the first shown card: Enter Enter never throws it away
+            # the picker opens on the hint's choice, else on the first shown card: Enter Enter
+            # never throws it away (the trial read "hint: take Ada's G1", then "> 1. Bram's O9")
             self.open_picker(_("take which shown card (I'll take that!)"), labels,
-                             lambda i: self._submit_later(ordered[i]))
+                             lambda i: self._submit_later(ordered[i]),
+                             start=hinted_index(self.hinted(snap), ordered))
         elif view.phase is Phase.SKIPPED:
             self._one(_of(legal, ServeSkip), _("nothing to serve"))
         else:
@@ -428,9 +440,15 @@ class Level8Controller(BaseController):
         hand = [(s, c) for s, c in view.hand_cards(snap.seat) if c is not None]
         self.builder = LayDownBuilder(snap.seat, view.level(snap.seat), hand)
         self.offer = -1
-        if not _of(snap.legal, LayDown):
+        offers, hinted = _of(snap.legal, LayDown), self.hinted(snap)
+        if not offers:
             self.say(_("the engine finds no lay-down in your hand; you may still try"),
                      error=True)
+        elif hinted in offers:  # the hint's lay-down, loaded (the trial pressed Tab 4 times)
+            self.offer = offers.index(hinted)
+            self.builder.load(hinted)
+            self.say(_("offered lay-down {number} of {count}, the hint's: Enter lays it down, "
+                       "Tab shows the others").format(number=self.offer + 1, count=len(offers)))
         else:
             self.say(_("assign cards with 1-9, or Tab for the lay-downs the engine offers"))
 

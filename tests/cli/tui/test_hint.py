@@ -573,29 +573,32 @@ def test_the_hint_to_lay_down_says_which_offer_of_the_builder() -> None:
     """The trial, in the builder after l and Tab (``offered lay-down 1 of 9``), pressed h and
     read ``hint: lay down your level (l, then Tab): you hold all of it``: which offer? In the
     builder the hint names the keys that work there (a later trial read ``l, then Tab`` inside
-    the builder, where l does nothing): Tab to the offer, then Enter; closed again, ``l``."""
+    the builder, where l does nothing): Tab to the offer, then Enter; closed, ``l, then Enter``
+    (``l`` opens the builder holding the hint's offer: ``test_hint_follow.py``)."""
     from lancards.cli import i18n
 
     state = build("level8-master", [["R3", "O3", "B3", "G5", "R5", "Y7", "P7", "R9", "B9",
                                      "Y14"], *OTHERS], turn=0, phase=Phase.PLAY)
     session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
-    # the keys, the same words as the builder's ("offered lay-down 1 of 3"; a trial read "Tab
-    # to offer 4 of 6" as maybe "press Tab 4 times"); ": you hold all of it" no longer fits
-    hint = " hint: lay down your level (l, then Tab until offered lay-down 1 of 3)"
+    # in the builder the keys, the same words as the builder's ("offered lay-down 1 of 3"; a
+    # trial read "Tab to offer 4 of 6" as maybe "press Tab 4 times")
+    hint = " hint: lay down your level (l, then Enter): you hold all of it"
     inside = " hint: lay down your level (Tab until offered lay-down 1 of 3, then Enter)"
     with driven(session, 100, 40) as d:
         assert hint in d.press("h").splitlines()
-        assert inside in d.press("l", "h").splitlines()  # in the builder: its own keys
-        assert " offered lay-down 1 of 3" in d.press("tab").splitlines()
-        # the builder holds a whole level: Enter (the final trial of 2026-12-07 read "Tab
-        # until offered lay-down 1 of 8" beside "valid: Enter lays it down")
-        assert " hint: lay down your level (Enter): you hold all of it" in \
-            d.press("h").splitlines()
+        # l opens the builder holding the hint's offer: a whole level, so Enter (the final
+        # trial of 2026-12-07 read "Tab until offered lay-down 1 of 8" beside "valid: Enter
+        # lays it down")
+        ready = " hint: lay down your level (Enter): you hold all of it"
+        assert ready in d.press("l", "h").splitlines()
+        assert inside in d.press("u", "h").splitlines()  # cleared, in the builder: its keys
+        assert " offered lay-down 1 of 3" in d.press("s-tab", "tab").splitlines()
+        assert ready in d.press("h").splitlines()
         assert hint in d.press("escape", "h").splitlines()  # closed: l opens it again
     i18n.set_language("de")
     try:
         assert hint_line(session.snapshot()) == \
-            "Tipp: deine Stufe auslegen (l, dann Tab bis Vorschlag 1 von 3): du hast alles"
+            "Tipp: deine Stufe auslegen (l, dann Enter): du hast alles"
         assert hint_line(session.snapshot(), builder=True) == \
             "Tipp: Stufe auslegen (Tab bis Vorschlag 1 von 3, dann Enter): du hast alles"
     finally:
@@ -618,7 +621,7 @@ def test_the_hint_to_lay_down_one_offer_in_the_builder() -> None:
     one = next(a for a in snap.legal if isinstance(a, LayDown))
     only = replace(snap, legal=[a for a in snap.legal
                                             if not isinstance(a, LayDown) or a is one])
-    assert lay_down_words(only, one) == "lay down your level (l, then Tab)"
+    assert lay_down_words(only, one) == "lay down your level (l, then Enter)"
     assert lay_down_words(only, one, builder=True) == "lay down your level (Tab, then Enter)"
     i18n.set_language("de")
     try:

@@ -10,8 +10,12 @@ import pytest
 
 from lancards.cli import i18n
 from lancards.cli.local_session import LocalSession
+from lancards.cli.tui.hint import hint_advice
 from lancards.engine.eights import EIGHTS
 from lancards.engine.eights.position import read_position
+from lancards.engine.level8.actions import Choose, LayDown
+from lancards.engine.level8.builder import build
+from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
 
 NAMES4 = ("Tess", "Ada", "Bram", "Cleo")
@@ -49,7 +53,7 @@ def test_enter_enter_after_the_hint_plays_the_8_as_the_hint_said(language, hint,
     try:
         with driven(session, 100, 30) as d:
             rows = d.press("enter").splitlines()  # no hint: the chooser opens on take
-            assert [r for r in rows if "1. " in r][0].startswith(" > 1. ")
+            assert next(r for r in rows if "1. " in r).startswith(" > 1. ")
             d.press("escape")
             assert hint in d.press("h").splitlines()
             rows = d.press("enter").splitlines()
@@ -58,3 +62,81 @@ def test_enter_enter_after_the_hint_plays_the_8_as_the_hint_said(language, hint,
     finally:
         i18n.set_language("en")
     assert [(a.take, str(a.card)) for a in session.history[:1]] == [(False, "Y8")]
+
+
+NAMES3 = ("Tess", "Ada", "Bram")
+OTHERS = (["P1", "P2", "P3", "P4", "P5", "P6", "P8", "P9", "P10", "P11"],
+          ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y8", "Y9", "Y10", "Y11"])
+
+
+def test_the_cards_a_show_hint_names_are_marked_and_enter_shows_them() -> None:
+    """Ada played TAKE; Tess shows 3 of R1 O2 Y3 G4 R5 B9: after ``h`` the hinted three are
+    marked (the key line counts them), Space still unmarks one, and Enter shows them."""
+    state = build("level8-master", [["R1", "O2", "Y3", "G4", "R5", "B9"], ["TAKE", "O1"],
+                                    ["Y1"]], turn=1, dealer=0)
+    state = state.evolve(phase=Phase.SHOW, show_queue=(0, 2), shown=((), (), ()))
+    session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
+    with driven(session, 100, 30) as d:
+        d.press("end")
+        rows = d.press("h").splitlines()
+        at = rows.index(" your hand (6 cards, by number; s sorts):")
+        assert rows[at + 1:at + 5] == [
+            " R1 O2 Y3 G4 R5 B9", " ^* *        *",
+            " hint: show R1 O2 R5: these are the cards your plan needs least",
+            " Space marks 3 cards (3 marked) · Enter shows them · ? keys · q quit · h hint"
+            " · o goal"]
+        assert " Space marks 3 cards (2 marked)" in d.press("space").splitlines()[at + 4]
+        d.press("space", "enter")
+    assert sorted(str(c.card) for c in session.history[0].cards) == ["O2", "R1", "R5"]
+
+
+def test_the_take_list_opens_on_the_card_the_hint_takes() -> None:
+    """Tess plays TAKE; Ada shows O10 O11 O12, Bram Y1 Y2 Y7: ``hint: take Bram's Y1``, then
+    Enter opens the list on ``> 4. Bram's Y1`` (it opened on the first) and Enter takes it."""
+    hands = [["TAKE", "R1", "R2", "O5", "G7", "B9"], ["O10", "O11", "O12", "O13"],
+             ["Y1", "Y2", "Y7", "P8"]]
+    state = build("level8-master", hands, turn=0, pile_top=["P9", "P10"])
+    session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
+    with driven(session, 100, 30) as d:
+        d.press("end", "p")
+        d.settle(lambda: session.state.phase is Phase.CHOOSE, limit=2.0)
+        assert " hint: take Bram's Y1: then 3 cards to go instead of 4: a 2, a 5 and a 7" in \
+            d.press("h").splitlines()
+        rows = d.press("enter").splitlines()
+        assert [r for r in rows if r[3:5].rstrip(".").isdigit()] == [
+            "   1. Ada's O10", "   2. Ada's O11", "   3. Ada's O12", " > 4. Bram's Y1",
+            "   5. Bram's Y2", "   6. Bram's Y7", "   7. take none"]
+        d.press("enter")
+    chosen = session.history[-1]
+    assert isinstance(chosen, Choose) and str(session.state.cards[chosen.slot]) == "Y1"
+
+
+@pytest.mark.parametrize(("language", "hint", "loaded"), [
+    ("en", " hint: lay down your level (l, then Enter): you hold all of it",
+     " offered lay-down 4 of 4, the hint's: Enter lays it down, Tab shows the others"),
+    ("de", " Tipp: deine Stufe auslegen (l, dann Enter): du hast alles",
+     " Vorschlag 4 von 4, wie im Tipp: Enter legt ihn aus, Tab zeigt die anderen"),
+])
+def test_l_after_the_hint_opens_the_builder_on_the_hinted_lay_down(language, hint,
+                                                                   loaded) -> None:
+    """Level 8, level 4 (a run of 6 and a pair), four lay-downs offered, the hint's the
+    fourth: the trial read ``l, then Tab until offered lay-down 4 of 4`` and pressed Tab four
+    times. Now ``l`` opens the builder holding it; Tab goes on to the others (offer 1), Shift-Tab
+    back, and Enter lays the hint's down."""
+    hand = ["O12", "O1", "O3", "G13", "B2", "R5", "R10", "J", "R7", "G6", "G1", "O13"]
+    state = build("level8", [hand, *OTHERS], turn=0, phase=Phase.PLAY, levels=[4, 1, 1])
+    session = LocalSession("level8", names=NAMES3, state=state, bot_delay=60)
+    hinted = hint_advice(session.snapshot()).action
+    offers = [a for a in session.snapshot().legal if isinstance(a, LayDown)]
+    assert offers.index(hinted) == 3 and len(offers) == 4
+    i18n.set_language(language)
+    try:
+        with driven(session, 80, 24) as d:
+            assert d.press("h").splitlines()[-2] == hint
+            assert d.press("l").splitlines()[-2] == loaded
+            assert d.press("tab").splitlines()[-2] in (" offered lay-down 1 of 4",
+                                                       " Vorschlag 1 von 4")
+            d.press("s-tab", "enter")
+    finally:
+        i18n.set_language("en")
+    assert session.history == [hinted]

@@ -53,17 +53,18 @@ def test_the_key_line_names_the_hint_key_when_showing_and_keeping(language, stat
 
 
 @pytest.mark.parametrize(("language", "keys", "rows"), [
-    ("en", ("h",), [" your hand (3 cards, by number; s sorts):", " O3 P3 B7", " ^",
+    ("en", ("h",), [" your hand (3 cards, by number; s sorts):", " O3 P3 B7", " ^* *  *",
                     " hint: show O3 P3 B7: it is your only move"]),
-    ("en", ("s", "h"), [" your hand (3 cards, by colour; s sorts):", " O3 B7 P3", " ^",
+    ("en", ("s", "h"), [" your hand (3 cards, by colour; s sorts):", " O3 B7 P3", " ^* *  *",
                         " hint: show O3 B7 P3: it is your only move"]),
-    ("de", ("h",), [" deine Hand (3 Karten, nach Zahl; s sortiert):", " O3 P3 B7", " ^",
+    ("de", ("h",), [" deine Hand (3 Karten, nach Zahl; s sortiert):", " O3 P3 B7", " ^* *  *",
                     " Tipp: O3 P3 B7 zeigen: es ist dein einziger Zug"]),
 ])
 def test_the_show_hint_names_the_cards_in_the_hands_order(language, keys, rows) -> None:
     """The re-check trial of 2026-12-07 read ``hint: show O3 B7 P3: it is your only move``
     beside a hand of ``O3 P3 B7`` (the move's own order of the cards); sorted by colour
-    (``s``), the hint follows the hand too."""
+    (``s``), the hint follows the hand too. The cards it shows are marked (``*``), the cursor
+    (``^``) on the first: Enter shows them (``test_hint_follow.py``)."""
     state = build("level8-master", [["P3", "O3", "B7"], ["TAKE", "O1"], ["Y1"]], turn=1,
                   dealer=0)
     state = state.evolve(phase=Phase.SHOW, show_queue=(0, 2), shown=((), (), ()))

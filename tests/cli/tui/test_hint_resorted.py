@@ -17,9 +17,9 @@ NAMES = ("Tess", "Ada", "Bram")
 
 
 @pytest.mark.parametrize(("language", "rows"), [
-    ("en", [" your hand (3 cards, by colour; s sorts):", " O3 B7 P3", " ^",
+    ("en", [" your hand (3 cards, by colour; s sorts):", " O3 B7 P3", " ^* *  *",
             " hint: show O3 B7 P3: it is your only move"]),
-    ("de", [" deine Hand (3 Karten, nach Farbe; s sortiert):", " O3 B7 P3", " ^",
+    ("de", [" deine Hand (3 Karten, nach Farbe; s sortiert):", " O3 B7 P3", " ^* *  *",
             " Tipp: O3 B7 P3 zeigen: es ist dein einziger Zug"]),
 ])
 def test_h_after_resorting_names_the_cards_in_the_new_order(language, rows, monkeypatch) -> None:
