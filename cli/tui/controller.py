@@ -289,6 +289,8 @@ class BaseController:
     words depend on (the builder, the hand's order); its move opens a Skip's picker on the
     hint's seat (:meth:`hinted`)."""
     hint_due: bool = False
+    _after_told: str = ""
+    """:meth:`told_words` of the own move sent last: said once the log tells it."""
     """``h`` was pressed while this seat's cards were arriving: the hint follows."""
     pending_said: bool = False
     """The message says this seat's move is pending (:meth:`say_not_now` on its own turn): it
@@ -358,15 +360,22 @@ class BaseController:
         self.own_after = after
         self.said_round = getattr(before.view, "round", None)  # the move may have ended it
         self.said_turn = UNTOLD
+        self._after_told = self.told_words(action)
         self._told(self.session.snapshot())  # a local session tells it at once
         self.marks.clear()
         return True
 
     def _told(self, snap: TableSnapshot) -> None:
         """Once the log tells this seat's last move, the message line's ``sent: ...`` goes: the
-        log says the move (:meth:`shown_message`)."""
+        log says the move (:meth:`shown_message`); :meth:`told_words`, if any, follow."""
         if self.said_turn == UNTOLD and self.own_move(snap):
-            self.say("")
+            self.say(self._after_told)
+
+    def told_words(self, action: Any) -> str:
+        """What the message line says once the log tells this seat's ``action``: nothing (the
+        log says the move), but Level 8 says what a discarded Skip does
+        (:mod:`~lancards.cli.tui.skip_discard`)."""
+        return ""
 
     def close(self) -> None:
         """The screen closed: a move waiting to be made by itself is not made."""

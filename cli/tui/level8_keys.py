@@ -35,6 +35,7 @@ from lancards.cli.tui.controller import (
 from lancards.cli.tui.hand_order import load_by_colour, save_by_colour, table_folder
 from lancards.cli.tui.hint_follow import hinted_index, shown_marks
 from lancards.cli.tui.narrate import requirement
+from lancards.cli.tui.skip_discard import skip_discard_words
 from lancards.cli.tui.skipped_turn import SkippedTurn
 from lancards.cli.tui.stopped_watch import watcher_hand
 from lancards.engine.core import SlotId
@@ -139,6 +140,9 @@ class Level8Controller(BaseController):
         slots = [s for s, _card in self.hand(snap)]
         if slot in slots:
             self.cursor = slots.index(slot)
+
+    def told_words(self, action: Any) -> str:
+        return skip_discard_words(action)
 
     def follow_hint(self, snap: TableSnapshot, move: Any) -> None:
         """A hint to show cards for "I'll take that!" marks them (Space unmarks), the cursor on
