@@ -332,8 +332,10 @@ def again_words(status: Mapping[str, Any]) -> str:
     declined = _(" and ").join(status.get("declined", []))
     waiting = _(" and ").join(status.get("waiting", []))
     if status.get("asked") and declined:
-        return _("{names} will not play again. a: go on without them · q: stop").format(
-            names=declined)
+        # by the number who declined: German "cy spielt ... ohne cy", "... spielen ... ohne sie"
+        return ngettext("{names} will not play again. a: go on without them · q: stop",
+                        "{names} will not play again. a: go on without them · q: stop",
+                        len(status.get("declined", []))).format(names=declined)
     if status.get("asked"):
         return _("play again with the same players? a: play again · q: leave")
     if waiting:

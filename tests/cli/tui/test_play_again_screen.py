@@ -131,3 +131,26 @@ def test_at_80_columns_the_other_games_wrap_between_games_only(
             assert [row.rstrip() for row in d.text().rstrip().splitlines()[-3:]] == lines
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize(("lang", "declined", "line"), [
+    ("en", ["Cyd"], " Cyd will not play again. a: go on without them · q: stop"),
+    ("en", ["Ben", "Cyd"], " Ben and Cyd will not play again. a: go on without them · q: stop"),
+    ("de", ["Cyd"], " Cyd spielt nicht noch einmal. a: ohne Cyd weiter · q: aufhören"),
+    ("de", ["Ben", "Cyd"],
+     " Ben und Cyd spielen nicht noch einmal. a: ohne sie weiter · q: aufhören"),
+])
+def test_the_decliners_verb_goes_by_their_number(
+        lang: str, declined: list[str], line: str) -> None:
+    """A LAN trial read ``cy spielen nicht noch einmal. a: ohne sie weiter`` in German for one
+    player who declined: the verb and the pronoun go by the number who declined (ngettext)."""
+    from lancards.cli.i18n import set_language
+
+    set_language(lang)
+    try:
+        session = _over()
+        session.again = {**session.again, "declined": declined, "waiting": []}
+        with driven(session, 80, 24) as d:
+            assert [row.rstrip() for row in d.text().rstrip().splitlines()][-1] == line
+    finally:
+        set_language("en")
