@@ -15,6 +15,7 @@ from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards, title_line
 from lancards.cli.tui.narrate import dealer_words, meld_kind, requirement
+from lancards.cli.tui.requirement_wrap import wrapped_all
 from lancards.cli.tui.width import NAME_COLUMNS, pad, pad_left, text_width
 from lancards.cli.tui.words import over_fragment
 from lancards.engine.core import CHANCE, SlotId
@@ -54,6 +55,7 @@ PHASE_DOING = {
 
 YOU_DOING = {
     Phase.DRAW: N_("draw a card"),
+    # German "auslegen, anlegen, ablegen" (no "dann"): the dealer fits at 80 columns
     Phase.PLAY: N_("lay down, add, then discard"),
     Phase.SHOW: N_("show 3 cards for TAKE"),  # the card's name: the dealer fits at 80 columns
     Phase.CHOOSE: N_("take a shown card or none"),
@@ -177,25 +179,36 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     bots = {s: w for s, w in bot_words(snap).items() if s not in gone}
     shown = [gone.get(s) or (requirement(view.level(s)) if view.levels[s] < 9 else "-")
              for s in range(view.n)]
-    longest, fixed = max(text_width(r) for r in shown), 20 + lvl_w + down_w + hand_w + pile_w
+    front_ws = [sum(1 + text_width(str(view.cards.get(s, "?"))) for s in view.in_front[seat])
+                for seat in range(view.n)]
+    front_w = max(text_width(head[6]) + 1, *front_ws)  # the cards in front, each after a space
+    longest = max(text_width(r) for r in shown)
+    fixed = 10 + lvl_w + down_w + hand_w + pile_w + front_w  # all but the names and requirement
     names = [name_of(snap, s) for s in range(view.n)]  # "hana (you)": the own row, as at play
-    if width - _name_width(names) - fixed < longest <= width - _name_width(snap.names) - fixed:
-        names = list(snap.names)  # the mark never cuts a requirement: the row stays bold
+    lines, room = [[text] for text in shown], width - _name_width(names) - fixed
+    if max(12, longest) > room:  # wrapped before the mark goes (a LAN trial)
+        wrap = wrapped_all(shown, room) if room >= 12 else None
+        if wrap is not None:
+            lines, longest = wrap, max(text_width(line) for rows in wrap for line in rows)
+        elif max(12, longest) <= width - _name_width(snap.names) - fixed:
+            names = list(snap.names)  # the mark never cuts a requirement: the row stays bold
     name_w = _name_width(names)
     req_w = max(12, min(max(30, longest), width - name_w - fixed))
     if bots:  # room for "bot, normal" at the rows' end: the column as wide as its longest
         req_w = min(req_w, max(11, longest))
     rows: list[StyleAndTextTuples] = []
+    more: list[StyleAndTextTuples] = []  # a row's requirement beyond its first line
     for seat in range(view.n):
         mark = ">" if snap.to_act == seat else " "
         style = "class:dim" if seat in gone else "class:me" if seat == snap.seat else ""
         level = view.levels[seat]
         lvl = pad(words["win"], lvl_w) if level >= 9 else pad_left(str(level), lvl_w)
         down = words["yes"] if view.down[seat] else words["no"]
+        lead = f" {mark} {seat + 1} {pad(names[seat], name_w)} {lvl} "
         row: StyleAndTextTuples = [(style, (
-            f" {mark} {seat + 1} {pad(names[seat], name_w)} {lvl} "
-            f"{pad(shown[seat], req_w)} {pad(down, down_w)} "
+            f"{lead}{pad(lines[seat][0], req_w)} {pad(down, down_w)} "
             f"{pad_left(str(len(view.hands[seat])), hand_w)} "))]
+        more.append([(style, " " * text_width(lead) + line + "\n") for line in lines[seat][1:]])
         pile = view.discards[seat]
         if pile:
             top = view.cards.get(pile[-1])
@@ -210,9 +223,6 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         rows.append(row)
     # the bots in a column of their own, headed "played by" (under "front", the KEEP and SKIP
     # cards' column, they read as cards in front: the trial of 2026-12-06)
-    front_ws = [sum(1 + text_width(str(view.cards.get(s, "?"))) for s in view.in_front[seat])
-                for seat in range(view.n)]
-    front_w = max(text_width(head[6]) + 1, *front_ws)
     by_w = max([text_width(_("played by")), *(text_width(w) for w in bots.values())])
     fits = bool(rows) and sum(text_width(f[1]) for f in rows[0][:1]) + pile_w + front_w + 1 \
         + by_w < width
@@ -226,6 +236,7 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
         if fits and seat in bots:
             out.append(("class:dim", " " * (front_w - front_ws[seat]) + f" {bots[seat]}"))
         out.append(("", "\n"))
+        out.extend(more[seat])
     if bots and not fits:  # a row too long for the width: the levels on a line of their own
         out.append(("class:dim", f" {bot_line(snap.names, bots)}\n"))
     under = [view.cards.get(s) for s in view.under]
