@@ -63,11 +63,11 @@ from lancards.cli.tui.other_game import STATUS_OTHER, pick_other_game
 from lancards.cli.tui.overlays import objective_panel, report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, game_over_lines
 from lancards.cli.tui.style import STYLE
-from lancards.cli.tui.width import text_width
 from lancards.cli.tui.words import (
     HAND_KEYS,
     farewell,
     halted_text,
+    key_line,
     keys_panel,
     leave_panel,
     log_text,
@@ -518,12 +518,10 @@ class TableScreen:
         if self.leaving:  # issue 25, item 9: say whom the leave waits for, if anyone
             text = leaving_words(snap.extra)
         message = ("class:error" if c.error else "class:message", " " + text)
-        hints = " " + self.controller.hints(snap)
-        hint = (_(" · h hint"),) if snap.legal and c.picker is None else ()  # on the own move
-        for extra in (_(" · ? keys"), _(" · q quit"), *hint, _(" · o goal")):
-            if text_width(hints) + text_width(extra) <= width:  # the rest is in the ? list
-                hints += extra
-        return [[message], [("class:hints", hints)]]
+        hint = bool(snap.legal) and c.picker is None  # "h hint" on the own move
+        inner = c.picker is not None or c.builder_open()  # a line whose Esc leads back
+        keys = key_line(self.controller.hints(snap), width, hint, inner)
+        return [[message], [("class:hints", keys)]]
 
     def _overlay_lines(self, width: int, rows: int | None = None) -> Lines:
         if self.confirm_leave or self.confirm_quit:

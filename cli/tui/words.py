@@ -168,6 +168,25 @@ def quit_panel(can_leave: bool, halted: str | None = None) -> Lines:
     return lines
 
 
+def key_line(keys: str, width: int, hint: bool, inner: bool = False) -> str:
+    """The key line under the hand: ``keys`` (what does something now), then ``? keys``,
+    ``q quit``, ``h hint`` (``hint``: on the own move) and ``o goal`` where the line has room
+    in ``width`` columns (the rest is in the ``?`` list). ``q quit`` is never left out, it is
+    how a person leaves (a LAN trial's German line after the draw dropped it at 80 columns):
+    its room is kept first, then the others take what is left in that order. ``inner``: a
+    picker's or the builder's line, whose Esc leads back to the table's line: ``q quit`` only
+    where it fits after them, so the line stays one line (the builder's rows are counted)."""
+    extras = [_(" · ? keys"), _(" · q quit"), *((_(" · h hint"),) if hint else ()),
+              _(" · o goal")]
+    kept = set() if inner else {1}
+    used = text_width(" " + keys) + sum(text_width(extras[index]) for index in kept)
+    for index, extra in enumerate(extras):
+        if index not in kept and used + text_width(extra) <= width:
+            kept.add(index)
+            used += text_width(extra)
+    return " " + keys + "".join(extra for index, extra in enumerate(extras) if index in kept)
+
+
 def too_small_words(columns: int, rows: int, min_columns: int, min_rows: int) -> str:
     """What a window below the table's least size shows (two lines)."""
     return _("The window is {columns}x{rows}; the table needs {min_columns}x{min_rows}.\n"
@@ -180,6 +199,6 @@ HAND_KEYS = N_("the whole hand: Esc, or a taller window")
 "PgUp/PgDn" there, which scroll the log); a list of moves open above it takes its rows."""
 
 
-__all__ = ["GLOBAL_HELP", "HAND_KEYS", "farewell", "halted_text", "keys_panel", "leave_panel",
-           "log_text", "over_fragment", "progress_words", "quit_line", "quit_panel",
-           "too_small_words"]
+__all__ = ["GLOBAL_HELP", "HAND_KEYS", "farewell", "halted_text", "key_line", "keys_panel",
+           "leave_panel", "log_text", "over_fragment", "progress_words", "quit_line",
+           "quit_panel", "too_small_words"]

@@ -75,7 +75,7 @@ SHOW_DE = [
     " Y8 P8 R9 G9 R11 G14 R15 O15 J1-5 SWAP",
     " ^",
     "",
-    " Leertaste markiert 3 Karten (0 markiert) · Enter zeigt sie · ? Tasten · h Tipp"]
+    " Leertaste markiert 3 Karten (0 markiert) · Enter zeigt sie · q beenden · h Tipp"]
 """The same screen resumed with ``--lang de`` (the catching-up note gone)."""
 
 LEAVE = [" quit", " Leave the table?",

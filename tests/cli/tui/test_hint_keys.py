@@ -37,7 +37,8 @@ def _keeping() -> Level8State:
     ("en", _showing,
      " Space marks 3 cards (0 marked) · Enter shows them · ? keys · q quit · h hint"),
     ("de", _showing,
-     " Leertaste markiert 3 Karten (0 markiert) · Enter zeigt sie · ? Tasten · h Tipp"),
+     # q is never left out (a LAN trial): German gives "? Tasten" up here
+     " Leertaste markiert 3 Karten (0 markiert) · Enter zeigt sie · q beenden · h Tipp"),
     ("en", _keeping,
      " k keep the card under the cursor · e done · ? keys · q quit · h hint · o goal"),
     ("de", _keeping,

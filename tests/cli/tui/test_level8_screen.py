@@ -31,7 +31,7 @@ def message_line(screen: str) -> str:
     """The message line: the line just above the key hints (which may wrap)."""
     lines = screen.splitlines()
     hints = next(i for i, line in enumerate(lines) if "? keys" in line or line.startswith(
-        (" 1-9 assign", " d draw", " l lay down", " a choice's")))
+        (" 1-9 assign", " d draw", " l lay down", " a choice's", " your turn is skipped")))
     return lines[hints - 1]
 
 

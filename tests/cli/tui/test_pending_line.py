@@ -54,8 +54,8 @@ def _bottom(text: str) -> list[str]:
     ("en", " your move is pending: waiting for root, who paused (shares for your draw), 1 s",
      " l lay down · a add · x discard · p special · m moves · ? keys · q quit · h hint · o goal"),
     ("de", " dein Zug wartet: wartet auf root, pausiert (Anteile für deine gezogene Karte), 1 s",
-     " l auslegen · a anlegen · x ablegen · p Sonderkarte · m Züge · ? Tasten · q beenden · "
-     "h Tipp"),
+     " l/a/x aus-/an-/ablegen · p Sonderkarte · m Züge · ? Tasten · q beenden · h Tipp · "
+     "o Ziel"),
 ])
 def test_the_pending_line_goes_once_the_paused_players_shares_arrive(
         lang: str, pending: str, keys: str) -> None:

@@ -99,3 +99,27 @@ def test_a_requirement_breaks_between_its_components_only() -> None:
     assert wrapped("Paar + Drilling + Vierling", 17) == ["Paar + Drilling +", "Vierling"]
     assert wrapped("4 Paare", 12) == ["4 Paare"]
     assert wrapped("Drilling + 5 Karten einer Farbe", 19) is None  # the mark goes instead
+
+
+@pytest.mark.parametrize(("language", "line"), [
+    ("en", " l lay down · a add · x discard · p special · m moves · ? keys · q quit · h hint"),
+    ("de", " l/a/x aus-/an-/ablegen · p Sonderkarte · m Züge · ? Tasten · q beenden · h Tipp"),
+])
+def test_the_key_line_after_the_draw_keeps_q_at_80_columns(language: str, line: str) -> None:
+    """The trial's German key line after the draw read ``... · m Züge · ? Tasten · h Tipp``:
+    no ``q beenden``, the way to leave. German says the three lay-down keys at once now (as
+    ``t/n 8 mit/ohne Nehmen``), and ``? Tasten``, ``q beenden`` and ``h Tipp`` all fit."""
+    assert screen(language)[-1] == line
+
+
+def test_q_is_never_left_out_of_the_key_line() -> None:
+    """Where ``? keys`` fits and ``q quit`` after it would not, ``q quit`` stays (its room is
+    kept first) and ``? keys`` is left out (the ``?`` list has it all)."""
+    from lancards.cli.tui.words import key_line
+
+    keys = "k" * 62
+    assert key_line(keys, 80, hint=True) == f" {keys} · q quit"
+    assert key_line(keys, 90, hint=True) == f" {keys} · ? keys · q quit · h hint"
+    assert key_line("s sort", 80, hint=False) == " s sort · ? keys · q quit · o goal"
+    # the builder's or a picker's line (Esc leads back to the table's) stays one line
+    assert key_line(keys, 80, hint=False, inner=True) == f" {keys} · ? keys"

@@ -36,7 +36,7 @@ def test_a_skipped_turn_says_who_skipped_you_then_passes_by_itself(tmp_path):
         assert "YOUR TURN: you are skipped" in screen, screen
         assert " Cleo put SKIP in front of you (Skip!)" in screen.splitlines(), screen
         assert screen.rstrip().splitlines()[-1] == (
-            " your turn is skipped and passes by itself · Enter or e: at once · ? keys"), screen
+            " your turn is skipped and passes by itself · Enter or e: at once · q quit"), screen
         # no key: 1.5 s later the turn passes; the notice stays while the next player acts
         seen = time.monotonic()
         screen = wait_for(name, r"(?m)^ Your turn was skipped \(Skip!\)$", 5)
