@@ -191,11 +191,11 @@ class Level8Controller(BaseController):
             "your hand ({count} card{pending}, by {sort}; s sorts)",
             "your hand ({count} cards{pending}, by {sort}; s sorts)", len(cards)).format(
                 count=len(cards), pending=pending_text(snap), sort=sort))]
-        if view.phase is Phase.KEEP:
+        allowance = keep_allowance(view, snap.seat) if view.phase is Phase.KEEP else 0
+        if allowance:  # a viewer who may keep nothing is told nothing (not "up to 0 cards")
             names = " ".join(str(view.cards.get(s, "?")) for s in kept) or _("nothing yet")
             out.append(("", " · " + _("you keep:") + " "))
             out.extend(styled_cards(names))
-            allowance = keep_allowance(view, snap.seat)
             out.append(("", " " + ngettext("(up to {count} card)", "(up to {count} cards)",
                                            allowance).format(count=allowance) + "\n"))
         else:
