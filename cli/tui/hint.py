@@ -406,15 +406,22 @@ def skip_words(snap: TableSnapshot, r: level8_advice.Reason) -> str:
     """Why the Skip goes to its seat: the one closest to going out; on a tie what decided, the
     highest level, or the tie itself (the trials: seats of 10 cards, none down, read "Ada is
     closest to going out", then "nobody is closer to going out than Ada", which sounded false
-    beside five equal hands); else, the next player, or no reason (a reason is true or not
-    said)."""
+    beside five equal hands); the highest level is the others' (the person reading may be
+    higher), and when other seats as near are on it too, the reason names them and says that
+    the Skip goes to the one that plays first (the new-user trial of issue 26 read "Ada is on
+    the highest level" while Bram was on level 7 too, and the reader on 8); else, the next
+    player, or no reason (a reason is true or not said)."""
     if r.target is None:
         return _("that player is closest to going out")
     name = snap.names[r.target]
     if r.ahead > 0:
         return _("{name} is closest to going out").format(name=name)
+    if r.ahead == 0 and r.highest and r.tied:  # the trial of issue 26: Ada and Bram on 7
+        names = _(" and ").join(snap.names[s] for s in (r.target, *r.tied))
+        return _("{names} share the others' highest level; {name} plays first").format(
+            names=names, name=name)
     if r.ahead == 0:
-        return (_("{name} is on the highest level") if r.highest else
+        return (_("{name} is on the highest level of the others") if r.highest else
                 _("{name} is as close to going out as anyone")).format(name=name)
     return _("{name} plays next").format(name=name) \
         if snap.view.next_seat(snap.seat) == r.target else ""

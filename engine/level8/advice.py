@@ -130,6 +130,11 @@ class Reason:
     (``normal`` weighs the level after being down and the cards: the new-user trial read
     "nobody is closer to going out than Ada" when five seats held 10 cards each, none was down,
     and three were on level 3)."""
+    tied: tuple[Seat, ...] = ()
+    """:attr:`highest`: the other seats a Skip may go to that are as near to going out as
+    ``target`` and on its level, in the order they play after this seat, when ``target`` plays
+    before them (``normal`` then skips the one that plays first: the new-user trial of issue 26
+    read "Ada is on the highest level" while Bram was on it too); else ``()``."""
 
 
 def _highest(view: Level8State, legal: Sequence[Action], target: Seat | None) -> bool:
@@ -143,6 +148,24 @@ def _highest(view: Level8State, legal: Sequence[Action], target: Seat | None) ->
     return all(view.levels[s] <= level for s in others) and any(
         view.levels[s] < level for s in others
         if (view.down[s], len(view.hands[s])) == near)
+
+
+def _tied(view: Level8State, seat: Seat, legal: Sequence[Action],
+          target: Seat | None) -> tuple[Seat, ...]:
+    """:attr:`Reason.tied` of a Skip for ``target``."""
+    if target is None:
+        return ()
+    others = {a.target for a in legal if isinstance(a, PlaySpecial)
+              and a.card.card.kind is Kind.SKIP and a.target is not None} - {target}
+
+    def near(s: Seat) -> tuple[bool, int, int]:
+        return view.down[s], len(view.hands[s]), view.levels[s]
+
+    def order(s: Seat) -> int:
+        return (s - seat) % view.n
+
+    tied = sorted((s for s in others if near(s) == near(target)), key=order)
+    return tuple(tied) if all(order(target) < order(s) for s in tied) else ()
 
 
 def _ahead(view: Level8State, legal: Sequence[Action], target: Seat | None) -> int:
@@ -268,8 +291,10 @@ def explain(view: Level8State, seat: Seat, legal: Sequence[Action], action: Acti
                Kind.KEEP: Why.PLAY_KEEP}.get(kind, Why.PLAY_SKIP)
         skip = why is Why.PLAY_SKIP
         ahead = _ahead(view, legal, action.target) if skip else 0
+        highest = skip and ahead == 0 and _highest(view, legal, action.target)
         return after(hand, why, action.card.card, target=action.target, ahead=ahead,
-                     highest=skip and ahead == 0 and _highest(view, legal, action.target))
+                     highest=highest,
+                     tied=_tied(view, seat, legal, action.target) if highest else ())
     if isinstance(action, Show):
         return after(hand, Why.SHOW, None)
     if isinstance(action, Choose):

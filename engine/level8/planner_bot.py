@@ -15,7 +15,8 @@ cards the hand still lacks to lay the level down, joker ranges respected):
   feeds least); special cards are played where they help:
   "I'll take that!" takes the shown card that lowers the distance most (once down: one that
   fits a meld), "I'll swap that!" swaps away cards the plan does not use, "Skip!" goes to the
-  seat closest to going out, "I'll keep that!" is played only when the round is likely to end
+  seat closest to going out (down, then fewer cards, then the higher level, then the one that
+  plays first after this seat), "I'll keep that!" is played only when the round is likely to end
   before this seat lays down (somebody else is down and this seat lacks three cards or more),
   so a keep is never wasted by laying down in the same round (ruling L8-13); once down it is
   discarded as an ordinary card (L8-15);
@@ -288,7 +289,7 @@ class PlannerBot:
                     return a
             skips = [a for a in specials if a.card.card.kind is Kind.SKIP]
             if skips:
-                return max(skips, key=lambda a: self._threat(view, a.target or 0))
+                return max(skips, key=lambda a: self._threat(view, seat, a.target or 0))
         return self.ranked_down_discards(view, seat, legal)[0]
 
     def ranked_down_discards(self, view: Level8State, seat: Seat,
@@ -305,8 +306,11 @@ class PlannerBot:
 
         return sorted(discards, key=key)
 
-    def _threat(self, view: Level8State, target: Seat) -> tuple[int, int, int]:
-        return (view.down[target], -len(view.hands[target]), view.levels[target])
+    def _threat(self, view: Level8State, seat: Seat, target: Seat) -> tuple[int, int, int, int]:
+        """How near ``target`` is to going out: down, then fewer cards, then a higher level;
+        on a tie the seat that plays first after ``seat`` (the Skip hint says so)."""
+        return (view.down[target], -len(view.hands[target]), view.levels[target],
+                -((target - seat) % view.n))
 
     def _end_up(self, view: Level8State, seat: Seat, legal: Sequence[Action],
                 hand: list[Card]) -> Action:
@@ -328,7 +332,7 @@ class PlannerBot:
                     return a
             skips = [a for a in specials if a.card.card.kind is Kind.SKIP]
             if skips:
-                return max(skips, key=lambda a: self._threat(view, a.target or 0))
+                return max(skips, key=lambda a: self._threat(view, seat, a.target or 0))
         return self._rank_up(view, seat, discards, need, others_down)[0]
 
     def ranked_discards(self, view: Level8State, seat: Seat,

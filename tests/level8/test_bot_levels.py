@@ -205,3 +205,20 @@ def test_easy_still_lays_down_and_sometimes_ignores_a_useful_discard_top():
                  discards=[["G13", "R7"], []])
     picks = [_choose(make_bot(G, "easy", random.Random(seed)), draw, 1) for seed in range(12)]
     assert DrawDiscard(1, 0) in picks and Draw(1) in picks
+
+
+def test_normal_skips_the_tied_seat_that_plays_first_after_it_and_the_advice_says_so():
+    """Seat 2 holds a Skip; seats 0 and 3 hold 10 cards each on level 3, none down, seat 1 and
+    4 are on level 2: the Skip goes to seat 3, which plays first after seat 2 (it went to seat 0,
+    the lower seat number, which the hint could not say in words: issue 26's new-user trial
+    read "Ada is on the highest level" while Bram was on it too)."""
+    from lancards.engine.level8.advice import explain
+
+    ten = [f"{c}{n}" for c in "PYBGR" for n in (1, 2, 3, 4, 5, 6, 8, 9, 10, 11)]
+    state = build("level8", [ten[:10], ten[10:20], ["R3", "O3", "SKIP"], ten[20:30],
+                             ten[30:40]], turn=2, phase=Phase.PLAY, levels=[3, 2, 1, 3, 2])
+    view, legal = G.view(state, 2), G.legal_actions(state, 2)
+    action = PlannerBot(random.Random(0)).choose(view, 2, legal)
+    assert isinstance(action, PlaySpecial) and action.target == 3
+    reason = explain(view, 2, legal, action)
+    assert (reason.ahead, reason.highest, reason.tied) == (0, True, (0,))

@@ -9,7 +9,7 @@ import pytest
 
 from lancards.cli import i18n
 from lancards.cli.local_session import LocalSession
-from lancards.cli.tui.hint import hint_line
+from lancards.cli.tui.hint import hint_advice, hint_line, hint_words
 from lancards.engine.level8.builder import build
 from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
@@ -28,16 +28,42 @@ def _session(levels: list[int]) -> LocalSession:
     return LocalSession("level8", names=NAMES, state=state, bot_delay=60)
 
 
-def test_a_skip_among_equal_hands_says_the_highest_level_decided() -> None:
-    snap = _session([1, 2, 3, 3, 1]).snapshot()
-    assert hint_line(snap) == \
-        "hint: put SKIP in front of Bram (Skip!): Bram is on the highest level"
+def _both(snap: object, columns: int = 79) -> tuple[str, str]:
+    """The hint line in English, then in German."""
+    line = hint_words(snap, hint_advice(snap), columns)  # type: ignore[arg-type]
     i18n.set_language("de")
     try:
-        assert hint_line(snap) == \
-            "Tipp: SKIP vor Bram legen („Aussetzen!“): Bram ist auf der höchsten Stufe"
+        return line, hint_words(snap, hint_advice(snap), columns)  # type: ignore[arg-type]
     finally:
         i18n.set_language("en")
+
+
+def test_a_skip_among_equal_hands_says_the_highest_level_decided() -> None:
+    """Ada (seat 1) on level 2, Bram and Cleo on 3, Dov on 1: Bram and Cleo share the highest
+    level of the others, and Bram plays first of them (the reason said "Bram is on the highest
+    level", as if Cleo were not)."""
+    snap = _session([1, 2, 3, 3, 1]).snapshot()
+    assert _both(snap, 200) == (
+        "hint: put SKIP in front of Bram (Skip!): Bram and Cleo share the others' highest "
+        "level; Bram plays first",
+        "Tipp: SKIP vor Bram legen („Aussetzen!“): Bram und Cleo teilen die höchste Stufe der "
+        "anderen; Bram ist zuerst dran")
+    assert _both(snap) == (  # 80 columns: the first clause
+        "hint: put SKIP in front of Bram: Bram and Cleo share the others' highest level",
+        "Tipp: SKIP vor Bram legen: Bram und Cleo teilen die höchste Stufe der anderen")
+
+
+def test_a_skip_says_the_others_highest_level_when_the_reader_is_higher() -> None:
+    """The new-user trial of issue 26: the reader on level 8, Ada and Bram on 7 (the reason
+    said "Ada is on the highest level"); then Ada alone on 7."""
+    assert _both(_session([8, 7, 7, 5, 5]).snapshot(), 200) == (
+        "hint: put SKIP in front of Ada (Skip!): Ada and Bram share the others' highest "
+        "level; Ada plays first",
+        "Tipp: SKIP vor Ada legen („Aussetzen!“): Ada und Bram teilen die höchste Stufe der "
+        "anderen; Ada ist zuerst dran")
+    assert _both(_session([8, 7, 5, 5, 5]).snapshot()) == (
+        "hint: put SKIP in front of Ada: Ada is on the highest level of the others",
+        "Tipp: SKIP vor Ada legen: Ada ist auf der höchsten Stufe der anderen")
 
 
 def test_a_skip_among_equal_seats_says_the_tie() -> None:
