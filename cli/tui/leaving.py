@@ -16,6 +16,15 @@ PLAY_OUT_S = 300.0
 """How long the bots may take to finish the game (s): an 8s Rule! game of ``hard`` seats takes
 about 20 s of a core; then the table stays as it is."""
 
+PROGRESS_S = 3.0
+"""After this long (s) of the bots' play-out, the round they play is said, then each new one:
+without their pauses a round still takes seconds (each is shuffled and dealt among the bots'
+own peers and every move checked: 7 to 11 s a round of 8s Rule! on the shared machine of
+issue 26's new-user trial, which read nothing for about a minute)."""
+
+PROGRESS_POLL_S = 0.5
+"""How often (s) the play-out looks at the round."""
+
 
 def plays_out(session: Any) -> bool:
     """Whether ``session``'s seat left for good while the game goes on at a table whose every
@@ -27,19 +36,40 @@ def plays_out(session: Any) -> bool:
             and not any(node.fault for node in nodes) and len(nodes) == len(core.players))
 
 
+def progress_words(game: str, number: int) -> str:
+    """The play-out's progress: ``round 5 of 8...`` (8s Rule!, ruling E-6), ``round 5...``
+    (Level 8, whose rounds are not counted in advance)."""
+    if game == "eights":
+        return _("round {number} of 8...").format(number=number)
+    return _("round {number}...").format(number=number)
+
+
 async def play_out(session: Any, running: asyncio.Future[Any]) -> None:
-    """Let the bots of ``session`` (its ``run()`` is ``running``) finish the game at once, at
-    most :data:`PLAY_OUT_S` s; one line says so first (the window is closed by then)."""
+    """Let the bots of ``session`` (its ``run()`` is ``running``) finish the game at once (no
+    pause before their turns: ``bot_delay`` 0), at most :data:`PLAY_OUT_S` s; one line says so
+    first (the window is closed by then), and from :data:`PROGRESS_S` s on a line says each
+    round they play (:func:`progress_words`)."""
     if running.done() or not plays_out(session):
         return
     from lancards.cli.tui.fit import echo
 
     echo(_("you left the table for good; the bots play the game to its end..."))
     session.bot_delay = 0.0
-    try:
-        await asyncio.wait_for(asyncio.shield(running), PLAY_OUT_S)
-    except (TimeoutError, Exception):
-        return
+    loop = asyncio.get_running_loop()
+    start, said = loop.time(), None
+    shielded = asyncio.shield(running)
+    while not running.done():
+        left = PLAY_OUT_S - (loop.time() - start)
+        if left <= 0:
+            return
+        await asyncio.wait({shielded}, timeout=min(PROGRESS_POLL_S, left))
+        number = getattr(session.core.state, "round", 0)
+        if not running.done() and loop.time() - start >= PROGRESS_S and number != said \
+                and number > 0:
+            echo(progress_words(session.game.name, number))
+            said = number
+    if shielded.done() and not shielded.cancelled():
+        shielded.exception()  # retrieved: the table's own close says what went wrong
 
 
 def yes_keys() -> tuple[str, ...]:
@@ -71,7 +101,8 @@ def answer_dialog(screen: Any, key: str, over: bool, left: int) -> bool:
     return False
 
 
-__all__ = ["PLAY_OUT_S", "answer_dialog", "play_out", "plays_out", "yes_keys"]
+__all__ = ["PLAY_OUT_S", "PROGRESS_POLL_S", "PROGRESS_S", "answer_dialog", "play_out",
+           "plays_out", "progress_words", "yes_keys"]
 
 
 def leaving_words(extra: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from lancards.cli import i18n
 from lancards.cli.local_session import LocalSession
 from lancards.cli.net_session import NetworkSession
 from lancards.cli.tui.leaving import leaving_words
@@ -361,19 +362,28 @@ def test_a_watchers_farewell_is_said_in_the_players_language() -> None:
 
 
 def test_the_result_after_leaving_ranks_the_winner_first_and_says_no_evening_of_one_game(
-        tmp_path: Any) -> None:
+        tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
     """``lancards play`` of 8s Rule!, the person at seat 0 leaves for good (``q`` ``l`` ``y``)
     at its first move and the bots play the game to its end (``leaving.play_out``): the lines
     printed then are the game-over panel's, the winner (the lowest total) first, the leaver
     last and marked. The person read ``You: 0 points (left the table)`` first, under the
-    result line; the new-user trial then read the evening of this one game under it."""
+    result line; the new-user trial then read the evening of this one game under it.
+
+    The bots play without their pauses once the person left (the table's delay of 0.5 s is
+    0), and each round is said as they play it (issue 26's new-user trial read nothing for
+    about a minute: the rounds' shuffles and checked moves, not a pause); here from the start
+    (``PROGRESS_S`` 0)."""
+    from lancards.cli.tui import leaving
     from lancards.cli.tui.leaving import play_out
+
+    monkeypatch.setattr(leaving, "PROGRESS_S", 0.0)
+    monkeypatch.setattr(leaving, "PROGRESS_POLL_S", 0.02)
     from lancards.cli.tui.words import farewell
 
     async def play() -> NetworkSession:
         me = Identity(b"\x04" * 32, "You")
-        session = await NetworkSession.create("eights", {}, me, 3, home=tmp_path, bot_delay=0,
-                                              seed=3)
+        session = await NetworkSession.create("eights", {}, me, 3, home=tmp_path,
+                                              bot_delay=0.5, seed=3)
         task = asyncio.create_task(session.run())
         try:
             assert session.seat == 0
@@ -382,11 +392,16 @@ def test_the_result_after_leaving_ranks_the_winner_first_and_says_no_evening_of_
             await bounded(lambda: session.snapshot().extra["left"], "the leave delivered", 60)
             await play_out(session, task)
             assert session.snapshot().outcome is not None
+            assert session.bot_delay == 0.0
+            assert session.pacer.pause(session.core.state, 1) == 0.0
         finally:
             await close_session(session, task)
         return session
 
     session = asyncio.run(play())
+    assert capsys.readouterr().out.splitlines() == [
+        "you left the table for good; the bots play the game to its end...",
+        *(f"round {n} of 8..." for n in range(1, 9))]
     assert farewell(session).split("\n") == [
         "the game went on without you:",
         "result: Ada wins with the lowest total",
@@ -397,3 +412,20 @@ def test_the_result_after_leaving_ranks_the_winner_first_and_says_no_evening_of_
     ]  # no "evening so far: You: 0 wins, 0 points ...": one game is no evening (the trial)
     outcome = session.snapshot().outcome
     assert outcome is not None and outcome.detail["places"] == [4, 3, 1, 2]
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ["round 5 of 8...", "round 5..."]),
+    ("de", ["Runde 5 von 8...", "Runde 5..."]),
+])
+def test_the_play_out_says_the_round_of_8s_rule_of_8_and_of_level_8_alone(
+        language: str, words: list[str]) -> None:
+    """The play-out's progress (issue 26): 8s Rule! has 8 rounds; Level 8's are not counted in
+    advance."""
+    from lancards.cli.tui.leaving import progress_words
+
+    i18n.set_language(language)
+    try:
+        assert [progress_words("eights", 5), progress_words("level8", 5)] == words
+    finally:
+        i18n.set_language("en")
