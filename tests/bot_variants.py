@@ -13,7 +13,10 @@ change to it gains (the rest).
 - ``keepalways``: plays "I'll keep that!" as soon as it holds one (``normal``: only while it
   lacks two cards or more, or another seat is down, ruling L8-13);
 - ``keepothersdown``: plays it only once another seat is down; ``keep3``: only while it lacks
-  three cards or more, or another seat is down;
+  three cards or more, or another seat is down; ``keephold1``, ``keephold2``: never while it
+  lacks at most 1 (or 2) cards, another seat down or not (issue 26: a keep played one card
+  short was void when the seat laid down at its next turn); ``keephold1soon``: as
+  ``keephold1`` unless a seat that is down holds two cards or fewer;
 - ``outsfirst``: discards rank the plan's outs before feeding; ``valuefirst``: the reference
   count before the outs;
 - ``drawspecial``: a seat not down draws "I'll swap that!" from a discard pile when two of its
@@ -101,9 +104,11 @@ def _deny(weight: int) -> type[PlannerBot]:
     return _ranked(key)
 
 
-def _keep_when(lacking: int, others: bool) -> type[PlannerBot]:
+def _keep_when(lacking: int, others: bool, near: int = 0, soon: int = -1) -> type[PlannerBot]:
     """Plays a held "I'll keep that!" when the seat lacks ``lacking`` cards or more, or (when
-    ``others``) another seat is down; else holds it (as ``normal`` does)."""
+    ``others``) another seat is down, but never while it lacks ``near`` cards or fewer unless
+    a seat that is down holds ``soon`` cards or fewer (the round may end before its next
+    turn); else holds it (as ``normal`` does)."""
     class KeepWhen(PlannerBot):
         def _end_up(self, view: Level8State, seat: Seat, legal: Sequence[Action],
                     hand: list[Card]) -> Action:
@@ -114,7 +119,10 @@ def _keep_when(lacking: int, others: bool) -> type[PlannerBot]:
             if any(_special(a, frozenset({Kind.TAKE, Kind.SWAP})) for a in rest):
                 return super()._end_up(view, seat, rest, hand)
             now = self._dist(view, seat, hand)
-            if now >= lacking or (others and _others_down(view, seat)):
+            ending = any(view.down[s] and len(view.hands[s]) <= soon
+                         for s in view.present() if s != seat)
+            if (now > near or ending) and (now >= lacking
+                                           or (others and _others_down(view, seat))):
                 return keeps[0]
             discards = [a for a in rest if isinstance(a, Discard)
                         and a.card.card.kind is not Kind.KEEP]
@@ -240,6 +248,9 @@ VARIANTS: dict[str, type[PlannerBot]] = {
     "keepalways": _keep_when(0, True),
     "keepothersdown": _keep_when(99, True),
     "keep3": _keep_when(3, True),
+    "keephold1": _keep_when(2, True, near=1),
+    "keephold2": _keep_when(2, True, near=2),
+    "keephold1soon": _keep_when(2, True, near=1, soon=2),
     "outsfirst": _ranked(lambda view, seat, card, need: (
         need[0], need[1], feeding(view, seat, card), need[2])),
     "valuefirst": _ranked(lambda view, seat, card, need: (
