@@ -315,7 +315,8 @@ def test_leaving_lancards_play_lets_its_bots_finish_the_game(tmp_path: Path) -> 
     """``lancards play``, ``q`` ``l`` ``y``: the window said "the game goes on without you" but
     the process ended and stopped its bots, so the record stayed short of the end, ``history``
     said "finished" and ``audit`` "UNFINISHED" (the trial of 2026-12-05). Now the bots play it
-    out at once and the result is printed, listed and audited."""
+    out at once and the result is printed, listed and audited; from 3 s on a line says each
+    round they play (issue 26: a minute read nothing)."""
     server = play_in_tmux(tmp_path)
     try:
         _tmux(server, "send-keys", "-t", "host", "q")
@@ -328,6 +329,11 @@ def test_leaving_lancards_play_lets_its_bots_finish_the_game(tmp_path: Path) -> 
         _tmux(server, "kill-server")
     lines = [line.rstrip() for line in screen.splitlines()]
     said = lines[lines.index("you left the table for good; the bots play the game to its end..."):]
+    rounds = list(itertools.takewhile(lambda line: re.fullmatch(r"round \d+\.\.\.", line),
+                                      said[1:]))  # from 3 s on, each round the bots play
+    numbers = [int(line.split()[1].rstrip(".")) for line in rounds]
+    assert numbers == sorted(set(numbers))
+    said = [said[0], *said[1 + len(rounds):]]
     assert said[1] == "the game went on without you:"  # once "you left ..." (the trial)
     assert said[2].startswith("result: ") and "You: level 1 (left the table)" in said
     done = subprocess.run([sys.executable, "-m", "lancards", "history", "--json"],
