@@ -5,14 +5,13 @@ An own move is said by the log, which an own move brings to its end; the message
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from lancards.cli.local_session import LocalSession
 from lancards.engine.level8.actions import Discard
 from lancards.engine.level8.state import Phase
 from tests.cli.tui.harness import driven
+from tests.cli.tui.test_message_turns import Later
 from tests.level8.scenario import build
 
 pytestmark = pytest.mark.timeout(60)
@@ -24,24 +23,6 @@ def table() -> LocalSession:
     state = build("level8-master", [["R3", "O7"], ["Y1", "G4"], ["Y2", "B6"]], turn=0,
                   phase=Phase.DRAW, pile_top=["P9", "B2", "G5"])
     return LocalSession("level8-master", names=NAMES, state=state, bot_delay=60)
-
-
-class Later:
-    """A session whose moves are told later, as a networked table's (``deliver``)."""
-
-    def __init__(self, session: LocalSession) -> None:
-        self.inner = session
-        self.sent: list[Any] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def submit(self, action: Any) -> None:
-        self.inner.game.check(self.inner.state, action)
-        self.sent.append(action)
-
-    def deliver(self) -> None:
-        self.inner._apply(self.sent.pop(0))
 
 
 def rows(screen: str) -> tuple[str, str, str]:
