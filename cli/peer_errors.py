@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import N_, _, language
 from lancards.cli.rejection_details import MoveWords, why_refused
 from lancards.p2p.net.failure_words import WHO_HOST, WHO_NETWORK, Failure, failure
@@ -536,7 +537,10 @@ def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> s
     code without words here."""
     if code is None or code[0] not in REMATCH_WORDS:
         return english
-    return _(REMATCH_WORDS[code[0]]).format(**code[1])
+    values = dict(code[1])
+    if "game" in values:  # the game's name, never its id (level8-en: Level 8 (English))
+        values["game"] = game_title(str(values["game"]))
+    return _(REMATCH_WORDS[code[0]]).format(**values)
 
 
 __all__ = ["CANNOT_WORDS", "CHEAT_WORDS", "CHECKPOINT_WORDS", "DAMAGED_WORDS", "ERROR_WORDS",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import N_, _, language
 from lancards.cli.rules_errors import rules_error_words
 from lancards.engine.core import EngineError
@@ -329,6 +330,8 @@ def detail_values(params: Mapping[str, object]) -> dict[str, object] | None:
             if worded is None:
                 return None
             values[name] = worded
+        elif name == "game":  # the game's name, never its id (level8-en: Level 8 (English))
+            values[name] = game_title(str(value))
         elif isinstance(value, str) and (seat := _SEAT.search(value)) is not None:
             values[name] = value[:seat.start()] + " " + _("(seat {number})").format(
                 number=seat[1])  # a player named with a seat: German "(Platz 2)"

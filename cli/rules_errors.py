@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Iterable, Mapping
 
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import N_, _
 from lancards.cli.objectives_errors import objectives_error_words
 from lancards.cli.toml_words import toml_error_words
@@ -75,4 +76,6 @@ def rules_error_words(exc: EngineError) -> str:
     for key in ("options", "choices"):
         if key in params:
             params[key] = _listed(params[key])
+    if "game" in params:  # the game's name, never its id (level8-en: Level 8 (English))
+        params["game"] = game_title(str(params["game"]))
     return _(RULES_WORDS[exc.code]).format(**params)

@@ -185,9 +185,7 @@ async def find_table(args: argparse.Namespace, me: Identity
                 continue
             advert = event.advert
             if advert.free_seats <= 0 or (target is not None and target != advert.table):
-                print(_("seen table {table} ({game}) of {host}: {seats}").format(
-                    table=advert.table, game=advert.game, host=advert.nick,
-                    seats=_free_seats(advert.free_seats)), flush=True)
+                print(advert_line(advert), flush=True)
                 if advert.free_seats <= 0:
                     why_not[advert.table] = _("table {table} of {host} has no free seat").format(
                         table=advert.table, host=describe(advert.public_key, advert.nick))
@@ -201,10 +199,7 @@ async def find_table(args: argparse.Namespace, me: Identity
                 continue
             for line in tried_words(tried):
                 print(_("tried {address}").format(address=line), flush=True)
-            print(_("found table {table} ({game}) of {host}: {seats} at {address} port "
-                    "{port}").format(table=advert.table, game=advert.game, host=advert.nick,
-                                     seats=_free_seats(advert.free_seats), address=address,
-                                     port=advert.port), flush=True)
+            print(advert_line(advert, address), flush=True)
             print(_("host: {host}").format(host=describe(advert.public_key, advert.nick)),
                   flush=True)
             if advert.rescue:
@@ -502,6 +497,19 @@ def _rescope_book(lobbyist: Lobbyist, reached: str) -> None:
                       for key, a in lobbyist.addrs.items()}
 
 
+def advert_line(advert: TableAdvert, address: str | None = None) -> str:
+    """``join``'s line about a table its search saw (``address``: the one it answered at, for
+    the table it joins), naming the game by its name, never its id: ``found table ... (Level 8
+    (English)) of ann: 2 free seats at 10.0.0.2 port 4000`` (it read ``(level8-en)``)."""
+    if address is None:
+        return _("seen table {table} ({game}) of {host}: {seats}").format(
+            table=advert.table, game=game_title(advert.game), host=advert.nick,
+            seats=_free_seats(advert.free_seats))
+    return _("found table {table} ({game}) of {host}: {seats} at {address} port {port}").format(
+        table=advert.table, game=game_title(advert.game), host=advert.nick,
+        seats=_free_seats(advert.free_seats), address=address, port=advert.port)
+
+
 def _free_seats(count: int) -> str:
     """``"no free seat"``, ``"1 free seat"``, ``"3 free seats"``."""
     if count <= 0:
@@ -509,5 +517,5 @@ def _free_seats(count: int) -> str:
     return ngettext("{count} free seat", "{count} free seats", count).format(count=count)
 
 
-__all__ = ["CREATE", "REJOIN", "WatchTarget", "add_parser", "find_started_advert", "find_table",
-           "join_on_screen", "lobby_choice", "run_join"]
+__all__ = ["CREATE", "REJOIN", "WatchTarget", "add_parser", "advert_line", "find_started_advert",
+           "find_table", "join_on_screen", "lobby_choice", "run_join"]

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import N_, _
 from lancards.cli.peer_errors import cheat_error_words, event_words
 from lancards.p2p.net.transport import (
@@ -244,7 +245,7 @@ class PlainTeller:
         if event.kind == "table":
             if self._tracker is None:
                 self._tracker = RoundTracker(names)
-                self.say(_("{game} · players {names}").format(game=core.rule_set,
+                self.say(_("{game} · players {names}").format(game=game_title(core.rule_set),
                                                                names=", ".join(names)))
             return
         entry = core.record.entries[event.seq]

@@ -130,11 +130,29 @@ def test_a_damaged_journal_and_a_busy_folder_in_german(german, tmp_path: Path):
 
 
 def test_why_there_is_no_next_game_in_german(german):
-    code = ("too-few", {"yes": 1, "least": 2, "game": "eights"})
+    code = ("too-few", {"yes": 1, "least": 2, "game": "level8-en"})  # its name, not its id
     assert rematch_words(code, "x") == \
-        "zu wenige Spieler zum Weitermachen: 1 von mindestens 2, die eights braucht"
+        "zu wenige Spieler zum Weitermachen: 1 von mindestens 2, die Level 8 (englisch) braucht"
+    i18n.set_language("en")
+    assert rematch_words(code, "x") == \
+        "too few players to go on: 1 of the at least 2 Level 8 (English) needs"
+    i18n.set_language("de")
     assert again_words({"failed": "you stopped", "failed_code": ("stopped", {})}) == \
         "kein nächstes Spiel: du hast aufgehört; q zum Gehen"
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("de", "Nachricht von bob abgelehnt: fehlerhaft aufgebaut: 2 Spieler können Level 8 "
+           "(englisch) nicht spielen"),
+    ("en", "message from bob refused: not well formed: 2 players cannot play Level 8 (English)")])
+def test_a_refused_next_game_names_the_game_not_its_id(german, lang, words):
+    """The game's name where a person reads it (``level8-en``: ``Level 8 (English)``)."""
+    from lancards.p2p.protocol.errors import RemoteProtocolError
+
+    i18n.set_language(lang)
+    refused = RemoteProtocolError("bob", Reason.MALFORMED, "2 players are too few for level8-en"
+                                  ).with_code("premature-few", players=2, game="level8-en")
+    assert error_words(refused) == words
 
 
 class _Watching:

@@ -121,8 +121,9 @@ TABLE_CASES = (
      "Option dealer muss an einem Tisch mit 3 Plätzen ein Platz 0 bis 2 sein, nicht -1",
      "option dealer must be a seat 0 to 2 at a table of 3 seats, not -1"),
     (["--game", "eights", "--option", "dealer=1"],
-     "eights bestimmt, wer zuerst gibt, mit der Option first_dealer, nicht dealer",
-     "eights names its first dealer with the option first_dealer, not dealer"),
+     # the game's name, never its id (--game eights: 8s Rule!)
+     "8s Rule! bestimmt, wer zuerst gibt, mit der Option first_dealer, nicht dealer",
+     "8s Rule! names its first dealer with the option first_dealer, not dealer"),
 )
 """The table's own options (``p2p/protocol/statement.py``), refused by ``lancards host``."""
 
@@ -150,4 +151,4 @@ def test_first_dealer_not_dealer_is_german(german) -> None:
     assert (refused.value.code, dict(refused.value.params)) == (
         "first-dealer-not-dealer", {"game": "eights"})
     assert rules_error_words(refused.value) == (
-        "eights bestimmt, wer zuerst gibt, mit der Option first_dealer, nicht dealer")
+        "8s Rule! bestimmt, wer zuerst gibt, mit der Option first_dealer, nicht dealer")

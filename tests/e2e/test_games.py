@@ -120,7 +120,7 @@ def master_game(module_lan: Lan, tmp_path_factory: pytest.TempPathFactory,
 def test_every_join_finds_the_table_by_mdns(master_game: PlayedGame):
     host = master_game.peers[0]
     for peer in master_game.peers[1:]:
-        found = re.findall(r"found table (\w+) \(level8-master\) of ann: \d free seats? at "
+        found = re.findall(r"found table (\w+) \(Level 8 Master\) of ann: \d free seats? at "
                            r"([\d.]+) port (\d+)", peer.output())
         assert found, peer.output()[:400]
         assert found[0] == (master_game.table, host.address, str(master_game.port))

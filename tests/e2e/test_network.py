@@ -30,7 +30,8 @@ from tests.e2e.peers import Peer, finish, logs, seat_peers, wait_for
 pytestmark = pytest.mark.e2e
 
 HELPER = ROOT / "tests" / "p2p" / "net" / "mdns_peer.py"
-FOUND = re.compile(r"found table (\w{16}) \((\S+)\) of (\S+): (\d) free seats? at (\S+) port (\d+)")
+FOUND = re.compile(r"found table (\w{16}) \((.+?)\) of (\S+): (\d) free seats? at (\S+) port "
+                   r"(\d+)")  # the game by its name: "(8s Rule!)", "(Level 8 (English))"
 
 
 def host_args(peer: Peer, game: str, players: int, *extra: str) -> list[str]:
@@ -84,7 +85,7 @@ def test_no_default_route_a_host_and_three_joins_without_interface(lan: Lan, tmp
     same_records(peers, finish(peers, 200))
     for peer in peers[1:]:
         tbl, game, nick, _, address, _ = found(peer)
-        assert (tbl, game, nick, address) == (table, "eights", "ann", "10.231.0.11")
+        assert (tbl, game, nick, address) == (table, "8s Rule!", "ann", "10.231.0.11")
         assert "host: ann [" in peer.output()
 
 

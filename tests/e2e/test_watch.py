@@ -39,9 +39,9 @@ def test_an_observer_follows_a_whole_game_and_its_link_shows_no_hidden_card(
         assert codes == [0, 0], logs([host, watcher])
         table = host.output().split("table ", 1)[1].split()[0]
         said = watcher.output()
-        players = next(line for line in said.splitlines() if line.startswith("eights · "))
+        players = next(line for line in said.splitlines() if line.startswith("8s Rule! · "))
         assert f"watching table {table} through [" in said
-        assert sorted(players.removeprefix("eights · players ").split(", ")) == [
+        assert sorted(players.removeprefix("8s Rule! · players ").split(", ")) == [
             "Ada", "Bram", "ann"]
         assert "verified 5" in said and " wins" in said
         played = host.record.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[0] + b"\n"

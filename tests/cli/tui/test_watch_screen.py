@@ -37,13 +37,15 @@ def watched(game: str, seats: int, limit: int) -> WatchSession:
     return session
 
 
-@pytest.mark.parametrize(("game", "seats", "limit"), [("eights", 3, 100), ("level8-en", 2, 40)])
-def test_a_watcher_sees_the_table_without_a_hand_and_q_quits(game: str, seats: int,
-                                                              limit: int) -> None:
+@pytest.mark.parametrize(("game", "seats", "limit", "title"), [
+    ("eights", 3, 100, "8s Rule!"), ("level8-en", 2, 40, "Level 8 (English)")])
+def test_a_watcher_sees_the_table_without_a_hand_and_q_quits(game: str, seats: int, limit: int,
+                                                              title: str) -> None:
     session = watched(game, seats, limit)
     snap = session.snapshot()
     assert snap.seat == -1 and snap.legal == [] and snap.extra["watching"]
-    assert any(line.text.startswith(f"{game} · players ") for line in snap.log)
+    # the game's name, never its id (it read "level8-en · players ...")
+    assert any(line.text.startswith(f"{title} · players ") for line in snap.log)
     moves = [line.text for line in snap.log[1:]]
     assert moves and not any("You" in text for text in moves), moves
     with driven(session, 80, 24) as screen:  # type: ignore[arg-type]
