@@ -519,8 +519,7 @@ class TableScreen:
             text = leaving_words(snap.extra)
         message = ("class:error" if c.error else "class:message", " " + text)
         hint = bool(snap.legal) and c.picker is None  # "h hint" on the own move
-        inner = c.picker is not None or c.builder_open()  # a line whose Esc leads back
-        keys = key_line(self.controller.hints(snap), width, hint, inner)
+        keys = key_line(self.controller.hints(snap), width, hint)
         return [[message], [("class:hints", keys)]]
 
     def _overlay_lines(self, width: int, rows: int | None = None) -> Lines:

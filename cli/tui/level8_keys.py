@@ -219,7 +219,8 @@ class Level8Controller(BaseController):
         if snap.extra.get("watching") or snap.extra.get("removed_me"):
             return _(WATCH_HINTS)  # a seat voted out watches: no moves to offer
         if self.builder is not None:
-            return _("1-9 assign · 0 unassign · j/J/v joker · Tab offers · Enter lay down · Esc")
+            # Tab is on the panel ("Tab loads lay-down 1 of 12"): room for q at 80 columns
+            return _("1-9 assign · 0 unassign · j/v joker · Enter lay down · Esc")
         if snap.to_act != snap.seat:
             return _("s sort · m moves · c chat")
         phase = snap.view.phase

@@ -168,18 +168,19 @@ def quit_panel(can_leave: bool, halted: str | None = None) -> Lines:
     return lines
 
 
-def key_line(keys: str, width: int, hint: bool, inner: bool = False) -> str:
+def key_line(keys: str, width: int, hint: bool) -> str:
     """The key line under the hand: ``keys`` (what does something now), then ``? keys``,
     ``q quit``, ``h hint`` (``hint``: on the own move) and ``o goal`` where the line has room
     in ``width`` columns (the rest is in the ``?`` list). ``q quit`` is never left out, it is
     how a person leaves (a LAN trial's German line after the draw dropped it at 80 columns):
-    its room is kept first, then the others take what is left in that order. ``inner``: a
-    picker's or the builder's line, whose Esc leads back to the table's line: ``q quit`` only
-    where it fits after them, so the line stays one line (the builder's rows are counted)."""
+    its room is kept first, then the others take what is left in that order. So on the
+    table's line, a picker's and the builder's alike (they dropped it at 80 columns, German
+    ``... · Esc bricht ab · ? Tasten · o Ziel``): their ``keys`` leave it room at 80 columns
+    in every language, so the line stays one line (the builder's rows are counted)."""
     extras = [_(" · ? keys"), _(" · q quit"), *((_(" · h hint"),) if hint else ()),
               _(" · o goal")]
-    kept = set() if inner else {1}
-    used = text_width(" " + keys) + sum(text_width(extras[index]) for index in kept)
+    kept = {1}
+    used = text_width(" " + keys) + text_width(extras[1])
     for index, extra in enumerate(extras):
         if index not in kept and used + text_width(extra) <= width:
             kept.add(index)

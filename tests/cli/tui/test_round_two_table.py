@@ -121,5 +121,5 @@ def test_q_is_never_left_out_of_the_key_line() -> None:
     assert key_line(keys, 80, hint=True) == f" {keys} · q quit"
     assert key_line(keys, 90, hint=True) == f" {keys} · ? keys · q quit · h hint"
     assert key_line("s sort", 80, hint=False) == " s sort · ? keys · q quit · o goal"
-    # the builder's or a picker's line (Esc leads back to the table's) stays one line
-    assert key_line(keys, 80, hint=False, inner=True) == f" {keys} · ? keys"
+    # the builder's and a picker's line the same (they kept "? keys" and left q out)
+    assert key_line(keys, 80, hint=False) == f" {keys} · q quit"
