@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,12 +74,16 @@ class RemoteAgain:
     (``bot``) answers by itself."""
 
     def __init__(self, node: PeerNode, *, bot: bool = False,
-                 changed: Any = None, restore: list[dict[str, Any]] | None = None) -> None:
+                 changed: Any = None, restore: list[dict[str, Any]] | None = None,
+                 host_said_no: Callable[[], bool] | None = None) -> None:
         done = finished_of(node.core)
         if done is None or node.store is None:
             raise ValueError("the game is not over")
         self.node = node
         self.bot = bot
+        self.host_said_no = host_said_no
+        """A host's bot seat: whether its host's person said no to playing again
+        (:class:`lancards.cli.lobby.host_bots.HostGone`); then it says no too, never yes."""
         self.old = node.store.load_table()
         self.folder = Path(node.store.folder)
         self.rematch = Rematch(node.core.me, done, seq=node.core.next_envelope_seq)
@@ -164,8 +169,29 @@ class RemoteAgain:
         parts[at] = table
         return Path(*parts)
 
+    def follow_host(self) -> None:
+        """A host's bot seat whose host's person said no to playing again (called at once by
+        :meth:`~lancards.cli.lobby.host_bots.HostGone.said_no`): "no" too, as it closes with
+        the host's process."""
+        if self._no_after_host():
+            self._on_change()
+
+    def _no_after_host(self) -> bool:
+        """Say "no" when this is a host's bot seat whose host said no, unless its agreement
+        ended, it signed already or said no; whether it did."""
+        r, mine = self.rematch, self.rematch.my_answer()
+        if not (self.bot and self.host_said_no is not None and self.host_said_no()):
+            return False
+        if (r.possible() and not r.signed and r.failed is None and r.started is None
+                and (mine is None or mine.yes)):
+            self.link.answer(False)
+            return True
+        return False
+
     def _on_change(self) -> None:
-        if self.bot and self.rematch.possible() and bot_answer(self.rematch):
+        if self.bot and self.host_said_no is not None and self.host_said_no():
+            self._no_after_host()  # never "yes" (or "go on without the host") after its "no"
+        elif self.bot and self.rematch.possible() and bot_answer(self.rematch):
             self.link.answer(True)
         if self.rematch.started is not None:
             self._save(self.rematch.started.statement, self.rematch.started.sigs)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,9 @@ class SeriesMixin:
     evening_before: tuple[dict[str, Any], ...] = ()
     """The games of the evening before this series, of other rule sets (``play_again.
     Evening``): an evening is the evening, whatever its games."""
+    said_no: Callable[[], None] | None = None
+    """Called when this player says no to playing again, before the answer leaves: a host's
+    ``--bots`` seats say no with it (:meth:`lancards.cli.lobby.host_bots.HostGone.said_no`)."""
 
     def _changed(self) -> None:  # pragma: no cover - NetworkSession defines it
         raise NotImplementedError
@@ -117,6 +120,8 @@ class SeriesMixin:
         """
         if self.again is None:
             raise LocalProtocolError("the game is not over").with_code("not-over")
+        if not yes and self.said_no is not None:
+            self.said_no()  # a host's --bots say no with it, never yes after it
         self.again.answer(yes)
         self._changed()
 

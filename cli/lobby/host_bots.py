@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,11 +41,18 @@ class HostGone:
     """What a host's ``--bots`` seats share with the host's own seat after its person left for
     good (issue 26, the new-user trial: the bots went with the host's process and the others
     waited for them for ever): :attr:`left`, the bots play this game to its end and say no to
-    playing again; :attr:`leave` set, they leave the table too (the person stopped them)."""
+    playing again; :attr:`leave` set, they leave the table too (the person stopped them);
+    :attr:`declined`, the person said no to playing again, and so do the bots."""
 
     def __init__(self, names: list[str] | None = None) -> None:
         self.left = False
         self.leave = asyncio.Event()
+        self.declined = False
+        """The host's person said no to playing again (``q`` at the game's end): its bots say
+        no too, and never yes after it (:meth:`said_no`)."""
+        self.followers: list[Callable[[], None]] = []
+        """What each bot seat's "play again" does once the host's person said no
+        (:meth:`lancards.cli.remote_again.RemoteAgain.follow_host`)."""
         self.names: list[str] = list(names or [])
         """The nicknames of the host's bot seats, in the order they joined."""
         self.record: Record | None = None
@@ -56,6 +63,15 @@ class HostGone:
         self.lines: list[str] = []
         """Its result in words, as the game-over panel says it (``result: Ada wins...``, a
         line per seat, the winner first, then ``evening so far: ...``)."""
+
+    def said_no(self) -> None:
+        """The host's person said no to playing again: the bot seats, which live in the host's
+        process and close with it, say no at once, before the host's "no" reaches them (a
+        LAN trial read that the host's bots wanted another game while the table was closing:
+        each had said yes, and yes again to going on without the host)."""
+        self.declined = True
+        for follow in list(self.followers):
+            follow()
 
     def finished(self, record: Record, outcome: dict[str, Any],
                  lines: Sequence[str] = ()) -> None:

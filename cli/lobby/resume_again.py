@@ -70,9 +70,11 @@ async def resume_again(folder: Path, me: Identity, args: argparse.Namespace) -> 
         table=table.spec.table), file=sys.stderr, flush=True)
     seats = bot_seats(folder)
     if seats:  # one pace for them all, as the host gave them (--autoplay: none)
+        from lancards.cli.lobby.host_bots import HostGone
         from lancards.cli.pacing import BotPacer
 
         args.bot_pacer = BotPacer(0.0 if args.autoplay else float(args.bot_delay))
+        args.host_gone = HostGone()  # its bots say no with its person
     bots = [asyncio.ensure_future(_bot_seat(sub, args)) for sub in seats]
     try:
         if args.autoplay:
@@ -87,6 +89,7 @@ async def resume_again(folder: Path, me: Identity, args: argparse.Namespace) -> 
                                  bot_levels=_bot_levels(args, store))
         if seats:  # the host's b key paces its bot seats, as before the crash
             session.pacer = args.bot_pacer
+            session.said_no = args.host_gone.said_no  # and they say no with its person
         session.restored = True
         session.again_lines = {node.core.me.public_key: lines}  # the panel asks again
         status = await run_table(session)
@@ -161,8 +164,16 @@ async def _agree_then_play(store: TableStore, data: dict[str, Any], me: Identity
     from lancards.cli.remote_again import AGREE_WAIT_S, RemoteAgain
 
     node, lines, ns = await _restored(store, data, me, args)
-    again = RemoteAgain(node, bot=True, restore=lines)
-    await again.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", AGREE_WAIT_S)))
+    gone = getattr(args, "host_gone", None) if quiet else None  # a host's bot seat
+    again = RemoteAgain(node, bot=True, restore=lines,
+                        host_said_no=None if gone is None else lambda: gone.declined)
+    if gone is not None:
+        gone.followers.append(again.follow_host)
+    try:
+        await again.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", AGREE_WAIT_S)))
+    finally:
+        if gone is not None:
+            gone.followers.remove(again.follow_host)
     started = again.started()
     if started is None:
         await node.close()

@@ -107,6 +107,9 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         if pacer is not None:  # a host's --bots: its b key paces them (issue 25, item 13)
             session.pacer = pacer
         session.restored = restore is not None  # "catching up" until current
+        gone = getattr(args, "host_gone", None)
+        if gone is not None:  # a host's --bots say no with its person (q at the game's end)
+            session.said_no = gone.said_no
         args.tell = session.tell  # this machine's news (host.py: its addresses moved) in the log
         if restore is None:  # "root is taken at this table: you play as root 2"
             tell_renamed(args, session)
@@ -312,14 +315,26 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
     gone: HostGone | None = getattr(args, "host_gone", None)
     if gone is not None and gone.left:
         games = 1  # a host's bot seat whose person left: no game after this one
-    again = RemoteAgain(node, bot=games > 1)
+    follows = gone if gone is not None and host_bot(args) else None  # its host's "no" too
+    again = RemoteAgain(node, bot=games > 1, host_said_no=None if follows is None
+                        else lambda: follows.declined)
     if games <= 1 or not again.rematch.possible():
+        if gone is not None and follows is None:
+            gone.said_no()  # the host's own seat (--autoplay): its bots follow it
         if again.rematch.possible():
             again.answer(False)
             await again.flush()
         await node.close()
         return status
-    await again.link.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", "600")))
+    if follows is not None:
+        follows.followers.append(again.follow_host)
+    try:
+        await again.link.run(float(os.environ.get("LANCARDS_AGAIN_WAIT", "600")))
+    finally:
+        if follows is not None:
+            follows.followers.remove(again.follow_host)
+    if again.rematch.failed is not None and follows is not None and follows.declined:
+        await again.flush()  # its "no" reaches the others before the links close
     table = again.started()
     if table is None:
         if not quiet:
@@ -336,6 +351,13 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
                                "record": series_record(args.record, number)})
     return await play_table(ns, node.core.me, table, node.mesh, again.handover(), quiet=quiet,
                             store=TableStore(again.next_folder()))
+
+
+def host_bot(args: argparse.Namespace) -> bool:
+    """Whether ``args`` are a host's ``--bots`` seat's (its key's seed kept in its
+    ``table.json``: ``lancards host``, ``lancards resume`` of the host), not the host's own
+    seat, which shares their :class:`HostGone`."""
+    return getattr(args, "bot_seed", None) is not None
 
 
 def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
