@@ -142,6 +142,19 @@ class RemoteAgain:
     def started(self) -> StartedTable | None:
         return self.rematch.started
 
+    def no_game_words(self) -> str:
+        """Why no next game started, in words (an ``--autoplay`` seat's ``no next game: ...``):
+        the game by its name (``too few players to go on: 1 of the at least 3 8s Rule!
+        needs``; it read the id ``eights``), or that nobody answered."""
+        from lancards.cli.peer_errors import rematch_words
+
+        r = self.rematch
+        if self.alone_text:
+            return self.alone_text
+        if r.failed is not None:
+            return rematch_words(r.failed_code, r.failed)
+        return _("the others did not answer")
+
     def handover(self) -> Handover:
         peers = {bytes.fromhex(k): PeerAddress(str(v[0]), int(v[1]))
                  for k, v in self.old["peers"].items()}

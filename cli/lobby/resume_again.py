@@ -177,8 +177,7 @@ async def _agree_then_play(store: TableStore, data: dict[str, Any], me: Identity
     started = again.started()
     if started is None:
         await node.close()
-        reason = again.alone_text or again.rematch.failed or _("the others did not answer")
-        raise UsageError(_("no next game: {reason}").format(reason=reason))
+        raise UsageError(_("no next game: {reason}").format(reason=again.no_game_words()))
     if not quiet:
         for line in series_words(started, node.core.game.name, b""):
             print(line, flush=True)

@@ -338,9 +338,7 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
     table = again.started()
     if table is None:
         if not quiet:
-            print(_("no next game: {reason}").format(
-                reason=again.rematch.failed or _("the others did not answer")),
-                  flush=True)
+            print(_("no next game: {reason}").format(reason=again.no_game_words()), flush=True)
         await node.close()
         return status
     if not quiet:

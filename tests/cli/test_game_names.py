@@ -37,3 +37,29 @@ def test_a_german_watcher_reads_the_game_by_its_name(german) -> None:
     session = watched("level8-en", 2, 40)
     assert any(line.text.startswith("Level 8 (englisch) · Spieler ")
                for line in session.snapshot().log)
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "too few players to go on: 1 of the at least 3 8s Rule! needs"),
+    ("de", "zu wenige Spieler zum Weitermachen: 1 von mindestens 3, die 8s Rule! braucht")])
+def test_an_autoplay_seat_says_why_there_is_no_next_game_naming_the_game(german, lang: str,
+                                                                        words: str) -> None:
+    """``join --autoplay --games 2``'s ``no next game: ...`` read ``... 3 eights needs`` (the
+    agreement's English, with the id) in German too."""
+    from lancards.cli.remote_again import RemoteAgain
+    from lancards.p2p.protocol.rematch import Finished, Rematch
+    from lancards.p2p.protocol.table import start_local
+    from tests.p2p.core_harness import identities
+
+    people = identities(3)
+    table = start_local(people, "eights", {}, table="00000000000000dd")
+    mine = Rematch(people[0], Finished(table, "dd" * 32, (0,), (0, 10, 20), 0))
+    for other in (people[1], people[2]):  # both others say no
+        theirs = Rematch(other, mine.finished)
+        for out in theirs.answer(False):
+            mine.receive_bytes(other.public_key, out.envelope.encode())
+    mine.answer(True)  # and "go on without them": too few
+    again = RemoteAgain.__new__(RemoteAgain)
+    again.rematch, again.alone_text = mine, ""
+    i18n.set_language(lang)
+    assert again.no_game_words() == words
