@@ -117,6 +117,7 @@ class NetLogMixin:
     names: tuple[str, ...]
     seat: int
     series: list[str]
+    evening_before: tuple[dict[str, Any], ...]
     _log: list[LogLine]
     _logged: int
 
@@ -135,7 +136,8 @@ class NetLogMixin:
         else:
             self._log = []
             say_lines(self, lambda: series_words(self.core.table, self.game.name,
-                                                 self.core.me.public_key), mark=True)
+                                                 self.core.me.public_key,
+                                                 self.evening_before), mark=True)
 
 
     def _linked(self, seat: int) -> bool:

@@ -67,8 +67,10 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
     def __init__(self, nodes: list[PeerNode], seat: Seat, rule_set: str, home: Path,
                  *, bot_delay: float, autoplay: bool, record_path: str | None,
                  bot_level: str = REFERENCE_BOT_LEVEL,
-                 bot_levels: Mapping[bytes, str] | None = None) -> None:
+                 bot_levels: Mapping[bytes, str] | None = None,
+                 evening_before: Sequence[dict[str, Any]] = ()) -> None:
         self.nodes = nodes
+        self.evening_before = tuple(evening_before)  # its first lines count those games
         self.bot_level = bot_level
         self.node = nodes[seat]
         self.seat = self.node.core.seat
@@ -116,7 +118,7 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
         self.ran = False
         """Whether :meth:`run` has ended (a host/join seat's agreement then takes the links)."""
         me = self.core.me.public_key
-        self.series = series_words(self.core.table, self.game.name, me)
+        self.series = series_words(self.core.table, self.game.name, me, self.evening_before)
         """A rematch's lines: the game of the evening, its first dealer, the evening before."""
         self._start_log()
 
@@ -170,7 +172,8 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
     async def _open(cls, table: StartedTable, me: Identity, bot_ids: list[Identity],
                     rule_set: str, home: Path, *, seed: int | None, bot_delay: float,
                     autoplay: bool, record_path: str | None, bot_level: str,
-                    bot_levels: Mapping[bytes, str] | None = None) -> NetworkSession:
+                    bot_levels: Mapping[bytes, str] | None = None,
+                    evening_before: Sequence[dict[str, Any]] = ()) -> NetworkSession:
         """The peers of a started table (a new one, or the next game of a series): the table
         folder locked and written, one node per identity, linked."""
         lock = lock_folder(home / "tables" / table.spec.table, "lancards play")
@@ -196,7 +199,8 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
             ]
             seat = [m.public_key for m in table.seats].index(me.public_key)
             session = cls(nodes, seat, rule_set, home, bot_delay=bot_delay, autoplay=autoplay,
-                          record_path=record_path, bot_level=bot_level, bot_levels=bot_levels)
+                          record_path=record_path, bot_level=bot_level, bot_levels=bot_levels,
+                          evening_before=evening_before)
         except BaseException:
             lock.release()
             raise
@@ -235,7 +239,8 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
                       record_path=record_path or store.kept_record_path(),
                       bot_level=str(data.get("bot_level", REFERENCE_BOT_LEVEL)),
                       bot_levels={bytes.fromhex(k): v for k, v in data.get("bot_levels",
-                                                                           {}).items()})
+                                                                           {}).items()},
+                      evening_before=data.get("evening", ()))
         session.restored = True
         keep_evening(session, data.get("evening", ()), save=False)  # other games' before it
         from lancards.cli.play_again import pending_again

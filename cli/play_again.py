@@ -121,11 +121,21 @@ def series_words(table: StartedTable, game_name: str, me: bytes,
                  before: Evening = ()) -> list[str]:
     """The lines a rematch's table shows from its start: which game of the evening (counting
     ``before``'s), who deals round 1 and why, the evening before it from game 3 on
-    (:func:`evening_of`). Empty for a first game of its series."""
+    (:func:`evening_of`). A first game of its series says which game of the evening it is
+    when ``before`` holds games (another game with the same players: ``game 2 of the evening:
+    Level 8``; it said nothing, while ``a`` said ``game 3 of the evening: ...``); else it is
+    empty."""
     follows = table.statement.get("follows")
-    if not follows:
-        return []
     earlier = sum(int(b["games"]) for b in before)
+    if not follows:
+        if not earlier:
+            return []
+        line = _("game {number} of the evening: {game}").format(
+            number=earlier + 1, game=game_title(table.spec.game))
+        if earlier + 1 < 3:  # the evening before game 2 is one game: no evening line
+            return [line]
+        totals, shown = _evening(before[:-1], str(before[-1]["game"]), before[-1]["totals"])
+        return [line, evening_line(totals, shown, me.hex())]
     follows = {**follows, "game": int(follows["game"]) + earlier}
     option = "first_dealer" if "first_dealer" in table.spec.options else "dealer"
     dealer = table.seats[int(table.spec.options.get(option, 0))]

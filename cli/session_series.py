@@ -158,12 +158,13 @@ class SeriesMixin:
             [seated[m.public_key] for m in self.core.players if m.public_key in seated],
             None if self.seed is None else f"table-{self.seed}-{rule_set}-{number}")
         table = start_local([self.core.me, *bots], rule_set, {}, table=table_id)
+        before = evening_after(self)  # its first lines say "game 2 of the evening: Level 8"
         return keep_evening(await type(self)._open(  # type: ignore[attr-defined]
             table, self.core.me, bots, rule_set, self.home, seed=self.seed,
             bot_delay=self.pacer.delay, autoplay=self.autoplay,
             record_path=series_record(self.record_path, number), bot_level=self.bot_level,
             bot_levels={self.core.players[s].public_key: level
-                        for s, level in self.bot_seats.items()}), evening_after(self))
+                        for s, level in self.bot_seats.items()}, evening_before=before), before)
 
     async def next_session(self) -> Any:
         """The session of the next game of the series, once every seat signed its start.
@@ -183,8 +184,8 @@ class SeriesMixin:
             table, self.core.me, bots, self.rule_set, self.home, seed=self.seed,
             bot_delay=self.pacer.delay, autoplay=self.autoplay, record_path=record,
             bot_level=self.bot_level, bot_levels={  # each bot keeps its level (play --bot-level)
-                self.core.players[s].public_key: level for s, level in self.bot_seats.items()}),
-            self.evening_before)
+                self.core.players[s].public_key: level for s, level in self.bot_seats.items()},
+            evening_before=self.evening_before), self.evening_before)
 
     def _offer_again(self, outcome: Any, extra: dict[str, Any], banners: list[Banner]) -> None:
         """Once every peer's game is over: the agreements to play again, and what the screen
