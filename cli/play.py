@@ -261,14 +261,26 @@ async def _play_network(args: argparse.Namespace, greeting: str = "") -> int:
     session = await make_network_session(args)
     if args.autoplay:
         return await autoplay_network(session, sys.stdout, args.games)
-    from lancards.cli.tui.app import STATUS_AGAIN, run_table
-    from lancards.cli.tui.other_game import following
+    from lancards.cli.tui.app import run_table
 
-    status = await run_table(session, greeting=greeting)
-    # every player said "play again" (issue 27), or the player chose another game
-    while (session := await following(session, status, STATUS_AGAIN)) is not None:
+    return await _tables(session, await run_table(session, greeting=greeting))
+
+
+async def _tables(session: Any, status: int) -> int:
+    """The tables that follow one whose screen closed with ``status``: every player said "play
+    again" (issue 27), or the player chose another game; each said in words while it opens
+    (:func:`lancards.cli.opening_words.next_table_words`); the last screen's status."""
+    from lancards.cli.opening_words import next_table_words
+    from lancards.cli.tui.app import STATUS_AGAIN, run_table
+    from lancards.cli.tui.other_game import STATUS_OTHER, following
+
+    while True:
+        words = next_table_words(session, status, STATUS_AGAIN, STATUS_OTHER)
+        if words:  # the table closed: not the last lines printed for seconds
+            echo(words)
+        if (session := await following(session, status, STATUS_AGAIN)) is None:
+            return status
         status = await run_table(session)
-    return status
 
 
 def find_table(table: str | None) -> Any:
@@ -420,6 +432,13 @@ def run_resume(args: argparse.Namespace) -> int:
             text = _("table {name} is finished: nothing to resume") if marker == "finished" \
                 else _("table {name} is not started: nothing to resume")
             raise UsageError(text.format(name=folder.name))
+    if not args.autoplay:  # the peers check every move again before the screen shows: said
+        # from the start (the trial of session 28 sat 5 to 8 s before a blank terminal)
+        from lancards.cli.opening_words import checking_words, moves_in
+
+        if args.table is not None:  # the table, as without TABLE (not a refusal: one line)
+            echo(chosen_words(folder, 1))
+        echo(checking_words(moves_in(folder)))
     if TableStore(folder).load_table().get("mode") == "remote":
         from lancards.cli.lobby.resume_again import resume_host
 
@@ -433,14 +452,9 @@ def run_resume(args: argparse.Namespace) -> int:
             autoplay=args.autoplay, record_path=args.record)
         if args.autoplay:  # inside "play again": the agreement, then the next game
             return await autoplay_network(session, sys.stdout, 2 if again else 1)
-        from lancards.cli.tui.app import STATUS_AGAIN, run_table
-        from lancards.cli.tui.other_game import following
+        from lancards.cli.tui.app import run_table
 
-        status = await run_table(session)
-        # every player said "play again" (issue 27), or the player chose another game
-        while (session := await following(session, status, STATUS_AGAIN)) is not None:
-            status = await run_table(session)
-        return status
+        return await _tables(session, await run_table(session))
 
     return asyncio.run(go())
 

@@ -178,7 +178,8 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
         assert tess.exit_status() == 1
         table = next((tmp_path / "tables").iterdir()).name[:8]
         assert tess.printed() == [  # resume said which table it took, before the screen
-            f"resuming table {table} (Level 8 Master, with Cleo, Ada, Bram)", PAUSED]
+            f"resuming table {table} (Level 8 Master, with Cleo, Ada, Bram)",
+            "checking 3 moves played so far…", PAUSED]  # what the peers check before it
         # in German (the suite's other language): the dealer still on the header line
         tess.run("--lang de resume")
         tess.shows(SHOW_DE)
@@ -186,6 +187,7 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
         assert tess.exit_status() == 1
         assert tess.printed() == [
             f"Tisch {table} wird fortgesetzt (Level 8 Master, mit Cleo, Ada, Bram)",
+            "3 bisher gespielte Züge werden geprüft…",
             "Pause: das Spiel wartet auf dich; lancards resume bringt dich zurück"]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
