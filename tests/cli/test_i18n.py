@@ -101,7 +101,7 @@ def test_german_words_and_plurals(german):
     assert i18n.ngettext("draw pile: {count} card", "draw pile: {count} cards", 2).format(
         count=2) == "Nachziehstapel: 2 Karten"
     # the trial of 2026-12-05: "aus" (out) headed the laid-down column; "8en" is not German
-    assert (i18n._("down"), i18n._("No 8s")) == ("ausg.", "Keine 8er")
+    assert (i18n._("down"), i18n._("No 8s")) == ("gelegt", "Keine 8er")
     assert i18n._("No 1s and no 15s") == "Keine 1er und keine 15er"
     assert i18n.ngettext("{name}: {won} win", "{name}: {won} wins", 0).format(
         name="Ada", won=0) == "Ada: 0 Siege"

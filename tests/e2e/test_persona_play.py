@@ -56,11 +56,11 @@ SHOW = [
 
 SHOW_DE = [
     " Level 8 Master · Runde 1 · Cleo gibt   DU BIST DRAN: 3 Karten für TAKE zeigen",
-    "   # Spieler    St.  Aufgabe     ausg. Hand Ablage    vorne gespielt von",
-    " > 1 Tess (du)     1 4 Paare     nein    10 -",
-    "   2 Cleo          1 4 Paare     nein    10 B2(1)           Bot, normal",
-    "   3 Ada           1 4 Paare     nein    10 -               Bot, normal",
-    "   4 Bram          1 4 Paare     nein    10 -               Bot, normal",
+    "   # Spieler    St.  Aufgabe     gelegt Hand Ablage    vorne gespielt von",
+    " > 1 Tess (du)     1 4 Paare     nein     10 -",
+    "   2 Cleo          1 4 Paare     nein     10 B2(1)           Bot, normal",
+    "   3 Ada           1 4 Paare     nein     10 -               Bot, normal",
+    "   4 Bram          1 4 Paare     nein     10 -               Bot, normal",
     " Nachziehstapel: 66 Karten · offen darunter: TAKE",
     " noch nichts ausgelegt",
     " gezeigt für „Die nehm’ ich!“:",

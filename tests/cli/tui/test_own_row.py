@@ -69,9 +69,11 @@ def test_the_default_nickname_is_its_own_mark() -> None:
 
 def test_level8_keeps_the_mark_beside_a_long_requirement(german: None) -> None:
     """German at 80 columns: "Drilling + 4 Karten einer Farbe" keeps its column whole beside
-    "hana (du)" (the front column as wide as its cards); narrower, the requirement goes on at
-    the next line and the mark stays (a LAN trial: the mark went first). The mark is left out
-    only where one component is too wide (``test_hint``, 56 columns)."""
+    "hana (du)" (the front column as wide as its cards; the laid-down column's word ``gelegt``
+    written out as the rules say it, where ``ausg.`` had to be guessed); narrower, the
+    requirement goes on at the next line and the mark stays (a LAN trial: the mark went
+    first). The mark is left out only where one component is too wide (``test_hint``, 56
+    columns)."""
     from lancards.engine.level8.state import Phase
     from tests.level8.scenario import build
 
@@ -81,8 +83,8 @@ def test_level8_keeps_the_mark_beside_a_long_requirement(german: None) -> None:
                            bot_delay=60)
     snap = session.snapshot()
     rows = [r for r in _rows(session, snap) if r]
-    assert rows[0] == " > 1 hana (du)     3 Drilling + 4 Karten einer Farbe nein     1 G1(1)"
+    assert rows[0] == " > 1 hana (du)     3 Drilling + 4 Karten einer Farbe nein      1 G1(1)"
     narrow = "".join(f[1] for f in level8_view.table(snap, 72)).splitlines()
     assert [row.rstrip() for row in narrow[1:3]] == [
-        " > 1 hana (du)     3 Drilling +           nein     1 G1(1)",
+        " > 1 hana (du)     3 Drilling +           nein      1 G1(1)",
         "                     4 Karten einer Farbe"]

@@ -54,12 +54,12 @@ def screen(language: str, in_front: list[list[str]] | None = None) -> list[str]:
         " bots: ann, bo, cy, dan (greedy)"]),
     ("de", [
         " Level 8 Master · Runde 2 · cy gibt   DU BIST DRAN: auslegen, anlegen, ablegen",
-        "   # Spieler   St.  Aufgabe                         ausg. Hand Ablage    vorne",
-        "   1 ann          2 Drilling + 4er-Folge            nein    10 -",
-        "   2 bo           3 Drilling + 4 Karten einer Farbe nein    10 -",
-        "   3 cy           2 Drilling + 4er-Folge            nein    10 -",
-        " > 4 bea (du)     1 4 Paare                         nein    11 R11(1)",
-        "   5 dan          4 Drilling + 5 Karten einer Farbe nein    10 -",
+        "   # Spieler   St.  Aufgabe                         gelegt Hand Ablage    vorne",
+        "   1 ann          2 Drilling + 4er-Folge            nein     10 -",
+        "   2 bo           3 Drilling + 4 Karten einer Farbe nein     10 -",
+        "   3 cy           2 Drilling + 4er-Folge            nein     10 -",
+        " > 4 bea (du)     1 4 Paare                         nein     11 R11(1)",
+        "   5 dan          4 Drilling + 5 Karten einer Farbe nein     10 -",
         " Bots: ann, bo, cy, dan (gierig)"]),
 ])
 def test_round_two_keeps_the_own_mark_and_the_dealer(language: str, top: list[str]) -> None:
@@ -77,13 +77,13 @@ def test_round_two_keeps_the_own_mark_and_the_dealer(language: str, top: list[st
         " > 4 bea (you)    1 4 pairs                   no     11 R11(1)",
         "   5 dan          4 triplet + 5 of one colour no     10 -"]),
     ("de", [
-        "   # Spieler   St.  Aufgabe              ausg. Hand Ablage    vorne",
-        "   1 ann          2 Drilling + 4er-Folge nein    10 -",
-        "   2 bo           3 Drilling +           nein    10 -         KEEP KEEP",
+        "   # Spieler   St.  Aufgabe              gelegt Hand Ablage    vorne",
+        "   1 ann          2 Drilling + 4er-Folge nein     10 -",
+        "   2 bo           3 Drilling +           nein     10 -         KEEP KEEP",
         "                    4 Karten einer Farbe",
-        "   3 cy           2 Drilling + 4er-Folge nein    10 -",
-        " > 4 bea (du)     1 4 Paare              nein    11 R11(1)",
-        "   5 dan          4 Drilling +           nein    10 -",
+        "   3 cy           2 Drilling + 4er-Folge nein     10 -",
+        " > 4 bea (du)     1 4 Paare              nein     11 R11(1)",
+        "   5 dan          4 Drilling +           nein     10 -",
         "                    5 Karten einer Farbe"]),
 ])
 def test_a_requirement_too_wide_goes_on_at_the_next_line_before_the_mark_goes(
