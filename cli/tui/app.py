@@ -62,6 +62,7 @@ from lancards.cli.tui.log_room import log_rows
 from lancards.cli.tui.other_game import STATUS_OTHER, pick_other_game
 from lancards.cli.tui.overlays import objective_panel, report_lines
 from lancards.cli.tui.results import RoundReport, RoundTracker, game_over_lines
+from lancards.cli.tui.rules_page import RulesPage, rules_panel
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.words import (
     HAND_KEYS,
@@ -136,6 +137,7 @@ class TableScreen:
         self.last_report: RoundReport | None = None
         self.final_shown = False
         self.show_help = self.show_objective = False
+        self.rules = RulesPage()  # g: the game's rules in short (the trial of session 28)
         self.confirm_quit = False
         self.confirm_leave = False
         self.leaving = False
@@ -238,10 +240,8 @@ class TableScreen:
         return columns < MIN_COLUMNS or rows < MIN_ROWS
 
     def on_key(self, key: str) -> None:
-        """Handle one key name (``"left"``, ``"enter"``, ``"x"``...); never waits.
-
-        Below the minimum size only ``q`` (then ``y`` / ``n``) acts.
-        """
+        """Handle one key name (``"left"``, ``"enter"``, ``"x"``...); never waits. Below the
+        minimum size only ``q`` (then ``y`` / ``n``) acts."""
         snap = self.session.snapshot()
         over = snap.outcome is not None
         if answer_dialog(self, key, over, STATUS_LEFT):  # q's "pause or leave?" is open
@@ -274,6 +274,8 @@ class TableScreen:
             else:
                 self.show_help = self.show_objective = False
                 self.overlay_view.scroll = 0
+            return
+        if self.rules.handle(key, self.overlay_view, SCROLL_KEYS):  # opens, scrolls, closes
             return
         if key == "q":  # on a round's result too: the panel closes, the dialog asks
             if over:
@@ -427,7 +429,7 @@ class TableScreen:
 
     def _overlay_open(self) -> bool:
         return self.show_help or self.show_objective or bool(self.reports) or \
-            self.confirm_quit or self.confirm_leave
+            self.confirm_quit or self.confirm_leave or self.rules.open
 
     def _size(self) -> tuple[int, int]:
         try:
@@ -526,6 +528,8 @@ class TableScreen:
         if self.confirm_leave or self.confirm_quit:
             return leave_panel() if self.confirm_leave else quit_panel(self._can_leave(False),
                                                                    halted_text(self._snap()))
+        if self.rules.open:
+            return rules_panel(self._snap(), width, rows)
         if self.show_help:
             return keys_panel(self.controller.help(), self.controller.goal_help, width, rows)
         if self.show_objective:

@@ -17,6 +17,8 @@ from lancards.cli.tui.width import pad, text_width
 GLOBAL_HELP: tuple[KeyHelp, ...] = (
     ("?", N_("show or hide this list of keys")),
     ("o", ""),  # the game's own words: BaseController.goal_help
+    ("g", N_("the rules of this game in short: the objective, a turn, the special cards, "
+             "how a round and the game end (Esc, q or g closes)")),
     ("r", N_("the progress of every player after the last round")),
     (N_("PgUp / PgDn"), N_("scroll the log back / forward through the whole game (also - and +)")),
     ("< / >", N_("scroll the table up / down when it does not fit")),

@@ -8,6 +8,8 @@ exact lines a person reads (:mod:`tests.e2e.test_persona` has the LAN evenings).
   ``Ctrl-C`` there pauses (the line it prints, status 1), ``lancards resume`` brings the same
   screen back; ``q`` asks, ``y`` pauses again, and ``lancards --lang de resume`` shows it in
   German (``3 Karten für TAKE zeigen``, the dealer still on the line).
+- **The rules page** on that table: ``g`` shows Level 8 Master's rules in words, Down scrolls
+  to their end, ``q`` closes them without asking to leave; in German too, Esc closes them.
 """
 
 from __future__ import annotations
@@ -77,6 +79,53 @@ SHOW_DE = [
     "",
     " Leertaste markiert 3 Karten (0 markiert) · Enter zeigt sie · q beenden · h Tipp"]
 """The same screen resumed with ``--lang de`` (the catching-up note gone)."""
+
+RULES = [
+    ' rules of Level 8 Master (Up/Down scroll; Esc, q or g closes)',
+    ' Objective: be the first to climb the eight levels of your level card (o shows',
+    ' it). Each level asks for combinations, which you lay down all at once: never',
+    ' part of a level, and nothing more than it asks.',
+    ' Combinations: a run is consecutive numbers in any colours (4 5 6; 15 and 1 do',
+    ' not join); a colour run is consecutive numbers of one colour; a pair, triplet,',
+    ' quadruplet... is cards of one number; cards of one colour are any numbers of',
+    ' that colour.',
+    ' Jokers: J1-5, J6-10 and J11-15 stand for any colour and any number of their',
+    ' range. You say what a joker stands for when you lay it; once on the table it',
+    ' stays.',
+    ' A turn: 1. Draw the top card of the draw pile or of any discard pile. 2. If',
+    ' you can and like, lay down your level; from then on, this turn and your later',
+    ' turns of the round, you may add cards to any combination on the table, yours',
+    " or another's. 3. End the turn: discard a card onto your own discard pile, or",
+    ' play a special card instead. A lay-down or an add always leaves you a card to',
+    ' end the turn with.',
+    ' Special cards: played instead of the discard; the turn then ends. Played as',
+    ' the last card of your hand, a special card does nothing.',
+    "   TAKE (I'll take that!): every other player shows you 3 cards of their hand;",
+    '   you may take one of them, and that player draws a card from the draw pile in',
+    '   its place.',
+    "   SWAP (I'll swap that!): put up to 3 cards of your hand onto your discard",
+    ' ▼ 16 more below (Up/Down)',]
+"""``g`` over that table: the first page of Level 8 Master's rules, whole words at 80 columns."""
+
+RULES_END = [
+    ' Keeping cards: whoever has not laid down on level 5 to 8 may keep up to 4',
+    ' cards of their hand into the next round and is dealt only the rest of 10.',
+    ' End of the game: you win the moment you lay down level 8, or by going out on',
+    ' level 7 (2 levels up, past level 8). There are no points: the others are',
+    ' placed by their levels.',
+    ' ▲ 16 more above (Up/Down)',]
+"""Its end, after Down (the mark now counts the lines above)."""
+
+RULES_DE = [
+    ' Regeln von Level 8 Master (Hoch/Runter blättern; Esc, q oder g schließt)',
+    ' Ziel: als Erster die acht Stufen deiner Stufenkarte schaffen (o zeigt sie).',
+    ' Jede Stufe verlangt Kombinationen, die du alle auf einmal auslegst: nie nur',
+    ' einen Teil der Stufe und nie mehr, als sie verlangt.',
+    ' Kombinationen: eine Folge sind direkt aufeinanderfolgende Zahlen in beliebigen',
+    ' Farben (4 5 6; 15 und 1 sind nicht verbunden); eine Farbfolge sind',
+    ' aufeinanderfolgende Zahlen einer Farbe; Paar, Drilling, Vierling ... sind',
+    ' Karten gleicher Zahl; Karten einer Farbe sind beliebige Zahlen dieser Farbe.',]
+"""The German page's first lines (``g`` on the table resumed with ``--lang de``)."""
 
 LEAVE = [" quit", " Leave the table?",
          " y or p: pause: the game waits for you (lancards resume brings you back)",
@@ -163,6 +212,15 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
     try:
         tess.run("play --game level8-master --seed 5 --bot-delay 0 --name Tess")
         tess.shows(SHOW)
+        # g: the game's rules in words over the table (the trial of session 28 had to leave
+        # the table to read one); Down scrolls to their end; q closes them, asking nothing
+        tess.keys("g")
+        assert [line.rstrip() for line in tess.wait(RULES[0])] == RULES
+        tess.keys("Down")
+        assert [line.rstrip() for line in tess.wait(RULES_END[-1])][-len(RULES_END):] == \
+            RULES_END
+        tess.keys("q")
+        tess.shows(SHOW)
         # Ctrl-C: the table closes, the game waits (status 1), one line says how to come back
         tess.keys("C-c")
         assert tess.exit_status() == 1
@@ -182,6 +240,10 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
             "checking 3 moves played so far…", PAUSED]  # what the peers check before it
         # in German (the suite's other language): the dealer still on the header line
         tess.run("--lang de resume")
+        tess.shows(SHOW_DE)
+        tess.keys("g")  # the rules in German; Esc closes them
+        assert [line.rstrip() for line in tess.wait(RULES_DE[0])][:len(RULES_DE)] == RULES_DE
+        tess.keys("Escape")
         tess.shows(SHOW_DE)
         tess.keys("C-c")
         assert tess.exit_status() == 1

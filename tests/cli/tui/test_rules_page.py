@@ -1,0 +1,123 @@
+"""The rules page (``g``, ``cli/tui/rules_page.py``): a player who forgot a rule had to leave the
+table to read it (the new-user trial of session 28). ``g`` opens the current game's rules in
+short, in words, for Level 8 Master, Level 8 and 8s Rule!, in English and German; Up/Down
+scroll it, Esc, ``q`` and ``g`` close it (``q`` does not ask to leave meanwhile), another key
+does nothing; at 80x24 every line fits and no word is cut; the ``?`` list names it."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from lancards.cli import i18n
+from lancards.cli.local_session import LocalSession
+from lancards.cli.tui.fit import RULING, wrap_all
+from lancards.cli.tui.rules_page import eights_rules, level8_rules, rules_panel
+from lancards.cli.tui.width import text_width
+from tests.cli.tui.harness import driven
+
+NAMES = ("Tess", "Ada", "Bram", "Cleo")
+
+
+@pytest.fixture(autouse=True)
+def english() -> Any:
+    i18n.set_language("en")
+    yield None
+    i18n.set_language("en")
+
+
+def _session(game: str) -> LocalSession:
+    return LocalSession(game, names=NAMES, seed=3, bot_delay=60)
+
+
+def test_g_opens_the_rules_scrolls_them_and_q_closes_them_without_asking_to_leave() -> None:
+    with driven(_session("level8-master"), 80, 24) as d:
+        table = d.text()
+        lines = d.press("g").splitlines()
+        assert lines[:4] == [
+            " rules of Level 8 Master (Up/Down scroll; Esc, q or g closes)",
+            " Objective: be the first to climb the eight levels of your level card (o shows",
+            " it). Each level asks for combinations, which you lay down all at once: never",
+            " part of a level, and nothing more than it asks."]
+        assert lines[-1].startswith(" ▼ ") and lines[-1].endswith(" more below (Up/Down)")
+        assert d.press("x").splitlines() == lines  # another key does nothing
+        scrolled = d.press("down").splitlines()
+        assert scrolled[-3:] == [  # the end, and the mark of what is above
+            " level 7 (2 levels up, past level 8). There are no points: the others are",
+            " placed by their levels.", " ▲ 16 more above (Up/Down)"]
+        closed = d.press("q")
+        assert "Leave the table?" not in closed
+        assert closed.splitlines()[0] == table.splitlines()[0]
+        assert d.press("g").splitlines()[0].startswith(" rules of Level 8 Master")
+        assert d.press("escape").splitlines()[0] == table.splitlines()[0]
+        d.press("g")
+        assert d.press("g").splitlines()[0] == table.splitlines()[0]
+
+
+def test_the_keys_list_names_the_rules_page() -> None:
+    with driven(_session("eights"), 100, 30) as d:
+        shown = d.press("?").splitlines()
+        at = shown.index(" g            the rules of this game in short: the objective, a turn, "
+                         "the special cards, how a round")
+        assert shown[at + 1] == "   and the game end (Esc, q or g closes)"
+    i18n.set_language("de")
+    with driven(_session("eights"), 80, 24) as d:
+        shown = d.press("?").splitlines()
+        at = shown.index(" g              die Regeln dieses Spiels in Kürze: das Ziel, ein Zug, "
+                         "die")
+        assert shown[at + 1] == ("   Sonderkarten, wie eine Runde und das Spiel enden (Esc, q "
+                                 "oder g schließt)")
+
+
+def _snap(game: str, **rules: Any) -> Any:
+    return SimpleNamespace(rule_set=game, view=SimpleNamespace(rules=SimpleNamespace(
+        is_master=game == "level8-master", **rules)))
+
+
+PAGES = [("level8-master", {}), ("level8", {}), ("level8-en", {}), ("eights", {}),
+         ("level8", {"level8_win": "on_going_out"}), ("eights", {"partners": True})]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize(("game", "rules"), PAGES)
+def test_every_page_fits_80_columns_whole_words_and_no_ruling_ids(
+        language: str, game: str, rules: dict[str, Any]) -> None:
+    i18n.set_language(language)
+    snap = _snap(game, **rules)
+    panel = rules_panel(snap, 80, 23)
+    texts = ["".join(f[1] for f in line) for line in panel]
+    assert wrap_all(panel, 80) == panel  # nothing left for the screen to cut
+    assert all(text_width(t) <= 80 for t in texts)
+    body = " ".join(t.strip() for t in texts[1:])
+    paragraphs = level8_rules(snap.view.rules) if game != "eights" else \
+        eights_rules(snap.view.rules)
+    assert body == " ".join(text for _indent, text in paragraphs)  # every word, whole
+    assert not RULING.search(body) and not re.search(r"\b[A-Z]+\d?-\d+\b", body.replace(
+        "J1-5", "").replace("J6-10", "").replace("J11-15", ""))
+
+
+def test_each_game_says_its_own_special_cards_and_end() -> None:
+    def page(game: str, **rules: Any) -> str:
+        return " ".join(text for _indent, text in (
+            eights_rules if game == "eights" else level8_rules)(_snap(game, **rules).view.rules))
+
+    master, level8 = page("level8-master"), page("level8")
+    assert "TAKE (I'll take that!)" in master and "SKIP" not in master
+    assert "SKIP (Skip!): lay it in front of another player who has none in front of them" \
+        in level8 and "TAKE" not in level8
+    assert "Keeping cards: on the back side of the level card (2 stars)" in level8
+    assert "Keeping cards: whoever has not laid down on level 5 to 8" in master
+    assert "you win the moment you lay down level 8" in master
+    assert "laying down level 8 is not enough" in page("level8", level8_win="on_going_out")
+    eights = page("eights")
+    assert "Partners" not in eights and "Partners: partners sit opposite" in page(
+        "eights", partners=True)
+    assert "The first player out scores -25 and ends the game" in eights
+    i18n.set_language("de")
+    assert "SKIP („Aussetzen!“): leg sie vor einen Mitspieler" in page("level8")
+    assert "KEEP („Die behalt’ ich!“): sie liegt bis zum Rundenende vor dir" in \
+        page("level8-master")
+    assert "Ohne Nehmen schlägt jede andere Karte ihrer Farbe die 8" in page("eights")
