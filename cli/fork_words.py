@@ -11,7 +11,8 @@ first one is the entry this peer's record holds (what its screen shows)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from lancards.cli.i18n import N_, _
@@ -26,6 +27,83 @@ STEP_WORDS: Mapping[str, str] = {
 }
 """An entry that is no move, by its payload's ``t``, said as a move is (what its author does);
 a rescue is said with the seat it rescues (:func:`entry_words`)."""
+
+
+@dataclass(frozen=True)
+class KnownCards:
+    """The cards a seat knew where a cheat's moves stand, for the words that name them (a
+    stand-in for a view of the game, :func:`entry_words`; ``halted.json`` keeps it for
+    ``lancards history``): ``cards``, the card of each slot a move gives by its slot only
+    (``{145: "O8"}``, the one an "I'll take that!" choice takes), and ``tops``, the top card of
+    each discard pile a move draws from, as it lay before the move (``{2: "B7"}``: ``"draw B7
+    from bob's discard pile"``, not ``"draw the top card ..."``: a discard pile's top card is
+    public)."""
+
+    cards: Mapping[int, str] = field(default_factory=dict)
+    tops: Mapping[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, dict[str, str]]:
+        """``{"cards": {"145": "O8"}, "tops": {"2": "B7"}}`` (JSON keys are strings)."""
+        return {"cards": {str(k): v for k, v in sorted(self.cards.items())},
+                "tops": {str(k): v for k, v in sorted(self.tops.items())}}
+
+    @classmethod
+    def from_json(cls, data: object) -> KnownCards:
+        """:meth:`to_json`'s form read back; what is not of that form is left out."""
+        def read(part: object) -> dict[int, str]:
+            if not isinstance(part, Mapping):
+                return {}
+            return {int(k): v for k, v in part.items()
+                    if isinstance(k, str) and k.isdigit() and isinstance(v, str)}
+
+        got = data if isinstance(data, Mapping) else {}
+        return cls(read(got.get("cards")), read(got.get("tops")))
+
+
+def known_cards(game: Any, payloads: Iterable[Any], view: Any, before: Any = None
+                ) -> KnownCards:
+    """What :class:`KnownCards` a seat knew of the moves of ``payloads`` (signed entries'
+    payloads; the others are passed over): each slot a move names whose card ``view`` (a view
+    of the game) knows, and the top card of each discard pile a move draws from in ``before``,
+    the view just before the moves' place (None: not known)."""
+    from lancards.cli.tui.narrate import card_name
+    from lancards.engine.core import EngineError
+
+    cards: dict[int, str] = {}
+    tops: dict[int, str] = {}
+    for payload in payloads:
+        if not isinstance(payload, Mapping) or payload.get("t") != "action":
+            continue
+        try:
+            action = game.parse_action(str(payload.get("a", "")))
+        except (AttributeError, EngineError, LookupError, TypeError, ValueError):
+            continue  # said as a move that cannot be read
+        slot, owner = getattr(action, "slot", None), getattr(action, "owner", None)
+        card = getattr(view, "cards", {}).get(slot) if isinstance(slot, int) else None
+        if isinstance(slot, int) and card is not None:
+            cards[slot] = card_name(card)
+        piles = getattr(before, "discards", ())
+        if isinstance(owner, int) and 0 <= owner < len(piles) and piles[owner]:
+            top = getattr(before, "cards", {}).get(piles[owner][-1])
+            if top is not None:
+                tops[owner] = card_name(top)
+    return KnownCards(cards, tops)
+
+
+def core_known(core: Any, payloads: Iterable[Any], seq: int | None = None) -> KnownCards:
+    """The :class:`KnownCards` of ``core``'s seat for the moves of ``payloads``: the cards of
+    its view (:func:`core_view`), the discard piles' tops as they lay before entry ``seq`` (a
+    fork's place: ``core.state_before``), or for ``seq`` None, in its view (a move it refused:
+    its state is the one the move was refused in)."""
+    view = core_view(core)
+    before = view if seq is None else getattr(core, "state_before", lambda _seq: None)(seq)
+    return known_cards(getattr(core, "game", None), payloads, view, before)
+
+
+def evidence_payloads(evidence: Mapping[str, Any]) -> list[Any]:
+    """The payloads of a fork's two entries (``evidence``: ``first`` and ``second``)."""
+    return [entry.get("payload") for entry in (evidence.get("first"), evidence.get("second"))
+            if isinstance(entry, Mapping)]
 
 
 def entry_words(game: Any, payload: Mapping[str, Any], names: Sequence[str],
@@ -162,8 +240,10 @@ def error_fork(core: Any, error: Any) -> str | None:
     if seat is None:
         return None
     names = [m.nick for m in core.players]
-    return fork_words(core.game, {"first": first, "second": second}, seat, names,
-                      core_view(core))
+    evidence = {"first": first, "second": second}
+    seq = first.get("seq")
+    return fork_words(core.game, evidence, seat, names, core_known(
+        core, evidence_payloads(evidence), seq if isinstance(seq, int) else -1))
 
 
 def held_first(core: Any, evidence: Mapping[str, Any]) -> dict[str, Any]:
@@ -178,5 +258,6 @@ def held_first(core: Any, evidence: Mapping[str, Any]) -> dict[str, Any]:
     return line
 
 
-__all__ = ["STEP_WORDS", "core_fork", "core_view", "entry_words", "error_fork", "fork_words",
-           "held_first", "out_of_turn_detail", "rules_named", "signed_move"]
+__all__ = ["STEP_WORDS", "KnownCards", "core_fork", "core_known", "core_view", "entry_words",
+           "error_fork", "evidence_payloads", "fork_words", "held_first", "known_cards",
+           "out_of_turn_detail", "rules_named", "signed_move"]

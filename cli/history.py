@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.cli.halted_table import caught_fork_words, caught_words, cheater_seat, fork_evidence
+from lancards.cli.halted_table import cheater_seat, fork_evidence, read_halted
 from lancards.cli.i18n import _
 
 
@@ -84,6 +84,9 @@ class PlayedGame:
     fork: dict[str, Any] | None = None
     """The two entries the cheater signed for one place, when the record file holds that
     evidence (:func:`lancards.cli.halted_table.fork_evidence`): said as the audit says them."""
+    halted: dict[str, Any] | None = field(default=None, compare=False)
+    """The folder's ``halted.json`` (:func:`lancards.cli.halted_table.read_halted`), when the
+    table halted on a cheat: the cheat said as the table said it."""
     gone: dict[int, str] = field(default_factory=dict)
     """The other seats that left the table for good in the record this folder holds
     (:func:`gone_seats`): ``"left"`` or ``"removed"``."""
@@ -166,6 +169,8 @@ def read_game(folder: Path) -> PlayedGame:
             game.cheater = cheater_seat(folder, keys)  # outcome.json was written
             if game.cheater is not None:
                 game.fork = fork_evidence(folder, keys[game.cheater])
+                halted = read_halted(folder)  # the cheat, as the table said it
+                game.halted = halted if (halted or {}).get("key") == keys[game.cheater] else None
         detail = (game.outcome or {}).get("detail")
         if not (isinstance(detail, dict) and detail.get("left") == []):  # the engine's
             # outcome names every seat that left (rulings D-2, D-5): the record is read for
@@ -303,9 +308,9 @@ def result_words(game: PlayedGame) -> str:
             return _("you left the table")
         return _("{result} (you left the table)").format(result=_won_words(game))
     if game.cheater is not None and game.cheater < len(game.nicks):
-        forked = None if game.fork is None else \
-            caught_fork_words(game.game, game.fork, game.cheater, _names(game))
-        return forked or caught_words(_names(game)[game.cheater])
+        from lancards.cli.peer_words import stored_halt_words
+
+        return stored_halt_words(game.game, game.cheater, _names(game), game.fork, game.halted)
     if game.outcome is None:
         return _("finished (lancards audit tells the result)")
     return _won_words(game)
@@ -416,9 +421,10 @@ def figure_words(game: PlayedGame, scores: list[Any]) -> str:
 
 def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
     """The history as printed: two lines per game, each cut to ``width`` columns (0: never
-    cut); a result that does not fit beside the date and the game goes on a line of its own
-    under them (the persona suite read ``stopped: cyd was caught cheating (lancards audi…``
-    at 80 columns: what to run was cut)."""
+    cut); a result that does not fit beside the date and the game goes on lines of its own
+    under them, wrapped between words (the persona suite read ``stopped: cyd was caught
+    cheating (lancards audi…`` at 80 columns: what to run was cut; a cheat said in the table's
+    words, the move and why, is longer than a line)."""
     from lancards.cli.game_titles import game_title
     from lancards.cli.tui.width import pad, text_width
 
@@ -430,7 +436,7 @@ def lines(games: Sequence[PlayedGame], width: int = 80) -> list[str]:
         head, result = f"{number:>3}  {when}  {title}:", f"{result_words(game)}" \
             f"{series_words(game)}"
         if width > 0 and text_width(f"{head} {result}") > width:
-            out += [_cut(head, width), _cut(f"     {result}", width)]
+            out += [_cut(head, width), *_wrapped(result, width)]
         else:
             out.append(f"{head} {result}")
         out += _detail_lines(detail_parts(game), width)
@@ -457,6 +463,21 @@ def _detail_lines(parts: list[str], width: int) -> list[str]:
         else:
             out[-1] = joined
     return [_cut(line, width) for line in out + [indent + part for part in parts[1:]]]
+
+
+def _wrapped(text: str, width: int, indent: str = "     ") -> list[str]:
+    """``text`` on lines of at most ``width`` columns, each after ``indent``, broken between
+    words (a word longer than a line is cut)."""
+    from lancards.cli.tui.width import text_width
+
+    out = [indent]
+    for word in text.split(" "):
+        joined = f"{out[-1]} {word}" if out[-1] != indent else indent + word
+        if out[-1] != indent and text_width(joined) > width:
+            out.append(indent + word)
+        else:
+            out[-1] = joined
+    return [_cut(line, width) for line in out]
 
 
 def _cut(text: str, width: int) -> str:

@@ -14,7 +14,8 @@ from typing import Any
 
 from lancards.cli.fork_words import (
     core_fork,
-    core_view,
+    core_known,
+    evidence_payloads,
     fork_words,
     held_first,
     out_of_turn_detail,
@@ -178,7 +179,8 @@ def _move(core: Any, kind: str, entry: Any, names: Sequence[str]) -> str | None:
     """The move of a signed ``entry`` (a dict) signed out of turn, in words; else None."""
     if kind != "out-of-turn":
         return None
-    return signed_move(getattr(core, "game", None), entry, names, core_view(core))
+    payload = entry.get("payload") if isinstance(entry, Mapping) else None
+    return signed_move(getattr(core, "game", None), entry, names, core_known(core, [payload]))
 
 
 def _forked(core: Any, kind: str, evidence: Any, seat: int | None, names: Sequence[str]
@@ -187,8 +189,10 @@ def _forked(core: Any, kind: str, evidence: Any, seat: int | None, names: Sequen
     with its ``evidence`` line, else None."""
     if kind != "equivocation" or seat is None or not isinstance(evidence, Mapping):
         return None
-    return fork_words(getattr(core, "game", None), held_first(core, evidence), seat, names,
-                      core_view(core))
+    line = held_first(core, evidence)
+    seq = (line.get("first") or {}).get("seq")
+    return fork_words(getattr(core, "game", None), line, seat, names, core_known(
+        core, evidence_payloads(line), seq if isinstance(seq, int) else -1))
 
 
 def notice_kind(core: Any, notice: Any) -> str:
@@ -234,7 +238,38 @@ def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: 
     return text
 
 
+def stored_halt_words(game: str, seat: int, names: Sequence[str], fork: Any = None,
+                      halted: Any = None) -> str:
+    """How ``lancards history`` and ``lancards resume`` say a table halted on seat ``seat``'s
+    proven cheat: in the table's words (:func:`halt_words`), from what the halting seat stored
+    (``halted``: its ``halted.json``, whose ``kind`` and ``detail`` say the cheat,
+    :func:`~lancards.cli.halted_table.save_halt`) and the fork the record file proves
+    (``fork``: :func:`~lancards.cli.halted_table.fork_evidence`), after ``"stopped: "``:
+    ``"stopped: cyd signed a move out of turn: play R6, while it was ann's move"``, ``"stopped:
+    eve signed two different moves for the same turn: take O8 (I'll take that!) and take none
+    of the shown cards (I'll take that!)"``; from a ``halted.json`` without ``detail`` (written
+    before it) or none, the fork's moves or the cheater alone: ``"stopped: Cyd was caught
+    cheating (lancards audit shows how)"``. ``game``: the rule set's name."""
+    from lancards.cli.fork_words import KnownCards, rules_named
+    from lancards.cli.halted_table import caught_fork_words, caught_words, stored_cause
+
+    detail = halted.get("detail") if isinstance(halted, Mapping) else None
+    known = KnownCards.from_json(detail.get("known")) if isinstance(detail, Mapping) else None
+    said = None if not isinstance(fork, Mapping) else \
+        caught_fork_words(game, dict(fork), seat, names, known)
+    kind = str(halted.get("kind", "")) if isinstance(halted, Mapping) else ""
+    if said is not None or not isinstance(detail, Mapping) or kind not in CHEAT_WORDS:
+        return said or caught_words(names[seat])
+    rules = rules_named(game)
+    payload = detail.get("payload")
+    move = signed_move(rules, {"payload": payload}, names, known) \
+        if kind == "out-of-turn" and isinstance(payload, Mapping) else None
+    cheat = cheat_notice_words(kind, seat, names, "", stored_cause(rules, detail.get("cause")),
+                               move)
+    return _("stopped: {cheat}").format(cheat=cheat)
+
+
 __all__ = ["CHEAT_WORDS", "DEFAULT_SOURCE", "DEFAULT_SOURCE_WORDS", "RESCUE_WORDS",
            "SIDE_CHEAT_WORDS", "WHAT_WORDS", "cheat_notice_words", "halt_words",
-           "notice_kind", "notice_words", "objectives_notice", "waiting_banner_words",
-           "waiting_banners", "waiting_words", "what_words"]
+           "notice_kind", "notice_words", "objectives_notice", "stored_halt_words",
+           "waiting_banner_words", "waiting_banners", "waiting_words", "what_words"]

@@ -170,27 +170,40 @@ def cheat_lines(report: AuditReport, names: list[str]) -> list[str]:
     counted from 1 (``--json`` keeps the record's numbers, from 0): each fork (``eve signed
     two different moves for the same turn: play R6 and play R2``), then the signed move the
     rules refuse that halted the table (its author, the move and why)."""
-    from lancards.cli.fork_words import fork_words, rules_named, signed_move
+    from lancards.cli.fork_words import evidence_payloads, fork_words, known_cards, rules_named
     from lancards.cli.peer_words import cheat_notice_words
 
     out = []
     game = rules_named(report.game)
     for fork in report.forks:
         seat = fork["seat"]
-        said = None if seat is None else fork_words(game, fork, seat, names, report.view)
+        known = known_cards(game, evidence_payloads(fork), report.view, fork.get("before"))
+        said = None if seat is None else fork_words(game, fork, seat, names, known)
         out.append(_("cheat caught at entry {entry}: {cheat}").format(
             entry=fork["entry"] + 1,
             cheat=said or cheat_notice_words("equivocation", seat, names, "?")))
     for index, cheat in enumerate(report.cheats):  # the signed move that halted the table
-        cause = report.cheat_causes[index] if index < len(report.cheat_causes) else None
-        entry = report.cheat_entries[index] if index < len(report.cheat_entries) else None
-        move = signed_move(game, entry, names, report.view) \
-            if cheat["reason"] == "out-of-turn" else None
-        said = cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"], cause,
-                                  move)
-        out.append(_("cheat caught at entry {entry}: {cheat}").format(entry=cheat["entry"] + 1,
-                                                                       cheat=said))
+        out.append(_("cheat caught at entry {entry}: {cheat}").format(
+            entry=cheat["entry"] + 1, cheat=cheat_said(report, index, names)))
     return out
+
+
+def cheat_said(report: AuditReport, index: int, names: list[str]) -> str:
+    """The signed entry the rules refuse of ``report.cheats[index]`` in the table's words (its
+    author, the move and why: :func:`~lancards.cli.peer_words.cheat_notice_words`)."""
+    from lancards.cli.fork_words import known_cards, rules_named, signed_move
+    from lancards.cli.peer_words import cheat_notice_words
+
+    game = rules_named(report.game)
+    cheat = report.cheats[index]
+    cause = report.cheat_causes[index] if index < len(report.cheat_causes) else None
+    entry = report.cheat_entries[index] if index < len(report.cheat_entries) else None
+    payload = (entry or {}).get("payload")  # refused in the last verified entry's state
+    move = signed_move(game, entry, names, known_cards(game, [payload], report.view,
+                                                       report.view)) \
+        if cheat["reason"] == "out-of-turn" else None
+    return cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"], cause,
+                              move)
 
 
 def _breach_words(breach: str, reneges: list[Any], names: list[str]) -> str:
@@ -444,15 +457,19 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def replay_end(report: AuditReport, folder: Path, keys: list[str], names: list[str]) -> str:
     """The replay's last line: :func:`outcome_words`, or for a table halted on a proven cheat
-    what ``lancards history`` and ``lancards resume`` say (``"stopped: eve was caught cheating
-    (lancards audit shows how)"``; the re-check trial of 2026-12-09 read ``the game is not
-    finished``): the cheater is the record's ``cheat`` line's author, else the one its table
-    ``folder`` names (:func:`~lancards.cli.halted_table.cheater_seat`: ``halted.json``, an
-    evidence line). A fork the record holds is said with both moves, as the audit says it
-    (``"stopped: eve signed two different moves for the same turn: take R14 (I'll take that!)
-    and take none of the shown cards (I'll take that!)"``: the replay's last move is one of
-    them). ``keys``: the seats' keys in hex; ``names``: the seats as said."""
-    from lancards.cli.halted_table import caught_fork_words, caught_words, cheater_seat
+    what ``lancards history`` and ``lancards resume`` say, in the table's words (``"stopped: dan
+    signed a move out of turn: draw from the draw pile, while it was cy's move"``; the re-check
+    trial of 2026-12-09 read ``the game is not finished``): what its table ``folder`` stored
+    (``halted.json`` with its ``detail``: :func:`~lancards.cli.peer_words.stored_halt_words`),
+    else the record's ``cheat`` line as the audit says it, else the cheater an old
+    ``halted.json`` or an evidence line names (``"stopped: eve was caught cheating (lancards
+    audit shows how)"``).
+    A fork the record holds is said with both moves, as the audit says it (``"stopped: eve
+    signed two different moves for the same turn: take R14 (I'll take that!) and take none of
+    the shown cards (I'll take that!)"``: the replay's last move is one of them). ``keys``: the
+    seats' keys in hex; ``names``: the seats as said."""
+    from lancards.cli.halted_table import caught_fork_words, cheater_seat, read_halted
+    from lancards.cli.peer_words import stored_halt_words
 
     if report.outcome is not None:
         return outcome_words(report)
@@ -462,9 +479,20 @@ def replay_end(report: AuditReport, folder: Path, keys: list[str], names: list[s
             caught_fork_words(report.game, fork, seat, names, report.view)
         if said is not None:
             return said
-    seat = next((c["seat"] for c in report.cheats if c.get("seat") is not None), None)
-    if seat is None:
-        seat = cheater_seat(folder, keys)
+    halted = read_halted(folder)
+    seat = cheater_seat(folder, keys)
+    if halted is not None and "detail" in halted and seat is not None \
+            and 0 <= seat < len(names) and halted.get("key") == keys[seat]:
+        return stored_halt_words(report.game, seat, names, None, halted)  # as the table said
+    index = next((i for i, c in enumerate(report.cheats)
+                  if isinstance(c.get("seat"), int) and 0 <= c["seat"] < len(names)), None)
+    cause = report.cheat_causes[index] if index is not None \
+        and index < len(report.cheat_causes) else None
+    if index is not None and (report.cheats[index]["reason"] == "out-of-turn"
+                              or getattr(cause, "code", "")):  # which move, and why
+        return _("stopped: {cheat}").format(cheat=cheat_said(report, index, names))
+    if index is not None:  # a bad proof of shuffle read as a cheat line: its author
+        seat = report.cheats[index]["seat"]
     if seat is None or not 0 <= seat < len(names):
         return outcome_words(report)
-    return caught_words(names[seat])
+    return stored_halt_words(report.game, seat, names)

@@ -306,8 +306,8 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
         out.append(drew_from_pile(who, card))
     elif isinstance(action, a.DrawDiscard):
         pile = before.discards[action.owner] if before is not None else ()
-        card = _l8_card(before, pile[-1]) if pile else None
-        card = card or _("the top card")
+        card = _l8_card(before, pile[-1]) if pile else None  # else a KnownCards' top
+        card = card or getattr(after, "tops", {}).get(action.owner) or _("the top card")
         if action.owner == seat:
             text = _("{who} drew {card} from your own discard pile") if mine else \
                 _("{who} drew {card} from their own discard pile")

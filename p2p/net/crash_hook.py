@@ -7,10 +7,12 @@ file), ``torn`` (half of the line or the temporary file is written, then the kil
 ``after`` (right after the ``fsync``). ``checkpoint-WHEN:N`` counts only the checkpoint writes
 (:meth:`lancards.p2p.net.store.TableStore.save_checkpoint`): the ``N``-th checkpoint since this
 process started; ``rematch-WHEN:N`` only the journal writes of "play again" (batches with a
-``rematch`` line, issue 27). ``language-WHEN:N`` and ``identity-WHEN:N`` count only the
-writes of a file beside the stores (:data:`SIDE_FILES`), which no other ``WHEN`` counts: the
-``N``-th write of a table's ``language`` file (``lancards.cli.table_language``), or of the
-identity file's repaired nickname (:func:`lancards.p2p.net.identity_file.save_nickname`). Unset
+``rematch`` line, issue 27). ``language-WHEN:N``, ``identity-WHEN:N`` and ``halted-WHEN:N``
+count only the writes of a file beside the stores (:data:`SIDE_FILES`), which no other
+``WHEN`` counts: the ``N``-th write of a table's ``language`` file
+(``lancards.cli.table_language``), of the identity file's repaired nickname
+(:func:`lancards.p2p.net.identity_file.save_nickname`), or of a halted table's
+``halted.json`` (:func:`lancards.cli.halted_table.save_halt`). Unset
 (every program but the crash tests), nothing is counted.
 """
 
@@ -22,7 +24,7 @@ import signal
 CRASH_ENV = "LANCARDS_TEST_CRASH_AT"
 """The environment variable of the crash-point test hook."""
 
-SIDE_FILES = ("language", "identity")
+SIDE_FILES = ("language", "identity", "halted")
 """Files written beside the stores, each counted only by a ``WHEN`` of its own prefix."""
 
 

@@ -68,7 +68,9 @@ class AuditReport:
     forks: list[dict[str, Any]] = field(default_factory=list)
     """Each equivocation kept in the file (a seat signed two different entries with one
     number): ``seat``, ``entry`` (the number), ``first`` and ``second`` (the two entries as
-    dicts, the one the record holds first: the command line says both moves); not in
+    dicts, the one the record holds first: the command line says both moves), ``before`` (the
+    public view just before that entry when it is the last verified one, else None: the
+    command line names the top card of a discard pile a move draws from); not in
     :func:`report_json`, whose ``breaches`` list them in a sentence."""
     cheat_causes: list[BaseException | None] = field(default_factory=list)
     """What refused each of :attr:`cheats` (the engine's error, with its ``code`` and ``params``:
@@ -162,7 +164,8 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
         first, second = (evidence.second, evidence.first) if held else \
             (evidence.first, evidence.second)
         report.forks.append({"seat": record.seat_of(first.author), "entry": seq,
-                             "first": first.to_dict(), "second": second.to_dict()})
+                             "first": first.to_dict(), "second": second.to_dict(),
+                             "before": observer.state_before(seq)})
     for cheat in record.cheats:
         seat = record.seat_of(cheat.entry.author)
         report.cheats.append({"seat": seat, "entry": cheat.entry.seq, "reason": cheat.reason,

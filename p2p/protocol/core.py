@@ -164,6 +164,7 @@ class GameCore(DeckEvents, Departure, Escrow, Rescue, Inbound, Outbound):
         self.record: Record = table.new_record()
         self.record.signer = me
         self._state: Any = self.game.view(self.game.new_game(self.rules, self.n), self.view_seat)
+        self._before_head: tuple[int, Any] | None = None
         self._pending: Any = None
         self._leaving = False
         self._leave_heard: set[Seat] = set()  # seats that acked this seat's leave entry
@@ -233,6 +234,13 @@ class GameCore(DeckEvents, Departure, Escrow, Rescue, Inbound, Outbound):
     def state(self) -> Any:
         """This seat's view of the engine state (read-only; an observer sees the public view)."""
         return self._state
+
+    def state_before(self, seq: int) -> Any:
+        """This seat's view of the state just before entry ``seq`` when it is the last entry
+        checked (kept for that one only: a fork is caught at the record's head, and its words
+        name the top card of a discard pile its moves draw from), else None."""
+        kept = self._before_head
+        return kept[1] if kept is not None and kept[0] == seq else None
 
     @property
     def halted(self) -> str | None:
@@ -482,6 +490,7 @@ class GameCore(DeckEvents, Departure, Escrow, Rescue, Inbound, Outbound):
                                       f"state hash {entry.state[:16]}... differs from this "
                                       f"peer's {digest[:16]}...", entry.seq).with_code(
                                           "state-hash", theirs=entry.state[:16], ours=digest[:16])
+                self._before_head = (entry.seq, head)
             except (DeckError, EngineError, RecordError) as exc:
                 self._state = head
                 if isinstance(exc, RecordError):

@@ -4,11 +4,12 @@ record``, and the two honest screens differed with no word why)."""
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 from typing import Any
 
 from lancards.cli import i18n
-from lancards.cli.fork_words import fork_words, held_first, rules_named
+from lancards.cli.fork_words import KnownCards, fork_words, held_first, known_cards, rules_named
 from lancards.cli.peer_words import halt_words
 
 NAMES = ["ann", "bob", "eve"]
@@ -79,3 +80,42 @@ def test_a_halt_on_a_fork_without_its_evidence_says_the_fork_alone():
                            halt_kind="equivocation")
     assert halt_words(core, NAMES) == \
         "eve signed two different entries for one place of the record"
+
+
+def _level8(first: str, second: str, known: Any) -> str | None:
+    return fork_words(rules_named("level8"), _fork(_play(first), _play(second)), 2, NAMES,
+                      known)
+
+
+def test_a_draw_from_a_discard_pile_names_its_top_card_where_it_is_known(german):
+    """A fork of a draw from a discard pile read ``draw the top card from bob's discard
+    pile``: the pile's top card is public, and named where the seat knew it before the draw
+    (:class:`KnownCards` ``tops``); else as before."""
+    known = KnownCards(tops={1: "B7"})
+    assert _level8("2: draw-discard 1", "2: draw", known) == "eve hat an derselben Stelle " \
+        "zwei verschiedene Züge signiert: B7 vom Ablagestapel von bob ziehen und vom " \
+        "Nachziehstapel ziehen"
+    i18n.set_language("en")
+    assert _level8("2: draw-discard 1", "2: draw", known) == "eve signed two different moves " \
+        "for the same turn: draw B7 from bob's discard pile and draw from the draw pile"
+    assert _level8("2: draw-discard 2", "2: draw-discard 0", KnownCards(tops={0: "G3"})) == \
+        "eve signed two different moves for the same turn: draw the top card from their own " \
+        "discard pile and draw G3 from ann's discard pile"
+    assert _level8("2: draw-discard 1", "2: draw", None) == "eve signed two different moves " \
+        "for the same turn: draw the top card from bob's discard pile and draw from the draw pile"
+
+
+def test_known_cards_are_read_from_a_view_before_the_moves_and_kept_as_json():
+    """What ``halted.json`` keeps for ``lancards history``: the card of a slot a move names,
+    from the view; the top of a pile a move draws from, from the view before it."""
+    rules = rules_named("level8")
+    view = SimpleNamespace(cards={145: "O8#145", 7: "B7#7"})
+    before = SimpleNamespace(cards={7: "B7#7"}, discards=((), (3, 7), ()))
+    known = known_cards(rules, [_play("2: choose #145"), _play("2: draw-discard 1"),
+                                _play("2: draw-discard 2"), _play("2: choose #9"),
+                                {"t": "shuffle"}, _play("2: no such move")], view, before)
+    assert known == KnownCards({145: "O8"}, {1: "B7"})
+    assert known.to_json() == {"cards": {"145": "O8"}, "tops": {"1": "B7"}}
+    assert KnownCards.from_json(json.loads(json.dumps(known.to_json()))) == known
+    assert KnownCards.from_json({"cards": {"x": "O8", "3": 4}, "tops": []}) == KnownCards()
+    assert known_cards(rules, [_play("2: draw-discard 1")], view, None) == KnownCards()

@@ -378,6 +378,37 @@ def test_a_result_too_long_for_the_terminal_goes_whole_on_a_line_of_its_own(home
     assert history.lines([game], 80)[0] == "  1  2026-11-30 00:53  8s Rule!: You won"
 
 
+def test_a_cheat_said_in_the_tables_words_is_wrapped_between_words(home: Path) -> None:
+    """A table halted on a move the rules refuse is said as its table said it, from the
+    ``detail`` its ``halted.json`` keeps (the move by its notation, read again by the rules,
+    and why): longer than a line at 80 columns, it is wrapped between words, not cut."""
+    from dataclasses import replace
+
+    from lancards.cli import history
+
+    (game,) = [g for g in history.list_games(home / "tables") if g.status == "finished"]
+    stopped = replace(game, outcome=None, cheater=1, halted={"seat": 1, "kind": "illegal",
+                      "detail": {"cause": {"code": "off-layout", "params": {
+                          "action": "1: play R6#40", "card": "R6#40"}}}})
+    said = ("stopped: Bram signed a move the rules do not allow: play R6 (R6 does not fit the "
+            "layout: play an 8, or the next card up or down in an opened suit)")
+    assert history.result_words(stopped) == said
+    assert history.lines([stopped], 80) == [
+        "  1  2026-11-30 00:53  8s Rule!:",
+        "     stopped: Bram signed a move the rules do not allow: play R6 (R6 does not",
+        "     fit the layout: play an 8, or the next card up or down in an opened suit)",
+        f"     Ada, Bram, You · table {game.table[:8]}"]
+    assert history.lines([stopped], 0)[0] == f"  1  2026-11-30 00:53  8s Rule!: {said}"
+    i18n.set_language("de")
+    try:
+        assert history.result_words(stopped) == (
+            "angehalten: Bram hat einen Zug signiert, den die Regeln nicht erlauben: R6 spielen "
+            "(R6 passt nicht an die Auslage: spiel eine 8 oder die nächste Karte auf- oder "
+            "abwärts in einer eröffneten Farbe)")
+    finally:
+        i18n.set_language("en")
+
+
 def test_resume_without_a_table_id_names_the_table_it_chose(home: Path, capsys) -> None:
     """The evening trial of 2026-12-06: ``lancards resume`` went on with the most recent
     unfinished table without naming it. It now says which, with whom, and how to choose

@@ -23,8 +23,9 @@ only, every screen read back and checked at each step.
   seat that knows where every copy of the claimed card is, else what the opened card is:
   ``that card is O1, not R3``; which one is the deal's), the log says it too; ``q`` offers
   only ``y: close the window   n: stay`` and says why, ``y`` closes it saying the game was
-  stopped; ``lancards history`` says
-  ``stopped: cyd was caught cheating (lancards audit shows how)`` on a line of its own;
+  stopped; ``lancards history`` says the banner's words, ``stopped: cyd signed a move the
+  rules do not allow: discard R3 (...)``, on lines of their own wrapped between words at 80
+  columns (it read ``stopped: cyd was caught cheating (lancards audit shows how)``);
   ``lancards resume TABLE`` says ``table TABLE: stopped: ...; nothing to resume`` and
   ``lancards resume`` finds no unfinished table.
 
@@ -788,24 +789,25 @@ def test_a_level8_table_that_stops_on_a_cheat(lan, tmp_path):
         assert ann.exit_status(10) == 1
         assert words(" ".join(ann.printed())) == (
             f"the game was stopped ({halt}); it cannot go on")
-        # history says the table stopped on cyd's cheat and how to see it, on a line of its own
+        # history says the table stopped on cyd's cheat in the banner's words (the move and
+        # why), on lines of their own under the date, wrapped between words at 80 columns
         ann.run("history")
         assert ann.exit_status(20) == 0
         told = ann.printed()
         ann.checked(ann.capture(), "history")
         table = next(ann.peer.home.glob("tables/*/table.json")).parent.name
         assert re.fullmatch(r"  1  \d{4}-\d\d-\d\d \d\d:\d\d  Level 8:", told[0]), told
-        assert told[1] == "     stopped: cyd was caught cheating (lancards audit shows how)"
-        seats = re.fullmatch(rf"     (\w+), (\w+), (\w+) · table {table[:8]}", told[2])
+        assert " ".join(line.strip() for line in told[1:-1]) == f"stopped: {halt}", told
+        assert all(line.startswith("     ") and len(line) <= 80 for line in told[1:-1]), told
+        seats = re.fullmatch(rf"     (\w+), (\w+), (\w+) · table {table[:8]}", told[-1])
         assert seats and sorted(seats.groups()) == ["ann", "bob", "cyd"], told  # seat order
-        assert len(told) == 3, told
+        assert len(told) == 4, told  # the move and why take two lines
         # resume: the table is stopped, nothing to resume (said on standard error)
         err = ann.peer.folder / "err.txt"
         ann.run(f"resume {table}")
         assert ann.exit_status(20) == 2
         assert err.read_text().splitlines()[-1] == (
-            f"lancards resume: error: table {table}: stopped: cyd was caught cheating (lancards "
-            "audit shows how); nothing to resume")
+            f"lancards resume: error: table {table}: stopped: {halt}; nothing to resume")
         ann.run("resume")  # no table is waiting for ann
         assert ann.exit_status(20) == 2
         assert err.read_text().splitlines()[-1] == (

@@ -4,7 +4,9 @@ the record file holds no ``cheat`` or ``equivocation`` line, so ``lancards histo
 ``finished (lancards audit tells the result)`` and ``lancards resume`` said only that it was
 finished (a headless seat's folder was not even marked finished: resume reopened it). The
 halting peer now writes ``halted.json`` (the cheater's key, the halt's kind) before the
-``finished`` marker, for every kind of halt; history and resume read it.
+``finished`` marker, for every kind of halt; history and resume read it, and say the cheat in
+the table's words (``detail``: here none beyond the kind, ``ann's shuffle proof does not
+hold``); a file written before ``detail`` existed says the cheater alone.
 """
 
 from __future__ import annotations
@@ -54,15 +56,22 @@ def test_the_record_holds_no_evidence_line_but_the_folder_says_who(halted_folder
     assert b'"kind":"cheat"' not in record and b'"kind":"equivocation"' not in record
     assert (folder / "finished").exists()
     assert json.loads((folder / HALTED).read_text()) == {
-        "seat": 1, "key": honest.players[1].public_key.hex(), "kind": "proof"}
+        "seat": 1, "key": honest.players[1].public_key.hex(), "kind": "proof", "detail": {}}
     assert not (folder / (HALTED + ".tmp")).exists()
+
+
+def old_halted(folder):
+    """``folder``'s ``halted.json`` as written before its ``detail`` (seat, key and kind)."""
+    halted = json.loads((folder / HALTED).read_text())
+    del halted["detail"]
+    (folder / HALTED).write_text(json.dumps(halted))
 
 
 def test_history_and_resume_say_the_table_stopped_on_a_cheat(halted_folder, capsys):
     folder, cheater, _honest = halted_folder
     game = read_game(folder)
     assert (game.status, game.cheater) == ("finished", 1)
-    said = f"stopped: {cheater} was caught cheating (lancards audit shows how)"
+    said = f"stopped: {cheater}'s shuffle proof does not hold"  # as the table said it
     assert result_words(game) == said
     assert stopped_words(folder) == said
     capsys.readouterr()
@@ -72,9 +81,12 @@ def test_history_and_resume_say_the_table_stopped_on_a_cheat(halted_folder, caps
     i18n.set_language("de")
     try:
         assert result_words(read_game(folder)) == \
-            f"angehalten: {cheater} wurde beim Betrug erwischt (lancards audit zeigt, wie)"
+            f"angehalten: der Mischbeweis von {cheater} stimmt nicht"
     finally:
         i18n.set_language("en")
+    old_halted(folder)  # a halted.json written before its detail: the cheater alone
+    assert result_words(read_game(folder)) == \
+        f"stopped: {cheater} was caught cheating (lancards audit shows how)"
     (folder / HALTED).unlink()  # a folder written before halted.json: as before
     assert result_words(read_game(folder)) == "finished (lancards audit tells the result)"
 
@@ -91,13 +103,16 @@ def test_replay_ends_naming_the_cheater_the_folder_names(halted_folder):
     keys = [p.public_key.hex() for p in honest.players]
     names = [p.nick for p in honest.players]
     assert replay_end(report, folder, keys, names) == \
-        f"stopped: {cheater} was caught cheating (lancards audit shows how)"
+        f"stopped: {cheater}'s shuffle proof does not hold"  # as history says it
     i18n.set_language("de")
     try:
         assert replay_end(report, folder, keys, names) == \
-            f"angehalten: {cheater} wurde beim Betrug erwischt (lancards audit zeigt, wie)"
+            f"angehalten: der Mischbeweis von {cheater} stimmt nicht"
     finally:
         i18n.set_language("en")
+    old_halted(folder)
+    assert replay_end(report, folder, keys, names) == \
+        f"stopped: {cheater} was caught cheating (lancards audit shows how)"
     (folder / HALTED).unlink()  # nothing names the cheater: as before
     assert replay_end(report, folder, keys, names) == "the game is not finished"
 

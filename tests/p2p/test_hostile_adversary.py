@@ -120,11 +120,13 @@ def test_a_reneging_seat_is_charged_by_the_audit_and_the_game_ends() -> None:
 
 def test_the_adversary_forks_and_every_honest_peer_names_it() -> None:
     """Every honest peer's banner names both moves of the fork (the LAN trial read only
-    ``bob signed two different entries for one place of the record``), its own first."""
+    ``bob signed two different entries for one place of the record``), its own first, and the
+    card drawn from a discard pile, the same on every screen (it read ``draw the top card``):
+    the peers whose record holds that draw name it from their view before it."""
     net = played(Config("level8", 4, False, (2,), 5), [("fork", 0, 0, 3, 400)], tail=2000)
     assert net.stats.forks == 1 and net.stats.outcome == "halted"
     names = [m.nick for m in net.honest[0].players]
-    pile, discard = "draw from the draw pile", "draw the top card from cyd's discard pile"
+    pile, discard = "draw from the draw pile", "draw O10 from cyd's discard pile"
     said = {c.seat: halt_words(c, names) for c in net.honest}
     assert (names[2], said) == ("bob", {
         seat: f"bob signed two different moves for the same turn: {first} and {second}"

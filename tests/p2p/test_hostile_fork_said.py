@@ -4,7 +4,10 @@ differed, one with eve's R6 played, the other with her R2, with no word why): th
 log's line and ``lancards audit``, each peer's own version first.
 
 Level 8, 3 seats, in memory (:class:`tests.p2p.core_harness.ForkingNetwork`): cyd (seat 0)
-signs entry 12 (the 13th) twice, "draw" to ann and "draw from bob's discard pile" to bob.
+signs entry 12 (the 13th) twice, "draw" to ann and "draw from bob's discard pile" to bob, whose
+top card is the P12 turned up at the deal: it is named (it read ``draw the top card from bob's
+discard pile``), on ann's screen, whose record keeps the pile as it was, and on bob's, whose
+record holds the draw (the view before it), in the audit and in ``lancards history``.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from tests.p2p.core_harness import ForkingNetwork, make_table
 
 NAMES = ["cyd", "ann", "bob"]
 PILE = "draw from the draw pile"
-DISCARD = "draw the top card from bob's discard pile"
+DISCARD = "draw P12 from bob's discard pile"
 STAPEL = "vom Nachziehstapel ziehen"
-ABLAGE = "die oberste Karte vom Ablagestapel von bob ziehen"
+ABLAGE = "P12 vom Ablagestapel von bob ziehen"
+TOP = "draw the top card from bob's discard pile"  # a folder written before halted.json
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +135,10 @@ def test_history_names_both_moves_when_the_record_holds_the_fork(
         forked: Any, tmp_path: Path, monkeypatch: Any) -> None:
     """``lancards history`` said ``stopped: cyd was caught cheating (lancards audit shows how)``
     of a table halted on a fork while the audit named both moves: it now says them in the
-    audit's words, the record's own entry first; without the record's evidence, as before."""
+    audit's words, the record's own entry first, and the card drawn from a discard pile as the
+    folder's ``halted.json`` keeps it; without the record's evidence, as the table said it;
+    from a ``halted.json`` written before its ``detail``, the cheater alone, as before."""
+    from lancards.cli.halted_table import save_halt
     from lancards.cli.history import read_game, result_words
     from tests.p2p.test_hostile_halt import table_folder
 
@@ -143,14 +150,21 @@ def test_history_names_both_moves_when_the_record_holds_the_fork(
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
     game = read_game(folder)
     assert (game.status, game.cheater) == ("finished", 0)
+    assert result_words(game) == "stopped: " + _moves(TOP, PILE)  # no halted.json: no card
+    save_halt(folder, bob)  # the pile's top card as bob's view held it before the draw
+    assert json.loads((folder / "halted.json").read_text())["detail"] == {
+        "known": {"cards": {}, "tops": {"2": "P12"}}}
+    game = read_game(folder)
     assert result_words(game) == "stopped: " + _moves(DISCARD, PILE)
     i18n.set_language("de")
     try:
         assert result_words(game) == "angehalten: " + _zuege(ABLAGE, STAPEL)
     finally:
         i18n.set_language("en")
+    (folder / "record.jsonl").write_bytes(b"")  # no evidence line: the table's own words
+    assert result_words(read_game(folder)) == \
+        "stopped: cyd signed two different entries for one place of the record"
     (folder / "halted.json").write_text(json.dumps({"seat": 0, "key": cores[0].me.public_key
                                                     .hex(), "kind": "equivocation"}))
-    (folder / "record.jsonl").write_bytes(b"")  # no evidence: the cheater alone, as before
     assert result_words(read_game(folder)) == \
-        "stopped: cyd was caught cheating (lancards audit shows how)"
+        "stopped: cyd was caught cheating (lancards audit shows how)"  # old: as before

@@ -11,6 +11,7 @@ and, to cyd only, a choice of none.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -101,3 +102,31 @@ def test_the_audit_and_the_replay_name_both_moves_and_the_card(
     finally:
         i18n.set_language("en")
     assert capsys.readouterr().out.splitlines()[-1] == "angehalten: " + _zuege(KEINE, NEHMEN)
+
+
+def test_history_names_the_card_taken(forked: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """``lancards history`` said the fork with ``take a card (I'll take that!)`` where the
+    table and the audit named the O8: the halting seat's ``halted.json`` now keeps the card its
+    view knew (``detail.known``), and history names it; a folder without it, as before."""
+    from lancards.cli.halted_table import HALTED, save_halt
+    from lancards.cli.history import read_game, result_words
+    from lancards.cli.play import stopped_words
+    from tests.p2p.test_hostile_halt import table_folder
+
+    cyd = forked[0][0]
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    folder = table_folder(cyd, tmp_path, "level8-master")
+    write_record(cyd.record, folder / "record.jsonl")
+    (folder / "finished").touch()
+    assert result_words(read_game(folder)) == "stopped: " + _moves(
+        NONE, "take a card (I'll take that!)")  # no halted.json: the card is not known
+    save_halt(folder, cyd)
+    assert json.loads((folder / HALTED).read_text())["detail"] == {
+        "known": {"cards": {"145": "O8"}, "tops": {}}}
+    assert result_words(read_game(folder)) == "stopped: " + _moves(NONE, TAKE)
+    assert stopped_words(folder) == "stopped: " + _moves(NONE, TAKE)
+    i18n.set_language("de")
+    try:
+        assert result_words(read_game(folder)) == "angehalten: " + _zuege(KEINE, NEHMEN)
+    finally:
+        i18n.set_language("en")

@@ -26,6 +26,8 @@ from tests.p2p.test_hostile_situations import envelope, forge
 
 NAMES = ["cyd", "ann", "ben"]
 WORDS = "cyd signed a move the rules do not allow: discard R5 (cyd must draw first)"
+WORTE = "cyd hat einen Zug signiert, den die Regeln nicht erlauben: R5 ablegen (cyd muss zuerst " \
+    "ziehen)"
 
 
 @pytest.fixture
@@ -140,21 +142,20 @@ def test_the_record_binds_the_evidence_and_audit_names_the_cheater_and_the_move(
 
 def test_replay_ends_saying_the_table_stopped_on_the_cheat(halted, tmp_path, capsys):
     """The re-check trial of 2026-12-09: ``lancards replay`` ended ``the game is not finished``
-    where ``history`` and ``resume`` said who was caught; it now says what they say (the
-    record's ``cheat`` line names cyd, the file outside any table folder)."""
+    where ``history`` and ``resume`` said who was caught; it now says what they and the table
+    say (the record's ``cheat`` line: cyd, the move and why; the file outside any table
+    folder)."""
     _cores, _net, ann, _bad, _out = halted
     path = tmp_path / "r.jsonl"
     write_record(ann.record, path)
     capsys.readouterr()
     assert main(["replay", str(path)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == \
-        "stopped: cyd was caught cheating (lancards audit shows how)"
+    assert capsys.readouterr().out.splitlines()[-1] == "stopped: " + WORDS
     try:
         assert main(["--lang", "de", "replay", str(path)]) == 0
     finally:
         i18n.set_language("en")
-    assert capsys.readouterr().out.splitlines()[-1] == \
-        "angehalten: cyd wurde beim Betrug erwischt (lancards audit zeigt, wie)"
+    assert capsys.readouterr().out.splitlines()[-1] == "angehalten: " + WORTE
 
 def test_a_cheat_line_holding_a_move_the_rules_allow_is_rejected(halted, tmp_path, capsys):
     """An honest seat's entry put in a cheat line (after the entries before it) accuses
@@ -196,3 +197,30 @@ def test_history_and_resume_say_the_table_stopped_on_a_cheat(halted, tmp_path, m
     (folder / "record.jsonl").unlink()  # no evidence: as before
     assert result_words(read_game(folder)) == "finished (lancards audit tells the result)"
     assert stopped_words(folder) is None
+
+
+def test_history_says_the_move_and_why_as_the_table_did(halted, tmp_path, monkeypatch):
+    """``lancards history`` (and ``resume``, ``replay``) said ``stopped: cyd was caught cheating
+    (lancards audit shows how)`` where the table and the audit said which move and why: the
+    halting seat's ``halted.json`` now keeps what refused it (``detail``), and the history says
+    the table's words from it, in the player's language, with no record file at all."""
+    from lancards.cli.halted_table import HALTED, save_halt
+    from lancards.cli.history import read_game, result_words
+    from lancards.cli.play import stopped_words
+
+    _cores, _net, ann, _bad, _out = halted
+    folder = table_folder(ann, tmp_path, "level8-master")
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    save_halt(folder, ann)
+    (folder / "finished").touch()
+    stored = json.loads((folder / HALTED).read_text())
+    assert (stored["kind"], stored["detail"]["cause"]) == ("illegal", {
+        "code": "not-your-move", "params": {"action": "0: discard R5#114", "seat": 0,
+                                            "phase": "draw"}})
+    assert result_words(read_game(folder)) == "stopped: " + WORDS
+    assert stopped_words(folder) == "stopped: " + WORDS
+    i18n.set_language("de")
+    try:
+        assert result_words(read_game(folder)) == "angehalten: " + WORTE
+    finally:
+        i18n.set_language("en")
