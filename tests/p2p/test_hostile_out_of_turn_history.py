@@ -143,3 +143,39 @@ def test_a_kill_during_the_write_leaves_a_whole_file_or_none(
     if kept is not None:  # the finished marker follows the write; the history reads it
         assert result_words(read_game(folder)) == \
             ("stopped: " + SAID if when == "after" else OLD)
+
+
+def test_a_draw_from_a_discard_pile_out_of_turn_names_the_card(
+        tmp_path: Path, monkeypatch: Any, capsys: Any) -> None:
+    """ann signs a draw from bob's discard pile while cyd is to draw: the pile's top card (R14,
+    turned up at the deal: public) is named where it read ``draw the top card``, on the banner,
+    in the audit and, from ``halted.json``, in the history."""
+    from lancards.cli.peer_words import halt_words
+
+    cores, _net = quiet_table()
+    _cyd, ann, ben = cores
+    bad = forge(ann, {"a": "1: draw-discard 2", "open": [], "t": "action"}, len(ben.record),
+                ben.record.head, "00" * 32)
+    ben.receive(ann.me.public_key, envelope(ann, "record.entry", {"entry": bad.to_dict()}))
+    said = "ann signed a move out of turn: draw R14 from bob's discard pile, while it was cyd's " \
+        "move"
+    gesagt = "ann hat einen Zug außer der Reihe signiert: R14 vom Ablagestapel von bob ziehen, " \
+        "während cyd am Zug war"
+    assert [p.nick for p in ben.players] == ["cyd", "ann", "bob"]  # ben is bob's core here
+    assert halt_words(ben, ["cyd", "ann", "bob"]) == said
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    folder = table_folder(ben, tmp_path, "level8-master")
+    write_record(ben.record, folder / "record.jsonl")
+    save_halt(folder, ben)
+    (folder / "finished").touch()
+    assert json.loads((folder / HALTED).read_text())["detail"]["known"] == {
+        "cards": {}, "tops": {"2": "R14"}}
+    capsys.readouterr()
+    assert main(["audit", str(folder / "record.jsonl")]) == 3
+    assert capsys.readouterr().out.splitlines()[-1] == "cheat caught at entry 13: " + said
+    assert result_words(read_game(folder)) == "stopped: " + said
+    i18n.set_language("de")
+    try:
+        assert result_words(read_game(folder)) == "angehalten: " + gesagt
+    finally:
+        i18n.set_language("en")
