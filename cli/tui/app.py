@@ -244,8 +244,9 @@ class TableScreen:
         minimum size only ``q`` (then ``y`` / ``n``) acts."""
         snap = self.session.snapshot()
         over = snap.outcome is not None
-        if answer_dialog(self, key, over, STATUS_LEFT):  # q's "pause or leave?" is open
-            return
+        if answer_dialog(self, key, over, STATUS_LEFT) or (  # q's "pause or leave?" is open,
+                self.rules.open and self.rules.handle(key, self.overlay_view, SCROLL_KEYS)):
+            return  # or the rules page: it takes every key (a at the game's end played again)
         if key == "q" and (snap.extra.get("removed_me") or snap.extra.get("watching")):
             self.app.exit(result=STATUS_OK)  # voted out while away: nothing waits for this seat
             return

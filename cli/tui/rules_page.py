@@ -177,7 +177,9 @@ class RulesPage:
     def handle(self, key: str, view: Any, scroll_keys: dict[str, float]) -> bool:
         """React to ``key`` if the page is open or ``key`` opens it (:data:`KEY`); whether it
         did. Open: Up/Down (``scroll_keys``) scroll ``view``, Esc, ``q`` and :data:`KEY`
-        close, any other key does nothing (a stray key does not lose the page)."""
+        close, any other key does nothing (a stray key does not lose the page). The screen gives
+        the open page every key first (``TableScreen.on_key``): none acts beneath it (the
+        game-over panel's ``a`` played again under the page)."""
         if not self.open:
             if key != KEY:
                 return False

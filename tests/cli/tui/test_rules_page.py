@@ -2,10 +2,13 @@
 table to read it (the new-user trial of session 28). ``g`` opens the current game's rules in
 short, in words, for Level 8 Master, Level 8 and 8s Rule!, in English and German; Up/Down
 scroll it, Esc, ``q`` and ``g`` close it (``q`` does not ask to leave meanwhile), another key
-does nothing; at 80x24 every line fits and no word is cut; the ``?`` list names it."""
+does nothing, neither on the page nor on the table or a panel beneath it (the game-over panel's
+``a`` played again under the page); at 80x24 every line fits and no word is cut; the ``?``
+list names it."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -18,6 +21,8 @@ from lancards.cli.tui.fit import RULING, wrap_all
 from lancards.cli.tui.rules_page import eights_rules, level8_rules, rules_panel
 from lancards.cli.tui.width import text_width
 from tests.cli.tui.harness import driven
+from tests.cli.tui.test_inner_key_lines import SCREENS
+from tests.cli.tui.test_play_again_screen import _over
 
 NAMES = ("Tess", "Ada", "Bram", "Cleo")
 
@@ -121,3 +126,82 @@ def test_each_game_says_its_own_special_cards_and_end() -> None:
     assert "KEEP („Die behalt’ ich!“): sie liegt bis zum Rundenende vor dir" in \
         page("level8-master")
     assert "Ohne Nehmen schlägt jede andere Karte ihrer Farbe die 8" in page("eights")
+
+
+# keys a table, a panel or a chooser beneath the page would take (not the page's own)
+BENEATH = ("a", "A", "1", "3", "y", "J", "n", "l", "enter", "space", "t", "x", "e", "p", "0",
+           "m", "h", "r", "o", "?", "c", "left", "tab")
+
+
+def test_at_the_game_over_panel_the_open_page_takes_a_and_the_other_games_keys() -> None:
+    """``a`` under the page said "play again" (and a digit picked another game, closing the
+    screen): while the page is open only its keys act; once it is closed, ``a`` answers."""
+    session = _over()
+    session.again = {**session.again, "others": {"1": "level8", "3": "eights"}}
+    with driven(session, 80, 24) as d:
+        over = d.text()
+        assert over.rstrip().splitlines()[-1].startswith(" or another game with them: 1: ")
+        page = d.press("g")
+        assert page.splitlines()[0] == (
+            " rules of Level 8 Master (Up/Down scroll; Esc, q or g closes)")
+        for key in BENEATH:
+            assert d.press(key) == page, key
+        assert session.answers == [] and not d.done
+        assert d.press("q") == over  # q closes the page, it does not say no and leave
+        assert session.answers == [] and not d.done
+        d.press("g", "escape", "a")
+        assert session.answers == [True]
+
+
+class Offered(LocalSession):
+    """A table asking "remove Ada? (y/n)", the votes recorded."""
+
+    votes: list[tuple[str, int]]
+
+    def snapshot(self) -> Any:
+        snap = super().snapshot()
+        return dataclasses.replace(snap, extra={**snap.extra, "remove": 1})
+
+    def vote_remove(self, seat: int) -> None:
+        self.votes.append(("yes", seat))
+
+    def decline_removal(self, seat: int) -> None:
+        self.votes.append(("no", seat))
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_removal_question_is_not_answered_under_the_open_page(language: str) -> None:
+    i18n.set_language(language)
+    session = Offered("level8-master", names=NAMES, seed=3, bot_delay=60)
+    session.votes = []
+    with driven(session, 80, 24) as d:
+        page = d.press("g")
+        assert d.press("y", "J", "n", "N") == page  # j scrolls the page
+        assert session.votes == []
+        d.press("q", "n")
+        assert session.votes == [("no", 1)]
+
+
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_a_chooser_beneath_the_open_page_takes_none_of_its_keys(name: str) -> None:
+    make, open_it, _kind, seen = SCREENS[name]
+    session = make()
+    with driven(session, 80, 24) as d:
+        chooser = open_it(d, session)
+        state = session.state
+        assert seen in chooser
+        page = d.press("g")
+        assert page.splitlines()[0].startswith(" rules of ")
+        for key in BENEATH:
+            assert d.press(key) == page, key
+        assert d.press("g") == chooser and session.state is state and not d.done
+
+
+def test_the_leave_dialog_keeps_its_keys_and_g_does_not_open_the_page_over_it() -> None:
+    with driven(_session("eights"), 80, 24) as d:
+        dialog = d.press("q")
+        assert "Leave the table?" in dialog
+        assert d.press("g") == dialog
+        table = d.press("n")
+        assert "Leave the table?" not in table and not d.done
+        assert d.press("g").splitlines()[0].startswith(" rules of 8s Rule!")
