@@ -12,12 +12,13 @@ word (``Objective:``), a card's line indented under its heading."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _
 from lancards.cli.session import TableSnapshot
-from lancards.cli.tui.fit import Lines, titled_panel
+from lancards.cli.tui.fit import NO_BREAK, Lines, titled_panel
 from lancards.cli.tui.width import text_width
 
 KEY = "g"
@@ -134,13 +135,21 @@ def rules_paragraphs(snap: TableSnapshot) -> list[Paragraph]:
     return level8_rules(rules)
 
 
+GLUED = re.compile(r" (?=[(\u2212-]?[0-9])|(?<=[0-9]s) (?=Rule!)")
+"""The spaces a line of the page never breaks at: before a number (``Stufe 7``, ``Runde 8``,
+``level 8``, ``an 8``, ``(2 levels``, ``scores -25``), and inside ``8s Rule!``. The German page
+read ``... wenn du in Stufe`` then ``7 alle Karten`` at 80 columns."""
+
+
 def wrapped(text: str, width: int, indent: int) -> list[str]:
     """``text`` wrapped at a space into lines of at most ``width`` columns, each starting with
-    one space and ``indent`` more (a word longer than the line stands alone, whole)."""
+    one space and ``indent`` more (a word longer than the line stands alone, whole); never at a
+    space of :data:`GLUED`: a number stays on the line of the word before it."""
     lead = " " * (1 + indent)
     lines: list[str] = []
     line = ""
-    for word in text.split(" "):
+    for glued in GLUED.sub(NO_BREAK, text).split(" "):
+        word = glued.replace(NO_BREAK, " ")
         candidate = f"{line} {word}" if line else word
         if line and text_width(lead + candidate) > width:
             lines.append(lead + line)

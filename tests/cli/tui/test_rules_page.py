@@ -3,12 +3,13 @@ table to read it (the new-user trial of session 28). ``g`` opens the current gam
 short, in words, for Level 8 Master, Level 8 and 8s Rule!, in English and German; Up/Down
 scroll it, Esc, ``q`` and ``g`` close it (``q`` does not ask to leave meanwhile), another key
 does nothing, neither on the page nor on the table or a panel beneath it (the game-over panel's
-``a`` played again under the page); at 80x24 every line fits and no word is cut; the ``?``
-list names it."""
+``a`` played again under the page); at 80x24 every line fits and no word is cut, and no line
+starts with a number (``Stufe`` / ``7``); the ``?`` list names it."""
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from types import SimpleNamespace
 from typing import Any
@@ -100,8 +101,25 @@ def test_every_page_fits_80_columns_whole_words_and_no_ruling_ids(
     paragraphs = level8_rules(snap.view.rules) if game != "eights" else \
         eights_rules(snap.view.rules)
     assert body == " ".join(text for _indent, text in paragraphs)  # every word, whole
+    for before, line in itertools.pairwise(texts[1:]):  # a number stays with its word
+        assert not re.match(r" *[(\u2212-]?[0-9]", line), (before, line)
+        assert not (before.endswith(" 8s") and line.lstrip().startswith("Rule!")), line
     assert not RULING.search(body) and not re.search(r"\b[A-Z]+\d?-\d+\b", body.replace(
         "J1-5", "").replace("J6-10", "").replace("J11-15", ""))
+
+
+@pytest.mark.parametrize(("language", "game", "line"), [
+    ("de", "level8",
+     " Stufe 7 alle Karten los wirst (2 Stufen vor, über Stufe 8 hinaus). Punkte gibt"),
+    ("en", "eights",
+     " an 8, which opens its suit, or in an opened suit the next card down (7 to 1)"),
+])
+def test_a_word_and_its_number_share_a_line(language: str, game: str, line: str) -> None:
+    """The German page read ``... wenn du in Stufe`` then ``7 alle Karten los wirst`` at 80
+    columns, the English 8s Rule! page ``... lay one card: an`` then ``8, which opens``."""
+    i18n.set_language(language)
+    texts = ["".join(f[1] for f in row) for row in rules_panel(_snap(game), 80, 23)]
+    assert line in texts, texts
 
 
 def test_each_game_says_its_own_special_cards_and_end() -> None:
