@@ -106,8 +106,7 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
         self.lock: FolderLock | None = None
         """The table folder's lock when this session took it (:meth:`create`); let go by
         :meth:`close`."""
-        self.restored = False
-        """Whether the peers were restored from their journals (they show "catching up")."""
+        self._restored = False
         self.seed: int | None = None
         self.again_lines: dict[bytes, list[dict[str, Any]]] | None = None
         """Every peer's journaled agreement lines, for a resume inside "play again"."""
@@ -258,6 +257,20 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
                      for n in self.nodes}
         for node in self.nodes:
             node.connect(addresses)
+
+    @property
+    def restored(self) -> bool:
+        """Whether the peers were restored from their journals. Set, they say "catching up"
+        from the screen's first frame until current (:attr:`PeerNode.catching_up`): the first
+        frame showed the table bare, the note came a moment later, once the peers ran, and a
+        ``q`` meanwhile found the note over its dialog (the persona walk under load)."""
+        return self._restored
+
+    @restored.setter
+    def restored(self, value: bool) -> None:
+        self._restored = value
+        for node in self.nodes:
+            node.catching_up = value and not node.over()
 
     # -- Session ------------------------------------------------------------------------------
 

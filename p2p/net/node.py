@@ -115,7 +115,8 @@ class PeerNode:
         """Whether :meth:`run` signs every removal :meth:`removal_offer` allows without asking
         (a bot's seat; a person's screen asks "remove NAME? (y/n)")."""
         self.catching_up = False
-        """Set by :meth:`run` for a restored peer (or one back from a sleep) until it is current:
+        """Set by :meth:`run` for a restored peer (or one back from a sleep; by the session
+        that restored it already, for its screen's first frame) until it is current:
         linked, its hold after a sleep ended (:meth:`_after_wait`), and its record as
         long as every length the peers reported (``record.sync``)."""
         self.fault: StorageError | None = None

@@ -1,0 +1,79 @@
+"""A resumed table says "catching up" from its screen's first frame until it is current
+(``NetworkSession.restored``): the persona walk read its first frame bare, then the note a
+moment later, once the peers ran; under load its ``q`` (or ``g``) came in between and found the
+note over the dialog it expected alone. A ``q`` while catching up opens the leave dialog, whole,
+under the note."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+from lancards.cli.local_session import LocalSession
+from lancards.cli.net_session import NetworkSession
+from lancards.cli.session import Banner
+from lancards.cli.tui.app import STATUS_LEFT
+from tests.cli.test_resume_log import ME, played
+from tests.cli.tui.harness import driven
+
+
+def test_a_resumed_table_says_catching_up_before_its_peers_run_and_not_once_current(
+        tmp_path: Path) -> None:
+    folder, _log = asyncio.run(played(tmp_path, "level8-master", 3))
+
+    async def resumed() -> tuple[tuple[Banner, ...], int, bool, tuple[Banner, ...]]:
+        session = await NetworkSession.resume(folder, ME, bot_delay=0)
+        first = session.snapshot().banners  # the screen's first frame: no peer ran yet
+        entries = len(session.core.record)
+        runner = asyncio.create_task(session.run())
+        try:
+            deadline = time.monotonic() + 60
+            while session.node.catching_up and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+            return first, entries, session.node.catching_up, session.snapshot().banners
+        finally:
+            await session.close()
+            runner.cancel()
+            with contextlib.suppress(BaseException):
+                await runner
+
+    first, entries, still, current = asyncio.run(resumed())
+    assert entries > 3
+    assert first[:1] == (Banner("info", f"catching up: {entries} entries verified so far"),)
+    assert not still and not any(b.text.startswith("catching up") for b in current), current
+
+
+NOTE = ("catching up: 19 entries verified so far; nobody at this table answers yet (Ada, "
+        "Bram, Cleo): the game goes on when one of them is back · q pauses")
+
+
+class CatchingUp(LocalSession):
+    """A table whose snapshot carries the catching-up note (the longest: nobody answers)."""
+
+    def snapshot(self) -> Any:
+        snap = super().snapshot()
+        return dataclasses.replace(snap, banners=(Banner("info", NOTE), *snap.banners))
+
+
+def test_q_while_catching_up_opens_the_whole_leave_dialog_under_the_note() -> None:
+    session = CatchingUp("level8-master", names=("Tess", "Ada", "Bram", "Cleo"), seed=3,
+                         bot_delay=60)
+    with driven(session, 80, 24) as d:
+        assert d.text().splitlines()[0] == (
+            " NOTE: catching up: 19 entries verified so far; nobody at this table answers yet")
+        lines = [line.rstrip() for line in d.press("q").splitlines()]
+        at = lines.index(" quit")
+        assert lines[:at] == [
+            " NOTE: catching up: 19 entries verified so far; nobody at this table answers yet",
+            "   (Ada, Bram, Cleo): the game goes on when one of them is back · q pauses"]
+        assert lines[at:at + 5] == [
+            " quit", " Leave the table?",
+            " y or p: pause: the game waits for you (lancards resume brings you back)",
+            " l: leave for good: the game goes on without you", " n: stay"]
+        d.press("y")
+        d.settle(lambda: d.done)
+    assert d.task is not None and d.task.result() == STATUS_LEFT
