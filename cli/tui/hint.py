@@ -62,6 +62,26 @@ E_KEY_ACTIONS = ("SwapEnd", "KeepEnd", "EndTurn", "ServeSkip")
 since "draw 3 cards (I'll swap that!)" reads like ``d``."""
 
 
+def move_key(action: Any) -> str | None:
+    """The key of a hinted move that is neither the card under the cursor (``x``, Enter) nor
+    a list that opens on the hint's choice (``cli/tui/hint_follow.py``), named after the move
+    as the lay-down's keys are (``draw from the draw pile (d)``): ``d`` for Level 8's draw
+    pile, the owner's number in the table's ``#`` column for a discard pile, ``p`` for 8s
+    Rule!'s pass. The new-user trial of 2026-12-07 read ``hint: draw Y12 from Ada's discard
+    pile``, pressed Enter and read "Enter does nothing now"; after ``hint: pass`` its Enter
+    tried the card under the cursor ("Y1 cannot be played")."""
+    name = type(action).__name__
+    if name == "DrawDiscard":
+        return str(action.owner + 1)
+    return {"Draw": "d", "Pass": "p"}.get(name)
+
+
+def keyed(move: str, action: Any) -> str:
+    """``move`` with the key of :func:`move_key` after it, when there is one."""
+    key = move_key(action)
+    return move if key is None else _("{move} ({key})").format(move=move, key=key)
+
+
 def hint_line(snap: TableSnapshot, builder: bool = False) -> str:
     """The hint's one line for this seat now, or why there is none (``builder``: the
     lay-down builder is open, :func:`lay_down_words`)."""
@@ -130,8 +150,8 @@ def hint_forms(snap: TableSnapshot, advice: Advice, builder: bool = False,
                ready: bool = False, order: Sequence[Any] = ()) -> Iterator[tuple[str, str]]:
     """The hint's move and reason, longest first (:func:`hint_words`; ``order``: the hand's
     slots as shown, :func:`in_hand_order`)."""
-    move = move_label(snap.game.name, snap.view, in_hand_order(advice.action, order), snap.names,
-                      snap.seat)
+    move = keyed(move_label(snap.game.name, snap.view, in_hand_order(advice.action, order),
+                            snap.names, snap.seat), advice.action)
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
@@ -517,4 +537,5 @@ def chance_words(r: eights_advice.Reason, brief: bool = False) -> str:
 
 
 __all__ = ["HINT_COLUMNS", "cut_words", "hint_advice", "hint_forms", "hint_line", "hint_slot",
-           "hint_words", "hole_words", "needs_words", "others_words", "outs_words"]
+           "hint_words", "hole_words", "keyed", "move_key", "needs_words", "others_words",
+           "outs_words"]

@@ -72,7 +72,7 @@ def test_level8_takes_a_discard_that_makes_a_pair() -> None:
                        phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
     # the four cards that would complete the level do not fit the line: they go, the count
     # stays (every hint is one line of 80 columns, the trial read hints that wrapped)
-    assert normal_hint(snap) == "hint: draw P7 from Ada's discard pile: then 1 card to go " \
+    assert normal_hint(snap) == "hint: draw P7 from Ada's discard pile (2): then 1 card to go " \
         "instead of 2"
 
 
@@ -87,8 +87,8 @@ def test_level8_reasons_for_a_whole_level_in_hand_and_a_special_card_once_down()
     is in your hand`` and ``discard KEEP: it fits no combination on the table``."""
     snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B9", "Y14", "G10"],
                        phase=Phase.DRAW, discards=[[], ["G1", "P12"], []])
-    assert normal_hint(snap) == ("hint: draw from the draw pile: you hold your whole level: lay "
-                                 "it down next")
+    assert normal_hint(snap) == ("hint: draw from the draw pile (d): you hold your whole level: "
+                                 "lay it down next")
     snap = level8_snap(["SWAP", "KEEP"], phase=Phase.PLAY, down=[True, False, False],
                        melds=[(0, ComponentKind.SET, [f"R{n}", f"O{n}"]) for n in (5, 6, 7, 8)])
     assert normal_hint(snap) == "hint: discard SWAP: a special card never goes into a " \
@@ -288,7 +288,7 @@ def test_the_hint_in_german() -> None:
                                      "2, 10, 12 oder 14")
         snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
                            phase=Phase.DRAW, discards=[[], ["G1", "P7"], []])
-        assert normal_hint(snap) == "Tipp: P7 vom Ablagestapel von Ada ziehen: dann noch 1 " \
+        assert normal_hint(snap) == "Tipp: P7 vom Ablagestapel von Ada ziehen (2): dann noch 1 " \
             "Karte statt 2"
         # the colour before the noun (the trial of 2026-12-05 read "drei Karten (lila)")
         assert hole_words((0, 11), 2) == "zwei rote 11er"
@@ -461,6 +461,36 @@ def test_a_move_of_the_key_e_names_the_key() -> None:
         # the call („Die tausch’ ich!“) does not fit 80 columns here
         assert normal_hint(snap) == "Tipp: 3 Karten ziehen mit der Taste e: es ist dein " \
             "einziger Zug"
+    finally:
+        i18n.set_language("en")
+
+
+def test_a_draw_and_a_pass_name_their_key() -> None:
+    """The new-user trial of 2026-12-07 read ``hint: draw Y12 from Ada's discard pile``, pressed
+    Enter and read "Enter does nothing now"; after ``hint: pass`` (8s Rule!, round 8) Enter
+    tried the card under the cursor ("Y1 cannot be played"). The key follows the move, as the
+    lay-down's do: the pile's number is the owner's in the table's ``#`` column."""
+    snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"],
+                       phase=Phase.DRAW, discards=[[], [], ["G1", "P7"]])
+    assert normal_hint(snap) == "hint: draw P7 from Bram's discard pile (3): then 1 card to go " \
+        "instead of 2"
+    mine = ["R1", "R2", "R3", "B1", "B2", "B3", "Y1", "Y2", "Y3", "G1", "G2", "G3", "R15", "B15",
+            "Y15"]  # no 8: nothing fits the empty layout
+    rest = [f"{s}{n}" for s in "RBYG" for n in range(1, 16) if f"{s}{n}" not in mine]
+    text = "\n".join([
+        "lancards-position 1", "game eights", "seats 4", "round 8", "dealer 3", "phase layout",
+        "turn 0", *[f"hand {s}: {' '.join(h)}" for s, h in enumerate(
+            [mine, rest[:15], rest[15:30], rest[30:]])],
+        *[f"result {r}: dealer {(r - 1) % 4} tricks 15 points 0 0 0 0" for r in range(1, 8)],
+        "totals: 0 0 0 0"])
+    snap = LocalSession("eights", names=NAMES4, state=read_position(text, EIGHTS),
+                        bot_delay=60).snapshot()
+    assert hint_line(snap) == "hint: pass (p): it is your only move"
+    from lancards.cli import i18n
+
+    i18n.set_language("de")
+    try:
+        assert hint_line(snap) == "Tipp: passen (p): es ist dein einziger Zug"
     finally:
         i18n.set_language("en")
 
