@@ -15,6 +15,7 @@ from lancards.cli.game_titles import game_title
 from lancards.cli.history import record_path
 from lancards.cli.i18n import _, language, ngettext
 from lancards.cli.peer_errors import record_words
+from lancards.cli.tui.fit import echo
 from lancards.p2p.protocol.audit import (
     AuditReport,
     audit_bytes,
@@ -100,9 +101,9 @@ def chosen_record(argument: str | None) -> str:
         raise UsageError(_("no game in lancards history yet: lancards play starts one (or give "
                            "a record file)"))
     newest = games[0]
-    print(_("the newest game of lancards history: {game}, {result} (table {table})").format(
+    echo(_("the newest game of lancards history: {game}, {result} (table {table})").format(
         game=game_title(newest.game) if newest.game else _("unknown game"),
-        result=result_words(newest), table=newest.table[:8]), file=sys.stderr, flush=True)
+        result=result_words(newest), table=newest.table[:8]), file=sys.stderr)
     return record_path("#1")  # "#1": never a file of that name in the current folder
 
 
@@ -112,7 +113,7 @@ def run_audit(args: argparse.Namespace) -> int:
         print(json.dumps(report_json(report)))
     else:
         for line in verdict_lines(report):
-            print(line)
+            echo(line)
     return {"ok": EXIT_OK, "unfinished": EXIT_UNFINISHED}.get(report.status, EXIT_REJECTED)
 
 
@@ -352,7 +353,7 @@ def _next_move(move: int) -> bool:
         print()
     if answer[:1] != "q":
         return True
-    print(_("stopped after move {move}").format(move=move))
+    echo(_("stopped after move {move}").format(move=move))
     return False
 
 
@@ -393,7 +394,7 @@ def run_replay(args: argparse.Namespace) -> int:
     record = table.new_record()
     viewer = person_seat([m.nick for m in table.seats])
     names = said_names([m.nick for m in table.seats])
-    print(f"{game_title(report.game)}: {', '.join(_keyed(report))}")
+    echo(f"{game_title(report.game)}: {', '.join(_keyed(report))}")
     move, face_up_round = 0, 0
     for line in lines[1:]:
         item = json.loads(line)
@@ -407,16 +408,16 @@ def run_replay(args: argparse.Namespace) -> int:
         if payload.get("t") == "action":
             move += 1
             for sentence in _told(observer, before, str(payload["a"]), names, viewer):
-                print(f"{move:4d}  {sentence}")
-            print(f"      {public_summary(observer.state)}")
+                echo(f"{move:4d}  {sentence}")
+            echo(f"      {public_summary(observer.state)}")
             if args.positions:
                 print(write_position(observer.game, observer.state))
             if args.step and sys.stdin.isatty() and not _next_move(move):
                 return 0
         elif payload.get("t") == "shuffle":
-            print(shuffle_line(author))
+            echo(shuffle_line(author))
         elif payload.get("t") == "leave":
-            print("      " + (_("You leave the table (for good; the hand goes out of play "
+            echo("      " + (_("You leave the table (for good; the hand goes out of play "
                                 "unopened)") if author == _("You") else  # not "You leaves"
                               _("{name} leaves the table (for good; the hand goes out of play "
                                 "unopened)").format(name=author)))
@@ -424,33 +425,33 @@ def run_replay(args: argparse.Namespace) -> int:
 
             seat = record.seat_of(entry.author) or 0
             for text in redealt(observer.game, observer.state, observer.state, seat, names):
-                print("      " + text)  # ruling D-1: an 8s round dealt again
-            print(f"      {public_summary(observer.state)}")
+                echo("      " + text)  # ruling D-1: an 8s round dealt again
+            echo(f"      {public_summary(observer.state)}")
         elif payload.get("t") == "rescue":  # ruling D-5 (docs/protocol.md 11.10)
             gone = names[int(payload["seat"])]
             if payload.get("votes"):
                 signers = [names[record.seat_of(bytes.fromhex(v["by"])) or 0]
                            for v in payload["votes"]]
-                print("      " + _("{names} signed the removal of {name}, who vanished").format(
+                echo("      " + _("{names} signed the removal of {name}, who vanished").format(
                     names=", ".join(signers), name=gone))
-            print(rescue_line(author, gone))
+            echo(rescue_line(author, gone))
             if observer.has_left(int(payload["seat"])):
-                print("      " + _("{name} is removed from the table (the hand goes out of play "
+                echo("      " + _("{name} is removed from the table (the hand goes out of play "
                                    "unopened)").format(name=gone))
                 from lancards.cli.tui.narrate import redealt
 
                 for text in redealt(observer.game, observer.state, observer.state,
                                     int(payload["seat"]), names):
-                    print("      " + text)  # ruling D-1, as after a leave
-                print(f"      {public_summary(observer.state)}")
+                    echo("      " + text)  # ruling D-1, as after a leave
+                echo(f"      {public_summary(observer.state)}")
         if payload.get("t") not in ("action", "leave"):  # an opening of the audit (E-5, E-7)
             for text in _scored_by_opening(observer, before, names):
-                print("      " + text)
+                echo("      " + text)
         face_up = face_up_line(observer, names, face_up_round)
         if face_up:  # the card turned up at the deal, once a round (ruling L8-2)
             face_up_round = observer.state.round
-            print("      " + face_up)
-    print(replay_end(report, Path(path).parent, [m.public_key.hex() for m in table.seats],
+            echo("      " + face_up)
+    echo(replay_end(report, Path(path).parent, [m.public_key.hex() for m in table.seats],
                      names))
     return 0
 

@@ -124,15 +124,28 @@ def wrap_text(text: str, width: int) -> list[str]:
             for line in text.split("\n") for piece in wrap_line([("", line)], width)]
 
 
+def wrap_indented(text: str, width: int) -> list[str]:
+    """Every line of ``text`` wrapped as :func:`wrap_text` wraps it, each under its own leading
+    spaces: a continuation line starts :data:`INDENT` further in than its line (``replay``'s
+    ``      round 1 · levels ...`` goes on under ``round``, not under the move numbers)."""
+    out = []
+    for line in text.split("\n"):
+        body = line.lstrip(" ")
+        lead = " " * (len(line) - len(body))
+        out += [lead + piece for piece in wrap_text(body, max(width - len(lead), 2 * len(INDENT)))]
+    return out
+
+
 def echo(text: str, file: TextIO | None = None) -> None:
-    """Print ``text``: to a terminal wrapped at its width, at a space (:func:`wrap_text`), so
-    that a line printed once the full-screen table closed is not cut mid-word at the last
-    column (the new-user trial of 2026-12-06: ``Cleo: 0 wins, 8`` / ``5 points``); into a pipe
-    or a file as it is."""
+    """Print ``text``: to a terminal wrapped at its width, at a space (:func:`wrap_indented`),
+    so that a line printed once the full-screen table closed, or by ``audit`` and ``replay``,
+    is not cut mid-word at the last column (the new-user trial of 2026-12-06: ``Cleo: 0 wins,
+    8`` / ``5 points``; of 2026-12-07: ``Bram [YQI2-TJEK`` / ``-K272-SZPY]``); into a pipe or a
+    file as it is."""
     out = sys.stdout if file is None else file
     isatty = getattr(out, "isatty", None)
     if isatty is not None and isatty():
-        text = "\n".join(wrap_text(text, shutil.get_terminal_size().columns))
+        text = "\n".join(wrap_indented(text, shutil.get_terminal_size().columns))
     print(text, file=out, flush=True)
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
+import sys
 
 import pytest
 
 from lancards.cli.main import main
+from lancards.cli.tui import fit
 from lancards.p2p.net.record_file import write_record
 from tests.p2p.core_harness import make_cores
 
@@ -48,6 +52,44 @@ def test_audit_rejects_one_changed_byte_naming_the_entry(record_file, tmp_path, 
     assert main(["audit", str(bad)]) == 1
     out = capsys.readouterr().out
     assert out.startswith(f"REJECTED: record file line {target + 2} (entry {target + 1})")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_audit_and_replay_in_an_80_column_terminal_wrap_at_a_space(record_file, capsys,
+                                                                    monkeypatch):
+    """The new-user trial of 2026-12-07 read ``winner: Bram [YQI2-TJEK`` / ``-K272-SZPY]`` and
+    replay's ``... discard tops`` / `` Y12 R15 - KEEP · melds 0`` at 80 columns: in a terminal
+    every line wraps at a space under its own indent; into a pipe it stays whole."""
+    path, _core = record_file
+    piped, shown_lines = {}, {}
+    for command in ("audit", "replay"):
+        main([command, str(path)])
+        piped[command] = capsys.readouterr().out.splitlines()
+    monkeypatch.setattr(fit.shutil, "get_terminal_size",
+                        lambda *a, **k: os.terminal_size((80, 24)))
+    for command in ("audit", "replay"):
+        shown = _Terminal()
+        monkeypatch.setattr(sys, "stdout", shown)
+        main([command, str(path)])
+        monkeypatch.undo()
+        lines = shown.getvalue().splitlines()
+        assert max(len(line) for line in lines) <= 80
+        # cut only at spaces, nothing lost: the same words in the same order
+        assert shown.getvalue().split() == "\n".join(piped[command]).split()
+        shown_lines[command] = lines
+    verdict = piped["audit"][0]
+    assert len(verdict) > 80 and re.search(r"winner: \w+ \[[A-Z0-9-]{19}\]", verdict)
+    summary = next(line for line in piped["replay"] if len(line) > 80)
+    assert summary.startswith("      round 1 · levels 1/1 · hands ")
+    # its rest goes on under "round", three further in
+    at = shown_lines["replay"].index(summary[:summary.rindex(" ", 0, 81)])
+    assert shown_lines["replay"][at + 1] == "         " + summary[summary.rindex(" ", 0, 81) + 1:]
+    assert shown_lines["audit"][0].startswith("OK: Level 8, ")
+    assert shown_lines["audit"][1].startswith("   ")
 
 
 def test_audit_json_and_replay(record_file, capsys):
