@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lancards.cli.i18n import _, ngettext
+from lancards.cli.i18n import _, ngettext, pgettext
 from lancards.cli.tui.narrate import objective_text, suit_words
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
 from lancards.engine.core import Outcome
@@ -272,14 +272,17 @@ def level8_chart(names: Sequence[str], history: Sequence[tuple[int, tuple[int, .
     level climbed, ``.`` one to go), the level now, and the level at ``start`` (default 1)
     then after each round. ``earlier``: rounds were played before ``start`` that this screen
     did not see (a resume, a watcher who came later): the steps begin with ``…`` (the trial
-    of 2026-12-05 read ``(3 3)`` after a resume as if the game had begun at level 3)."""
+    of 2026-12-05 read ``(3 3)`` after a resume as if the game had begun at level 3). The win
+    is ``W``, German ``S`` (Sieg: the German trial of 2026-12-07 read ``(... 8 8 W)`` beside
+    ``Sieg``)."""
     name_w = min(NAME_COLUMNS, max(text_width(n) for n in names))
     lines = [_("levels climbed (# climbed, . to go; then the level after each round):")]
     for seat, name in enumerate(names):
         path = [start[seat] if start else 1, *(values[seat] for _round, values in history)]
         now = path[-1]
         bar = "#" * (min(now, WIN_LEVEL) - 1) + "." * (WIN_LEVEL - min(now, WIN_LEVEL))
-        steps = " ".join(["…"] * earlier + ["W" if v >= WIN_LEVEL else str(v) for v in path])
+        won = pgettext("the level chart: a player who won", "W")  # German S (Sieg): the trial
+        steps = " ".join(["…"] * earlier + [won if v >= WIN_LEVEL else str(v) for v in path])
         lines.append(f"{pad(name, name_w)}  {bar}  {pad(level_text(now), 8)} ({steps})")
     return tuple(lines)
 

@@ -83,3 +83,20 @@ def test_a_chart_begun_after_round_1_says_rounds_came_before() -> None:
     [report] = whole.observe("level8", view(3, (3, 3)))
     assert report.lines[-2:] == ("You   ##......  level 3  (1 3 3)",
                                  "Cleo  ##......  level 3  (1 1 3)")
+
+
+def test_the_level_chart_s_win_is_said_in_the_player_s_language() -> None:
+    """The German trial of 2026-12-07 read ``Bram  ########  Sieg     (1 2 4 6 6 6 7 8 8 W)``:
+    the step of the win is a letter of the language's word (``W`` win, German ``S`` Sieg)."""
+    from lancards.cli import i18n
+    from lancards.cli.tui.results import WIN_LEVEL
+
+    history = [(1, (3, 2)), (2, (WIN_LEVEL, 3))]
+    assert level8_chart(("Bram", "Ada"), history)[1:] == (
+        "Bram  ########  WIN      (1 3 W)", "Ada   ##......  level 3  (1 2 3)")
+    i18n.set_language("de")
+    try:
+        assert level8_chart(("Bram", "Ada"), history)[1:] == (
+            "Bram  ########  Sieg     (1 3 S)", "Ada   ##......  Stufe 3  (1 2 3)")
+    finally:
+        i18n.set_language("en")
