@@ -453,7 +453,9 @@ class Level8Controller(BaseController):
             self.offer = offers.index(hinted)
             self.builder.load(hinted)
             self.say(_("offered lay-down {number} of {count}, the hint's: Enter lays it down, "
-                       "Tab shows the others").format(number=self.offer + 1, count=len(offers)))
+                       "Tab shows the others").format(number=self.offer + 1, count=len(offers))
+                     if len(offers) > 1 else  # no others to show (a trial read "1 of 1, ...
+                     _("the one lay-down offered, the hint's: Enter lays it down"))  # others")
         else:
             self.say(_("assign cards with 1-9, or Tab for the lay-downs the engine offers"))
 

@@ -140,3 +140,26 @@ def test_l_after_the_hint_opens_the_builder_on_the_hinted_lay_down(language, hin
     finally:
         i18n.set_language("en")
     assert session.history == [hinted]
+
+
+@pytest.mark.parametrize(("language", "loaded"), [
+    ("en", " the one lay-down offered, the hint's: Enter lays it down"),
+    ("de", " der einzige Vorschlag, wie im Tipp: Enter legt ihn aus"),
+])
+def test_l_after_the_hint_with_one_lay_down_offered_says_there_is_no_other(language,
+                                                                           loaded) -> None:
+    """The new-user trial of 2026-12-07 read ``offered lay-down 1 of 1, the hint's: Enter lays
+    it down, Tab shows the others`` where there were no others (level 2, 4 pairs: one way)."""
+    hand = ["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B9", "Y14", "G10", "O2"]
+    state = build("level8", [hand, *OTHERS], turn=0, phase=Phase.PLAY, levels=[2, 1, 1])
+    session = LocalSession("level8", names=NAMES3, state=state, bot_delay=60)
+    assert len([a for a in session.snapshot().legal if isinstance(a, LayDown)]) == 1
+    i18n.set_language(language)
+    try:
+        with driven(session, 80, 24) as d:
+            d.press("h")
+            assert d.press("l").splitlines()[-2] == loaded
+            d.press("enter")
+    finally:
+        i18n.set_language("en")
+    assert isinstance(session.history[0], LayDown)
