@@ -66,14 +66,16 @@ def move_key(action: Any) -> str | None:
     """The key of a hinted move that is neither the card under the cursor (``x``, Enter) nor
     a list that opens on the hint's choice (``cli/tui/hint_follow.py``), named after the move
     as the lay-down's keys are (``draw from the draw pile (d)``): ``d`` for Level 8's draw
-    pile, the owner's number in the table's ``#`` column for a discard pile, ``p`` for 8s
-    Rule!'s pass. The new-user trial of 2026-12-07 read ``hint: draw Y12 from Ada's discard
-    pile``, pressed Enter and read "Enter does nothing now"; after ``hint: pass`` its Enter
-    tried the card under the cursor ("Y1 cannot be played")."""
+    pile, the owner's number in the table's ``#`` column for a discard pile, ``p`` for a
+    special card (``x`` on it discards it: the German trial of 2026-12-07 read ``SKIP vor Cleo
+    legen``, pressed x, and its SKIP went on the discard pile) and for 8s Rule!'s pass. The
+    new-user trial of 2026-12-07 read ``hint: draw Y12 from Ada's discard pile``, pressed
+    Enter and read "Enter does nothing now"; after ``hint: pass`` its Enter tried the card
+    under the cursor ("Y1 cannot be played")."""
     name = type(action).__name__
     if name == "DrawDiscard":
         return str(action.owner + 1)
-    return {"Draw": "d", "Pass": "p"}.get(name)
+    return {"Draw": "d", "Pass": "p", "PlaySpecial": "p"}.get(name)
 
 
 def keyed(move: str, action: Any) -> str:
@@ -150,8 +152,11 @@ def hint_forms(snap: TableSnapshot, advice: Advice, builder: bool = False,
                ready: bool = False, order: Sequence[Any] = ()) -> Iterator[tuple[str, str]]:
     """The hint's move and reason, longest first (:func:`hint_words`; ``order``: the hand's
     slots as shown, :func:`in_hand_order`)."""
-    move = keyed(move_label(snap.game.name, snap.view, in_hand_order(advice.action, order),
-                            snap.names, snap.seat), advice.action)
+    move = move_label(snap.game.name, snap.view, in_hand_order(advice.action, order), snap.names,
+                      snap.seat)
+    if type(advice.action).__name__ == "PlaySpecial":  # its key, not its call: the card's name
+        move = _without_call(move)  # says it (a trial pressed x on a hinted SKIP: discarded)
+    bare, move = move, keyed(move, advice.action)
     reason = advice.reason
     if isinstance(reason, level8_advice.Reason):
         if reason.why is level8_advice.Why.LAY_DOWN:
@@ -169,6 +174,8 @@ def hint_forms(snap: TableSnapshot, advice: Advice, builder: bool = False,
         brief = level8_reason(snap, reason, 0)
         if "; " in brief:  # its first clause, whole: "not in your plan" (German is longer)
             yield move, brief.split("; ", 1)[0]
+        if bare != move:  # the reason rather than the key (the key line names the key too)
+            yield _without_call(bare), brief.split("; ", 1)[0]
         yield move, ""  # the move alone rather than a reason cut short
     elif isinstance(reason, eights_advice.Reason):
         yield move, eights_reason(reason)

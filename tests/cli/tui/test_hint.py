@@ -465,6 +465,22 @@ def test_a_move_of_the_key_e_names_the_key() -> None:
         i18n.set_language("en")
 
 
+def test_a_special_card_s_hint_names_p() -> None:
+    """The German trial of 2026-12-07 read ``Tipp: SKIP vor Cleo legen``, pressed x (the
+    cursor was on SKIP) and its SKIP went on the discard pile: x discards a special card, p
+    plays it. The hint names p after the move, in place of the card's call."""
+    assert _skip_hints(OTHERS)[0] == \
+        "hint: put SKIP in front of Ada (p): Ada is as close to going out as anyone"
+    from lancards.cli import i18n
+
+    i18n.set_language("de")
+    try:
+        assert _skip_hints(OTHERS)[0] == \
+            "Tipp: SKIP vor Ada legen (p): Ada ist so nah am Ziel wie jeder andere"
+    finally:
+        i18n.set_language("en")
+
+
 def test_a_draw_and_a_pass_name_their_key() -> None:
     """The new-user trial of 2026-12-07 read ``hint: draw Y12 from Ada's discard pile``, pressed
     Enter and read "Enter does nothing now"; after ``hint: pass`` (8s Rule!, round 8) Enter
@@ -510,13 +526,12 @@ def _keep_hint() -> str:
 def test_the_hint_to_play_keep_says_it_is_void_once_laid_down() -> None:
     # one line of 80 columns: the card's call goes ("KEEP" names the card), the reason stays
     # "void if you do" read as cryptic (the new-user trial of issue 26)
-    assert _keep_hint() == "hint: play KEEP: you keep cards at round end, unless you lay down " \
-        "this round"
+    assert _keep_hint() == "hint: play KEEP (p): it counts for nothing once you lay down"
 
 
 def test_the_german_hint_to_play_keep_says_it_is_void_once_laid_down(german: None) -> None:
     # the whole reason does not fit 80 columns in German: the warning does
-    assert _keep_hint() == "Tipp: KEEP spielen: sie zählt nicht mehr, sobald du auslegst"
+    assert _keep_hint() == "Tipp: KEEP spielen (p): sie zählt nicht mehr, sobald du auslegst"
 
 
 def _skip_hints(others: tuple[list[str], list[str]]) -> list[str]:
@@ -540,18 +555,18 @@ def test_a_skip_s_reason_is_true_on_a_tie() -> None:
     from lancards.cli import i18n
 
     assert _skip_hints(OTHERS) == [  # a tie in words (issue 26's trial: "nobody is closer")
-        "hint: put SKIP in front of Ada (Skip!): Ada is as close to going out as anyone",
-        "hint: put SKIP in front of Bram: Bram is as close to going out as anyone"]  # 80 wide
+        "hint: put SKIP in front of Ada (p): Ada is as close to going out as anyone",
+        "hint: put SKIP in front of Bram (p): Bram is as close to going out as anyone"]
     fewer = (OTHERS[0], OTHERS[1][:8])  # Bram holds 8 cards: closest; Ada plays next
     assert _skip_hints(fewer) == [
-        "hint: put SKIP in front of Ada (Skip!): Ada plays next",
-        "hint: put SKIP in front of Bram (Skip!): Bram is closest to going out"]
+        "hint: put SKIP in front of Ada (p): Ada plays next",
+        "hint: put SKIP in front of Bram (p): Bram is closest to going out"]
     i18n.set_language("de")
     try:
         assert _skip_hints(OTHERS)[0] == \
-            "Tipp: SKIP vor Ada legen: Ada ist so nah am Ziel wie jeder andere"
-        assert _skip_hints(fewer) == [
-            "Tipp: SKIP vor Ada legen („Aussetzen!“): Ada ist als Nächstes dran",
+            "Tipp: SKIP vor Ada legen (p): Ada ist so nah am Ziel wie jeder andere"
+        assert _skip_hints(fewer) == [  # the reason rather than the key where both do not fit
+            "Tipp: SKIP vor Ada legen (p): Ada ist als Nächstes dran",
             "Tipp: SKIP vor Bram legen: Bram ist am nächsten dran, alle Karten loszuwerden"]
     finally:
         i18n.set_language("en")

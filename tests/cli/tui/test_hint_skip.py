@@ -44,11 +44,11 @@ def test_a_skip_among_equal_hands_says_the_highest_level_decided() -> None:
     level", as if Cleo were not)."""
     snap = _session([1, 2, 3, 3, 1]).snapshot()
     assert _both(snap, 200) == (
-        "hint: put SKIP in front of Bram (Skip!): Bram and Cleo share the others' highest "
+        "hint: put SKIP in front of Bram (p): Bram and Cleo share the others' highest "
         "level; Bram plays first",
-        "Tipp: SKIP vor Bram legen („Aussetzen!“): Bram und Cleo teilen die höchste Stufe der "
+        "Tipp: SKIP vor Bram legen (p): Bram und Cleo teilen die höchste Stufe der "
         "anderen; Bram ist zuerst dran")
-    assert _both(snap) == (  # 80 columns: the first clause
+    assert _both(snap) == (  # 80 columns: the first clause, without the key (the key line has it)
         "hint: put SKIP in front of Bram: Bram and Cleo share the others' highest level",
         "Tipp: SKIP vor Bram legen: Bram und Cleo teilen die höchste Stufe der anderen")
 
@@ -57,18 +57,18 @@ def test_a_skip_says_the_others_highest_level_when_the_reader_is_higher() -> Non
     """The new-user trial of issue 26: the reader on level 8, Ada and Bram on 7 (the reason
     said "Ada is on the highest level"); then Ada alone on 7."""
     assert _both(_session([8, 7, 7, 5, 5]).snapshot(), 200) == (
-        "hint: put SKIP in front of Ada (Skip!): Ada and Bram share the others' highest "
+        "hint: put SKIP in front of Ada (p): Ada and Bram share the others' highest "
         "level; Ada plays first",
-        "Tipp: SKIP vor Ada legen („Aussetzen!“): Ada und Bram teilen die höchste Stufe der "
+        "Tipp: SKIP vor Ada legen (p): Ada und Bram teilen die höchste Stufe der "
         "anderen; Ada ist zuerst dran")
     assert _both(_session([8, 7, 5, 5, 5]).snapshot()) == (
-        "hint: put SKIP in front of Ada: Ada is on the highest level of the others",
-        "Tipp: SKIP vor Ada legen: Ada ist auf der höchsten Stufe der anderen")
+        "hint: put SKIP in front of Ada (p): Ada is on the highest level of the others",
+        "Tipp: SKIP vor Ada legen (p): Ada ist auf der höchsten Stufe der anderen")
 
 
 def test_a_skip_among_equal_seats_says_the_tie() -> None:
     assert hint_line(_session([1, 2, 2, 2, 2]).snapshot()) == \
-        "hint: put SKIP in front of Ada (Skip!): Ada is as close to going out as anyone"
+        "hint: put SKIP in front of Ada (p): Ada is as close to going out as anyone"
 
 
 def test_the_skip_picker_opens_on_the_hints_seat() -> None:
@@ -84,9 +84,9 @@ def test_the_skip_picker_opens_on_the_hints_seat() -> None:
 
 
 @pytest.mark.parametrize(("language", "line", "hand"), [
-    ("en", " hint: put SKIP in front of Ada (Skip!): Ada is as close to going out as anyone",
+    ("en", " hint: put SKIP in front of Ada (p): Ada is as close to going out as anyone",
      " your hand (3 cards, by number; s sorts):"),
-    ("de", " Tipp: SKIP vor Ada legen: Ada ist so nah am Ziel wie jeder andere",
+    ("de", " Tipp: SKIP vor Ada legen (p): Ada ist so nah am Ziel wie jeder andere",
      " deine Hand (3 Karten, nach Zahl; s sortiert):"),
 ])
 def test_the_tie_is_said_at_the_table_by_the_h_key(language: str, line: str, hand: str) -> None:
