@@ -546,8 +546,10 @@ def _say_paused_record(folder: Path, table: str) -> None:
               "where the game last stopped") if holder is not None else
             _("game {table} is unfinished: its record ends where the game last stopped (lancards "
               "resume {table} continues it)"))
-    print(text.format(table=table, command=getattr(holder, "command", ""),
-                      pid=getattr(holder, "pid", 0)), file=sys.stderr, flush=True)
+    from lancards.cli.tui.fit import echo
+
+    echo(text.format(table=table, command=getattr(holder, "command", ""),  # wrapped at a space
+                     pid=getattr(holder, "pid", 0)), file=sys.stderr)  # in a terminal (a trial)
 
 
 def add_parser(sub: Any) -> None:

@@ -176,6 +176,29 @@ def test_the_record_of_a_paused_game_is_said_to_end_at_its_pause(home: Path, cap
     assert "You" in said.out  # a finished game has no such line: the test above reads its err
 
 
+def test_the_paused_record_s_line_wraps_at_a_space_in_a_terminal(home: Path, monkeypatch,
+                                                                 capsys) -> None:
+    """The new-user trial of 2026-12-07 read ``... where the game last stopped`` / ``
+    (lancards resume ...`` cut at column 80 above ``lancards audit``'s verdict."""
+    import io
+    import os as os_module
+
+    from lancards.cli.history import _say_paused_record
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setattr("shutil.get_terminal_size",
+                        lambda fallback=(80, 24): os_module.terminal_size((80, 24)))
+    _say_paused_record(home / "tables" / "aaaa000000000001", "aaaa000000000001")
+    assert terminal.getvalue().splitlines() == [
+        "game aaaa000000000001 is unfinished: its record ends where the game last stopped",
+        "   (lancards resume aaaa000000000001 continues it)"]
+
+
 def test_audit_and_replay_without_an_argument_or_a_game_say_how_to_begin(
         tmp_path, monkeypatch, capsys, german) -> None:  # english again after it
     monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
