@@ -379,6 +379,12 @@ class Level8Controller(BaseController):
                              start=hinted_index(self.hinted(snap), ordered))
         elif view.phase is Phase.SKIPPED:
             self._one(_of(legal, ServeSkip), _("nothing to serve"))
+        elif view.phase is Phase.DRAW:  # the keys that draw (a new-user trial pressed Enter
+            self.say(_("Enter does nothing now: d draws from the draw pile, 1-{count} from a "
+                       "discard pile").format(count=view.n), error=True)  # after a draw's hint)
+        elif view.phase is Phase.PLAY:  # 8s Rule!'s Enter plays the card: here x discards it
+            self.say(_("Enter does nothing now: x discards the card under the cursor, ? shows "
+                       "the keys"), error=True)
         else:
             self.say(_("Enter does nothing now; press ? for the keys"), error=True)
 

@@ -163,3 +163,29 @@ def test_l_after_the_hint_with_one_lay_down_offered_says_there_is_no_other(langu
     finally:
         i18n.set_language("en")
     assert isinstance(session.history[0], LayDown)
+
+
+@pytest.mark.parametrize(("language", "draw", "play"), [
+    ("en", " Enter does nothing now: d draws from the draw pile, 1-3 from a discard pile",
+     " Enter does nothing now: x discards the card under the cursor, ? shows the keys"),
+    ("de", " Enter tut jetzt nichts: d zieht vom Nachziehstapel, 1-3 von einem Ablagestapel",
+     " Enter tut jetzt nichts: x legt die Karte unter dem Cursor ab; ? zeigt Tasten"),
+])
+def test_enter_where_it_does_nothing_names_the_keys_that_do(language, draw, play) -> None:
+    """The new-user trial of 2026-12-07 pressed Enter after ``hint: draw Y12 from Ada's
+    discard pile`` and read ``Enter does nothing now; press ? for the keys``; after a hint to
+    discard, Enter (which plays the card in 8s Rule!) did nothing either. The line names the
+    keys of the phase: the draw's, then x."""
+    hand = ["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B9", "Y14", "G10"]
+    state = build("level8", [hand, *OTHERS], turn=0, phase=Phase.DRAW, levels=[2, 1, 1])
+    session = LocalSession("level8", names=NAMES3, state=state, bot_delay=60)
+    i18n.set_language(language)
+    try:
+        with driven(session, 80, 24) as d:
+            assert d.press("enter").splitlines()[-2] == draw
+            d.press("d")
+            d.settle(lambda: session.state.phase is Phase.PLAY, limit=2.0)
+            assert d.press("enter").splitlines()[-2] == play
+    finally:
+        i18n.set_language("en")
+    assert len(session.history) == 1  # the draw: Enter played nothing
