@@ -262,13 +262,16 @@ def _keyed(report: AuditReport) -> list[str]:
 
 def outcome_words(report: AuditReport) -> str:
     """``"winner: ann [FP]; scores: ann 1, bob 2"`` (``describe_outcome``, in the player's
-    language; the winner with the key's fingerprint, the scores by nickname)."""
+    language; the winner with the key's fingerprint, the scores by nickname; a Level 8 win is
+    ``WIN``, as ``lancards history`` says it, not level 9)."""
     outcome = report.outcome
     if outcome is None:
         return _("the game is not finished")
     winners = ", ".join(_keyed(report)[s] for s in outcome.winners)
-    scores = ", ".join(f"{nick} {score}" for nick, score in zip(_nicks(report), outcome.scores,
-                                                                  strict=False))
+    won = str(report.game).startswith("level8")  # level 9 is the win: WIN, as history says it
+    scores = ", ".join(f"{nick} {_('WIN') if won and score >= 9 else score}" for nick, score in
+                       zip(_nicks(report), outcome.scores, strict=False))  # (a trial read
+    # "Bram 9" under "Bram WIN" in lancards history)
     return ngettext("winner: {names}; scores: {scores}", "winners: {names}; scores: {scores}",
                     len(outcome.winners)).format(names=winners, scores=scores)
 

@@ -33,9 +33,11 @@ def test_audit_accepts_the_record(record_file, capsys):
     winner = core.game.outcome(core.state).winners[0]
     assert out.startswith(f"OK: Level 8, {len(core.record)} entries verified, game finished")
     assert f"winner: {core.players[winner]}" in out
-    named = ", ".join(f"{p.nick} {s}" for p, s in zip(
+    named = ", ".join(f"{p.nick} {'WIN' if s == 9 else s}" for p, s in zip(
         core.players, core.game.outcome(core.state).scores, strict=True))
     assert out.rstrip("\n").endswith(f"; scores: {named}")  # by nickname, not a list
+    # the winner's level 9 is said as history says it (a trial read "Bram 9" beside "Bram WIN")
+    assert f"{core.players[winner].nick} WIN" in out and " 9" not in out.split("scores:")[1]
 
 
 def test_audit_rejects_one_changed_byte_naming_the_entry(record_file, tmp_path, capsys):
