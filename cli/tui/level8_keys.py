@@ -70,17 +70,44 @@ HELP: tuple[KeyHelp, ...] = (
     ("l", N_("lay down your level: the builder (1-9 assign, j/J or v joker value, Tab offers)")),
     ("a", N_("add the card under the cursor to a meld on the table")),
     ("x", N_("discard the card under the cursor (ends the turn)")),
-    ("p", N_("play the special card under the cursor (TAKE, SWAP, KEEP, SKIP) instead of a "
+    ("p", N_("play the special card under the cursor (TAKE, SWAP, KEEP) instead of a "
           "discard: your turn then ends")),
     (N_("Home / End"), N_("the cursor to the first / last card of your hand")),
     (N_("(table)"), N_("discard: each player's top discard and, in brackets, how many cards the "
-                "pile holds (R7(3)); front: their KEEP / SKIP cards")),
-    (N_("Enter"), N_("show the 3 marked cards / choose a shown card / serve a Skip")),
+                "pile holds (R7(3)); front: their KEEP cards")),
+    (N_("Enter"), N_("show the 3 marked cards / choose a shown card")),
     (N_("x (swap)"), N_("put the card under the cursor on your discard pile; e: draw as many")),
     (N_("k (keep)"), N_("keep the card under the cursor into the next round; e: done")),
-    ("e", N_("end: finish swapping or keeping, serve a Skip, end an empty-handed turn")),
+    ("e", N_("end: finish swapping or keeping, end an empty-handed turn")),
     ("m", N_("list every legal move and pick one")),
 )
+
+SKIP_HELP: dict[str, KeyHelp | None] = {
+    "p": ("p", N_("put the SKIP card under the cursor in front of a player instead of a "
+                  "discard: your turn then ends")),
+    N_("(table)"): (N_("(table)"), N_("discard: each player's top discard and, in brackets, how "
+                                    "many cards the pile holds (R7(3)); front: their SKIP "
+                                    "cards")),
+    N_("Enter"): (N_("Enter"), N_("serve a Skip")),
+    N_("x (swap)"): None,
+    "e": ("e", N_("end: finish keeping, serve a Skip, end an empty-handed turn")),
+}
+"""Level 8's own words in place of :data:`HELP`'s (Level 8 Master's: TAKE, SWAP, KEEP), and
+``level8-en``'s: its special card is SKIP, no swapping (the new-user trial of 2026-12-07 read
+TAKE, SWAP and KEEP in the ``?`` list of a Level 8 table)."""
+
+
+def game_help(master: bool) -> tuple[KeyHelp, ...]:
+    """:data:`HELP` with the words of the rule set's own special cards (``master``: Level 8
+    Master's TAKE, SWAP, KEEP, as :data:`HELP` says them; else :data:`SKIP_HELP`)."""
+    words: dict[str, KeyHelp | None] = {} if master else SKIP_HELP
+    out = []
+    for key, text in HELP:
+        entry = words.get(key, (key, text))
+        if entry is not None:
+            out.append(entry)
+    return tuple(out)
+
 
 BUILDER_HELP: tuple[KeyHelp, ...] = (
     ("", N_("in the lay-down builder (l):")),  # a heading: keys_panel puts it below the table's
@@ -245,7 +272,8 @@ class Level8Controller(BaseController):
                         need).format(count=need, marked=len(self.marks))
 
     def help(self) -> tuple[KeyHelp, ...]:
-        return (*HELP, (N_("(colours)"), draw.colour_legend()), *BUILDER_HELP)
+        master = self.session is None or self.session.snapshot().rule_set == "level8-master"
+        return (*game_help(master), (N_("(colours)"), draw.colour_legend()), *BUILDER_HELP)
 
     def objective(self, snap: TableSnapshot) -> list[str]:
         """Every player's level card side: the current level of each, then the whole card."""

@@ -116,11 +116,13 @@ def test_german_words_and_plurals(german):
         "einmal aussetzen („Aussetzen!“ vor dir)"
     assert i18n._("nothing to serve") == "keine „Aussetzen!“-Karte vor dir"
     # the special cards keep their code (notation), and the keys give their German calls
-    special = i18n._("play the special card under the cursor (TAKE, SWAP, KEEP, SKIP) instead "
-                     "of a discard: your turn then ends")
+    special = i18n._("play the special card under the cursor (TAKE, SWAP, KEEP) instead "
+                     "of a discard: your turn then ends")  # Level 8 Master's
     assert all(f"{code} „{call}“" in special for code, call in (
-        ("TAKE", "Die nehm’ ich!"), ("SWAP", "Die tausch’ ich!"), ("KEEP", "Die behalt’ ich!"),
-        ("SKIP", "Aussetzen!")))
+        ("TAKE", "Die nehm’ ich!"), ("SWAP", "Die tausch’ ich!"), ("KEEP", "Die behalt’ ich!")))
+    assert "SKIP („Aussetzen!“)" in i18n._(  # Level 8's
+        "put the SKIP card under the cursor in front of a player instead of a discard: your turn "
+        "then ends")
     # a decimal number has a comma
     assert (i18n.number_text(0.5), i18n.number_text(2.0)) == ("0,5", "2")
     assert speed_words(0.5) == "jeder Bot wartet 0,5 s vor seinem Zug (b: ändern)"

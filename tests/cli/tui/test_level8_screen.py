@@ -537,3 +537,24 @@ def test_the_keys_panel_heads_the_builder_keys_below_the_table_keys(german) -> N
         " Enter            lay down",
         " Esc              close the builder"]
     assert any(line.startswith(" (colours)") for line in english[:at])
+
+
+@pytest.mark.parametrize(("edition", "says", "not_said"), [
+    ("level8-master", [" p                play the special card under the cursor (TAKE, SWAP,",
+                       " Enter            show the 3 marked cards / choose a shown card"],
+     ["SKIP", "serve a Skip"]),
+    ("level8", [" p                put the SKIP card under the cursor in front of a player",
+                " Enter            serve a Skip"],
+     ["TAKE", "SWAP", "x (swap)", "swapping"]),
+])
+def test_the_keys_panel_names_the_rule_set_s_own_special_cards(edition, says, not_said) -> None:
+    """The new-user trial of 2026-12-07 read TAKE, SWAP and KEEP, ``x (swap)`` and ``serve a
+    Skip`` in the ``?`` list of a Level 8 table, which has Skip cards only; Level 8 Master has
+    TAKE, SWAP and KEEP and no Skip."""
+    state = build(edition, [["R3", "O7", "B12"], ["Y1"], ["Y2"]], turn=0, phase=Phase.DRAW)
+    with driven(session_at(state, edition), 100, 60) as d:
+        rows = d.press("?").splitlines()
+    for line in says:
+        assert any(row.startswith(line) for row in rows), (line, rows)
+    for word in not_said:
+        assert not any(word in row for row in rows), (word, rows)
