@@ -18,6 +18,7 @@ from lancards.cli.i18n import N_, _
 from lancards.cli.session import DEFAULT_NICK, Session, TableSnapshot
 from lancards.cli.tui.cards import card_style, strip_slots
 from lancards.cli.tui.fit import plain, wrap_all
+from lancards.cli.tui.hint_follow import hinted_index
 from lancards.cli.tui.hint_memo import ShownHint, shown_hint
 from lancards.cli.tui.narrate import move_label
 from lancards.cli.tui.reasons import reason_words
@@ -489,7 +490,10 @@ class BaseController:
             return
         labels = [move_label(snap.game.name, snap.view, a, snap.names, snap.seat)
                   for a in legal]
-        self.open_picker(_("every legal move"), labels, lambda i: self._submit_later(legal[i]))
+        # on the hint's move after h, as the other lists (a new-user trial read "hint: discard
+        # Y2", pressed m and read "> 1. discard R3")
+        self.open_picker(_("every legal move"), labels, lambda i: self._submit_later(legal[i]),
+                         start=hinted_index(self.hinted(snap), legal))
 
     def _submit_later(self, action: Any) -> None:
         self.submit(action)

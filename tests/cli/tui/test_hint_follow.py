@@ -189,3 +189,24 @@ def test_enter_where_it_does_nothing_names_the_keys_that_do(language, draw, play
     finally:
         i18n.set_language("en")
     assert len(session.history) == 1  # the draw: Enter played nothing
+
+
+def test_the_list_of_moves_opens_on_the_hint_s_move() -> None:
+    """The new-user trial of 2026-12-07 read ``hint: discard Y2: not in your plan``, pressed m
+    and read ``> 1. discard R3``: after h, the list of every legal move opens on the hint's
+    move, as the other lists do; Enter plays it."""
+    hand = ["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B12", "Y14", "O2", "G10"]
+    state = build("level8-master", [hand, *OTHERS], turn=0, phase=Phase.PLAY)
+    session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60,
+                           bot_level="normal")
+    hinted = hint_advice(session.snapshot()).action
+    with driven(session, 80, 24) as d:
+        rows = d.press("m").splitlines()
+        assert " >  1. discard R3" in rows and "    2. discard R9" in rows  # no hint: the first
+        d.press("escape")
+        hint = next(r for r in d.press("h").splitlines() if r.startswith(" hint: "))
+        assert hint.startswith(" hint: discard R9: ")
+        rows = d.press("m").splitlines()
+        assert "    1. discard R3" in rows and " >  2. discard R9" in rows
+        d.press("enter")
+    assert session.history == [hinted]
