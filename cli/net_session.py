@@ -33,13 +33,14 @@ from lancards.cli.play_again import series_words
 from lancards.cli.removal_words import removal_banners
 from lancards.cli.running_totals import RunningTotals
 from lancards.cli.session import REMOVED_BANNER, Banner, LogLine, NewsMixin, TableSnapshot
-from lancards.cli.session_series import SeriesMixin, keep_evening
+from lancards.cli.session_series import SeriesMixin, end_offer, keep_evening
 from lancards.cli.session_series import derive as _derive
 from lancards.cli.tui.controller import shown_names
 from lancards.engine.core import Seat
 from lancards.engine.options import OptionValue
 from lancards.engine.rulesets import REFERENCE_BOT_LEVEL
 from lancards.p2p.crypto.group import RandomBytes, SeededRandomBytes
+from lancards.p2p.net.crash_hook import crash
 from lancards.p2p.net.folder_lock import FolderLock, lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode, drive_bot, game_bot
 from lancards.p2p.net.record_file import write_record
@@ -174,12 +175,17 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
                     bot_levels: Mapping[bytes, str] | None = None,
                     evening_before: Sequence[dict[str, Any]] = ()) -> NetworkSession:
         """The peers of a started table (a new one, or the next game of a series): the table
-        folder locked and written, one node per identity, linked."""
+        folder locked and written, one node per identity, linked. ``evening_before``: the games
+        of the evening before its series (``play_again.Evening``): its first lines count them,
+        and its ``table.json`` holds them from its first write (the crash hook's
+        ``evening-WHEN:N`` counts that write)."""
         lock = lock_folder(home / "tables" / table.spec.table, "lancards play")
         game_no = int(table.statement.get("follows", {}).get("game", 1))
         deck = "deck" if game_no == 1 else f"deck-game{game_no}"
         try:
             store = TableStore.for_table(table.spec.table, home)
+            if evening_before and crash.reached("before", side="evening"):
+                crash.die()
             store.save_table({
                 "statement": table.statement,
                 "sigs": table.sigs,
@@ -188,7 +194,11 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
                          for b in bot_ids],
                 "rule_set": rule_set,
                 "bot_level": bot_level,
-                "bot_levels": {k.hex(): v for k, v in (bot_levels or {}).items()}})
+                "bot_levels": {k.hex(): v for k, v in (bot_levels or {}).items()},
+                **({"evening": [dict(game) for game in evening_before]}
+                   if evening_before else {})})
+            if evening_before and crash.reached("after", side="evening"):
+                crash.die()
             if record_path:
                 store.keep_record_path(record_path)
             nodes = [
@@ -241,7 +251,8 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
                                                                            {}).items()},
                       evening_before=data.get("evening", ()))
         session.restored = True
-        keep_evening(session, data.get("evening", ()), save=False)  # other games' before it
+        keep_evening(session, data.get("evening", ()))  # other games' before it
+        end_offer(folder.parent, data.get("evening", ()))
         from lancards.cli.play_again import pending_again
 
         if pending_again(folder):  # killed inside "play again": every peer's lines (issue 27)

@@ -49,27 +49,41 @@ def same_places_table(members: Sequence[Any], label: str | None = None) -> str:
 
 def evening_after(session: Any) -> tuple[dict[str, Any], ...]:
     """The evening before the next table when ``session``'s players choose another game:
-    its evening before, and its series through its game (``play_again.Evening``)."""
+    its evening before, and its series through its game (``play_again.Evening``; ``table``:
+    the id of its last table, whose "play again" :func:`end_offer` ends)."""
     finished = finished_of(session.core)
     if finished is None:
         return tuple(session.evening_before)
     return (*session.evening_before, {"game": session.game.name, "games": finished.number,
-                                      "totals": finished.totals()})
+                                      "totals": finished.totals(),
+                                      "table": finished.table.spec.table})
 
 
-def keep_evening(session: Any, before: Sequence[dict[str, Any]], *, save: bool = True) -> Any:
-    """``session`` with ``before`` as its evening before (its first lines counting them), kept
-    in its ``table.json`` for a resume (``evening``; ``save``: written there now)."""
+def end_offer(tables: Path, before: Sequence[dict[str, Any]]) -> None:
+    """At a resume of a table another game opened: the "play again" of the table that game
+    was chosen at is over (its ``again-over`` marker), if a kill -9 came between this table's
+    first write and the "no" said there (:meth:`SeriesMixin.other_session`); otherwise
+    ``lancards resume`` offered that game's end again once this one was over."""
+    from lancards.cli.play_again import pending_again
+
+    for game in before:
+        folder = tables / str(game.get("table", ""))
+        if game.get("table") and "/" not in str(game["table"]) and pending_again(folder):
+            with contextlib.suppress(OSError):
+                (folder / "again-over").touch()
+
+
+def keep_evening(session: Any, before: Sequence[dict[str, Any]]) -> Any:
+    """``session`` with ``before`` as its evening before (its first lines counting them). Its
+    ``table.json`` holds them from the table's first write on (``evening``, for a resume:
+    ``NetworkSession._open``'s ``evening``): written after it, a kill -9 between the two left a
+    table that had lost its evening (the crash test of the evening's write)."""
     session.evening_before = tuple(before)
     if before:
         from lancards.cli.play_again import series_words
-        from lancards.p2p.net.store import TableStore
 
         session.series = series_words(session.core.table, session.game.name,
                                       session.core.me.public_key, before)
-        if save:
-            store = TableStore.for_table(session.core.table.spec.table, session.home)
-            store.save_table({**store.load_table(), "evening": list(before)})
     return session
 
 
@@ -127,10 +141,10 @@ class SeriesMixin:
 
     def choose_other(self, rule_set: str) -> None:
         """Another game, ``rule_set``, with the same players instead of playing this one
-        again (:mod:`lancards.cli.tui.other_game`): "no" to the same game, as ``q`` says;
-        :meth:`other_session` opens its table."""
-        with contextlib.suppress(LocalProtocolError):
-            self.play_again(False)
+        again (:mod:`lancards.cli.tui.other_game`): :meth:`other_session` opens its table,
+        then says "no" to the same game, as ``q`` does. Not before: a kill -9 between the
+        durable "no" and the new table's first write lost the other game and its evening
+        (``lancards resume`` found no table); now it shows this game's end again."""
         self.other_rule_set = rule_set
 
     async def other_session(self) -> Any:
@@ -159,12 +173,34 @@ class SeriesMixin:
             None if self.seed is None else f"table-{self.seed}-{rule_set}-{number}")
         table = start_local([self.core.me, *bots], rule_set, {}, table=table_id)
         before = evening_after(self)  # its first lines say "game 2 of the evening: Level 8"
-        return keep_evening(await type(self)._open(  # type: ignore[attr-defined]
+        session = await type(self)._open(  # type: ignore[attr-defined]
             table, self.core.me, bots, rule_set, self.home, seed=self.seed,
             bot_delay=self.pacer.delay, autoplay=self.autoplay,
             record_path=series_record(self.record_path, number), bot_level=self.bot_level,
             bot_levels={self.core.players[s].public_key: level
-                        for s, level in self.bot_seats.items()}, evening_before=before), before)
+                        for s, level in self.bot_seats.items()}, evening_before=before)
+        self._decline_same()  # the new table is written: "no" to this one now
+        return keep_evening(session, before)
+
+    def _decline_same(self) -> None:
+        """"No" to playing this game again, once another game's table is written (its session
+        may be closed: its folder is locked again for the write)."""
+        from lancards.p2p.net.folder_lock import lock_folder
+
+        lock = getattr(self, "lock", None)
+        again = None
+        if lock is not None and not lock.held:
+            with contextlib.suppress(Exception):  # another process holds it: it answers
+                again = lock_folder(self.home / "tables" / self.core.table.spec.table,
+                                    "lancards play")
+            if again is None:
+                return
+        try:
+            with contextlib.suppress(LocalProtocolError):
+                self.play_again(False)
+        finally:
+            if again is not None:
+                again.release()
 
     async def next_session(self) -> Any:
         """The session of the next game of the series, once every seat signed its start.

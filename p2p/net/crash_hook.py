@@ -12,7 +12,10 @@ count only the writes of a file beside the stores (:data:`SIDE_FILES`), which no
 ``WHEN`` counts: the ``N``-th write of a table's ``language`` file
 (``lancards.cli.table_language``), of the identity file's repaired nickname
 (:func:`lancards.p2p.net.identity_file.save_nickname`), or of a halted table's
-``halted.json`` (:func:`lancards.cli.halted_table.save_halt`). Unset
+``halted.json`` (:func:`lancards.cli.halted_table.save_halt`).
+``evening-WHEN:N`` (``before``/``after``) counts only the first writes of new tables'
+``table.json`` that hold the evening before their series
+(``lancards.cli.net_session.NetworkSession._open``). Unset
 (every program but the crash tests), nothing is counted.
 """
 
@@ -24,7 +27,7 @@ import signal
 CRASH_ENV = "LANCARDS_TEST_CRASH_AT"
 """The environment variable of the crash-point test hook."""
 
-SIDE_FILES = ("language", "identity", "halted")
+SIDE_FILES = ("language", "identity", "halted", "evening")
 """Files written beside the stores, each counted only by a ``WHEN`` of its own prefix."""
 
 

@@ -7,6 +7,7 @@ levels, which do not add up)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from types import SimpleNamespace
 
 from lancards.cli import session_series
@@ -54,21 +55,59 @@ def test_the_evening_after_another_game_in_english() -> None:
     assert series_words(third.table, "eights", ben)[0].startswith("game 3 of the evening: ")
 
 
-def test_another_game_takes_the_evening_on(monkeypatch, tmp_path) -> None:
-    from lancards.p2p.net.store import TableStore
-
+def test_another_game_takes_the_evening_on(monkeypatch) -> None:
     first = _game(1, [])
     monkeypatch.setattr(session_series, "finished_of", lambda core: first)
     old = SimpleNamespace(core=None, game=SimpleNamespace(name="level8-master"),
                           evening_before=())
     after = evening_after(old)
-    assert after == ({"game": "level8-master", "games": 1, "totals": first.totals()},)
+    assert after == ({"game": "level8-master", "games": 1, "totals": first.totals(),
+                      "table": first.table.spec.table},)
     second = _game(2, [])
     new = SimpleNamespace(core=SimpleNamespace(table=second.table, me=second.table.seats[0]),
-                          game=SimpleNamespace(name="level8"), series=[], home=tmp_path)
-    store = TableStore.for_table(second.table.spec.table, tmp_path)
-    store.save_table({"rule_set": "level8"})
+                          game=SimpleNamespace(name="level8"), series=[])
     keep_evening(new, after)
     assert new.evening_before == after
-    assert store.load_table() == {"rule_set": "level8", "evening": list(after)}  # for a resume
     assert new.series[0].startswith("game 3 of the evening: ")  # game 2 of its series
+
+
+def test_the_new_table_s_first_write_holds_the_evening(monkeypatch, tmp_path) -> None:
+    """The evening is in the new table's ``table.json`` from its first write on: written after
+    it, a kill -9 between the two writes (the crash test in tests/e2e/test_persona_evening.py)
+    left a table that resumed with no evening, and its game-over panel said none."""
+    import asyncio
+
+    from lancards.cli.net_session import NetworkSession
+    from lancards.p2p.net.store import TableStore
+    from lancards.p2p.protocol.identity import Identity
+
+    written: list[tuple[str, dict[str, object]]] = []
+    save = TableStore.save_table
+
+    def saving(store: TableStore, data: dict[str, object]) -> None:
+        written.append((store.folder.name, json.loads(json.dumps(data))))
+        save(store, data)
+
+    first = _game(1, [])
+
+    async def go() -> tuple[str, tuple[dict[str, object], ...]]:
+        old = await NetworkSession.create("level8-master", {}, Identity(b"\x0c" * 32, "Ann"),
+                                          2, home=tmp_path, bot_delay=0, seed=7)
+        try:
+            old.choose_other("eights")
+            monkeypatch.setattr(session_series, "finished_of", lambda core: first)
+            monkeypatch.setattr(TableStore, "save_table", saving)
+            new = await old.other_session()
+        finally:
+            await old.close()
+        await new.close()
+        return new.core.table.spec.table, new.evening_before
+
+    table, before = asyncio.run(go())
+    evening = [{"game": "level8", "games": 1, "totals": first.totals(),  # the game's name
+                "table": first.table.spec.table}]
+    assert list(before) == evening
+    ours = [data for folder, data in written if folder == table]
+    assert ours and all(data["evening"] == evening for data in ours)
+    assert json.loads((tmp_path / "tables" / table / "table.json").read_text())["evening"] \
+        == evening  # for a resume

@@ -144,11 +144,12 @@ class Terminal:
         return subprocess.run(["tmux", "-L", self.server, *args], capture_output=True,
                               text=True, timeout=10).stdout
 
-    def run(self, words: str) -> None:
+    def run(self, words: str, env: str = "") -> None:
+        """``lancards WORDS`` in a new window (``env``: more ``NAME=VALUE`` words before it)."""
         self.runs += 1
         status = self.home / f"status-{self.runs}"
         command = (f"cd {ROOT} && env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "
-                   f"LANCARDS_HOME={self.home} {sys.executable} -m lancards {words} "
+                   f"LANCARDS_HOME={self.home} {env} {sys.executable} -m lancards {words} "
                    f"2>>{self.home / 'err.txt'}; echo $? > {status}.tmp && "
                    f"mv {status}.tmp {status}; sleep 120")
         if self.runs == 1:
