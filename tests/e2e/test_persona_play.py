@@ -7,7 +7,9 @@ exact lines a person reads (:mod:`tests.e2e.test_persona` has the LAN evenings).
   TAKE`` (it read ``... for I'll take that!`` with no room for the dealer at 80 columns).
   ``Ctrl-C`` there pauses (the line it prints, status 1), ``lancards resume`` brings the same
   screen back; ``q`` asks, ``y`` pauses again, and ``lancards --lang de resume`` shows it in
-  German (``3 Karten für TAKE zeigen``, the dealer still on the line).
+  German (``3 Karten für TAKE zeigen``, the dealer still on the line). ``lancards --lang en
+  resume`` once more: ``h`` marks the hint's three cards (``show R11 G14 SWAP``) and Enter
+  shows them.
 - **The rules page** on that table: ``g`` shows Level 8 Master's rules in words, Down scrolls
   to their end, ``q`` closes them without asking to leave; in German too, Esc closes them.
 """
@@ -126,6 +128,10 @@ RULES_DE = [
     ' aufeinanderfolgende Zahlen einer Farbe; Paar, Drilling, Vierling ... sind',
     ' Karten gleicher Zahl; Karten einer Farbe sind beliebige Zahlen dieser Farbe.',]
 """The German page's first lines (``g`` on the table resumed with ``--lang de``)."""
+
+SHOW_HINT = " hint: show R11 G14 SWAP: these are the cards your plan needs least"
+SHOW_MARKED = " Space marks 3 cards (3 marked) · Enter shows them · ? keys · q quit · h hint"
+"""After ``h`` at the show phase: the hint's cards are marked (``*`` under them)."""
 
 LEAVE = [" quit", " Leave the table?",
          " y or p: pause: the game waits for you (lancards resume brings you back)",
@@ -252,6 +258,22 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
             f"Tisch {table} wird fortgesetzt (Level 8 Master, mit Cleo, Ada, Bram)",
             "3 bisher gespielte Züge werden geprüft…",
             "Pause: das Spiel wartet auf dich; lancards resume bringt dich zurück"]
+        # h: the hint's three cards are marked, Enter shows them (issue 26's new-user trial
+        # read the hint, then had to find and mark the cards itself)
+        tess.run("--lang en resume --bot-delay 2")  # the line of the show stays to be read
+        tess.shows(SHOW)
+        tess.keys("h")
+        lines = [line.rstrip() for line in tess.wait(SHOW_HINT)]
+        assert lines[-5:] == [SHOW[-5], SHOW[-4], "             ^*  *                *",
+                              SHOW_HINT, SHOW_MARKED], lines
+        tess.keys("Enter")
+        tess.wait(" You showed R11 G14 SWAP")
+        tess.keys("C-c")
+        assert tess.exit_status() == 1
+        printed = tess.printed()  # the bots moved on meanwhile: how many moves is not fixed
+        assert printed[0] == f"resuming table {table} (Level 8 Master, with Cleo, Ada, Bram)"
+        assert re.fullmatch(r"checking \d+ moves played so far…", printed[1]), printed
+        assert printed[2:] == [PAUSED], printed
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
         tess.tmux("kill-server")
