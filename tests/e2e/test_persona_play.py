@@ -12,11 +12,19 @@ exact lines a person reads (:mod:`tests.e2e.test_persona` has the LAN evenings).
   shows them.
 - **The rules page** on that table: ``g`` shows Level 8 Master's rules in words, Down scrolls
   to their end, ``q`` closes them without asking to leave; in German too, Esc closes them.
+- **A German table's second round** (Level 8 Master of five, ``--seed 5``): round 1 played by
+  ``--autoplay``, killed at its end; ``lancards resume`` shows round 2 in German at 80x24 with
+  the dealer on the title, ``Tess (du)`` and ``q beenden`` on the key line.
+
+Another game with the same players (and the evening under kill -9) is in
+:mod:`tests.e2e.test_persona_evening`; the screens after ``h``, a discarded Skip and leaving
+for good in :mod:`tests.e2e.test_persona_hints`.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -274,6 +282,87 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
         assert printed[0] == f"resuming table {table} (Level 8 Master, with Cleo, Ada, Bram)"
         assert re.fullmatch(r"checking \d+ moves played so far…", printed[1]), printed
         assert printed[2:] == [PAUSED], printed
+        assert (tmp_path / "err.txt").read_text() == ""
+    finally:
+        tess.tmux("kill-server")
+
+
+ROUND_TWO_DE = [
+    " Level 8 Master · Runde 2 · Dov gibt   DU BIST DRAN: ",
+    "   # Spieler    St.  Aufgabe                         ausg. Hand Ablage    vorne",
+    " > 1 Tess (du)     2 Drilling + 4er-Folge            ",
+    "   2 Cleo          2 Drilling + 4er-Folge            ",
+    "   3 Ada           1 4 Paare                         ",
+    "   4 Dov           3 Drilling + 4 Karten einer Farbe ",
+    "   5 Bram          1 4 Paare                         ",
+    " Bots: Cleo, Ada, Dov, Bram (normal)"]
+"""The top of Tess's German table in round 2 (the rows' starts: who laid down and the hands are
+the resumed peers' deal): the dealer on the title, ``(du)`` on her row at 80 columns."""
+LEAVE_DE = [
+    " Den Tisch verlassen?",
+    " j oder p: Pause: das Spiel wartet auf dich (lancards resume bringt dich zurück)",
+    " l: endgültig gehen: das Spiel geht ohne dich weiter", " n: bleiben"]
+DRAW_KEYS_DE = " d ziehen · 1-5 vom Ablagestapel · s sortieren · ? Tasten · q beenden · h Tipp"
+
+
+def _turn(tess: Terminal, title: str, limit: float = 40) -> list[str]:
+    """Tess's screen once its title begins with ``title`` (her turn, whatever it asks), the
+    same a moment later, checked to fit 80x24."""
+    deadline, lines = time.monotonic() + limit, []
+    while time.monotonic() < deadline:
+        lines = [line.rstrip() for line in tess.screen()]
+        if lines[0].startswith(title):
+            time.sleep(0.2)
+            again = [line.rstrip() for line in tess.screen()]
+            if again == lines:
+                check_fits("\n".join(lines), title)
+                return lines
+        time.sleep(0.1)
+    raise AssertionError("\n".join([f"{title!r} did not show:", *lines]))
+
+
+@pytest.mark.long  # some 20 s: round 1 of five seats played by the bots, then a resume
+def test_a_german_table_s_second_round_at_80_columns(tmp_path: Path) -> None:
+    """``lancards --lang de play --autoplay`` (Level 8 Master of five, ``--seed 5``) killed
+    once round 1 is over (its line ``Runde 1: Tess Stufe 2, ...``); ``lancards resume`` shows
+    round 2 in German (the table's remembered language) at 80x24: the title keeps the dealer,
+    Tess's row ``(du)``, the key line ``q beenden`` (a LAN trial read neither at 80 columns)."""
+    (tmp_path / "identity.json").write_text(Identity(bytes([7]) * 32, "tess").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    with subprocess.Popen(
+            [sys.executable, "-m", "lancards", "--lang", "de", "play", "--autoplay", "--game",
+             "level8-master", "--seed", "5", "--bots", "4", "--bot-delay", "0", "--name",
+             "Tess"], cwd=ROOT, env={**env, "LANG": "C.UTF-8", "LANCARDS_HOME": str(tmp_path)},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        proc.kill()
+        _out, err = proc.communicate(timeout=30)
+    assert first == ("Runde 1: Tess Stufe 2, Cleo Stufe 2, Ada Stufe 1, Dov Stufe 3, "
+                     "Bram Stufe 1\n"), first + err
+    tess = Terminal(tmp_path)
+    try:
+        tess.run("resume --bot-delay 0")
+        lines = _turn(tess, ROUND_TWO_DE[0])  # the deal is the resumed peers': any phase
+        assert [line[:len(top)] for line, top in zip(lines, ROUND_TWO_DE, strict=False)] == \
+            ROUND_TWO_DE, lines
+        assert lines[-1] == DRAW_KEYS_DE or lines[-1].endswith(" · q beenden · h Tipp"), lines
+        tess.keys("q")
+        # the dialog read whole (its German pause line is 80 columns to the last one, which
+        # check_fits cannot tell from a line wrapped there)
+        deadline, lines = time.monotonic() + 10, []
+        while time.monotonic() < deadline and " n: bleiben" not in lines:
+            lines = [line.rstrip() for line in tess.screen()]
+            time.sleep(0.1)
+        assert lines[1:5] == LEAVE_DE, lines
+        tess.keys("p")
+        assert tess.exit_status() == 1
+        table = next((tmp_path / "tables").iterdir()).name[:8]
+        assert tess.printed() == [
+            f"Tisch {table} wird fortgesetzt (Level 8 Master, mit Cleo, Ada, Dov, Bram)",
+            "Pause: das Spiel wartet auf dich; lancards resume bringt dich zurück"]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
         tess.tmux("kill-server")
