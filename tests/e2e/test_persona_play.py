@@ -189,7 +189,9 @@ class Terminal:
                     check_fits("\n".join(lines), text)
                     return lines
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} did not show within {limit} s:\n" + "\n".join(lines))
+        errors = self.home / "err.txt"
+        raise AssertionError(f"{text!r} did not show within {limit} s:\n" + "\n".join(lines)
+                             + (f"\nerr.txt: {errors.read_text()}" if errors.exists() else ""))
 
     def shows(self, expected: list[str], limit: float = 30) -> None:
         """Wait until the screen is ``expected``, line for line (a note such as catching up
@@ -245,8 +247,10 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
         tess.shows(SHOW)
         # q asks; y pauses (status 1, the same line); the table waits again
         tess.keys("q")
-        lines = [line.rstrip() for line in tess.wait(" Leave the table?")]
-        assert lines[:5] == LEAVE and not any(lines[5:]), lines
+        tess.wait(" Leave the table?")
+        # the dialog alone: a busy machine's stalled event loop reads as a sleep, and the
+        # resumed seat says "catching up" over it until the others answered (seconds)
+        tess.shows([*LEAVE, *[""] * 19], limit=15)
         tess.keys("y")
         assert tess.exit_status() == 1
         table = next((tmp_path / "tables").iterdir()).name[:8]
