@@ -339,6 +339,15 @@ class CoreParts:
                 code: str = "") -> None:
         self._out.append(Notice(kind, text, seat, evidence, error, code))
 
+    @property
+    def told(self) -> tuple[tuple[str, dict[str, Any]], ...]:
+        """The evidence of a cheat this peer sent to every seat, oldest first (at most
+        :data:`TOLD_KEPT`): ``("record.entry", {"entry"})``, a signed entry it refused naming
+        its author, ``("record.evidence", {"first", "second"})``, a fork, or a
+        ``record.check``; its observers are sent the signed entries
+        (:class:`~lancards.p2p.protocol.watchers.Watchers`)."""
+        return tuple(self._told)
+
     def _tell_everyone(self, type: str, body: dict[str, Any]) -> None:
         """Send evidence of a cheat (``record.evidence``, a signed bad ``record.entry``, a
         ``record.check``) to every seat, and keep it (at most :data:`TOLD_KEPT`) to send again

@@ -19,6 +19,13 @@ too late, told so in words by ``lancards join``; else the rejection's reason), m
 :data:`MAX_ASKS` asks on one link (``flood``), or cannot keep up (``slow``: its queue is full).
 None of this reaches the table's screen: the drops are kept in :attr:`Watchers.dropped`.
 
+A peer halted on a proven cheat also sends each observer the cheater's signed entry it
+refused (out of turn, against the rules, with a false proof) or, for a fork, the other entry of
+the two (the one its record does not hold), as one more ``watch.entry``: the observer's own
+checks refuse it naming its author, so the watch stops on the cheat in words as the seated
+screens do (the LAN trial with a seated attacker: the watcher read "eve to move" for ever
+while both players' tables had stopped on eve's cheat).
+
 When the table plays again (issue 27), the peer sends each observer it serves ``watch.next``:
 the next game's started table (:meth:`Watchers.next_table`); the observer checks it follows the
 game it watched and asks the next table on the same link.
@@ -82,6 +89,8 @@ class Watchers:
         self.dropped: list[tuple[str, str]] = []
         """(observer key in hex, reason) of every drop, oldest first (never on the table)."""
         self._encoded: tuple[int, bytes] | None = None  # the last entry's message, once
+        self._told: dict[bytes, int] = {}
+        """Observer key -> how many of the core's :attr:`~GameCore.told` it was sent."""
 
     def is_observer(self, key: bytes) -> bool:
         """Whether ``key`` is not seated at this table (its messages are an observer's)."""
@@ -96,12 +105,14 @@ class Watchers:
         self.linked.add(key)
         self.served.pop(key, None)
         self.asks.pop(key, None)
+        self._told.pop(key, None)
 
     def link_down(self, key: bytes) -> None:
         """The link of ``key`` went down: forget it (a new link asks anew)."""
         self.linked.discard(key)
         self.served.pop(key, None)
         self.asks.pop(key, None)
+        self._told.pop(key, None)
 
     def receive(self, key: bytes, data: bytes) -> list[WatchOutput]:
         """One message from unseated ``key``'s link: the answer to a good first ask, nothing
@@ -155,7 +166,30 @@ class Watchers:
         for number in range(self.served[key], len(entries)):
             out.append(Send(key, self._entry_message(number)))
         self.served[key] = len(entries)
+        told = self.core.told
+        for type_, body in told[self._told.get(key, 0):]:
+            for entry in self._cheat_entries(type_, body):
+                data = link_envelope(self.core.me, "watch.entry", self.core.table_id,
+                                     {"entry": entry})
+                out.append(Send(key, data.encode()))
+        self._told[key] = len(told)
         return out
+
+    def _cheat_entries(self, type_: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+        """The signed entries of a piece of evidence an observer is sent (see the module
+        docstring): a refused entry, or the entry of a fork the record does not hold (both
+        when the record holds neither)."""
+        if type_ == "record.entry":
+            return [body["entry"]]
+        if type_ != "record.evidence":
+            return []
+        entries = self.core.record.entries
+        pair = [body["first"], body["second"]]
+        seq = pair[0].get("seq")
+        if isinstance(seq, int) and 0 <= seq < len(entries):
+            held = entries[seq].to_dict()
+            return [e for e in pair if e != held][:1]
+        return pair
 
     def _entry_message(self, number: int) -> bytes:
         """The ``watch.entry`` of entry ``number`` (the same bytes for every observer; the
@@ -170,6 +204,7 @@ class Watchers:
 
     def _drop(self, key: bytes, reason: str, detail: str) -> list[WatchOutput]:
         self.served.pop(key, None)
+        self._told.pop(key, None)
         self.dropped.append((key.hex(), reason))
         del self.dropped[:-64]
         return [Drop(key, reason, detail)]

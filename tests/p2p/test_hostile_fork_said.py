@@ -131,6 +131,30 @@ def test_a_watcher_says_the_fork_with_both_moves_its_record_holds_first(forked: 
     i18n.set_language("en")
 
 
+def test_the_watched_peer_sends_its_observer_the_other_entry_of_the_fork(forked: Any) -> None:
+    """A watcher of ann is sent ann's record, then bob's entry 13 (the one ann's record does
+    not hold), and stops on the fork naming cyd with both moves (before, ann's observers were
+    sent the record only: the LAN trial's watcher read "eve to move" for ever)."""
+    from lancards.cli.lobby.watch_table import PlainTeller
+    from lancards.p2p.protocol.identity import Identity
+    from lancards.p2p.protocol.watchers import Watchers
+    from lancards.p2p.protocol.watching import Watching
+
+    cores, _net = forked
+    ann, bob = cores[1], cores[2]
+    who = Identity(b"\x42" * 32, "watcher")
+    watching = Watching(who, ann.table_id, ann.me.public_key)
+    watchers = Watchers(ann)
+    watchers.link_up(who.public_key)
+    events = [watching.receive(out.data) for out in watchers.receive(who.public_key,
+                                                                      watching.ask())]
+    assert [e.kind for e in events] == ["table"] + ["entry"] * 13 + ["cheat"]
+    said: list[str] = []
+    PlainTeller(watching, said.append).tell(events[-1])
+    assert said == ["cheating caught: " + _moves(PILE, DISCARD)]
+    assert bob.record.entries[12].to_dict() != ann.record.entries[12].to_dict()
+
+
 def test_history_names_both_moves_when_the_record_holds_the_fork(
         forked: Any, tmp_path: Path, monkeypatch: Any) -> None:
     """``lancards history`` said ``stopped: cyd was caught cheating (lancards audit shows how)``

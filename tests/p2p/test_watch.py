@@ -378,3 +378,42 @@ def test_a_forged_or_mismatched_next_table_notice_is_refused_with_a_reason_word(
     assert watching.next is None
     with pytest.raises(LocalProtocolError, match="has not said it plays again"):
         watching.following()
+
+
+# -- a cheat the watched peer refuses reaches its observers (the LAN trial with a seated attacker:
+# the watcher read "eve to move" for ever while both players' tables had stopped on eve's cheat)
+
+
+def test_a_move_out_of_turn_the_watched_peer_refuses_stops_the_watch_naming_its_author(
+) -> None:
+    from lancards.p2p.protocol.errors import Reason
+    from lancards.p2p.protocol.record import sign_entry
+
+    cores, _ = make_cores(3, "level8", seed="watch-cheat")
+    net = WatchedNetwork(cores)
+    who = observer_id(0)
+    net.ask(who)
+    net.start()
+    net.run(limit=100)
+    watched = cores[0]
+    to_act = watched.to_act()
+    cheater = next(c for c in cores[1:] if c.seat != to_act)
+    entry = sign_entry(cheater.me, TABLE, len(watched.record), watched.record.head,
+                       {"t": "action", "a": f"{cheater.seat}: draw", "open": []},
+                       watched.state_hash())
+    outputs = watched.receive(cheater.me.public_key, sign_envelope(
+        cheater.me, "record.entry", TABLE, 10**6, {"entry": entry.to_dict()}).encode())
+    assert watched.halt_kind == "out-of-turn"
+    events = net._to_observers(net.watchers.top_up())
+    assert [e.kind for e in events] == ["cheat"]
+    watching = net.observers[who.public_key]
+    assert watching.cheat_error is not None
+    assert watching.cheat_error.reason is Reason.OUT_OF_TURN
+    assert watching.cheat_error.sender.startswith(cheater.me.nick)
+    assert outputs  # the halt told the seats too
+    # Told once: the next top-up sends nothing more.
+    assert net.watchers.top_up() == []
+    # An observer that asks later is sent the record, then the cheat.
+    late = observer_id(1)
+    kinds = [e.kind for e in net.ask(late)]
+    assert kinds == ["table"] + ["entry"] * len(watched.record) + ["cheat"]
