@@ -207,13 +207,37 @@ class TableWatcher:
         return self._mesh
 
 
-def watch_cheat_words(core: Any, error: PeerError | None, english: str) -> str:
-    """The cheat that stopped a watch, in words: a fork with both entries its author signed
-    (:func:`~lancards.cli.fork_words.error_fork`, as a seated screen says it), else
-    :func:`~lancards.cli.peer_errors.cheat_error_words`."""
-    from lancards.cli.fork_words import error_fork
+def watch_cheat_words(core: Any, error: PeerError | None, english: str,
+                      entry: Any = None) -> str:
+    """The cheat that stopped a watch, in words, as a seated screen says it: a fork with both
+    entries its author signed (:func:`~lancards.cli.fork_words.error_fork`); the refused signed
+    ``entry``'s author by nickname with its move and why
+    (:func:`~lancards.cli.peer_words.cheat_notice_words`: ``eve signed a move out of turn: draw
+    from the draw pile, while it was ann's move``); else
+    :func:`~lancards.cli.peer_errors.cheat_error_words` (the LAN trial's watcher read ``eve
+    [FP] (seat 1) hat einen Zug signiert, den die Regeln nicht erlauben``: a fingerprint and
+    English inside a German line, no move)."""
+    from lancards.cli.fork_words import core_view, error_fork, signed_move
+    from lancards.cli.peer_words import cheat_notice_words
+    from lancards.p2p.protocol.cheat_evidence import refused_by
+    from lancards.p2p.protocol.errors import RecordError
 
-    return error_fork(core, error) or cheat_error_words(error, english)
+    fork = error_fork(core, error)
+    if fork:
+        return fork
+    author = entry.get("author") if isinstance(entry, dict) else None
+    if core is not None and isinstance(error, RecordError) and isinstance(author, str):
+        try:
+            seat = core.seat_of(bytes.fromhex(author))
+        except ValueError:
+            seat = None
+        if seat is not None:
+            names = [m.nick for m in core.players]
+            kind = error.reason.value
+            move = signed_move(core.game, entry, names, core_view(core)) \
+                if kind == "out-of-turn" else None
+            return cheat_notice_words(kind, seat, names, english, refused_by(error), move)
+    return cheat_error_words(error, english)
 
 
 class PlainTeller:
@@ -234,7 +258,8 @@ class PlainTeller:
         if event.kind in ("rejected", "cheat"):
             if event.kind == "cheat":
                 self.say(_("cheating caught: {reason}").format(
-                    reason=watch_cheat_words(core, event.error, event.text)))
+                    reason=watch_cheat_words(core, event.error, event.text,
+                                             self.watching.cheat_entry)))
             else:
                 self.say(_("refused: {reason}").format(
                     reason=event_words(event.error, event.text)))
@@ -277,7 +302,7 @@ class PlainTeller:
             self.say(watcher.lost)
         if self.watching.cheat:
             self.say(_("result: the table halted: {reason}").format(reason=watch_cheat_words(
-                core, self.watching.cheat_error, self.watching.cheat)))
+                core, self.watching.cheat_error, self.watching.cheat, self.watching.cheat_entry)))
             return
         outcome = None if core is None else core.game.outcome(core.state)
         if core is None or outcome is None:
@@ -343,9 +368,10 @@ class WatchSession:
         core = self.watcher.watching.core
         assert core is not None
         banners = []
-        if self.watcher.watching.cheat:
+        watching = self.watcher.watching
+        if watching.cheat:
             banners.append(Banner("cheat", watch_cheat_words(  # its mark says "caught"
-                core, self.watcher.watching.cheat_error, self.watcher.watching.cheat)))
+                core, watching.cheat_error, watching.cheat, watching.cheat_entry)))
         if self.watcher.lost:
             banners.append(Banner("error", self.watcher.lost))
         to_act = core.to_act()

@@ -26,7 +26,7 @@ naming this table and the last entry this observer verified (``follows.tbl``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import (
@@ -83,6 +83,9 @@ class Watching:
         """The cheat that stopped the watch, once one did (English)."""
         self.cheat_error: RecordError | None = None
         """The same cheat as the refusal that proved it (its author and :class:`Reason`)."""
+        self.cheat_entry: dict[str, Any] | None = None
+        """The signed entry refused as that cheat (not for a fork: its entries are in
+        :attr:`cheat_error`), for the words of its move."""
         self.next: StartedTable | None = None
         """The next game of the series once its ``watch.next`` was taken."""
         self._link = f"the watched peer {describe(peer)}"
@@ -190,6 +193,7 @@ class Watching:
         except RecordError as exc:
             if exc.reason in CHEATS and entry.verifies():
                 self.cheat, self.cheat_error = str(exc), exc
+                self.cheat_entry = entry.to_dict()
                 return Event("cheat", self.cheat, entry.seq, exc)
             raise
         return Event("entry", seq=entry.seq)

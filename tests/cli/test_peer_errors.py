@@ -159,6 +159,7 @@ class _Watching:
     core = None
     cheat = None
     cheat_error = None
+    cheat_entry = None
 
 
 def test_the_watch_modes_plain_lines_in_german(german):

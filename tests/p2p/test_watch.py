@@ -384,9 +384,10 @@ def test_a_forged_or_mismatched_next_table_notice_is_refused_with_a_reason_word(
 # the watcher read "eve to move" for ever while both players' tables had stopped on eve's cheat)
 
 
-def test_a_move_out_of_turn_the_watched_peer_refuses_stops_the_watch_naming_its_author(
-) -> None:
-    from lancards.p2p.protocol.errors import Reason
+def _out_of_turn() -> tuple[WatchedNetwork, GameCore, GameCore, Identity, list[Output]]:
+    """A three-seat Level 8 table watched from ann (seat 1) by an observer; a seat whose turn it
+    is not signs "draw" and sends it to ann, who halts on it. Returns the network, ann, the
+    cheater, the observer and ann's outputs."""
     from lancards.p2p.protocol.record import sign_entry
 
     cores, _ = make_cores(3, "level8", seed="watch-cheat")
@@ -404,6 +405,14 @@ def test_a_move_out_of_turn_the_watched_peer_refuses_stops_the_watch_naming_its_
     outputs = watched.receive(cheater.me.public_key, sign_envelope(
         cheater.me, "record.entry", TABLE, 10**6, {"entry": entry.to_dict()}).encode())
     assert watched.halt_kind == "out-of-turn"
+    return net, watched, cheater, who, outputs
+
+
+def test_a_move_out_of_turn_the_watched_peer_refuses_stops_the_watch_naming_its_author(
+) -> None:
+    from lancards.p2p.protocol.errors import Reason
+
+    net, watched, cheater, who, outputs = _out_of_turn()
     events = net._to_observers(net.watchers.top_up())
     assert [e.kind for e in events] == ["cheat"]
     watching = net.observers[who.public_key]
@@ -417,3 +426,34 @@ def test_a_move_out_of_turn_the_watched_peer_refuses_stops_the_watch_naming_its_
     late = observer_id(1)
     kinds = [e.kind for e in net.ask(late)]
     assert kinds == ["table"] + ["entry"] * len(watched.record) + ["cheat"]
+
+
+def test_the_watcher_says_the_cheat_as_the_seated_screens_do_in_english_and_german() -> None:
+    """The LAN trial's watcher read ``eve [6J4G-...] (seat 1) hat einen Zug signiert, den die
+    Regeln nicht erlauben``: a fingerprint and English inside a German line, and no move."""
+    from lancards.cli import i18n
+    from lancards.cli.lobby.watch_table import PlainTeller, TableWatcher
+
+    net, watched, cheater, who, _outputs = _out_of_turn()
+    [event] = net._to_observers(net.watchers.top_up())
+    watching = net.observers[who.public_key]
+    assert watching.core is not None
+    due = watching.core.players[watching.core.to_act()].nick
+    name = cheater.me.nick
+    said: list[str] = []
+    teller = PlainTeller(watching, said.append)
+    watcher = TableWatcher(TABLE, watched.me.public_key, "127.0.0.1", 1)
+    watcher.lost = None
+    try:
+        teller.tell(event)
+        teller.finish(watcher)
+        words = (f"{name} signed a move out of turn: draw from the draw pile, while it was "
+                 f"{due}'s move")
+        assert said == ["cheating caught: " + words, "result: the table halted: " + words]
+        i18n.set_language("de")
+        said.clear()
+        teller.tell(event)
+        assert said == [f"Betrug erkannt: {name} hat einen Zug außer der Reihe signiert: vom "
+                        f"Nachziehstapel ziehen, während {due} am Zug war"]
+    finally:
+        i18n.set_language("en")
