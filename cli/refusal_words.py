@@ -33,6 +33,7 @@ REFUSAL_WORDS: Mapping[str, str] = {
     "wrong-card": N_("that card is {known}, not {card}"),
     "claim-differs": N_("that card is {opened}, not {card}"),
     "no-opening": N_("{card} was made public without the shares that open it"),
+    "opening-proof": N_("the proof of a card's opening does not hold"),
     "no-such-card": N_("{card} is not a card of this deck"),
     "card-elsewhere": N_("every {card} of the deck is known to be elsewhere"),
     # Level 8

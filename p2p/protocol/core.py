@@ -63,7 +63,7 @@ from lancards.p2p.protocol.errors import (
 from lancards.p2p.protocol.escrow_entries import Escrow
 from lancards.p2p.protocol.identity import Identity, PublicIdentity
 from lancards.p2p.protocol.inbound import SHARES_PURPOSE, Inbound
-from lancards.p2p.protocol.openings import check_openings
+from lancards.p2p.protocol.openings import accept_openings, check_openings
 from lancards.p2p.protocol.outbound import Outbound, joint_random
 from lancards.p2p.protocol.record import Entry, Record
 from lancards.p2p.protocol.rescue import Rescue
@@ -531,8 +531,7 @@ class GameCore(DeckEvents, Departure, Escrow, Rescue, Inbound, Outbound):
         state = self.game.apply(self._state, action)
         revealed = self._revealed(before, self.game.knowledge(state))
         self._state = state
-        for message in payload.open:
-            self.deck.accept(author, message)
+        accept_openings(self.deck, author, action, payload.open)
         self._take_deck_events()
         check_openings(self.deck, self.game, self._state, self.faces, author, action, revealed)
         self._after_engine_change()

@@ -14,12 +14,30 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lancards.engine.core import Coded, SlotId
-from lancards.p2p.crypto.errors import DeckError
+from lancards.p2p.crypto.errors import DeckError, ProofError
 
 
 class OpeningError(Coded, DeckError):
     """A move's claim that its openings contradict (code ``no-opening`` or ``claim-differs``,
-    params ``action``, ``card``: the claim, ``opened``: the card shown)."""
+    params ``action``, ``card``: the claim, ``opened``: the card shown), or an opening whose
+    proof does not hold (code ``opening-proof``, params ``action``)."""
+
+
+def accept_openings(deck: Any, author: int, action: Any, messages: Iterable[Any]) -> None:
+    """Give the deck each opening ``author``'s ``action`` carries.
+
+    Raises:
+        OpeningError: an opening's proof does not hold (code ``opening-proof``: the LAN trial's
+            tables read only "eve signed a move the rules do not allow", neither the move nor
+            why, for a discard whose opening carried a bad decryption share proof); the deck's
+            :class:`~lancards.p2p.crypto.errors.ProofError` is its cause.
+        DeckError: the deck refused an opening otherwise.
+    """
+    for message in messages:
+        try:
+            deck.accept(author, message)
+        except ProofError as exc:
+            raise OpeningError(str(exc)).with_code("opening-proof", action=action) from exc
 
 
 def check_openings(deck: Any, game: Any, state: Any, faces: Sequence[Any], author: int,
@@ -42,4 +60,4 @@ def check_openings(deck: Any, game: Any, state: Any, faces: Sequence[Any], autho
                 "claim-differs", action=action, card=claimed, opened=faces[card])
 
 
-__all__ = ["OpeningError", "check_openings"]
+__all__ = ["OpeningError", "accept_openings", "check_openings"]

@@ -25,7 +25,9 @@ from lancards.engine.eights import Phase as EightsPhase
 from lancards.engine.eights.cards import parse_card
 from lancards.engine.level8.levels import ComponentKind
 from lancards.engine.level8.state import Phase
-from lancards.p2p.protocol.openings import OpeningError, check_openings
+from lancards.p2p.crypto.errors import ProofError
+from lancards.p2p.crypto.slots import OPENING
+from lancards.p2p.protocol.openings import OpeningError, accept_openings, check_openings
 from tests.eights.helpers import deal
 from tests.eights.helpers import play as eights_play
 from tests.eights.helpers import slot_of as eights_slot
@@ -352,6 +354,20 @@ def opening(card: int | None) -> OpeningError:
     return caught.value
 
 
+class _BadProofDeck:
+    def accept(self, seat: int, message: Any) -> None:
+        raise ProofError(OPENING, "decryption share proof by seat 0 in epoch 1 rejected",
+                         seat=seat, epoch=1)
+
+
+def p_opening_proof() -> OpeningError:
+    """Ann's "play R3" whose opening carries a decryption share proof that does not hold."""
+    with pytest.raises(OpeningError) as caught:
+        accept_openings(_BadProofDeck(), 0, Play(0, 17, parse_card("R3")), [{"slot": 17}])
+    assert isinstance(caught.value.__cause__, ProofError)
+    return caught.value
+
+
 def p_claim_differs() -> OpeningError:
     return opening(0)
 
@@ -505,6 +521,8 @@ CASES = {
                       "R3 spielen (diese Karte ist B7, nicht R3)"),
     p_no_opening: ("Ann", "play R3 (R3 was made public without the shares that open it)",
                    "R3 spielen (R3 wurde ohne die Anteile aufgedeckt, die sie öffnen)"),
+    p_opening_proof: ("Ann", "play R3 (the proof of a card's opening does not hold)",
+                      "R3 spielen (der Beweis beim Öffnen einer Karte stimmt nicht)"),
 }
 """Each case: who signed the move, and the halt line's detail in English and in German."""
 

@@ -242,6 +242,34 @@ def test_swapped_card_claim_is_caught_by_the_opening():
     del state
 
 
+def test_an_opening_with_a_bad_proof_halts_on_the_move_with_a_coded_cause():
+    """The cheater discards its own card, but one proof of the opening's shares is changed:
+    the honest peer names the cheater, and the halt's cause is coded for words (the LAN trial
+    read only "eve signed a move the rules do not allow": no move, no reason)."""
+    cores, net = running(limit=10)
+    wait_for_turn(cores, net, 0)
+    cheater, honest = cores[0], cores[2]
+    for action in cheater.legal_actions():
+        if type(action).__name__ == "Draw":
+            net.post(cheater.me.public_key, cheater.submit(action))
+            break
+    net.run(limit=net.delivered + 50)
+    slot = cheater.state.hands[0][0]
+    real = cheater.game.identity(cheater.state, slot)
+    opening = cheater.deck.make_open(slot)
+    proof = opening["batches"][0]["proof"]
+    proof["z"] = ("1" if proof["z"][0] != "1" else "2") + proof["z"][1:]
+    action = f"0: discard {real}#{slot}"
+    entry = forge_entry(cheater, {"t": "action", "a": action, "open": [opening]})
+    out = honest.receive(cheater.me.public_key, envelope(cheater, "record.entry",
+                                                       {"entry": entry.to_dict()}))
+    [cheat] = [x for x in out if getattr(x, "kind", None) == "cheat"]
+    assert cheat.seat == 0 and honest.halt_kind == "illegal"
+    cause = honest.halt_cause
+    assert getattr(cause, "code", "") == "opening-proof"
+    assert getattr(cause, "params", {})["action"] == cheater.game.parse_action(action)
+
+
 def test_private_share_sent_to_the_wrong_peer_is_rejected():
     cores, _net = running()
     a, c, d = cores[0], cores[1], cores[2]
