@@ -317,14 +317,17 @@ def _error_words(error: object) -> str | None:
 
 def detail_values(params: Mapping[str, object]) -> dict[str, object] | None:
     """A refusal's ``params`` as its words say them: a value of :data:`_WORDED` in words (or
-    „quoted“ as it came), ``error`` in words, a player's seat after their name as the language
-    says it (``bob [FP] (Platz 2)``); ``None`` when an ``error`` has no words."""
+    quoted as it came, in the language's quotation marks: English “zzz.what”, German
+    „zzz.what“; a LAN trial's English line read „record.gossip“), ``error`` in words, a
+    player's seat after their name as the language says it (``bob [FP] (Platz 2)``); ``None``
+    when an ``error`` has no words."""
     values = dict(params)
     for name, value in params.items():
         if name in _WORDED:
             words = _WORDED[name].get(str(value))
             values[name] = (_(words) if words is not None else str(value)[:40]
-                            if name in _IN_QUOTES else f"„{str(value)[:40]}“")
+                            if name in _IN_QUOTES else _("“{value}”").format(
+                                value=str(value)[:40]))
         elif name == "error":
             worded = _error_words(value)
             if worded is None:

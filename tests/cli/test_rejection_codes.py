@@ -247,6 +247,16 @@ def test_an_unknown_kind_of_message_is_named_as_it_came(table: tuple) -> None:
                     "Art, die dieses Programm nicht kennt: „zzz.what“")
 
 
+def test_an_unknown_kind_of_message_is_quoted_in_english_quotation_marks(table: tuple) -> None:
+    """The LAN trial with a seated attacker: an English table read „record.gossip“."""
+    ann, cyd = table
+    i18n.set_language("en")
+    line = _refused(ann.receive(cyd.me.public_key, sign_envelope(
+        cyd.me, "zzz.what", cyd.table_id, 90, {}).encode()))
+    assert line == ("message from bob [NI4A-HVPQ-LGIC-UHDN] (seat 3) refused: of a kind this "
+                    "program does not know: “zzz.what”")
+
+
 def test_an_oversized_message_says_its_size_and_the_limit(table: tuple) -> None:
     ann, cyd = table
     data = sign_envelope(cyd.me, "chat", cyd.table_id, 95, {"text": "x"}).encode()
