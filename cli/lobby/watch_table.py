@@ -374,7 +374,7 @@ class WatchSession:
                 core, watching.cheat_error, watching.cheat, watching.cheat_entry)))
         if self.watcher.lost:
             banners.append(Banner("error", self.watcher.lost))
-        to_act = core.to_act()
+        to_act = None if watching.cheat else core.to_act()  # halted: nobody moves again
         return TableSnapshot(
             game=core.game, rule_set=core.rule_set, seat=-1,
             names=tuple(m.nick for m in core.players), view=core.state, to_act=to_act,

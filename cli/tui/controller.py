@@ -550,6 +550,9 @@ def watch_hand(snap: TableSnapshot) -> StyleAndTextTuples:
     who = snap.names[snap.to_act] if snap.to_act is not None and snap.to_act >= 0 else None
     # in the player's language: it was English on a German screen (found 2026-12-06)
     turn = _("{name} to move").format(name=who) if who else _("the deck at work")
+    if snap.to_act is None:  # the LAN trial's watcher of a halted table read "eve to move"
+        stopped = any(b.kind == "cheat" for b in getattr(snap, "banners", ()))
+        turn = _("game stopped") if stopped else _("game over")
     return [("class:header", " " + _("watching: no seat, the public cards only") + "\n"),
             ("class:dim", "  " + _("{turn}; q quits").format(turn=turn) + "\n")]
 

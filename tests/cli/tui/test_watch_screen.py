@@ -118,3 +118,53 @@ def test_the_watchers_hand_panel_is_in_the_players_language() -> None:
         assert watch_hand(snap)[1][1] == "  die Karten werden gemischt und verteilt; q beenden\n"  # type: ignore[arg-type]
     finally:
         i18n.set_language("en")
+
+
+def test_a_watch_stopped_on_a_cheat_says_game_stopped_not_whose_move() -> None:
+    """The LAN trial's watcher of a table halted on eve's cheat read the banner, then the title
+    "eve plays: lay down, add, discard" and "eve to move; q quits" below: as if play went on."""
+    from lancards.cli import i18n
+    from lancards.p2p.protocol.record import sign_entry
+
+    cores, net = make_cores(2, "level8-en", seed="watch-screen")
+    net.start()
+    net.run(limit=40)
+    peer = cores[0].me
+    watcher = TableWatcher(TABLE, peer.public_key, "127.0.0.1", 9)
+    watcher.watching = Watching(Identity(b"\x42" * 32, "watcher"), TABLE, peer.public_key)
+    session = WatchSession(watcher)
+    table = cores[0].table
+    session.tell(watcher.watching.receive(link_envelope(
+        peer, "watch.table", TABLE, {"statement": table.statement, "sigs": table.sigs}).encode()))
+    for entry in cores[0].record.entries:
+        session.tell(watcher.watching.receive(link_envelope(
+            peer, "watch.entry", TABLE, {"entry": entry.to_dict()}).encode()))
+    to_act = cores[0].to_act()
+    assert to_act is not None and to_act >= 0
+    cheater = next(c for c in cores if c.seat != to_act)
+    record = cores[0].record
+    bad = sign_entry(cheater.me, TABLE, len(record), record.head,
+                     {"t": "action", "a": f"{cheater.seat}: draw", "open": []},
+                     cores[0].state_hash())
+    event = watcher.watching.receive(link_envelope(
+        peer, "watch.entry", TABLE, {"entry": bad.to_dict()}).encode())
+    assert event.kind == "cheat"
+    session.tell(event)
+    snap = session.snapshot()
+    assert snap.to_act is None
+    name = cheater.me.nick
+    for language, title, hand in (("en", "game stopped", "  game stopped; q quits"),
+                                  ("de", "Spiel angehalten", "  Spiel angehalten; q beenden")):
+        i18n.set_language(language)
+        try:
+            with driven(session, 80, 24) as screen:  # type: ignore[arg-type]
+                lines = screen.text().splitlines()
+                assert name in lines[0], lines  # the banner
+                assert next(line for line in lines if "Level 8" in line).rstrip().endswith(
+                    title), lines
+                assert hand in lines, lines
+                assert not any(f"{name} to move" in line or f"{name} ist dran" in line
+                               for line in lines), lines
+                screen.press("q")
+        finally:
+            i18n.set_language("en")
