@@ -166,19 +166,25 @@ def fork_words(game: Any, evidence: Mapping[str, Any], seat: int, names: Sequenc
              "and {second}").format(name=name, first=said[0], second=said[1])
 
 
-def out_of_turn_detail(cause: Any, names: Sequence[str], move: str | None = None
-                       ) -> str | None:
+def out_of_turn_detail(cause: Any, names: Sequence[str], move: str | None = None,
+                       me: int | None = None) -> str | None:
     """A move signed out of turn and whose turn it was: ``"draw from the draw pile, while it
     was Cy's move"`` (German ``"vom Nachziehstapel ziehen, während Cy am Zug war"``). ``move``:
     the signed entry in words (:func:`~lancards.cli.fork_words.entry_words`), or None;
     ``cause``: the out-of-turn refusal (``GameCore.halt_cause``), whose ``params`` say which
     seat (``due_seat``, from 1) was to append what (``due_entry``), from the state the move
-    was refused in; None when neither is known."""
+    was refused in; None when neither is known. ``me``: the viewer's seat, said as ``your``
+    when it was the due seat (``"while it was your move"``: the LAN trial's ann read "while it
+    was ann's move" on her own screen, where the log says "You")."""
     code = getattr(cause, "code", "")
     params: Mapping[str, Any] = getattr(cause, "params", {}) or {}
     due, what = params.get("due_seat"), str(params.get("due_entry", ""))
     when = None
-    if code == "out-of-turn" and isinstance(due, int) and 1 <= due <= len(names):
+    if code == "out-of-turn" and isinstance(due, int) and me is not None and due - 1 == me:
+        when = _("while it was your move") if what == "action" else \
+            _("while you were to {step}").format(step=_(STEP_WORDS[what])) \
+            if what in STEP_WORDS else _("while it was your turn")
+    elif code == "out-of-turn" and isinstance(due, int) and 1 <= due <= len(names):
         name = names[due - 1]
         when = _("while it was {name}'s move").format(name=name) if what == "action" else \
             _("while {name} was to {step}").format(name=name, step=_(STEP_WORDS[what])) \

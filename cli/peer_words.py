@@ -172,7 +172,7 @@ def halt_words(core: Any, names: Sequence[str]) -> str:
     entry = kept[0].entry.to_dict() if kept else None  # the signed entry that halted it
     return forked or cheat_notice_words(kind, seat, names, str(core.halted),
                                         getattr(core, "halt_cause", None),
-                                        _move(core, kind, entry, names))
+                                        _move(core, kind, entry, names), _viewer(core))
 
 
 def _move(core: Any, kind: str, entry: Any, names: Sequence[str]) -> str | None:
@@ -213,11 +213,21 @@ def notice_words(core: Any, notice: Any, names: Sequence[str]) -> str:
     kind = notice_kind(core, notice)
     forked = _forked(core, kind, notice.evidence, notice.seat, names)
     move = _move(core, kind, (notice.evidence or {}).get("entry"), names)
-    return forked or cheat_notice_words(kind, notice.seat, names, notice.text, cause, move)
+    return forked or cheat_notice_words(kind, notice.seat, names, notice.text, cause, move,
+                                        _viewer(core))
+
+
+def _viewer(core: Any) -> int | None:
+    """The seat whose screen says ``core``'s words (None for an observer)."""
+    seat = getattr(core, "seat", None)
+    if getattr(core, "is_observer", False) or not isinstance(seat, int) or seat < 0:
+        return None
+    return seat
 
 
 def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str,
-                       cause: Any = None, move: str | None = None) -> str:
+                       cause: Any = None, move: str | None = None, me: int | None = None
+                       ) -> str:
     """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` (or, in a language
     other than English, :data:`SIDE_CHEAT_WORDS`) for ``kind`` and ``seat``, else the peer
     layer's ``text``. An illegal move is named, with why the rules refuse it, from what refused
@@ -225,13 +235,14 @@ def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: 
     ``"Cyd signed a move the rules do not allow: discard R5 (Cyd must draw first)"``; a move
     out of turn with the signed ``move`` in words and whose turn it was (``cause``, the
     refusal: :func:`~lancards.cli.refusal_words.out_of_turn_detail`): ``"dan signed a move out
-    of turn: draw from the draw pile, while it was cy's move"``."""
+    of turn: draw from the draw pile, while it was cy's move"`` (``"while it was your move"``
+    on the screen of ``me``, the viewer's seat, when it was that seat's)."""
     if seat is None or not 0 <= seat < len(names):
         return text
     if kind in CHEAT_WORDS:
         words = _(CHEAT_WORDS[kind]).format(name=names[seat])
         detail = refusal_detail(cause, seat, names) if kind == "illegal" else \
-            out_of_turn_detail(cause, names, move) if kind == "out-of-turn" else None
+            out_of_turn_detail(cause, names, move, me) if kind == "out-of-turn" else None
         return words if detail is None else f"{words}: {detail}"
     if kind in SIDE_CHEAT_WORDS and language() != "en":
         return _(SIDE_CHEAT_WORDS[kind]).format(name=names[seat])

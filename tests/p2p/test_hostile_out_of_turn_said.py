@@ -111,3 +111,24 @@ def test_the_audit_says_the_move_out_of_turn_and_whose_turn_it_was(
     assert json.loads(capsys.readouterr().out)["cheats"] == [
         {"seat": 1, "entry": 12, "reason": "out-of-turn", "detail":
          "a 'action' entry by seat 2; the record waits for seat 1's action"}]
+
+
+def test_the_player_whose_move_it_was_reads_your_move_on_the_banner_and_the_log(
+        capsys, english_after) -> None:
+    """The LAN trial's ann read "eve signed a move out of turn: draw from the draw pile, while
+    it was ann's move" on her own screen, where the log calls her "You"."""
+    cores, _net = quiet_table()
+    cyd, ann, _ben = cores
+    bad = forge(ann, {"a": "1: draw", "open": [], "t": "action"}, len(cyd.record),
+                cyd.record.head, "00" * 32)
+    out = cyd.receive(ann.me.public_key, envelope(ann, "record.entry", {"entry": bad.to_dict()}))
+    [cheat] = [x for x in out if isinstance(x, Notice) and x.kind == "cheat"]
+    said = "ann signed a move out of turn: draw from the draw pile, while it was your move"
+    assert halt_words(cyd, NAMES) == said
+    assert notice_line(cyd, cheat, NAMES, NAMES) == "! " + said
+    assert _printed(cyd, cheat, capsys) == ["cheat: " + said, "result: the table halted: " + said]
+    i18n.set_language("de")
+    gesagt = ("ann hat einen Zug außer der Reihe signiert: vom Nachziehstapel ziehen, während du "
+              "am Zug warst")
+    assert halt_words(cyd, NAMES) == gesagt
+    assert notice_line(cyd, cheat, NAMES, NAMES) == "! " + gesagt
