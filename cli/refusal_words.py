@@ -26,7 +26,8 @@ REFUSAL_WORDS: Mapping[str, str] = {
     "left-already": N_("{other} has left the table already"),
     "has-left": N_("{other} has left the table"),
     "no-seat": N_("there is no such player"),
-    "no-slot": N_("that card is not in play"),
+    "no-slot": N_("that card is not in {other}'s hand"),  # a position not in this deal: a
+    # LAN trial read "play Y2 (that card is not in play)" while Y2 was in the reader's hand
     "notation": N_("it is not a move of this game"),
     "other-seat": N_("it is written as {other}'s move"),
     "not-in-hand": N_("{card} is not in {other}'s hand"),

@@ -400,8 +400,8 @@ CASES = {
                       "SKIP ablegen (SKIP ist keine Karte dieses Kartenspiels)"),
     l8_elsewhere: ("Cyd", "discard R3 (every R3 of the deck is known to be elsewhere)",
                    "R3 ablegen (jede R3 des Kartenspiels ist bekanntlich woanders)"),
-    l8_no_slot: ("Cyd", "discard R5 (that card is not in play)",
-                 "R5 ablegen (diese Karte ist nicht im Spiel)"),
+    l8_no_slot: ("Cyd", "discard R5 (that card is not in Cyd's hand)",
+                 "R5 ablegen (diese Karte ist nicht auf der Hand von Cyd)"),
     l8_notation: ("Cyd", "it is not a move of this game", "das ist kein Zug dieses Spiels"),
     l8_not_special: ("Cyd", "play G2 (G2 is not a special card)",
                      "G2 spielen (G2 ist keine Sonderkarte)"),
@@ -496,8 +496,8 @@ CASES = {
                    "R3 spielen (diese Karte ist R1, nicht R3)"),
     e_elsewhere: ("Ann", "play R3 (every R3 of the deck is known to be elsewhere)",
                   "R3 spielen (jede R3 des Kartenspiels ist bekanntlich woanders)"),
-    e_no_slot: ("Ann", "play R1 (that card is not in play)",
-                "R1 spielen (diese Karte ist nicht im Spiel)"),
+    e_no_slot: ("Ann", "play R1 (that card is not in Ann's hand)",
+                "R1 spielen (diese Karte ist nicht auf der Hand von Ann)"),
     e_take_not_eight: ("Ann", "play R1 (take) (only the 8 of the led suit is played with "
                        "'take' or 'no-take')",
                        "R1 spielen (nehmen) (nur die 8 der ausgespielten Farbe wird mit "
