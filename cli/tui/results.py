@@ -41,11 +41,19 @@ def level_text(level: int) -> str:
 
 
 def level8_round(number: int, names: Sequence[str], before: Sequence[int],
-                 after: Sequence[int]) -> RoundReport:
-    """The report of a Level 8 round from the levels before and after it (ruling L8-10)."""
+                 after: Sequence[int], left: Collection[int] = ()) -> RoundReport:
+    """The report of a Level 8 round from the levels before and after it (ruling L8-10); a seat
+    of ``left`` (gone for good, ruling D-2) is said to have left (``bob: level 1 (left the
+    table)``, ``bob left``) rather than ``level 1 -> level 1 (stays)``, which a LAN trial read
+    for two players who had left the round."""
     lines = []
     parts = []
-    for name, old, new in zip(names, before, after, strict=True):
+    for seat, (name, old, new) in enumerate(zip(names, before, after, strict=True)):
+        if seat in left:
+            lines.append(f"{name}: {level_text(new)} (" + _("left the table") + ")")
+            parts.append(_("You left") if name == _("You") else
+                         _("{name} left").format(name=name))
+            continue
         gain = new - old
         how = {2: _("went out"), 1: _("laid down")}.get(gain, _("stays")) \
             if new < WIN_LEVEL else _("wins")
@@ -237,14 +245,15 @@ class RoundTracker:
         if number < 1:
             return out
         over = view.phase.value == "over"
+        left = tuple(getattr(view, "left", ()))
         for done in sorted(r for r in self._start if r < number and r not in self._reported):
             self.history.append((done, levels))
-            out.append(level8_round(done, self.names, self._start[done], levels))
+            out.append(level8_round(done, self.names, self._start[done], levels, left))
             self._reported.add(done)
         self._start.setdefault(number, levels)
         if over and number not in self._reported:
             self.history.append((number, levels))
-            out.append(level8_round(number, self.names, self._start[number], levels))
+            out.append(level8_round(number, self.names, self._start[number], levels, left))
             self._reported.add(number)
         return out
 

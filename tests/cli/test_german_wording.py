@@ -75,6 +75,11 @@ def test_going_out_is_alle_karten_los(german) -> None:
     report = level8_round(2, ["Du", "Bram"], [1, 1], [2, 3])
     assert report.lines == ("Du: Stufe 1 -> Stufe 2 (ausgelegt)",
                             "Bram: Stufe 1 -> Stufe 3 (alle Karten los)")
+    # A player who left for good is said to have left, not "(bleibt)" (a LAN trial).
+    gone = level8_round(1, ["eve", "bob", "ann"], [1, 1, 1], [1, 1, 1], left=(1, 2))
+    assert gone.lines == ("eve: Stufe 1 -> Stufe 1 (bleibt)", "bob: Stufe 1 (vom Tisch "
+                          "gegangen)", "ann: Stufe 1 (vom Tisch gegangen)")
+    assert gone.summary == "Runde 1: eve Stufe 1, bob ist gegangen, ann ist gegangen"
     result = SimpleNamespace(points=(-25, 30), penalties=(0, 0), went_out=0, reneges=(),
                              round=8, ended_early=False)
     assert eights_round(result, ["Du", "Bram"], (40, 90), "").lines[0] == (

@@ -100,3 +100,21 @@ def test_the_level_chart_s_win_is_said_in_the_player_s_language() -> None:
             "Bram  ########  Sieg     (1 3 S)", "Ada   ##......  Stufe 3  (1 2 3)")
     finally:
         i18n.set_language("en")
+
+
+def test_a_level8_round_report_says_who_left_rather_than_stays() -> None:
+    """A LAN trial: after bob and ann left for good in round 1, eve's round panel read "bob:
+    level 1 -> level 1 (stays)" and "ann: level 1 -> level 1 (stays)"."""
+    from types import SimpleNamespace
+
+    from lancards.cli.tui.results import RoundTracker
+
+    tracker = RoundTracker(("eve", "bob", "ann"))
+    tracker.observe("level8", SimpleNamespace(round=1, levels=(1, 1, 1), left=(),
+                                              phase=SimpleNamespace(value="play")))
+    [report] = tracker.observe("level8", SimpleNamespace(
+        round=1, levels=(1, 1, 1), left=(1, 2), phase=SimpleNamespace(value="over")))
+    assert report.summary == "round 1: eve level 1, bob left, ann left"
+    assert report.lines[:3] == ("eve: level 1 -> level 1 (stays)",
+                                "bob: level 1 (left the table)",
+                                "ann: level 1 (left the table)")
