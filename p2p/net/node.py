@@ -558,6 +558,7 @@ class PeerNode:
             self.handle(self.core.links(missing))
         if self.sleep_watch.woke() and not self.over():
             self._held_at, self.catching_up = mono, True
+            self._started_at = mono  # the links that drop now were this peer's own absence
             self.notices.append(Notice("info", "back after a pause: catching up with the "
                                                "table", self.core.seat, code="catching-up"))
             self.handle(self.core.hold_until_synced())

@@ -57,3 +57,29 @@ def test_the_waiting_line_counts_from_the_turns_start_before_and_after_a_freeze(
                [Banner("waiting", "cyd (their move), 110 s")]],
         "de": [[Banner("waiting", "cyd, keine Verbindung (Zug), 96 s")],
                [Banner("waiting", "cyd (Zug), 110 s")]]}
+
+
+def test_a_peer_back_from_a_sleep_tells_no_return_of_the_others() -> None:
+    """The LAN trial froze bob for 60 s (SIGSTOP, a lid closed); after SIGCONT bob's own log
+    read "ann is back": the links that dropped while bob slept were his own absence, not
+    ann's. After a sleep the links that drop within ``BACK_QUIET_S`` are no one's return."""
+    from lancards.p2p.net.sleep_watch import SleepWatch
+    from lancards.p2p.net.waiting import BACK_QUIET_S, back_notice
+
+    node, cyd, clock = _frozen_cyd()
+    wall = [5000.0]
+    node.sleep_watch = SleepWatch(lambda: clock[0], lambda: wall[0])
+    node._started_at = 900.0  # run() began long before
+    node._after_wait()
+    clock[0], wall[0] = 1060.0, 5060.0  # 60 s frozen
+    node._after_wait()
+    assert node.catching_up
+    node._dropped[cyd] = 1061.0  # the link to cyd is found dropped after the wake
+    assert back_notice(node.core, cyd, node._dropped, 1065.0, node._told_back, node._back_at,
+                       node._started_at) is None
+    # A drop long after the wake is a return again.
+    later = 1061.0 + BACK_QUIET_S + 30
+    node._dropped[cyd] = later
+    back = back_notice(node.core, cyd, node._dropped, later + 5, node._told_back,
+                       node._back_at, node._started_at)
+    assert back is not None and back.text == "cyd is back"
