@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from lancards.cli.i18n import _, in_each_language, language
-from lancards.cli.notice_lines import VoidVoteLimit, notice_line
+from lancards.cli.notice_lines import RefusalLimit, VoidVoteLimit, notice_line
 from lancards.cli.play_again import series_words
 from lancards.cli.saved_log import SavedLog, told_this_round
 from lancards.cli.session import LogLine
@@ -78,17 +78,21 @@ def say_lines(session: Any, say: Callable[[], list[str]], seat: int | None = Non
 def tell_notices(session: Any) -> None:
     """A session's node notices as log lines (:func:`notice_line`; ``session``: a
     :class:`NetLogMixin`), a void vote against a player who is here at most once a minute per
-    voters and player (:class:`VoidVoteLimit`)."""
+    voters and player (:class:`VoidVoteLimit`), a seat's refused messages at most once a
+    minute per sender and reason (:class:`RefusalLimit`)."""
     limit = getattr(session, "_void_votes", None)
     if limit is None:
         limit = session._void_votes = VoidVoteLimit()
+    refusals = getattr(session, "_refusals", None)
+    if refusals is None:
+        refusals = session._refusals = RefusalLimit()
     for notice in session.node.notices:
         def say(notice: Any = notice) -> list[str]:
             text = notice_line(session.core, notice, session.names,
                                shown_names(session.names, session.seat), here=session._linked)
             return [] if text is None else [text]
         said = in_each_language(say)
-        if said[language()] and limit.tell(notice):
+        if said[language()] and limit.tell(notice) and refusals.tell(notice):
             add_said(session, said, notice.seat, chat=notice.kind == "chat", mark=False)
     session.node.notices.clear()
 

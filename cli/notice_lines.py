@@ -68,4 +68,31 @@ class VoidVoteLimit:
             self._pairs.allow((tuple(notice.voters), notice.seat), self.clock())
 
 
-__all__ = ["VOID_VOTE_WINDOW_S", "VoidVoteLimit", "notice_line"]
+REFUSAL_WINDOW_S = 60.0
+"""Seconds during which a seat's further messages refused for the same reason are not told
+again."""
+
+
+class RefusalLimit:
+    """The refused messages of the seats told in the log: the first of each (sender, reason),
+    then at most one a minute each. The LAN trial with a seated attacker: eve sent 14 of her
+    old messages again and ann's log read 14 lines ``! message from eve [...] refused (seat 2,
+    message N): received before: ...``, which pushed the game's moves out of sight (any seat
+    could send thousands). Every refusal still goes to ``--verbose``; a cheat is always told."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 window: float = REFUSAL_WINDOW_S) -> None:
+        self.clock = clock
+        self._keys = Throttle(window)  # by (sender, reason)
+
+    def tell(self, notice: Any) -> bool:
+        """Whether a ``rejected`` notice's line is told now (any other notice: always)."""
+        error = getattr(notice, "error", None)
+        sender, reason = getattr(error, "sender", None), getattr(error, "reason", None)
+        if notice.kind != "rejected" or sender is None or reason is None:
+            return True
+        return self._keys.allow((str(sender), str(reason)), self.clock())
+
+
+__all__ = ["REFUSAL_WINDOW_S", "VOID_VOTE_WINDOW_S", "RefusalLimit", "VoidVoteLimit",
+           "notice_line"]

@@ -155,3 +155,56 @@ def test_thirty_void_votes_of_one_voter_against_one_player_are_one_line_a_minute
             "eve wollte dich vom Tisch entfernen lassen, doch du bist da: es passiert nichts"]
     finally:
         i18n.set_language("en")
+
+
+def test_fourteen_old_messages_sent_again_are_one_line_a_minute() -> None:
+    """The LAN trial with a seated attacker: eve sent 14 of her old messages again and ann's log
+    read 14 lines "! message from eve [...] refused ...: received before: ...", which pushed the
+    moves out of sight. A seat's refusals for one reason are told once, then at most once a
+    minute; another reason or another sender is told at once; --verbose keeps every one."""
+    import logging
+    from types import SimpleNamespace
+
+    from lancards.cli.net_log import tell_notices
+    from lancards.cli.notice_lines import RefusalLimit
+    from lancards.p2p.protocol.errors import MessageError, Reason
+
+    now = [100.0]
+    eve = "eve [6J4G-VXMG-NOVI-RZH4] (seat 2)"
+
+    def refused(sender: str, reason: Reason, seq: int) -> Notice:
+        error = MessageError(sender, reason, "chat: message 3, last 9", seq)
+        return Notice("rejected", str(error), None, error=error)
+
+    def told(notices: list[Notice]) -> list[str]:
+        session = SimpleNamespace(core=SimpleNamespace(seat=0), seat=0, names=("ann", "eve"),
+                                  _log=[], node=SimpleNamespace(notices=list(notices)),
+                                  _linked=lambda s: True, _refusals=limit)
+        tell_notices(session)
+        return [line.text for line in session._log]
+
+    limit = RefusalLimit(clock=lambda: now[0])
+    replays = [refused(eve, Reason.REPLAYED, n) for n in range(14)]
+    lines = told(replays)
+    assert len(lines) == 1 and lines[0].startswith("! message from eve"), lines
+    now[0] = 159.0
+    assert told(replays[:3]) == []
+    other = told([refused(eve, Reason.BAD_SIGNATURE, 20),
+                  refused("bob [NI4A-HVPQ-LGIC-UHDN] (seat 3)", Reason.REPLAYED, 1)])
+    assert len(other) == 2, other
+    now[0] = 160.0  # a minute after the first line
+    assert len(told(replays[:3])) == 1
+    logger = logging.getLogger("lancards.net")
+    seen: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: seen.append(record.getMessage())  # type: ignore[method-assign]
+    logger.addHandler(handler)
+    old = logger.level
+    logger.setLevel(logging.DEBUG)
+    try:
+        now[0] = 170.0
+        assert told(replays[:5]) == []
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old)
+    assert len([s for s in seen if "rejected message from eve" in s]) >= 5  # --verbose: all
