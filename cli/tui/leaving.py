@@ -7,10 +7,13 @@ stopped them and the record stayed short of the end: the new-user trial of 2026-
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
 from typing import Any
 
 from lancards.cli.i18n import _, language
 from lancards.cli.tui.words import halted_text
+from lancards.engine.core import EngineError
 
 PLAY_OUT_S = 300.0
 """How long the bots may take to finish the game (s): an 8s Rule! game of ``hard`` seats takes
@@ -36,6 +39,21 @@ def plays_out(session: Any) -> bool:
             and not any(node.fault for node in nodes) and len(nodes) == len(core.players))
 
 
+def plays_out_here(session: Any) -> bool:
+    """Whether ``session`` is a table of this process alone (``lancards play --local``: a
+    :class:`~lancards.cli.local_session.LocalSession`, no peers) whose seat left for good while
+    the game goes on: its bots are played to the end at once (``step`` by ``step``, each round
+    said from :data:`PROGRESS_S` on: hard bots take about 10 s for Level 8 Master), in the
+    engine only. Before, the window said "the game goes on without you" and the process ended with
+    the game unplayed and unkept (a LAN trial's ``q`` ``l`` ``y`` at ``lancards play
+    --local``)."""
+    step = getattr(session, "step", None)
+    if not callable(step) or getattr(session, "nodes", None) is not None:
+        return False
+    extra = session.snapshot().extra
+    return bool(extra.get("left")) and not getattr(session, "over", True)
+
+
 def progress_words(game: str, number: int) -> str:
     """The play-out's progress: ``round 5 of 8...`` (8s Rule!, ruling E-6), ``round 5...``
     (Level 8, whose rounds are not counted in advance)."""
@@ -49,9 +67,22 @@ async def play_out(session: Any, running: asyncio.Future[Any]) -> None:
     pause before their turns: ``bot_delay`` 0), at most :data:`PLAY_OUT_S` s; one line says so
     first (the window is closed by then), and from :data:`PROGRESS_S` s on a line says each
     round they play (:func:`progress_words`)."""
+    from lancards.cli.tui.fit import echo
+
+    if plays_out_here(session):  # lancards play --local: the bots are this very session's
+        echo(_("you left the table for good; the bots play the game to its end..."))
+        start, said = time.monotonic(), None
+        with contextlib.suppress(EngineError):
+            for _step in range(100_000):  # as LocalSession.advance, saying each round
+                if not session.step():
+                    break
+                number = getattr(session.state, "round", 0)
+                if time.monotonic() - start >= PROGRESS_S and number != said and number > 0:
+                    echo(progress_words(session.game.name, number))
+                    said = number
+        return
     if running.done() or not plays_out(session):
         return
-    from lancards.cli.tui.fit import echo
 
     echo(_("you left the table for good; the bots play the game to its end..."))
     session.bot_delay = 0.0
@@ -102,7 +133,7 @@ def answer_dialog(screen: Any, key: str, over: bool, left: int) -> bool:
 
 
 __all__ = ["PLAY_OUT_S", "PROGRESS_POLL_S", "PROGRESS_S", "answer_dialog", "play_out",
-           "plays_out", "progress_words", "yes_keys"]
+           "plays_out", "plays_out_here", "progress_words", "yes_keys"]
 
 
 def leaving_words(extra: dict[str, Any]) -> str:

@@ -53,8 +53,33 @@ def test_q_offers_pause_or_leave_for_good_and_leaving_closes_the_window() -> Non
     assert d.task is not None and d.task.result() == 1
     assert session.game.left_seats(session.state) == (0,)
     assert session.snapshot().extra["left"] is True
-    assert [line.text for line in session.snapshot().log][-1] == "You left the table"
-    assert session.game.to_act(session.state) == 1  # play passed to the next seat (D-1)
+    lines = [line.text for line in session.snapshot().log]
+    # play passed to the next seat (D-1), and the bots played the game to its end at once
+    # (a table of this process alone: nothing else would go on with it)
+    assert lines[lines.index("You left the table") + 1].startswith("Ben "), lines
+    assert session.over
+
+
+def test_a_leave_at_a_local_table_has_the_bots_play_the_game_to_its_end(capsys) -> None:
+    """``lancards play --local``, ``q`` ``l`` ``y``: the window said "the game goes on without
+    you" and the process ended with the game unplayed (a table of this process alone is not
+    kept, so nothing ever went on). Now its bots play the game to its end at once and the
+    result is printed, as at a networked ``lancards play``."""
+    from lancards.cli.tui.words import farewell
+
+    session = LocalSession("level8", names=NAMES, seed=5, bot_delay=60)
+    with driven(session) as d:
+        d.settle(lambda: bool(session.snapshot().legal))
+        d.press("q")
+        d.press("l")
+        d.press("y")
+        d.settle(lambda: d.done)
+    assert d.task is not None and d.task.result() == 1
+    assert "the bots play the game to its end..." in capsys.readouterr().out
+    assert session.over
+    said = farewell(session).split("\n")
+    assert said[0] == "the game went on without you:", said
+    assert said[1].startswith("result: ") and "Ann: level 1 (left the table)" in said, said
 
 
 def test_pause_keeps_the_seat() -> None:
