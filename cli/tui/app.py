@@ -44,6 +44,7 @@ from lancards.cli.i18n import N_, _
 from lancards.cli.pacing import next_speed, speed_words
 from lancards.cli.peer_errors import error_words
 from lancards.cli.session import Session, TableSnapshot
+from lancards.cli.tui.continued import redraw_on_continue
 from lancards.cli.tui.controller import BaseController
 from lancards.cli.tui.eights_screen import EightsController
 from lancards.cli.tui.fit import (
@@ -568,7 +569,8 @@ class TableScreen:
 
         task.add_done_callback(ended)
         try:
-            status = await self.app.run_async()
+            with redraw_on_continue(self.app):  # after SIGSTOP and fg: the screen whole
+                status = await self.app.run_async()
         finally:
             shown[0] = False
             self.controller.close()  # a skipped turn waiting to pass passes no more

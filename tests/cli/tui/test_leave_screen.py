@@ -454,3 +454,21 @@ def test_the_play_out_says_the_round_of_8s_rule_of_8_and_of_level_8_alone(
         assert [progress_words("eights", 5), progress_words("level8", 5)] == words
     finally:
         i18n.set_language("en")
+
+
+def test_sigcont_draws_the_table_whole_again() -> None:
+    """A LAN trial stopped a player's lancards (kill -STOP, a lid closed) in a terminal's
+    shell, which printed its prompt on the table; after kill -CONT and fg the table was drawn
+    by differences only over the shell's lines ("draw pile: 77dcards"). SIGCONT clears the
+    screen and draws it whole."""
+    import os
+    import signal
+
+    session = _session()
+    with driven(session, 80, 24) as d:
+        clean = d.text()
+        d.term.stream.feed("\x1b[6;2H[1]+  Stopped   lancards join\r\nbash-5.2# fg\r\n")
+        assert "Stopped" in d.text()
+        os.kill(os.getpid(), signal.SIGCONT)
+        d.settle(lambda: "Stopped" not in d.text(), limit=2.0)
+        assert d.text() == clean
