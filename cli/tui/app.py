@@ -48,6 +48,7 @@ from lancards.cli.tui.continued import redraw_on_continue
 from lancards.cli.tui.controller import BaseController
 from lancards.cli.tui.eights_screen import EightsController
 from lancards.cli.tui.fit import (
+    SCROLL_KEYS,
     FitControl,
     Lines,
     echo,
@@ -104,10 +105,6 @@ _KEY_NAMES = {
     Keys.BackTab: "s-tab", Keys.ControlH: "backspace", Keys.Backspace: "backspace",
     Keys.PageUp: "pgup", Keys.PageDown: "pgdn", Keys.Home: "home", Keys.End: "end",
 }
-
-SCROLL_KEYS = {"up": -1.0, "down": 1.0, "pgup": -1.0, "pgdn": 1.0, "k": -1.0, "j": 1.0}
-"""Keys that scroll an open panel (help, objective, a result), in pages: a page each, its
-rows less one (the new-user trial read 7 lines a key of a 24-row help)."""
 
 
 VOTE_SIGNED = N_("your vote is signed: the others must agree too")

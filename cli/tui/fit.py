@@ -173,6 +173,12 @@ def titled_panel(fits: str, scrolls: str, body: Lines, width: int = 0,
     return [[("class:picker.title", f" {scrolls} ")], *body]
 
 
+SCROLL_KEYS = {"up": -1.0, "down": 1.0, "pgup": -1.0, "pgdn": 1.0, "k": -1.0, "j": 1.0}
+"""Keys that scroll an open panel (help, objective, a result, the rules page), in pages
+(:meth:`FitControl.scroll_by`): a page each, its rows less one (the new-user trial read 7
+lines a key of a 24-row help)."""
+
+
 class FitControl(UIControl):
     """A panel drawn from ``get_lines(width)``; see the module docstring.
 
