@@ -217,7 +217,7 @@ async def autoplay_network(session: Any, out: TextIO, games: int = 1) -> int:
         number += 1
         for line in session.series:
             if line != evening:  # not the same "evening so far" twice in a row (the trial)
-                print(line, file=out, flush=True)
+                echo(line, out)  # the evening line's no-break spaces as spaces
         status = await _autoplay_one(session, out, True)
     return status
 

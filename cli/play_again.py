@@ -23,6 +23,10 @@ from lancards.p2p.protocol.rematch import Finished, Rematch, series_totals
 from lancards.p2p.protocol.statement import StartedTable
 from lancards.p2p.protocol.table import Outgoing
 
+NO_BREAK = "\u00a0"
+"""A no-break space, :data:`lancards.cli.tui.fit.NO_BREAK` (which the wrap never cuts at and
+shows as a space; not imported: ``cli.tui`` imports this module)."""
+
 
 def finished_of(core: GameCore) -> Finished | None:
     """The finished game of ``core``, or ``None`` when it is not over (or halted)."""
@@ -50,7 +54,10 @@ def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = 
     """``evening so far: You: 1 win, 80 points · Ada: 0 wins, 215 points`` (8s Rule!: the
     points summed over the games too; Level 8: the games won only, ``Ada: 0 wins``).
     ``me``: this player's key in hex (named "You"). The trial of 2026-12-05 read the earlier
-    ``Ada 0 won`` as a score of 0."""
+    ``Ada 0 won`` as a score of 0. Each player's entry and the ``·`` before the next are joined
+    by no-break spaces (:data:`lancards.cli.tui.fit.NO_BREAK`): a wrap at 80 columns cuts between
+    the entries only (the trial of 2026-12-07 read ``... Ada: 0 wins,`` then ``   465 points``);
+    :func:`lancards.cli.tui.fit.echo` prints them as spaces."""
     parts = []
     for t in totals:
         nick = _("You") if t["pk"] == me else str(t["nick"])
@@ -62,8 +69,8 @@ def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = 
         else:
             text = ngettext("{name}: {won} win", "{name}: {won} wins", won).format(
                 name=nick, won=won)
-        parts.append(text)
-    return _("evening so far: {totals}").format(totals=" · ".join(parts))
+        parts.append(text.replace(" ", NO_BREAK))
+    return _("evening so far: {totals}").format(totals=f"{NO_BREAK}· ".join(parts))
 
 
 Evening = Sequence[Mapping[str, Any]]
@@ -168,10 +175,9 @@ def others_words(others: Mapping[str, str]) -> str:
     ``""`` when there are none."""
     if not others:
         return ""
-    glue = "\u00a0"  # a no-break space (lancards.cli.tui.fit.NO_BREAK): a wrap at 80 columns
-    # cuts between the games only, never inside "3: 8s Rule!" (the trial of 2026-12-07 read
-    # "... · 3:" then "   8s Rule!")
-    games = f"{glue}· ".join(f"{key}: {game_title(name)}".replace(" ", glue)
+    # no-break spaces: a wrap at 80 columns cuts between the games only, never inside
+    # "3: 8s Rule!" (the trial of 2026-12-07 read "... · 3:" then "   8s Rule!")
+    games = f"{NO_BREAK}· ".join(f"{key}: {game_title(name)}".replace(" ", NO_BREAK)
                              for key, name in others.items())
     return _("or another game with them: {games}").format(games=games)
 

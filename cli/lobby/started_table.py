@@ -342,8 +342,10 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
         await node.close()
         return status
     if not quiet:
+        from lancards.cli.tui.fit import echo
+
         for line in series_words(table, node.core.game.name, b""):
-            print(line, flush=True)
+            echo(line)  # the evening line's no-break spaces as spaces
     number = int(table.statement["follows"]["game"])
     ns = argparse.Namespace(**{**vars(args), "games": games - 1,
                                "record": series_record(args.record, number)})

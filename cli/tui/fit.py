@@ -29,7 +29,8 @@ INDENT = "   "
 """What a wrapped line's continuation starts with."""
 NO_BREAK = "\u00a0"
 """A space :func:`wrap_line` never cuts at, shown as a space: it keeps the words it joins on
-one line (``3: 8s Rule!`` in the game-over panel's offer of other games)."""
+one line (``3: 8s Rule!`` in the game-over panel's offer of other games, ``Ada: 0 wins, 465
+points`` in the evening line); :func:`echo` prints it as a space."""
 
 
 def to_lines(text: StyleAndTextTuples) -> Lines:
@@ -141,12 +142,13 @@ def echo(text: str, file: TextIO | None = None) -> None:
     so that a line printed once the full-screen table closed, or by ``audit`` and ``replay``,
     is not cut mid-word at the last column (the new-user trial of 2026-12-06: ``Cleo: 0 wins,
     8`` / ``5 points``; of 2026-12-07: ``Bram [YQI2-TJEK`` / ``-K272-SZPY]``); into a pipe or a
-    file as it is."""
+    file as it is. A :data:`NO_BREAK` prints as a space either way (the evening line's
+    entries hold them: a wrap cuts between the players' entries only)."""
     out = sys.stdout if file is None else file
     isatty = getattr(out, "isatty", None)
     if isatty is not None and isatty():
         text = "\n".join(wrap_indented(text, shutil.get_terminal_size().columns))
-    print(text, file=out, flush=True)
+    print(text.replace(NO_BREAK, " "), file=out, flush=True)
 
 
 def plain(text: str) -> str:

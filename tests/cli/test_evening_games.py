@@ -11,9 +11,14 @@ import json
 from types import SimpleNamespace
 
 from lancards.cli import session_series
-from lancards.cli.play_again import evening_of, series_words
+from lancards.cli.play_again import NO_BREAK, evening_of, series_words
 from lancards.cli.session_series import evening_after, keep_evening
 from tests.cli.test_evening_line import _game
+
+
+def _shown(line: str | None) -> str | None:
+    """``line`` as it prints: its no-break spaces (inside each player's entry) as spaces."""
+    return None if line is None else line.replace(NO_BREAK, " ")
 
 
 def _before(game: str) -> list[dict[str, object]]:
@@ -28,9 +33,9 @@ def test_the_evening_after_another_game_counts_both(german: None) -> None:
                                  if k != "follows"}))
     assert second.number == 1 and evening_of(second, "eights") is None
     me = second.table.seats[0].public_key.hex()  # Ben
-    assert evening_of(second, "eights", me, _before("level8-master")) == (
+    assert _shown(evening_of(second, "eights", me, _before("level8-master"))) == (
         "der Abend bisher: Cyd: 0 Siege · Du: 1 Sieg · Ann: 1 Sieg")
-    assert evening_of(second, "eights", me, _before("eights")) == (
+    assert _shown(evening_of(second, "eights", me, _before("eights"))) == (
         "der Abend bisher: Cyd: 0 Siege, 100 Punkte · Du: 1 Sieg, 60 Punkte · Ann: 1 Sieg, "
         "80 Punkte")
 
@@ -41,9 +46,9 @@ def test_the_evening_after_another_game_in_english() -> None:
         second.table, statement={k: v for k, v in second.table.statement.items()
                                  if k != "follows"}))
     me = second.table.seats[0].public_key.hex()
-    assert evening_of(second, "level8", me, _before("level8-master")) == (
+    assert _shown(evening_of(second, "level8", me, _before("level8-master"))) == (
         "evening so far: Cyd: 0 wins · You: 1 win · Ann: 1 win")
-    assert evening_of(second, "eights", me, _before("level8")) == (
+    assert _shown(evening_of(second, "eights", me, _before("level8"))) == (
         "evening so far: Cyd: 0 wins · You: 1 win · Ann: 1 win")
     # "a" then: the next game of that series is game 3 of the evening, the evening before it
     # both games
@@ -51,7 +56,7 @@ def test_the_evening_after_another_game_in_english() -> None:
     ben = third.table.seats[[m.nick for m in third.table.seats].index("Ben")].public_key
     lines = series_words(third.table, "eights", ben, _before("level8-master"))
     assert lines[0].startswith("game 4 of the evening: ")  # 1 before, this series' 1 and 2
-    assert lines[1] == "evening so far: Cyd: 0 wins · You: 1 win · Ann: 1 win"
+    assert _shown(lines[1]) == "evening so far: Cyd: 0 wins · You: 1 win · Ann: 1 win"
     assert series_words(third.table, "eights", ben)[0].startswith("game 3 of the evening: ")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
-from lancards.cli.play_again import evening_of, series_words
+from lancards.cli.play_again import NO_BREAK, evening_of, series_words
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.rematch import Finished
 from lancards.p2p.protocol.table import start_local
@@ -43,10 +43,11 @@ def test_the_evening_line_from_the_second_game_on() -> None:
     # game 1: Cyd 40, Ben 20 and the win, Ann 60; game 2: Ben 40, Ann 20 and the win, Cyd 60
     assert [m.nick for m in first.table.seats] == ["Cyd", "Ben", "Ann"]
     assert [m.nick for m in second.table.seats] == ["Ben", "Ann", "Cyd"]
-    assert evening_of(second, "eights", me.hex()) == (
+    evening = evening_of(second, "eights", me.hex())
+    assert evening is not None and evening.replace(NO_BREAK, " ") == (
         "evening so far: Cyd: 0 wins, 100 points · You: 1 win, 60 points · Ann: 1 win, "
         "80 points")
-    assert evening_of(second, "level8", me.hex()) == (
+    assert str(evening_of(second, "level8", me.hex())).replace(NO_BREAK, " ") == (
         "evening so far: Cyd: 0 wins · You: 1 win · Ann: 1 win")
     # game 2's first lines: who deals, no evening of one game under it; game 3's have it
     assert len(series_words(second.table, "eights", me)) == 1
