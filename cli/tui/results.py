@@ -11,6 +11,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import _, ngettext, pgettext
 from lancards.cli.tui.narrate import objective_text, suit_words
 from lancards.cli.tui.width import NAME_COLUMNS, pad, text_width
@@ -115,7 +116,7 @@ def renege_text(renege: Any, names: Sequence[str]) -> str:
 
 
 def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
-                removed: Collection[int] = ()) -> list[str]:
+                removed: Collection[int] = (), title: str = "") -> list[str]:
     """The game result: the winner line first, then one line per seat in the order of the
     final places (``outcome.detail["places"]``; the winner first, a seat that left last, the
     later leaver higher: rulings E-9, D-2; equal places in seat order), then the teams; a seat
@@ -124,7 +125,15 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
     the total it had when it left read like the lowest); when the game ended early because
     too few players were left (ruling D-3), a last line says so. In seat order, a person who
     left read their own ``You: 0 points`` first: the lowest total, in a game the lowest total
-    wins."""
+    wins. The winner line starts ``result:``, or with ``title`` (the game's name) when given:
+    ``8s Rule!: You win with the lowest total`` (printed once the window closed, where the
+    lines above may name another game: :func:`lancards.cli.tui.words.farewell`)."""
+
+    def head(sentence: str) -> str:
+        if title:  # TRANSLATORS: the game's name, then who won it
+            return _("{game}: {result}").format(game=title, result=sentence)
+        return _("result: {result}").format(result=sentence)
+
     winners = _(" and ").join(names[s] for s in outcome.winners)
     you = winners == _("You")  # the default nickname said: "You win", German "Du gewinnst"
     one = len(outcome.winners) == 1 and not you
@@ -143,23 +152,24 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
     if game_name == "level8":
         rounds = outcome.detail.get("rounds")
         count = rounds if isinstance(rounds, int) else 0
-        text = ngettext("result: You win after {count} round",
-                        "result: You win after {count} rounds", count) if you else \
-            ngettext("result: {winners} wins after {count} round",
-                     "result: {winners} wins after {count} rounds", count) if one else \
-            ngettext("result: {winners} win after {count} round",
-                     "result: {winners} win after {count} rounds", count)
-        lines = [text.format(winners=winners, count=rounds if isinstance(rounds, int) else "?")]
+        text = ngettext("You win after {count} round",
+                        "You win after {count} rounds", count) if you else \
+            ngettext("{winners} wins after {count} round",
+                     "{winners} wins after {count} rounds", count) if one else \
+            ngettext("{winners} win after {count} round",
+                     "{winners} win after {count} rounds", count)
+        lines = [head(text.format(winners=winners,
+                                  count=rounds if isinstance(rounds, int) else "?"))]
         lines += [f"{names[seat]}: {level_text(outcome.scores[seat])}{mark(seat)}"
                   for seat in ranked]
     else:
         tie = outcome.detail.get("tie_break", "none")
         note = {"round-7": _(" (tie broken by the round-7 totals)"),
                 "shared": _(" (shared win)")}
-        text = _("result: You win with the lowest total") if you else \
-            _("result: {winners} wins with the lowest total") if one else \
-            _("result: {winners} win with the lowest total")
-        lines = [text.format(winners=winners) + note.get(tie, "")]
+        text = _("You win with the lowest total") if you else \
+            _("{winners} wins with the lowest total") if one else \
+            _("{winners} win with the lowest total")
+        lines = [head(text.format(winners=winners)) + note.get(tie, "")]
         for seat in ranked:  # a seat gone for good: its words, not its frozen total, which
             points = outcome.scores[seat]  # read like the lowest (the trial of 2026-12-06)
             said = mark(seat)[2:-1] or ngettext("{count} point", "{count} points",
@@ -192,12 +202,15 @@ def ended_early(outcome: Any, game_name: str) -> bool:
     return bool(left) and isinstance(rounds, int) and rounds < 8
 
 
-def game_over_lines(snap: Any) -> list[str]:
+def game_over_lines(snap: Any, titled: bool = False) -> list[str]:
     """What the game-over panel says, from a ``TableSnapshot`` whose game is over: the
     :func:`final_lines`, then the evening so far (``snap.extra["evening"]``: games won, 8s
     Rule! the points too; issue 27). Also what a person who left reads once the bots finished
-    the game (before, without the evening)."""
-    lines = final_lines(snap.outcome, snap.names, snap.game.name, snap.extra.get("removed", ()))
+    the game (before, without the evening). ``titled``: the winner line names the game
+    (``8s Rule!: You win ...``, as printed once the window closed)."""
+    title = game_title(snap.rule_set) if titled else ""
+    lines = final_lines(snap.outcome, snap.names, snap.game.name, snap.extra.get("removed", ()),
+                        title)
     return lines + ([snap.extra["evening"]] if snap.extra.get("evening") else [])
 
 

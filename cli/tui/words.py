@@ -90,7 +90,9 @@ def farewell(session: Session, again: bool = False) -> str:
     game of the evening on the evening (the new-user trial read nothing there, but the result
     after a leave); ``""`` when the next game's table follows (``again``); after a leave whose
     game's end this machine saw (``lancards play``'s bots played it out), that line and the
-    result's."""
+    result's. The printed winner line names its game (``8s Rule!: You win with the lowest
+    total``): the new-user trial of 2026-12-07 read ``result: ...`` of an 8s Rule! game right
+    under ``resuming table ... (Level 8 Master ...)``, a game played before it."""
     from lancards.cli.tui.results import ended_early, game_over_lines
 
     snap = session.snapshot()
@@ -102,10 +104,10 @@ def farewell(session: Session, again: bool = False) -> str:
                                                                       snap.game.name)
         head = _("the game ended with your leave:") if ended else \
             _("the game went on without you:")
-        return "\n".join([head, *game_over_lines(snap)])
+        return "\n".join([head, *game_over_lines(snap, titled=True)])
     if snap.outcome is not None:  # q at the game-over panel: a seat's, not a watcher's
         quiet = again or snap.extra.get("removed_me") or snap.extra.get("watching")
-        return "" if quiet else "\n".join(game_over_lines(snap))
+        return "" if quiet else "\n".join(game_over_lines(snap, titled=True))
     if snap.extra.get("removed_me"):
         return ""
     if snap.extra.get("watching"):

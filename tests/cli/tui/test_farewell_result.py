@@ -2,7 +2,9 @@
 through ``run_table``) prints the game-over panel's lines once the window closed, as a leave
 for good whose game's end this machine saw does: the result, each player's final figure, from
 the second game of the evening on the evening. Nothing when the next game's table follows
-(``a``), and nothing twice. The new-user trial read nothing on the terminal after ``q``."""
+(``a``), and nothing twice. The new-user trial read nothing on the terminal after ``q``. The
+printed winner line names its game (the trial of 2026-12-07 read ``result: You win with the
+lowest total`` of an 8s Rule! game right under ``resuming table ... (Level 8 Master ...)``)."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from lancards.cli.tui.app import STATUS_AGAIN, STATUS_LEFT, STATUS_OK
 from lancards.cli.tui.words import farewell
 from tests.cli.tui.harness import driven
 
-EIGHTS_RESULT = ["result: Bram wins with the lowest total",
+EIGHTS_RESULT = ["8s Rule!: Bram wins with the lowest total",
                  "Bram: 10 points",
                  "You: 150 points",
                  "Cleo: 150 points",
@@ -87,7 +89,7 @@ def test_from_the_second_game_of_the_evening_the_evening_comes_last(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     session = _finished("level8-master", EVENING)
     assert _printed(session, STATUS_OK, monkeypatch, capsys).split("\n") == [
-        "result: You win after 9 rounds",
+        "Level 8 Master: You win after 9 rounds",
         "You: WIN",
         "Ada: level 7",
         "Cleo: level 7",
@@ -101,11 +103,28 @@ def test_the_result_is_said_in_the_players_language() -> None:
     try:
         session = _finished("eights")
         assert farewell(session).split("\n") == [
-            "Ergebnis: Bram gewinnt mit der niedrigsten Summe",
+            "8s Rule!: Bram gewinnt mit der niedrigsten Summe",
             "Bram: 10 Punkte",
             "Du: 150 Punkte",
             "Cleo: 150 Punkte",
             "Ada: 170 Punkte"]
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_game_over_panel_itself_still_says_result() -> None:
+    """The panel shows its game at the top: its winner line says ``result:``, English and
+    German."""
+    from lancards.cli.tui.results import game_over_lines
+
+    session = _finished("eights")
+    assert game_over_lines(session.snapshot())[0] == "result: Bram wins with the lowest total"
+    i18n.set_language("de")
+    try:
+        assert game_over_lines(session.snapshot())[0] == \
+            "Ergebnis: Bram gewinnt mit der niedrigsten Summe"
+        assert farewell(_finished("level8-master")).split("\n")[0] == \
+            "Level 8 Master: Du gewinnst nach 9 Runden"
     finally:
         i18n.set_language("en")
 

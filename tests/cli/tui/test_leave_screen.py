@@ -429,7 +429,7 @@ def test_the_result_after_leaving_ranks_the_winner_first_and_says_no_evening_of_
         *(f"round {n} of 8..." for n in range(1, 9))]
     assert farewell(session).split("\n") == [
         "the game went on without you:",
-        "result: Ada wins with the lowest total",
+        "8s Rule!: Ada wins with the lowest total",  # the game named, as printed
         "Ada: 150 points",
         "Bram: 170 points",  # level with Cleo, ahead on the round-7 totals (ruling E-9)
         "Cleo: 170 points",

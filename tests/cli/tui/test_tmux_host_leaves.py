@@ -335,7 +335,7 @@ def test_leaving_lancards_play_lets_its_bots_finish_the_game(tmp_path: Path) -> 
     assert numbers == sorted(set(numbers))
     said = [said[0], *said[1 + len(rounds):]]
     assert said[1] == "the game went on without you:"  # once "you left ..." (the trial)
-    assert said[2].startswith("result: ") and "You: level 1 (left the table)" in said
+    assert said[2].startswith("Level 8: ") and "You: level 1 (left the table)" in said
     done = subprocess.run([sys.executable, "-m", "lancards", "history", "--json"],
                           capture_output=True, text=True, timeout=60, cwd=REPO, check=True,
                           env={**os.environ, "LANCARDS_HOME": str(tmp_path)})
