@@ -44,7 +44,7 @@ REFUSAL_WORDS: Mapping[str, str] = {
     "keep-one": N_("a card must stay in hand for the discard"),
     "down-already": N_("the level is already laid down this round"),
     "card-twice": N_("a card is used twice"),
-    "not-component": N_("group {group} is not the {component} the level asks for"),
+    "not-component": N_("component {group} is not the {component} the level asks for"),
     "not-down": N_("only a player whose level is down adds cards"),
     "no-meld": N_("there is no combination {meld}"),
     "does-not-fit": N_("{card} does not fit combination {meld}"),

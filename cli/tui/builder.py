@@ -41,6 +41,26 @@ def joker_choices(slot: SlotId, card: Card, kind: ComponentKind) -> list[Placed]
     return [Placed(slot, card, n) for n in numbers]
 
 
+def misfit(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
+    """A joker of ``group`` that cannot stand for the number its set's number cards share, in
+    the engine's words for a joker declared out of its range (``joker J1-5 cannot stand for 15
+    (its range is 1-5)``, ``melds.declaration_error``, ruling L8-6), or None. A joker always
+    declares a number of its range here, so a set of ``J1-5=1 O15`` read only "needs at least
+    3 cards" (the new-user trial of 2026-12-07), as if a third card would do. A run is not
+    checked: more cards may still bring a joker's range within it."""
+    if kind is not ComponentKind.SET:
+        return None
+    numbers = {p.card.number for p in group if p.card.is_number}
+    if len(numbers) != 1:
+        return None
+    (number,) = numbers
+    for p in group:
+        if p.card.is_joker and not p.card.can_be(number):
+            return (f"joker {p.card} cannot stand for {number} "
+                    f"(its range is {p.card.lo}-{p.card.hi})")
+    return None
+
+
 @dataclass
 class LayDownBuilder:
     """Cards of one hand assigned to the components of one level.
@@ -182,11 +202,16 @@ class LayDownBuilder:
         return LayDown(self.seat, tuple(tuple(g) for g in self.groups))
 
     def group_errors(self) -> list[str | None]:
-        """Per component, why its cards do not form it (rulings L8-4, L8-6), or None."""
+        """Per component, why its cards do not form it (rulings L8-4, L8-6), or None; a joker
+        that cannot stand for its set's number said first (:func:`misfit`)."""
         out: list[str | None] = []
         for component, group in zip(self.level, self.groups, strict=True):
             if not group:
                 out.append("no cards yet")
+                continue
+            wrong = misfit(component.kind, group)
+            if wrong is not None:
+                out.append(wrong)
                 continue
             meld = make_meld(0, self.seat, component.kind, component.size, group)
             out.append(meld if isinstance(meld, str) else None)
@@ -197,6 +222,10 @@ class LayDownBuilder:
         for component, group in zip(self.level, self.groups, strict=True):
             if not group:
                 return f"no cards for the {component} yet"
+        for index, (component, group) in enumerate(zip(self.level, self.groups, strict=True)):
+            wrong = misfit(component.kind, group)
+            if wrong is not None:  # in the words of the table's refusal of such a group
+                return f"group {index + 1} is not a {component}: {wrong}"
         try:
             game.check(view, self.laydown())
         except EngineError as exc:

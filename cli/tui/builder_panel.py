@@ -44,6 +44,8 @@ _SHORT: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"numbers [\d ]+ are not consecutive"), N_("numbers not consecutive")),
     (re.compile(r"colours [\w ]+ are not one colour"), N_("not one colour")),
     (re.compile(r"numbers [\d ]+ are not all the same"), N_("numbers not all the same")),
+    (re.compile(r"joker (?P<card>\S+) cannot stand for (?P<number>\d+) \(its range is .+\)"),
+     N_("{card} cannot be {number}")),
     (re.compile(r"joker \S+ .+"), N_("a joker's value does not fit")),
 ]
 """The engine's reasons for a component (``melds.make_meld``, its ruling left off) and their
@@ -101,10 +103,10 @@ def verdict_words(error: str, width: int = 0) -> str:
     short = short_reason(group["why"]) if group is not None else None
     if group is not None and short is not None:
         forms.append(_("not valid: {reason}").format(reason=_(
-            "group {number} is not a {component}: {why}").format(
+            "component {number} is not a {component}: {why}").format(
                 number=group["number"], component=component_named(group["component"]),
                 why=short)))
-        forms.append(_("not valid: group {number}: {why}").format(number=group["number"],
+        forms.append(_("not valid: component {number}: {why}").format(number=group["number"],
                                                                   why=short))
     return next((f for f in forms if not width or text_width("  " + f) <= width), forms[-1])
 

@@ -419,9 +419,9 @@ CASES = {
                       "einem Ablagestapel gezogen werden)"),
     l8_level_parts: ("Cyd", "lay down the level: G2 | G3 (level 6 has 1 part, not 2)",
                      "die Stufe auslegen: G2 | G3 (Stufe 6 hat 1 Teil, nicht 2)"),
-    l8_not_component: ("Cyd", "lay down the level: R5 B7 (group 1 is not the 7 of one colour "
+    l8_not_component: ("Cyd", "lay down the level: R5 B7 (component 1 is not the 7 of one colour "
                        "the level asks for)",
-                       "die Stufe auslegen: R5 B7 (Gruppe 1 ist nicht die verlangte "
+                       "die Stufe auslegen: R5 B7 (Teil 1 ist nicht die verlangte "
                        "Kombination (7 Karten einer Farbe))"),
     l8_card_twice: ("Cyd", "lay down the level: G2 G2 (a card is used twice)",
                     "die Stufe auslegen: G2 G2 (eine Karte ist doppelt verwendet)"),

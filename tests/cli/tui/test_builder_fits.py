@@ -53,13 +53,13 @@ def test_a_short_colour_group_says_how_many_cards_it_has_in_german() -> None:
     assert lines == [
         " Stufe 6 auslegen: 7 Karten einer Farbe   (0 Vorschläge; Tab blättert)",
         "  1 7 Karten einer Farbe   R1 R2 R3 R4 R5 R6  x 6 von 7 Karten",
-        "  ungültig: Gruppe 1 (7 Karten einer Farbe): 6 von 7 Karten"]
-    assert [text_width(line) for line in lines] == [70, 62, 59]
+        "  ungültig: Teil 1 (7 Karten einer Farbe): 6 von 7 Karten"]
+    assert [text_width(line) for line in lines] == [70, 62, 57]
     # the full words where they fit (they were 113 and 110 columns wide)
     wide = panel("level8-master", 6, ["R1", "R2", "R3", "R4", "R5", "R6"], [6], width=120)
     assert wide[1] == ("  1 7 Karten einer Farbe   R1 R2 R3 R4 R5 R6  x hier (Karten einer "
                        "Farbe) sind mindestens 7 Karten nötig, nicht 6")
-    assert wide[2] == ("  ungültig: Gruppe 1 (7 Karten einer Farbe): hier (Karten einer Farbe) "
+    assert wide[2] == ("  ungültig: Teil 1 (7 Karten einer Farbe): hier (Karten einer Farbe) "
                        "sind mindestens 7 Karten nötig, nicht 6")
 
 
@@ -69,8 +69,8 @@ def test_seven_cards_and_their_jokers_keep_the_mark_alone_in_german() -> None:
                                        "J11-15"], [7])
     assert lines[1:] == [
         "  1 7 Karten einer Farbe   O11 R12 O13 O14 J11-15=R J11-15=R J11-15=R  x",
-        "  ungültig: Gruppe 1 (7 Karten einer Farbe): verschiedene Farben"]
-    assert [text_width(line) for line in lines[1:]] == [72, 64]
+        "  ungültig: Teil 1 (7 Karten einer Farbe): verschiedene Farben"]
+    assert [text_width(line) for line in lines[1:]] == [72, 62]
 
 
 @pytest.mark.usefixtures("german")
@@ -80,7 +80,7 @@ def test_a_run_and_a_set_say_their_numbers_short_in_german() -> None:
     assert lines[1:] == [
         "  1 Drilling               R7 O8 Y7  x die Zahlen 7 8 sind nicht alle gleich",
         "  2 6er-Folge              R3 Y5 G6 B7 P8 O9  x Zahlen folgen nicht aufeinander",
-        "  ungültig: Gruppe 1 (Drilling): die Zahlen 7 8 sind nicht alle gleich"]
+        "  ungültig: Teil 1 (Drilling): die Zahlen 7 8 sind nicht alle gleich"]
     assert max(text_width(line) for line in lines) <= 80
 
 
@@ -95,7 +95,7 @@ def test_english_rows_fit_too() -> None:
     lines = panel("level8-master", 6, ["R1", "R2", "R3", "R4", "R5", "R6"], [6])
     assert lines[1:] == [
         "  1 7 of one colour        R1 R2 R3 R4 R5 R6  x 6 of 7 cards",
-        "  not valid: group 1 is not a 7 of one colour: 6 of 7 cards"]
+        "  not valid: component 1 is not a 7 of one colour: 6 of 7 cards"]
 
 
 def test_the_first_offer_shows_shorter_where_the_panel_is_narrow() -> None:
@@ -110,3 +110,34 @@ def test_the_first_offer_shows_shorter_where_the_panel_is_narrow() -> None:
         "  Tab 1/2: O1 P1 | Y10 G10 | …"
     assert panel("level8-master", 1, hand, [2])[-1] == \
         "  Tab loads lay-down 1 of 2: O1 P1 | Y10 G10 | R7 J6-10=7 | R13 J11-15=13"
+
+
+def _misfit_panel(width: int = 80) -> list[str]:
+    return panel("level8-master", 5, ["J1-5", "O15", "R3", "Y4", "G5", "B6", "P7", "O8"],
+                 [2, 6], width)
+
+
+def test_a_joker_that_cannot_stand_for_its_sets_number_is_named_before_the_count() -> None:
+    """The new-user trial of 2026-12-07: ``J1-5`` and ``O15`` in a triplet read ``J1-5=1 O15``
+    and only "needs at least 3 cards", as if a third card would do."""
+    lines = _misfit_panel(120)
+    assert lines[1:] == [
+        "  1 triplet                J1-5=1 O15  x joker J1-5 cannot stand for 15 (its range "
+        "is 1-5)",
+        "  2 run of 6               R3 Y4 G5 B6 P7 O8  ok",
+        "  not valid: component 1 is not a triplet: joker J1-5 cannot stand for 15 (its range "
+        "is 1-5)"]
+    assert _misfit_panel()[1] == "  1 triplet                J1-5=1 O15  x J1-5 cannot be 15"
+
+
+@pytest.mark.usefixtures("german")
+def test_a_joker_that_cannot_stand_for_its_sets_number_in_german() -> None:
+    lines = _misfit_panel(120)
+    assert lines[1] == ("  1 Drilling               J1-5=1 O15  x Joker J1-5 kann nicht für 15 "
+                        "stehen (sein Bereich ist 1-5)")
+    assert lines[3] == ("  ungültig: Teil 1 (Drilling): Joker J1-5 kann nicht für 15 stehen "
+                        "(sein Bereich ist 1-5)")
+    assert _misfit_panel()[1:] == [
+        "  1 Drilling               J1-5=1 O15  x J1-5 kann nicht 15 sein",
+        "  2 6er-Folge              R3 Y4 G5 B6 P7 O8  ok",
+        "  ungültig: Teil 1 (Drilling): J1-5 kann nicht 15 sein"]

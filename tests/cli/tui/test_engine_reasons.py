@@ -80,7 +80,7 @@ SAMPLES = {
     "group {index + 1} is not a {component}: {meld}":
         (L8 + "group 1 is not a run of 4: numbers 7 9 are not consecutive (ruling L8-4) "
          "(ruling L8-5)",
-         "Gruppe 1 (4er-Folge): die Zahlen 7 9 folgen nicht aufeinander"),
+         "Teil 1 (4er-Folge): die Zahlen 7 9 folgen nicht aufeinander"),
     "it is seat {actor}'s move ({state.phase.value})":
         (L8 + "it is seat 2's move (draw) (ruling L8-3)",
          "Platz 2 ist am Zug (draw)"),

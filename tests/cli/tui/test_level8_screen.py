@@ -100,7 +100,7 @@ def test_lay_down_with_a_joker_choosing_its_value_in_the_builder():
         screen = d.text()
         # the joker got the first value that makes the run valid: 1 (before B2)
         assert "J1-5=1 B2 B3 B4" in screen or "B2 B3 B4 J1-5=1" in screen
-        assert "not valid: group 1 is not a triplet" in screen
+        assert "not valid: component 1 is not a triplet" in screen
         # choose the joker's value from the list: 5, at the top of the run
         screen = d.press("v")
         assert "value of J1-5" in screen and "5. J1-5=5" in screen
@@ -115,7 +115,7 @@ def test_lay_down_with_a_joker_choosing_its_value_in_the_builder():
         assert "numbers 9 12 are not all the same" in d.press("left", "1")
         assert "R9 O9  x a set here needs at least 3 cards, got 2" in d.press("0")
         screen = d.press("enter")
-        assert "group 1 is not a triplet" in message_line(screen)
+        assert "component 1 is not a triplet" in message_line(screen)
         d.press("escape")
     assert session.history == []  # nothing invalid was sent
     assert session.state.down == (False, False, False)

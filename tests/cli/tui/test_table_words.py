@@ -111,7 +111,7 @@ def test_an_engine_refusal_reads_without_slot_ids_or_ruling_ids():
 
     text = ("seat 0: illegal '0: laydown R9#8 O9#23 G12#56 | B2#61': group 1 is not a "
             "triplet: numbers 9 12 are not all the same (ruling L8-4) (ruling L8-5)")
-    assert short_error(text) == "group 1 is not a triplet: numbers 9 12 are not all the same"
+    assert short_error(text) == "component 1 is not a triplet: numbers 9 12 are not all the same"
     assert short_error("R7#44 cannot be added (ruling L8-7)") == "R7 cannot be added"
 
 
