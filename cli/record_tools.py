@@ -64,6 +64,8 @@ def add_parser(sub: Any) -> None:
                               "lancards history: its number (1 = newest) or table id (default: "
                               "the newest game of lancards history)"))
     audit.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
+    audit.add_argument("--verbose", action="store_true",
+                       help=_("also print the full hashes the verdict names by a short id"))
     audit.set_defaults(run=run_audit)
     replay = sub.add_parser(
         "replay",
@@ -107,12 +109,35 @@ def chosen_record(argument: str | None) -> str:
     return record_path("#1")  # "#1": never a file of that name in the current folder
 
 
+def followed_entries(path: str, follows: dict[str, Any] | None) -> int | None:
+    """How many entries the record of the game a rematch ``follows`` holds, from its table
+    folder beside the audited record's or in ``lancards history``'s tables, when its signed
+    closing line names the head ``follows`` names; ``None`` when no such record is here."""
+    if follows is None:
+        return None
+    from lancards.p2p.net.store import data_home
+
+    table = str(follows["tbl"])
+    for folder in (Path(path).resolve().parent.parent / table, data_home() / "tables" / table):
+        try:
+            last = json.loads((folder / "record.jsonl").read_bytes().rstrip(b"\n")
+                              .rsplit(b"\n", 1)[-1])
+        except (OSError, ValueError):
+            continue
+        if isinstance(last, dict) and last.get("kind") == "close" and \
+                last.get("head") == follows["head"] and isinstance(last.get("entries"), int):
+            return int(last["entries"])
+    return None
+
+
 def run_audit(args: argparse.Namespace) -> int:
-    report = audit_bytes(_read_bytes(chosen_record(args.file)))
+    path = chosen_record(args.file)
+    report = audit_bytes(_read_bytes(path))
     if args.json:
         print(json.dumps(report_json(report)))
     else:
-        for line in verdict_lines(report):
+        for line in verdict_lines(report, followed_entries(path, report.follows),
+                                  getattr(args, "verbose", False)):
             echo(line)
     return {"ok": EXIT_OK, "unfinished": EXIT_UNFINISHED}.get(report.status, EXIT_REJECTED)
 
@@ -124,21 +149,33 @@ _CUT = re.compile(r"the record is cut in the middle of line (\d+) \(the (\d+) li
 _EQUIVOCATION = re.compile(r"equivocation: (.+) signed two different entries numbered (\d+)")
 
 
-def verdict_lines(report: AuditReport) -> list[str]:
+def verdict_lines(report: AuditReport, followed: int | None = None,
+                  verbose: bool = False) -> list[str]:
     """The audit's verdict in the player's language: ``"OK: Level 8, N entries verified, game
     finished; winner: NAME; scores: Ann 3, Ben 5"`` (the game as people name it),
     ``"UNFINISHED: ..."`` or ``"REJECTED: REASON"`` (the reason is the peer layer's, naming
     the line), then one ``"rule breach: ..."`` line per breach the rules penalise (an 8s
     Rule! renege with its player), and :func:`cheat_lines`: one ``"cheat caught at entry N:
     ..."`` line per cheat (a fork with both its moves, the signed move the rules refuse that
-    halted the table with its author and why)."""
+    halted the table with its author and why). A rematch's first line names the game it
+    follows by short ids, as ``lancards history`` does, and its record's last entry by its
+    number (``followed``: how many entries that record holds, when it is here) and a short id:
+    the new-user trial of 2026-12-07 read a 64-character hash there; ``verbose`` adds it."""
     count = report.entries
     out = []
     if report.follows is not None and report.status != "rejected":
         f = report.follows
-        out.append(_("game {game} of series {series}: follows table {table}, whose record ends "
-                     "in entry {head}").format(game=f["game"], series=f["series"],
-                                               table=f["tbl"], head=f["head"]))
+        head = str(f["head"])
+        ids = {"game": f["game"], "series": str(f["series"])[:8], "table": str(f["tbl"])[:8],
+               "entry": head[:8]}
+        out.append(_("game {game} of series {series}: follows table {table}, whose record "
+                     "ends in entry {number} ({entry})").format(number=followed, **ids)
+                   if followed is not None else
+                   _("game {game} of series {series}: follows table {table}, whose record "
+                     "ends in entry {entry}").format(**ids))
+        if verbose:
+            out.append(_("  table {table}, series {series}, its record's last entry {head}")
+                       .format(table=f["tbl"], series=f["series"], head=head))
     if report.status == "ok":
         out += [ngettext("OK: {game}, {count} entry verified, game finished; {outcome}",
                         "OK: {game}, {count} entries verified, game finished; {outcome}",
