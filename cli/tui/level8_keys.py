@@ -74,7 +74,7 @@ HELP: tuple[KeyHelp, ...] = (
           "discard: your turn then ends")),
     (N_("Home / End"), N_("the cursor to the first / last card of your hand")),
     (N_("(table)"), N_("discard: each player's top discard and, in brackets, how many cards the "
-                "pile holds (R7(3)); front: their KEEP cards")),
+                "pile holds (R7(3)); kept: the KEEP cards in front of them")),
     (N_("Enter"), N_("show the 3 marked cards / choose a shown card")),
     (N_("x (swap)"), N_("put the card under the cursor on your discard pile; e: draw as many")),
     (N_("k (keep)"), N_("keep the card under the cursor into the next round; e: done")),
@@ -86,8 +86,8 @@ SKIP_HELP: dict[str, KeyHelp | None] = {
     "p": ("p", N_("put the SKIP card under the cursor in front of a player instead of a "
                   "discard: your turn then ends")),
     N_("(table)"): (N_("(table)"), N_("discard: each player's top discard and, in brackets, how "
-                                    "many cards the pile holds (R7(3)); front: their SKIP "
-                                    "cards")),
+                                    "many cards the pile holds (R7(3)); skip: a SKIP card in "
+                                    "front of them, they sit out their next turn")),
     N_("Enter"): (N_("Enter"), N_("serve a Skip")),
     N_("x (swap)"): None,
     "e": ("e", N_("end: finish keeping, serve a Skip, end an empty-handed turn")),

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from lancards.cli.i18n import N_, _, ngettext
+from lancards.cli.i18n import N_, _, ngettext, pgettext
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, placed_text
 from lancards.cli.tui.controller import bot_words, gone_words, name_of, styled_cards, title_line
@@ -162,13 +162,23 @@ def _name_width(names: Sequence[str]) -> int:
                min(NAME_COLUMNS + 1, max(text_width(n) for n in names) + 1))
 
 
+def front_header(rule_set: str) -> str:
+    """The header of the players panel's last column, the cards in front of a player, saying
+    what they are: Level 8 Master's ``kept`` (its KEEP cards), Level 8's ``skip`` (a SKIP card:
+    the player sits out the next turn). The new-user trial of 2026-12-07 read ``front`` beside
+    ``played by`` with nothing but the ``?`` list to say what it meant."""
+    if rule_set == "level8-master":
+        return pgettext("the players panel: the KEEP cards in front of a player", "kept")
+    return pgettext("the players panel: a SKIP card in front of a player", "skip")
+
+
 def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
     """The players, the draw pile, the melds and any shown cards."""
     view: Level8State = snap.view
     out: StyleAndTextTuples = []
     # Every column as wide as its header or its widest value in the player's language.
     head = [_("player"), _("lvl"), _("requirement"), _("down"), _("hand"), _("discard"),
-            _("front")]
+            front_header(snap.rule_set)]
     words = {"win": _("WIN"), "yes": _("yes"), "no": _("no")}
     lvl_w = max(3, text_width(head[1]), text_width(words["win"]))
     down_w = max(4, text_width(head[3]), text_width(words["yes"]), text_width(words["no"]))
@@ -221,12 +231,13 @@ def table(snap: TableSnapshot, width: int) -> StyleAndTextTuples:
             row.append(("", " "))
             row.append(card_fragment(card if card is not None else "?"))
         rows.append(row)
-    # the bots in a column of their own, headed "played by" (under "front", the KEEP and SKIP
-    # cards' column, they read as cards in front: the trial of 2026-12-06)
+    # the bots in a column of their own, headed "played by" (under the KEEP and SKIP cards'
+    # column, "kept" or "skip", they read as cards in front: the trial of 2026-12-06)
     by_w = max([text_width(_("played by")), *(text_width(w) for w in bots.values())])
     fits = bool(rows) and sum(text_width(f[1]) for f in rows[0][:1]) + pile_w + front_w + 1 \
         + by_w < width
-    # "front" over the cards, each after a space (the trial of 2026-12-06: one column left)
+    # "kept" or "skip" over the cards, each after a space (the trial of 2026-12-06: one column
+    # left)
     last = f"{pad(head[6], front_w - 1)} {_('played by')}" if bots and fits else head[6]
     out.append(("class:header", f"   # {pad(head[0], name_w)} {pad(head[1], lvl_w)} "
                                 f"{pad(head[2], req_w)} {pad(head[3], down_w)} "

@@ -44,11 +44,11 @@ PAUSED = "paused: the game waits for you; lancards resume brings you back"
 
 SHOW = [
     " Level 8 Master · round 1 · dealer Cleo   YOUR TURN: show 3 cards for TAKE",
-    "   # player      lvl requirement down hand discard   front played by",
+    "   # player      lvl requirement down hand discard   kept played by",
     " > 1 Tess (you)    1 4 pairs     no     10 -",
-    "   2 Cleo          1 4 pairs     no     10 B2(1)           bot, normal",
-    "   3 Ada           1 4 pairs     no     10 -               bot, normal",
-    "   4 Bram          1 4 pairs     no     10 -               bot, normal",
+    "   2 Cleo          1 4 pairs     no     10 B2(1)          bot, normal",
+    "   3 Ada           1 4 pairs     no     10 -              bot, normal",
+    "   4 Bram          1 4 pairs     no     10 -              bot, normal",
     " draw pile: 66 cards · face up under it: TAKE",
     " nothing laid down yet",
     " shown for I'll take that!:",

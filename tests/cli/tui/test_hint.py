@@ -205,12 +205,12 @@ def test_level8_rows_say_the_level_or_one_line_does_when_a_row_is_too_long() -> 
 
     snap = level8_snap(["R3", "O3"], phase=Phase.PLAY)
     wide = "".join(f[1] for f in table(snap, 100)).splitlines()
-    # a column of their own, headed "played by", not under "front" (the KEEP and SKIP cards'
-    # column: the trial of 2026-12-06 read the words there as cards in front)
-    assert wide[0:4] == ["   # player      lvl requirement down hand discard   front played by",
+    # a column of their own, headed "played by", not under "kept" (the KEEP cards' column:
+    # the trial of 2026-12-06 read the words there as cards in front)
+    assert wide[0:4] == ["   # player      lvl requirement down hand discard   kept played by",
                          " > 1 Tess (you)    1 4 pairs     no      2 -        ",
-                         "   2 Ada           1 4 pairs     no     10 -               bot, normal",
-                         "   3 Bram          1 4 pairs     no     10 -               bot, normal"]
+                         "   2 Ada           1 4 pairs     no     10 -              bot, normal",
+                         "   3 Bram          1 4 pairs     no     10 -              bot, normal"]
     narrow = "".join(f[1] for f in table(snap, 56)).splitlines()
     assert narrow[1:5] == [" > 1 Tess     1 4 pairs     no      2 -        ",  # no room for
                            "   2 Ada      1 4 pairs     no     10 -        ",  # "(you)"

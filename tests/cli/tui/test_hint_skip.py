@@ -79,7 +79,7 @@ def test_the_skip_picker_opens_on_the_hints_seat() -> None:
         d.press("home")
         d.press("h")  # the cursor goes to the SKIP card
         screen = d.press("p").splitlines()
-        assert [row for row in screen if "skip " in row] == [
+        assert [row for row in screen if ". skip " in row] == [
             "   2. skip Ada", " > 3. skip Bram", "   4. skip Cleo", "   5. skip Dov"]
 
 

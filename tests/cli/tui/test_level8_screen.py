@@ -471,7 +471,10 @@ def test_l_after_laying_down_says_so_and_what_to_do_instead():
 
 def test_the_front_column_stands_under_its_header() -> None:
     """The trial of 2026-12-06: a KEEP in front of a player stood one column right of the
-    header "front" (each card follows a space; the header did not). Exact rows at 80 columns."""
+    header "front" (each card follows a space; the header did not). Exact rows at 80 columns.
+    The header says what lies there (the new-user trial of 2026-12-07 read "front" beside
+    "played by" with nothing but the ``?`` list to say what it was): Level 8 Master's KEEP
+    cards, ``kept``."""
     from tests.cli.tui.test_golden_screens import played_until
 
     session = played_until("level8-master", 5, lambda s: s.round >= 1 and s.turn == 0 and
@@ -479,13 +482,13 @@ def test_the_front_column_stands_under_its_header() -> None:
     with driven(session, 80, 24) as d:
         rows = d.text().splitlines()[1:6]
     assert rows == [
-        "   # player      lvl requirement down hand discard   front played by",
+        "   # player      lvl requirement down hand discard   kept played by",
         " > 1 Tess (you)    1 4 pairs     no     10 O15(1)",
-        "   2 Ada           1 4 pairs     no     11 -         KEEP  bot, greedy",
-        "   3 Bram          1 4 pairs     yes     1 TAKE(2)         bot, greedy",
-        "   4 Cleo          1 4 pairs     no     10 P12(2)    KEEP  bot, greedy",
+        "   2 Ada           1 4 pairs     no     11 -         KEEP bot, greedy",
+        "   3 Bram          1 4 pairs     yes     1 TAKE(2)        bot, greedy",
+        "   4 Cleo          1 4 pairs     no     10 P12(2)    KEEP bot, greedy",
     ]
-    assert rows[0].index("front") == rows[2].index("KEEP") == rows[4].index("KEEP")
+    assert rows[0].index("kept") == rows[2].index("KEEP") == rows[4].index("KEEP")
 
 
 def test_an_offer_changed_by_hand_is_said_to_be_changed() -> None:
@@ -558,3 +561,22 @@ def test_the_keys_panel_names_the_rule_set_s_own_special_cards(edition, says, no
         assert any(row.startswith(line) for row in rows), (line, rows)
     for word in not_said:
         assert not any(word in row for row in rows), (word, rows)
+
+
+def test_the_front_column_is_headed_by_what_lies_there(german: None) -> None:
+    """The new-user trial of 2026-12-07 read "front" beside "played by": Level 8 Master's
+    column holds KEEP cards (``kept``), Level 8's a SKIP card (``skip``); German ``vorne`` ("in
+    front"), which says it already and keeps the column's width at 80 columns."""
+    from lancards.cli import i18n
+    from lancards.cli.tui.level8_keys import game_help
+    from lancards.cli.tui.level8_view import front_header
+
+    assert (front_header("level8-master"), front_header("level8")) == ("vorne", "vorne")
+    i18n.set_language("en")
+    assert [front_header(r) for r in ("level8-master", "level8", "level8-en")] == [
+        "kept", "skip", "skip"]
+    table = {key: words for key, words in game_help(True)}["(table)"]
+    assert table.endswith("(R7(3)); kept: the KEEP cards in front of them")
+    table = {key: words for key, words in game_help(False)}["(table)"]
+    assert table.endswith("(R7(3)); skip: a SKIP card in front of them, they sit out their "
+                          "next turn")

@@ -50,9 +50,9 @@ def test_the_own_row_is_marked_at_a_networked_table(tmp_path: Path) -> None:
         "   3 Ada            0      0     0  bot, greedy",
         "   4 hana (you)     0      0     0"]
     assert _networked("level8-master", tmp_path / "b") == [
-        "   1 Bram          1 4 pairs     no      0 -               bot, greedy",
-        "   2 Cleo          1 4 pairs     no      0 -               bot, greedy",
-        "   3 Ada           1 4 pairs     no      0 -               bot, greedy",
+        "   1 Bram          1 4 pairs     no      0 -              bot, greedy",
+        "   2 Cleo          1 4 pairs     no      0 -              bot, greedy",
+        "   3 Ada           1 4 pairs     no      0 -              bot, greedy",
         "   4 hana (you)    1 4 pairs     no      0 -"]
 
 

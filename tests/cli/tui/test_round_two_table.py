@@ -45,7 +45,7 @@ def screen(language: str, in_front: list[list[str]] | None = None) -> list[str]:
 @pytest.mark.parametrize(("language", "top"), [
     ("en", [
         " Level 8 Master · round 2 · dealer cy   YOUR TURN: lay down, add, then discard",
-        "   # player     lvl requirement               down hand discard   front",
+        "   # player     lvl requirement               down hand discard   kept",
         "   1 ann          2 triplet + run of 4        no     10 -",
         "   2 bo           3 triplet + 4 of one colour no     10 -",
         "   3 cy           2 triplet + run of 4        no     10 -",
@@ -70,7 +70,7 @@ def test_round_two_keeps_the_own_mark_and_the_dealer(language: str, top: list[st
 
 @pytest.mark.parametrize(("language", "top"), [
     ("en", [
-        "   # player     lvl requirement               down hand discard   front",
+        "   # player     lvl requirement               down hand discard   kept",
         "   1 ann          2 triplet + run of 4        no     10 -",
         "   2 bo           3 triplet + 4 of one colour no     10 -         KEEP KEEP",
         "   3 cy           2 triplet + run of 4        no     10 -",
