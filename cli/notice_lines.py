@@ -12,9 +12,10 @@ from typing import Any
 from lancards.cli.i18n import _
 from lancards.cli.peer_errors import error_words
 from lancards.cli.peer_words import notice_words
-from lancards.cli.refusal_words import move_refused
+from lancards.cli.refusal_words import move_refused, plain_refusal
 from lancards.cli.removal_words import void_vote_words
 from lancards.cli.visible import visible
+from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.throttle import Throttle
 
 
@@ -22,8 +23,10 @@ def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[st
                 here: Callable[[int], bool] = lambda seat: False) -> str | None:
     """``notice`` (a ``p2p.protocol`` ``Notice`` of ``core``) as one log line: ``"Ann: hi"``,
     ``"Ann paused; the game waits for them"``, ``"Ann is back"`` (issue 25, item 9; a resume),
-    ``"! ..."`` for a cheat or a refused message; ``None`` for the notices that the banners say
-    instead (votes, leaves, the game's end). ``names``: the seats' nicknames; ``shown``: the
+    ``"! ..."`` for a cheat or a refused message (``"! eve sent an earlier message again,
+    one already received: ignored"``: :func:`~lancards.cli.refusal_words.plain_refusal`);
+    ``None`` for the notices that the banners say instead (votes, leaves, the game's end).
+    ``names``: the seats' nicknames; ``shown``: the
     same as the screen shows them (the viewer's default nickname in the player's language);
     ``here(seat)``: whether ``seat`` is connected to this peer (a void vote against a seat that
     is here is told: :func:`~lancards.cli.removal_words.void_vote_words`)."""
@@ -39,6 +42,10 @@ def notice_line(core: Any, notice: Any, names: Sequence[str], shown: Sequence[st
     if notice.code == "vote-void":  # once per round; only a seat that is here was wronged
         here_now = seat is not None and (seat == core.seat or here(seat))
         return void_vote_words(seat, notice.voters, core.seat, shown) if here_now else None
+    plain = plain_refusal(notice.error) if notice.kind == "rejected" else None
+    if plain is not None:  # an old message sent again, a bad signature: said as a person would
+        net_log.debug("%s", notice.error)  # the peer layer's sentence, for --verbose
+        return f"! {plain}"
     if notice.kind in ("cheat", "rejected"):
         text = error_words(notice.error, move_refused) if notice.error is not None else \
             notice_words(core, notice, names) if notice.kind == "cheat" else notice.text

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lancards.cli.i18n import N_, _, language, ngettext
-from lancards.p2p.protocol.errors import SEAT_SAID
+from lancards.p2p.protocol.errors import SEAT_SAID, RemoteProtocolError
 
 REFUSAL_WORDS: Mapping[str, str] = {
     # both games
@@ -207,5 +207,38 @@ def move_refused(sender: str, error: object) -> str | None:
     return refusal_detail(error, seat, names)
 
 
-__all__ = ["CHANCE_FIRST", "MOST_SEATS", "OWN_PHASE_WORDS", "REFUSAL_WORDS", "move_refused",
-           "move_words", "reason_words", "refusal_detail"]
+PLAIN_WORDS: Mapping[str, str] = {
+    "replayed": N_("{name} sent an earlier message again, one already received: ignored"),
+    "entry-again": N_("{name} sent step {seq} of the game again, which the table already has: "
+                      "ignored"),
+    "bad-signature": N_("a message said to be {name}'s does not carry {name}'s signature: "
+                        "ignored"),
+    "entry-signature": N_("a message said to be {name}'s does not carry {name}'s signature: "
+                          "ignored"),
+}
+"""A seated peer's message sent again or not signed by its claimed author, as the table says it,
+by the refusal's code: the LAN trial with a seated attacker read ``received before: an entry of
+the game record; the last one taken was numbered 12`` and ``its signature does not verify: the
+signature by eve [FP] (seat 1)`` (protocol terms, a fingerprint). The peer layer's sentence
+goes to ``--verbose``; ``lancards audit`` keeps it."""
+
+_UNVERIFIED = " (unverified)"
+
+
+def plain_refusal(error: object) -> str | None:
+    """A refused message in the table's words when its code is one of :data:`PLAIN_WORDS`
+    (``"eve sent an earlier message again, one already received: ignored"``), naming the player
+    by nickname; None for any other refusal, or a sender that is no seated player."""
+    if not isinstance(error, RemoteProtocolError) or error.code not in PLAIN_WORDS:
+        return None
+    who = str(error.params.get("name", error.sender)) if error.code == "entry-signature" \
+        else error.sender
+    said = SEAT_SAID.fullmatch(who.removesuffix(_UNVERIFIED))
+    if said is None:
+        return None
+    name = _FINGERPRINT.sub("", said[1])
+    return _(PLAIN_WORDS[error.code]).format(name=name, seq=error.params.get("seq", ""))
+
+
+__all__ = ["CHANCE_FIRST", "MOST_SEATS", "OWN_PHASE_WORDS", "PLAIN_WORDS", "REFUSAL_WORDS",
+           "move_refused", "move_words", "plain_refusal", "reason_words", "refusal_detail"]

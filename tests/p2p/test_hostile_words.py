@@ -88,3 +88,74 @@ def test_a_chat_line_shows_bidirectional_controls_instead_of_obeying_them(table)
 def test_a_nickname_with_a_bidirectional_control_is_refused(nick):
     with pytest.raises(LocalProtocolError, match="holds a control character"):
         check_nickname(nick)
+
+
+def _line(table, notices: list[Notice]) -> list[str | None]:
+    """The table lines of ``notices`` as ann's screen shows them."""
+    return [notice_line(table[1], n, ["cyd", "ann", "ben"], ["cyd", "You", "ben"])
+            for n in notices]
+
+
+def _notices(table, data: bytes) -> list[Notice]:
+    cyd, ann = table[0], table[1]
+    return [x for x in ann.receive(cyd.me.public_key, data) if isinstance(x, Notice)]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_an_old_message_sent_again_and_a_bad_signature_are_said_in_words(table, language):
+    """The LAN trial with a seated attacker: ann's table read ``received before: an entry of
+    the game record; the last one taken was numbered 12`` and ``its signature does not verify:
+    the signature by eve [FP] (seat 1)``. Now the table says what happened and who did it, in
+    words; the peer layer's sentence stays for --verbose (the notice's text)."""
+    from lancards.cli import i18n
+
+    cyd = table[0]
+    data = sign_envelope(cyd.me, "chat", cyd.table_id, 100400, {"text": "first"}).encode()
+    assert [n.text for n in _notices(table, data)] == ["first"]
+    [again] = _notices(table, data)
+    assert "replayed" in again.text  # the peer layer's sentence, for --verbose
+    forged = sign_envelope(cyd.me, "chat", cyd.table_id, 100401, {"text": "second"})
+    tampered = forged.encode().replace(b'"second"', b'"SECOND"')
+    [bad] = _notices(table, tampered)
+    assert "does not verify" in bad.text
+    i18n.set_language(language)
+    try:
+        assert _line(table, [again, bad]) == {
+            "en": ["! cyd sent an earlier message again, one already received: ignored",
+                   "! a message said to be cyd's does not carry cyd's signature: ignored"],
+            "de": ["! cyd hat eine frühere Nachricht noch einmal geschickt, die schon da war: "
+                   "ignoriert",
+                   "! eine Nachricht, angeblich von cyd, trägt nicht die Signatur von cyd: "
+                   "ignoriert"],
+        }[language]
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_an_entry_sent_again_and_an_entry_with_a_bad_signature_are_said_in_words(table,
+                                                                                   language):
+    """A record entry already in the record, sent again, and one whose signature is not its
+    claimed author's (the record's own refusals, ``entry-again``, ``entry-signature``)."""
+    from lancards.cli import i18n
+    from lancards.p2p.protocol.errors import Reason, RecordError
+
+    eve = "eve [6J4G-VXMG-NOVI-RZH4] (seat 1)"
+    again = RecordError(eve, Reason.REPLAYED, "entry 12 is already in the record", 11
+                        ).with_code("entry-again", seq=12)
+    forged = RecordError(eve + " (unverified)", Reason.BAD_SIGNATURE,
+                         f"signature by {eve} does not verify", 11
+                         ).with_code("entry-signature", name=eve)
+    notices = [Notice("rejected", str(e), None, error=e) for e in (again, forged)]
+    i18n.set_language(language)
+    try:
+        assert _line(table, notices) == {
+            "en": ["! eve sent step 12 of the game again, which the table already has: ignored",
+                   "! a message said to be eve's does not carry eve's signature: ignored"],
+            "de": ["! eve hat Schritt 12 des Spiels noch einmal geschickt, den der Tisch schon "
+                   "hat: ignoriert",
+                   "! eine Nachricht, angeblich von eve, trägt nicht die Signatur von eve: "
+                   "ignoriert"],
+        }[language]
+    finally:
+        i18n.set_language("en")
