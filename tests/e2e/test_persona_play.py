@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -176,9 +177,10 @@ class Terminal:
     def screen(self) -> list[str]:
         return self.tmux("capture-pane", "-p", "-t", self.window).split("\n")[:24]
 
-    def wait(self, text: str, limit: float = 30) -> list[str]:
+    def wait(self, text: str, limit: float = 30, whole: Sequence[str] = ()) -> list[str]:
         """The screen's lines once a line of it is ``text`` (and it is still there a moment
-        later: a capture may catch a redraw half done), checked to fit 80x24."""
+        later: a capture may catch a redraw half done), checked to fit 80x24 (``whole``: its
+        lines expected to fill the 80 columns whole, :func:`check_fits`)."""
         deadline, lines = time.monotonic() + limit, []
         while time.monotonic() < deadline:
             lines = self.screen()
@@ -186,7 +188,7 @@ class Terminal:
                 time.sleep(0.2)
                 lines = self.screen()
                 if text in lines:
-                    check_fits("\n".join(lines), text)
+                    check_fits("\n".join(lines), text, whole)
                     return lines
             time.sleep(0.1)
         errors = self.home / "err.txt"
@@ -293,7 +295,7 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
 
 ROUND_TWO_DE = [
     " Level 8 Master · Runde 2 · Dov gibt   DU BIST DRAN: ",
-    "   # Spieler    St.  Aufgabe                         ausg. Hand Ablage    vorne",
+    "   # Spieler    St.  Aufgabe                         gelegt Hand Ablage    vorne",
     " > 1 Tess (du)     2 Drilling + 4er-Folge            ",
     "   2 Cleo          2 Drilling + 4er-Folge            ",
     "   3 Ada           1 4 Paare                         ",
@@ -301,7 +303,8 @@ ROUND_TWO_DE = [
     "   5 Bram          1 4 Paare                         ",
     " Bots: Cleo, Ada, Dov, Bram (normal)"]
 """The top of Tess's German table in round 2 (the rows' starts: who laid down and the hands are
-the resumed peers' deal): the dealer on the title, ``(du)`` on her row at 80 columns."""
+the resumed peers' deal): the dealer on the title, ``(du)`` on her row at 80 columns; the
+players' header fills the 80 columns whole."""
 LEAVE_DE = [
     " Den Tisch verlassen?",
     " j oder p: Pause: das Spiel wartet auf dich (lancards resume bringt dich zurück)",
@@ -319,7 +322,7 @@ def _turn(tess: Terminal, title: str, limit: float = 40) -> list[str]:
             time.sleep(0.2)
             again = [line.rstrip() for line in tess.screen()]
             if again == lines:
-                check_fits("\n".join(lines), title)
+                check_fits("\n".join(lines), title, whole=ROUND_TWO_DE[1:2])
                 return lines
         time.sleep(0.1)
     raise AssertionError("\n".join([f"{title!r} did not show:", *lines]))
@@ -354,19 +357,18 @@ def test_a_german_table_s_second_round_at_80_columns(tmp_path: Path) -> None:
             ROUND_TWO_DE, lines
         assert lines[-1] == DRAW_KEYS_DE or lines[-1].endswith(" · q beenden · h Tipp"), lines
         tess.keys("q")
-        # the dialog read whole (its German pause line is 80 columns to the last one, which
-        # check_fits cannot tell from a line wrapped there)
-        deadline, lines = time.monotonic() + 10, []
-        while time.monotonic() < deadline and " n: bleiben" not in lines:
-            lines = [line.rstrip() for line in tess.screen()]
-            time.sleep(0.1)
+        # the dialog read whole: its German pause line fills the 80 columns to the last one
+        lines = [line.rstrip() for line in tess.wait(" n: bleiben", 10, whole=LEAVE_DE)]
         assert lines[1:5] == LEAVE_DE, lines
         tess.keys("p")
         assert tess.exit_status() == 1
         table = next((tmp_path / "tables").iterdir()).name[:8]
-        assert tess.printed() == [
-            f"Tisch {table} wird fortgesetzt (Level 8 Master, mit Cleo, Ada, Dov, Bram)",
-            "Pause: das Spiel wartet auf dich; lancards resume bringt dich zurück"]
+        printed = tess.printed()  # how many moves the resume checks is the bots' round 1
+        assert printed[0] == \
+            f"Tisch {table} wird fortgesetzt (Level 8 Master, mit Cleo, Ada, Dov, Bram)"
+        assert re.fullmatch(r"\d+ bisher gespielte Züge werden geprüft…", printed[1]), printed
+        assert printed[2:] == [
+            "Pause: das Spiel wartet auf dich; lancards resume bringt dich zurück"], printed
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
         tess.tmux("kill-server")
