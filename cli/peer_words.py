@@ -111,8 +111,10 @@ def waiting_words(wait: Waiting | None, rescue: bool, patience: float) -> str | 
     """What a screen says of ``wait`` (as ``p2p.net.waiting.waiting_text``, in the player's
     language): ``"waiting for bob (their move), 12 s"`` (connected, silent), ``"waiting for bob,
     no connection (their move), 12 s"`` (its link is down), ``"waiting for bob, who paused
-    (their move), 12 s"``; beyond ``patience`` seconds at a table without rescue (ruling D-5),
-    ``"waiting for bob, 130 s; the table can only wait"``; None when nothing waits. A silent
+    (their move), 12 s"``, ``"waiting for bob, connecting (their move), 0 s"`` (a peer
+    catching up gives the links a moment: :attr:`Waiting.connecting`); beyond ``patience``
+    seconds at a table without rescue (ruling D-5), ``"waiting for bob, 130 s; the table can
+    only wait"``; None when nothing waits. A silent
     seat that said it has no link to some seats (:attr:`Waiting.unreached`, the ``links``
     message) gets ``": bob has no connection to Ada"`` after it: likely why it is silent
     (the LAN trial of 2026-12-06 blamed a joiner that could not reach the host's bot). The
@@ -152,6 +154,9 @@ def _waiting_words(wait: Waiting, rescue: bool, patience: float) -> str:
             name=wait.nick, seconds=seconds)
     if wait.paused:
         return _("{name}, who paused ({what}), {seconds} s").format(
+            name=wait.nick, what=what_words(wait), seconds=seconds)
+    if wait.connecting:  # a resumed peer's links are not up yet: no "no connection" so soon
+        return _("{name}, connecting ({what}), {seconds} s").format(
             name=wait.nick, what=what_words(wait), seconds=seconds)
     if not wait.connected:  # crashed, cut off or asleep: not only slow (the trial of 12-06)
         return _("{name}, no connection ({what}), {seconds} s").format(

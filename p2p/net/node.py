@@ -35,7 +35,14 @@ from lancards.p2p.net.refusal_limit import RefusalLimit
 from lancards.p2p.net.sleep_watch import SleepWatch, only_the_gone_unanswered
 from lancards.p2p.net.store import StorageError, TableStore
 from lancards.p2p.net.transport import Connected, Disconnected, Mesh, Received, Rejected
-from lancards.p2p.net.waiting import SILENT_S, Waiting, back_notice, table_wait, waiting_text
+from lancards.p2p.net.waiting import (
+    SILENT_S,
+    Waiting,
+    back_notice,
+    first_chance,
+    table_wait,
+    waiting_text,
+)
 from lancards.p2p.protocol.checkpoint import may_checkpoint, snapshot
 from lancards.p2p.protocol.core import GameCore, Notice, Output, Persist, Send
 from lancards.p2p.protocol.errors import (
@@ -101,6 +108,7 @@ class PeerNode:
         self._held_at: float | None = None  # when a sleep began holding this seat's entries
         self._progress_at = self._clock()
         self.down_since: dict[bytes, float] = {k: self._progress_at for k in self._others}
+        self._created_at = self._progress_at  # before run(): a restored screen's first frames
         self._dropped: dict[bytes, float] = {}  # when each link last dropped (back_notice)
         self._told_back: dict[bytes, int] = {}  # returns told, by peer (back_notice)
         self._back_at: dict[bytes, float] = {}  # when each peer's last return was told
@@ -302,8 +310,11 @@ class PeerNode:
         """The peer the table waits for, when it is disconnected or silent for
         :data:`SILENT_S` seconds; ``None`` when nothing waits on a missing peer
         (:func:`~lancards.p2p.net.waiting.table_wait`)."""
-        return table_wait(self.core, self.connected, self.down_since, self._progress_at,
-                          self._clock())
+        now = self._clock()
+        began = self._created_at if self._started_at is None else self._started_at
+        return first_chance(self.core, table_wait(self.core, self.connected, self.down_since,
+                                                  self._progress_at, now),
+                            self.catching_up, self.down_since, began, now)
 
     def removal_refusal(self, seat: int) -> Refusal | None:
         """Why this peer refuses to vote for removing ``seat`` now (ruling D-5), or ``None``

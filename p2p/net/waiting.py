@@ -3,7 +3,7 @@ disconnected or silent peer and what it owes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from lancards.p2p.net.reach import unreached_names
@@ -57,6 +57,10 @@ class Waiting:
     kind: str = ""
     unreached: tuple[str, ...] = ()
     since_entry: float | None = None
+    connecting: bool = False
+    """Its link is not up yet, and this peer, catching up after a resume or a sleep, began
+    less than :data:`CONNECT_CHANCE_S` seconds ago (:func:`first_chance`): not yet a seat
+    with no connection."""
 
     @property
     def shown(self) -> float:
@@ -75,6 +79,26 @@ class Waiting:
         if self.unreached:
             text += f": {self.nick} has no connection to {', '.join(self.unreached)}"
         return text
+
+
+CONNECT_CHANCE_S = 3.0
+"""Seconds a peer catching up gives the links of the others to come up before a seat it waits
+for is said to have no connection (a resumed table's screen read ``no connection (their move),
+0 s`` under its "catching up" note before any link could be up)."""
+
+
+def first_chance(core: GameCore, wait: Waiting | None, catching_up: bool,
+                 down_since: dict[bytes, float], began: float, now: float) -> Waiting | None:
+    """``wait`` marked :attr:`Waiting.connecting` while this peer is ``catching_up`` and
+    began (``began``: monotonic seconds of its start, or of its wake after a sleep) less than
+    :data:`CONNECT_CHANCE_S` seconds before ``now``, for a seat whose link has not come up and
+    dropped since (``down_since``: :attr:`PeerNode.down_since`); ``wait`` as it is else."""
+    if wait is None or wait.connected or not catching_up or now - began >= CONNECT_CHANCE_S:
+        return wait
+    key = core.players[wait.seat].public_key
+    if down_since.get(key, began) > began:  # it was linked since, and lost: no connection
+        return wait
+    return replace(wait, connecting=True)
 
 
 SILENT_S = 5.0
@@ -194,5 +218,6 @@ def alone_seconds(core: GameCore, connected: set[bytes], down_since: dict[bytes,
     return max(0.0, now - max(down_since.get(k, now) for k in others))
 
 
-__all__ = ["BACK_AFTER_S", "BACK_QUIET_S", "DRAW_SHARES", "SILENT_S", "WHAT", "Waiting",
-           "alone_seconds", "back_notice", "table_wait", "waiting_text"]
+__all__ = ["BACK_AFTER_S", "BACK_QUIET_S", "CONNECT_CHANCE_S", "DRAW_SHARES", "SILENT_S", "WHAT",
+           "Waiting", "alone_seconds", "back_notice", "first_chance", "table_wait",
+           "waiting_text"]

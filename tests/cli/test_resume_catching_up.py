@@ -77,3 +77,60 @@ def test_q_while_catching_up_opens_the_whole_leave_dialog_under_the_note() -> No
         d.press("y")
         d.settle(lambda: d.done)
     assert d.task is not None and d.task.result() == STATUS_LEFT
+
+
+def test_while_catching_up_a_seat_is_connecting_until_its_link_had_a_chance(
+        tmp_path: Path) -> None:
+    """A resumed table's first frames read ``WAITING: Ada, no connection (their move), 0 s``
+    under the "catching up" note, before any link could be up. While catching up, a seat whose
+    link has not come up is "connecting" for :data:`CONNECT_CHANCE_S` seconds from the start;
+    then, or at once for a link that came up and dropped since, it has no connection."""
+    from lancards.cli import i18n
+    from lancards.p2p.net.waiting import CONNECT_CHANCE_S
+
+    folder, _log = asyncio.run(played(tmp_path, "level8-master", 3))
+
+    async def frames() -> dict[str, list[tuple[str, str | None]]]:
+        session = await NetworkSession.resume(folder, ME, bot_delay=0)
+        node = session.node
+        began = node._progress_at  # when the node was made: no entry came since
+        at = [0.0]
+        node._clock = lambda: began + at[0]  # the peers never run: no link comes up
+        seen: dict[str, list[tuple[str, str | None]]] = {}
+        try:
+            for language in ("en", "de"):
+                i18n.set_language(language)
+                seen[language] = []
+                for offset in (0.0, CONNECT_CHANCE_S - 0.5, CONNECT_CHANCE_S):
+                    at[0] = offset
+                    snap = session.snapshot()
+                    [waiting] = [b.text for b in snap.banners if b.kind == "waiting"]
+                    seen[language].append((waiting, snap.extra.get("waiting")))
+                at[0] = 1.0  # Ada's link came up and dropped since the start
+                ada = session.core.players[1].public_key
+                before, node.down_since[ada] = node.down_since[ada], began + 0.5
+                snap = session.snapshot()
+                [waiting] = [b.text for b in snap.banners if b.kind == "waiting"]
+                seen[language].append((waiting, snap.extra.get("waiting")))
+                node.down_since[ada] = before
+        finally:
+            i18n.set_language("en")
+            await session.close()
+        assert node.catching_up
+        return seen
+
+    seen = asyncio.run(frames())
+    assert seen["en"] == [
+        ("Ada, connecting (their move), 0 s", "waiting for Ada, connecting (their move), 0 s"),
+        ("Ada, connecting (their move), 2 s", "waiting for Ada, connecting (their move), 2 s"),
+        ("Ada, no connection (their move), 3 s",
+         "waiting for Ada, no connection (their move), 3 s"),
+        ("Ada, no connection (their move), 1 s",
+         "waiting for Ada, no connection (their move), 1 s")]
+    assert seen["de"] == [
+        ("Ada, Verbindung wird aufgebaut (Zug), 0 s",
+         "wartet auf Ada, Verbindung wird aufgebaut (Zug), 0 s"),
+        ("Ada, Verbindung wird aufgebaut (Zug), 2 s",
+         "wartet auf Ada, Verbindung wird aufgebaut (Zug), 2 s"),
+        ("Ada, keine Verbindung (Zug), 3 s", "wartet auf Ada, keine Verbindung (Zug), 3 s"),
+        ("Ada, keine Verbindung (Zug), 1 s", "wartet auf Ada, keine Verbindung (Zug), 1 s")]
