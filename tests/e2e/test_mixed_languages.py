@@ -38,7 +38,7 @@ def test_a_mixed_table_each_reads_its_language_and_the_record_is_one(lan, tmp_pa
     assert f"result: {winners} win" in ann.output(), ann.output()[-500:]
     for german in (bob, cyd):
         out = german.output()
-        assert re.search(r"^Tisch [0-9a-f]{16} \(level8\) von ann gefunden: "
+        assert re.search(r"^Tisch [0-9a-f]{16} \(Level 8\) von ann gefunden: "
                          r"(2 freie Plätze|1 freier Platz) unter [\d.]+ Port \d+$", out,
                          re.M), out[:800]
         assert "Gastgeber: ann [" in out

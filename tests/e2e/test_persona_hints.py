@@ -115,7 +115,7 @@ def test_the_8_s_chooser_after_the_hint_ctrl_c_in_it_resume_and_leaving_for_good
         tess.tmux("kill-server")
 
 
-TAKE_HINT = " hint: play TAKE (I'll take that!): pick a shown card your level needs"
+TAKE_HINT = " hint: play TAKE (p): pick a shown card your level needs"
 CHOOSE_HINT = " hint: take Bram's G12: then 1 card to go instead of 2: a 2, 7, 9, 11 or 13"
 TAKE_LIST = [" take which shown card (I'll take that!)", "    1. Bram's O14",
              " >  2. Bram's G12", "    3. Bram's G13", "    4. Cleo's R4",
