@@ -246,16 +246,7 @@ def test_an_opening_with_a_bad_proof_halts_on_the_move_with_a_coded_cause():
     """The cheater discards its own card, but one proof of the opening's shares is changed:
     the honest peer names the cheater, and the halt's cause is coded for words (the LAN trial
     read only "eve signed a move the rules do not allow": no move, no reason)."""
-    cores, net = running(limit=10)
-    wait_for_turn(cores, net, 0)
-    cheater, honest = cores[0], cores[2]
-    for action in cheater.legal_actions():
-        if type(action).__name__ == "Draw":
-            net.post(cheater.me.public_key, cheater.submit(action))
-            break
-    net.run(limit=net.delivered + 50)
-    slot = cheater.state.hands[0][0]
-    real = cheater.game.identity(cheater.state, slot)
+    cheater, honest, slot, real = _drawn_on_seat_0()
     opening = cheater.deck.make_open(slot)
     proof = opening["batches"][0]["proof"]
     proof["z"] = ("1" if proof["z"][0] != "1" else "2") + proof["z"][1:]
@@ -314,10 +305,9 @@ def test_a_catch_up_the_adapter_could_not_queue_is_sent_again_at_the_next_sync()
     assert sync(length - 5) == []
 
 
-def test_a_refused_claim_leaves_the_table_at_the_record_head():
-    """The persona trial: cyd's discard claimed a card it does not hold; both honest tables
-    then showed the claimed card on cyd's discard pile. A halted table shows the state of the
-    record's head, never a refused move's effect."""
+def _drawn_on_seat_0():
+    """A running table of three where seat 0 (the cheater to be) has drawn: its core, an
+    honest core (seat 2), its first hand slot and that slot's card."""
     cores, net = running(limit=10)
     wait_for_turn(cores, net, 0)
     cheater, honest = cores[0], cores[2]
@@ -327,7 +317,14 @@ def test_a_refused_claim_leaves_the_table_at_the_record_head():
             break
     net.run(limit=net.delivered + 50)
     slot = cheater.state.hands[0][0]
-    real = cheater.game.identity(cheater.state, slot)
+    return cheater, honest, slot, cheater.game.identity(cheater.state, slot)
+
+
+def test_a_refused_claim_leaves_the_table_at_the_record_head():
+    """The persona trial: cyd's discard claimed a card it does not hold; both honest tables
+    then showed the claimed card on cyd's discard pile. A halted table shows the state of the
+    record's head, never a refused move's effect."""
+    cheater, honest, slot, real = _drawn_on_seat_0()
     fake = next(c for c in cheater.faces if c.is_number and c != real and all(
         cheater.game.identity(cheater.state, s) != c for s in cheater.state.known))
     head = honest.state
