@@ -4,6 +4,8 @@ keys that would act say it is watching, q quits at once."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from lancards.cli.lobby.watch_table import TableWatcher, WatchSession
@@ -19,6 +21,11 @@ TABLE = "0123456789abcdef"
 
 def watched(game: str, seats: int, limit: int) -> WatchSession:
     """A watch session fed the first entries of a seeded in-memory game (as its link would)."""
+    return fed(game, seats, limit)[0]
+
+
+def fed(game: str, seats: int, limit: int) -> tuple[WatchSession, list[Any], TableWatcher]:
+    """:func:`watched`'s session, with the game's cores and the watcher it was fed through."""
     cores, net = make_cores(seats, game, seed="watch-screen")
     net.start()
     net.run(limit=limit)
@@ -34,7 +41,7 @@ def watched(game: str, seats: int, limit: int) -> WatchSession:
             peer, "watch.entry", TABLE, {"entry": entry.to_dict()}).encode())
         assert event.kind == "entry", event
         session.tell(event)
-    return session
+    return session, cores, watcher
 
 
 @pytest.mark.parametrize(("game", "seats", "limit", "title"), [
@@ -126,19 +133,8 @@ def test_a_watch_stopped_on_a_cheat_says_game_stopped_not_whose_move() -> None:
     from lancards.cli import i18n
     from lancards.p2p.protocol.record import sign_entry
 
-    cores, net = make_cores(2, "level8-en", seed="watch-screen")
-    net.start()
-    net.run(limit=40)
+    session, cores, watcher = fed("level8-en", 2, 40)
     peer = cores[0].me
-    watcher = TableWatcher(TABLE, peer.public_key, "127.0.0.1", 9)
-    watcher.watching = Watching(Identity(b"\x42" * 32, "watcher"), TABLE, peer.public_key)
-    session = WatchSession(watcher)
-    table = cores[0].table
-    session.tell(watcher.watching.receive(link_envelope(
-        peer, "watch.table", TABLE, {"statement": table.statement, "sigs": table.sigs}).encode()))
-    for entry in cores[0].record.entries:
-        session.tell(watcher.watching.receive(link_envelope(
-            peer, "watch.entry", TABLE, {"entry": entry.to_dict()}).encode()))
     to_act = cores[0].to_act()
     assert to_act is not None and to_act >= 0
     cheater = next(c for c in cores if c.seat != to_act)
