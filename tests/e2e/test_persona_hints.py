@@ -55,6 +55,15 @@ def _lines(tess: Terminal, text: str, limit: float = 30) -> list[str]:
     return [line.rstrip() for line in tess.wait(text, limit)]
 
 
+def _drawn(tess: Terminal, command: str, card: str) -> None:
+    """``lancards COMMAND``, its first turn's keys awaited (the start's shuffles take seconds,
+    more on a busy machine), then ``d``: Tess draws ``card`` from the draw pile."""
+    tess.run(command)
+    tess.wait(" d draw pile · 1-4 a discard pile · s sort · ? keys · q quit · h hint · o goal", 60)
+    tess.keys("d")
+    tess.wait(f" You drew {card} from the draw pile")
+
+
 def _chooser(tess: Terminal) -> None:
     """``h``, then Enter: the hint's line, then the 8's chooser on ``no take``."""
     tess.keys("h")
@@ -128,11 +137,7 @@ LEAVE = " y or p: pause: the game waits for you (lancards resume brings you back
 def test_the_take_list_after_the_hint_opens_on_the_hinted_card(tmp_path: Path) -> None:
     tess = _tess(tmp_path)
     try:
-        tess.run("play --game level8-master --seed 6 --bot-delay 0 --name Tess")
-        tess.wait(" d draw pile · 1-4 a discard pile · s sort · ? keys · q quit · h hint · "
-                  "o goal", 60)  # the start's shuffles: seconds, more on a busy machine
-        tess.keys("d")
-        tess.wait(" You drew Y9 from the draw pile")
+        _drawn(tess, "play --game level8-master --seed 6 --bot-delay 0 --name Tess", "Y9")
         tess.keys("h")
         lines = _lines(tess, TAKE_HINT)
         assert lines[-4:-2] == [" O2 P7 Y9 B11 B12 B13 G15 B15 J11-15 TAKE KEEP",
@@ -176,11 +181,7 @@ def test_l_after_the_lay_down_hint_opens_the_builder_and_a_discarded_skip_says_s
         tmp_path: Path) -> None:
     tess = _tess(tmp_path)
     try:
-        tess.run("play --game level8 --seed 12 --bot-delay 0 --name Tess")
-        tess.wait(" d draw pile · 1-4 a discard pile · s sort · ? keys · q quit · h hint · "
-                  "o goal", 60)  # the start's shuffles: seconds, more on a busy machine
-        tess.keys("d")
-        tess.wait(" You drew R12 from the draw pile")
+        _drawn(tess, "play --game level8 --seed 12 --bot-delay 0 --name Tess", "R12")
         tess.keys("h")
         lines = _lines(tess, LAY_HINT)
         assert lines[-5:-3] == HAND_12 and lines[-1] == LEVEL8_KEYS, lines
