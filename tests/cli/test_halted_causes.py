@@ -34,7 +34,7 @@ def _kept(cause: object) -> object:
      "G5 ablegen (jede G5 des Kartenspiels ist bekanntlich woanders)"),
     ("not-component", {"action": "laydown R3#1 O3#2 B3#3 | G4#4 G5#5 G6#6 G7#7", "group": 2,
                        "component": Component(ComponentKind.RUN, 4)},
-     "lay down the level: R3 O3 B3 | G4 G5 G6 G7 (group 2 is not the run of 4 the level asks "
+     "lay down the level: R3 O3 B3 | G4 G5 G6 G7 (component 2 is not the run of 4 the level asks "
      "for)", None),
 ])
 def test_a_kept_cause_gives_the_tables_words(code, params, english, german):

@@ -117,7 +117,7 @@ def test_the_objectives_source(german):
 def test_the_engines_lay_down_reasons_in_german(german):
     assert short_error("seat 0: illegal '0: lay 3#4 5#6': group 2 is not a run of 4: numbers "
                        "3 5 6 7 are not consecutive (ruling L8-4) (ruling L8-5)") == \
-        "Gruppe 2 (4er-Folge): die Zahlen 3 5 6 7 folgen nicht aufeinander"
+        "Teil 2 (4er-Folge): die Zahlen 3 5 6 7 folgen nicht aufeinander"
     assert short_error("no cards for the triplet yet") == "Drilling: noch keine Karten"
     assert short_error("a run here needs at least 4 cards, got 3") == \
         "hier (Folge) sind mindestens 4 Karten nötig, nicht 3"
