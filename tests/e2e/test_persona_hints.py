@@ -104,15 +104,16 @@ def test_the_8_s_chooser_after_the_hint_ctrl_c_in_it_resume_and_leaving_for_good
         assert tess.exit_status(limit=150) == 1  # left before the end, as any seat that leaves
         said = tess.printed()
         table = next((tmp_path / "tables").iterdir()).name[:8]
-        assert said[:2] == [f"resuming table {table} (8s Rule!, with Cleo, Bram, Ada)",
+        assert said[:3] == [f"resuming table {table} (8s Rule!, with Cleo, Bram, Ada)",
+                            "checking the deal…",  # no move was played before the pause
                             "you left the table for good; the bots play the game to its end..."]
-        rounds = [int(m[1]) for line in said[2:] if (m := re.fullmatch(r"round (\d) of 8\.\.\.",
+        rounds = [int(m[1]) for line in said[3:] if (m := re.fullmatch(r"round (\d) of 8\.\.\.",
                                                                           line))]
         assert rounds and rounds == sorted(set(rounds)) and rounds[-1] <= 8, said
-        rest = said[2 + len(rounds):]
+        rest = said[3 + len(rounds):]
         # the deal of each round after the resume is the peers' own: the result's words only
         assert rest[0] == "the game went on without you:" and len(rest) == 6, said
-        winner = re.fullmatch(r"result: (Ada|Bram|Cleo)( and (Ada|Bram|Cleo))? wins? with the "
+        winner = re.fullmatch(r"8s Rule!: (Ada|Bram|Cleo)( and (Ada|Bram|Cleo))? wins? with the "
                               r"lowest total( \((shared win|tie broken by the round-7 "
                               r"totals)\))?", rest[1])
         assert winner and rest[2].startswith(f"{winner[1]}: "), said
