@@ -136,8 +136,12 @@ def run_audit(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report_json(report)))
     else:
+        from lancards.cli.history import gone_seats
+
+        file = Path(path)
         for line in verdict_lines(report, followed_entries(path, report.follows),
-                                  getattr(args, "verbose", False)):
+                                  getattr(args, "verbose", False),
+                                  gone_seats(file.parent, file.name)):
             echo(line)
     return {"ok": EXIT_OK, "unfinished": EXIT_UNFINISHED}.get(report.status, EXIT_REJECTED)
 
@@ -150,7 +154,7 @@ _EQUIVOCATION = re.compile(r"equivocation: (.+) signed two different entries num
 
 
 def verdict_lines(report: AuditReport, followed: int | None = None,
-                  verbose: bool = False) -> list[str]:
+                  verbose: bool = False, gone: dict[int, str] | None = None) -> list[str]:
     """The audit's verdict in the player's language: ``"OK: Level 8, N entries verified, game
     finished; winner: NAME; scores: Ann 3, Ben 5"`` (the game as people name it),
     ``"UNFINISHED: ..."`` or ``"REJECTED: REASON"`` (the reason is the peer layer's, naming
@@ -160,7 +164,8 @@ def verdict_lines(report: AuditReport, followed: int | None = None,
     halted the table with its author and why). A rematch's first line names the game it
     follows by short ids, as ``lancards history`` does, and its record's last entry by its
     number (``followed``: how many entries that record holds, when it is here) and a short id:
-    the new-user trial of 2026-12-07 read a 64-character hash there; ``verbose`` adds it."""
+    the new-user trial of 2026-12-07 read a 64-character hash there; ``verbose`` adds it.
+    ``gone``: the seats that left for good, as :func:`outcome_words` takes them."""
     count = report.entries
     out = []
     if report.follows is not None and report.status != "rejected":
@@ -180,7 +185,7 @@ def verdict_lines(report: AuditReport, followed: int | None = None,
         out += [ngettext("OK: {game}, {count} entry verified, game finished; {outcome}",
                         "OK: {game}, {count} entries verified, game finished; {outcome}",
                         count).format(game=game_title(report.game),
-                                      count=count, outcome=outcome_words(report))]
+                                      count=count, outcome=outcome_words(report, gone))]
     elif report.status == "unfinished":
         out += [ngettext("UNFINISHED: {game}, {count} entry verified; {why}",
                         "UNFINISHED: {game}, {count} entries verified; {why}", count).format(
@@ -297,18 +302,32 @@ def _keyed(report: AuditReport) -> list[str]:
             for said, name in zip(_nicks(report), report.names, strict=True)]
 
 
-def outcome_words(report: AuditReport) -> str:
+def outcome_words(report: AuditReport, gone: dict[int, str] | None = None) -> str:
     """``"winner: ann [FP]; scores: ann 1, bob 2"`` (``describe_outcome``, in the player's
     language; the winner with the key's fingerprint, the scores by nickname; a Level 8 win is
-    ``WIN``, as ``lancards history`` says it, not level 9)."""
+    ``WIN``, as ``lancards history`` says it, not level 9). A seat that left the table for good
+    (the public view's ``left``; ``gone``: ``"left"`` or ``"removed"`` by seat, as
+    :func:`lancards.cli.history.gone_seats` reads the record) is marked as history marks it:
+    8s Rule! ``"Bram 230, Ada 205, You (left the table)"`` (its total, 0, read as the best in a
+    game the lowest total wins: the new-user trial of 2026-12-08), Level 8 ``"Cleo (left the
+    table) 3"``."""
     outcome = report.outcome
     if outcome is None:
         return _("the game is not finished")
     winners = ", ".join(_keyed(report)[s] for s in outcome.winners)
     won = str(report.game).startswith("level8")  # level 9 is the win: WIN, as history says it
-    scores = ", ".join(f"{nick} {_('WIN') if won and score >= 9 else score}" for nick, score in
-                       zip(_nicks(report), outcome.scores, strict=False))  # (a trial read
+    view = getattr(report, "view", None)
+    left = {s: "left" for s in getattr(view, "left", ())} | (gone or {})
+    marks = {"left": _("left the table"), "removed": _("removed by vote")}
+    nicks = [_("{name} ({mark})").format(name=n, mark=marks.get(left[s], marks["left"]))
+             if s in left else n for s, n in enumerate(_nicks(report))]
+    figures = [(s, f"{nick} {_('WIN') if won and score >= 9 else score}") for s, (nick, score)
+               in enumerate(zip(nicks, outcome.scores, strict=False))]  # (a trial read
     # "Bram 9" under "Bram WIN" in lancards history)
+    if not won:  # 8s Rule!: no total for a seat gone for good, listed last, as history does
+        figures = [f for f in figures if f[0] not in left] + \
+            [(s, nicks[s]) for s in left if s < len(nicks)]
+    scores = ", ".join(f for _s, f in figures)
     return ngettext("winner: {names}; scores: {scores}", "winners: {names}; scores: {scores}",
                     len(outcome.winners)).format(names=winners, scores=scores)
 
