@@ -64,6 +64,9 @@ def level8_rules(rules: Any) -> list[Paragraph]:
             (2, _("KEEP (I'll keep that!): it lies in front of you until the round ends; if "
                   "you have not laid down your level by then, you keep up to 3 more cards of "
                   "your hand into the next round for each KEEP in front of you.")),
+            (2, _("A played TAKE or SWAP goes face up under the draw pile, where the table "
+                  "shows it; when the draw pile runs out, it is shuffled into the new one "
+                  "with the discard piles.")),
         ]
     else:
         out.append(

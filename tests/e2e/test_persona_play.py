@@ -115,7 +115,7 @@ RULES = [
     '   you may take one of them, and that player draws a card from the draw pile in',
     '   its place.',
     "   SWAP (I'll swap that!): put up to 3 cards of your hand onto your discard",
-    ' ▼ 16 more below (Up/Down)',]
+    ' ▼ 19 more below (Up/Down)',]
 """``g`` over that table: the first page of Level 8 Master's rules, whole words at 80 columns."""
 
 RULES_END = [
@@ -124,7 +124,7 @@ RULES_END = [
     ' End of the game: you win the moment you lay down level 8, or by going out on',
     ' level 7 (2 levels up, past level 8). There are no points: the others are',
     ' placed by their levels.',
-    ' ▲ 16 more above (Up/Down)',]
+    ' ▲ 19 more above (Up/Down)',]
 """Its end, after Down (the mark now counts the lines above)."""
 
 RULES_DE = [

@@ -53,7 +53,7 @@ def test_g_opens_the_rules_scrolls_them_and_q_closes_them_without_asking_to_leav
         scrolled = d.press("down").splitlines()
         assert scrolled[-3:] == [  # the end, and the mark of what is above
             " level 7 (2 levels up, past level 8). There are no points: the others are",
-            " placed by their levels.", " ▲ 16 more above (Up/Down)"]
+            " placed by their levels.", " ▲ 19 more above (Up/Down)"]
         closed = d.press("q")
         assert "Leave the table?" not in closed
         assert closed.splitlines()[0] == table.splitlines()[0]
@@ -129,6 +129,11 @@ def test_each_game_says_its_own_special_cards_and_end() -> None:
 
     master, level8 = page("level8-master"), page("level8")
     assert "TAKE (I'll take that!)" in master and "SKIP" not in master
+    # where a played TAKE or SWAP goes: the table shows "face up under it: SWAP TAKE" beside
+    # the draw pile, and the page never said it (the new-user trial of 2026-12-08)
+    assert "A played TAKE or SWAP goes face up under the draw pile, where the table shows " \
+        "it; when the draw pile runs out, it is shuffled into the new one with the discard " \
+        "piles." in master and "A played" not in level8
     assert "SKIP (Skip!): lay it in front of another player who has none in front of them" \
         in level8 and "TAKE" not in level8
     assert "Keeping cards: on the back side of the level card (2 stars)" in level8
@@ -143,6 +148,9 @@ def test_each_game_says_its_own_special_cards_and_end() -> None:
     assert "SKIP („Aussetzen!“): leg sie vor einen Mitspieler" in page("level8")
     assert "KEEP („Die behalt’ ich!“): sie liegt bis zum Rundenende vor dir" in \
         page("level8-master")
+    assert "Eine gespielte TAKE oder SWAP kommt offen unter den Nachziehstapel, wo der Tisch " \
+        "sie zeigt; ist der Nachziehstapel leer, wird sie mit den Ablagestapeln in den neuen " \
+        "gemischt." in page("level8-master")
     assert "Ohne Nehmen schlägt jede andere Karte ihrer Farbe die 8" in page("eights")
 
 
