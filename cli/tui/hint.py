@@ -395,7 +395,9 @@ def level8_reason(snap: TableSnapshot, r: level8_advice.Reason, most: int | None
         Why.CHOOSE: (needs_words(r.lacks, r.needs, r.lacks_before, r.outs, most) if r.lacks >= 0
                      else fits),
         Why.CHOOSE_NONE: _("no shown card brings you closer"),
-        Why.SWAP_PUT: _("not in your plan; {needs}").format(needs=then),
+        Why.SWAP_PUT: (_("not needed: your level is down") if r.lacks_before < 0 else
+                       _("not in your plan; {needs}").format(needs=then)),  # a trial read
+        # "you hold your whole level" for a seat whose level was on the table (2026-12-08)
         Why.KEEP: _("your best plan uses it"),
         Why.END: _("nothing more helps now"),
     }

@@ -95,6 +95,25 @@ def test_level8_reasons_for_a_whole_level_in_hand_and_a_special_card_once_down()
         "combination"  # the long words ("you are down, and ...") do not fit 80 columns
 
 
+def test_a_swap_once_down_says_the_level_is_down(german: None) -> None:
+    """After laying down level 4 and playing SWAP, the new-user trial of 2026-12-08 read
+    ``put R6 on your discard pile: not in your plan; you hold your whole level``: the level
+    was on the table, not in the hand."""
+    from lancards.cli import i18n
+
+    snap = level8_snap(["R6", "B14", "O9"], phase=Phase.SWAP, down=[True, False, False],
+                       melds=[(0, ComponentKind.SET, [f"R{n}", f"O{n}"]) for n in (2, 3, 4, 5)],
+                       under=["SWAP"])
+    assert normal_hint(snap) == "Tipp: R6 auf den eigenen Ablagestapel legen: nicht nötig: du " \
+        "hast ausgelegt"  # within 80 columns
+    i18n.set_language("en")
+    assert normal_hint(snap) == "hint: put R6 on your discard pile: not needed: your level is down"
+    # not down: the plan's words stay
+    snap = level8_snap(["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B12", "Y14", "O2", "G10"],
+                       phase=Phase.SWAP, under=["SWAP"])
+    assert normal_hint(snap).startswith("hint: put R9 on your discard pile: not in your plan; ")
+
+
 def test_one_card_to_go_names_every_card_that_completes_the_level() -> None:
     """The new-user trial of 2026-12-05 read ``1 card to go: a 3`` where a 4, a 9 or an 11
     would do as well: the best plan's one hole is often one of several (``plan.outs``)."""
