@@ -61,6 +61,40 @@ def misfit(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
     return None
 
 
+def stuck(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
+    """Why no value of ``group``'s jokers can make its number cards a run or a set, in words
+    about those cards (``6 and 12 are too far apart for one joker``, ``R5 and P7 are not the
+    same number``), or None (no joker, or some value may work). The new-user trial of
+    2026-12-08 read ``J=1 O6 G12  x numbers 1 6 12 are not consecutive``: a value the player
+    never chose, counted in the verdict."""
+    jokers = sum(1 for p in group if p.card.is_joker)
+    naturals = [p.card for p in group if p.card.is_number]
+    if not jokers or not naturals:
+        return None
+    if kind is ComponentKind.SET:
+        first = naturals[0]
+        other = next((c for c in naturals if c.number != first.number), None)
+        if other is not None:
+            return f"{first} and {other} are not the same number"
+        return None
+    if kind is not ComponentKind.RUN:
+        return None
+    numbers = sorted(c.number for c in naturals)
+    if len(set(numbers)) < len(numbers):
+        return None
+    low, high = numbers[0], numbers[-1]
+    if high - low + 1 - len(numbers) <= jokers:
+        return None
+    if jokers == 1:
+        return f"{low} and {high} are too far apart for one joker"
+    return f"{low} and {high} are too far apart for {jokers} jokers"
+
+
+def bare(placed: Placed) -> Placed:
+    """``placed`` without a joker's declaration (``J1-5``, not ``J1-5=1``)."""
+    return Placed(placed.slot, placed.card) if placed.card.is_joker else placed
+
+
 @dataclass
 class LayDownBuilder:
     """Cards of one hand assigned to the components of one level.
@@ -201,15 +235,25 @@ class LayDownBuilder:
         """The candidate lay-down (groups in level order)."""
         return LayDown(self.seat, tuple(tuple(g) for g in self.groups))
 
+    def shown(self, index: int) -> list[Placed]:
+        """The cards of component ``index`` as the panel shows them: a joker's value only while
+        some value can work (:func:`misfit`, :func:`stuck`), not one the builder made up."""
+        group = self.groups[index]
+        kind = self.level[index].kind
+        if misfit(kind, group) is None and stuck(kind, group) is None:
+            return list(group)
+        return [bare(p) for p in group]
+
     def group_errors(self) -> list[str | None]:
         """Per component, why its cards do not form it (rulings L8-4, L8-6), or None; a joker
-        that cannot stand for its set's number said first (:func:`misfit`)."""
+        that cannot stand for its set's number said first (:func:`misfit`), then number cards no
+        joker value can join (:func:`stuck`)."""
         out: list[str | None] = []
         for component, group in zip(self.level, self.groups, strict=True):
             if not group:
                 out.append("no cards yet")
                 continue
-            wrong = misfit(component.kind, group)
+            wrong = misfit(component.kind, group) or stuck(component.kind, group)
             if wrong is not None:
                 out.append(wrong)
                 continue
@@ -223,7 +267,7 @@ class LayDownBuilder:
             if not group:
                 return f"no cards for the {component} yet"
         for index, (component, group) in enumerate(zip(self.level, self.groups, strict=True)):
-            wrong = misfit(component.kind, group)
+            wrong = misfit(component.kind, group) or stuck(component.kind, group)
             if wrong is not None:  # in the words of the table's refusal of such a group
                 return f"group {index + 1} is not a {component}: {wrong}"
         try:

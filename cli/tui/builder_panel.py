@@ -47,6 +47,10 @@ _SHORT: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"joker (?P<card>\S+) cannot stand for (?P<number>\d+) \(its range is .+\)"),
      N_("{card} cannot be {number}")),
     (re.compile(r"joker \S+ .+"), N_("a joker's value does not fit")),
+    (re.compile(r"(?P<low>\d+) and (?P<high>\d+) are too far apart for .+"),
+     N_("{low} and {high} too far apart")),
+    (re.compile(r"(?P<first>\S+) and (?P<other>\S+) are not the same number"),
+     N_("{first} and {other} differ")),
 ]
 """The engine's reasons for a component (``melds.make_meld``, its ruling left off) and their
 short words, for a row that has no room for the full ones."""
@@ -144,8 +148,9 @@ def builder_panel(builder: LayDownBuilder, snap: Any, offer: int,
     out = [*fitted([*([*title, ("", "  " + words.format(count=len(offers)))] for words in (
         _("({count} offered; Tab cycles)"), _("({count} offered)"))), title], width), ("", "\n")]
     problems = builder.group_errors()
-    for index, (component, group) in enumerate(zip(builder.level, builder.groups, strict=True)):
-        out += [*component_row(index, component, group, problems[index], width), ("", "\n")]
+    for index, component in enumerate(builder.level):
+        out += [*component_row(index, component, builder.shown(index), problems[index], width),
+                ("", "\n")]
     error = builder.error(snap.game, view)
     if error and offers and not all(builder.groups):  # "no cards for the pair yet"
         out += [*offer_line(offers, (offer + 1) % len(offers), width), ("", "\n")]

@@ -119,25 +119,66 @@ def _misfit_panel(width: int = 80) -> list[str]:
 
 def test_a_joker_that_cannot_stand_for_its_sets_number_is_named_before_the_count() -> None:
     """The new-user trial of 2026-12-07: ``J1-5`` and ``O15`` in a triplet read ``J1-5=1 O15``
-    and only "needs at least 3 cards", as if a third card would do."""
+    and only "needs at least 3 cards", as if a third card would do. The joker shows no value
+    (no value of its range can work)."""
     lines = _misfit_panel(120)
     assert lines[1:] == [
-        "  1 triplet                J1-5=1 O15  x joker J1-5 cannot stand for 15 (its range "
+        "  1 triplet                J1-5 O15  x joker J1-5 cannot stand for 15 (its range "
         "is 1-5)",
         "  2 run of 6               R3 Y4 G5 B6 P7 O8  ok",
         "  not valid: component 1 is not a triplet: joker J1-5 cannot stand for 15 (its range "
         "is 1-5)"]
-    assert _misfit_panel()[1] == "  1 triplet                J1-5=1 O15  x J1-5 cannot be 15"
+    assert _misfit_panel()[1] == "  1 triplet                J1-5 O15  x J1-5 cannot be 15"
 
 
 @pytest.mark.usefixtures("german")
 def test_a_joker_that_cannot_stand_for_its_sets_number_in_german() -> None:
     lines = _misfit_panel(120)
-    assert lines[1] == ("  1 Drilling               J1-5=1 O15  x Joker J1-5 kann nicht für 15 "
+    assert lines[1] == ("  1 Drilling               J1-5 O15  x Joker J1-5 kann nicht für 15 "
                         "stehen (sein Bereich ist 1-5)")
     assert lines[3] == ("  ungültig: Teil 1 (Drilling): Joker J1-5 kann nicht für 15 stehen "
                         "(sein Bereich ist 1-5)")
     assert _misfit_panel()[1:] == [
-        "  1 Drilling               J1-5=1 O15  x J1-5 kann nicht 15 sein",
+        "  1 Drilling               J1-5 O15  x J1-5 kann nicht 15 sein",
         "  2 6er-Folge              R3 Y4 G5 B6 P7 O8  ok",
         "  ungültig: Teil 1 (Drilling): J1-5 kann nicht 15 sein"]
+
+
+def test_a_joker_no_value_can_fit_shows_none_and_the_row_names_the_players_cards() -> None:
+    """The new-user trial of 2026-12-08: O6, G12 and a joker in a run of 3 read ``J=1 O6 G12
+    x numbers 1 6 12 are not consecutive``, and R5, P7 and a joker in a pair ``R5 P7 J1-5=1
+    x numbers 1 5 7 are not all the same``: a value the player never chose, counted."""
+    run = panel("level8", 3, ["O6", "G12", "J", "R1", "R2", "R3", "R4"], [3, 4])
+    assert run[1:] == [
+        "  1 run of 3               J O6 G12  x 6 and 12 are too far apart for one joker",
+        "  2 4 of one colour        R1 R2 R3 R4  ok",
+        "  not valid: component 1 is not a run of 3: 6 and 12 too far apart"]
+    two = panel("level8", 3, ["O6", "G12", "J", "J", "R1"], [4])
+    assert two[1] == \
+        "  1 run of 3               J J O6 G12  x 6 and 12 are too far apart for 2 jokers"
+    pair = panel("level8-master", 1, ["R5", "P7", "J1-5"], [3])
+    assert pair[1] == "  1 pair                   R5 P7 J1-5  x R5 and P7 are not the same number"
+    assert panel("level8-master", 1, ["R5", "P7", "J1-5"], [3], width=40)[1] == \
+        "  1 pair                   R5 P7 J1-5  x"
+    assert panel("level8-master", 1, ["R5", "P7", "J1-5"], [3], width=60)[1] == \
+        "  1 pair                   R5 P7 J1-5  x R5 and P7 differ"
+
+
+def test_a_joker_some_value_fits_shows_that_value() -> None:
+    run = panel("level8", 3, ["O6", "G8", "J", "R1"], [3])
+    assert run[1] == "  1 run of 3               O6 J=7 G8  ok"
+    short = panel("level8", 3, ["O6", "J", "R1"], [2])
+    assert short[1] == \
+        "  1 run of 3               J=5 O6  x a run here needs at least 3 cards, got 2"
+
+
+@pytest.mark.usefixtures("german")
+def test_a_joker_no_value_can_fit_in_german() -> None:
+    run = panel("level8", 3, ["O6", "G12", "J", "R1", "R2", "R3", "R4"], [3, 4])
+    assert run[1] == "  1 3er-Folge              J O6 G12  x 6 und 12 zu weit auseinander"
+    assert panel("level8", 3, ["O6", "G12", "J", "R1", "R2", "R3", "R4"], [3, 4], 120)[1] == \
+        "  1 3er-Folge              J O6 G12  x 6 und 12 liegen für einen Joker zu weit auseinander"
+    assert run[3] == "  ungültig: Teil 1 (3er-Folge): 6 und 12 zu weit auseinander"
+    assert max(text_width(line) for line in run) <= 80
+    pair = panel("level8-master", 1, ["R5", "P7", "J1-5"], [3])
+    assert pair[1] == "  1 Paar                   R5 P7 J1-5  x R5 und P7 haben nicht dieselbe Zahl"
