@@ -276,11 +276,10 @@ class TableScreen:
             return
         if self.rules.handle(key, self.overlay_view, SCROLL_KEYS):  # opens, scrolls, closes
             return
-        if key == "q":  # on a round's result too: the panel closes, the dialog asks
+        if key == "q":  # on a round's result too: the dialog asks over it, n shows it again
             if over:
                 self._stop(snap)
             else:
-                self.reports.clear()
                 self.overlay_view.scroll = 0
                 self.confirm_quit = True
             return
@@ -355,7 +354,7 @@ class TableScreen:
         except Exception as exc:  # the game ended meanwhile, the table halted: say so
             self.controller.say(_("cannot leave: {reason}").format(reason=exc), error=True)
             return
-        self.leaving = True
+        self.leaving, self.reports = True, []  # a round's result open under the dialog closes
         self._observe()
 
     def _send_chat(self, buffer: Any) -> bool:

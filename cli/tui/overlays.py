@@ -13,7 +13,9 @@ from lancards.cli.tui.results import RoundReport
 
 
 def report_lines(report: RoundReport, snap: TableSnapshot) -> Lines:
-    """A round's result (Enter continues), or the game's (its last line: play again, or q)."""
+    """A round's result (Enter continues; ``q quit`` said too, as on the table's key line: a
+    new-user trial of 2026-12-08 read only ``Enter: continue`` there), or the game's (its last
+    line: play again, or q)."""
     title = _("game over") if report.round == 0 else \
         _("round {number} over").format(number=report.round)
     out: Lines = [[("class:picker.title", f" {title} ")]]
@@ -21,7 +23,7 @@ def report_lines(report: RoundReport, snap: TableSnapshot) -> Lines:
         out.append([("class:result", f" {report.summary}")])
     for line in report.lines:
         out.append([("", " "), *styled_cards(line)])
-    more = _("q: leave") if report.round == 0 else _("Enter: continue")
+    more = _("q: leave") if report.round == 0 else _("Enter: continue") + _(" · q quit")
     again = snap.extra.get("again") if report.round == 0 else None
     if again:
         more = again_words(again)

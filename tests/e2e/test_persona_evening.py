@@ -70,7 +70,7 @@ def _rows(tess: Terminal, limit: float = 30) -> list[str]:
         if lines[0].startswith(" Level 8 · round ") and any(
                 line.startswith(" > 3 You ") for line in lines):
             return lines
-        if " Enter: continue" in lines:  # a round the bots ended before the kill (a busy
+        if " Enter: continue · q quit" in lines:  # a round the bots ended before the kill (a busy
             tess.keys("Enter")  # machine: the autoplay resume played on for a while)
             time.sleep(0.5)
         time.sleep(0.1)

@@ -256,8 +256,14 @@ def test_a_leave_waiting_on_a_paused_player_says_so_and_q_y_still_pauses() -> No
     assert farewell(session) == "paused: the game waits for you; lancards resume brings you back"
 
 
-def test_q_on_a_round_s_result_closes_it_and_asks_to_leave() -> None:
-    """The new-user trial of 2026-12-05: ``q`` on the round-result panel did nothing."""
+@pytest.mark.parametrize(("language", "keys", "leave", "again"), [
+    ("en", " Enter: continue · q quit", "Leave the table?", "round 1 over"),
+    ("de", " Enter: weiter · q beenden", "Den Tisch verlassen?", "Runde 1 vorbei")])
+def test_q_on_a_round_s_result_asks_to_leave_and_n_shows_the_result_again(
+        language: str, keys: str, leave: str, again: str) -> None:
+    """The new-user trial of 2026-12-05: ``q`` on the round-result panel did nothing; that of
+    2026-12-08: its key line said only ``Enter: continue``, and ``n`` (stay) to the dialog also
+    closed the round's result. At 80x24, in English and German."""
     from tests.cli.tui.test_golden_screens import NAMES as GOLDEN_NAMES
 
     probe = LocalSession("eights", names=GOLDEN_NAMES, seed=5, bot_delay=60, autoplay=True)
@@ -268,18 +274,24 @@ def test_q_on_a_round_s_result_closes_it_and_asks_to_leave() -> None:
     session = LocalSession("eights", names=GOLDEN_NAMES, seed=5, bot_delay=60, autoplay=True)
     for _ in range(steps - 6):
         session.step()
-    with driven(session, 100, 30) as d:
-        while not session.state.results:
-            session.step()
-        d.settle(lambda: "round 1 over" in d.text())
-        assert "Enter: continue" in d.text()
-        screen = d.press("q")
-        assert "round 1 over" not in screen and "Leave the table?" in screen
-        screen = d.press("n")
-        assert "Leave the table?" not in screen and "round 1 over" not in screen
-        assert not d.done  # stayed at the table
-        screen = d.press("r")  # the last round's result, again
-        assert "round 1 over" in screen
+    i18n.set_language(language)
+    try:
+        with driven(session, 80, 24) as d:
+            while not session.state.results:
+                session.step()
+            d.settle(lambda: again in d.text())
+            assert keys in d.text().splitlines()
+            screen = d.press("q")
+            assert again not in screen and leave in screen
+            screen = d.press("n")
+            assert leave not in screen and again in screen and keys in screen.splitlines()
+            assert not d.done  # stayed at the table
+            screen = d.press("enter")  # Enter closes the result as before
+            assert again not in screen
+            screen = d.press("r")  # the last round's result, again
+            assert again in screen
+    finally:
+        i18n.set_language("en")
 
 
 @pytest.mark.timeout(120)
