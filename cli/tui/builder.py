@@ -64,9 +64,9 @@ def misfit(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
 def stuck(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
     """Why no value of ``group``'s jokers can make its number cards a run or a set, in words
     about those cards (``6 and 12 are too far apart for one joker``, ``R5 and P7 are not the
-    same number``), or None (no joker, or some value may work). The new-user trial of
-    2026-12-08 read ``J=1 O6 G12  x numbers 1 6 12 are not consecutive``: a value the player
-    never chose, counted in the verdict."""
+    same number``, in a run ``O6 and R6 have the same number``), or None (no joker, or some
+    value may work). The new-user trial of 2026-12-08 read ``J=1 O6 G12  x numbers 1 6 12
+    are not consecutive``: a value the player never chose, counted in the verdict."""
     jokers = sum(1 for p in group if p.card.is_joker)
     naturals = [p.card for p in group if p.card.is_number]
     if not jokers or not naturals:
@@ -79,9 +79,11 @@ def stuck(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
         return None
     if kind is not ComponentKind.RUN:
         return None
+    for at, card in enumerate(naturals):
+        twin = next((c for c in naturals[at + 1:] if c.number == card.number), None)
+        if twin is not None:
+            return f"{card} and {twin} have the same number"
     numbers = sorted(c.number for c in naturals)
-    if len(set(numbers)) < len(numbers):
-        return None
     low, high = numbers[0], numbers[-1]
     if high - low + 1 - len(numbers) <= jokers:
         return None

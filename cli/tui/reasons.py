@@ -73,6 +73,8 @@ _REASONS: list[tuple[re.Pattern[str], _Words]] = [
          _simple(N_("{low} and {high} are too far apart for one joker"))),
         (r"(?P<low>\d+) and (?P<high>\d+) are too far apart for (?P<count>\d+) jokers",
          _simple(N_("{low} and {high} are too far apart for {count} jokers"))),
+        (r"(?P<first>\S+) and (?P<other>\S+) have the same number",
+         _simple(N_("{first} and {other} have the same number"))),
         (r"(?P<first>\S+) and (?P<other>\S+) are not the same number",
          _simple(N_("{first} and {other} are not the same number"))),
         (r"group (?P<number>\d+) is not a (?P<component>.+?): (?P<why>.+)",

@@ -156,6 +156,8 @@ def test_a_joker_no_value_can_fit_shows_none_and_the_row_names_the_players_cards
     two = panel("level8", 3, ["O6", "G12", "J", "J", "R1"], [4])
     assert two[1] == \
         "  1 run of 3               J J O6 G12  x 6 and 12 are too far apart for 2 jokers"
+    twins = panel("level8-master", 5, ["O6", "R6", "J1-5"], [0, 3])
+    assert twins[2] == "  2 run of 6               J1-5 O6 R6  x O6 and R6 have the same number"
     pair = panel("level8-master", 1, ["R5", "P7", "J1-5"], [3])
     assert pair[1] == "  1 pair                   R5 P7 J1-5  x R5 and P7 are not the same number"
     assert panel("level8-master", 1, ["R5", "P7", "J1-5"], [3], width=40)[1] == \
@@ -180,5 +182,7 @@ def test_a_joker_no_value_can_fit_in_german() -> None:
         "  1 3er-Folge              J O6 G12  x 6 und 12 liegen für einen Joker zu weit auseinander"
     assert run[3] == "  ungültig: Teil 1 (3er-Folge): 6 und 12 zu weit auseinander"
     assert max(text_width(line) for line in run) <= 80
+    twins = panel("level8-master", 5, ["O6", "R6", "J1-5"], [0, 3])
+    assert twins[2] == "  2 6er-Folge              J1-5 O6 R6  x O6 und R6 haben dieselbe Zahl"
     pair = panel("level8-master", 1, ["R5", "P7", "J1-5"], [3])
     assert pair[1] == "  1 Paar                   R5 P7 J1-5  x R5 und P7 haben nicht dieselbe Zahl"
