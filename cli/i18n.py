@@ -38,6 +38,12 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES = ("en", "de")
 """The languages with a catalog (English is the source text)."""
 
+NO_BREAK = "\u00a0"
+"""A no-break space: it keeps the words it joins on one line of the player's text (``3: 8s
+Rule!`` in the game-over panel's offer of other games, ``Ada: 0 wins, 465 points`` in the
+evening line); the screens' wrap (:func:`lancards.cli.tui.fit.wrap_line`) never cuts at it and
+shows it as a space, and :func:`lancards.cli.tui.fit.echo` prints it as one."""
+
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """The variables gettext reads for the language, in its order (the first one set wins)."""
 

@@ -16,16 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.game_titles import game_title
-from lancards.cli.i18n import _, ngettext
+from lancards.cli.i18n import NO_BREAK, _, ngettext
 from lancards.p2p.protocol.core import GameCore
 from lancards.p2p.protocol.errors import LocalProtocolError, RemoteProtocolError
 from lancards.p2p.protocol.rematch import Finished, Rematch, series_totals
 from lancards.p2p.protocol.statement import StartedTable
 from lancards.p2p.protocol.table import Outgoing
-
-NO_BREAK = "\u00a0"
-"""A no-break space, :data:`lancards.cli.tui.fit.NO_BREAK` (which the wrap never cuts at and
-shows as a space; not imported: ``cli.tui`` imports this module)."""
 
 
 def finished_of(core: GameCore) -> Finished | None:
@@ -55,7 +51,7 @@ def evening_line(totals: Sequence[Mapping[str, Any]], game_name: str, me: str = 
     points summed over the games too; Level 8: the games won only, ``Ada: 0 wins``).
     ``me``: this player's key in hex (named "You"). The trial of 2026-12-05 read the earlier
     ``Ada 0 won`` as a score of 0. Each player's entry and the ``·`` before the next are joined
-    by no-break spaces (:data:`lancards.cli.tui.fit.NO_BREAK`): a wrap at 80 columns cuts between
+    by no-break spaces (:data:`lancards.cli.i18n.NO_BREAK`): a wrap at 80 columns cuts between
     the entries only (the trial of 2026-12-07 read ``... Ada: 0 wins,`` then ``   465 points``);
     :func:`lancards.cli.tui.fit.echo` prints them as spaces."""
     parts = []

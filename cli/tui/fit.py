@@ -21,16 +21,12 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.formatted_text.utils import split_lines
 from prompt_toolkit.layout.controls import GetLinePrefixCallable, UIContent, UIControl
 
-from lancards.cli.i18n import _
+from lancards.cli.i18n import NO_BREAK, _
 from lancards.cli.tui.width import cut, text_width
 
 Lines = list[StyleAndTextTuples]
 INDENT = "   "
 """What a wrapped line's continuation starts with."""
-NO_BREAK = "\u00a0"
-"""A space :func:`wrap_line` never cuts at, shown as a space: it keeps the words it joins on
-one line (``3: 8s Rule!`` in the game-over panel's offer of other games, ``Ada: 0 wins, 465
-points`` in the evening line); :func:`echo` prints it as a space."""
 
 
 def to_lines(text: StyleAndTextTuples) -> Lines:

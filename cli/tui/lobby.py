@@ -37,9 +37,9 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from lancards.cli.game_titles import game_title
-from lancards.cli.i18n import _
+from lancards.cli.i18n import NO_BREAK, _
 from lancards.cli.removal_words import advert_rescue_lines
-from lancards.cli.tui.fit import NO_BREAK, FitControl, to_lines
+from lancards.cli.tui.fit import FitControl, to_lines
 from lancards.cli.tui.style import STYLE
 from lancards.cli.tui.width import cut, pad, text_width
 from lancards.engine.rulesets import rule_set

@@ -16,9 +16,9 @@ import re
 from typing import Any
 
 from lancards.cli.game_titles import game_title
-from lancards.cli.i18n import _
+from lancards.cli.i18n import NO_BREAK, _
 from lancards.cli.session import TableSnapshot
-from lancards.cli.tui.fit import NO_BREAK, Lines, titled_panel
+from lancards.cli.tui.fit import Lines, titled_panel
 from lancards.cli.tui.width import text_width
 
 KEY = "g"

@@ -11,7 +11,8 @@ import json
 from types import SimpleNamespace
 
 from lancards.cli import session_series
-from lancards.cli.play_again import NO_BREAK, evening_of, series_words
+from lancards.cli.i18n import NO_BREAK
+from lancards.cli.play_again import evening_of, series_words
 from lancards.cli.session_series import evening_after, keep_evening
 from tests.cli.test_evening_line import _game
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 
-from lancards.cli.play_again import NO_BREAK, evening_of, series_words
+from lancards.cli.i18n import NO_BREAK
+from lancards.cli.play_again import evening_of, series_words
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.rematch import Finished
 from lancards.p2p.protocol.table import start_local

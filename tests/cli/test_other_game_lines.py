@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from lancards.cli import i18n, session_series
+from lancards.cli.i18n import NO_BREAK
 from lancards.cli.net_session import NetworkSession
-from lancards.cli.play_again import NO_BREAK, series_words
+from lancards.cli.play_again import series_words
 from lancards.p2p.protocol.identity import Identity
 from lancards.p2p.protocol.rematch import Finished
 from lancards.p2p.protocol.table import start_local
