@@ -185,12 +185,15 @@ class SeriesMixin:
     def _decline_same(self) -> None:
         """"No" to playing this game again, once another game's table is written (its session
         may be closed: its folder is locked again for the write)."""
-        from lancards.p2p.net.folder_lock import lock_folder
+        from lancards.p2p.net.folder_lock import FolderBusy, lock_folder
+        from lancards.p2p.net.store import StorageError
 
         lock = getattr(self, "lock", None)
         again = None
         if lock is not None and not lock.held:
-            with contextlib.suppress(Exception):  # another process holds it: it answers
+            # another process holds it (it answers), or the folder cannot be locked now (the
+            # new table is written: the old one's question ends at its resume, end_offer)
+            with contextlib.suppress(FolderBusy, StorageError):
                 again = lock_folder(self.home / "tables" / self.core.table.spec.table,
                                     "lancards play")
             if again is None:
