@@ -7,7 +7,9 @@ wrapped onto a second row at 80 columns (a new-user trial, ``--lang de``), and t
 row of the hand's room; where the full reason does not fit, the row says it short (``6 von 7
 Karten``), and where that does not fit either, the mark ``x`` alone (the last line and the
 cards tell the rest). The last line (``not valid: ...``) is shortened the same way, and so is
-the title: ``(12 offered; Tab cycles)`` becomes ``(12 offered)``, then goes.
+the title: ``(12 offered; Tab cycles)`` becomes ``(12 offered)``, then goes; with no offer it
+says ``(no lay-down offered)`` (a new-user trial read ``(0 offered; Tab cycles)``, and Tab did
+nothing but refuse).
 
 While a component has no cards yet, the last line shows the lay-down ``Tab`` loads next, cards
 and all (``Tab loads lay-down 1 of 12: O1 P1 | Y10 G10 | ...``) instead of "no cards for the
@@ -145,8 +147,11 @@ def builder_panel(builder: LayDownBuilder, snap: Any, offer: int,
         "class:picker.title",
         " " + _("lay down level {level}: {requirement}").format(
             level=view.levels[snap.seat], requirement=requirement(builder.level)) + " ")]
-    out = [*fitted([*([*title, ("", "  " + words.format(count=len(offers)))] for words in (
-        _("({count} offered; Tab cycles)"), _("({count} offered)"))), title], width), ("", "\n")]
+    # with no offer, nothing for Tab to cycle: the title said "(0 offered; Tab cycles)"
+    said = [_("({count} offered; Tab cycles)"), _("({count} offered)")] if offers else \
+        [_("(no lay-down offered)")]
+    out = [*fitted([*([*title, ("", "  " + words.format(count=len(offers)))] for words in said),
+                    title], width), ("", "\n")]
     problems = builder.group_errors()
     for index, component in enumerate(builder.level):
         out += [*component_row(index, component, builder.shown(index), problems[index], width),

@@ -253,6 +253,8 @@ class Level8Controller(BaseController):
         phase = snap.view.phase
         if phase is Phase.SHOW:
             return self._show_hint(snap)
+        if phase is Phase.PLAY and snap.view.down[snap.seat]:  # once per round: l is refused
+            return _("a add · x discard · p special · m moves")
         return {
             Phase.DRAW: _("d draw pile · 1-{n} a discard pile · s sort").format(n=snap.view.n),
             Phase.PLAY: _("l lay down · a add · x discard · p special · m moves"),

@@ -150,6 +150,8 @@ def turn_fragment(snap: TableSnapshot) -> tuple[str, str]:
             count = len(shows[0].cards)
             doing = ngettext("show {count} card for TAKE", "show {count} cards for TAKE",
                              count).format(count=count)
+        if view.phase is Phase.PLAY and view.down[snap.seat]:  # once per round (ruling L8-7)
+            doing = _("add, then discard")
         return ("class:yourturn", _("YOUR TURN: {doing}").format(doing=doing))
     doing = _(PHASE_DOING[view.phase]) if view.phase in PHASE_DOING else ""
     return ("class:turn", _("{name} {doing}").format(name=snap.names[snap.to_act], doing=doing))

@@ -411,7 +411,8 @@ class Discarding:
                 return
             self.person.play()  # x did nothing (that card cannot be discarded): the list
             return
-        if "YOUR TURN: lay down, add, then discard" in screen:
+        if "YOUR TURN: lay down, add, then discard" in screen or \
+                "YOUR TURN: add, then discard" in screen:  # once down, l is not offered
             self.person.keys("x")
             self._pressed = (screen, time.monotonic() + 3.0)
         elif "YOUR TURN: you are skipped" not in screen:

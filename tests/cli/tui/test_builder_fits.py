@@ -51,10 +51,10 @@ def panel(edition: str, level: int, hand: Sequence[str], groups: Sequence[int],
 def test_a_short_colour_group_says_how_many_cards_it_has_in_german() -> None:
     lines = panel("level8-master", 6, ["R1", "R2", "R3", "R4", "R5", "R6"], [6])
     assert lines == [
-        " Stufe 6 auslegen: 7 Karten einer Farbe   (0 Vorschläge; Tab blättert)",
+        " Stufe 6 auslegen: 7 Karten einer Farbe   (kein Vorschlag)",
         "  1 7 Karten einer Farbe   R1 R2 R3 R4 R5 R6  x 6 von 7 Karten",
         "  ungültig: Teil 1 (7 Karten einer Farbe): 6 von 7 Karten"]
-    assert [text_width(line) for line in lines] == [70, 62, 57]
+    assert [text_width(line) for line in lines] == [58, 62, 57]
     # the full words where they fit (they were 113 and 110 columns wide)
     wide = panel("level8-master", 6, ["R1", "R2", "R3", "R4", "R5", "R6"], [6], width=120)
     assert wide[1] == ("  1 7 Karten einer Farbe   R1 R2 R3 R4 R5 R6  x hier (Karten einer "
@@ -86,9 +86,27 @@ def test_a_run_and_a_set_say_their_numbers_short_in_german() -> None:
 
 @pytest.mark.usefixtures("german")
 def test_the_title_drops_its_key_words_where_they_do_not_fit_in_german() -> None:
-    lines = panel("level8", 3, ["R3"], [0])
-    assert lines[0] == " Stufe 3 auslegen: 3er-Folge + 4 Karten einer Farbe   (0 Vorschläge)"
+    hand = ["R3", "R4", "R5", "R6", "O7", "O8", "O9", "O10"]  # four offers
+    lines = panel("level8", 3, hand, [0])
+    assert lines[0] == " Stufe 3 auslegen: 3er-Folge + 4 Karten einer Farbe   (4 Vorschläge)"
     assert text_width(lines[0]) == 68
+    assert panel("level8", 3, hand, [0], width=120)[0] == \
+        " Stufe 3 auslegen: 3er-Folge + 4 Karten einer Farbe   (4 Vorschläge; Tab blättert)"
+
+
+@pytest.mark.parametrize(("language", "title"), [
+    ("en", " lay down level 3: run of 3 + 4 of one colour   (no lay-down offered)"),
+    ("de", " Stufe 3 auslegen: 3er-Folge + 4 Karten einer Farbe   (kein Vorschlag)"),
+])
+def test_a_hand_with_no_offer_says_so_and_does_not_name_tab(language: str, title: str) -> None:
+    """A new-user trial read ``(0 Vorschläge; Tab blättert)``: nothing for Tab to cycle."""
+    i18n.set_language(language)
+    try:
+        lines = panel("level8", 3, ["R3", "O9"], [1])
+    finally:
+        i18n.set_language("en")
+    assert lines[0] == title
+    assert not [line for line in lines if "Tab" in line]
 
 
 def test_english_rows_fit_too() -> None:
