@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import permutations, product
 from math import prod
 from typing import Any
 
@@ -46,8 +46,8 @@ def misfit(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
     the engine's words for a joker declared out of its range (``joker J1-5 cannot stand for 15
     (its range is 1-5)``, ``melds.declaration_error``, ruling L8-6), or None. A joker always
     declares a number of its range here, so a set of ``J1-5=1 O15`` read only "needs at least
-    3 cards" (the new-user trial of 2026-12-07), as if a third card would do. A run is not
-    checked: more cards may still bring a joker's range within it."""
+    3 cards" (the new-user trial of 2026-12-07), as if a third card would do. A run's jokers
+    are checked by :func:`stuck` (:func:`unplaced`), against the cards assigned."""
     if kind is not ComponentKind.SET:
         return None
     numbers = {p.card.number for p in group if p.card.is_number}
@@ -62,34 +62,75 @@ def misfit(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
 
 
 def stuck(kind: ComponentKind, group: Sequence[Placed]) -> str | None:
-    """Why no value of ``group``'s jokers can make its number cards a run or a set, in words
-    about those cards (``6 and 12 are too far apart for one joker``, ``R5 and P7 are not the
-    same number``, in a run ``O6 and R6 have the same number``), or None (no joker, or some
-    value may work). The new-user trial of 2026-12-08 read ``J=1 O6 G12  x numbers 1 6 12
-    are not consecutive``: a value the player never chose, counted in the verdict."""
-    jokers = sum(1 for p in group if p.card.is_joker)
+    """Why no value of ``group``'s jokers (if any) can make its number cards the combination,
+    in words naming those cards, or None (some value may work, or only the count is short).
+
+    A set's two numbers (``R5 and P7 are not the same number``) and a colour run's or colour
+    group's two colours (``R1 and B2 are not the same colour``) are said with or without a
+    joker, before the count; a run's two cards of one number (``O6 and R6 have the same
+    number``), a gap no joker bridges (``6 and 12 are too far apart for one joker``) and a
+    joker whose range fits no place beside the cards (``joker J11-15 stands only for 11 to 15,
+    so it cannot join O1 G2 in a run``: :func:`unplaced`). The new-user trial of 2026-12-08
+    read ``J=1 O6 G12  x numbers 1 6 12 are not consecutive``: a value the player never chose,
+    counted in the verdict; and ``O1 G2 J11-15=11  x a run here needs at least 6 cards``."""
+    jokers = [p.card for p in group if p.card.is_joker]
     naturals = [p.card for p in group if p.card.is_number]
-    if not jokers or not naturals:
+    if not naturals:
         return None
+    first = naturals[0]
     if kind is ComponentKind.SET:
-        first = naturals[0]
         other = next((c for c in naturals if c.number != first.number), None)
+        return None if other is None else f"{first} and {other} are not the same number"
+    if kind in (ComponentKind.COLOUR_RUN, ComponentKind.COLOUR_GROUP):
+        other = next((c for c in naturals if c.colour is not first.colour), None)
         if other is not None:
-            return f"{first} and {other} are not the same number"
-        return None
-    if kind is not ComponentKind.RUN:
+            return f"{first} and {other} are not the same colour"
+    if not kind.is_run:
         return None
     for at, card in enumerate(naturals):
         twin = next((c for c in naturals[at + 1:] if c.number == card.number), None)
         if twin is not None:
             return f"{card} and {twin} have the same number"
+    if not jokers:
+        return None  # the engine's "numbers 1 2 4 are not consecutive"
     numbers = sorted(c.number for c in naturals)
     low, high = numbers[0], numbers[-1]
-    if high - low + 1 - len(numbers) <= jokers:
+    if high - low + 1 - len(numbers) > len(jokers):
+        if len(jokers) == 1:
+            return f"{low} and {high} are too far apart for one joker"
+        return f"{low} and {high} are too far apart for {len(jokers)} jokers"
+    return unplaced(jokers, naturals)
+
+
+HIGHEST = 15
+"""The highest number of a card (ruling L8-1): a run ends there."""
+
+
+def unplaced(jokers: Sequence[Card], naturals: Sequence[Card]) -> str | None:
+    """Why no values of ``jokers`` (Level 8 Master's ranged jokers) make a run with
+    ``naturals`` (number cards of distinct numbers, within reach of that many jokers), or None:
+    a joker no place beside the cards fits (``joker J11-15 stands only for 11 to 15, so it
+    cannot join O1 G2 in a run``), else the jokers together (``jokers J1-5 J1-5 cannot join R5
+    R7 in a run``). Only the cards assigned count: ``O8 O9 J11-15`` is told so, a 10 would
+    make it fit."""
+    numbers = {c.number for c in naturals}
+    size = len(numbers) + len(jokers)
+    if size > HIGHEST or len(jokers) > 6:
         return None
-    if jokers == 1:
-        return f"{low} and {high} are too far apart for one joker"
-    return f"{low} and {high} are too far apart for {jokers} jokers"
+    gaps = [set(range(start, start + size)) - numbers
+            for start in range(max(1, max(numbers) - size + 1),
+                               min(min(numbers), HIGHEST - size + 1) + 1)]
+    for gap in gaps:
+        if any(all(j.can_be(n) for j, n in zip(jokers, order, strict=True))
+               for order in permutations(sorted(gap))):
+            return None
+    cards = " ".join(str(c) for c in sorted(naturals, key=lambda c: c.number))
+    needed = set().union(*gaps)
+    lost = next((j for j in jokers if not any(j.can_be(n) for n in needed)), None)
+    if lost is not None:
+        return (f"joker {lost} stands only for {lost.lo} to {lost.hi}, so it cannot join "
+                f"{cards} in a run")
+    return f"jokers {' '.join(map(str, jokers))} cannot join {cards} in a run"
 
 
 def bare(placed: Placed) -> Placed:

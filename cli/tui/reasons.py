@@ -77,6 +77,14 @@ _REASONS: list[tuple[re.Pattern[str], _Words]] = [
          _simple(N_("{first} and {other} have the same number"))),
         (r"(?P<first>\S+) and (?P<other>\S+) are not the same number",
          _simple(N_("{first} and {other} are not the same number"))),
+        (r"(?P<first>\S+) and (?P<second>\S+) are not the same colour",
+         _simple(N_("{first} and {second} are not the same colour"))),
+        (r"joker (?P<card>\S+) stands only for (?P<lo>\d+) to (?P<hi>\d+), so it cannot join "
+         r"(?P<cards>.+) in a run",
+         _simple(N_("joker {card} stands only for {lo} to {hi}, so it cannot join {cards} in a "
+                    "run"))),
+        (r"jokers (?P<jokers>.+) cannot join (?P<cards>.+) in a run",
+         _simple(N_("jokers {jokers} cannot join {cards} in a run"))),
         (r"group (?P<number>\d+) is not a (?P<component>.+?): (?P<why>.+)",
          _simple(N_("component {number} is not a {component}: {why}"))),
         (r"level (?P<level>\d+) has (?P<count>\d+) components, not (?P<given>\d+)",

@@ -67,10 +67,10 @@ def test_a_short_colour_group_says_how_many_cards_it_has_in_german() -> None:
 def test_seven_cards_and_their_jokers_keep_the_mark_alone_in_german() -> None:
     lines = panel("level8-master", 6, ["O11", "R12", "O13", "O14", "J11-15", "J11-15",
                                        "J11-15"], [7])
-    assert lines[1:] == [
-        "  1 7 Karten einer Farbe   O11 R12 O13 O14 J11-15=R J11-15=R J11-15=R  x",
-        "  ungültig: Teil 1 (7 Karten einer Farbe): verschiedene Farben"]
-    assert [text_width(line) for line in lines[1:]] == [72, 62]
+    assert lines[1:] == [  # two colours: no joker value can help, none is shown
+        "  1 7 Karten einer Farbe   O11 R12 O13 O14 J11-15 J11-15 J11-15  x",
+        "  ungültig: Teil 1 (7 Karten einer Farbe): O11 und R12: zwei Farben"]
+    assert [text_width(line) for line in lines[1:]] == [66, 67]
 
 
 @pytest.mark.usefixtures("german")
@@ -78,9 +78,9 @@ def test_a_run_and_a_set_say_their_numbers_short_in_german() -> None:
     lines = panel("level8-master", 5, ["R7", "O8", "Y7", "R3", "Y5", "G6", "B7", "P8", "O9"],
                   [3, 6])
     assert lines[1:] == [
-        "  1 Drilling               R7 O8 Y7  x die Zahlen 7 8 sind nicht alle gleich",
+        "  1 Drilling               R7 O8 Y7  x R7 und O8 haben nicht dieselbe Zahl",
         "  2 6er-Folge              R3 Y5 G6 B7 P8 O9  x Zahlen folgen nicht aufeinander",
-        "  ungültig: Teil 1 (Drilling): die Zahlen 7 8 sind nicht alle gleich"]
+        "  ungültig: Teil 1 (Drilling): R7 und O8 haben nicht dieselbe Zahl"]
     assert max(text_width(line) for line in lines) <= 80
 
 
@@ -204,3 +204,82 @@ def test_a_joker_no_value_can_fit_in_german() -> None:
     assert twins[2] == "  2 6er-Folge              J1-5 O6 R6  x O6 und R6 haben dieselbe Zahl"
     pair = panel("level8-master", 1, ["R5", "P7", "J1-5"], [3])
     assert pair[1] == "  1 Paar                   R5 P7 J1-5  x R5 und P7 haben nicht dieselbe Zahl"
+
+
+@pytest.mark.parametrize(("language", "row", "short", "verdict"), [
+    ("en", "  2 run of 6               J11-15 O1 G2  x joker J11-15 stands only for 11 to 15, so "
+     "it cannot join O1 G2 in a run",
+     "  2 run of 6               J11-15 O1 G2  x J11-15 is 11 to 15 only",
+     "  not valid: component 2 is not a run of 6: J11-15 is 11 to 15 only"),
+    ("de", "  2 6er-Folge              J11-15 O1 G2  x Joker J11-15 steht nur für 11 bis 15 und "
+     "passt so nicht zu O1 G2 in einer Folge",
+     "  2 6er-Folge              J11-15 O1 G2  x J11-15 nur 11 bis 15",
+     "  ungültig: Teil 2 (6er-Folge): J11-15 nur 11 bis 15"),
+])
+def test_a_joker_whose_range_fits_no_place_in_a_run_is_named(language: str, row: str,
+                                                             short: str, verdict: str) -> None:
+    """``O1 G2 J11-15`` as a run read ``J11-15=11 ... needs at least 6 cards, got 3``: the
+    joker stands only for 11 to 15, and this run needs a 3 from it."""
+    i18n.set_language(language)
+    try:
+        wide = panel("level8-master", 5, ["R4", "Y4", "P4", "O1", "G2", "J11-15"], [3, 3], 130)
+        lines = panel("level8-master", 5, ["R4", "Y4", "P4", "O1", "G2", "J11-15"], [3, 3])
+    finally:
+        i18n.set_language("en")
+    assert wide[2] == row
+    assert lines[2:] == [short, verdict]
+
+
+def test_a_joker_fits_a_run_once_the_gap_is_its_own() -> None:
+    """``O8 O9 J11-15`` is told (a 10 is missing); with the 10 the joker is 11."""
+    assert panel("level8-master", 5, ["O8", "O9", "J11-15", "B10"], [0, 3], 120)[2] == (
+        "  2 run of 6               J11-15 O8 O9  x joker J11-15 stands only for 11 to 15, so "
+        "it cannot join O8 O9 in a run")
+    assert panel("level8-master", 5, ["O8", "O9", "J11-15", "B10"], [0, 4], 120)[2] == (
+        "  2 run of 6               O8 O9 B10 J11-15=11  x a run here needs at least 6 cards, "
+        "got 4")
+    # two jokers: each could fill a place, not both at once (5 and 7 need a 6 from one)
+    assert panel("level8-master", 5, ["R5", "G7", "J1-5", "J1-5"], [0, 4], 120)[2] == (
+        "  2 run of 6               J1-5 J1-5 R5 G7  x jokers J1-5 J1-5 cannot join R5 G7 in "
+        "a run")
+    assert panel("level8-master", 5, ["R5", "G7", "J1-5", "J1-5"], [0, 4])[2] == \
+        "  2 run of 6               J1-5 J1-5 R5 G7  x the jokers do not fit"
+
+
+@pytest.mark.parametrize(("language", "group", "pair"), [
+    ("en", "  2 4 of one colour        R1 R2 B5 J  x R1 and B5 are not the same colour",
+     "  1 pair                   R5 P7  x R5 and P7 are not the same number"),
+    ("de", "  2 4 Karten einer Farbe   R1 R2 B5 J  x R1 und B5 haben nicht dieselbe Farbe",
+     "  1 Paar                   R5 P7  x R5 und P7 haben nicht dieselbe Zahl"),
+])
+def test_two_colours_and_two_numbers_are_named_before_the_count(language: str, group: str,
+                                                                pair: str) -> None:
+    """Level 8 (wild jokers): a colour group of R1 R2 B5 and a joker read ``cards of one
+    colour here needs at least 4 cards``; a pair of R5 P7 ``numbers 5 7 are not all the
+    same``, with no joker at all."""
+    i18n.set_language(language)
+    try:
+        lines = panel("level8", 3, ["R9", "R1", "R2", "B5", "J"], [1, 4])
+        pairs = panel("level8", 2, ["R5", "P7"], [2])
+    finally:
+        i18n.set_language("en")
+    assert lines[2] == group
+    assert pairs[1] == pair
+
+
+def test_a_colour_run_names_its_two_colours_and_its_jokers_range() -> None:
+    from lancards.cli.tui.builder import stuck
+    from lancards.engine.level8.cards import parse_card
+    from lancards.engine.level8.levels import ComponentKind
+    from lancards.engine.level8.melds import Placed, natural
+
+    def group(*faces: str) -> list[Placed]:
+        cards = [parse_card(f) for f in faces]
+        return [natural(i, c) if c.is_number else Placed(i, c) for i, c in enumerate(cards)]
+
+    assert stuck(ComponentKind.COLOUR_RUN, group("R1", "B2", "J1-5")) == \
+        "R1 and B2 are not the same colour"
+    assert stuck(ComponentKind.COLOUR_RUN, group("R1", "R2", "J11-15")) == \
+        "joker J11-15 stands only for 11 to 15, so it cannot join R1 R2 in a run"
+    assert stuck(ComponentKind.COLOUR_RUN, group("R1", "R2", "J1-5")) is None
+    assert stuck(ComponentKind.COLOUR_RUN, group("R1", "R2", "J")) is None  # Level 8: wild

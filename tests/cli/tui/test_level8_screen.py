@@ -111,8 +111,9 @@ def test_lay_down_with_a_joker_choosing_its_value_in_the_builder():
         assert "numbers 2 3 4 4 are not consecutive" in screen
         d.press("j")
         assert "B2 B3 B4 J1-5=5  ok" in d.text()
-        # G12 does not make the triplet of 9s; taken out again, the triplet lacks a card
-        assert "numbers 9 12 are not all the same" in d.press("left", "1")
+        # G12 does not make the triplet of 9s (the row names both cards); taken out again, the
+        # triplet lacks a card
+        assert "R9 and G12 are not the same number" in d.press("left", "1")
         assert "R9 O9  x a set here needs at least 3 cards, got 2" in d.press("0")
         screen = d.press("enter")
         assert "component 1 is not a triplet" in message_line(screen)
