@@ -33,6 +33,7 @@ from lancards.cli.tui.controller import (
     styled_cards,
 )
 from lancards.cli.tui.hand_order import load_by_colour, save_by_colour, table_folder
+from lancards.cli.tui.hint_enter import enter_words
 from lancards.cli.tui.hint_follow import hinted_index, shown_marks
 from lancards.cli.tui.narrate import requirement
 from lancards.cli.tui.skip_discard import skip_discard_words
@@ -409,6 +410,8 @@ class Level8Controller(BaseController):
                              start=hinted_index(self.hinted(snap), ordered))
         elif view.phase is Phase.SKIPPED:
             self._one(_of(legal, ServeSkip), _("nothing to serve"))
+        elif (hinted := enter_words(snap, self.hinted(snap))) is not None:
+            self.say(hinted, error=True)  # the hint's move and key (cli/tui/hint_enter.py)
         elif view.phase is Phase.DRAW:  # the keys that draw (a new-user trial pressed Enter
             self.say(_("Enter does nothing now: d draws from the draw pile, 1-{count} from a "
                        "discard pile").format(count=view.n), error=True)  # after a draw's hint)

@@ -210,3 +210,71 @@ def test_the_list_of_moves_opens_on_the_hint_s_move() -> None:
         assert "    1. discard R3" in rows and " >  2. discard R9" in rows
         d.press("enter")
     assert session.history == [hinted]
+
+
+@pytest.mark.parametrize(("language", "draw", "keep"), [
+    ("en", (" hint: draw P7 from Ada's discard pile (2): then 1 card to go instead of 2",
+            " Enter does nothing now; the hint: draw P7 from Ada's discard pile (2)"),
+     (" hint: play KEEP (p): it counts for nothing once you lay down",
+      " Enter does nothing now; the hint: play KEEP (p)")),
+    ("de", (" Tipp: P7 vom Ablagestapel von Ada ziehen (2): dann noch 1 Karte statt 2",
+            " Enter tut jetzt nichts; der Tipp: P7 vom Ablagestapel von Ada ziehen (2)"),
+     (" Tipp: KEEP spielen (p): sie zählt nicht mehr, sobald du auslegst",
+      " Enter tut jetzt nichts; der Tipp: KEEP spielen (p)")),
+])
+def test_enter_after_a_hint_it_does_not_follow_names_the_hints_move_and_key(
+        language, draw, keep) -> None:
+    """A new-user trial of 2026-12-08 pressed Enter after a hint to draw from a discard pile
+    and after ``hint: play KEEP (p)``: Enter does not make such a move (``cli/tui/
+    hint_enter.py``: a draw or a KEEP played by a stray Enter, never seen named), but its line
+    names the hint's move and key, since the hint has left the message line. Then the key
+    makes it."""
+    i18n.set_language(language)
+    try:
+        hand = ["R3", "O3", "B5", "G5", "Y7", "R9", "B12", "Y14", "O2", "G10"]
+        state = build("level8-master", [hand, *OTHERS], turn=0, phase=Phase.DRAW,
+                      discards=[[], ["G1", "P7"], []])
+        session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
+        with driven(session, 80, 24) as d:
+            assert d.press("h").splitlines()[-2] == draw[0]
+            assert d.press("enter").splitlines()[-2] == draw[1]
+            assert session.history == []
+            d.press("2")
+            d.settle(lambda: session.state.phase is Phase.PLAY, limit=2.0)
+        assert [str(a) for a in session.history] == ["0: draw-discard 1"]
+        state = build("level8-master", [["KEEP", "R3", "O9"], *OTHERS], turn=0,
+                      phase=Phase.PLAY)
+        session = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60)
+        with driven(session, 80, 24) as d:
+            assert d.press("h").splitlines()[-2] == keep[0]
+            assert d.press("enter").splitlines()[-2] == keep[1]
+            assert session.history == []
+    finally:
+        i18n.set_language("en")
+
+
+def test_the_enter_line_names_each_hinted_moves_key() -> None:
+    """Every Level 8 move Enter does not make, with its key; a move whose words do not fit the
+    line (a long name) is left out, the key stays."""
+    from lancards.cli.tui.hint_enter import enter_words, hinted_key
+    from lancards.engine.level8.actions import Discard, Draw, DrawDiscard, Show
+
+    hand = ["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B9", "Y14", "G10", "O2"]
+    state = build("level8", [hand, *OTHERS], turn=0, phase=Phase.PLAY, levels=[2, 1, 1])
+    snap = LocalSession("level8", names=NAMES3, state=state, bot_delay=60).snapshot()
+    keys = {type(a).__name__: hinted_key(a) for a in snap.legal}
+    assert keys == {"Discard": "x", "LayDown": "l"}
+    discard = next(a for a in snap.legal if isinstance(a, Discard) and str(a.card.card) == "R9")
+    assert enter_words(snap, discard) == "Enter does nothing now; the hint: discard R9 (x)"
+    lay = next(a for a in snap.legal if isinstance(a, LayDown))
+    assert enter_words(snap, lay) == "Enter does nothing now; the hint: lay down your level (l)"
+    assert enter_words(snap, None) is None
+    state = build("level8", [hand, *OTHERS], turn=0, phase=Phase.DRAW, levels=[2, 1, 1],
+                  discards=[[], ["G1", "G7"], []])
+    long = ("Tess", "Adalbertina Maximiliane Hohenzollern-Sigmaringen", "Bram")
+    snap = LocalSession("level8", names=long, state=state, bot_delay=60).snapshot()
+    take = next(a for a in snap.legal if isinstance(a, DrawDiscard))
+    assert enter_words(snap, take) == "Enter does nothing now: the hint's key is 2"
+    assert enter_words(snap, next(a for a in snap.legal if isinstance(a, Draw))) == \
+        "Enter does nothing now; the hint: draw from the draw pile (d)"
+    assert hinted_key(Show(0, ())) is None  # Enter shows the marked cards itself
