@@ -15,6 +15,10 @@ every peer's deck randomness; her key is fixed, ``--bot-delay 0``):
 - **Level 8, seed 12**: ``d``, ``h`` says ``lay down your level (l, then Enter)``, ``l`` opens
   the builder holding the hint's lay-down; Esc; the Skip discarded instead (End, ``x``) says
   ``SKIP discarded: nobody is skipped (p puts a Skip in front of a player)``.
+- **Level 8 Master, seed 6** (long): ``d``, ``h``, Enter names the hint's key ``p``; ``l``
+  opens the builder with no offer; O2 and J11-15 in a pair read ``J11-15 cannot be 2``.
+- **Level 8, seed 3** (long; the bots lay down first): ``d``, ``l``, Y4, O10 and a joker in a
+  run of 3 read ``4 and 10 are too far apart for one joker``.
 """
 
 from __future__ import annotations
@@ -200,6 +204,99 @@ def test_l_after_the_lay_down_hint_opens_the_builder_and_a_discarded_skip_says_s
         tess.keys("End", "x")
         lines = _lines(tess, SKIPPED)
         assert " You discarded SKIP" in lines, lines
+        tess.keys("C-c")
+        assert tess.exit_status() == 1
+        assert tess.printed() == [PAUSED]
+        assert (tmp_path / "err.txt").read_text() == ""
+    finally:
+        tess.tmux("kill-server")
+
+
+JOKER_ROWS = [" lay down level 1: 4 pairs   (no lay-down offered)",
+              "  1 pair                   J11-15 O2  x J11-15 cannot be 2",
+              "  2 pair                   B15 G15  ok",
+              "  3 pair                   B13 B12  x B13 and B12 are not the same number",
+              "  4 pair                   P7 Y9  x P7 and Y9 are not the same number",
+              "  not valid: component 1 is not a pair: J11-15 cannot be 2"]
+"""The builder at seed 6 (Level 8 Master) with O2 and J11-15 in pair 1: no lay-down offered
+(the title named Tab: ``(0 offered; Tab cycles)``), the joker's range named at 80 columns."""
+BUILDER_KEYS = " 1-9 assign · 0 unassign · j/v joker · Enter lay down · Esc · ? keys · q quit"
+
+
+@pytest.mark.long  # some 20 s: a table's start, then the builder's keys
+def test_enter_names_the_hint_s_key_and_the_builder_names_a_joker_out_of_its_range(
+        tmp_path: Path) -> None:
+    """Level 8 Master, seed 6: ``h`` says ``play TAKE (p)``, Enter names that key (the hint
+    has left the line); ``l`` opens the builder with no offer; O2 and J11-15 in a pair read
+    ``J11-15 cannot be 2``, Enter there the whole sentence (``joker J11-15 cannot stand for 2
+    (its range is 11-15)``): the new-user trial read only ``needs at least 2 cards``."""
+    tess = _tess(tmp_path)
+    try:
+        _drawn(tess, "play --game level8-master --seed 6 --bot-delay 0 --name Tess", "Y9")
+        tess.keys("h")
+        _lines(tess, TAKE_HINT)
+        tess.keys("Enter")
+        lines = _lines(tess, " Enter does nothing now; the hint: play TAKE (p)")
+        assert lines[-1] == LEVEL8_KEYS, lines
+        tess.keys("l")
+        lines = _lines(tess, " the engine finds no lay-down in your hand; you may still try")
+        assert JOKER_ROWS[0] in lines and lines[-1] == BUILDER_KEYS, lines
+        # O2 and J11-15 to 1; G15 B15 to 2; B12 B13 to 3; P7 Y9 to 4 (Space marks, the
+        # hand by number: O2 P7 Y9 B11 B12 B13 G15 B15 J11-15 TAKE KEEP)
+        tess.keys("Home", "Space", *["Right"] * 8, "Space", "1")
+        tess.keys("Home", *["Right"] * 6, "Space", "Right", "Space", "2")
+        tess.keys("Home", *["Right"] * 4, "Space", "Right", "Space", "3")
+        tess.keys("Home", "Right", "Space", "Right", "Space", "4")
+        lines = _lines(tess, JOKER_ROWS[-1])
+        at = lines.index(JOKER_ROWS[0])
+        assert lines[at:at + 6] == JOKER_ROWS, lines
+        assert lines[at + 6:at + 9] == [" your hand (11 cards, by number; s sorts):",
+                                " O2 P7 Y9 B11 B12 B13 G15 B15 J11-15 TAKE KEEP",
+                                " 1  4  4      3   3   2   2   1"], lines
+        tess.keys("Enter")  # refused, in the table's whole words (all 80 columns of them)
+        refused = (" component 1 is not a pair: joker J11-15 cannot stand for 2 (its range is "
+                   "11-15)")
+        lines = [line.rstrip() for line in tess.wait(refused, whole=[refused])]
+        assert lines[at:at + 6] == JOKER_ROWS, lines
+        tess.keys("Escape")
+        tess.keys("q")
+        tess.wait(LEAVE)
+        tess.keys("y")
+        assert tess.exit_status() == 1
+        assert tess.printed() == [PAUSED]
+        assert (tmp_path / "err.txt").read_text() == ""
+    finally:
+        tess.tmux("kill-server")
+
+
+RUN_ROWS = [" lay down level 1: 2 runs of 3   (no lay-down offered)",
+            "  1 run of 3               J Y4 O10  x 4 and 10 are too far apart for one joker",
+            "  2 run of 3               R1 O2  x a run here needs at least 3 cards, got 2",
+            "  not valid: component 1 is not a run of 3: 4 and 10 too far apart"]
+"""The builder at seed 3 (Level 8) with Y4, O10 and a joker in run 1: the joker shows no value
+(the trial read ``J=1 O6 G12  x numbers 1 6 12 are not consecutive``)."""
+
+
+@pytest.mark.long  # some 20 s: a table's start, then the builder's keys
+def test_the_builder_says_two_cards_are_too_far_apart_for_one_joker(tmp_path: Path) -> None:
+    """Level 8, seed 3 (the bots lay down first): Y4, O10 and a wild joker in a run of 3."""
+    tess = _tess(tmp_path)
+    try:
+        _drawn(tess, "play --game level8 --seed 3 --bot-delay 0 --name Tess", "P12")
+        tess.keys("l")
+        _lines(tess, " the engine finds no lay-down in your hand; you may still try")
+        # the hand by number: R1 O2 Y4 B4 Y5 B8 O10 B10 G12 P12 J
+        tess.keys("Home", "Right", "Right", "Space", "End", "Space", "Home", *["Right"] * 6,
+                  "Space", "1")
+        tess.keys("Home", "Space", "Right", "Space", "2")
+        lines = _lines(tess, RUN_ROWS[-1])
+        at = lines.index(RUN_ROWS[0])
+        assert lines[at:at + 4] == RUN_ROWS and lines[-1] == BUILDER_KEYS, lines
+        assert lines[at + 4:at + 7] == [" your hand (11 cards, by number; s sorts):",
+                                        " R1 O2 Y4 B4 Y5 B8 O10 B10 G12 P12 J",
+                                        " 2  2  1           1               1"], lines
+        tess.keys("Escape")
+        assert _lines(tess, " builder closed")[-1] == LEVEL8_KEYS
         tess.keys("C-c")
         assert tess.exit_status() == 1
         assert tess.printed() == [PAUSED]
