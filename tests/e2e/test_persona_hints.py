@@ -17,6 +17,8 @@ every peer's deck randomness; her key is fixed, ``--bot-delay 0``):
   ``SKIP discarded: nobody is skipped (p puts a Skip in front of a player)``.
 - **Level 8 Master, seed 6** (long): ``d``, ``h``, Enter names the hint's key ``p``; ``l``
   opens the builder with no offer; O2 and J11-15 in a pair read ``J11-15 cannot be 2``.
+- **Level 8, seed 12** (long): ``d``, ``h``, ``l``, Enter lays down; the title and the key
+  line leave ``lay down`` out.
 - **Level 8, seed 3** (long; the bots lay down first): ``d``, ``l``, Y4, O10 and a joker in a
   run of 3 read ``4 and 10 are too far apart for one joker``.
 """
@@ -258,7 +260,8 @@ def test_enter_names_the_hint_s_key_and_the_builder_names_a_joker_out_of_its_ran
                    "11-15)")
         lines = [line.rstrip() for line in tess.wait(refused, whole=[refused])]
         assert lines[at:at + 6] == JOKER_ROWS, lines
-        tess.keys("Escape")
+        tess.keys("Escape")  # awaited: an Escape followed at once by q reads as Alt-q
+        assert _lines(tess, " builder closed")[-1] == LEVEL8_KEYS
         tess.keys("q")
         tess.wait(LEAVE)
         tess.keys("y")
@@ -297,6 +300,37 @@ def test_the_builder_says_two_cards_are_too_far_apart_for_one_joker(tmp_path: Pa
                                         " 2  2  1           1               1"], lines
         tess.keys("Escape")
         assert _lines(tess, " builder closed")[-1] == LEVEL8_KEYS
+        tess.keys("C-c")
+        assert tess.exit_status() == 1
+        assert tess.printed() == [PAUSED]
+        assert (tmp_path / "err.txt").read_text() == ""
+    finally:
+        tess.tmux("kill-server")
+
+
+DOWN_KEYS = " a add · x discard · p special · m moves · ? keys · q quit · h hint · o goal"
+"""Level 8's key line once the level is down: no ``l lay down`` (once per round)."""
+
+
+@pytest.mark.long  # some 15 s: a table's start, then a lay-down
+def test_once_laid_down_the_key_line_and_the_title_leave_out_lay_down(tmp_path: Path) -> None:
+    """Level 8, seed 12: ``d``, ``h``, ``l``, Enter lays the hint's lay-down down; the title
+    says ``add, then discard`` and the key line has no ``l lay down`` (a new-user trial read
+    it after laying down); ``l`` says why."""
+    tess = _tess(tmp_path)
+    try:
+        _drawn(tess, "play --game level8 --seed 12 --bot-delay 0 --name Tess", "R12")
+        tess.keys("h")
+        _lines(tess, LAY_HINT)
+        tess.keys("l")
+        _lines(tess, BUILDER[-1])
+        tess.keys("Enter")
+        lines = _lines(tess, DOWN_KEYS)
+        assert lines[0] == " Level 8 · round 1 · dealer Cleo   YOUR TURN: add, then discard"
+        assert " You laid down level 1 (2 runs of 3): G5 R6 G7 | P11 R12 P13" in lines, lines
+        tess.keys("l")
+        lines = _lines(tess, " you have laid down this round: a adds cards to the combinations")
+        assert lines[-1] == DOWN_KEYS, lines
         tess.keys("C-c")
         assert tess.exit_status() == 1
         assert tess.printed() == [PAUSED]
