@@ -13,6 +13,7 @@ keys of every pile, or "? shows the keys".
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lancards.cli.i18n import _
@@ -20,6 +21,8 @@ from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.hint import E_KEY_ACTIONS, HINT_COLUMNS, move_key
 from lancards.cli.tui.narrate import SPECIAL_WORDS, move_label
 from lancards.cli.tui.width import text_width
+
+_LAST_BRACKET = re.compile(r" \([^()]*\)$")
 
 KEYS = {"Discard": "x", "SwapPut": "x", "Add": "a", "Keep": "k", "LayDown": "l"}
 """The keys of the hinted moves that :func:`~lancards.cli.tui.hint.move_key` does not name
@@ -48,6 +51,8 @@ def enter_words(snap: TableSnapshot, action: Any) -> str | None:
         move = move_label(snap.game.name, snap.view, action, snap.names, snap.seat)
         for word in SPECIAL_WORDS.values():  # "play KEEP", the card's call left off
             move = move.replace(f" ({_(word)})", "")
+        if type(action).__name__ == "Add":  # "add O9 to combination 4", not "... (your set
+            move = _LAST_BRACKET.sub("", move)  # of 9s) (a)": the hint's own short form
     line = _("Enter does nothing now; the hint: {move} ({key})").format(move=move, key=key)
     if text_width(line) <= HINT_COLUMNS:
         return line

@@ -10,6 +10,8 @@ choice stays open to them.
   the others, ``u`` clears it); the hint's words say ``l, then Enter``.
 - Level 8, a Skip: ``p`` opens the seat picker on the hint's seat.
 - A card to play, discard, add, put or keep: the cursor goes to it (``hint_slot``).
+- Enter after a hint whose move it does not make (a draw, a discard, a special card, an add, a
+  lay-down) names that move and its key: ``cli/tui/hint_enter.py``.
 
 Each controller asks :meth:`~lancards.cli.tui.controller.BaseController.hinted` for the move of
 the hint shown for the view on screen (none for a later view: the hint is for one position).

@@ -257,7 +257,8 @@ def test_the_enter_line_names_each_hinted_moves_key() -> None:
     """Every Level 8 move Enter does not make, with its key; a move whose words do not fit the
     line (a long name) is left out, the key stays."""
     from lancards.cli.tui.hint_enter import enter_words, hinted_key
-    from lancards.engine.level8.actions import Discard, Draw, DrawDiscard, Show
+    from lancards.engine.level8.actions import Add, Discard, Draw, DrawDiscard, Show
+    from lancards.engine.level8.levels import ComponentKind
 
     hand = ["R3", "O3", "B5", "G5", "Y7", "P7", "R9", "B9", "Y14", "G10", "O2"]
     state = build("level8", [hand, *OTHERS], turn=0, phase=Phase.PLAY, levels=[2, 1, 1])
@@ -278,3 +279,11 @@ def test_the_enter_line_names_each_hinted_moves_key() -> None:
     assert enter_words(snap, next(a for a in snap.legal if isinstance(a, Draw))) == \
         "Enter does nothing now; the hint: draw from the draw pile (d)"
     assert hinted_key(Show(0, ())) is None  # Enter shows the marked cards itself
+    melds = [(0, ComponentKind.SET, ["R3", "O3"]), (0, ComponentKind.SET, ["B5", "G5"]),
+             (0, ComponentKind.SET, ["Y7", "P7"]), (0, ComponentKind.SET, ["R9", "B9"])]
+    state = build("level8-master", [["R12", "O9", "G4"], *OTHERS], turn=0, phase=Phase.PLAY,
+                  down=[True, False, False], melds=melds)
+    snap = LocalSession("level8-master", names=NAMES3, state=state, bot_delay=60).snapshot()
+    add = next(a for a in snap.legal if isinstance(a, Add))
+    assert enter_words(snap, add) == \
+        "Enter does nothing now; the hint: add O9 to combination 4 (a)"  # not "(your set of 9s)"
