@@ -174,6 +174,8 @@ REMATCH_WORDS: Mapping[str, str] = {
     "stopped": N_("you stopped"),
     "two-statements": N_("{name} offered two different statements for the next game"),
     "too-few": N_("too few players to go on: {yes} of the at least {least} {game} needs"),
+    "two-games": N_("{name} chose two different games"),
+    "games-differ": N_("the players chose different games: {choices}"),
 }
 """Why there is no next game, by ``Rematch.failed_code``."""
 
@@ -540,6 +542,9 @@ def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> s
     values = dict(code[1])
     if "game" in values:  # the game's name, never its id (level8-en: Level 8 (English))
         values["game"] = game_title(str(values["game"]))
+    if "pairs" in values:  # who chose which game: "Ada: 8s Rule!, Bram: Level 8 Master"
+        values["choices"] = ", ".join(f"{nick}: {game_title(str(game))}"
+                                      for nick, game in values.pop("pairs"))
     return _(REMATCH_WORDS[code[0]]).format(**values)
 
 

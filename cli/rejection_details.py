@@ -159,6 +159,21 @@ DETAIL_WORDS: Mapping[str, str] = {
                              "first"),
     "premature-rules": N_("{reason}: the rules refuse the next game: {error}"),
     "premature-few": N_("{reason}: {players} players cannot play {game}"),
+    "premature-games": N_("{reason}: the players chose different games ({choices})"),
+    "statement-other-game": N_("{reason}: the next game plays {game}, but the answers chose "
+                               "{chose}"),
+    "no-names-game": N_("{reason}: the answer of {name} says no and names a game"),
+    "answer-names-ended-game": N_("{reason}: the answer of {name} names the game that ended "
+                                  "({game}); the same game is named by no game"),
+    "answer-unknown-game": N_("{reason}: the answer of {name} chose a game this program does "
+                              "not know: {game}"),
+    "answer-game-range": N_("{reason}: the answer of {name} chose {game}, for {least} to {most} "
+                            "players; {players} are at the table"),
+    "answer-two-games": N_("{reason}: chose two different games ({first} and {second})"),
+    "answer-game-follows": N_("{reason}: the answer of {name} chose {chose}, not game {number} "
+                              "of this series"),
+    "new-series-shape": N_("{reason}: a new series with totals, or seated by its own series "
+                           "id"),
     "statement-differs-in": N_("{reason}: the next game differs from this player's view in "
                                 "{fields}"),
     "proposer-unsigned": N_("{reason}: the next game lacks its proposer's signature"),

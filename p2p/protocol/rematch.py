@@ -14,7 +14,8 @@ the series' seat order, and ``follows`` (the game it follows, the series, every 
 signatures it holds) to every seat; every seat checks the statement against its own finished
 game (:meth:`Rematch.check_statement`), signs it and sends ``rematch.sign`` to every seat in
 turn, so every seat sees every signature, and any two different statements. The next game has
-started for a seat once it holds every seat's signature (:attr:`Rematch.started`).
+started for a seat once it holds every seat's signature (:attr:`Rematch.started`). A "yes" may
+name another rule set: the first game of a new series (:mod:`.rematch_game`, the games night).
 
 Refused, naming who: a statement from a peer that is not the proposer; one that names another
 game than the one that ended here, or a forged record head (``wrong-table``); another dealer,
@@ -28,14 +29,23 @@ the proposer is named); a signature by a player who declined.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from lancards.p2p.protocol.errors import LocalProtocolError, Reason, TableError
-from lancards.p2p.protocol.identity import Identity, PublicIdentity, describe, verify_signature
+from lancards.p2p.protocol.identity import Identity, describe
+from lancards.p2p.protocol.rematch_game import (
+    Finished,
+    agreed_game,
+    check_choice,
+    check_same_choice,
+    choices,
+    game_range,
+    members_of,
+    series_totals,
+    verifies,
+)
 from lancards.p2p.protocol.schemas import conform
 from lancards.p2p.protocol.series import (
-    add_game,
     check_answer,
     dealer_option,
     next_dealer,
@@ -69,51 +79,6 @@ REMATCH_TYPES = ("rematch.answer", "rematch.sign")
 """The message types of the agreement (bodies in :mod:`lancards.p2p.protocol.series_schemas`)."""
 
 _TYPES = {t: MESSAGE_TYPES[t] for t in REMATCH_TYPES}
-
-
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """A finished game, as the next one needs it.
-
-    Attributes:
-        table: its started table.
-        head: the hash of its record's last entry (64 hex).
-        winners: its winning seats; ``scores``: each seat's final figure (``Outcome``).
-        first_dealer: its first dealer (Level 8; ``GameCore.first_dealer``).
-        present: the keys of the seats still at the table at its end (not left or removed).
-    """
-
-    table: StartedTable
-    head: str
-    winners: tuple[int, ...]
-    scores: tuple[int, ...]
-    first_dealer: int | None
-    present: tuple[bytes, ...] = field(default=())
-
-    @property
-    def series(self) -> str:
-        """The series id: the first game's table id."""
-        follows = self.table.statement.get("follows")
-        return str(follows["series"]) if follows else self.table.spec.table
-
-    @property
-    def number(self) -> int:
-        """This game's number in its series (1 for a first game)."""
-        follows = self.table.statement.get("follows")
-        return int(follows["game"]) if follows else 1
-
-    def totals(self) -> list[dict[str, Any]]:
-        """The series totals through this game (``{"pk", "nick", "won", "score"}`` each)."""
-        follows = self.table.statement.get("follows")
-        before = follows["totals"] if follows else []
-        seats = [(m.public_key, m.nick) for m in self.table.seats]
-        return add_game(before, seats, self.winners, self.scores)
-
-
-def series_totals(table: StartedTable) -> list[dict[str, Any]]:
-    """The totals of the series before ``table``'s game (empty for a first game)."""
-    follows = table.statement.get("follows")
-    return [dict(t) for t in follows["totals"]] if follows else []
 
 
 class Rematch:
@@ -193,13 +158,16 @@ class Rematch:
 
     # -- local actions -------------------------------------------------------------------------
 
-    def answer(self, yes: bool) -> list[Outgoing]:
+    def answer(self, yes: bool, game: str | None = None) -> list[Outgoing]:
         """This player's answer: ``yes`` plays again, going on without every player who said
-        "no" so far; ``no`` stops (final).
+        "no" so far; ``no`` stops (final). ``game``: another rule set this "yes" agrees to
+        (another game with the same players); ``None`` keeps this seat's earlier choice, else
+        the same game. A choice is final.
 
         Raises:
             LocalProtocolError: this seat is not at the table any more, it signed a statement
-                already, or it said "no" before.
+                already, it said "no" before, it chose another game before, or the rules
+                refuse ``game`` for the players at the table.
         """
         if self.me.public_key not in self.present:
             raise LocalProtocolError("this seat is not at the table any more")
@@ -208,9 +176,20 @@ class Rematch:
         mine = self.my_answer()
         if mine is not None and not mine.yes:
             raise LocalProtocolError("this seat said no")
+        chosen = "" if game is None or game == self.finished.table.spec.game else game
+        if mine is not None and game is None:
+            chosen = mine.game
+        if mine is not None and chosen != mine.game:
+            raise LocalProtocolError("this seat chose its game already")
         raw = sign_answer(self.me, self.table_id, self.finished.head, yes,
-                          self.declined() if yes else ())
-        self.answers[self.me.public_key] = (check_answer(raw, "self", self.name), raw)
+                          self.declined() if yes else (), chosen if yes else "")
+        ans = check_answer(raw, "self", self.name)
+        try:
+            check_choice(ans, self.finished, len(self.present), self.rules_check, "self",
+                         "self")
+        except TableError as exc:
+            raise LocalProtocolError(str(exc)) from None
+        self.answers[self.me.public_key] = (ans, raw)
         self.lines.append({"answer": dict(raw)})
         out = [self._out(self._others(self.present), "rematch.answer", {"answer": raw})]
         if not yes:
@@ -273,9 +252,18 @@ class Rematch:
             raise TableError(who, Reason.NOT_SEATED,
                              f"an answer of {self.name(key)}, not at the table that ended"
                              ).with_code("answer-not-seated", name=self.name(key))
+        check_choice(ans, self.finished, len(self.present), self.rules_check, who,
+                     self.name(key))
         old = self.answers.get(key)
         if old is not None and not old[0].yes:
             return old[0]  # a "no" is final
+        if old is not None:
+            try:
+                check_same_choice(old[0], ans, who, self.name(key))
+            except TableError:
+                self.failed = f"{self.name(key)} chose two different games"
+                self.failed_code = ("two-games", {"name": self.name(key)})
+                raise
         if old is None or not ans.yes or set(old[0].without) <= set(ans.without):
             if old is None or old[1] != raw:
                 self.lines.append({"answer": dict(raw)})
@@ -304,34 +292,53 @@ class Rematch:
                 "premature-waiting", names=names)
         keys = [k for k in self.present if self.answers[k][0].yes]
         old = self.finished.table
+        game = self.agreed(keys)
+        other = game != old.spec.game  # another game: the first of a new series
         option = dealer_option(old.spec.options)
-        options = {k: v for k, v in old.spec.options.items() if k != "dealer"}
+        options = {} if other else {k: v for k, v in old.spec.options.items() if k != "dealer"}
         try:
-            values, lo, hi = self.rules_check(old.spec.game, options)
+            values, lo, hi = self.rules_check(game, options)
         except Exception as exc:
             raise LocalProtocolError(f"the rules refuse the next game: {exc}").with_code(
                 "premature-rules", error=exc) from None
         if not lo <= len(keys) <= hi:
-            raise LocalProtocolError(f"{len(keys)} players are too few for {old.spec.game}"
-                                     ).with_code("premature-few", players=len(keys),
-                                                 game=old.spec.game)
-        seats = seat_order(self.finished.series, [self._members[k] for k in keys])
+            raise LocalProtocolError(f"{len(keys)} players cannot play {game}"
+                                     ).with_code("premature-few", players=len(keys), game=game)
+        seats = seat_order(self.finished.seating, [self._members[k] for k in keys])
         new_keys = [m.public_key for m in seats]
-        values[option] = next_dealer(option == "first_dealer", [m.public_key for m in old.seats],
-                                     self.finished.first_dealer, self.finished.winners, new_keys)
+        if not other:
+            values[option] = next_dealer(option == "first_dealer",
+                                         [m.public_key for m in old.seats],
+                                         self.finished.first_dealer, self.finished.winners,
+                                         new_keys)
         try:
-            values, lo, hi = self.rules_check(old.spec.game, values)
+            values, lo, hi = self.rules_check(game, values)
         except Exception as exc:
             raise LocalProtocolError(f"the rules refuse the next game: {exc}").with_code(
                 "premature-rules", error=exc) from None
         proposer = self.proposer()
         assert proposer is not None
-        spec = TableSpec(table, old.spec.game, values, proposer, lo, min(hi, 6))
-        follows = {"tbl": old.spec.table, "head": self.finished.head,
-                   "series": self.finished.series, "game": self.finished.number + 1,
-                   "accepts": [self.answers[k][1] for k in new_keys],
-                   "totals": self.finished.totals()}
+        spec = TableSpec(table, game, values, proposer, lo, min(hi, 6))
+        accepts = [self.answers[k][1] for k in new_keys]
+        follows: dict[str, Any] = {
+            "tbl": old.spec.table, "head": self.finished.head, "accepts": accepts,
+            "series": table if other else self.finished.series,
+            "game": 1 if other else self.finished.number + 1,
+            "totals": [] if other else self.finished.totals()}
+        if self.finished.seating != follows["series"]:
+            follows["seating"] = self.finished.seating
         return start_statement(spec, seats, follows)
+
+    def agreed(self, keys: Sequence[bytes]) -> str:
+        """The rule set every "yes" of ``keys`` chose (the game that ended when none named
+        another).
+
+        Raises:
+            LocalProtocolError: ``premature-games``: they chose different games.
+        """
+        ended = self.finished.table.spec.game
+        return agreed_game(choices({k: self.answers[k][0] for k in keys}, list(keys), ended),
+                           self.nick)
 
     def check_statement(self, statement: Any, who: str) -> StartedTable | None:
         """Check a proposed statement against this seat's own view: every field but the table
@@ -364,6 +371,12 @@ class Rematch:
         except LocalProtocolError as exc:
             raise TableError(who, Reason.TABLE_RULES, f"the statement is premature: {exc}"
                              ).with_code(exc.code, **exc.params) from None  # premature-...
+        if statement.get("game") != expected["game"]:
+            raise TableError(who, Reason.TABLE_RULES,
+                             f"the statement plays {str(statement.get('game'))[:40]}, but the "
+                             f"answers chose {expected['game']}").with_code(
+                                 "statement-other-game", game=str(statement.get("game"))[:40],
+                                 chose=expected["game"])
         if statement != expected:
             diff = sorted(k for k in set(expected) | set(statement)
                           if statement.get(k) != expected.get(k))
@@ -379,7 +392,7 @@ class Rematch:
         host = statement.get("host")
         proposer = bytes.fromhex(host) if isinstance(host, str) and len(host) == 64 else b""
         message = START_TAG + canonical(statement)
-        good = {k: s for k, s in sigs.items() if _verifies(k, s, message)}
+        good = {k: s for k, s in sigs.items() if verifies(k, s, message)}
         if set(good) != set(sigs):
             bad = next(k for k in sigs if k not in good)
             raise TableError(who, Reason.BAD_SIGNATURE,
@@ -451,15 +464,24 @@ class Rematch:
         if not self.undecided():
             yes = [k for k in self.present if self.answers[k][0].yes]
             try:
-                _, lo, _ = self.rules_check(self.finished.table.spec.game, {
-                    k: v for k, v in self.finished.table.spec.options.items() if k != "dealer"})
-            except Exception:  # the options were good for the last game
-                lo = 2
+                game = self.agreed(yes)
+            except LocalProtocolError as exc:
+                self.failed = str(exc)
+                self.failed_code = ("games-differ", {"pairs": exc.params["pairs"]})
+                return out
+            if game == self.finished.table.spec.game:
+                try:
+                    _, lo, _ = self.rules_check(game, {
+                        k: v for k, v in self.finished.table.spec.options.items()
+                        if k != "dealer"})
+                except Exception:  # the options were good for the last game
+                    lo = 2
+            else:
+                lo = game_range(game, self.rules_check)[0] or 2
             if len(yes) < lo:
                 self.failed = (f"too few players to go on: {len(yes)} of the at least {lo} "
-                               f"{self.finished.table.spec.game} needs")
-                self.failed_code = ("too-few", {"yes": len(yes), "least": lo,
-                                                "game": self.finished.table.spec.game})
+                               f"{game} needs")
+                self.failed_code = ("too-few", {"yes": len(yes), "least": lo, "game": game})
                 return out
         if self.statement is None and self.proposer() == me and not self.undecided():
             self.statement = self.expected(self.new_table())
@@ -571,19 +593,6 @@ class Rematch:
         env = sign_envelope(self.me, type, self.table_id, self.seq, body)
         self.seq += 1
         return Outgoing(to, env)
-
-
-def _verifies(key: str, sig: str, message: bytes) -> bool:
-    try:
-        return len(sig) == 128 and verify_signature(bytes.fromhex(key), bytes.fromhex(sig),
-                                                    message)
-    except ValueError:
-        return False
-
-
-def members_of(table: StartedTable) -> tuple[PublicIdentity, ...]:
-    """The seats of ``table`` (for the screens)."""
-    return table.seats
 
 
 __all__ = ["REMATCH_TYPES", "Finished", "Rematch", "members_of", "series_totals"]

@@ -32,21 +32,31 @@ ANSWER_TAG: Final = b"lancards/v1/rematch\x00"
 """Domain tag of a signed answer to "play again?"."""
 
 
-def answer_bytes(tbl: str, head: str, by: str, yes: bool, without: Sequence[str]) -> bytes:
+def answer_bytes(tbl: str, head: str, by: str, yes: bool, without: Sequence[str],
+                 game: str = "") -> bytes:
     """What an answer's ``sig`` signs: the tag and the canonical ``{"by", "head", "tbl",
-    "without", "yes"}``."""
-    return ANSWER_TAG + canonical({"tbl": tbl, "head": head, "by": by, "yes": yes,
-                                   "without": sorted(without)})
+    "without", "yes"}``, with ``"game"`` when it names another game (an answer without one
+    signs exactly what it signed before the games night)."""
+    body: dict[str, Any] = {"tbl": tbl, "head": head, "by": by, "yes": yes,
+                            "without": sorted(without)}
+    if game:
+        body["game"] = game
+    return ANSWER_TAG + canonical(body)
 
 
 def sign_answer(me: Identity, tbl: str, head: str, yes: bool,
-                without: Sequence[bytes] = ()) -> dict[str, Any]:
+                without: Sequence[bytes] = (), game: str = "") -> dict[str, Any]:
     """This player's signed answer about the finished game ``tbl`` whose record ends in
-    ``head``: ``yes`` plays again (without the players ``without``, who declined)."""
+    ``head``: ``yes`` plays again (without the players ``without``, who declined; ``game``:
+    another rule set, ``""`` the same game)."""
     by = me.public_key.hex()
     names = sorted(k.hex() for k in without)
-    sig = me.sign(answer_bytes(tbl, head, by, yes, names)).hex()
-    return {"tbl": tbl, "head": head, "by": by, "yes": yes, "without": names, "sig": sig}
+    sig = me.sign(answer_bytes(tbl, head, by, yes, names, game)).hex()
+    out: dict[str, Any] = {"tbl": tbl, "head": head, "by": by, "yes": yes, "without": names,
+                           "sig": sig}
+    if game:
+        out["game"] = game
+    return out
 
 
 def check_answer(answer: Any, link: str,
@@ -60,8 +70,13 @@ def check_answer(answer: Any, link: str,
     if sorted(ans.without) != ans.without or len(set(ans.without)) != len(ans.without):
         raise TableError(link, Reason.MALFORMED, "rematch answer lists 'without' out of order"
                          ).with_code("without-order")
+    if ans.game and not ans.yes:
+        raise TableError(link, Reason.MALFORMED,
+                         f"the answer of {name(bytes.fromhex(ans.by))} says no and names a game"
+                         ).with_code("no-names-game", name=name(bytes.fromhex(ans.by)))
     if not verify_signature(bytes.fromhex(ans.by), bytes.fromhex(ans.sig),
-                            answer_bytes(ans.tbl, ans.head, ans.by, ans.yes, ans.without)):
+                            answer_bytes(ans.tbl, ans.head, ans.by, ans.yes, ans.without,
+                                         ans.game)):
         raise TableError(link, Reason.BAD_SIGNATURE,
                          f"the answer of {name(bytes.fromhex(ans.by))} is not its signature"
                          ).with_code("answer-signature", name=name(bytes.fromhex(ans.by)))
@@ -69,21 +84,30 @@ def check_answer(answer: Any, link: str,
 
 
 def check_follows(follows: Any, seats: Sequence[bytes], table: str, link: str,
-                  names: Mapping[bytes, str] | None = None) -> Follows:
+                  names: Mapping[bytes, str] | None = None, game: str = "") -> Follows:
     """Check a statement's ``follows`` on its own (what ``lancards audit`` can check without
     the game it follows): its shape, a fresh table id, and exactly one signed "yes" of every
     seat about the game it names, in seat order, each leaving out only players not seated.
+    ``game`` (the statement's rule set): a first game of a new series (``follows.game`` 1,
+    another game with the same players) has ``series`` = ``table``, no totals, and every
+    answer naming ``game``; a later game (2, 3...) has no answer naming a game.
 
     Raises:
         TableError: ``malformed`` (shape, order, an answer of someone not seated, a seat
-            without one, a "no"), ``bad-signature``, ``wrong-table`` (an answer about another
-            game, or the table id of the game followed reused), each naming the seat.
+            without one, a "no", a game named against the rule above, ``seating`` equal to
+            ``series``), ``bad-signature``, ``wrong-table`` (an answer about another game, or
+            the table id of the game followed reused), each naming the seat.
     """
     got: Follows = conform(follows, Follows, link, "follows", error=TableError)
-    if table in (got.tbl, got.series):
+    first = got.game == 1
+    if table == got.tbl or (table == got.series) != first:
         raise TableError(link, Reason.WRONG_TABLE,
                          f"the rematch reuses the table id {table} of a game of its series"
                          ).with_code("reused-table-id", table=table)
+    if got.seating == got.series or (first and got.totals):
+        raise TableError(link, Reason.MALFORMED,
+                         "a new series with totals, or seated by its own series id"
+                         ).with_code("new-series-shape")
     def name(key: bytes) -> str:
         return (names or {}).get(key) or describe(key)
 
@@ -105,6 +129,12 @@ def check_follows(follows: Any, seats: Sequence[bytes], table: str, link: str,
         if not ans.yes:
             raise TableError(link, Reason.MALFORMED, f"{who} declined; it cannot be seated"
                              ).with_code("declined-seated", name=who)
+        if ans.game != (game if first else ""):
+            raise TableError(link, Reason.MALFORMED,
+                             f"the answer of {who} chose {ans.game or 'the same game'}, not "
+                             f"game {got.game} of this series ({game})").with_code(
+                                 "answer-game-follows", name=who, chose=ans.game or "-",
+                                 number=got.game)
         if set(ans.without) & set(keys):
             raise TableError(link, Reason.MALFORMED,
                              f"{who} agreed to play without a player who is seated"

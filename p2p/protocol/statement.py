@@ -309,8 +309,9 @@ def verify_started(statement: Any, sigs: Any, link: str) -> StartedTable:
                          ).with_code("seat-count", count=len(seats))
     order = spec.table
     if "follows" in raw:
-        order = check_follows(raw["follows"], keys, spec.table, link,
-                              {m.public_key: str(m) for m in seats}).series
+        got = check_follows(raw["follows"], keys, spec.table, link,
+                            {m.public_key: str(m) for m in seats}, spec.game)
+        order = got.seating or got.series
     if seat_order(order, seats) != seats:
         raise TableError(link, Reason.MALFORMED, "seats are not in seat order").with_code(
             "seat-order")
