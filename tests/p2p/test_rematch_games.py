@@ -25,6 +25,7 @@ from lancards.p2p.protocol.table import Outgoing
 from lancards.p2p.protocol.wire import canonical
 from tests.p2p.core_harness import identities
 from tests.p2p.test_rematch import HEAD, TABLES, Bus, _offer, finished, peers
+from tests.p2p.test_rematch_journal import Table, _table
 
 
 def _seated(n: int, game: str = "level8-master", **kw: object) -> tuple[Finished, list[Rematch]]:
@@ -310,3 +311,32 @@ def test_a_restarted_seat_replays_its_choice_and_never_answers_twice() -> None:
     bus.run()
     assert back.started is not None and back.started.spec.game == "eights"
     assert ann.started is not None and ann.started.statement == back.started.statement
+
+
+def _night(victim: int, kills: dict[int, str]) -> Table:
+    """Every seat names Level 8 after an 8s Rule! game; ``victim`` killed at ``kills``."""
+    table, _ = _table(3, victim, kills)
+    table.choice = "level8"
+    for seat in list(table.seats.values()):
+        table.step(seat, seat.rematch.answer(True, "level8"))
+    table.run()
+    return table
+
+
+@pytest.mark.parametrize(("victim", "when"), [(v, w) for v in range(3)
+                                              for w in ("before", "after")])
+def test_a_seat_killed_at_any_write_between_its_choice_and_the_start_resumes_into_it(
+        victim: int, when: str) -> None:
+    writes = list(_night(-1, {}).seats.values())[victim].writes
+    assert writes >= 2
+    for at in range(1, writes + 1):
+        table = _night(victim, {at: when})
+        seats = list(table.seats.values())
+        assert seats[victim].restarts == 1
+        started = {s.rematch.started.statement["tbl"] for s in seats
+                   if s.rematch.started is not None}
+        assert len(started) == 1 and all(s.rematch.started is not None for s in seats), at
+        nxt = seats[0].rematch.started
+        assert nxt is not None and nxt.spec.game == "level8"
+        assert nxt.statement["follows"]["game"] == 1
+        assert {e.reason for e in table.refused} <= {Reason.REPLAYED}, (at, table.refused)

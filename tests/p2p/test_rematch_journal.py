@@ -46,6 +46,8 @@ class Table:
         self.seats = {s.me.public_key: s for s in seats}
         self.queue: list[tuple[bytes, bytes, bytes]] = []
         self.refused: list[RemoteProtocolError] = []
+        self.choice: str | None = None
+        """The game every seat's "yes" names (another game: ``test_rematch_games.py``)."""
 
     def step(self, seat: Seat, outs: list[Outgoing]) -> None:
         """What the adapter does after each call: the new lines durable, then the sends; a
@@ -74,7 +76,7 @@ class Table:
                                new_table=lambda: next(seat.tables))
         self.step(seat, seat.rematch.restore(list(seat.journal)))
         if seat.rematch.my_answer() is None:  # killed before its answer was durable: asked again
-            self.step(seat, seat.rematch.answer(True))
+            self.step(seat, seat.rematch.answer(True, self.choice))
         for other in self.seats.values():
             if other is not seat:
                 self.step(seat, seat.rematch.again_to(other.me.public_key))
