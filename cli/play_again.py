@@ -130,7 +130,7 @@ def series_words(table: StartedTable, game_name: str, me: bytes,
     empty."""
     follows = table.statement.get("follows")
     earlier = sum(int(b["games"]) for b in before)
-    if not follows:
+    if not follows or int(follows["game"]) == 1:  # a first game, maybe of another game
         if not earlier:
             return []
         line = _("game {number} of the evening: {game}").format(
@@ -178,21 +178,6 @@ def others_words(others: Mapping[str, str]) -> str:
     return _("or another game with them: {games}").format(games=games)
 
 
-def host_words(games: Sequence[str]) -> str:
-    """The game-over panel's line at a host/join table (its "play again" offers the same game
-    only: another game needs a new lobby): how to play another game there, naming the ids the
-    host types, ``another game: q, then lancards host --game level8, level8-en or eights``
-    (``games``: :func:`other_games`' names; within 80 columns, German too); ``""`` when there
-    are none. The LAN trial of 2026-12-07 was offered the same game alone and not told how to
-    play another."""
-    if not games:
-        return ""
-    if len(games) == 1:
-        return _("another game: q, then lancards host --game {game}").format(game=games[0])
-    return _("another game: q, then lancards host --game {games} or {last}").format(
-        games=", ".join(games[:-1]), last=games[-1])
-
-
 def again_status(r: Rematch) -> dict[str, Any]:
     """What the screen shows of one seat's agreement: ``asked`` (the person has not answered,
     or must say whether to go on without those who declined), ``waiting`` (names),
@@ -204,11 +189,53 @@ def again_status(r: Rematch) -> dict[str, Any]:
     gone = sorted(k.hex() for k in r.declined())
     asked = mine is None or (mine.yes and mine.without != gone and r.failed is None
                              and r.statement is None)
-    waiting = [r.nick(k) for k in r.undecided() if k != r.me.public_key]
+    undecided = [k for k in r.undecided() if k != r.me.public_key]
+    people = [k for k in undecided if not _is_bot(r, k)]  # the bots follow them
+    waiting = [r.nick(k) for k in (people or undecided)]
     return {"asked": asked and (mine is None or mine.yes), "waiting": waiting,
             "declined": [r.nick(k) for k in r.declined()], "failed": r.failed,
-            "failed_code": r.failed_code,
+            "failed_code": r.failed_code, "wants": wants(r),
+            "mine": mine.game if mine is not None and mine.yes else "",
             "started": r.started is not None}
+
+
+def _is_bot(r: Rematch, key: bytes) -> bool:
+    member = next((m for m in r.finished.table.seats if m.public_key == key), None)
+    return bool(member is not None and member.bot)
+
+
+def wants(r: Rematch) -> list[tuple[str, str]]:
+    """Who of the others chose which game, ``(nick, rule set)`` in seat order, once any "yes"
+    (this seat's too) names another game than the one that ended (another game with the same
+    players at a host/join table, ``docs/protocol.md`` 6.1); else empty: "play again" as
+    before."""
+    ended = r.finished.table.spec.game
+    yes = [(k, a[0]) for k, a in r.answers.items() if a[0].yes]
+    if not any(ans.game for _, ans in yes):
+        return []
+    chosen = {k: ans.game or ended for k, ans in yes}
+    return [(r.nick(k), chosen[k]) for k in r.present if k in chosen and k != r.me.public_key]
+
+
+def follow_answer(r: Rematch) -> tuple[bool, str] | None:
+    """What a bot seat at a host/join table answers now, following the people
+    (:func:`bot_answer`'s "yes" once every person still at the table answered, naming the
+    game their "yes" chose; the same game when there are no people, or they chose
+    differently, which no bot can mend); ``None``: nothing to say yet. A seat its table counts
+    as a person's (``resume --autoplay --games N``) answers at once, the same game: the bots
+    wait for it, and two such seats waiting for each other would wait for ever."""
+    if not bot_answer(r):
+        return None
+    mine = r.my_answer()
+    if mine is not None:  # "go on without" those who declined: its choice stays
+        return True, mine.game
+    if not _is_bot(r, r.me.public_key):
+        return True, ""
+    people = [k for k in r.present if k != r.me.public_key and not _is_bot(r, k)]
+    if any(k not in r.answers for k in people):
+        return None
+    games = {r.answers[k][0].game for k in people if r.answers[k][0].yes}
+    return True, next(iter(games)) if len(games) == 1 else ""
 
 
 def bot_answer(r: Rematch) -> bool | None:
@@ -343,6 +370,10 @@ def again_words(status: Mapping[str, Any]) -> str:
         return _("no next game: {reason}; q to leave").format(reason=reason)
     declined = _(" and ").join(status.get("declined", []))
     waiting = _(" and ").join(status.get("waiting", []))
+    chosen = "; ".join(([_("you chose {game}").format(game=game_title(status["mine"]))]
+                        if status.get("mine") else []) + [
+        _("{name} wants {game}").format(name=name, game=game_title(game))
+        for name, game in status.get("wants", [])])
     if status.get("asked") and declined:
         # by the number who declined: German "cy spielt ... ohne cy", "... spielen ... ohne sie"
         return ngettext("{names} will not play again. a: go on without them · q: stop",
@@ -350,6 +381,8 @@ def again_words(status: Mapping[str, Any]) -> str:
                         len(status.get("declined", []))).format(names=declined)
     if status.get("asked"):
         return _("play again with the same players? a: play again · q: leave")
+    if chosen and waiting:  # "Ada wants 8s Rule!; waiting for Cyd"
+        return _("{chosen}; waiting for {names}").format(chosen=chosen, names=waiting)
     if waiting:
         return _("play again: waiting for {names} to answer").format(names=waiting)
     return _("play again: the next game is being signed")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.i18n import _
-from lancards.cli.play_again import again_status, bot_answer, finished_of, other_games
+from lancards.cli.play_again import again_status, finished_of, follow_answer, other_games
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode
 from lancards.p2p.net.rematch_link import RematchLink
@@ -121,22 +121,27 @@ class RemoteAgain:
             if self._changed is not None:
                 self._changed()
 
-    def answer(self, yes: bool) -> None:
-        """The person's answer."""
-        self.link.answer(yes)
+    def answer(self, yes: bool, game: str | None = None) -> None:
+        """The person's answer (``game``: another rule set a "yes" agrees to; ``None``: the
+        choice made before, else the same game)."""
+        self.link.send(self.rematch.answer(yes, game))
         self._on_change()
 
     def status(self) -> dict[str, Any]:
         """What the screen shows (:func:`~lancards.cli.play_again.again_status`; a restarted
         seat that waited alone: ``failed``, why in words); while the person has not answered,
-        ``another``: the other games' ids the same players may play, which a new lobby starts
-        (:func:`~lancards.cli.play_again.host_words`)."""
+        ``others``: the other games the same players may play, by the key that chooses one
+        (:func:`~lancards.cli.play_again.other_games`), and ``choose``: the key answers "yes"
+        naming that game here (another game with the same players, ``docs/protocol.md`` 6.1),
+        the screen stays."""
         status = again_status(self.rematch)
         if status and self.alone_text:
             status.update(asked=False, failed=self.alone_text, failed_code=None)
         elif status.get("asked") and self.rematch.my_answer() is None:
-            status["another"] = list(other_games(self.rematch.finished.table.spec.game,
-                                                 len(self.rematch.present)).values())
+            r = self.rematch  # the games the players who have not declined can play
+            status["others"] = other_games(r.finished.table.spec.game,
+                                           len(r.present) - len(r.declined()))
+            status["choose"] = True
         return status
 
     def started(self) -> StartedTable | None:
@@ -204,8 +209,9 @@ class RemoteAgain:
     def _on_change(self) -> None:
         if self.bot and self.host_said_no is not None and self.host_said_no():
             self._no_after_host()  # never "yes" (or "go on without the host") after its "no"
-        elif self.bot and self.rematch.possible() and bot_answer(self.rematch):
-            self.link.answer(True)
+        elif self.bot and self.rematch.possible() and (
+                said := follow_answer(self.rematch)) is not None:
+            self.link.send(self.rematch.answer(*said))  # the people's game
         if self.rematch.started is not None:
             self._save(self.rematch.started.statement, self.rematch.started.sigs)
             if not self._told:  # the watchers follow into the next game (watch.next)

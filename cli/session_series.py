@@ -123,10 +123,11 @@ class SeriesMixin:
         return bool(self.again is not None and getattr(self.again, "link", None) is not None
                     and self.again.started() is not None)
 
-    def play_again(self, yes: bool) -> None:
+    def play_again(self, yes: bool, game: str | None = None) -> None:
         """This player's answer to "play again with the same players?" at the game's end (or,
         after someone declined, whether to go on without them); the bots say yes
-        (:class:`lancards.cli.play_again.PlayAgain`).
+        (:class:`lancards.cli.play_again.PlayAgain`). ``game``: at a host/join table, another
+        rule set this "yes" agrees to (the game-over panel's number keys).
 
         Raises:
             LocalProtocolError: the game is not over, or this seat cannot answer (it left, it
@@ -136,7 +137,10 @@ class SeriesMixin:
             raise LocalProtocolError("the game is not over").with_code("not-over")
         if not yes and self.said_no is not None:
             self.said_no()  # a host's --bots say no with it, never yes after it
-        self.again.answer(yes)
+        if game is None:
+            self.again.answer(yes)
+        else:  # another game at a host/join table (its RemoteAgain)
+            self.again.answer(yes, game)
         self._changed()
 
     def choose_other(self, rule_set: str) -> None:

@@ -347,6 +347,8 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
         for line in series_words(table, node.core.game.name, b""):
             echo(line)  # the evening line's no-break spaces as spaces
     number = int(table.statement["follows"]["game"])
+    if number == 1:  # another game: a new series; its record after the games played so far
+        number = again.rematch.finished.number + 1
     ns = argparse.Namespace(**{**vars(args), "games": games - 1,
                                "record": series_record(args.record, number)})
     return await play_table(ns, node.core.me, table, node.mesh, again.handover(), quiet=quiet,

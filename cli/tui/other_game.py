@@ -1,6 +1,8 @@
-"""Another game with the same players at a ``lancards play`` table's end: the game-over panel
-offers the other rule sets beside "play again" (``1``, ``2``... :func:`lancards.cli.
-play_again.other_games`); the key says "no" to the same game, as ``q`` does, and closes the
+"""Another game with the same players at a table's end: the game-over panel offers the other
+rule sets beside "play again" (``1``, ``2``... :func:`lancards.cli.play_again.other_games`).
+At a host/join table the key answers "yes" naming that game (the others choose too; the
+screen stays until the next game starts, ``docs/protocol.md`` 6.1). At a ``lancards play``
+table the key says "no" to the same game, as ``q`` does, and closes the
 screen with :data:`STATUS_OTHER`, after which ``lancards play`` opens a new table of that game
 with the same players, each bot at its level (:meth:`lancards.cli.session_series.
 SeriesMixin.other_session`)."""
@@ -22,6 +24,10 @@ def pick_other_game(screen: Any, snap: TableSnapshot, key: str) -> bool:
     did."""
     again = snap.extra.get("again") or {}
     game = (again.get("others") or {}).get(key) if again.get("asked") else None
+    if game is not None and again.get("choose"):  # host/join: "yes" naming it, over the links
+        with contextlib.suppress(Exception):
+            screen.session.play_again(True, game)
+        return True
     if game is None or not hasattr(screen.session, "choose_other"):
         return False
     with contextlib.suppress(Exception):

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from lancards.cli.i18n import _
-from lancards.cli.play_again import again_words, host_words, others_words
+from lancards.cli.play_again import again_words, others_words
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.controller import styled_cards
 from lancards.cli.tui.fit import Lines, titled_panel
@@ -29,9 +29,7 @@ def report_lines(report: RoundReport, snap: TableSnapshot) -> Lines:
         more = again_words(again)
     out.append([("class:hints", f" {more}")])
     others = others_words(again.get("others") or {}) if again and again.get("asked") else ""
-    if again and again.get("asked") and not others:  # host/join: how to host another game
-        others = host_words(again.get("another") or [])
-    if others:  # another game: lancards play opens it; a host/join table says how
+    if others:  # another game: lancards play opens its table; a host/join table agrees on it
         out.append([("class:hints", f" {others}")])
     return out
 

@@ -1,7 +1,9 @@
 """A host's ``--bots`` seats follow their host's "no" to playing again (``HostGone.said_no``,
 ``RemoteAgain.follow_host``): they live in the host's process and close with it. Before, each
 said yes at the game's end and, once the host said no, yes again to going on without the host,
-so the other players read that the bots wanted another game while the table was closing."""
+so the other players read that the bots wanted another game while the table was closing. Since
+the games night the bots answer once every person at the table answered (they follow the
+game the people chose, ``play_again.follow_answer``)."""
 
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ class Table:
 
     def __init__(self, gone: HostGone) -> None:
         self.people = identities(4)  # the host, its bots (seats 2 and 3), a person who joined
-        table = start_local(self.people, "level8-master", {}, table="00000000000000cc")
+        table = start_local(self.people, "level8-master", {}, table="00000000000000cc",
+                            bots={p.public_key: "normal" for p in self.people[1:3]})
         done = Finished(table, "cd" * 32, (0,), (0, 10, 20, 30), 0)
         self.rematches = {p.public_key: Rematch(p, done) for p in self.people}
         self.bots: dict[bytes, RemoteAgain] = {}
@@ -31,13 +34,15 @@ class Table:
             again.rematch = self.rematches[bot.public_key]
             again.bot, again.host_said_no = True, lambda: gone.declined
             again.link = SimpleNamespace(answer=lambda yes, r=again.rematch: self.send(
-                r, r.answer(yes)))
-            again.node, again.folder = SimpleNamespace(store=None), None
+                r, r.answer(yes)), send=lambda outs, r=again.rematch: self.send(r, outs))
+            again.node = SimpleNamespace(store=None, next_table=lambda table: None)
+            again.folder = None
+            again._save = lambda *args: None  # type: ignore[method-assign]  # no folders here
             again._changed, again._told = None, False
             self.bots[bot.public_key] = again
             gone.followers.append(again.follow_host)
         for again in self.bots.values():
-            again._on_change()  # as the constructor does: a bot answers at once
+            again._on_change()  # as the constructor does: a bot answers once the people did
 
     def send(self, sender: Rematch, outs: list[Outgoing]) -> None:
         queue = [(sender.me.public_key, out) for out in outs]
@@ -60,9 +65,10 @@ def test_the_hosts_bots_say_no_with_their_host() -> None:
     gone = HostGone()
     table = Table(gone)
     host, ada, bram, person = (p.nick for p in table.people)
-    assert table.answers(3) == {host: None, ada: True, bram: True, person: None}
+    assert table.answers(3) == {host: None, ada: None, bram: None, person: None}
     table.send(table.rematches[table.people[3].public_key],
                table.rematches[table.people[3].public_key].answer(True))
+    assert table.answers(3) == {host: None, ada: None, bram: None, person: True}  # the host?
     gone.said_no()  # the host's person pressed q at the game-over panel
     hosts = table.rematches[table.people[0].public_key]
     table.send(hosts, hosts.answer(False))
@@ -89,11 +95,14 @@ def test_a_bot_that_hears_its_hosts_no_first_says_no_too() -> None:
 
 def test_the_bots_say_yes_again_without_a_person_who_declined() -> None:
     """Following the host is no more than that: a joined person's "no" leaves the bots going
-    on without them, as before."""
+    on without them, as before (once the host answered: the bots follow the people's game,
+    ``follow_answer``)."""
     gone = HostGone()
     table = Table(gone)
     joined = table.rematches[table.people[3].public_key]
     table.send(joined, joined.answer(False))
+    hosts = table.rematches[table.people[0].public_key]
+    table.send(hosts, hosts.answer(True))  # the host goes on without them: its bots too
     bots = [table.rematches[p.public_key].answers[p.public_key][0] for p in table.people[1:3]]
     assert [(a.yes, list(a.without)) for a in bots] == [
         (True, [table.people[3].public_key.hex()])] * 2

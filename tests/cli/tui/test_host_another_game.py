@@ -1,15 +1,19 @@
-"""Another game at a host/join table's end (``host_words`` in ``cli/play_again.py``,
-``RemoteAgain.status``): "play again" there offers the same game only (the others need a new
-lobby), and the LAN trial of 2026-12-07 read ``play again with the same players? a: play again
-· q: leave`` with no word on how to play another game. The game-over panel's last line now
-says it, naming the ids the host types, within 80 columns, English and German."""
+"""Another game at a host/join table's end (``RemoteAgain.status``, ``again_words`` and
+``follow_answer`` in ``cli/play_again.py``; ``docs/protocol.md`` 6.1, "Another game"): the
+game-over panel offers the other games by number as ``lancards play`` does (the LAN trial of
+2026-12-07 was offered the same game alone; then it said to quit and host a new lobby); the
+number answers "yes" naming that game over the links, and while the others have not chosen the
+panel says who chose what ("Ada wants 8s Rule!; waiting for Cyd"). A host's bots follow the
+people's choice."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from lancards.cli.i18n import set_language
-from lancards.cli.play_again import host_words
+from lancards.cli.play_again import again_words, follow_answer
 from lancards.cli.remote_again import RemoteAgain
 from lancards.p2p.protocol.rematch import Finished, Rematch
 from lancards.p2p.protocol.table import start_local
@@ -18,66 +22,115 @@ from tests.cli.tui.test_play_again_screen import _over
 from tests.p2p.core_harness import identities
 
 
-def _remote(game: str, players: int) -> RemoteAgain:
-    """A host/join seat's agreement at the end of a ``game`` of ``players`` (no links: only
-    its status is asked)."""
+def _agreements(game: str, players: int, bots: int = 0) -> list[Rematch]:
+    """Every seat's agreement at the end of a ``game`` of ``players`` (the last ``bots`` of
+    them bots), in the identities' order (ann first)."""
     people = identities(players)
-    table = start_local(people, game, {}, table="00000000000000bb")
+    table = start_local(people, game, {}, table="00000000000000bb",
+                        bots={p.public_key: "normal" for p in people[players - bots:]})
     done = Finished(table, "ab" * 32, (0,), tuple(range(players)), 0)
+    return [Rematch(p, done) for p in people]
+
+
+def _remote(r: Rematch) -> RemoteAgain:
+    """A host/join seat's RemoteAgain (no links: only its status is asked)."""
     again = RemoteAgain.__new__(RemoteAgain)
-    again.rematch = Rematch(people[0], done)
+    again.rematch = r
     again.alone_text = ""
     return again
 
 
-def test_a_host_join_seat_is_told_the_other_games_until_it_answers() -> None:
-    again = _remote("level8-master", 5)
-    status = again.status()
-    assert status["asked"] and status["another"] == ["level8", "level8-en", "eights"]
-    assert "others" not in status  # no key picks one: a new lobby starts it
-    again.rematch.answer(True)
-    assert "another" not in again.status()
-    assert _remote("level8", 2).status()["another"] == ["level8-master", "level8-en"]
+def _tell(to: Rematch, by: Rematch, yes: bool, game: str | None = None) -> None:
+    """``by`` answers; ``to`` takes it through the envelope codec."""
+    for out in by.answer(yes, game):
+        if to.me.public_key in out.to:
+            to.receive_bytes(by.me.public_key, out.envelope.encode())
 
 
-@pytest.mark.parametrize(("lang", "games", "line"), [
-    ("en", ["eights"], "another game: q, then lancards host --game eights"),
-    ("en", ["level8-master", "level8", "level8-en"],
-     "another game: q, then lancards host --game level8-master, level8 or level8-en"),
-    ("de", ["eights"], "anderes Spiel: q und lancards host --game eights"),
-    ("de", ["level8-master", "level8", "level8-en"],
-     "anderes Spiel: q und lancards host --game level8-master, level8 oder level8-en"),
-])
-def test_the_line_names_the_games_the_host_types(lang: str, games: list[str],
-                                                   line: str) -> None:
-    set_language(lang)
-    try:
-        assert host_words(games) == line
-        assert len(f" {line}") <= 80  # the panel's line, its margin included
-        assert host_words([]) == ""
-    finally:
-        set_language("en")
+def test_a_host_join_seat_is_offered_the_other_games_by_number_until_it_answers() -> None:
+    ann = _agreements("level8-master", 5)[0]
+    status = _remote(ann).status()
+    assert status["asked"] and status["choose"]
+    assert status["others"] == {"1": "level8", "2": "level8-en", "3": "eights"}
+    ann.answer(True, "eights")
+    assert "others" not in _remote(ann).status()
+    assert _remote(_agreements("level8", 2)[0]).status()["others"] == {
+        "1": "level8-master", "2": "level8-en"}  # 8s Rule! needs 3
 
 
 @pytest.mark.parametrize(("lang", "lines"), [
-    ("en", [" play again with the same players? a: play again · q: leave",
-            " another game: q, then lancards host --game level8, level8-en or eights"]),
-    ("de", [" noch einmal mit denselben Spielern? a: noch einmal · q: gehen",
-            " anderes Spiel: q und lancards host --game level8, level8-en oder eights"]),
+    ("en", ["you chose 8s Rule!; waiting for bob and cyd",
+            "you chose 8s Rule!; bob wants 8s Rule!; waiting for cyd",
+            "no next game: the players chose different games: ann: 8s Rule!, bob: 8s Rule!, "
+            "cyd: Level 8 Master; q to leave"]),
+    ("de", ["du hast 8s Rule! gewählt; wartet auf bob und cyd",
+            "du hast 8s Rule! gewählt; bob möchte 8s Rule!; wartet auf cyd",
+            "kein nächstes Spiel: die Spieler haben verschiedene Spiele gewählt: ann: 8s Rule!, "
+            "bob: 8s Rule!, cyd: Level 8 Master; q zum Gehen"]),
 ])
-def test_the_game_over_panel_of_a_host_join_table_says_how_to_play_another_game(
-        lang: str, lines: list[str]) -> None:
-    """At 80x24, a Level 8 Master game over: the panel's last two lines, whole."""
+def test_the_panel_says_who_chose_what_while_the_others_choose(lang: str,
+                                                                lines: list[str]) -> None:
+    ann, bob, cyd = _agreements("level8-master", 3)
+    said = []
     set_language(lang)
     try:
-        session = _over()
-        session.again = {**session.again, "another": ["level8", "level8-en", "eights"]}
-        with driven(session, 80, 24) as d:
-            assert [row.rstrip() for row in d.text().rstrip().splitlines()[-2:]] == lines
-            session.play_again(True)  # answered: the line is gone with the question
-            session.again = {**session.again, "another": ["level8", "level8-en", "eights"]}
-            session._changed()
-            d.settle(lambda: "another game" not in d.text() and "anderes" not in d.text())
-            assert "lancards host" not in d.text()
+        ann.answer(True, "eights")
+        said.append(again_words(_remote(ann).status()))
+        _tell(ann, bob, True, "eights")
+        said.append(again_words(_remote(ann).status()))
+        _tell(ann, cyd, True)  # the same game: they chose differently
+        said.append(again_words(_remote(ann).status()))
     finally:
         set_language("en")
+    assert said == lines
+
+
+def test_a_number_answers_yes_naming_that_game_and_the_panel_waits_at_80_columns() -> None:
+    session = _over()  # Ann's Level 8 Master is over; Ben and Cyd choose at their screens
+    chosen: list[tuple[bool, Any]] = []
+
+    def play_again(yes: bool, game: str | None = None) -> None:
+        chosen.append((yes, game))
+        session.again = {**session.again, "asked": False, "waiting": ["Ben", "Cyd"],
+                         "mine": game or "", "wants": []}
+        session._changed()
+
+    session.play_again = play_again  # type: ignore[method-assign]
+    session.again = {**session.again, "choose": True,
+                     "others": {"1": "level8", "2": "level8-en", "3": "eights"}}
+    with driven(session, 80, 24) as d:
+        assert [row.rstrip() for row in d.text().rstrip().splitlines()[-2:]] == [
+            " play again with the same players? a: play again · q: leave",
+            " or another game with them: 1: Level 8 · 2: Level 8 (English) · 3: 8s Rule!"]
+        screen = d.press("3")
+        assert chosen == [(True, "eights")] and not d.done  # the screen stays: they choose
+        assert "you chose 8s Rule!; waiting for Ben and Cyd" in screen
+        session.again = {**session.again, "waiting": ["Cyd"], "wants": [("Ben", "eights")]}
+        session._changed()
+        d.settle(lambda: "Ben wants 8s Rule!; waiting for Cyd" in d.text())
+        assert "you chose 8s Rule!; Ben wants 8s Rule!; waiting for Cyd" in d.text()
+        assert "another game with them" not in d.text()
+
+
+def test_a_hosts_bots_wait_for_the_people_and_follow_their_game() -> None:
+    ann, bob, bot1, _ = _agreements("level8-master", 4, bots=2)
+    assert follow_answer(bot1) is None  # ann and bob have not answered
+    _tell(bot1, ann, True, "eights")
+    assert follow_answer(bot1) is None
+    _tell(bot1, bob, True, "eights")
+    assert follow_answer(bot1) == (True, "eights")
+    # people who chose differently: the bot says the same game (it cannot mend it)
+    ann, bob, bot1, _ = _agreements("level8-master", 4, bots=2)
+    _tell(bot1, ann, True, "eights")
+    _tell(bot1, bob, True, "level8")
+    assert follow_answer(bot1) == (True, "")
+    # the waiting line names the people, not the bots that follow them
+    ann, _, _, _ = _agreements("level8-master", 4, bots=2)
+    ann.answer(True, "eights")
+    assert _remote(ann).status()["waiting"] == ["bob"]
+
+
+def test_an_autoplayed_seat_of_a_person_answers_at_once_and_never_waits() -> None:
+    _, bob, bot1, _ = _agreements("level8-master", 4, bots=2)
+    assert follow_answer(bob) == (True, "")  # bob's seat is a person's: the bots wait for it
+    assert follow_answer(bot1) is None
