@@ -172,6 +172,8 @@ DETAIL_WORDS: Mapping[str, str] = {
     "answer-two-games": N_("{reason}: chose two different games ({first} and {second})"),
     "answer-game-follows": N_("{reason}: the answer of {name} chose {chose}, not game {number} "
                               "of this series"),
+    "new-series-id": N_("{reason}: game 1 of series {series} is table {table}, not its first "
+                        "game"),
     "new-series-shape": N_("{reason}: a new series with totals, or seated by its own series "
                            "id"),
     "statement-differs-in": N_("{reason}: the next game differs from this player's view in "

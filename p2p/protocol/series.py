@@ -100,10 +100,14 @@ def check_follows(follows: Any, seats: Sequence[bytes], table: str, link: str,
     """
     got: Follows = conform(follows, Follows, link, "follows", error=TableError)
     first = got.game == 1
-    if table == got.tbl or (table == got.series) != first:
+    if table == got.tbl or (table == got.series and not first):
         raise TableError(link, Reason.WRONG_TABLE,
                          f"the rematch reuses the table id {table} of a game of its series"
                          ).with_code("reused-table-id", table=table)
+    if first and table != got.series:
+        raise TableError(link, Reason.WRONG_TABLE,
+                         f"game 1 of series {got.series} is table {table}, not its first game"
+                         ).with_code("new-series-id", table=table, series=got.series)
     if got.seating == got.series or (first and got.totals):
         raise TableError(link, Reason.MALFORMED,
                          "a new series with totals, or seated by its own series id"

@@ -287,6 +287,10 @@ def test_a_record_alone_checks_that_a_new_series_names_its_game_in_every_answer(
     with pytest.raises(RemoteProtocolError) as caught:  # game 1 of a series not its own
         check_follows({**follows, "series": "00000000000000aa"}, keys, nxt.spec.table,
                       "audit", None, "eights")
+    assert (caught.value.reason, caught.value.code) == (Reason.WRONG_TABLE, "new-series-id")
+    with pytest.raises(RemoteProtocolError) as caught:  # the table id of the game it follows
+        check_follows({**follows, "tbl": nxt.spec.table}, keys, nxt.spec.table, "audit",
+                      None, "eights")
     assert caught.value.code == "reused-table-id"
 
 
