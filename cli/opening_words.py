@@ -47,6 +47,9 @@ def next_table_words(session: Any, status: int, again: int, other: int) -> str |
         names = ", ".join(m.nick for m in table.seats  # the players of the new table
                           if m.public_key != session.core.me.public_key)
         number = int(table.statement.get("follows", {}).get("game", 2))
+        if number == 1:  # another game, agreed at a host/join table: a new series
+            return _("opening a table of {game} (with {names})…").format(
+                game=game_title(table.spec.game), names=names or "?")
         return _("opening game {number} ({game}, with {names})…").format(
             number=number, game=game_title(session.rule_set), names=names or "?")
     if status == other and getattr(session, "other_rule_set", None):

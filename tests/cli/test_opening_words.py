@@ -149,6 +149,11 @@ def test_the_next_game_says_itself_while_its_table_opens() -> None:
         "opening game 3 (Level 8 Master, with Bram)…"
     assert next_table_words(_session(None, "eights"), OTHER, AGAIN, OTHER) == \
         "opening a table of 8s Rule! (with Bram)…"  # Cleo left the table
+    # another game agreed at a host/join table: the first game of a new series, its own game
+    other = SimpleNamespace(statement={"follows": {"game": 1}}, seats=table.seats,
+                            spec=SimpleNamespace(game="eights"))
+    assert next_table_words(_session(other), AGAIN, AGAIN, OTHER) == \
+        "opening a table of 8s Rule! (with Bram)…"
     assert next_table_words(_session(table), 1, AGAIN, OTHER) is None  # the screen closed
     assert next_table_words(_session(None), AGAIN, AGAIN, OTHER) is None  # nothing started
     i18n.set_language("de")
