@@ -76,3 +76,39 @@ def test_a_restarted_seat_that_nobody_links_to_stops_waiting_and_knows_it_was_al
         assert not link.linked and rematch.started is None and rematch.failed is None
 
     asyncio.run(main())
+
+
+@pytest.mark.timeout(60)
+def test_another_game_agreed_over_links_is_journaled_with_its_choice_and_restores(
+        tmp_path: Path) -> None:
+    """Level 8 then Level 8 Master, over real links: each answer names the game in the
+    journal, and a seat rebuilt from its lines holds the same started game (the games
+    night, ``docs/protocol.md`` 6.1)."""
+    async def main() -> None:
+        nodes = await listening_nodes(2, "level8", "rematch-other", folder=tmp_path)
+        ids = iter(["00000000000000c3", "00000000000000c4"])
+        links = [RematchLink(n, Rematch(n.core.me, _finished(n.core),
+                                        new_table=lambda: next(ids))) for n in nodes]
+        try:
+            runs = [asyncio.create_task(link.run(30)) for link in links]
+            await asyncio.sleep(0)
+            for link in links:
+                link.send(link.rematch.answer(True, "level8-master"))
+            await asyncio.gather(*runs)
+        finally:
+            for node in nodes:
+                await node.close()
+        started = [link.rematch.started for link in links]
+        assert started[0] is not None and started[0] == started[1]
+        assert (started[0].spec.table, started[0].spec.game) == ("00000000000000c3",
+                                                                 "level8-master")
+        assert "dealer" not in started[0].spec.options  # drawn, as at a new table
+        for i, node in enumerate(nodes):
+            lines = [line for kind, line in TableStore(tmp_path / f"peer{i}").read().lines
+                     if kind == "rematch"]
+            assert [line["answer"]["game"] for line in lines if "answer" in line] == [
+                "level8-master"] * 2
+            again = Rematch(node.core.me, _finished(node.core), seq=10**6)
+            assert again.restore(lines) == [] and again.started == started[0]
+
+    asyncio.run(main())
