@@ -357,6 +357,15 @@ class PlayAgain:
             self.main.mark("again-over")
 
 
+def wants_words(status: Mapping[str, Any]) -> str:
+    """Who chose which game (``again_status``'s ``mine`` and ``wants``): ``you chose 8s Rule!;
+    Ada wants 8s Rule!``; ``""`` when no "yes" names another game."""
+    return "; ".join(([_("you chose {game}").format(game=game_title(status["mine"]))]
+                      if status.get("mine") else []) + [
+        _("{name} wants {game}").format(name=name, game=game_title(game))
+        for name, game in status.get("wants", [])])
+
+
 def again_words(status: Mapping[str, Any]) -> str:
     """The banner of "play again" (``PlayAgain.status()``), in words."""
     if not status:
@@ -370,10 +379,7 @@ def again_words(status: Mapping[str, Any]) -> str:
         return _("no next game: {reason}; q to leave").format(reason=reason)
     declined = _(" and ").join(status.get("declined", []))
     waiting = _(" and ").join(status.get("waiting", []))
-    chosen = "; ".join(([_("you chose {game}").format(game=game_title(status["mine"]))]
-                        if status.get("mine") else []) + [
-        _("{name} wants {game}").format(name=name, game=game_title(game))
-        for name, game in status.get("wants", [])])
+    chosen = wants_words(status)
     if status.get("asked") and declined:
         # by the number who declined: German "cy spielt ... ohne cy", "... spielen ... ohne sie"
         return ngettext("{names} will not play again. a: go on without them · q: stop",

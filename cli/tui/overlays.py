@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from lancards.cli.i18n import _
-from lancards.cli.play_again import again_words, others_words
+from lancards.cli.play_again import again_words, others_words, wants_words
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.controller import styled_cards
 from lancards.cli.tui.fit import Lines, titled_panel
@@ -29,6 +29,9 @@ def report_lines(report: RoundReport, snap: TableSnapshot) -> Lines:
         more = again_words(again)
     out.append([("class:hints", f" {more}")])
     others = others_words(again.get("others") or {}) if again and again.get("asked") else ""
+    chosen = wants_words(again) if again and again.get("asked") else ""
+    if chosen:  # what the others chose, before this player answers: "Ada wants 8s Rule!"
+        out.append([("class:hints", f" {chosen}")])
     if others:  # another game: lancards play opens its table; a host/join table agrees on it
         out.append([("class:hints", f" {others}")])
     return out

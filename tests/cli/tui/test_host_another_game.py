@@ -112,6 +112,17 @@ def test_a_number_answers_yes_naming_that_game_and_the_panel_waits_at_80_columns
         assert "another game with them" not in d.text()
 
 
+def test_before_answering_the_panel_says_what_the_others_chose() -> None:
+    session = _over()  # Ann has not answered; Ben chose 8s Rule! at his screen
+    session.again = {**session.again, "choose": True, "wants": [("Ben", "eights")],
+                     "others": {"1": "level8", "2": "level8-en", "3": "eights"}}
+    with driven(session, 80, 24) as d:
+        assert [row.rstrip() for row in d.text().rstrip().splitlines()[-3:]] == [
+            " play again with the same players? a: play again · q: leave",
+            " Ben wants 8s Rule!",
+            " or another game with them: 1: Level 8 · 2: Level 8 (English) · 3: 8s Rule!"]
+
+
 def test_a_hosts_bots_wait_for_the_people_and_follow_their_game() -> None:
     ann, bob, bot1, _ = _agreements("level8-master", 4, bots=2)
     assert follow_answer(bot1) is None  # ann and bob have not answered
