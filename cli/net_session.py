@@ -178,7 +178,8 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
         folder locked and written, one node per identity, linked. ``evening_before``: the games
         of the evening before its series (``play_again.Evening``): its first lines count them,
         and its ``table.json`` holds them from its first write (the crash hook's
-        ``evening-WHEN:N`` counts that write)."""
+        ``evening-WHEN:N`` counts that write: ``before`` it, ``torn`` with half of its temporary
+        file written, ``after`` it)."""
         lock = lock_folder(home / "tables" / table.spec.table, "lancards play")
         game_no = int(table.statement.get("follows", {}).get("game", 1))
         deck = "deck" if game_no == 1 else f"deck-game{game_no}"
@@ -196,7 +197,8 @@ class NetworkSession(SeriesMixin, NetLogMixin, NewsMixin):
                 "bot_level": bot_level,
                 "bot_levels": {k.hex(): v for k, v in (bot_levels or {}).items()},
                 **({"evening": [dict(game) for game in evening_before]}
-                   if evening_before else {})})
+                   if evening_before else {})},
+                torn=lambda: bool(evening_before) and crash.reached("torn", side="evening"))
             if evening_before and crash.reached("after", side="evening"):
                 crash.die()
             if record_path:

@@ -13,9 +13,9 @@ count only the writes of a file beside the stores (:data:`SIDE_FILES`), which no
 (``lancards.cli.table_language``), of the identity file's repaired nickname
 (:func:`lancards.p2p.net.identity_file.save_nickname`), or of a halted table's
 ``halted.json`` (:func:`lancards.cli.halted_table.save_halt`).
-``evening-WHEN:N`` (``before``/``after``) counts only the first writes of new tables'
-``table.json`` that hold the evening before their series
-(``lancards.cli.net_session.NetworkSession._open``). Unset
+``evening-WHEN:N`` counts only the first writes of new tables' ``table.json`` that hold the
+evening before their series (``lancards.cli.net_session.NetworkSession._open``; ``torn``: half
+of the text in ``table.json.tmp``, :meth:`lancards.p2p.net.store.TableStore.save_table`). Unset
 (every program but the crash tests), nothing is counted.
 """
 

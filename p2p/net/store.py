@@ -246,15 +246,19 @@ class TableStore:
 
     # -- the table ----------------------------------------------------------------------------
 
-    def save_table(self, data: dict[str, Any]) -> None:
+    def save_table(self, data: dict[str, Any],
+                   torn: Callable[[], bool] | None = None) -> None:
         """Write ``table.json`` (replaced atomically, made durable with ``fsync``; one durable
         write for the crash hook). A seat writes it before its start signature leaves
-        (``docs/protocol.md``, 11.5, "What is persisted when, around the start").
+        (``docs/protocol.md``, 11.5, "What is persisted when, around the start"). ``torn``
+        (tests only: a crash point of a side file, ``evening-torn:N``) is asked once the
+        temporary file is open; true: half of the text is written to it, then the kill.
 
         Raises:
             StorageError: it cannot be written (the old file, if any, is left as it was).
         """
-        self._write_atomic(self.folder / "table.json", json.dumps(data, indent=1), 0o600, AGAIN)
+        self._write_atomic(self.folder / "table.json", json.dumps(data, indent=1), 0o600, AGAIN,
+                           torn)
 
     def save_outcome(self, outcome: dict[str, Any]) -> None:
         """Write ``outcome.json``: the finished game's result (the engine's ``Outcome`` as
@@ -562,9 +566,11 @@ class TableStore:
         if _crash.reached("after", checkpoint):
             _crash.die()
 
-    def _write_atomic(self, path: Path, text: str, mode: int, then: str) -> None:
+    def _write_atomic(self, path: Path, text: str, mode: int, then: str,
+                      torn: Callable[[], bool] | None = None) -> None:
         """Write ``path`` through a temporary file beside it, ``fsync``, rename: a crash or a
-        failed write leaves the old file or the new one, never a part (issue 24)."""
+        failed write leaves the old file or the new one, never a part (issue 24). ``torn``:
+        see :meth:`save_table`."""
         if self.fault is not None:
             raise self.fault
         tmp = path.with_name(path.name + ".tmp")
@@ -573,6 +579,10 @@ class TableStore:
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
             with os.fdopen(fd, "w", encoding="utf-8") as file:
+                if torn is not None and torn():
+                    file.write(text[: max(1, len(text) // 2)])
+                    file.flush()
+                    _crash.die()
                 file.write(text)
                 file.flush()
                 os.fsync(file.fileno())

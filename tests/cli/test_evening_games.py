@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from types import SimpleNamespace
 
 from lancards.cli import session_series
@@ -90,9 +91,10 @@ def test_the_new_table_s_first_write_holds_the_evening(monkeypatch, tmp_path) ->
     written: list[tuple[str, dict[str, object]]] = []
     save = TableStore.save_table
 
-    def saving(store: TableStore, data: dict[str, object]) -> None:
+    def saving(store: TableStore, data: dict[str, object],
+               torn: Callable[[], bool] | None = None) -> None:
         written.append((store.folder.name, json.loads(json.dumps(data))))
-        save(store, data)
+        save(store, data, torn)
 
     first = _game(1, [])
 

@@ -6,9 +6,11 @@ Game 1 is a seeded 8s Rule! of You, Ada and Bram (``--autoplay --seed 5``, greed
 game of ``tests/cli/tui/test_tmux_again.py``: You win with 80 points), killed inside "play
 again" (``rematch-after:1``), so that ``lancards resume`` shows its game-over panel. There ``2``
 picks Level 8 with the same players: the new table's ``table.json`` keeps the evening before it
-(``evening``, read by a resume) from its first write. The process is killed just before or just
-after that write (``LANCARDS_TEST_CRASH_AT=evening-WHEN:1``, p2p/net/crash_hook.py), twice in a
-row (after it, the second kill comes while the resumed new table plays); then the Level 8 table
+(``evening``, read by a resume) from its first write. The process is killed just before that
+write, halfway through it (``torn``: half of the file in ``table.json.tmp``, no ``table.json``)
+or just after it (``LANCARDS_TEST_CRASH_AT=evening-WHEN:1``, p2p/net/crash_hook.py), twice in a
+row (before and torn: at the resume's own write of another new table, whose id is drawn anew;
+after it, the second kill comes while the resumed new table plays); then the Level 8 table
 shows everyone in the place they had at game 1, the file is whole, and at the end of game 2
 (played out by ``lancards resume --autoplay``, killed inside its "play again") the game-over
 panel's evening line counts both games, as without the crash.
@@ -87,6 +89,15 @@ def _evening_kept(folder: Path, first: Path) -> list[dict[str, object]]:
                                 for t in game["totals"]]} for game in data["evening"]]
 
 
+def _is_torn(path: Path) -> None:
+    """``path`` holds the first half of a new table's ``table.json`` (``evening-torn:1``):
+    its statement begun, not a JSON document."""
+    text = path.read_text("utf-8")
+    assert text.startswith('{\n "statement": {') and '"evening"' not in text, text
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(text)
+
+
 def _kill_once_it_plays(home: Path, folder: Path) -> str:
     """``lancards resume --autoplay`` killed (SIGKILL) once ``folder``'s journal holds a move:
     the resumed table plays; what it printed."""
@@ -115,7 +126,7 @@ def _game_over(tess: Terminal, crash: str = "") -> None:
 
 
 @pytest.mark.long  # some 45 s each: two whole games through real peers, six processes
-@pytest.mark.parametrize("when", ["before", "after"])
+@pytest.mark.parametrize("when", ["before", "torn", "after"])
 def test_another_game_killed_at_the_write_of_its_evening_twice_keeps_the_evening(
         tmp_path: Path, when: str) -> None:
     (tmp_path / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
@@ -131,9 +142,12 @@ def test_another_game_killed_at_the_write_of_its_evening_twice_keeps_the_evening
         return [f for f in (tmp_path / "tables").iterdir()
                 if f != first and (f / "table.json").exists()]
 
+    def torn() -> list[Path]:
+        return [f for f in (tmp_path / "tables").iterdir() if (f / "table.json.tmp").exists()]
+
     try:
         for time_ in (1, 2):  # twice in a row
-            if when == "before" or time_ == 1:
+            if when != "after" or time_ == 1:
                 # game 1's end (nothing was answered there), 2: Level 8 with the same players,
                 # killed just before or just after its table.json is written with the evening
                 _game_over(tess, f"evening-{when}:1")
@@ -147,12 +161,16 @@ def test_another_game_killed_at_the_write_of_its_evening_twice_keeps_the_evening
                 # killed after the write, before the "no" at game 1's end: its "play again"
                 # ends at the new table's resume (its end is not offered once more)
                 assert (first / "again-over").exists()
-            if when == "before":
+            if when == "torn":  # half of the new table's table.json, in its temporary file
+                assert len(torn()) == time_  # each kill's own new table (ids are drawn)
+                for folder in torn():
+                    _is_torn(folder / "table.json.tmp")
+            if when != "after":
                 assert written() == []  # no table.json, not a part of one
             else:
                 [second] = written()
                 assert _evening_kept(second, first) == EVENING
-        if when == "before":  # the third time, no crash: game 1's end asks again
+        if when != "after":  # the third time, no crash: game 1's end asks again
             _game_over(tess)
             tess.keys("2")
         else:
