@@ -23,6 +23,7 @@ for good in :mod:`tests.e2e.test_persona_hints`.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -36,6 +37,7 @@ import pytest
 
 from lancards.p2p.protocol.identity import Identity
 from tests.cli.tui.fits import check_fits
+from tests.p2p.crash_sweep import LIFETIME_S
 
 pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
               pytest.mark.timeout(120)]
@@ -148,31 +150,62 @@ LEAVE = [" quit", " Leave the table?",
 """What ``q`` opens over the table (its first lines; the table's rows are blank under it)."""
 
 
+TERMINALS = itertools.count(1)
+"""Numbers the terminals of this process: each has a tmux server of its own."""
+
+
 class Terminal:
     """Tess's terminal: each ``lancards`` command in a tmux window of its own (a server of this
-    test's own), its exit status written to a file; the window stays to read what it printed."""
+    terminal's own), its exit status written to a file; the window stays to read what it
+    printed.
+
+    The server's name is this terminal's own, not only this process's: the tests of one module
+    each ended the server by ``kill-server``, which returns before the server has exited, and
+    the next test's ``new-session`` on the same name could reach that server as it went
+    ("server exited unexpectedly"): no window, and the test read a blank pane until its wait ran
+    out (two persona steps under a load of 7 to 8, passed on a rerun). Measured at a load of 8
+    to 9 (two busy loops beside other work): ``new-session`` right after ``kill-server`` failed
+    66 times in 200; terminals opened one after another as consecutive tests open them showed
+    a blank pane 10 times in 80, none in 120 with a server of each terminal's own. A window
+    that does not open is said at once (:meth:`run`)."""
 
     def __init__(self, home: Path) -> None:
-        self.home, self.server, self.runs, self.window = home, f"h-persona-{os.getpid()}", 0, ""
+        self.home, self.runs, self.window = home, 0, ""
+        self.server = f"h-persona-{os.getpid()}-{next(TERMINALS)}"
+
+    def _tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["tmux", "-L", self.server, *args], capture_output=True,
+                              text=True, timeout=10)
 
     def tmux(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.server, *args], capture_output=True,
-                              text=True, timeout=10).stdout
+        return self._tmux(*args).stdout
 
     def run(self, words: str, env: str = "") -> None:
-        """``lancards WORDS`` in a new window (``env``: more ``NAME=VALUE`` words before it)."""
+        """``lancards WORDS`` in a new window (``env``: more ``NAME=VALUE`` words before it);
+        the session is opened anew when it is gone (its windows' ``sleep`` ran out while the
+        test ran a program outside tmux).
+
+        Raises:
+            AssertionError: tmux opened no window (three tries), with what tmux said.
+        """
         self.runs += 1
         status = self.home / f"status-{self.runs}"
         command = (f"cd {ROOT} && env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "
                    f"LANCARDS_HOME={self.home} {env} {sys.executable} -m lancards {words} "
                    f"2>>{self.home / 'err.txt'}; echo $? > {status}.tmp && "
-                   f"mv {status}.tmp {status}; sleep 120")
-        if self.runs == 1:
-            made = self.tmux("new-session", "-d", "-P", "-F", "#{window_id}", "-x", "80",
-                             "-y", "24", "-s", "tess", command)
-        else:
-            made = self.tmux("new-window", "-P", "-F", "#{window_id}", "-t", "=tess", command)
-        self.window = made.strip()
+                   f"mv {status}.tmp {status}; sleep {LIFETIME_S}")
+        for _ in range(3):  # a server that is exiting loses the command: once more
+            if self._tmux("has-session", "-t", "=tess").returncode == 0:
+                made = self._tmux("new-window", "-P", "-F", "#{window_id}", "-t", "=tess",
+                                  command)
+            else:
+                made = self._tmux("new-session", "-d", "-P", "-F", "#{window_id}", "-x", "80",
+                                  "-y", "24", "-s", "tess", command)
+            self.window = made.stdout.strip()
+            if self.window.startswith("@"):
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"tmux opened no window for lancards {words}: {made.stderr!r}")
 
     def screen(self) -> list[str]:
         return self.tmux("capture-pane", "-p", "-t", self.window).split("\n")[:24]
