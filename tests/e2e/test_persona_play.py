@@ -11,7 +11,12 @@ exact lines a person reads (:mod:`tests.e2e.test_persona` has the LAN evenings).
   resume`` once more: ``h`` marks the hint's three cards (``show R11 G14 SWAP``) and Enter
   shows them.
 - **The rules page** on that table: ``g`` shows Level 8 Master's rules in words, Down scrolls
-  to their end, ``q`` closes them without asking to leave; in German too, Esc closes them.
+  to their end, ``q`` closes them without asking to leave; ``Ctrl-C`` with the page open
+  pauses as over the table, and ``lancards resume`` shows the table, not the page; in German
+  too, Esc closes them.
+- **A round's result panel** (8s Rule! of three, ``--seed 5``, Tess plays the first legal move
+  each turn): ``q`` asks over it, ``n`` brings the panel back as it was, still open (Esc too),
+  Enter closes it on round 2.
 - **A German table's second round** (Level 8 Master of five, ``--seed 5``): round 1 played by
   ``--autoplay``, killed at its end; ``lancards resume`` shows round 2 in German at 80x24 with
   the dealer on the title, ``Tess (du)`` and ``q beenden`` on the key line.
@@ -37,7 +42,7 @@ import pytest
 
 from lancards.p2p.protocol.identity import Identity
 from tests.cli.tui.fits import check_fits
-from tests.p2p.crash_sweep import LIFETIME_S
+from tests.p2p.crash_sweep import LIFETIME_S, first_move_keys
 
 pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
               pytest.mark.timeout(120)]
@@ -163,9 +168,9 @@ class Terminal:
     each ended the server by ``kill-server``, which returns before the server has exited, and
     the next test's ``new-session`` on the same name could reach that server as it went
     ("server exited unexpectedly"): no window, and the test read a blank pane until its wait ran
-    out (two persona steps under a load of 7 to 8, passed on a rerun). Measured at a load of 8
-    to 9 (two busy loops beside other work): ``new-session`` right after ``kill-server`` failed
-    66 times in 200; terminals opened one after another as consecutive tests open them showed
+    out (two persona steps under a load of 7 to 8, passed on a rerun). Measured at a load of 6
+    to 9 (other work, then two busy loops too): ``new-session`` right after ``kill-server``
+    failed 66 times in 200; terminals opened one after another as consecutive tests open them showed
     a blank pane 10 times in 80, none in 120 with a server of each terminal's own. A window
     that does not open is said at once (:meth:`run`)."""
 
@@ -273,11 +278,15 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
             RULES_END
         tess.keys("q")
         tess.shows(SHOW)
-        # Ctrl-C: the table closes, the game waits (status 1), one line says how to come back
+        # Ctrl-C while the page is open: the table closes, the game waits (status 1), one line
+        # says how to come back, nothing of the page is left on the terminal
+        tess.keys("g")
+        assert [line.rstrip() for line in tess.wait(RULES[0])] == RULES
         tess.keys("C-c")
         assert tess.exit_status() == 1
         assert tess.printed() == [PAUSED]
-        # lancards resume: the same screen, where it was (the dealer and TAKE on the header)
+        # lancards resume: the same screen, where it was (the dealer and TAKE on the header),
+        # the table and not the page
         tess.run("resume")
         tess.shows(SHOW)
         # q asks; y pauses (status 1, the same line); the table waits again
@@ -402,6 +411,82 @@ def test_a_german_table_s_second_round_at_80_columns(tmp_path: Path) -> None:
         assert re.fullmatch(r"\d+ bisher gespielte Züge werden geprüft…", printed[1]), printed
         assert printed[2:] == [
             "Pause: das Spiel wartet auf dich; lancards resume bringt dich zurück"], printed
+        assert (tmp_path / "err.txt").read_text() == ""
+    finally:
+        tess.tmux("kill-server")
+
+
+ROUND_ONE = [
+    " round 1 over",
+    " No tricks: +10 per trick",
+    " Tess: +110, total 110",
+    " Ada: +50, total 50",
+    " Bram: +40, total 40",
+    "",
+    " totals by round (lowest wins):",
+    " round      1",
+    " Tess     110  ++++++++++",
+    " Ada       50  +++++",
+    " Bram      40  ++++",
+    " Enter: continue · q quit"]
+"""The round-result panel of 8s Rule! ``--seed 5`` when Tess plays the first legal move each
+turn (the bots are seeded: the same round every run)."""
+
+
+def _play_to_round_end(tess: Terminal, limit: float = 90) -> list[str]:
+    """Tess's keys until round 1's result panel shows: ``m`` and the first legal move on her
+    turn, as :meth:`tests.p2p.crash_sweep.TmuxRun.play` presses them; the screen then."""
+    deadline, pressed, lines = time.monotonic() + limit, ([""], 0.0), [""]
+    while time.monotonic() < deadline:
+        lines = [line.rstrip() for line in tess.screen()]
+        if ROUND_ONE[-1] in lines:
+            return tess.wait(ROUND_ONE[-1])
+        # a key once per screen: the next waits until it changed (or 3 s passed)
+        if lines != pressed[0] or time.monotonic() > pressed[1]:
+            screen = "\n".join(lines)
+            keys = (first_move_keys(screen) if "every legal move" in screen else
+                    ["m"] if "YOUR TURN" in screen else [])
+            tess.keys(*keys)
+            pressed = (lines, time.monotonic() + 3) if keys else pressed
+        time.sleep(0.1)
+    raise AssertionError("\n".join(["no round result showed:", *lines]))
+
+
+def _panel(lines: Sequence[str]) -> list[str]:
+    """The round-result panel's lines on ``lines`` (a message may stand above it: the next
+    round's shuffle, ``shuffling the deck: 1 of 3 shuffles done and checked``, when it came)."""
+    lines = [line.rstrip() for line in lines]
+    top = lines.index(ROUND_ONE[0])
+    assert top == 0 or (top == 1 and lines[0].startswith(" shuffling the deck: ")), lines
+    assert lines[top + len(ROUND_ONE):] == [""] * (24 - top - len(ROUND_ONE)), lines
+    return lines[top:top + len(ROUND_ONE)]
+
+
+@pytest.mark.long  # some 15 s: a round of 8s Rule! played by keys
+def test_q_over_a_round_result_asks_and_n_brings_the_result_back(tmp_path: Path) -> None:
+    """docs/client.md, ``q``: "a round's result panel included: ... the dialog asks over it,
+    and ``n`` or Esc brings the result back, still open"; Enter then closes it."""
+    (tmp_path / "identity.json").write_text(Identity(bytes([7]) * 32, "tess").to_json())
+    (tmp_path / "identity.json").chmod(0o600)
+    tess = Terminal(tmp_path)
+    try:
+        tess.run("play --game eights --seed 5 --bots 2 --bot-delay 0 --name Tess")
+        assert _panel(_play_to_round_end(tess)) == ROUND_ONE
+        tess.keys("q")  # the dialog alone, the panel's rows blank under it
+        tess.shows([*LEAVE, *[""] * 19], limit=15)
+        tess.keys("n")  # the result again, still open
+        assert _panel(tess.wait(ROUND_ONE[-1])) == ROUND_ONE
+        tess.keys("q")
+        tess.shows([*LEAVE, *[""] * 19], limit=15)
+        tess.keys("Escape")  # Esc as n
+        assert _panel(tess.wait(ROUND_ONE[-1])) == ROUND_ONE
+        tess.keys("Enter")  # closed: round 2's table, round 1 scored in its log
+        lines = _turn(tess, " 8s Rule! · round 2 of 8 · dealer Ada   YOUR TURN: ")
+        assert " round 1 scored: Tess +110, Ada +50, Bram +40" in lines, lines
+        assert ROUND_ONE[-1] not in lines, lines
+        tess.keys("C-c")
+        assert tess.exit_status() == 1
+        assert tess.printed() == [PAUSED]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
         tess.tmux("kill-server")
