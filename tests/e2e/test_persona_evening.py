@@ -204,4 +204,4 @@ def test_another_game_killed_at_the_write_of_its_evening_twice_keeps_the_evening
         assert tess.exit_status() == 0
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()

@@ -128,7 +128,7 @@ def test_the_8_s_chooser_after_the_hint_ctrl_c_in_it_resume_and_leaving_for_good
         assert rest[5] == "Tess: left the table", said
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()
 
 
 TAKE_HINT = " hint: play TAKE (p): pick a shown card your level needs"
@@ -170,7 +170,7 @@ def test_the_take_list_after_the_hint_opens_on_the_hinted_card(tmp_path: Path) -
         assert tess.printed() == [PAUSED]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()
 
 
 LAY_HINT = " hint: lay down your level (l, then Enter): you hold all of it"
@@ -211,7 +211,7 @@ def test_l_after_the_lay_down_hint_opens_the_builder_and_a_discarded_skip_says_s
         assert tess.printed() == [PAUSED]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()
 
 
 JOKER_ROWS = [" lay down level 1: 4 pairs   (no lay-down offered)",
@@ -269,7 +269,7 @@ def test_enter_names_the_hint_s_key_and_the_builder_names_a_joker_out_of_its_ran
         assert tess.printed() == [PAUSED]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()
 
 
 RUN_ROWS = [" lay down level 1: 2 runs of 3   (no lay-down offered)",
@@ -305,7 +305,7 @@ def test_the_builder_says_two_cards_are_too_far_apart_for_one_joker(tmp_path: Pa
         assert tess.printed() == [PAUSED]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()
 
 
 DOWN_KEYS = " a add · x discard · p special · m moves · ? keys · q quit · h hint · o goal"
@@ -336,4 +336,4 @@ def test_once_laid_down_the_key_line_and_the_title_leave_out_lay_down(tmp_path: 
         assert tess.printed() == [PAUSED]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()

@@ -177,6 +177,14 @@ class Terminal:
     def __init__(self, home: Path) -> None:
         self.home, self.runs, self.window = home, 0, ""
         self.server = f"h-persona-{os.getpid()}-{next(TERMINALS)}"
+        self.socket = ""
+        """The server's socket file, which ``kill-server`` leaves (tmux 3.3a): :meth:`close`."""
+
+    def close(self) -> None:
+        """End this terminal's tmux server and remove its socket file (one a test)."""
+        self.tmux("kill-server")
+        if self.socket:
+            Path(self.socket).unlink(missing_ok=True)
 
     def _tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(["tmux", "-L", self.server, *args], capture_output=True,
@@ -208,6 +216,8 @@ class Terminal:
                                   "-y", "24", "-s", "tess", command)
             self.window = made.stdout.strip()
             if self.window.startswith("@"):
+                self.socket = self.socket or self.tmux("display-message", "-p", "-t",
+                                                       self.window, "#{socket_path}").strip()
                 return
             time.sleep(0.2)
         raise AssertionError(f"tmux opened no window for lancards {words}: {made.stderr!r}")
@@ -332,7 +342,7 @@ def test_the_show_phase_at_80_columns_paused_by_ctrl_c_and_q_and_resumed(tmp_pat
         assert printed[2:] == [PAUSED], printed
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()
 
 
 ROUND_TWO_DE = [
@@ -413,7 +423,7 @@ def test_a_german_table_s_second_round_at_80_columns(tmp_path: Path) -> None:
             "Pause: das Spiel wartet auf dich; lancards resume bringt dich zurück"], printed
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()
 
 
 ROUND_ONE = [
@@ -489,4 +499,4 @@ def test_q_over_a_round_result_asks_and_n_brings_the_result_back(tmp_path: Path)
         assert tess.printed() == [PAUSED]
         assert (tmp_path / "err.txt").read_text() == ""
     finally:
-        tess.tmux("kill-server")
+        tess.close()
