@@ -169,6 +169,36 @@ def test_the_crash_hook_kills_the_process_before_torn_or_after_the_chosen_fsync(
                     "after": ([0, 1, 2, 3], False)}
 
 
+def test_a_torn_table_file_leaves_the_old_one_whole_and_half_of_the_new_beside_it(tmp_path):
+    """``save_table``'s ``torn`` hook (``evening-torn:N``, as
+    :meth:`lancards.cli.net_session.NetworkSession._open` asks it): half of the new text in
+    ``table.json.tmp``, the table file as it was; ``before`` and ``after`` for comparison, and a
+    plain write that the ``evening-`` points do not count."""
+    from lancards.p2p.net.crash_hook import CRASH_ENV
+    from lancards.p2p.net.store import TableStore
+
+    script = ("import sys\nfrom lancards.p2p.net.crash_hook import crash\n"
+              "from lancards.p2p.net.store import TableStore\n"
+              "s = TableStore(sys.argv[1])\n"
+              "s.save_table({'game': 1})\n"
+              "if crash.reached('before', side='evening'):\n    crash.die()\n"
+              "s.save_table({'game': 2, 'evening': ['game 1']},\n"
+              "             torn=lambda: crash.reached('torn', side='evening'))\n"
+              "if crash.reached('after', side='evening'):\n    crash.die()\n")
+    kept = {}
+    for when in ("before", "torn", "after"):
+        folder = tmp_path / when
+        proc = subprocess.run([sys.executable, "-c", script, str(folder)], cwd=ROOT,
+                              env={**os.environ, CRASH_ENV: f"evening-{when}:1"}, timeout=60)
+        assert proc.returncode == -signal.SIGKILL
+        tmp = folder / "table.json.tmp"
+        kept[when] = (TableStore(folder).load_table(), tmp.read_text() if tmp.exists() else None)
+    whole = json.dumps({"game": 2, "evening": ["game 1"]}, indent=1)
+    assert kept == {"before": ({"game": 1}, None),
+                    "torn": ({"game": 1}, whole[:len(whole) // 2]),
+                    "after": ({"game": 2, "evening": ["game 1"]}, None)}
+
+
 # -- the crash-point sweep -------------------------------------------------------------------
 
 SWEEP = [g for g in schedule() if g.kind != "host"]
