@@ -26,6 +26,15 @@ def moves_in(folder: Path) -> int:
                and (line.get("payload") or {}).get("t") == "action")
 
 
+def record_moves(record: Any) -> int:
+    """The moves (``action`` entries) a record holds: the count every line of this program
+    says (the resume's checking line, the catching-up line, the watcher's and the audit's
+    verdicts), not the record's entries, which count shuffles, keys and decryption shares
+    too: a trial read moves at the resume and entries in the table's note and the audit,
+    two counts for one game)."""
+    return sum(1 for e in record.entries if e.payload.get("t") == "action")
+
+
 def checking_words(moves: int) -> str:
     """``"checking 253 moves played so far…"``: what ``lancards resume`` does before the
     table shows (before the first move: the deal)."""

@@ -64,14 +64,15 @@ ALONE_TOLD_S = 3.0
 def catching_up_words(node: Any, names: Sequence[str], now: float) -> str:
     """The banner of a resumed peer that is not current yet (``node``: its
     :class:`~lancards.p2p.net.node.PeerNode`; ``now``: monotonic seconds): ``"catching up: 31
-    entries verified so far"``, and once no other seat has answered for
+    moves verified so far"``, and once no other seat has answered for
     :data:`ALONE_TOLD_S` s, ``"; nobody at this table answers yet (hana, Ada): the game goes
     on when one of them is back · q pauses"`` (the evening trial of 2026-12-06 resumed a table
     whose others had all gone, and read "catching up" and nothing else)."""
-    core = node.core
-    count = len(core.record)
-    words = ngettext("catching up: {count} entry verified so far",
-                     "catching up: {count} entries verified so far", count).format(count=count)
+    from lancards.cli.opening_words import record_moves
+
+    count = record_moves(node.core.record)  # moves, as ``lancards resume`` counts them
+    words = ngettext("catching up: {count} move verified so far",
+                     "catching up: {count} moves verified so far", count).format(count=count)
     alone = alone_words(node, names, now)
     pause = _("q pauses")
     return words if alone is None else f"{words}; {alone} · {pause}"

@@ -155,7 +155,7 @@ _EQUIVOCATION = re.compile(r"equivocation: (.+) signed two different entries num
 
 def verdict_lines(report: AuditReport, followed: int | None = None,
                   verbose: bool = False, gone: dict[int, str] | None = None) -> list[str]:
-    """The audit's verdict in the player's language: ``"OK: Level 8, N entries verified, game
+    """The audit's verdict in the player's language: ``"OK: Level 8, N moves verified, game
     finished; winner: NAME; scores: Ann 3, Ben 5"`` (the game as people name it),
     ``"UNFINISHED: ..."`` or ``"REJECTED: REASON"`` (the reason is the peer layer's, naming
     the line), then one ``"rule breach: ..."`` line per breach the rules penalise (an 8s
@@ -166,7 +166,7 @@ def verdict_lines(report: AuditReport, followed: int | None = None,
     number (``followed``: how many entries that record holds, when it is here) and a short id:
     the new-user trial of 2026-12-07 read a 64-character hash there; ``verbose`` adds it.
     ``gone``: the seats that left for good, as :func:`outcome_words` takes them."""
-    count = report.entries
+    count = report.moves  # counted as ``lancards resume`` and the catching-up line count
     out = []
     if report.follows is not None and report.status != "rejected":
         f = report.follows
@@ -182,15 +182,16 @@ def verdict_lines(report: AuditReport, followed: int | None = None,
             out.append(_("  table {table}, series {series}, its record's last entry {head}")
                        .format(table=f["tbl"], series=f["series"], head=head))
     if report.status == "ok":
-        out += [ngettext("OK: {game}, {count} entry verified, game finished; {outcome}",
-                        "OK: {game}, {count} entries verified, game finished; {outcome}",
+        out += [ngettext("OK: {game}, {count} move verified, game finished; {outcome}",
+                        "OK: {game}, {count} moves verified, game finished; {outcome}",
                         count).format(game=game_title(report.game),
                                       count=count, outcome=outcome_words(report, gone))]
     elif report.status == "unfinished":
-        out += [ngettext("UNFINISHED: {game}, {count} entry verified; {why}",
-                        "UNFINISHED: {game}, {count} entries verified; {why}", count).format(
-            game=game_title(report.game), count=count,
-            why=unfinished_words(report))]
+        text = _("UNFINISHED: {game}, verified, no move played; {why}") if not count \
+            else ngettext("UNFINISHED: {game}, {count} move verified; {why}",
+                          "UNFINISHED: {game}, {count} moves verified; {why}", count)
+        out += [text.format(game=game_title(report.game), count=count,
+                            why=unfinished_words(report))]
     else:
         # English: the peer layer's sentence, detail and all; another language: the code's words
         from lancards.cli.refusal_words import move_refused

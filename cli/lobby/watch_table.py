@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lancards.cli.game_titles import game_title
-from lancards.cli.i18n import N_, _
+from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.peer_errors import cheat_error_words, event_words
 from lancards.p2p.net.transport import (
     DROP_CODE,
@@ -315,7 +315,11 @@ class PlainTeller:
         removed = [s for s in core.left_seats() if s not in left_by_self]
         for line in final_lines(outcome, names, core.game.name, removed):
             self.say(line)
-        self.say(_("verified {count} entries").format(count=len(core.record)))
+        from lancards.cli.opening_words import record_moves
+
+        moves = record_moves(core.record)  # counted as the audit and a resume count them
+        self.say(ngettext("{count} move verified", "{count} moves verified", moves).format(
+            count=moves))
 
 
 class WatchSession:

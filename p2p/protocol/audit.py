@@ -42,6 +42,8 @@ class AuditReport:
         ok: every check passed (the game may be unfinished: see ``status``).
         game: the rule set's name ("" when the header is unreadable).
         entries: entries verified.
+        moves: the moves among them (``action`` entries: what a player played; the
+            command line counts these, as ``lancards resume`` does).
         finished: the game reached its end.
         outcome: the outcome when finished.
         error: the first failure, naming the line and entry (``None`` when ``ok``), in English.
@@ -55,6 +57,7 @@ class AuditReport:
     ok: bool
     game: str = ""
     entries: int = 0
+    moves: int = 0
     finished: bool = False
     outcome: Outcome | None = None
     error: str | None = None
@@ -150,6 +153,7 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
         report.problem = exc
         return report
     report.entries = len(record)
+    report.moves = sum(1 for e in record.entries if e.payload.get("t") == "action")
     report.ok = True
     outcome = observer.game.outcome(observer.state)
     report.finished = outcome is not None
@@ -234,6 +238,7 @@ def report_json(report: AuditReport) -> dict[str, Any]:
         "closed_by": report.closed_by,
         "game": report.game,
         "entries": report.entries,
+        "moves": report.moves,
         "finished": report.finished,
         "winners": None if report.outcome is None else list(report.outcome.winners),
         "scores": None if report.outcome is None else list(report.outcome.scores),

@@ -31,7 +31,9 @@ def test_audit_accepts_the_record(record_file, capsys):
     assert main(["audit", str(path)]) == 0
     out = capsys.readouterr().out
     winner = core.game.outcome(core.state).winners[0]
-    assert out.startswith(f"OK: Level 8, {len(core.record)} entries verified, game finished")
+    # moves, as a resume counts them: 241 of the record's 273 entries (shuffles, keys, shares)
+    assert len(core.record) == 273
+    assert out.startswith("OK: Level 8, 241 moves verified, game finished")
     assert f"winner: {core.players[winner]}" in out
     named = ", ".join(f"{p.nick} {'WIN' if s == 9 else s}" for p, s in zip(
         core.players, core.game.outcome(core.state).scores, strict=True))
@@ -172,7 +174,7 @@ def test_audit_of_a_record_cut_at_a_line_boundary_is_unfinished(record_file, tmp
     lines = path.read_bytes().split(b"\n")[:-1]
     status, out = _audit(tmp_path, b"".join(line + b"\n" for line in lines[:40]), capsys)
     assert status == 3
-    assert out.startswith("UNFINISHED: Level 8, 39 entries verified; the record stops after "
+    assert out.startswith("UNFINISHED: Level 8, 27 moves verified; the record stops after "
                           "line 40 without its signed closing line")
     status, out = _audit(tmp_path, b"".join(line + b"\n" for line in lines[:-1]), capsys)
     assert status == 3 and "without its signed closing line" in out
@@ -189,16 +191,17 @@ def test_audit_of_a_record_cut_mid_line_is_unfinished_and_replays_what_is_there(
     count = len(lines)
     status, out = _audit(tmp_path, data[:-1], capsys)  # the closing line's newline lost
     assert status == 3
-    assert out == (f"UNFINISHED: Level 8, {count - 2} entries verified; the record is cut in the "
+    assert out == (f"UNFINISHED: Level 8, 241 moves verified; the record is cut in the "
                    f"middle of line {count} (the {count - 1} lines before it verify)\n")
     cut = b"".join(line + b"\n" for line in lines[:40]) + lines[40][:77]
     status, out = _audit(tmp_path, cut, capsys, "r.jsonl")
     assert status == 3
-    assert out == ("UNFINISHED: Level 8, 39 entries verified; the record is cut in the middle "
+    assert out == ("UNFINISHED: Level 8, 27 moves verified; the record is cut in the middle "
                    "of line 41 (the 40 lines before it verify)\n")
     assert main(["audit", "--json", str(tmp_path / "r.jsonl")]) == 3
     verdict = json.loads(capsys.readouterr().out)
-    assert (verdict["ok"], verdict["entries"], verdict["finished"]) == (True, 39, False)
+    assert (verdict["ok"], verdict["entries"], verdict["moves"], verdict["finished"]) == (
+        True, 39, 27, False)
     # the replay shows the 39 entries that are there
     assert main(["replay", str(tmp_path / "r.jsonl")]) == 0
     told = capsys.readouterr().out.splitlines()
@@ -219,7 +222,7 @@ def test_audit_of_a_record_cut_mid_line_is_unfinished_and_replays_what_is_there(
 
         assert main(["--lang", "de", "audit", str(tmp_path / "r.jsonl")]) == 3
         assert capsys.readouterr().out == (
-            "NICHT BEENDET: Level 8, 39 Einträge geprüft; das Protokoll ist mitten in Zeile 41 "
+            "NICHT BEENDET: Level 8, 27 Züge geprüft; das Protokoll ist mitten in Zeile 41 "
             "abgeschnitten (die 40 Zeilen davor sind geprüft)\n")
     finally:
         i18n.set_language("en")
@@ -300,14 +303,14 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
     try:
         assert main(["--lang", "de", "audit", str(path)]) == 0
         assert capsys.readouterr().out == (
-            f"OK: Level 8, {len(core.record)} Einträge geprüft, Spiel beendet; Sieger: {winner}; "
+            f"OK: Level 8, 241 Züge geprüft, Spiel beendet; Sieger: {winner}; "
             f"Punkte: {scores}\n")
         lines = path.read_bytes().split(b"\n")[:-1]
         cut = tmp_path / "cut.jsonl"
         cut.write_bytes(b"".join(line + b"\n" for line in lines[:40]))
         assert main(["--lang", "de", "audit", str(cut)]) == 3
         assert capsys.readouterr().out == (
-            "NICHT BEENDET: Level 8, 39 Einträge geprüft; das Protokoll endet nach Zeile 40 ohne "
+            "NICHT BEENDET: Level 8, 27 Züge geprüft; das Protokoll endet nach Zeile 40 ohne "
             "seine signierte Schlusszeile (abgeschnitten, oder es wird noch gespielt)\n")
         bad = tmp_path / "bad.jsonl"
         bad.write_text('{"hello": 1}\n')
@@ -478,11 +481,11 @@ def test_a_fork_is_a_cheat_line_in_words_counting_entries_from_1(german):
     fork = {"seat": 2, "entry": 21,
             "first": {"payload": {"t": "action", "a": "2: play R6#40", "open": []}},
             "second": {"payload": {"t": "action", "a": "2: play R2#7", "open": []}}}
-    report = AuditReport(True, game="eights", entries=22, status="unfinished",
+    report = AuditReport(True, game="eights", entries=22, moves=14, status="unfinished",
                          unfinished="the table halted on a cheat", breaches=[breach],
                          names=["ann [A]", "bob [B]", "eve [GOXQ-RTOB]"], forks=[fork])
     assert verdict_lines(report) == [
-        "NICHT BEENDET: 8s Rule!, 22 Einträge geprüft; der Tisch wurde wegen Betrugs angehalten",
+        "NICHT BEENDET: 8s Rule!, 14 Züge geprüft; der Tisch wurde wegen Betrugs angehalten",
         "Betrug erkannt bei Eintrag 22: eve hat an derselben Stelle zwei verschiedene Züge "
         "signiert: R6 spielen und R2 spielen"]
     i18n.set_language("en")

@@ -82,11 +82,11 @@ def test_the_audit_says_the_fork_as_a_cheat_counting_entries_from_1(
     capsys.readouterr()
     assert main(["audit", str(path)]) == 3
     assert capsys.readouterr().out.splitlines() == [
-        "UNFINISHED: Level 8, 13 entries verified; the table halted on a cheat",
+        "UNFINISHED: Level 8, 1 move verified; the table halted on a cheat",
         "cheat caught at entry 13: " + _moves(DISCARD, PILE)]
     assert main(["--lang", "de", "audit", str(path)]) == 3
     assert capsys.readouterr().out.splitlines() == [
-        "NICHT BEENDET: Level 8, 13 Einträge geprüft; der Tisch wurde wegen Betrugs angehalten",
+        "NICHT BEENDET: Level 8, 1 Zug geprüft; der Tisch wurde wegen Betrugs angehalten",
         "Betrug erkannt bei Eintrag 13: " + _zuege(ABLAGE, STAPEL)]
     i18n.set_language("en")
     assert main(["audit", "--json", str(path)]) == 3

@@ -124,7 +124,8 @@ def test_the_record_binds_the_evidence_and_audit_names_the_cheater_and_the_move(
     capsys.readouterr()
     assert main(["audit", str(path)]) == 3
     assert capsys.readouterr().out.splitlines() == [
-        "UNFINISHED: Level 8 Master, 12 entries verified; the table halted on a cheat",
+        "UNFINISHED: Level 8 Master, verified, no move played; the table halted on "
+        "a cheat",
         "cheat caught at entry 13: " + WORDS]  # counted from 1: the 13th, after 12 verified
     assert main(["audit", "--json", str(path)]) == 3
     report = json.loads(capsys.readouterr().out)

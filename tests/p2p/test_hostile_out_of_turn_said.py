@@ -102,7 +102,8 @@ def test_the_audit_says_the_move_out_of_turn_and_whose_turn_it_was(
     capsys.readouterr()
     assert main(["audit", str(path)]) == 3
     assert capsys.readouterr().out.splitlines() == [
-        "UNFINISHED: Level 8 Master, 12 entries verified; the table halted on a cheat",
+        "UNFINISHED: Level 8 Master, verified, no move played; the table halted on "
+        "a cheat",
         "cheat caught at entry 13: " + SAID]
     assert main(["--lang", "de", "audit", str(path)]) == 3
     assert capsys.readouterr().out.splitlines()[1:] == ["Betrug erkannt bei Eintrag 13: " + GESAGT]

@@ -507,7 +507,9 @@ def test_a_removal_during_the_first_shuffle_carries_no_share_and_the_shuffle_beg
     capsys.readouterr()
     assert main(["audit", str(path)]) == 3  # verified, the game unfinished
     said = capsys.readouterr().out
-    assert said.startswith(f"UNFINISHED: Level 8, {len(entries)} entries verified")
+    assert not any(e["payload"]["t"] == "action" for e in entries)  # removed at the shuffle
+    assert said == ("UNFINISHED: Level 8, verified, no move played; the game stopped "
+                    "before its end\n")
     assert main(["replay", str(path)]) == 0
     told = capsys.readouterr().out
     assert "      cyd, ann, dee signed the removal of bob, who vanished\n" in told
