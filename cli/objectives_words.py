@@ -26,4 +26,16 @@ def objectives_notice(objectives: Any) -> str:
     return _("{source}, not from the publisher").format(source=source)
 
 
-__all__ = ["DEFAULT_SOURCE", "DEFAULT_SOURCE_WORDS", "objectives_notice"]
+def own_objectives_words(objectives: Any) -> str:
+    """The table's mark beside an objective that is not the publisher's (ruling E-6: the
+    rules we have do not print the objectives of rounds 1 to 7, so the default set is this
+    program's own): ``"lancards' own objectives · o lists them"``, a file's ``"objectives: our
+    house rules · o lists them"`` (a new user read the old ``"not from the publisher (o: in
+    full)"`` as a riddle). Short, so that the objective keeps its room in two rows at 80
+    columns; the ``o`` panel says "not from the publisher" in full (:func:`objectives_notice`)."""
+    if objectives.source == DEFAULT_SOURCE:
+        return _("lancards' own objectives · o lists them")
+    return _("objectives: {source} · o lists them").format(source=objectives.source)
+
+
+__all__ = ["DEFAULT_SOURCE", "DEFAULT_SOURCE_WORDS", "objectives_notice", "own_objectives_words"]

@@ -1,7 +1,7 @@
 """The 8s Rule! table and its keys (rulings E-1 to E-10).
 
 Shows the hand by suit (one row per suit held), the current trick with who leads, the last trick,
-tricks taken, the round objective (marked "not from the publisher" for the default set, ruling
+tricks taken, the round objective (marked as lancards' own for the default set, ruling
 E-6), running scores, and in round 8 the layout as four suit rows (ruling E-7). Keys: Left/Right
 move over the hand, Up/Down jump between suits, Enter (or ``x``) plays the card under the cursor,
 ``t`` / ``n`` play the 8 of the led suit with "take" / "no take" (ruling E-4), ``p`` passes in
@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from lancards.cli.i18n import N_, _, ngettext
-from lancards.cli.objectives_words import objectives_notice
+from lancards.cli.objectives_words import objectives_notice, own_objectives_words
 from lancards.cli.session import TableSnapshot
 from lancards.cli.tui.cards import card_fragment, cards_line
 from lancards.cli.tui.controller import (
@@ -75,9 +75,10 @@ OBJECTIVE_ROWS = 2
 
 def objective_line(view: EightsState, width: int = 0) -> str:
     """The round's objective, with its source (ruling E-6) or the round-8 rule (E-7). With
-    ``width`` (the table's line): marked "(o: in full)" and cut at a word, with "…", to fit
-    :data:`OBJECTIVE_ROWS` rows of ``width`` columns as they wrap (its leading space
-    counted); without (the ``o`` panel, which is the objective in full): whole, unmarked."""
+    ``width`` (the table's line): marked whose objectives they are and that ``o`` lists them
+    (:func:`~lancards.cli.objectives_words.own_objectives_words`), and cut at a word, with
+    "…", to fit :data:`OBJECTIVE_ROWS` rows of ``width`` columns as they wrap (its leading
+    space counted); without (the ``o`` panel, which is the objective in full): whole, unmarked."""
     if view.round >= 8:
         return _("round 8, the layout: +10 per card left, -25 for going out")  # ruling E-7
     if view.round < 1:
@@ -86,7 +87,7 @@ def objective_line(view: EightsState, width: int = 0) -> str:
     objectives = view.rules.objectives
     if not width:
         return _("objective: {objective}").format(objective=objective_text(objective))
-    mark = "" if objectives.from_publisher else " · " + _("not from the publisher (o: in full)")
+    mark = "" if objectives.from_publisher else " · " + own_objectives_words(objectives)
     words = objective_text(objective).split(" ")
     for count in range(len(words), 0, -1):
         text = " ".join(words[:count])

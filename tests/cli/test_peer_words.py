@@ -114,6 +114,21 @@ def test_the_objectives_source(german):
     assert objectives_notice(default_objectives()) == "lancards defaults, not from the publisher"
 
 
+def test_the_table_marks_an_objective_that_is_not_the_publishers_in_plain_words(german):
+    """The table's mark beside the objective (a new user read "not from the publisher (o: in
+    full)" as a riddle): whose objectives they are, and that ``o`` lists them."""
+    from types import SimpleNamespace
+
+    from lancards.cli.objectives_words import own_objectives_words
+
+    house = SimpleNamespace(source="our house rules", from_publisher=False)
+    assert own_objectives_words(default_objectives()) == "eigene Ziele von lancards · o zeigt sie"
+    assert own_objectives_words(house) == "Rundenziele: our house rules · o zeigt sie"
+    i18n.set_language("en")
+    assert own_objectives_words(default_objectives()) == "lancards' own objectives · o lists them"
+    assert own_objectives_words(house) == "objectives: our house rules · o lists them"
+
+
 def test_the_engines_lay_down_reasons_in_german(german):
     assert short_error("seat 0: illegal '0: lay 3#4 5#6': group 2 is not a run of 4: numbers "
                        "3 5 6 7 are not consecutive (ruling L8-4) (ruling L8-5)") == \

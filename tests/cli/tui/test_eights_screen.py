@@ -23,7 +23,7 @@ def test_leading_an_8_with_take_wins_the_trick():
         assert "8s Rule! · round 1 of 8 · dealer Cat" in screen
         assert "YOUR TURN: play a card" in screen
         assert "No tricks: +10 per trick" in screen
-        assert "not from the publisher" in screen
+        assert "lancards' own objectives · o lists them" in screen
         assert "trick 1: You lead" in screen
         blue = next(line for line in screen.splitlines() if line.strip().startswith("Blue"))
         assert "B8" in blue
@@ -190,20 +190,21 @@ def test_the_trick_lines_say_du_for_the_own_seat_by_any_nickname(german):
 
 def test_the_objective_takes_two_rows_at_80_columns_and_o_shows_it_in_full_unmarked():
     """The new-user trial: at 80x24 round 2's objective took three rows of the table, and the
-    ``o`` panel, the objective in full, still said "(o: in full)". The table cuts it at a word
-    with "…" to two rows; the panel shows it whole, its source said once at its end."""
+    ``o`` panel, the objective in full, still said "(o: in full)" (now "o lists them"). The
+    table cuts it at a word with "…" to two rows; the panel shows it whole, its source said
+    once at its end."""
     state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, round_number=2, dealer=2)
     with driven(session_at(state), 80, 24) as d:
         rows = d.text().splitlines()
         assert rows[1:4] == [
             " objective: No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5",
-            "   each; R15 +15; the round ends when… · not from the publisher (o: in full)",
+            "   each; R15 +15; the round ends when… · lancards' own objectives · o lists them",
             "   # player     hand tricks total"]  # "Ann (you)"
         rows = d.press("o").splitlines()
         assert rows[1:3] == [
             " objective: No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5",
             "   each; R15 +15; the round ends when none is left to take"]
-        assert "(o: in full)" not in "\n".join(rows)
+        assert "o lists them" not in "\n".join(rows)
         assert " objectives: lancards defaults, not from the publisher" in rows
 
 
@@ -211,7 +212,7 @@ def test_a_short_objective_is_not_cut(german):
     state = deal(3, {0: "B8 R1 R2", 1: "B14 G1", 2: "B15 G2"}, dealer=2)
     with driven(session_at(state), 80, 24) as d:
         assert d.text().splitlines()[1] == \
-            " Ziel: Keine Stiche: +10 je Stich · nicht vom Verlag (o: ganz)"
+            " Ziel: Keine Stiche: +10 je Stich · eigene Ziele von lancards · o zeigt sie"
 
 
 def test_a_suit_no_longer_held_has_no_row():

@@ -48,7 +48,7 @@ def vocabulary() -> set[str]:
 
 
 WORD = re.compile(r"[^\W\d_]{3,}")
-OBJECTIVE_CUT = re.compile(r"[^\W\d_]… · nicht vom Verlag \(o: ganz\)$")
+OBJECTIVE_CUT = re.compile(r"[^\W\d_]… · eigene Ziele von lancards · o zeigt sie$")
 
 
 pytestmark = pytest.mark.usefixtures("german")  # every test here in German (tests/cli/conftest.py)

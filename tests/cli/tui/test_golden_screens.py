@@ -124,7 +124,7 @@ def test_golden_eights_table(size: tuple[int, int]) -> None:
         # columns cut after a whole word with "…" (the new-user trial read three rows)
         end = "the round ends when none is left to take" if size[0] >= 100 else \
             "the round ends when…"
-        assert f"R14 +5 each; R15 +15; {end} · not from the publisher (o: in full)" in words \
+        assert f"R14 +5 each; R15 +15; {end} · lancards' own objectives · o lists them" in words \
             and "ruling" not in words
         assert screen.splitlines()[3].startswith("   # player")
         check(f"eights-table-{size[0]}x{size[1]}", screen)

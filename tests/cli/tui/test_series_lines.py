@@ -75,7 +75,7 @@ def test_in_round_1_the_lines_stand_under_the_title() -> None:
         " game 3 of the evening: You deal round 1 (the winner of the last game deals)",
         " evening so far: You: 1 win, 150 points · Ada: 1 win, 120 points · Bram: 0 wins,",
         "   170 points · Cleo: 0 wins, 200 points",
-        " objective: No tricks: +10 per trick · not from the publisher (o: in full)"]
+        " objective: No tricks: +10 per trick · lancards' own objectives · o lists them"]
 
 
 def test_in_level_8_s_round_3_every_combination_on_the_table_is_shown() -> None:

@@ -100,7 +100,7 @@ def test_eights_says_you_lead_and_its_objective_is_whole_under_o_at_80_columns()
         assert "trick 1: You lead" in screen and "You leads" not in screen
         words = " ".join(screen.split())
         assert "No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5 each; R15 +15; " \
-               "the round ends when… · not from the publisher (o: in full)" in words
+               "the round ends when… · lancards' own objectives · o lists them" in words
         words = " ".join(d.press("o").split())
         assert "objective: No Red cards: R1 R2 R3 R4 R5 R6 R7 R8 R9 R10 R11 R12 R13 R14 +5 " \
                "each; R15 +15; the round ends when none is left to take round 1: " in words

@@ -262,7 +262,7 @@ def test_a_round_of_eights_by_keys_in_tmux(tmp_path, size):
         def whole_objective(screen: str) -> None:
             table = "\n".join(line.split("│")[0] for line in screen.splitlines())
             words = " ".join(table.split())  # the table column (the log stands right from 120)
-            assert "No tricks: +10 per trick · not from the publisher (o: in full)" in words, \
+            assert "No tricks: +10 per trick · lancards' own objectives · o lists them" in words, \
                 screen
 
         for width in (size[0], 130):
