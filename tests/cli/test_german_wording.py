@@ -58,9 +58,10 @@ def test_the_german_key_lines_of_the_own_move_name_the_hint_at_80_columns(german
     eights = _("Enter/x play · t/n an 8 with take/no take · m moves")
     draw = _("d draw pile · 1-{n} a discard pile · s sort").format(n=6)
     assert (eights, draw) == ("Enter/x legen · t/n 8 mit/ohne Nehmen · m Züge",
-                              "d ziehen · 1-6 vom Ablagestapel · s sortieren")
+                              "d ziehen · 1-6 Ablage · s sortiert")
     for keys in (eights, draw):
-        line = " " + keys + _(" · ? keys") + _(" · q quit") + _(" · h hint")
+        line = " " + keys + _(" · ? keys") + _(" · q quit") + _(" · h hint") + \
+            (_(" · o goal") if keys == draw else "")  # as the English line keeps it
         assert text_width(line) <= 80, line
 
 

@@ -361,7 +361,7 @@ LEAVE_DE = [
     " Den Tisch verlassen?",
     " j oder p: Pause: das Spiel wartet auf dich (lancards resume bringt dich zurück)",
     " l: endgültig gehen: das Spiel geht ohne dich weiter", " n: bleiben"]
-DRAW_KEYS_DE = " d ziehen · 1-5 vom Ablagestapel · s sortieren · ? Tasten · q beenden · h Tipp"
+DRAW_KEYS_DE = " d ziehen · 1-5 Ablage · s sortiert · ? Tasten · q beenden · h Tipp · o Ziel"
 
 
 def _turn(tess: Terminal, title: str, limit: float = 40) -> list[str]:

@@ -42,7 +42,7 @@ def _keeping() -> Level8State:
     ("en", _keeping,
      " k keep the card under the cursor · e done · ? keys · q quit · h hint · o goal"),
     ("de", _keeping,
-     " k Karte unter dem Cursor behalten · e fertig · ? Tasten · q beenden · h Tipp"),
+     " k Karte am Cursor behalten · e fertig · ? Tasten · q beenden · h Tipp · o Ziel"),
 ])
 def test_the_key_line_names_the_hint_key_when_showing_and_keeping(language, state, line) -> None:
     i18n.set_language(language)

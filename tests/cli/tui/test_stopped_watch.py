@@ -146,7 +146,7 @@ COME_BACK = {
            " Zuschauen: kein Platz, nur offene Karten",
            "  die Karten werden gemischt und verteilt; q beenden",
            "",
-           " Zuschauen: nur offene Karten · Bild↑/Bild↓ der Verlauf · ? Tasten · q beenden"],
+           " Zuschauen: nur offene Karten · Bild↑/↓ Verlauf · ? Tasten · q beenden · o Ziel"],
 }
 """The screen of a seat voted out while away that comes back while the deck is at work, by
 language."""
