@@ -456,6 +456,7 @@ def run_replay(args: argparse.Namespace) -> int:
     names = said_names([m.nick for m in table.seats])
     echo(f"{game_title(report.game)}: {', '.join(_keyed(report))}")
     move, face_up_round = 0, 0
+    out: dict[int, str] = {}  # "left" or "removed" (by the others' votes), as history says
     for line in lines[1:]:
         item = json.loads(line)
         if item.get("kind") != "entry":
@@ -484,6 +485,7 @@ def run_replay(args: argparse.Namespace) -> int:
             from lancards.cli.tui.narrate import redealt
 
             seat = record.seat_of(entry.author) or 0
+            out.setdefault(seat, "left")
             for text in redealt(observer.game, observer.state, observer.state, seat, names):
                 echo("      " + text)  # ruling D-1: an 8s round dealt again
             echo(f"      {public_summary(observer.state)}")
@@ -496,6 +498,7 @@ def run_replay(args: argparse.Namespace) -> int:
                     names=", ".join(signers), name=gone))
             echo(rescue_line(author, gone))
             if observer.has_left(int(payload["seat"])):
+                out.setdefault(int(payload["seat"]), "removed")  # ruling D-5: voted out
                 echo("      " + _("{name} is removed from the table (the hand goes out of play "
                                    "unopened)").format(name=gone))
                 from lancards.cli.tui.narrate import redealt
@@ -512,11 +515,12 @@ def run_replay(args: argparse.Namespace) -> int:
             face_up_round = observer.state.round
             echo("      " + face_up)
     echo(replay_end(report, Path(path).parent, [m.public_key.hex() for m in table.seats],
-                     names))
+                     names, out))
     return 0
 
 
-def replay_end(report: AuditReport, folder: Path, keys: list[str], names: list[str]) -> str:
+def replay_end(report: AuditReport, folder: Path, keys: list[str], names: list[str],
+               gone: dict[int, str] | None = None) -> str:
     """The replay's last line: :func:`outcome_words`, or for a table halted on a proven cheat
     what ``lancards history`` and ``lancards resume`` say, in the table's words (``"stopped: dan
     signed a move out of turn: draw from the draw pile, while it was cy's move"``; the re-check
@@ -528,12 +532,14 @@ def replay_end(report: AuditReport, folder: Path, keys: list[str], names: list[s
     A fork the record holds is said with both moves, as the audit says it (``"stopped: eve
     signed two different moves for the same turn: take R14 (I'll take that!) and take none of
     the shown cards (I'll take that!)"``: the replay's last move is one of them). ``keys``: the
-    seats' keys in hex; ``names``: the seats as said."""
+    seats' keys in hex; ``names``: the seats as said; ``gone``: the seats that left for good,
+    ``"left"`` or ``"removed"`` by the others' votes (a seat voted out read "left the table"
+    in the replay's last line), as :func:`outcome_words` takes them."""
     from lancards.cli.halted_table import caught_fork_words, cheater_seat, read_halted
     from lancards.cli.peer_words import stored_halt_words
 
     if report.outcome is not None:
-        return outcome_words(report)
+        return outcome_words(report, gone)
     for fork in report.forks:
         seat = fork.get("seat")
         said = None if seat is None or not 0 <= seat < len(names) else \
@@ -555,5 +561,5 @@ def replay_end(report: AuditReport, folder: Path, keys: list[str], names: list[s
     if index is not None:  # a bad proof of shuffle read as a cheat line: its author
         seat = report.cheats[index]["seat"]
     if seat is None or not 0 <= seat < len(names):
-        return outcome_words(report)
+        return outcome_words(report, gone)
     return stored_halt_words(report.game, seat, names)

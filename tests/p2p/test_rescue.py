@@ -76,7 +76,7 @@ def _kinds(core: GameCore) -> list[str]:
 
 
 @pytest.mark.timeout(120)
-def test_two_vanished_players_are_voted_out_and_the_game_finishes() -> None:
+def test_two_vanished_players_are_voted_out_and_the_game_finishes(tmp_path, capsys) -> None:
     cores, net = _table("vanish")
     net.start()
     first, second = cores[2], cores[0]
@@ -143,6 +143,25 @@ def test_two_vanished_players_are_voted_out_and_the_game_finishes() -> None:
         last[0].vote_remove(3)
     lines = net.persisted[last[0].me.public_key]
     assert sum(1 for kind, _ in lines if kind == "vote") == 5  # journaled, each once
+    # lancards replay's last line says the two were voted out, not that they left (D-5)
+    from lancards.cli import i18n
+    from lancards.cli.main import main
+
+    path = tmp_path / "voted-out.lancards"
+    write_record(last[0].record, path)
+    said = {}
+    for language in ("en", "de"):
+        capsys.readouterr()
+        try:
+            assert main(["--lang", language, "replay", str(path)]) == 0
+        finally:
+            i18n.set_language("en")
+        said[language] = capsys.readouterr().out.splitlines()[-1]
+    assert said == {
+        "en": "winner: ann [GR2Q-7GF5-LH6P-ZFDN]; scores: cyd (removed by vote) 1, ann WIN, bob "
+              "(removed by vote) 1, dee 5",
+        "de": "Sieger: ann [GR2Q-7GF5-LH6P-ZFDN]; Punkte: cyd (per Abstimmung entfernt) 1, ann "
+              "Sieg, bob (per Abstimmung entfernt) 1, dee 5"}  # not "(left the table)"
 
 
 @pytest.mark.timeout(120)
