@@ -30,7 +30,7 @@ from lancards.cli.selfplay import add_rules_arguments, rules_from_args
 from lancards.cli.session import DEFAULT_NICK
 from lancards.cli.tui.controller import shown_names
 from lancards.cli.tui.fit import echo
-from lancards.cli.tui.results import RoundTracker, final_lines
+from lancards.cli.tui.results import RoundTracker, final_lines, result_line
 
 GAMES: tuple[str, ...] = ("level8-master", "level8", "level8-en", "eights")
 """The longest nickname accepted (characters)."""
@@ -173,6 +173,7 @@ def autoplay(session: LocalSession, out: TextIO) -> int:
     names = shown_names(session.names, session.seat)  # "Du" in German, as the screens say
     tracker = RoundTracker(names)
     game_name = session.game.name
+    title = game_title(session.spec.name)  # the result names its game, as the screen's end does
     while True:
         played = session.step()
         for report in tracker.observe(game_name, session.game.view(session.state, None)):
@@ -181,9 +182,9 @@ def autoplay(session: LocalSession, out: TextIO) -> int:
             break
     outcome = session.game.outcome(session.state)
     if outcome is None:
-        print(_("result: the game stopped without a result"), file=out)
+        print(result_line(_("the game stopped without a result"), title), file=out)
         return 1
-    for line in final_lines(outcome, names, game_name):
+    for line in final_lines(outcome, names, game_name, title=title):
         print(line, file=out)
     return 0
 
@@ -237,17 +238,18 @@ async def _autoplay_one(session: Any, out: TextIO, series: bool) -> int:
         await session.run()
     finally:
         await session.close()
+    title = game_title(session.rule_set)  # the result names its game, as the screen's end does
     if session.core.halted:
-        print(_("result: the table halted: {reason}").format(
-            reason=halt_words(session.core, session.names)), file=out)
+        print(result_line(_("the table halted: {reason}").format(
+            reason=halt_words(session.core, session.names)), title), file=out)
         return 1
     outcome = session.game.outcome(session.core.state)
     if outcome is None:
-        print(_("result: the game stopped without a result"), file=out)
+        print(result_line(_("the game stopped without a result"), title), file=out)
         return 1
     from lancards.cli.net_session import removed_seats
 
-    for line in final_lines(outcome, names, game_name, removed_seats(session.core)):
+    for line in final_lines(outcome, names, game_name, removed_seats(session.core), title):
         echo(line, out)  # a terminal's width, at a space
     evening = session.snapshot().extra.get("evening")
     if evening and series:  # the evening with this game

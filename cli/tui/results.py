@@ -115,6 +115,15 @@ def renege_text(renege: Any, names: Sequence[str]) -> str:
                  suit=led, card=renege.held)
 
 
+def result_line(sentence: str, title: str = "") -> str:
+    """The result's line: ``"8s Rule!: You win with the lowest total"`` with ``title`` (the
+    game's name: the end of a screen, ``lancards play --autoplay``), ``"result: ..."``
+    without."""
+    if title:  # TRANSLATORS: the game's name, then who won it (or why there is no result)
+        return _("{game}: {result}").format(game=title, result=sentence)
+    return _("result: {result}").format(result=sentence)
+
+
 def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
                 removed: Collection[int] = (), title: str = "") -> list[str]:
     """The game result: the winner line first, then one line per seat in the order of the
@@ -130,9 +139,7 @@ def final_lines(outcome: Outcome, names: Sequence[str], game_name: str,
     lines above may name another game: :func:`lancards.cli.tui.words.farewell`)."""
 
     def head(sentence: str) -> str:
-        if title:  # TRANSLATORS: the game's name, then who won it
-            return _("{game}: {result}").format(game=title, result=sentence)
-        return _("result: {result}").format(result=sentence)
+        return result_line(sentence, title)
 
     winners = _(" and ").join(names[s] for s in outcome.winners)
     you = winners == _("You")  # the default nickname said: "You win", German "Du gewinnst"

@@ -23,14 +23,14 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
     assert main(["play", "--autoplay", "--game", "eights", "--seed", "5", "--bots", "2",
                  "--bot-level", "greedy", "--bot-delay", "0", "--games", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
-    first_end = out.index("result: You win with the lowest total")
+    first_end = out.index("8s Rule!: You win with the lowest total")
     assert out[first_end + 1:first_end + 5] == [
         "You: 80 points", "Bram: 205 points", "Ada: 215 points",  # by place, the winner first
         "game 2 of the evening: You deal round 1 (the winner of the last game deals)",
     ]  # no evening of one game, after it nor under the next game's first line (the trials)
     assert out[first_end + 5].startswith("round 1: ")
     assert out[-5:] == [
-        "result: Bram wins with the lowest total",
+        "8s Rule!: Bram wins with the lowest total",
         "Bram: 135 points", "Ada: 170 points", "You: 175 points",
         "evening so far: Ada: 0 wins, 385 points · Bram: 1 win, 340 points · "
         "You: 1 win, 255 points",
@@ -115,6 +115,6 @@ def test_a_series_says_the_evening_once_after_each_game(tmp_path: Path, capsys,
     assert out[-1] == "evening so far: You: 1 win · Ada: 0 wins · Bram: 1 win"
     second = out.index("game 2 of the evening: Bram deals round 1 (the player left of the "
                        "last game's first dealer deals)")
-    assert out[second - 4:second] == ["result: Bram wins after 9 rounds", "Bram: WIN",
+    assert out[second - 4:second] == ["Level 8: Bram wins after 9 rounds", "Bram: WIN",
                                       "You: level 8", "Ada: level 8"]  # game 1: no evening
     assert out[second + 1].startswith("round 1: ")

@@ -33,6 +33,10 @@ BUSY = ("lancards {command}: error: the table folder {folder} is in use by proce
         "({holder}, started {started}); one process at a time may play a seat: wait for it to "
         "end, or stop it\n")
 
+RESULT = re.compile(r"^(?:Level 8|Level 8 Master): \S.* wins? after \d+ rounds?$", re.M)
+"""The result's line of ``lancards resume --autoplay``: it names its game, as the end of the
+table's screen prints it (``Level 8 Master: Ada wins after 6 rounds``), never ``result:``."""
+
 
 def env_for(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LANCARDS_")}
@@ -54,7 +58,7 @@ def finish_and_audit(home: Path, record: Path, monkeypatch, capsys) -> dict[str,
     monkeypatch.setenv("LANCARDS_HOME", str(home))
     assert main(["resume", "--autoplay", "--record", str(record)]) == 0
     out = capsys.readouterr().out
-    assert "result: " in out and "halted" not in out, out[-2000:]
+    assert RESULT.search(out) and "halted" not in out, out[-2000:]
     assert main(["audit", "--json", str(record)]) == 0
     verdict: dict[str, object] = json.loads(capsys.readouterr().out)
     assert verdict["ok"] and verdict["finished"]
@@ -293,7 +297,7 @@ run audit audit --json {shlex.quote(str(record))}
     assert entries > 10  # the disk filled mid-game, not before it
     assert not list(kept.rglob("*.tmp")) and not list(kept.rglob("record.jsonl"))
     status, printed, err = result(out, "resume")
-    assert status == 0 and "result: " in printed and "halted" not in printed, err
+    assert status == 0 and RESULT.search(printed) and "halted" not in printed, err
     status, printed, _ = result(out, "audit")
     verdict = json.loads(printed)
     assert status == 0 and verdict["ok"] and verdict["finished"]

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from lancards.cli.driver import play_local
+from lancards.cli.game_titles import game_title
 from lancards.cli.main import main
 from lancards.engine.rulesets import make_bot, rule_set
 
@@ -38,8 +39,10 @@ def test_autoplay_plays_a_whole_networked_game_and_its_record_audits(
     names = header["nicks"]
     assert "Zoe" in names and len(names) == 4
     winners = " and ".join(names[s] for s in verdict["winners"])
-    result = [line for line in out if line.startswith("result: ")]
-    assert len(result) == 1 and result[0].startswith(f"result: {winners} win")
+    title = game_title(game)  # the result names its game, as the screen's end prints it
+    result = [line for line in out if line.startswith(f"{title}: ")]
+    assert len(result) == 1 and result[0].startswith(f"{title}: {winners} win")
+    assert not any(line.startswith("result: ") for line in out)
     [kept] = (tmp_path / "home" / "tables").glob("*/outcome.json")  # the engine's places
     places = json.loads(kept.read_text())["detail"]["places"]
     by_place = sorted(range(4), key=lambda s: (places[s], s))  # the winner first
@@ -62,8 +65,8 @@ def test_local_autoplay_is_the_seeded_local_game(capsys: pytest.CaptureFixture[s
     assert outcome is not None and played.violations == []
     names = ["Zoe", "Ada", "Bram", "Cleo"]
     winners = " and ".join(names[s] for s in outcome.winners)
-    result = [line for line in out if line.startswith("result: ")]
-    assert len(result) == 1 and result[0].startswith(f"result: {winners} win")
+    result = [line for line in out if line.startswith("Level 8 Master: ")]
+    assert len(result) == 1 and result[0].startswith(f"Level 8 Master: {winners} win")
     rounds = [line for line in out if line.startswith("round ")]
     assert len(rounds) == outcome.detail["rounds"]
     assert rounds[0].startswith("round 1: Zoe ")
@@ -103,3 +106,19 @@ def test_bad_arguments_exit_2_with_one_line(argv: list[str], message: str,
 def test_the_table_needs_a_terminal(capsys: pytest.CaptureFixture[str]):
     assert main(["play", "--seed", "1"]) == 2  # pytest's stdin is not a terminal
     assert "use --autoplay" in capsys.readouterr().err
+
+
+def test_autoplay_names_its_game_in_the_result_line_in_german(capsys: pytest.CaptureFixture[str]):
+    """The end of the table's screen prints ``8s Rule!: ...``; ``--autoplay`` printed
+    ``result: ...`` (``Ergebnis: ...``) until the last session's trials: the same words now."""
+    from lancards.cli import i18n
+
+    try:
+        assert main(["--lang", "de", "play", "--game", "eights", "--autoplay", "--local",
+                     "--seed", "11", "--name", "Zoe"]) == 0
+    finally:
+        i18n.set_language("en")
+    out = capsys.readouterr().out.splitlines()
+    assert out[-5:] == ["8s Rule!: Bram gewinnt mit der niedrigsten Summe", "Bram: 35 Punkte",
+                        "Ada: 45 Punkte", "Cleo: 110 Punkte", "Zoe: 250 Punkte"]
+    assert not any(line.startswith(("Ergebnis: ", "result: ")) for line in out)
