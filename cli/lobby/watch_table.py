@@ -12,7 +12,8 @@ from typing import Any
 
 from lancards.cli.game_titles import game_title
 from lancards.cli.i18n import N_, _, ngettext
-from lancards.cli.peer_errors import cheat_error_words, event_words
+from lancards.cli.lobby.watch_refusals import WatchRefusals
+from lancards.cli.peer_errors import cheat_error_words
 from lancards.p2p.net.transport import (
     DROP_CODE,
     Connected,
@@ -115,6 +116,7 @@ class TableWatcher:
         """Why the watch ended early in words (no answer, dropped), else ``None``."""
         self._stop = asyncio.Event()
         self._mesh: Mesh | None = None
+        self._refusals = WatchRefusals()  # told as a seated table tells them, as rarely
 
     def stop(self) -> None:
         """End :meth:`run` (a key press)."""
@@ -181,9 +183,10 @@ class TableWatcher:
                 return False
             if isinstance(event, Received) and event.peer == self.key:
                 told = self.watching.receive(event.data)
-                if told.kind == "rejected":
-                    print(_("refused: {reason}").format(
-                        reason=event_words(told.error, told.text)), file=sys.stderr, flush=True)
+                said = self._refusals.words(told) if told.kind == "rejected" else None
+                if said is not None:
+                    print(_("refused: {reason}").format(reason=said), file=sys.stderr,
+                          flush=True)
         return self.watching.next is not None
 
     def follow(self) -> None:
@@ -245,8 +248,12 @@ class PlainTeller:
     summary, the result."""
 
     def __init__(self, watching: Watching, say: Callable[[str], None], *,
-                 rounds: bool = True) -> None:
+                 rounds: bool = True, marked: bool = False) -> None:
         self.watching, self.say, self.rounds = watching, say, rounds
+        self.marked = marked
+        """A refusal as the seated table's log says it, ``"! ..."`` (the full screen); else
+        ``"refused: ..."`` (printed lines)."""
+        self._refusals = WatchRefusals()
         self._before: Any = None
         self._tracker: Any = None
 
@@ -260,9 +267,9 @@ class PlainTeller:
                 self.say(_("cheating caught: {reason}").format(
                     reason=watch_cheat_words(core, event.error, event.text,
                                              self.watching.cheat_entry)))
-            else:
-                self.say(_("refused: {reason}").format(
-                    reason=event_words(event.error, event.text)))
+            elif (said := self._refusals.words(event)) is not None:
+                self.say(f"! {said}" if self.marked else
+                         _("refused: {reason}").format(reason=said))
             return
         if core is None:
             return
@@ -335,7 +342,7 @@ class WatchSession:
         self.watcher = watcher
         self._callbacks: list[Callable[[], None]] = []
         self._log: list[Any] = []
-        self._teller = PlainTeller(watcher.watching, self._line, rounds=False)
+        self._teller = PlainTeller(watcher.watching, self._line, rounds=False, marked=True)
         self._task: asyncio.Task[int] | None = None
 
     def _line(self, text: str) -> None:
