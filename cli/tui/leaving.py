@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from typing import Any
 
 from lancards.cli.i18n import _, language
@@ -43,7 +42,7 @@ def plays_out_here(session: Any) -> bool:
     """Whether ``session`` is a table of this process alone (``lancards play --local``: a
     :class:`~lancards.cli.local_session.LocalSession`, no peers) whose seat left for good while
     the game goes on: its bots are played to the end at once (``step`` by ``step``, each round
-    said from :data:`PROGRESS_S` on: hard bots take about 10 s for Level 8 Master), in the
+    said from the one being played on: hard bots take about 10 s for Level 8 Master), in the
     engine only. Before, the window said "the game goes on without you" and the process ended with
     the game unplayed and unkept (a LAN trial's ``q`` ``l`` ``y`` at ``lancards play
     --local``)."""
@@ -66,20 +65,23 @@ async def play_out(session: Any, running: asyncio.Future[Any]) -> None:
     """Let the bots of ``session`` (its ``run()`` is ``running``) finish the game at once (no
     pause before their turns: ``bot_delay`` 0), at most :data:`PLAY_OUT_S` s; one line says so
     first (the window is closed by then), and from :data:`PROGRESS_S` s on a line says each
-    round they play (:func:`progress_words`)."""
+    round they play (:func:`progress_words`); at a table of this process alone (``lancards
+    play --local``, :func:`plays_out_here`), whose rounds take a second or less, each round
+    from the one being played, at once."""
     from lancards.cli.tui.fit import echo
 
     if plays_out_here(session):  # lancards play --local: the bots are this very session's
         echo(_("you left the table for good; the bots play the game to its end..."))
-        start, said = time.monotonic(), None
-        with contextlib.suppress(EngineError):
-            for _step in range(100_000):  # as LocalSession.advance, saying each round
-                if not session.step():
-                    break
+        said = None  # each round said from the one being played, at once: a round of the
+        with contextlib.suppress(EngineError):  # engine alone takes a second or less, and
+            # after PROGRESS_S the lines began mid-game ("round 5...": the last trials)
+            for _step in range(100_001):  # as LocalSession.advance, saying each round
                 number = getattr(session.state, "round", 0)
-                if time.monotonic() - start >= PROGRESS_S and number != said and number > 0:
+                if number != said and number > 0:
                     echo(progress_words(session.game.name, number))
                     said = number
+                if not session.step():
+                    break
         return
     if running.done() or not plays_out(session):
         return

@@ -399,6 +399,40 @@ def test_a_watchers_farewell_is_said_in_the_players_language() -> None:
         i18n.set_language("en")
 
 
+@pytest.mark.parametrize(("language", "head", "round_word"), [
+    ("en", "you left the table for good; the bots play the game to its end...", "round"),
+    ("de", "du hast den Tisch endgültig verlassen; die Bots spielen das Spiel zu Ende...",
+     "Runde"),
+])
+def test_a_leave_at_a_local_table_says_at_once_what_happens_then_every_round(
+        capsys: Any, language: str, head: str, round_word: str) -> None:
+    """``lancards play --local``, ``q`` ``l`` ``y``: the last session's trials read the first
+    line, then nothing for 3 s (``PROGRESS_S``), then ``round 5...``: the rounds the bots
+    played meanwhile were never said. At a table of this process alone each round is said
+    from the one being played, at once (the engine plays a round in a second or less), with
+    no wait (``PROGRESS_S`` as it is)."""
+    from lancards.cli.tui import leaving
+
+    assert leaving.PROGRESS_S == 3.0
+    # four seats: three play on (with two, the game would end at the leave: ruling D-3)
+    session = LocalSession("eights", names=(*NAMES, "Dee"), seed=5, bot_delay=60)
+    i18n.set_language(language)
+    try:
+        with driven(session) as d:
+            d.settle(lambda: bool(session.snapshot().legal))
+            capsys.readouterr()
+            d.press("q")
+            d.press("l")
+            d.press("y")
+            d.settle(lambda: d.done)
+    finally:
+        i18n.set_language("en")
+    assert session.over
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    of = "of" if language == "en" else "von"
+    assert printed[-9:] == [head, *(f"{round_word} {n} {of} 8..." for n in range(1, 9))]
+
+
 def test_the_result_after_leaving_ranks_the_winner_first_and_says_no_evening_of_one_game(
         tmp_path: Any, capsys: Any, monkeypatch: Any) -> None:
     """``lancards play`` of 8s Rule!, the person at seat 0 leaves for good (``q`` ``l`` ``y``)
