@@ -402,7 +402,9 @@ def score_words(game: PlayedGame) -> str:
 
 def figure_words(game: PlayedGame, scores: list[Any]) -> str:
     """Each player's figure in ``scores`` (one per seat): ``"ann level 5, bob WIN"``,
-    ``"You 105, Ada 0 points"`` (a seat gone for good without one)."""
+    ``"You 105, Ada 0 points"`` (a seat gone for good without one); German puts a colon after
+    the name, ``"Ann: Stufe 3, Du: Sieg"``, ``"Du: 105, Ada: 0 Punkte"`` (a trial read "Du
+    Sieg")."""
     names = _listed_names(game)
     if game.game.startswith("level8"):
         return ", ".join(_("{name} WIN").format(name=n) if v == 9 else
@@ -413,7 +415,8 @@ def figure_words(game: PlayedGame, scores: list[Any]) -> str:
     # 2026-12-06), and after the unit, which read "You (left the table) points" (2026-12-07)
     gone = [_("{name} ({mark})").format(name=n, mark=_("left the table")) if s in own else n
             for s, n in enumerate(names) if s in own or s in game.gone]
-    scored = [f"{n} {v}" for s, (n, v) in enumerate(zip(names, scores, strict=True))
+    scored = [_("{name} {points}").format(name=n, points=v)  # German "Du: 80", not "Du 80"
+              for s, (n, v) in enumerate(zip(names, scores, strict=True))
               if s not in own and s not in game.gone]
     return ", ".join(([_("{scores} points").format(scores=", ".join(scored))] if scored
                       else []) + gone)

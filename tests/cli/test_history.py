@@ -230,8 +230,8 @@ def test_history_says_why_a_folder_is_damaged_in_german(home: Path, capsys) -> N
     assert lines[5] == "     das Journal ist in Zeile 6 beschädigt"
     # the person of a lancards play table is "You" in English only (trial of 2026-12-05)
     assert lines[0].endswith("8s Rule!: Du hast gewonnen"), lines[0]
-    assert lines[1].startswith("     Ada 215, Bram 205, Du 80 Punkte · "), lines[1]
-    assert lines[3] == ("     Ada 215, Bram 205, Du 80 Punkte nach Runde 8 · lancards resume "
+    assert lines[1].startswith("     Ada: 215, Bram: 205, Du: 80 Punkte · "), lines[1]
+    assert lines[3] == ("     Ada: 215, Bram: 205, Du: 80 Punkte nach Runde 8 · lancards resume "
                         "aaaa000000000001")
     assert lines[2].endswith("  8s Rule!: nicht beendet")  # never "unfertig" (the trial)
     assert lines[9] == "     table.json ist nicht lesbar (nicht das JSON eines Tisches)"
@@ -550,7 +550,7 @@ def test_an_unfinished_game_is_listed_with_its_totals_after_its_last_round(
     try:
         assert _second_lines(capsys, "--lang", "de") == [
             "  2  2026-11-29 23:53  8s Rule!: nicht beendet",
-            "     Ada 90, Bram 205, Du 90 Punkte nach Runde 3 · lancards resume "
+            "     Ada: 90, Bram: 205, Du: 90 Punkte nach Runde 3 · lancards resume "
             "aaaa000000000001"]
     finally:
         i18n.set_language("en")

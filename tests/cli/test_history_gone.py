@@ -170,7 +170,7 @@ def test_this_user_s_own_removal_by_vote_is_said(home: Path, capsys) -> None:
         f"     Ann level 3, Bram WIN, Cleo (removed by vote) level 2, Ada level 4 · table "
         f"{folder.name[:8]}"]
     assert history(capsys, "--lang", "de")[1] == \
-        f"     Ann Stufe 3, Bram Sieg, Cleo (per Abstimmung entfernt) Stufe 2, Ada Stufe 4 · " \
+        f"     Ann: Stufe 3, Bram: Sieg, Cleo (per Abstimmung entfernt): Stufe 2, Ada: Stufe 4 · " \
         f"Tisch {folder.name[:8]}"
 
 
@@ -219,3 +219,22 @@ def test_resume_names_the_players_still_at_the_table(home: Path) -> None:
     folder = table(home)
     assert chosen_words(folder, 1) == \
         f"resuming table {folder.name[:8]} (Level 8 Master, with Bram, Ada)"
+
+
+def test_german_says_your_win_with_a_colon_not_du_sieg(home: Path, capsys) -> None:
+    """The last session's trial read ``Du Sieg`` in a German history (the winner's seat under
+    the default nickname): German puts a colon after each name, ``Du: Sieg``."""
+    folder = table(home)
+    data = json.loads((folder / "table.json").read_text("utf-8"))
+    data["me"] = data["statement"]["seats"][1]["pk"]  # the winner's own folder, under
+    data["statement"]["seats"][1]["nick"] = "You"  # the default nickname (history verifies
+    (folder / "table.json").write_text(json.dumps(data))  # nothing: no signature checked)
+    finish(folder, {})
+    assert history(capsys) == [
+        "  1  2026-11-30 00:53  Level 8 Master: You won",
+        f"     Ann level 3, You WIN, Cleo (left the table) level 2, Ada level 4 · table "
+        f"{folder.name[:8]}"]
+    assert history(capsys, "--lang", "de") == [
+        "  1  2026-11-30 00:53  Level 8 Master: Du hast gewonnen",
+        f"     Ann: Stufe 3, Du: Sieg, Cleo (vom Tisch gegangen): Stufe 2, Ada: Stufe 4 · "
+        f"Tisch {folder.name[:8]}"]

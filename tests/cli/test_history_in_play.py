@@ -72,8 +72,8 @@ def test_a_table_held_by_a_live_process_is_being_played_now_and_keeps_its_id(
     assert history.lines([game], 80) == [
         "  1  2026-11-30 00:53  Level 8 Master:",
         f"     wird gerade gespielt (lancards host, Prozess {os.getpid()})",
-        "     Bram Stufe 7, ann Stufe 3, cy Stufe 3, bea Stufe 4,",
-        "     Ada Stufe 4 nach Runde 4",
+        "     Bram: Stufe 7, ann: Stufe 3, cy: Stufe 3, bea: Stufe 4,",
+        "     Ada: Stufe 4 nach Runde 4",
         f"     Tisch {TABLE}"]
 
 
@@ -100,6 +100,6 @@ def test_a_paused_table_row_wraps_between_players_and_keeps_the_resume_whole(
     set_language("de")
     assert history.lines([game], 80) == [
         "  1  2026-11-30 00:53  Level 8 Master: nicht beendet",
-        "     Bram Stufe 7, ann Stufe 3, cy Stufe 3, bea Stufe 4,",
-        "     Ada Stufe 4 nach Runde 4",
+        "     Bram: Stufe 7, ann: Stufe 3, cy: Stufe 3, bea: Stufe 4,",
+        "     Ada: Stufe 4 nach Runde 4",
         f"     lancards resume {TABLE}"]
