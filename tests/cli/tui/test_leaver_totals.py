@@ -58,6 +58,6 @@ def test_history_says_the_unit_after_the_totals_not_after_your_leave(german: Non
     game = PlayedGame(Path("/nowhere"), "ab" * 8, game="eights",
                       nicks=["Cleo", "Bram", "Ada", "You"], me=3, status="finished",
                       outcome={"winners": [1], "scores": [205, 40, 135, 90]}, left=True)
-    assert score_words(game) == "Cleo 205, Bram 40, Ada 135 Punkte, Du (vom Tisch gegangen)"
+    assert score_words(game) == "Cleo: 205, Bram: 40, Ada: 135 Punkte, Du (vom Tisch gegangen)"
     i18n.set_language("en")
     assert score_words(game) == "Cleo 205, Bram 40, Ada 135 points, You (left the table)"
