@@ -390,12 +390,20 @@ def _level8(before: Any, action: Any, after: Any, w: Words) -> list[str]:
                    _("{name}'s turn was skipped (Skip!)").format(name=w.name(seat)))
     elif isinstance(action, a.Keep):
         card = _l8_card(after, action.slot) if mine else None
-        out.append(_("{who} keep {card} for the next round").format(who=who, card=card)
-                   if card and mine else
-                   _("{who} kept a card for the next round").format(who=who))
+        if card and mine:
+            out.append(_("{who} keep {card} for the next round").format(who=who, card=card))
+        elif before is None:  # else told once by the keep-end, "Bram kept 5 cards ..."
+            out.append(_("{who} kept a card for the next round").format(who=who))
     elif isinstance(action, a.KeepEnd):
-        out.append((_("{who} are done keeping cards") if mine else
-                    _("{who} is done keeping cards")).format(who=who))
+        count = len(before.kept[seat]) if before is not None and seat < len(before.kept) else None
+        if mine or count is None:
+            out.append((_("{who} are done keeping cards") if mine else
+                        _("{who} is done keeping cards")).format(who=who))
+        else:  # one line, not "Bram kept a card for the next round" five times (a trial)
+            out.append(_("{who} kept no card for the next round").format(who=who) if not count
+                       else ngettext("{who} kept {count} card for the next round",
+                                     "{who} kept {count} cards for the next round",
+                                     count).format(who=who, count=count))
     elif isinstance(action, a.EndTurn):
         out.append(_("{who} ended the turn with an empty hand").format(who=who))
     elif before is not None and before.reshuffle_due and not after.reshuffle_due \

@@ -156,6 +156,30 @@ def test_the_player_who_went_out_is_named_once_not_the_last_keeper():
     assert told(state, "2: keep-end", 2)[0] == "You are done keeping cards"
 
 
+def test_the_others_read_how_many_cards_a_player_kept_in_one_line():
+    # the new-user trial of 2026-12-08 read "Bram kept a card for the next round" five times,
+    # then "Bram is done keeping cards": now one line at the end, the keeper's own lines stay
+    from lancards.cli import i18n
+
+    state = build("level8-master", [["R3"], ["Y1"], ["P3", "P4", "P5"]], turn=0,
+                  down=(True, False, False), levels=(1, 2, 1), in_front=[[], [], ["KEEP"]])
+    state = act(state, "0: discard R3")
+    assert told(state, "2: keep-end", 0)[0] == "Cat kept no card for the next round"
+    assert told(state, "2: keep P3", 0) == []
+    assert told(state, "2: keep P3", 2) == ["You keep P3 for the next round"]
+    state = act(state, "2: keep P3")
+    assert told(state, "2: keep-end", 1)[0] == "Cat kept 1 card for the next round"
+    state = act(state, "2: keep P4")
+    assert told(state, "2: keep-end", 0)[0] == "Cat kept 2 cards for the next round"
+    assert told(state, "2: keep-end", 2)[0] == "You are done keeping cards"
+    i18n.set_language("de")
+    try:
+        assert told(state, "2: keep-end", 0)[0] == \
+            "Cat: 2 Karten für die nächste Runde behalten"
+    finally:
+        i18n.set_language("en")
+
+
 def test_serving_a_skip_and_passing_are_told_as_orders_in_a_list_and_a_hint():
     """The new-user trial of 2026-12-05 read ``hint: Your turn was skipped (Skip!): it is your
     only move`` and ``hint: passed: ...``: a move in a list (and so a hint) is an order, as the
