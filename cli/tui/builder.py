@@ -242,6 +242,21 @@ class LayDownBuilder:
             return []
         return joker_choices(slot, card, self.level[index].kind)
 
+    def value_list(self, slot: SlotId) -> tuple[list[Placed], list[int], int]:
+        """The joker value list (``v``) of the joker in ``slot``: its :meth:`choices`, the
+        number typed for each (a run's or a set's joker: the value itself, ``8`` for
+        ``J6-10=8``; a colour's: empty, the list counts 1, 2, 3...) and the one it opens on
+        (the value declared now). The trial of 2026-12-08 read ``1. J6-10=6`` to
+        ``5. J6-10=10``, typed 6 for a 6 and nothing happened; a wild joker's list opened on
+        ``J=1`` while the joker stood for 5."""
+        options = self.choices(slot)
+        index = self.component_of(slot)
+        now = next((p for p in self.groups[index] if p.slot == slot), None) \
+            if index is not None else None
+        numbers = [] if any(p.colour is not None or not p.number for p in options) \
+            else [p.number for p in options]
+        return options, numbers, options.index(now) if now in options else 0
+
     def cycle(self, slot: SlotId, step: int = 1) -> Placed | None:
         """Move the joker in ``slot`` to the next (``step`` 1) or previous (-1) declaration."""
         options = self.choices(slot)

@@ -558,7 +558,7 @@ class Level8Controller(BaseController):
             if builder.cycle(current[0], 1 if key == "j" else -1) is None:
                 self.say(_("put the cursor on a joker assigned to a component"), error=True)
         elif key == "v" and current is not None:
-            choices = builder.choices(current[0])
+            choices, numbers, start = builder.value_list(current[0])
             if not choices:
                 self.say(_("put the cursor on a joker assigned to a component"), error=True)
                 return
@@ -569,8 +569,11 @@ class Level8Controller(BaseController):
                 builder.declare(slot, choices[index])
                 self._changed_by_hand(snap, before)
 
-            self.open_picker(_("value of {card}").format(card=current[1]),
-                             [placed_text(c) for c in choices], declare)
+            title, labels = _("value of {card}").format(card=current[1]), map(placed_text, choices)
+            if numbers:  # typed as the value: 8 for J6-10=8
+                self.open_numbered(title, list(labels), numbers, declare, start=start)
+            else:
+                self.open_picker(title, list(labels), declare, start=start)
         elif key == "u":
             builder.clear()
 

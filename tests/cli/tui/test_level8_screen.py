@@ -82,6 +82,29 @@ def test_sort_toggles_between_number_and_colour():
         assert "by colour" in screen
 
 
+def test_the_joker_value_list_is_typed_by_the_value_and_opens_on_the_value_declared():
+    # the new-user trial of 2026-12-08 read "1. J6-10=6" to "5. J6-10=10", typed 6 for a 6 and
+    # nothing happened; a wild joker's list opened on J=1 while the joker stood for 5
+    hand = ["R9", "O9", "G9", "B7", "B8", "O10", "J6-10"]
+    state = build("level8-master", [hand, ["Y1"], ["Y2"]], levels=(2, 1, 1), turn=0,
+                  phase=Phase.PLAY)
+    session = session_at(state)
+    with driven(session) as d:
+        # by number: B7 B8 R9 O9 G9 O10 J6-10
+        d.press("l", "home", "right", "right", "space", "right", "space", "right", "space", "1")
+        d.press("home", "space", "right", "space", "end", "space", "left", "space", "2")
+        assert "B7 B8 J6-10=9 O10  ok" in d.text()
+        screen = d.press("end", "v")
+        assert "value of J6-10" in screen
+        listed = screen.split("value of J6-10")[1]
+        shown = [line_with(f"J6-10={n}", listed) for n in (6, 9, 10)]
+        assert shown == ["    6. J6-10=6", " >  9. J6-10=9", "   10. J6-10=10"]
+        screen = d.press("6")  # the value itself, at once
+        assert "J6-10=6 B7 B8 O10  x" in screen
+        d.press("v", "9")
+        assert "B7 B8 J6-10=9 O10  ok" in d.text()
+
+
 def test_lay_down_with_a_joker_choosing_its_value_in_the_builder():
     hand = ["R9", "O9", "B2", "B3", "B4", "J1-5", "G12"]
     state = build("level8-master", [hand, ["Y1"], ["Y2"]], levels=(2, 1, 1), turn=0,
