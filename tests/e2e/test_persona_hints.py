@@ -21,6 +21,8 @@ every peer's deck randomness; her key is fixed, ``--bot-delay 0``):
   line leave ``lay down`` out.
 - **Level 8, seed 3** (long; the bots lay down first): ``d``, ``l``, Y4, O10 and a joker in a
   run of 3 read ``4 and 10 are too far apart for one joker``.
+- **Level 8 Master, seed 6** again: ``d``, ``l``, B11 and J11-15 a pair, ``v`` lists
+  ``11. J11-15=11`` to ``15. J11-15=15`` on 11, and ``1`` ``3`` declares 13.
 """
 
 from __future__ import annotations
@@ -332,6 +334,38 @@ def test_once_laid_down_the_key_line_and_the_title_leave_out_lay_down(tmp_path: 
         lines = _lines(tess, " you have laid down this round: a adds cards to the combinations")
         assert lines[-1] == DOWN_KEYS, lines
         tess.keys("C-c")
+        assert tess.exit_status() == 1
+        assert tess.printed() == [PAUSED]
+        assert (tmp_path / "err.txt").read_text() == ""
+    finally:
+        tess.close()
+
+
+JOKER_LIST = [" value of J11-15   (its number, or up/down and Enter; Esc cancels)",
+              " > 11. J11-15=11", "   12. J11-15=12", "   13. J11-15=13", "   14. J11-15=14",
+              "   15. J11-15=15"]
+"""The joker value list (``v``) of Tess's J11-15 in a pair with B11: each value typed as itself,
+on the value declared now (the new-user trial of 2026-12-08 read ``1. J6-10=6``, typed 6 for a
+6 and nothing happened)."""
+
+
+def test_the_joker_value_list_in_the_builder_is_typed_by_the_value(tmp_path: Path) -> None:
+    tess = _tess(tmp_path)
+    try:
+        _drawn(tess, "play --game level8-master --seed 6 --bot-delay 0 --name Tess", "Y9")
+        # O2 P7 Y9 B11 B12 B13 G15 B15 J11-15 TAKE KEEP: B11 and the joker, a pair
+        tess.keys("l", "Home", "Right", "Right", "Right", "Space", "End", "Left", "Left",
+                  "Space", "1")
+        _lines(tess, "  1 pair                   J11-15=11 B11  ok")
+        tess.keys("v")
+        lines = _lines(tess, JOKER_LIST[-1])
+        at = lines.index(JOKER_LIST[0])
+        assert lines[at:at + 6] == JOKER_LIST, lines
+        tess.keys("1", "3")  # 13, not the first choice's 1
+        lines = _lines(tess, "  1 pair                   J11-15=13 B11  x numbers 11 13 are not "
+                             "all the same")
+        assert JOKER_LIST[0] not in lines, lines
+        tess.keys("Escape", "C-c")
         assert tess.exit_status() == 1
         assert tess.printed() == [PAUSED]
         assert (tmp_path / "err.txt").read_text() == ""
