@@ -89,4 +89,4 @@ def test_in_level_8_s_round_3_every_combination_on_the_table_is_shown() -> None:
     assert rows[at + 1:at + 5] == ["  1 Tess: set of 1s: O1 P1 J1-5=1",
                                    "  2 Tess: set of 10s: Y10 G10",
                                    " ▼ 4 more below (< >)",
-                                   " ▲ 81 more above (PgUp/PgDn)"]
+                                   " ▲ 75 more above (PgUp/PgDn)"]
