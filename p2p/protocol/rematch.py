@@ -4,7 +4,10 @@ sans-I/O state machine (issue 27; ``docs/protocol.md`` 6.1).
 At a game's end every player still at the table answers "play again with the same players?"
 with a signed answer (:func:`lancards.p2p.protocol.series.sign_answer`), sent to every other
 such player as ``rematch.answer``. A "yes" names the players its signer agrees to go on without
-(``without``: those who declined, none at first); a "no" is final. Once every player answered
+(``without``: those who declined, none at first); a "no" is final. Every player passes each
+other player's answer it takes on to the others once, so that a player who says "yes" to some
+and "no" to others is seen by all to have said "no" (a statement that seats a player whose "no"
+a seat holds is dropped there; the proposer proposes again). Once every player answered
 and every "yes" goes on without exactly the players who said "no", and they are enough for the
 rule set, the *proposer* (the first of them in the last game's seat order) builds the next
 game's start statement: a fresh table id, the same game and options but the first dealer the
@@ -115,6 +118,10 @@ class Rematch:
         seat signed or took, to make durable before the outputs of the same call are sent."""
         self._restoring = False
         self._guard = ReplayGuard(self.name)
+        self._relays: list[dict[str, Any]] = []  # others' answers taken, to pass on once
+        self._held: tuple[dict[str, Any], dict[str, str], str] | None = None
+        """A statement whose answers name a "no" this seat has not received yet (it waits
+        for it, passed on by the others, instead of blaming the proposer)."""
 
     # -- what the screen shows -----------------------------------------------------------------
 
@@ -228,20 +235,17 @@ class Rematch:
         if env.type == "rematch.answer":
             conform(env.body, RematchAnswerMsg, who, "rematch.answer", error=TableError)
             self._take_answer(env.body["answer"], who, env.sender)
-            return self._progress()
+            return self._pass_on() + self._take_held() + self._progress()
         if env.type == "rematch.sign":
             body = conform(env.body, RematchSign, who, "rematch.sign", error=TableError)
-            return self._take_statement(body.statement, body.sigs, who)
+            out = self._take_statement(body.statement, body.sigs, who)
+            return sorted(self._pass_on() + out, key=lambda o: o.envelope.seq)  # as numbered
         raise TableError(who, Reason.UNKNOWN_TYPE, f"{env.type!r} is no rematch message"
                          ).with_code("not-rematch", type=env.type)
 
     def _take_answer(self, raw: Any, who: str, sender: bytes | None) -> RematchAnswer:
         ans = check_answer(raw, who, self.name)
         key = bytes.fromhex(ans.by)
-        if sender is not None and key != sender:
-            raise TableError(who, Reason.WRONG_SENDER,
-                             f"sends an answer signed by {self.name(key)}").with_code(
-                                 "answer-of-other", name=self.name(key))
         if (ans.tbl, ans.head) != (self.table_id, self.finished.head):
             raise TableError(who, Reason.WRONG_TABLE,
                              f"the answer of {self.name(key)} is about table {ans.tbl} (entry "
@@ -267,6 +271,8 @@ class Rematch:
         if old is None or not ans.yes or set(old[0].without) <= set(ans.without):
             if old is None or old[1] != raw:
                 self.lines.append({"answer": dict(raw)})
+                if key != self.me.public_key and not self._restoring:
+                    self._relays.append(dict(raw))
             self.answers[key] = (ans, dict(raw))
         return ans
 
@@ -352,20 +358,7 @@ class Rematch:
             TableError: as the module docstring says, naming ``who`` (the deliverer) or the
                 proposer.
         """
-        if not isinstance(statement, dict) or not isinstance(statement.get("follows"), dict):
-            raise TableError(who, Reason.MALFORMED, "a rematch statement without 'follows'"
-                             ).with_code("no-follows")
-        follows = statement["follows"]
-        if (follows.get("tbl"), follows.get("head")) != (self.table_id, self.finished.head):
-            raise TableError(who, Reason.WRONG_TABLE,
-                             f"the statement follows table {follows.get('tbl')} (entry "
-                             f"{str(follows.get('head'))[:12]}), not the game that ended here "
-                             f"({self.table_id}, entry {self.finished.head[:12]})").with_code(
-                                 "follows-other-game", table=follows.get("tbl"),
-                                 head=str(follows.get("head"))[:12], here=self.table_id,
-                                 here_head=self.finished.head[:12])
-        for raw in follows.get("accepts", []) if isinstance(follows.get("accepts"), list) else []:
-            self._take_answer(raw, who, None)
+        self._check_follows(statement, who)
         try:
             expected = self.expected(str(statement.get("tbl", "")))
         except LocalProtocolError as exc:
@@ -385,6 +378,28 @@ class Rematch:
                              ).with_code("statement-differs-in", fields=", ".join(diff))
         return None
 
+    def _check_follows(self, statement: Any, who: str) -> None:
+        """The statement follows the game that ended here and every answer in it verifies and
+        is about that game (each is taken, as if received).
+
+        Raises:
+            TableError: ``malformed``, ``wrong-table``, ``bad-signature``, naming ``who``.
+        """
+        if not isinstance(statement, dict) or not isinstance(statement.get("follows"), dict):
+            raise TableError(who, Reason.MALFORMED, "a rematch statement without 'follows'"
+                             ).with_code("no-follows")
+        follows = statement["follows"]
+        if (follows.get("tbl"), follows.get("head")) != (self.table_id, self.finished.head):
+            raise TableError(who, Reason.WRONG_TABLE,
+                             f"the statement follows table {follows.get('tbl')} (entry "
+                             f"{str(follows.get('head'))[:12]}), not the game that ended here "
+                             f"({self.table_id}, entry {self.finished.head[:12]})").with_code(
+                                 "follows-other-game", table=follows.get("tbl"),
+                                 head=str(follows.get("head"))[:12], here=self.table_id,
+                                 here_head=self.finished.head[:12])
+        for raw in follows.get("accepts", []) if isinstance(follows.get("accepts"), list) else []:
+            self._take_answer(raw, who, None)
+
     def _take_statement(self, statement: dict[str, Any], sigs: dict[str, str],
                         who: str) -> list[Outgoing]:
         if self.failed is not None or self.started is not None:
@@ -401,6 +416,12 @@ class Rematch:
         if proposer.hex() not in good:
             raise TableError(who, Reason.UNSIGNED, "the statement lacks its proposer's signature"
                              ).with_code("proposer-unsigned")
+        self._check_follows(statement, who)
+        if self._stale(statement):
+            return []  # it seats a player who said "no": a successor comes (6.1, "Answers")
+        if self.statement is None and self._unheard(statement):
+            self._held = (statement, sigs, who)
+            return []
         if self.statement is not None and statement_hash(statement) != statement_hash(
                 self.statement):
             if self._successor(statement):
@@ -456,6 +477,8 @@ class Rematch:
         signature is in."""
         if self.failed is not None or self.started is not None or self._restoring:
             return []
+        if self.statement is not None and self._stale(self.statement):
+            self.statement, self.sigs, self.signed = None, {}, False  # a "no" came after it
         out: list[Outgoing] = []
         me = self.me.public_key
         mine = self.my_answer()
@@ -583,6 +606,42 @@ class Rematch:
     def _note_statement(self) -> None:
         if not self._restoring and self.statement is not None:
             self.lines.append({"statement": self.statement, "sigs": dict(self.sigs)})
+
+    # -- answers passed on (docs/protocol.md 6.1, "Answers") --------------------------------
+
+    def _pass_on(self) -> list[Outgoing]:
+        """Every other player's answer taken since the last call, to the players at the table
+        but its signer: a player who says "yes" to some and "no" to others is then seen by all
+        to have said "no" (the LAN trial of 2026-12-08: the agreement hung)."""
+        relays, self._relays = self._relays, []
+        if self.failed is not None or self.started is not None:
+            return []
+        return [self._out(tuple(k for k in self._others(self.present) if k.hex() != raw["by"]),
+                          "rematch.answer", {"answer": raw}) for raw in relays]
+
+    def _stale(self, statement: dict[str, Any]) -> bool:
+        """Whether ``statement`` seats a player whose "no" this seat holds."""
+        declined = {k.hex() for k in self.declined()}
+        seats = statement.get("seats")
+        return isinstance(seats, list) and any(
+            isinstance(m, dict) and m.get("pk") in declined for m in seats)
+
+    def _unheard(self, statement: dict[str, Any]) -> bool:
+        """Whether an answer in ``statement`` goes on without a player whose "no" this seat
+        has not received yet (it is on its way: every player passes each answer on)."""
+        follows = statement.get("follows")
+        accepts = follows.get("accepts") if isinstance(follows, dict) else None
+        declined = {k.hex() for k in self.declined()}
+        return isinstance(accepts, list) and any(
+            isinstance(a, dict) and isinstance(a.get("without"), list)
+            and not set(map(str, a["without"])) <= declined for a in accepts)
+
+    def _take_held(self) -> list[Outgoing]:
+        """The statement held for a "no" not received yet, once it is."""
+        if self._held is None or self._unheard(self._held[0]):
+            return []
+        held, self._held = self._held, None
+        return self._take_statement(*held)
 
     # -- helpers -------------------------------------------------------------------------------
 

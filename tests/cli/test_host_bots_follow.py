@@ -29,6 +29,8 @@ class Table:
         done = Finished(table, "cd" * 32, (0,), (0, 10, 20, 30), 0)
         self.rematches = {p.public_key: Rematch(p, done) for p in self.people}
         self.bots: dict[bytes, RemoteAgain] = {}
+        self.queue: list[tuple[bytes, Outgoing]] = []
+        self.busy = False
         for bot in self.people[1:3]:
             again = RemoteAgain.__new__(RemoteAgain)
             again.rematch = self.rematches[bot.public_key]
@@ -45,14 +47,20 @@ class Table:
             again._on_change()  # as the constructor does: a bot answers once the people did
 
     def send(self, sender: Rematch, outs: list[Outgoing]) -> None:
-        queue = [(sender.me.public_key, out) for out in outs]
-        while queue:
-            key, out = queue.pop(0)
+        """Deliver in the order sent, as links do (a bot's answer made while a message is
+        delivered goes after what its seat sent before: answers are passed on, 6.1)."""
+        self.queue += [(sender.me.public_key, out) for out in outs]
+        if self.busy:
+            return
+        self.busy = True
+        while self.queue:
+            key, out = self.queue.pop(0)
             for to in out.to:
                 got = self.rematches[to].receive_bytes(key, out.envelope.encode())
-                queue += [(to, o) for o in got]
+                self.queue += [(to, o) for o in got]
                 if to in self.bots:
                     self.bots[to]._on_change()  # the link tells it of every change
+        self.busy = False
 
     def answers(self, seat: int) -> dict[str, Any]:
         """What ``seat`` holds of every player's answer: nick -> yes, or None."""

@@ -229,7 +229,8 @@ def test_a_replayed_old_acceptance_is_refused_naming_who_delivered_it_and_whose_
     old = finished(people, "eights")
     _, bus, (evil, p1, p2) = _hostile_proposer()
     p2_old = sign_answer(p2.me, old.table.spec.table, HEAD, True)  # p2's "yes" to another game
-    # relayed by another peer: an answer is taken only from its signer's link
+    # passed on by another peer (6.1, "Answers"): it is about another game, and the peer that
+    # passed it on is named
     bus.post(evil.me.public_key, [Outgoing((p1.me.public_key,), evil._out(
         (), "rematch.answer", {"answer": p2_old}).envelope)])
     # sent again by its own signer: it is about another game
@@ -241,8 +242,10 @@ def test_a_replayed_old_acceptance_is_refused_naming_who_delivered_it_and_whose_
     _offer(bus, evil, statement, p1)
     bus.run()
     relayed, replayed, inside = bus.refused[p1.me.public_key]
-    assert (relayed.reason, relayed.sender) == (Reason.WRONG_SENDER, evil.name(evil.me.public_key))
-    assert str(relayed).endswith(f"sends an answer signed by {p1.name(p2.me.public_key)}")
+    assert (relayed.reason, relayed.sender) == (Reason.WRONG_TABLE, evil.name(evil.me.public_key))
+    assert str(relayed).endswith(
+        f"the answer of {p1.name(p2.me.public_key)} is about table {old.table.spec.table} "
+        f"(entry {HEAD[:12]}), not the game that ended here")
     assert (replayed.reason, replayed.sender) == (Reason.WRONG_TABLE, p1.name(p2.me.public_key))
     assert (inside.reason, inside.sender) == (Reason.WRONG_TABLE, evil.name(evil.me.public_key))
     assert str(inside).endswith(
