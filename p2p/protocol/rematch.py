@@ -422,8 +422,15 @@ class Rematch:
         if self.statement is None and self._unheard(statement):
             self._held = (statement, sigs, who)
             return []
-        if self.statement is not None and statement_hash(statement) != statement_hash(
-                self.statement):
+        other = self.statement is None or statement_hash(statement) != statement_hash(
+            self.statement)
+        if other and proposer != self.proposer():  # before two statements: a player who is
+            raise TableError(who, Reason.TABLE_RULES,  # not the proposer cannot stop the game
+                             f"the statement is proposed by {self.name(proposer)}, not by "
+                             f"{self.name(self.proposer() or b'')}").with_code(
+                                 "wrong-proposer", name=self.name(proposer),
+                                 expected=self.name(self.proposer() or b""))
+        if self.statement is not None and other:
             if self._successor(statement):
                 self.statement, self.sigs, self.signed = None, {}, False
             else:
@@ -437,12 +444,6 @@ class Rematch:
                                              second=statement.get("tbl"))
         if self.statement is None:
             self.check_statement(statement, who)
-            if proposer != self.proposer():
-                raise TableError(who, Reason.TABLE_RULES,
-                                 f"the statement is proposed by {self.name(proposer)}, not by "
-                                 f"{self.name(self.proposer() or b'')}").with_code(
-                                     "wrong-proposer", name=self.name(proposer),
-                                     expected=self.name(self.proposer() or b""))
             self.statement = statement
         for key in good:
             k = bytes.fromhex(key)

@@ -9,10 +9,16 @@ start the next game without the player who said two things."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
+from typing import Any
 
+import pytest
+
+from lancards.p2p.protocol.errors import Reason
 from lancards.p2p.protocol.rematch import Rematch
 from lancards.p2p.protocol.series import sign_answer
+from lancards.p2p.protocol.statement import sign_statement
 from lancards.p2p.protocol.table import Outgoing
 from tests.p2p.core_harness import identities
 from tests.p2p.test_rematch import HEAD, Bus, finished, peers
@@ -95,3 +101,48 @@ def test_a_statement_made_before_the_no_came_is_made_again_without_them() -> Non
     _check_started_without(evil, honest, bus)
     assert proposer.started is not None and proposer.started.statement["tbl"] != first["tbl"]
     assert not any(bus.refused.values())
+
+
+def _own_statement(evil: Rematch, like: dict[str, Any]) -> dict[str, Any]:
+    """A statement like ``like`` that ``evil`` proposes itself (it is not the proposer)."""
+    return {**copy.deepcopy(like), "host": evil.me.public_key.hex()}
+
+
+@pytest.mark.parametrize("evil_says", [True, False])
+def test_a_statement_of_a_player_who_is_not_the_proposer_never_stops_the_next_game(
+        evil_says: bool) -> None:
+    """The LAN trial (h1): dora, not the proposer, sent a statement of her own once the others
+    held the proposer's, and every seat stopped: "dora offered two different statements for
+    the next game". A player who said no could so stop the others' next game. Now such a
+    statement is refused as not the proposer's, naming its sender, and the game starts."""
+    people = identities(4)
+    done = finished(people, "eights")
+    order = [m.public_key for m in done.table.seats]
+    rematches = peers(sorted(people, key=lambda p: order.index(p.public_key)), done)
+    bus = Bus(rematches)
+    evil, honest = rematches[1], [rematches[0], rematches[2], rematches[3]]
+    seen: list[dict[str, Any]] = []
+
+    def hold(sender: bytes, to: bytes, data: bytes) -> bool:
+        if sender == honest[0].me.public_key and b"rematch.sign" in data and not seen:
+            assert honest[0].statement is not None
+            seen.append(honest[0].statement)  # the proposer's: evil's own goes out first
+            mine = _own_statement(evil, honest[0].statement)
+            sig = sign_statement(evil.me, mine).hex()
+            bus.post(evil.me.public_key, [evil._out(evil._others(evil.present), "rematch.sign",
+                                                    {"statement": mine,
+                                                     "sigs": {evil.me.public_key.hex(): sig}})])
+        return False
+
+    bus.drop = hold
+    bus.post(evil.me.public_key, evil.answer(evil_says))
+    _bots_answer(bus, honest)
+    nxt = honest[0].started
+    assert nxt is not None and all(r.started == nxt for r in honest), [r.failed for r in honest]
+    assert (evil.me.public_key in [m.public_key for m in nxt.seats]) == evil_says
+    for r in honest[1:]:
+        assert [(e.reason, e.sender) for e in bus.refused[r.me.public_key]] == [
+            (Reason.TABLE_RULES, evil.name(evil.me.public_key))]
+        assert str(bus.refused[r.me.public_key][0]).endswith(
+            f"the statement is proposed by {evil.name(evil.me.public_key)}, not by "
+            f"{evil.name(honest[0].me.public_key)}")
