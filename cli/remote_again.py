@@ -14,15 +14,20 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-from lancards.cli.i18n import _
+from lancards.cli.i18n import _, in_each_language
+from lancards.cli.notice_lines import RefusalLimit
+from lancards.cli.peer_errors import error_words
 from lancards.cli.play_again import again_status, finished_of, follow_answer, other_games
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode
 from lancards.p2p.net.rematch_link import RematchLink
 from lancards.p2p.net.store import TableStore
+from lancards.p2p.protocol.errors import RemoteProtocolError
 from lancards.p2p.protocol.rematch import Rematch
 from lancards.p2p.protocol.start_fetch import START_WAIT_S, StartFetch
 from lancards.p2p.protocol.statement import StartedTable
@@ -59,6 +64,11 @@ def mark_host_again(folder: Path) -> None:
         TableStore(host).mark("again")
 
 
+
+def _refusal_line(exc: RemoteProtocolError) -> list[str]:
+    return ["! " + error_words(exc)]
+
+
 class Handover:
     """What ``play_table`` takes for the next game (as from a lobby): every seat's address,
     ``table.json`` written already, the next table's messages that came meanwhile."""
@@ -90,6 +100,8 @@ class RemoteAgain:
         self.locks: list[Any] = []
         self._changed = changed
         self._told = False
+        self._shown = 0  # the refusals told so far (refusal_lines)
+        self._limit = RefusalLimit()
         self.alone = None if restore is None else alone_bound()
         """A restarted seat's bound on waiting alone (seconds; :func:`alone_bound`)."""
         self.alone_text = ""
@@ -121,10 +133,21 @@ class RemoteAgain:
             if self._changed is not None:
                 self._changed()
 
+    def refusal_lines(self) -> list[dict[str, list[str]]]:
+        """The messages about the next game refused since the last call, each as one line
+        ``! message from dora [...] refused: ...`` in every language (:func:`in_each_language`),
+        at most one a minute per sender and reason (:class:`RefusalLimit`). Before, they were
+        kept and never shown: the LAN trial of 2026-12-08 (h1), where dora's forged answers and
+        statements were refused without a word on the others' tables."""
+        new = self.link.refusals[self._shown:]
+        self._shown += len(new)
+        return [in_each_language(partial(_refusal_line, exc)) for exc in new
+                if self._limit.tell(SimpleNamespace(kind="rejected", error=exc))]
+
     def answer(self, yes: bool, game: str | None = None) -> None:
         """The person's answer (``game``: another rule set a "yes" agrees to; ``None``: the
         choice made before, else the same game)."""
-        self.link.send(self.rematch.answer(yes, game))
+        self.link.answer(yes, game)
         self._on_change()
 
     def status(self) -> dict[str, Any]:

@@ -233,6 +233,9 @@ class SeriesMixin:
     def _offer_again(self, outcome: Any, extra: dict[str, Any], banners: list[Banner]) -> None:
         """Once every peer's game is over: the agreements to play again, and what the screen
         shows of them (``extra["again"]``, ``extra["evening"]``, a banner)."""
+        from lancards.cli.net_log import add_said
+        from lancards.cli.remote_again import RemoteAgain
+
         extra["series"] = self.series
         if outcome is None or self.core.halted:
             return
@@ -252,14 +255,15 @@ class SeriesMixin:
                                    restore=self.again_lines,
                                    main=self.core.me.public_key)
         elif self.again is None and not local and finished is not None:
-            from lancards.cli.remote_again import RemoteAgain
-
             lines = (self.again_lines or {}).get(self.core.me.public_key)
             self.again = RemoteAgain(self.node, changed=self._changed,  # over the links
                                      restore=lines)  # a resume inside it: its journal lines
         if self.ran and getattr(self.again, "task", True) is None:
             self.again.start()  # the node has served the end: the agreement takes the links
         status = self.again.status() if self.again is not None else {}
+        if isinstance(self.again, RemoteAgain):  # its refused messages, in words, on the log
+            for said in self.again.refusal_lines():
+                add_said(self, said)
         if status:
             extra["again"] = status
             banners.append(Banner("again", again_words(status)))

@@ -335,6 +335,11 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
             follows.followers.remove(again.follow_host)
     if again.rematch.failed is not None and follows is not None and follows.declined:
         await again.flush()  # its "no" reaches the others before the links close
+    if not quiet:  # the messages about the next game it refused, in words (h1's trial)
+        from lancards.cli.i18n import language
+
+        for said in again.refusal_lines():
+            print(*said[language()], sep="\n", flush=True)
     table = again.started()
     if table is None:
         if not quiet:

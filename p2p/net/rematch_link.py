@@ -36,6 +36,10 @@ STASH_MAX = 4096
 """The most messages of the next table kept while the agreement runs (the mesh's own bound)."""
 
 
+REFUSALS_KEPT = 256
+"""The refused messages kept for the screen (a flood is not kept for ever)."""
+
+
 class RematchLink:
     """One seat's agreement over its node's mesh (see the module docstring).
 
@@ -62,6 +66,9 @@ class RematchLink:
         self.changed = changed
         self.stash: list[tuple[bytes, bytes]] = []
         self.refused: list[str] = []
+        self.refusals: list[RemoteProtocolError] = []
+        """The same refusals as errors, for the player's words (``RemoteAgain.refusal_lines``;
+        before, nothing read them: the LAN trial of 2026-12-08, h1)."""
         self.linked = False
         self.ask_start = ask_start
         self.mark_first = mark_first
@@ -103,9 +110,10 @@ class RematchLink:
             store.mark("again")
         store.append_all([("rematch", line) for line in lines])
 
-    def answer(self, yes: bool) -> None:
-        """This seat's answer (:meth:`Rematch.answer`), sent to the others."""
-        self.send(self.rematch.answer(yes))
+    def answer(self, yes: bool, game: str | None = None) -> None:
+        """This seat's answer (:meth:`Rematch.answer`; ``game``: another rule set a "yes"
+        agrees to), sent to the others."""
+        self.send(self.rematch.answer(yes, game))
 
     async def run(self, wait: float, alone: float | None = None) -> None:
         """Pump the mesh until the next game has started or cannot, or ``wait`` seconds (or
@@ -159,11 +167,16 @@ class RematchLink:
         try:
             self.send(self.rematch.receive_bytes(peer, data))
         except RemoteProtocolError as exc:
-            self.refused.append(str(exc))
+            self._refuse(exc)
         except Exception as exc:  # a bug at the door: one line, the others served
-            self.refused.append(str(unexpected(self.rematch.name(peer), exc)))
+            self._refuse(unexpected(self.rematch.name(peer), exc))
         if self.changed is not None:
             self.changed()
+
+    def _refuse(self, exc: RemoteProtocolError) -> None:
+        if len(self.refusals) < REFUSALS_KEPT:
+            self.refused.append(str(exc))
+            self.refusals.append(exc)
 
     def _observer(self, event: Connected | Disconnected | Received) -> None:
         """An observer's link event: served by the finished game's watchers (it watched the
@@ -203,7 +216,7 @@ class RematchLink:
                 return False
             self.rematch.take_started(got[0], fetch.name(peer))
         except RemoteProtocolError as exc:
-            self.refused.append(str(exc))
+            self._refuse(exc)
             return True
         self.journal()
         if self.changed is not None:
