@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import os
+import sys
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -445,7 +446,8 @@ def run_join(args: argparse.Namespace) -> int:
                 if isinstance(target, WatchTarget):  # w on a started table
                     from lancards.cli.lobby.watch_table import watch_at
 
-                    return await watch_at(*target, record=args.record)
+                    return await watch_at(*target, record=args.record, screen=(  # as watch
+                        sys.stdin.isatty() and sys.stdout.isatty()))  # (h1: it was plain)
                 if isinstance(target, tuple):
                     found = target
                 else:
