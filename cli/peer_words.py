@@ -22,12 +22,13 @@ from lancards.cli.fork_words import (
     signed_move,
 )
 from lancards.cli.halted_table import halt_seat
-from lancards.cli.i18n import N_, _, language, ngettext
+from lancards.cli.i18n import N_, _, ngettext
 from lancards.cli.objectives_words import DEFAULT_SOURCE, DEFAULT_SOURCE_WORDS, objectives_notice
 from lancards.cli.peer_errors import CHEAT_WORDS
 from lancards.cli.refusal_words import refusal_detail
 from lancards.cli.removal_words import RESCUE_WORDS
 from lancards.cli.session import Banner
+from lancards.p2p.net.failure_words import log as net_log
 from lancards.p2p.net.waiting import DRAW_SHARES, Waiting, alone_seconds
 
 WHAT_WORDS: Mapping[str, str] = {
@@ -48,7 +49,9 @@ SIDE_CHEAT_WORDS: Mapping[str, str] = {
     "bad-escrow-part": N_("{name} dealt this seat a bad key escrow part (it cannot be rescued)"),
 }
 """A cheat that does not halt the table, by its notice's ``code`` (the peer layer's
-``Notice.code``): in English the peer layer's sentence stays (it carries the detail)."""
+``Notice.code``), in every language; the peer layer's sentence, whose detail counts seats from
+0 (``key escrow by seat 3 in epoch 0 rejected: the sealed part does not match its
+commitment``: the LAN trial with a seated attacker, h1), goes to ``--verbose``."""
 
 
 def what_words(wait: Waiting) -> str:
@@ -234,8 +237,9 @@ def _viewer(core: Any) -> int | None:
 def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: str,
                        cause: Any = None, move: str | None = None, me: int | None = None
                        ) -> str:
-    """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` (or, in a language
-    other than English, :data:`SIDE_CHEAT_WORDS`) for ``kind`` and ``seat``, else the peer
+    """A cheat notice's log line (without its ``!``): :data:`CHEAT_WORDS` (or
+    :data:`SIDE_CHEAT_WORDS`, the peer layer's detail going to ``--verbose``) for ``kind`` and
+    ``seat``, else the peer
     layer's ``text``. An illegal move is named, with why the rules refuse it, from what refused
     it (``cause``, the engine's coded error: :func:`~lancards.cli.refusal_words.refusal_detail`):
     ``"Cyd signed a move the rules do not allow: discard R5 (Cyd must draw first)"``; a move
@@ -250,7 +254,8 @@ def cheat_notice_words(kind: str, seat: int | None, names: Sequence[str], text: 
         detail = refusal_detail(cause, seat, names) if kind == "illegal" else \
             out_of_turn_detail(cause, names, move, me) if kind == "out-of-turn" else None
         return words if detail is None else f"{words}: {detail}"
-    if kind in SIDE_CHEAT_WORDS and language() != "en":
+    if kind in SIDE_CHEAT_WORDS:  # in English too: the peer layer's detail counts seats from
+        net_log.debug("%s", text)  # 0 and says epochs and commitments (h1): --verbose only
         return _(SIDE_CHEAT_WORDS[kind]).format(name=names[seat])
     return text
 
