@@ -12,6 +12,7 @@ for it (``ask_start``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import Callable
 from functools import partial
@@ -26,6 +27,7 @@ from lancards.cli.play_again import again_status, finished_of, follow_answer, ot
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode
 from lancards.p2p.net.rematch_link import RematchLink
+from lancards.p2p.net.storage_faults import StorageError
 from lancards.p2p.net.store import TableStore
 from lancards.p2p.protocol.errors import RemoteProtocolError
 from lancards.p2p.protocol.rematch import Rematch
@@ -101,6 +103,7 @@ class RemoteAgain:
         self._changed = changed
         self._told = False
         self._shown = 0  # the refusals told so far (refusal_lines)
+        self._saved: set[str] = set()  # the next tables whose folder this seat wrote
         self._limit = RefusalLimit()
         self.alone = None if restore is None else alone_bound()
         """A restarted seat's bound on waiting alone (seconds; :func:`alone_bound`)."""
@@ -247,9 +250,16 @@ class RemoteAgain:
 
     def over(self) -> None:
         """Mark the finished table's folder ``again-over``: ``lancards resume`` no longer
-        resumes its agreement (the next game's folder is a table of its own)."""
+        resumes its agreement (the next game's folder is a table of its own); and each folder
+        of a statement this seat signed that will not start here ``not-started`` (a statement
+        dropped for a "no" that came after it, or the agreement failed): ``lancards history``
+        listed it as an unfinished game to resume (h1's trial)."""
         if self.node.store is not None and not (self.folder / "again-over").exists():
             self.node.store.mark("again-over")
+        started = self.rematch.started
+        for table in sorted(self._saved - {started.spec.table if started else ""}):
+            with contextlib.suppress(StorageError):
+                TableStore(self._folder(table)).mark("not-started")
 
     def _ask_start(self, statement: dict[str, Any]) -> tuple[StartFetch, Any]:
         """The asks of a restarted seat for the next table's start, numbered from the next
@@ -263,6 +273,7 @@ class RemoteAgain:
         killed then asks the others whether it started, as after a lobby), with them once
         every seat signed."""
         folder = self._folder(str(statement["tbl"]))
+        self._saved.add(str(statement["tbl"]))
         if not self.locks:
             self.locks.append(lock_folder(folder, "lancards play again"))
         store = TableStore(Path(folder))

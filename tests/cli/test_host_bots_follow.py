@@ -35,12 +35,12 @@ class Table:
             again = RemoteAgain.__new__(RemoteAgain)
             again.rematch = self.rematches[bot.public_key]
             again.bot, again.host_said_no = True, lambda: gone.declined
-            again.link = SimpleNamespace(answer=lambda yes, r=again.rematch: self.send(
-                r, r.answer(yes)), send=lambda outs, r=again.rematch: self.send(r, outs))
+            again.link = SimpleNamespace(answer=lambda yes, game=None, r=again.rematch: self.send(
+                r, r.answer(yes, game)), send=lambda outs, r=again.rematch: self.send(r, outs))
             again.node = SimpleNamespace(store=None, next_table=lambda table: None)
             again.folder = None
             again._save = lambda *args: None  # type: ignore[method-assign]  # no folders here
-            again._changed, again._told = None, False
+            again._changed, again._told, again._saved = None, False, set()
             self.bots[bot.public_key] = again
             gone.followers.append(again.follow_host)
         for again in self.bots.values():

@@ -146,3 +146,4 @@ def test_a_statement_of_a_player_who_is_not_the_proposer_never_stops_the_next_ga
         assert str(bus.refused[r.me.public_key][0]).endswith(
             f"the statement is proposed by {evil.name(evil.me.public_key)}, not by "
             f"{evil.name(honest[0].me.public_key)}")
+
