@@ -46,8 +46,11 @@ def test_a_seeded_series_of_two_games_through_lancards_play(tmp_path: Path, caps
     assert main(["audit", str(second / "record.jsonl")]) == 0
     lines = capsys.readouterr().out.splitlines()
     closing = json.loads((first / "record.jsonl").read_text().splitlines()[-1])
-    assert lines[0] == (f"game 2 of series {first.name}: follows table {first.name}, whose "
-                        f"record ends in entry {closing['head']}")
+    # short ids and the entry's number, as lancards history says them (the full ids and head:
+    # --verbose)
+    assert lines[0] == (f"game 2 of series {first.name[:8]}: follows table {first.name[:8]}, "
+                        f"whose record ends in entry {closing['entries']} "
+                        f"({closing['head'][:8]})")
     assert lines[1].startswith("OK: 8s Rule!, ")
     assert main(["audit", str(first / "record.jsonl")]) == 0
     capsys.readouterr()
