@@ -246,8 +246,9 @@ def cheat_said(report: AuditReport, index: int, names: list[str]) -> str:
     move = signed_move(game, entry, names, known_cards(game, [payload], report.view,
                                                        report.view)) \
         if cheat["reason"] == "out-of-turn" else None
-    return cheat_notice_words(cheat["reason"], cheat["seat"], names, cheat["detail"], cause,
-                              move)
+    kind = "proof" if cheat["reason"] == "illegal" and isinstance(payload, dict) and \
+        payload.get("t") == "shuffle" else cheat["reason"]  # a shuffle is no move (h1)
+    return cheat_notice_words(kind, cheat["seat"], names, cheat["detail"], cause, move)
 
 
 def _breach_words(breach: str, reneges: list[Any], names: list[str]) -> str:
@@ -444,8 +445,8 @@ def run_replay(args: argparse.Namespace) -> int:
     path = chosen_record(args.file)
     lines = _read(path)
     report = audit_lines(lines)
-    halted = halted_lines(lines, report)  # a bad proof of shuffle: played up to it
-    if halted is not None:
+    halted = report.halted or halted_lines(lines, report)  # a bad proof of shuffle: played
+    if halted is not None:  # up to it (audit reads a closed record so itself)
         lines, report = halted, audit_lines(halted)
     if not report.ok:
         raise UsageError(_("the record does not verify: {error}").format(error=report.error))

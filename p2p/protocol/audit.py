@@ -95,6 +95,10 @@ class AuditReport:
     """Why an ``unfinished`` record is so, in one sentence."""
     closed_by: str | None = None
     """The seated peer that signed the closing line, when there is one."""
+    halted: list[bytes] | None = None
+    """The lines read, when a record closed after a halt on a bad proof of shuffle taken
+    before its check is read as halted on that cheat (:func:`halted_lines`): a replay plays
+    these; not in :func:`report_json`."""
 
 
 def header_table(line: bytes) -> StartedTable:
@@ -151,7 +155,7 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
     except RecordFileError as exc:
         report.error = str(exc)
         report.problem = exc
-        return report
+        return _halted_on_pipelined_cheat(lines, report) or report
     report.entries = len(record)
     report.moves = sum(1 for e in record.entries if e.payload.get("t") == "action")
     report.ok = True
@@ -193,6 +197,37 @@ def audit_lines(lines: Sequence[bytes]) -> AuditReport:
     else:
         report.status = "ok"
     return report
+
+
+def _halted_on_pipelined_cheat(lines: Sequence[bytes], report: AuditReport
+                               ) -> AuditReport | None:
+    """A record a seat closed after halting on a bad proof of shuffle it had taken before
+    checking it (pipelining, ``docs/protocol.md`` 11.2): the signed entry is an ``entry`` line
+    and the closing line counts it. Read as the table halted on that cheat (``unfinished``, the
+    cheater in :attr:`AuditReport.cheats`) when every line but that entry's verifies with the
+    rules, the entry is a cheat line's evidence (:func:`halted_lines`), and a signed closing
+    line binds it and the entries taken after it unchecked (the epoch's later shuffles: their
+    signatures and chain verify, the rules are not replayed past the cheat). Before,
+    ``lancards audit`` said ``REJECTED`` (exit 1) of such an honest record, naming the cheater
+    only inside the peer layer's sentence (``proof of shuffle by seat 2 in epoch 2
+    rejected``: the LAN trial of 2026-12-08 with a seated attacker, h1). None otherwise."""
+    halted = halted_lines(lines, report)
+    if halted is None:
+        return None
+    cheat = parse_json(halted[-1], "record file", max_size=MAX_LINE_BYTES)
+    if not isinstance(cheat, dict) or cheat["entry"].get("payload", {}).get("t") != "shuffle":
+        return None  # only a proof of shuffle is taken before its check
+    try:
+        closed = verify_lines(lines, None, check_record_genesis)  # signatures, chain, close
+    except PeerError:
+        return None
+    if closed.closed_by is None:
+        return None
+    again = audit_lines(halted)
+    again.closed_by = closed.name(closed.closed_by)
+    again.unfinished = "the table halted on a cheat"
+    again.halted = list(halted)
+    return again
 
 
 def halted_lines(lines: Sequence[bytes], report: AuditReport) -> list[bytes] | None:

@@ -153,3 +153,31 @@ def test_replay_of_a_table_halted_on_a_bad_proof_plays_up_to_it_and_names_the_pr
         "lancards replay: error: the record does not verify: record file line 9 (entry 8): "
         "rejected message from record file (entry 8): bad-signature: signature by "
         f"{honest.table.seats[1]} (seat 2) does not verify")
+
+
+def test_audit_of_a_table_halted_on_a_bad_proof_names_the_prover_as_unfinished(
+        halted_folder, capsys):
+    """``lancards audit`` of an honest seat's record closed after a halt on a bad proof of
+    shuffle said ``REJECTED: ... proof of shuffle by seat 1 in epoch 1 rejected: ...`` (exit 1,
+    the cheater only inside the peer layer's sentence and counted from 0; the LAN trial with a
+    seated attacker, h1): the record is the table's, and its closing line binds the bad entry.
+    Now ``UNFINISHED`` (exit 3) with the cheat in words; a changed closing line is still
+    rejected."""
+    folder, cheater, honest = halted_folder
+    path = folder / "record.jsonl"
+    lines = path.read_bytes().rstrip(b"\n").split(b"\n")
+    bad = 8  # the prover's entry (line 9), then cyd's shuffle taken unchecked, the closing line
+    assert [json.loads(line)["kind"] for line in lines[bad:]] == ["entry", "entry", "close"]
+    capsys.readouterr()
+    assert main(["audit", str(path)]) == 3
+    assert capsys.readouterr().out.splitlines() == [
+        f"UNFINISHED: 8s Rule!, {bad - 1} entries verified; the table halted on a cheat",
+        f"cheat caught at entry {bad}: {cheater}'s shuffle proof does not hold"]
+    report = audit_lines(lines)
+    assert (report.status, report.closed_by, [c["seat"] for c in report.cheats]) == (
+        "unfinished", str(honest.table.seats[0]) + " (seat 1)", [1])
+    closing = json.loads(lines[-1])
+    closing["entries"] -= 1  # a closing line that does not bind the bad entry
+    forged = [*lines[:-1], json.dumps(closing, separators=(",", ":"), sort_keys=True).encode()]
+    assert audit_lines(forged).status == "rejected"
+    assert audit_lines(lines[:-1]).status == "rejected"  # no closing line: as before
