@@ -132,7 +132,9 @@ class Watching:
                                       "the peer is not seated at the table it sent"
                                       ).with_code("watch-not-seated")
         self.core = GameCore.observer(table)
-        return Event("table")
+        seat = next(m for m in table.seats if m.public_key == self.peer)
+        self._link = f"the watched peer {seat}"  # by name once the table says it (h1's trial:
+        return Event("table")  # "message from the watched peer [QF4Z-...] refused")
 
     def _on_next(self, statement: dict[str, object], sigs: dict[str, str]) -> Event:
         core = self.core

@@ -249,6 +249,10 @@ def test_the_observer_refuses_what_the_peer_must_not_send() -> None:
     event = watching.receive(link_envelope(peer, "watch.entry", TABLE, {"entry": tampered})
                              .encode())
     assert event.kind == "rejected" and "bad-signature" in event.text
+    # named as the table names the peer, once its table came (the LAN trial with a seated
+    # attacker, h1: "message from the watched peer [QF4Z-...] refused")
+    assert event.error is not None and event.error.sender == \
+        f"the watched peer {net.watched.players[net.watched.seat]}"
     chat = sign_envelope(peer, "chat", TABLE, 0, {"text": "hi"}).encode()
     assert "unknown-type" in watching.receive(chat).text
     assert watching.core is not None and len(watching.core.record) == 0
