@@ -41,9 +41,11 @@ def test_level8_master_to_its_end_then_8s_rule_to_its_end_with_a_wrong_answer_na
                      for c, d in zip(cores, done, strict=True))
     bus = Bus([ann, bob, cyd])
     table = done[0].table.spec.table
-    # cyd first sends a game nobody can play here, then bob's answer as its own
-    for wrong in (sign_answer(cyd.me, table, done[0].head, True, (), "poker"),
-                  sign_answer(bob.me, table, done[0].head, True, (), "eights")):
+    # cyd first sends a game nobody can play here, then an answer it signed as bob's (an
+    # answer passed on is taken only with its own player's signature: 6.1, "Answers")
+    forged = dict(sign_answer(cyd.me, table, done[0].head, True, (), "eights"))
+    forged["by"] = bob.me.public_key.hex()
+    for wrong in (sign_answer(cyd.me, table, done[0].head, True, (), "poker"), forged):
         bus.post(cyd.me.public_key, [Outgoing((ann.me.public_key,), cyd._out(
             (), "rematch.answer", {"answer": wrong}).envelope)])
     bus.run()
@@ -53,7 +55,7 @@ def test_level8_master_to_its_end_then_8s_rule_to_its_end_with_a_wrong_answer_na
         Reason.TABLE_RULES, cyd_name, "answer-unknown-game")
     assert str(unknown).endswith(
         f"the answer of {cyd_name} chose a game this program does not know: poker")
-    assert (relayed.reason, relayed.sender) == (Reason.WRONG_SENDER, cyd_name)
+    assert (relayed.reason, relayed.sender) == (Reason.BAD_SIGNATURE, cyd_name)
     assert ann.answers == {}
     for r in (ann, bob, cyd):
         bus.post(r.me.public_key, r.answer(True, "eights"))
