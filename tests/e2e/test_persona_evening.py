@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -188,8 +189,8 @@ def test_another_game_killed_at_the_write_of_its_evening_twice_keeps_the_evening
         # game 2 played out, killed inside its "play again": its panel on a resume
         done = _lancards(tmp_path, ["resume", "--autoplay"], "rematch-after:1")
         assert done.returncode == -signal.SIGKILL, done.stderr
-        [winner] = [line.split()[1] for line in done.stdout.splitlines()
-                    if line.startswith("result: ")]
+        [winner] = [m[1] for line in done.stdout.splitlines()
+                    if (m := re.match(r"Level 8: (\S+) wins? after ", line))]
         wins = {name: int(name == winner) + int(name == "You")
                 for name in ("Ada", "Bram", "You")}
         evening = " evening so far: " + " · ".join(
