@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.names import PREFIX, end_tmux_server, tmux_argv
+
 os.environ["LANGUAGE"] = "en"
 """The suite's screens and lines are English whatever the developer's LANG (issue 28): German
 tests ask for German themselves (``lancards.cli.i18n.set_language("de")``, ``--lang de``)."""
@@ -30,21 +32,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session", autouse=True)
 def tmux_keeper() -> Iterator[None]:
-    """Keep the tmux server up for the whole run (each xdist worker holds one sleeping session).
+    """Keep this process's tmux server (``tests.names.TMUX_SERVER``, a ``-L`` socket of its
+    own, never the default server) up for the whole run, then end it.
 
     A tmux server exits when its last session ends, and a ``new-session`` racing that exit is
-    lost: the test then waits for a screen that never comes. With two workers, one test's
-    session ending could take the server down under another's feet. No-op without tmux.
+    lost: the test then waits for a screen that never comes. Each xdist worker has a server of
+    its own (the pid is in its name) and holds one sleeping session on it. No-op without tmux.
     """
     tmux = shutil.which("tmux")
     if tmux is None:
         yield
         return
-    name = f"lancards-keeper-{os.getpid()}"
-    subprocess.run([tmux, "new-session", "-d", "-s", name, "sleep 3600"], capture_output=True,
-                   timeout=10, check=False)
+    name = f"{PREFIX}-keeper-{os.getpid()}"
+    subprocess.run(tmux_argv("new-session", "-d", "-s", name, "sleep 3600"),
+                   capture_output=True, timeout=10, check=False)
     try:
         yield
     finally:
-        subprocess.run([tmux, "kill-session", "-t", f"={name}"], capture_output=True, timeout=10,
-                       check=False)
+        end_tmux_server()

@@ -24,6 +24,7 @@ from lancards.cli import i18n
 from lancards.cli.table_language import FILE, recalled, remember, resume_language
 from lancards.p2p.net.crash_hook import CRASH_ENV
 from lancards.p2p.protocol.identity import Identity
+from tests.names import end_tmux_server, tmux_socket
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -92,7 +93,7 @@ def _folder(home: Path) -> Path:
 def _resumed_screen(home: Path) -> list[str]:
     """``lancards resume`` (no ``--lang``) in tmux at 80x24 once the table shows: its lines;
     then ``q``, ``p`` pause it again (exit status 1)."""
-    server, status = f"h-lang-{os.getpid()}", home / "status"
+    server, status = tmux_socket("lang"), home / "status"
     env = " ".join(f"{k}={v}" for k, v in _env(home).items()
                    if k in ("LANG", "LANCARDS_HOME", CRASH_ENV))
     command = (f"cd {ROOT} && env -u LANGUAGE -u LC_ALL -u LC_MESSAGES {env} {sys.executable} "
@@ -127,7 +128,7 @@ def _resumed_screen(home: Path) -> list[str]:
         assert (home / "err.txt").read_text() == ""
         return lines
     finally:
-        tmux("kill-server")
+        end_tmux_server(server)
 
 
 def _shown_in(home: Path, lang: str) -> None:

@@ -1,6 +1,7 @@
 """A home network on one machine: network namespaces joined by a bridge in a namespace of its own.
 
-Layout for a LAN tagged ``T`` (``lc-<pid>-<n>`` by default) with hosts ``a``, ``b``, ...::
+Layout for a LAN tagged ``T`` (``P-<pid>-<n>`` by default, ``P`` the run's prefix:
+``LANCARDS_TEST_PREFIX``, default ``lc``, :mod:`tests.names`) with hosts ``a``, ``b``, ...::
 
     namespace T-br:  bridge br0 (10.231.0.1/24, IGMP snooping off)
     namespace T-a:   eth0 10.231.0.11/24  <- veth ->  T-br: port vTa of br0 (T without dashes)
@@ -41,6 +42,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Final
+
+from tests.names import PREFIX
 
 SUBNET: Final = "10.231.0"
 """The /24 every address of the test network lies in."""
@@ -102,7 +105,7 @@ def unavailable() -> str | None:
         return "the e2e suite needs root (network namespaces)"
     if shutil.which("ip") is None:
         return "the e2e suite needs the 'ip' command (Debian package iproute2)"
-    probe = f"lc-{os.getpid()}-probe"
+    probe = f"{PREFIX}-{os.getpid()}-probe"
     try:
         _ip("netns", "add", probe)
         _ip("-n", probe, "link", "add", "p0", "type", "veth", "peer", "name", "p1")
@@ -117,7 +120,7 @@ def netem_unavailable() -> str | None:
     """Why ``tc qdisc ... netem`` cannot be used here, or ``None`` when it can."""
     if shutil.which("tc") is None:
         return "the 'tc' command is missing (Debian package iproute2)"
-    probe = f"lc-{os.getpid()}-netem"
+    probe = f"{PREFIX}-{os.getpid()}-netem"
     try:
         _ip("netns", "add", probe)
         proc = subprocess.run(
@@ -142,8 +145,9 @@ def _kill_inside(name: str) -> bool:
 
 
 def remove_stale() -> list[str]:
-    """Delete namespaces ``lc-<pid>-*`` left by an earlier run whose process is gone, after
-    killing every process still inside them.
+    """Delete namespaces ``P-<pid>-*`` (``P``: this run's prefix) left by an earlier run whose
+    process is gone, after killing every process still inside them. Namespaces of another
+    prefix (another person's run on this machine) are left alone.
 
     Returns:
         The names deleted.
@@ -153,7 +157,7 @@ def remove_stale() -> list[str]:
     for line in proc.stdout.splitlines():
         name = line.split()[0] if line.split() else ""
         parts = name.split("-")
-        if len(parts) >= 3 and parts[0] == "lc" and parts[1].isdigit():
+        if len(parts) >= 3 and parts[0] == PREFIX and parts[1].isdigit():
             pid = int(parts[1])
             if pid != os.getpid() and not Path(f"/proc/{pid}").exists():
                 if _kill_inside(name):
@@ -187,7 +191,7 @@ class Lan:
 
     Args:
         size: how many hosts, 1 to 8.
-        tag: namespace name prefix (default ``lc-<pid>-<n>``, unique in this process); the
+        tag: namespace name prefix (default ``P-<pid>-<n>``, unique in this process); the
             bridge's port names use it too, so it must be short (at most 13 characters).
         ipv4: give hosts IPv4 addresses (the default).
         ipv6: turn IPv6 on, with the link-local address ``fe80::(11 + i)`` on ``eth0`` (on a
@@ -209,7 +213,7 @@ class Lan:
             raise ValueError(f"a LAN has 1 to {len(LETTERS)} hosts (asked for {size})")
         if not (ipv4 or ipv6):
             raise ValueError("a LAN needs IPv4 or IPv6")
-        self.tag = tag or f"lc-{os.getpid()}-{next(_COUNTER)}"
+        self.tag = tag or f"{PREFIX}-{os.getpid()}-{next(_COUNTER)}"
         if len(self.tag) > 13:
             raise ValueError(f"tag {self.tag!r} is longer than 13 characters")
         short = self.tag.replace("-", "")

@@ -33,6 +33,7 @@ import pytest
 
 from tests.e2e.netns import ROOT, Host, Lan
 from tests.e2e.peers import Peer, seat_peers, wait_for
+from tests.names import tmux_argv
 
 pytestmark = pytest.mark.e2e
 
@@ -289,14 +290,14 @@ def test_a_table_published_with_avahi_appears_in_our_lobby(lan: Lan, avahi: Avah
         session = f"lc-avahi-{lan.tag}"
         command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec "
                    f"{lan.namespace(bob.host)} {sys.executable} -m lancards join --name bob")
-        subprocess.run(["tmux", "new-session", "-d", "-x", "100", "-y", "30", "-s", session,
+        subprocess.run([*tmux_argv(), "new-session", "-d", "-x", "100", "-y", "30", "-s", session,
                         command], check=True, timeout=10)
         try:
             screen = ""
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and "host dee [" not in screen:
                 time.sleep(0.2)
-                screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session],
+                screen = subprocess.run(tmux_argv("capture-pane", "-p", "-t", session),
                                         capture_output=True, text=True, timeout=10).stdout
             assert re.search(rf"Level 8 +dee \w{{4}} +1/2 +dee +10\.231\.0\.14:{port}", screen), \
                 screen
@@ -305,7 +306,7 @@ def test_a_table_published_with_avahi_appears_in_our_lobby(lan: Lan, avahi: Avah
             assert not re.search(r"\beve\b", screen) and "not-a-table-id" not in screen
             assert len([line for line in screen.splitlines() if "Level 8 " in line]) == 1
         finally:
-            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True,
+            subprocess.run(tmux_argv("kill-session", "-t", session), capture_output=True,
                            timeout=10)
     finally:
         for proc in publishers:

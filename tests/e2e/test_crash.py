@@ -46,7 +46,7 @@ def test_crash_point_sweep_host_and_joiner(lan, tmp_path, planned):
     def start_person(crash: str | None) -> TmuxRun:
         args = ["resume"] if runs else [
             "join", "--name", joiner.nick, "--interface", joiner.address, "--wait", "30", table]
-        runs.append(TmuxRun(f"lc-sweep-{lan.tag}-{len(runs)}", joiner.home, args, crash,
+        runs.append(TmuxRun(f"{lan.tag}-sweep-{len(runs)}", joiner.home, args, crash,
                             prefix))
         return runs[-1]
 
@@ -61,7 +61,7 @@ def test_crash_point_sweep_host_and_joiner(lan, tmp_path, planned):
     if as_person:
         joiner.home.mkdir(parents=True, exist_ok=True)
         procs[-1] = start_person(sweep.next_crash(victims[1]))
-    with tmux_server(f"lc-sweep-{lan.tag}"):
+    with tmux_server(f"{lan.tag}-sweep"):
         try:
             drive(sweep, procs, restart,
                   lambda _: logs(peers) + (runs[-1].screen() if runs else ""), 600,

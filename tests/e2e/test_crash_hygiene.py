@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.netns import ROOT, _ip, remove_stale
+from tests.names import PREFIX
 
 pytestmark = pytest.mark.e2e
 
@@ -75,8 +76,10 @@ def test_leftovers_of_a_killed_run_are_removed_at_start(netns_ok):
     assert gone.returncode == 0
     dead = subprocess.Popen(["true"])
     dead.wait()
-    name = f"lc-{dead.pid}-9-a"
+    name = f"{PREFIX}-{dead.pid}-9-a"
+    other = f"{'zq' if PREFIX != 'zq' else 'zr'}-{dead.pid}-9-a"  # another person's run
     _ip("netns", "add", name)
+    _ip("netns", "add", other)
     sleeper = subprocess.Popen(["ip", "netns", "exec", name, "sleep", "600"],
                                start_new_session=True)
     try:
@@ -84,11 +87,13 @@ def test_leftovers_of_a_killed_run_are_removed_at_start(netns_ok):
         while not _ip("netns", "pids", name, check=False).stdout.split():
             assert time.monotonic() < deadline
             time.sleep(0.05)
-        assert name in remove_stale()
+        gone = remove_stale()
+        assert name in gone and other not in gone
         sleeper.wait(10)
-        assert name not in namespaces()
+        assert name not in namespaces() and other in namespaces()
     finally:
         if sleeper.poll() is None:
             sleeper.kill()
             sleeper.wait(10)
         _ip("netns", "del", name, check=False)
+        _ip("netns", "del", other, check=False)

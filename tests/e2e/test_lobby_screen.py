@@ -13,6 +13,7 @@ import pytest
 
 from tests.e2e.netns import ROOT
 from tests.e2e.peers import host_args, seat_peers
+from tests.names import tmux_argv
 
 pytestmark = [
     pytest.mark.e2e,
@@ -21,7 +22,7 @@ pytestmark = [
 
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10).stdout
+    return subprocess.run(tmux_argv(*args), capture_output=True, text=True, timeout=10).stdout
 
 
 def wait_screen(session: str, pattern: str, limit: float) -> str:

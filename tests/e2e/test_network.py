@@ -26,6 +26,7 @@ import pytest
 
 from tests.e2e.netns import ROOT, Lan
 from tests.e2e.peers import Peer, finish, logs, seat_peers, wait_for
+from tests.names import tmux_argv
 
 pytestmark = pytest.mark.e2e
 
@@ -300,7 +301,7 @@ def test_the_lobby_counts_the_hosts_seat_and_shows_its_fingerprint(lan: Lan, tmp
     session = f"lc-seats-{lan.tag}"
     command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
                f"{sys.executable} -m lancards join --name bob")
-    tmux = ["tmux"]
+    tmux = tmux_argv()
     subprocess.run([*tmux, "new-session", "-d", "-x", "100", "-y", "30", "-s", session,
                     command], check=True, timeout=10)
     try:

@@ -42,6 +42,7 @@ import pytest
 
 from lancards.p2p.protocol.identity import Identity
 from tests.cli.tui.fits import check_fits
+from tests.names import tmux_socket
 from tests.p2p.crash_sweep import LIFETIME_S, first_move_keys
 
 pytestmark = [pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
@@ -176,7 +177,7 @@ class Terminal:
 
     def __init__(self, home: Path) -> None:
         self.home, self.runs, self.window = home, 0, ""
-        self.server = f"h-persona-{os.getpid()}-{next(TERMINALS)}"
+        self.server = tmux_socket(f"persona-{next(TERMINALS)}")
         self.socket = ""
         """The server's socket file, which ``kill-server`` leaves (tmux 3.3a): :meth:`close`."""
 

@@ -18,6 +18,7 @@ import pytest
 
 from tests.e2e.netns import ROOT
 from tests.e2e.peers import finish, host_args, join_args, logs, seat_peers, wait_for
+from tests.names import end_tmux_server
 
 pytestmark = pytest.mark.e2e
 
@@ -81,7 +82,7 @@ def test_a_person_resumed_inside_play_again_answers_on_the_screen_and_plays_game
     first = _tables(bob.home)[1]
     assert (first / "finished").exists() and not (first / "again-over").exists()
     assert b'"kind":"rematch"' not in (first / "journal.jsonl").read_bytes()  # nothing said
-    tmux = Tmux(f"lc-rematch4-{lan.tag}")
+    tmux = Tmux(f"{lan.tag}-rematch4")
     session = "resume"
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session,
          f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
@@ -102,7 +103,7 @@ def test_a_person_resumed_inside_play_again_answers_on_the_screen_and_plays_game
         assert set(_tables(bob.home)) == {1, 2}
         assert _tables(bob.home)[2].name == _tables(ann.home)[2].name
     finally:
-        tmux("kill-server")
+        end_tmux_server(tmux.name)
 
 
 @pytest.mark.long  # two whole games of 8s Rule! across namespaces, a resume (about 60 s)

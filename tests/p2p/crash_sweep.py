@@ -36,6 +36,7 @@ from typing import Any
 
 from lancards.cli.bench.net import free_ports
 from lancards.p2p.net.crash_hook import CRASH_ENV
+from tests.names import PREFIX, tmux_argv
 from tests.p2p.core_harness import make_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -235,7 +236,7 @@ def run_game(tmp: Path, sweep: SweepGame, limit: float = 300.0) -> list[bytes]:
 # -- person: the full-screen table in tmux, played by keys ---------------------------------------
 
 def tmux(*args: str) -> str:
-    done = subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10)
+    done = subprocess.run(tmux_argv(*args), capture_output=True, text=True, timeout=10)
     return done.stdout
 
 
@@ -284,8 +285,9 @@ class TmuxRun:
                    f"timeout --foreground -k 5 {LIFETIME_S} "
                    f"{sys.executable} -m lancards {' '.join(args)}; echo $? > {self.exit}")
         for _ in range(3):  # a server that is just exiting loses the command: try again
-            started = subprocess.run(["tmux", "new-session", "-d", "-x", "100", "-y", "30",
-                                      "-s", name, command], capture_output=True, timeout=10)
+            started = subprocess.run(tmux_argv("new-session", "-d", "-x", "100", "-y", "30",
+                                                "-s", name, command),
+                                      capture_output=True, timeout=10)
             if started.returncode == 0:
                 break
             time.sleep(0.2)
@@ -304,7 +306,7 @@ class TmuxRun:
             if time.monotonic() - self._checked < 1.0:
                 return None
             self._checked = time.monotonic()
-            gone = subprocess.run(["tmux", "has-session", "-t", f"={self.name}"],
+            gone = subprocess.run(tmux_argv("has-session", "-t", f"={self.name}"),
                                   capture_output=True, timeout=10).returncode != 0
             return 255 if gone and not self.exit.exists() else None
         code = int(text)
@@ -372,7 +374,7 @@ def run_person(tmp: Path, sweep: SweepGame, limit: float = 300.0) -> tuple[Path,
     home.mkdir(parents=True, exist_ok=True)
     sweep.arm([0], 150 * sweep.players * sweep.players)
     runs: list[TmuxRun] = []
-    tag = f"lc-sweep-{os.getpid()}-{sweep.seed}"
+    tag = f"{PREFIX}-sweep-{os.getpid()}-{sweep.seed}"
 
     def launch(_: int, crash: str | None) -> TmuxRun:
         args = ["resume", "--bot-delay", "0"] if runs else [

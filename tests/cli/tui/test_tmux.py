@@ -15,6 +15,7 @@ import pytest
 
 from lancards.p2p.net.identity_file import identity_path
 from lancards.p2p.protocol.identity import Identity
+from tests.names import tmux_argv
 
 TMUX = shutil.which("tmux")
 REPO = Path(__file__).resolve().parents[3]
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed "
 
 def tmux(*args: str) -> str:
     assert TMUX is not None
-    done = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
+    done = subprocess.run(tmux_argv(*args), capture_output=True, text=True, timeout=10)
     return done.stdout
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from lancards.p2p.protocol.identity import Identity
+from tests.names import end_tmux_server, tmux_socket
 
 REPO = Path(__file__).resolve().parents[3]
 ASK = "play again with the same players? a: play again · q: leave"
@@ -55,7 +56,7 @@ def test_lancards_play_resumed_inside_play_again_asks_on_the_screen_and_plays_ga
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=200)
     assert proc.returncode == -signal.SIGKILL
     [first] = [f for f in (tmp_path / "tables").iterdir() if (f / "again").exists()]
-    server, session = f"lc-again-{os.getpid()}", "resume"
+    server, session = tmux_socket("again"), "resume"
     _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", session,
           f"cd {REPO} && LANCARDS_HOME={tmp_path} {sys.executable} -m lancards resume "
           "--bot-delay 0")
@@ -74,4 +75,4 @@ def test_lancards_play_resumed_inside_play_again_asks_on_the_screen_and_plays_ga
         second = [f for f in (tmp_path / "tables").iterdir() if f != first]
         assert len(second) == 1 and (second[0] / "table.json").exists()
     finally:
-        _tmux(server, "kill-server")
+        end_tmux_server(server)

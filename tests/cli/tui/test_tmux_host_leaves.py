@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from lancards.p2p.protocol.identity import Identity
+from tests.names import end_tmux_server, tmux_socket
 
 REPO = Path(__file__).resolve().parents[3]
 SERVERS = itertools.count()
@@ -137,7 +138,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
         (home / "identity.json").write_text(Identity(bytes([seed]) * 32, nick).to_json())
         (home / "identity.json").chmod(0o600)
     status, record = tmp_path / "host.status", tmp_path / "bob.jsonl"
-    server = f"lc-hostleaves-{os.getpid()}-{next(SERVERS)}"  # one tmux server a test
+    server = tmux_socket(f"hostleaves-{next(SERVERS)}")  # one tmux server a test
     _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
           f"cd {REPO} && LANCARDS_HOME={homes['host']} {sys.executable} -m lancards host "
           "--game level8 --players 3 --bots 1 --bot-delay 0.5 --interface 127.0.0.1; "
@@ -157,7 +158,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
         if joiner is not None and joiner.poll() is None:
             joiner.kill()
             joiner.communicate(timeout=10)
-        _tmux(server, "kill-server")
+        end_tmux_server(server)
 
 
 def leave_for_good(table: Table) -> None:
@@ -298,14 +299,14 @@ def play_in_tmux(home: Path, *more: str) -> str:
     own (its name returned), once its table shows."""
     (home / "identity.json").write_text(Identity(b"\x05" * 32, "You").to_json())
     (home / "identity.json").chmod(0o600)
-    server = f"lc-play-{os.getpid()}-{next(SERVERS)}"
+    server = tmux_socket(f"play-{next(SERVERS)}")
     _tmux(server, "new-session", "-d", "-x", "100", "-y", "30", "-s", "host",
           f"cd {REPO} && LANCARDS_HOME={home} {sys.executable} -m lancards play --game level8 "
           f"--bots 2 --seed 4 {' '.join(more)}; sleep 600")
     try:
         _wait(server, "Level 8 · round 1", 30)
     except AssertionError:
-        _tmux(server, "kill-server")
+        end_tmux_server(server)
         raise
     return server
 
@@ -326,7 +327,7 @@ def test_leaving_lancards_play_lets_its_bots_finish_the_game(tmp_path: Path) -> 
         _tmux(server, "send-keys", "-t", "host", "y")
         screen = _wait(server, "(left the table)", 90)
     finally:
-        _tmux(server, "kill-server")
+        end_tmux_server(server)
     lines = [line.rstrip() for line in screen.splitlines()]
     said = lines[lines.index("you left the table for good; the bots play the game to its end..."):]
     rounds = list(itertools.takewhile(lambda line: re.fullmatch(r"round \d+\.\.\.", line),
@@ -373,7 +374,7 @@ def test_a_record_file_is_written_at_the_game_s_end_after_a_pause_and_a_resume(
         _tmux(server, "send-keys", "-t", "host", "y")
         _wait(server, "paused: the game waits for you; lancards resume brings you back", 30)
     finally:
-        _tmux(server, "kill-server")
+        end_tmux_server(server)
     assert not record.exists()  # no part of a paused game
     done = subprocess.run([sys.executable, "-m", "lancards", "resume", "--autoplay"],
                           capture_output=True, text=True, timeout=150, cwd=REPO, check=False,
