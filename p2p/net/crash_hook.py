@@ -15,7 +15,11 @@ count only the writes of a file beside the stores (:data:`SIDE_FILES`), which no
 ``halted.json`` (:func:`lancards.cli.halted_table.save_halt`).
 ``evening-WHEN:N`` counts only the first writes of new tables' ``table.json`` that hold the
 evening before their series (``lancards.cli.net_session.NetworkSession._open``; ``torn``: half
-of the text in ``table.json.tmp``, :meth:`lancards.p2p.net.store.TableStore.save_table`). Unset
+of the text in ``table.json.tmp``, :meth:`lancards.p2p.net.store.TableStore.save_table`).
+``table-WHEN:N``, ``secret-WHEN:N`` and ``outcome-WHEN:N`` (:data:`STORE_FILES`) count only the
+writes of that file of the stores, which plain ``WHEN:N`` counts too: a test aims at it. A
+``torn`` on any of these files (plain or aimed) leaves half of the text in ``FILE.tmp``, no
+rename, then the kill, as on the journal. Unset
 (every program but the crash tests), nothing is counted.
 """
 
@@ -31,6 +35,10 @@ SIDE_FILES = ("language", "identity", "halted", "evening")
 """Files written beside the stores, each counted only by a ``WHEN`` of its own prefix."""
 
 
+STORE_FILES = ("table", "secret", "outcome")
+"""The stores' replaced files (``table.json``, ...) a ``WHEN`` can aim at alone."""
+
+
 class CrashPoint:
     """The ``LANCARDS_TEST_CRASH_AT`` hook: counts durable writes, kills the process at one."""
 
@@ -44,18 +52,22 @@ class CrashPoint:
         self.rematch_only = when.startswith("rematch-")
         self.side = next((side for side in SIDE_FILES if when.startswith(f"{side}-")), "")
         """The side file whose writes alone are counted (:data:`SIDE_FILES`), or ``""``."""
+        self.file = next((f for f in STORE_FILES if when.startswith(f"{f}-")), "")
+        """The store file whose writes alone are counted (:data:`STORE_FILES`), or ``""``."""
         when = when.removeprefix("checkpoint-").removeprefix("rematch-")
         when = when.removeprefix(f"{self.side}-") if self.side else when
+        when = when.removeprefix(f"{self.file}-") if self.file else when
         if when in ("before", "torn", "after") and number.isdigit():
             self.when, self.at = when, int(number)
 
     def reached(self, when: str, checkpoint: bool = False, rematch: bool = False,
-                side: str = "") -> bool:
+                side: str = "", file: str = "") -> bool:
         """Called with ``"before"`` before each durable write (counting it) and with
         ``"torn"``/``"after"`` at those points (``checkpoint``: of a checkpoint write;
-        ``side``: a write of that side file, :data:`SIDE_FILES`); whether to die there."""
+        ``side``: a write of that side file, :data:`SIDE_FILES`; ``file``: of that store file,
+        :data:`STORE_FILES`); whether to die there."""
         if not self.at or side != self.side or (self.checkpoints_only and not checkpoint) or (
-                self.rematch_only and not rematch):
+                self.rematch_only and not rematch) or (self.file and file != self.file):
             return False
         if when == "before":
             self.count += 1

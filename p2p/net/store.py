@@ -570,16 +570,18 @@ class TableStore:
                       torn: Callable[[], bool] | None = None) -> None:
         """Write ``path`` through a temporary file beside it, ``fsync``, rename: a crash or a
         failed write leaves the old file or the new one, never a part (issue 24). ``torn``:
-        see :meth:`save_table`."""
+        see :meth:`save_table`; the crash hook's ``torn`` writes half of the text to the
+        temporary file and dies there too (no rename)."""
         if self.fault is not None:
             raise self.fault
         tmp = path.with_name(path.name + ".tmp")
-        if _crash.reached("before"):
+        name = path.name.removesuffix(".json")  # the crash hook's STORE_FILES
+        if _crash.reached("before", file=name):
             _crash.die()
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
             with os.fdopen(fd, "w", encoding="utf-8") as file:
-                if torn is not None and torn():
+                if (torn is not None and torn()) or _crash.reached("torn", file=name):
                     file.write(text[: max(1, len(text) // 2)])
                     file.flush()
                     _crash.die()
@@ -592,5 +594,5 @@ class TableStore:
                 tmp.unlink()
             self.fault = storage_error(exc, path, "write", then)
             raise self.fault from None
-        if _crash.reached("torn") or _crash.reached("after"):
+        if _crash.reached("after", file=name):
             _crash.die()
