@@ -26,6 +26,7 @@ from typing import Any
 from lancards.cli.errors import UsageError
 from lancards.cli.halted_table import cheater_seat, fork_evidence, read_halted
 from lancards.cli.i18n import _
+from lancards.cli.orphan_tables import remove_orphans
 
 
 def outcome_json(outcome: Any) -> dict[str, Any]:
@@ -279,7 +280,9 @@ def _why(exc: BaseException) -> str:
 
 
 def list_games(tables: Path) -> list[PlayedGame]:
-    """Every table folder under ``tables``, the most recently played first."""
+    """Every table folder under ``tables``, the most recently played first (orphan folders of
+    a crash at a new table's first write are removed first, :mod:`lancards.cli.orphan_tables`)."""
+    remove_orphans(tables)
     try:
         folders = [f for f in tables.iterdir() if f.is_dir()
                    and ((f / "table.json").exists() or (f / "journal.jsonl").exists())]

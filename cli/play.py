@@ -24,6 +24,7 @@ from lancards.cli.i18n import _, ngettext, number_text
 from lancards.cli.identity import player_identity
 from lancards.cli.local_session import LocalSession, default_names
 from lancards.cli.option_values import check_dealer
+from lancards.cli.orphan_tables import remove_orphans
 from lancards.cli.pacing import DEFAULT_DELAY, delay_seconds
 from lancards.cli.peer_words import halt_words
 from lancards.cli.selfplay import add_rules_arguments, rules_from_args
@@ -348,8 +349,11 @@ def chosen_words(folder: Path, count: int) -> str:
 
 def unfinished_tables(tables: Path) -> list[Path]:
     """The table folders in ``tables`` that ``lancards resume`` can go on with (paused, or
-    stopped by a crash)."""
+    stopped by a crash); orphan folders of a crash at a new table's first write are removed
+    first (:mod:`lancards.cli.orphan_tables`)."""
     from lancards.cli.play_again import pending_again
+
+    remove_orphans(tables)
 
     # A table.json alone: a seat that signed the start and was killed before its journal; a
     # finished table whose "play again" this seat joined and did not see end (issue 27).
