@@ -287,7 +287,7 @@ def test_a_table_published_with_avahi_appears_in_our_lobby(lan: Lan, avahi: Avah
             pytest.skip("tmux is not installed: the lobby part is not checked")
         bob = seat_peers(lan, tmp_path, 2)[1]
         bob.folder.mkdir(parents=True, exist_ok=True)
-        session = f"lc-avahi-{lan.tag}"
+        session = f"avahi-{lan.tag}"
         command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec "
                    f"{lan.namespace(bob.host)} {sys.executable} -m lancards join --name bob")
         subprocess.run([*tmux_argv(), "new-session", "-d", "-x", "100", "-y", "30", "-s", session,

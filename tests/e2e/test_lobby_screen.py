@@ -40,7 +40,7 @@ def test_lobby_lists_the_table_found_by_mdns_and_joins_it(lan, tmp_path):
     ann, bob = seat_peers(lan, tmp_path, 2)
     ann.start([*host_args(ann, "level8", 3), "--bots", "1"])
     bob.folder.mkdir(parents=True, exist_ok=True)
-    session = f"lc-lobby-{lan.tag}"
+    session = f"lobby-{lan.tag}"
     command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
                f"{sys.executable} -m lancards join --name bob --interface {bob.address}")
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, command)
@@ -65,7 +65,7 @@ def test_lobby_creates_a_table_that_another_peer_joins(lan, tmp_path):
 
     ann, bob = seat_peers(lan, tmp_path, 2)
     bob.folder.mkdir(parents=True, exist_ok=True)
-    session = f"lc-create-{lan.tag}"
+    session = f"create-{lan.tag}"
     command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
                f"{sys.executable} -m lancards join --name bob --interface {bob.address} "
                "--game level8 --players 2")

@@ -298,7 +298,7 @@ def test_the_lobby_counts_the_hosts_seat_and_shows_its_fingerprint(lan: Lan, tmp
     ghost = Observer(lan, lan.hosts[2], "advertise", "--for", "60")
     ghost.expect("advertised")
     bob.folder.mkdir(parents=True, exist_ok=True)
-    session = f"lc-seats-{lan.tag}"
+    session = f"seats-{lan.tag}"
     command = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
                f"{sys.executable} -m lancards join --name bob")
     tmux = tmux_argv()

@@ -46,10 +46,10 @@ def test_a_persons_session_killed_and_resumed_in_tmux_shows_the_table_again(lan,
     bob.folder.mkdir(parents=True, exist_ok=True)
     prefix = (f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec "
               f"{lan.namespace(bob.host)} {sys.executable} -m lancards")
-    first = f"lc-play-{lan.tag}"
+    first = f"play-{lan.tag}"
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", first,
          f"{prefix} join --name bob --interface {bob.address} --wait 30 {table}")
-    second = f"lc-resume-{lan.tag}"
+    second = f"resume-{lan.tag}"
     try:
         screen = table_screen(first, 90)
         assert "Level 8 · round " in screen
@@ -84,7 +84,7 @@ def test_a_person_sees_whom_the_table_waits_for_and_the_game_goes_on_after_its_r
     wait_for(lambda: "waiting for" in ann.output(), 30, "the host did not advertise", [ann])
     table = ann.output().split("table ", 1)[1].split()[0]
     bob.folder.mkdir(parents=True, exist_ok=True)
-    session = f"lc-wait-{lan.tag}"
+    session = f"wait-{lan.tag}"
     tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session,
          f"cd {ROOT} && LANCARDS_HOME={bob.home} ip netns exec {lan.namespace(bob.host)} "
          f"{sys.executable} -m lancards join --name bob --interface {bob.address} --wait 30 "

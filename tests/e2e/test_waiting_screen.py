@@ -95,7 +95,7 @@ def test_a_guest_waits_on_a_screen_that_says_who_is_in_and_cancels_with_one_key(
         lan, tmp_path, key):
     ann, bob = seat_peers(lan, tmp_path, 2)
     ann.start(host_args(ann, "level8", 3))
-    session = f"lc-wait-{lan.tag}"
+    session = f"wait-{lan.tag}"
     try:
         screen = join_from_lobby(lan, bob, session)
         text = lines(screen)
@@ -124,7 +124,7 @@ def test_a_guest_waits_on_a_screen_that_says_who_is_in_and_cancels_with_one_key(
 def test_a_host_killed_before_the_start_is_noticed_by_its_guest_which_may_quit(lan, tmp_path):
     ann, bob = seat_peers(lan, tmp_path, 2)
     ann.start(host_args(ann, "level8", 3))
-    session = f"lc-gone-{lan.tag}"
+    session = f"gone-{lan.tag}"
     try:
         join_from_lobby(lan, bob, session)
         assert ann.proc is not None
@@ -153,7 +153,7 @@ def test_a_host_killed_before_the_start_is_noticed_by_its_guest_which_may_quit(l
 def test_a_host_that_quits_before_the_start_closes_the_table_for_its_guest(lan, tmp_path):
     ann, bob = seat_peers(lan, tmp_path, 2)
     ann.start(host_args(ann, "level8", 3))
-    session = f"lc-closed-{lan.tag}"
+    session = f"closed-{lan.tag}"
     try:
         join_from_lobby(lan, bob, session)
         assert ann.proc is not None
@@ -193,7 +193,7 @@ def test_join_autoplay_whose_host_is_killed_before_the_start_says_so_and_exits_2
 @pytest.mark.parametrize("key", ["q", "Escape", "C-c"])
 def test_the_hosts_waiting_screen_says_how_to_join_and_cancels_with_one_key(lan, tmp_path, key):
     (ann,) = seat_peers(lan, tmp_path, 1)
-    session = f"lc-host-{lan.tag}"
+    session = f"host-{lan.tag}"
     start_in_tmux(lan, ann, session, "host --game level8 --players 2")
     try:
         screen = wait_screen(session, r"at the table: ann", 30)
@@ -217,7 +217,7 @@ def test_the_hosts_waiting_screen_says_how_to_join_and_cancels_with_one_key(lan,
 def test_a_table_created_in_the_lobby_cancels_with_ctrl_c_and_a_signal_still_ends_it(
         lan, tmp_path):
     (bob,) = seat_peers(lan, tmp_path, 1)
-    session = f"lc-create-{lan.tag}"
+    session = f"create-{lan.tag}"
     start_in_tmux(lan, bob, session, "join --game level8 --players 2")
     try:
         wait_screen(session, r"lancards lobby", 30)
