@@ -113,17 +113,22 @@ def test_a_torn_outcome_file_leaves_the_game_unfinished_and_resume_ends_it(tmp_p
     assert unfinished_tables(tmp_path / "tables") == [folder]
     history = lancards(tmp_path, "history")
     assert "Level 8: unfinished" in history.stdout, history.stdout
-    assert "Tess level 8, Ada level 8 after round 5" in history.stdout, history.stdout
+    # the seats' order follows from Tess's key, drawn anew each run: either order is right
+    assert re.search(r"^     (Tess|Ada) level 8, (Tess|Ada) level 8 after round 5 · ",
+                     history.stdout, re.M), history.stdout
     record = tmp_path / "game.jsonl"
     resume = lancards(tmp_path, "resume", "--autoplay", "--bot-delay", "0", "--record",
                       str(record))
     assert resume.returncode == 0, resume.stdout[-2000:] + resume.stderr[-2000:]
-    assert "Level 8: Ada wins after 6 rounds\nAda: WIN\nTess: level 8\n" in resume.stdout
-    assert json.loads((folder / "outcome.json").read_text())["winners"] == [1]
+    winner = re.search(r"^Level 8: (\w+) wins after \d+ rounds$", resume.stdout, re.M)
+    assert winner is not None and winner[1] in ("Tess", "Ada"), resume.stdout
+    assert f"{winner[1]}: WIN\n" in resume.stdout
+    assert len(json.loads((folder / "outcome.json").read_text())["winners"]) == 1
     assert not (folder / "outcome.json.tmp").exists()
     audit = lancards(tmp_path, "audit", str(record))
-    assert audit.returncode == 0 and "195 moves verified, game finished; winner: Ada" in \
+    assert audit.returncode == 0 and f"game finished; winner: {winner[1]} [" in \
         audit.stdout, audit.stdout
     history = lancards(tmp_path, "history")
-    assert "Level 8: Ada won" in history.stdout and "Tess level 8, Ada WIN" in history.stdout
+    assert f"Level 8: {winner[1]} won" in history.stdout and f"{winner[1]} WIN" in \
+        history.stdout, history.stdout
     assert unfinished_tables(tmp_path / "tables") == []
