@@ -378,19 +378,23 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
             net_log.debug("%s", notice.text)
             print(_("cheat: {reason}").format(reason=notice_words(core, notice, names)),
                   flush=True)
+    from lancards.cli.game_titles import game_title
+    from lancards.cli.tui.results import result_line
+
+    title = game_title(core.rule_set)  # the result names its game, as play --autoplay's does
     if core.halted:
-        print(_("result: the table halted: {reason}").format(
-            reason=halt_words(core, names)))
+        print(result_line(_("the table halted: {reason}").format(
+            reason=halt_words(core, names)), title))
         return 1
     outcome = core.game.outcome(core.state)
     if outcome is None:
-        print(_("result: the game stopped without a result"))
+        print(result_line(_("the game stopped without a result"), title))
         return 1
     from lancards.cli.net_session import removed_seats
     from lancards.cli.tui.fit import echo
     from lancards.cli.tui.results import final_lines
 
-    for line in final_lines(outcome, names, core.game.name, removed_seats(core)):
+    for line in final_lines(outcome, names, core.game.name, removed_seats(core), title=title):
         echo(line)  # a terminal's width, at a space
     if "follows" in core.table.statement or int(getattr(args, "games", 1) or 1) > 1:
         from lancards.cli.play_again import evening_of, finished_of

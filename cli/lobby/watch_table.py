@@ -302,14 +302,16 @@ class PlainTeller:
 
     def finish(self, watcher: TableWatcher) -> None:
         """The last lines: the result, or why the watch ended."""
-        from lancards.cli.tui.results import final_lines
+        from lancards.cli.tui.results import final_lines, result_line
 
         core = self.watching.core
         if watcher.lost:
             self.say(watcher.lost)
+        title = "" if core is None else game_title(core.rule_set)  # as play --autoplay's
         if self.watching.cheat:
-            self.say(_("result: the table halted: {reason}").format(reason=watch_cheat_words(
-                core, self.watching.cheat_error, self.watching.cheat, self.watching.cheat_entry)))
+            self.say(result_line(_("the table halted: {reason}").format(
+                reason=watch_cheat_words(core, self.watching.cheat_error, self.watching.cheat,
+                                         self.watching.cheat_entry)), title))
             return
         outcome = None if core is None else core.game.outcome(core.state)
         if core is None or outcome is None:
@@ -320,7 +322,7 @@ class PlainTeller:
         left_by_self = {core.seat_of(e.author) for e in core.record.entries
                         if e.payload.get("t") == "leave"}
         removed = [s for s in core.left_seats() if s not in left_by_self]
-        for line in final_lines(outcome, names, core.game.name, removed):
+        for line in final_lines(outcome, names, core.game.name, removed, title):
             self.say(line)
         from lancards.cli.opening_words import record_moves
 

@@ -44,7 +44,7 @@ def test_swap_claim_is_caught_by_every_honest_peer(lan, tmp_path):
                             r"card is \S+, not \S+|every \S+ of the deck is known to be "
                             r"elsewhere)\)", line), line
         assert "rejected message" not in line and "ruling" not in line, line
-        assert "result: the table halted: cyd signed a move the rules do not allow" in \
+        assert "\nLevel 8: the table halted: cyd signed a move the rules do not allow" in \
             peer.output()  # in words; the evidence is on the cheat line
     assert "cheat:" not in cheater.output()
     assert "the table halted: this peer cheated" in cheater.output()

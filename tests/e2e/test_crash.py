@@ -79,7 +79,9 @@ def test_crash_point_sweep_host_and_joiner(lan, tmp_path, planned):
     verdict = host.audit()
     assert verdict["exit"] == 0 and verdict["ok"] and verdict["finished"], verdict
     assert verdict["entries"] == report.entries
-    results = {[x for x in p.output().splitlines() if x.startswith("result: ")][-1]
+    title = {"level8": "Level 8", "level8-master": "Level 8 Master", "level8-en":
+             "Level 8 (English)", "eights": "8s Rule!"}[sweep.game]  # the result names its game
+    results = {[x for x in p.output().splitlines() if x.startswith(f"{title}: ")][-1]
                for p in peers}
     assert len(results) == 1, results
     # Once every seat signed, the host names nobody it waits for (it printed an empty list).

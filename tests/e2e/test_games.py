@@ -54,9 +54,11 @@ def check_same_finished_game(peers: Sequence[Peer], codes: Sequence[int]) -> dic
     winners = verdict["winners"]
     assert isinstance(winners, list) and winners
     verb = "wins" if len(winners) == 1 else "win"
-    expected = f"result: {' and '.join(header['nicks'][s] for s in winners)} {verb} "
+    game = {"level8-master": "Level 8 Master", "eights": "8s Rule!"}[str(verdict["game"])]
+    expected = f"\n{game}: {' and '.join(header['nicks'][s] for s in winners)} {verb} "
     for peer in peers:
         assert expected in peer.output(), (expected, peer.output()[-500:])
+        assert "\nresult: " not in peer.output(), peer.output()[-500:]  # names its game
     return verdict
 
 

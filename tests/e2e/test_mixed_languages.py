@@ -35,12 +35,15 @@ def test_a_mixed_table_each_reads_its_language_and_the_record_is_one(lan, tmp_pa
     nicks = json.loads(records[0].split(b"\n", 1)[0])["nicks"]
     winners = " and ".join(nicks[s] for s in verdict["winners"])  # type: ignore[union-attr]
     assert "waiting for 2 players" in ann.output()
-    assert f"result: {winners} win" in ann.output(), ann.output()[-500:]
+    assert f"\nLevel 8: {winners} win" in ann.output(), ann.output()[-500:]  # names its game
+    sieger = " und ".join(nicks[s] for s in verdict["winners"])  # type: ignore[union-attr]
     for german in (bob, cyd):
         out = german.output()
         assert re.search(r"^Tisch [0-9a-f]{16} \(Level 8\) von ann gefunden: "
                          r"(2 freie Plätze|1 freier Platz) unter [\d.]+ Port \d+$", out,
                          re.M), out[:800]
         assert "Gastgeber: ann [" in out
-        assert "Ergebnis: " in out and "result: " not in out, out[-500:]
+        assert re.search(rf"^Level 8: {sieger} gewinn(t|en) nach \d+ Runden?$", out,
+                         re.M), out[-500:]
+        assert "Ergebnis: " not in out and "result: " not in out, out[-500:]
         assert "waiting for" not in out and "found table" not in out

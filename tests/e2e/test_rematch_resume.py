@@ -90,8 +90,9 @@ def test_a_person_resumed_inside_play_again_answers_on_the_screen_and_plays_game
     try:
         screen = tmux.wait(session, ASK, 60)
         assert "game over" in screen and "catching up" not in screen  # its game is whole
-        result = next(x for x in ann.output().splitlines() if x.startswith("result: "))
-        assert result in screen, screen  # game 1's result, as the host printed it
+        result = next(x for x in ann.output().splitlines() if x.startswith("8s Rule!: "))
+        assert "result: " + result.removeprefix("8s Rule!: ") in screen, screen  # game 1's
+        # result, as the host printed it (there naming its game, the panel under its title)
         tmux("send-keys", "-t", session, "a")
         wait_for(lambda: "game 2 of the evening" in ann.output(), 60, "no second game",
                  [ann])

@@ -47,6 +47,12 @@ def test_an_observer_follows_a_whole_game_and_its_link_shows_no_hidden_card(
         moves = sum(1 for line in played.splitlines()[1:]  # counted as a resume counts them
                     if json.loads(line)["entry"]["payload"]["t"] == "action")
         assert f"{moves} moves verified" in said.splitlines() and " wins" in said
+        # the result names its game, as the host's (ann's --autoplay seat) does
+        [result] = [line for line in host.output().splitlines() if line.startswith("8s Rule!: ")]
+        assert re.fullmatch(r"8s Rule!: (ann|Ada|Bram)( and (ann|Ada|Bram))* wins? with the "
+                            r"lowest total( \(shared win\)| \(tie broken by the round-7 "
+                            r"totals\))?", result), result
+        assert result in said.splitlines() and "result: " not in said, said
         assert watcher.record.read_bytes() == played  # the header and every entry, unsigned
         flows = {flow: stream for flow, stream in tcp_streams(_frames(pcap)).items()
                  if {flow[0][0], flow[1][0]} == {host.address, watcher.address}}

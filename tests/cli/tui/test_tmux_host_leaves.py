@@ -191,6 +191,7 @@ def test_the_hosts_bot_plays_the_game_to_its_end_after_the_host_left(table: Tabl
     assert winner in (table.seat("bob"), table.seat("Ada"))  # a real game: someone got to WIN
     nick = table.header()["nicks"][winner]
     assert f"{nick}: WIN" in out, out
+    assert f"\nLevel 8: {nick} wins after " in out, out  # bob's join --autoplay names its game
     # the host, who kept its terminal open for its bot, is told who won, as bob is (the
     # trial of 2026-12-06: only "the game is over")
     screen = _wait(table.server, f"{nick}: WIN", 10)
@@ -224,7 +225,7 @@ def test_ctrl_c_after_the_host_left_makes_its_bot_leave_too(table: Table) -> Non
     assert table.host_status(60) == 130  # 128 + SIGINT
     out, err = table.joiner.communicate(timeout=60)
     assert table.joiner.returncode == 0, out + err
-    assert "result: bob wins" in out, out
+    assert "\nLevel 8: bob wins after " in out, out  # the result names its game
     assert ("the game ended early: after ann and Ada went, too few players were left to play "
             "on" in out), out  # in the order they went
     assert table.leave_entries() == ["ann", "Ada"]
