@@ -323,9 +323,10 @@ def outcome_words(report: AuditReport, gone: dict[int, str] | None = None) -> st
     marks = {"left": _("left the table"), "removed": _("removed by vote")}
     nicks = [_("{name} ({mark})").format(name=n, mark=marks.get(left[s], marks["left"]))
              if s in left else n for s, n in enumerate(_nicks(report))]
-    figures = [(s, f"{nick} {_('WIN') if won and score >= 9 else score}") for s, (nick, score)
+    figures = [(s, _("{name} WIN").format(name=nick) if won and score >= 9 else
+                _("{name} {points}").format(name=nick, points=score)) for s, (nick, score)
                in enumerate(zip(nicks, outcome.scores, strict=False))]  # (a trial read
-    # "Bram 9" under "Bram WIN" in lancards history)
+    # "Bram 9" under "Bram WIN" in lancards history; German "Bram: Sieg", "Ada: 55", as there)
     if not won:  # 8s Rule!: no total for a seat gone for good, listed last, as history does
         figures = [f for f in figures if f[0] not in left] + \
             [(s, nicks[s]) for s in left if s < len(nicks)]

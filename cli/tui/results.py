@@ -41,6 +41,13 @@ def level_text(level: int) -> str:
     return _("WIN") if level >= WIN_LEVEL else _("level {number}").format(number=level)
 
 
+def level_figure(name: str, level: int) -> str:
+    """``"Tess level 2"``, ``"Tess WIN"`` (German ``Tess: Stufe 2``, ``Tess: Sieg``: a colon
+    after each name, as ``lancards history`` says it; docs/glossary-de.md)."""
+    return _("{name} WIN").format(name=name) if level >= WIN_LEVEL else \
+        _("{name} level {level}").format(name=name, level=level)
+
+
 def level8_round(number: int, names: Sequence[str], before: Sequence[int],
                  after: Sequence[int], left: Collection[int] = ()) -> RoundReport:
     """The report of a Level 8 round from the levels before and after it (ruling L8-10); a seat
@@ -61,7 +68,7 @@ def level8_round(number: int, names: Sequence[str], before: Sequence[int],
         if gain >= 2 and new >= WIN_LEVEL:
             how = _("went out and wins")
         lines.append(f"{name}: {level_text(old)} -> {level_text(new)} ({how})")
-        parts.append(f"{name} {level_text(new)}")
+        parts.append(level_figure(name, new))
     return RoundReport(number, _("round {number}: {levels}").format(
         number=number, levels=", ".join(parts)), tuple(lines))
 
@@ -91,7 +98,7 @@ def eights_round(result: Any, names: Sequence[str], totals: Sequence[int],
                               "the round ended early after {count} tricks",
                               result.tricks).format(count=result.tricks))
     parts = ", ".join((_("You left") if n == _("You") else _("{name} left").format(name=n))
-                      if seat in left else f"{n} {t}"
+                      if seat in left else _("{name} {points}").format(name=n, points=t)
                       for seat, (n, t) in enumerate(zip(names, totals, strict=True)))
     summary = _("round {number}: {levels}").format(number=result.round, levels=parts)
     if result.reneges:

@@ -297,14 +297,14 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
     path, core = record_file
     outcome = core.game.outcome(core.state)
     winner = core.players[outcome.winners[0]]
-    scores = ", ".join(f"{p.nick} {'Sieg' if s >= 9 else s}"  # the win as history says it
+    scores = ", ".join(f"{p.nick}: {'Sieg' if s >= 9 else s}"  # the win as history says it
                        for p, s in zip(core.players, outcome.scores, strict=True))
     assert "Sieg" in scores  # a finished Level 8 game: its winner is past level 8
     try:
         assert main(["--lang", "de", "audit", str(path)]) == 0
         assert capsys.readouterr().out == (
             f"OK: Level 8, 241 Züge geprüft, Spiel beendet; Sieger: {winner}; "
-            f"Punkte: {scores}\n")
+            f"Endstand – {scores}\n")
         lines = path.read_bytes().split(b"\n")[:-1]
         cut = tmp_path / "cut.jsonl"
         cut.write_bytes(b"".join(line + b"\n" for line in lines[:40]))
@@ -323,7 +323,7 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
         out = capsys.readouterr().out.splitlines()
         names = [m.nick for m in core.players]
         assert out[0] == f"Level 8: {', '.join(str(m) for m in core.players)}"
-        assert out[-1] == f"Sieger: {winner}; Punkte: {scores}"
+        assert out[-1] == f"Sieger: {winner}; Endstand – {scores}"
         summaries = [line.strip() for line in out if line.startswith("      Runde ")]
         actions = [e for e in core.record.entries if e.payload["t"] == "action"]
         assert len(summaries) == len(actions)
@@ -382,7 +382,7 @@ def test_the_default_nickname_is_said_in_the_players_language(german):
     report = SimpleNamespace(game="eights",
                              outcome=SimpleNamespace(winners=(2,), scores=(55, 180, 225)),
                              names=["Ada [AAAA]", "Bram [BBBB]", "You [CCCC]"])
-    assert outcome_words(report) == "Sieger: Du [CCCC]; Punkte: Ada 55, Bram 180, Du 225"
+    assert outcome_words(report) == "Sieger: Du [CCCC]; Endstand – Ada: 55, Bram: 180, Du: 225"
     assert said_names(["You", "Ada", "You"]) == ["You", "Ada", "You"]
 
 
@@ -393,7 +393,7 @@ def test_local_autoplay_says_du_in_german(german, capsys, tmp_path, monkeypatch)
     assert main(["--lang", "de", "play", "--local", "--autoplay", "--game", "eights",
                  "--bots", "2", "--seed", "4"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("Runde 1: Du ") and out[-3:] == [
+    assert out[0].startswith("Runde 1 – Du: ") and out[-3:] == [
         "Bram: 120 Punkte", "Du: 160 Punkte", "Ada: 260 Punkte"]  # by place: lowest first
 
 
@@ -407,7 +407,16 @@ def test_host_autoplay_says_du_in_german(german, capsys, tmp_path, monkeypatch):
                  "--name", "You"]) == 0
     out = capsys.readouterr().out.splitlines()
     rounds = [line for line in out if line.startswith("Runde ")]
-    assert len(rounds) == 8 and all(", Du " in f"{r}," or ": Du " in r for r in rounds), rounds
+    # a colon after each name, the round's number before a dash: "Runde 8 – bot1: 220, Du: 20"
+    assert len(rounds) == 8 and all(re.fullmatch(r"Runde [1-8] – .*\bDu: -?\d+\b.*", r)
+                                    for r in rounds), rounds
+    assert all(re.fullmatch(r"Runde [1-8] – \S+: -?\d+, \S+: -?\d+, \S+: -?\d+", r)
+               for r in rounds), rounds
+    # the result line names its game, as play --autoplay's does (it said "Ergebnis: ...")
+    won = [line for line in out if line.startswith("8s Rule!: ")]
+    assert len(won) == 1 and re.fullmatch(r"8s Rule!: (Du gewinnst|\S+ gewinnt|.+ gewinnen) mit "
+                                          r"der niedrigsten Summe( \(.+\))?", won[0]), out
+    assert not any(line.startswith(("Ergebnis: ", "result: ")) for line in out), out
     # the host line names the nickname the others see, with its fingerprint: kept as chosen
     assert [line for line in out if "You" in line] == [
         next(line for line in out if line.startswith("Gastgeber You ["))], out

@@ -41,10 +41,10 @@ def test_a_level8_seat_that_left_keeps_its_level_marked():
 def test_in_german(german):
     assert verdict_lines(_report("eights", (230, 75, 0, 205), 1)) == [
         "OK: 8s Rule!, 301 Züge geprüft, Spiel beendet; Sieger: Cleo [5e6f 7a8b]; "
-        "Punkte: Bram 230, Cleo 75, Ada 205, Du (vom Tisch gegangen)"]
+        "Endstand – Bram: 230, Cleo: 75, Ada: 205, Du (vom Tisch gegangen)"]
     assert verdict_lines(_report("level8", (5, 9, 3, 7), 1)) == [
         "OK: Level 8, 301 Züge geprüft, Spiel beendet; Sieger: Cleo [5e6f 7a8b]; "
-        "Punkte: Bram 5, Cleo Sieg, Du (vom Tisch gegangen) 3, Ada 7"]
+        "Endstand – Bram: 5, Cleo: Sieg, Du (vom Tisch gegangen): 3, Ada: 7"]
 
 
 def test_a_record_without_a_move_says_the_deal_was_verified(german):

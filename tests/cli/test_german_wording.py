@@ -80,7 +80,7 @@ def test_going_out_is_alle_karten_los(german) -> None:
     gone = level8_round(1, ["eve", "bob", "ann"], [1, 1, 1], [1, 1, 1], left=(1, 2))
     assert gone.lines == ("eve: Stufe 1 -> Stufe 1 (bleibt)", "bob: Stufe 1 (vom Tisch "
                           "gegangen)", "ann: Stufe 1 (vom Tisch gegangen)")
-    assert gone.summary == "Runde 1: eve Stufe 1, bob ist gegangen, ann ist gegangen"
+    assert gone.summary == "Runde 1 – eve: Stufe 1, bob ist gegangen, ann ist gegangen"
     result = SimpleNamespace(points=(-25, 30), penalties=(0, 0), went_out=0, reneges=(),
                              round=8, ended_early=False)
     assert eights_round(result, ["Du", "Bram"], (40, 90), "").lines[0] == (
@@ -234,3 +234,27 @@ def test_a_bench_targets_description_is_german(german, capsys, monkeypatch) -> N
             "Prozess, als Prozessorzeit: ein Mischen mit seinem Beweis (prove_ms),") in out
     assert "--config PEERSxCARDS eine Konfiguration wie 4x98 (wiederholbar; Standard 3x60 und " \
            "6x108)" in out  # was "3x60 and 6x108"
+
+
+def _round_lines() -> tuple[str, str, str]:
+    from types import SimpleNamespace
+
+    from lancards.cli.tui.results import eights_round, level8_round
+
+    result = SimpleNamespace(points=(-25, 30), penalties=(0, 0), went_out=0, reneges=(),
+                             round=8, ended_early=False)
+    return (level8_round(1, ["Tess", "Du"], [1, 1], [2, 9]).summary,
+            level8_round(1, ["Tess", "You"], [1, 1], [2, 9]).summary,
+            eights_round(result, ["Du", "Bram"], (40, 90), "").summary)
+
+
+def test_round_lines_put_a_colon_after_each_name_and_a_dash_after_the_round(german) -> None:
+    """The round lines said "Runde 1: Tess Stufe 2, Du Sieg" where the history says "Du: Sieg";
+    now "Runde 1 – Tess: Stufe 2, Du: Sieg" (docs/glossary-de.md, "The log's style")."""
+    assert _round_lines() == ("Runde 1 – Tess: Stufe 2, Du: Sieg",
+                              "Runde 1 – Tess: Stufe 2, You: Sieg", "Runde 8 – Du: 40, Bram: 90")
+
+
+def test_the_english_round_lines_stay() -> None:
+    assert _round_lines() == ("round 1: Tess level 2, Du WIN", "round 1: Tess level 2, You WIN",
+                              "round 8: Du 40, Bram 90")

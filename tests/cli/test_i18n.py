@@ -166,7 +166,7 @@ def test_the_result_lines_agree_with_du(german):
     result = RoundResult(round=2, dealer=1, points=(10, 20), reneges=(), tricks=3,
                          ended_early=False, went_out=None)
     assert eights_round(result, ("Du", "Ada"), [10, 20], "", (0,)).summary == \
-        "Runde 2: Du bist gegangen, Ada 20"
+        "Runde 2 – Du bist gegangen, Ada: 20"
 
 
 def test_an_unknown_language_falls_back_to_english_with_one_line(capsys):

@@ -40,7 +40,7 @@ def test_a_seeded_game_writes_the_same_bytes_in_german_and_in_english(tmp_path: 
     shutil.copy(german / "identity.json", english / "identity.json")
     de_files, de_out = played(german, "de")
     en_files, en_out = played(english, "en")
-    assert de_out.splitlines()[0].startswith("Runde 1: You Stufe ")
+    assert de_out.splitlines()[0].startswith("Runde 1 – You: Stufe ")
     assert en_out.splitlines()[0].startswith("round 1: You level ")
     for name in (*FILES, "--record"):
         assert de_files[name] == en_files[name], name

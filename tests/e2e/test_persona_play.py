@@ -384,7 +384,7 @@ def _turn(tess: Terminal, title: str, limit: float = 40) -> list[str]:
 @pytest.mark.long  # some 20 s: round 1 of five seats played by the bots, then a resume
 def test_a_german_table_s_second_round_at_80_columns(tmp_path: Path) -> None:
     """``lancards --lang de play --autoplay`` (Level 8 Master of five, ``--seed 5``) killed
-    once round 1 is over (its line ``Runde 1: Tess Stufe 2, ...``); ``lancards resume`` shows
+    once round 1 is over (its line ``Runde 1 – Tess: Stufe 2, ...``); ``lancards resume`` shows
     round 2 in German (the table's remembered language) at 80x24: the title keeps the dealer,
     Tess's row ``(du)``, the key line ``q beenden`` (a LAN trial read neither at 80 columns)."""
     (tmp_path / "identity.json").write_text(Identity(bytes([7]) * 32, "tess").to_json())
@@ -400,8 +400,8 @@ def test_a_german_table_s_second_round_at_80_columns(tmp_path: Path) -> None:
         first = proc.stdout.readline()
         proc.kill()
         _out, err = proc.communicate(timeout=30)
-    assert first == ("Runde 1: Tess Stufe 2, Cleo Stufe 2, Ada Stufe 1, Dov Stufe 3, "
-                     "Bram Stufe 1\n"), first + err
+    assert first == ("Runde 1 – Tess: Stufe 2, Cleo: Stufe 2, Ada: Stufe 1, Dov: Stufe 3, "
+                     "Bram: Stufe 1\n"), first + err
     tess = Terminal(tmp_path)
     try:
         tess.run("resume --bot-delay 0")

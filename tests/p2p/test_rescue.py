@@ -160,8 +160,8 @@ def test_two_vanished_players_are_voted_out_and_the_game_finishes(tmp_path, caps
     assert said == {
         "en": "winner: ann [GR2Q-7GF5-LH6P-ZFDN]; scores: cyd (removed by vote) 1, ann WIN, bob "
               "(removed by vote) 1, dee 5",
-        "de": "Sieger: ann [GR2Q-7GF5-LH6P-ZFDN]; Punkte: cyd (per Abstimmung entfernt) 1, ann "
-              "Sieg, bob (per Abstimmung entfernt) 1, dee 5"}  # not "(left the table)"
+        "de": "Sieger: ann [GR2Q-7GF5-LH6P-ZFDN]; Endstand – cyd (per Abstimmung entfernt): 1, "
+              "ann: Sieg, bob (per Abstimmung entfernt): 1, dee: 5"}  # not "(left the table)"
 
 
 @pytest.mark.timeout(120)
