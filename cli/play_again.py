@@ -165,7 +165,7 @@ def other_games(rule_set: str, players: int) -> dict[str, str]:
     return {str(i + 1): name for i, name in enumerate(names)}
 
 
-def others_words(others: Mapping[str, str]) -> str:
+def others_words(others: Mapping[str, str], only: bool = False) -> str:
     """The game-over panel's line of the other games: ``or another game with them: 1: Level 8
     · 2: 8s Rule!`` (each game and the ``·`` before the next joined by no-break spaces);
     ``""`` when there are none."""
@@ -175,6 +175,8 @@ def others_words(others: Mapping[str, str]) -> str:
     # "3: 8s Rule!" (the trial of 2026-12-07 read "... · 3:" then "   8s Rule!")
     games = f"{NO_BREAK}· ".join(f"{key}: {game_title(name)}".replace(" ", NO_BREAK)
                              for key, name in others.items())
+    if only:  # the game that ended is not for the players left: "another game", no "or"
+        return _("another game with them: {games}").format(games=games)
     return _("or another game with them: {games}").format(games=games)
 
 
@@ -182,9 +184,12 @@ def again_status(r: Rematch) -> dict[str, Any]:
     """What the screen shows of one seat's agreement: ``asked`` (the person has not answered,
     or must say whether to go on without those who declined), ``waiting`` (names),
     ``declined`` (names), ``failed`` (why there is no next game, in English; ``failed_code``:
-    its code and values, ``Rematch.failed_code``), ``started``."""
+    its code and values, ``Rematch.failed_code``), ``started``, ``too_few_for``: the game that
+    ended when too few players are left for it (another game fits them: ``Rematch.games``),
+    else ``""``."""
     if not r.possible():
-        return {}  # too few players left at the table: nothing to offer
+        return {}  # too few players left at the table for any game: nothing to offer
+    ended = r.finished.table.spec.game
     mine = r.my_answer()
     gone = sorted(k.hex() for k in r.declined())
     asked = mine is None or (mine.yes and mine.without != gone and r.failed is None
@@ -196,7 +201,8 @@ def again_status(r: Rematch) -> dict[str, Any]:
             "declined": [r.nick(k) for k in r.declined()], "failed": r.failed,
             "failed_code": r.failed_code, "wants": wants(r),
             "mine": mine.game if mine is not None and mine.yes else "",
-            "started": r.started is not None}
+            "started": r.started is not None,
+            "too_few_for": "" if ended in r.games() else ended}
 
 
 def _is_bot(r: Rematch, key: bytes) -> bool:
@@ -385,6 +391,9 @@ def again_words(status: Mapping[str, Any]) -> str:
         return ngettext("{names} will not play again. a: go on without them · q: stop",
                         "{names} will not play again. a: go on without them · q: stop",
                         len(status.get("declined", []))).format(names=declined)
+    if status.get("asked") and status.get("too_few_for"):  # another game only
+        return _("too few players left for {game}: another game with them? · q: leave").format(
+            game=game_title(status["too_few_for"]))
     if status.get("asked"):
         return _("play again with the same players? a: play again · q: leave")
     if chosen and waiting:  # "Ada wants 8s Rule!; waiting for Cyd"

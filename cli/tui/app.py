@@ -256,7 +256,8 @@ class TableScreen:
             return
         if over and pick_other_game(self, snap, key):  # another game, same players
             return
-        if over and key in ("a", "A") and (snap.extra.get("again") or {}).get("asked"):
+        again = snap.extra.get("again") or {}  # "a": the same game, when it fits the players
+        if over and key in ("a", "A") and again.get("asked") and not again.get("too_few_for"):
             with contextlib.suppress(Exception):  # "play again" (issue 27)
                 getattr(self.session, "play_again", print)(True)
             return

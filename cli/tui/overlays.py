@@ -28,7 +28,8 @@ def report_lines(report: RoundReport, snap: TableSnapshot) -> Lines:
     if again:
         more = again_words(again)
     out.append([("class:hints", f" {more}")])
-    others = others_words(again.get("others") or {}) if again and again.get("asked") else ""
+    others = others_words(again.get("others") or {}, bool(again.get("too_few_for"))) \
+        if again and again.get("asked") else ""
     chosen = wants_words(again) if again and again.get("asked") else ""
     if chosen:  # what the others chose, before this player answers: "Ada wants 8s Rule!"
         out.append([("class:hints", f" {chosen}")])

@@ -40,6 +40,7 @@ from lancards.p2p.protocol.rematch_game import (
     Finished,
     check_choice,
     check_same_choice,
+    fitting_games,
     game_range,
     members_of,
     series_totals,
@@ -139,14 +140,13 @@ class Rematch(StatementChecks):
                      or (self.answers[k][0].yes and self.answers[k][0].without != gone))
 
     def possible(self) -> bool:
-        """Whether enough players are still at the table for the rule set's next game."""
-        old = self.finished.table.spec
-        try:
-            _, lo, _ = self.rules_check(old.game, {k: v for k, v in old.options.items()
-                                                   if k != "dealer"})
-        except Exception:  # the options were good for the last game
-            return False
-        return len(self.present) >= lo and self.me.public_key in self.present
+        """Whether this seat is still at the table with enough players for a next game: the
+        same one, or another whose range of players holds them (:func:`fitting_games`)."""
+        return self.me.public_key in self.present and bool(self.games())
+
+    def games(self) -> tuple[str, ...]:
+        """The games the players still at the table may play next (:func:`fitting_games`)."""
+        return fitting_games(self.finished, len(self.present), self.rules_check)
 
     def my_answer(self) -> RematchAnswer | None:
         got = self.answers.get(self.me.public_key)

@@ -114,6 +114,28 @@ def game_range(game: str, rules_check: RulesCheck) -> tuple[int | None, int]:
     return lo, min(hi, 6)
 
 
+def fitting_games(finished: Finished, players: int, rules_check: RulesCheck) -> tuple[str, ...]:
+    """The rule sets ``players`` may play next: the game that ended first (with its options,
+    but for the dealer), when its least number of players holds them, then each other rule
+    set of the registry (``engine.rulesets.RULE_SETS``, in its order) whose range with its
+    default options does (:func:`game_range`; another game, ``docs/protocol.md`` 6.1). At an
+    8s Rule! table (3 to 6) with 2 players left: the Level 8 rule sets (2 to 6) only."""
+    from lancards.engine.rulesets import RULE_SETS
+
+    old = finished.table.spec
+    try:
+        _, lo, _ = rules_check(old.game, {k: v for k, v in old.options.items() if k != "dealer"})
+        same = [old.game] if lo <= players else []
+    except Exception:  # the options were good for the last game
+        same = []
+    others = []
+    for spec in RULE_SETS:
+        least, most = game_range(spec.name, rules_check)
+        if spec.name != old.game and least is not None and least <= players <= most:
+            others.append(spec.name)
+    return (*same, *others)
+
+
 def check_same_choice(old: RematchAnswer, new: RematchAnswer, who: str, signer: str) -> None:
     """A later "yes" of the same player may not change its game (a choice is final).
 
@@ -163,4 +185,4 @@ def members_of(table: StartedTable) -> tuple[PublicIdentity, ...]:
 
 
 __all__ = ["Finished", "agreed_game", "check_choice", "check_same_choice", "choices",
-           "game_range", "members_of", "series_totals", "verifies"]
+           "fitting_games", "game_range", "members_of", "series_totals", "verifies"]
