@@ -6,6 +6,7 @@ is what this seat's screen showed and so is in its language)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,7 +41,13 @@ def test_a_seeded_game_writes_the_same_bytes_in_german_and_in_english(tmp_path: 
     shutil.copy(german / "identity.json", english / "identity.json")
     de_files, de_out = played(german, "de")
     en_files, en_out = played(english, "en")
-    assert de_out.splitlines()[0].startswith("Runde 1 – You: Stufe ")
-    assert en_out.splitlines()[0].startswith("round 1: You level ")
+    # the same round in each language's words (the seats' order follows the drawn key), "Du"
+    # as the table says: "round 1: Ada level 2, You level 3", "Runde 1 – Ada: Stufe 2, Du: Stufe 3"
+    english = en_out.splitlines()[0]
+    seats = re.fullmatch(r"round 1: (Ada|You) level (\d), (Ada|You) level (\d)", english)
+    assert seats is not None and {seats[1], seats[3]} == {"Ada", "You"}, english
+    du = {"Ada": "Ada", "You": "Du"}
+    assert de_out.splitlines()[0] == (f"Runde 1 – {du[seats[1]]}: Stufe {seats[2]}, "
+                                      f"{du[seats[3]]}: Stufe {seats[4]}")
     for name in (*FILES, "--record"):
         assert de_files[name] == en_files[name], name
