@@ -109,6 +109,22 @@ def evening_of(finished: Finished | None, game_name: str, me: str = "",
     return evening_line(totals, shown, me)
 
 
+def evening_next(finished: Finished | None, game_name: str, before: Evening,
+                 statement: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
+    """The evening before the series of the next table (``statement``) after the ``finished``
+    game (of rule set ``game_name``) at a host/join table, which ``before`` preceded:
+    ``before`` when the next game goes on with the same series, else (another game: its
+    ``follows.game`` is 1) with this series through its game appended, as
+    :func:`~lancards.cli.session_series.evening_after` does at a ``lancards play`` table. Each
+    seat keeps it locally (its ``table.json``'s ``evening``); it is not signed."""
+    follows = statement.get("follows") or {}
+    kept = tuple(dict(game) for game in before)
+    if int(follows.get("game", 1)) != 1 or finished is None:
+        return kept
+    return (*kept, {"game": game_name, "games": finished.number,
+                      "totals": finished.totals(), "table": finished.table.spec.table})
+
+
 def series_record(path: str | None, number: int) -> str | None:
     """Where ``--record FILE`` puts game ``number`` of a series: ``FILE`` for the first,
     ``STEM-gameN.SUFFIX`` for the others (every record stays, each its own file)."""

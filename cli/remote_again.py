@@ -23,7 +23,13 @@ from typing import Any
 from lancards.cli.i18n import _, in_each_language
 from lancards.cli.notice_lines import RefusalLimit
 from lancards.cli.peer_errors import error_words
-from lancards.cli.play_again import again_status, finished_of, follow_answer, other_games
+from lancards.cli.play_again import (
+    again_status,
+    evening_next,
+    finished_of,
+    follow_answer,
+    other_games,
+)
 from lancards.p2p.net.folder_lock import lock_folder
 from lancards.p2p.net.node import PeerAddress, PeerNode
 from lancards.p2p.net.rematch_link import RematchLink
@@ -277,8 +283,12 @@ class RemoteAgain:
         if not self.locks:
             self.locks.append(lock_folder(folder, "lancards play again"))
         store = TableStore(Path(folder))
-        data = {k: v for k, v in self.old.items() if k != "sigs"}
+        data = {k: v for k, v in self.old.items() if k not in ("sigs", "evening")}
         data["statement"] = statement
+        evening = evening_next(self.rematch.finished, self.node.core.game.name,
+                               self.old.get("evening", ()), statement)
+        if evening:  # the evening before the next series, kept by this seat (not signed)
+            data["evening"] = [dict(game) for game in evening]
         if sigs is not None:
             data["sigs"] = dict(sigs)
         store.save_table(data)

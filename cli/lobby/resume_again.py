@@ -179,9 +179,12 @@ async def _agree_then_play(store: TableStore, data: dict[str, Any], me: Identity
         await node.close()
         raise UsageError(_("no next game: {reason}").format(reason=again.no_game_words()))
     if not quiet:
+        from lancards.cli.play_again import evening_next
         from lancards.cli.tui.fit import echo
 
-        for line in series_words(started, node.core.game.name, b""):
+        before = evening_next(again.rematch.finished, node.core.game.name,  # not signed
+                              again.old.get("evening", ()), started.statement)
+        for line in series_words(started, node.core.game.name, b"", before):
             echo(line)  # the evening line's no-break spaces as spaces
     return await play_table(ns, node.core.me, started, node.mesh, again.handover(),
                             quiet=quiet, store=TableStore(again.next_folder()))

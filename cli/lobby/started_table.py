@@ -73,6 +73,8 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
                                     seed=getattr(args, "bot_seed", None)))
     if restore is None and args.record:
         store.keep_record_path(args.record)  # a resume writes it at the game's end
+    # the evening before this series (another game at the end of an earlier one): this seat's
+    args.evening = tuple(store.load_table().get("evening", ()))  # own, in its table.json
     secret = store.load_secret() if restore is not None else None
     journal = store.read()  # raises JournalDamaged (one line naming file and line)
     core = GameCore(me, table, secrets.token_bytes, secret_key=secret,
@@ -107,6 +109,10 @@ async def play_table(args: argparse.Namespace, me: Identity, table: StartedTable
         if pacer is not None:  # a host's --bots: its b key paces them (issue 25, item 13)
             session.pacer = pacer
         session.restored = restore is not None  # "catching up" until current
+        if args.evening:  # its first lines and the evening line count the games before
+            from lancards.cli.session_series import keep_evening
+
+            keep_evening(session, args.evening)
         gone = getattr(args, "host_gone", None)
         if gone is not None:  # a host's --bots say no with its person (q at the game's end)
             session.said_no = gone.said_no
@@ -256,7 +262,8 @@ async def _drive(node: PeerNode, args: argparse.Namespace, quiet: bool, cheat: s
         from lancards.cli.play_again import evening_of, finished_of
         from lancards.cli.tui.results import final_lines
 
-        done = evening_of(finished_of(core), core.game.name)  # as the game-over panel says
+        done = evening_of(finished_of(core), core.game.name,  # as the game-over panel says
+                          before=getattr(args, "evening", ()))
         evening = [done] if done is not None else []  # the result, then the evening
         gone.finished(core.record, outcome_json(outcome),  # the host's folder gets the result
                       final_lines(outcome, names, core.game.name, removed_seats(core)) + evening)
@@ -347,9 +354,12 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
         await node.close()
         return status
     if not quiet:
+        from lancards.cli.play_again import evening_next
         from lancards.cli.tui.fit import echo
 
-        for line in series_words(table, node.core.game.name, b""):
+        before = evening_next(again.rematch.finished, node.core.game.name,
+                              getattr(args, "evening", ()), table.statement)
+        for line in series_words(table, node.core.game.name, b"", before):
             echo(line)  # the evening line's no-break spaces as spaces
     number = int(table.statement["follows"]["game"])
     if number == 1:  # another game: a new series; its record after the games played so far
@@ -399,7 +409,8 @@ def _report(node: PeerNode, args: argparse.Namespace, quiet: bool,
     if "follows" in core.table.statement or int(getattr(args, "games", 1) or 1) > 1:
         from lancards.cli.play_again import evening_of, finished_of
 
-        evening = evening_of(finished_of(core), core.game.name)  # from game 2 on (issue 27)
+        evening = evening_of(finished_of(core), core.game.name,  # from game 2 on (issue 27)
+                             before=getattr(args, "evening", ()))  # the games before it
         if evening is not None:
             echo(evening)
     if args.record:

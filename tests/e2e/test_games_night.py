@@ -44,10 +44,16 @@ def test_eights_then_level8_at_a_host_join_table_chosen_by_number(lan, tmp_path)
         for person in (ann, bob):
             screen = person.wait(r"(?m)^ Level 8 · round 1", 60, what="Level 8 on the screen")
             assert "8s Rule!" not in screen.splitlines()[0], screen
-        tables = [json.loads(p.read_text())["statement"]
-                  for p in ann.peer.home.glob("tables/*/table.json")]
+        datas = [json.loads(p.read_text()) for p in ann.peer.home.glob("tables/*/table.json")]
+        tables = [d["statement"] for d in datas]
         [nxt] = [t for t in tables if t["game"] == "level8"]
         [old] = [t for t in tables if t["game"] == "eights"]
+        # ann's seat keeps the evening before the new series (the 8s Rule! game), unsigned:
+        # its evening line counts both games, as at lancards play
+        [evening] = [d.get("evening") for d in datas if d["statement"]["game"] == "level8"]
+        assert [(g["game"], g["games"], g["table"]) for g in evening] == [
+            ("eights", 1, old["tbl"])], evening
+        assert "evening" not in nxt
         assert (nxt["follows"]["tbl"], nxt["follows"]["game"], nxt["follows"]["seating"]) == (
             old["tbl"], 1, old["tbl"])
         assert [s["pk"] for s in nxt["seats"]] == [s["pk"] for s in old["seats"]]
