@@ -145,3 +145,25 @@ def test_an_autoplayed_seat_of_a_person_answers_at_once_and_never_waits() -> Non
     _, bob, bot1, _ = _agreements("level8-master", 4, bots=2)
     assert follow_answer(bob) == (True, "")  # bob's seat is a person's: the bots wait for it
     assert follow_answer(bot1) is None
+
+
+def test_too_few_for_the_game_that_ended_a_does_nothing_and_a_number_chooses() -> None:
+    """An 8s Rule! table with 2 players left (``too_few_for``): the panel offers the Level 8
+    games without "a: play again"; ``a`` answers nothing, a number answers "yes" to its game."""
+    session = _over()
+    chosen: list[tuple[bool, Any]] = []
+
+    def play_again(yes: bool, game: str | None = None) -> None:
+        chosen.append((yes, game))
+
+    session.play_again = play_again  # type: ignore[method-assign]
+    session.again = {**session.again, "choose": True, "too_few_for": "eights",
+                     "others": {"1": "level8-master", "2": "level8", "3": "level8-en"}}
+    with driven(session, 80, 24) as d:
+        assert [row.rstrip() for row in d.text().rstrip().splitlines()[-2:]] == [
+            " too few players left for 8s Rule!: another game with them? · q: leave",
+            " another game with them: 1: Level 8 Master · 2: Level 8 · 3: Level 8 (English)"]
+        d.press("a")
+        assert chosen == [] and not d.done
+        d.press("2")
+        assert chosen == [(True, "level8")]
