@@ -171,7 +171,7 @@ def test_audit_of_a_table_halted_on_a_bad_proof_names_the_prover_as_unfinished(
     capsys.readouterr()
     assert main(["audit", str(path)]) == 3
     assert capsys.readouterr().out.splitlines() == [
-        f"UNFINISHED: 8s Rule!, {bad - 1} entries verified; the table halted on a cheat",
+        "UNFINISHED: 8s Rule!, verified, no move played; the table halted on a cheat",
         f"cheat caught at entry {bad}: {cheater}'s shuffle proof does not hold"]
     report = audit_lines(lines)
     assert (report.status, report.closed_by, [c["seat"] for c in report.cheats]) == (
