@@ -169,7 +169,8 @@ DETAIL_WORDS: Mapping[str, str] = {
                               "not know: {game}"),
     "answer-game-range": N_("{reason}: the answer of {name} chose {game}, for {least} to {most} "
                             "players; {players} are at the table"),
-    "answer-two-games": N_("{reason}: chose two different games ({first} and {second})"),
+    "answer-two-games": N_("{reason}: chose two different games ({first_game} and "
+                              "{second_game})"),
     "answer-game-follows": N_("{reason}: the answer of {name} chose {chose}, not game {number} "
                               "of this series"),
     "new-series-id": N_("{reason}: game 1 of series {series} is table {table}, not its first "
@@ -350,13 +351,19 @@ def detail_values(params: Mapping[str, object]) -> dict[str, object] | None:
             if worded is None:
                 return None
             values[name] = worded
-        elif name == "game":  # the game's name, never its id (level8-en: Level 8 (English))
+        elif name == "pairs" and isinstance(value, (list, tuple)):
+            values["choices"] = ", ".join(  # who chose which game: "Ada: 8s Rule!, Bram: Level 8"
+                f"{pair[0]}: {game_title(str(pair[1]))}" for pair in value)
+        elif name in _GAMES:  # the game's name, never its id (level8-en: Level 8 (English))
             values[name] = game_title(str(value))
         elif isinstance(value, str) and (seat := _SEAT.search(value)) is not None:
             values[name] = value[:seat.start()] + " " + _("(seat {number})").format(
                 number=seat[1])  # a player named with a seat: German "(Platz 2)"
     return values
 
+
+_GAMES = frozenset({"game", "chose", "first_game", "second_game"})
+"""The values that are a rule set's id (said by the game's name)."""
 
 _SEAT = re.compile(r" \(seat (\d+)\)\Z")
 

@@ -252,7 +252,8 @@ class Rematch(StatementChecks):
             return old[0]  # a "no" is final
         if old is not None:
             try:
-                check_same_choice(old[0], ans, who, self.name(key))
+                check_same_choice(old[0], ans, who, self.name(key),
+                                  self.finished.table.spec.game)
             except TableError:
                 self.failed = f"{self.name(key)} chose two different games"
                 self.failed_code = ("two-games", {"name": self.name(key)})

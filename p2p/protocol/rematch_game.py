@@ -136,17 +136,21 @@ def fitting_games(finished: Finished, players: int, rules_check: RulesCheck) -> 
     return (*same, *others)
 
 
-def check_same_choice(old: RematchAnswer, new: RematchAnswer, who: str, signer: str) -> None:
-    """A later "yes" of the same player may not change its game (a choice is final).
+def check_same_choice(old: RematchAnswer, new: RematchAnswer, who: str, signer: str,
+                      ended: str) -> None:
+    """A later "yes" of the same player may not change its game (a choice is final);
+    ``ended``: the rule set of the game that ended (a "yes" naming no game chose it).
 
     Raises:
-        TableError: ``equivocation``, naming the signer (two signed "yes" for two games).
+        TableError: ``equivocation``, naming the signer (two signed "yes" for two games); its
+            code's ``first_game`` and ``second_game`` are rule sets, ``ended`` for no game.
     """
     if old.yes and new.yes and old.game != new.game:
         raise TableError(signer, Reason.EQUIVOCATION,
                          f"chose two different games ({old.game or 'the same game'} and "
                          f"{new.game or 'the same game'}; delivered by {who})").with_code(
-                             "answer-two-games", first=old.game or "-", second=new.game or "-")
+                             "answer-two-games", first_game=old.game or ended,
+                             second_game=new.game or ended)
 
 
 def choices(answers: Mapping[bytes, RematchAnswer], keys: list[bytes],

@@ -10,8 +10,10 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 
-from lancards.cli.i18n import set_language
+from lancards.cli.i18n import _, set_language
 from lancards.cli.notice_lines import RefusalLimit
+from lancards.cli.peer_errors import rematch_words
+from lancards.cli.rejection_details import DETAIL_WORDS, detail_values
 from lancards.cli.remote_again import RemoteAgain
 from lancards.p2p.protocol.errors import RemoteProtocolError
 from lancards.p2p.protocol.series import sign_answer
@@ -19,6 +21,7 @@ from lancards.p2p.protocol.statement import sign_statement
 from lancards.p2p.protocol.table import Outgoing
 from tests.p2p.core_harness import identities
 from tests.p2p.test_rematch import HEAD, Bus, finished, peers
+from tests.p2p.test_rematch_games import _seated, _send
 
 
 def _refused() -> tuple[list[RemoteProtocolError], str, str]:
@@ -82,3 +85,56 @@ def test_a_flood_of_one_kind_is_one_line_a_minute_and_german_is_said_too() -> No
     [said] = again.refusal_lines()
     assert said["de"] == [f"! Nachricht von {dora} abgelehnt: die Signatur stimmt nicht: die "
                           f"Antwort von {dora}"]
+
+
+def test_a_player_who_chose_two_games_is_named_on_both_tables_with_the_games_names() -> None:
+    """The attack of the games night: dora signs "yes, 8s Rule!" for ann and "yes, Level 8"
+    for bram after Level 8 Master; each passes the answer it took on to the other, so both
+    name dora on the table, the games by their names (the line said ``(eights and level8)``,
+    and ``-`` for a "yes" to the same game)."""
+    done, (dora, ann, bram) = _seated(3)
+    bus = Bus([dora, ann, bram])
+    bus.mute.add(dora.me.public_key)
+    table = done.table.spec.table
+    _send(bus, dora, sign_answer(dora.me, table, HEAD, True, (), "eights"), ann)
+    _send(bus, dora, sign_answer(dora.me, table, HEAD, True, (), "level8"), bram)
+    bus.run()
+    for seat, games, spiele in ((ann, "8s Rule! and Level 8", "8s Rule! und Level 8"),
+                                (bram, "Level 8 and 8s Rule!", "Level 8 und 8s Rule!")):
+        name = seat.name(dora.me.public_key)
+        set_language("de")
+        assert rematch_words(seat.failed_code, "") == f"{name} hat zwei verschiedene Spiele gewählt"
+        set_language("en")
+        assert rematch_words(seat.failed_code, "") == f"{name} chose two different games"
+        [said] = _lines(bus.refused[seat.me.public_key])
+        assert said == {
+            "en": [f"! message from {name} refused: its author signed two different entries for "
+                   f"one place: chose two different games ({games})"],
+            "de": [f"! Nachricht von {name} abgelehnt: der Absender hat zwei verschiedene "
+                   f"Einträge für eine Stelle signiert: hat zwei verschiedene Spiele gewählt "
+                   f"({spiele})"]}
+
+
+def test_a_yes_to_the_same_game_and_one_to_another_are_said_by_both_names() -> None:
+    done, (dora, ann, bram) = _seated(3)
+    bus = Bus([dora, ann, bram])
+    bus.mute.add(dora.me.public_key)
+    table = done.table.spec.table
+    _send(bus, dora, sign_answer(dora.me, table, HEAD, True), ann)
+    _send(bus, dora, sign_answer(dora.me, table, HEAD, True, (), "eights"), bram)
+    bus.run()
+    set_language("en")
+    [said] = _lines(bus.refused[ann.me.public_key])
+    assert said["en"][0].endswith("chose two different games (Level 8 Master and 8s Rule!)")
+
+
+def test_a_statement_of_another_game_and_different_choices_name_the_games() -> None:
+    set_language("en")
+    other = {"game": "eights", "chose": "level8-en"}
+    assert _(DETAIL_WORDS["statement-other-game"]).format(
+        **detail_values(other) or {}, reason="R") == (
+        "R: the next game plays 8s Rule!, but the answers chose Level 8 (English)")
+    pairs = {"choices": "Ada: eights, Bram: level8", "pairs": (("Ada", "eights"),
+                                                                ("Bram", "level8"))}
+    assert _(DETAIL_WORDS["premature-games"]).format(**detail_values(pairs) or {}, reason="R") == (
+        "R: the players chose different games (Ada: 8s Rule!, Bram: Level 8)")
