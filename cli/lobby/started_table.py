@@ -340,8 +340,8 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
     finally:
         if follows is not None:
             follows.followers.remove(again.follow_host)
-    if again.rematch.failed is not None and follows is not None and follows.declined:
-        await again.flush()  # its "no" reaches the others before the links close
+    if again.rematch.failed is not None:  # its last answer reaches the others first: a "no"
+        await again.flush()  # or the bot's "yes" that showed the people chose different games
     if not quiet:  # the messages about the next game it refused, in words (h1's trial)
         from lancards.cli.i18n import language
 
