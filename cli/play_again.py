@@ -213,10 +213,12 @@ def again_status(r: Rematch) -> dict[str, Any]:
     undecided = [k for k in r.undecided() if k != r.me.public_key]
     people = [k for k in undecided if not _is_bot(r, k)]  # the bots follow them
     waiting = [r.nick(k) for k in (people or undecided)]
+    others = wants(r)  # once a "yes" names another game, "a" chose the one that ended: said
+    chose = "" if mine is None or not mine.yes else mine.game or (
+        r.finished.table.spec.game if others else "")
     return {"asked": asked and (mine is None or mine.yes), "waiting": waiting,
             "declined": [r.nick(k) for k in r.declined()], "failed": r.failed,
-            "failed_code": r.failed_code, "wants": wants(r),
-            "mine": mine.game if mine is not None and mine.yes else "",
+            "failed_code": r.failed_code, "wants": others, "mine": chose,
             "started": r.started is not None,
             "too_few_for": "" if ended in r.games() else ended}
 

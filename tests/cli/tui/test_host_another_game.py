@@ -167,3 +167,30 @@ def test_too_few_for_the_game_that_ended_a_does_nothing_and_a_number_chooses() -
         assert chosen == [] and not d.done
         d.press("2")
         assert chosen == [(True, "level8")]
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "you chose Level 8 Master; ann wants 8s Rule!; waiting for cyd"),
+    ("de", "du hast Level 8 Master gewählt; ann möchte 8s Rule!; wartet auf cyd"),
+])
+def test_a_after_another_players_other_game_says_the_game_it_chose(lang: str,
+                                                                    line: str) -> None:
+    """The trial of 2026-12-08 (h9): ann chose another game by number, bob pressed a; his
+    panel said 'ann wants ...; waiting for Ada' and not that a had chosen the game that ended,
+    while ann's said 'you chose ...'."""
+    ann, bob, _cyd = _agreements("level8-master", 3)
+    _tell(bob, ann, True, "eights")
+    bob.answer(True)  # a: the same game
+    set_language(lang)
+    try:
+        said = again_words(_remote(bob).status())
+    finally:
+        set_language("en")
+    assert said == line
+
+
+def test_a_alone_says_only_whom_it_waits_for() -> None:
+    ann, bob, _cyd = _agreements("level8-master", 3)
+    _tell(bob, ann, True)
+    bob.answer(True)
+    assert again_words(_remote(bob).status()) == "play again: waiting for cyd to answer"
