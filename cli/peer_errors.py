@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from lancards.cli.game_titles import game_title
-from lancards.cli.i18n import N_, _, language
+from lancards.cli.i18n import N_, NO_BREAK, _, language
 from lancards.cli.rejection_details import MoveWords, why_refused
 from lancards.p2p.net.failure_words import WHO_HOST, WHO_NETWORK, Failure, failure
 from lancards.p2p.net.failure_words import log as net_log
@@ -542,9 +542,10 @@ def rematch_words(code: tuple[str, Mapping[str, Any]] | None, english: str) -> s
     values = dict(code[1])
     if "game" in values:  # the game's name, never its id (level8-en: Level 8 (English))
         values["game"] = game_title(str(values["game"]))
-    if "pairs" in values:  # who chose which game: "Ada: 8s Rule!, Bram: Level 8 Master"
-        values["choices"] = ", ".join(f"{nick}: {game_title(str(game))}"
-                                      for nick, game in values.pop("pairs"))
+    if "pairs" in values:  # who chose which game: "Ada: 8s Rule!, Bram: Level 8 Master", each
+        values["choices"] = ", ".join(  # entry whole on a line (a trial read "Level" / "8")
+            f"{nick}: {game_title(str(game))}".replace(" ", NO_BREAK)
+            for nick, game in values.pop("pairs"))
     return _(REMATCH_WORDS[code[0]]).format(**values)
 
 

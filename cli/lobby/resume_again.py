@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from lancards.cli.errors import UsageError
-from lancards.cli.i18n import _
+from lancards.cli.i18n import NO_BREAK, _
 from lancards.cli.lobby.host_bots import BOT_END_S, end_bots
 from lancards.cli.play_again import pending_again
 from lancards.p2p.net.node import PeerNode
@@ -177,7 +177,8 @@ async def _agree_then_play(store: TableStore, data: dict[str, Any], me: Identity
     started = again.started()
     if started is None:
         await node.close()
-        raise UsageError(_("no next game: {reason}").format(reason=again.no_game_words()))
+        raise UsageError(_("no next game: {reason}").format(
+            reason=again.no_game_words()).replace(NO_BREAK, " "))
     if not quiet:
         from lancards.cli.play_again import evening_next
         from lancards.cli.tui.fit import echo

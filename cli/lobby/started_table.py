@@ -350,7 +350,9 @@ async def _again(node: PeerNode, args: argparse.Namespace, quiet: bool, status: 
     table = again.started()
     if table is None:
         if not quiet:
-            print(_("no next game: {reason}").format(reason=again.no_game_words()), flush=True)
+            from lancards.cli.tui.fit import echo
+
+            echo(_("no next game: {reason}").format(reason=again.no_game_words()))
         await node.close()
         return status
     if not quiet:

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from lancards.cli.i18n import set_language
+from lancards.cli.i18n import NO_BREAK, set_language
 from lancards.cli.play_again import again_words, follow_answer
 from lancards.cli.remote_again import RemoteAgain
+from lancards.cli.tui.fit import wrap_indented
 from lancards.p2p.protocol.rematch import Finished, Rematch
 from lancards.p2p.protocol.table import start_local
 from tests.cli.tui.harness import driven
@@ -82,7 +83,7 @@ def test_the_panel_says_who_chose_what_while_the_others_choose(lang: str,
         said.append(again_words(_remote(ann).status()))
     finally:
         set_language("en")
-    assert said == lines
+    assert [line.replace(NO_BREAK, " ") for line in said] == lines
 
 
 def test_a_number_answers_yes_naming_that_game_and_the_panel_waits_at_80_columns() -> None:
@@ -194,3 +195,22 @@ def test_a_alone_says_only_whom_it_waits_for() -> None:
     _tell(bob, ann, True)
     bob.answer(True)
     assert again_words(_remote(bob).status()) == "play again: waiting for cyd to answer"
+
+
+@pytest.mark.parametrize(("lang", "lines"), [
+    ("en", ["no next game: the players chose different games: Ada: Level 8,",
+            "   ann: Level 8 Master, bob: Level 8; q to leave"]),
+    ("de", ["kein nächstes Spiel: die Spieler haben verschiedene Spiele gewählt:",
+            "   Ada: Level 8, ann: Level 8 Master, bob: Level 8; q zum Gehen"]),
+])
+def test_different_choices_wrap_between_the_players_only(lang: str, lines: list[str]) -> None:
+    """The trial of 2026-12-08 (h9) read 'Ada: Level' / '8' on the game-over panel at 80
+    columns, in both languages."""
+    status = {"failed": "x", "failed_code": ("games-differ", {"pairs": (
+        ("Ada", "level8"), ("ann", "level8-master"), ("bob", "level8"))})}
+    set_language(lang)
+    try:
+        said = wrap_indented(again_words(status), 79)  # the panel's line after its space
+    finally:
+        set_language("en")
+    assert [line.replace(NO_BREAK, " ") for line in said] == lines
