@@ -58,8 +58,8 @@ async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: s
     """
     from lancards.cli.play_again import series_record
 
-    print(_("watching table {table} through {peer} at {address}").format(
-        table=table_id, peer=describe(key), address=f"{host}:{port}"), flush=True)
+    echo(_("watching table {table} through {peer} at {address}").format(
+        table=table_id, peer=describe(key), address=f"{host}:{port}"))
     watcher = TableWatcher(table_id, key, host, port)
     try:
         number = 1
@@ -67,7 +67,7 @@ async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: s
             if screen:
                 status = await WatchSession(watcher).show(wait)
             else:
-                plain = PlainTeller(watcher.watching, lambda line: print(line, flush=True))
+                plain = PlainTeller(watcher.watching, echo)
                 status = await watcher.run(plain.tell, wait=wait)
                 plain.finish(watcher)
             path = series_record(record, number)
@@ -75,22 +75,30 @@ async def watch_at(table_id: str, key: bytes, host: str, port: int, *, record: s
                 from lancards.p2p.net.record_file import write_record
 
                 write_record(watcher.watching.core.record, path)
-                print(_("record: {file}").format(file=path), flush=True)
+                echo(_("record: {file}").format(file=path))
             if status != 0 or not await watcher.next_game():
                 return status
             nxt = watcher.watching.next
             assert nxt is not None
             number = int(nxt.statement["follows"]["game"])
             if screen:  # the full screen ended with the game: say how to watch the next
-                print(_("the table plays again: watch the next game with lancards watch "
-                        "{target}").format(target=f"{nxt.spec.table}@{_address(host, port)}"),
-                      flush=True)
+                echo(_("the table plays again: watch the next game with lancards watch "
+                       "{target}").format(target=f"{nxt.spec.table}@{_address(host, port)}"))
                 return status
-            print(_("the table plays again: game {number} of the evening, table {table}").format(
-                number=number, table=nxt.spec.table), flush=True)
+            echo(_("the table plays again: game {number} of the evening, table {table}").format(
+                number=number, table=nxt.spec.table))
             watcher.follow()
     finally:
         await watcher.close()
+
+
+def echo(line: str) -> None:
+    """Print a line of the watch wrapped at a space at the terminal's width
+    (:func:`lancards.cli.tui.fit.echo`): at 80 columns a trial read ``...:599`` / ``97`` and
+    ``another tabl`` / ``e``."""
+    from lancards.cli.tui.fit import echo as fit_echo
+
+    fit_echo(line)
 
 
 def _address(host: str, port: int) -> str:
@@ -370,7 +378,7 @@ class WatchSession:
             await asyncio.sleep(0.05)
         if self.watcher.watching.core is None:  # no table came: say why, on the terminal
             status = await self._task
-            PlainTeller(self.watcher.watching, print).finish(self.watcher)
+            PlainTeller(self.watcher.watching, echo).finish(self.watcher)
             return status
         await run_table(self)
         return 0 if self.watcher.watching.over() and not self.watcher.watching.cheat else 1
