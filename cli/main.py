@@ -194,11 +194,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         said = error_words(exc) if isinstance(
             exc, JournalDamaged | FolderBusy | StorageError | IdentityError) else \
             rules_error_words(exc) if isinstance(exc, EngineError) else str(exc)
-        from lancards.cli.tui.fit import plain
+        from lancards.cli.tui.fit import echo, plain
 
         said = plain(said)  # ruling ids are for docs/ (the trial of 2026-12-05: "(ruling E-10)")
-        print(_("lancards {command}: error: {error}").format(command=args.command, error=said),
-              file=sys.stderr)
+        echo(_("lancards {command}: error: {error}").format(command=args.command, error=said),
+             sys.stderr)  # on a terminal wrapped at a space (a trial read "gi" / "ven")
         return 2
     except KeyboardInterrupt:
         return 130

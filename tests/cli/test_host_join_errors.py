@@ -315,3 +315,26 @@ def test_a_name_of_24_characters_is_taken_with_its_outer_spaces_dropped():
     assert checked_name(None) is None
     args = argparse.Namespace(name=" ann ")
     assert checked_name(args.name) == "ann"
+
+
+def test_an_error_on_a_terminal_wraps_at_a_space_at_80_columns(tmp_path, monkeypatch):
+    """The trial of 2026-12-08 (h9): ``lancards play: error: seat 0 plays the back side, but
+    no level-card file was gi`` / ``ven ...`` at 80 columns; into a pipe it stays one line."""
+    import io
+    import os
+
+    from lancards.cli.tui import fit
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("LANCARDS_HOME", str(tmp_path))
+    monkeypatch.setattr(fit.shutil, "get_terminal_size",
+                        lambda *a, **k: os.terminal_size((80, 24)))
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    assert main(["play", "--autoplay", "--game", "level8", "--option", "sides=back"]) == 2
+    assert err.getvalue().splitlines() == [
+        "lancards play: error: seat 0 plays the back side, but no level-card file was",
+        "   given (option 'level_cards'); the back sides are not in the rulebooks"]
