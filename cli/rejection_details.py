@@ -169,8 +169,8 @@ DETAIL_WORDS: Mapping[str, str] = {
                               "not know: {game}"),
     "answer-game-range": N_("{reason}: the answer of {name} chose {game}, for {least} to {most} "
                             "players; {players} are at the table"),
-    "answer-two-games": N_("{reason}: chose two different games ({first_game} and "
-                              "{second_game})"),
+    "answer-two-games": N_("{name} chose two different games ({first_game} and "
+                              "{second_game})"),  # not the reason's "two entries for one place"
     "answer-game-follows": N_("{reason}: the answer of {name} chose {chose}, not game {number} "
                               "of this series"),
     "new-series-id": N_("{reason}: game 1 of series {series} is table {table}, not its first "

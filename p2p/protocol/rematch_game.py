@@ -149,7 +149,7 @@ def check_same_choice(old: RematchAnswer, new: RematchAnswer, who: str, signer: 
         raise TableError(signer, Reason.EQUIVOCATION,
                          f"chose two different games ({old.game or 'the same game'} and "
                          f"{new.game or 'the same game'}; delivered by {who})").with_code(
-                             "answer-two-games", first_game=old.game or ended,
+                             "answer-two-games", name=signer, first_game=old.game or ended,
                              second_game=new.game or ended)
 
 
