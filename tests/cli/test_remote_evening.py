@@ -42,7 +42,7 @@ def _evening() -> tuple[list[Rematch], Finished, Finished]:
 def _save(r: Rematch, tmp_path: Path, old: dict[str, object]) -> dict[str, object]:
     """``RemoteAgain._save`` of the next table for ``r``'s seat (no links); its table.json."""
     again = RemoteAgain.__new__(RemoteAgain)
-    again.rematch, again.old, again.locks = r, old, []
+    again.rematch, again.old, again.locks, again._saved = r, old, [], set()
     again.node = SimpleNamespace(core=SimpleNamespace(game=SimpleNamespace(name="level8")))
     again.folder = tmp_path / "tables" / r.table_id
     assert r.started is not None
