@@ -202,7 +202,7 @@ def again_status(r: Rematch) -> dict[str, Any]:
     ``declined`` (names), ``failed`` (why there is no next game, in English; ``failed_code``:
     its code and values, ``Rematch.failed_code``), ``started``, ``too_few_for``: the game that
     ended when too few players are left for it (another game fits them: ``Rematch.games``),
-    else ``""``."""
+    else ``""``; ``ended``: the rule set of the game that ended (``a`` plays it again)."""
     if not r.possible():
         return {}  # too few players left at the table for any game: nothing to offer
     ended = r.finished.table.spec.game
@@ -220,7 +220,7 @@ def again_status(r: Rematch) -> dict[str, Any]:
             "declined": [r.nick(k) for k in r.declined()], "failed": r.failed,
             "failed_code": r.failed_code, "wants": others, "mine": chose,
             "started": r.started is not None,
-            "too_few_for": "" if ended in r.games() else ended}
+            "too_few_for": "" if ended in r.games() else ended, "ended": ended}
 
 
 def _is_bot(r: Rematch, key: bytes) -> bool:
@@ -412,6 +412,11 @@ def again_words(status: Mapping[str, Any]) -> str:
     if status.get("asked") and status.get("too_few_for"):  # another game only
         return _("too few players left for {game}: another game with them? · q: leave").format(
             game=game_title(status["too_few_for"]))
+    if status.get("asked") and status.get("wants") and status.get("ended"):
+        # once another player chose another game, "a" is the game that ended again: said so
+        # (the trial of 2026-12-08 pressed a after "ann wants 8s Rule!" and ended the evening)
+        return _("play again with the same players? a: {game} again · q: leave").format(
+            game=game_title(status["ended"]))
     if status.get("asked"):
         return _("play again with the same players? a: play again · q: leave")
     if chosen and waiting:  # "Ada wants 8s Rule!; waiting for Cyd"

@@ -486,7 +486,7 @@ class Level8Controller(BaseController):
         self.offer = -1
         offers, hinted = _of(snap.legal, LayDown), self.hinted(snap)
         if not offers:
-            self.say(_("the engine finds no lay-down in your hand; you may still try"),
+            self.say(_("no lay-down found in your hand; you may still try"),
                      error=True)
         elif hinted in offers:  # the hint's lay-down, loaded (the trial pressed Tab 4 times)
             self.offer = offers.index(hinted)

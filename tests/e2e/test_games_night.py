@@ -39,7 +39,7 @@ def test_eights_then_level8_at_a_host_join_table_chosen_by_number(lan, tmp_path)
         screen = ann.wait(r"you chose Level 8; waiting for bob", 20)
         assert "or another game with them" not in screen, screen
         screen = bob.wait(r"(?m)^ ann wants Level 8$", 20, what="ann's choice on bob's panel")
-        assert "play again with the same players? a: play again · q: leave" in screen, screen
+        assert "play again with the same players? a: 8s Rule! again · q: leave" in screen, screen
         bob.keys("2")
         for person in (ann, bob):
             screen = person.wait(r"(?m)^ Level 8 · round 1", 60, what="Level 8 on the screen")

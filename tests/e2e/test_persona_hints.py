@@ -243,7 +243,7 @@ def test_enter_names_the_hint_s_key_and_the_builder_names_a_joker_out_of_its_ran
         lines = _lines(tess, " Enter does nothing now; the hint: play TAKE (p)")
         assert lines[-1] == LEVEL8_KEYS, lines
         tess.keys("l")
-        lines = _lines(tess, " the engine finds no lay-down in your hand; you may still try")
+        lines = _lines(tess, " no lay-down found in your hand; you may still try")
         assert JOKER_ROWS[0] in lines and lines[-1] == BUILDER_KEYS, lines
         # O2 and J11-15 to 1; G15 B15 to 2; B12 B13 to 3; P7 Y9 to 4 (Space marks, the
         # hand by number: O2 P7 Y9 B11 B12 B13 G15 B15 J11-15 TAKE KEEP)
@@ -289,7 +289,7 @@ def test_the_builder_says_two_cards_are_too_far_apart_for_one_joker(tmp_path: Pa
     try:
         _drawn(tess, "play --game level8 --seed 3 --bot-delay 0 --name Tess", "P12")
         tess.keys("l")
-        _lines(tess, " the engine finds no lay-down in your hand; you may still try")
+        _lines(tess, " no lay-down found in your hand; you may still try")
         # the hand by number: R1 O2 Y4 B4 Y5 B8 O10 B10 G12 P12 J
         tess.keys("Home", "Right", "Right", "Space", "End", "Space", "Home", *["Right"] * 6,
                   "Space", "1")

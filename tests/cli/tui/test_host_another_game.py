@@ -116,10 +116,12 @@ def test_a_number_answers_yes_naming_that_game_and_the_panel_waits_at_80_columns
 def test_before_answering_the_panel_says_what_the_others_chose() -> None:
     session = _over()  # Ann has not answered; Ben chose 8s Rule! at his screen
     session.again = {**session.again, "choose": True, "wants": [("Ben", "eights")],
+                     "ended": "level8-master",
                      "others": {"1": "level8", "2": "level8-en", "3": "eights"}}
-    with driven(session, 80, 24) as d:
+    with driven(session, 80, 24) as d:  # a is Level 8 Master again, said (the trial of
+        # 2026-12-08 read "a: play again", pressed a and ended the evening)
         assert [row.rstrip() for row in d.text().rstrip().splitlines()[-3:]] == [
-            " play again with the same players? a: play again · q: leave",
+            " play again with the same players? a: Level 8 Master again · q: leave",
             " Ben wants 8s Rule!",
             " or another game with them: 1: Level 8 · 2: Level 8 (English) · 3: 8s Rule!"]
 
@@ -214,3 +216,22 @@ def test_different_choices_wrap_between_the_players_only(lang: str, lines: list[
     finally:
         set_language("en")
     assert [line.replace(NO_BREAK, " ") for line in said] == lines
+
+
+@pytest.mark.parametrize(("lang", "line"), [
+    ("en", "play again with the same players? a: 8s Rule! again · q: leave"),
+    ("de", "noch einmal mit denselben Spielern? a: noch einmal 8s Rule! · q: gehen"),
+])
+def test_once_another_player_chose_another_game_a_names_the_game_it_plays(lang: str,
+                                                                           line: str) -> None:
+    """bob has not answered; ann chose Level 8 at the end of 8s Rule!: ``a`` is 8s Rule! again,
+    said on its key (a person read ``a: play again`` as "yes, with them", pressed it and the
+    evening ended on different games: the second reading of 2026-12-08)."""
+    ann, bob, _cyd = _agreements("eights", 3)
+    _tell(bob, ann, True, "level8")
+    set_language(lang)
+    try:
+        said = again_words(_remote(bob).status())
+    finally:
+        set_language("en")
+    assert said == line
