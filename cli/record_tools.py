@@ -312,7 +312,8 @@ def outcome_words(report: AuditReport, gone: dict[int, str] | None = None) -> st
     :func:`lancards.cli.history.gone_seats` reads the record) is marked as history marks it:
     8s Rule! ``"Bram 230, Ada 205, You (left the table)"`` (its total, 0, read as the best in a
     game the lowest total wins: the new-user trial of 2026-12-08), Level 8 ``"Cleo (left the
-    table) 3"``."""
+    table) level 3"`` (a level said as one, as history says it: the second reading of
+    2026-12-08 read ``ann 5, Ada WIN``)."""
     outcome = report.outcome
     if outcome is None:
         return _("the game is not finished")
@@ -324,6 +325,7 @@ def outcome_words(report: AuditReport, gone: dict[int, str] | None = None) -> st
     nicks = [_("{name} ({mark})").format(name=n, mark=marks.get(left[s], marks["left"]))
              if s in left else n for s, n in enumerate(_nicks(report))]
     figures = [(s, _("{name} WIN").format(name=nick) if won and score >= 9 else
+                _("{name} level {level}").format(name=nick, level=score) if won else
                 _("{name} {points}").format(name=nick, points=score)) for s, (nick, score)
                in enumerate(zip(nicks, outcome.scores, strict=False))]  # (a trial read
     # "Bram 9" under "Bram WIN" in lancards history; German "Bram: Sieg", "Ada: 55", as there)

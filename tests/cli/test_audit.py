@@ -35,7 +35,7 @@ def test_audit_accepts_the_record(record_file, capsys):
     assert len(core.record) == 273
     assert out.startswith("OK: Level 8, 241 moves verified, game finished")
     assert f"winner: {core.players[winner]}" in out
-    named = ", ".join(f"{p.nick} {'WIN' if s == 9 else s}" for p, s in zip(
+    named = ", ".join(f"{p.nick} {'WIN' if s == 9 else f'level {s}'}" for p, s in zip(
         core.players, core.game.outcome(core.state).scores, strict=True))
     assert out.rstrip("\n").endswith(f"; scores: {named}")  # by nickname, not a list
     # the winner's level 9 is said as history says it (a trial read "Bram 9" beside "Bram WIN")
@@ -297,7 +297,7 @@ def test_audit_and_replay_in_german(record_file, tmp_path, capsys):
     path, core = record_file
     outcome = core.game.outcome(core.state)
     winner = core.players[outcome.winners[0]]
-    scores = ", ".join(f"{p.nick}: {'Sieg' if s >= 9 else s}"  # the win as history says it
+    scores = ", ".join(f"{p.nick}: {'Sieg' if s >= 9 else f'Stufe {s}'}"  # as history says it
                        for p, s in zip(core.players, outcome.scores, strict=True))
     assert "Sieg" in scores  # a finished Level 8 game: its winner is past level 8
     try:

@@ -35,7 +35,7 @@ def test_a_seat_removed_by_vote_is_said_so():
 def test_a_level8_seat_that_left_keeps_its_level_marked():
     assert verdict_lines(_report("level8", (5, 9, 3, 7), 1)) == [
         "OK: Level 8, 301 moves verified, game finished; winner: Cleo [5e6f 7a8b]; "
-        "scores: Bram 5, Cleo WIN, You (left the table) 3, Ada 7"]
+        "scores: Bram level 5, Cleo WIN, You (left the table) level 3, Ada level 7"]
 
 
 def test_in_german(german):
@@ -44,7 +44,7 @@ def test_in_german(german):
         "Endstand – Bram: 230, Cleo: 75, Ada: 205, Du (vom Tisch gegangen)"]
     assert verdict_lines(_report("level8", (5, 9, 3, 7), 1)) == [
         "OK: Level 8, 301 Züge geprüft, Spiel beendet; Sieger: Cleo [5e6f 7a8b]; "
-        "Endstand – Bram: 5, Cleo: Sieg, Du (vom Tisch gegangen): 3, Ada: 7"]
+        "Endstand – Bram: Stufe 5, Cleo: Sieg, Du (vom Tisch gegangen): Stufe 3, Ada: Stufe 7"]
 
 
 def test_a_record_without_a_move_says_the_deal_was_verified(german):

@@ -158,10 +158,11 @@ def test_two_vanished_players_are_voted_out_and_the_game_finishes(tmp_path, caps
             i18n.set_language("en")
         said[language] = capsys.readouterr().out.splitlines()[-1]
     assert said == {
-        "en": "winner: ann [GR2Q-7GF5-LH6P-ZFDN]; scores: cyd (removed by vote) 1, ann WIN, bob "
-              "(removed by vote) 1, dee 5",
-        "de": "Sieger: ann [GR2Q-7GF5-LH6P-ZFDN]; Endstand – cyd (per Abstimmung entfernt): 1, "
-              "ann: Sieg, bob (per Abstimmung entfernt): 1, dee: 5"}  # not "(left the table)"
+        "en": "winner: ann [GR2Q-7GF5-LH6P-ZFDN]; scores: cyd (removed by vote) level 1, ann "
+              "WIN, bob (removed by vote) level 1, dee level 5",
+        "de": "Sieger: ann [GR2Q-7GF5-LH6P-ZFDN]; Endstand – cyd (per Abstimmung entfernt): "
+              "Stufe 1, ann: Sieg, bob (per Abstimmung entfernt): Stufe 1, dee: Stufe 5",
+    }  # not "(left the table)"
 
 
 @pytest.mark.timeout(120)
