@@ -123,7 +123,7 @@ def test_a_watcher_says_the_fork_with_both_moves_its_record_holds_first(forked: 
     watcher.lost = None
     teller.finish(watcher)
     assert said == ["cheating caught: " + _moves(PILE, DISCARD),
-                    "result: the table halted: " + _moves(PILE, DISCARD)]
+                    "Level 8: the table halted: " + _moves(PILE, DISCARD)]
     i18n.set_language("de")
     said.clear()
     teller.tell(event)

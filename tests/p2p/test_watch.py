@@ -453,7 +453,7 @@ def test_the_watcher_says_the_cheat_as_the_seated_screens_do_in_english_and_germ
         teller.finish(watcher)
         words = (f"{name} signed a move out of turn: draw from the draw pile, while it was "
                  f"{due}'s move")
-        assert said == ["cheating caught: " + words, "result: the table halted: " + words]
+        assert said == ["cheating caught: " + words, "Level 8: the table halted: " + words]
         i18n.set_language("de")
         said.clear()
         teller.tell(event)
