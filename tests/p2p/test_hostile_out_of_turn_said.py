@@ -77,8 +77,8 @@ def test_the_printed_cheat_line_is_words_only_the_sentence_goes_to_verbose(
     assert _printed(ann, cheat, capsys) == [
         "Betrug: cyd hat einen Zug signiert, den die Regeln nicht erlauben: R5 ablegen (cyd "
         "muss zuerst ziehen)",
-        "Level 8 Master: der Tisch hat angehalten: cyd hat einen Zug signiert, den die Regeln nicht "
-        "erlauben: R5 ablegen (cyd muss zuerst ziehen)"]
+        "Level 8 Master: der Tisch hat angehalten: cyd hat einen Zug signiert, den die Regeln "
+        "nicht erlauben: R5 ablegen (cyd muss zuerst ziehen)"]
 
 
 def test_a_move_out_of_turn_is_said_with_the_move_and_whose_turn_it_was(
@@ -86,7 +86,8 @@ def test_a_move_out_of_turn_is_said_with_the_move_and_whose_turn_it_was(
     ben, cheat = out_of_turn
     assert halt_words(ben, NAMES) == SAID  # the banner
     assert notice_line(ben, cheat, NAMES, NAMES) == "! " + SAID  # the table's log
-    assert _printed(ben, cheat, capsys) == ["cheat: " + SAID, "Level 8 Master: the table halted: " + SAID]
+    assert _printed(ben, cheat, capsys) == ["cheat: " + SAID,
+                                            "Level 8 Master: the table halted: " + SAID]
     i18n.set_language("de")
     assert halt_words(ben, NAMES) == GESAGT
     assert notice_line(ben, cheat, NAMES, NAMES) == "! " + GESAGT
@@ -127,7 +128,8 @@ def test_the_player_whose_move_it_was_reads_your_move_on_the_banner_and_the_log(
     said = "ann signed a move out of turn: draw from the draw pile, while it was your move"
     assert halt_words(cyd, NAMES) == said
     assert notice_line(cyd, cheat, NAMES, NAMES) == "! " + said
-    assert _printed(cyd, cheat, capsys) == ["cheat: " + said, "Level 8 Master: the table halted: " + said]
+    assert _printed(cyd, cheat, capsys) == ["cheat: " + said,
+                                            "Level 8 Master: the table halted: " + said]
     i18n.set_language("de")
     gesagt = ("ann hat einen Zug außer der Reihe signiert: vom Nachziehstapel ziehen, während du "
               "am Zug warst")
