@@ -53,6 +53,14 @@ HAND_22 = [" your hand (15 cards):", "  Red     R4+  R6+  R7+  R8+",
 LEAVE_KEYS = ("q", "l", "y")
 
 
+
+def _paused(tess: Terminal, tmp_path: Path) -> None:
+    """The table paused (Ctrl-C, or ``q`` then ``y``): exit status 1, only the paused line
+    printed, nothing on stderr."""
+    assert tess.exit_status() == 1
+    assert tess.printed() == [PAUSED]
+    assert (tmp_path / "err.txt").read_text() == ""
+
 def _tess(tmp_path: Path) -> Terminal:
     (tmp_path / "identity.json").write_text(Identity(bytes([7]) * 32, "tess").to_json())
     (tmp_path / "identity.json").chmod(0o600)
@@ -168,9 +176,7 @@ def test_the_take_list_after_the_hint_opens_on_the_hinted_card(tmp_path: Path) -
         tess.keys("q")
         tess.wait(LEAVE)
         tess.keys("y")
-        assert tess.exit_status() == 1
-        assert tess.printed() == [PAUSED]
-        assert (tmp_path / "err.txt").read_text() == ""
+        _paused(tess, tmp_path)
     finally:
         tess.close()
 
@@ -209,9 +215,7 @@ def test_l_after_the_lay_down_hint_opens_the_builder_and_a_discarded_skip_says_s
         lines = _lines(tess, SKIPPED)
         assert " You discarded SKIP" in lines, lines
         tess.keys("C-c")
-        assert tess.exit_status() == 1
-        assert tess.printed() == [PAUSED]
-        assert (tmp_path / "err.txt").read_text() == ""
+        _paused(tess, tmp_path)
     finally:
         tess.close()
 
@@ -267,9 +271,7 @@ def test_enter_names_the_hint_s_key_and_the_builder_names_a_joker_out_of_its_ran
         tess.keys("q")
         tess.wait(LEAVE)
         tess.keys("y")
-        assert tess.exit_status() == 1
-        assert tess.printed() == [PAUSED]
-        assert (tmp_path / "err.txt").read_text() == ""
+        _paused(tess, tmp_path)
     finally:
         tess.close()
 
@@ -303,9 +305,7 @@ def test_the_builder_says_two_cards_are_too_far_apart_for_one_joker(tmp_path: Pa
         tess.keys("Escape")
         assert _lines(tess, " builder closed")[-1] == LEVEL8_KEYS
         tess.keys("C-c")
-        assert tess.exit_status() == 1
-        assert tess.printed() == [PAUSED]
-        assert (tmp_path / "err.txt").read_text() == ""
+        _paused(tess, tmp_path)
     finally:
         tess.close()
 
@@ -334,9 +334,7 @@ def test_once_laid_down_the_key_line_and_the_title_leave_out_lay_down(tmp_path: 
         lines = _lines(tess, " you have laid down this round: a adds cards to the combinations")
         assert lines[-1] == DOWN_KEYS, lines
         tess.keys("C-c")
-        assert tess.exit_status() == 1
-        assert tess.printed() == [PAUSED]
-        assert (tmp_path / "err.txt").read_text() == ""
+        _paused(tess, tmp_path)
     finally:
         tess.close()
 
@@ -366,8 +364,6 @@ def test_the_joker_value_list_in_the_builder_is_typed_by_the_value(tmp_path: Pat
                              "all the same")
         assert JOKER_LIST[0] not in lines, lines
         tess.keys("Escape", "C-c")
-        assert tess.exit_status() == 1
-        assert tess.printed() == [PAUSED]
-        assert (tmp_path / "err.txt").read_text() == ""
+        _paused(tess, tmp_path)
     finally:
         tess.close()
