@@ -171,6 +171,8 @@ DETAIL_WORDS: Mapping[str, str] = {
                             "players; {players} are at the table"),
     "answer-two-games": N_("{name} chose two different games ({first_game} and "
                               "{second_game})"),  # not the reason's "two entries for one place"
+    "answer-same-game-follows": N_("{reason}: the answer of {name} chose the same game again, "
+                                   "not {game}, which this new series plays"),
     "answer-game-follows": N_("{reason}: the answer of {name} chose {chose}, not game {number} "
                               "of this series"),
     "new-series-id": N_("{reason}: game 1 of series {series} is table {table}, not its first "

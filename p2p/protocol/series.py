@@ -133,6 +133,11 @@ def check_follows(follows: Any, seats: Sequence[bytes], table: str, link: str,
         if not ans.yes:
             raise TableError(link, Reason.MALFORMED, f"{who} declined; it cannot be seated"
                              ).with_code("declined-seated", name=who)
+        if first and not ans.game:  # a "yes" to the same game, in another game's first
+            raise TableError(link, Reason.MALFORMED,
+                             f"the answer of {who} chose the same game again, not the new "
+                             f"series' game ({game})").with_code(
+                                 "answer-same-game-follows", name=who, game=game)
         if ans.game != (game if first else ""):
             raise TableError(link, Reason.MALFORMED,
                              f"the answer of {who} chose {ans.game or 'the same game'}, not "

@@ -11,6 +11,7 @@ import copy
 
 import pytest
 
+from lancards.cli.peer_errors import rejection_words
 from lancards.p2p.protocol.errors import LocalProtocolError, Reason, RemoteProtocolError
 from lancards.p2p.protocol.rematch import Finished, Rematch
 from lancards.p2p.protocol.series import (
@@ -273,6 +274,15 @@ def test_a_record_alone_checks_that_a_new_series_names_its_game_in_every_answer(
     with pytest.raises(RemoteProtocolError) as caught:  # the answers chose 8s Rule!
         check_follows(follows, keys, nxt.spec.table, "audit", None, "level8")
     assert (caught.value.reason, caught.value.code) == (Reason.MALFORMED, "answer-game-follows")
+    same = sign_answer(rematches[0].me, follows["tbl"], follows["head"], True, (), "")
+    with pytest.raises(RemoteProtocolError) as caught:  # a "yes" to the same game in game 1
+        check_follows({**follows, "accepts": [same, *follows["accepts"][1:]]}, keys,
+                      nxt.spec.table, "audit", None, "eights")
+    assert (caught.value.code, caught.value.params["game"]) == ("answer-same-game-follows",
+                                                                "eights")
+    said = rejection_words(caught.value)
+    assert said.endswith(f"the answer of {caught.value.params['name']} chose the same game "
+                         "again, not 8s Rule!, which this new series plays"), said
     with pytest.raises(RemoteProtocolError) as caught:  # game 1 with totals
         check_follows({**follows, "totals": [{"pk": keys[0].hex(), "nick": "ann", "won": 1,
                                              "score": 0}]}, keys, nxt.spec.table, "audit",
