@@ -31,6 +31,11 @@ RULES_WORDS: Mapping[str, str] = {
     "table-rescue": N_("option rescue must be on or off, not {value!r}"),
     "table-patience": N_("option patience must be 10 to 3600 seconds, not {value!r}"),
     "table-dealer": N_("option dealer must be a seat 0 to 5, not {value!r}"),
+    "sides-count": N_("option 'sides' names {given} sides for {seats} seats; give one side for "
+                      "everyone or one per seat"),
+    "back-without-file": N_("seat {seat} plays the back side, but no level-card file was given "
+                            "(option 'level_cards'); the back sides are not in the rulebooks"),
+    "unknown-side": N_("option 'sides': unknown side {side!r}; use front or back"),
     "first-dealer-not-dealer": N_("{game} names its first dealer with the option first_dealer, "
                                   "not dealer"),
 }

@@ -68,7 +68,7 @@ class Level8Rules:
             raise RulesError(
                 f"option 'sides' names {len(self.sides)} sides for {n_seats} seats; "
                 "give one side for everyone or one per seat (ruling L8-14)"
-            )
+            ).with_code("sides-count", given=len(self.sides), seats=n_seats)
         cards = []
         for seat, side in enumerate(sides):
             if side == "front":
@@ -76,13 +76,14 @@ class Level8Rules:
             elif side == "back":
                 if self.back is None:
                     raise RulesError(
-                        f"seat {seat} plays the back side, but no level-card file was given "
-                        "(option 'level_cards'); the back sides are not in the rulebooks "
+                        f"seat {seat + 1} plays the back side, but no level-card file was "
+                        "given (option 'level_cards'); the back sides are not in the rulebooks "
                         "(ruling L8-14)"
-                    )
+                    ).with_code("back-without-file", seat=seat + 1)
                 cards.append(self.back)
             else:
-                raise RulesError(f"option 'sides': unknown side {side!r}; use front or back")
+                raise RulesError(f"option 'sides': unknown side {side!r}; use front or back"
+                                 ).with_code("unknown-side", side=side)
         return tuple(cards)
 
     def keeps_four(self, side: str, level: int) -> bool:
@@ -146,7 +147,8 @@ def build(edition: Edition, values: Mapping[str, OptionValue]) -> Level8Rules:
         raise RulesError("option 'sides' is empty; use front, back or one per seat")
     for side in sides:
         if side not in ("front", "back"):
-            raise RulesError(f"option 'sides': unknown side {side!r}; use front or back")
+            raise RulesError(f"option 'sides': unknown side {side!r}; use front or back"
+                             ).with_code("unknown-side", side=side)
     text = str(values["level_cards"])
     back = parse_level_card(text, "custom level card (2 stars)") if text.strip() else None
     reshuffle = str(values["reshuffle"])

@@ -166,7 +166,7 @@ def test_play_refuses_the_table_options_its_bots_never_need(capsys):
     (["--game", "eights", "--bots", "2", "--option", "partners=true"],
      "option 'partners' needs 4 or 6 players, not 3"),  # no "(ruling E-10)": words only
     (["--game", "level8", "--option", "sides=back"],
-     "seat 0 plays the back side, but no level-card file was given (option 'level_cards'); the "
+     "seat 1 plays the back side, but no level-card file was given (option 'level_cards'); the "
      "back sides are not in the rulebooks"),
 ])
 def test_play_refuses_options_its_seats_cannot_play_before_making_a_table(capsys, tmp_path,
@@ -318,7 +318,7 @@ def test_a_name_of_24_characters_is_taken_with_its_outer_spaces_dropped():
 
 
 def test_an_error_on_a_terminal_wraps_at_a_space_at_80_columns(tmp_path, monkeypatch):
-    """The trial of 2026-12-08 (h9): ``lancards play: error: seat 0 plays the back side, but
+    """The trial of 2026-12-08 (h9): ``lancards play: error: seat 1 plays the back side, but
     no level-card file was gi`` / ``ven ...`` at 80 columns; into a pipe it stays one line."""
     import io
     import os
@@ -336,5 +336,5 @@ def test_an_error_on_a_terminal_wraps_at_a_space_at_80_columns(tmp_path, monkeyp
     monkeypatch.setattr("sys.stderr", err)
     assert main(["play", "--autoplay", "--game", "level8", "--option", "sides=back"]) == 2
     assert err.getvalue().splitlines() == [
-        "lancards play: error: seat 0 plays the back side, but no level-card file was",
+        "lancards play: error: seat 1 plays the back side, but no level-card file was",
         "   given (option 'level_cards'); the back sides are not in the rulebooks"]

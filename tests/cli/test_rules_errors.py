@@ -31,6 +31,15 @@ CASES = (
      "lancards play: Fehler: Option 'level_cards': '{folder}' ist nicht lesbar: es ist ein "
      "Ordner",
      "lancards play: error: option 'level_cards': cannot read '{folder}': it is a folder"),
+    (["--option", "sides=back"],  # German, and the seat counted from 1 (the trial of
+     # 2026-12-08 read "lancards play: Fehler: seat 0 plays ..." in English)
+     "lancards play: Fehler: Platz 1 spielt die Rückseite, aber keine Stufenkarten-Datei wurde "
+     "angegeben (Option 'level_cards'); die Rückseiten stehen in keinem Regelheft",
+     "lancards play: error: seat 1 plays the back side, but no level-card file was given "
+     "(option 'level_cards'); the back sides are not in the rulebooks"),
+    (["--option", "sides=left"],
+     "lancards play: Fehler: Option 'sides': unbekannte Seite 'left'; front oder back angeben",
+     "lancards play: error: option 'sides': unknown side 'left'; use front or back"),
     (["--game", "eights", "--option", "partners=true", "--bots", "2"],
      "lancards play: Fehler: Option 'partners' braucht 4 oder 6 Spieler, nicht 3",
      "lancards play: error: option 'partners' needs 4 or 6 players, not 3"),

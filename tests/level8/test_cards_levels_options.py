@@ -70,7 +70,7 @@ def test_back_side_from_a_file_per_seat():
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"sides": "back"}, "seat 0 plays the back side, but no level-card file was given"),
+    ({"sides": "back"}, "seat 1 plays the back side, but no level-card file was given"),
     ({"sides": "front,back,front"}, "names 3 sides for 2 seats"),
 ])
 def test_side_errors_at_new_game(options, message):
