@@ -320,14 +320,18 @@ class LayDownBuilder:
         return out
 
     def error(self, game: Any, view: Any) -> str | None:
-        """Why the candidate is not a valid lay-down now, or None (from ``game.check``)."""
+        """Why the candidate is not a valid lay-down now, or None (from ``game.check``): a
+        component whose cards cannot form it first (the second reading of 2026-12-08 fixed
+        what Enter said, "no cards for the 4 of one colour yet", and kept component 1's joker
+        that could not be 5), then a component with no cards, then the engine's check."""
+        for index, (component, group) in enumerate(zip(self.level, self.groups, strict=True)):
+            wrong = (misfit(component.kind, group) or stuck(component.kind, group)) if group \
+                else None
+            if wrong is not None:  # in the words of the table's refusal of such a group
+                return f"group {index + 1} is not a {component}: {wrong}"
         for component, group in zip(self.level, self.groups, strict=True):
             if not group:
                 return f"no cards for the {component} yet"
-        for index, (component, group) in enumerate(zip(self.level, self.groups, strict=True)):
-            wrong = misfit(component.kind, group) or stuck(component.kind, group)
-            if wrong is not None:  # in the words of the table's refusal of such a group
-                return f"group {index + 1} is not a {component}: {wrong}"
         try:
             game.check(view, self.laydown())
         except EngineError as exc:

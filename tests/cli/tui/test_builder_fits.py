@@ -149,6 +149,20 @@ def test_a_joker_that_cannot_stand_for_its_sets_number_is_named_before_the_count
     assert _misfit_panel()[1] == "  1 triplet                J1-5 O15  x J1-5 cannot be 15"
 
 
+def test_a_component_its_cards_cannot_form_is_named_before_an_empty_one() -> None:
+    """The second reading of 2026-12-08: a joker that could not stand for its set's number in
+    component 1, component 2 still empty: ``not valid:`` (and Enter) said "no cards for the run
+    of 6 yet", so a player fixing what it said kept the bad joker."""
+    lines = panel("level8-master", 5, ["J1-5", "O15", "R3", "Y4", "G5", "B6", "P7", "O8"],
+                  [2, 0], 120)
+    assert lines[1:] == [
+        "  1 triplet                J1-5 O15  x joker J1-5 cannot stand for 15 (its range "
+        "is 1-5)",
+        "  2 run of 6               -  x no cards yet",
+        "  not valid: component 1 is not a triplet: joker J1-5 cannot stand for 15 (its range "
+        "is 1-5)"]
+
+
 @pytest.mark.usefixtures("german")
 def test_a_joker_that_cannot_stand_for_its_sets_number_in_german() -> None:
     lines = _misfit_panel(120)
